@@ -1,0 +1,45 @@
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::Ctx;
+use crate::output;
+use assay_core::export;
+
+#[derive(Args)]
+pub struct ExportArgs {
+    /// The dataset to export.
+    pub dataset: String,
+    /// Output folder.
+    #[arg(long, default_value = ".")]
+    pub out: PathBuf,
+    #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "parquet"])]
+    pub format: String,
+    /// Name of the exported set (default: the dataset name with -Refined).
+    #[arg(long)]
+    pub name: Option<String>,
+}
+
+pub fn run(ctx: &Ctx, a: ExportArgs) -> anyhow::Result<()> {
+    let p = ctx.open()?;
+    let name = a.name.unwrap_or_else(|| export::refined_name(&a.dataset));
+    std::fs::create_dir_all(&a.out)?;
+    let report = if a.format == "parquet" {
+        export::export_parquet(&p, &a.dataset, &a.out.join(format!("{name}.parquet")))?
+    } else {
+        export::export_jsonl(&p, &a.dataset, &a.out.join(&name))?
+    };
+    let changelog = a.out.join(format!("{name}.changelog.csv"));
+    let changed = export::write_changelog(&p, &a.dataset, &changelog)?;
+    if ctx.json {
+        return output::json(&serde_json::json!({
+            "export": report, "changelog": changelog, "changed_items": changed
+        }));
+    }
+    println!(
+        "wrote {} items ({} removed left out, {} images) to {}",
+        report.items, report.removed_left_out, report.images, report.path
+    );
+    println!("changelog: {} changed items in {}", changed, changelog.display());
+    Ok(())
+}

@@ -1,0 +1,183 @@
+use clap::Args;
+
+use super::Ctx;
+use crate::output;
+use assay_core::store::{Author, Edit, Filter, Page};
+use assay_core::{IssueTag, ItemStatus, RefType, RefinementOp, Role};
+
+#[derive(Args)]
+pub struct ListArgs {
+    #[arg(long)]
+    pub dataset: Vec<String>,
+    #[arg(long)]
+    pub category: Vec<String>,
+    /// Refinement op, or "none" for items without one.
+    #[arg(long)]
+    pub op: Vec<String>,
+    /// Issue tag (ambiguous, not_image_grounded, wrong_answer, subjective).
+    #[arg(long)]
+    pub tag: Vec<String>,
+    #[arg(long)]
+    pub status: Vec<String>,
+    #[arg(long)]
+    pub ref_type: Vec<String>,
+    #[arg(long)]
+    pub has_box: Option<bool>,
+    /// Substring of question, answer or options (Japanese and Korean included).
+    #[arg(long)]
+    pub text: Option<String>,
+    #[arg(long, default_value_t = 50)]
+    pub limit: i64,
+    #[arg(long, default_value_t = 0)]
+    pub offset: i64,
+}
+
+fn parse_all<T>(vals: &[String], what: &str, f: impl Fn(&str) -> Option<T>) -> anyhow::Result<Vec<T>> {
+    vals.iter()
+        .map(|v| f(v).ok_or_else(|| anyhow::anyhow!("unknown {what} {v:?}")))
+        .collect()
+}
+
+pub fn list(ctx: &Ctx, a: ListArgs) -> anyhow::Result<()> {
+    let p = ctx.open()?;
+    let mut datasets = Vec::new();
+    for name in &a.dataset {
+        datasets.push(p.dataset_by_name(name)?.id);
+    }
+    let filter = Filter {
+        datasets,
+        categories: a.category.clone(),
+        ops: parse_all(&a.op, "op", |s| {
+            if s == "none" {
+                Some(None)
+            } else {
+                RefinementOp::parse(s).map(Some)
+            }
+        })?,
+        tags: parse_all(&a.tag, "tag", IssueTag::parse)?,
+        statuses: parse_all(&a.status, "status", ItemStatus::parse)?,
+        ref_types: parse_all(&a.ref_type, "referring-expression type", RefType::parse)?,
+        formats: Vec::new(),
+        has_box: a.has_box,
+        text: a.text.clone(),
+    };
+    let res = p.query(&filter, Page { offset: a.offset, limit: a.limit })?;
+    if ctx.json {
+        return output::json(&res);
+    }
+    let names: std::collections::HashMap<i64, String> =
+        p.datasets()?.into_iter().map(|d| (d.id, d.name)).collect();
+    println!("{} matching items", res.total);
+    for r in res.rows {
+        println!(
+            "{:>7}  {:<18} {:<10} {:<16} {}",
+            r.id,
+            output::clip(&format!("{}/{}", names.get(&r.dataset_id).map_or("?", |s| s), r.ext_id), 18),
+            r.status.as_str(),
+            r.op.map_or("-", |o| o.as_str()),
+            output::clip(&r.question, 60)
+        );
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct ShowArgs {
+    pub dataset: String,
+    /// The item's id in its source file.
+    pub id: String,
+}
+
+pub fn show(ctx: &Ctx, a: ShowArgs) -> anyhow::Result<()> {
+    let p = ctx.open()?;
+    let id = p.item_id_by_ext(&a.dataset, &a.id)?;
+    let item = p.item(id)?;
+    let history = p.revisions(id)?;
+    if ctx.json {
+        return output::json(&serde_json::json!({"item": item, "history": history}));
+    }
+    let c = &item.content;
+    println!("{} / {}  (revision {}, {})", item.dataset, item.ext_id, item.rev, item.status.as_str());
+    println!("format:   {}", c.format.as_str());
+    println!("question: {}", c.question);
+    if let Some(a) = &c.answer {
+        println!("answer:   {a}");
+    }
+    for (i, o) in c.options.iter().enumerate() {
+        let mark = if c.correct_option == Some(i) { "*" } else { " " };
+        let kind = o.kind.map(|k| format!(" [{}]", k.as_str())).unwrap_or_default();
+        println!("  {mark}{}. {}{kind}", (b'A' + i as u8) as char, o.text);
+    }
+    for (i, k) in c.checklist.iter().enumerate() {
+        println!("  [{}] {k}", i + 1);
+    }
+    if c != &item.original {
+        println!("original question: {}", item.original.question);
+    }
+    println!("history:");
+    for h in history {
+        println!(
+            "  r{} {} {} {} {}",
+            h.rev,
+            h.created_at,
+            h.author.as_deref().unwrap_or("import"),
+            h.op.map_or("-", |o| o.as_str()),
+            h.note.unwrap_or_default()
+        );
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct EditArgs {
+    pub dataset: String,
+    pub id: String,
+    #[arg(long)]
+    pub user: String,
+    #[arg(long, default_value = "annotator")]
+    pub role: String,
+    #[arg(long, default_value_t = 1)]
+    pub round: i64,
+    #[arg(long)]
+    pub question: Option<String>,
+    #[arg(long)]
+    pub answer: Option<String>,
+    #[arg(long)]
+    pub op: Option<String>,
+    #[arg(long)]
+    pub tag: Vec<String>,
+    #[arg(long)]
+    pub note: Option<String>,
+}
+
+pub fn edit(ctx: &Ctx, a: EditArgs) -> anyhow::Result<()> {
+    let mut p = ctx.open()?;
+    let role = Role::parse(&a.role).ok_or_else(|| anyhow::anyhow!("unknown role {}", a.role))?;
+    let user = p.ensure_user(&a.user, role)?;
+    let id = p.item_id_by_ext(&a.dataset, &a.id)?;
+    let item = p.item(id)?;
+    let mut content = item.content.clone();
+    if let Some(q) = a.question {
+        content.question = q;
+    }
+    if let Some(ans) = a.answer {
+        content.answer = Some(ans);
+    }
+    let op = match a.op {
+        Some(o) => Some(RefinementOp::parse(&o).ok_or_else(|| anyhow::anyhow!("unknown op {o}"))?),
+        None => item.op,
+    };
+    let tags = if a.tag.is_empty() {
+        item.tags
+    } else {
+        parse_all(&a.tag, "tag", IssueTag::parse)?
+    };
+    let edit = Edit { content, op, tags, status: ItemStatus::Edited, note: a.note };
+    let rev = p.save_edit(id, &edit, &Author { user_id: user.id, role, round: a.round })?;
+    if ctx.json {
+        output::json(&serde_json::json!({"item": id, "rev": rev}))
+    } else {
+        println!("saved revision {rev} of {}/{}", a.dataset, a.id);
+        Ok(())
+    }
+}

@@ -1,0 +1,86 @@
+use clap::{Args, Subcommand};
+
+use super::Ctx;
+use crate::output;
+use assay_core::{Project, Role};
+
+#[derive(Args)]
+pub struct NewArgs {
+    /// Where to create the project (overrides --project).
+    pub path: Option<std::path::PathBuf>,
+}
+
+pub fn new(ctx: &Ctx, a: NewArgs) -> anyhow::Result<()> {
+    let path = match a.path {
+        Some(p) => p,
+        None => ctx.path()?.clone(),
+    };
+    Project::create(&path)?;
+    if ctx.json {
+        output::json(&serde_json::json!({"created": path}))
+    } else {
+        println!("created {}", path.display());
+        Ok(())
+    }
+}
+
+pub fn stats(ctx: &Ctx) -> anyhow::Result<()> {
+    let p = ctx.open()?;
+    let s = p.summary()?;
+    if ctx.json {
+        return output::json(&s);
+    }
+    println!(
+        "{} items, {} images, {} revisions",
+        s.items, s.images, s.revisions
+    );
+    for d in &s.datasets {
+        println!(
+            "\n{}  ({} items, {} edited, {} removed)",
+            d.dataset, d.items, d.edited, d.removed
+        );
+        let ops: Vec<String> = d.ops.iter().map(|(o, n)| format!("{o}={n}")).collect();
+        let st: Vec<String> = d.statuses.iter().map(|(o, n)| format!("{o}={n}")).collect();
+        println!("  ops:    {}", ops.join("  "));
+        println!("  status: {}", st.join("  "));
+    }
+    Ok(())
+}
+
+#[derive(Subcommand)]
+pub enum UserCommand {
+    /// Add a user (or change their role).
+    Add {
+        name: String,
+        #[arg(long, default_value = "annotator", value_parser = ["annotator", "auditor", "researcher"])]
+        role: String,
+    },
+    /// List users.
+    List,
+}
+
+pub fn user(ctx: &Ctx, c: UserCommand) -> anyhow::Result<()> {
+    let p = ctx.open()?;
+    match c {
+        UserCommand::Add { name, role } => {
+            let role = Role::parse(&role).unwrap_or(Role::Annotator);
+            let u = p.ensure_user(&name, role)?;
+            if ctx.json {
+                output::json(&u)
+            } else {
+                println!("{} ({})", u.name, u.role.as_str());
+                Ok(())
+            }
+        }
+        UserCommand::List => {
+            let users = p.users()?;
+            if ctx.json {
+                return output::json(&users);
+            }
+            for u in users {
+                println!("{}\t{}", u.name, u.role.as_str());
+            }
+            Ok(())
+        }
+    }
+}

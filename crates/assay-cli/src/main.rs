@@ -1,0 +1,92 @@
+//! `assay`: the project's operations for scripts and headless machines.
+
+mod commands;
+mod output;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "assay", version, about = "Repair vision-language benchmarks: import, edit, export, evaluate")]
+struct Cli {
+    /// The project file (.assay).
+    #[arg(short, long, global = true, env = "ASSAY_PROJECT")]
+    project: Option<PathBuf>,
+    /// Print machine-readable JSON instead of text.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Create an empty project file.
+    New(commands::project::NewArgs),
+    /// Import a data file or image folder as a new dataset.
+    Import(commands::import::ImportArgs),
+    /// Export a dataset's current set (removed items left out) with a changelog.
+    Export(commands::export::ExportArgs),
+    /// List items matching filters.
+    List(commands::items::ListArgs),
+    /// Show one item: current state, original and history.
+    Show(commands::items::ShowArgs),
+    /// Record an edit to one item (new revision).
+    Edit(commands::items::EditArgs),
+    /// Counts per dataset, operation and status.
+    Stats,
+    /// Manage users and roles.
+    #[command(subcommand)]
+    User(commands::project::UserCommand),
+    /// Models (endpoints) used for evaluation.
+    #[command(subcommand)]
+    Model(commands::eval::ModelCommand),
+    /// Run models over datasets, before and after refinement.
+    Eval(commands::eval::EvalArgs),
+    /// List evaluation runs.
+    Runs,
+    /// Import predictions recorded by other tools as runs.
+    #[command(subcommand)]
+    Predictions(commands::eval::PredictionsCommand),
+    /// The before/after table.
+    Table(commands::eval::TableArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let ctx = commands::Ctx {
+        project: cli.project,
+        json: cli.json,
+    };
+    let result = match cli.command {
+        Command::New(a) => commands::project::new(&ctx, a),
+        Command::Import(a) => commands::import::run(&ctx, a),
+        Command::Export(a) => commands::export::run(&ctx, a),
+        Command::List(a) => commands::items::list(&ctx, a),
+        Command::Show(a) => commands::items::show(&ctx, a),
+        Command::Edit(a) => commands::items::edit(&ctx, a),
+        Command::Stats => commands::project::stats(&ctx),
+        Command::User(c) => commands::project::user(&ctx, c),
+        Command::Model(c) => commands::eval::model(&ctx, c),
+        Command::Eval(a) => commands::eval::eval(&ctx, a),
+        Command::Runs => commands::eval::runs(&ctx),
+        Command::Predictions(c) => commands::eval::predictions(&ctx, c),
+        Command::Table(a) => commands::eval::table(&ctx, a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            if ctx.json {
+                let code = e
+                    .downcast_ref::<assay_core::Error>()
+                    .map_or("error", |e| e.code());
+                println!("{}", serde_json::json!({"error": {"code": code, "message": format!("{e:#}")}}));
+            } else {
+                eprintln!("error: {e:#}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}

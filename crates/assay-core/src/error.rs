@@ -1,0 +1,92 @@
+//! One error type for the core; each variant has a stable code the UI and scripts can match on.
+
+use std::fmt;
+
+/// A problem in an input file, located by file and line (or row).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Problem {
+    pub location: String,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(location: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            location: location.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.location, self.message)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "{path} was written by a newer Assay (schema version {found}; this build knows up to {known}). \
+         Upgrade Assay to open it."
+    )]
+    NewerSchema {
+        path: String,
+        found: i64,
+        known: i64,
+    },
+    #[error("{}", format_problems(.0))]
+    Import(Vec<Problem>),
+    #[error("{0}")]
+    Invalid(String),
+    #[error("not found: {0}")]
+    NotFound(String),
+    #[error("image {hash}: {message}")]
+    Image { hash: String, message: String },
+    #[error("cancelled")]
+    Cancelled,
+}
+
+fn format_problems(problems: &[Problem]) -> String {
+    let mut s = format!("import failed with {} problem(s):", problems.len());
+    for p in problems.iter().take(50) {
+        s.push_str("\n  ");
+        s.push_str(&p.to_string());
+    }
+    if problems.len() > 50 {
+        s.push_str(&format!("\n  ... and {} more", problems.len() - 50));
+    }
+    s
+}
+
+impl Error {
+    pub fn io(path: impl AsRef<std::path::Path>, source: std::io::Error) -> Self {
+        Self::Io {
+            path: path.as_ref().display().to_string(),
+            source,
+        }
+    }
+    /// Stable machine-readable code; never change an existing one.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Sqlite(_) => "database",
+            Self::Io { .. } => "io",
+            Self::NewerSchema { .. } => "newer_schema",
+            Self::Import(_) => "import_failed",
+            Self::Invalid(_) => "invalid",
+            Self::NotFound(_) => "not_found",
+            Self::Image { .. } => "image",
+            Self::Cancelled => "cancelled",
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,64 @@
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::{current_items, image_file_name, ExportReport};
+use crate::error::{Error, Result};
+use crate::model::RefinementOp;
+use crate::store::Project;
+
+/// Writes `<dir>/data.jsonl` and `<dir>/images/`; the records are Assay's native layout, which
+/// the importer reads back to the same items.
+pub fn export_jsonl(project: &Project, dataset: &str, dir: &Path) -> Result<ExportReport> {
+    let ds = project.dataset_by_name(dataset)?;
+    let items = current_items(project, ds.id)?;
+    let img_dir = dir.join("images");
+    std::fs::create_dir_all(&img_dir).map_err(|e| Error::io(&img_dir, e))?;
+    let data_path = dir.join("data.jsonl");
+    let file = std::fs::File::create(&data_path).map_err(|e| Error::io(&data_path, e))?;
+    let mut out = std::io::BufWriter::new(file);
+    let mut written: HashSet<String> = HashSet::new();
+    let mut count = 0;
+    let mut removed = 0;
+    for it in items {
+        if it.op == Some(RefinementOp::Remove) {
+            removed += 1;
+            continue;
+        }
+        let mut v = serde_json::to_value(&it.content).map_err(|e| Error::Invalid(e.to_string()))?;
+        let mut images = Vec::new();
+        for img in &it.content.images {
+            let (bytes, format) = project.image_bytes(&img.hash)?;
+            let name = image_file_name(&img.hash, &format);
+            if written.insert(img.hash.clone()) {
+                let p = img_dir.join(&name);
+                std::fs::write(&p, &bytes).map_err(|e| Error::io(&p, e))?;
+            }
+            let mut entry = serde_json::to_value(img).map_err(|e| Error::Invalid(e.to_string()))?;
+            if let Value::Object(m) = &mut entry {
+                m.insert("path".into(), Value::String(format!("images/{name}")));
+                m.remove("hash");
+                m.remove("width");
+                m.remove("height");
+            }
+            images.push(entry);
+        }
+        if let Value::Object(m) = &mut v {
+            m.insert("id".into(), Value::String(it.ext_id.clone()));
+            m.insert("images".into(), Value::Array(images));
+        }
+        serde_json::to_writer(&mut out, &v).map_err(|e| Error::Invalid(e.to_string()))?;
+        out.write_all(b"\n").map_err(|e| Error::io(&data_path, e))?;
+        count += 1;
+    }
+    out.flush().map_err(|e| Error::io(&data_path, e))?;
+    Ok(ExportReport {
+        dataset: ds.name,
+        items: count,
+        removed_left_out: removed,
+        images: written.len(),
+        path: data_path.display().to_string(),
+    })
+}

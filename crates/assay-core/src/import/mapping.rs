@@ -1,0 +1,357 @@
+//! Field mappings: which record field feeds which part of an item. Given as a small TOML or JSON
+//! file, or chosen from the layouts Assay detects (see `layouts.rs`).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::values::{self, get_path};
+use crate::error::{Error, Result};
+use crate::model::{AnswerFormat, BBox, ChoiceOption, DistractorKind, ItemContent, LabeledBox, RefType};
+
+/// Each field is a dotted path into the record (`metadata.target_roi_bbox`); `a|b` tries `a`
+/// first, then `b`. Fields left out are not read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Mapping {
+    /// Name recorded as the dataset's layout.
+    pub layout: Option<String>,
+    pub format: Option<AnswerFormat>,
+    pub id: Option<String>,
+    pub question: Option<String>,
+    pub answer: Option<String>,
+    pub options: Option<String>,
+    /// Where the correct option is given; defaults to `answer` when options exist.
+    pub answer_index: Option<String>,
+    /// 0 when integer answers count from zero (CVQA), 1 when from one.
+    pub index_base: i64,
+    pub checklist: Option<String>,
+    pub explicit_question: Option<String>,
+    pub disambiguated_question: Option<String>,
+    pub text_only_question: Option<String>,
+    pub direct_request: Option<String>,
+    pub ref_type: Option<String>,
+    pub entity_name: Option<String>,
+    pub entity_url: Option<String>,
+    pub category: Option<String>,
+    pub source: Option<String>,
+    /// A path, a list of paths, a `{bytes, path}` struct or a list of them.
+    pub images: Option<String>,
+    /// Target box(es) on the first image, [x_min, y_min, x_max, y_max] in pixels.
+    pub target_box: Option<String>,
+    /// The image size the boxes were drawn on, "(w, h)"; boxes are rescaled if the file differs.
+    pub image_size: Option<String>,
+    pub person_boxes: Option<String>,
+    /// VAGUE's `mcq` object (`1_correct`, `2_fake_scene`, ...) and its display `ordering`.
+    pub vague_mcq: Option<String>,
+    pub vague_ordering: Option<String>,
+    /// Fields to drop instead of keeping them in the item's metadata.
+    pub ignore: Vec<String>,
+}
+
+/// Where an image comes from, before it is read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ImageSource {
+    Path(String),
+    Blob(usize, Option<String>),
+}
+
+#[derive(Debug, Clone)]
+pub struct ImageSpec {
+    pub source: ImageSource,
+    pub target_boxes: Vec<BBox>,
+    pub person_boxes: Vec<LabeledBox>,
+    pub declared_size: Option<(f64, f64)>,
+}
+
+/// A record turned into item content; images are still to be read.
+#[derive(Debug, Clone)]
+pub struct Draft {
+    pub ext_id: Option<String>,
+    pub content: ItemContent,
+    pub images: Vec<ImageSpec>,
+}
+
+impl Mapping {
+    pub fn from_file(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let is_json = path.extension().is_some_and(|e| e == "json");
+        let parsed = if is_json {
+            serde_json::from_str(&text).map_err(|e| e.to_string())
+        } else {
+            toml::from_str(&text).map_err(|e| e.to_string())
+        };
+        parsed.map_err(|e| Error::Invalid(format!("mapping {}: {e}", path.display())))
+    }
+
+    fn paths(&self) -> Vec<&str> {
+        [
+            &self.id,
+            &self.question,
+            &self.answer,
+            &self.options,
+            &self.answer_index,
+            &self.checklist,
+            &self.explicit_question,
+            &self.disambiguated_question,
+            &self.text_only_question,
+            &self.direct_request,
+            &self.ref_type,
+            &self.entity_name,
+            &self.entity_url,
+            &self.category,
+            &self.source,
+            &self.images,
+            &self.target_box,
+            &self.image_size,
+            &self.person_boxes,
+            &self.vague_mcq,
+            &self.vague_ordering,
+        ]
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .collect()
+    }
+
+    /// Top-level keys some path names exactly; everything else is kept as metadata.
+    pub fn mapped_keys(&self) -> BTreeSet<String> {
+        let mut keys: BTreeSet<String> = self
+            .paths()
+            .iter()
+            .flat_map(|p| p.split('|'))
+            .filter(|alt| !alt.contains('.'))
+            .map(str::to_string)
+            .collect();
+        keys.extend(self.ignore.iter().cloned());
+        keys
+    }
+
+    fn text(&self, v: &Value, field: &Option<String>) -> Option<String> {
+        field
+            .as_deref()
+            .and_then(|p| get_path(v, p))
+            .and_then(values::as_text)
+            .filter(|s| !s.trim().is_empty())
+    }
+
+    /// Turns one record into a draft; every problem found is returned, not only the first.
+    pub fn apply(&self, v: &Value, unmapped: &mut BTreeSet<String>) -> Result<Draft, Vec<String>> {
+        let mut errs = Vec::new();
+        let mut c = ItemContent {
+            question: self.text(v, &self.question).unwrap_or_default(),
+            answer: self.text(v, &self.answer),
+            explicit_question: self.text(v, &self.explicit_question),
+            disambiguated_question: self.text(v, &self.disambiguated_question),
+            text_only_question: self.text(v, &self.text_only_question),
+            direct_request: self.text(v, &self.direct_request),
+            entity_name: self.text(v, &self.entity_name),
+            entity_url: self.text(v, &self.entity_url),
+            category: self.text(v, &self.category),
+            source: self.text(v, &self.source),
+            ..Default::default()
+        };
+        let question_missing = self
+            .question
+            .as_deref()
+            .is_some_and(|q| get_path(v, q).is_none());
+        if question_missing && self.vague_mcq.is_none() {
+            errs.push(format!(
+                "no question (looked for {})",
+                self.question.as_deref().unwrap_or("")
+            ));
+        }
+        if let Some(rt) = self.text(v, &self.ref_type) {
+            match RefType::parse(&rt) {
+                Some(r) => c.ref_type = Some(r),
+                None => errs.push(format!(
+                    "unknown referring-expression type {rt:?} (salient, ambiguous, in_image_cue, knowledge_cue)"
+                )),
+            }
+        }
+        if let Some(p) = &self.checklist {
+            c.checklist = get_path(v, p).map(values::as_text_list).unwrap_or_default();
+        }
+        if let Some(p) = &self.options {
+            let opts = get_path(v, p).map(values::as_text_list).unwrap_or_default();
+            if !opts.is_empty() {
+                let idx_path = self.answer_index.as_deref().or(self.answer.as_deref());
+                match idx_path.and_then(|p| get_path(v, p)) {
+                    Some(iv) => match values::parse_index(iv, &opts, self.index_base) {
+                        Ok(i) => c.correct_option = Some(i),
+                        Err(e) => errs.push(e),
+                    },
+                    None => errs.push("options given but no correct answer".into()),
+                }
+                if self.answer_index.is_none() {
+                    c.answer = None;
+                }
+                c.options = opts
+                    .into_iter()
+                    .map(|text| ChoiceOption { text, kind: None })
+                    .collect();
+            }
+        }
+        if let Some(p) = &self.vague_mcq {
+            match get_path(v, p) {
+                Some(mcq) => {
+                    let ordering = self.vague_ordering.as_deref().and_then(|o| get_path(v, o));
+                    match vague_options(mcq, ordering) {
+                        Ok((opts, correct)) => {
+                            c.options = opts;
+                            c.correct_option = Some(correct);
+                        }
+                        Err(e) => errs.push(e),
+                    }
+                }
+                None => errs.push(format!("no multiple-choice object at {p}")),
+            }
+        }
+        let mut images: Vec<ImageSpec> = match self.images.as_deref().and_then(|p| get_path(v, p)) {
+            Some(iv) => image_sources(iv)
+                .into_iter()
+                .map(|source| ImageSpec {
+                    source,
+                    target_boxes: Vec::new(),
+                    person_boxes: Vec::new(),
+                    declared_size: None,
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let boxes = match self.target_box.as_deref().and_then(|p| get_path(v, p)) {
+            Some(bv) => values::parse_boxes(bv).unwrap_or_else(|e| {
+                errs.push(e);
+                Vec::new()
+            }),
+            None => Vec::new(),
+        };
+        let persons = match self.person_boxes.as_deref().and_then(|p| get_path(v, p)) {
+            Some(bv) => values::parse_labeled_boxes(bv).unwrap_or_else(|e| {
+                errs.push(e);
+                Vec::new()
+            }),
+            None => Vec::new(),
+        };
+        if !boxes.is_empty() || !persons.is_empty() {
+            match images.first_mut() {
+                Some(first) => {
+                    first.target_boxes = boxes;
+                    first.person_boxes = persons;
+                    first.declared_size = self
+                        .image_size
+                        .as_deref()
+                        .and_then(|p| get_path(v, p))
+                        .and_then(values::parse_size);
+                }
+                None => errs.push("boxes given but the item has no image".into()),
+            }
+        }
+        c.format = self.format.unwrap_or(if !c.options.is_empty() {
+            AnswerFormat::MultipleChoice
+        } else if !c.checklist.is_empty() {
+            AnswerFormat::Checklist
+        } else if c.answer.is_some() {
+            AnswerFormat::ShortAnswer
+        } else if images.iter().any(|i| !i.target_boxes.is_empty()) {
+            AnswerFormat::Grounding
+        } else {
+            AnswerFormat::FreeForm
+        });
+        if let Value::Object(m) = v {
+            let mapped = self.mapped_keys();
+            for (k, val) in m {
+                if !mapped.contains(k) {
+                    if !unmapped.contains(k) {
+                        unmapped.insert(k.clone());
+                    }
+                    c.metadata.insert(k.clone(), val.clone());
+                }
+            }
+        }
+        if let Err(e) = c.validate() {
+            errs.push(e);
+        }
+        if !errs.is_empty() {
+            return Err(errs);
+        }
+        Ok(Draft {
+            ext_id: self.text(v, &self.id),
+            content: c,
+            images,
+        })
+    }
+}
+
+/// Image references in the shapes datasets use: "a.jpg", ["a.jpg", "b.jpg"],
+/// {"bytes": <blob>, "path": "a.jpg"}, [{"bytes": ..}, ..], {"path": "a.jpg"}.
+pub fn image_sources(v: &Value) -> Vec<ImageSource> {
+    match v {
+        Value::String(s) if !s.trim().is_empty() => vec![ImageSource::Path(s.clone())],
+        Value::Array(a) => a.iter().flat_map(image_sources).collect(),
+        Value::Object(m) => {
+            let name = m.get("path").and_then(Value::as_str).map(str::to_string);
+            if let Some(idx) = m.get(super::records::BLOB_KEY).and_then(Value::as_u64) {
+                return vec![ImageSource::Blob(idx as usize, None)];
+            }
+            match m.get("bytes").and_then(|b| b.get(super::records::BLOB_KEY)).and_then(Value::as_u64) {
+                Some(idx) => vec![ImageSource::Blob(idx as usize, name)],
+                None => name.map(ImageSource::Path).into_iter().collect(),
+            }
+        }
+        _ => Vec::new(),
+    }
+}
+
+const VAGUE_KINDS: [(&str, Option<DistractorKind>); 4] = [
+    ("1_correct", None),
+    ("2_fake_scene", Some(DistractorKind::FakeScene)),
+    ("3_surface_understanding", Some(DistractorKind::Superficial)),
+    ("4_wrong_entity", Some(DistractorKind::NonExistent)),
+];
+
+/// VAGUE's options in display order with their counterfactual kinds, and the correct index.
+fn vague_options(
+    mcq: &Value,
+    ordering: Option<&Value>,
+) -> Result<(Vec<ChoiceOption>, usize), String> {
+    let Value::Object(m) = mcq else {
+        return Err(format!("mcq must be an object with 1_correct .. 4_wrong_entity, got {mcq}"));
+    };
+    let keys: Vec<&str> = match ordering {
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|o| match o {
+                Value::String(s) => Ok(s.as_str()),
+                Value::Number(n) => n
+                    .as_u64()
+                    .and_then(|i| VAGUE_KINDS.get((i as usize).wrapping_sub(1)))
+                    .map(|(k, _)| *k)
+                    .ok_or_else(|| format!("ordering entry {n} is not 1-4")),
+                other => Err(format!("ordering entry {other} is not a key")),
+            })
+            .collect::<Result<_, _>>()?,
+        _ => VAGUE_KINDS.iter().map(|(k, _)| *k).collect(),
+    };
+    let mut opts = Vec::new();
+    let mut correct = None;
+    for k in keys {
+        let text = m
+            .get(k)
+            .and_then(values::as_text)
+            .ok_or_else(|| format!("mcq has no {k:?} option"))?;
+        let kind = VAGUE_KINDS
+            .iter()
+            .find(|(name, _)| *name == k)
+            .ok_or_else(|| format!("unknown mcq key {k:?}"))?
+            .1;
+        if kind.is_none() {
+            correct = Some(opts.len());
+        }
+        opts.push(ChoiceOption { text, kind });
+    }
+    let correct = correct.ok_or("mcq has no 1_correct option")?;
+    Ok((opts, correct))
+}

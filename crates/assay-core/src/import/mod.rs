@@ -1,0 +1,354 @@
+//! Importers: data files (JSONL, JSON, CSV/TSV, Parquet) and image folders become a dataset.
+//! An import is all or nothing: problems are collected with their file and line, and nothing is
+//! written unless there are none; the write itself is one transaction.
+
+pub mod images;
+pub mod layouts;
+pub mod mapping;
+pub mod records;
+pub mod values;
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rusqlite::TransactionBehavior;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{Error, Problem, Result};
+use crate::model::{BBox, ItemContent, ItemImage};
+use crate::store::items::ItemWriter;
+use crate::store::{NewItem, Project};
+use images::ImageLoader;
+use mapping::{Draft, ImageSource, ImageSpec, Mapping};
+use records::Records;
+
+#[derive(Debug, Clone, Default)]
+pub struct ImportOptions {
+    /// Dataset name; defaults to the file (or folder) name without extension.
+    pub name: Option<String>,
+    /// An explicit mapping; otherwise `layout` or detection decides.
+    pub mapping: Option<Mapping>,
+    pub layout: Option<String>,
+    /// Keep images where they are (path + hash) instead of copying them into the project.
+    pub link_images: bool,
+    /// Folder image paths resolve against; defaults to the data file's folder.
+    pub image_root: Option<PathBuf>,
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImportReport {
+    pub dataset: String,
+    pub dataset_id: Option<i64>,
+    pub layout: String,
+    pub items: usize,
+    pub images: usize,
+    pub new_images: usize,
+    /// Fields no mapping entry names; kept in each item's metadata.
+    pub unmapped_fields: Vec<String>,
+    pub problems: Vec<Problem>,
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    pub stage: &'static str,
+    pub done: usize,
+    pub total: usize,
+}
+
+const IMAGE_EXTS: &[&str] = &["png", "jpg", "jpeg", "webp", "gif"];
+
+/// Imports a data file or an image folder as a new dataset.
+pub fn import_path(
+    project: &mut Project,
+    path: &Path,
+    opts: &ImportOptions,
+    progress: &mut dyn FnMut(Progress),
+    cancel: &AtomicBool,
+) -> Result<ImportReport> {
+    let (records, data_dir) = if path.is_dir() {
+        (read_folder(path)?, path.to_path_buf())
+    } else {
+        let dir = path
+            .parent()
+            .map(Path::to_path_buf)
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or_else(|| PathBuf::from("."));
+        (records::read(path)?, dir)
+    };
+    let name = opts.name.clone().unwrap_or_else(|| {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "dataset".into())
+    });
+    let root = opts.image_root.clone().unwrap_or(data_dir);
+    let mut loader = ImageLoader::new(&root, opts.link_images).map_err(Error::Invalid)?;
+
+    let (layout, mapping) = choose_mapping(&records, opts)?;
+    let total = records.records.len();
+    let mut problems = records.problems.clone();
+    let mut unmapped = BTreeSet::new();
+    let mut items: Vec<NewItem> = Vec::with_capacity(total);
+    let mut first_seen: HashMap<String, String> = HashMap::new();
+    let mut image_refs = 0usize;
+
+    for (n, rec) in records.records.iter().enumerate() {
+        if n % 1000 == 0 {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled);
+            }
+            progress(Progress { stage: "read", done: n, total });
+        }
+        let draft = match &mapping {
+            Some(m) => m.apply(&rec.value, &mut unmapped),
+            None => native_draft(&rec.value),
+        };
+        let draft = match draft {
+            Ok(d) => d,
+            Err(errs) => {
+                problems.extend(errs.into_iter().map(|e| Problem::new(&rec.location, e)));
+                continue;
+            }
+        };
+        let ext_id = draft.ext_id.clone().unwrap_or_else(|| (n + 1).to_string());
+        if let Some(prev) = first_seen.get(&ext_id) {
+            problems.push(Problem::new(
+                &rec.location,
+                format!("duplicate id {ext_id:?} (first at {prev})"),
+            ));
+            continue;
+        }
+        first_seen.insert(ext_id.clone(), rec.location.clone());
+        match resolve_images(draft, &mut loader, &records) {
+            Ok(content) => {
+                image_refs += content.images.len();
+                items.push(NewItem { ext_id, content });
+            }
+            Err(errs) => problems.extend(errs.into_iter().map(|e| Problem::new(&rec.location, e))),
+        }
+    }
+    if items.is_empty() && problems.is_empty() {
+        problems.push(Problem::new(path.display().to_string(), "no items found"));
+    }
+    let mut report = ImportReport {
+        dataset: name.clone(),
+        dataset_id: None,
+        layout: layout.clone(),
+        items: items.len(),
+        images: image_refs,
+        new_images: loader.new.len(),
+        unmapped_fields: unmapped.into_iter().collect(),
+        problems,
+        dry_run: opts.dry_run,
+    };
+    if opts.dry_run {
+        return Ok(report);
+    }
+    if !report.problems.is_empty() {
+        return Err(Error::Import(report.problems));
+    }
+
+    let tx = project
+        .conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let source = path.display().to_string();
+    let dataset_id = crate::store::datasets::insert(&tx, &name, &layout, Some(&source))?;
+    let mut fresh = 0;
+    for img in &loader.new {
+        fresh += crate::store::images::put(&tx, img)? as usize;
+    }
+    {
+        let mut writer = ItemWriter::new(&tx)?;
+        for (seq, item) in items.iter().enumerate() {
+            if seq % 1000 == 0 {
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(Error::Cancelled);
+                }
+                progress(Progress { stage: "write", done: seq, total: items.len() });
+            }
+            writer.insert(dataset_id, seq as i64, item)?;
+        }
+    }
+    tx.commit()?;
+    progress(Progress { stage: "done", done: items.len(), total: items.len() });
+    report.dataset_id = Some(dataset_id);
+    report.new_images = fresh;
+    Ok(report)
+}
+
+fn choose_mapping(records: &Records, opts: &ImportOptions) -> Result<(String, Option<Mapping>)> {
+    if let Some(m) = &opts.mapping {
+        let name = m.layout.clone().unwrap_or_else(|| "custom".into());
+        return Ok((name, Some(m.clone())));
+    }
+    let layout = match &opts.layout {
+        Some(l) => l.clone(),
+        None => {
+            let first = records.records.first().map(|r| &r.value);
+            match first.and_then(layouts::detect) {
+                Some(l) => l.to_string(),
+                None if first.is_none() => "jammeval".into(),
+                None => {
+                    let keys = first
+                        .and_then(Value::as_object)
+                        .map(|m| m.keys().cloned().collect::<Vec<_>>().join(", "))
+                        .unwrap_or_default();
+                    return Err(Error::Invalid(format!(
+                        "{}: cannot tell the layout from the fields ({keys}); give a mapping file (--mapping) or --layout ({})",
+                        records.records[0].location,
+                        layouts::NAMES.join(", ")
+                    )));
+                }
+            }
+        }
+    };
+    if layout == layouts::NATIVE {
+        return Ok((layout, None));
+    }
+    let m = layouts::by_name(&layout).ok_or_else(|| {
+        Error::Invalid(format!(
+            "unknown layout {layout:?}; known: {}",
+            layouts::NAMES.join(", ")
+        ))
+    })?;
+    Ok((layout, Some(m)))
+}
+
+/// Assay's own export layout: the item content as stored, plus `id` and image `path`s.
+fn native_draft(v: &Value) -> Result<Draft, Vec<String>> {
+    let mut obj = v.as_object().cloned().unwrap_or_default();
+    let ext_id = obj.remove("id").and_then(|x| values::as_text(&x));
+    let mut imgs = obj.remove("images").unwrap_or(Value::Null);
+    // A Parquet export: the full item is in one column, image bytes in the `images` column.
+    if let Some(Value::String(item)) = obj.remove(crate::export::ITEM_COLUMN) {
+        let mut full: serde_json::Map<String, Value> =
+            serde_json::from_str(&item).map_err(|e| vec![format!("{}: {e}", crate::export::ITEM_COLUMN)])?;
+        if let (Some(Value::Array(meta)), Value::Array(cells)) = (full.remove("images"), &mut imgs) {
+            for (cell, m) in cells.iter_mut().zip(meta) {
+                if let (Value::Object(c), Value::Object(m)) = (cell, m) {
+                    for k in ["target_boxes", "person_boxes"] {
+                        if let Some(b) = m.get(k) {
+                            c.insert(k.into(), b.clone());
+                        }
+                    }
+                }
+            }
+        }
+        obj = full;
+    }
+    let content: ItemContent =
+        serde_json::from_value(Value::Object(obj)).map_err(|e| vec![e.to_string()])?;
+    content.validate().map_err(|e| vec![e])?;
+    let mut images = Vec::new();
+    if let Value::Array(list) = imgs {
+        for entry in list {
+            let source = mapping::image_sources(&entry).into_iter().next();
+            let Some(source) = source else {
+                return Err(vec![format!("image entry {entry} has no path")]);
+            };
+            let boxes = |k: &str| entry.get(k).cloned().unwrap_or(Value::Null);
+            images.push(ImageSpec {
+                source,
+                target_boxes: serde_json::from_value(boxes("target_boxes")).unwrap_or_default(),
+                person_boxes: serde_json::from_value(boxes("person_boxes")).unwrap_or_default(),
+                declared_size: None,
+            });
+        }
+    }
+    Ok(Draft {
+        ext_id,
+        content,
+        images,
+    })
+}
+
+fn scale_box(b: &BBox, sx: f64, sy: f64) -> BBox {
+    BBox {
+        x_min: b.x_min * sx,
+        y_min: b.y_min * sy,
+        x_max: b.x_max * sx,
+        y_max: b.y_max * sy,
+    }
+}
+
+fn resolve_images(
+    draft: Draft,
+    loader: &mut ImageLoader,
+    records: &Records,
+) -> Result<ItemContent, Vec<String>> {
+    let mut content = draft.content;
+    let mut errs = Vec::new();
+    for spec in draft.images {
+        match loader.load(&spec.source, &records.blobs) {
+            Ok(img) => {
+                // Boxes drawn on a differently sized copy of the image are rescaled to this one.
+                let (sx, sy) = match spec.declared_size {
+                    Some((w, h)) => (img.width as f64 / w, img.height as f64 / h),
+                    None => (1.0, 1.0),
+                };
+                let target_boxes: Vec<BBox> =
+                    spec.target_boxes.iter().map(|b| scale_box(b, sx, sy)).collect();
+                for b in &target_boxes {
+                    if b.x_max > img.width as f64 + 1.0 || b.y_max > img.height as f64 + 1.0 {
+                        errs.push(format!(
+                            "box [{}, {}, {}, {}] lies outside the {}x{} image",
+                            b.x_min, b.y_min, b.x_max, b.y_max, img.width, img.height
+                        ));
+                    }
+                }
+                let name = match &spec.source {
+                    ImageSource::Path(p) => Some(p.clone()),
+                    ImageSource::Blob(_, n) => n.clone().or(img.name.clone()),
+                };
+                content.images.push(ItemImage {
+                    hash: img.hash,
+                    width: img.width,
+                    height: img.height,
+                    name,
+                    target_boxes,
+                    person_boxes: spec.person_boxes,
+                });
+            }
+            Err(e) => errs.push(e),
+        }
+    }
+    if errs.is_empty() {
+        Ok(content)
+    } else {
+        Err(errs)
+    }
+}
+
+/// An image folder: Hugging Face `imagefolder` layout when it has `metadata.jsonl`/`.csv`
+/// (rows name their image in `file_name`), otherwise one item per image file.
+fn read_folder(dir: &Path) -> Result<Records> {
+    for meta in ["metadata.jsonl", "metadata.csv", "metadata.json"] {
+        let p = dir.join(meta);
+        if p.exists() {
+            return records::read(&p);
+        }
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| Error::io(dir, e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| IMAGE_EXTS.contains(&e.to_ascii_lowercase().as_str()))
+        })
+        .collect();
+    files.sort();
+    let mut out = Records::default();
+    for f in files {
+        let name = f.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let stem = f.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+        out.records.push(records::Record {
+            location: f.display().to_string(),
+            value: serde_json::json!({"id": stem, "question": "", "image": name}),
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,14 @@
+//! Assay's core: domain types, the project store, importers, exporters and statistics.
+//! No UI and no network: everything a person can do to a project is a function here.
+
+pub mod error;
+pub mod export;
+pub mod imaging;
+pub mod import;
+pub mod model;
+pub mod stats;
+pub mod store;
+
+pub use error::{Error, Problem, Result};
+pub use model::*;
+pub use store::Project;

@@ -1,0 +1,440 @@
+//! Domain types shared by the store, the importers, the evaluation engine and the UI.
+
+use serde::{Deserialize, Serialize};
+
+/// How an item expects to be answered; picks the prompt template and the default scorer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum AnswerFormat {
+    #[default]
+    ShortAnswer,
+    MultipleChoice,
+    Checklist,
+    Grounding,
+    FreeForm,
+}
+
+impl AnswerFormat {
+    pub const ALL: [AnswerFormat; 5] = [
+        Self::ShortAnswer,
+        Self::MultipleChoice,
+        Self::Checklist,
+        Self::Grounding,
+        Self::FreeForm,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ShortAnswer => "short_answer",
+            Self::MultipleChoice => "multiple_choice",
+            Self::Checklist => "checklist",
+            Self::Grounding => "grounding",
+            Self::FreeForm => "free_form",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.as_str() == s)
+    }
+}
+
+/// The six JAMMEval refinement operations; every item ends a pass with exactly one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum RefinementOp {
+    Identical,
+    MinorEdit,
+    Disambiguation,
+    AnswerCorrection,
+    Replacement,
+    Remove,
+}
+
+impl RefinementOp {
+    pub const ALL: [RefinementOp; 6] = [
+        Self::Identical,
+        Self::MinorEdit,
+        Self::Disambiguation,
+        Self::AnswerCorrection,
+        Self::Replacement,
+        Self::Remove,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Identical => "identical",
+            Self::MinorEdit => "minor_edit",
+            Self::Disambiguation => "disambiguation",
+            Self::AnswerCorrection => "answer_correction",
+            Self::Replacement => "replacement",
+            Self::Remove => "remove",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|o| o.as_str() == s)
+    }
+}
+
+/// Issue tags found before refining. Stored as a bit set so "any of these tags" is one scan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum IssueTag {
+    Ambiguous,
+    NotImageGrounded,
+    WrongAnswer,
+    Subjective,
+}
+
+impl IssueTag {
+    pub const ALL: [IssueTag; 4] = [
+        Self::Ambiguous,
+        Self::NotImageGrounded,
+        Self::WrongAnswer,
+        Self::Subjective,
+    ];
+    pub fn bit(self) -> i64 {
+        match self {
+            Self::Ambiguous => 1,
+            Self::NotImageGrounded => 2,
+            Self::WrongAnswer => 4,
+            Self::Subjective => 8,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Ambiguous => "ambiguous",
+            Self::NotImageGrounded => "not_image_grounded",
+            Self::WrongAnswer => "wrong_answer",
+            Self::Subjective => "subjective",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+    pub fn to_bits(tags: &[IssueTag]) -> i64 {
+        tags.iter().fold(0, |acc, t| acc | t.bit())
+    }
+    pub fn from_bits(bits: i64) -> Vec<IssueTag> {
+        Self::ALL.into_iter().filter(|t| bits & t.bit() != 0).collect()
+    }
+}
+
+/// Where an item stands in the workflow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ItemStatus {
+    #[default]
+    Todo,
+    Edited,
+    Approved,
+    Flagged,
+}
+
+impl ItemStatus {
+    pub const ALL: [ItemStatus; 4] = [Self::Todo, Self::Edited, Self::Approved, Self::Flagged];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Todo => "todo",
+            Self::Edited => "edited",
+            Self::Approved => "approved",
+            Self::Flagged => "flagged",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+}
+
+/// CRAG-MM-Diagnostics referring-expression types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum RefType {
+    Salient,
+    Ambiguous,
+    InImageCue,
+    KnowledgeCue,
+}
+
+impl RefType {
+    pub const ALL: [RefType; 4] = [
+        Self::Salient,
+        Self::Ambiguous,
+        Self::InImageCue,
+        Self::KnowledgeCue,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Salient => "salient",
+            Self::Ambiguous => "ambiguous",
+            Self::InImageCue => "in_image_cue",
+            Self::KnowledgeCue => "knowledge_cue",
+        }
+    }
+    /// Accepts the snake_case names and the spellings seen in published files
+    /// ("in-image cue", "Knowledge Cue", ...).
+    pub fn parse(s: &str) -> Option<Self> {
+        let norm: String = s
+            .trim()
+            .to_lowercase()
+            .chars()
+            .map(|c| if c == '-' || c == ' ' { '_' } else { c })
+            .collect();
+        let norm = norm.trim_end_matches("_reference").to_string();
+        match norm.as_str() {
+            "salient" => Some(Self::Salient),
+            "ambiguous" => Some(Self::Ambiguous),
+            "in_image_cue" | "in_image" | "inimage_cue" => Some(Self::InImageCue),
+            "knowledge_cue" | "knowledge" => Some(Self::KnowledgeCue),
+            _ => None,
+        }
+    }
+}
+
+/// VAGUE counterfactual distractor kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+pub enum DistractorKind {
+    /// Fake scene understanding: ignores the image.
+    #[serde(rename = "FSU")]
+    FakeScene,
+    /// Superficial understanding: a literal reading of the utterance.
+    #[serde(rename = "SU")]
+    Superficial,
+    /// Non-existent entity: right intent, object absent from the image.
+    #[serde(rename = "NE")]
+    NonExistent,
+}
+
+impl DistractorKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::FakeScene => "FSU",
+            Self::Superficial => "SU",
+            Self::NonExistent => "NE",
+        }
+    }
+}
+
+/// A box in absolute pixels of the image it belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BBox {
+    pub x_min: f64,
+    pub y_min: f64,
+    pub x_max: f64,
+    pub y_max: f64,
+}
+
+impl BBox {
+    pub fn area(&self) -> f64 {
+        (self.x_max - self.x_min).max(0.0) * (self.y_max - self.y_min).max(0.0)
+    }
+    pub fn iou(&self, other: &BBox) -> f64 {
+        let ix = (self.x_max.min(other.x_max) - self.x_min.max(other.x_min)).max(0.0);
+        let iy = (self.y_max.min(other.y_max) - self.y_min.max(other.y_min)).max(0.0);
+        let inter = ix * iy;
+        let union = self.area() + other.area() - inter;
+        if union <= 0.0 {
+            0.0
+        } else {
+            inter / union
+        }
+    }
+    pub fn is_valid(&self) -> bool {
+        self.x_min.is_finite()
+            && self.y_min.is_finite()
+            && self.x_max.is_finite()
+            && self.y_max.is_finite()
+            && self.x_max > self.x_min
+            && self.y_max > self.y_min
+    }
+}
+
+/// A labelled box: person boxes in VAGUE scenes carry their indicator ("person3").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LabeledBox {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(flatten)]
+    pub bbox: BBox,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemImage {
+    /// SHA-256 of the image bytes, hex.
+    pub hash: String,
+    pub width: u32,
+    pub height: u32,
+    /// The file name the image had at import, kept for export.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub target_boxes: Vec<BBox>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub person_boxes: Vec<LabeledBox>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChoiceOption {
+    pub text: String,
+    /// For distractors of counterfactual benchmarks (VAGUE); None for the correct option.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<DistractorKind>,
+}
+
+/// Everything about an item that a revision can change.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct ItemContent {
+    pub format: AnswerFormat,
+    pub question: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<ChoiceOption>,
+    /// Index into `options` of the correct one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correct_option: Option<usize>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checklist: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explicit_question: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disambiguated_question: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_only_question: Option<String>,
+    /// VAGUE's direct request hidden behind the indirect utterance in `question`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direct_request: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ref_type: Option<RefType>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ItemImage>,
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub metadata: serde_json::Map<String, serde_json::Value>,
+}
+
+impl ItemContent {
+    pub fn has_box(&self) -> bool {
+        self.images.iter().any(|i| !i.target_boxes.is_empty())
+    }
+    /// The reference answer as text: the short answer, or the correct option's text.
+    pub fn reference_text(&self) -> Option<String> {
+        if let Some(a) = &self.answer {
+            return Some(a.clone());
+        }
+        self.correct_option
+            .and_then(|i| self.options.get(i))
+            .map(|o| o.text.clone())
+    }
+    /// Text indexed for search: question, answer, options and the question variants.
+    pub fn search_text(&self) -> String {
+        let mut s = String::with_capacity(self.question.len() + 64);
+        s.push_str(&self.question);
+        for part in [
+            &self.answer,
+            &self.explicit_question,
+            &self.disambiguated_question,
+            &self.text_only_question,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            s.push('\n');
+            s.push_str(part);
+        }
+        for o in &self.options {
+            s.push('\n');
+            s.push_str(&o.text);
+        }
+        s
+    }
+    /// Checks the invariants the importers and editors must keep.
+    pub fn validate(&self) -> Result<(), String> {
+        if let Some(i) = self.correct_option {
+            if i >= self.options.len() {
+                return Err(format!(
+                    "correct option {} is out of range ({} options)",
+                    i,
+                    self.options.len()
+                ));
+            }
+        }
+        if self.checklist.len() > 5 {
+            return Err(format!(
+                "a checklist has 1-5 criteria, found {}",
+                self.checklist.len()
+            ));
+        }
+        for img in &self.images {
+            for b in &img.target_boxes {
+                if !b.is_valid() {
+                    return Err(format!("target box {b:?} is empty or inverted"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Who made a change and in which capacity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Annotator,
+    Auditor,
+    Researcher,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Annotator => "annotator",
+            Self::Auditor => "auditor",
+            Self::Researcher => "researcher",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        [Self::Annotator, Self::Auditor, Self::Researcher]
+            .into_iter()
+            .find(|r| r.as_str() == s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iou_of_half_overlapping_boxes() {
+        let a = BBox { x_min: 0.0, y_min: 0.0, x_max: 10.0, y_max: 10.0 };
+        let b = BBox { x_min: 5.0, y_min: 0.0, x_max: 15.0, y_max: 10.0 };
+        assert!((a.iou(&b) - 50.0 / 150.0).abs() < 1e-12);
+        assert_eq!(a.iou(&a), 1.0);
+    }
+
+    #[test]
+    fn tags_round_trip_through_bits() {
+        let tags = vec![IssueTag::Ambiguous, IssueTag::WrongAnswer];
+        assert_eq!(IssueTag::from_bits(IssueTag::to_bits(&tags)), tags);
+    }
+
+    #[test]
+    fn ref_type_accepts_published_spellings() {
+        assert_eq!(RefType::parse("In-image cue"), Some(RefType::InImageCue));
+        assert_eq!(RefType::parse("knowledge_cue"), Some(RefType::KnowledgeCue));
+        assert_eq!(RefType::parse("nonsense"), None);
+    }
+
+    #[test]
+    fn correct_option_out_of_range_is_invalid() {
+        let c = ItemContent {
+            options: vec![ChoiceOption { text: "a".into(), kind: None }],
+            correct_option: Some(3),
+            ..Default::default()
+        };
+        assert!(c.validate().is_err());
+    }
+}

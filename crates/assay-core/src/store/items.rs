@@ -1,0 +1,261 @@
+//! Items: writing originals at import, appending edits, reading one item with its original.
+
+use rusqlite::{params, OptionalExtension, Transaction, TransactionBehavior};
+use serde::{Deserialize, Serialize};
+
+use super::{now, Project};
+use crate::error::{Error, Result};
+use crate::model::{IssueTag, ItemContent, ItemStatus, RefinementOp, Role};
+
+/// An item as parsed by an importer, before it has an id.
+#[derive(Debug, Clone)]
+pub struct NewItem {
+    pub ext_id: String,
+    pub content: ItemContent,
+}
+
+/// Who makes a change, in which capacity and refinement round.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Author {
+    pub user_id: i64,
+    pub role: Role,
+    pub round: i64,
+}
+
+/// One change to an item: the full new content plus the refinement record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Edit {
+    pub content: ItemContent,
+    pub op: Option<RefinementOp>,
+    #[serde(default)]
+    pub tags: Vec<IssueTag>,
+    pub status: ItemStatus,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// An item's current state next to its original (revision 0).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemView {
+    pub id: i64,
+    pub dataset_id: i64,
+    pub dataset: String,
+    pub ext_id: String,
+    pub seq: i64,
+    pub rev: i64,
+    pub op: Option<RefinementOp>,
+    pub tags: Vec<IssueTag>,
+    pub status: ItemStatus,
+    pub updated_at: String,
+    pub content: ItemContent,
+    pub original: ItemContent,
+}
+
+pub(crate) struct ItemWriter<'t> {
+    tx: &'t Transaction<'t>,
+    item: rusqlite::Statement<'t>,
+    revision: rusqlite::Statement<'t>,
+    fts: rusqlite::Statement<'t>,
+    ts: String,
+}
+
+impl<'t> ItemWriter<'t> {
+    pub(crate) fn new(tx: &'t Transaction<'t>) -> Result<Self> {
+        Ok(Self {
+            tx,
+            item: tx.prepare(
+                "INSERT INTO items (dataset_id, ext_id, seq, rev, format, category, op, tags, status,
+                    ref_type, has_box, image_count, thumb_hash, question, answer, search_text, updated_at)
+                 VALUES (?1, ?2, ?3, 0, ?4, ?5, NULL, 0, 'todo', ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            )?,
+            revision: tx.prepare(
+                "INSERT INTO revisions (item_id, rev, author_id, role, round, created_at, op, tags, status, note, content)
+                 VALUES (?1, 0, NULL, NULL, 0, ?2, NULL, 0, 'todo', 'imported', ?3)",
+            )?,
+            fts: tx.prepare("INSERT INTO items_fts (rowid, body) VALUES (?1, ?2)")?,
+            ts: now(),
+        })
+    }
+
+    /// Writes an item and its revision 0 (the original).
+    pub(crate) fn insert(&mut self, dataset_id: i64, seq: i64, item: &NewItem) -> Result<i64> {
+        let c = &item.content;
+        let search = c.search_text();
+        self.item.execute(params![
+            dataset_id,
+            item.ext_id,
+            seq,
+            c.format.as_str(),
+            c.category,
+            c.ref_type.map(|r| r.as_str()),
+            c.has_box(),
+            c.images.len() as i64,
+            c.images.first().map(|i| i.hash.as_str()),
+            c.question,
+            c.answer,
+            search,
+            self.ts,
+        ])?;
+        let id = self.tx.last_insert_rowid();
+        let json = serde_json::to_string(c).map_err(|e| Error::Invalid(e.to_string()))?;
+        self.revision.execute(params![id, self.ts, json])?;
+        self.fts.execute(params![id, search])?;
+        Ok(id)
+    }
+}
+
+impl Project {
+    /// Appends a revision and refreshes the item's indexed columns, in one transaction.
+    pub fn save_edit(&mut self, item_id: i64, edit: &Edit, author: &Author) -> Result<i64> {
+        edit.content.validate().map_err(Error::Invalid)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let rev = append_revision(&tx, item_id, edit, author)?;
+        tx.commit()?;
+        Ok(rev)
+    }
+
+    /// Appends a revision whose content is that of an older revision: history is never rewritten.
+    pub fn restore_revision(&mut self, item_id: i64, rev: i64, author: &Author) -> Result<i64> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let old = super::revisions::load(&tx, item_id, rev)?;
+        let edit = Edit {
+            content: old.content,
+            op: old.info.op,
+            tags: old.info.tags,
+            status: if rev == 0 {
+                ItemStatus::Todo
+            } else {
+                ItemStatus::Edited
+            },
+            note: Some(format!("restored revision {rev}")),
+        };
+        let new_rev = append_revision(&tx, item_id, &edit, author)?;
+        tx.commit()?;
+        Ok(new_rev)
+    }
+
+    pub fn item(&self, item_id: i64) -> Result<ItemView> {
+        let row = self
+            .conn
+            .query_row(
+                "SELECT i.id, i.dataset_id, d.name, i.ext_id, i.seq, i.rev, i.op, i.tags, i.status,
+                        i.updated_at,
+                        (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev),
+                        (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = 0)
+                 FROM items i JOIN datasets d ON d.id = i.dataset_id WHERE i.id = ?1",
+                [item_id],
+                |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, i64>(4)?,
+                        r.get::<_, i64>(5)?,
+                        r.get::<_, Option<String>>(6)?,
+                        r.get::<_, i64>(7)?,
+                        r.get::<_, String>(8)?,
+                        r.get::<_, String>(9)?,
+                        r.get::<_, String>(10)?,
+                        r.get::<_, String>(11)?,
+                    ))
+                },
+            )
+            .optional()?
+            .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
+        Ok(ItemView {
+            id: row.0,
+            dataset_id: row.1,
+            dataset: row.2,
+            ext_id: row.3,
+            seq: row.4,
+            rev: row.5,
+            op: row.6.as_deref().and_then(RefinementOp::parse),
+            tags: IssueTag::from_bits(row.7),
+            status: ItemStatus::parse(&row.8).unwrap_or_default(),
+            updated_at: row.9,
+            content: parse_content(&row.10)?,
+            original: parse_content(&row.11)?,
+        })
+    }
+
+    /// Finds an item by dataset name and its id in the source file.
+    pub fn item_id_by_ext(&self, dataset: &str, ext_id: &str) -> Result<i64> {
+        self.conn
+            .query_row(
+                "SELECT i.id FROM items i JOIN datasets d ON d.id = i.dataset_id
+                 WHERE d.name = ?1 AND i.ext_id = ?2",
+                params![dataset, ext_id],
+                |r| r.get(0),
+            )
+            .optional()?
+            .ok_or_else(|| Error::NotFound(format!("item {ext_id:?} in dataset {dataset:?}")))
+    }
+}
+
+pub(crate) fn parse_content(json: &str) -> Result<ItemContent> {
+    serde_json::from_str(json).map_err(|e| Error::Invalid(format!("stored item content: {e}")))
+}
+
+fn append_revision(tx: &Transaction<'_>, item_id: i64, edit: &Edit, author: &Author) -> Result<i64> {
+    let current: i64 = tx
+        .query_row("SELECT rev FROM items WHERE id = ?1", [item_id], |r| r.get(0))
+        .optional()?
+        .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
+    let rev = current + 1;
+    let ts = now();
+    let c = &edit.content;
+    let json = serde_json::to_string(c).map_err(|e| Error::Invalid(e.to_string()))?;
+    let tags = IssueTag::to_bits(&edit.tags);
+    tx.execute(
+        "INSERT INTO revisions (item_id, rev, author_id, role, round, created_at, op, tags, status, note, content)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            item_id,
+            rev,
+            author.user_id,
+            author.role.as_str(),
+            author.round,
+            ts,
+            edit.op.map(|o| o.as_str()),
+            tags,
+            edit.status.as_str(),
+            edit.note,
+            json
+        ],
+    )?;
+    let search = c.search_text();
+    tx.execute(
+        "UPDATE items SET rev = ?2, format = ?3, category = ?4, op = ?5, tags = ?6, status = ?7,
+            ref_type = ?8, has_box = ?9, image_count = ?10, thumb_hash = ?11, question = ?12,
+            answer = ?13, search_text = ?14, updated_at = ?15
+         WHERE id = ?1",
+        params![
+            item_id,
+            rev,
+            c.format.as_str(),
+            c.category,
+            edit.op.map(|o| o.as_str()),
+            tags,
+            edit.status.as_str(),
+            c.ref_type.map(|r| r.as_str()),
+            c.has_box(),
+            c.images.len() as i64,
+            c.images.first().map(|i| i.hash.as_str()),
+            c.question,
+            c.answer,
+            search,
+            ts
+        ],
+    )?;
+    tx.execute("DELETE FROM items_fts WHERE rowid = ?1", [item_id])?;
+    tx.execute(
+        "INSERT INTO items_fts (rowid, body) VALUES (?1, ?2)",
+        params![item_id, search],
+    )?;
+    Ok(rev)
+}

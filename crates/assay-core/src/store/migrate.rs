@@ -1,0 +1,128 @@
+//! Embedded schema migrations. Each runs in one IMMEDIATE transaction that also records the new
+//! version, so a crash leaves the file at the old version or the new one, never between.
+
+use std::path::Path;
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use crate::error::{Error, Result};
+
+/// Migrations in order; index + 1 is the schema version each one produces. Never edit one that
+/// has landed: add a new file.
+pub const MIGRATIONS: &[(&str, &str)] = &[(
+    "0001_project_store",
+    include_str!("../../../../migrations/0001_project_store.sql"),
+)];
+
+pub fn latest_version() -> i64 {
+    MIGRATIONS.len() as i64
+}
+
+pub fn schema_version(conn: &Connection) -> Result<i64> {
+    Ok(conn.pragma_query_value(None, "user_version", |r| r.get(0))?)
+}
+
+pub(crate) fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
+    migrate_with(conn, path, MIGRATIONS)
+}
+
+pub(crate) fn migrate_with(
+    conn: &mut Connection,
+    path: &Path,
+    migrations: &[(&str, &str)],
+) -> Result<()> {
+    let found = schema_version(conn)?;
+    let known = migrations.len() as i64;
+    if found > known {
+        return Err(Error::NewerSchema {
+            path: path.display().to_string(),
+            found,
+            known,
+        });
+    }
+    if found == known {
+        return Ok(());
+    }
+    if found > 0 {
+        backup(conn, path, found)?;
+    }
+    for (i, (_name, sql)) in migrations.iter().enumerate().skip(found as usize) {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// Copies the file before a migration touches it: `<name>.v<old>.bak`.
+fn backup(conn: &Connection, path: &Path, version: i64) -> Result<()> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".v{version}.bak"));
+    let target = path.with_file_name(name);
+    if target.exists() {
+        std::fs::remove_file(&target).map_err(|e| Error::io(&target, e))?;
+    }
+    conn.execute("VACUUM INTO ?1", [target.to_string_lossy()])?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn older_file_is_backed_up_then_upgraded() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.assay");
+        let v1: &[(&str, &str)] = &[("one", "CREATE TABLE a (x INTEGER);")];
+        let v2: &[(&str, &str)] = &[
+            ("one", "CREATE TABLE a (x INTEGER);"),
+            ("two", "ALTER TABLE a ADD COLUMN y TEXT;"),
+        ];
+        let mut conn = crate::store::connection::open(&path).unwrap();
+        migrate_with(&mut conn, &path, v1).unwrap();
+        conn.execute("INSERT INTO a (x) VALUES (7)", []).unwrap();
+        migrate_with(&mut conn, &path, v2).unwrap();
+        assert_eq!(schema_version(&conn).unwrap(), 2);
+        let y: Option<String> = conn.query_row("SELECT y FROM a", [], |r| r.get(0)).unwrap();
+        assert_eq!(y, None);
+        let backup = dir.path().join("p.assay.v1.bak");
+        let old = Connection::open(&backup).unwrap();
+        assert_eq!(schema_version(&old).unwrap(), 1);
+        let x: i64 = old.query_row("SELECT x FROM a", [], |r| r.get(0)).unwrap();
+        assert_eq!(x, 7);
+    }
+
+    #[test]
+    fn newer_file_is_refused_with_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.assay");
+        let mut conn = crate::store::connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", 99).unwrap();
+        let err = migrate_with(&mut conn, &path, MIGRATIONS).unwrap_err();
+        assert_eq!(err.code(), "newer_schema");
+        assert!(err.to_string().contains("newer Assay"), "{err}");
+    }
+
+    #[test]
+    fn a_failing_migration_leaves_the_old_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.assay");
+        let bad: &[(&str, &str)] = &[(
+            "bad",
+            "CREATE TABLE a (x INTEGER); CREATE TABLE a (x INTEGER);",
+        )];
+        let mut conn = crate::store::connection::open(&path).unwrap();
+        assert!(migrate_with(&mut conn, &path, bad).is_err());
+        assert_eq!(schema_version(&conn).unwrap(), 0);
+        let n: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'a'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(n, 0);
+    }
+}

@@ -1,0 +1,83 @@
+//! The project store: one SQLite file per project.
+
+mod connection;
+pub mod datasets;
+pub mod images;
+pub mod items;
+pub mod migrate;
+pub mod query;
+pub mod revisions;
+pub mod summary;
+pub mod users;
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::Connection;
+
+use crate::error::Result;
+
+pub use datasets::Dataset;
+pub use items::{Author, Edit, ItemView, NewItem};
+pub use query::{Facets, Filter, ItemRow, Page, QueryResult};
+pub use revisions::RevisionInfo;
+pub use users::User;
+
+/// An open project. Cheap to open more than one per file (readers in other threads).
+pub struct Project {
+    pub(crate) conn: Connection,
+    path: PathBuf,
+}
+
+impl Project {
+    /// Creates a new, empty project file. Fails if the file exists.
+    pub fn create(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        if path.exists() {
+            return Err(crate::Error::Invalid(format!(
+                "{} already exists; open it instead",
+                path.display()
+            )));
+        }
+        Self::open_or_create(path)
+    }
+
+    /// Opens an existing project, migrating it (after a backup) when it is older than this build.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        if !path.exists() {
+            return Err(crate::Error::NotFound(format!(
+                "project file {}",
+                path.display()
+            )));
+        }
+        Self::open_or_create(path)
+    }
+
+    fn open_or_create(path: &Path) -> Result<Self> {
+        let mut conn = connection::open(path)?;
+        migrate::migrate(&mut conn, path)?;
+        Ok(Self {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Raw access for sibling crates (the evaluation engine keeps its own tables in the file).
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
+    pub fn connection_mut(&mut self) -> &mut Connection {
+        &mut self.conn
+    }
+}
+
+pub(crate) fn now() -> String {
+    time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
+}

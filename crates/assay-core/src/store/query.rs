@@ -1,0 +1,303 @@
+//! Filtering, paging and facet counts over items' current state.
+
+use rusqlite::types::Value;
+use serde::{Deserialize, Serialize};
+
+use super::Project;
+use crate::error::Result;
+use crate::model::{AnswerFormat, IssueTag, ItemStatus, RefType, RefinementOp};
+
+/// A combinable filter. Empty lists mean "any"; several values in one list mean "any of them".
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Filter {
+    pub datasets: Vec<i64>,
+    pub categories: Vec<String>,
+    /// `None` inside the list selects items with no operation recorded yet.
+    pub ops: Vec<Option<RefinementOp>>,
+    /// Items carrying any of these issue tags.
+    pub tags: Vec<IssueTag>,
+    pub statuses: Vec<ItemStatus>,
+    pub ref_types: Vec<RefType>,
+    pub formats: Vec<AnswerFormat>,
+    pub has_box: Option<bool>,
+    /// Substring of question, answer, options or question variants; case-insensitive for Latin.
+    pub text: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Page {
+    pub offset: i64,
+    pub limit: i64,
+}
+
+impl Default for Page {
+    fn default() -> Self {
+        Self {
+            offset: 0,
+            limit: 100,
+        }
+    }
+}
+
+/// What a list row needs; the full item is read with [`Project::item`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemRow {
+    pub id: i64,
+    pub dataset_id: i64,
+    pub ext_id: String,
+    pub seq: i64,
+    pub rev: i64,
+    pub format: AnswerFormat,
+    pub category: Option<String>,
+    pub op: Option<RefinementOp>,
+    pub tags: Vec<IssueTag>,
+    pub status: ItemStatus,
+    pub ref_type: Option<RefType>,
+    pub has_box: bool,
+    pub image_count: i64,
+    pub thumb_hash: Option<String>,
+    pub question: String,
+    pub answer: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueryResult {
+    pub total: i64,
+    pub rows: Vec<ItemRow>,
+}
+
+/// Counts per value of each facet. Each facet ignores its own filter (so picking one category
+/// still shows how many items the other categories have) and honours all the others.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Facets {
+    pub datasets: Vec<(i64, i64)>,
+    pub categories: Vec<(Option<String>, i64)>,
+    pub ops: Vec<(Option<String>, i64)>,
+    pub statuses: Vec<(String, i64)>,
+    pub ref_types: Vec<(Option<String>, i64)>,
+    pub tags: Vec<(String, i64)>,
+    pub has_box: Vec<(bool, i64)>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Skip {
+    None,
+    Datasets,
+    Categories,
+    Ops,
+    Statuses,
+    RefTypes,
+    Tags,
+    HasBox,
+}
+
+fn in_list(col: &str, n: usize) -> String {
+    let marks = vec!["?"; n].join(", ");
+    format!("{col} IN ({marks})")
+}
+
+/// Text search: FTS5 trigram for 3+ characters, a LIKE scan for shorter strings (trigrams
+/// cannot index them; one or two CJK characters are common queries).
+fn text_clause(text: &str, wh: &mut Vec<String>, params: &mut Vec<Value>) {
+    let t = text.trim();
+    if t.is_empty() {
+        return;
+    }
+    if t.chars().count() >= 3 {
+        wh.push("items.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)".into());
+        params.push(Value::Text(format!("\"{}\"", t.replace('"', "\"\""))));
+    } else {
+        let escaped = t
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        wh.push("items.search_text LIKE ? ESCAPE '\\'".into());
+        params.push(Value::Text(format!("%{escaped}%")));
+    }
+}
+
+impl Filter {
+    fn where_clause(&self, skip: Skip) -> (String, Vec<Value>) {
+        let mut wh: Vec<String> = Vec::new();
+        let mut p: Vec<Value> = Vec::new();
+        if skip != Skip::Datasets && !self.datasets.is_empty() {
+            wh.push(in_list("items.dataset_id", self.datasets.len()));
+            p.extend(self.datasets.iter().map(|d| Value::Integer(*d)));
+        }
+        if skip != Skip::Categories && !self.categories.is_empty() {
+            wh.push(in_list("items.category", self.categories.len()));
+            p.extend(self.categories.iter().map(|c| Value::Text(c.clone())));
+        }
+        if skip != Skip::Ops && !self.ops.is_empty() {
+            let named: Vec<_> = self.ops.iter().flatten().collect();
+            let mut alt = Vec::new();
+            if !named.is_empty() {
+                alt.push(in_list("items.op", named.len()));
+                p.extend(named.iter().map(|o| Value::Text(o.as_str().into())));
+            }
+            if self.ops.iter().any(Option::is_none) {
+                alt.push("items.op IS NULL".into());
+            }
+            wh.push(format!("({})", alt.join(" OR ")));
+        }
+        if skip != Skip::Tags && !self.tags.is_empty() {
+            wh.push("(items.tags & ?) != 0".into());
+            p.push(Value::Integer(IssueTag::to_bits(&self.tags)));
+        }
+        if skip != Skip::Statuses && !self.statuses.is_empty() {
+            wh.push(in_list("items.status", self.statuses.len()));
+            p.extend(self.statuses.iter().map(|s| Value::Text(s.as_str().into())));
+        }
+        if skip != Skip::RefTypes && !self.ref_types.is_empty() {
+            wh.push(in_list("items.ref_type", self.ref_types.len()));
+            p.extend(self.ref_types.iter().map(|s| Value::Text(s.as_str().into())));
+        }
+        if !self.formats.is_empty() {
+            wh.push(in_list("items.format", self.formats.len()));
+            p.extend(self.formats.iter().map(|s| Value::Text(s.as_str().into())));
+        }
+        if skip != Skip::HasBox {
+            if let Some(b) = self.has_box {
+                wh.push("items.has_box = ?".into());
+                p.push(Value::Integer(b as i64));
+            }
+        }
+        if let Some(t) = &self.text {
+            text_clause(t, &mut wh, &mut p);
+        }
+        if wh.is_empty() {
+            (String::new(), p)
+        } else {
+            (format!(" WHERE {}", wh.join(" AND ")), p)
+        }
+    }
+}
+
+fn row_to_item(r: &rusqlite::Row<'_>) -> rusqlite::Result<ItemRow> {
+    let format: String = r.get(5)?;
+    let op: Option<String> = r.get(7)?;
+    let status: String = r.get(9)?;
+    let ref_type: Option<String> = r.get(10)?;
+    Ok(ItemRow {
+        id: r.get(0)?,
+        dataset_id: r.get(1)?,
+        ext_id: r.get(2)?,
+        seq: r.get(3)?,
+        rev: r.get(4)?,
+        format: AnswerFormat::parse(&format).unwrap_or_default(),
+        category: r.get(6)?,
+        op: op.as_deref().and_then(RefinementOp::parse),
+        tags: IssueTag::from_bits(r.get(8)?),
+        status: ItemStatus::parse(&status).unwrap_or_default(),
+        ref_type: ref_type.as_deref().and_then(RefType::parse),
+        has_box: r.get(11)?,
+        image_count: r.get(12)?,
+        thumb_hash: r.get(13)?,
+        question: r.get(14)?,
+        answer: r.get(15)?,
+    })
+}
+
+impl Project {
+    /// One page of matching items in dataset order, with the total count.
+    pub fn query(&self, filter: &Filter, page: Page) -> Result<QueryResult> {
+        let (wh, params) = filter.where_clause(Skip::None);
+        let total: i64 = self.conn.prepare_cached(&format!("SELECT count(*) FROM items{wh}"))?
+            .query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?;
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT id, dataset_id, ext_id, seq, rev, format, category, op, tags, status, ref_type,
+                    has_box, image_count, thumb_hash, question, answer
+             FROM items{wh} ORDER BY dataset_id, seq LIMIT ? OFFSET ?"
+        ))?;
+        let mut all = params;
+        all.push(Value::Integer(page.limit.clamp(0, 10_000)));
+        all.push(Value::Integer(page.offset.max(0)));
+        let rows = st
+            .query_map(rusqlite::params_from_iter(all.iter()), row_to_item)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(QueryResult { total, rows })
+    }
+
+    /// Ids of all matching items in list order: what J/K walk through.
+    pub fn query_ids(&self, filter: &Filter) -> Result<Vec<i64>> {
+        let (wh, params) = filter.where_clause(Skip::None);
+        let mut st = self
+            .conn
+            .prepare_cached(&format!("SELECT id FROM items{wh} ORDER BY dataset_id, seq"))?;
+        let ids = st
+            .query_map(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?
+            .collect::<Result<Vec<i64>, _>>()?;
+        Ok(ids)
+    }
+
+    pub fn facets(&self, filter: &Filter) -> Result<Facets> {
+        let group = |skip: Skip, col: &str| -> Result<Vec<(Value, i64)>> {
+            let (wh, params) = filter.where_clause(skip);
+            let mut st = self.conn.prepare_cached(&format!(
+                "SELECT {col}, count(*) FROM items{wh} GROUP BY {col} ORDER BY count(*) DESC"
+            ))?;
+            let rows = st
+                .query_map(rusqlite::params_from_iter(params.iter()), |r| {
+                    Ok((r.get::<_, Value>(0)?, r.get::<_, i64>(1)?))
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(rows)
+        };
+        let text = |v: Value| match v {
+            Value::Text(s) => Some(s),
+            _ => None,
+        };
+        let int = |v: Value| match v {
+            Value::Integer(i) => i,
+            _ => 0,
+        };
+        let mut f = Facets {
+            datasets: group(Skip::Datasets, "dataset_id")?
+                .into_iter()
+                .map(|(v, n)| (int(v), n))
+                .collect(),
+            categories: group(Skip::Categories, "category")?
+                .into_iter()
+                .map(|(v, n)| (text(v), n))
+                .collect(),
+            ops: group(Skip::Ops, "op")?
+                .into_iter()
+                .map(|(v, n)| (text(v), n))
+                .collect(),
+            statuses: group(Skip::Statuses, "status")?
+                .into_iter()
+                .map(|(v, n)| (text(v).unwrap_or_default(), n))
+                .collect(),
+            ref_types: group(Skip::RefTypes, "ref_type")?
+                .into_iter()
+                .map(|(v, n)| (text(v), n))
+                .collect(),
+            has_box: group(Skip::HasBox, "has_box")?
+                .into_iter()
+                .map(|(v, n)| (int(v) != 0, n))
+                .collect(),
+            tags: Vec::new(),
+        };
+        let (wh, params) = filter.where_clause(Skip::Tags);
+        let sums: String = IssueTag::ALL
+            .iter()
+            .map(|t| format!("sum((tags & {}) != 0)", t.bit()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut st = self
+            .conn
+            .prepare_cached(&format!("SELECT {sums} FROM items{wh}"))?;
+        let counts: Vec<i64> = st.query_row(rusqlite::params_from_iter(params.iter()), |r| {
+            (0..IssueTag::ALL.len())
+                .map(|i| r.get::<_, Option<i64>>(i).map(|v| v.unwrap_or(0)))
+                .collect()
+        })?;
+        f.tags = IssueTag::ALL
+            .iter()
+            .zip(counts)
+            .map(|(t, n)| (t.as_str().to_string(), n))
+            .collect();
+        Ok(f)
+    }
+}

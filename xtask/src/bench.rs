@@ -1,0 +1,177 @@
+//! Store benchmarks at 100,000 items: import throughput, filter and search latency (first page
+//! of 100 plus the count), facet counts, and saving one edit. Run with `cargo xtask bench`.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use anyhow::Result;
+use assay_core::store::{Author, Edit, Filter, Page};
+use assay_core::{IssueTag, ItemStatus, Project, RefType, RefinementOp, Role};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+const JA: &[&str] = &[
+    "この画像に写っている", "建物の名前は何ですか", "グラフの最大値は", "左側の人物は", "何をしていますか",
+    "看板に書かれている文字を", "読み取ってください", "東京駅の近くにある", "料理の名前を答えて", "売上が最も高い月は",
+];
+const KO: &[&str] = &[
+    "이 사진에 있는", "건물의 이름은 무엇인가요", "그래프에서 가장 큰 값은", "왼쪽에 있는 사람은", "무엇을 하고 있나요",
+    "표지판에 적힌 글자를", "읽어 주세요", "서울역 근처에 있는", "음식의 이름을 알려 주세요", "매출이 가장 높은 달은",
+];
+const EN: &[&str] = &[
+    "What is shown in", "the top left corner", "of this chart", "How many people are", "standing near the door",
+    "Which brand is the", "red car on the right", "What does the sign say", "according to the table", "in the second row",
+];
+const CATEGORIES: &[&str] = &[
+    "chart", "document", "scene", "ocr", "food", "traffic", "shopping", "science", "map", "sports", "culture",
+    "vehicle", "daily_life",
+];
+
+fn question(rng: &mut StdRng) -> String {
+    let target = rng.random_range(40..=120);
+    let mut s = String::new();
+    while s.chars().count() < target {
+        let pool = match rng.random_range(0..3) {
+            0 => JA,
+            1 => KO,
+            _ => EN,
+        };
+        if !s.is_empty() {
+            s.push(' ');
+        }
+        s.push_str(pool[rng.random_range(0..pool.len())]);
+    }
+    s.chars().take(target).collect()
+}
+
+fn generate(path: &Path, n: usize) -> Result<()> {
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+    for i in 0..n {
+        let rec = serde_json::json!({
+            "question_id": format!("q{i:06}"),
+            "question": question(&mut rng),
+            "answer": format!("答え{}", rng.random_range(0..1000)),
+            "category": CATEGORIES[rng.random_range(0..CATEGORIES.len())],
+        });
+        serde_json::to_writer(&mut out, &rec)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let idx = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[idx]
+}
+
+struct Stat {
+    name: String,
+    p50: f64,
+    p95: f64,
+    n: usize,
+    note: String,
+}
+
+fn time_many(name: &str, n: usize, mut f: impl FnMut(usize) -> Result<String>) -> Result<Stat> {
+    let mut times = Vec::with_capacity(n);
+    let mut note = String::new();
+    for i in 0..n {
+        let t = Instant::now();
+        note = f(i)?;
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    Ok(Stat {
+        name: name.into(),
+        p50: percentile(&times, 0.5),
+        p95: percentile(&times, 0.95),
+        n,
+        note,
+    })
+}
+
+pub fn store(args: &[String]) -> Result<()> {
+    let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let dir = super::root().join("target/bench");
+    std::fs::create_dir_all(&dir)?;
+    let data = dir.join("synthetic.jsonl");
+    generate(&data, n)?;
+    let path = dir.join("bench.assay");
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+    }
+    let mut p = Project::create(&path)?;
+    let t = Instant::now();
+    let report = assay_core::import::import_path(&mut p, &data, &Default::default(), &mut |_| {}, &AtomicBool::new(false))?;
+    let secs = t.elapsed().as_secs_f64();
+    println!("import: {} items in {:.2} s = {:.0} items/s", report.items, secs, report.items as f64 / secs);
+
+    // Record ops, tags and statuses on 5% of items so those filters have something to find.
+    let user = p.ensure_user("bench", Role::Annotator)?;
+    let author = Author { user_id: user.id, role: Role::Annotator, round: 1 };
+    let ids = p.query_ids(&Filter::default())?;
+    let mut rng = StdRng::seed_from_u64(11);
+    let edits = time_many("save one edit (revision + indexes + FTS)", n / 20, |_| {
+        let id = ids[rng.random_range(0..ids.len())];
+        let item = p.item(id)?;
+        let mut content = item.content;
+        content.answer = Some(format!("修正{}", rng.random_range(0..100)));
+        if rng.random_bool(0.3) {
+            content.ref_type = Some(RefType::Ambiguous);
+        }
+        let op = RefinementOp::ALL[rng.random_range(0..6)];
+        let edit = Edit {
+            content,
+            op: Some(op),
+            tags: vec![IssueTag::ALL[rng.random_range(0..4)]],
+            status: ItemStatus::Edited,
+            note: None,
+        };
+        Ok(format!("rev {}", p.save_edit(id, &edit, &author)?))
+    })?;
+
+    let mut stats = vec![edits];
+    let page = Page { offset: 0, limit: 100 };
+    let mut run = |name: &str, filters: Vec<Filter>| -> Result<()> {
+        let k = filters.len();
+        let s = time_many(name, 300, |i| {
+            let r = p.query(&filters[i % k], page)?;
+            Ok(format!("{} matches", r.total))
+        })?;
+        stats.push(s);
+        Ok(())
+    };
+    run("no filter", vec![Filter::default()])?;
+    run("category", CATEGORIES.iter().map(|c| Filter { categories: vec![c.to_string()], ..Default::default() }).collect())?;
+    run("dataset", vec![Filter { datasets: vec![1], ..Default::default() }])?;
+    run("op", RefinementOp::ALL.iter().map(|o| Filter { ops: vec![Some(*o)], ..Default::default() }).collect())?;
+    run("issue tag", IssueTag::ALL.iter().map(|t| Filter { tags: vec![*t], ..Default::default() }).collect())?;
+    run("status", vec![Filter { statuses: vec![ItemStatus::Edited], ..Default::default() }])?;
+    run("ref type", vec![Filter { ref_types: vec![RefType::Ambiguous], ..Default::default() }])?;
+    run("has box", vec![Filter { has_box: Some(true), ..Default::default() }])?;
+    let texts = |qs: &[&str]| -> Vec<Filter> {
+        qs.iter().map(|q| Filter { text: Some(q.to_string()), ..Default::default() }).collect()
+    };
+    run("text, Japanese 3-6 chars", texts(&["建物の", "グラフの最", "東京駅", "読み取って", "料理の名前"]))?;
+    run("text, Korean 3-6 chars", texts(&["건물의", "그래프에서", "서울역", "읽어 주", "음식의 이름"]))?;
+    run("text, English", texts(&["chart", "red car", "sign say", "second row", "standing"]))?;
+    run("text, 2 CJK chars (LIKE scan)", texts(&["東京", "서울", "料理", "건물"]))?;
+    run("category + op + text", CATEGORIES.iter().map(|c| Filter {
+        categories: vec![c.to_string()], ops: vec![Some(RefinementOp::MinorEdit)], text: Some("建物の".into()), ..Default::default()
+    }).collect())?;
+    let facet_filter = Filter { categories: vec!["chart".into()], ..Default::default() };
+    stats.push(time_many("facet counts (all 7 facets)", 100, |_| {
+        Ok(format!("{} categories", p.facets(&facet_filter)?.categories.len()))
+    })?);
+
+    println!("\n| operation (n = {n} items) | runs | p50 ms | p95 ms | result |");
+    println!("|---|---:|---:|---:|---|");
+    for s in &stats {
+        println!("| {} | {} | {:.2} | {:.2} | {} |", s.name, s.n, s.p50, s.p95, s.note);
+    }
+    Ok(())
+}
