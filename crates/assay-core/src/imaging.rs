@@ -130,8 +130,21 @@ mod tests {
         let mut bytes = png(1, 1);
         bytes[16..20].copy_from_slice(&50_000u32.to_be_bytes());
         bytes[20..24].copy_from_slice(&50_000u32.to_be_bytes());
+        let crc = crc32(&bytes[12..29]);
+        bytes[29..33].copy_from_slice(&crc.to_be_bytes());
         let err = probe(&bytes).unwrap_err();
         assert!(err.contains("limit"), "{err}");
+    }
+
+    fn crc32(data: &[u8]) -> u32 {
+        let mut crc = 0xFFFF_FFFFu32;
+        for b in data {
+            crc ^= *b as u32;
+            for _ in 0..8 {
+                crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+            }
+        }
+        !crc
     }
 
     #[test]

@@ -280,6 +280,7 @@ pub struct ChoiceOption {
 /// Everything about an item that a revision can change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct ItemContent {
+    #[serde(rename = "answer_format")]
     pub format: AnswerFormat,
     pub question: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]

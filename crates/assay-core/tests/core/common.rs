@@ -1,0 +1,45 @@
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use assay_core::import::{import_path, ImportOptions, ImportReport};
+use assay_core::store::Author;
+use assay_core::{Project, Role};
+
+pub fn sample_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/sample")
+}
+
+pub fn new_project(dir: &Path) -> Project {
+    Project::create(dir.join("t.assay")).unwrap()
+}
+
+pub fn import(p: &mut Project, path: &Path, opts: &ImportOptions) -> assay_core::Result<ImportReport> {
+    import_path(p, path, opts, &mut |_| {}, &AtomicBool::new(false))
+}
+
+pub fn import_sample(p: &mut Project) {
+    for f in [
+        "jgraph-mini/jgraph-mini.jsonl",
+        "vague-mini/vague-mini.json",
+        "haerae-mini/haerae-mini.jsonl",
+        "crag-mini/crag-mini.jsonl",
+    ] {
+        import(p, &sample_dir().join(f), &ImportOptions::default()).unwrap();
+    }
+}
+
+pub fn author(p: &Project, name: &str) -> Author {
+    let u = p.ensure_user(name, Role::Annotator).unwrap();
+    Author { user_id: u.id, role: Role::Annotator, round: 1 }
+}
+
+pub fn png(w: u32, h: u32, seed: u8) -> Vec<u8> {
+    let img = image::RgbImage::from_pixel(w, h, image::Rgb([seed, 100, 200]));
+    let mut out = std::io::Cursor::new(Vec::new());
+    img.write_to(&mut out, image::ImageFormat::Png).unwrap();
+    out.into_inner()
+}
+
+pub fn item_count(p: &Project) -> i64 {
+    p.connection().query_row("SELECT count(*) FROM items", [], |r| r.get(0)).unwrap()
+}

@@ -1,0 +1,98 @@
+use assay_core::export::{export_jsonl, export_parquet, write_changelog};
+use assay_core::import::ImportOptions;
+use assay_core::store::Edit;
+use assay_core::{ItemStatus, RefinementOp};
+
+use crate::common::*;
+
+fn edited_project(dir: &std::path::Path) -> assay_core::Project {
+    let mut p = new_project(dir);
+    import_sample(&mut p);
+    let a = author(&p, "aiko");
+    let fix = |p: &mut assay_core::Project, ds: &str, id: &str, f: &dyn Fn(&mut assay_core::ItemContent), op| {
+        let iid = p.item_id_by_ext(ds, id).unwrap();
+        let mut c = p.item(iid).unwrap().content;
+        f(&mut c);
+        p.save_edit(iid, &Edit { content: c, op: Some(op), tags: vec![], status: ItemStatus::Edited, note: None }, &a).unwrap();
+    };
+    fix(&mut p, "jgraph-mini", "jg-006", &|c| c.answer = Some("117".into()), RefinementOp::AnswerCorrection);
+    fix(&mut p, "jgraph-mini", "jg-005", &|_| {}, RefinementOp::Remove);
+    fix(&mut p, "crag-mini", "cr-001", &|c| c.question = "What brand is the red car in the middle?".into(), RefinementOp::Disambiguation);
+    fix(&mut p, "vague-mini", "vg-001", &|c| c.options[1].text = "Person2 should cook something tastier.".into(), RefinementOp::MinorEdit);
+    p
+}
+
+fn contents(p: &assay_core::Project, ds: &str) -> Vec<(String, assay_core::ItemContent)> {
+    let d = p.dataset_by_name(ds).unwrap();
+    let f = assay_core::store::Filter { datasets: vec![d.id], ..Default::default() };
+    p.query_ids(&f)
+        .unwrap()
+        .into_iter()
+        .map(|id| {
+            let it = p.item(id).unwrap();
+            let mut c = it.content;
+            for img in &mut c.images {
+                img.name = None; // exported files are named by hash
+            }
+            (it.ext_id, c)
+        })
+        .collect()
+}
+
+fn current_without_removed(p: &assay_core::Project, ds: &str) -> Vec<(String, assay_core::ItemContent)> {
+    contents(p, ds).into_iter().filter(|(id, _)| {
+        let iid = p.item_id_by_ext(ds, id).unwrap();
+        p.item(iid).unwrap().op != Some(RefinementOp::Remove)
+    }).collect()
+}
+
+#[test]
+fn jsonl_export_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = edited_project(dir.path());
+    let mut q = assay_core::Project::create(dir.path().join("other.assay")).unwrap();
+    for ds in ["jgraph-mini", "vague-mini", "haerae-mini", "crag-mini"] {
+        let out = dir.path().join(format!("{ds}-Refined"));
+        let r = export_jsonl(&p, ds, &out).unwrap();
+        let back = crate::common::import(&mut q, &out.join("data.jsonl"), &ImportOptions { name: Some(ds.into()), ..Default::default() }).unwrap();
+        assert_eq!(back.layout, "assay");
+        assert_eq!(back.items, r.items);
+        assert_eq!(contents(&q, ds), current_without_removed(&p, ds), "{ds}");
+    }
+    assert_eq!(q.image_count().unwrap(), p.image_count().unwrap());
+}
+
+#[test]
+fn parquet_export_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = edited_project(dir.path());
+    let mut q = assay_core::Project::create(dir.path().join("other.assay")).unwrap();
+    for ds in ["jgraph-mini", "vague-mini", "haerae-mini", "crag-mini"] {
+        let out = dir.path().join(format!("{ds}-Refined.parquet"));
+        let r = export_parquet(&p, ds, &out).unwrap();
+        let back = crate::common::import(&mut q, &out, &ImportOptions { name: Some(ds.into()), ..Default::default() }).unwrap();
+        assert_eq!(back.items, r.items);
+        let expect: Vec<_> = current_without_removed(&p, ds);
+        let got = contents(&q, ds);
+        assert_eq!(got, expect, "{ds}");
+    }
+    let jg = export_parquet(&p, "jgraph-mini", &dir.path().join("x.parquet")).unwrap();
+    assert_eq!((jg.items, jg.removed_left_out), (11, 1));
+}
+
+#[test]
+fn changelog_has_one_row_per_changed_item() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = edited_project(dir.path());
+    let path = dir.path().join("log.csv");
+    assert_eq!(write_changelog(&p, "jgraph-mini", &path).unwrap(), 2);
+    let mut rdr = csv::Reader::from_path(&path).unwrap();
+    let headers = rdr.headers().unwrap().clone();
+    let rows: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let fix = rows.iter().find(|r| &r[0] == "jg-006").unwrap();
+    assert_eq!(&fix[col("op")], "answer_correction");
+    assert_eq!(&fix[col("answer_before")], "171");
+    assert_eq!(&fix[col("answer_after")], "117");
+    assert!(rows.iter().any(|r| &r[0] == "jg-005" && &r[col("op")] == "remove"));
+}

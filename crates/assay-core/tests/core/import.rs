@@ -1,0 +1,345 @@
+use std::sync::Arc;
+
+use assay_core::import::mapping::Mapping;
+use assay_core::import::ImportOptions;
+use assay_core::{AnswerFormat, DistractorKind, RefType};
+
+use crate::common::*;
+
+#[test]
+fn each_sample_layout_is_detected_and_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let layouts: Vec<_> = p.datasets().unwrap().into_iter().map(|d| (d.name, d.layout, d.item_count)).collect();
+    assert_eq!(
+        layouts,
+        vec![
+            ("jgraph-mini".into(), "llm-jp-eval-mm".into(), 12),
+            ("vague-mini".into(), "vague".into(), 3),
+            ("haerae-mini".into(), "haerae-vision".into(), 4),
+            ("crag-mini".into(), "crag-mm-diagnostics".into(), 4),
+        ]
+    );
+    // VAGUE: options in the file's ordering, kinds attached, correct one found.
+    let v = p.item(p.item_id_by_ext("vague-mini", "vg-002").unwrap()).unwrap().content;
+    assert_eq!(v.format, AnswerFormat::MultipleChoice);
+    assert_eq!(v.options[0].kind, Some(DistractorKind::FakeScene));
+    assert_eq!(v.correct_option, Some(1));
+    assert_eq!(v.direct_request.as_deref(), Some("person1, close the window."));
+    assert_eq!(v.images[0].person_boxes.len(), 2);
+    assert_eq!(v.images[0].person_boxes[0].label.as_deref(), Some("person1"));
+    assert!(v.metadata.contains_key("solution"), "unmapped fields are kept");
+    // HAERAE: checklist, explicit rewrite, several images.
+    let h = p.item(p.item_id_by_ext("haerae-mini", "hv-004").unwrap()).unwrap().content;
+    assert_eq!(h.format, AnswerFormat::Checklist);
+    assert_eq!(h.checklist.len(), 2);
+    assert!(h.explicit_question.unwrap().contains("STOP"));
+    assert_eq!(h.images.len(), 2);
+    // CRAG: string box on a 1024x768 copy rescaled to the 512x384 file; ref type; variants.
+    let c = p.item(p.item_id_by_ext("crag-mini", "cr-001").unwrap()).unwrap().content;
+    assert_eq!(c.ref_type, Some(RefType::Ambiguous));
+    assert_eq!((c.images[0].width, c.images[0].height), (512, 384));
+    let b = c.images[0].target_boxes[0];
+    assert_eq!((b.x_min, b.y_min, b.x_max, b.y_max), (200.0, 280.0, 310.0, 342.0));
+    assert!(c.disambiguated_question.unwrap().contains("red car"));
+    // The same image used by several items is stored once.
+    assert_eq!(p.image_count().unwrap(), 12);
+}
+
+#[test]
+fn cvqa_style_options_with_integer_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let img = dir.path().join("a.png");
+    std::fs::write(&img, png(8, 8, 1)).unwrap();
+    let data = dir.path().join("cvqa.jsonl");
+    std::fs::write(
+        &data,
+        r#"{"id": "c1", "question": "この料理は何ですか？", "options": ["寿司", "ラーメン", "天ぷら", "うどん"], "answer": 2, "image": "a.png"}
+{"id": "c2", "question": "Which?", "options": ["x", "y"], "answer": "B", "image": "a.png"}
+"#,
+    )
+    .unwrap();
+    let mut p = new_project(dir.path());
+    let r = import(&mut p, &data, &ImportOptions::default()).unwrap();
+    assert_eq!(r.layout, "jammeval");
+    let c1 = p.item(p.item_id_by_ext("cvqa", "c1").unwrap()).unwrap().content;
+    assert_eq!(c1.correct_option, Some(2));
+    assert_eq!(c1.reference_text().as_deref(), Some("天ぷら"));
+    assert_eq!(c1.answer, None);
+    let c2 = p.item(p.item_id_by_ext("cvqa", "c2").unwrap()).unwrap().content;
+    assert_eq!(c2.correct_option, Some(1));
+}
+
+#[test]
+fn csv_with_json_list_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.png"), png(8, 8, 2)).unwrap();
+    let data = dir.path().join("set.csv");
+    std::fs::write(
+        &data,
+        "id,question,answer,images,category\nk1,이 사진에 있는 건물은?,남대문,\"[\"\"a.png\"\"]\",scene\nk2,\"두 줄\n질문\",답,a.png,scene\n",
+    )
+    .unwrap();
+    let mut p = new_project(dir.path());
+    let r = import(&mut p, &data, &ImportOptions::default()).unwrap();
+    assert_eq!(r.items, 2);
+    let k2 = p.item(p.item_id_by_ext("set", "k2").unwrap()).unwrap().content;
+    assert_eq!(k2.question, "두 줄\n질문");
+    assert_eq!(k2.images.len(), 1);
+}
+
+fn write_hf_parquet(path: &std::path::Path, rows: &[(&str, &str, &str, Vec<Vec<u8>>)]) {
+    use arrow_array::{ArrayRef, BinaryArray, ListArray, RecordBatch, StringArray, StructArray};
+    use arrow_schema::{DataType, Field, Fields, Schema};
+    let fields = Fields::from(vec![
+        Field::new("bytes", DataType::Binary, true),
+        Field::new("path", DataType::Utf8, true),
+    ]);
+    let all: Vec<&Vec<u8>> = rows.iter().flat_map(|r| r.3.iter()).collect();
+    let names: Vec<String> = (0..all.len()).map(|i| format!("img{i}.png")).collect();
+    let structs = StructArray::new(
+        fields.clone(),
+        vec![
+            Arc::new(BinaryArray::from_iter_values(all.iter().map(|b| b.as_slice()))) as ArrayRef,
+            Arc::new(StringArray::from_iter_values(names.iter())) as ArrayRef,
+        ],
+        None,
+    );
+    let item = Arc::new(Field::new("item", DataType::Struct(fields), true));
+    let list = ListArray::new(
+        item.clone(),
+        arrow_buffer::OffsetBuffer::from_lengths(rows.iter().map(|r| r.3.len())),
+        Arc::new(structs),
+        None,
+    );
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("question_id", DataType::Utf8, false),
+        Field::new("question", DataType::Utf8, false),
+        Field::new("answer", DataType::Utf8, false),
+        Field::new("images", DataType::List(item), true),
+    ]));
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.0))),
+            Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.1))),
+            Arc::new(StringArray::from_iter_values(rows.iter().map(|r| r.2))),
+            Arc::new(list),
+        ],
+    )
+    .unwrap();
+    let mut w = parquet::arrow::ArrowWriter::try_new(std::fs::File::create(path).unwrap(), schema, None).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+}
+
+#[test]
+fn hugging_face_parquet_with_image_structs() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("ja-multi.parquet");
+    write_hf_parquet(
+        &data,
+        &[
+            ("m1", "2枚の画像の違いは？", "色", vec![png(10, 6, 1), png(10, 6, 2)]),
+            ("m2", "What color?", "blue", vec![png(4, 4, 3)]),
+        ],
+    );
+    let mut p = new_project(dir.path());
+    let r = import(&mut p, &data, &ImportOptions::default()).unwrap();
+    assert_eq!((r.items, r.new_images), (2, 3));
+    let m1 = p.item(p.item_id_by_ext("ja-multi", "m1").unwrap()).unwrap().content;
+    assert_eq!(m1.images.len(), 2);
+    assert_eq!(m1.images[1].name.as_deref(), Some("img1.png"));
+    assert_eq!((m1.images[0].width, m1.images[0].height), (10, 6));
+}
+
+#[test]
+fn image_folders_plain_and_with_metadata() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("photos");
+    std::fs::create_dir(&plain).unwrap();
+    std::fs::write(plain.join("b.png"), png(5, 5, 1)).unwrap();
+    std::fs::write(plain.join("a.png"), png(5, 5, 2)).unwrap();
+    std::fs::write(plain.join("notes.txt"), "ignored").unwrap();
+    let hf = dir.path().join("hf");
+    std::fs::create_dir(&hf).unwrap();
+    std::fs::write(hf.join("x.png"), png(5, 5, 3)).unwrap();
+    std::fs::write(hf.join("metadata.jsonl"), "{\"file_name\": \"x.png\", \"question\": \"何色？\", \"answer\": \"青\"}\n").unwrap();
+    let mut p = new_project(dir.path());
+    assert_eq!(import(&mut p, &plain, &ImportOptions::default()).unwrap().items, 2);
+    let ids: Vec<_> = p.query(&Default::default(), Default::default()).unwrap().rows.into_iter().map(|r| r.ext_id).collect();
+    assert_eq!(ids, vec!["a", "b"]);
+    let r = import(&mut p, &hf, &ImportOptions::default()).unwrap();
+    assert_eq!(r.items, 1);
+    let x = p.item(p.item_id_by_ext("hf", "1").unwrap()).unwrap().content;
+    assert_eq!((x.question.as_str(), x.images.len()), ("何色？", 1));
+}
+
+#[test]
+fn unseen_layout_with_a_mapping_file_only() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("imgs")).unwrap();
+    std::fs::write(dir.path().join("imgs/p.png"), png(100, 50, 1)).unwrap();
+    let data = dir.path().join("odd.jsonl");
+    std::fs::write(
+        &data,
+        r#"{"uid": 17, "prompt": {"text": "Where is the dog?"}, "gold": "left", "pics": ["imgs/p.png"], "roi": [1, 2, 30, 40], "topic": "animals", "extra": 5}
+"#,
+    )
+    .unwrap();
+    let map = dir.path().join("map.toml");
+    std::fs::write(
+        &map,
+        "layout = \"odd\"\nid = \"uid\"\nquestion = \"prompt.text\"\nanswer = \"gold\"\nimages = \"pics\"\ntarget_box = \"roi\"\ncategory = \"topic\"\n",
+    )
+    .unwrap();
+    let mut p = new_project(dir.path());
+    let opts = ImportOptions { mapping: Some(Mapping::from_file(&map).unwrap()), ..Default::default() };
+    let r = import(&mut p, &data, &opts).unwrap();
+    assert_eq!(r.layout, "odd");
+    assert_eq!(r.unmapped_fields, vec!["extra".to_string(), "prompt".to_string()]);
+    let it = p.item(p.item_id_by_ext("odd", "17").unwrap()).unwrap().content;
+    assert_eq!(it.question, "Where is the dog?");
+    assert_eq!(it.answer.as_deref(), Some("left"));
+    assert_eq!(it.images[0].target_boxes.len(), 1);
+    assert_eq!(it.category.as_deref(), Some("animals"));
+    assert_eq!(it.metadata["extra"], serde_json::json!(5));
+}
+
+#[test]
+fn undetectable_layout_asks_for_a_mapping() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("x.jsonl");
+    std::fs::write(&data, "{\"foo\": 1}\n").unwrap();
+    let mut p = new_project(dir.path());
+    let err = import(&mut p, &data, &ImportOptions::default()).unwrap_err().to_string();
+    assert!(err.contains("x.jsonl:1") && err.contains("--mapping"), "{err}");
+}
+
+#[test]
+fn link_mode_keeps_images_in_place_and_verifies_them() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.png"), png(6, 6, 9)).unwrap();
+    let data = dir.path().join("l.jsonl");
+    std::fs::write(&data, "{\"id\": \"1\", \"question\": \"q\", \"answer\": \"a\", \"image\": \"a.png\"}\n").unwrap();
+    let mut p = new_project(dir.path());
+    import(&mut p, &data, &ImportOptions { link_images: true, ..Default::default() }).unwrap();
+    let hash = p.item(1).unwrap().content.images[0].hash.clone();
+    let stored: Option<Vec<u8>> = p.connection().query_row("SELECT data FROM images", [], |r| r.get(0)).unwrap();
+    assert!(stored.is_none());
+    assert_eq!(p.image_bytes(&hash).unwrap().0, png(6, 6, 9));
+    std::fs::write(dir.path().join("a.png"), png(6, 6, 10)).unwrap();
+    let err = p.image_bytes(&hash).unwrap_err().to_string();
+    assert!(err.contains("changed since import"), "{err}");
+}
+
+mod bad_input {
+    use super::*;
+
+    fn setup(lines: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("ok.png"), png(8, 8, 1)).unwrap();
+        let full = png(64, 64, 2);
+        std::fs::write(dir.path().join("cut.png"), &full[..full.len() / 2]).unwrap();
+        let data = dir.path().join("bad.jsonl");
+        std::fs::write(&data, lines).unwrap();
+        (dir, data)
+    }
+
+    const LINES: &str = r#"{"id": "1", "question": "fine", "answer": "a", "image": "ok.png"}
+{"id": "2", "question": "broken", "answer":
+{"id": "1", "question": "dup", "answer": "a", "image": "ok.png"}
+{"id": "4", "question": "missing image", "answer": "a", "image": "nope.png"}
+{"id": "5", "question": "escape", "answer": "a", "image": "../../etc/passwd"}
+{"id": "6", "question": "truncated", "answer": "a", "image": "cut.png"}
+{"id": "7", "question": "bad index", "options": ["a", "b"], "answer": 5}
+"#;
+
+    #[test]
+    fn every_problem_is_named_and_nothing_is_written() {
+        let (dir, data) = setup(LINES);
+        let mut p = new_project(dir.path());
+        let err = import(&mut p, &data, &ImportOptions::default()).unwrap_err();
+        assert_eq!(err.code(), "import_failed");
+        let assay_core::Error::Import(problems) = err else { panic!() };
+        let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        let find = |line: usize, needle: &str| {
+            assert!(
+                text.iter().any(|t| t.contains(&format!("bad.jsonl:{line}: ")) && t.contains(needle)),
+                "line {line} {needle:?} not in {text:#?}"
+            )
+        };
+        find(2, "malformed JSON");
+        find(3, "duplicate id \"1\"");
+        find(4, "image not found: nope.png");
+        find(5, "outside the data folder");
+        find(6, "cannot decode");
+        find(7, "out of range");
+        assert_eq!(problems.len(), 6);
+        assert_eq!(item_count(&p), 0);
+        assert!(p.datasets().unwrap().is_empty());
+    }
+
+    #[test]
+    fn dry_run_reports_without_writing() {
+        let (dir, data) = setup(LINES);
+        let mut p = new_project(dir.path());
+        let r = import(&mut p, &data, &ImportOptions { dry_run: true, ..Default::default() }).unwrap();
+        assert!(r.dry_run);
+        assert_eq!(r.items, 1);
+        assert_eq!(r.problems.len(), 6);
+        assert_eq!(item_count(&p), 0);
+        assert_eq!(p.image_count().unwrap(), 0);
+    }
+
+    #[test]
+    fn cancelling_mid_import_leaves_the_project_as_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = new_project(dir.path());
+        import_sample(&mut p);
+        let before = item_count(&p);
+        let data = dir.path().join("big.jsonl");
+        let body: String = (0..5000).map(|i| format!("{{\"id\": \"{i}\", \"question\": \"q{i}\", \"answer\": \"a\"}}\n")).collect();
+        std::fs::write(&data, body).unwrap();
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let err = assay_core::import::import_path(
+            &mut p,
+            &data,
+            &ImportOptions::default(),
+            &mut |pr| {
+                if pr.stage == "write" && pr.done >= 2000 {
+                    cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            },
+            &cancel,
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), "cancelled");
+        assert_eq!(item_count(&p), before);
+        assert_eq!(p.datasets().unwrap().len(), 4);
+    }
+
+    #[test]
+    fn a_second_dataset_with_the_same_name_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = new_project(dir.path());
+        let f = sample_dir().join("jgraph-mini/jgraph-mini.jsonl");
+        import(&mut p, &f, &ImportOptions::default()).unwrap();
+        let err = import(&mut p, &f, &ImportOptions::default()).unwrap_err().to_string();
+        assert!(err.contains("already exists"), "{err}");
+        assert_eq!(item_count(&p), 12);
+    }
+
+    #[test]
+    fn unknown_ref_type_and_bad_box_are_reported() {
+        let (dir, data) = setup(
+            r#"{"id": "1", "query": "q", "image": "ok.png", "metadata": {"referring_expression_category": "weird", "target_roi_bbox": "[5, 5, 1, 1]"}}
+"#,
+        );
+        let mut p = new_project(dir.path());
+        let err = import(&mut p, &data, &ImportOptions::default()).unwrap_err().to_string();
+        assert!(err.contains("bad.jsonl:1: unknown referring-expression type"), "{err}");
+        assert!(err.contains("inverted"), "{err}");
+    }
+}
