@@ -57,16 +57,18 @@ CREATE TABLE items (
     thumb_hash  TEXT,
     question    TEXT NOT NULL,
     answer      TEXT,
-    search_text TEXT NOT NULL,
     updated_at  TEXT NOT NULL,
     UNIQUE (dataset_id, ext_id)
 );
-CREATE INDEX items_dataset_seq ON items (dataset_id, seq);
-CREATE INDEX items_category ON items (category, dataset_id, seq);
-CREATE INDEX items_op ON items (op, dataset_id, seq);
-CREATE INDEX items_status ON items (status, dataset_id, seq);
-CREATE INDEX items_ref_type ON items (ref_type, dataset_id, seq);
-CREATE INDEX items_has_box ON items (has_box, dataset_id, seq);
+-- Item ids follow import order, so `ORDER BY id` is dataset-then-file order and every
+-- single-column index below also serves the list order (SQLite appends the rowid).
+CREATE INDEX items_dataset ON items (dataset_id);
+CREATE INDEX items_category ON items (category);
+CREATE INDEX items_op ON items (op);
+CREATE INDEX items_status ON items (status);
+CREATE INDEX items_ref_type ON items (ref_type);
+CREATE INDEX items_has_box ON items (has_box);
+CREATE INDEX items_tagged ON items (tags) WHERE tags != 0;
 
 CREATE TABLE revisions (
     id         INTEGER PRIMARY KEY,
@@ -98,6 +100,13 @@ CREATE TRIGGER items_are_permanent BEFORE DELETE ON items
 BEGIN
     SELECT RAISE(ABORT, 'items cannot be deleted; record the remove operation instead');
 END;
+
+-- Search text (question, answer, options, variants), lower-cased, in a narrow table so the
+-- scan that serves one- and two-character queries reads little.
+CREATE TABLE item_search (
+    id   INTEGER PRIMARY KEY REFERENCES items(id),
+    body TEXT NOT NULL
+);
 
 -- Trigram tokens make Japanese and Korean substrings searchable without a word segmenter.
 CREATE VIRTUAL TABLE items_fts USING fts5 (

@@ -56,6 +56,7 @@ pub(crate) struct ItemWriter<'t> {
     item: rusqlite::Statement<'t>,
     revision: rusqlite::Statement<'t>,
     fts: rusqlite::Statement<'t>,
+    search: rusqlite::Statement<'t>,
     ts: String,
 }
 
@@ -65,14 +66,15 @@ impl<'t> ItemWriter<'t> {
             tx,
             item: tx.prepare(
                 "INSERT INTO items (dataset_id, ext_id, seq, rev, format, category, op, tags, status,
-                    ref_type, has_box, image_count, thumb_hash, question, answer, search_text, updated_at)
-                 VALUES (?1, ?2, ?3, 0, ?4, ?5, NULL, 0, 'todo', ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                    ref_type, has_box, image_count, thumb_hash, question, answer, updated_at)
+                 VALUES (?1, ?2, ?3, 0, ?4, ?5, NULL, 0, 'todo', ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             )?,
             revision: tx.prepare(
                 "INSERT INTO revisions (item_id, rev, author_id, role, round, created_at, op, tags, status, note, content)
                  VALUES (?1, 0, NULL, NULL, 0, ?2, NULL, 0, 'todo', 'imported', ?3)",
             )?,
             fts: tx.prepare("INSERT INTO items_fts (rowid, body) VALUES (?1, ?2)")?,
+            search: tx.prepare("INSERT INTO item_search (id, body) VALUES (?1, lower(?2))")?,
             ts: now(),
         })
     }
@@ -93,13 +95,13 @@ impl<'t> ItemWriter<'t> {
             c.images.first().map(|i| i.hash.as_str()),
             c.question,
             c.answer,
-            search,
             self.ts,
         ])?;
         let id = self.tx.last_insert_rowid();
         let json = serde_json::to_string(c).map_err(|e| Error::Invalid(e.to_string()))?;
         self.revision.execute(params![id, self.ts, json])?;
         self.fts.execute(params![id, search])?;
+        self.search.execute(params![id, search])?;
         Ok(id)
     }
 }
@@ -232,7 +234,7 @@ fn append_revision(tx: &Transaction<'_>, item_id: i64, edit: &Edit, author: &Aut
     tx.execute(
         "UPDATE items SET rev = ?2, format = ?3, category = ?4, op = ?5, tags = ?6, status = ?7,
             ref_type = ?8, has_box = ?9, image_count = ?10, thumb_hash = ?11, question = ?12,
-            answer = ?13, search_text = ?14, updated_at = ?15
+            answer = ?13, updated_at = ?14
          WHERE id = ?1",
         params![
             item_id,
@@ -248,13 +250,16 @@ fn append_revision(tx: &Transaction<'_>, item_id: i64, edit: &Edit, author: &Aut
             c.images.first().map(|i| i.hash.as_str()),
             c.question,
             c.answer,
-            search,
             ts
         ],
     )?;
     tx.execute("DELETE FROM items_fts WHERE rowid = ?1", [item_id])?;
     tx.execute(
         "INSERT INTO items_fts (rowid, body) VALUES (?1, ?2)",
+        params![item_id, search],
+    )?;
+    tx.execute(
+        "UPDATE item_search SET body = lower(?2) WHERE id = ?1",
         params![item_id, search],
     )?;
     Ok(rev)

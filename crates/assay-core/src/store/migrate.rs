@@ -9,10 +9,16 @@ use crate::error::{Error, Result};
 
 /// Migrations in order; index + 1 is the schema version each one produces. Never edit one that
 /// has landed: add a new file.
-pub const MIGRATIONS: &[(&str, &str)] = &[(
-    "0001_project_store",
-    include_str!("../../../../migrations/0001_project_store.sql"),
-)];
+pub const MIGRATIONS: &[(&str, &str)] = &[
+    (
+        "0001_project_store",
+        include_str!("../../../../migrations/0001_project_store.sql"),
+    ),
+    (
+        "0002_evaluation",
+        include_str!("../../../../migrations/0002_evaluation.sql"),
+    ),
+];
 
 pub fn latest_version() -> i64 {
     MIGRATIONS.len() as i64

@@ -1,6 +1,6 @@
 //! The project store: one SQLite file per project.
 
-mod connection;
+pub(crate) mod connection;
 pub mod datasets;
 pub mod images;
 pub mod items;
@@ -76,7 +76,7 @@ impl Project {
     }
 }
 
-pub(crate) fn now() -> String {
+pub fn now() -> String {
     time::OffsetDateTime::now_utc()
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap_or_default()

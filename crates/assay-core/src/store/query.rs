@@ -97,8 +97,8 @@ fn in_list(col: &str, n: usize) -> String {
     format!("{col} IN ({marks})")
 }
 
-/// Text search: FTS5 trigram for 3+ characters, a LIKE scan for shorter strings (trigrams
-/// cannot index them; one or two CJK characters are common queries).
+/// Text search: FTS5 trigram for 3+ characters, a scan of the narrow lower-cased search table
+/// for shorter strings (trigrams cannot index them; one or two CJK characters are common).
 fn text_clause(text: &str, wh: &mut Vec<String>, params: &mut Vec<Value>) {
     let t = text.trim();
     if t.is_empty() {
@@ -108,12 +108,8 @@ fn text_clause(text: &str, wh: &mut Vec<String>, params: &mut Vec<Value>) {
         wh.push("items.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)".into());
         params.push(Value::Text(format!("\"{}\"", t.replace('"', "\"\""))));
     } else {
-        let escaped = t
-            .replace('\\', "\\\\")
-            .replace('%', "\\%")
-            .replace('_', "\\_");
-        wh.push("items.search_text LIKE ? ESCAPE '\\'".into());
-        params.push(Value::Text(format!("%{escaped}%")));
+        wh.push("items.id IN (SELECT id FROM item_search WHERE instr(body, ?) > 0)".into());
+        params.push(Value::Text(t.to_lowercase()));
     }
 }
 
@@ -142,7 +138,8 @@ impl Filter {
             wh.push(format!("({})", alt.join(" OR ")));
         }
         if skip != Skip::Tags && !self.tags.is_empty() {
-            wh.push("(items.tags & ?) != 0".into());
+            // `tags != 0` lets SQLite use the partial index of tagged items.
+            wh.push("items.tags != 0 AND (items.tags & ?) != 0".into());
             p.push(Value::Integer(IssueTag::to_bits(&self.tags)));
         }
         if skip != Skip::Statuses && !self.statuses.is_empty() {
@@ -174,6 +171,9 @@ impl Filter {
     }
 }
 
+const ROW_COLUMNS: &str = "id, dataset_id, ext_id, seq, rev, format, category, op, tags, status, \
+    ref_type, has_box, image_count, thumb_hash, question, answer";
+
 fn row_to_item(r: &rusqlite::Row<'_>) -> rusqlite::Result<ItemRow> {
     let format: String = r.get(5)?;
     let op: Option<String> = r.get(7)?;
@@ -202,13 +202,14 @@ fn row_to_item(r: &rusqlite::Row<'_>) -> rusqlite::Result<ItemRow> {
 impl Project {
     /// One page of matching items in dataset order, with the total count.
     pub fn query(&self, filter: &Filter, page: Page) -> Result<QueryResult> {
+        if filter.text.as_deref().is_some_and(|t| !t.trim().is_empty()) {
+            return self.query_by_ids(filter, page);
+        }
         let (wh, params) = filter.where_clause(Skip::None);
         let total: i64 = self.conn.prepare_cached(&format!("SELECT count(*) FROM items{wh}"))?
             .query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?;
         let mut st = self.conn.prepare_cached(&format!(
-            "SELECT id, dataset_id, ext_id, seq, rev, format, category, op, tags, status, ref_type,
-                    has_box, image_count, thumb_hash, question, answer
-             FROM items{wh} ORDER BY dataset_id, seq LIMIT ? OFFSET ?"
+            "SELECT {ROW_COLUMNS} FROM items{wh} ORDER BY id LIMIT ? OFFSET ?"
         ))?;
         let mut all = params;
         all.push(Value::Integer(page.limit.clamp(0, 10_000)));
@@ -219,14 +220,62 @@ impl Project {
         Ok(QueryResult { total, rows })
     }
 
+    /// Text searches evaluate the full-text match once: all matching ids (cheap integers) give
+    /// the count, and only the requested page's rows are read.
+    fn query_by_ids(&self, filter: &Filter, page: Page) -> Result<QueryResult> {
+        let ids = self.query_ids(filter)?;
+        let start = (page.offset.max(0) as usize).min(ids.len());
+        let end = (start + page.limit.clamp(0, 10_000) as usize).min(ids.len());
+        let wanted = &ids[start..end];
+        let mut rows = Vec::with_capacity(wanted.len());
+        if !wanted.is_empty() {
+            let marks = vec!["?"; wanted.len()].join(",");
+            let mut st = self.conn.prepare(&format!(
+                "SELECT {ROW_COLUMNS} FROM items WHERE id IN ({marks}) ORDER BY id"
+            ))?;
+            rows = st
+                .query_map(rusqlite::params_from_iter(wanted.iter()), row_to_item)?
+                .collect::<Result<Vec<_>, _>>()?;
+        }
+        Ok(QueryResult { total: ids.len() as i64, rows })
+    }
+
     /// Ids of all matching items in list order: what J/K walk through.
     pub fn query_ids(&self, filter: &Filter) -> Result<Vec<i64>> {
+        let text_only = Filter {
+            text: filter.text.clone(),
+            ..Default::default()
+        };
+        if filter.text.is_some() && *filter == text_only {
+            return self.text_ids(filter.text.as_deref().unwrap_or_default());
+        }
         let (wh, params) = filter.where_clause(Skip::None);
         let mut st = self
             .conn
-            .prepare_cached(&format!("SELECT id FROM items{wh} ORDER BY dataset_id, seq"))?;
+            .prepare_cached(&format!("SELECT id FROM items{wh} ORDER BY id"))?;
         let ids = st
             .query_map(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?
+            .collect::<Result<Vec<i64>, _>>()?;
+        Ok(ids)
+    }
+
+    /// A text search alone reads only the search tables, already in id order.
+    fn text_ids(&self, text: &str) -> Result<Vec<i64>> {
+        let t = text.trim();
+        let (sql, param) = if t.chars().count() >= 3 {
+            (
+                "SELECT rowid FROM items_fts WHERE items_fts MATCH ?1 ORDER BY rowid",
+                format!("\"{}\"", t.replace('"', "\"\"")),
+            )
+        } else {
+            (
+                "SELECT id FROM item_search WHERE instr(body, ?1) > 0 ORDER BY id",
+                t.to_lowercase(),
+            )
+        };
+        let mut st = self.conn.prepare_cached(sql)?;
+        let ids = st
+            .query_map([param], |r| r.get(0))?
             .collect::<Result<Vec<i64>, _>>()?;
         Ok(ids)
     }
@@ -280,6 +329,12 @@ impl Project {
             tags: Vec::new(),
         };
         let (wh, params) = filter.where_clause(Skip::Tags);
+        // Only tagged items can count; the partial index finds them without a full scan.
+        let wh = if wh.is_empty() {
+            " WHERE items.tags != 0".to_string()
+        } else {
+            format!("{wh} AND items.tags != 0")
+        };
         let sums: String = IssueTag::ALL
             .iter()
             .map(|t| format!("sum((tags & {}) != 0)", t.bit()))

@@ -1,0 +1,75 @@
+use std::collections::BTreeMap;
+
+/// Cohen's kappa for two annotators' labels of the same items.
+pub fn cohen_kappa(a: &[&str], b: &[&str]) -> Option<f64> {
+    if a.len() != b.len() || a.is_empty() {
+        return None;
+    }
+    let n = a.len() as f64;
+    let po = a.iter().zip(b).filter(|(x, y)| x == y).count() as f64 / n;
+    let mut ca: BTreeMap<&str, f64> = BTreeMap::new();
+    let mut cb: BTreeMap<&str, f64> = BTreeMap::new();
+    for (x, y) in a.iter().zip(b) {
+        *ca.entry(x).or_default() += 1.0;
+        *cb.entry(y).or_default() += 1.0;
+    }
+    let pe: f64 = ca
+        .iter()
+        .map(|(k, v)| v / n * cb.get(k).copied().unwrap_or(0.0) / n)
+        .sum();
+    if pe == 1.0 {
+        return None;
+    }
+    Some((po - pe) / (1.0 - pe))
+}
+
+/// Krippendorff's alpha from a units x coders table (None = missing), with a distance.
+fn alpha(units: &[Vec<Option<f64>>], dist: impl Fn(f64, f64) -> f64) -> Option<f64> {
+    let pairable: Vec<Vec<f64>> = units
+        .iter()
+        .map(|u| u.iter().flatten().copied().collect::<Vec<f64>>())
+        .filter(|v| v.len() >= 2)
+        .collect();
+    let n: f64 = pairable.iter().map(|v| v.len() as f64).sum();
+    if n < 2.0 {
+        return None;
+    }
+    let mut d_o = 0.0;
+    for v in &pairable {
+        let m = v.len() as f64;
+        let mut s = 0.0;
+        for (i, a) in v.iter().enumerate() {
+            for (j, b) in v.iter().enumerate() {
+                if i != j {
+                    s += dist(*a, *b);
+                }
+            }
+        }
+        d_o += s / (m - 1.0);
+    }
+    d_o /= n;
+    let all: Vec<f64> = pairable.iter().flatten().copied().collect();
+    let mut d_e = 0.0;
+    for (i, a) in all.iter().enumerate() {
+        for (j, b) in all.iter().enumerate() {
+            if i != j {
+                d_e += dist(*a, *b);
+            }
+        }
+    }
+    d_e /= n * (n - 1.0);
+    if d_e == 0.0 {
+        return None;
+    }
+    Some(1.0 - d_o / d_e)
+}
+
+/// Krippendorff's alpha for interval data (e.g. judge scores), missing ratings allowed.
+pub fn krippendorff_alpha_interval(units: &[Vec<Option<f64>>]) -> Option<f64> {
+    alpha(units, |a, b| (a - b).powi(2))
+}
+
+/// Krippendorff's alpha for nominal data (labels coded as numbers).
+pub fn krippendorff_alpha_nominal(units: &[Vec<Option<f64>>]) -> Option<f64> {
+    alpha(units, |a, b| if a == b { 0.0 } else { 1.0 })
+}

@@ -1,0 +1,14 @@
+//! Statistics over scores: pure functions, each checked against SciPy-computed fixtures.
+//!
+//! Conventions: standard deviations are population (ddof = 0, NumPy's default); ranks for ties
+//! are averaged (SciPy's `rankdata` default); accuracies are fractions in [0, 1].
+
+mod agreement;
+mod before_after;
+mod bootstrap;
+mod descriptive;
+
+pub use agreement::{cohen_kappa, krippendorff_alpha_interval, krippendorff_alpha_nominal};
+pub use before_after::{before_after, compare_variants, BeforeAfterRow, ModelRuns, VersionStats};
+pub use bootstrap::{bootstrap_mean_ci, SplitMix64};
+pub use descriptive::{mean, pearson, rank_average, s_final, spearman, std_pop};

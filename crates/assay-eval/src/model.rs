@@ -1,0 +1,164 @@
+//! Models: an OpenAI-compatible endpoint (or several replicas), a model id, generation
+//! parameters and image handling. Saved in the project; API keys never are.
+
+use rusqlite::{params, OptionalExtension};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{EvalError, Result};
+use assay_core::Project;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GenParams {
+    pub temperature: f64,
+    pub top_p: Option<f64>,
+    pub max_tokens: u32,
+    pub seed: Option<u64>,
+}
+
+impl Default for GenParams {
+    fn default() -> Self {
+        Self { temperature: 0.0, top_p: None, max_tokens: 1024, seed: None }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ImageEncoding {
+    #[default]
+    Jpeg,
+    Png,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ImagePolicy {
+    /// Longest side sent, in pixels; larger images are downscaled.
+    pub max_side: u32,
+    pub encoding: ImageEncoding,
+}
+
+impl Default for ImagePolicy {
+    fn default() -> Self {
+        Self { max_side: 1024, encoding: ImageEncoding::Jpeg }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ModelConfig {
+    pub name: String,
+    /// Base URLs up to and including `/v1`; several = replicas of one deployment.
+    pub endpoints: Vec<String>,
+    /// The model id sent in requests.
+    pub model: String,
+    pub params: GenParams,
+    pub images: ImagePolicy,
+    /// Name of the environment variable holding the API key (the key itself is never stored).
+    pub api_key_env: Option<String>,
+    /// Requests in flight per endpoint.
+    pub concurrency: usize,
+    /// Requests per minute over all endpoints; None = unlimited.
+    pub rate_per_minute: Option<u32>,
+    pub timeout_secs: f64,
+    pub max_retries: u32,
+    /// Prices per million tokens, for cost reports.
+    pub price_input: Option<f64>,
+    pub price_output: Option<f64>,
+}
+
+impl Default for ModelConfig {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            endpoints: Vec::new(),
+            model: String::new(),
+            params: GenParams::default(),
+            images: ImagePolicy::default(),
+            api_key_env: None,
+            concurrency: 8,
+            rate_per_minute: None,
+            timeout_secs: 120.0,
+            max_retries: 5,
+            price_input: None,
+            price_output: None,
+        }
+    }
+}
+
+impl ModelConfig {
+    pub fn validate(&self) -> Result<()> {
+        if self.name.trim().is_empty() || self.model.trim().is_empty() {
+            return Err(EvalError::Config("a model needs a name and a model id".into()));
+        }
+        if self.endpoints.is_empty() {
+            return Err(EvalError::Config(format!("model {} has no endpoint", self.name)));
+        }
+        for e in &self.endpoints {
+            if !(e.starts_with("http://") || e.starts_with("https://")) {
+                return Err(EvalError::Config(format!("endpoint {e} is not an http(s) URL")));
+            }
+        }
+        if self.concurrency == 0 {
+            return Err(EvalError::Config("concurrency must be at least 1".into()));
+        }
+        Ok(())
+    }
+
+    /// The API key, read from the environment at request time.
+    pub fn api_key(&self) -> Option<String> {
+        self.api_key_env.as_deref().and_then(|v| std::env::var(v).ok()).filter(|k| !k.is_empty())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredModel {
+    pub id: i64,
+    pub config: ModelConfig,
+}
+
+pub fn save_model(project: &Project, cfg: &ModelConfig) -> Result<i64> {
+    cfg.validate()?;
+    let json = serde_json::to_string(cfg)?;
+    project.connection().execute(
+        "INSERT INTO models (name, config, created_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT(name) DO UPDATE SET config = excluded.config",
+        params![cfg.name, json, assay_core::store::now()],
+    )?;
+    Ok(project
+        .connection()
+        .query_row("SELECT id FROM models WHERE name = ?1", [&cfg.name], |r| r.get(0))?)
+}
+
+pub fn models(project: &Project) -> Result<Vec<StoredModel>> {
+    let mut st = project.connection().prepare("SELECT id, config FROM models ORDER BY id")?;
+    let rows = st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (id, json) = row?;
+        out.push(StoredModel { id, config: serde_json::from_str(&json)? });
+    }
+    Ok(out)
+}
+
+pub fn model_by_name(project: &Project, name: &str) -> Result<StoredModel> {
+    let row: Option<(i64, String)> = project
+        .connection()
+        .query_row("SELECT id, config FROM models WHERE name = ?1", [name], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let (id, json) = row.ok_or_else(|| EvalError::Config(format!("no model named {name:?}; add it with `assay model add`")))?;
+    Ok(StoredModel { id, config: serde_json::from_str(&json)? })
+}
+
+/// A model row for predictions recorded elsewhere (no endpoint).
+pub fn ensure_recorded_model(project: &Project, name: &str) -> Result<i64> {
+    if let Ok(m) = model_by_name(project, name) {
+        return Ok(m.id);
+    }
+    let cfg = ModelConfig { name: name.into(), model: name.into(), ..Default::default() };
+    project.connection().execute(
+        "INSERT INTO models (name, config, created_at) VALUES (?1, ?2, ?3)",
+        params![name, serde_json::to_string(&cfg)?, assay_core::store::now()],
+    )?;
+    Ok(project.connection().last_insert_rowid())
+}

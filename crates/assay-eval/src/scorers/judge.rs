@@ -1,0 +1,153 @@
+//! LLM judges: prompts and parsing. The model call itself is made by the engine (through the
+//! cache), which hands the judge's raw text to these parsers.
+
+use serde_json::{json, Value};
+
+use super::Scored;
+use assay_core::ItemContent;
+
+/// Binary judge, in the spirit of the JAMMEval/HLE grading prompt.
+pub fn binary_prompt(question: &str, reference: &str, response: &str) -> String {
+    format!(
+        "Judge whether the following [response] to [question] is correct or not based on the \
+precise and unambiguous [correct_answer] below.\n\n[question]: {question}\n\n[response]: {response}\n\n\
+Your judgement must be in the format and criteria specified below:\n\n\
+extracted_final_answer: The final exact answer extracted from the [response]. Put the extracted \
+answer as 'None' if there is no exact, final answer to extract from the response.\n\n\
+[correct_answer]: {reference}\n\n\
+reasoning: Explain why the extracted_final_answer is correct or incorrect based on \
+[correct_answer], focusing only on if there are meaningful differences between [correct_answer] \
+and the extracted_final_answer. Treat full-width and half-width characters, and the presence or \
+absence of units, as equivalent.\n\n\
+correct: Answer 'yes' if extracted_final_answer matches the [correct_answer] given above, or is \
+within a small margin of error for numerical problems. Answer 'no' otherwise."
+    )
+}
+
+/// Reads "correct: yes|no" (last one wins); falls back to a final "correct"/"incorrect" word.
+pub fn parse_binary(raw: &str) -> Scored {
+    let low = raw.to_lowercase();
+    let mut verdict: Option<bool> = None;
+    for line in low.lines() {
+        let l = line.trim().trim_start_matches(['*', '#', ' ']);
+        if let Some(rest) = l.strip_prefix("correct:") {
+            let r = rest.trim().trim_matches(['*', ' ', '.']);
+            if r.starts_with("yes") {
+                verdict = Some(true);
+            } else if r.starts_with("no") {
+                verdict = Some(false);
+            }
+        }
+    }
+    if verdict.is_none() {
+        let i = low.rfind("incorrect");
+        let c = low.rfind("correct");
+        verdict = match (i, c) {
+            (Some(i), Some(c)) if c == i + 2 => Some(false),
+            (_, Some(_)) => Some(true),
+            _ => None,
+        };
+    }
+    match verdict {
+        Some(v) => Scored {
+            score: Some(v as u8 as f64),
+            parsed: Some(if v { "correct" } else { "incorrect" }.into()),
+            evidence: json!({"judge_raw": raw}),
+        },
+        None => Scored::unparsed(json!({"rule": "judge gave no verdict", "judge_raw": raw})),
+    }
+}
+
+/// HAERAE-Vision's checklist judge: met 1 / partially met 0.5 / not met 0 per criterion, with
+/// one evidence quote and a justification each.
+pub fn checklist_prompt(question: &str, checklist: &[String], response: &str) -> String {
+    let items: String = checklist
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("{}. {c}\n", i + 1))
+        .collect();
+    format!(
+        "You are grading a response against a checklist.\n\n[question]: {question}\n\n[response]: \
+{response}\n\n[checklist]:\n{items}\nFor each checklist item decide whether the response meets \
+it: \"met\" (1.0), \"partially_met\" (0.5) or \"not_met\" (0.0). Quote one line of evidence from \
+the response and give a short justification. Reply with only a JSON array, one object per \
+checklist item in order: [{{\"criterion\": 1, \"rating\": \"met\", \"evidence\": \"...\", \
+\"justification\": \"...\"}}]"
+    )
+}
+
+fn rating_value(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64().filter(|x| [0.0, 0.5, 1.0].contains(x)),
+        Value::String(s) => match s.trim().to_lowercase().replace([' ', '-'], "_").as_str() {
+            "met" | "fully_met" | "yes" => Some(1.0),
+            "partially_met" | "partial" | "partly_met" => Some(0.5),
+            "not_met" | "unmet" | "no" => Some(0.0),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub fn parse_checklist(raw: &str, item: &ItemContent) -> Scored {
+    let m = item.checklist.len();
+    let start = raw.find('[');
+    let end = raw.rfind(']');
+    let parsed: Option<Vec<Value>> = match (start, end) {
+        (Some(s), Some(e)) if e > s => serde_json::from_str(&raw[s..=e]).ok(),
+        _ => None,
+    };
+    let Some(entries) = parsed else {
+        return Scored::unparsed(json!({"rule": "judge reply is not a JSON array", "judge_raw": raw}));
+    };
+    if entries.len() != m || m == 0 {
+        return Scored::unparsed(json!({
+            "rule": format!("judge rated {} criteria, the item has {m}", entries.len()),
+            "judge_raw": raw
+        }));
+    }
+    let mut ratings = Vec::with_capacity(m);
+    let mut per = Vec::with_capacity(m);
+    for (i, e) in entries.iter().enumerate() {
+        let Some(r) = e.get("rating").and_then(rating_value) else {
+            return Scored::unparsed(json!({"rule": format!("criterion {} has no valid rating", i + 1), "judge_raw": raw}));
+        };
+        ratings.push(r);
+        per.push(json!({
+            "criterion": item.checklist[i],
+            "rating": r,
+            "evidence": e.get("evidence").cloned().unwrap_or(Value::Null),
+            "justification": e.get("justification").cloned().unwrap_or(Value::Null),
+        }));
+    }
+    let score = ratings.iter().sum::<f64>() / m as f64;
+    Scored {
+        score: Some(score),
+        parsed: Some(format!("{ratings:?}")),
+        evidence: json!({"criteria": per, "judge_raw": raw}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binary_verdicts() {
+        assert_eq!(parse_binary("extracted_final_answer: 117\nreasoning: same\ncorrect: yes").score, Some(1.0));
+        assert_eq!(parse_binary("correct: no").score, Some(0.0));
+        assert_eq!(parse_binary("The response is incorrect.").score, Some(0.0));
+        assert_eq!(parse_binary("I am not sure").score, None);
+    }
+
+    #[test]
+    fn checklist_scores_are_the_mean_of_ratings() {
+        let item = ItemContent { checklist: vec!["a".into(), "b".into(), "c".into()], ..Default::default() };
+        let raw = r#"Here you go: [{"criterion":1,"rating":"met","evidence":"x","justification":"y"},
+            {"criterion":2,"rating":"partially_met"},{"criterion":3,"rating":"not_met"}]"#;
+        let s = parse_checklist(raw, &item);
+        assert!((s.score.unwrap() - 0.5).abs() < 1e-12);
+        assert_eq!(s.evidence["criteria"][0]["evidence"], "x");
+        assert_eq!(parse_checklist("[{\"rating\":\"met\"}]", &item).score, None);
+    }
+}

@@ -1,0 +1,101 @@
+//! Scorers: one trait, each returning a score plus the evidence a person needs to check it.
+
+pub mod bleu;
+pub mod choice;
+pub mod grounding;
+pub mod judge;
+pub mod normalize;
+pub mod soft;
+
+use serde::{Deserialize, Serialize};
+
+use assay_core::{AnswerFormat, ItemContent};
+
+/// How a response was scored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Scored {
+    /// In [0, 1]; None when the response could not be parsed (counted and shown, not wrong).
+    pub score: Option<f64>,
+    /// What the scorer read from the response (a letter, a box, a verdict).
+    pub parsed: Option<String>,
+    /// Everything needed to check the decision by hand.
+    pub evidence: serde_json::Value,
+}
+
+impl Scored {
+    pub fn unparsed(evidence: serde_json::Value) -> Self {
+        Self { score: None, parsed: None, evidence }
+    }
+    pub fn outcome(&self) -> &'static str {
+        if self.score.is_some() {
+            "scored"
+        } else {
+            "unparsed"
+        }
+    }
+}
+
+/// A scorer that needs no model call.
+pub trait Scorer: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn score(&self, item: &ItemContent, response: &str) -> Scored;
+}
+
+/// Scorer names as stored on runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum ScorerKind {
+    Choice,
+    SoftMatch,
+    Judge,
+    ChecklistJudge,
+    Grounding,
+    Bleu,
+}
+
+impl ScorerKind {
+    pub const ALL: [ScorerKind; 6] = [
+        Self::Choice,
+        Self::SoftMatch,
+        Self::Judge,
+        Self::ChecklistJudge,
+        Self::Grounding,
+        Self::Bleu,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Choice => "choice",
+            Self::SoftMatch => "soft_match",
+            Self::Judge => "judge",
+            Self::ChecklistJudge => "checklist_judge",
+            Self::Grounding => "grounding",
+            Self::Bleu => "bleu",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+    /// The default for an answer format (the papers' protocols, DOMAIN.md).
+    pub fn default_for(format: AnswerFormat) -> Self {
+        match format {
+            AnswerFormat::MultipleChoice => Self::Choice,
+            AnswerFormat::ShortAnswer => Self::SoftMatch,
+            AnswerFormat::Checklist => Self::ChecklistJudge,
+            AnswerFormat::Grounding => Self::Grounding,
+            AnswerFormat::FreeForm => Self::Bleu,
+        }
+    }
+    pub fn needs_judge(self) -> bool {
+        matches!(self, Self::Judge | Self::ChecklistJudge)
+    }
+    /// The local scorer for kinds that need no model.
+    pub fn local(self) -> Option<Box<dyn Scorer>> {
+        match self {
+            Self::Choice => Some(Box::new(choice::ChoiceScorer)),
+            Self::SoftMatch => Some(Box::new(soft::SoftMatch)),
+            Self::Grounding => Some(Box::new(grounding::GroundingScorer)),
+            Self::Bleu => Some(Box::new(bleu::BleuScorer::default())),
+            Self::Judge | Self::ChecklistJudge => None,
+        }
+    }
+}

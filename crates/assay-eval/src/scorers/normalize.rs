@@ -1,0 +1,101 @@
+//! Text normalisation shared by scorers: NFKC (full-width to half-width), case, whitespace,
+//! punctuation, thousands separators.
+
+use unicode_normalization::UnicodeNormalization;
+
+pub fn nfkc(s: &str) -> String {
+    s.nfkc().collect()
+}
+
+fn is_punct(c: char) -> bool {
+    c.is_ascii_punctuation()
+        || matches!(
+            c,
+            '、' | '。' | '「' | '」' | '『' | '』' | '・' | '〜' | '～' | '…' | '“' | '”' | '‘' | '’' | '【' | '】' | '〈' | '〉' | '《' | '》' | '·'
+        )
+}
+
+/// Removes thousands separators between digits ("1,234,567" -> "1234567").
+pub fn strip_thousands(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    for (i, c) in chars.iter().enumerate() {
+        if *c == ',' && i > 0 && chars[i - 1].is_ascii_digit() {
+            let next3: Vec<&char> = chars[i + 1..].iter().take(4).collect();
+            let three_digits = next3.len() >= 3 && next3[..3].iter().all(|d| d.is_ascii_digit());
+            let then_not_digit = next3.get(3).is_none_or(|d| !d.is_ascii_digit());
+            if three_digits && then_not_digit {
+                continue;
+            }
+        }
+        out.push(*c);
+    }
+    out
+}
+
+/// The comparison form of an answer: NFKC, lower case, no thousands separators, no whitespace
+/// and no punctuation (a decimal point between digits is kept).
+pub fn normalize(s: &str) -> String {
+    let s = strip_thousands(&nfkc(s)).to_lowercase();
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    for (i, c) in chars.iter().enumerate() {
+        if c.is_whitespace() {
+            continue;
+        }
+        if *c == '.'
+            && i > 0
+            && chars[i - 1].is_ascii_digit()
+            && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit())
+        {
+            out.push('.');
+            continue;
+        }
+        if is_punct(*c) {
+            continue;
+        }
+        out.push(*c);
+    }
+    out
+}
+
+/// Numbers in a text, after NFKC and thousands separators are removed.
+pub fn numbers(s: &str) -> Vec<f64> {
+    let s = strip_thousands(&nfkc(s));
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let flush = |cur: &mut String, out: &mut Vec<f64>| {
+        let t = cur.trim_end_matches('.');
+        if let Ok(v) = t.parse::<f64>() {
+            out.push(v);
+        }
+        cur.clear();
+    };
+    for c in s.chars() {
+        if c.is_ascii_digit() || (c == '.' && !cur.is_empty()) || (c == '-' && cur.is_empty()) {
+            cur.push(c);
+        } else {
+            flush(&mut cur, &mut out);
+        }
+    }
+    flush(&mut cur, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_width_case_space_and_punctuation() {
+        assert_eq!(normalize("Ｔｏｋｙｏ　Tower!"), "tokyotower");
+        assert_eq!(normalize("東京、タワー。"), "東京タワー");
+        assert_eq!(normalize("1,234.5 円"), "1234.5円");
+    }
+
+    #[test]
+    fn numbers_with_separators_and_units() {
+        assert_eq!(numbers("降水量は1,170mmで、３月です"), vec![1170.0, 3.0]);
+        assert_eq!(numbers("-2.5度"), vec![-2.5]);
+    }
+}
