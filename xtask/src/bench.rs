@@ -13,20 +13,55 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 const JA: &[&str] = &[
-    "この画像に写っている", "建物の名前は何ですか", "グラフの最大値は", "左側の人物は", "何をしていますか",
-    "看板に書かれている文字を", "読み取ってください", "東京駅の近くにある", "料理の名前を答えて", "売上が最も高い月は",
+    "この画像に写っている",
+    "建物の名前は何ですか",
+    "グラフの最大値は",
+    "左側の人物は",
+    "何をしていますか",
+    "看板に書かれている文字を",
+    "読み取ってください",
+    "東京駅の近くにある",
+    "料理の名前を答えて",
+    "売上が最も高い月は",
 ];
 const KO: &[&str] = &[
-    "이 사진에 있는", "건물의 이름은 무엇인가요", "그래프에서 가장 큰 값은", "왼쪽에 있는 사람은", "무엇을 하고 있나요",
-    "표지판에 적힌 글자를", "읽어 주세요", "서울역 근처에 있는", "음식의 이름을 알려 주세요", "매출이 가장 높은 달은",
+    "이 사진에 있는",
+    "건물의 이름은 무엇인가요",
+    "그래프에서 가장 큰 값은",
+    "왼쪽에 있는 사람은",
+    "무엇을 하고 있나요",
+    "표지판에 적힌 글자를",
+    "읽어 주세요",
+    "서울역 근처에 있는",
+    "음식의 이름을 알려 주세요",
+    "매출이 가장 높은 달은",
 ];
 const EN: &[&str] = &[
-    "What is shown in", "the top left corner", "of this chart", "How many people are", "standing near the door",
-    "Which brand is the", "red car on the right", "What does the sign say", "according to the table", "in the second row",
+    "What is shown in",
+    "the top left corner",
+    "of this chart",
+    "How many people are",
+    "standing near the door",
+    "Which brand is the",
+    "red car on the right",
+    "What does the sign say",
+    "according to the table",
+    "in the second row",
 ];
 const CATEGORIES: &[&str] = &[
-    "chart", "document", "scene", "ocr", "food", "traffic", "shopping", "science", "map", "sports", "culture",
-    "vehicle", "daily_life",
+    "chart",
+    "document",
+    "scene",
+    "ocr",
+    "food",
+    "traffic",
+    "shopping",
+    "science",
+    "map",
+    "sports",
+    "culture",
+    "vehicle",
+    "daily_life",
 ];
 
 fn question(rng: &mut StdRng) -> String {
@@ -106,13 +141,28 @@ pub fn store(args: &[String]) -> Result<()> {
     }
     let mut p = Project::create(&path)?;
     let t = Instant::now();
-    let report = assay_core::import::import_path(&mut p, &data, &Default::default(), &mut |_| {}, &AtomicBool::new(false))?;
+    let report = assay_core::import::import_path(
+        &mut p,
+        &data,
+        &Default::default(),
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )?;
     let secs = t.elapsed().as_secs_f64();
-    println!("import: {} items in {:.2} s = {:.0} items/s", report.items, secs, report.items as f64 / secs);
+    println!(
+        "import: {} items in {:.2} s = {:.0} items/s",
+        report.items,
+        secs,
+        report.items as f64 / secs
+    );
 
     // Record ops, tags and statuses on 5% of items so those filters have something to find.
     let user = p.ensure_user("bench", Role::Annotator)?;
-    let author = Author { user_id: user.id, role: Role::Annotator, round: 1 };
+    let author = Author {
+        user_id: user.id,
+        role: Role::Annotator,
+        round: 1,
+    };
     let ids = p.query_ids(&Filter::default())?;
     let mut rng = StdRng::seed_from_u64(11);
     let edits = time_many("save one edit (revision + indexes + FTS)", n / 20, |_| {
@@ -135,7 +185,10 @@ pub fn store(args: &[String]) -> Result<()> {
     })?;
 
     let mut stats = vec![edits];
-    let page = Page { offset: 0, limit: 100 };
+    let page = Page {
+        offset: 0,
+        limit: 100,
+    };
     let mut run = |name: &str, filters: Vec<Filter>| -> Result<()> {
         let k = filters.len();
         let s = time_many(name, 300, |i| {
@@ -146,32 +199,118 @@ pub fn store(args: &[String]) -> Result<()> {
         Ok(())
     };
     run("no filter", vec![Filter::default()])?;
-    run("category", CATEGORIES.iter().map(|c| Filter { categories: vec![c.to_string()], ..Default::default() }).collect())?;
-    run("dataset", vec![Filter { datasets: vec![1], ..Default::default() }])?;
-    run("op", RefinementOp::ALL.iter().map(|o| Filter { ops: vec![Some(*o)], ..Default::default() }).collect())?;
-    run("issue tag", IssueTag::ALL.iter().map(|t| Filter { tags: vec![*t], ..Default::default() }).collect())?;
-    run("status", vec![Filter { statuses: vec![ItemStatus::Edited], ..Default::default() }])?;
-    run("ref type", vec![Filter { ref_types: vec![RefType::Ambiguous], ..Default::default() }])?;
-    run("has box", vec![Filter { has_box: Some(true), ..Default::default() }])?;
+    run(
+        "category",
+        CATEGORIES
+            .iter()
+            .map(|c| Filter {
+                categories: vec![c.to_string()],
+                ..Default::default()
+            })
+            .collect(),
+    )?;
+    run(
+        "dataset",
+        vec![Filter {
+            datasets: vec![1],
+            ..Default::default()
+        }],
+    )?;
+    run(
+        "op",
+        RefinementOp::ALL
+            .iter()
+            .map(|o| Filter {
+                ops: vec![Some(*o)],
+                ..Default::default()
+            })
+            .collect(),
+    )?;
+    run(
+        "issue tag",
+        IssueTag::ALL
+            .iter()
+            .map(|t| Filter {
+                tags: vec![*t],
+                ..Default::default()
+            })
+            .collect(),
+    )?;
+    run(
+        "status",
+        vec![Filter {
+            statuses: vec![ItemStatus::Edited],
+            ..Default::default()
+        }],
+    )?;
+    run(
+        "ref type",
+        vec![Filter {
+            ref_types: vec![RefType::Ambiguous],
+            ..Default::default()
+        }],
+    )?;
+    run(
+        "has box",
+        vec![Filter {
+            has_box: Some(true),
+            ..Default::default()
+        }],
+    )?;
     let texts = |qs: &[&str]| -> Vec<Filter> {
-        qs.iter().map(|q| Filter { text: Some(q.to_string()), ..Default::default() }).collect()
+        qs.iter()
+            .map(|q| Filter {
+                text: Some(q.to_string()),
+                ..Default::default()
+            })
+            .collect()
     };
-    run("text, Japanese 3-6 chars", texts(&["建物の", "グラフの最", "東京駅", "読み取って", "料理の名前"]))?;
-    run("text, Korean 3-6 chars", texts(&["건물의", "그래프에서", "서울역", "읽어 주", "음식의 이름"]))?;
-    run("text, English", texts(&["chart", "red car", "sign say", "second row", "standing"]))?;
-    run("text, 2 CJK chars (LIKE scan)", texts(&["東京", "서울", "料理", "건물"]))?;
-    run("category + op + text", CATEGORIES.iter().map(|c| Filter {
-        categories: vec![c.to_string()], ops: vec![Some(RefinementOp::MinorEdit)], text: Some("建物の".into()), ..Default::default()
-    }).collect())?;
-    let facet_filter = Filter { categories: vec!["chart".into()], ..Default::default() };
+    run(
+        "text, Japanese 3-6 chars",
+        texts(&["建物の", "グラフの最", "東京駅", "読み取って", "料理の名前"]),
+    )?;
+    run(
+        "text, Korean 3-6 chars",
+        texts(&["건물의", "그래프에서", "서울역", "읽어 주", "음식의 이름"]),
+    )?;
+    run(
+        "text, English",
+        texts(&["chart", "red car", "sign say", "second row", "standing"]),
+    )?;
+    run(
+        "text, 2 CJK chars (LIKE scan)",
+        texts(&["東京", "서울", "料理", "건물"]),
+    )?;
+    run(
+        "category + op + text",
+        CATEGORIES
+            .iter()
+            .map(|c| Filter {
+                categories: vec![c.to_string()],
+                ops: vec![Some(RefinementOp::MinorEdit)],
+                text: Some("建物の".into()),
+                ..Default::default()
+            })
+            .collect(),
+    )?;
+    let facet_filter = Filter {
+        categories: vec!["chart".into()],
+        ..Default::default()
+    };
     stats.push(time_many("facet counts (all 7 facets)", 100, |_| {
-        Ok(format!("{} categories", p.facets(&facet_filter)?.categories.len()))
+        Ok(format!(
+            "{} categories",
+            p.facets(&facet_filter)?.categories.len()
+        ))
     })?);
 
     println!("\n| operation (n = {n} items) | runs | p50 ms | p95 ms | result |");
     println!("|---|---:|---:|---:|---|");
     for s in &stats {
-        println!("| {} | {} | {:.2} | {:.2} | {} |", s.name, s.n, s.p50, s.p95, s.note);
+        println!(
+            "| {} | {} | {:.2} | {:.2} | {} |",
+            s.name, s.n, s.p50, s.p95, s.note
+        );
     }
     Ok(())
 }

@@ -43,7 +43,14 @@ const GLYPHS: &[(char, [u8; 7])] = &[
     (' ', [0; 7]),
 ];
 
-pub fn draw_text(img: &mut image::RgbImage, x: u32, y: u32, text: &str, scale: u32, color: [u8; 3]) {
+pub fn draw_text(
+    img: &mut image::RgbImage,
+    x: u32,
+    y: u32,
+    text: &str,
+    scale: u32,
+    color: [u8; 3],
+) {
     let mut cx = x;
     for ch in text.chars() {
         let ch = ch.to_ascii_uppercase();

@@ -70,18 +70,43 @@ fn main() -> Result<()> {
         Some("sample") => sample::generate(&root().join("assets/sample")),
         Some("demo") => {
             let path = build_sample_project()?;
-            run(cargo().args(["run", "--quiet", "-p", "assay-cli", "--", "stats", "--project"]).arg(&path))?;
+            run(cargo()
+                .args([
+                    "run",
+                    "--quiet",
+                    "-p",
+                    "assay-cli",
+                    "--",
+                    "stats",
+                    "--project",
+                ])
+                .arg(&path))?;
             eprintln!("\nsample project: {}", path.display());
             Ok(())
         }
         Some("test") => {
             run(cargo().args(["fmt", "--all", "--", "--check"]))?;
-            run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+            run(cargo().args([
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ]))?;
             run(cargo().args(["test", "--workspace"]))?;
             Ok(())
         }
         Some("bench") => run(cargo()
-            .args(["run", "--release", "--quiet", "-p", "xtask", "--", "bench-store"])
+            .args([
+                "run",
+                "--release",
+                "--quiet",
+                "-p",
+                "xtask",
+                "--",
+                "bench-store",
+            ])
             .args(&args[1..])),
         Some("bench-store") => bench::store(&args[1..]),
         _ => {

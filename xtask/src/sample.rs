@@ -44,10 +44,31 @@ fn bar_chart(labels: &[&str], values: &[u32]) -> image::RgbImage {
     for (i, (l, v)) in labels.iter().zip(values).enumerate() {
         let bh = ((*v as f64 / max) * 200.0) as u32;
         let x = 60 + i as u32 * bw;
-        fill_rect(&mut img, x, 270 - bh, bw - 20, bh, PALETTE[i % PALETTE.len()]);
+        fill_rect(
+            &mut img,
+            x,
+            270 - bh,
+            bw - 20,
+            bh,
+            PALETTE[i % PALETTE.len()],
+        );
         let vt = v.to_string();
-        draw_text(&mut img, x + (bw - 20).saturating_sub(text_width(&vt, 2)) / 2, 255 - bh, &vt, 2, [20, 20, 20]);
-        draw_text(&mut img, x + (bw - 20).saturating_sub(text_width(l, 2)) / 2, 282, l, 2, [20, 20, 20]);
+        draw_text(
+            &mut img,
+            x + (bw - 20).saturating_sub(text_width(&vt, 2)) / 2,
+            255 - bh,
+            &vt,
+            2,
+            [20, 20, 20],
+        );
+        draw_text(
+            &mut img,
+            x + (bw - 20).saturating_sub(text_width(l, 2)) / 2,
+            282,
+            l,
+            2,
+            [20, 20, 20],
+        );
     }
     img
 }
@@ -56,12 +77,19 @@ fn jgraph(dir: &Path) -> Result<()> {
     let charts: &[(&str, &[&str], &[u32])] = &[
         ("sales", &["A", "B", "C", "D"], &[120, 340, 90, 210]),
         ("visitors", &["MON", "TUE", "WED"], &[45, 80, 62]),
-        ("rain", &["JAN", "FEB", "MAR", "APR", "MAY"], &[52, 38, 117, 130, 96]),
+        (
+            "rain",
+            &["JAN", "FEB", "MAR", "APR", "MAY"],
+            &[52, 38, 117, 130, 96],
+        ),
         ("share", &["X", "Y"], &[64, 36]),
     ];
     std::fs::create_dir_all(dir.join("images"))?;
     for (name, labels, values) in charts {
-        save(&bar_chart(labels, values), &dir.join(format!("images/{name}.png")))?;
+        save(
+            &bar_chart(labels, values),
+            &dir.join(format!("images/{name}.png")),
+        )?;
     }
     let rows = vec![
         json!({"question_id": "jg-001", "question": "棒グラフでCの値はいくつですか？", "answer": "90", "image": "images/sales.png", "category": "chart"}),
@@ -81,16 +109,45 @@ fn jgraph(dir: &Path) -> Result<()> {
 }
 
 /// A scene with numbered person indicators drawn at the centre of each person's box.
-fn scene(people: &[(u32, u32)], objects: &[(u32, u32, [u8; 3])]) -> (image::RgbImage, Vec<[u32; 4]>) {
+fn scene(
+    people: &[(u32, u32)],
+    objects: &[(u32, u32, [u8; 3])],
+) -> (image::RgbImage, Vec<[u32; 4]>) {
     let mut img = canvas(512, 384, [232, 226, 214]);
     fill_rect(&mut img, 0, 250, 512, 134, [180, 160, 130]);
     let mut boxes = Vec::new();
     for (i, (x, y)) in people.iter().enumerate() {
         let (w, h) = (60, 150);
-        fill_circle(&mut img, (*x + w / 2) as i32, *y as i32 + 20, 18, [240, 200, 170]);
-        fill_rect(&mut img, *x + 8, *y + 40, w - 16, h - 40, PALETTE[i % PALETTE.len()]);
-        fill_circle(&mut img, (*x + w / 2) as i32, (*y + h / 2) as i32, 13, [255, 255, 255]);
-        draw_text(&mut img, *x + w / 2 - 5, *y + h / 2 - 7, &(i + 1).to_string(), 2, [0, 0, 0]);
+        fill_circle(
+            &mut img,
+            (*x + w / 2) as i32,
+            *y as i32 + 20,
+            18,
+            [240, 200, 170],
+        );
+        fill_rect(
+            &mut img,
+            *x + 8,
+            *y + 40,
+            w - 16,
+            h - 40,
+            PALETTE[i % PALETTE.len()],
+        );
+        fill_circle(
+            &mut img,
+            (*x + w / 2) as i32,
+            (*y + h / 2) as i32,
+            13,
+            [255, 255, 255],
+        );
+        draw_text(
+            &mut img,
+            *x + w / 2 - 5,
+            *y + h / 2 - 7,
+            &(i + 1).to_string(),
+            2,
+            [0, 0, 0],
+        );
         boxes.push([*x, *y, *x + w, *y + h]);
     }
     for (x, y, c) in objects {
@@ -102,18 +159,60 @@ fn scene(people: &[(u32, u32)], objects: &[(u32, u32, [u8; 3])]) -> (image::RgbI
 fn vague(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir.join("images"))?;
     let specs = [
-        ("kitchen", vec![(60, 120), (220, 110), (380, 130)], vec![(300, 270, [90, 90, 90])]),
-        ("office", vec![(100, 100), (320, 120)], vec![(200, 280, [30, 30, 120])]),
-        ("park", vec![(40, 130), (180, 120), (300, 115), (420, 125)], vec![]),
+        (
+            "kitchen",
+            vec![(60, 120), (220, 110), (380, 130)],
+            vec![(300, 270, [90, 90, 90])],
+        ),
+        (
+            "office",
+            vec![(100, 100), (320, 120)],
+            vec![(200, 280, [30, 30, 120])],
+        ),
+        (
+            "park",
+            vec![(40, 130), (180, 120), (300, 115), (420, 125)],
+            vec![],
+        ),
     ];
     let mut rows = Vec::new();
     let qa = [
-        ("kitchen", "It's nice to see some things are more interesting than my cooking.", "person2, put the phone down and eat.",
-         ["Person2 should put the phone down and eat.", "Person5 should wash the dishes.", "Person2 should cook more interesting food.", "Person3 should turn off the television."], [1, 3, 2, 4]),
-        ("office", "It's getting a little chilly in here, isn't it?", "person1, close the window.",
-         ["Person1 should close the window.", "Person2 should buy a new coat.", "Person1 should say that it is cold.", "Person2 should turn off the air conditioner."], [2, 1, 4, 3]),
-        ("park", "I wonder who left all this trash around.", "person4, pick up your trash.",
-         ["Person4 should pick up the trash.", "Person1 should call the police.", "Person4 should wonder about it too.", "Person2 should empty the recycling bin."], [4, 2, 1, 3]),
+        (
+            "kitchen",
+            "It's nice to see some things are more interesting than my cooking.",
+            "person2, put the phone down and eat.",
+            [
+                "Person2 should put the phone down and eat.",
+                "Person5 should wash the dishes.",
+                "Person2 should cook more interesting food.",
+                "Person3 should turn off the television.",
+            ],
+            [1, 3, 2, 4],
+        ),
+        (
+            "office",
+            "It's getting a little chilly in here, isn't it?",
+            "person1, close the window.",
+            [
+                "Person1 should close the window.",
+                "Person2 should buy a new coat.",
+                "Person1 should say that it is cold.",
+                "Person2 should turn off the air conditioner.",
+            ],
+            [2, 1, 4, 3],
+        ),
+        (
+            "park",
+            "I wonder who left all this trash around.",
+            "person4, pick up your trash.",
+            [
+                "Person4 should pick up the trash.",
+                "Person1 should call the police.",
+                "Person4 should wonder about it too.",
+                "Person2 should empty the recycling bin.",
+            ],
+            [4, 2, 1, 3],
+        ),
     ];
     for (i, (name, indirect, direct, opts, order)) in qa.iter().enumerate() {
         let spec = specs.iter().find(|s| s.0 == *name).unwrap();
@@ -135,7 +234,10 @@ fn vague(dir: &Path) -> Result<()> {
             "source": "sample"
         }));
     }
-    std::fs::write(dir.join("vague-mini.json"), serde_json::to_string_pretty(&rows)?)?;
+    std::fs::write(
+        dir.join("vague-mini.json"),
+        serde_json::to_string_pretty(&rows)?,
+    )?;
     Ok(())
 }
 
@@ -152,7 +254,11 @@ fn sign(text: &str, bg: [u8; 3]) -> image::RgbImage {
 
 fn haerae(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir.join("images"))?;
-    let signs = [("exit", "EXIT", [15, 157, 88]), ("stop", "STOP", [219, 68, 55]), ("sale", "SALE 50%", [66, 133, 244])];
+    let signs = [
+        ("exit", "EXIT", [15, 157, 88]),
+        ("stop", "STOP", [219, 68, 55]),
+        ("sale", "SALE 50%", [66, 133, 244]),
+    ];
     for (name, text, bg) in signs {
         save(&sign(text, bg), &dir.join(format!("images/{name}.png")))?;
     }
@@ -179,7 +285,11 @@ fn crag(dir: &Path) -> Result<()> {
     // so the importer's rescaling to the 512x384 file is exercised.
     let mut img = canvas(512, 384, [200, 215, 230]);
     fill_rect(&mut img, 0, 260, 512, 124, [80, 80, 80]);
-    let cars = [(40u32, 270u32, [150, 150, 150]), (200, 280, [200, 30, 30]), (360, 275, [150, 150, 150])];
+    let cars = [
+        (40u32, 270u32, [150, 150, 150]),
+        (200, 280, [200, 30, 30]),
+        (360, 275, [150, 150, 150]),
+    ];
     for (x, y, c) in cars {
         fill_rect(&mut img, x, y, 110, 50, c);
         fill_circle(&mut img, x as i32 + 25, y as i32 + 52, 12, [20, 20, 20]);

@@ -9,7 +9,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "assay", version, about = "Repair vision-language benchmarks: import, edit, export, evaluate")]
+#[command(
+    name = "assay",
+    version,
+    about = "Repair vision-language benchmarks: import, edit, export, evaluate"
+)]
 struct Cli {
     /// The project file (.assay).
     #[arg(short, long, global = true, env = "ASSAY_PROJECT")]
@@ -82,7 +86,10 @@ fn main() -> ExitCode {
                 let code = e
                     .downcast_ref::<assay_core::Error>()
                     .map_or("error", |e| e.code());
-                println!("{}", serde_json::json!({"error": {"code": code, "message": format!("{e:#}")}}));
+                println!(
+                    "{}",
+                    serde_json::json!({"error": {"code": code, "message": format!("{e:#}")}})
+                );
             } else {
                 eprintln!("error: {e:#}");
             }

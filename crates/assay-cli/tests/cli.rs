@@ -17,12 +17,18 @@ fn ok_json(project: &Path, args: &[&str]) -> serde_json::Value {
     let mut a = args.to_vec();
     a.push("--json");
     let out = assay(project, &a);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
 fn sample(f: &str) -> String {
-    let p: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/sample").join(f);
+    let p: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../assets/sample")
+        .join(f);
     p.display().to_string()
 }
 
@@ -33,29 +39,66 @@ fn import_list_edit_show_export_stats() {
     ok_json(&p, &["new"]);
     let r = ok_json(&p, &["import", &sample("jgraph-mini/jgraph-mini.jsonl")]);
     assert_eq!(r["items"], 12);
-    let dry = ok_json(&p, &["import", &sample("crag-mini/crag-mini.jsonl"), "--dry-run"]);
+    let dry = ok_json(
+        &p,
+        &["import", &sample("crag-mini/crag-mini.jsonl"), "--dry-run"],
+    );
     assert_eq!(dry["dry_run"], true);
     assert_eq!(ok_json(&p, &["stats"])["items"], 12);
 
     let l = ok_json(&p, &["list", "--text", "降水量"]);
     assert_eq!(l["total"], 2);
-    let e = ok_json(&p, &["edit", "jgraph-mini", "jg-006", "--user", "aiko", "--answer", "117", "--op", "answer_correction", "--tag", "wrong_answer"]);
+    let e = ok_json(
+        &p,
+        &[
+            "edit",
+            "jgraph-mini",
+            "jg-006",
+            "--user",
+            "aiko",
+            "--answer",
+            "117",
+            "--op",
+            "answer_correction",
+            "--tag",
+            "wrong_answer",
+        ],
+    );
     assert_eq!(e["rev"], 1);
     let s = ok_json(&p, &["show", "jgraph-mini", "jg-006"]);
     assert_eq!(s["item"]["content"]["answer"], "117");
     assert_eq!(s["item"]["original"]["answer"], "171");
     assert_eq!(s["history"][1]["author"], "aiko");
-    assert_eq!(ok_json(&p, &["list", "--op", "answer_correction"])["total"], 1);
+    assert_eq!(
+        ok_json(&p, &["list", "--op", "answer_correction"])["total"],
+        1
+    );
     assert_eq!(ok_json(&p, &["list", "--op", "none"])["total"], 11);
 
     let out = dir.path().join("out");
-    let x = ok_json(&p, &["export", "jgraph-mini", "--out", out.to_str().unwrap()]);
+    let x = ok_json(
+        &p,
+        &["export", "jgraph-mini", "--out", out.to_str().unwrap()],
+    );
     assert_eq!(x["export"]["items"], 12);
     assert_eq!(x["changed_items"], 1);
     assert!(out.join("jgraph-mini-Refined/data.jsonl").exists());
     assert!(out.join("jgraph-mini-Refined.changelog.csv").exists());
-    let pq = ok_json(&p, &["export", "jgraph-mini", "--out", out.to_str().unwrap(), "--format", "parquet"]);
-    assert!(pq["export"]["path"].as_str().unwrap().ends_with("jgraph-mini-Refined.parquet"));
+    let pq = ok_json(
+        &p,
+        &[
+            "export",
+            "jgraph-mini",
+            "--out",
+            out.to_str().unwrap(),
+            "--format",
+            "parquet",
+        ],
+    );
+    assert!(pq["export"]["path"]
+        .as_str()
+        .unwrap()
+        .ends_with("jgraph-mini-Refined.parquet"));
 }
 
 #[test]
@@ -64,12 +107,19 @@ fn errors_are_clear_and_coded() {
     let p = dir.path().join("p.assay");
     ok_json(&p, &["new"]);
     let bad = dir.path().join("bad.jsonl");
-    std::fs::write(&bad, "{\"id\": 1, \"question\": \"ok\", \"answer\": \"a\"}\nnot json\n").unwrap();
+    std::fs::write(
+        &bad,
+        "{\"id\": 1, \"question\": \"ok\", \"answer\": \"a\"}\nnot json\n",
+    )
+    .unwrap();
     let out = assay(&p, &["import", bad.to_str().unwrap(), "--json"]);
     assert!(!out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["error"]["code"], "import_failed");
-    assert!(v["error"]["message"].as_str().unwrap().contains("bad.jsonl:2: malformed JSON"));
+    assert!(v["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("bad.jsonl:2: malformed JSON"));
     let missing = assay(&dir.path().join("nope.assay"), &["stats"]);
     assert!(String::from_utf8_lossy(&missing.stderr).contains("not found: project file"));
 }
@@ -87,15 +137,25 @@ fn killing_an_import_mid_write_changes_nothing() {
         .collect();
     std::fs::write(&big, body).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_assay"))
-        .arg("--project").arg(&p).arg("import").arg(&big).arg("--json")
+        .arg("--project")
+        .arg(&p)
+        .arg("import")
+        .arg(&big)
+        .arg("--json")
         .spawn()
         .unwrap();
     let wal = dir.path().join("p.assay-wal");
     let start = Instant::now();
     // The WAL grows once the import transaction starts writing pages.
     while std::fs::metadata(&wal).map_or(0, |m| m.len()) < 4 << 20 {
-        assert!(start.elapsed() < Duration::from_secs(120), "import never started writing");
-        assert!(child.try_wait().unwrap().is_none(), "import finished before it could be killed");
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "import never started writing"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "import finished before it could be killed"
+        );
         std::thread::sleep(Duration::from_millis(5));
     }
     child.kill().unwrap();
@@ -104,6 +164,9 @@ fn killing_an_import_mid_write_changes_nothing() {
     assert_eq!(stats["items"], 12);
     assert_eq!(stats["datasets"].as_array().unwrap().len(), 1);
     let project = assay_core::Project::open(&p).unwrap();
-    let check: String = project.connection().query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    let check: String = project
+        .connection()
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(check, "ok");
 }

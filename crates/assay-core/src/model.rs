@@ -112,7 +112,10 @@ impl IssueTag {
         tags.iter().fold(0, |acc, t| acc | t.bit())
     }
     pub fn from_bits(bits: i64) -> Vec<IssueTag> {
-        Self::ALL.into_iter().filter(|t| bits & t.bit() != 0).collect()
+        Self::ALL
+            .into_iter()
+            .filter(|t| bits & t.bit() != 0)
+            .collect()
     }
 }
 
@@ -410,8 +413,18 @@ mod tests {
 
     #[test]
     fn iou_of_half_overlapping_boxes() {
-        let a = BBox { x_min: 0.0, y_min: 0.0, x_max: 10.0, y_max: 10.0 };
-        let b = BBox { x_min: 5.0, y_min: 0.0, x_max: 15.0, y_max: 10.0 };
+        let a = BBox {
+            x_min: 0.0,
+            y_min: 0.0,
+            x_max: 10.0,
+            y_max: 10.0,
+        };
+        let b = BBox {
+            x_min: 5.0,
+            y_min: 0.0,
+            x_max: 15.0,
+            y_max: 10.0,
+        };
         assert!((a.iou(&b) - 50.0 / 150.0).abs() < 1e-12);
         assert_eq!(a.iou(&a), 1.0);
     }
@@ -432,7 +445,10 @@ mod tests {
     #[test]
     fn correct_option_out_of_range_is_invalid() {
         let c = ItemContent {
-            options: vec![ChoiceOption { text: "a".into(), kind: None }],
+            options: vec![ChoiceOption {
+                text: "a".into(),
+                kind: None,
+            }],
             correct_option: Some(3),
             ..Default::default()
         };

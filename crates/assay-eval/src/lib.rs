@@ -1,1 +1,23 @@
-pub fn placeholder() {}
+//! Assay's evaluation engine: runs models over the original and the current version of a
+//! project's datasets, scores the answers and feeds the before/after statistics.
+
+pub mod cache;
+pub mod cancel;
+pub mod client;
+pub mod dispatch;
+pub mod engine;
+pub mod error;
+pub mod images;
+pub mod model;
+pub mod predictions;
+pub mod prompt;
+pub mod scorers;
+pub mod stub;
+pub mod table;
+
+pub use cancel::CancelToken;
+pub use engine::{run_eval, EvalProgress, EvalRequest, EvalSummary, Version};
+pub use error::{EvalError, Result};
+pub use model::{ModelConfig, StoredModel};
+pub use prompt::Variant;
+pub use scorers::ScorerKind;

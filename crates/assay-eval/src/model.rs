@@ -18,7 +18,12 @@ pub struct GenParams {
 
 impl Default for GenParams {
     fn default() -> Self {
-        Self { temperature: 0.0, top_p: None, max_tokens: 1024, seed: None }
+        Self {
+            temperature: 0.0,
+            top_p: None,
+            max_tokens: 1024,
+            seed: None,
+        }
     }
 }
 
@@ -40,7 +45,10 @@ pub struct ImagePolicy {
 
 impl Default for ImagePolicy {
     fn default() -> Self {
-        Self { max_side: 1024, encoding: ImageEncoding::Jpeg }
+        Self {
+            max_side: 1024,
+            encoding: ImageEncoding::Jpeg,
+        }
     }
 }
 
@@ -89,14 +97,21 @@ impl Default for ModelConfig {
 impl ModelConfig {
     pub fn validate(&self) -> Result<()> {
         if self.name.trim().is_empty() || self.model.trim().is_empty() {
-            return Err(EvalError::Config("a model needs a name and a model id".into()));
+            return Err(EvalError::Config(
+                "a model needs a name and a model id".into(),
+            ));
         }
         if self.endpoints.is_empty() {
-            return Err(EvalError::Config(format!("model {} has no endpoint", self.name)));
+            return Err(EvalError::Config(format!(
+                "model {} has no endpoint",
+                self.name
+            )));
         }
         for e in &self.endpoints {
             if !(e.starts_with("http://") || e.starts_with("https://")) {
-                return Err(EvalError::Config(format!("endpoint {e} is not an http(s) URL")));
+                return Err(EvalError::Config(format!(
+                    "endpoint {e} is not an http(s) URL"
+                )));
             }
         }
         if self.concurrency == 0 {
@@ -107,7 +122,10 @@ impl ModelConfig {
 
     /// The API key, read from the environment at request time.
     pub fn api_key(&self) -> Option<String> {
-        self.api_key_env.as_deref().and_then(|v| std::env::var(v).ok()).filter(|k| !k.is_empty())
+        self.api_key_env
+            .as_deref()
+            .and_then(|v| std::env::var(v).ok())
+            .filter(|k| !k.is_empty())
     }
 }
 
@@ -125,18 +143,25 @@ pub fn save_model(project: &Project, cfg: &ModelConfig) -> Result<i64> {
          ON CONFLICT(name) DO UPDATE SET config = excluded.config",
         params![cfg.name, json, assay_core::store::now()],
     )?;
-    Ok(project
-        .connection()
-        .query_row("SELECT id FROM models WHERE name = ?1", [&cfg.name], |r| r.get(0))?)
+    Ok(project.connection().query_row(
+        "SELECT id FROM models WHERE name = ?1",
+        [&cfg.name],
+        |r| r.get(0),
+    )?)
 }
 
 pub fn models(project: &Project) -> Result<Vec<StoredModel>> {
-    let mut st = project.connection().prepare("SELECT id, config FROM models ORDER BY id")?;
+    let mut st = project
+        .connection()
+        .prepare("SELECT id, config FROM models ORDER BY id")?;
     let rows = st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
     let mut out = Vec::new();
     for row in rows {
         let (id, json) = row?;
-        out.push(StoredModel { id, config: serde_json::from_str(&json)? });
+        out.push(StoredModel {
+            id,
+            config: serde_json::from_str(&json)?,
+        });
     }
     Ok(out)
 }
@@ -144,10 +169,21 @@ pub fn models(project: &Project) -> Result<Vec<StoredModel>> {
 pub fn model_by_name(project: &Project, name: &str) -> Result<StoredModel> {
     let row: Option<(i64, String)> = project
         .connection()
-        .query_row("SELECT id, config FROM models WHERE name = ?1", [name], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row(
+            "SELECT id, config FROM models WHERE name = ?1",
+            [name],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .optional()?;
-    let (id, json) = row.ok_or_else(|| EvalError::Config(format!("no model named {name:?}; add it with `assay model add`")))?;
-    Ok(StoredModel { id, config: serde_json::from_str(&json)? })
+    let (id, json) = row.ok_or_else(|| {
+        EvalError::Config(format!(
+            "no model named {name:?}; add it with `assay model add`"
+        ))
+    })?;
+    Ok(StoredModel {
+        id,
+        config: serde_json::from_str(&json)?,
+    })
 }
 
 /// A model row for predictions recorded elsewhere (no endpoint).
@@ -155,7 +191,11 @@ pub fn ensure_recorded_model(project: &Project, name: &str) -> Result<i64> {
     if let Ok(m) = model_by_name(project, name) {
         return Ok(m.id);
     }
-    let cfg = ModelConfig { name: name.into(), model: name.into(), ..Default::default() };
+    let cfg = ModelConfig {
+        name: name.into(),
+        model: name.into(),
+        ..Default::default()
+    };
     project.connection().execute(
         "INSERT INTO models (name, config, created_at) VALUES (?1, ?2, ?3)",
         params![name, serde_json::to_string(&cfg)?, assay_core::store::now()],

@@ -22,7 +22,13 @@ pub enum Variant {
 }
 
 impl Variant {
-    pub const ALL: [Variant; 5] = [Self::Original, Self::Explicit, Self::Disambiguated, Self::TextOnly, Self::NoImage];
+    pub const ALL: [Variant; 5] = [
+        Self::Original,
+        Self::Explicit,
+        Self::Disambiguated,
+        Self::TextOnly,
+        Self::NoImage,
+    ];
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Original => "original",
@@ -104,12 +110,21 @@ pub fn render(template: &str, item: &ItemContent, variant: Variant) -> Option<Pr
     out.push_str(rest);
     Some(Prompt {
         text: out,
-        images: if with_images { item.images.clone() } else { Vec::new() },
+        images: if with_images {
+            item.images.clone()
+        } else {
+            Vec::new()
+        },
     })
 }
 
 /// Saves a template; a changed body becomes a new version. Returns "name@version".
-pub fn save_template(project: &Project, name: &str, format: AnswerFormat, body: &str) -> Result<String> {
+pub fn save_template(
+    project: &Project,
+    name: &str,
+    format: AnswerFormat,
+    body: &str,
+) -> Result<String> {
     let latest: Option<(i64, String)> = project
         .connection()
         .query_row(
@@ -136,7 +151,13 @@ pub fn load_template(project: &Project, spec: &str) -> Result<Option<(String, St
         return Ok(None);
     }
     let (name, version) = match spec.split_once('@') {
-        Some((n, v)) => (n, Some(v.parse::<i64>().map_err(|_| EvalError::Config(format!("bad template version in {spec}")))?)),
+        Some((n, v)) => (
+            n,
+            Some(
+                v.parse::<i64>()
+                    .map_err(|_| EvalError::Config(format!("bad template version in {spec}")))?,
+            ),
+        ),
         None => (spec, None),
     };
     let row: Option<(i64, String)> = match version {
@@ -162,12 +183,29 @@ mod tests {
     fn renders_lettered_options_and_skips_missing_variants() {
         let item = ItemContent {
             question: "Which {options} animal?".into(),
-            options: vec![ChoiceOption { text: "cat".into(), kind: None }, ChoiceOption { text: "dog".into(), kind: None }],
+            options: vec![
+                ChoiceOption {
+                    text: "cat".into(),
+                    kind: None,
+                },
+                ChoiceOption {
+                    text: "dog".into(),
+                    kind: None,
+                },
+            ],
             ..Default::default()
         };
-        let p = render(default_template(AnswerFormat::MultipleChoice), &item, Variant::Original).unwrap();
+        let p = render(
+            default_template(AnswerFormat::MultipleChoice),
+            &item,
+            Variant::Original,
+        )
+        .unwrap();
         assert_eq!(p.text, "Which {options} animal?\nA. cat\nB. dog\nAnswer with the option's letter from the given choices directly.");
         assert!(render("{question}", &item, Variant::Explicit).is_none());
-        assert!(render("{question}", &item, Variant::NoImage).unwrap().images.is_empty());
+        assert!(render("{question}", &item, Variant::NoImage)
+            .unwrap()
+            .images
+            .is_empty());
     }
 }

@@ -40,6 +40,10 @@ pub fn run(ctx: &Ctx, a: ExportArgs) -> anyhow::Result<()> {
         "wrote {} items ({} removed left out, {} images) to {}",
         report.items, report.removed_left_out, report.images, report.path
     );
-    println!("changelog: {} changed items in {}", changed, changelog.display());
+    println!(
+        "changelog: {} changed items in {}",
+        changed,
+        changelog.display()
+    );
     Ok(())
 }

@@ -68,7 +68,11 @@ pub fn run(ctx: &Ctx, a: ImportArgs) -> anyhow::Result<()> {
     if ctx.json {
         return output::json(&report);
     }
-    let verb = if report.dry_run { "would import" } else { "imported" };
+    let verb = if report.dry_run {
+        "would import"
+    } else {
+        "imported"
+    };
     println!(
         "{verb} {} items into dataset {:?} (layout {}), {} image references, {} new images",
         report.items, report.dataset, report.layout, report.images, report.new_images

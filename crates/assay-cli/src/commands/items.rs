@@ -32,7 +32,11 @@ pub struct ListArgs {
     pub offset: i64,
 }
 
-fn parse_all<T>(vals: &[String], what: &str, f: impl Fn(&str) -> Option<T>) -> anyhow::Result<Vec<T>> {
+fn parse_all<T>(
+    vals: &[String],
+    what: &str,
+    f: impl Fn(&str) -> Option<T>,
+) -> anyhow::Result<Vec<T>> {
     vals.iter()
         .map(|v| f(v).ok_or_else(|| anyhow::anyhow!("unknown {what} {v:?}")))
         .collect()
@@ -61,7 +65,13 @@ pub fn list(ctx: &Ctx, a: ListArgs) -> anyhow::Result<()> {
         has_box: a.has_box,
         text: a.text.clone(),
     };
-    let res = p.query(&filter, Page { offset: a.offset, limit: a.limit })?;
+    let res = p.query(
+        &filter,
+        Page {
+            offset: a.offset,
+            limit: a.limit,
+        },
+    )?;
     if ctx.json {
         return output::json(&res);
     }
@@ -72,7 +82,14 @@ pub fn list(ctx: &Ctx, a: ListArgs) -> anyhow::Result<()> {
         println!(
             "{:>7}  {:<18} {:<10} {:<16} {}",
             r.id,
-            output::clip(&format!("{}/{}", names.get(&r.dataset_id).map_or("?", |s| s), r.ext_id), 18),
+            output::clip(
+                &format!(
+                    "{}/{}",
+                    names.get(&r.dataset_id).map_or("?", |s| s),
+                    r.ext_id
+                ),
+                18
+            ),
             r.status.as_str(),
             r.op.map_or("-", |o| o.as_str()),
             output::clip(&r.question, 60)
@@ -97,15 +114,28 @@ pub fn show(ctx: &Ctx, a: ShowArgs) -> anyhow::Result<()> {
         return output::json(&serde_json::json!({"item": item, "history": history}));
     }
     let c = &item.content;
-    println!("{} / {}  (revision {}, {})", item.dataset, item.ext_id, item.rev, item.status.as_str());
+    println!(
+        "{} / {}  (revision {}, {})",
+        item.dataset,
+        item.ext_id,
+        item.rev,
+        item.status.as_str()
+    );
     println!("format:   {}", c.format.as_str());
     println!("question: {}", c.question);
     if let Some(a) = &c.answer {
         println!("answer:   {a}");
     }
     for (i, o) in c.options.iter().enumerate() {
-        let mark = if c.correct_option == Some(i) { "*" } else { " " };
-        let kind = o.kind.map(|k| format!(" [{}]", k.as_str())).unwrap_or_default();
+        let mark = if c.correct_option == Some(i) {
+            "*"
+        } else {
+            " "
+        };
+        let kind = o
+            .kind
+            .map(|k| format!(" [{}]", k.as_str()))
+            .unwrap_or_default();
         println!("  {mark}{}. {}{kind}", (b'A' + i as u8) as char, o.text);
     }
     for (i, k) in c.checklist.iter().enumerate() {
@@ -172,8 +202,22 @@ pub fn edit(ctx: &Ctx, a: EditArgs) -> anyhow::Result<()> {
     } else {
         parse_all(&a.tag, "tag", IssueTag::parse)?
     };
-    let edit = Edit { content, op, tags, status: ItemStatus::Edited, note: a.note };
-    let rev = p.save_edit(id, &edit, &Author { user_id: user.id, role, round: a.round })?;
+    let edit = Edit {
+        content,
+        op,
+        tags,
+        status: ItemStatus::Edited,
+        note: a.note,
+    };
+    let rev = p.save_edit(
+        id,
+        &edit,
+        &Author {
+            user_id: user.id,
+            role,
+            round: a.round,
+        },
+    )?;
     if ctx.json {
         output::json(&serde_json::json!({"item": id, "rev": rev}))
     } else {

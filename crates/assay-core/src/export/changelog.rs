@@ -29,16 +29,13 @@ const FIELDS: &[Field] = &[
     ("disambiguated_question", |c| opt(&c.disambiguated_question)),
     ("category", |c| opt(&c.category)),
     ("ref_type", |c| {
-        c.ref_type.map(|r| r.as_str().to_string()).unwrap_or_default()
+        c.ref_type
+            .map(|r| r.as_str().to_string())
+            .unwrap_or_default()
     }),
     ("target_boxes", |c| {
-        serde_json::to_string(
-            &c.images
-                .iter()
-                .map(|i| &i.target_boxes)
-                .collect::<Vec<_>>(),
-        )
-        .unwrap_or_default()
+        serde_json::to_string(&c.images.iter().map(|i| &i.target_boxes).collect::<Vec<_>>())
+            .unwrap_or_default()
     }),
 ];
 
@@ -51,7 +48,8 @@ pub fn write_changelog(project: &Project, dataset: &str, path: &Path) -> Result<
         header.push(format!("{name}_before"));
         header.push(format!("{name}_after"));
     }
-    w.write_record(&header).map_err(|e| Error::Invalid(e.to_string()))?;
+    w.write_record(&header)
+        .map_err(|e| Error::Invalid(e.to_string()))?;
     let mut n = 0;
     for it in current_items(project, ds.id)? {
         let changed = it.content != it.original || it.op.is_some_and(|o| o.as_str() != "identical");
@@ -71,7 +69,8 @@ pub fn write_changelog(project: &Project, dataset: &str, path: &Path) -> Result<
             row.push(get(&it.original));
             row.push(get(&it.content));
         }
-        w.write_record(&row).map_err(|e| Error::Invalid(e.to_string()))?;
+        w.write_record(&row)
+            .map_err(|e| Error::Invalid(e.to_string()))?;
         n += 1;
     }
     w.flush().map_err(|e| Error::io(path, e))?;

@@ -41,7 +41,11 @@ impl ImageLoader {
         })
     }
 
-    pub fn load(&mut self, src: &ImageSource, blobs: &[Arc<Vec<u8>>]) -> Result<LoadedImage, String> {
+    pub fn load(
+        &mut self,
+        src: &ImageSource,
+        blobs: &[Arc<Vec<u8>>],
+    ) -> Result<LoadedImage, String> {
         match src {
             ImageSource::Blob(i, name) => {
                 let bytes = blobs.get(*i).ok_or("image bytes missing")?;
@@ -78,7 +82,9 @@ impl ImageLoader {
         }
         let bytes = std::fs::read(&real).map_err(|e| format!("image {p}: {e}"))?;
         let link = self.link.then(|| real.to_string_lossy().into_owned());
-        let mut img = self.add(&bytes, link).map_err(|e| format!("image {p}: {e}"))?;
+        let mut img = self
+            .add(&bytes, link)
+            .map_err(|e| format!("image {p}: {e}"))?;
         img.name = real.file_name().map(|n| n.to_string_lossy().into_owned());
         Ok(img)
     }

@@ -9,7 +9,9 @@ use serde_json::Value;
 
 use super::values::{self, get_path};
 use crate::error::{Error, Result};
-use crate::model::{AnswerFormat, BBox, ChoiceOption, DistractorKind, ItemContent, LabeledBox, RefType};
+use crate::model::{
+    AnswerFormat, BBox, ChoiceOption, DistractorKind, ItemContent, LabeledBox, RefType,
+};
 
 /// Each field is a dotted path into the record (`metadata.target_roi_bbox`); `a|b` tries `a`
 /// first, then `b`. Fields left out are not read.
@@ -296,7 +298,11 @@ pub fn image_sources(v: &Value) -> Vec<ImageSource> {
             if let Some(idx) = m.get(super::records::BLOB_KEY).and_then(Value::as_u64) {
                 return vec![ImageSource::Blob(idx as usize, None)];
             }
-            match m.get("bytes").and_then(|b| b.get(super::records::BLOB_KEY)).and_then(Value::as_u64) {
+            match m
+                .get("bytes")
+                .and_then(|b| b.get(super::records::BLOB_KEY))
+                .and_then(Value::as_u64)
+            {
                 Some(idx) => vec![ImageSource::Blob(idx as usize, name)],
                 None => name.map(ImageSource::Path).into_iter().collect(),
             }
@@ -318,7 +324,9 @@ fn vague_options(
     ordering: Option<&Value>,
 ) -> Result<(Vec<ChoiceOption>, usize), String> {
     let Value::Object(m) = mcq else {
-        return Err(format!("mcq must be an object with 1_correct .. 4_wrong_entity, got {mcq}"));
+        return Err(format!(
+            "mcq must be an object with 1_correct .. 4_wrong_entity, got {mcq}"
+        ));
     };
     let keys: Vec<&str> = match ordering {
         Some(Value::Array(a)) => a

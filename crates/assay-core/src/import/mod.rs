@@ -100,7 +100,11 @@ pub fn import_path(
             if cancel.load(Ordering::Relaxed) {
                 return Err(Error::Cancelled);
             }
-            progress(Progress { stage: "read", done: n, total });
+            progress(Progress {
+                stage: "read",
+                done: n,
+                total,
+            });
         }
         let draft = match &mapping {
             Some(m) => m.apply(&rec.value, &mut unmapped),
@@ -167,13 +171,21 @@ pub fn import_path(
                 if cancel.load(Ordering::Relaxed) {
                     return Err(Error::Cancelled);
                 }
-                progress(Progress { stage: "write", done: seq, total: items.len() });
+                progress(Progress {
+                    stage: "write",
+                    done: seq,
+                    total: items.len(),
+                });
             }
             writer.insert(dataset_id, seq as i64, item)?;
         }
     }
     tx.commit()?;
-    progress(Progress { stage: "done", done: items.len(), total: items.len() });
+    progress(Progress {
+        stage: "done",
+        done: items.len(),
+        total: items.len(),
+    });
     report.dataset_id = Some(dataset_id);
     report.new_images = fresh;
     Ok(report)
@@ -224,9 +236,10 @@ fn native_draft(v: &Value) -> Result<Draft, Vec<String>> {
     let mut imgs = obj.remove("images").unwrap_or(Value::Null);
     // A Parquet export: the full item is in one column, image bytes in the `images` column.
     if let Some(Value::String(item)) = obj.remove(crate::export::ITEM_COLUMN) {
-        let mut full: serde_json::Map<String, Value> =
-            serde_json::from_str(&item).map_err(|e| vec![format!("{}: {e}", crate::export::ITEM_COLUMN)])?;
-        if let (Some(Value::Array(meta)), Value::Array(cells)) = (full.remove("images"), &mut imgs) {
+        let mut full: serde_json::Map<String, Value> = serde_json::from_str(&item)
+            .map_err(|e| vec![format!("{}: {e}", crate::export::ITEM_COLUMN)])?;
+        if let (Some(Value::Array(meta)), Value::Array(cells)) = (full.remove("images"), &mut imgs)
+        {
             for (cell, m) in cells.iter_mut().zip(meta) {
                 if let (Value::Object(c), Value::Object(m)) = (cell, m) {
                     for k in ["target_boxes", "person_boxes"] {
@@ -289,8 +302,11 @@ fn resolve_images(
                     Some((w, h)) => (img.width as f64 / w, img.height as f64 / h),
                     None => (1.0, 1.0),
                 };
-                let target_boxes: Vec<BBox> =
-                    spec.target_boxes.iter().map(|b| scale_box(b, sx, sy)).collect();
+                let target_boxes: Vec<BBox> = spec
+                    .target_boxes
+                    .iter()
+                    .map(|b| scale_box(b, sx, sy))
+                    .collect();
                 for b in &target_boxes {
                     if b.x_max > img.width as f64 + 1.0 || b.y_max > img.height as f64 + 1.0 {
                         errs.push(format!(
@@ -343,8 +359,16 @@ fn read_folder(dir: &Path) -> Result<Records> {
     files.sort();
     let mut out = Records::default();
     for f in files {
-        let name = f.file_name().unwrap_or_default().to_string_lossy().into_owned();
-        let stem = f.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+        let name = f
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let stem = f
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         out.records.push(records::Record {
             location: f.display().to_string(),
             value: serde_json::json!({"id": stem, "question": "", "image": name}),

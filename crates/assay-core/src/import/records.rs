@@ -59,9 +59,10 @@ fn read_jsonl(path: &Path, name: &str) -> Result<Records> {
         let location = format!("{name}:{}", i + 1);
         match serde_json::from_str::<Value>(line) {
             Ok(v @ Value::Object(_)) => out.records.push(Record { location, value: v }),
-            Ok(_) => out
-                .problems
-                .push(Problem::new(location, "expected a JSON object on this line")),
+            Ok(_) => out.problems.push(Problem::new(
+                location,
+                "expected a JSON object on this line",
+            )),
             Err(e) => out
                 .problems
                 .push(Problem::new(location, format!("malformed JSON: {e}"))),
@@ -271,8 +272,16 @@ mod tests {
         std::fs::write(&p, "[\n  {\"a\": 1},\n\n  {\"a\": 2},\n  3\n]\n").unwrap();
         let r = read(&p).unwrap();
         assert_eq!(r.records.len(), 2);
-        assert!(r.records[0].location.ends_with(":2"), "{}", r.records[0].location);
-        assert!(r.records[1].location.ends_with(":4"), "{}", r.records[1].location);
+        assert!(
+            r.records[0].location.ends_with(":2"),
+            "{}",
+            r.records[0].location
+        );
+        assert!(
+            r.records[1].location.ends_with(":4"),
+            "{}",
+            r.records[1].location
+        );
         assert!(r.problems[0].location.ends_with(":5"), "{:?}", r.problems);
     }
 
@@ -284,14 +293,20 @@ mod tests {
         let r = read(&p).unwrap();
         assert_eq!(r.records.len(), 2);
         assert_eq!(r.problems.len(), 1);
-        assert!(r.problems[0].to_string().contains("d.jsonl:2: malformed JSON"));
+        assert!(r.problems[0]
+            .to_string()
+            .contains("d.jsonl:2: malformed JSON"));
     }
 
     #[test]
     fn csv_lists_are_parsed_and_lines_counted() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("d.csv");
-        std::fs::write(&p, "id,question,options\n1,q?,\"[\"\"a\"\",\"\"b\"\"]\"\n2,\"multi\nline\",\n").unwrap();
+        std::fs::write(
+            &p,
+            "id,question,options\n1,q?,\"[\"\"a\"\",\"\"b\"\"]\"\n2,\"multi\nline\",\n",
+        )
+        .unwrap();
         let r = read(&p).unwrap();
         assert_eq!(r.records[0].value["options"], serde_json::json!(["a", "b"]));
         assert!(r.records[1].location.ends_with(":3"));

@@ -96,10 +96,15 @@ pub fn parse_box(v: &Value) -> Result<Option<BBox>, String> {
         return Ok(None);
     }
     let nums = if let Value::Object(m) = v {
-        let keysets = [["x_min", "y_min", "x_max", "y_max"], ["x1", "y1", "x2", "y2"]];
-        keysets
-            .iter()
-            .find_map(|ks| ks.iter().map(|k| m.get(*k).and_then(Value::as_f64)).collect())
+        let keysets = [
+            ["x_min", "y_min", "x_max", "y_max"],
+            ["x1", "y1", "x2", "y2"],
+        ];
+        keysets.iter().find_map(|ks| {
+            ks.iter()
+                .map(|k| m.get(*k).and_then(Value::as_f64))
+                .collect()
+        })
     } else {
         numbers(v)
     };
@@ -115,20 +120,23 @@ pub fn parse_box(v: &Value) -> Result<Option<BBox>, String> {
             if b.is_valid() {
                 Ok(Some(b))
             } else {
-                Err(format!("box {v} is empty or inverted (expected x_min, y_min, x_max, y_max)"))
+                Err(format!(
+                    "box {v} is empty or inverted (expected x_min, y_min, x_max, y_max)"
+                ))
             }
         }
-        _ => Err(format!("cannot read a box from {v} (expected [x_min, y_min, x_max, y_max])")),
+        _ => Err(format!(
+            "cannot read a box from {v} (expected [x_min, y_min, x_max, y_max])"
+        )),
     }
 }
 
 /// One box or a list of boxes.
 pub fn parse_boxes(v: &Value) -> Result<Vec<BBox>, String> {
     match v {
-        Value::Array(a) if a.first().is_some_and(|x| x.is_array() || x.is_object()) => a
-            .iter()
-            .filter_map(|x| parse_box(x).transpose())
-            .collect(),
+        Value::Array(a) if a.first().is_some_and(|x| x.is_array() || x.is_object()) => {
+            a.iter().filter_map(|x| parse_box(x).transpose()).collect()
+        }
         other => Ok(parse_box(other)?.into_iter().collect()),
     }
 }
@@ -213,7 +221,9 @@ pub fn parse_index(v: &Value, options: &[String], base: i64) -> Result<usize, St
                     }
                 }
             }
-            Err(format!("answer {t:?} is neither an index, a letter nor one of the options"))
+            Err(format!(
+                "answer {t:?} is neither an index, a letter nor one of the options"
+            ))
         }
         other => Err(format!("cannot read an answer index from {other}")),
     }
@@ -229,7 +239,9 @@ mod tests {
         let b = parse_box(&json!("[10, 20, 110, 220]")).unwrap().unwrap();
         assert_eq!((b.x_min, b.y_max), (10.0, 220.0));
         assert!(parse_box(&json!([1, 2, 3, 4])).unwrap().is_some());
-        assert!(parse_box(&json!({"x1": 1, "y1": 2, "x2": 3, "y2": 4})).unwrap().is_some());
+        assert!(parse_box(&json!({"x1": 1, "y1": 2, "x2": 3, "y2": 4}))
+            .unwrap()
+            .is_some());
         assert!(parse_box(&json!("[5, 5, 1, 1]")).is_err());
         assert!(parse_box(&json!("[1, 2, 3]")).is_err());
         assert_eq!(parse_box(&json!("")).unwrap(), None);
@@ -243,7 +255,10 @@ mod tests {
 
     #[test]
     fn index_from_letters_numbers_and_text() {
-        let opts: Vec<String> = ["cat", "dog", "owl"].iter().map(|s| s.to_string()).collect();
+        let opts: Vec<String> = ["cat", "dog", "owl"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         assert_eq!(parse_index(&json!(1), &opts, 0), Ok(1));
         assert_eq!(parse_index(&json!(1), &opts, 1), Ok(0));
         assert_eq!(parse_index(&json!("(C)"), &opts, 0), Ok(2));
@@ -262,7 +277,10 @@ mod tests {
 
     #[test]
     fn checklist_from_objects_and_json_strings() {
-        assert_eq!(as_text_list(&json!([{"criterion": "a"}, "b"])), vec!["a", "b"]);
+        assert_eq!(
+            as_text_list(&json!([{"criterion": "a"}, "b"])),
+            vec!["a", "b"]
+        );
         assert_eq!(as_text_list(&json!("[\"x\", \"y\"]")), vec!["x", "y"]);
     }
 }

@@ -54,7 +54,11 @@ fn version_stats(models: &[&ModelRuns]) -> Option<VersionStats> {
 }
 
 /// Compares models present on both sides (matched by name; others are left out).
-pub fn before_after(dataset: &str, before: &[ModelRuns], after: &[ModelRuns]) -> Option<BeforeAfterRow> {
+pub fn before_after(
+    dataset: &str,
+    before: &[ModelRuns],
+    after: &[ModelRuns],
+) -> Option<BeforeAfterRow> {
     let pairs: Vec<(&ModelRuns, &ModelRuns)> = before
         .iter()
         .filter_map(|b| after.iter().find(|a| a.model == b.model).map(|a| (b, a)))
@@ -81,7 +85,11 @@ pub fn before_after(dataset: &str, before: &[ModelRuns], after: &[ModelRuns]) ->
 
 /// The same comparison between two question variants (e.g. original vs explicit, HAERAE
 /// Table 3): `before` is the first variant, `after` the second.
-pub fn compare_variants(label: &str, first: &[ModelRuns], second: &[ModelRuns]) -> Option<BeforeAfterRow> {
+pub fn compare_variants(
+    label: &str,
+    first: &[ModelRuns],
+    second: &[ModelRuns],
+) -> Option<BeforeAfterRow> {
     before_after(label, first, second)
 }
 
@@ -90,13 +98,24 @@ mod tests {
     use super::*;
 
     fn m(name: &str, runs: &[f64]) -> ModelRuns {
-        ModelRuns { model: name.into(), runs: runs.to_vec() }
+        ModelRuns {
+            model: name.into(),
+            runs: runs.to_vec(),
+        }
     }
 
     #[test]
     fn hand_checked_row() {
-        let before = [m("a", &[0.2, 0.4]), m("b", &[0.5, 0.5]), m("c", &[0.9, 0.7])];
-        let after = [m("a", &[0.6, 0.6]), m("b", &[0.5, 0.7]), m("c", &[0.9, 0.9])];
+        let before = [
+            m("a", &[0.2, 0.4]),
+            m("b", &[0.5, 0.5]),
+            m("c", &[0.9, 0.7]),
+        ];
+        let after = [
+            m("a", &[0.6, 0.6]),
+            m("b", &[0.5, 0.7]),
+            m("c", &[0.9, 0.9]),
+        ];
         let r = before_after("d", &before, &after).unwrap();
         // Means before: 0.3, 0.5, 0.8 -> 0.5333; stds: 0.1, 0, 0.1 -> 0.0667; gap 0.5.
         assert!((r.before.accuracy - 1.6 / 3.0).abs() < 1e-12);

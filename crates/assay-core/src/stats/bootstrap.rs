@@ -20,7 +20,12 @@ impl SplitMix64 {
 
 /// Percentile bootstrap interval of the mean: resample `values` with replacement `iters` times;
 /// returns the (alpha/2, 1 - alpha/2) quantiles (linear interpolation, NumPy's default).
-pub fn bootstrap_mean_ci(values: &[f64], iters: usize, level: f64, seed: u64) -> Option<(f64, f64)> {
+pub fn bootstrap_mean_ci(
+    values: &[f64],
+    iters: usize,
+    level: f64,
+    seed: u64,
+) -> Option<(f64, f64)> {
     if values.is_empty() || iters == 0 {
         return None;
     }
@@ -55,6 +60,9 @@ mod tests {
 
     #[test]
     fn constant_values_give_a_point_interval() {
-        assert_eq!(bootstrap_mean_ci(&[1.0; 10], 100, 0.95, 3), Some((1.0, 1.0)));
+        assert_eq!(
+            bootstrap_mean_ci(&[1.0; 10], 100, 0.95, 3),
+            Some((1.0, 1.0))
+        );
     }
 }

@@ -67,7 +67,10 @@ mod tests {
 
     #[test]
     fn ties_get_average_ranks() {
-        assert_eq!(rank_average(&[10.0, 20.0, 10.0, 30.0]), vec![1.5, 3.0, 1.5, 4.0]);
+        assert_eq!(
+            rank_average(&[10.0, 20.0, 10.0, 30.0]),
+            vec![1.5, 3.0, 1.5, 4.0]
+        );
     }
 
     #[test]

@@ -74,7 +74,7 @@ impl<'t> ItemWriter<'t> {
                  VALUES (?1, 0, NULL, NULL, 0, ?2, NULL, 0, 'todo', 'imported', ?3)",
             )?,
             fts: tx.prepare("INSERT INTO items_fts (rowid, body) VALUES (?1, ?2)")?,
-            search: tx.prepare("INSERT INTO item_search (id, body) VALUES (?1, lower(?2))")?,
+            search: tx.prepare("INSERT INTO item_search (id, body) VALUES (?1, ?2)")?,
             ts: now(),
         })
     }
@@ -101,7 +101,7 @@ impl<'t> ItemWriter<'t> {
         let json = serde_json::to_string(c).map_err(|e| Error::Invalid(e.to_string()))?;
         self.revision.execute(params![id, self.ts, json])?;
         self.fts.execute(params![id, search])?;
-        self.search.execute(params![id, search])?;
+        self.search.execute(params![id, search.to_lowercase()])?;
         Ok(id)
     }
 }
@@ -203,9 +203,16 @@ pub(crate) fn parse_content(json: &str) -> Result<ItemContent> {
     serde_json::from_str(json).map_err(|e| Error::Invalid(format!("stored item content: {e}")))
 }
 
-fn append_revision(tx: &Transaction<'_>, item_id: i64, edit: &Edit, author: &Author) -> Result<i64> {
+fn append_revision(
+    tx: &Transaction<'_>,
+    item_id: i64,
+    edit: &Edit,
+    author: &Author,
+) -> Result<i64> {
     let current: i64 = tx
-        .query_row("SELECT rev FROM items WHERE id = ?1", [item_id], |r| r.get(0))
+        .query_row("SELECT rev FROM items WHERE id = ?1", [item_id], |r| {
+            r.get(0)
+        })
         .optional()?
         .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
     let rev = current + 1;
@@ -259,8 +266,8 @@ fn append_revision(tx: &Transaction<'_>, item_id: i64, edit: &Edit, author: &Aut
         params![item_id, search],
     )?;
     tx.execute(
-        "UPDATE item_search SET body = lower(?2) WHERE id = ?1",
-        params![item_id, search],
+        "UPDATE item_search SET body = ?2 WHERE id = ?1",
+        params![item_id, search.to_lowercase()],
     )?;
     Ok(rev)
 }

@@ -148,7 +148,11 @@ impl Filter {
         }
         if skip != Skip::RefTypes && !self.ref_types.is_empty() {
             wh.push(in_list("items.ref_type", self.ref_types.len()));
-            p.extend(self.ref_types.iter().map(|s| Value::Text(s.as_str().into())));
+            p.extend(
+                self.ref_types
+                    .iter()
+                    .map(|s| Value::Text(s.as_str().into())),
+            );
         }
         if !self.formats.is_empty() {
             wh.push(in_list("items.format", self.formats.len()));
@@ -206,7 +210,9 @@ impl Project {
             return self.query_by_ids(filter, page);
         }
         let (wh, params) = filter.where_clause(Skip::None);
-        let total: i64 = self.conn.prepare_cached(&format!("SELECT count(*) FROM items{wh}"))?
+        let total: i64 = self
+            .conn
+            .prepare_cached(&format!("SELECT count(*) FROM items{wh}"))?
             .query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?;
         let mut st = self.conn.prepare_cached(&format!(
             "SELECT {ROW_COLUMNS} FROM items{wh} ORDER BY id LIMIT ? OFFSET ?"
@@ -237,7 +243,10 @@ impl Project {
                 .query_map(rusqlite::params_from_iter(wanted.iter()), row_to_item)?
                 .collect::<Result<Vec<_>, _>>()?;
         }
-        Ok(QueryResult { total: ids.len() as i64, rows })
+        Ok(QueryResult {
+            total: ids.len() as i64,
+            rows,
+        })
     }
 
     /// Ids of all matching items in list order: what J/K walk through.

@@ -13,7 +13,11 @@ pub fn new_project(dir: &Path) -> Project {
     Project::create(dir.join("t.assay")).unwrap()
 }
 
-pub fn import(p: &mut Project, path: &Path, opts: &ImportOptions) -> assay_core::Result<ImportReport> {
+pub fn import(
+    p: &mut Project,
+    path: &Path,
+    opts: &ImportOptions,
+) -> assay_core::Result<ImportReport> {
     import_path(p, path, opts, &mut |_| {}, &AtomicBool::new(false))
 }
 
@@ -30,7 +34,11 @@ pub fn import_sample(p: &mut Project) {
 
 pub fn author(p: &Project, name: &str) -> Author {
     let u = p.ensure_user(name, Role::Annotator).unwrap();
-    Author { user_id: u.id, role: Role::Annotator, round: 1 }
+    Author {
+        user_id: u.id,
+        role: Role::Annotator,
+        round: 1,
+    }
 }
 
 pub fn png(w: u32, h: u32, seed: u8) -> Vec<u8> {
@@ -41,5 +49,7 @@ pub fn png(w: u32, h: u32, seed: u8) -> Vec<u8> {
 }
 
 pub fn item_count(p: &Project) -> i64 {
-    p.connection().query_row("SELECT count(*) FROM items", [], |r| r.get(0)).unwrap()
+    p.connection()
+        .query_row("SELECT count(*) FROM items", [], |r| r.get(0))
+        .unwrap()
 }

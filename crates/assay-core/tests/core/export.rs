@@ -9,22 +9,64 @@ fn edited_project(dir: &std::path::Path) -> assay_core::Project {
     let mut p = new_project(dir);
     import_sample(&mut p);
     let a = author(&p, "aiko");
-    let fix = |p: &mut assay_core::Project, ds: &str, id: &str, f: &dyn Fn(&mut assay_core::ItemContent), op| {
+    let fix = |p: &mut assay_core::Project,
+               ds: &str,
+               id: &str,
+               f: &dyn Fn(&mut assay_core::ItemContent),
+               op| {
         let iid = p.item_id_by_ext(ds, id).unwrap();
         let mut c = p.item(iid).unwrap().content;
         f(&mut c);
-        p.save_edit(iid, &Edit { content: c, op: Some(op), tags: vec![], status: ItemStatus::Edited, note: None }, &a).unwrap();
+        p.save_edit(
+            iid,
+            &Edit {
+                content: c,
+                op: Some(op),
+                tags: vec![],
+                status: ItemStatus::Edited,
+                note: None,
+            },
+            &a,
+        )
+        .unwrap();
     };
-    fix(&mut p, "jgraph-mini", "jg-006", &|c| c.answer = Some("117".into()), RefinementOp::AnswerCorrection);
-    fix(&mut p, "jgraph-mini", "jg-005", &|_| {}, RefinementOp::Remove);
-    fix(&mut p, "crag-mini", "cr-001", &|c| c.question = "What brand is the red car in the middle?".into(), RefinementOp::Disambiguation);
-    fix(&mut p, "vague-mini", "vg-001", &|c| c.options[1].text = "Person2 should cook something tastier.".into(), RefinementOp::MinorEdit);
+    fix(
+        &mut p,
+        "jgraph-mini",
+        "jg-006",
+        &|c| c.answer = Some("117".into()),
+        RefinementOp::AnswerCorrection,
+    );
+    fix(
+        &mut p,
+        "jgraph-mini",
+        "jg-005",
+        &|_| {},
+        RefinementOp::Remove,
+    );
+    fix(
+        &mut p,
+        "crag-mini",
+        "cr-001",
+        &|c| c.question = "What brand is the red car in the middle?".into(),
+        RefinementOp::Disambiguation,
+    );
+    fix(
+        &mut p,
+        "vague-mini",
+        "vg-001",
+        &|c| c.options[1].text = "Person2 should cook something tastier.".into(),
+        RefinementOp::MinorEdit,
+    );
     p
 }
 
 fn contents(p: &assay_core::Project, ds: &str) -> Vec<(String, assay_core::ItemContent)> {
     let d = p.dataset_by_name(ds).unwrap();
-    let f = assay_core::store::Filter { datasets: vec![d.id], ..Default::default() };
+    let f = assay_core::store::Filter {
+        datasets: vec![d.id],
+        ..Default::default()
+    };
     p.query_ids(&f)
         .unwrap()
         .into_iter()
@@ -39,11 +81,17 @@ fn contents(p: &assay_core::Project, ds: &str) -> Vec<(String, assay_core::ItemC
         .collect()
 }
 
-fn current_without_removed(p: &assay_core::Project, ds: &str) -> Vec<(String, assay_core::ItemContent)> {
-    contents(p, ds).into_iter().filter(|(id, _)| {
-        let iid = p.item_id_by_ext(ds, id).unwrap();
-        p.item(iid).unwrap().op != Some(RefinementOp::Remove)
-    }).collect()
+fn current_without_removed(
+    p: &assay_core::Project,
+    ds: &str,
+) -> Vec<(String, assay_core::ItemContent)> {
+    contents(p, ds)
+        .into_iter()
+        .filter(|(id, _)| {
+            let iid = p.item_id_by_ext(ds, id).unwrap();
+            p.item(iid).unwrap().op != Some(RefinementOp::Remove)
+        })
+        .collect()
 }
 
 #[test]
@@ -54,7 +102,15 @@ fn jsonl_export_round_trips() {
     for ds in ["jgraph-mini", "vague-mini", "haerae-mini", "crag-mini"] {
         let out = dir.path().join(format!("{ds}-Refined"));
         let r = export_jsonl(&p, ds, &out).unwrap();
-        let back = crate::common::import(&mut q, &out.join("data.jsonl"), &ImportOptions { name: Some(ds.into()), ..Default::default() }).unwrap();
+        let back = crate::common::import(
+            &mut q,
+            &out.join("data.jsonl"),
+            &ImportOptions {
+                name: Some(ds.into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert_eq!(back.layout, "assay");
         assert_eq!(back.items, r.items);
         assert_eq!(contents(&q, ds), current_without_removed(&p, ds), "{ds}");
@@ -70,7 +126,15 @@ fn parquet_export_round_trips() {
     for ds in ["jgraph-mini", "vague-mini", "haerae-mini", "crag-mini"] {
         let out = dir.path().join(format!("{ds}-Refined.parquet"));
         let r = export_parquet(&p, ds, &out).unwrap();
-        let back = crate::common::import(&mut q, &out, &ImportOptions { name: Some(ds.into()), ..Default::default() }).unwrap();
+        let back = crate::common::import(
+            &mut q,
+            &out,
+            &ImportOptions {
+                name: Some(ds.into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert_eq!(back.items, r.items);
         let expect: Vec<_> = current_without_removed(&p, ds);
         let got = contents(&q, ds);
@@ -94,5 +158,7 @@ fn changelog_has_one_row_per_changed_item() {
     assert_eq!(&fix[col("op")], "answer_correction");
     assert_eq!(&fix[col("answer_before")], "171");
     assert_eq!(&fix[col("answer_after")], "117");
-    assert!(rows.iter().any(|r| &r[0] == "jg-005" && &r[col("op")] == "remove"));
+    assert!(rows
+        .iter()
+        .any(|r| &r[0] == "jg-005" && &r[col("op")] == "remove"));
 }

@@ -11,7 +11,12 @@ fn each_sample_layout_is_detected_and_read() {
     let dir = tempfile::tempdir().unwrap();
     let mut p = new_project(dir.path());
     import_sample(&mut p);
-    let layouts: Vec<_> = p.datasets().unwrap().into_iter().map(|d| (d.name, d.layout, d.item_count)).collect();
+    let layouts: Vec<_> = p
+        .datasets()
+        .unwrap()
+        .into_iter()
+        .map(|d| (d.name, d.layout, d.item_count))
+        .collect();
     assert_eq!(
         layouts,
         vec![
@@ -22,26 +27,47 @@ fn each_sample_layout_is_detected_and_read() {
         ]
     );
     // VAGUE: options in the file's ordering, kinds attached, correct one found.
-    let v = p.item(p.item_id_by_ext("vague-mini", "vg-002").unwrap()).unwrap().content;
+    let v = p
+        .item(p.item_id_by_ext("vague-mini", "vg-002").unwrap())
+        .unwrap()
+        .content;
     assert_eq!(v.format, AnswerFormat::MultipleChoice);
     assert_eq!(v.options[0].kind, Some(DistractorKind::FakeScene));
     assert_eq!(v.correct_option, Some(1));
-    assert_eq!(v.direct_request.as_deref(), Some("person1, close the window."));
+    assert_eq!(
+        v.direct_request.as_deref(),
+        Some("person1, close the window.")
+    );
     assert_eq!(v.images[0].person_boxes.len(), 2);
-    assert_eq!(v.images[0].person_boxes[0].label.as_deref(), Some("person1"));
-    assert!(v.metadata.contains_key("solution"), "unmapped fields are kept");
+    assert_eq!(
+        v.images[0].person_boxes[0].label.as_deref(),
+        Some("person1")
+    );
+    assert!(
+        v.metadata.contains_key("solution"),
+        "unmapped fields are kept"
+    );
     // HAERAE: checklist, explicit rewrite, several images.
-    let h = p.item(p.item_id_by_ext("haerae-mini", "hv-004").unwrap()).unwrap().content;
+    let h = p
+        .item(p.item_id_by_ext("haerae-mini", "hv-004").unwrap())
+        .unwrap()
+        .content;
     assert_eq!(h.format, AnswerFormat::Checklist);
     assert_eq!(h.checklist.len(), 2);
     assert!(h.explicit_question.unwrap().contains("STOP"));
     assert_eq!(h.images.len(), 2);
     // CRAG: string box on a 1024x768 copy rescaled to the 512x384 file; ref type; variants.
-    let c = p.item(p.item_id_by_ext("crag-mini", "cr-001").unwrap()).unwrap().content;
+    let c = p
+        .item(p.item_id_by_ext("crag-mini", "cr-001").unwrap())
+        .unwrap()
+        .content;
     assert_eq!(c.ref_type, Some(RefType::Ambiguous));
     assert_eq!((c.images[0].width, c.images[0].height), (512, 384));
     let b = c.images[0].target_boxes[0];
-    assert_eq!((b.x_min, b.y_min, b.x_max, b.y_max), (200.0, 280.0, 310.0, 342.0));
+    assert_eq!(
+        (b.x_min, b.y_min, b.x_max, b.y_max),
+        (200.0, 280.0, 310.0, 342.0)
+    );
     assert!(c.disambiguated_question.unwrap().contains("red car"));
     // The same image used by several items is stored once.
     assert_eq!(p.image_count().unwrap(), 12);
@@ -63,11 +89,17 @@ fn cvqa_style_options_with_integer_answer() {
     let mut p = new_project(dir.path());
     let r = import(&mut p, &data, &ImportOptions::default()).unwrap();
     assert_eq!(r.layout, "jammeval");
-    let c1 = p.item(p.item_id_by_ext("cvqa", "c1").unwrap()).unwrap().content;
+    let c1 = p
+        .item(p.item_id_by_ext("cvqa", "c1").unwrap())
+        .unwrap()
+        .content;
     assert_eq!(c1.correct_option, Some(2));
     assert_eq!(c1.reference_text().as_deref(), Some("天ぷら"));
     assert_eq!(c1.answer, None);
-    let c2 = p.item(p.item_id_by_ext("cvqa", "c2").unwrap()).unwrap().content;
+    let c2 = p
+        .item(p.item_id_by_ext("cvqa", "c2").unwrap())
+        .unwrap()
+        .content;
     assert_eq!(c2.correct_option, Some(1));
 }
 
@@ -84,7 +116,10 @@ fn csv_with_json_list_cells() {
     let mut p = new_project(dir.path());
     let r = import(&mut p, &data, &ImportOptions::default()).unwrap();
     assert_eq!(r.items, 2);
-    let k2 = p.item(p.item_id_by_ext("set", "k2").unwrap()).unwrap().content;
+    let k2 = p
+        .item(p.item_id_by_ext("set", "k2").unwrap())
+        .unwrap()
+        .content;
     assert_eq!(k2.question, "두 줄\n질문");
     assert_eq!(k2.images.len(), 1);
 }
@@ -101,7 +136,9 @@ fn write_hf_parquet(path: &std::path::Path, rows: &[(&str, &str, &str, Vec<Vec<u
     let structs = StructArray::new(
         fields.clone(),
         vec![
-            Arc::new(BinaryArray::from_iter_values(all.iter().map(|b| b.as_slice()))) as ArrayRef,
+            Arc::new(BinaryArray::from_iter_values(
+                all.iter().map(|b| b.as_slice()),
+            )) as ArrayRef,
             Arc::new(StringArray::from_iter_values(names.iter())) as ArrayRef,
         ],
         None,
@@ -129,7 +166,9 @@ fn write_hf_parquet(path: &std::path::Path, rows: &[(&str, &str, &str, Vec<Vec<u
         ],
     )
     .unwrap();
-    let mut w = parquet::arrow::ArrowWriter::try_new(std::fs::File::create(path).unwrap(), schema, None).unwrap();
+    let mut w =
+        parquet::arrow::ArrowWriter::try_new(std::fs::File::create(path).unwrap(), schema, None)
+            .unwrap();
     w.write(&batch).unwrap();
     w.close().unwrap();
 }
@@ -141,14 +180,22 @@ fn hugging_face_parquet_with_image_structs() {
     write_hf_parquet(
         &data,
         &[
-            ("m1", "2枚の画像の違いは？", "色", vec![png(10, 6, 1), png(10, 6, 2)]),
+            (
+                "m1",
+                "2枚の画像の違いは？",
+                "色",
+                vec![png(10, 6, 1), png(10, 6, 2)],
+            ),
             ("m2", "What color?", "blue", vec![png(4, 4, 3)]),
         ],
     );
     let mut p = new_project(dir.path());
     let r = import(&mut p, &data, &ImportOptions::default()).unwrap();
     assert_eq!((r.items, r.new_images), (2, 3));
-    let m1 = p.item(p.item_id_by_ext("ja-multi", "m1").unwrap()).unwrap().content;
+    let m1 = p
+        .item(p.item_id_by_ext("ja-multi", "m1").unwrap())
+        .unwrap()
+        .content;
     assert_eq!(m1.images.len(), 2);
     assert_eq!(m1.images[1].name.as_deref(), Some("img1.png"));
     assert_eq!((m1.images[0].width, m1.images[0].height), (10, 6));
@@ -165,14 +212,32 @@ fn image_folders_plain_and_with_metadata() {
     let hf = dir.path().join("hf");
     std::fs::create_dir(&hf).unwrap();
     std::fs::write(hf.join("x.png"), png(5, 5, 3)).unwrap();
-    std::fs::write(hf.join("metadata.jsonl"), "{\"file_name\": \"x.png\", \"question\": \"何色？\", \"answer\": \"青\"}\n").unwrap();
+    std::fs::write(
+        hf.join("metadata.jsonl"),
+        "{\"file_name\": \"x.png\", \"question\": \"何色？\", \"answer\": \"青\"}\n",
+    )
+    .unwrap();
     let mut p = new_project(dir.path());
-    assert_eq!(import(&mut p, &plain, &ImportOptions::default()).unwrap().items, 2);
-    let ids: Vec<_> = p.query(&Default::default(), Default::default()).unwrap().rows.into_iter().map(|r| r.ext_id).collect();
+    assert_eq!(
+        import(&mut p, &plain, &ImportOptions::default())
+            .unwrap()
+            .items,
+        2
+    );
+    let ids: Vec<_> = p
+        .query(&Default::default(), Default::default())
+        .unwrap()
+        .rows
+        .into_iter()
+        .map(|r| r.ext_id)
+        .collect();
     assert_eq!(ids, vec!["a", "b"]);
     let r = import(&mut p, &hf, &ImportOptions::default()).unwrap();
     assert_eq!(r.items, 1);
-    let x = p.item(p.item_id_by_ext("hf", "1").unwrap()).unwrap().content;
+    let x = p
+        .item(p.item_id_by_ext("hf", "1").unwrap())
+        .unwrap()
+        .content;
     assert_eq!((x.question.as_str(), x.images.len()), ("何色？", 1));
 }
 
@@ -195,11 +260,20 @@ fn unseen_layout_with_a_mapping_file_only() {
     )
     .unwrap();
     let mut p = new_project(dir.path());
-    let opts = ImportOptions { mapping: Some(Mapping::from_file(&map).unwrap()), ..Default::default() };
+    let opts = ImportOptions {
+        mapping: Some(Mapping::from_file(&map).unwrap()),
+        ..Default::default()
+    };
     let r = import(&mut p, &data, &opts).unwrap();
     assert_eq!(r.layout, "odd");
-    assert_eq!(r.unmapped_fields, vec!["extra".to_string(), "prompt".to_string()]);
-    let it = p.item(p.item_id_by_ext("odd", "17").unwrap()).unwrap().content;
+    assert_eq!(
+        r.unmapped_fields,
+        vec!["extra".to_string(), "prompt".to_string()]
+    );
+    let it = p
+        .item(p.item_id_by_ext("odd", "17").unwrap())
+        .unwrap()
+        .content;
     assert_eq!(it.question, "Where is the dog?");
     assert_eq!(it.answer.as_deref(), Some("left"));
     assert_eq!(it.images[0].target_boxes.len(), 1);
@@ -213,8 +287,13 @@ fn undetectable_layout_asks_for_a_mapping() {
     let data = dir.path().join("x.jsonl");
     std::fs::write(&data, "{\"foo\": 1}\n").unwrap();
     let mut p = new_project(dir.path());
-    let err = import(&mut p, &data, &ImportOptions::default()).unwrap_err().to_string();
-    assert!(err.contains("x.jsonl:1") && err.contains("--mapping"), "{err}");
+    let err = import(&mut p, &data, &ImportOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("x.jsonl:1") && err.contains("--mapping"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -222,11 +301,26 @@ fn link_mode_keeps_images_in_place_and_verifies_them() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.png"), png(6, 6, 9)).unwrap();
     let data = dir.path().join("l.jsonl");
-    std::fs::write(&data, "{\"id\": \"1\", \"question\": \"q\", \"answer\": \"a\", \"image\": \"a.png\"}\n").unwrap();
+    std::fs::write(
+        &data,
+        "{\"id\": \"1\", \"question\": \"q\", \"answer\": \"a\", \"image\": \"a.png\"}\n",
+    )
+    .unwrap();
     let mut p = new_project(dir.path());
-    import(&mut p, &data, &ImportOptions { link_images: true, ..Default::default() }).unwrap();
+    import(
+        &mut p,
+        &data,
+        &ImportOptions {
+            link_images: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let hash = p.item(1).unwrap().content.images[0].hash.clone();
-    let stored: Option<Vec<u8>> = p.connection().query_row("SELECT data FROM images", [], |r| r.get(0)).unwrap();
+    let stored: Option<Vec<u8>> = p
+        .connection()
+        .query_row("SELECT data FROM images", [], |r| r.get(0))
+        .unwrap();
     assert!(stored.is_none());
     assert_eq!(p.image_bytes(&hash).unwrap().0, png(6, 6, 9));
     std::fs::write(dir.path().join("a.png"), png(6, 6, 10)).unwrap();
@@ -262,11 +356,14 @@ mod bad_input {
         let mut p = new_project(dir.path());
         let err = import(&mut p, &data, &ImportOptions::default()).unwrap_err();
         assert_eq!(err.code(), "import_failed");
-        let assay_core::Error::Import(problems) = err else { panic!() };
+        let assay_core::Error::Import(problems) = err else {
+            panic!()
+        };
         let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
         let find = |line: usize, needle: &str| {
             assert!(
-                text.iter().any(|t| t.contains(&format!("bad.jsonl:{line}: ")) && t.contains(needle)),
+                text.iter()
+                    .any(|t| t.contains(&format!("bad.jsonl:{line}: ")) && t.contains(needle)),
                 "line {line} {needle:?} not in {text:#?}"
             )
         };
@@ -285,7 +382,15 @@ mod bad_input {
     fn dry_run_reports_without_writing() {
         let (dir, data) = setup(LINES);
         let mut p = new_project(dir.path());
-        let r = import(&mut p, &data, &ImportOptions { dry_run: true, ..Default::default() }).unwrap();
+        let r = import(
+            &mut p,
+            &data,
+            &ImportOptions {
+                dry_run: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert!(r.dry_run);
         assert_eq!(r.items, 1);
         assert_eq!(r.problems.len(), 6);
@@ -300,7 +405,9 @@ mod bad_input {
         import_sample(&mut p);
         let before = item_count(&p);
         let data = dir.path().join("big.jsonl");
-        let body: String = (0..5000).map(|i| format!("{{\"id\": \"{i}\", \"question\": \"q{i}\", \"answer\": \"a\"}}\n")).collect();
+        let body: String = (0..5000)
+            .map(|i| format!("{{\"id\": \"{i}\", \"question\": \"q{i}\", \"answer\": \"a\"}}\n"))
+            .collect();
         std::fs::write(&data, body).unwrap();
         let cancel = std::sync::atomic::AtomicBool::new(false);
         let err = assay_core::import::import_path(
@@ -326,7 +433,9 @@ mod bad_input {
         let mut p = new_project(dir.path());
         let f = sample_dir().join("jgraph-mini/jgraph-mini.jsonl");
         import(&mut p, &f, &ImportOptions::default()).unwrap();
-        let err = import(&mut p, &f, &ImportOptions::default()).unwrap_err().to_string();
+        let err = import(&mut p, &f, &ImportOptions::default())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("already exists"), "{err}");
         assert_eq!(item_count(&p), 12);
     }
@@ -338,8 +447,13 @@ mod bad_input {
 "#,
         );
         let mut p = new_project(dir.path());
-        let err = import(&mut p, &data, &ImportOptions::default()).unwrap_err().to_string();
-        assert!(err.contains("bad.jsonl:1: unknown referring-expression type"), "{err}");
+        let err = import(&mut p, &data, &ImportOptions::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("bad.jsonl:1: unknown referring-expression type"),
+            "{err}"
+        );
         assert!(err.contains("inverted"), "{err}");
     }
 }

@@ -11,16 +11,27 @@ fn project() -> (tempfile::TempDir, assay_core::Project) {
 }
 
 fn ids(p: &assay_core::Project, f: &Filter) -> Vec<String> {
-    p.query(f, Page::default()).unwrap().rows.into_iter().map(|r| r.ext_id).collect()
+    p.query(f, Page::default())
+        .unwrap()
+        .rows
+        .into_iter()
+        .map(|r| r.ext_id)
+        .collect()
 }
 
 #[test]
 fn japanese_and_korean_substrings_match() {
     let (_d, p) = project();
-    let f = |t: &str| Filter { text: Some(t.into()), ..Default::default() };
+    let f = |t: &str| Filter {
+        text: Some(t.into()),
+        ..Default::default()
+    };
     assert_eq!(ids(&p, &f("降水量")), vec!["jg-006", "jg-007"]);
     // hv-001 matches through its explicit rewrite.
-    assert_eq!(ids(&p, &f("표지판")), vec!["hv-001", "hv-002", "hv-003", "hv-004"]);
+    assert_eq!(
+        ids(&p, &f("표지판")),
+        vec!["hv-001", "hv-002", "hv-003", "hv-004"]
+    );
     // Two characters: below the trigram size, still found.
     assert_eq!(ids(&p, &f("首都")), vec!["jg-008"]);
     // Answers and options are searched too; Latin is case-insensitive.
@@ -37,34 +48,85 @@ fn filters_combine_and_facets_count() {
     let a = author(&p, "aiko");
     let id = p.item_id_by_ext("jgraph-mini", "jg-005").unwrap();
     let content = p.item(id).unwrap().content;
-    p.save_edit(id, &Edit { content, op: Some(RefinementOp::Remove), tags: vec![IssueTag::Subjective], status: ItemStatus::Edited, note: None }, &a).unwrap();
+    p.save_edit(
+        id,
+        &Edit {
+            content,
+            op: Some(RefinementOp::Remove),
+            tags: vec![IssueTag::Subjective],
+            status: ItemStatus::Edited,
+            note: None,
+        },
+        &a,
+    )
+    .unwrap();
 
     let jg = p.dataset_by_name("jgraph-mini").unwrap().id;
-    let chart = Filter { datasets: vec![jg], categories: vec!["chart".into()], ..Default::default() };
+    let chart = Filter {
+        datasets: vec![jg],
+        categories: vec!["chart".into()],
+        ..Default::default()
+    };
     assert_eq!(p.query(&chart, Page::default()).unwrap().total, 7);
-    let removed = Filter { ops: vec![Some(RefinementOp::Remove)], ..Default::default() };
+    let removed = Filter {
+        ops: vec![Some(RefinementOp::Remove)],
+        ..Default::default()
+    };
     assert_eq!(ids(&p, &removed), vec!["jg-005"]);
-    let untouched = Filter { datasets: vec![jg], ops: vec![None], ..Default::default() };
+    let untouched = Filter {
+        datasets: vec![jg],
+        ops: vec![None],
+        ..Default::default()
+    };
     assert_eq!(p.query(&untouched, Page::default()).unwrap().total, 11);
-    let tagged = Filter { tags: vec![IssueTag::Subjective, IssueTag::Ambiguous], ..Default::default() };
+    let tagged = Filter {
+        tags: vec![IssueTag::Subjective, IssueTag::Ambiguous],
+        ..Default::default()
+    };
     assert_eq!(ids(&p, &tagged), vec!["jg-005"]);
-    let boxed = Filter { has_box: Some(true), ref_types: vec![RefType::KnowledgeCue], ..Default::default() };
+    let boxed = Filter {
+        has_box: Some(true),
+        ref_types: vec![RefType::KnowledgeCue],
+        ..Default::default()
+    };
     assert_eq!(ids(&p, &boxed), vec!["cr-003"]);
 
     let facets = p.facets(&chart).unwrap();
     // The category facet ignores the category filter but honours the dataset filter.
-    let cat = |name: &str| facets.categories.iter().find(|(c, _)| c.as_deref() == Some(name)).map(|x| x.1);
+    let cat = |name: &str| {
+        facets
+            .categories
+            .iter()
+            .find(|(c, _)| c.as_deref() == Some(name))
+            .map(|x| x.1)
+    };
     assert_eq!(cat("chart"), Some(7));
     assert_eq!(cat("arithmetic"), Some(3));
     // The dataset facet ignores the dataset filter: chart items exist only in jgraph-mini.
     assert_eq!(facets.datasets, vec![(jg, 7)]);
-    let tag = facets.tags.iter().find(|(t, _)| t == "subjective").unwrap().1;
+    let tag = facets
+        .tags
+        .iter()
+        .find(|(t, _)| t == "subjective")
+        .unwrap()
+        .1;
     assert_eq!(tag, 0, "jg-005 is not a chart item");
 
     // Paging walks the same order as query_ids.
     let all = p.query_ids(&Filter::default()).unwrap();
-    let page2 = p.query(&Filter::default(), Page { offset: 5, limit: 5 }).unwrap();
-    assert_eq!(page2.rows.iter().map(|r| r.id).collect::<Vec<_>>(), all[5..10].to_vec());
+    let page2 = p
+        .query(
+            &Filter::default(),
+            Page {
+                offset: 5,
+                limit: 5,
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        page2.rows.iter().map(|r| r.id).collect::<Vec<_>>(),
+        all[5..10].to_vec()
+    );
     assert_eq!(page2.total, 23);
 }
 
@@ -75,7 +137,10 @@ fn previews_are_made_once_and_cached() {
     let a = p.image_preview(&hash, 64).unwrap();
     let info = assay_core::imaging::probe(&a).unwrap();
     assert_eq!(info.width.max(info.height), 64);
-    let n: i64 = p.connection().query_row("SELECT count(*) FROM image_previews", [], |r| r.get(0)).unwrap();
+    let n: i64 = p
+        .connection()
+        .query_row("SELECT count(*) FROM image_previews", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(n, 1);
     assert_eq!(p.image_preview(&hash, 64).unwrap(), a);
 }

@@ -41,9 +41,20 @@ fn edits_append_revisions_and_keep_the_original() {
     assert_eq!(p.restore_revision(id, 0, &a).unwrap(), 3);
     let it = p.item(id).unwrap();
     assert_eq!(it.content.answer.as_deref(), Some("171"));
-    assert_eq!(p.revision(id, 2).unwrap().content.answer.as_deref(), Some("117mm"));
+    assert_eq!(
+        p.revision(id, 2).unwrap().content.answer.as_deref(),
+        Some("117mm")
+    );
     // Indexed columns follow the latest revision.
-    let r = p.query(&assay_core::store::Filter { text: Some("117mm".into()), ..Default::default() }, Default::default()).unwrap();
+    let r = p
+        .query(
+            &assay_core::store::Filter {
+                text: Some("117mm".into()),
+                ..Default::default()
+            },
+            Default::default(),
+        )
+        .unwrap();
     assert_eq!(r.total, 0);
 }
 
@@ -55,12 +66,24 @@ fn revisions_cannot_be_changed_or_deleted() {
     let id = p.item_id_by_ext("jgraph-mini", "jg-001").unwrap();
     edit_answer(&mut p, id, "91", "aiko");
     let c = p.connection();
-    let upd = c.execute("UPDATE revisions SET content = '{}' WHERE item_id = ?1", [id]).unwrap_err();
+    let upd = c
+        .execute(
+            "UPDATE revisions SET content = '{}' WHERE item_id = ?1",
+            [id],
+        )
+        .unwrap_err();
     assert!(upd.to_string().contains("immutable"), "{upd}");
-    let del = c.execute("DELETE FROM revisions WHERE item_id = ?1", [id]).unwrap_err();
+    let del = c
+        .execute("DELETE FROM revisions WHERE item_id = ?1", [id])
+        .unwrap_err();
     assert!(del.to_string().contains("cannot be deleted"), "{del}");
-    let del_item = c.execute("DELETE FROM items WHERE id = ?1", [id]).unwrap_err();
-    assert!(del_item.to_string().contains("remove operation"), "{del_item}");
+    let del_item = c
+        .execute("DELETE FROM items WHERE id = ?1", [id])
+        .unwrap_err();
+    assert!(
+        del_item.to_string().contains("remove operation"),
+        "{del_item}"
+    );
     assert_eq!(p.item(id).unwrap().original.answer.as_deref(), Some("90"));
 }
 
@@ -73,7 +96,13 @@ fn invalid_edits_are_refused_and_change_nothing() {
     let a = author(&p, "aiko");
     let mut content = p.item(id).unwrap().content;
     content.correct_option = Some(9);
-    let edit = Edit { content, op: None, tags: vec![], status: ItemStatus::Edited, note: None };
+    let edit = Edit {
+        content,
+        op: None,
+        tags: vec![],
+        status: ItemStatus::Edited,
+        note: None,
+    };
     assert_eq!(p.save_edit(id, &edit, &a).unwrap_err().code(), "invalid");
     assert_eq!(p.item(id).unwrap().rev, 0);
 }

@@ -14,7 +14,9 @@ use assay_core::ItemContent;
 
 fn prefix() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"(?i)^\s*(?:the speaker wants\s+)?person\s*\d+\s*(?:,|to)?\s*").expect("valid"))
+    R.get_or_init(|| {
+        Regex::new(r"(?i)^\s*(?:the speaker wants\s+)?person\s*\d+\s*(?:,|to)?\s*").expect("valid")
+    })
 }
 
 pub fn strip_prefix(s: &str) -> String {
@@ -49,7 +51,10 @@ pub fn sentence_bleu(reference: &[String], candidate: &[String], max_n: usize) -
         let c = ngrams(candidate, n);
         let r = ngrams(reference, n);
         let total: usize = c.values().sum();
-        let clipped: usize = c.iter().map(|(g, k)| (*k).min(*r.get(g).unwrap_or(&0))).sum();
+        let clipped: usize = c
+            .iter()
+            .map(|(g, k)| (*k).min(*r.get(g).unwrap_or(&0)))
+            .sum();
         if total == 0 || clipped == 0 {
             return 0.0;
         }
@@ -75,7 +80,11 @@ impl Scorer for BleuScorer {
         "bleu"
     }
     fn score(&self, item: &ItemContent, response: &str) -> Scored {
-        let Some(reference) = item.direct_request.clone().or_else(|| item.reference_text()) else {
+        let Some(reference) = item
+            .direct_request
+            .clone()
+            .or_else(|| item.reference_text())
+        else {
             return Scored::unparsed(json!({"rule": "item has no reference text"}));
         };
         let r = strip_prefix(&reference);
@@ -95,8 +104,14 @@ mod tests {
 
     #[test]
     fn prefix_is_removed() {
-        assert_eq!(strip_prefix("The speaker wants person3 to put the phone down."), "put the phone down.");
-        assert_eq!(strip_prefix("person2, put the phone down"), "put the phone down");
+        assert_eq!(
+            strip_prefix("The speaker wants person3 to put the phone down."),
+            "put the phone down."
+        );
+        assert_eq!(
+            strip_prefix("person2, put the phone down"),
+            "put the phone down"
+        );
     }
 
     #[test]

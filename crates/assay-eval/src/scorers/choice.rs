@@ -41,7 +41,9 @@ fn explicit() -> &'static [Regex] {
 
 fn lone_letter() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"(?:^|[^A-Za-z0-9])([A-Z])(?:[^A-Za-z0-9 ]|$| $| [^A-Za-z])").expect("valid"))
+    R.get_or_init(|| {
+        Regex::new(r"(?:^|[^A-Za-z0-9])([A-Z])(?:[^A-Za-z0-9 ]|$| $| [^A-Za-z])").expect("valid")
+    })
 }
 
 /// The letter index and the rule that found it.
@@ -100,7 +102,9 @@ impl Scorer for ChoiceScorer {
                 .options
                 .iter()
                 .enumerate()
-                .filter(|(_, o)| !o.text.trim().is_empty() && low.contains(&nfkc(&o.text).to_lowercase()))
+                .filter(|(_, o)| {
+                    !o.text.trim().is_empty() && low.contains(&nfkc(&o.text).to_lowercase())
+                })
                 .map(|(i, _)| i)
                 .collect();
             (hits.len() == 1).then(|| (hits[0], "option text"))
@@ -150,7 +154,10 @@ mod tests {
 
     #[test]
     fn last_explicit_answer_wins() {
-        assert_eq!(letter("Answer: A. Wait, on reflection the answer is C."), Some('C'));
+        assert_eq!(
+            letter("Answer: A. Wait, on reflection the answer is C."),
+            Some('C')
+        );
         assert_eq!(letter("(A) cat (B) dog (C) owl\nAnswer: B"), Some('B'));
     }
 

@@ -98,7 +98,9 @@ pub fn parse_checklist(raw: &str, item: &ItemContent) -> Scored {
         _ => None,
     };
     let Some(entries) = parsed else {
-        return Scored::unparsed(json!({"rule": "judge reply is not a JSON array", "judge_raw": raw}));
+        return Scored::unparsed(
+            json!({"rule": "judge reply is not a JSON array", "judge_raw": raw}),
+        );
     };
     if entries.len() != m || m == 0 {
         return Scored::unparsed(json!({
@@ -110,7 +112,9 @@ pub fn parse_checklist(raw: &str, item: &ItemContent) -> Scored {
     let mut per = Vec::with_capacity(m);
     for (i, e) in entries.iter().enumerate() {
         let Some(r) = e.get("rating").and_then(rating_value) else {
-            return Scored::unparsed(json!({"rule": format!("criterion {} has no valid rating", i + 1), "judge_raw": raw}));
+            return Scored::unparsed(
+                json!({"rule": format!("criterion {} has no valid rating", i + 1), "judge_raw": raw}),
+            );
         };
         ratings.push(r);
         per.push(json!({
@@ -134,7 +138,10 @@ mod tests {
 
     #[test]
     fn binary_verdicts() {
-        assert_eq!(parse_binary("extracted_final_answer: 117\nreasoning: same\ncorrect: yes").score, Some(1.0));
+        assert_eq!(
+            parse_binary("extracted_final_answer: 117\nreasoning: same\ncorrect: yes").score,
+            Some(1.0)
+        );
         assert_eq!(parse_binary("correct: no").score, Some(0.0));
         assert_eq!(parse_binary("The response is incorrect.").score, Some(0.0));
         assert_eq!(parse_binary("I am not sure").score, None);
@@ -142,7 +149,10 @@ mod tests {
 
     #[test]
     fn checklist_scores_are_the_mean_of_ratings() {
-        let item = ItemContent { checklist: vec!["a".into(), "b".into(), "c".into()], ..Default::default() };
+        let item = ItemContent {
+            checklist: vec!["a".into(), "b".into(), "c".into()],
+            ..Default::default()
+        };
         let raw = r#"Here you go: [{"criterion":1,"rating":"met","evidence":"x","justification":"y"},
             {"criterion":2,"rating":"partially_met"},{"criterion":3,"rating":"not_met"}]"#;
         let s = parse_checklist(raw, &item);

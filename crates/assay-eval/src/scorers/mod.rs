@@ -24,7 +24,11 @@ pub struct Scored {
 
 impl Scored {
     pub fn unparsed(evidence: serde_json::Value) -> Self {
-        Self { score: None, parsed: None, evidence }
+        Self {
+            score: None,
+            parsed: None,
+            evidence,
+        }
     }
     pub fn outcome(&self) -> &'static str {
         if self.score.is_some() {

@@ -24,7 +24,10 @@ pub fn soft_match(reference: &str, response: &str) -> (bool, &'static str) {
     }
     let ref_nums = numbers(reference);
     let ref_is_number = ref_nums.len() == 1 && {
-        let stripped: String = r.chars().filter(|c| !c.is_ascii_digit() && *c != '.' && *c != '-').collect();
+        let stripped: String = r
+            .chars()
+            .filter(|c| !c.is_ascii_digit() && *c != '.' && *c != '-')
+            .collect();
         stripped.chars().count() <= 3
     };
     if ref_is_number {

@@ -1,0 +1,52 @@
+//! The response cache: a key over everything that determines an answer, and the stored
+//! responses. Endpoint URLs are left out so replicas share entries.
+
+use rusqlite::{params, OptionalExtension};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use crate::client::ChatResponse;
+use crate::model::ModelConfig;
+use crate::prompt::Prompt;
+
+pub fn request_key(cfg: &ModelConfig, prompt: &Prompt, run_index: u32) -> String {
+    let images: Vec<&str> = prompt.images.iter().map(|i| i.hash.as_str()).collect();
+    let material = json!({
+        "model": cfg.model,
+        "params": cfg.params,
+        "images_policy": cfg.images,
+        "prompt": prompt.text,
+        "images": images,
+        "run": run_index,
+    });
+    hex::encode(Sha256::digest(material.to_string().as_bytes()))
+}
+
+/// Judge calls are keyed on the judge model and the full judge prompt.
+pub fn judge_key(cfg: &ModelConfig, judge_prompt: &str) -> String {
+    let material = json!({"judge": cfg.model, "params": cfg.params, "prompt": judge_prompt});
+    hex::encode(Sha256::digest(material.to_string().as_bytes()))
+}
+
+pub fn lookup(conn: &rusqlite::Connection, key: &str) -> rusqlite::Result<Option<ChatResponse>> {
+    conn.prepare_cached(
+        "SELECT text, prompt_tokens, completion_tokens FROM responses WHERE cache_key = ?1",
+    )?
+    .query_row([key], |r| {
+        Ok(ChatResponse {
+            text: r.get(0)?,
+            prompt_tokens: r.get(1)?,
+            completion_tokens: r.get(2)?,
+        })
+    })
+    .optional()
+}
+
+pub fn store(conn: &rusqlite::Connection, key: &str, r: &ChatResponse) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT OR IGNORE INTO responses (cache_key, text, prompt_tokens, completion_tokens, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![key, r.text, r.prompt_tokens, r.completion_tokens, assay_core::store::now()])?;
+    Ok(())
+}

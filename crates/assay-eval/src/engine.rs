@@ -1,0 +1,727 @@
+//! Plans runs, deduplicates requests against the response cache, sends what is missing and
+//! scores answers. Every response (or final error) is committed as it arrives, so a killed run
+//! resumes where it stopped and never pays twice.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+
+use rusqlite::{params, OptionalExtension};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use tokio::sync::Semaphore;
+
+use crate::cache;
+use crate::cancel::CancelToken;
+use crate::client::{request_body, ChatResponse};
+use crate::dispatch::{Dispatcher, Outcome};
+use crate::error::{EvalError, Result};
+use crate::images::ImageEncoder;
+use crate::model::{model_by_name, StoredModel};
+use crate::prompt::{default_template, load_template, render, Prompt, Variant};
+use crate::scorers::{judge, Scored, ScorerKind};
+use assay_core::{ItemContent, Project};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Version {
+    /// The originals (revision 0 of every item).
+    Before,
+    /// Current states minus removed items.
+    After,
+}
+
+impl Version {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Before => "before",
+            Self::After => "after",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "before" => Some(Self::Before),
+            "after" => Some(Self::After),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalRequest {
+    pub models: Vec<String>,
+    pub datasets: Vec<String>,
+    pub versions: Vec<Version>,
+    pub variants: Vec<Variant>,
+    /// Run indices 1..=runs.
+    pub runs: u32,
+    /// "default" (built-in per answer format) or a saved template "name[@version]".
+    pub template: String,
+    /// None: each item's default scorer for its answer format.
+    pub scorer: Option<ScorerKind>,
+    /// The judge model for judge scorers.
+    pub judge: Option<String>,
+}
+
+impl Default for EvalRequest {
+    fn default() -> Self {
+        Self {
+            models: Vec::new(),
+            datasets: Vec::new(),
+            versions: vec![Version::Before, Version::After],
+            variants: vec![Variant::Original],
+            runs: 3,
+            template: "default".into(),
+            scorer: None,
+            judge: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EvalProgress {
+    pub total: usize,
+    pub done: usize,
+    /// Requests that reached an endpoint and finished (answer or final error).
+    pub sent: usize,
+    pub cached: usize,
+    pub errors: usize,
+    pub skipped: usize,
+    pub prompt_tokens: i64,
+    pub completion_tokens: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalSummary {
+    pub progress: EvalProgress,
+    /// HTTP attempts including retries.
+    pub http_attempts: usize,
+    pub retries: usize,
+    pub run_ids: Vec<i64>,
+    pub cost: Option<f64>,
+    pub cancelled: bool,
+}
+
+#[derive(Default)]
+struct Counters {
+    done: AtomicUsize,
+    sent: AtomicUsize,
+    cached: AtomicUsize,
+    errors: AtomicUsize,
+    skipped: AtomicUsize,
+    prompt_tokens: AtomicUsize,
+    completion_tokens: AtomicUsize,
+}
+
+impl Counters {
+    fn snapshot(&self, total: usize) -> EvalProgress {
+        EvalProgress {
+            total,
+            done: self.done.load(Ordering::Relaxed),
+            sent: self.sent.load(Ordering::Relaxed),
+            cached: self.cached.load(Ordering::Relaxed),
+            errors: self.errors.load(Ordering::Relaxed),
+            skipped: self.skipped.load(Ordering::Relaxed),
+            prompt_tokens: self.prompt_tokens.load(Ordering::Relaxed) as i64,
+            completion_tokens: self.completion_tokens.load(Ordering::Relaxed) as i64,
+        }
+    }
+}
+
+#[derive(Clone)]
+struct Target {
+    run_id: i64,
+    item_id: i64,
+    rev: i64,
+    content: Arc<ItemContent>,
+    scorer: ScorerKind,
+}
+
+struct Job {
+    key: String,
+    model: usize,
+    prompt: Prompt,
+    cached: Option<ChatResponse>,
+    targets: Vec<Target>,
+}
+
+enum Write {
+    Response {
+        key: String,
+        response: ChatResponse,
+    },
+    Result {
+        target: Target,
+        key: Option<String>,
+        from_cache: bool,
+        outcome: &'static str,
+        scored: Option<Scored>,
+        error: Option<String>,
+    },
+}
+
+type CallResult = std::result::Result<ChatResponse, Option<String>>;
+type InFlight = tokio::sync::OnceCell<CallResult>;
+
+pub type ProgressFn = Arc<dyn Fn(&EvalProgress) + Send + Sync>;
+
+/// Items of a dataset as a version sees them: (item id, revision, content).
+pub fn version_items(
+    conn: &rusqlite::Connection,
+    dataset_id: i64,
+    version: Version,
+) -> Result<Vec<(i64, i64, ItemContent)>> {
+    let sql = match version {
+        Version::Before => {
+            "SELECT i.id, 0, r.content FROM items i JOIN revisions r ON r.item_id = i.id AND r.rev = 0
+             WHERE i.dataset_id = ?1 ORDER BY i.id"
+        }
+        Version::After => {
+            "SELECT i.id, i.rev, r.content FROM items i JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev
+             WHERE i.dataset_id = ?1 AND (i.op IS NULL OR i.op != 'remove') ORDER BY i.id"
+        }
+    };
+    let mut st = conn.prepare(sql)?;
+    let rows = st.query_map([dataset_id], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, String>(2)?,
+        ))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (id, rev, json) = row?;
+        out.push((id, rev, serde_json::from_str(&json)?));
+    }
+    Ok(out)
+}
+
+/// Finds or creates the run row for one (model, dataset, version, variant, index, template, scorer).
+#[allow(clippy::too_many_arguments)]
+pub fn ensure_run(
+    conn: &rusqlite::Connection,
+    model_id: i64,
+    dataset_id: i64,
+    version: Version,
+    variant: Variant,
+    run_index: u32,
+    template: &str,
+    scorer: &str,
+    source: &str,
+) -> Result<i64> {
+    conn.execute(
+        "INSERT OR IGNORE INTO runs (model_id, dataset_id, version, variant, run_index, template, scorer, source, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        params![model_id, dataset_id, version.as_str(), variant.as_str(), run_index, template, scorer, source, assay_core::store::now()],
+    )?;
+    Ok(conn.query_row(
+        "SELECT id FROM runs WHERE model_id = ?1 AND dataset_id = ?2 AND version = ?3 AND variant = ?4
+         AND run_index = ?5 AND template = ?6 AND scorer = ?7",
+        params![model_id, dataset_id, version.as_str(), variant.as_str(), run_index, template, scorer],
+        |r| r.get(0),
+    )?)
+}
+
+fn write_batch(project: &mut Project, batch: Vec<Write>) -> rusqlite::Result<()> {
+    let tx = project.connection_mut().transaction()?;
+    for w in batch {
+        match w {
+            Write::Response { key, response } => cache::store(&tx, &key, &response)?,
+            Write::Result {
+                target,
+                key,
+                from_cache,
+                outcome,
+                scored,
+                error,
+            } => {
+                let (score, parsed, evidence) = match scored {
+                    Some(s) => (s.score, s.parsed, Some(s.evidence.to_string())),
+                    None => (None, None, None),
+                };
+                tx.prepare_cached(
+                    "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome, from_cache, score, parsed, evidence, error)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                )?
+                .execute(params![target.run_id, target.item_id, target.rev, key, outcome, from_cache, score, parsed, evidence, error])?;
+            }
+        }
+    }
+    tx.commit()
+}
+
+/// Owns the only writing connection; commits whatever has arrived, as soon as it arrives.
+fn spawn_writer(path: PathBuf, rx: mpsc::Receiver<Write>) -> std::thread::JoinHandle<Result<()>> {
+    std::thread::spawn(move || {
+        let mut project = Project::open(&path)?;
+        while let Ok(first) = rx.recv() {
+            let mut batch = vec![first];
+            while let Ok(more) = rx.try_recv() {
+                batch.push(more);
+                if batch.len() >= 512 {
+                    break;
+                }
+            }
+            write_batch(&mut project, batch)?;
+        }
+        Ok(())
+    })
+}
+
+struct Shared {
+    dispatchers: Vec<Dispatcher>,
+    judge: Option<usize>,
+    images: ImageEncoder,
+    reader: Mutex<Project>,
+    writer: Mutex<mpsc::Sender<Write>>,
+    /// Calls in flight by cache key, so concurrent identical requests are sent once.
+    inflight: Mutex<HashMap<String, Arc<InFlight>>>,
+    counters: Counters,
+    total: usize,
+    progress: ProgressFn,
+    cancel: CancelToken,
+}
+
+impl Shared {
+    fn send(&self, w: Write) {
+        if let Ok(tx) = self.writer.lock() {
+            let _ = tx.send(w);
+        }
+    }
+
+    fn finish(
+        &self,
+        target: Target,
+        key: Option<String>,
+        from_cache: bool,
+        result: std::result::Result<Scored, String>,
+    ) {
+        let (outcome, scored, error) = match result {
+            Ok(s) => (s.outcome(), Some(s), None),
+            Err(e) => {
+                self.counters.errors.fetch_add(1, Ordering::Relaxed);
+                ("error", None, Some(e))
+            }
+        };
+        self.send(Write::Result {
+            target,
+            key,
+            from_cache,
+            outcome,
+            scored,
+            error,
+        });
+        self.counters.done.fetch_add(1, Ordering::Relaxed);
+        (self.progress)(&self.counters.snapshot(self.total));
+    }
+
+    /// The cached response, or one request for it however many tasks ask at once. The flag
+    /// says whether this caller reused an answer instead of paying for it.
+    async fn call_cached(
+        &self,
+        model: usize,
+        key: &str,
+        body: serde_json::Value,
+    ) -> std::result::Result<(ChatResponse, bool), Option<String>> {
+        let hit = self
+            .reader
+            .lock()
+            .ok()
+            .and_then(|p| cache::lookup(p.connection(), key).ok().flatten());
+        if let Some(r) = hit {
+            return Ok((r, true));
+        }
+        let cell = {
+            let Ok(mut map) = self.inflight.lock() else {
+                return Err(Some("engine state poisoned".into()));
+            };
+            map.entry(key.to_string()).or_default().clone()
+        };
+        let mut sent_here = false;
+        let result = cell
+            .get_or_init(|| {
+                sent_here = true;
+                self.send_request(model, key, body)
+            })
+            .await
+            .clone();
+        result.map(|r| (r, !sent_here))
+    }
+
+    async fn send_request(&self, model: usize, key: &str, body: serde_json::Value) -> CallResult {
+        match self.dispatchers[model].call(&body, &self.cancel).await {
+            Outcome::Ok(r) => {
+                self.counters.sent.fetch_add(1, Ordering::Relaxed);
+                self.counters
+                    .prompt_tokens
+                    .fetch_add(r.prompt_tokens.unwrap_or(0) as usize, Ordering::Relaxed);
+                self.counters
+                    .completion_tokens
+                    .fetch_add(r.completion_tokens.unwrap_or(0) as usize, Ordering::Relaxed);
+                self.send(Write::Response {
+                    key: key.to_string(),
+                    response: r.clone(),
+                });
+                Ok(r)
+            }
+            Outcome::Failed(e) => {
+                self.counters.sent.fetch_add(1, Ordering::Relaxed);
+                Err(Some(e))
+            }
+            Outcome::Cancelled => Err(None),
+        }
+    }
+
+    /// Scores a response; judge scorers call the judge model (through the cache).
+    async fn score(
+        &self,
+        t: &Target,
+        response: &str,
+    ) -> std::result::Result<Scored, Option<String>> {
+        if let Some(local) = t.scorer.local() {
+            return Ok(local.score(&t.content, response));
+        }
+        let Some(j) = self.judge else {
+            return Err(Some(format!(
+                "scorer {} needs a judge model (--judge)",
+                t.scorer.as_str()
+            )));
+        };
+        let prompt = match t.scorer {
+            ScorerKind::ChecklistJudge => {
+                judge::checklist_prompt(&t.content.question, &t.content.checklist, response)
+            }
+            _ => judge::binary_prompt(
+                &t.content.question,
+                &t.content.reference_text().unwrap_or_default(),
+                response,
+            ),
+        };
+        let cfg = &self.dispatchers[j].config;
+        let key = cache::judge_key(cfg, &prompt);
+        let body = request_body(cfg, &prompt, &[]);
+        let (r, _) = self.call_cached(j, &key, body).await?;
+        let mut s = match t.scorer {
+            ScorerKind::ChecklistJudge => judge::parse_checklist(&r.text, &t.content),
+            _ => judge::parse_binary(&r.text),
+        };
+        s.evidence["judge_model"] = json!(cfg.name);
+        Ok(s)
+    }
+
+    async fn run_job(self: Arc<Self>, job: Job) {
+        let cfg = &self.dispatchers[job.model].config;
+        let (response, from_cache) = match job.cached {
+            Some(r) => (r, true),
+            None => {
+                let mut urls = Vec::with_capacity(job.prompt.images.len());
+                for img in &job.prompt.images {
+                    match self.images.data_url(&img.hash, &cfg.images) {
+                        Ok(u) => urls.push(u.as_str().to_string()),
+                        Err(e) => {
+                            for t in job.targets {
+                                self.finish(
+                                    t,
+                                    Some(job.key.clone()),
+                                    false,
+                                    Err(format!("image: {e}")),
+                                );
+                            }
+                            return;
+                        }
+                    }
+                }
+                let body = request_body(cfg, &job.prompt.text, &urls);
+                match self.call_cached(job.model, &job.key, body).await {
+                    Ok(x) => x,
+                    Err(Some(e)) => {
+                        for t in job.targets {
+                            self.finish(t, Some(job.key.clone()), false, Err(e.clone()));
+                        }
+                        return;
+                    }
+                    Err(None) => return,
+                }
+            }
+        };
+        if from_cache {
+            self.counters
+                .cached
+                .fetch_add(job.targets.len(), Ordering::Relaxed);
+        }
+        for (n, t) in job.targets.into_iter().enumerate() {
+            // Several targets sharing one request: the first paid for it, the rest reuse it.
+            let reused = from_cache || n > 0;
+            if n > 0 && !from_cache {
+                self.counters.cached.fetch_add(1, Ordering::Relaxed);
+            }
+            match self.score(&t, &response.text).await {
+                Ok(s) => self.finish(t, Some(job.key.clone()), reused, Ok(s)),
+                Err(Some(e)) => self.finish(t, Some(job.key.clone()), reused, Err(e)),
+                Err(None) => return,
+            }
+        }
+    }
+}
+
+fn dataset_id(conn: &rusqlite::Connection, name: &str) -> Result<i64> {
+    conn.query_row("SELECT id FROM datasets WHERE name = ?1", [name], |r| {
+        r.get(0)
+    })
+    .optional()?
+    .ok_or_else(|| EvalError::Config(format!("no dataset named {name:?}")))
+}
+
+/// Runs the request to completion (or cancellation) and reports what was sent and reused.
+pub async fn run_eval(
+    path: &Path,
+    req: &EvalRequest,
+    progress: ProgressFn,
+    cancel: CancelToken,
+) -> Result<EvalSummary> {
+    let project = Project::open(path)?;
+    let conn = project.connection();
+    let models: Vec<StoredModel> = req
+        .models
+        .iter()
+        .map(|m| model_by_name(&project, m))
+        .collect::<Result<_>>()?;
+    for m in &models {
+        m.config.validate()?;
+    }
+    let judge_model = req
+        .judge
+        .as_deref()
+        .map(|j| model_by_name(&project, j))
+        .transpose()?;
+    if req.scorer.is_some_and(|s| s.needs_judge()) && judge_model.is_none() {
+        return Err(EvalError::Config(
+            "this scorer needs a judge model: pass --judge".into(),
+        ));
+    }
+    let template = load_template(&project, &req.template)?;
+    let template_label = template
+        .as_ref()
+        .map_or("default".to_string(), |t| t.0.clone());
+    let scorer_label = req.scorer.map_or("auto", |s| s.as_str());
+
+    let mut jobs: Vec<Job> = Vec::new();
+    let mut by_key: HashMap<(usize, String), usize> = HashMap::new();
+    let mut run_ids = Vec::new();
+    let counters = Counters::default();
+    let mut total = 0usize;
+    let mut skipped_writes = Vec::new();
+
+    for ds in &req.datasets {
+        let ds_id = dataset_id(conn, ds)?;
+        for version in &req.versions {
+            let items = version_items(conn, ds_id, *version)?;
+            let items: Vec<(i64, i64, Arc<ItemContent>)> = items
+                .into_iter()
+                .map(|(a, b, c)| (a, b, Arc::new(c)))
+                .collect();
+            let wanted: HashSet<(i64, i64)> =
+                items.iter().map(|(id, rev, _)| (*id, *rev)).collect();
+            for (mi, m) in models.iter().enumerate() {
+                for variant in &req.variants {
+                    for run_index in 1..=req.runs {
+                        let run_id = ensure_run(
+                            conn,
+                            m.id,
+                            ds_id,
+                            *version,
+                            *variant,
+                            run_index,
+                            &template_label,
+                            scorer_label,
+                            "live",
+                        )?;
+                        run_ids.push(run_id);
+                        // Rows for items edited or removed since are stale: drop them and redo.
+                        let mut done = HashSet::new();
+                        {
+                            let mut st = conn.prepare("SELECT item_id, item_rev, outcome FROM run_items WHERE run_id = ?1")?;
+                            let rows = st.query_map([run_id], |r| {
+                                Ok((
+                                    r.get::<_, i64>(0)?,
+                                    r.get::<_, i64>(1)?,
+                                    r.get::<_, String>(2)?,
+                                ))
+                            })?;
+                            for row in rows {
+                                let (item, rev, outcome) = row?;
+                                if !wanted.contains(&(item, rev)) {
+                                    conn.execute(
+                                        "DELETE FROM run_items WHERE run_id = ?1 AND item_id = ?2",
+                                        params![run_id, item],
+                                    )?;
+                                } else if outcome != "error" {
+                                    done.insert(item);
+                                }
+                            }
+                        }
+                        conn.execute(
+                            "UPDATE runs SET status = 'running', finished_at = NULL WHERE id = ?1",
+                            [run_id],
+                        )?;
+                        for (id, rev, content) in &items {
+                            if done.contains(id) {
+                                continue;
+                            }
+                            total += 1;
+                            let scorer = req
+                                .scorer
+                                .unwrap_or_else(|| ScorerKind::default_for(content.format));
+                            let target = Target {
+                                run_id,
+                                item_id: *id,
+                                rev: *rev,
+                                content: content.clone(),
+                                scorer,
+                            };
+                            let body = template
+                                .as_ref()
+                                .map_or(default_template(content.format), |t| t.1.as_str());
+                            let Some(prompt) = render(body, content, *variant) else {
+                                skipped_writes.push(target);
+                                continue;
+                            };
+                            let key = cache::request_key(&m.config, &prompt, run_index);
+                            if let Some(&j) = by_key.get(&(mi, key.clone())) {
+                                jobs[j].targets.push(target);
+                                continue;
+                            }
+                            let cached = cache::lookup(conn, &key)?;
+                            by_key.insert((mi, key.clone()), jobs.len());
+                            jobs.push(Job {
+                                key,
+                                model: mi,
+                                prompt,
+                                cached,
+                                targets: vec![target],
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    drop(by_key);
+
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(256)
+        .build()
+        .map_err(|e| EvalError::Config(format!("HTTP client: {e}")))?;
+    let mut dispatchers: Vec<Dispatcher> = models
+        .iter()
+        .map(|m| Dispatcher::new(m.config.clone(), http.clone()))
+        .collect();
+    let judge = judge_model.map(|j| {
+        dispatchers.push(Dispatcher::new(j.config, http.clone()));
+        dispatchers.len() - 1
+    });
+    // Enough tasks in flight to keep every endpoint busy, few enough to bound memory.
+    let in_flight: usize = dispatchers
+        .iter()
+        .map(|d| d.config.concurrency * d.config.endpoints.len().max(1))
+        .sum::<usize>()
+        * 2;
+
+    let (tx, rx) = mpsc::channel();
+    let writer = spawn_writer(path.to_path_buf(), rx);
+    let shared = Arc::new(Shared {
+        dispatchers,
+        judge,
+        images: ImageEncoder::new(Project::open(path)?),
+        reader: Mutex::new(Project::open(path)?),
+        writer: Mutex::new(tx),
+        inflight: Mutex::new(HashMap::new()),
+        counters,
+        total,
+        progress,
+        cancel: cancel.clone(),
+    });
+    for t in skipped_writes {
+        shared.counters.skipped.fetch_add(1, Ordering::Relaxed);
+        shared.send(Write::Result {
+            target: t,
+            key: None,
+            from_cache: false,
+            outcome: "skipped",
+            scored: None,
+            error: None,
+        });
+        shared.counters.done.fetch_add(1, Ordering::Relaxed);
+    }
+    (shared.progress)(&shared.counters.snapshot(total));
+
+    let limit = Arc::new(Semaphore::new(in_flight.max(1)));
+    let mut set = tokio::task::JoinSet::new();
+    for job in jobs {
+        if cancel.is_cancelled() {
+            break;
+        }
+        let permit = tokio::select! {
+            p = limit.clone().acquire_owned() => p,
+            _ = cancel.cancelled() => break,
+        };
+        let Ok(permit) = permit else { break };
+        let s = shared.clone();
+        set.spawn(async move {
+            s.run_job(job).await;
+            drop(permit);
+        });
+        while set.try_join_next().is_some() {}
+    }
+    while set.join_next().await.is_some() {}
+
+    let snapshot = shared.counters.snapshot(total);
+    let attempts: usize = shared
+        .dispatchers
+        .iter()
+        .map(|d| d.stats.attempts.load(Ordering::Relaxed))
+        .sum();
+    let retries: usize = shared
+        .dispatchers
+        .iter()
+        .map(|d| d.stats.retries.load(Ordering::Relaxed))
+        .sum();
+    let cost = models.first().and_then(|m| {
+        let (pi, po) = (m.config.price_input?, m.config.price_output?);
+        Some((snapshot.prompt_tokens as f64 * pi + snapshot.completion_tokens as f64 * po) / 1e6)
+    });
+    match Arc::try_unwrap(shared) {
+        Ok(s) => drop(s),
+        Err(_) => return Err(EvalError::Config("engine tasks outlived the run".into())),
+    }
+    writer
+        .join()
+        .map_err(|_| EvalError::Config("writer thread panicked".into()))??;
+
+    for id in &run_ids {
+        conn.execute(
+            "UPDATE runs SET status = CASE WHEN EXISTS (SELECT 1 FROM run_items WHERE run_id = ?1 AND outcome = 'error') THEN 'incomplete'
+                                          ELSE 'complete' END,
+                             finished_at = ?2 WHERE id = ?1",
+            params![id, assay_core::store::now()],
+        )?;
+    }
+    if cancel.is_cancelled() {
+        for id in &run_ids {
+            conn.execute(
+                "UPDATE runs SET status = 'cancelled' WHERE id = ?1 AND status != 'complete'",
+                [id],
+            )?;
+        }
+    }
+    Ok(EvalSummary {
+        progress: snapshot,
+        http_attempts: attempts,
+        retries,
+        run_ids,
+        cost,
+        cancelled: cancel.is_cancelled(),
+    })
+}

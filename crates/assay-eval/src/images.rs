@@ -1,0 +1,75 @@
+//! Images as the model receives them: downscaled to the model's max side, encoded as JPEG or
+//! PNG, sent as data URLs. Encoded copies are kept per (hash, policy) for the engine's life.
+
+use std::collections::HashMap;
+use std::io::Cursor;
+use std::sync::{Arc, Mutex};
+
+use base64::Engine as _;
+
+use crate::model::{ImageEncoding, ImagePolicy};
+use assay_core::Project;
+
+pub struct ImageEncoder {
+    project: Mutex<Project>,
+    cache: Mutex<HashMap<(String, u32, bool), Arc<String>>>,
+}
+
+const MAX_CACHED: usize = 512;
+
+impl ImageEncoder {
+    pub fn new(project: Project) -> Self {
+        Self {
+            project: Mutex::new(project),
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn data_url(&self, hash: &str, policy: &ImagePolicy) -> Result<Arc<String>, String> {
+        let key = (
+            hash.to_string(),
+            policy.max_side,
+            policy.encoding == ImageEncoding::Png,
+        );
+        if let Some(hit) = self.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+            return Ok(hit);
+        }
+        let (bytes, _) = self
+            .project
+            .lock()
+            .map_err(|_| "image reader poisoned".to_string())?
+            .image_bytes(hash)
+            .map_err(|e| e.to_string())?;
+        let img = image::load_from_memory(&bytes).map_err(|e| format!("image {hash}: {e}"))?;
+        let img = if img.width().max(img.height()) > policy.max_side {
+            img.thumbnail(policy.max_side, policy.max_side)
+        } else {
+            img
+        };
+        let mut out = Cursor::new(Vec::new());
+        let mime = match policy.encoding {
+            ImageEncoding::Png => {
+                img.write_to(&mut out, image::ImageFormat::Png)
+                    .map_err(|e| e.to_string())?;
+                "image/png"
+            }
+            ImageEncoding::Jpeg => {
+                img.to_rgb8()
+                    .write_to(&mut out, image::ImageFormat::Jpeg)
+                    .map_err(|e| e.to_string())?;
+                "image/jpeg"
+            }
+        };
+        let url = Arc::new(format!(
+            "data:{mime};base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(out.into_inner())
+        ));
+        if let Ok(mut c) = self.cache.lock() {
+            if c.len() >= MAX_CACHED {
+                c.clear();
+            }
+            c.insert(key, url.clone());
+        }
+        Ok(url)
+    }
+}

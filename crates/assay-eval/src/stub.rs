@@ -1,0 +1,236 @@
+//! A local OpenAI-compatible chat-completions server for tests and benchmarks. It answers from a
+//! script keyed on prompt substrings and injects faults: latency, 429 with Retry-After, 500,
+//! hangs, malformed and truncated JSON. It binds 127.0.0.1 only.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{TcpListener, TcpStream};
+
+#[derive(Debug, Clone)]
+pub enum Reply {
+    /// A normal completion with this content.
+    Text(String),
+    /// An HTTP error status, optionally with Retry-After seconds.
+    Status { code: u16, retry_after: Option<u64> },
+    /// Never answers (the client's timeout must fire).
+    Hang,
+    /// 200 with a body that is not JSON.
+    Malformed,
+    /// 200 whose JSON body is cut off midway.
+    Truncated,
+}
+
+#[derive(Debug, Clone)]
+pub struct Rule {
+    /// Applies to requests whose prompt text contains this ("" matches all).
+    pub contains: String,
+    pub reply: Reply,
+    /// Applies to the first `times` matching requests only; None = always.
+    pub times: Option<usize>,
+}
+
+impl Rule {
+    pub fn always(contains: &str, reply: Reply) -> Self {
+        Self {
+            contains: contains.into(),
+            reply,
+            times: None,
+        }
+    }
+    pub fn first(n: usize, contains: &str, reply: Reply) -> Self {
+        Self {
+            contains: contains.into(),
+            reply,
+            times: Some(n),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct StubConfig {
+    pub latency: Duration,
+    pub rules: Vec<Rule>,
+    /// Reply when no rule matches; defaults to echoing "OK".
+    pub default_reply: Option<Reply>,
+}
+
+struct Shared {
+    config: StubConfig,
+    used: Vec<AtomicUsize>,
+    requests: AtomicUsize,
+    prompts: Mutex<Vec<String>>,
+}
+
+pub struct StubServer {
+    pub url: String,
+    shared: Arc<Shared>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl StubServer {
+    pub async fn start(config: StubConfig) -> std::io::Result<Self> {
+        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        let used = config.rules.iter().map(|_| AtomicUsize::new(0)).collect();
+        let shared = Arc::new(Shared {
+            config,
+            used,
+            requests: AtomicUsize::new(0),
+            prompts: Mutex::new(Vec::new()),
+        });
+        let s = shared.clone();
+        let task = tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                let s = s.clone();
+                tokio::spawn(async move {
+                    let _ = serve(stream, s).await;
+                });
+            }
+        });
+        Ok(Self {
+            url: format!("http://{addr}/v1"),
+            shared,
+            task,
+        })
+    }
+
+    /// Requests received so far (including faulted ones).
+    pub fn requests(&self) -> usize {
+        self.shared.requests.load(Ordering::SeqCst)
+    }
+
+    pub fn prompts(&self) -> Vec<String> {
+        self.shared
+            .prompts
+            .lock()
+            .map(|p| p.clone())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for StubServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// All text parts of all messages, joined by newlines.
+fn prompt_text(body: &Value) -> String {
+    let mut out = Vec::new();
+    for m in body["messages"].as_array().into_iter().flatten() {
+        match &m["content"] {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(parts) => {
+                for p in parts {
+                    if let Some(t) = p["text"].as_str() {
+                        out.push(t.to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out.join("\n")
+}
+
+fn choose(shared: &Shared, prompt: &str) -> Reply {
+    for (i, rule) in shared.config.rules.iter().enumerate() {
+        if !prompt.contains(&rule.contains) {
+            continue;
+        }
+        match rule.times {
+            None => return rule.reply.clone(),
+            Some(n) => {
+                if shared.used[i].fetch_add(1, Ordering::SeqCst) < n {
+                    return rule.reply.clone();
+                }
+            }
+        }
+    }
+    shared
+        .config
+        .default_reply
+        .clone()
+        .unwrap_or(Reply::Text("OK".into()))
+}
+
+async fn serve(stream: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> {
+    let (r, mut w) = stream.into_split();
+    let mut reader = BufReader::new(r);
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).await? == 0 {
+            return Ok(());
+        }
+        let mut content_length = 0usize;
+        loop {
+            let mut h = String::new();
+            if reader.read_line(&mut h).await? == 0 {
+                return Ok(());
+            }
+            let h = h.trim_end();
+            if h.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = h.split_once(':') {
+                if k.eq_ignore_ascii_case("content-length") {
+                    content_length = v.trim().parse().unwrap_or(0);
+                }
+            }
+        }
+        let mut body = vec![0u8; content_length];
+        reader.read_exact(&mut body).await?;
+        shared.requests.fetch_add(1, Ordering::SeqCst);
+        let req: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        let prompt = prompt_text(&req);
+        if let Ok(mut p) = shared.prompts.lock() {
+            p.push(prompt.clone());
+        }
+        let reply = choose(&shared, &prompt);
+        if !shared.config.latency.is_zero() {
+            tokio::time::sleep(shared.config.latency).await;
+        }
+        let (status, extra, payload) = match reply {
+            Reply::Hang => {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                return Ok(());
+            }
+            Reply::Status { code, retry_after } => (
+                code,
+                retry_after
+                    .map(|s| format!("Retry-After: {s}\r\n"))
+                    .unwrap_or_default(),
+                json!({"error": {"message": "stub error", "code": code}}).to_string(),
+            ),
+            Reply::Malformed => (200, String::new(), "<html>not json</html>".to_string()),
+            Reply::Truncated => {
+                let full = completion(&req, "truncated");
+                (200, String::new(), full[..full.len() / 2].to_string())
+            }
+            Reply::Text(t) => (200, String::new(), completion(&req, &t)),
+        };
+        let reason = if status == 200 { "OK" } else { "Error" };
+        let head = format!(
+            "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{extra}Connection: keep-alive\r\n\r\n",
+            payload.len()
+        );
+        w.write_all(head.as_bytes()).await?;
+        w.write_all(payload.as_bytes()).await?;
+        w.flush().await?;
+    }
+}
+
+fn completion(req: &Value, text: &str) -> String {
+    json!({
+        "id": "stub",
+        "object": "chat.completion",
+        "model": req["model"],
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}
+    })
+    .to_string()
+}

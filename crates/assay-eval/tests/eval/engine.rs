@@ -1,0 +1,313 @@
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use assay_core::store::{Author, Edit};
+use assay_core::{ItemStatus, Project, RefinementOp, Role};
+use assay_eval::engine::Version;
+use assay_eval::stub::{Reply, Rule, StubConfig, StubServer};
+use assay_eval::{run_eval, CancelToken};
+
+use crate::common::*;
+
+#[tokio::test]
+async fn every_fault_is_retried_or_recorded_and_counts_add_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 10, 0);
+    let stub = StubServer::start(StubConfig {
+        rules: vec![
+            Rule::first(
+                2,
+                "q1 ",
+                Reply::Status {
+                    code: 429,
+                    retry_after: Some(1),
+                },
+            ),
+            Rule::first(
+                1,
+                "q2 ",
+                Reply::Status {
+                    code: 500,
+                    retry_after: None,
+                },
+            ),
+            Rule::first(1, "q3 ", Reply::Malformed),
+            Rule::first(1, "q4 ", Reply::Truncated),
+            Rule::always(
+                "q5 ",
+                Reply::Status {
+                    code: 400,
+                    retry_after: None,
+                },
+            ),
+            Rule::always("q6 ", Reply::Hang),
+            Rule::always("", Reply::Text("a-answer".into())),
+        ],
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "m", vec![stub.url.clone()], |c| {
+        c.timeout_secs = 0.3;
+        c.max_retries = 2;
+    });
+    let mut req = request(&["m"], 1);
+    req.versions = vec![Version::Before];
+    let t = Instant::now();
+    let s = eval(&path, &req).await;
+    assert!(
+        t.elapsed() >= Duration::from_secs(2),
+        "two Retry-After: 1 waits were honoured"
+    );
+    assert_eq!(s.progress.total, 10);
+    assert_eq!(s.progress.done, 10);
+    assert_eq!(
+        s.progress.errors, 2,
+        "400 and the hang are recorded per item"
+    );
+    // 10 items: 8 answered first or after retries; q5 once (400 is final); q6 three timeouts.
+    assert_eq!(stub.requests(), 10 + 2 + 1 + 1 + 1 + 2);
+    assert_eq!(s.http_attempts, stub.requests());
+    assert_eq!(
+        outcomes(&path),
+        vec![("error".into(), 2), ("scored".into(), 8)]
+    );
+    let p = Project::open(&path).unwrap();
+    let err: String = p.connection().query_row(
+        "SELECT error FROM run_items ri JOIN items i ON i.id = ri.item_id WHERE i.ext_id = 'q6'", [], |r| r.get(0)).unwrap();
+    assert!(
+        err.contains("timed out") && err.contains("attempt 3 of 3"),
+        "{err}"
+    );
+    let status: String = p
+        .connection()
+        .query_row("SELECT status FROM runs", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(status, "incomplete");
+}
+
+#[tokio::test]
+async fn after_editing_k_items_only_k_requests_per_run_are_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 200, 0);
+    let stub = StubServer::start(StubConfig::default()).await.unwrap();
+    add_model(&path, "m", vec![stub.url.clone()], |c| c.concurrency = 16);
+    let req = request(&["m"], 3);
+    let first = eval(&path, &req).await;
+    // Before and after are identical until someone edits: the after runs reuse every answer.
+    assert_eq!(first.progress.sent, 600);
+    assert_eq!(first.progress.cached, 600);
+    assert_eq!(stub.requests(), 600);
+
+    let mut p = Project::open(&path).unwrap();
+    let u = p.ensure_user("aiko", Role::Annotator).unwrap();
+    let author = Author {
+        user_id: u.id,
+        role: Role::Annotator,
+        round: 1,
+    };
+    for i in 0..10 {
+        let id = p.item_id_by_ext("set", &format!("q{i}")).unwrap();
+        let mut c = p.item(id).unwrap().content;
+        c.question = format!("q{i} what exactly is shown?");
+        p.save_edit(
+            id,
+            &Edit {
+                content: c,
+                op: Some(RefinementOp::Disambiguation),
+                tags: vec![],
+                status: ItemStatus::Edited,
+                note: None,
+            },
+            &author,
+        )
+        .unwrap();
+    }
+    let second = eval(&path, &req).await;
+    assert_eq!(second.progress.sent, 30, "k = 10 edited items x 3 runs");
+    assert_eq!(
+        second.progress.total, 30,
+        "unchanged items are already scored"
+    );
+    assert_eq!(stub.requests(), 630);
+    // A third pass has nothing to do.
+    let third = eval(&path, &req).await;
+    assert_eq!((third.progress.total, third.progress.sent), (0, 0));
+}
+
+#[tokio::test]
+async fn a_cancelled_run_resumes_without_paying_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 100, 0);
+    let stub = StubServer::start(StubConfig {
+        latency: Duration::from_millis(20),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "m", vec![stub.url.clone()], |c| c.concurrency = 4);
+    let mut req = request(&["m"], 1);
+    req.versions = vec![Version::Before];
+    let cancel = CancelToken::new();
+    let c2 = cancel.clone();
+    let s = run_eval(
+        &path,
+        &req,
+        Arc::new(move |p| {
+            if p.done >= 50 {
+                c2.cancel()
+            }
+        }),
+        cancel,
+    )
+    .await
+    .unwrap();
+    assert!(s.cancelled);
+    let done_first = s.progress.done;
+    assert!((50..100).contains(&done_first), "{done_first}");
+    let s2 = eval(&path, &req).await;
+    assert_eq!(s2.progress.total, 100 - done_first);
+    assert_eq!(outcomes(&path), vec![("scored".into(), 100)]);
+    // Only requests cut off in flight at the moment of cancelling can be paid twice.
+    assert!(stub.requests() <= 100 + 4, "{}", stub.requests());
+}
+
+#[tokio::test]
+async fn requests_spread_over_replicas_and_a_dead_one_is_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 60, 0);
+    let a = StubServer::start(StubConfig::default()).await.unwrap();
+    let b = StubServer::start(StubConfig::default()).await.unwrap();
+    let dead = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}/v1", l.local_addr().unwrap())
+    };
+    add_model(&path, "m", vec![a.url.clone(), dead, b.url.clone()], |c| {
+        c.concurrency = 2
+    });
+    let mut req = request(&["m"], 1);
+    req.versions = vec![Version::Before];
+    let s = eval(&path, &req).await;
+    assert_eq!(s.progress.errors, 0);
+    assert_eq!(a.requests() + b.requests(), 60);
+    assert!(
+        a.requests() >= 15 && b.requests() >= 15,
+        "{} / {}",
+        a.requests(),
+        b.requests()
+    );
+}
+
+#[tokio::test]
+async fn the_rate_limit_spaces_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 11, 0);
+    let stub = StubServer::start(StubConfig::default()).await.unwrap();
+    add_model(&path, "m", vec![stub.url.clone()], |c| {
+        c.rate_per_minute = Some(600);
+        c.concurrency = 8;
+    });
+    let mut req = request(&["m"], 1);
+    req.versions = vec![Version::Before];
+    let t = Instant::now();
+    eval(&path, &req).await;
+    assert!(
+        t.elapsed() >= Duration::from_millis(950),
+        "{:?}",
+        t.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn a_choice_answer_without_a_letter_is_unparsed_not_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 0, 3);
+    let stub = StubServer::start(StubConfig {
+        rules: vec![
+            Rule::always("m0 ", Reply::Text("I cannot tell from the image.".into())),
+            Rule::always("m1 ", Reply::Text("Answer: (A)".into())),
+        ],
+        default_reply: Some(Reply::Text("答えはBです".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "m", vec![stub.url.clone()], |_| {});
+    let mut req = request(&["m"], 1);
+    req.versions = vec![Version::Before];
+    eval(&path, &req).await;
+    let p = Project::open(&path).unwrap();
+    let rows: Vec<(String, String, Option<f64>)> = p
+        .connection()
+        .prepare("SELECT i.ext_id, ri.outcome, ri.score FROM run_items ri JOIN items i ON i.id = ri.item_id ORDER BY i.id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            ("m0".into(), "unparsed".into(), None),
+            ("m1".into(), "scored".into(), Some(0.0)),
+            ("m2".into(), "scored".into(), Some(1.0)),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn checklist_items_are_judged_and_judgements_cached() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.assay");
+    let mut p = Project::create(&path).unwrap();
+    let data = dir.path().join("hv.jsonl");
+    std::fs::write(&data, "{\"id\": \"1\", \"question_original\": \"이거 뭐야?\", \"question_explicit\": \"EXIT 표지판은 무슨 뜻?\", \"checklist\": [\"출구라고 설명\", \"방향 안내\"]}\n").unwrap();
+    assay_core::import::import_path(
+        &mut p,
+        &data,
+        &Default::default(),
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    let model = StubServer::start(StubConfig {
+        default_reply: Some(Reply::Text("출구라는 뜻입니다.".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let judge = StubServer::start(StubConfig {
+        default_reply: Some(Reply::Text("[{\"criterion\":1,\"rating\":\"met\",\"evidence\":\"출구라는 뜻\",\"justification\":\"ok\"},{\"criterion\":2,\"rating\":\"partially_met\",\"evidence\":\"\",\"justification\":\"no direction\"}]".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "m", vec![model.url.clone()], |_| {});
+    add_model(&path, "judge", vec![judge.url.clone()], |_| {});
+    let mut req = request(&["m"], 1);
+    req.datasets = vec!["hv".into()];
+    req.versions = vec![Version::Before];
+    req.variants = vec![assay_eval::Variant::Original, assay_eval::Variant::Explicit];
+    req.judge = Some("judge".into());
+    let s = eval(&path, &req).await;
+    assert_eq!(s.progress.errors, 0);
+    let p = Project::open(&path).unwrap();
+    let scores: Vec<f64> = p
+        .connection()
+        .prepare("SELECT score FROM run_items ORDER BY run_id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(scores, vec![0.75, 0.75]);
+    assert!(judge.prompts()[0].contains("partially_met"));
+    // Judge prompts include the response, which is identical for both variants: judged once.
+    assert_eq!(judge.requests(), 1);
+    let evidence: String = p
+        .connection()
+        .query_row("SELECT evidence FROM run_items LIMIT 1", [], |r| r.get(0))
+        .unwrap();
+    assert!(evidence.contains("no direction") && evidence.contains("judge_raw"));
+}

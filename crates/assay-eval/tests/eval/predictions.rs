@@ -1,0 +1,226 @@
+use std::path::Path;
+
+use assay_core::store::{Author, Edit};
+use assay_core::{ItemStatus, Project, RefinementOp, Role};
+use assay_eval::engine::Version;
+use assay_eval::predictions::{import_predictions, PredictionFormat, PredictionImport};
+use assay_eval::table::{before_after_table, overrule, render, TableFormat};
+use assay_eval::Variant;
+
+use crate::common::project;
+
+const BEFORE: [(&str, [&[usize]; 3]); 3] = [
+    ("X", [&[0, 1], &[0, 1, 2], &[0, 1]]),
+    ("Y", [&[0], &[0], &[0]]),
+    ("Z", [&[0, 1, 2, 3], &[0, 1, 2, 3], &[0, 1, 2]]),
+];
+const AFTER: [(&str, [&[usize]; 3]); 3] = [
+    ("X", [&[0, 1], &[0, 1], &[0, 1]]),
+    ("Y", [&[0], &[0, 1], &[0]]),
+    ("Z", [&[0, 1, 2], &[0, 1, 2], &[0, 1, 2]]),
+];
+
+fn answer(correct: &[usize], i: usize, model: &str, run: usize, version: Version) -> String {
+    if correct.contains(&i) {
+        "The answer is (B).".into()
+    } else if model == "Y" && run == 0 && i == 1 && version == Version::Before {
+        "I don't know.".into()
+    } else {
+        "C".into()
+    }
+}
+
+/// Writes one run's predictions in the layout of the tool each model "came from".
+fn write(
+    dir: &Path,
+    model: &str,
+    run: usize,
+    version: Version,
+    n: usize,
+    correct: &[usize],
+) -> std::path::PathBuf {
+    let name = format!("{model}-{}-{run}", version.as_str());
+    match model {
+        "X" => {
+            let p = dir.join(format!("{name}.jsonl"));
+            let body: String = (0..n).map(|i| serde_json::json!({"question_id": format!("m{i}"), "text": answer(correct, i, model, run, version)}).to_string() + "\n").collect();
+            std::fs::write(&p, body).unwrap();
+            p
+        }
+        "Y" => {
+            let p = dir.join(format!("{name}.jsonl"));
+            let body: String = (0..n).map(|i| serde_json::json!({"doc_id": i, "resps": [["raw"]], "filtered_resps": [answer(correct, i, model, run, version)]}).to_string() + "\n").collect();
+            std::fs::write(&p, body).unwrap();
+            p
+        }
+        _ => {
+            let p = dir.join(format!("{name}.tsv"));
+            let mut body = String::from("index\tquestion\tprediction\n");
+            for i in 0..n {
+                body.push_str(&format!(
+                    "m{i}\tq\t{}\n",
+                    answer(correct, i, model, run, version)
+                ));
+            }
+            std::fs::write(&p, body).unwrap();
+            p
+        }
+    }
+}
+
+#[test]
+fn before_after_table_from_recorded_predictions_matches_hand_checked_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 0, 4);
+    let mut p = Project::open(&path).unwrap();
+    let u = p.ensure_user("aiko", Role::Annotator).unwrap();
+    let m3 = p.item_id_by_ext("set", "m3").unwrap();
+    let c = p.item(m3).unwrap().content;
+    p.save_edit(
+        m3,
+        &Edit {
+            content: c,
+            op: Some(RefinementOp::Remove),
+            tags: vec![],
+            status: ItemStatus::Edited,
+            note: None,
+        },
+        &Author {
+            user_id: u.id,
+            role: Role::Annotator,
+            round: 1,
+        },
+    )
+    .unwrap();
+
+    for (version, table, n) in [(Version::Before, BEFORE, 4), (Version::After, AFTER, 3)] {
+        for (model, runs) in table {
+            for (run, correct) in runs.iter().enumerate() {
+                let f = write(dir.path(), model, run, version, n, correct);
+                let r = import_predictions(
+                    &mut p,
+                    &f,
+                    &PredictionImport {
+                        model: model.into(),
+                        dataset: "set".into(),
+                        version,
+                        variant: Variant::Original,
+                        run_index: run as u32 + 1,
+                        scorer: None,
+                        format: None,
+                        id_field: "id".into(),
+                        text_field: "text".into(),
+                    },
+                )
+                .unwrap();
+                assert_eq!((r.matched, r.missing), (n, 0));
+                let expect = match model {
+                    "X" => PredictionFormat::LlmJpEvalMm,
+                    "Y" => PredictionFormat::LmmsEval,
+                    _ => PredictionFormat::Vlmevalkit,
+                };
+                assert_eq!(r.format, expect);
+            }
+        }
+    }
+    let rows = before_after_table(&p, &["set".into()], Variant::Original).unwrap();
+    let r = &rows[0].row;
+    let close = |a: f64, b: f64| assert!((a - b).abs() < 1e-9, "{a} vs {b}");
+    close(r.before.accuracy, 7.0 / 12.0);
+    close(r.before.run_std, 2.0 * (1.0f64 / 72.0).sqrt() / 3.0);
+    close(r.before.gap, 2.0 / 3.0);
+    close(r.after.accuracy, 19.0 / 27.0);
+    close(r.after.run_std, (2.0f64 / 81.0).sqrt() / 3.0);
+    close(r.after.gap, 5.0 / 9.0);
+    close(r.delta_accuracy, 19.0 / 27.0 - 7.0 / 12.0);
+    close(r.rank_correlation.unwrap(), 1.0);
+    assert_eq!((rows[0].unparsed_before, rows[0].unparsed_after), (1, 0));
+    let md = render(&rows, TableFormat::Markdown).unwrap();
+    assert!(md.contains("| set | 3 | 58.3 ["), "{md}");
+    assert!(render(&rows, TableFormat::Latex)
+        .unwrap()
+        .contains("\\toprule"));
+    assert!(render(&rows, TableFormat::Csv)
+        .unwrap()
+        .starts_with("Dataset,Models"));
+
+    // A person overrules one judgement: Y's unparsed answer in run 1 was actually right.
+    let run: i64 = p.connection().query_row(
+        "SELECT r.id FROM runs r JOIN models m ON m.id = r.model_id WHERE m.name = 'Y' AND r.version = 'before' AND r.run_index = 1", [], |x| x.get(0)).unwrap();
+    let m1 = p.item_id_by_ext("set", "m1").unwrap();
+    overrule(
+        &p,
+        run,
+        m1,
+        1.0,
+        Some(u.id),
+        Some("the hedge names B later"),
+    )
+    .unwrap();
+    let rows2 = before_after_table(&p, &["set".into()], Variant::Original).unwrap();
+    close(rows2[0].row.before.accuracy, 7.0 / 12.0 + 0.25 / 3.0 / 3.0);
+    let kept: Option<f64> = p
+        .connection()
+        .query_row(
+            "SELECT score FROM run_items WHERE run_id = ?1 AND item_id = ?2",
+            [run, m1],
+            |x| x.get(0),
+        )
+        .unwrap();
+    assert_eq!(kept, None, "the scorer's own result is kept");
+}
+
+#[test]
+fn unknown_prediction_ids_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 2, 0);
+    let mut p = Project::open(&path).unwrap();
+    let f = dir.path().join("pred.jsonl");
+    std::fs::write(
+        &f,
+        "{\"question_id\": \"q0\", \"text\": \"a0\"}\n{\"question_id\": \"zz\", \"text\": \"?\"}\n",
+    )
+    .unwrap();
+    let r = import_predictions(
+        &mut p,
+        &f,
+        &PredictionImport {
+            model: "X".into(),
+            dataset: "set".into(),
+            version: Version::Before,
+            variant: Variant::Original,
+            run_index: 1,
+            scorer: None,
+            format: None,
+            id_field: "id".into(),
+            text_field: "text".into(),
+        },
+    )
+    .unwrap();
+    assert_eq!((r.matched, r.scored, r.missing), (1, 1, 1));
+    assert_eq!(r.unknown_ids, vec!["zz".to_string()]);
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(
+        &bad,
+        "{\"question_id\": \"q0\", \"text\": \"a0\"}\nnot json\n",
+    )
+    .unwrap();
+    let e = import_predictions(
+        &mut p,
+        &bad,
+        &PredictionImport {
+            model: "X".into(),
+            dataset: "set".into(),
+            version: Version::Before,
+            variant: Variant::Original,
+            run_index: 2,
+            scorer: None,
+            format: None,
+            id_field: "id".into(),
+            text_field: "text".into(),
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("bad.jsonl:2: malformed JSON"), "{e}");
+}
