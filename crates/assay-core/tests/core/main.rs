@@ -5,3 +5,4 @@ mod export;
 mod import;
 mod query;
 mod revisions;
+mod stats;
