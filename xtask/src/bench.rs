@@ -314,3 +314,88 @@ pub fn store(args: &[String]) -> Result<()> {
     }
     Ok(())
 }
+
+/// Engine overhead: 5,000 requests against the stub with 20 ms latency at 64-way concurrency.
+/// The endpoint bound is 5,000 x 20 ms / 64 = 1.5625 s.
+pub fn engine(args: &[String]) -> Result<()> {
+    use assay_eval::model::{save_model, ModelConfig};
+    use assay_eval::stub::{StubConfig, StubServer};
+    use assay_eval::{run_eval, CancelToken, EvalRequest, Version};
+
+    let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(5000);
+    let latency_ms: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20);
+    let conc = 64usize;
+    let dir = super::root().join("target/bench");
+    std::fs::create_dir_all(&dir)?;
+    let data = dir.join("engine.jsonl");
+    let mut body = String::new();
+    for i in 0..n {
+        body.push_str(&format!(
+            "{{\"id\": \"q{i}\", \"question\": \"q{i} 画像の内容は？\", \"answer\": \"a{i}\"}}\n"
+        ));
+    }
+    std::fs::write(&data, body)?;
+    let path = dir.join("engine.assay");
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+    }
+    let mut p = Project::create(&path)?;
+    assay_core::import::import_path(
+        &mut p,
+        &data,
+        &Default::default(),
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )?;
+    // The stub runs on its own runtime thread, as a separate server would.
+    let stub_rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()?;
+    let stub = stub_rt.block_on(StubServer::start(StubConfig {
+        latency: std::time::Duration::from_millis(latency_ms),
+        ..Default::default()
+    }))?;
+    let rt = tokio::runtime::Runtime::new()?;
+    let bare = rt.block_on(bare_client(&stub.url, n, conc))?;
+    rt.block_on(async {
+        save_model(&p, &ModelConfig { name: "m".into(), model: "m".into(), endpoints: vec![stub.url.clone()], concurrency: conc, ..Default::default() })?;
+        let req = EvalRequest { models: vec!["m".into()], datasets: vec!["engine".into()], versions: vec![Version::Before], runs: 1, ..Default::default() };
+        let t = Instant::now();
+        let s = run_eval(&path, &req, std::sync::Arc::new(|_| {}), CancelToken::new()).await?;
+        let secs = t.elapsed().as_secs_f64();
+        let ideal = n as f64 * latency_ms as f64 / 1000.0 / conc as f64;
+        println!(
+            "engine: {} requests ({} sent) at {}-way concurrency, {} ms latency: {:.3} s; endpoint bound {:.3} s; {:.1} % of ideal time",
+            n, s.progress.sent, conc, latency_ms, secs, ideal, secs / ideal * 100.0
+        );
+        println!(
+            "bare client (reqwest, same stub, no engine): {:.3} s = {:.1} % of ideal; engine / bare = {:.3}",
+            bare, bare / ideal * 100.0, secs / bare
+        );
+        anyhow::Ok(())
+    })
+}
+
+/// The floor set by the stub and the HTTP stack: `n` plain requests, `conc` at a time.
+async fn bare_client(url: &str, n: usize, conc: usize) -> Result<f64> {
+    let http = reqwest::Client::new();
+    let sem = std::sync::Arc::new(tokio::sync::Semaphore::new(conc));
+    let t = Instant::now();
+    let mut set = tokio::task::JoinSet::new();
+    for i in 0..n {
+        let permit = sem.clone().acquire_owned().await?;
+        let http = http.clone();
+        let url = format!("{url}/chat/completions");
+        set.spawn(async move {
+            let body = serde_json::json!({"model": "m", "messages": [{"role": "user", "content": format!("bare {i}")}]});
+            let r = http.post(&url).json(&body).send().await.and_then(|r| r.error_for_status());
+            drop(permit);
+            r.map(|_| ())
+        });
+    }
+    while let Some(r) = set.join_next().await {
+        r??;
+    }
+    Ok(t.elapsed().as_secs_f64())
+}

@@ -109,6 +109,7 @@ fn main() -> Result<()> {
             ])
             .args(&args[1..])),
         Some("bench-store") => bench::store(&args[1..]),
+        Some("bench-engine") => bench::engine(&args[1..]),
         _ => {
             eprintln!("usage: cargo xtask <demo|test|bench|sample>");
             std::process::exit(2)

@@ -324,14 +324,17 @@ impl Shared {
         model: usize,
         key: &str,
         body: serde_json::Value,
+        check_store: bool,
     ) -> std::result::Result<(ChatResponse, bool), Option<String>> {
-        let hit = self
-            .reader
-            .lock()
-            .ok()
-            .and_then(|p| cache::lookup(p.connection(), key).ok().flatten());
-        if let Some(r) = hit {
-            return Ok((r, true));
+        if check_store {
+            let hit = self
+                .reader
+                .lock()
+                .ok()
+                .and_then(|p| cache::lookup(p.connection(), key).ok().flatten());
+            if let Some(r) = hit {
+                return Ok((r, true));
+            }
         }
         let cell = {
             let Ok(mut map) = self.inflight.lock() else {
@@ -402,7 +405,7 @@ impl Shared {
         let cfg = &self.dispatchers[j].config;
         let key = cache::judge_key(cfg, &prompt);
         let body = request_body(cfg, &prompt, &[]);
-        let (r, _) = self.call_cached(j, &key, body).await?;
+        let (r, _) = self.call_cached(j, &key, body, true).await?;
         let mut s = match t.scorer {
             ScorerKind::ChecklistJudge => judge::parse_checklist(&r.text, &t.content),
             _ => judge::parse_binary(&r.text),
@@ -434,7 +437,8 @@ impl Shared {
                     }
                 }
                 let body = request_body(cfg, &job.prompt.text, &urls);
-                match self.call_cached(job.model, &job.key, body).await {
+                // Planning already looked this key up in the store; only in-flight twins share it.
+                match self.call_cached(job.model, &job.key, body, false).await {
                     Ok(x) => x,
                     Err(Some(e)) => {
                         for t in job.targets {

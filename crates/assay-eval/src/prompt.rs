@@ -42,7 +42,7 @@ impl Variant {
         Self::ALL.into_iter().find(|v| v.as_str() == s)
     }
     /// The question text and whether images are sent; None when the item lacks this variant.
-    pub fn question<'a>(self, item: &'a ItemContent) -> Option<(&'a str, bool)> {
+    pub fn question(self, item: &ItemContent) -> Option<(&str, bool)> {
         match self {
             Self::Original => Some((item.question.as_str(), true)),
             Self::Explicit => item.explicit_question.as_deref().map(|q| (q, true)),

@@ -159,6 +159,8 @@ fn choose(shared: &Shared, prompt: &str) -> Reply {
 }
 
 async fn serve(stream: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> {
+    // Without this, Nagle's algorithm and delayed ACKs add ~40 ms to small responses.
+    stream.set_nodelay(true)?;
     let (r, mut w) = stream.into_split();
     let mut reader = BufReader::new(r);
     loop {
@@ -192,7 +194,10 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> {
         }
         let reply = choose(&shared, &prompt);
         if !shared.config.latency.is_zero() {
-            tokio::time::sleep(shared.config.latency).await;
+            // Tokio's timer rounds up to whole milliseconds (20 ms sleeps last ~21.5 ms); a
+            // thread sleep keeps the stub's latency what the benchmark says it is.
+            let latency = shared.config.latency;
+            let _ = tokio::task::spawn_blocking(move || std::thread::sleep(latency)).await;
         }
         let (status, extra, payload) = match reply {
             Reply::Hang => {
@@ -218,8 +223,9 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> {
             "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{extra}Connection: keep-alive\r\n\r\n",
             payload.len()
         );
-        w.write_all(head.as_bytes()).await?;
-        w.write_all(payload.as_bytes()).await?;
+        let mut out = head.into_bytes();
+        out.extend_from_slice(payload.as_bytes());
+        w.write_all(&out).await?;
         w.flush().await?;
     }
 }

@@ -1,37 +1,407 @@
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
 use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
 
 use super::Ctx;
+use crate::output;
+use assay_eval::engine::Version;
+use assay_eval::model::{models, save_model, GenParams, ImageEncoding, ImagePolicy, ModelConfig};
+use assay_eval::predictions::{import_predictions, PredictionFormat, PredictionImport};
+use assay_eval::table::{before_after_table, render, variant_table, TableFormat};
+use assay_eval::{run_eval, CancelToken, EvalRequest, ScorerKind, Variant};
 
 #[derive(Subcommand)]
 pub enum ModelCommand {
+    /// Add (or update) a model served over OpenAI-compatible chat completions.
+    Add(Box<ModelArgs>),
     /// List models.
     List,
 }
 
 #[derive(Args)]
-pub struct EvalArgs {}
+pub struct ModelArgs {
+    pub name: String,
+    /// Base URL up to /v1; repeat for replicas of one deployment.
+    #[arg(long = "endpoint", required = true)]
+    pub endpoints: Vec<String>,
+    /// Model id sent in requests (default: the name).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Environment variable holding the API key (the key is never stored).
+    #[arg(long)]
+    pub api_key_env: Option<String>,
+    #[arg(long, default_value_t = 0.0)]
+    pub temperature: f64,
+    #[arg(long)]
+    pub top_p: Option<f64>,
+    #[arg(long, default_value_t = 1024)]
+    pub max_tokens: u32,
+    #[arg(long)]
+    pub seed: Option<u64>,
+    #[arg(long, default_value_t = 1024)]
+    pub max_image_side: u32,
+    #[arg(long, default_value = "jpeg", value_parser = ["jpeg", "png"])]
+    pub image_format: String,
+    /// Requests in flight per endpoint.
+    #[arg(long, default_value_t = 8)]
+    pub concurrency: usize,
+    #[arg(long)]
+    pub rate_per_minute: Option<u32>,
+    #[arg(long, default_value_t = 120.0)]
+    pub timeout: f64,
+    #[arg(long, default_value_t = 5)]
+    pub retries: u32,
+    /// Price per million input tokens, for cost reports.
+    #[arg(long)]
+    pub price_input: Option<f64>,
+    #[arg(long)]
+    pub price_output: Option<f64>,
+}
 
-#[derive(Subcommand)]
-pub enum PredictionsCommand {
-    /// Import recorded predictions.
-    Import,
+pub fn model(ctx: &Ctx, c: ModelCommand) -> anyhow::Result<()> {
+    let p = ctx.open()?;
+    match c {
+        ModelCommand::Add(a) => {
+            let a = *a;
+            let cfg = ModelConfig {
+                model: a.model.unwrap_or_else(|| a.name.clone()),
+                name: a.name,
+                endpoints: a.endpoints,
+                params: GenParams {
+                    temperature: a.temperature,
+                    top_p: a.top_p,
+                    max_tokens: a.max_tokens,
+                    seed: a.seed,
+                },
+                images: ImagePolicy {
+                    max_side: a.max_image_side,
+                    encoding: if a.image_format == "png" {
+                        ImageEncoding::Png
+                    } else {
+                        ImageEncoding::Jpeg
+                    },
+                },
+                api_key_env: a.api_key_env,
+                concurrency: a.concurrency,
+                rate_per_minute: a.rate_per_minute,
+                timeout_secs: a.timeout,
+                max_retries: a.retries,
+                price_input: a.price_input,
+                price_output: a.price_output,
+            };
+            let id = save_model(&p, &cfg)?;
+            if ctx.json {
+                output::json(&serde_json::json!({"id": id, "model": cfg}))
+            } else {
+                println!(
+                    "saved model {} ({} endpoint(s))",
+                    cfg.name,
+                    cfg.endpoints.len()
+                );
+                Ok(())
+            }
+        }
+        ModelCommand::List => {
+            let ms = models(&p)?;
+            if ctx.json {
+                return output::json(&ms);
+            }
+            for m in ms {
+                println!(
+                    "{}\t{}\t{}",
+                    m.config.name,
+                    m.config.model,
+                    m.config.endpoints.join(" ")
+                );
+            }
+            Ok(())
+        }
+    }
 }
 
 #[derive(Args)]
-pub struct TableArgs {}
+pub struct EvalArgs {
+    #[arg(long = "model", required = true)]
+    pub models: Vec<String>,
+    #[arg(long = "dataset", required = true)]
+    pub datasets: Vec<String>,
+    /// before, after, or both (default).
+    #[arg(long = "version", value_parser = ["before", "after"])]
+    pub versions: Vec<String>,
+    /// original (default), explicit, disambiguated, text_only, no_image.
+    #[arg(long = "variant")]
+    pub variants: Vec<String>,
+    #[arg(long, default_value_t = 3)]
+    pub runs: u32,
+    #[arg(long, default_value = "default")]
+    pub template: String,
+    /// choice, soft_match, judge, checklist_judge, grounding, bleu (default: per answer format).
+    #[arg(long)]
+    pub scorer: Option<String>,
+    /// Judge model for judge scorers.
+    #[arg(long)]
+    pub judge: Option<String>,
+}
 
-pub fn model(_ctx: &Ctx, _c: ModelCommand) -> anyhow::Result<()> {
-    anyhow::bail!("not available yet")
+pub fn eval(ctx: &Ctx, a: EvalArgs) -> anyhow::Result<()> {
+    let path = ctx.path()?.clone();
+    let versions = if a.versions.is_empty() {
+        vec![Version::Before, Version::After]
+    } else {
+        a.versions
+            .iter()
+            .filter_map(|v| Version::parse(v))
+            .collect()
+    };
+    let variants = if a.variants.is_empty() {
+        vec![Variant::Original]
+    } else {
+        a.variants
+            .iter()
+            .map(|v| Variant::parse(v).ok_or_else(|| anyhow::anyhow!("unknown variant {v}")))
+            .collect::<anyhow::Result<_>>()?
+    };
+    let scorer = a
+        .scorer
+        .as_deref()
+        .map(|s| ScorerKind::parse(s).ok_or_else(|| anyhow::anyhow!("unknown scorer {s}")))
+        .transpose()?;
+    let req = EvalRequest {
+        models: a.models,
+        datasets: a.datasets,
+        versions,
+        variants,
+        runs: a.runs,
+        template: a.template,
+        scorer,
+        judge: a.judge,
+    };
+    let bar = if ctx.json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(0)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("[{bar:40}] {pos}/{len} eta {eta} | {msg}")?
+            .progress_chars("=> "),
+    );
+    let b2 = bar.clone();
+    let progress = Arc::new(move |p: &assay_eval::EvalProgress| {
+        b2.set_length(p.total as u64);
+        b2.set_position(p.done as u64);
+        b2.set_message(format!(
+            "sent {} cached {} errors {} tokens {}/{}",
+            p.sent, p.cached, p.errors, p.prompt_tokens, p.completion_tokens
+        ));
+    });
+    let cancel = CancelToken::new();
+    let rt = tokio::runtime::Runtime::new()?;
+    let start = Instant::now();
+    let summary = rt.block_on(async {
+        let c = cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                c.cancel();
+            }
+        });
+        run_eval(&path, &req, progress, cancel.clone()).await
+    })?;
+    bar.finish_and_clear();
+    if ctx.json {
+        return output::json(&summary);
+    }
+    let p = &summary.progress;
+    println!(
+        "{} items in {:.1}s: {} requests sent, {} answers from cache, {} errors, {} skipped (no such variant){}",
+        p.done,
+        start.elapsed().as_secs_f64(),
+        p.sent,
+        p.cached,
+        p.errors,
+        p.skipped,
+        if summary.cancelled { " — cancelled; run again to resume" } else { "" }
+    );
+    println!(
+        "tokens: {} in, {} out; retries: {}",
+        p.prompt_tokens, p.completion_tokens, summary.retries
+    );
+    if let Some(c) = summary.cost {
+        println!("cost: {c:.4}");
+    }
+    Ok(())
 }
-pub fn eval(_ctx: &Ctx, _a: EvalArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not available yet")
+
+pub fn runs(ctx: &Ctx) -> anyhow::Result<()> {
+    let p = ctx.open()?;
+    let mut st = p.connection().prepare(
+        "SELECT r.id, m.name, d.name, r.version, r.variant, r.run_index, r.template, r.scorer, r.source, r.status,
+                (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id),
+                (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.from_cache = 1),
+                (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome = 'unparsed'),
+                (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome = 'error'),
+                (SELECT avg(coalesce(ri.score, 0)) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome IN ('scored', 'unparsed'))
+         FROM runs r JOIN models m ON m.id = r.model_id JOIN datasets d ON d.id = r.dataset_id ORDER BY r.id",
+    )?;
+    let rows: Vec<serde_json::Value> = st
+        .query_map([], |r| {
+            Ok(serde_json::json!({
+                "id": r.get::<_, i64>(0)?, "model": r.get::<_, String>(1)?, "dataset": r.get::<_, String>(2)?,
+                "version": r.get::<_, String>(3)?, "variant": r.get::<_, String>(4)?, "run_index": r.get::<_, i64>(5)?,
+                "template": r.get::<_, String>(6)?, "scorer": r.get::<_, String>(7)?, "source": r.get::<_, String>(8)?,
+                "status": r.get::<_, String>(9)?, "items": r.get::<_, i64>(10)?, "from_cache": r.get::<_, i64>(11)?,
+                "unparsed": r.get::<_, i64>(12)?, "errors": r.get::<_, i64>(13)?, "accuracy": r.get::<_, Option<f64>>(14)?,
+            }))
+        })?
+        .collect::<Result<_, _>>()?;
+    if ctx.json {
+        return output::json(&rows);
+    }
+    for r in rows {
+        println!(
+            "{:>4} {:<12} {:<16} {:<6} {:<13} r{} {:<9} items {:>5} cached {:>5} unparsed {:>3} errors {:>3} acc {}",
+            r["id"], r["model"].as_str().unwrap_or(""), r["dataset"].as_str().unwrap_or(""), r["version"].as_str().unwrap_or(""),
+            r["variant"].as_str().unwrap_or(""), r["run_index"], r["status"].as_str().unwrap_or(""), r["items"], r["from_cache"],
+            r["unparsed"], r["errors"], r["accuracy"].as_f64().map_or("-".into(), |a| format!("{:.1}", a * 100.0))
+        );
+    }
+    Ok(())
 }
-pub fn runs(_ctx: &Ctx) -> anyhow::Result<()> {
-    anyhow::bail!("not available yet")
+
+#[derive(Subcommand)]
+pub enum PredictionsCommand {
+    /// Import predictions recorded by llm-jp-eval-mm, lmms-eval, VLMEvalKit (TSV) or plain JSONL.
+    Import {
+        file: PathBuf,
+        #[arg(long)]
+        model: String,
+        #[arg(long)]
+        dataset: String,
+        #[arg(long, default_value = "after", value_parser = ["before", "after"])]
+        version: String,
+        #[arg(long, default_value = "original")]
+        variant: String,
+        #[arg(long, default_value_t = 1)]
+        run: u32,
+        #[arg(long)]
+        scorer: Option<String>,
+        /// llm-jp-eval-mm, lmms-eval, vlmevalkit or jsonl (default: detected).
+        #[arg(long)]
+        format: Option<String>,
+        #[arg(long, default_value = "id")]
+        id_field: String,
+        #[arg(long, default_value = "prediction")]
+        text_field: String,
+    },
 }
-pub fn predictions(_ctx: &Ctx, _c: PredictionsCommand) -> anyhow::Result<()> {
-    anyhow::bail!("not available yet")
+
+pub fn predictions(ctx: &Ctx, c: PredictionsCommand) -> anyhow::Result<()> {
+    let mut p = ctx.open()?;
+    let PredictionsCommand::Import {
+        file,
+        model,
+        dataset,
+        version,
+        variant,
+        run,
+        scorer,
+        format,
+        id_field,
+        text_field,
+    } = c;
+    let opts = PredictionImport {
+        model,
+        dataset,
+        version: Version::parse(&version).unwrap_or(Version::After),
+        variant: Variant::parse(&variant)
+            .ok_or_else(|| anyhow::anyhow!("unknown variant {variant}"))?,
+        run_index: run,
+        scorer: scorer
+            .as_deref()
+            .map(|s| ScorerKind::parse(s).ok_or_else(|| anyhow::anyhow!("unknown scorer {s}")))
+            .transpose()?,
+        format: format
+            .as_deref()
+            .map(|f| {
+                PredictionFormat::parse(f).ok_or_else(|| anyhow::anyhow!("unknown format {f}"))
+            })
+            .transpose()?,
+        id_field,
+        text_field,
+    };
+    let r = import_predictions(&mut p, &file, &opts)?;
+    if ctx.json {
+        return output::json(&r);
+    }
+    println!(
+        "run {}: {} predictions matched ({} scored, {} unparsed), {} items without a prediction",
+        r.run_id, r.matched, r.scored, r.unparsed, r.missing
+    );
+    if !r.unknown_ids.is_empty() {
+        println!(
+            "{} ids not in the dataset: {}",
+            r.unknown_ids.len(),
+            r.unknown_ids
+                .iter()
+                .take(10)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Ok(())
 }
-pub fn table(_ctx: &Ctx, _a: TableArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not available yet")
+
+#[derive(Args)]
+pub struct TableArgs {
+    /// Datasets (default: all).
+    #[arg(long = "dataset")]
+    pub datasets: Vec<String>,
+    #[arg(long, default_value = "original")]
+    pub variant: String,
+    /// Compare this variant with --variant instead of before with after (e.g. explicit).
+    #[arg(long)]
+    pub against: Option<String>,
+    /// With --against: which version to compare on.
+    #[arg(long, default_value = "after", value_parser = ["before", "after"])]
+    pub version: String,
+    #[arg(long, default_value = "text", value_parser = ["text", "markdown", "csv", "latex", "json"])]
+    pub format: String,
+}
+
+pub fn table(ctx: &Ctx, a: TableArgs) -> anyhow::Result<()> {
+    let p = ctx.open()?;
+    let datasets = if a.datasets.is_empty() {
+        p.datasets()?.into_iter().map(|d| d.name).collect()
+    } else {
+        a.datasets
+    };
+    let variant = Variant::parse(&a.variant)
+        .ok_or_else(|| anyhow::anyhow!("unknown variant {}", a.variant))?;
+    let rows = match &a.against {
+        Some(other) => {
+            let second =
+                Variant::parse(other).ok_or_else(|| anyhow::anyhow!("unknown variant {other}"))?;
+            let version = Version::parse(&a.version).unwrap_or(Version::After);
+            let mut rows = Vec::new();
+            for d in &datasets {
+                rows.extend(variant_table(&p, d, version, variant, second)?);
+            }
+            rows
+        }
+        None => before_after_table(&p, &datasets, variant)?,
+    };
+    let fmt = if ctx.json {
+        TableFormat::Json
+    } else {
+        TableFormat::parse(&a.format).unwrap_or(TableFormat::Text)
+    };
+    if rows.is_empty() && !ctx.json {
+        println!("no dataset has runs on both sides yet; run `assay eval` or import predictions");
+        return Ok(());
+    }
+    print!("{}", render(&rows, fmt)?);
+    Ok(())
 }

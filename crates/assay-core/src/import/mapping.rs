@@ -140,7 +140,13 @@ impl Mapping {
     }
 
     /// Turns one record into a draft; every problem found is returned, not only the first.
-    pub fn apply(&self, v: &Value, unmapped: &mut BTreeSet<String>) -> Result<Draft, Vec<String>> {
+    /// `mapped` is [`Mapping::mapped_keys`], computed once per import.
+    pub fn apply(
+        &self,
+        v: &Value,
+        mapped: &BTreeSet<String>,
+        unmapped: &mut BTreeSet<String>,
+    ) -> Result<Draft, Vec<String>> {
         let mut errs = Vec::new();
         let mut c = ItemContent {
             question: self.text(v, &self.question).unwrap_or_default(),
@@ -263,7 +269,6 @@ impl Mapping {
             AnswerFormat::FreeForm
         });
         if let Value::Object(m) = v {
-            let mapped = self.mapped_keys();
             for (k, val) in m {
                 if !mapped.contains(k) {
                     if !unmapped.contains(k) {

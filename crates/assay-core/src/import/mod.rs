@@ -94,6 +94,10 @@ pub fn import_path(
     let mut items: Vec<NewItem> = Vec::with_capacity(total);
     let mut first_seen: HashMap<String, String> = HashMap::new();
     let mut image_refs = 0usize;
+    let mapped = mapping
+        .as_ref()
+        .map(Mapping::mapped_keys)
+        .unwrap_or_default();
 
     for (n, rec) in records.records.iter().enumerate() {
         if n % 1000 == 0 {
@@ -107,7 +111,7 @@ pub fn import_path(
             });
         }
         let draft = match &mapping {
-            Some(m) => m.apply(&rec.value, &mut unmapped),
+            Some(m) => m.apply(&rec.value, &mapped, &mut unmapped),
             None => native_draft(&rec.value),
         };
         let draft = match draft {

@@ -5,12 +5,17 @@ use assay_core::stats::*;
 use serde_json::Value;
 
 fn fixtures() -> Value {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/stats/stats.json");
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/stats/stats.json");
     serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
 
 fn floats(v: &Value) -> Vec<f64> {
-    v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
 }
 
 fn close(a: f64, b: f64) {
@@ -21,13 +26,22 @@ fn close(a: f64, b: f64) {
 fn spearman_pearson_and_std_match_scipy() {
     let f = fixtures();
     for c in f["spearman"].as_array().unwrap() {
-        close(spearman(&floats(&c["x"]), &floats(&c["y"])).unwrap(), c["rho"].as_f64().unwrap());
+        close(
+            spearman(&floats(&c["x"]), &floats(&c["y"])).unwrap(),
+            c["rho"].as_f64().unwrap(),
+        );
     }
     for c in f["pearson"].as_array().unwrap() {
-        close(pearson(&floats(&c["x"]), &floats(&c["y"])).unwrap(), c["r"].as_f64().unwrap());
+        close(
+            pearson(&floats(&c["x"]), &floats(&c["y"])).unwrap(),
+            c["r"].as_f64().unwrap(),
+        );
     }
     for c in f["std"].as_array().unwrap() {
-        close(std_pop(&floats(&c["x"])).unwrap(), c["std"].as_f64().unwrap());
+        close(
+            std_pop(&floats(&c["x"])).unwrap(),
+            c["std"].as_f64().unwrap(),
+        );
     }
 }
 
@@ -35,18 +49,39 @@ fn spearman_pearson_and_std_match_scipy() {
 fn agreement_matches_sklearn_and_krippendorff() {
     let f = fixtures();
     for c in f["kappa"].as_array().unwrap() {
-        let a: Vec<&str> = c["a"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
-        let b: Vec<&str> = c["b"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+        let a: Vec<&str> = c["a"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap())
+            .collect();
+        let b: Vec<&str> = c["b"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap())
+            .collect();
         close(cohen_kappa(&a, &b).unwrap(), c["kappa"].as_f64().unwrap());
     }
     let units = |c: &Value| -> Vec<Vec<Option<f64>>> {
-        c["units"].as_array().unwrap().iter().map(|u| u.as_array().unwrap().iter().map(Value::as_f64).collect()).collect()
+        c["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u.as_array().unwrap().iter().map(Value::as_f64).collect())
+            .collect()
     };
     for c in f["alpha_interval"].as_array().unwrap() {
-        close(krippendorff_alpha_interval(&units(c)).unwrap(), c["alpha"].as_f64().unwrap());
+        close(
+            krippendorff_alpha_interval(&units(c)).unwrap(),
+            c["alpha"].as_f64().unwrap(),
+        );
     }
     for c in f["alpha_nominal"].as_array().unwrap() {
-        close(krippendorff_alpha_nominal(&units(c)).unwrap(), c["alpha"].as_f64().unwrap());
+        close(
+            krippendorff_alpha_nominal(&units(c)).unwrap(),
+            c["alpha"].as_f64().unwrap(),
+        );
     }
 }
 
@@ -56,7 +91,10 @@ fn before_after_matches_numpy() {
     for c in f["before_after"].as_array().unwrap() {
         let runs: fn(&Value) -> Vec<ModelRuns> = |v| serde_json::from_value(v.clone()).unwrap();
         let r = before_after("d", &runs(&c["before"]), &runs(&c["after"])).unwrap();
-        for (got, exp) in [(&r.before, &c["expect_before"]), (&r.after, &c["expect_after"])] {
+        for (got, exp) in [
+            (&r.before, &c["expect_before"]),
+            (&r.after, &c["expect_after"]),
+        ] {
             close(got.accuracy, exp["accuracy"].as_f64().unwrap());
             close(got.run_std, exp["run_std"].as_f64().unwrap());
             close(got.gap, exp["gap"].as_f64().unwrap());

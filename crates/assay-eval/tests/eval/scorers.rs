@@ -5,10 +5,14 @@ use assay_eval::scorers::Scorer;
 /// BLEU against NLTK's sentence_bleu (tests/fixtures/stats/make_fixtures.py).
 #[test]
 fn bleu_matches_nltk() {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/stats/stats.json");
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/stats/stats.json");
     let f: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
     for c in f["bleu"].as_array().unwrap() {
-        let item = ItemContent { direct_request: Some(c["reference"].as_str().unwrap().into()), ..Default::default() };
+        let item = ItemContent {
+            direct_request: Some(c["reference"].as_str().unwrap().into()),
+            ..Default::default()
+        };
         for (n, key) in [(1, "bleu1"), (2, "bleu2")] {
             let s = BleuScorer { max_n: n }.score(&item, c["candidate"].as_str().unwrap());
             let (got, want) = (s.score.unwrap(), c[key].as_f64().unwrap());

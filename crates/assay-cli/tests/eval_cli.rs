@@ -1,0 +1,185 @@
+//! `assay model/eval/runs/predictions/table` against a stub server, and killing an eval.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use assay_eval::stub::{StubConfig, StubServer};
+
+fn assay(project: &Path, args: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_assay"))
+        .arg("--project")
+        .arg(project)
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn setup(dir: &Path, n: usize) -> std::path::PathBuf {
+    let p = dir.join("p.assay");
+    assay(&p, &["new"]);
+    let body: String = (0..n)
+        .map(|i| {
+            format!("{{\"id\": \"q{i}\", \"question\": \"q{i} 何ですか？\", \"answer\": \"OK\"}}\n")
+        })
+        .collect();
+    let data = dir.join("set.jsonl");
+    std::fs::write(&data, body).unwrap();
+    assay(&p, &["import", data.to_str().unwrap()]);
+    p
+}
+
+fn scored_rows(p: &Path) -> i64 {
+    let project = assay_core::Project::open(p).unwrap();
+    project
+        .connection()
+        .query_row(
+            "SELECT count(*) FROM run_items WHERE outcome = 'scored'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eval_then_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = setup(dir.path(), 20);
+    let stub = StubServer::start(StubConfig::default()).await.unwrap();
+    let url = stub.url.clone();
+    let p2 = p.clone();
+    let summary = tokio::task::spawn_blocking(move || {
+        assay(
+            &p2,
+            &[
+                "model",
+                "add",
+                "stubby",
+                "--endpoint",
+                &url,
+                "--api-key-env",
+                "ASSAY_TEST_KEY",
+            ],
+        );
+        assay(
+            &p2,
+            &[
+                "eval",
+                "--model",
+                "stubby",
+                "--dataset",
+                "set",
+                "--runs",
+                "2",
+            ],
+        )
+    })
+    .await
+    .unwrap();
+    assert_eq!(summary["progress"]["sent"], 40);
+    assert_eq!(summary["progress"]["cached"], 40);
+    assert_eq!(stub.requests(), 40);
+    let runs = assay(&p, &["runs"]);
+    assert_eq!(runs.as_array().unwrap().len(), 4);
+    assert_eq!(runs[0]["accuracy"], 1.0);
+    let table = assay(&p, &["table"]);
+    assert_eq!(table[0]["dataset"], "set");
+    assert_eq!(table[0]["before"]["accuracy"], 1.0);
+    let listed = assay(&p, &["model", "list"]);
+    assert_eq!(listed[0]["config"]["api_key_env"], "ASSAY_TEST_KEY");
+    let raw = std::fs::read(&p).unwrap();
+    assert!(
+        !String::from_utf8_lossy(&raw).contains("sk-"),
+        "no key material in the project"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_eval_resumes_and_never_pays_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = setup(dir.path(), 100);
+    let stub = StubServer::start(StubConfig {
+        latency: Duration::from_millis(40),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let url = stub.url.clone();
+    let p2 = p.clone();
+    tokio::task::spawn_blocking(move || {
+        assay(
+            &p2,
+            &[
+                "model",
+                "add",
+                "slow",
+                "--endpoint",
+                &url,
+                "--concurrency",
+                "2",
+            ],
+        );
+        let mut child = Command::new(env!("CARGO_BIN_EXE_assay"))
+            .arg("--project")
+            .arg(&p2)
+            .args([
+                "eval",
+                "--model",
+                "slow",
+                "--dataset",
+                "set",
+                "--runs",
+                "1",
+                "--version",
+                "before",
+                "--json",
+            ])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while scored_rows(&p2) < 20 {
+            assert!(start.elapsed() < Duration::from_secs(60));
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "eval finished before the kill"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let before_resume = scored_rows(&p2);
+        assert!(before_resume < 100);
+        let s = assay(
+            &p2,
+            &[
+                "eval",
+                "--model",
+                "slow",
+                "--dataset",
+                "set",
+                "--runs",
+                "1",
+                "--version",
+                "before",
+            ],
+        );
+        assert_eq!(
+            s["progress"]["total"].as_i64().unwrap(),
+            100 - before_resume
+        );
+        assert_eq!(scored_rows(&p2), 100);
+    })
+    .await
+    .unwrap();
+    // At most the requests in flight when the process died are paid twice.
+    assert!(stub.requests() <= 100 + 2, "{}", stub.requests());
+}
