@@ -2,7 +2,7 @@
 //!
 //! demo   build the sample project and open it (prints its summary through the CLI)
 //! test   every check and test: fmt, clippy, unit, integration
-//! bench  the store benchmarks on 100,000 synthetic items (release build)
+//! bench  engine overhead against the stub, then the store at 100,000 items (release build)
 //! sample regenerate assets/sample (images and data files)
 
 mod bench;
@@ -97,17 +97,11 @@ fn main() -> Result<()> {
             run(cargo().args(["test", "--workspace"]))?;
             Ok(())
         }
-        Some("bench") => run(cargo()
-            .args([
-                "run",
-                "--release",
-                "--quiet",
-                "-p",
-                "xtask",
-                "--",
-                "bench-store",
-            ])
-            .args(&args[1..])),
+        Some("bench") => {
+            let release = ["run", "--release", "--quiet", "-p", "xtask", "--"];
+            run(cargo().args(release).arg("bench-engine"))?;
+            run(cargo().args(release).arg("bench-store").args(&args[1..]))
+        }
         Some("bench-store") => bench::store(&args[1..]),
         Some("bench-engine") => bench::engine(&args[1..]),
         _ => {

@@ -4,6 +4,7 @@ use std::fmt;
 
 /// A problem in an input file, located by file and line (or row).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Problem {
     pub location: String,
     pub message: String,

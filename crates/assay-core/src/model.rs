@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 /// How an item expects to be answered; picks the prompt template and the default scorer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum AnswerFormat {
     #[default]
     ShortAnswer,
@@ -39,6 +40,7 @@ impl AnswerFormat {
 /// The six JAMMEval refinement operations; every item ends a pass with exactly one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum RefinementOp {
     Identical,
     MinorEdit,
@@ -75,6 +77,7 @@ impl RefinementOp {
 /// Issue tags found before refining. Stored as a bit set so "any of these tags" is one scan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum IssueTag {
     Ambiguous,
     NotImageGrounded,
@@ -122,6 +125,7 @@ impl IssueTag {
 /// Where an item stands in the workflow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash, Default)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ItemStatus {
     #[default]
     Todo,
@@ -148,6 +152,7 @@ impl ItemStatus {
 /// CRAG-MM-Diagnostics referring-expression types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum RefType {
     Salient,
     Ambiguous,
@@ -192,6 +197,7 @@ impl RefType {
 
 /// VAGUE counterfactual distractor kinds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum DistractorKind {
     /// Fake scene understanding: ignores the image.
     #[serde(rename = "FSU")]
@@ -216,6 +222,7 @@ impl DistractorKind {
 
 /// A box in absolute pixels of the image it belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct BBox {
     pub x_min: f64,
     pub y_min: f64,
@@ -250,6 +257,7 @@ impl BBox {
 
 /// A labelled box: person boxes in VAGUE scenes carry their indicator ("person3").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LabeledBox {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
@@ -258,6 +266,7 @@ pub struct LabeledBox {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ItemImage {
     /// SHA-256 of the image bytes, hex.
     pub hash: String,
@@ -273,6 +282,7 @@ pub struct ItemImage {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ChoiceOption {
     pub text: String,
     /// For distractors of counterfactual benchmarks (VAGUE); None for the correct option.
@@ -282,6 +292,7 @@ pub struct ChoiceOption {
 
 /// Everything about an item that a revision can change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ItemContent {
     #[serde(rename = "answer_format")]
     pub format: AnswerFormat,
@@ -386,6 +397,7 @@ impl ItemContent {
 /// Who made a change and in which capacity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Role {
     Annotator,
     Auditor,

@@ -39,6 +39,7 @@ pub struct ImportOptions {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ImportReport {
     pub dataset: String,
     pub dataset_id: Option<i64>,
@@ -53,7 +54,9 @@ pub struct ImportReport {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Progress {
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub stage: &'static str,
     pub done: usize,
     pub total: usize,

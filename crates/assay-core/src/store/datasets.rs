@@ -7,6 +7,7 @@ use super::{now, Project};
 use crate::error::{Error, Result};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Dataset {
     pub id: i64,
     pub name: String,

@@ -16,6 +16,7 @@ pub struct NewItem {
 
 /// Who makes a change, in which capacity and refinement round.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Author {
     pub user_id: i64,
     pub role: Role,
@@ -24,6 +25,7 @@ pub struct Author {
 
 /// One change to an item: the full new content plus the refinement record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Edit {
     pub content: ItemContent,
     pub op: Option<RefinementOp>,
@@ -36,6 +38,7 @@ pub struct Edit {
 
 /// An item's current state next to its original (revision 0).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ItemView {
     pub id: i64,
     pub dataset_id: i64,

@@ -10,6 +10,7 @@ use crate::model::{AnswerFormat, IssueTag, ItemStatus, RefType, RefinementOp};
 /// A combinable filter. Empty lists mean "any"; several values in one list mean "any of them".
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Filter {
     pub datasets: Vec<i64>,
     pub categories: Vec<String>,
@@ -26,6 +27,7 @@ pub struct Filter {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Page {
     pub offset: i64,
     pub limit: i64,
@@ -42,6 +44,7 @@ impl Default for Page {
 
 /// What a list row needs; the full item is read with [`Project::item`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ItemRow {
     pub id: i64,
     pub dataset_id: i64,
@@ -62,6 +65,7 @@ pub struct ItemRow {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct QueryResult {
     pub total: i64,
     pub rows: Vec<ItemRow>,
@@ -70,6 +74,7 @@ pub struct QueryResult {
 /// Counts per value of each facet. Each facet ignores its own filter (so picking one category
 /// still shows how many items the other categories have) and honours all the others.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Facets {
     pub datasets: Vec<(i64, i64)>,
     pub categories: Vec<(Option<String>, i64)>,

@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::model::{IssueTag, ItemContent, ItemStatus, RefinementOp, Role};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RevisionInfo {
     pub rev: i64,
     pub author: Option<String>,

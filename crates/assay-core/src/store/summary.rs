@@ -6,6 +6,7 @@ use super::Project;
 use crate::error::Result;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DatasetSummary {
     pub dataset: String,
     pub items: i64,
@@ -17,6 +18,7 @@ pub struct DatasetSummary {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ProjectSummary {
     pub datasets: Vec<DatasetSummary>,
     pub items: i64,

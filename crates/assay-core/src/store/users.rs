@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::model::Role;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct User {
     pub id: i64,
     pub name: String,

@@ -1,0 +1,149 @@
+//! TypeScript bindings for the UI: every payload type (from ts-rs) and a typed wrapper for every
+//! command. Generated into `ui/src/lib/api/bindings.ts`; a test fails when that file is stale.
+
+use ts_rs::{Config, TS};
+
+use crate::error::ApiError;
+use crate::types::{AppInfo, ImportRequest, ItemDetail, ProjectInfo, SessionUser};
+use assay_core::import::{ImportReport, Progress};
+use assay_core::store::{Dataset, Edit, Facets, Filter, ItemRow, ItemView, Page, QueryResult, RevisionInfo};
+use assay_core::{
+    AnswerFormat, BBox, ChoiceOption, DistractorKind, IssueTag, ItemContent, ItemImage, ItemStatus, LabeledBox, Problem, RefType,
+    RefinementOp, Role,
+};
+
+/// A command as the UI calls it: Rust name, arguments (JS name, TS type) and result type.
+pub struct CommandSig {
+    pub name: &'static str,
+    pub args: &'static [(&'static str, &'static str)],
+    pub returns: &'static str,
+}
+
+/// Every command the shell registers; the shell's handler list must match (tested there).
+pub const COMMANDS: &[CommandSig] = &[
+    CommandSig { name: "app_info", args: &[], returns: "AppInfo" },
+    CommandSig { name: "open_project", args: &[("path", "string")], returns: "ProjectInfo" },
+    CommandSig { name: "create_project", args: &[("path", "string")], returns: "ProjectInfo" },
+    CommandSig { name: "set_user", args: &[("name", "string"), ("role", "Role")], returns: "SessionUser" },
+    CommandSig { name: "project_info", args: &[], returns: "ProjectInfo" },
+    CommandSig { name: "query_items", args: &[("filter", "Filter"), ("page", "Page")], returns: "QueryResult" },
+    CommandSig { name: "facets", args: &[("filter", "Filter")], returns: "Facets" },
+    CommandSig { name: "item_ids", args: &[("filter", "Filter")], returns: "number[]" },
+    CommandSig { name: "item_detail", args: &[("id", "number")], returns: "ItemDetail" },
+    CommandSig { name: "save_item", args: &[("id", "number"), ("edit", "Edit")], returns: "ItemDetail" },
+    CommandSig { name: "restore_revision", args: &[("id", "number"), ("rev", "number")], returns: "ItemDetail" },
+    CommandSig { name: "saved_filter", args: &[], returns: "Filter" },
+    CommandSig { name: "save_filter", args: &[("filter", "Filter")], returns: "null" },
+    CommandSig {
+        name: "import_dataset",
+        args: &[("request", "ImportRequest"), ("onProgress", "Channel<Progress>")],
+        returns: "ImportReport",
+    },
+    CommandSig { name: "cancel_import", args: &[], returns: "null" },
+];
+
+fn camel(name: &str) -> String {
+    let mut out = String::new();
+    let mut up = false;
+    for c in name.chars() {
+        if c == '_' {
+            up = true;
+        } else if up {
+            out.extend(c.to_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The full text of `bindings.ts`.
+pub fn generate() -> String {
+    let cfg = Config::new().with_large_int("number");
+    let decls = [
+        serde_json::Value::decl(&cfg),
+        AnswerFormat::decl(&cfg),
+        RefinementOp::decl(&cfg),
+        IssueTag::decl(&cfg),
+        ItemStatus::decl(&cfg),
+        RefType::decl(&cfg),
+        DistractorKind::decl(&cfg),
+        Role::decl(&cfg),
+        BBox::decl(&cfg),
+        LabeledBox::decl(&cfg),
+        ItemImage::decl(&cfg),
+        ChoiceOption::decl(&cfg),
+        ItemContent::decl(&cfg),
+        Problem::decl(&cfg),
+        Filter::decl(&cfg),
+        Page::decl(&cfg),
+        ItemRow::decl(&cfg),
+        QueryResult::decl(&cfg),
+        Facets::decl(&cfg),
+        ItemView::decl(&cfg),
+        Edit::decl(&cfg),
+        RevisionInfo::decl(&cfg),
+        Dataset::decl(&cfg),
+        ImportReport::decl(&cfg),
+        Progress::decl(&cfg),
+        ApiError::decl(&cfg),
+        ProjectInfo::decl(&cfg),
+        AppInfo::decl(&cfg),
+        SessionUser::decl(&cfg),
+        ItemDetail::decl(&cfg),
+        ImportRequest::decl(&cfg),
+    ];
+    let mut s = String::from(
+        "// Generated from Rust by assay-api (`cargo xtask bindings`). Do not edit by hand.\n\
+         /* eslint-disable */\n\
+         import { invoke, Channel } from '@tauri-apps/api/core';\n\n",
+    );
+    for d in decls {
+        s.push_str("export ");
+        s.push_str(&d);
+        s.push_str("\n\n");
+    }
+    s.push_str("export const commands = {\n");
+    for c in COMMANDS {
+        let params: Vec<String> = c.args.iter().map(|(n, t)| format!("{n}: {t}")).collect();
+        let names: Vec<&str> = c.args.iter().map(|(n, _)| *n).collect();
+        let payload = if names.is_empty() { String::new() } else { format!(", {{ {} }}", names.join(", ")) };
+        s.push_str(&format!(
+            "  {}: ({}): Promise<{}> => invoke<{}>('{}'{}),\n",
+            camel(c.name),
+            params.join(", "),
+            c.returns,
+            c.returns,
+            c.name,
+            payload
+        ));
+    }
+    s.push_str("};\n\nexport { Channel };\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path() -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/lib/api/bindings.ts")
+    }
+
+    #[test]
+    fn committed_bindings_are_fresh() {
+        let want = generate();
+        if std::env::var_os("UPDATE_BINDINGS").is_some() {
+            std::fs::write(path(), &want).unwrap();
+        }
+        let have = std::fs::read_to_string(path()).unwrap_or_default();
+        assert!(have == want, "ui/src/lib/api/bindings.ts is stale: run `cargo xtask bindings`");
+    }
+
+    #[test]
+    fn command_names_become_camel_case() {
+        assert_eq!(camel("query_items"), "queryItems");
+        assert_eq!(camel("app_info"), "appInfo");
+    }
+}

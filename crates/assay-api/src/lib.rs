@@ -1,0 +1,11 @@
+//! The desktop app's operations, independent of Tauri: each Tauri command is a thin wrapper
+//! over a function here, so the behaviour is tested without a window.
+
+pub mod bindings;
+pub mod error;
+pub mod prefs;
+pub mod session;
+pub mod types;
+
+pub use error::ApiError;
+pub use session::Session;

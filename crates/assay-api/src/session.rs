@@ -1,0 +1,180 @@
+//! One window's session: preferences, the open project and who is working.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use crate::error::{ApiError, ApiResult};
+use crate::prefs::Prefs;
+use crate::types::{user_view, AppInfo, ImportRequest, ItemDetail, ProjectInfo, SessionUser};
+use assay_core::import::{import_path, mapping::Mapping, ImportOptions, ImportReport, Progress};
+use assay_core::store::{Author, Edit, Facets, Filter, Page, QueryResult, User};
+use assay_core::{Project, Role};
+
+pub struct Session {
+    prefs_path: PathBuf,
+    prefs: Prefs,
+    project: Option<Project>,
+    user: Option<User>,
+    /// The refinement round recorded on revisions.
+    pub round: i64,
+}
+
+impl Session {
+    pub fn new(prefs_path: PathBuf) -> Self {
+        let prefs = Prefs::load(&prefs_path);
+        Self { prefs_path, prefs, project: None, user: None, round: 1 }
+    }
+
+    fn save_prefs(&self) {
+        // Preferences are a convenience; failing to write them must not fail the action.
+        let _ = self.prefs.save(&self.prefs_path);
+    }
+
+    fn project(&self) -> ApiResult<&Project> {
+        self.project.as_ref().ok_or_else(ApiError::no_project)
+    }
+
+    fn project_mut(&mut self) -> ApiResult<&mut Project> {
+        self.project.as_mut().ok_or_else(ApiError::no_project)
+    }
+
+    pub fn project_path(&self) -> ApiResult<PathBuf> {
+        Ok(self.project()?.path().to_path_buf())
+    }
+
+    pub fn app_info(&self) -> AppInfo {
+        AppInfo {
+            version: env!("CARGO_PKG_VERSION").into(),
+            recent: self.prefs.recent.clone(),
+            user: self.prefs.user.clone(),
+            project: self.project_info().ok(),
+        }
+    }
+
+    pub fn project_info(&self) -> ApiResult<ProjectInfo> {
+        let p = self.project()?;
+        let datasets = p.datasets()?;
+        Ok(ProjectInfo {
+            path: p.path().display().to_string(),
+            name: p.path().file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+            items: datasets.iter().map(|d| d.item_count).sum(),
+            datasets,
+        })
+    }
+
+    fn attach(&mut self, project: Project) -> ApiResult<ProjectInfo> {
+        let path = project.path().display().to_string();
+        self.user = match &self.prefs.user {
+            Some(u) => Some(project.ensure_user(&u.name, u.role)?),
+            None => None,
+        };
+        self.project = Some(project);
+        self.prefs.touch_recent(&path);
+        self.save_prefs();
+        self.project_info()
+    }
+
+    pub fn open_project(&mut self, path: &Path) -> ApiResult<ProjectInfo> {
+        let p = Project::open(path)?;
+        self.attach(p)
+    }
+
+    pub fn create_project(&mut self, path: &Path) -> ApiResult<ProjectInfo> {
+        let p = Project::create(path)?;
+        self.attach(p)
+    }
+
+    /// Chooses who is working; recorded on every revision from now on.
+    pub fn set_user(&mut self, name: &str, role: Role) -> ApiResult<SessionUser> {
+        if name.trim().is_empty() {
+            return Err(ApiError::new("invalid", "a name is needed"));
+        }
+        if let Some(p) = &self.project {
+            self.user = Some(p.ensure_user(name.trim(), role)?);
+        }
+        let view = SessionUser { name: name.trim().to_string(), role };
+        self.prefs.user = Some(view.clone());
+        self.save_prefs();
+        Ok(view)
+    }
+
+    fn author(&self) -> ApiResult<Author> {
+        let u = self.user.as_ref().ok_or_else(ApiError::no_user)?;
+        Ok(Author { user_id: u.id, role: u.role, round: self.round })
+    }
+
+    pub fn current_user(&self) -> Option<SessionUser> {
+        self.user.as_ref().map(user_view)
+    }
+
+    pub fn query_items(&self, filter: &Filter, page: Page) -> ApiResult<QueryResult> {
+        Ok(self.project()?.query(filter, page)?)
+    }
+
+    pub fn facets(&self, filter: &Filter) -> ApiResult<Facets> {
+        Ok(self.project()?.facets(filter)?)
+    }
+
+    pub fn item_ids(&self, filter: &Filter) -> ApiResult<Vec<i64>> {
+        Ok(self.project()?.query_ids(filter)?)
+    }
+
+    pub fn item_detail(&self, id: i64) -> ApiResult<ItemDetail> {
+        let p = self.project()?;
+        Ok(ItemDetail { item: p.item(id)?, history: p.revisions(id)? })
+    }
+
+    /// Saves an edit as a new revision unless nothing changed (autosave calls this often).
+    pub fn save_item(&mut self, id: i64, edit: &Edit) -> ApiResult<ItemDetail> {
+        let author = self.author()?;
+        let p = self.project_mut()?;
+        let cur = p.item(id)?;
+        let unchanged = cur.content == edit.content && cur.op == edit.op && cur.tags == edit.tags && cur.status == edit.status && edit.note.is_none();
+        if !unchanged {
+            p.save_edit(id, edit, &author)?;
+        }
+        self.item_detail(id)
+    }
+
+    pub fn restore_revision(&mut self, id: i64, rev: i64) -> ApiResult<ItemDetail> {
+        let author = self.author()?;
+        self.project_mut()?.restore_revision(id, rev, &author)?;
+        self.item_detail(id)
+    }
+
+    pub fn saved_filter(&self) -> Filter {
+        self.project
+            .as_ref()
+            .and_then(|p| self.prefs.filters.get(&p.path().display().to_string()).cloned())
+            .unwrap_or_default()
+    }
+
+    pub fn save_filter(&mut self, filter: Filter) -> ApiResult<()> {
+        let key = self.project()?.path().display().to_string();
+        self.prefs.filters.insert(key, filter);
+        self.save_prefs();
+        Ok(())
+    }
+
+    pub fn preview(&self, hash: &str, max_side: u32) -> ApiResult<Vec<u8>> {
+        Ok(self.project()?.image_preview(hash, max_side.clamp(32, 4096))?)
+    }
+
+    pub fn image(&self, hash: &str) -> ApiResult<Vec<u8>> {
+        Ok(self.project()?.image_bytes(hash)?.0)
+    }
+}
+
+/// Runs an import on its own connection, so the session stays free for reads meanwhile.
+pub fn import_into(project_path: &Path, req: &ImportRequest, progress: &mut dyn FnMut(Progress), cancel: &AtomicBool) -> ApiResult<ImportReport> {
+    let mut p = Project::open(project_path)?;
+    let opts = ImportOptions {
+        name: req.name.clone().filter(|n| !n.trim().is_empty()),
+        mapping: req.mapping_path.as_deref().map(|m| Mapping::from_file(Path::new(m))).transpose()?,
+        layout: req.layout.clone().filter(|l| !l.is_empty()),
+        link_images: req.link_images,
+        image_root: None,
+        dry_run: req.dry_run,
+    };
+    Ok(import_path(&mut p, Path::new(&req.path), &opts, progress, cancel)?)
+}

@@ -1,0 +1,49 @@
+//! Payloads that exist only at the app boundary.
+
+use serde::{Deserialize, Serialize};
+
+use assay_core::store::{Dataset, ItemView, RevisionInfo, User};
+use assay_core::Role;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct ProjectInfo {
+    pub path: String,
+    pub name: String,
+    pub datasets: Vec<Dataset>,
+    pub items: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct AppInfo {
+    pub version: String,
+    pub recent: Vec<String>,
+    pub user: Option<SessionUser>,
+    pub project: Option<ProjectInfo>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct SessionUser {
+    pub name: String,
+    pub role: Role,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct ItemDetail {
+    pub item: ItemView,
+    pub history: Vec<RevisionInfo>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct ImportRequest {
+    pub path: String,
+    pub name: Option<String>,
+    pub layout: Option<String>,
+    pub mapping_path: Option<String>,
+    pub link_images: bool,
+    pub dry_run: bool,
+}
+
+/// Who is working, as the UI shows it.
+pub fn user_view(u: &User) -> SessionUser {
+    SessionUser { name: u.name.clone(), role: u.role }
+}

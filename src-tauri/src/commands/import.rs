@@ -1,0 +1,40 @@
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use assay_api::types::ImportRequest;
+use assay_api::ApiError;
+use assay_core::import::{ImportReport, Progress};
+use tauri::ipc::Channel;
+use tauri::State;
+
+use crate::state::AppState;
+
+/// Imports on a blocking thread with its own connection; progress is throttled to ~10 Hz.
+#[tauri::command]
+pub async fn import_dataset(
+    state: State<'_, AppState>,
+    request: ImportRequest,
+    on_progress: Channel<Progress>,
+) -> Result<ImportReport, ApiError> {
+    let path = state.session()?.project_path()?;
+    let cancel = state.import_cancel.clone();
+    cancel.store(false, Ordering::SeqCst);
+    tauri::async_runtime::spawn_blocking(move || {
+        let mut last = Instant::now() - Duration::from_secs(1);
+        let mut progress = |p: Progress| {
+            if p.stage == "done" || last.elapsed() >= Duration::from_millis(100) {
+                last = Instant::now();
+                let _ = on_progress.send(p);
+            }
+        };
+        assay_api::session::import_into(&path, &request, &mut progress, &cancel)
+    })
+    .await
+    .map_err(|e| ApiError::new("internal", e.to_string()))?
+}
+
+#[tauri::command]
+pub async fn cancel_import(state: State<'_, AppState>) -> Result<(), ApiError> {
+    state.import_cancel.store(true, Ordering::SeqCst);
+    Ok(())
+}

@@ -1,0 +1,5 @@
+//! Commands by domain; each is a few lines over assay-api.
+
+pub mod import;
+pub mod items;
+pub mod session;

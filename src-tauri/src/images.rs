@@ -1,0 +1,53 @@
+//! `assay://localhost/preview/<hash>?size=N` and `assay://localhost/image/<hash>`: image bytes
+//! straight from the project file, off the main thread, without base64 over IPC.
+
+use tauri::http::{Request, Response, StatusCode};
+use tauri::{Manager, Runtime, UriSchemeContext, UriSchemeResponder};
+
+use crate::state::AppState;
+
+fn respond(status: StatusCode, mime: &str, body: Vec<u8>) -> Response<Vec<u8>> {
+    Response::builder()
+        .status(status)
+        .header("Content-Type", mime)
+        .header("Cache-Control", "max-age=31536000, immutable")
+        .body(body)
+        .unwrap_or_default()
+}
+
+fn sniff(bytes: &[u8]) -> &'static str {
+    match bytes {
+        [0x89, b'P', b'N', b'G', ..] => "image/png",
+        [0xFF, 0xD8, ..] => "image/jpeg",
+        [b'G', b'I', b'F', ..] => "image/gif",
+        [b'R', b'I', b'F', b'F', _, _, _, _, b'W', b'E', b'B', b'P', ..] => "image/webp",
+        _ => "application/octet-stream",
+    }
+}
+
+pub fn handle<R: Runtime>(ctx: UriSchemeContext<'_, R>, request: Request<Vec<u8>>, responder: UriSchemeResponder) {
+    let app = ctx.app_handle().clone();
+    std::thread::spawn(move || {
+        let uri = request.uri();
+        let path = uri.path().trim_start_matches('/').to_string();
+        let size: u32 = uri
+            .query()
+            .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("size=")))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(256);
+        let state = app.state::<AppState>();
+        let result = state.session().and_then(|s| match path.split_once('/') {
+            Some(("preview", hash)) => s.preview(hash, size),
+            Some(("image", hash)) => s.image(hash),
+            _ => Err(assay_api::ApiError::new("not_found", "unknown image path")),
+        });
+        let resp = match result {
+            Ok(bytes) => {
+                let mime = sniff(&bytes);
+                respond(StatusCode::OK, mime, bytes)
+            }
+            Err(e) => respond(StatusCode::NOT_FOUND, "text/plain", e.message.into_bytes()),
+        };
+        responder.respond(resp);
+    });
+}

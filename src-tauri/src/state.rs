@@ -1,0 +1,20 @@
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use assay_api::{ApiError, Session};
+
+pub struct AppState {
+    session: Mutex<Session>,
+    pub import_cancel: Arc<AtomicBool>,
+}
+
+impl AppState {
+    pub fn new(prefs: PathBuf) -> Self {
+        Self { session: Mutex::new(Session::new(prefs)), import_cancel: Arc::new(AtomicBool::new(false)) }
+    }
+
+    pub fn session(&self) -> Result<MutexGuard<'_, Session>, ApiError> {
+        self.session.lock().map_err(|_| ApiError::new("internal", "session state poisoned"))
+    }
+}

@@ -1,0 +1,126 @@
+// Generated from Rust by assay-api (`cargo xtask bindings`). Do not edit by hand.
+/* eslint-disable */
+import { invoke, Channel } from '@tauri-apps/api/core';
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+export type AnswerFormat = "short_answer" | "multiple_choice" | "checklist" | "grounding" | "free_form";
+
+export type RefinementOp = "identical" | "minor_edit" | "disambiguation" | "answer_correction" | "replacement" | "remove";
+
+export type IssueTag = "ambiguous" | "not_image_grounded" | "wrong_answer" | "subjective";
+
+export type ItemStatus = "todo" | "edited" | "approved" | "flagged";
+
+export type RefType = "salient" | "ambiguous" | "in_image_cue" | "knowledge_cue";
+
+export type DistractorKind = "FSU" | "SU" | "NE";
+
+export type Role = "annotator" | "auditor" | "researcher";
+
+export type BBox = { x_min: number, y_min: number, x_max: number, y_max: number, };
+
+export type LabeledBox = { label?: string | null, x_min: number, y_min: number, x_max: number, y_max: number, };
+
+export type ItemImage = { 
+/**
+ * SHA-256 of the image bytes, hex.
+ */
+hash: string, width: number, height: number, 
+/**
+ * The file name the image had at import, kept for export.
+ */
+name?: string | null, target_boxes?: Array<BBox>, person_boxes?: Array<LabeledBox>, };
+
+export type ChoiceOption = { text: string, 
+/**
+ * For distractors of counterfactual benchmarks (VAGUE); None for the correct option.
+ */
+kind?: DistractorKind | null, };
+
+export type ItemContent = { answer_format: AnswerFormat, question: string, answer?: string | null, options?: Array<ChoiceOption>, 
+/**
+ * Index into `options` of the correct one.
+ */
+correct_option?: number | null, checklist?: Array<string>, explicit_question?: string | null, disambiguated_question?: string | null, text_only_question?: string | null, 
+/**
+ * VAGUE's direct request hidden behind the indirect utterance in `question`.
+ */
+direct_request?: string | null, ref_type?: RefType | null, entity_name?: string | null, entity_url?: string | null, category?: string | null, source?: string | null, images?: Array<ItemImage>, metadata?: { [key in string]: JsonValue }, };
+
+export type Problem = { location: string, message: string, };
+
+export type Filter = { datasets: Array<number>, categories: Array<string>, 
+/**
+ * `None` inside the list selects items with no operation recorded yet.
+ */
+ops: Array<RefinementOp | null>, 
+/**
+ * Items carrying any of these issue tags.
+ */
+tags: Array<IssueTag>, statuses: Array<ItemStatus>, ref_types: Array<RefType>, formats: Array<AnswerFormat>, has_box: boolean | null, 
+/**
+ * Substring of question, answer, options or question variants; case-insensitive for Latin.
+ */
+text: string | null, };
+
+export type Page = { offset: number, limit: number, };
+
+export type ItemRow = { id: number, dataset_id: number, ext_id: string, seq: number, rev: number, format: AnswerFormat, category: string | null, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, ref_type: RefType | null, has_box: boolean, image_count: number, thumb_hash: string | null, question: string, answer: string | null, };
+
+export type QueryResult = { total: number, rows: Array<ItemRow>, };
+
+export type Facets = { datasets: Array<[number, number]>, categories: Array<[string | null, number]>, ops: Array<[string | null, number]>, statuses: Array<[string, number]>, ref_types: Array<[string | null, number]>, tags: Array<[string, number]>, has_box: Array<[boolean, number]>, };
+
+export type ItemView = { id: number, dataset_id: number, dataset: string, ext_id: string, seq: number, rev: number, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, updated_at: string, content: ItemContent, original: ItemContent, };
+
+export type Edit = { content: ItemContent, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, note: string | null, };
+
+export type RevisionInfo = { rev: number, author: string | null, role: Role | null, round: number, created_at: string, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, note: string | null, };
+
+export type Dataset = { id: number, name: string, layout: string, source_path: string | null, imported_at: string, item_count: number, };
+
+export type ImportReport = { dataset: string, dataset_id: number | null, layout: string, items: number, images: number, new_images: number, 
+/**
+ * Fields no mapping entry names; kept in each item's metadata.
+ */
+unmapped_fields: Array<string>, problems: Array<Problem>, dry_run: boolean, };
+
+export type Progress = { stage: string, done: number, total: number, };
+
+export type ApiError = { 
+/**
+ * Stable: the UI may branch on it. One of the `assay_core::Error::code` values, or
+ * `no_project`, `no_user`.
+ */
+code: string, message: string, };
+
+export type ProjectInfo = { path: string, name: string, datasets: Array<Dataset>, items: number, };
+
+export type AppInfo = { version: string, recent: Array<string>, user: SessionUser | null, project: ProjectInfo | null, };
+
+export type SessionUser = { name: string, role: Role, };
+
+export type ItemDetail = { item: ItemView, history: Array<RevisionInfo>, };
+
+export type ImportRequest = { path: string, name: string | null, layout: string | null, mapping_path: string | null, link_images: boolean, dry_run: boolean, };
+
+export const commands = {
+  appInfo: (): Promise<AppInfo> => invoke<AppInfo>('app_info'),
+  openProject: (path: string): Promise<ProjectInfo> => invoke<ProjectInfo>('open_project', { path }),
+  createProject: (path: string): Promise<ProjectInfo> => invoke<ProjectInfo>('create_project', { path }),
+  setUser: (name: string, role: Role): Promise<SessionUser> => invoke<SessionUser>('set_user', { name, role }),
+  projectInfo: (): Promise<ProjectInfo> => invoke<ProjectInfo>('project_info'),
+  queryItems: (filter: Filter, page: Page): Promise<QueryResult> => invoke<QueryResult>('query_items', { filter, page }),
+  facets: (filter: Filter): Promise<Facets> => invoke<Facets>('facets', { filter }),
+  itemIds: (filter: Filter): Promise<number[]> => invoke<number[]>('item_ids', { filter }),
+  itemDetail: (id: number): Promise<ItemDetail> => invoke<ItemDetail>('item_detail', { id }),
+  saveItem: (id: number, edit: Edit): Promise<ItemDetail> => invoke<ItemDetail>('save_item', { id, edit }),
+  restoreRevision: (id: number, rev: number): Promise<ItemDetail> => invoke<ItemDetail>('restore_revision', { id, rev }),
+  savedFilter: (): Promise<Filter> => invoke<Filter>('saved_filter'),
+  saveFilter: (filter: Filter): Promise<null> => invoke<null>('save_filter', { filter }),
+  importDataset: (request: ImportRequest, onProgress: Channel<Progress>): Promise<ImportReport> => invoke<ImportReport>('import_dataset', { request, onProgress }),
+  cancelImport: (): Promise<null> => invoke<null>('cancel_import'),
+};
+
+export { Channel };

@@ -1,0 +1,98 @@
+// The browse state: the filter, the list's pages (fetched as they scroll into view), facet
+// counts and the selected item. The filter is saved per project so it survives a restart.
+import { api, asApiError } from '../api/client';
+import type { Facets, Filter, ItemRow } from '../api/client';
+import { emptyFilter } from './filter';
+
+export const PAGE = 200;
+
+export class Browse {
+  filter = $state<Filter>(emptyFilter());
+  total = $state(0);
+  facets = $state<Facets | null>(null);
+  rows = $state<Record<number, ItemRow>>({});
+  selected = $state<number | null>(null);
+  error = $state<string | null>(null);
+  /** Milliseconds the last filter change took for its first page and count. */
+  lastQueryMs = $state(0);
+  // Bookkeeping only: nothing renders from it, so it need not be reactive.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  private loaded = new Set<number>();
+  private generation = 0;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+
+  async restore(): Promise<void> {
+    try {
+      this.filter = { ...emptyFilter(), ...(await api.savedFilter()) };
+    } catch {
+      this.filter = emptyFilter();
+    }
+    await this.refresh();
+  }
+
+  setFilter(f: Filter): void {
+    this.filter = f;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => api.saveFilter($state.snapshot(this.filter) as Filter).catch(() => {}), 300);
+    void this.refresh();
+  }
+
+  async refresh(): Promise<void> {
+    const gen = ++this.generation;
+    const filter = $state.snapshot(this.filter) as Filter;
+    const t = performance.now();
+    try {
+      const first = await api.queryItems(filter, { offset: 0, limit: PAGE });
+      if (gen !== this.generation) return;
+      this.lastQueryMs = performance.now() - t;
+      this.total = first.total;
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity
+      this.loaded = new Set([0]);
+      const rows: Record<number, ItemRow> = {};
+      first.rows.forEach((r, i) => (rows[i] = r));
+      this.rows = rows;
+      this.error = null;
+      const facets = await api.facets(filter);
+      if (gen === this.generation) this.facets = facets;
+    } catch (e) {
+      if (gen === this.generation) this.error = asApiError(e).message;
+    }
+  }
+
+  async ensurePage(page: number): Promise<void> {
+    if (this.loaded.has(page)) return;
+    this.loaded.add(page);
+    const gen = this.generation;
+    try {
+      const res = await api.queryItems($state.snapshot(this.filter) as Filter, { offset: page * PAGE, limit: PAGE });
+      if (gen !== this.generation) return;
+      const rows = { ...this.rows };
+      res.rows.forEach((r, i) => (rows[page * PAGE + i] = r));
+      this.rows = rows;
+    } catch (e) {
+      this.loaded.delete(page);
+      this.error = asApiError(e).message;
+    }
+  }
+
+  /** Updates one row after an edit without refetching the list. */
+  patchRow(row: Partial<ItemRow> & { id: number }): void {
+    for (const [k, r] of Object.entries(this.rows)) {
+      if (r.id === row.id) this.rows[Number(k)] = { ...r, ...row };
+    }
+  }
+
+  indexOf(id: number): number {
+    for (const [k, r] of Object.entries(this.rows)) if (r.id === id) return Number(k);
+    return -1;
+  }
+
+  /** The id `step` rows away from the selection within the current filter (J/K). */
+  async neighbour(step: number): Promise<number | null> {
+    const cur = this.selected === null ? -1 : this.indexOf(this.selected);
+    const next = Math.min(Math.max(cur + step, 0), this.total - 1);
+    if (next < 0 || next === cur) return null;
+    await this.ensurePage(Math.floor(next / PAGE));
+    return this.rows[next]?.id ?? null;
+  }
+}
