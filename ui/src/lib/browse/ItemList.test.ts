@@ -20,7 +20,7 @@ afterEach(() => {
 describe('ItemList', () => {
   it('renders hostile dataset text literally and only the visible rows', async () => {
     const hostile = '<img src=x onerror=alert(1)> <script>alert(2)</script>';
-    const calls: unknown[] = [];
+    const calls: [string, unknown][] = [];
     mockIPC((cmd, args) => {
       calls.push([cmd, args]);
       if (cmd === 'query_items') {
