@@ -25,7 +25,11 @@ fn sniff(bytes: &[u8]) -> &'static str {
     }
 }
 
-pub fn handle<R: Runtime>(ctx: UriSchemeContext<'_, R>, request: Request<Vec<u8>>, responder: UriSchemeResponder) {
+pub fn handle<R: Runtime>(
+    ctx: UriSchemeContext<'_, R>,
+    request: Request<Vec<u8>>,
+    responder: UriSchemeResponder,
+) {
     let app = ctx.app_handle().clone();
     std::thread::spawn(move || {
         let uri = request.uri();

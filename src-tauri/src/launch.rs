@@ -46,7 +46,25 @@ mod tests {
 
     #[test]
     fn reads_project_user_and_role() {
-        let l = Launch::from_args(["--project", "a.assay", "--user", "aiko", "--role", "auditor"].into_iter().map(String::from));
-        assert_eq!(l, Launch { project: Some("a.assay".into()), user: Some("aiko".into()), role: Some(Role::Auditor) });
+        let l = Launch::from_args(
+            [
+                "--project",
+                "a.assay",
+                "--user",
+                "aiko",
+                "--role",
+                "auditor",
+            ]
+            .into_iter()
+            .map(String::from),
+        );
+        assert_eq!(
+            l,
+            Launch {
+                project: Some("a.assay".into()),
+                user: Some("aiko".into()),
+                role: Some(Role::Auditor)
+            }
+        );
     }
 }

@@ -11,10 +11,15 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(prefs: PathBuf) -> Self {
-        Self { session: Mutex::new(Session::new(prefs)), import_cancel: Arc::new(AtomicBool::new(false)) }
+        Self {
+            session: Mutex::new(Session::new(prefs)),
+            import_cancel: Arc::new(AtomicBool::new(false)),
+        }
     }
 
     pub fn session(&self) -> Result<MutexGuard<'_, Session>, ApiError> {
-        self.session.lock().map_err(|_| ApiError::new("internal", "session state poisoned"))
+        self.session
+            .lock()
+            .map_err(|_| ApiError::new("internal", "session state poisoned"))
     }
 }

@@ -293,6 +293,7 @@ pub fn store(args: &[String]) -> Result<()> {
             })
             .collect(),
     )?;
+    drop(run);
     let facet_filter = Filter {
         categories: vec!["chart".into()],
         ..Default::default()
@@ -303,6 +304,59 @@ pub fn store(args: &[String]) -> Result<()> {
             p.facets(&facet_filter)?.categories.len()
         ))
     })?);
+
+    // Through the command boundary: what a Tauri command does (assay-api session call plus the
+    // JSON serialisation IPC performs), for the filter changes the browse view makes.
+    let mut session = assay_api::Session::new(dir.join("bench-prefs.json"));
+    session
+        .open_project(&path)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let boundary_filters: Vec<Filter> = vec![
+        Filter::default(),
+        Filter {
+            categories: vec!["chart".into()],
+            ..Default::default()
+        },
+        Filter {
+            ops: vec![Some(RefinementOp::MinorEdit)],
+            ..Default::default()
+        },
+        Filter {
+            text: Some("建物の".into()),
+            ..Default::default()
+        },
+        Filter {
+            text: Some("서울역".into()),
+            ..Default::default()
+        },
+        Filter {
+            tags: vec![IssueTag::WrongAnswer],
+            statuses: vec![ItemStatus::Edited],
+            ..Default::default()
+        },
+    ];
+    let k = boundary_filters.len();
+    stats.push(time_many(
+        "command boundary: filter change -> first page + count (JSON)",
+        300,
+        |i| {
+            let r = session
+                .query_items(&boundary_filters[i % k], page)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            let json = serde_json::to_string(&r)?;
+            Ok(format!("{} bytes", json.len()))
+        },
+    )?);
+    stats.push(time_many(
+        "command boundary: facet counts (JSON)",
+        300,
+        |i| {
+            let f = session
+                .facets(&boundary_filters[i % k])
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            Ok(format!("{} bytes", serde_json::to_string(&f)?.len()))
+        },
+    )?);
 
     println!("\n| operation (n = {n} items) | runs | p50 ms | p95 ms | result |");
     println!("|---|---:|---:|---:|---|");

@@ -1,7 +1,9 @@
 //! `cargo xtask <task>`: the project's automation, in Rust.
 //!
-//! demo   build the sample project and open it (prints its summary through the CLI)
-//! test   every check and test: fmt, clippy, unit, integration
+//! demo     install what is missing, build the app and open it on the sample project
+//! test     every check and test: UI check/lint/unit, fmt, clippy, Rust tests, end-to-end
+//! e2e      the end-to-end tests alone (built app, Xvfb, tauri-driver)
+//! bindings regenerate ui/src/lib/api/bindings.ts from Rust
 //! bench  engine overhead against the stub, then the store at 100,000 items (release build)
 //! sample regenerate assets/sample (images and data files)
 
@@ -9,6 +11,7 @@ mod bench;
 mod draw;
 mod font;
 mod sample;
+mod setup;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,7 +25,7 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
-fn run(cmd: &mut Command) -> Result<()> {
+pub(crate) fn run(cmd: &mut Command) -> Result<()> {
     eprintln!("$ {cmd:?}");
     let status = cmd.status().with_context(|| format!("starting {cmd:?}"))?;
     if !status.success() {
@@ -31,7 +34,7 @@ fn run(cmd: &mut Command) -> Result<()> {
     Ok(())
 }
 
-fn cargo() -> Command {
+pub(crate) fn cargo() -> Command {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     c.current_dir(root());
     c
@@ -68,35 +71,17 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("sample") => sample::generate(&root().join("assets/sample")),
-        Some("demo") => {
-            let path = build_sample_project()?;
-            run(cargo()
-                .args([
-                    "run",
-                    "--quiet",
-                    "-p",
-                    "assay-cli",
-                    "--",
-                    "stats",
-                    "--project",
-                ])
-                .arg(&path))?;
-            eprintln!("\nsample project: {}", path.display());
-            Ok(())
+        Some("demo") => demo(),
+        Some("test") => test(),
+        Some("e2e") => {
+            setup::apt()?;
+            setup::npm()?;
+            setup::tauri_driver()?;
+            e2e()
         }
-        Some("test") => {
-            run(cargo().args(["fmt", "--all", "--", "--check"]))?;
-            run(cargo().args([
-                "clippy",
-                "--workspace",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ]))?;
-            run(cargo().args(["test", "--workspace"]))?;
-            Ok(())
-        }
+        Some("bindings") => run(cargo()
+            .args(["test", "-q", "-p", "assay-api", "bindings"])
+            .env("UPDATE_BINDINGS", "1")),
         Some("bench") => {
             let release = ["run", "--release", "--quiet", "-p", "xtask", "--"];
             run(cargo().args(release).arg("bench-engine"))?;
@@ -105,8 +90,69 @@ fn main() -> Result<()> {
         Some("bench-store") => bench::store(&args[1..]),
         Some("bench-engine") => bench::engine(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <demo|test|bench|sample>");
+            eprintln!("usage: cargo xtask <demo|test|e2e|bench|bindings|sample>");
             std::process::exit(2)
         }
     }
+}
+
+fn demo() -> Result<()> {
+    setup::apt()?;
+    setup::npm()?;
+    setup::build_app()?;
+    let project = build_sample_project()?;
+    run(cargo()
+        .args([
+            "run",
+            "--quiet",
+            "-p",
+            "assay-cli",
+            "--",
+            "stats",
+            "--project",
+        ])
+        .arg(&project))?;
+    let app = root().join("target/debug/assay-app");
+    let mut cmd =
+        if std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some() {
+            Command::new(&app)
+        } else {
+            eprintln!("no display: running the app under Xvfb (it will not be visible)");
+            let mut c = Command::new("xvfb-run");
+            c.args(["-a", "-s", "-screen 0 1440x900x24"]).arg(&app);
+            c
+        };
+    eprintln!("opening {}", project.display());
+    run(cmd.args(["--project"]).arg(&project))
+}
+
+fn test() -> Result<()> {
+    setup::apt()?;
+    setup::npm()?;
+    setup::tauri_driver()?;
+    for script in ["check", "lint", "test"] {
+        setup::npm_run(script)?;
+    }
+    // The shell embeds the UI bundle at compile time, so build it before clippy sees src-tauri.
+    setup::npm_run("build")?;
+    run(cargo().args(["fmt", "--all", "--", "--check"]))?;
+    run(cargo().args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    run(cargo().args(["test"]))?;
+    e2e()
+}
+
+fn e2e() -> Result<()> {
+    setup::build_app()?;
+    run(Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1440x900x24"])
+        .arg(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["test", "-p", "assay-e2e", "--", "--nocapture"])
+        .current_dir(root()))
 }

@@ -6,10 +6,12 @@ use ts_rs::{Config, TS};
 use crate::error::ApiError;
 use crate::types::{AppInfo, ImportRequest, ItemDetail, ProjectInfo, SessionUser};
 use assay_core::import::{ImportReport, Progress};
-use assay_core::store::{Dataset, Edit, Facets, Filter, ItemRow, ItemView, Page, QueryResult, RevisionInfo};
+use assay_core::store::{
+    Dataset, Edit, Facets, Filter, ItemRow, ItemView, Page, QueryResult, RevisionInfo,
+};
 use assay_core::{
-    AnswerFormat, BBox, ChoiceOption, DistractorKind, IssueTag, ItemContent, ItemImage, ItemStatus, LabeledBox, Problem, RefType,
-    RefinementOp, Role,
+    AnswerFormat, BBox, ChoiceOption, DistractorKind, IssueTag, ItemContent, ItemImage, ItemStatus,
+    LabeledBox, Problem, RefType, RefinementOp, Role,
 };
 
 /// A command as the UI calls it: Rust name, arguments (JS name, TS type) and result type.
@@ -21,25 +23,84 @@ pub struct CommandSig {
 
 /// Every command the shell registers; the shell's handler list must match (tested there).
 pub const COMMANDS: &[CommandSig] = &[
-    CommandSig { name: "app_info", args: &[], returns: "AppInfo" },
-    CommandSig { name: "open_project", args: &[("path", "string")], returns: "ProjectInfo" },
-    CommandSig { name: "create_project", args: &[("path", "string")], returns: "ProjectInfo" },
-    CommandSig { name: "set_user", args: &[("name", "string"), ("role", "Role")], returns: "SessionUser" },
-    CommandSig { name: "project_info", args: &[], returns: "ProjectInfo" },
-    CommandSig { name: "query_items", args: &[("filter", "Filter"), ("page", "Page")], returns: "QueryResult" },
-    CommandSig { name: "facets", args: &[("filter", "Filter")], returns: "Facets" },
-    CommandSig { name: "item_ids", args: &[("filter", "Filter")], returns: "number[]" },
-    CommandSig { name: "item_detail", args: &[("id", "number")], returns: "ItemDetail" },
-    CommandSig { name: "save_item", args: &[("id", "number"), ("edit", "Edit")], returns: "ItemDetail" },
-    CommandSig { name: "restore_revision", args: &[("id", "number"), ("rev", "number")], returns: "ItemDetail" },
-    CommandSig { name: "saved_filter", args: &[], returns: "Filter" },
-    CommandSig { name: "save_filter", args: &[("filter", "Filter")], returns: "null" },
+    CommandSig {
+        name: "app_info",
+        args: &[],
+        returns: "AppInfo",
+    },
+    CommandSig {
+        name: "open_project",
+        args: &[("path", "string")],
+        returns: "ProjectInfo",
+    },
+    CommandSig {
+        name: "create_project",
+        args: &[("path", "string")],
+        returns: "ProjectInfo",
+    },
+    CommandSig {
+        name: "set_user",
+        args: &[("name", "string"), ("role", "Role")],
+        returns: "SessionUser",
+    },
+    CommandSig {
+        name: "project_info",
+        args: &[],
+        returns: "ProjectInfo",
+    },
+    CommandSig {
+        name: "query_items",
+        args: &[("filter", "Filter"), ("page", "Page")],
+        returns: "QueryResult",
+    },
+    CommandSig {
+        name: "facets",
+        args: &[("filter", "Filter")],
+        returns: "Facets",
+    },
+    CommandSig {
+        name: "item_ids",
+        args: &[("filter", "Filter")],
+        returns: "number[]",
+    },
+    CommandSig {
+        name: "item_detail",
+        args: &[("id", "number")],
+        returns: "ItemDetail",
+    },
+    CommandSig {
+        name: "save_item",
+        args: &[("id", "number"), ("edit", "Edit")],
+        returns: "ItemDetail",
+    },
+    CommandSig {
+        name: "restore_revision",
+        args: &[("id", "number"), ("rev", "number")],
+        returns: "ItemDetail",
+    },
+    CommandSig {
+        name: "saved_filter",
+        args: &[],
+        returns: "Filter",
+    },
+    CommandSig {
+        name: "save_filter",
+        args: &[("filter", "Filter")],
+        returns: "null",
+    },
     CommandSig {
         name: "import_dataset",
-        args: &[("request", "ImportRequest"), ("onProgress", "Channel<Progress>")],
+        args: &[
+            ("request", "ImportRequest"),
+            ("onProgress", "Channel<Progress>"),
+        ],
         returns: "ImportReport",
     },
-    CommandSig { name: "cancel_import", args: &[], returns: "null" },
+    CommandSig {
+        name: "cancel_import",
+        args: &[],
+        returns: "null",
+    },
 ];
 
 fn camel(name: &str) -> String {
@@ -108,7 +169,11 @@ pub fn generate() -> String {
     for c in COMMANDS {
         let params: Vec<String> = c.args.iter().map(|(n, t)| format!("{n}: {t}")).collect();
         let names: Vec<&str> = c.args.iter().map(|(n, _)| *n).collect();
-        let payload = if names.is_empty() { String::new() } else { format!(", {{ {} }}", names.join(", ")) };
+        let payload = if names.is_empty() {
+            String::new()
+        } else {
+            format!(", {{ {} }}", names.join(", "))
+        };
         s.push_str(&format!(
             "  {}: ({}): Promise<{}> => invoke<{}>('{}'{}),\n",
             camel(c.name),
@@ -138,7 +203,10 @@ mod tests {
             std::fs::write(path(), &want).unwrap();
         }
         let have = std::fs::read_to_string(path()).unwrap_or_default();
-        assert!(have == want, "ui/src/lib/api/bindings.ts is stale: run `cargo xtask bindings`");
+        assert!(
+            have == want,
+            "ui/src/lib/api/bindings.ts is stale: run `cargo xtask bindings`"
+        );
     }
 
     #[test]

@@ -12,7 +12,10 @@ pub struct ApiError {
 
 impl ApiError {
     pub fn new(code: &str, message: impl Into<String>) -> Self {
-        Self { code: code.into(), message: message.into() }
+        Self {
+            code: code.into(),
+            message: message.into(),
+        }
     }
     pub fn no_project() -> Self {
         Self::new("no_project", "no project is open")

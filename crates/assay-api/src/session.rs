@@ -22,7 +22,13 @@ pub struct Session {
 impl Session {
     pub fn new(prefs_path: PathBuf) -> Self {
         let prefs = Prefs::load(&prefs_path);
-        Self { prefs_path, prefs, project: None, user: None, round: 1 }
+        Self {
+            prefs_path,
+            prefs,
+            project: None,
+            user: None,
+            round: 1,
+        }
     }
 
     fn save_prefs(&self) {
@@ -56,7 +62,11 @@ impl Session {
         let datasets = p.datasets()?;
         Ok(ProjectInfo {
             path: p.path().display().to_string(),
-            name: p.path().file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+            name: p
+                .path()
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
             items: datasets.iter().map(|d| d.item_count).sum(),
             datasets,
         })
@@ -92,7 +102,10 @@ impl Session {
         if let Some(p) = &self.project {
             self.user = Some(p.ensure_user(name.trim(), role)?);
         }
-        let view = SessionUser { name: name.trim().to_string(), role };
+        let view = SessionUser {
+            name: name.trim().to_string(),
+            role,
+        };
         self.prefs.user = Some(view.clone());
         self.save_prefs();
         Ok(view)
@@ -100,7 +113,11 @@ impl Session {
 
     fn author(&self) -> ApiResult<Author> {
         let u = self.user.as_ref().ok_or_else(ApiError::no_user)?;
-        Ok(Author { user_id: u.id, role: u.role, round: self.round })
+        Ok(Author {
+            user_id: u.id,
+            role: u.role,
+            round: self.round,
+        })
     }
 
     pub fn current_user(&self) -> Option<SessionUser> {
@@ -121,7 +138,10 @@ impl Session {
 
     pub fn item_detail(&self, id: i64) -> ApiResult<ItemDetail> {
         let p = self.project()?;
-        Ok(ItemDetail { item: p.item(id)?, history: p.revisions(id)? })
+        Ok(ItemDetail {
+            item: p.item(id)?,
+            history: p.revisions(id)?,
+        })
     }
 
     /// Saves an edit as a new revision unless nothing changed (autosave calls this often).
@@ -129,7 +149,11 @@ impl Session {
         let author = self.author()?;
         let p = self.project_mut()?;
         let cur = p.item(id)?;
-        let unchanged = cur.content == edit.content && cur.op == edit.op && cur.tags == edit.tags && cur.status == edit.status && edit.note.is_none();
+        let unchanged = cur.content == edit.content
+            && cur.op == edit.op
+            && cur.tags == edit.tags
+            && cur.status == edit.status
+            && edit.note.is_none();
         if !unchanged {
             p.save_edit(id, edit, &author)?;
         }
@@ -145,7 +169,12 @@ impl Session {
     pub fn saved_filter(&self) -> Filter {
         self.project
             .as_ref()
-            .and_then(|p| self.prefs.filters.get(&p.path().display().to_string()).cloned())
+            .and_then(|p| {
+                self.prefs
+                    .filters
+                    .get(&p.path().display().to_string())
+                    .cloned()
+            })
             .unwrap_or_default()
     }
 
@@ -157,7 +186,9 @@ impl Session {
     }
 
     pub fn preview(&self, hash: &str, max_side: u32) -> ApiResult<Vec<u8>> {
-        Ok(self.project()?.image_preview(hash, max_side.clamp(32, 4096))?)
+        Ok(self
+            .project()?
+            .image_preview(hash, max_side.clamp(32, 4096))?)
     }
 
     pub fn image(&self, hash: &str) -> ApiResult<Vec<u8>> {
@@ -166,15 +197,30 @@ impl Session {
 }
 
 /// Runs an import on its own connection, so the session stays free for reads meanwhile.
-pub fn import_into(project_path: &Path, req: &ImportRequest, progress: &mut dyn FnMut(Progress), cancel: &AtomicBool) -> ApiResult<ImportReport> {
+pub fn import_into(
+    project_path: &Path,
+    req: &ImportRequest,
+    progress: &mut dyn FnMut(Progress),
+    cancel: &AtomicBool,
+) -> ApiResult<ImportReport> {
     let mut p = Project::open(project_path)?;
     let opts = ImportOptions {
         name: req.name.clone().filter(|n| !n.trim().is_empty()),
-        mapping: req.mapping_path.as_deref().map(|m| Mapping::from_file(Path::new(m))).transpose()?,
+        mapping: req
+            .mapping_path
+            .as_deref()
+            .map(|m| Mapping::from_file(Path::new(m)))
+            .transpose()?,
         layout: req.layout.clone().filter(|l| !l.is_empty()),
         link_images: req.link_images,
         image_root: None,
         dry_run: req.dry_run,
     };
-    Ok(import_path(&mut p, Path::new(&req.path), &opts, progress, cancel)?)
+    Ok(import_path(
+        &mut p,
+        Path::new(&req.path),
+        &opts,
+        progress,
+        cancel,
+    )?)
 }

@@ -45,5 +45,8 @@ pub struct ImportRequest {
 
 /// Who is working, as the UI shows it.
 pub fn user_view(u: &User) -> SessionUser {
-    SessionUser { name: u.name.clone(), role: u.role }
+    SessionUser {
+        name: u.name.clone(),
+        role: u.role,
+    }
 }

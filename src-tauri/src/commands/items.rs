@@ -6,7 +6,11 @@ use tauri::State;
 use crate::state::AppState;
 
 #[tauri::command]
-pub async fn query_items(state: State<'_, AppState>, filter: Filter, page: Page) -> Result<QueryResult, ApiError> {
+pub async fn query_items(
+    state: State<'_, AppState>,
+    filter: Filter,
+    page: Page,
+) -> Result<QueryResult, ApiError> {
     state.session()?.query_items(&filter, page)
 }
 
@@ -26,12 +30,20 @@ pub async fn item_detail(state: State<'_, AppState>, id: i64) -> Result<ItemDeta
 }
 
 #[tauri::command]
-pub async fn save_item(state: State<'_, AppState>, id: i64, edit: Edit) -> Result<ItemDetail, ApiError> {
+pub async fn save_item(
+    state: State<'_, AppState>,
+    id: i64,
+    edit: Edit,
+) -> Result<ItemDetail, ApiError> {
     state.session()?.save_item(id, &edit)
 }
 
 #[tauri::command]
-pub async fn restore_revision(state: State<'_, AppState>, id: i64, rev: i64) -> Result<ItemDetail, ApiError> {
+pub async fn restore_revision(
+    state: State<'_, AppState>,
+    id: i64,
+    rev: i64,
+) -> Result<ItemDetail, ApiError> {
     state.session()?.restore_revision(id, rev)
 }
 

@@ -13,17 +13,27 @@ pub async fn app_info(state: State<'_, AppState>) -> Result<AppInfo, ApiError> {
 }
 
 #[tauri::command]
-pub async fn open_project(state: State<'_, AppState>, path: PathBuf) -> Result<ProjectInfo, ApiError> {
+pub async fn open_project(
+    state: State<'_, AppState>,
+    path: PathBuf,
+) -> Result<ProjectInfo, ApiError> {
     state.session()?.open_project(&path)
 }
 
 #[tauri::command]
-pub async fn create_project(state: State<'_, AppState>, path: PathBuf) -> Result<ProjectInfo, ApiError> {
+pub async fn create_project(
+    state: State<'_, AppState>,
+    path: PathBuf,
+) -> Result<ProjectInfo, ApiError> {
     state.session()?.create_project(&path)
 }
 
 #[tauri::command]
-pub async fn set_user(state: State<'_, AppState>, name: String, role: Role) -> Result<SessionUser, ApiError> {
+pub async fn set_user(
+    state: State<'_, AppState>,
+    name: String,
+    role: Role,
+) -> Result<SessionUser, ApiError> {
     state.session()?.set_user(&name, role)
 }
 

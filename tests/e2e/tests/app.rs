@@ -1,0 +1,384 @@
+//! Drives the real Assay window: open the sample project, search in Japanese, edit an answer,
+//! record an op with the keyboard, undo/redo, restart and find the change with its author, and
+//! check that hostile dataset text renders literally. Saves screenshots of the main views.
+//!
+//! Needs: the app built with `--features custom-protocol`, `tauri-driver` and `WebKitWebDriver`
+//! on PATH, and a display (Xvfb). `cargo xtask e2e` arranges all of it.
+
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
+
+const CTRL: char = '\u{E009}';
+const SHIFT: char = '\u{E008}';
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn app_binary() -> PathBuf {
+    std::env::var_os("ASSAY_APP_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target/debug/assay-app"))
+}
+
+struct Driver(Child);
+
+impl Driver {
+    fn start() -> Self {
+        let child = Command::new("tauri-driver")
+            .args(["--port", "4444"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("tauri-driver on PATH (cargo install tauri-driver --version ^2 --locked)");
+        let start = Instant::now();
+        while TcpStream::connect("127.0.0.1:4444").is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "tauri-driver did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Driver(child)
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+async fn launch(project: &Path) -> Client {
+    let caps = json!({
+        "browserName": "wry",
+        "tauri:options": {
+            "application": app_binary(),
+            "args": ["--project", project],
+        }
+    });
+    let caps = caps.as_object().cloned().unwrap_or_default();
+    let mut last = None;
+    for _ in 0..5 {
+        match ClientBuilder::rustls()
+            .expect("tls")
+            .capabilities(caps.clone())
+            .connect("http://127.0.0.1:4444")
+            .await
+        {
+            Ok(c) => return c,
+            Err(e) => {
+                last = Some(e);
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        }
+    }
+    panic!("could not start a WebDriver session: {last:?}");
+}
+
+async fn wait_for(c: &Client, css: &str) -> fantoccini::elements::Element {
+    match c
+        .wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Css(css))
+        .await
+    {
+        Ok(e) => e,
+        Err(e) => {
+            // Leave a picture of the window for whoever reads the failure.
+            if let Ok(png) = c.screenshot().await {
+                let _ = std::fs::write(root().join("target/e2e-failure.png"), png);
+            }
+            let body = c.source().await.unwrap_or_default();
+            panic!(
+                "{css}: {e}\npage: {}",
+                body.chars().take(2000).collect::<String>()
+            );
+        }
+    }
+}
+
+/// Polls until `check` is true for the text of `css`.
+async fn wait_text(c: &Client, css: &str, check: impl Fn(&str) -> bool) -> String {
+    let start = Instant::now();
+    loop {
+        if let Ok(e) = c.find(Locator::Css(css)).await {
+            if let Ok(t) = e.text().await {
+                if check(&t) {
+                    return t;
+                }
+            }
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "timed out waiting on {css}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn value(c: &Client, css: &str) -> String {
+    wait_for(c, css)
+        .await
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_default()
+}
+
+async fn wait_value(c: &Client, css: &str, want: &str) {
+    let start = Instant::now();
+    while value(c, css).await != want {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{css} never became {want:?} (is {:?})",
+            value(c, css).await
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn keys(c: &Client, seq: &[(Option<char>, char)]) {
+    let mut actions = KeyActions::new("keyboard".into());
+    for (modifier, key) in seq {
+        if let Some(m) = modifier {
+            actions = actions.then(KeyAction::Down { value: *m });
+        }
+        actions = actions
+            .then(KeyAction::Down { value: *key })
+            .then(KeyAction::Up { value: *key });
+        if let Some(m) = modifier {
+            actions = actions.then(KeyAction::Up { value: *m });
+        }
+    }
+    c.perform_actions(actions).await.unwrap();
+    c.release_actions().await.unwrap();
+}
+
+async fn shift_ctrl_z(c: &Client) {
+    let actions = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down { value: CTRL })
+        .then(KeyAction::Down { value: SHIFT })
+        .then(KeyAction::Down { value: 'z' })
+        .then(KeyAction::Up { value: 'z' })
+        .then(KeyAction::Up { value: SHIFT })
+        .then(KeyAction::Up { value: CTRL });
+    c.perform_actions(actions).await.unwrap();
+    c.release_actions().await.unwrap();
+}
+
+async fn screenshot(c: &Client, name: &str) {
+    let png = c.screenshot().await.unwrap();
+    let dir = root().join("docs/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), png).unwrap();
+}
+
+async fn search(c: &Client, text: &str) {
+    let s = wait_for(c, "[data-testid=search]").await;
+    s.clear().await.unwrap();
+    if !text.is_empty() {
+        s.send_keys(text).await.unwrap();
+    }
+}
+
+async fn open_row(c: &Client, ext_id: &str) {
+    wait_for(c, &format!("[data-ext-id='{ext_id}']"))
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_text(c, "[data-testid=item-id]", |t| t == ext_id).await;
+}
+
+async fn op_active(c: &Client, op: &str) -> bool {
+    let e = wait_for(c, &format!("[data-testid=op-{op}]")).await;
+    e.attr("class")
+        .await
+        .unwrap()
+        .unwrap_or_default()
+        .split_whitespace()
+        .any(|k| k == "active")
+}
+
+async fn wait_op(c: &Client, op: &str, active: bool) {
+    let start = Instant::now();
+    while op_active(c, op).await != active {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "op {op} never became active={active}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn start_session(c: &Client, user: Option<&str>) {
+    let name = wait_for(c, "[data-testid=user-name]").await;
+    if let Some(u) = user {
+        name.clear().await.unwrap();
+        name.send_keys(u).await.unwrap();
+    }
+    wait_for(c, "[data-testid=chosen-project]").await;
+    wait_for(c, "[data-testid=start]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(c, "[data-testid=item-row]").await;
+}
+
+fn sample_project(dir: &Path) -> PathBuf {
+    let path = dir.join("sample.assay");
+    let mut p = assay_core::Project::create(&path).unwrap();
+    for f in [
+        "jgraph-mini/jgraph-mini.jsonl",
+        "vague-mini/vague-mini.json",
+        "haerae-mini/haerae-mini.jsonl",
+        "crag-mini/crag-mini.jsonl",
+    ] {
+        assay_core::import::import_path(
+            &mut p,
+            &root().join("assets/sample").join(f),
+            &Default::default(),
+            &mut |_| {},
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+    }
+    path
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn annotate_in_the_real_window() {
+    assert!(
+        app_binary().exists(),
+        "build the app first: cargo xtask e2e"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let project = sample_project(dir.path());
+    // Preferences (user, recent projects, filters) go to a fresh folder for this run.
+    std::env::set_var("ASSAY_CONFIG_DIR", dir.path().join("config"));
+    let _driver = Driver::start();
+
+    // --- First session -------------------------------------------------------------------
+    let c = launch(&project).await;
+    eprintln!("e2e: first session started");
+    wait_for(&c, "[data-testid=user-name]").await;
+    screenshot(&c, "start.png").await;
+    start_session(&c, Some("e2e-annotator")).await;
+    wait_text(&c, "[data-testid=result-count]", |t| {
+        t.starts_with("23 items")
+    })
+    .await;
+    open_row(&c, "vg-001").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    screenshot(&c, "browse-vague.png").await;
+
+    // Japanese substring search.
+    search(&c, "降水量").await;
+    wait_text(&c, "[data-testid=result-count]", |t| {
+        t.starts_with("2 items")
+    })
+    .await;
+    let rows = c
+        .find_all(Locator::Css("[data-testid=item-row]"))
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 2);
+
+    // Open an item, correct its answer, leave the field (saves), record the op with key 4.
+    open_row(&c, "jg-006").await;
+    assert_eq!(value(&c, "[data-testid=answer]").await, "171");
+    let answer = wait_for(&c, "[data-testid=answer]").await;
+    answer.clear().await.unwrap();
+    answer.send_keys("117").await.unwrap();
+    keys(&c, &[(None, '\u{E00C}')]).await; // Escape: blur, which saves
+    wait_text(&c, "[data-testid=save-state]", |t| t.starts_with("saved")).await;
+    keys(&c, &[(None, '4')]).await;
+    wait_op(&c, "answer_correction", true).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    screenshot(&c, "edit.png").await;
+
+    // Undo twice (op, then answer), redo twice.
+    keys(&c, &[(Some(CTRL), 'z')]).await;
+    wait_op(&c, "answer_correction", false).await;
+    assert_eq!(value(&c, "[data-testid=answer]").await, "117");
+    keys(&c, &[(Some(CTRL), 'z')]).await;
+    wait_value(&c, "[data-testid=answer]", "171").await;
+    shift_ctrl_z(&c).await;
+    wait_value(&c, "[data-testid=answer]", "117").await;
+    shift_ctrl_z(&c).await;
+    wait_op(&c, "answer_correction", true).await;
+
+    // Hostile text renders as text.
+    search(&c, "onerror").await;
+    wait_text(&c, "[data-testid=result-count]", |t| {
+        t.starts_with("1 items")
+    })
+    .await;
+    let row = wait_for(&c, "[data-ext-id='jg-011'] [data-testid=row-question]").await;
+    let shown = row.prop("textContent").await.unwrap().unwrap_or_default();
+    assert!(shown.contains("<img src=x onerror=alert(1)>"), "{shown:?}");
+    open_row(&c, "jg-011").await;
+    assert!(value(&c, "[data-testid=question]")
+        .await
+        .contains("<script>alert('xss')</script>"));
+    assert!(
+        c.find(Locator::Css("img[src='x']")).await.is_err(),
+        "no image element was injected"
+    );
+    assert!(c.get_alert_text().await.is_err(), "no alert was raised");
+
+    // Import dialog.
+    search(&c, "降水量").await;
+    wait_text(&c, "[data-testid=result-count]", |t| {
+        t.starts_with("2 items")
+    })
+    .await;
+    wait_for(&c, "[data-testid=import-open]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&c, ".modal").await;
+    screenshot(&c, "import.png").await;
+    c.close().await.unwrap();
+
+    // --- Restart: the edit, its author and the filter persisted --------------------------
+    let c = launch(&project).await;
+    eprintln!("e2e: second session started");
+    // The user was remembered, so the app opens straight into the project.
+    wait_text(&c, "[data-testid=current-user]", |t| {
+        t.starts_with("e2e-annotator")
+    })
+    .await;
+    assert_eq!(
+        value(&c, "[data-testid=search]").await,
+        "降水量",
+        "the filter survives a restart"
+    );
+    wait_text(&c, "[data-testid=result-count]", |t| {
+        t.starts_with("2 items")
+    })
+    .await;
+    open_row(&c, "jg-006").await;
+    assert_eq!(value(&c, "[data-testid=answer]").await, "117");
+    assert!(op_active(&c, "answer_correction").await);
+    let authors = c
+        .find_all(Locator::Css("[data-testid=history-author]"))
+        .await
+        .unwrap();
+    let newest = authors[0].text().await.unwrap();
+    assert!(newest.starts_with("e2e-annotator"), "{newest}");
+    assert_eq!(authors.last().unwrap().text().await.unwrap(), "import");
+    screenshot(&c, "edit-after-restart.png").await;
+    c.close().await.unwrap();
+}
