@@ -281,6 +281,11 @@ async fn annotate_in_the_real_window() {
     open_row(&c, "vg-001").await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     screenshot(&c, "browse-vague.png").await;
+    search(&c, "ramen").await;
+    wait_text(&c, "[data-testid=result-count]", |t| t.starts_with("1 items")).await;
+    open_row(&c, "cr-003").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    screenshot(&c, "grounding.png").await;
 
     // Japanese substring search.
     search(&c, "降水量").await;
