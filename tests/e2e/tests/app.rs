@@ -282,7 +282,10 @@ async fn annotate_in_the_real_window() {
     tokio::time::sleep(Duration::from_millis(500)).await;
     screenshot(&c, "browse-vague.png").await;
     search(&c, "ramen").await;
-    wait_text(&c, "[data-testid=result-count]", |t| t.starts_with("1 items")).await;
+    wait_text(&c, "[data-testid=result-count]", |t| {
+        t.starts_with("1 items")
+    })
+    .await;
     open_row(&c, "cr-003").await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     screenshot(&c, "grounding.png").await;
