@@ -47,6 +47,9 @@ enum Command {
     /// Models (endpoints) used for evaluation.
     #[command(subcommand)]
     Model(commands::eval::ModelCommand),
+    /// Prompt templates (versioned: a changed body becomes a new version).
+    #[command(subcommand)]
+    Template(commands::eval::TemplateCommand),
     /// Run models over datasets, before and after refinement.
     Eval(commands::eval::EvalArgs),
     /// List evaluation runs.
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::Stats => commands::project::stats(&ctx),
         Command::User(c) => commands::project::user(&ctx, c),
         Command::Model(c) => commands::eval::model(&ctx, c),
+        Command::Template(c) => commands::eval::template(&ctx, c),
         Command::Eval(a) => commands::eval::eval(&ctx, a),
         Command::Runs => commands::eval::runs(&ctx),
         Command::Predictions(c) => commands::eval::predictions(&ctx, c),

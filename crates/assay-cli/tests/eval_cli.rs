@@ -93,6 +93,46 @@ async fn eval_then_table() {
     let table = assay(&p, &["table"]);
     assert_eq!(table[0]["dataset"], "set");
     assert_eq!(table[0]["before"]["accuracy"], 1.0);
+    let tpl = dir.path().join("t.txt");
+    std::fs::write(&tpl, "Q: {question}\nA:").unwrap();
+    assert_eq!(
+        assay(
+            &p,
+            &["template", "set", "terse", "--file", tpl.to_str().unwrap()]
+        )["template"],
+        "terse@1"
+    );
+    std::fs::write(&tpl, "Question: {question}\nAnswer:").unwrap();
+    assert_eq!(
+        assay(
+            &p,
+            &["template", "set", "terse", "--file", tpl.to_str().unwrap()]
+        )["template"],
+        "terse@2"
+    );
+    let p3 = p.clone();
+    let s2 = tokio::task::spawn_blocking(move || {
+        assay(
+            &p3,
+            &[
+                "eval",
+                "--model",
+                "stubby",
+                "--dataset",
+                "set",
+                "--runs",
+                "1",
+                "--version",
+                "before",
+                "--template",
+                "terse@1",
+            ],
+        )
+    })
+    .await
+    .unwrap();
+    assert_eq!(s2["progress"]["sent"], 20, "a new template is a new prompt");
+    assert!(stub.prompts().iter().any(|p| p.starts_with("Q: q0 ")));
     let listed = assay(&p, &["model", "list"]);
     assert_eq!(listed[0]["config"]["api_key_env"], "ASSAY_TEST_KEY");
     let raw = std::fs::read(&p).unwrap();

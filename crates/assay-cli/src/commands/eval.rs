@@ -405,3 +405,44 @@ pub fn table(ctx: &Ctx, a: TableArgs) -> anyhow::Result<()> {
     print!("{}", render(&rows, fmt)?);
     Ok(())
 }
+
+#[derive(Subcommand)]
+pub enum TemplateCommand {
+    /// Save a template body from a file; placeholders: {question} {options} {checklist} {target}.
+    Set {
+        name: String,
+        #[arg(long)]
+        file: PathBuf,
+        #[arg(long, default_value = "short_answer")]
+        format: String,
+    },
+    /// Show the built-in template for an answer format.
+    Default {
+        #[arg(default_value = "short_answer")]
+        format: String,
+    },
+}
+
+pub fn template(ctx: &Ctx, c: TemplateCommand) -> anyhow::Result<()> {
+    match c {
+        TemplateCommand::Set { name, file, format } => {
+            let p = ctx.open()?;
+            let fmt = assay_core::AnswerFormat::parse(&format)
+                .ok_or_else(|| anyhow::anyhow!("unknown answer format {format}"))?;
+            let body = std::fs::read_to_string(&file)?;
+            let id = assay_eval::prompt::save_template(&p, &name, fmt, &body)?;
+            if ctx.json {
+                output::json(&serde_json::json!({"template": id}))
+            } else {
+                println!("saved {id}; use it with `assay eval --template {name}`");
+                Ok(())
+            }
+        }
+        TemplateCommand::Default { format } => {
+            let fmt = assay_core::AnswerFormat::parse(&format)
+                .ok_or_else(|| anyhow::anyhow!("unknown answer format {format}"))?;
+            println!("{}", assay_eval::prompt::default_template(fmt));
+            Ok(())
+        }
+    }
+}
