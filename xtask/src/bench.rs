@@ -189,111 +189,113 @@ pub fn store(args: &[String]) -> Result<()> {
         offset: 0,
         limit: 100,
     };
-    let mut run = |name: &str, filters: Vec<Filter>| -> Result<()> {
-        let k = filters.len();
-        let s = time_many(name, 300, |i| {
-            let r = p.query(&filters[i % k], page)?;
-            Ok(format!("{} matches", r.total))
-        })?;
-        stats.push(s);
-        Ok(())
-    };
-    run("no filter", vec![Filter::default()])?;
-    run(
-        "category",
-        CATEGORIES
-            .iter()
-            .map(|c| Filter {
-                categories: vec![c.to_string()],
+    // The filter benchmarks borrow `stats` through `run`; the block ends that borrow.
+    {
+        let mut run = |name: &str, filters: Vec<Filter>| -> Result<()> {
+            let k = filters.len();
+            let s = time_many(name, 300, |i| {
+                let r = p.query(&filters[i % k], page)?;
+                Ok(format!("{} matches", r.total))
+            })?;
+            stats.push(s);
+            Ok(())
+        };
+        run("no filter", vec![Filter::default()])?;
+        run(
+            "category",
+            CATEGORIES
+                .iter()
+                .map(|c| Filter {
+                    categories: vec![c.to_string()],
+                    ..Default::default()
+                })
+                .collect(),
+        )?;
+        run(
+            "dataset",
+            vec![Filter {
+                datasets: vec![1],
                 ..Default::default()
-            })
-            .collect(),
-    )?;
-    run(
-        "dataset",
-        vec![Filter {
-            datasets: vec![1],
-            ..Default::default()
-        }],
-    )?;
-    run(
-        "op",
-        RefinementOp::ALL
-            .iter()
-            .map(|o| Filter {
-                ops: vec![Some(*o)],
+            }],
+        )?;
+        run(
+            "op",
+            RefinementOp::ALL
+                .iter()
+                .map(|o| Filter {
+                    ops: vec![Some(*o)],
+                    ..Default::default()
+                })
+                .collect(),
+        )?;
+        run(
+            "issue tag",
+            IssueTag::ALL
+                .iter()
+                .map(|t| Filter {
+                    tags: vec![*t],
+                    ..Default::default()
+                })
+                .collect(),
+        )?;
+        run(
+            "status",
+            vec![Filter {
+                statuses: vec![ItemStatus::Edited],
                 ..Default::default()
-            })
-            .collect(),
-    )?;
-    run(
-        "issue tag",
-        IssueTag::ALL
-            .iter()
-            .map(|t| Filter {
-                tags: vec![*t],
+            }],
+        )?;
+        run(
+            "ref type",
+            vec![Filter {
+                ref_types: vec![RefType::Ambiguous],
                 ..Default::default()
-            })
-            .collect(),
-    )?;
-    run(
-        "status",
-        vec![Filter {
-            statuses: vec![ItemStatus::Edited],
-            ..Default::default()
-        }],
-    )?;
-    run(
-        "ref type",
-        vec![Filter {
-            ref_types: vec![RefType::Ambiguous],
-            ..Default::default()
-        }],
-    )?;
-    run(
-        "has box",
-        vec![Filter {
-            has_box: Some(true),
-            ..Default::default()
-        }],
-    )?;
-    let texts = |qs: &[&str]| -> Vec<Filter> {
-        qs.iter()
-            .map(|q| Filter {
-                text: Some(q.to_string()),
+            }],
+        )?;
+        run(
+            "has box",
+            vec![Filter {
+                has_box: Some(true),
                 ..Default::default()
-            })
-            .collect()
-    };
-    run(
-        "text, Japanese 3-6 chars",
-        texts(&["建物の", "グラフの最", "東京駅", "読み取って", "料理の名前"]),
-    )?;
-    run(
-        "text, Korean 3-6 chars",
-        texts(&["건물의", "그래프에서", "서울역", "읽어 주", "음식의 이름"]),
-    )?;
-    run(
-        "text, English",
-        texts(&["chart", "red car", "sign say", "second row", "standing"]),
-    )?;
-    run(
-        "text, 2 CJK chars (LIKE scan)",
-        texts(&["東京", "서울", "料理", "건물"]),
-    )?;
-    run(
-        "category + op + text",
-        CATEGORIES
-            .iter()
-            .map(|c| Filter {
-                categories: vec![c.to_string()],
-                ops: vec![Some(RefinementOp::MinorEdit)],
-                text: Some("建物の".into()),
-                ..Default::default()
-            })
-            .collect(),
-    )?;
-    drop(run);
+            }],
+        )?;
+        let texts = |qs: &[&str]| -> Vec<Filter> {
+            qs.iter()
+                .map(|q| Filter {
+                    text: Some(q.to_string()),
+                    ..Default::default()
+                })
+                .collect()
+        };
+        run(
+            "text, Japanese 3-6 chars",
+            texts(&["建物の", "グラフの最", "東京駅", "読み取って", "料理の名前"]),
+        )?;
+        run(
+            "text, Korean 3-6 chars",
+            texts(&["건물의", "그래프에서", "서울역", "읽어 주", "음식의 이름"]),
+        )?;
+        run(
+            "text, English",
+            texts(&["chart", "red car", "sign say", "second row", "standing"]),
+        )?;
+        run(
+            "text, 2 CJK chars (LIKE scan)",
+            texts(&["東京", "서울", "料理", "건물"]),
+        )?;
+        run(
+            "category + op + text",
+            CATEGORIES
+                .iter()
+                .map(|c| Filter {
+                    categories: vec![c.to_string()],
+                    ops: vec![Some(RefinementOp::MinorEdit)],
+                    text: Some("建物の".into()),
+                    ..Default::default()
+                })
+                .collect(),
+        )?;
+    }
     let facet_filter = Filter {
         categories: vec!["chart".into()],
         ..Default::default()
