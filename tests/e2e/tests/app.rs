@@ -28,36 +28,60 @@ fn app_binary() -> PathBuf {
         .unwrap_or_else(|| root().join("target/debug/assay-app"))
 }
 
-struct Driver(Child);
+/// tauri-driver and the WebKitWebDriver it starts, on free ports, in their own process group so
+/// that both go away with the test even when it fails.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
 
 impl Driver {
     fn start() -> Self {
+        use std::os::unix::process::CommandExt;
+        let (port, native) = (free_port(), free_port());
         let child = Command::new("tauri-driver")
-            .args(["--port", "4444"])
+            .args([
+                "--port",
+                &port.to_string(),
+                "--native-port",
+                &native.to_string(),
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
+            .process_group(0)
             .spawn()
             .expect("tauri-driver on PATH (cargo install tauri-driver --version ^2 --locked)");
         let start = Instant::now();
-        while TcpStream::connect("127.0.0.1:4444").is_err() {
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
             assert!(
                 start.elapsed() < Duration::from_secs(20),
                 "tauri-driver did not start"
             );
             std::thread::sleep(Duration::from_millis(100));
         }
-        Driver(child)
+        Driver { child, port }
     }
 }
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
+        std::thread::sleep(Duration::from_millis(200));
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+        let _ = self.child.wait();
     }
 }
 
-async fn launch(project: &Path) -> Client {
+async fn launch(driver: &Driver, project: &Path) -> Client {
     let caps = json!({
         "browserName": "wry",
         "tauri:options": {
@@ -71,7 +95,7 @@ async fn launch(project: &Path) -> Client {
         match ClientBuilder::rustls()
             .expect("tls")
             .capabilities(caps.clone())
-            .connect("http://127.0.0.1:4444")
+            .connect(&format!("http://127.0.0.1:{}", driver.port))
             .await
         {
             Ok(c) => return c,
@@ -266,10 +290,10 @@ async fn annotate_in_the_real_window() {
     let project = sample_project(dir.path());
     // Preferences (user, recent projects, filters) go to a fresh folder for this run.
     std::env::set_var("ASSAY_CONFIG_DIR", dir.path().join("config"));
-    let _driver = Driver::start();
+    let driver = Driver::start();
 
     // --- First session -------------------------------------------------------------------
-    let c = launch(&project).await;
+    let c = launch(&driver, &project).await;
     eprintln!("e2e: first session started");
     wait_for(&c, "[data-testid=user-name]").await;
     screenshot(&c, "start.png").await;
@@ -362,7 +386,7 @@ async fn annotate_in_the_real_window() {
 
     // --- Restart: the edit, its author and the filter persisted --------------------------
     let launched = Instant::now();
-    let c = launch(&project).await;
+    let c = launch(&driver, &project).await;
     eprintln!("e2e: second session started");
     wait_for(&c, "[data-testid=item-row]").await;
     // Reported, not asserted: timings belong in benchmarks (docs/BENCHMARKS.md).

@@ -19,7 +19,6 @@ export class Browse {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private loaded = new Set<number>();
   private generation = 0;
-  private saveTimer: ReturnType<typeof setTimeout> | undefined;
 
   async restore(): Promise<void> {
     try {
@@ -32,8 +31,9 @@ export class Browse {
 
   setFilter(f: Filter): void {
     this.filter = f;
-    clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => api.saveFilter($state.snapshot(this.filter) as Filter).catch(() => {}), 300);
+    // Saved at once (the search box already debounces typing), so closing the window right
+    // after a change still reopens on it.
+    api.saveFilter($state.snapshot(this.filter) as Filter).catch(() => {});
     void this.refresh();
   }
 
