@@ -105,21 +105,22 @@ fn in_list(col: &str, n: usize) -> String {
 /// Text search: FTS5 trigram for 3+ characters, a scan of the narrow lower-cased search table
 /// for shorter strings (trigrams cannot index them; one or two CJK characters are common).
 fn text_clause(text: &str, wh: &mut Vec<String>, params: &mut Vec<Value>) {
-    let t = text.trim();
-    if t.is_empty() {
+    if text.trim().is_empty() {
         return;
     }
-    if t.chars().count() >= 3 {
-        wh.push("items.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)".into());
-        params.push(Value::Text(format!("\"{}\"", t.replace('"', "\"\""))));
-    } else {
-        wh.push("items.id IN (SELECT id FROM item_search WHERE instr(body, ?) > 0)".into());
-        params.push(Value::Text(t.to_lowercase()));
-    }
+    let (select, param) = text_select(text);
+    wh.push(format!("items.id IN ({})", select.replace("?1", "?")));
+    params.push(Value::Text(param));
 }
 
 impl Filter {
     fn where_clause(&self, skip: Skip) -> (String, Vec<Value>) {
+        self.where_clause_with(skip, false)
+    }
+
+    /// `text_in_temp`: the text match was already materialised into `temp.facet_ids`, so the
+    /// seven facet queries do not each re-run the full-text search.
+    fn where_clause_with(&self, skip: Skip, text_in_temp: bool) -> (String, Vec<Value>) {
         let mut wh: Vec<String> = Vec::new();
         let mut p: Vec<Value> = Vec::new();
         if skip != Skip::Datasets && !self.datasets.is_empty() {
@@ -169,7 +170,9 @@ impl Filter {
                 p.push(Value::Integer(b as i64));
             }
         }
-        if let Some(t) = &self.text {
+        if text_in_temp {
+            wh.push("items.id IN (SELECT id FROM temp.facet_ids)".into());
+        } else if let Some(t) = &self.text {
             text_clause(t, &mut wh, &mut p);
         }
         if wh.is_empty() {
@@ -182,6 +185,22 @@ impl Filter {
 
 const ROW_COLUMNS: &str = "id, dataset_id, ext_id, seq, rev, format, category, op, tags, status, \
     ref_type, has_box, image_count, thumb_hash, question, answer";
+
+/// The ids matching a text search, as SQL with its one parameter.
+fn text_select(text: &str) -> (&'static str, String) {
+    let t = text.trim();
+    if t.chars().count() >= 3 {
+        (
+            "SELECT rowid FROM items_fts WHERE items_fts MATCH ?1",
+            format!("\"{}\"", t.replace('"', "\"\"")),
+        )
+    } else {
+        (
+            "SELECT id FROM item_search WHERE instr(body, ?1) > 0",
+            t.to_lowercase(),
+        )
+    }
+}
 
 fn row_to_item(r: &rusqlite::Row<'_>) -> rusqlite::Result<ItemRow> {
     let format: String = r.get(5)?;
@@ -275,19 +294,8 @@ impl Project {
 
     /// A text search alone reads only the search tables, already in id order.
     fn text_ids(&self, text: &str) -> Result<Vec<i64>> {
-        let t = text.trim();
-        let (sql, param) = if t.chars().count() >= 3 {
-            (
-                "SELECT rowid FROM items_fts WHERE items_fts MATCH ?1 ORDER BY rowid",
-                format!("\"{}\"", t.replace('"', "\"\"")),
-            )
-        } else {
-            (
-                "SELECT id FROM item_search WHERE instr(body, ?1) > 0 ORDER BY id",
-                t.to_lowercase(),
-            )
-        };
-        let mut st = self.conn.prepare_cached(sql)?;
+        let (select, param) = text_select(text);
+        let mut st = self.conn.prepare_cached(&format!("{select} ORDER BY 1"))?;
         let ids = st
             .query_map([param], |r| r.get(0))?
             .collect::<Result<Vec<i64>, _>>()?;
@@ -295,8 +303,19 @@ impl Project {
     }
 
     pub fn facets(&self, filter: &Filter) -> Result<Facets> {
+        let with_text = filter.text.as_deref().is_some_and(|t| !t.trim().is_empty());
+        if with_text {
+            self.conn.execute_batch(
+                "CREATE TEMP TABLE IF NOT EXISTS facet_ids (id INTEGER PRIMARY KEY);
+                 DELETE FROM temp.facet_ids;",
+            )?;
+            let (select, param) = text_select(filter.text.as_deref().unwrap_or_default());
+            self.conn
+                .prepare_cached(&format!("INSERT INTO temp.facet_ids (id) {select}"))?
+                .execute([param])?;
+        }
         let group = |skip: Skip, col: &str| -> Result<Vec<(Value, i64)>> {
-            let (wh, params) = filter.where_clause(skip);
+            let (wh, params) = filter.where_clause_with(skip, with_text);
             let mut st = self.conn.prepare_cached(&format!(
                 "SELECT {col}, count(*) FROM items{wh} GROUP BY {col} ORDER BY count(*) DESC"
             ))?;
@@ -342,7 +361,7 @@ impl Project {
                 .collect(),
             tags: Vec::new(),
         };
-        let (wh, params) = filter.where_clause(Skip::Tags);
+        let (wh, params) = filter.where_clause_with(Skip::Tags, with_text);
         // Only tagged items can count; the partial index finds them without a full scan.
         let wh = if wh.is_empty() {
             " WHERE items.tags != 0".to_string()

@@ -112,6 +112,22 @@ fn filters_combine_and_facets_count() {
         .1;
     assert_eq!(tag, 0, "jg-005 is not a chart item");
 
+    // Facets of a text search count only the matching items.
+    let rain = p
+        .facets(&Filter {
+            text: Some("降水量".into()),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(rain.categories, vec![(Some("chart".to_string()), 2)]);
+    let short = p
+        .facets(&Filter {
+            text: Some("首都".into()),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(short.categories, vec![(Some("knowledge".to_string()), 1)]);
+
     // Paging walks the same order as query_ids.
     let all = p.query_ids(&Filter::default()).unwrap();
     let page2 = p
