@@ -1,5 +1,6 @@
 // Typed text is kept in localStorage until it is saved, so a crash or a closed window loses
 // nothing: the next start finds the draft and saves it.
+import { api } from '../api/client';
 import type { ItemContent, IssueTag, ItemStatus, RefinementOp } from '../api/client';
 
 export type Draft = {
@@ -49,4 +50,33 @@ export function pendingDrafts(project: string): number[] {
     if (k && k.startsWith(prefix)) out.push(Number(k.slice(prefix.length)));
   }
   return out;
+}
+
+/**
+ * Saves every draft a crash or a closed window left behind in this project, when the item has
+ * not changed since the draft was typed; stale drafts are dropped. Returns the ids saved.
+ */
+export async function recoverDrafts(project: string): Promise<number[]> {
+  const saved: number[] = [];
+  for (const id of pendingDrafts(project)) {
+    const d = loadDraft(project, id);
+    if (!d) continue;
+    try {
+      const cur = await api.itemDetail(id);
+      if (cur.item.rev === d.baseRev) {
+        await api.saveItem(id, {
+          content: d.content,
+          op: d.op,
+          tags: d.tags,
+          status: d.status === 'todo' ? 'edited' : d.status,
+          note: 'recovered draft',
+        });
+        saved.push(id);
+      }
+      clearDraft(project, id);
+    } catch {
+      // Keep the draft for the next start if the item cannot be read or saved now.
+    }
+  }
+  return saved;
 }
