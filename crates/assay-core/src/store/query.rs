@@ -326,6 +326,53 @@ impl Project {
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(rows)
         };
+        // With no filter, one index-only GROUP BY per facet is fastest. With a filter, the
+        // matching rows are fetched once and every facet whose own filter is unset is counted
+        // from that one pass (measured: 13 ms instead of 43 ms for a category filter at 100K).
+        let dims: [(Skip, &str, bool); 6] = [
+            (Skip::Datasets, "dataset_id", !filter.datasets.is_empty()),
+            (Skip::Categories, "category", !filter.categories.is_empty()),
+            (Skip::Ops, "op", !filter.ops.is_empty()),
+            (Skip::Statuses, "status", !filter.statuses.is_empty()),
+            (Skip::RefTypes, "ref_type", !filter.ref_types.is_empty()),
+            (Skip::HasBox, "has_box", filter.has_box.is_some()),
+        ];
+        let mut counts: Vec<Vec<(Value, i64)>> = vec![Vec::new(); dims.len()];
+        let shared: Vec<usize> = if *filter == Filter::default() {
+            Vec::new()
+        } else {
+            (0..dims.len()).filter(|&i| !dims[i].2).collect()
+        };
+        if !shared.is_empty() {
+            let cols = shared
+                .iter()
+                .map(|&i| dims[i].1)
+                .collect::<Vec<_>>()
+                .join(", ");
+            let (wh, params) = filter.where_clause_with(Skip::None, with_text);
+            let mut st = self.conn.prepare_cached(&format!(
+                "SELECT {cols}, count(*) FROM items{wh} GROUP BY {cols}"
+            ))?;
+            let mut rows = st.query(rusqlite::params_from_iter(params.iter()))?;
+            while let Some(r) = rows.next()? {
+                let n: i64 = r.get(shared.len())?;
+                for (k, &i) in shared.iter().enumerate() {
+                    let v: Value = r.get(k)?;
+                    match counts[i].iter_mut().find(|(x, _)| *x == v) {
+                        Some(e) => e.1 += n,
+                        None => counts[i].push((v, n)),
+                    }
+                }
+            }
+            for &i in &shared {
+                counts[i].sort_by_key(|e| std::cmp::Reverse(e.1));
+            }
+        }
+        for (i, (skip, col, _)) in dims.iter().enumerate() {
+            if !shared.contains(&i) {
+                counts[i] = group(*skip, col)?;
+            }
+        }
         let text = |v: Value| match v {
             Value::Text(s) => Some(s),
             _ => None,
@@ -334,31 +381,18 @@ impl Project {
             Value::Integer(i) => i,
             _ => 0,
         };
+        let mut it = counts.into_iter();
+        let mut next = || it.next().unwrap_or_default();
         let mut f = Facets {
-            datasets: group(Skip::Datasets, "dataset_id")?
-                .into_iter()
-                .map(|(v, n)| (int(v), n))
-                .collect(),
-            categories: group(Skip::Categories, "category")?
-                .into_iter()
-                .map(|(v, n)| (text(v), n))
-                .collect(),
-            ops: group(Skip::Ops, "op")?
-                .into_iter()
-                .map(|(v, n)| (text(v), n))
-                .collect(),
-            statuses: group(Skip::Statuses, "status")?
+            datasets: next().into_iter().map(|(v, n)| (int(v), n)).collect(),
+            categories: next().into_iter().map(|(v, n)| (text(v), n)).collect(),
+            ops: next().into_iter().map(|(v, n)| (text(v), n)).collect(),
+            statuses: next()
                 .into_iter()
                 .map(|(v, n)| (text(v).unwrap_or_default(), n))
                 .collect(),
-            ref_types: group(Skip::RefTypes, "ref_type")?
-                .into_iter()
-                .map(|(v, n)| (text(v), n))
-                .collect(),
-            has_box: group(Skip::HasBox, "has_box")?
-                .into_iter()
-                .map(|(v, n)| (int(v) != 0, n))
-                .collect(),
+            ref_types: next().into_iter().map(|(v, n)| (text(v), n)).collect(),
+            has_box: next().into_iter().map(|(v, n)| (int(v) != 0, n)).collect(),
             tags: Vec::new(),
         };
         let (wh, params) = filter.where_clause_with(Skip::Tags, with_text);

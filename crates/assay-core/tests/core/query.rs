@@ -111,6 +111,19 @@ fn filters_combine_and_facets_count() {
         .unwrap()
         .1;
     assert_eq!(tag, 0, "jg-005 is not a chart item");
+    // Facets without their own filter are counted in one pass over the filtered rows.
+    assert_eq!(facets.ops, vec![(None, 7)]);
+    assert_eq!(facets.statuses, vec![("todo".to_string(), 7)]);
+    let removed_facets = p.facets(&removed).unwrap();
+    assert_eq!(
+        removed_facets.categories,
+        vec![(Some("opinion".to_string()), 1)]
+    );
+    assert_eq!(
+        removed_facets.ops.iter().map(|x| x.1).sum::<i64>(),
+        23,
+        "ops ignore their own filter"
+    );
 
     // Facets of a text search count only the matching items.
     let rain = p
