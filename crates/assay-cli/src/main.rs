@@ -57,6 +57,8 @@ enum Command {
     /// Import predictions recorded by other tools as runs.
     #[command(subcommand)]
     Predictions(commands::eval::PredictionsCommand),
+    /// Overrule a scorer's judgement of one item in one run (the scorer's result is kept).
+    Overrule(commands::eval::OverruleArgs),
     /// The before/after table.
     Table(commands::eval::TableArgs),
 }
@@ -81,6 +83,7 @@ fn main() -> ExitCode {
         Command::Eval(a) => commands::eval::eval(&ctx, a),
         Command::Runs => commands::eval::runs(&ctx),
         Command::Predictions(c) => commands::eval::predictions(&ctx, c),
+        Command::Overrule(a) => commands::eval::overrule(&ctx, a),
         Command::Table(a) => commands::eval::table(&ctx, a),
     };
     match result {

@@ -93,6 +93,24 @@ async fn eval_then_table() {
     let table = assay(&p, &["table"]);
     assert_eq!(table[0]["dataset"], "set");
     assert_eq!(table[0]["before"]["accuracy"], 1.0);
+    // A researcher decides one answer was wrong after all: the table follows the person.
+    let first_run = runs[0]["id"].to_string();
+    assay(
+        &p,
+        &[
+            "overrule",
+            &first_run,
+            "set",
+            "q0",
+            "0",
+            "--user",
+            "rin",
+            "--note",
+            "answer is too vague",
+        ],
+    );
+    let table = assay(&p, &["table"]);
+    assert!((table[0]["before"]["accuracy"].as_f64().unwrap() - (1.0 - 0.05 / 2.0)).abs() < 1e-9);
     let tpl = dir.path().join("t.txt");
     std::fs::write(&tpl, "Q: {question}\nA:").unwrap();
     assert_eq!(

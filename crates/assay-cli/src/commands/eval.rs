@@ -446,3 +446,38 @@ pub fn template(ctx: &Ctx, c: TemplateCommand) -> anyhow::Result<()> {
         }
     }
 }
+
+#[derive(Args)]
+pub struct OverruleArgs {
+    /// The run id (see `assay runs`).
+    pub run: i64,
+    pub dataset: String,
+    /// The item's id in its source file.
+    pub item: String,
+    /// The score that stands, 0..1.
+    pub score: f64,
+    #[arg(long)]
+    pub user: String,
+    #[arg(long, default_value = "researcher")]
+    pub role: String,
+    #[arg(long)]
+    pub note: Option<String>,
+}
+
+pub fn overrule(ctx: &Ctx, a: OverruleArgs) -> anyhow::Result<()> {
+    let p = ctx.open()?;
+    let role = assay_core::Role::parse(&a.role)
+        .ok_or_else(|| anyhow::anyhow!("unknown role {}", a.role))?;
+    let user = p.ensure_user(&a.user, role)?;
+    let item = p.item_id_by_ext(&a.dataset, &a.item)?;
+    assay_eval::table::overrule(&p, a.run, item, a.score, Some(user.id), a.note.as_deref())?;
+    if ctx.json {
+        output::json(&serde_json::json!({"run": a.run, "item": item, "score": a.score}))
+    } else {
+        println!(
+            "run {} item {}: score {} stands (by {})",
+            a.run, a.item, a.score, user.name
+        );
+        Ok(())
+    }
+}
