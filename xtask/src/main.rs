@@ -145,6 +145,9 @@ fn test() -> Result<()> {
         "warnings",
     ]))?;
     run(cargo().args(["test"]))?;
+    // The shell is not a default member (so plain `cargo test` needs no WebKit); its own unit
+    // tests run here.
+    run(cargo().args(["test", "-p", "assay-app", "--lib"]))?;
     e2e()
 }
 
