@@ -37,6 +37,19 @@ fn setup(dir: &Path, n: usize) -> std::path::PathBuf {
     p
 }
 
+/// The run the kill test interrupts and then resumes.
+const RESUMABLE_EVAL: &[&str] = &[
+    "eval",
+    "--model",
+    "slow",
+    "--dataset",
+    "set",
+    "--runs",
+    "1",
+    "--version",
+    "before",
+];
+
 fn scored_rows(p: &Path) -> i64 {
     let project = assay_core::Project::open(p).unwrap();
     project
@@ -188,18 +201,8 @@ async fn a_killed_eval_resumes_and_never_pays_twice() {
         let mut child = Command::new(env!("CARGO_BIN_EXE_assay"))
             .arg("--project")
             .arg(&p2)
-            .args([
-                "eval",
-                "--model",
-                "slow",
-                "--dataset",
-                "set",
-                "--runs",
-                "1",
-                "--version",
-                "before",
-                "--json",
-            ])
+            .args(RESUMABLE_EVAL)
+            .arg("--json")
             .stdout(std::process::Stdio::null())
             .spawn()
             .unwrap();
@@ -216,20 +219,7 @@ async fn a_killed_eval_resumes_and_never_pays_twice() {
         child.wait().unwrap();
         let before_resume = scored_rows(&p2);
         assert!(before_resume < 100);
-        let s = assay(
-            &p2,
-            &[
-                "eval",
-                "--model",
-                "slow",
-                "--dataset",
-                "set",
-                "--runs",
-                "1",
-                "--version",
-                "before",
-            ],
-        );
+        let s = assay(&p2, RESUMABLE_EVAL);
         assert_eq!(
             s["progress"]["total"].as_i64().unwrap(),
             100 - before_resume
