@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use assay_core::store::{Author, Edit, Filter, Page};
-use assay_core::{IssueTag, ItemStatus, Project, RefType, RefinementOp, Role};
+use assay_core::{IssueTag, ItemStatus, RefType, RefinementOp, Role};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -136,10 +136,7 @@ pub fn store(args: &[String]) -> Result<()> {
     let data = dir.join("synthetic.jsonl");
     generate(&data, n)?;
     let path = dir.join("bench.assay");
-    for ext in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
-    }
-    let mut p = Project::create(&path)?;
+    let mut p = super::fresh_project(&path)?;
     let t = Instant::now();
     let report = assay_core::import::import_path(
         &mut p,
@@ -392,10 +389,7 @@ pub fn engine(args: &[String]) -> Result<()> {
     }
     std::fs::write(&data, body)?;
     let path = dir.join("engine.assay");
-    for ext in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
-    }
-    let mut p = Project::create(&path)?;
+    let mut p = super::fresh_project(&path)?;
     assay_core::import::import_path(
         &mut p,
         &data,

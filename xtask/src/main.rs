@@ -40,16 +40,21 @@ pub(crate) fn cargo() -> Command {
     c
 }
 
+/// A new, empty project at `path`, replacing one left by an earlier run (and its WAL files).
+pub(crate) fn fresh_project(path: &Path) -> Result<assay_core::Project> {
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+    }
+    Ok(assay_core::Project::create(path)?)
+}
+
 /// Builds the sample project from assets/sample into target/demo/sample.assay.
 pub fn build_sample_project() -> Result<PathBuf> {
     let root = root();
     let out = root.join("target/demo");
     std::fs::create_dir_all(&out)?;
     let path = out.join("sample.assay");
-    for ext in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
-    }
-    let mut project = assay_core::Project::create(&path)?;
+    let mut project = fresh_project(&path)?;
     let cancel = std::sync::atomic::AtomicBool::new(false);
     for f in sample::DATA_FILES {
         let report = assay_core::import::import_path(

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
-use rusqlite::{params, OptionalExtension};
+use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::Semaphore;
@@ -421,7 +421,14 @@ impl Shared {
             None => {
                 let mut urls = Vec::with_capacity(job.prompt.images.len());
                 for img in &job.prompt.images {
-                    match self.images.data_url(&img.hash, &cfg.images) {
+                    let encoded = self.images.data_url(&img.hash, &cfg.images, |h| {
+                        let p = self
+                            .reader
+                            .lock()
+                            .map_err(|_| "image reader poisoned".to_string())?;
+                        p.image_bytes(h).map(|(b, _)| b).map_err(|e| e.to_string())
+                    });
+                    match encoded {
                         Ok(u) => urls.push(u.as_str().to_string()),
                         Err(e) => {
                             for t in job.targets {
@@ -470,14 +477,6 @@ impl Shared {
     }
 }
 
-fn dataset_id(conn: &rusqlite::Connection, name: &str) -> Result<i64> {
-    conn.query_row("SELECT id FROM datasets WHERE name = ?1", [name], |r| {
-        r.get(0)
-    })
-    .optional()?
-    .ok_or_else(|| EvalError::Config(format!("no dataset named {name:?}")))
-}
-
 /// Runs the request to completion (or cancellation) and reports what was sent and reused.
 pub async fn run_eval(
     path: &Path,
@@ -519,7 +518,7 @@ pub async fn run_eval(
     let mut skipped_writes = Vec::new();
 
     for ds in &req.datasets {
-        let ds_id = dataset_id(conn, ds)?;
+        let ds_id = project.dataset_by_name(ds)?.id;
         for version in &req.versions {
             let items = version_items(conn, ds_id, *version)?;
             let items: Vec<(i64, i64, Arc<ItemContent>)> = items
@@ -638,7 +637,7 @@ pub async fn run_eval(
     let shared = Arc::new(Shared {
         dispatchers,
         judge,
-        images: ImageEncoder::new(Project::open(path)?),
+        images: ImageEncoder::default(),
         reader: Mutex::new(Project::open(path)?),
         writer: Mutex::new(tx),
         inflight: Mutex::new(HashMap::new()),

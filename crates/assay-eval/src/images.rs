@@ -1,5 +1,6 @@
 //! Images as the model receives them: downscaled to the model's max side, encoded as JPEG or
-//! PNG, sent as data URLs. Encoded copies are kept per (hash, policy) for the engine's life.
+//! PNG, sent as data URLs. Encoded copies are kept per (hash, policy) for the engine's life;
+//! the bytes come from the engine's reader connection.
 
 use std::collections::HashMap;
 use std::io::Cursor;
@@ -8,24 +9,21 @@ use std::sync::{Arc, Mutex};
 use base64::Engine as _;
 
 use crate::model::{ImageEncoding, ImagePolicy};
-use assay_core::Project;
 
+#[derive(Default)]
 pub struct ImageEncoder {
-    project: Mutex<Project>,
     cache: Mutex<HashMap<(String, u32, bool), Arc<String>>>,
 }
 
 const MAX_CACHED: usize = 512;
 
 impl ImageEncoder {
-    pub fn new(project: Project) -> Self {
-        Self {
-            project: Mutex::new(project),
-            cache: Mutex::new(HashMap::new()),
-        }
-    }
-
-    pub fn data_url(&self, hash: &str, policy: &ImagePolicy) -> Result<Arc<String>, String> {
+    pub fn data_url(
+        &self,
+        hash: &str,
+        policy: &ImagePolicy,
+        load: impl FnOnce(&str) -> Result<Vec<u8>, String>,
+    ) -> Result<Arc<String>, String> {
         let key = (
             hash.to_string(),
             policy.max_side,
@@ -34,12 +32,8 @@ impl ImageEncoder {
         if let Some(hit) = self.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
             return Ok(hit);
         }
-        let (bytes, _) = self
-            .project
-            .lock()
-            .map_err(|_| "image reader poisoned".to_string())?
-            .image_bytes(hash)
-            .map_err(|e| e.to_string())?;
+        // Only the read holds the caller's connection; decoding and encoding run outside it.
+        let bytes = load(hash)?;
         let img = image::load_from_memory(&bytes).map_err(|e| format!("image {hash}: {e}"))?;
         let img = if img.width().max(img.height()) > policy.max_side {
             img.thumbnail(policy.max_side, policy.max_side)

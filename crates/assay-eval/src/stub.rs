@@ -62,6 +62,7 @@ struct Shared {
     config: StubConfig,
     used: Vec<AtomicUsize>,
     requests: AtomicUsize,
+    images: AtomicUsize,
     prompts: Mutex<Vec<String>>,
 }
 
@@ -80,6 +81,7 @@ impl StubServer {
             config,
             used,
             requests: AtomicUsize::new(0),
+            images: AtomicUsize::new(0),
             prompts: Mutex::new(Vec::new()),
         });
         let s = shared.clone();
@@ -101,6 +103,11 @@ impl StubServer {
     /// Requests received so far (including faulted ones).
     pub fn requests(&self) -> usize {
         self.shared.requests.load(Ordering::SeqCst)
+    }
+
+    /// Image parts (data URLs) received over all requests.
+    pub fn images(&self) -> usize {
+        self.shared.images.load(Ordering::SeqCst)
     }
 
     pub fn prompts(&self) -> Vec<String> {
@@ -189,6 +196,19 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> {
         shared.requests.fetch_add(1, Ordering::SeqCst);
         let req: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
         let prompt = prompt_text(&req);
+        let images = req["messages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m["content"].as_array())
+            .flatten()
+            .filter(|p| {
+                p["image_url"]["url"]
+                    .as_str()
+                    .is_some_and(|u| u.starts_with("data:image/"))
+            })
+            .count();
+        shared.images.fetch_add(images, Ordering::SeqCst);
         if let Ok(mut p) = shared.prompts.lock() {
             p.push(prompt.clone());
         }

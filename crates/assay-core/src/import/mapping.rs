@@ -271,9 +271,7 @@ impl Mapping {
         if let Value::Object(m) = v {
             for (k, val) in m {
                 if !mapped.contains(k) {
-                    if !unmapped.contains(k) {
-                        unmapped.insert(k.clone());
-                    }
+                    unmapped.insert(k.clone());
                     c.metadata.insert(k.clone(), val.clone());
                 }
             }

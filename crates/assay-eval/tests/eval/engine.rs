@@ -311,3 +311,32 @@ async fn checklist_items_are_judged_and_judgements_cached() {
         .unwrap();
     assert!(evidence.contains("no direction") && evidence.contains("judge_raw"));
 }
+
+#[tokio::test]
+async fn items_with_images_are_sent_with_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.assay");
+    let mut p = Project::create(&path).unwrap();
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../assets/sample/haerae-mini/haerae-mini.jsonl");
+    assay_core::import::import_path(
+        &mut p,
+        &sample,
+        &Default::default(),
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    let stub = StubServer::start(StubConfig::default()).await.unwrap();
+    add_model(&path, "m", vec![stub.url.clone()], |c| {
+        c.images.max_side = 64
+    });
+    let mut req = request(&["m"], 1);
+    req.datasets = vec!["haerae-mini".into()];
+    req.versions = vec![Version::Before];
+    req.scorer = Some(assay_eval::ScorerKind::SoftMatch);
+    let s = eval(&path, &req).await;
+    assert_eq!((s.progress.errors, stub.requests()), (0, 4));
+    // 5 images over 4 items (one item has two); each became a data URL part.
+    assert_eq!(stub.images(), 5);
+}

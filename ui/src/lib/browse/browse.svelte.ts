@@ -52,11 +52,16 @@ export class Browse {
       first.rows.forEach((r, i) => (rows[i] = r));
       this.rows = rows;
       this.error = null;
-      const facets = await api.facets(filter);
-      if (gen === this.generation) this.facets = facets;
+      await this.refreshFacets(gen);
     } catch (e) {
       if (gen === this.generation) this.error = asApiError(e).message;
     }
+  }
+
+  /** Facet counts for the current filter; after an edit they change without the list. */
+  async refreshFacets(gen = this.generation): Promise<void> {
+    const facets = await api.facets($state.snapshot(this.filter) as Filter);
+    if (gen === this.generation) this.facets = facets;
   }
 
   async ensurePage(page: number): Promise<void> {

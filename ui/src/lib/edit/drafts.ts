@@ -1,7 +1,7 @@
 // Typed text is kept in localStorage until it is saved, so a crash or a closed window loses
 // nothing: the next start finds the draft and saves it.
 import { api } from '../api/client';
-import type { ItemContent, IssueTag, ItemStatus, RefinementOp } from '../api/client';
+import type { Edit, ItemContent, IssueTag, ItemStatus, RefinementOp } from '../api/client';
 
 export type Draft = {
   content: ItemContent;
@@ -11,6 +11,11 @@ export type Draft = {
   /** The revision the draft was typed over. */
   baseRev: number;
 };
+
+/** The edit that saves a working state: anything touched is "edited" unless a status was set. */
+export function editOf(s: { content: ItemContent; op: RefinementOp | null; tags: IssueTag[]; status: ItemStatus }, note: string | null = null): Edit {
+  return { content: s.content, op: s.op, tags: s.tags, status: s.status === 'todo' ? 'edited' : s.status, note };
+}
 
 function key(project: string, item: number): string {
   return `assay:draft:${project}:${item}`;
@@ -64,13 +69,7 @@ export async function recoverDrafts(project: string): Promise<number[]> {
     try {
       const cur = await api.itemDetail(id);
       if (cur.item.rev === d.baseRev) {
-        await api.saveItem(id, {
-          content: d.content,
-          op: d.op,
-          tags: d.tags,
-          status: d.status === 'todo' ? 'edited' : d.status,
-          note: 'recovered draft',
-        });
+        await api.saveItem(id, editOf(d, 'recovered draft'));
         saved.push(id);
       }
       clearDraft(project, id);

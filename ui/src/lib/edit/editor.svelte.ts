@@ -1,8 +1,8 @@
 // Editing one item: a working copy, autosave (debounced and on blur), drafts that survive a
 // crash, and undo/redo where every step is a new revision.
 import { api, asApiError } from '../api/client';
-import type { Edit, IssueTag, ItemContent, ItemDetail, ItemStatus, RefinementOp } from '../api/client';
-import { clearDraft, loadDraft, saveDraft } from './drafts';
+import type { IssueTag, ItemContent, ItemDetail, ItemStatus, RefinementOp } from '../api/client';
+import { clearDraft, editOf, loadDraft, saveDraft } from './drafts';
 import { UndoStack } from './undo';
 
 export type Snapshot = { content: ItemContent; op: RefinementOp | null; tags: IssueTag[]; status: ItemStatus };
@@ -78,14 +78,7 @@ export class Editor {
       return;
     }
     const id = this.detail.item.id;
-    const edit: Edit = {
-      content: w.content,
-      op: w.op,
-      tags: w.tags,
-      // Anything touched is "edited" unless someone set a status explicitly.
-      status: w.status === 'todo' ? 'edited' : w.status,
-      note: null,
-    };
+    const edit = editOf(w);
     this.saving = true;
     try {
       const d = await api.saveItem(id, edit);
