@@ -11,7 +11,7 @@ use crate::prompt::Prompt;
 
 pub fn request_key(cfg: &ModelConfig, prompt: &Prompt, run_index: u32) -> String {
     let images: Vec<&str> = prompt.images.iter().map(|i| i.hash.as_str()).collect();
-    let material = json!({
+    let mut material = json!({
         "model": cfg.model,
         "params": cfg.params,
         "images_policy": cfg.images,
@@ -19,6 +19,21 @@ pub fn request_key(cfg: &ModelConfig, prompt: &Prompt, run_index: u32) -> String
         "images": images,
         "run": run_index,
     });
+    // Added only when present so keys of earlier runs (no system message, sizes implied by
+    // the policy) stay valid.
+    if let Some(sys) = &prompt.system {
+        material["system"] = json!(sys);
+    }
+    if prompt.images.iter().zip(&prompt.sent_sizes).any(|(i, s)| {
+        *s != crate::scorers::grounding::sent_size(
+            Default::default(),
+            cfg.images.max_side,
+            i.width,
+            i.height,
+        )
+    }) {
+        material["sent_sizes"] = json!(prompt.sent_sizes);
+    }
     hex::encode(Sha256::digest(material.to_string().as_bytes()))
 }
 

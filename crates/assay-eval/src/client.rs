@@ -43,14 +43,24 @@ impl CallError {
 }
 
 /// The request body: text first, then images as data URLs in item order.
-pub fn request_body(cfg: &ModelConfig, text: &str, images: &[String]) -> Value {
+pub fn request_body(
+    cfg: &ModelConfig,
+    system: Option<&str>,
+    text: &str,
+    images: &[String],
+) -> Value {
     let mut content = vec![json!({"type": "text", "text": text})];
     for url in images {
         content.push(json!({"type": "image_url", "image_url": {"url": url}}));
     }
+    let mut messages = Vec::with_capacity(2);
+    if let Some(sys) = system {
+        messages.push(json!({"role": "system", "content": sys}));
+    }
+    messages.push(json!({"role": "user", "content": content}));
     let mut body = json!({
         "model": cfg.model,
-        "messages": [{"role": "user", "content": content}],
+        "messages": messages,
         "temperature": cfg.params.temperature,
         "max_tokens": cfg.params.max_tokens,
     });

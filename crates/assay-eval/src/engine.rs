@@ -20,7 +20,7 @@ use crate::error::{EvalError, Result};
 use crate::images::ImageEncoder;
 use crate::model::{model_by_name, StoredModel};
 use crate::prompt::{default_template, load_template, render, Prompt, Variant};
-use crate::scorers::{judge, Scored, ScorerKind};
+use crate::scorers::{judge, ScoreContext, Scored, ScorerKind};
 use assay_core::{ItemContent, Project};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
@@ -136,6 +136,10 @@ struct Target {
     rev: i64,
     content: Arc<ItemContent>,
     scorer: ScorerKind,
+    /// The question as asked (the variant's text), which a judge must see.
+    question: Arc<str>,
+    /// How the answering model's responses are read.
+    ctx: Arc<ScoreContext>,
 }
 
 struct Job {
@@ -384,7 +388,7 @@ impl Shared {
         response: &str,
     ) -> std::result::Result<Scored, Option<String>> {
         if let Some(local) = t.scorer.local() {
-            return Ok(local.score(&t.content, response));
+            return Ok(local.score(&t.content, response, &t.ctx));
         }
         let Some(j) = self.judge else {
             return Err(Some(format!(
@@ -394,17 +398,17 @@ impl Shared {
         };
         let prompt = match t.scorer {
             ScorerKind::ChecklistJudge => {
-                judge::checklist_prompt(&t.content.question, &t.content.checklist, response)
+                judge::checklist_prompt(&t.question, &t.content.checklist, response)
             }
             _ => judge::binary_prompt(
-                &t.content.question,
+                &t.question,
                 &t.content.reference_text().unwrap_or_default(),
                 response,
             ),
         };
         let cfg = &self.dispatchers[j].config;
         let key = cache::judge_key(cfg, &prompt);
-        let body = request_body(cfg, &prompt, &[]);
+        let body = request_body(cfg, None, &prompt, &[]);
         let (r, _) = self.call_cached(j, &key, body, true).await?;
         let mut s = match t.scorer {
             ScorerKind::ChecklistJudge => judge::parse_checklist(&r.text, &t.content),
@@ -420,8 +424,8 @@ impl Shared {
             Some(r) => (r, true),
             None => {
                 let mut urls = Vec::with_capacity(job.prompt.images.len());
-                for img in &job.prompt.images {
-                    let encoded = self.images.data_url(&img.hash, &cfg.images, |h| {
+                for (img, sent) in job.prompt.images.iter().zip(&job.prompt.sent_sizes) {
+                    let encoded = self.images.data_url(&img.hash, &cfg.images, *sent, |h| {
                         let p = self
                             .reader
                             .lock()
@@ -443,7 +447,7 @@ impl Shared {
                         }
                     }
                 }
-                let body = request_body(cfg, &job.prompt.text, &urls);
+                let body = request_body(cfg, job.prompt.system.as_deref(), &job.prompt.text, &urls);
                 // Planning already looked this key up in the store; only in-flight twins share it.
                 match self.call_cached(job.model, &job.key, body, false).await {
                     Ok(x) => x,
@@ -513,6 +517,7 @@ pub async fn run_eval(
     let mut jobs: Vec<Job> = Vec::new();
     let mut by_key: HashMap<(usize, String), usize> = HashMap::new();
     let mut run_ids = Vec::new();
+    let mut expected: HashMap<i64, usize> = HashMap::new();
     let counters = Counters::default();
     let mut total = 0usize;
     let mut skipped_writes = Vec::new();
@@ -528,6 +533,7 @@ pub async fn run_eval(
             let wanted: HashSet<(i64, i64)> =
                 items.iter().map(|(id, rev, _)| (*id, *rev)).collect();
             for (mi, m) in models.iter().enumerate() {
+                let ctx = Arc::new(m.config.score_context());
                 for variant in &req.variants {
                     for run_index in 1..=req.runs {
                         let run_id = ensure_run(
@@ -542,6 +548,7 @@ pub async fn run_eval(
                             "live",
                         )?;
                         run_ids.push(run_id);
+                        expected.insert(run_id, items.len());
                         // Rows for items edited or removed since are stale: drop them and redo.
                         let mut done = HashSet::new();
                         {
@@ -577,17 +584,23 @@ pub async fn run_eval(
                             let scorer = req
                                 .scorer
                                 .unwrap_or_else(|| ScorerKind::default_for(content.format));
+                            let question: Arc<str> = variant
+                                .question(content)
+                                .map_or(Arc::from(content.question.as_str()), |q| Arc::from(q.0));
                             let target = Target {
                                 run_id,
                                 item_id: *id,
                                 rev: *rev,
                                 content: content.clone(),
                                 scorer,
+                                question,
+                                ctx: ctx.clone(),
                             };
-                            let body = template
-                                .as_ref()
-                                .map_or(default_template(content.format), |t| t.1.as_str());
-                            let Some(prompt) = render(body, content, *variant) else {
+                            let body = template.as_ref().map_or_else(
+                                || default_template(content.format, m.config.box_convention),
+                                |t| t.1.clone(),
+                            );
+                            let Some(prompt) = render(&body, content, *variant, &ctx) else {
                                 skipped_writes.push(target);
                                 continue;
                             };
@@ -703,21 +716,25 @@ pub async fn run_eval(
         .join()
         .map_err(|_| EvalError::Config("writer thread panicked".into()))??;
 
+    // A run is complete only when every item of its version has a non-error result; a
+    // cancelled run stays cancelled until a later run fills it.
+    let cancelled = cancel.is_cancelled();
     for id in &run_ids {
-        conn.execute(
-            "UPDATE runs SET status = CASE WHEN EXISTS (SELECT 1 FROM run_items WHERE run_id = ?1 AND outcome = 'error') THEN 'incomplete'
-                                          ELSE 'complete' END,
-                             finished_at = ?2 WHERE id = ?1",
-            params![id, assay_core::store::now()],
+        let (rows, errors): (i64, i64) = conn.query_row(
+            "SELECT COUNT(*), COALESCE(SUM(outcome = 'error'), 0) FROM run_items WHERE run_id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
-    }
-    if cancel.is_cancelled() {
-        for id in &run_ids {
-            conn.execute(
-                "UPDATE runs SET status = 'cancelled' WHERE id = ?1 AND status != 'complete'",
-                [id],
-            )?;
-        }
+        let full = rows as usize >= expected.get(id).copied().unwrap_or(0);
+        let status = match (full, errors > 0, cancelled) {
+            (true, false, _) => "complete",
+            (false, _, true) => "cancelled",
+            _ => "incomplete",
+        };
+        conn.execute(
+            "UPDATE runs SET status = ?2, finished_at = ?3 WHERE id = ?1",
+            params![id, status, assay_core::store::now()],
+        )?;
     }
     Ok(EvalSummary {
         progress: snapshot,

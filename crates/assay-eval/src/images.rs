@@ -1,5 +1,6 @@
-//! Images as the model receives them: downscaled to the model's max side, encoded as JPEG or
-//! PNG, sent as data URLs. Encoded copies are kept per (hash, policy) for the engine's life;
+//! Images as the model receives them: resized to the size `scorers::grounding::sent_size`
+//! gives (the size the prompt states and the grounding scorer maps boxes back from), encoded as
+//! JPEG or PNG, sent as data URLs. Encoded copies are kept per (hash, policy) for the engine's life;
 //! the bytes come from the engine's reader connection.
 
 use std::collections::HashMap;
@@ -10,9 +11,12 @@ use base64::Engine as _;
 
 use crate::model::{ImageEncoding, ImagePolicy};
 
+/// (image hash, size sent, PNG?).
+type EncodedKey = (String, (u32, u32), bool);
+
 #[derive(Default)]
 pub struct ImageEncoder {
-    cache: Mutex<HashMap<(String, u32, bool), Arc<String>>>,
+    cache: Mutex<HashMap<EncodedKey, Arc<String>>>,
 }
 
 const MAX_CACHED: usize = 512;
@@ -22,11 +26,12 @@ impl ImageEncoder {
         &self,
         hash: &str,
         policy: &ImagePolicy,
+        sent: (u32, u32),
         load: impl FnOnce(&str) -> Result<Vec<u8>, String>,
     ) -> Result<Arc<String>, String> {
         let key = (
             hash.to_string(),
-            policy.max_side,
+            sent,
             policy.encoding == ImageEncoding::Png,
         );
         if let Some(hit) = self.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
@@ -35,8 +40,8 @@ impl ImageEncoder {
         // Only the read holds the caller's connection; decoding and encoding run outside it.
         let bytes = load(hash)?;
         let img = image::load_from_memory(&bytes).map_err(|e| format!("image {hash}: {e}"))?;
-        let img = if img.width().max(img.height()) > policy.max_side {
-            img.thumbnail(policy.max_side, policy.max_side)
+        let img = if (img.width(), img.height()) != sent {
+            img.resize_exact(sent.0, sent.1, image::imageops::FilterType::Triangle)
         } else {
             img
         };

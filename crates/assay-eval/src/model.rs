@@ -62,6 +62,8 @@ pub struct ModelConfig {
     pub model: String,
     pub params: GenParams,
     pub images: ImagePolicy,
+    /// How the model writes boxes (grounding); also fixes the sent size under `crag-mm`.
+    pub box_convention: crate::scorers::grounding::BoxConvention,
     /// Name of the environment variable holding the API key (the key itself is never stored).
     pub api_key_env: Option<String>,
     /// Requests in flight per endpoint.
@@ -83,6 +85,7 @@ impl Default for ModelConfig {
             model: String::new(),
             params: GenParams::default(),
             images: ImagePolicy::default(),
+            box_convention: Default::default(),
             api_key_env: None,
             concurrency: 8,
             rate_per_minute: None,
@@ -118,6 +121,14 @@ impl ModelConfig {
             return Err(EvalError::Config("concurrency must be at least 1".into()));
         }
         Ok(())
+    }
+
+    /// How this model's responses are read by the scorers.
+    pub fn score_context(&self) -> crate::scorers::ScoreContext {
+        crate::scorers::ScoreContext {
+            boxes: self.box_convention,
+            max_side: Some(self.images.max_side),
+        }
     }
 
     /// The API key, read from the environment at request time.

@@ -48,6 +48,10 @@ pub struct PredictionImport {
     pub scorer: Option<ScorerKind>,
     /// None: detected from the file.
     pub format: Option<PredictionFormat>,
+    /// How the recorded boxes are written (grounding).
+    pub box_convention: crate::scorers::grounding::BoxConvention,
+    /// Longest side of the images the other tool sent, when it downscaled them.
+    pub max_side: Option<u32>,
     /// For plain JSONL.
     pub id_field: String,
     pub text_field: String,
@@ -245,7 +249,11 @@ pub fn import_predictions(
         let scorer = kind
             .local()
             .ok_or_else(|| EvalError::Config(format!("{} needs a judge", kind.as_str())))?;
-        let s = scorer.score(content, &text);
+        let ctx = crate::scorers::ScoreContext {
+            boxes: opts.box_convention,
+            max_side: opts.max_side,
+        };
+        let s = scorer.score(content, &text, &ctx);
         if s.score.is_some() {
             report.scored += 1;
         } else {

@@ -10,6 +10,7 @@ use crate::output;
 use assay_eval::engine::Version;
 use assay_eval::model::{models, save_model, GenParams, ImageEncoding, ImagePolicy, ModelConfig};
 use assay_eval::predictions::{import_predictions, PredictionFormat, PredictionImport};
+use assay_eval::scorers::grounding::BoxConvention;
 use assay_eval::table::{before_after_table, render, variant_table, TableFormat};
 use assay_eval::{run_eval, CancelToken, EvalRequest, ScorerKind, Variant};
 
@@ -45,6 +46,11 @@ pub struct ModelArgs {
     pub max_image_side: u32,
     #[arg(long, default_value = "jpeg", value_parser = ["jpeg", "png"])]
     pub image_format: String,
+    /// How the model writes boxes: auto, sent-pixels, original-pixels, normalized-1,
+    /// normalized-1000, qwen2.5-vl, qwen3-vl, or crag-mm (the CRAG-MM-Diagnostics protocol:
+    /// images sent at 960 x 1280, integer pixel boxes, IoU >= 0.5).
+    #[arg(long, default_value = "auto", value_parser = parse_boxes)]
+    pub boxes: BoxConvention,
     /// Requests in flight per endpoint.
     #[arg(long, default_value_t = 8)]
     pub concurrency: usize,
@@ -59,6 +65,13 @@ pub struct ModelArgs {
     pub price_input: Option<f64>,
     #[arg(long)]
     pub price_output: Option<f64>,
+}
+
+fn parse_boxes(s: &str) -> Result<BoxConvention, String> {
+    BoxConvention::parse(s).ok_or_else(|| {
+        let all: Vec<&str> = BoxConvention::ALL.iter().map(|c| c.as_str()).collect();
+        format!("unknown box convention {s:?}; one of {}", all.join(", "))
+    })
 }
 
 pub fn model(ctx: &Ctx, c: ModelCommand) -> anyhow::Result<()> {
@@ -84,6 +97,7 @@ pub fn model(ctx: &Ctx, c: ModelCommand) -> anyhow::Result<()> {
                         ImageEncoding::Jpeg
                     },
                 },
+                box_convention: a.boxes,
                 api_key_env: a.api_key_env,
                 concurrency: a.concurrency,
                 rate_per_minute: a.rate_per_minute,
@@ -290,6 +304,12 @@ pub enum PredictionsCommand {
         /// llm-jp-eval-mm, lmms-eval, vlmevalkit or jsonl (default: detected).
         #[arg(long)]
         format: Option<String>,
+        /// How the recorded boxes are written (see `assay model add --boxes`).
+        #[arg(long, default_value = "auto", value_parser = parse_boxes)]
+        boxes: BoxConvention,
+        /// Longest image side the other tool sent, when it downscaled images.
+        #[arg(long)]
+        max_image_side: Option<u32>,
         #[arg(long, default_value = "id")]
         id_field: String,
         #[arg(long, default_value = "prediction")]
@@ -308,6 +328,8 @@ pub fn predictions(ctx: &Ctx, c: PredictionsCommand) -> anyhow::Result<()> {
         run,
         scorer,
         format,
+        boxes,
+        max_image_side,
         id_field,
         text_field,
     } = c;
@@ -328,6 +350,8 @@ pub fn predictions(ctx: &Ctx, c: PredictionsCommand) -> anyhow::Result<()> {
                 PredictionFormat::parse(f).ok_or_else(|| anyhow::anyhow!("unknown format {f}"))
             })
             .transpose()?,
+        box_convention: boxes,
+        max_side: max_image_side,
         id_field,
         text_field,
     };
@@ -420,6 +444,9 @@ pub enum TemplateCommand {
     Default {
         #[arg(default_value = "short_answer")]
         format: String,
+        /// The model's box convention (grounding templates differ by convention).
+        #[arg(long, default_value = "auto", value_parser = parse_boxes)]
+        boxes: BoxConvention,
     },
 }
 
@@ -438,10 +465,10 @@ pub fn template(ctx: &Ctx, c: TemplateCommand) -> anyhow::Result<()> {
                 Ok(())
             }
         }
-        TemplateCommand::Default { format } => {
+        TemplateCommand::Default { format, boxes } => {
             let fmt = assay_core::AnswerFormat::parse(&format)
                 .ok_or_else(|| anyhow::anyhow!("unknown answer format {format}"))?;
-            println!("{}", assay_eval::prompt::default_template(fmt));
+            println!("{}", assay_eval::prompt::default_template(fmt, boxes));
             Ok(())
         }
     }

@@ -1,5 +1,8 @@
-//! BLEU for free responses (VAGUE): the fixed prefix "The speaker wants personN to" is removed
-//! from both sides, then sentence BLEU with uniform weights up to `max_n` and the brevity
+//! BLEU for free responses (VAGUE's "da" answers): the reference is the correct option's text
+//! (`mcq.1_correct`, what VAGUE's inference stores as `true_answer`), else the item's answer;
+//! never the direct request. The fixed prefix "The speaker wants {p} to" that VAGUE's prompts
+//! impose ("start sentence with 'The speaker wants {p} to'") is removed from both sides, then
+//! sentence BLEU with uniform weights up to `max_n` and the brevity
 //! penalty (no smoothing, as NLTK's `sentence_bleu` with the given weights).
 
 use std::collections::HashMap;
@@ -9,13 +12,14 @@ use regex::Regex;
 use serde_json::json;
 
 use super::normalize::nfkc;
-use super::{Scored, Scorer};
+use super::{ScoreContext, Scored, Scorer};
 use assay_core::ItemContent;
 
 fn prefix() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"(?i)^\s*(?:the speaker wants\s+)?person\s*\d+\s*(?:,|to)?\s*").expect("valid")
+        Regex::new(r"(?i)^\s*the\s+speaker\s+wants\s+(?:person\s*\d+|[^\s]+(?:\s+[^\s]+)?)\s+to\s+")
+            .expect("valid")
     })
 }
 
@@ -79,11 +83,12 @@ impl Scorer for BleuScorer {
     fn name(&self) -> &'static str {
         "bleu"
     }
-    fn score(&self, item: &ItemContent, response: &str) -> Scored {
+    fn score(&self, item: &ItemContent, response: &str, _ctx: &ScoreContext) -> Scored {
         let Some(reference) = item
-            .direct_request
-            .clone()
-            .or_else(|| item.reference_text())
+            .correct_option
+            .and_then(|i| item.options.get(i))
+            .map(|o| o.text.clone())
+            .or_else(|| item.answer.clone())
         else {
             return Scored::unparsed(json!({"rule": "item has no reference text"}));
         };
@@ -101,6 +106,33 @@ impl Scorer for BleuScorer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use assay_core::ChoiceOption;
+
+    #[test]
+    fn reference_is_the_correct_option_not_the_direct_request() {
+        let item = ItemContent {
+            direct_request: Some("Hey, person1, could you move your car?".into()),
+            options: vec![
+                ChoiceOption {
+                    text: "The speaker wants person1 to admire the motorcycle.".into(),
+                    kind: None,
+                },
+                ChoiceOption {
+                    text: "The speaker wants person1 to move the sedan.".into(),
+                    kind: None,
+                },
+            ],
+            correct_option: Some(1),
+            ..Default::default()
+        };
+        let s = BleuScorer::default().score(
+            &item,
+            "The speaker wants person1 to move the sedan.",
+            &ScoreContext::default(),
+        );
+        assert_eq!(s.evidence["reference"], "move the sedan.");
+        assert!((s.score.unwrap() - 1.0).abs() < 1e-12);
+    }
 
     #[test]
     fn prefix_is_removed() {
@@ -109,8 +141,13 @@ mod tests {
             "put the phone down."
         );
         assert_eq!(
+            strip_prefix("The speaker wants Person1 to move the sedan."),
+            "move the sedan."
+        );
+        // Text without the fixed prefix is left alone.
+        assert_eq!(
             strip_prefix("person2, put the phone down"),
-            "put the phone down"
+            "person2, put the phone down"
         );
     }
 

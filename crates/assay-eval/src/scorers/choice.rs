@@ -1,15 +1,20 @@
 //! Multiple choice: extract the option letter from a response.
 //!
 //! Rules, applied to the NFKC-normalised response (so "Ｂ" and "（B）" read as "B" and "(B)"):
-//! 1. Explicit answers: "Answer: B", "answer is B", "final answer (B)", "答え: B", "正解はB",
-//!    "정답: B", "답은 B", a bracketed "(B)" / "[B]", a bold "**B**", or a line starting "B." /
-//!    "B)" / "B:". When several appear, the **last explicit answer wins**.
+//! 1. An answer statement: "Answer: B", "answer is B", "final answer (B)", "答え: B",
+//!    "正解はB", "정답: B", "답은 B". When several appear the **last statement wins** (a model
+//!    that corrects itself: "Answer: A. Wait, the answer is C." gives C). Letters elsewhere in
+//!    the text never override a statement: "Answer: B. The options were (A) ... (C) ..." gives
+//!    B, "The answer is B, not (A)" gives B.
 //! 2. Otherwise a response that is just a letter ("B", "B.", "(B)").
-//! 3. Otherwise a lone capital letter set off by punctuation or CJK text ("答えはBです"); a
+//! 3. Otherwise weaker marks, each tier only when it names **one distinct letter**: a bold
+//!    "**B**"; then a line starting "B." / "B)" / "B:"; then a bracketed "(B)" / "[B]" or
+//!    "option B" / "choice B". Listing options ("(A) cat (B) dog") names several: no answer.
+//! 4. Otherwise a lone capital letter set off by punctuation or CJK text ("答えはBです"); a
 //!    capital followed by a space and a word ("A dog", "I think") does not count. Exactly one
 //!    distinct such letter is required.
-//! 4. Otherwise the response containing exactly one option's full text.
-//! 5. Otherwise the response is **unparsed**: counted and shown, never scored as wrong.
+//! 5. Otherwise the response containing exactly one option's full text.
+//! 6. Otherwise the response is **unparsed**: counted and shown, never scored as wrong.
 //!
 //! Only letters within the item's options count (A-D for four options).
 
@@ -19,22 +24,37 @@ use regex::Regex;
 use serde_json::json;
 
 use super::normalize::nfkc;
-use super::{Scored, Scorer};
+use super::{ScoreContext, Scored, Scorer};
 use assay_core::ItemContent;
 
-fn explicit() -> &'static [Regex] {
+fn statements() -> &'static [Regex] {
     static R: OnceLock<Vec<Regex>> = OnceLock::new();
     R.get_or_init(|| {
         [
-            r"(?i:final answer|correct answer|answer|option|choice)\s*(?i:is)?\s*[:=]?\s*\(?\[?\s*([A-Z])(?:[^A-Za-z0-9]|$)",
-            r"(?:答え|回答|正解|解答|選択肢)\s*(?:は|:)?\s*[(\[]?\s*([A-Z])(?:[^A-Za-z0-9]|$)",
-            r"(?:정답|답|선택지)\s*(?:은|는|:)?\s*[(\[]?\s*([A-Z])(?:[^A-Za-z0-9]|$)",
-            r"[(\[]([A-Z])[)\]]",
-            r"\*\*([A-Z])\*\*",
-            r"(?m)^\s*([A-Z])[.):](?:\s|$)",
+            r"(?i:final answer|correct answer|answer)\s*(?i:is)?\s*[:=]?\s*\(?\[?\s*([A-Z])(?:[^A-Za-z0-9]|$)",
+            r"(?:答え|回答|正解|解答)\s*(?:は|:)?\s*[(\[]?\s*([A-Z])(?:[^A-Za-z0-9]|$)",
+            r"(?:정답|답)\s*(?:은|는|:)?\s*[(\[]?\s*([A-Z])(?:[^A-Za-z0-9]|$)",
         ]
         .iter()
         .map(|p| Regex::new(p).expect("valid pattern"))
+        .collect()
+    })
+}
+
+/// Weaker marks, strongest first; each counts only when it names one distinct letter.
+fn marks() -> &'static [(Regex, &'static str)] {
+    static R: OnceLock<Vec<(Regex, &'static str)>> = OnceLock::new();
+    R.get_or_init(|| {
+        [
+            (r"\*\*\(?([A-Z])\)?[.:]?\*\*", "bold letter"),
+            (r"(?m)^\s*([A-Z])[.):](?:\s|$)", "line starting with a letter"),
+            (
+                r"[(\[]([A-Z])[)\]]|(?i:option|choice|選択肢|선택지)\s*[(\[]?([A-Z])(?:[^A-Za-z0-9]|$)",
+                "bracketed letter or option name",
+            ),
+        ]
+        .iter()
+        .map(|(p, n)| (Regex::new(p).expect("valid pattern"), *n))
         .collect()
     })
 }
@@ -54,7 +74,7 @@ pub fn extract_letter(response: &str, n_options: usize) -> Option<(usize, &'stat
         (i < n_options).then_some(i)
     };
     let mut last: Option<(usize, usize)> = None;
-    for re in explicit() {
+    for re in statements() {
         for cap in re.captures_iter(&text) {
             let m = cap.get(1).expect("group");
             if let Some(i) = valid(m.as_str()) {
@@ -65,7 +85,7 @@ pub fn extract_letter(response: &str, n_options: usize) -> Option<(usize, &'stat
         }
     }
     if let Some((_, i)) = last {
-        return Some((i, "explicit"));
+        return Some((i, "answer statement"));
     }
     let bare: String = text
         .trim()
@@ -74,6 +94,20 @@ pub fn extract_letter(response: &str, n_options: usize) -> Option<(usize, &'stat
     if bare.len() == 1 && bare.as_bytes()[0].is_ascii_uppercase() {
         if let Some(i) = valid(&bare) {
             return Some((i, "bare letter"));
+        }
+    }
+    for (re, rule) in marks() {
+        let mut found: Vec<usize> = re
+            .captures_iter(&text)
+            .filter_map(|c| c.get(1).or_else(|| c.get(2)))
+            .filter_map(|m| valid(m.as_str()))
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        match found.len() {
+            1 => return Some((found[0], rule)),
+            0 => {}
+            _ => return None,
         }
     }
     let mut found: Vec<usize> = lone_letter()
@@ -94,7 +128,7 @@ impl Scorer for ChoiceScorer {
     fn name(&self) -> &'static str {
         "choice"
     }
-    fn score(&self, item: &ItemContent, response: &str) -> Scored {
+    fn score(&self, item: &ItemContent, response: &str, _ctx: &ScoreContext) -> Scored {
         let n = item.options.len();
         let found = extract_letter(response, n).or_else(|| {
             let low = nfkc(response).to_lowercase();
@@ -159,6 +193,18 @@ mod tests {
             Some('C')
         );
         assert_eq!(letter("(A) cat (B) dog (C) owl\nAnswer: B"), Some('B'));
+    }
+
+    #[test]
+    fn other_letters_never_override_an_answer_statement() {
+        assert_eq!(
+            letter("Answer: B. The options were (A) a cat and (C) an owl."),
+            Some('B')
+        );
+        assert_eq!(letter("The answer is B, not (A)"), Some('B'));
+        assert_eq!(letter("I'd pick (C) here."), Some('C'));
+        assert_eq!(letter("(A) is wrong and (B) is right"), None);
+        assert_eq!(letter("Option D fits best"), Some('D'));
     }
 
     #[test]

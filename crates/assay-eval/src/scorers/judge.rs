@@ -24,37 +24,66 @@ within a small margin of error for numerical problems. Answer 'no' otherwise."
     )
 }
 
-/// Reads "correct: yes|no" (last one wins); falls back to a final "correct"/"incorrect" word.
+/// Reads the verdict line "correct: yes|no" (the last one wins). Without such a line, the
+/// first verdict phrase in the text decides, negative phrases checked first at each position,
+/// so "not correct" and "incorrect; the correct answer is X" read as incorrect. No verdict
+/// phrase at all is unparsed, never a guess.
 pub fn parse_binary(raw: &str) -> Scored {
     let low = raw.to_lowercase();
     let mut verdict: Option<bool> = None;
+    let mut rule = "verdict line";
     for line in low.lines() {
-        let l = line.trim().trim_start_matches(['*', '#', ' ']);
-        if let Some(rest) = l.strip_prefix("correct:") {
-            let r = rest.trim().trim_matches(['*', ' ', '.']);
-            if r.starts_with("yes") {
-                verdict = Some(true);
-            } else if r.starts_with("no") {
-                verdict = Some(false);
-            }
+        let l = line.trim().trim_start_matches(['*', '#', ' ', '-']);
+        let Some(rest) = l
+            .strip_prefix("correct")
+            .map(|r| r.trim_start_matches(['*', ' ']))
+            .and_then(|r| r.strip_prefix(':').or_else(|| r.strip_prefix('：')))
+        else {
+            continue;
+        };
+        let r = rest.trim().trim_matches(['*', ' ', '.', '"', '\'']);
+        if r.starts_with("yes") || r.starts_with("true") {
+            verdict = Some(true);
+        } else if r.starts_with("no") || r.starts_with("false") {
+            verdict = Some(false);
         }
     }
     if verdict.is_none() {
-        let i = low.rfind("incorrect");
-        let c = low.rfind("correct");
-        verdict = match (i, c) {
-            (Some(i), Some(c)) if c == i + 2 => Some(false),
-            (_, Some(_)) => Some(true),
-            _ => None,
-        };
+        rule = "first verdict phrase";
+        verdict = first_verdict_phrase(&low);
     }
     match verdict {
         Some(v) => Scored {
             score: Some(v as u8 as f64),
             parsed: Some(if v { "correct" } else { "incorrect" }.into()),
-            evidence: json!({"judge_raw": raw}),
+            evidence: json!({"rule": rule, "judge_raw": raw}),
         },
         None => Scored::unparsed(json!({"rule": "judge gave no verdict", "judge_raw": raw})),
+    }
+}
+
+const NEGATIVE: [&str; 10] = [
+    "incorrect",
+    "not correct",
+    "isn't correct",
+    "is not right",
+    "wrong",
+    "不正解",
+    "誤り",
+    "間違",
+    "오답",
+    "틀렸",
+];
+const POSITIVE: [&str; 4] = ["correct", "正解", "정답", "맞습니다"];
+
+fn first_verdict_phrase(low: &str) -> Option<bool> {
+    let first = |words: &[&str]| words.iter().filter_map(|w| low.find(w)).min();
+    match (first(&NEGATIVE), first(&POSITIVE)) {
+        // A negative phrase contains or precedes the positive word ("incorrect", "not correct").
+        (Some(n), Some(p)) => Some(p < n && !NEGATIVE.iter().any(|w| low[p..].starts_with(w))),
+        (Some(_), None) => Some(false),
+        (None, Some(_)) => Some(true),
+        (None, None) => None,
     }
 }
 
@@ -145,6 +174,26 @@ mod tests {
         assert_eq!(parse_binary("correct: no").score, Some(0.0));
         assert_eq!(parse_binary("The response is incorrect.").score, Some(0.0));
         assert_eq!(parse_binary("I am not sure").score, None);
+        assert_eq!(parse_binary("**Correct:** yes").score, Some(1.0));
+    }
+
+    #[test]
+    fn negations_in_free_text_are_incorrect() {
+        assert_eq!(
+            parse_binary("The response is not correct.").score,
+            Some(0.0)
+        );
+        assert_eq!(
+            parse_binary("incorrect; the correct answer is Osaka").score,
+            Some(0.0)
+        );
+        assert_eq!(
+            parse_binary("Wrong. It is correct only for Kyoto.").score,
+            Some(0.0)
+        );
+        assert_eq!(parse_binary("Correct.").score, Some(1.0));
+        assert_eq!(parse_binary("回答は不正解です").score, Some(0.0));
+        assert_eq!(parse_binary("正解です").score, Some(1.0));
     }
 
     #[test]

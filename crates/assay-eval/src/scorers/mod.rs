@@ -39,10 +39,32 @@ impl Scored {
     }
 }
 
+/// What a scorer must know about how the item was asked, beyond the item itself.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ScoreContext {
+    /// How the model writes boxes.
+    pub boxes: grounding::BoxConvention,
+    /// Longest side of the images as sent; None = sent at their original size (or unknown,
+    /// for predictions recorded by another tool without a stated size).
+    pub max_side: Option<u32>,
+}
+
+impl ScoreContext {
+    /// The size image `index` of an item was sent at.
+    pub fn sent_size(&self, _index: usize, img: &assay_core::ItemImage) -> (u32, u32) {
+        grounding::sent_size(
+            self.boxes,
+            self.max_side.unwrap_or(u32::MAX),
+            img.width,
+            img.height,
+        )
+    }
+}
+
 /// A scorer that needs no model call.
 pub trait Scorer: Send + Sync {
     fn name(&self) -> &'static str;
-    fn score(&self, item: &ItemContent, response: &str) -> Scored;
+    fn score(&self, item: &ItemContent, response: &str, ctx: &ScoreContext) -> Scored;
 }
 
 /// Scorer names as stored on runs.

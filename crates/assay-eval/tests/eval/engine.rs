@@ -303,8 +303,15 @@ async fn checklist_items_are_judged_and_judgements_cached() {
         .collect();
     assert_eq!(scores, vec![0.75, 0.75]);
     assert!(judge.prompts()[0].contains("partially_met"));
-    // Judge prompts include the response, which is identical for both variants: judged once.
-    assert_eq!(judge.requests(), 1);
+    // The judge sees the question as it was asked: each variant is judged on its own text.
+    assert_eq!(judge.requests(), 2);
+    let prompts = judge.prompts();
+    assert!(prompts.iter().any(|p| p.contains("EXIT 표지판은 무슨 뜻?")));
+    assert!(prompts.iter().any(|p| p.contains("이거 뭐야?") && !p.contains("EXIT")));
+    // A second evaluation re-uses every judgement.
+    let again = eval(&path, &req).await;
+    assert_eq!(again.progress.errors, 0);
+    assert_eq!(judge.requests(), 2);
     let evidence: String = p
         .connection()
         .query_row("SELECT evidence FROM run_items LIMIT 1", [], |r| r.get(0))
