@@ -175,63 +175,85 @@ fn vague(dir: &Path) -> Result<()> {
             vec![],
         ),
     ];
+    // VAGUE's published layout (README "Json format", utils/util.py): `image_name` without
+    // extension (the file is `image_name` + `_annot.jpg`, names may hold dots and `@`), the
+    // options under fixed keys with `mcq.ordering[i]` the letter of option i, `solution` a
+    // "(subject, action, object)" string, person boxes as float [x1, y1, x2, y2] lists.
     let mut rows = Vec::new();
     let qa = [
         (
             "kitchen",
+            "vg-001",
             "It's nice to see some things are more interesting than my cooking.",
-            "person2, put the phone down and eat.",
+            "Hey, person2, put the phone down and eat.",
+            "(person2, put down, phone)",
             [
-                "Person2 should put the phone down and eat.",
-                "Person5 should wash the dishes.",
-                "Person2 should cook more interesting food.",
-                "Person3 should turn off the television.",
+                "The speaker wants person2 to put the phone down and eat.",
+                "The speaker wants person5 to wash the dishes.",
+                "The speaker wants person2 to cook more interesting food.",
+                "The speaker wants person3 to turn off the television.",
             ],
-            [1, 3, 2, 4],
+            ["B", "D", "A", "C"],
         ),
         (
             "office",
+            "vg-002",
             "It's getting a little chilly in here, isn't it?",
-            "person1, close the window.",
+            "Hey, person1, close the window.",
+            "(person1, close, window)",
             [
-                "Person1 should close the window.",
-                "Person2 should buy a new coat.",
-                "Person1 should say that it is cold.",
-                "Person2 should turn off the air conditioner.",
+                "The speaker wants person1 to close the window.",
+                "The speaker wants person2 to buy a new coat.",
+                "The speaker wants person1 to say that it is cold.",
+                "The speaker wants person2 to turn off the air conditioner.",
             ],
-            [2, 1, 4, 3],
+            ["A", "C", "B", "D"],
         ),
         (
             "park",
+            "vg-003_Park_00.01.02.500-00.01.04.000@1",
             "I wonder who left all this trash around.",
-            "person4, pick up your trash.",
+            "Hey, person4, pick up your trash.",
+            "(person4, pick up, trash)",
             [
-                "Person4 should pick up the trash.",
-                "Person1 should call the police.",
-                "Person4 should wonder about it too.",
-                "Person2 should empty the recycling bin.",
+                "The speaker wants person4 to pick up the trash.",
+                "The speaker wants person1 to call the police.",
+                "The speaker wants person4 to wonder about it too.",
+                "The speaker wants person2 to empty the recycling bin.",
             ],
-            [4, 2, 1, 3],
+            ["D", "A", "B", "C"],
         ),
     ];
-    for (i, (name, indirect, direct, opts, order)) in qa.iter().enumerate() {
+    for (name, image_name, indirect, direct, solution, opts, order) in qa.iter() {
         let spec = specs.iter().find(|s| s.0 == *name).unwrap();
         let (img, boxes) = scene(&spec.1, &spec.2);
-        save(&img, &dir.join(format!("images/{name}.png")))?;
-        let mut persons = serde_json::Map::new();
-        for (j, b) in boxes.iter().enumerate() {
-            persons.insert(format!("person{}", j + 1), json!(b));
-        }
+        save(&img, &dir.join(format!("images/{image_name}_annot.jpg")))?;
+        let persons: Vec<[f64; 4]> = boxes
+            .iter()
+            .map(|b| {
+                [
+                    b[0] as f64 + 0.25,
+                    b[1] as f64 + 0.5,
+                    b[2] as f64 - 0.25,
+                    b[3] as f64,
+                ]
+            })
+            .collect();
         rows.push(json!({
-            "id": format!("vg-{:03}", i + 1),
-            "image": format!("images/{name}.png"),
-            "indirect": indirect,
+            "image_name": image_name,
             "direct": direct,
-            "solution": {"subject": direct.split(',').next().unwrap(), "action": direct.split(", ").nth(1).unwrap_or("")},
-            "mcq": {"1_correct": opts[0], "2_fake_scene": opts[1], "3_surface_understanding": opts[2], "4_wrong_entity": opts[3]},
-            "ordering": order,
-            "meta": {"person_bbox": persons},
-            "source": "sample"
+            "indirect": indirect,
+            "solution": solution,
+            "mcq": {"1_correct": opts[0], "3_surface_understanding": opts[2], "4_wrong_entity": opts[3],
+                    "ordering": order, "2_fake_scene": opts[1]},
+            "meta": {
+                "caption": format!("A {name} scene with {} people.", persons.len()),
+                "ram_entity": ["person"],
+                "img_size": {"width": img.width(), "height": img.height()},
+                "person_bbox": persons,
+                "annot_link": format!("gs://sample/annotated_images/{image_name}_annot.jpg"),
+                "rating": {"direct": 5, "indirect": 4}
+            }
         }));
     }
     std::fs::write(
@@ -263,26 +285,25 @@ fn haerae(dir: &Path) -> Result<()> {
         save(&sign(text, bg), &dir.join(format!("images/{name}.png")))?;
     }
     let rows = vec![
-        json!({"id": "hv-001", "question_original": "이거 무슨 뜻이에요? 어디로 가야 해요?", "question_explicit": "초록색 표지판에 쓰인 'EXIT'는 무슨 뜻이며, 어느 방향으로 가야 하나요?",
+        json!({"question_idx": 101, "question_original": "이거 무슨 뜻이에요? 어디로 가야 해요?", "question_explicit": "초록색 표지판에 쓰인 'EXIT'는 무슨 뜻이며, 어느 방향으로 가야 하나요?",
                "checklist": ["'EXIT'가 출구를 뜻한다고 설명한다", "표지판을 따라 출구로 가라고 안내한다", "비상시 엘리베이터 대신 계단을 쓰라고 언급한다"],
-               "images": ["images/exit.png"], "category": "daily_life", "source": "community_qa"}),
-        json!({"id": "hv-002", "question_original": "운전하다 이거 보면 어떻게 해야 돼?", "question_explicit": "운전 중 빨간 'STOP' 표지판을 보면 어떻게 해야 하나요?",
+               "images": ["images/exit.png"], "category": "Daily Life", "source": "Naver KnowledgeIn"}),
+        json!({"question_idx": 102, "question_original": "운전하다 이거 보면 어떻게 해야 돼?", "question_explicit": "운전 중 빨간 'STOP' 표지판을 보면 어떻게 해야 하나요?",
                "checklist": ["완전히 정지해야 한다고 말한다", "교차로의 다른 차량과 보행자를 확인하라고 한다"],
-               "images": ["images/stop.png"], "category": "traffic", "source": "community_qa"}),
-        json!({"id": "hv-003", "question_original": "이거 얼마나 싸진 거야?", "question_explicit": "파란 표지판의 'SALE 50%'는 가격이 얼마나 할인된다는 뜻인가요?",
+               "images": ["images/stop.png"], "category": "Traffic", "source": "Naver KnowledgeIn"}),
+        json!({"question_idx": 103, "question_original": "이거 얼마나 싸진 거야?", "question_explicit": "파란 표지판의 'SALE 50%'는 가격이 얼마나 할인된다는 뜻인가요?",
                "checklist": ["가격이 절반(50%) 할인된다고 설명한다", "원래 가격의 절반을 내면 된다고 예를 든다", "할인 조건을 확인하라고 권한다", "세일 기간을 확인하라고 권한다"],
-               "images": ["images/sale.png"], "category": "shopping", "source": "blog"}),
-        json!({"id": "hv-004", "question_original": "두 표지판 중에 뭐가 더 급해?", "question_explicit": "'STOP' 표지판과 'EXIT' 표지판 중 운전자에게 즉시 행동을 요구하는 것은 무엇인가요?",
+               "images": ["images/sale.png"], "category": "Shopping", "source": "Ruliweb"}),
+        json!({"question_idx": 104, "question_original": "두 표지판 중에 뭐가 더 급해?", "question_explicit": "'STOP' 표지판과 'EXIT' 표지판 중 운전자에게 즉시 행동을 요구하는 것은 무엇인가요?",
                "checklist": ["STOP 표지판이 즉시 정지를 요구한다고 답한다", "EXIT 표지판은 안내용이라고 구분한다"],
-               "images": ["images/stop.png", "images/exit.png"], "category": "traffic", "source": "community_qa"}),
+               "images": ["images/stop.png", "images/exit.png"], "category": "Traffic", "source": "Naver KnowledgeIn"}),
     ];
     write_jsonl(&dir.join("haerae-mini.jsonl"), &rows)
 }
 
 fn crag(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir.join("images"))?;
-    // A street with cars; boxes are recorded on a 1024x768 copy, as published sets often are,
-    // so the importer's rescaling to the 512x384 file is exercised.
+    // A street with cars.
     let mut img = canvas(512, 384, [200, 215, 230]);
     fill_rect(&mut img, 0, 260, 512, 124, [80, 80, 80]);
     let cars = [
@@ -301,22 +322,26 @@ fn crag(dir: &Path) -> Result<()> {
     draw_text(&mut shop, 130, 90, "RAMEN YA", 5, [255, 230, 0]);
     fill_rect(&mut shop, 180, 170, 150, 214, [120, 80, 40]);
     save(&shop, &dir.join("images/shop.png"))?;
-    let big = |b: [u32; 4]| format!("[{}, {}, {}, {}]", b[0] * 2, b[1] * 2, b[2] * 2, b[3] * 2);
+    // CRAG-MM-Diagnostics' record layout (what its data_loader reads): boxes in pixels of the
+    // image, `image_size` [w, h], the published label strings.
+    let bx = |b: [u32; 4]| json!(b);
     let rows = vec![
-        json!({"interaction_id": "cr-001", "query": "What brand is this car?", "answer": "Unknown",
-               "image": "images/street.png", "metadata": {"target_roi_bbox": big([200, 280, 310, 342]), "image_size": "(1024, 768)",
-               "referring_expression_category": "ambiguous", "disambiguated_question": "What brand is the red car in the middle?",
-               "textual_only_question": null, "target_object_name": "red car", "domain": "vehicle"}}),
-        json!({"interaction_id": "cr-002", "query": "How many doors does the red car have?", "answer": "2",
-               "image": "images/street.png", "metadata": {"target_roi_bbox": big([200, 280, 310, 342]), "image_size": "(1024, 768)",
-               "referring_expression_category": "in_image_cue", "target_object_name": "red car", "domain": "vehicle"}}),
-        json!({"interaction_id": "cr-003", "query": "What kind of food does this restaurant serve?", "answer": "ramen",
-               "image": "images/shop.png", "metadata": {"target_roi_bbox": big([100, 60, 412, 150]), "image_size": "(1024, 768)",
-               "referring_expression_category": "knowledge_cue", "textual_only_question": "What kind of food does Ramen Ya serve?",
-               "target_object_name": "Ramen Ya", "wikipedia_url": "https://en.wikipedia.org/wiki/Ramen", "domain": "food"}}),
-        json!({"interaction_id": "cr-004", "query": "この店の看板は何色ですか？", "answer": "赤",
-               "image": "images/shop.png", "metadata": {"target_roi_bbox": big([100, 60, 412, 150]), "image_size": "(1024, 768)",
-               "referring_expression_category": "salient", "target_object_name": "Ramen Ya sign", "domain": "food"}}),
+        json!({"id": "cr-001", "question": "What brand is this car?", "answer": "Unknown",
+               "image": "images/street.png", "metadata": {"referring_expression_category": "not enough cue (ambiguous)",
+               "target_roi_bbox": bx([200, 280, 310, 342]), "image_size": [512, 384], "target_object_name": "red car",
+               "textual_only_question": "What brand is the red car?", "disambiguated_question": "What brand is the red car in the middle?"}}),
+        json!({"id": "cr-002", "question": "How many doors does the red car have?", "answer": "2",
+               "image": "images/street.png", "metadata": {"referring_expression_category": "in-image cue",
+               "target_roi_bbox": bx([200, 280, 310, 342]), "image_size": [512, 384], "target_object_name": "red car",
+               "textual_only_question": "How many doors does the red car have?", "disambiguated_question": null}}),
+        json!({"id": "cr-003", "question": "What kind of food does this restaurant serve?", "answer": "ramen",
+               "image": "images/shop.png", "metadata": {"referring_expression_category": "knowledge-intensive cue",
+               "target_roi_bbox": bx([100, 60, 412, 150]), "image_size": [512, 384], "target_object_name": "Ramen Ya",
+               "textual_only_question": "What kind of food does Ramen Ya serve?", "disambiguated_question": null}}),
+        json!({"id": "cr-004", "question": "この店の看板は何色ですか？", "answer": "赤",
+               "image": "images/shop.png", "metadata": {"referring_expression_category": "salient",
+               "target_roi_bbox": bx([100, 60, 412, 150]), "image_size": [512, 384], "target_object_name": "Ramen Ya sign",
+               "textual_only_question": "ラーメン屋の看板は何色ですか？", "disambiguated_question": null}}),
     ];
     write_jsonl(&dir.join("crag-mini.jsonl"), &rows)
 }

@@ -175,22 +175,28 @@ impl RefType {
             Self::KnowledgeCue => "knowledge_cue",
         }
     }
-    /// Accepts the snake_case names and the spellings seen in published files
-    /// ("in-image cue", "Knowledge Cue", ...).
+    /// Accepts the snake_case names, the label CRAG-MM-Diagnostics' code uses ("not enough cue
+    /// (ambiguous)") and the paper's spellings ("Salient", "In-Image Cue",
+    /// "Knowledge-Intensive Cue", "Not Enough Cue (Ambiguous)").
     pub fn parse(s: &str) -> Option<Self> {
         let norm: String = s
             .trim()
             .to_lowercase()
             .chars()
-            .map(|c| if c == '-' || c == ' ' { '_' } else { c })
+            .map(|c| if c.is_alphanumeric() { c } else { ' ' })
             .collect();
-        let norm = norm.trim_end_matches("_reference").to_string();
-        match norm.as_str() {
-            "salient" => Some(Self::Salient),
-            "ambiguous" => Some(Self::Ambiguous),
-            "in_image_cue" | "in_image" | "inimage_cue" => Some(Self::InImageCue),
-            "knowledge_cue" | "knowledge" => Some(Self::KnowledgeCue),
-            _ => None,
+        let words: Vec<&str> = norm.split_whitespace().collect();
+        let has = |w: &str| words.contains(&w);
+        if has("ambiguous") || (has("not") && has("enough")) {
+            Some(Self::Ambiguous)
+        } else if has("salient") {
+            Some(Self::Salient)
+        } else if has("knowledge") || words.iter().any(|w| w.starts_with("knowledge")) {
+            Some(Self::KnowledgeCue)
+        } else if (has("in") && has("image")) || has("inimage") {
+            Some(Self::InImageCue)
+        } else {
+            None
         }
     }
 }
@@ -452,6 +458,17 @@ mod tests {
         assert_eq!(RefType::parse("In-image cue"), Some(RefType::InImageCue));
         assert_eq!(RefType::parse("knowledge_cue"), Some(RefType::KnowledgeCue));
         assert_eq!(RefType::parse("nonsense"), None);
+        // CRAG-MM-Diagnostics' code label and the paper's spellings.
+        assert_eq!(
+            RefType::parse("not enough cue (ambiguous)"),
+            Some(RefType::Ambiguous)
+        );
+        assert_eq!(RefType::parse("Salient"), Some(RefType::Salient));
+        assert_eq!(
+            RefType::parse("Knowledge-Intensive Cue"),
+            Some(RefType::KnowledgeCue)
+        );
+        assert_eq!(RefType::parse("In-Image Cue"), Some(RefType::InImageCue));
     }
 
     #[test]

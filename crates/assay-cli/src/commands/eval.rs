@@ -301,9 +301,13 @@ pub enum PredictionsCommand {
         run: u32,
         #[arg(long)]
         scorer: Option<String>,
-        /// llm-jp-eval-mm, lmms-eval, vlmevalkit or jsonl (default: detected).
+        /// llm-jp-eval-mm, lmms-eval, vlmevalkit, vague, crag-mm, haerae-vision or jsonl
+        /// (default: detected from the file).
         #[arg(long)]
         format: Option<String>,
+        /// lmms-eval logs each doc once per filter: which filter (name or 0-based index).
+        #[arg(long)]
+        filter: Option<String>,
         /// How the recorded boxes are written (see `assay model add --boxes`).
         #[arg(long, default_value = "auto", value_parser = parse_boxes)]
         boxes: BoxConvention,
@@ -328,6 +332,7 @@ pub fn predictions(ctx: &Ctx, c: PredictionsCommand) -> anyhow::Result<()> {
         run,
         scorer,
         format,
+        filter,
         boxes,
         max_image_side,
         id_field,
@@ -354,6 +359,7 @@ pub fn predictions(ctx: &Ctx, c: PredictionsCommand) -> anyhow::Result<()> {
         max_side: max_image_side,
         id_field,
         text_field,
+        filter,
     };
     let r = import_predictions(&mut p, &file, &opts)?;
     if ctx.json {

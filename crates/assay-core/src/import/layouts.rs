@@ -17,7 +17,7 @@ fn s(x: &str) -> Option<String> {
 pub fn jammeval() -> Mapping {
     Mapping {
         layout: s("jammeval"),
-        id: s("id|question_id|qid|index|idx"),
+        id: s("id|question_id|qid|index|idx|question_idx"),
         question: s("question|query|prompt"),
         answer: s("answer|answers|gt_answer|label"),
         options: s("options|choices"),
@@ -40,7 +40,7 @@ pub fn haerae_vision() -> Mapping {
     Mapping {
         layout: s("haerae-vision"),
         format: Some(AnswerFormat::Checklist),
-        id: s("id|question_id|idx"),
+        id: s("question_idx|id|question_id|idx"),
         question: s("question_original|question"),
         explicit_question: s("question_explicit"),
         answer: s("answer|reference_answer"),
@@ -71,18 +71,86 @@ pub fn crag_mm_diagnostics() -> Mapping {
     }
 }
 
+/// VAGUE (`Hazel-Heejeong-Nam/VAGUE`): a JSON array; the image file is `image_name` +
+/// `_annot.jpg` (the name has no extension and may contain dots); `image_name` is the id, as
+/// VAGUE's result files are keyed by it.
 pub fn vague() -> Mapping {
     Mapping {
         layout: s("vague"),
         format: Some(AnswerFormat::MultipleChoice),
-        id: s("id|idx|image_id"),
+        id: s("id|image_name"),
         question: s("indirect"),
         direct_request: s("direct"),
         vague_mcq: s("mcq"),
-        vague_ordering: s("ordering"),
-        images: s("image|image_path|images|file_name"),
+        vague_ordering: s("mcq.ordering|ordering"),
+        images: s("image_name"),
+        image_suffix: s("_annot.jpg"),
+        image_size: s("meta.img_size"),
         person_boxes: s("meta.person_bbox|person_bbox"),
         category: s("source|category"),
+        ..Default::default()
+    }
+}
+
+/// JA-VG-VQA-500 (llm-jp-eval-mm): one item per entry of `qas`, id = `qa_id`.
+pub fn ja_vg_vqa() -> Mapping {
+    Mapping {
+        layout: s("ja-vg-vqa-500"),
+        format: Some(AnswerFormat::ShortAnswer),
+        explode: s("qas"),
+        id: s("qa_id"),
+        question: s("question"),
+        answer: s("answer"),
+        images: s("image"),
+        ignore: vec!["a_objects".into(), "q_objects".into()],
+        ..Default::default()
+    }
+}
+
+/// JMMMU (MMMU schema): `options` is a Python-literal string, images in `image_1..image_7`.
+pub fn jmmmu() -> Mapping {
+    Mapping {
+        layout: s("jmmmu"),
+        id: s("id"),
+        question: s("question"),
+        answer: s("answer"),
+        options: s("options"),
+        images: s("image_1+image_2+image_3+image_4+image_5+image_6+image_7"),
+        category: s("subfield"),
+        ..Default::default()
+    }
+}
+
+/// Japanese Heron-Bench: the question is `text`, the reference answer is GPT-4's
+/// (`answer.gpt-4-0125-preview`, as llm-jp-eval-mm scores); the other models' answers stay in
+/// the metadata.
+pub fn heron_bench() -> Mapping {
+    Mapping {
+        layout: s("heron-bench"),
+        format: Some(AnswerFormat::ShortAnswer),
+        id: s("question_id"),
+        question: s("text"),
+        answer: s("answer.gpt-4-0125-preview"),
+        images: s("image"),
+        category: s("category"),
+        ..Default::default()
+    }
+}
+
+/// CVQA as llm-jp-eval-mm's `cvqa` task reads it: the Japanese subset only, `Label` a 0-based
+/// index, items numbered from 0 after the filter (the task's `question_id`).
+pub fn cvqa_ja() -> Mapping {
+    Mapping {
+        layout: s("cvqa"),
+        format: Some(AnswerFormat::MultipleChoice),
+        id: None,
+        keep_if: s("Subset=('Japanese', 'Japan')"),
+        question: s("Question"),
+        options: s("Options"),
+        answer_index: s("Label"),
+        index_base: 0,
+        images: s("image"),
+        category: s("Category"),
         ..Default::default()
     }
 }
@@ -94,6 +162,10 @@ pub fn by_name(name: &str) -> Option<Mapping> {
         "haerae-vision" => Some(haerae_vision()),
         "crag-mm-diagnostics" => Some(crag_mm_diagnostics()),
         "vague" => Some(vague()),
+        "ja-vg-vqa-500" => Some(ja_vg_vqa()),
+        "jmmmu" => Some(jmmmu()),
+        "heron-bench" => Some(heron_bench()),
+        "cvqa" => Some(cvqa_ja()),
         _ => None,
     }
 }
@@ -105,6 +177,10 @@ pub const NAMES: &[&str] = &[
     "haerae-vision",
     "crag-mm-diagnostics",
     "vague",
+    "ja-vg-vqa-500",
+    "jmmmu",
+    "heron-bench",
+    "cvqa",
 ];
 
 /// Picks a layout from the first record's keys; None when nothing fits (a mapping is needed).
@@ -112,6 +188,14 @@ pub fn detect(first: &Value) -> Option<&'static str> {
     let has = |k: &str| get_path(first, k).is_some();
     if (has("answer_format") && has("question")) || has(crate::export::ITEM_COLUMN) {
         Some(NATIVE)
+    } else if has("qas") && has("image_id") {
+        Some("ja-vg-vqa-500")
+    } else if has("image_1") && has("options") {
+        Some("jmmmu")
+    } else if has("Subset") && has("Options") && has("Label") {
+        Some("cvqa")
+    } else if has("text") && get_path(first, "answer").is_some_and(Value::is_object) {
+        Some("heron-bench")
     } else if has("mcq") || has("indirect") {
         Some("vague")
     } else if has("question_explicit") || has("question_original") {

@@ -49,9 +49,20 @@ pub struct Mapping {
     /// VAGUE's `mcq` object (`1_correct`, `2_fake_scene`, ...) and its display `ordering`.
     pub vague_mcq: Option<String>,
     pub vague_ordering: Option<String>,
+    /// Appended to every image path (VAGUE: `image_name` + `_annot.jpg`).
+    pub image_suffix: Option<String>,
+    /// A list field whose elements become one item each, merged over the rest of the record
+    /// (JA-VG-VQA-500's `qas`).
+    pub explode: Option<String>,
+    /// Keep only records whose field equals a value, `Subset=('Japanese', 'Japan')`; ids of
+    /// id-less records count the kept ones from 0, as the task that filters does.
+    pub keep_if: Option<String>,
     /// Fields to drop instead of keeping them in the item's metadata.
     pub ignore: Vec<String>,
 }
+
+/// Metadata key holding a referring-expression label exactly as published.
+pub const REF_TYPE_LABEL: &str = "ref_type_label";
 
 /// Where an image comes from, before it is read.
 #[derive(Debug, Clone, PartialEq)]
@@ -123,11 +134,12 @@ impl Mapping {
         let mut keys: BTreeSet<String> = self
             .paths()
             .iter()
-            .flat_map(|p| p.split('|'))
+            .flat_map(|p| p.split(['|', '+']))
             .filter(|alt| !alt.contains('.'))
             .map(str::to_string)
             .collect();
         keys.extend(self.ignore.iter().cloned());
+        keys.extend(self.explode.iter().cloned());
         keys
     }
 
@@ -137,6 +149,39 @@ impl Mapping {
             .and_then(|p| get_path(v, p))
             .and_then(values::as_text)
             .filter(|s| !s.trim().is_empty())
+    }
+
+    /// The records this mapping makes of one input record: the record itself, none when
+    /// `keep_if` rejects it, or one per element of the `explode` list.
+    pub fn expand(&self, v: &Value) -> Result<Vec<Value>, String> {
+        if let Some((field, want)) = self.keep_if.as_deref().and_then(|k| k.split_once('=')) {
+            let got = get_path(v, field.trim()).and_then(values::as_text);
+            if got.as_deref() != Some(want) {
+                return Ok(Vec::new());
+            }
+        }
+        let Some(list_field) = &self.explode else {
+            return Ok(vec![v.clone()]);
+        };
+        let Some(Value::Array(elems)) = get_path(v, list_field) else {
+            return Err(format!("{list_field} is not a list"));
+        };
+        let Value::Object(base) = v else {
+            return Err("a record must be an object".into());
+        };
+        let mut out = Vec::with_capacity(elems.len());
+        for e in elems {
+            let Value::Object(fields) = e else {
+                return Err(format!("an entry of {list_field} is not an object: {e}"));
+            };
+            let mut merged = base.clone();
+            merged.remove(list_field);
+            for (k, val) in fields {
+                merged.insert(k.clone(), val.clone());
+            }
+            out.push(Value::Object(merged));
+        }
+        Ok(out)
     }
 
     /// Turns one record into a draft; every problem found is returned, not only the first.
@@ -172,12 +217,11 @@ impl Mapping {
             ));
         }
         if let Some(rt) = self.text(v, &self.ref_type) {
-            match RefType::parse(&rt) {
-                Some(r) => c.ref_type = Some(r),
-                None => errs.push(format!(
-                    "unknown referring-expression type {rt:?} (salient, ambiguous, in_image_cue, knowledge_cue)"
-                )),
-            }
+            // The published label is kept verbatim (export writes it back); labels that name
+            // none of the four types stay opaque labels rather than failing the import.
+            c.ref_type = RefType::parse(&rt);
+            c.metadata
+                .insert(REF_TYPE_LABEL.into(), Value::String(rt.clone()));
         }
         if let Some(p) = &self.checklist {
             c.checklist = get_path(v, p).map(values::as_text_list).unwrap_or_default();
@@ -217,9 +261,22 @@ impl Mapping {
                 None => errs.push(format!("no multiple-choice object at {p}")),
             }
         }
-        let mut images: Vec<ImageSpec> = match self.images.as_deref().and_then(|p| get_path(v, p)) {
-            Some(iv) => image_sources(iv)
+        let image_values: Vec<&Value> = match self.images.as_deref() {
+            // `image_1+image_2+...`: every field present, in order (JMMMU).
+            Some(p) if p.contains('+') => p.split('+').filter_map(|f| get_path(v, f)).collect(),
+            Some(p) => get_path(v, p).into_iter().collect(),
+            None => Vec::new(),
+        };
+        let mut images: Vec<ImageSpec> = match image_values.is_empty() {
+            false => image_values
                 .into_iter()
+                .flat_map(image_sources)
+                .map(|source| match (&source, &self.image_suffix) {
+                    (ImageSource::Path(p), Some(suffix)) => {
+                        ImageSource::Path(format!("{p}{suffix}"))
+                    }
+                    _ => source,
+                })
                 .map(|source| ImageSpec {
                     source,
                     target_boxes: Vec::new(),
@@ -227,7 +284,7 @@ impl Mapping {
                     declared_size: None,
                 })
                 .collect(),
-            None => Vec::new(),
+            true => Vec::new(),
         };
         let boxes = match self.target_box.as_deref().and_then(|p| get_path(v, p)) {
             Some(bv) => values::parse_boxes(bv).unwrap_or_else(|e| {
@@ -322,6 +379,11 @@ const VAGUE_KINDS: [(&str, Option<DistractorKind>); 4] = [
 ];
 
 /// VAGUE's options in display order with their counterfactual kinds, and the correct index.
+///
+/// VAGUE's code (`utils/util.py`) takes the options in the fixed order 1_correct,
+/// 2_fake_scene, 3_surface_understanding, 4_wrong_entity (not the JSON key order) and gives
+/// option *i* the letter `ordering[i]`; the model sees them sorted by letter, so the correct
+/// letter is `ordering[0]`. Without an ordering the fixed order is shown as A-D.
 fn vague_options(
     mcq: &Value,
     ordering: Option<&Value>,
@@ -331,38 +393,43 @@ fn vague_options(
             "mcq must be an object with 1_correct .. 4_wrong_entity, got {mcq}"
         ));
     };
-    let keys: Vec<&str> = match ordering {
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|o| match o {
-                Value::String(s) => Ok(s.as_str()),
-                Value::Number(n) => n
-                    .as_u64()
-                    .and_then(|i| VAGUE_KINDS.get((i as usize).wrapping_sub(1)))
-                    .map(|(k, _)| *k)
-                    .ok_or_else(|| format!("ordering entry {n} is not 1-4")),
-                other => Err(format!("ordering entry {other} is not a key")),
-            })
-            .collect::<Result<_, _>>()?,
-        _ => VAGUE_KINDS.iter().map(|(k, _)| *k).collect(),
-    };
-    let mut opts = Vec::new();
-    let mut correct = None;
-    for k in keys {
-        let text = m
-            .get(k)
-            .and_then(values::as_text)
-            .ok_or_else(|| format!("mcq has no {k:?} option"))?;
-        let kind = VAGUE_KINDS
-            .iter()
-            .find(|(name, _)| *name == k)
-            .ok_or_else(|| format!("unknown mcq key {k:?}"))?
-            .1;
-        if kind.is_none() {
-            correct = Some(opts.len());
+    let letters: Vec<usize> = match ordering {
+        Some(Value::Array(a)) => {
+            let l: Vec<usize> = a
+                .iter()
+                .map(|o| {
+                    o.as_str()
+                        .map(str::trim)
+                        .filter(|s| s.len() == 1 && ("A"..="D").contains(s))
+                        .map(|s| (s.as_bytes()[0] - b'A') as usize)
+                        .ok_or_else(|| format!("mcq.ordering entry {o} is not a letter A-D"))
+                })
+                .collect::<Result<_, _>>()?;
+            let mut sorted = l.clone();
+            sorted.sort_unstable();
+            if sorted != [0, 1, 2, 3] {
+                return Err(format!(
+                    "mcq.ordering {} is not a permutation of A, B, C, D",
+                    Value::Array(a.clone())
+                ));
+            }
+            l
         }
-        opts.push(ChoiceOption { text, kind });
+        Some(other) => {
+            return Err(format!(
+                "mcq.ordering must be a list of letters, got {other}"
+            ))
+        }
+        None => vec![0, 1, 2, 3],
+    };
+    let mut slots: Vec<Option<ChoiceOption>> = vec![None, None, None, None];
+    for (i, (key, kind)) in VAGUE_KINDS.iter().enumerate() {
+        let text = m
+            .get(*key)
+            .and_then(values::as_text)
+            .ok_or_else(|| format!("mcq has no {key:?} option"))?;
+        slots[letters[i]] = Some(ChoiceOption { text, kind: *kind });
     }
-    let correct = correct.ok_or("mcq has no 1_correct option")?;
-    Ok((opts, correct))
+    let opts: Vec<ChoiceOption> = slots.into_iter().flatten().collect();
+    Ok((opts, letters[0]))
 }

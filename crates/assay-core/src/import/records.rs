@@ -23,6 +23,35 @@ pub struct Records {
     pub problems: Vec<Problem>,
 }
 
+impl Records {
+    /// Adds another file's records, renumbering its blob references after this one's.
+    pub fn append(&mut self, mut other: Records) {
+        let offset = self.blobs.len() as u64;
+        for r in &mut other.records {
+            shift_blobs(&mut r.value, offset);
+        }
+        self.records.append(&mut other.records);
+        self.blobs.append(&mut other.blobs);
+        self.problems.append(&mut other.problems);
+    }
+}
+
+fn shift_blobs(v: &mut Value, offset: u64) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::Number(n)) = m.get(BLOB_KEY) {
+                if let Some(i) = n.as_u64() {
+                    m.insert(BLOB_KEY.into(), Value::from(i + offset));
+                    return;
+                }
+            }
+            m.values_mut().for_each(|x| shift_blobs(x, offset));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| shift_blobs(x, offset)),
+        _ => {}
+    }
+}
+
 pub fn read(path: &Path) -> Result<Records> {
     let name = path.display().to_string();
     let ext = path

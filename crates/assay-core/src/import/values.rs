@@ -65,12 +65,45 @@ pub fn as_text_list(v: &Value) -> Vec<String> {
         Value::String(s) if s.trim_start().starts_with('[') => {
             match serde_json::from_str::<Value>(s) {
                 Ok(parsed @ Value::Array(_)) => as_text_list(&parsed),
-                _ => vec![s.clone()],
+                _ => python_list(s).unwrap_or_else(|| vec![s.clone()]),
             }
         }
         Value::Null => Vec::new(),
         other => as_text(other).into_iter().collect(),
     }
+}
+
+/// The strings of a Python list literal (`ast.literal_eval` input: JMMMU's `options`,
+/// `"['a', "b's"]"`) or of a NumPy array repr (pandas CSV cells: `['a' 'b'\n 'c']`, no
+/// commas). Escapes `\\`, `\'`, `\"` and `\n` are decoded. None when it is neither.
+pub fn python_list(s: &str) -> Option<Vec<String>> {
+    let t = s.trim();
+    let inner = t.strip_prefix('[')?.strip_suffix(']')?;
+    let mut out = Vec::new();
+    let mut chars = inner.chars().peekable();
+    loop {
+        while chars.peek().is_some_and(|c| c.is_whitespace() || *c == ',') {
+            chars.next();
+        }
+        let Some(q) = chars.next() else { break };
+        if q != '\'' && q != '"' {
+            return None;
+        }
+        let mut cur = String::new();
+        loop {
+            match chars.next()? {
+                '\\' => match chars.next()? {
+                    'n' => cur.push('\n'),
+                    't' => cur.push('\t'),
+                    c => cur.push(c),
+                },
+                c if c == q => break,
+                c => cur.push(c),
+            }
+        }
+        out.push(cur);
+    }
+    Some(out)
 }
 
 /// All numbers in a string such as "[12, 30.5, 200, 310]" or "(640, 480)".
@@ -233,6 +266,20 @@ pub fn parse_index(v: &Value, options: &[String], base: i64) -> Result<usize, St
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn python_and_numpy_list_literals() {
+        assert_eq!(
+            as_text_list(&json!("['北斎漫画', '富嶽三十六景', \"It's\"]")),
+            vec!["北斎漫画", "富嶽三十六景", "It's"]
+        );
+        assert_eq!(
+            as_text_list(&json!("['crit 1' 'crit 2'\n 'crit 3']")),
+            vec!["crit 1", "crit 2", "crit 3"]
+        );
+        assert!(as_text_list(&json!("[]")).is_empty());
+        assert_eq!(as_text_list(&json!("[not a list")), vec!["[not a list"]);
+    }
 
     #[test]
     fn boxes_from_strings_lists_and_objects() {

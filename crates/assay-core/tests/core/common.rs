@@ -53,3 +53,8 @@ pub fn item_count(p: &Project) -> i64 {
         .query_row("SELECT count(*) FROM items", [], |r| r.get(0))
         .unwrap()
 }
+
+/// The published-format samples (tests/fixtures/formats, each with a SOURCE.md).
+pub fn formats_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/formats")
+}

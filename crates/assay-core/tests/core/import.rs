@@ -26,17 +26,21 @@ fn each_sample_layout_is_detected_and_read() {
             ("crag-mini".into(), "crag-mm-diagnostics".into(), 4),
         ]
     );
-    // VAGUE: options in the file's ordering, kinds attached, correct one found.
+    // VAGUE: option i gets the letter mcq.ordering[i] (ordering A, C, B, D here), kinds
+    // attached, the correct letter is ordering[0]; the image is image_name + "_annot.jpg".
     let v = p
         .item(p.item_id_by_ext("vague-mini", "vg-002").unwrap())
         .unwrap()
         .content;
     assert_eq!(v.format, AnswerFormat::MultipleChoice);
-    assert_eq!(v.options[0].kind, Some(DistractorKind::FakeScene));
-    assert_eq!(v.correct_option, Some(1));
+    assert_eq!(v.correct_option, Some(0));
+    assert_eq!(v.options[1].kind, Some(DistractorKind::Superficial));
+    assert_eq!(v.options[2].kind, Some(DistractorKind::FakeScene));
+    assert_eq!(v.options[3].kind, Some(DistractorKind::NonExistent));
+    assert_eq!(v.images[0].name.as_deref(), Some("vg-002_annot.jpg"));
     assert_eq!(
         v.direct_request.as_deref(),
-        Some("person1, close the window.")
+        Some("Hey, person1, close the window.")
     );
     assert_eq!(v.images[0].person_boxes.len(), 2);
     assert_eq!(
@@ -49,14 +53,14 @@ fn each_sample_layout_is_detected_and_read() {
     );
     // HAERAE: checklist, explicit rewrite, several images.
     let h = p
-        .item(p.item_id_by_ext("haerae-mini", "hv-004").unwrap())
+        .item(p.item_id_by_ext("haerae-mini", "104").unwrap())
         .unwrap()
         .content;
     assert_eq!(h.format, AnswerFormat::Checklist);
     assert_eq!(h.checklist.len(), 2);
     assert!(h.explicit_question.unwrap().contains("STOP"));
     assert_eq!(h.images.len(), 2);
-    // CRAG: string box on a 1024x768 copy rescaled to the 512x384 file; ref type; variants.
+    // CRAG: box in image pixels; the published label "not enough cue (ambiguous)"; variants.
     let c = p
         .item(p.item_id_by_ext("crag-mini", "cr-001").unwrap())
         .unwrap()
@@ -235,7 +239,7 @@ fn image_folders_plain_and_with_metadata() {
     let r = import(&mut p, &hf, &ImportOptions::default()).unwrap();
     assert_eq!(r.items, 1);
     let x = p
-        .item(p.item_id_by_ext("hf", "1").unwrap())
+        .item(p.item_id_by_ext("hf", "0").unwrap())
         .unwrap()
         .content;
     assert_eq!((x.question.as_str(), x.images.len()), ("何色？", 1));
@@ -441,7 +445,7 @@ mod bad_input {
     }
 
     #[test]
-    fn unknown_ref_type_and_bad_box_are_reported() {
+    fn unknown_ref_type_is_kept_as_a_label_and_bad_box_is_reported() {
         let (dir, data) = setup(
             r#"{"id": "1", "query": "q", "image": "ok.png", "metadata": {"referring_expression_category": "weird", "target_roi_bbox": "[5, 5, 1, 1]"}}
 "#,
@@ -450,10 +454,11 @@ mod bad_input {
         let err = import(&mut p, &data, &ImportOptions::default())
             .unwrap_err()
             .to_string();
+        // CRAG-MM's label set is not fully published: other labels are kept, not refused.
+        assert!(!err.contains("referring-expression"), "{err}");
         assert!(
-            err.contains("bad.jsonl:1: unknown referring-expression type"),
+            err.contains("bad.jsonl:1") && err.contains("inverted"),
             "{err}"
         );
-        assert!(err.contains("inverted"), "{err}");
     }
 }

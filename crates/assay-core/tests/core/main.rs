@@ -2,6 +2,7 @@
 
 mod common;
 mod export;
+mod formats;
 mod import;
 mod query;
 mod revisions;

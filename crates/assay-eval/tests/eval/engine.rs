@@ -307,7 +307,9 @@ async fn checklist_items_are_judged_and_judgements_cached() {
     assert_eq!(judge.requests(), 2);
     let prompts = judge.prompts();
     assert!(prompts.iter().any(|p| p.contains("EXIT 표지판은 무슨 뜻?")));
-    assert!(prompts.iter().any(|p| p.contains("이거 뭐야?") && !p.contains("EXIT")));
+    assert!(prompts
+        .iter()
+        .any(|p| p.contains("이거 뭐야?") && !p.contains("EXIT")));
     // A second evaluation re-uses every judgement.
     let again = eval(&path, &req).await;
     assert_eq!(again.progress.errors, 0);

@@ -112,6 +112,7 @@ fn before_after_table_from_recorded_predictions_matches_hand_checked_values() {
                         max_side: None,
                         id_field: "id".into(),
                         text_field: "text".into(),
+                        filter: None,
                     },
                 )
                 .unwrap();
@@ -198,6 +199,7 @@ fn unknown_prediction_ids_are_reported() {
             max_side: None,
             id_field: "id".into(),
             text_field: "text".into(),
+            filter: None,
         },
     )
     .unwrap();
@@ -224,6 +226,7 @@ fn unknown_prediction_ids_are_reported() {
             max_side: None,
             id_field: "id".into(),
             text_field: "text".into(),
+            filter: None,
         },
     )
     .unwrap_err()
