@@ -1,7 +1,18 @@
 //! From stored run results to the before/after table (JAMMEval Table 2) and variant
 //! comparisons (HAERAE Table 3), rendered as text, Markdown, CSV, LaTeX or JSON.
+//!
+//! The rules (docs/SCORING.md, "The before/after table"):
+//! - A measurement is (model, dataset, version, variant, template, scorer, source); runs that
+//!   differ in template, scorer or source are never pooled: each such protocol is its own row.
+//! - Every model is scored on the same items: all items of the version (the original set
+//!   before; the current set minus removed items after). Errors, unparsed answers and items
+//!   without a result count as 0 and are shown in their own columns.
+//! - Only complete runs count unless partial ones are asked for.
+//! - Accuracy = mean over models of the model's mean accuracy over its runs; the spread over
+//!   runs is the sample standard deviation unless another is chosen; intervals come from a
+//!   paired item bootstrap.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
@@ -9,33 +20,8 @@ use serde::{Deserialize, Serialize};
 use crate::engine::Version;
 use crate::error::{EvalError, Result};
 use crate::prompt::Variant;
-use assay_core::stats::{before_after, bootstrap_mean_ci, BeforeAfterRow, ModelRuns};
+use assay_core::stats::{mean, paired_bootstrap, spearman, std_pop, std_sample, PairedIntervals};
 use assay_core::Project;
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TableRow {
-    #[serde(flatten)]
-    pub row: BeforeAfterRow,
-    /// 95 % percentile-bootstrap interval of the accuracy, resampling items.
-    pub ci_before: Option<(f64, f64)>,
-    pub ci_after: Option<(f64, f64)>,
-    /// Responses no answer could be read from (scored 0, shown here so they are not hidden).
-    pub unparsed_before: i64,
-    pub unparsed_after: i64,
-}
-
-/// Effective per-item scores of one run: a person's latest overrule wins; unparsed counts 0.
-pub fn run_item_scores(conn: &rusqlite::Connection, run_id: i64) -> Result<Vec<(i64, f64, bool)>> {
-    let mut st = conn.prepare_cached(
-        "SELECT ri.item_id,
-                COALESCE((SELECT o.score FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id
-                          ORDER BY o.id DESC LIMIT 1), ri.score, 0.0),
-                ri.outcome = 'unparsed'
-         FROM run_items ri WHERE ri.run_id = ?1 AND ri.outcome IN ('scored', 'unparsed') ORDER BY ri.item_id",
-    )?;
-    let rows = st.query_map([run_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-    Ok(rows.collect::<Result<_, _>>()?)
-}
 
 /// Records a person's judgement over the scorer's; the scorer's result stays stored.
 pub fn overrule(
@@ -56,87 +42,495 @@ pub fn overrule(
     Ok(())
 }
 
-struct Side {
-    models: Vec<ModelRuns>,
-    item_means: Vec<f64>,
-    unparsed: i64,
+/// How run-to-run spread is reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Spread {
+    /// Sample standard deviation over runs (ddof = 1).
+    #[default]
+    SampleStd,
+    /// Population standard deviation over runs (ddof = 0).
+    PopulationStd,
+    /// Standard error of the mean over runs (sample std / sqrt(runs)).
+    StandardError,
 }
 
-fn side(
+impl Spread {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "sample" | "sample_std" => Some(Self::SampleStd),
+            "population" | "population_std" => Some(Self::PopulationStd),
+            "se" | "standard_error" => Some(Self::StandardError),
+            _ => None,
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::SampleStd => "Std (sample, n-1)",
+            Self::PopulationStd => "Std (population, n)",
+            Self::StandardError => "SE over runs",
+        }
+    }
+    fn of(self, runs: &[f64]) -> f64 {
+        match self {
+            Self::SampleStd => std_sample(runs).unwrap_or(0.0),
+            Self::PopulationStd => std_pop(runs).unwrap_or(0.0),
+            Self::StandardError => std_sample(runs).unwrap_or(0.0) / (runs.len() as f64).sqrt(),
+        }
+    }
+}
+
+/// Rows split by a property of the items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Breakdown {
+    Category,
+    /// The refinement operation recorded on the item ("none" when not reviewed yet).
+    Op,
+}
+
+impl Breakdown {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "category" => Some(Self::Category),
+            "op" | "operation" => Some(Self::Op),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableOptions {
+    pub spread: Spread,
+    pub by: Option<Breakdown>,
+    /// Count runs that were cancelled or did not finish every item.
+    pub include_partial: bool,
+    /// Bootstrap iterations for the intervals (0: none).
+    pub bootstrap: usize,
+    pub level: f64,
+    pub seed: u64,
+}
+
+impl Default for TableOptions {
+    fn default() -> Self {
+        Self {
+            spread: Spread::SampleStd,
+            by: None,
+            include_partial: false,
+            bootstrap: 1000,
+            level: 0.95,
+            seed: 42,
+        }
+    }
+}
+
+/// What defines a measurement besides model, dataset and version: runs differing in any of
+/// these are never pooled.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Protocol {
+    pub template: String,
+    pub scorer: String,
+    pub source: String,
+}
+
+/// One model on one side of the table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelSide {
+    pub model: String,
+    /// Accuracy of each run on the side's item set.
+    pub runs: Vec<f64>,
+    pub mean: f64,
+    pub spread: f64,
+    /// Totals over the model's runs.
+    pub unparsed: i64,
+    pub errors: i64,
+    /// Items of the set with no result in a run (not run, skipped, or run on an older revision).
+    pub missing: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SideStats {
+    /// Items every model is scored on.
+    pub items: usize,
+    pub accuracy: f64,
+    /// Mean over models of each model's spread over runs.
+    pub run_spread: f64,
+    pub gap: f64,
+    pub models: Vec<ModelSide>,
+    pub unparsed: i64,
+    pub errors: i64,
+    pub missing: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableRow {
+    pub dataset: String,
+    pub protocol: Protocol,
+    /// The category or operation of this row when broken down.
+    pub group: Option<String>,
+    /// Labels of the two sides ("before"/"after", or two variants).
+    pub sides: (String, String),
+    pub spread: Spread,
+    pub models: usize,
+    pub before: SideStats,
+    pub after: SideStats,
+    pub delta_accuracy: f64,
+    pub delta_run_spread: f64,
+    pub delta_gap: f64,
+    /// Spearman's rho between the models' mean accuracies on the two sides.
+    pub rank_correlation: Option<f64>,
+    /// Paired item bootstrap (percentile) intervals, at `ci_level`.
+    pub ci: Option<PairedIntervals>,
+    pub ci_level: f64,
+}
+
+/// Per item of a side's set: its group value.
+struct ItemSet {
+    /// item id -> (current rev, group)
+    items: BTreeMap<i64, (i64, String)>,
+}
+
+fn item_set(
+    conn: &rusqlite::Connection,
+    dataset_id: i64,
+    version: Version,
+    by: Option<Breakdown>,
+) -> Result<ItemSet> {
+    let mut st =
+        conn.prepare("SELECT id, rev, op, category FROM items WHERE dataset_id = ?1 ORDER BY id")?;
+    let rows = st.query_map([dataset_id], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, Option<String>>(2)?,
+            r.get::<_, Option<String>>(3)?,
+        ))
+    })?;
+    let mut items = BTreeMap::new();
+    for row in rows {
+        let (id, rev, op, cat) = row?;
+        if version == Version::After && op.as_deref() == Some("remove") {
+            continue;
+        }
+        let group = match by {
+            None => String::new(),
+            Some(Breakdown::Category) => cat.unwrap_or_else(|| "(none)".into()),
+            Some(Breakdown::Op) => op.unwrap_or_else(|| "none".into()),
+        };
+        // The original set is revision 0 of every item.
+        let rev = if version == Version::Before { 0 } else { rev };
+        items.insert(id, (rev, group));
+    }
+    Ok(ItemSet { items })
+}
+
+/// One run's results: item -> (outcome, effective score). A person's latest overrule wins.
+fn run_results(
+    conn: &rusqlite::Connection,
+    run_id: i64,
+) -> Result<HashMap<i64, (String, i64, f64)>> {
+    let mut st = conn.prepare_cached(
+        "SELECT ri.item_id, ri.outcome, ri.item_rev,
+                COALESCE((SELECT o.score FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id
+                          ORDER BY o.id DESC LIMIT 1), ri.score, 0.0)
+         FROM run_items ri WHERE ri.run_id = ?1",
+    )?;
+    let rows = st.query_map([run_id], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            (
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, f64>(3)?,
+            ),
+        ))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Effective per-item scores of one run (overrules applied; unparsed counts 0), for callers
+/// that list a run's items.
+pub fn run_item_scores(conn: &rusqlite::Connection, run_id: i64) -> Result<Vec<(i64, f64, bool)>> {
+    let mut out: Vec<(i64, f64, bool)> = run_results(conn, run_id)?
+        .into_iter()
+        .filter(|(_, (o, _, _))| o == "scored" || o == "unparsed")
+        .map(|(id, (o, _, s))| (id, s, o == "unparsed"))
+        .collect();
+    out.sort_by_key(|x| x.0);
+    Ok(out)
+}
+
+/// Runs of one side, grouped by protocol then model: (protocol, model) -> run ids.
+fn side_runs(
     conn: &rusqlite::Connection,
     dataset_id: i64,
     version: Version,
     variant: Variant,
-) -> Result<Side> {
+    include_partial: bool,
+) -> Result<BTreeMap<Protocol, BTreeMap<String, Vec<i64>>>> {
     let mut st = conn.prepare(
-        "SELECT r.id, m.name FROM runs r JOIN models m ON m.id = r.model_id
-         WHERE r.dataset_id = ?1 AND r.version = ?2 AND r.variant = ?3 ORDER BY m.id, r.run_index",
+        "SELECT r.id, m.name, r.template, r.scorer, r.source, r.status FROM runs r JOIN models m ON m.id = r.model_id
+         WHERE r.dataset_id = ?1 AND r.version = ?2 AND r.variant = ?3 ORDER BY m.name, r.run_index",
     )?;
-    let runs: Vec<(i64, String)> = st
-        .query_map(
-            params![dataset_id, version.as_str(), variant.as_str()],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?
-        .collect::<Result<_, _>>()?;
-    let mut per_model: Vec<ModelRuns> = Vec::new();
-    let mut per_item: BTreeMap<i64, (f64, usize)> = BTreeMap::new();
-    let mut unparsed = 0;
-    for (run_id, model) in runs {
-        let scores = run_item_scores(conn, run_id)?;
-        if scores.is_empty() {
+    let rows = st.query_map(
+        params![dataset_id, version.as_str(), variant.as_str()],
+        |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                Protocol {
+                    template: r.get(2)?,
+                    scorer: r.get(3)?,
+                    source: r.get(4)?,
+                },
+                r.get::<_, String>(5)?,
+            ))
+        },
+    )?;
+    let mut out: BTreeMap<Protocol, BTreeMap<String, Vec<i64>>> = BTreeMap::new();
+    for row in rows {
+        let (id, model, protocol, status) = row?;
+        if status != "complete" && !include_partial {
             continue;
         }
-        let acc = scores.iter().map(|s| s.1).sum::<f64>() / scores.len() as f64;
-        unparsed += scores.iter().filter(|s| s.2).count() as i64;
-        for (item, score, _) in &scores {
-            let e = per_item.entry(*item).or_insert((0.0, 0));
-            e.0 += score;
-            e.1 += 1;
+        out.entry(protocol)
+            .or_default()
+            .entry(model)
+            .or_default()
+            .push(id);
+    }
+    Ok(out)
+}
+
+/// Scores of every run of every model on a side's items: model -> runs -> item -> score, with
+/// the outcome counts.
+struct SideScores {
+    /// model -> per run (item id -> score; absent = missing).
+    runs: BTreeMap<String, Vec<HashMap<i64, f64>>>,
+    counts: BTreeMap<String, (i64, i64, i64)>,
+}
+
+fn side_scores(
+    conn: &rusqlite::Connection,
+    set: &ItemSet,
+    models: &BTreeMap<String, Vec<i64>>,
+) -> Result<SideScores> {
+    let mut runs = BTreeMap::new();
+    let mut counts = BTreeMap::new();
+    for (model, ids) in models {
+        let mut per_run = Vec::new();
+        let (mut unparsed, mut errors, mut missing) = (0, 0, 0);
+        for id in ids {
+            let res = run_results(conn, *id)?;
+            let mut scores = HashMap::new();
+            for (item, (rev, _)) in &set.items {
+                match res.get(item) {
+                    Some((o, r, s)) if r == rev => match o.as_str() {
+                        "scored" => {
+                            scores.insert(*item, *s);
+                        }
+                        "unparsed" => {
+                            unparsed += 1;
+                            scores.insert(*item, *s);
+                        }
+                        "error" => {
+                            errors += 1;
+                            scores.insert(*item, 0.0);
+                        }
+                        _ => missing += 1,
+                    },
+                    _ => missing += 1,
+                }
+            }
+            per_run.push(scores);
         }
-        match per_model.iter_mut().find(|m| m.model == model) {
-            Some(m) => m.runs.push(acc),
-            None => per_model.push(ModelRuns {
-                model,
-                runs: vec![acc],
-            }),
+        counts.insert(model.clone(), (unparsed, errors, missing));
+        runs.insert(model.clone(), per_run);
+    }
+    Ok(SideScores { runs, counts })
+}
+
+fn side_stats(scores: &SideScores, items: &[i64], models: &[String], spread: Spread) -> SideStats {
+    let n = items.len().max(1) as f64;
+    let mut per_model = Vec::new();
+    for m in models {
+        let runs: Vec<f64> = scores.runs[m]
+            .iter()
+            .map(|r| {
+                items
+                    .iter()
+                    .map(|i| r.get(i).copied().unwrap_or(0.0))
+                    .sum::<f64>()
+                    / n
+            })
+            .collect();
+        let (unparsed, errors, missing) = scores.counts[m];
+        per_model.push(ModelSide {
+            model: m.clone(),
+            mean: mean(&runs).unwrap_or(0.0),
+            spread: spread.of(&runs),
+            runs,
+            unparsed,
+            errors,
+            missing,
+        });
+    }
+    let means: Vec<f64> = per_model.iter().map(|m| m.mean).collect();
+    let spreads: Vec<f64> = per_model.iter().map(|m| m.spread).collect();
+    SideStats {
+        items: items.len(),
+        accuracy: mean(&means).unwrap_or(0.0),
+        run_spread: mean(&spreads).unwrap_or(0.0),
+        gap: means.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+            - means.iter().copied().fold(f64::INFINITY, f64::min),
+        unparsed: per_model.iter().map(|m| m.unparsed).sum(),
+        errors: per_model.iter().map(|m| m.errors).sum(),
+        missing: per_model.iter().map(|m| m.missing).sum(),
+        models: per_model,
+    }
+}
+
+/// Item i's score per model: the mean over that model's runs.
+fn item_matrix(scores: &SideScores, items: &[i64], models: &[String]) -> HashMap<i64, Vec<f64>> {
+    items
+        .iter()
+        .map(|i| {
+            let row = models
+                .iter()
+                .map(|m| {
+                    let rs = &scores.runs[m];
+                    rs.iter()
+                        .map(|r| r.get(i).copied().unwrap_or(0.0))
+                        .sum::<f64>()
+                        / rs.len() as f64
+                })
+                .collect();
+            (*i, row)
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn compare(
+    conn: &rusqlite::Connection,
+    dataset: &str,
+    dataset_id: i64,
+    a: (Version, Variant),
+    b: (Version, Variant),
+    sides: (String, String),
+    opts: &TableOptions,
+) -> Result<Vec<TableRow>> {
+    let set_a = item_set(conn, dataset_id, a.0, opts.by)?;
+    let set_b = item_set(conn, dataset_id, b.0, opts.by)?;
+    let runs_a = side_runs(conn, dataset_id, a.0, a.1, opts.include_partial)?;
+    let runs_b = side_runs(conn, dataset_id, b.0, b.1, opts.include_partial)?;
+    let mut out = Vec::new();
+    for (protocol, models_a) in &runs_a {
+        let Some(models_b) = runs_b.get(protocol) else {
+            continue;
+        };
+        // Only models measured on both sides are compared.
+        let names: Vec<String> = models_a
+            .keys()
+            .filter(|m| models_b.contains_key(*m))
+            .cloned()
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
+        let pick = |all: &BTreeMap<String, Vec<i64>>| -> BTreeMap<String, Vec<i64>> {
+            names.iter().map(|n| (n.clone(), all[n].clone())).collect()
+        };
+        let sa = side_scores(conn, &set_a, &pick(models_a))?;
+        let sb = side_scores(conn, &set_b, &pick(models_b))?;
+        let mut groups: Vec<String> = set_a
+            .items
+            .values()
+            .chain(set_b.items.values())
+            .map(|x| x.1.clone())
+            .collect();
+        groups.sort();
+        groups.dedup();
+        for g in groups {
+            let ia: Vec<i64> = set_a
+                .items
+                .iter()
+                .filter(|x| x.1 .1 == g)
+                .map(|x| *x.0)
+                .collect();
+            let ib: Vec<i64> = set_b
+                .items
+                .iter()
+                .filter(|x| x.1 .1 == g)
+                .map(|x| *x.0)
+                .collect();
+            if ia.is_empty() || ib.is_empty() {
+                continue;
+            }
+            let before = side_stats(&sa, &ia, &names, opts.spread);
+            let after = side_stats(&sb, &ib, &names, opts.spread);
+            let ma = item_matrix(&sa, &ia, &names);
+            let mb = item_matrix(&sb, &ib, &names);
+            let mut union: Vec<i64> = ia.iter().chain(ib.iter()).copied().collect();
+            union.sort_unstable();
+            union.dedup();
+            let rows_a: Vec<Option<Vec<f64>>> = union.iter().map(|i| ma.get(i).cloned()).collect();
+            let rows_b: Vec<Option<Vec<f64>>> = union.iter().map(|i| mb.get(i).cloned()).collect();
+            let ci = paired_bootstrap(
+                &rows_a,
+                &rows_b,
+                names.len(),
+                opts.bootstrap,
+                opts.level,
+                opts.seed,
+            );
+            let bm: Vec<f64> = before.models.iter().map(|m| m.mean).collect();
+            let am: Vec<f64> = after.models.iter().map(|m| m.mean).collect();
+            out.push(TableRow {
+                dataset: dataset.to_string(),
+                protocol: protocol.clone(),
+                group: opts.by.map(|_| g.clone()),
+                sides: sides.clone(),
+                spread: opts.spread,
+                models: names.len(),
+                delta_accuracy: after.accuracy - before.accuracy,
+                delta_run_spread: after.run_spread - before.run_spread,
+                delta_gap: after.gap - before.gap,
+                rank_correlation: spearman(&bm, &am).filter(|x| x.is_finite()),
+                before,
+                after,
+                ci,
+                ci_level: opts.level,
+            });
         }
     }
-    Ok(Side {
-        models: per_model,
-        item_means: per_item.values().map(|(s, n)| s / *n as f64).collect(),
-        unparsed,
-    })
+    Ok(out)
 }
 
 fn dataset_id(project: &Project, name: &str) -> Result<i64> {
     Ok(project.dataset_by_name(name)?.id)
 }
 
-fn row_from(label: &str, a: Side, b: Side) -> Option<TableRow> {
-    let row = before_after(label, &a.models, &b.models)?;
-    Some(TableRow {
-        row,
-        ci_before: bootstrap_mean_ci(&a.item_means, 2000, 0.95, 42),
-        ci_after: bootstrap_mean_ci(&b.item_means, 2000, 0.95, 42),
-        unparsed_before: a.unparsed,
-        unparsed_after: b.unparsed,
-    })
-}
-
-/// One row per dataset with runs on both versions.
+/// The before/after table: per dataset and measurement protocol (template, scorer, source),
+/// every model with complete runs on both versions, all scored on the same items.
 pub fn before_after_table(
     project: &Project,
     datasets: &[String],
     variant: Variant,
+    opts: &TableOptions,
 ) -> Result<Vec<TableRow>> {
     let mut rows = Vec::new();
     for ds in datasets {
         let id = dataset_id(project, ds)?;
-        let a = side(project.connection(), id, Version::Before, variant)?;
-        let b = side(project.connection(), id, Version::After, variant)?;
-        if let Some(r) = row_from(ds, a, b) {
-            rows.push(r);
-        }
+        rows.extend(compare(
+            project.connection(),
+            ds,
+            id,
+            (Version::Before, variant),
+            (Version::After, variant),
+            ("before".into(), "after".into()),
+            opts,
+        )?);
     }
     Ok(rows)
 }
@@ -148,15 +542,18 @@ pub fn variant_table(
     version: Version,
     first: Variant,
     second: Variant,
-) -> Result<Option<TableRow>> {
+    opts: &TableOptions,
+) -> Result<Vec<TableRow>> {
     let id = dataset_id(project, dataset)?;
-    let a = side(project.connection(), id, version, first)?;
-    let b = side(project.connection(), id, version, second)?;
-    Ok(row_from(
-        &format!("{dataset} ({} -> {})", first.as_str(), second.as_str()),
-        a,
-        b,
-    ))
+    compare(
+        project.connection(),
+        dataset,
+        id,
+        (version, first),
+        (version, second),
+        (first.as_str().into(), second.as_str().into()),
+        opts,
+    )
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,19 +578,36 @@ impl TableFormat {
     }
 }
 
-const HEADERS: [&str; 11] = [
-    "Dataset",
-    "Models",
-    "Acc before",
-    "Acc after",
-    "Δ Acc",
-    "Std before",
-    "Std after",
-    "Gap before",
-    "Gap after",
-    "ρ",
-    "Unparsed b/a",
-];
+fn headers(rows: &[TableRow]) -> Vec<String> {
+    let spread = rows.first().map_or(Spread::SampleStd, |r| r.spread).label();
+    let level = rows.first().map_or(95.0, |r| r.ci_level * 100.0);
+    let (a, b) = rows
+        .first()
+        .map_or(("before".to_string(), "after".to_string()), |r| {
+            r.sides.clone()
+        });
+    vec![
+        "Dataset".into(),
+        "Group".into(),
+        "Template".into(),
+        "Scorer".into(),
+        "Source".into(),
+        "Models".into(),
+        format!("Items {a}/{b}"),
+        format!("Acc {a} [{level:.0}% CI]"),
+        format!("Acc {b} [{level:.0}% CI]"),
+        format!("Δ Acc [{level:.0}% CI]"),
+        format!("{spread} {a}"),
+        format!("{spread} {b}"),
+        format!("Δ {spread}"),
+        format!("Gap {a}"),
+        format!("Gap {b}"),
+        format!("ρ [{level:.0}% CI]"),
+        format!("Unparsed {a}/{b}"),
+        format!("Errors {a}/{b}"),
+        format!("Missing {a}/{b}"),
+    ]
+}
 
 fn cells(r: &TableRow) -> Vec<String> {
     let p = |x: f64| format!("{:.1}", x * 100.0);
@@ -203,30 +617,54 @@ fn cells(r: &TableRow) -> Vec<String> {
             format!(" [{:.1}, {:.1}]", lo * 100.0, hi * 100.0)
         })
     };
+    let ci_signed = |c: Option<(f64, f64)>| {
+        c.map_or(String::new(), |(lo, hi)| {
+            format!(" [{:+.1}, {:+.1}]", lo * 100.0, hi * 100.0)
+        })
+    };
     vec![
-        r.row.dataset.clone(),
-        r.row.models.to_string(),
-        format!("{}{}", p(r.row.before.accuracy), ci(r.ci_before)),
-        format!("{}{}", p(r.row.after.accuracy), ci(r.ci_after)),
-        d(r.row.delta_accuracy),
-        p(r.row.before.run_std),
-        p(r.row.after.run_std),
-        p(r.row.before.gap),
-        p(r.row.after.gap),
-        r.row
-            .rank_correlation
-            .map_or("n/a".into(), |x| format!("{x:.2}")),
-        format!("{}/{}", r.unparsed_before, r.unparsed_after),
+        r.dataset.clone(),
+        r.group.clone().unwrap_or_else(|| "all".into()),
+        r.protocol.template.clone(),
+        r.protocol.scorer.clone(),
+        r.protocol.source.clone(),
+        r.models.to_string(),
+        format!("{}/{}", r.before.items, r.after.items),
+        format!("{}{}", p(r.before.accuracy), ci(r.ci.map(|c| c.before))),
+        format!("{}{}", p(r.after.accuracy), ci(r.ci.map(|c| c.after))),
+        format!(
+            "{}{}",
+            d(r.delta_accuracy),
+            ci_signed(r.ci.map(|c| c.delta))
+        ),
+        p(r.before.run_spread),
+        p(r.after.run_spread),
+        d(r.delta_run_spread),
+        p(r.before.gap),
+        p(r.after.gap),
+        match r.rank_correlation {
+            Some(x) => format!(
+                "{x:.2}{}",
+                r.ci.and_then(|c| c.rho)
+                    .map_or(String::new(), |(lo, hi)| format!(" [{lo:.2}, {hi:.2}]"))
+            ),
+            None => "n/a".into(),
+        },
+        format!("{}/{}", r.before.unparsed, r.after.unparsed),
+        format!("{}/{}", r.before.errors, r.after.errors),
+        format!("{}/{}", r.before.missing, r.after.missing),
     ]
 }
 
 pub fn render(rows: &[TableRow], fmt: TableFormat) -> Result<String> {
     let body: Vec<Vec<String>> = rows.iter().map(cells).collect();
+    let header = headers(rows);
+    let heads: Vec<&str> = header.iter().map(String::as_str).collect();
     Ok(match fmt {
         TableFormat::Json => serde_json::to_string_pretty(rows)?,
         TableFormat::Csv => {
             let mut w = csv::Writer::from_writer(Vec::new());
-            w.write_record(HEADERS)
+            w.write_record(&heads)
                 .map_err(|e| EvalError::Config(e.to_string()))?;
             for r in &body {
                 w.write_record(r)
@@ -241,8 +679,8 @@ pub fn render(rows: &[TableRow], fmt: TableFormat) -> Result<String> {
         TableFormat::Markdown => {
             let mut s = format!(
                 "| {} |\n|{}\n",
-                HEADERS.join(" | "),
-                "---|".repeat(HEADERS.len())
+                heads.join(" | "),
+                "---|".repeat(heads.len())
             );
             for r in &body {
                 s.push_str(&format!("| {} |\n", r.join(" | ")));
@@ -262,15 +700,9 @@ pub fn render(rows: &[TableRow], fmt: TableFormat) -> Result<String> {
             };
             let mut s = format!(
                 "\\begin{{tabular}}{{l{}}}\n\\toprule\n",
-                "r".repeat(HEADERS.len() - 1)
+                "r".repeat(heads.len() - 1)
             );
-            s.push_str(
-                &HEADERS
-                    .iter()
-                    .map(|h| esc(h))
-                    .collect::<Vec<_>>()
-                    .join(" & "),
-            );
+            s.push_str(&heads.iter().map(|h| esc(h)).collect::<Vec<_>>().join(" & "));
             s.push_str(" \\\\\n\\midrule\n");
             for r in &body {
                 s.push_str(&r.iter().map(|c| esc(c)).collect::<Vec<_>>().join(" & "));
@@ -280,7 +712,7 @@ pub fn render(rows: &[TableRow], fmt: TableFormat) -> Result<String> {
             s
         }
         TableFormat::Text => {
-            let mut widths: Vec<usize> = HEADERS.iter().map(|h| h.chars().count()).collect();
+            let mut widths: Vec<usize> = heads.iter().map(|h| h.chars().count()).collect();
             for r in &body {
                 for (i, c) in r.iter().enumerate() {
                     widths[i] = widths[i].max(c.chars().count());
@@ -296,7 +728,7 @@ pub fn render(rows: &[TableRow], fmt: TableFormat) -> Result<String> {
                     .to_string()
                     + "\n"
             };
-            let mut s = line(HEADERS.iter().map(|h| h.to_string()).collect());
+            let mut s = line(heads.iter().map(|h| h.to_string()).collect());
             for r in body {
                 s.push_str(&line(r));
             }

@@ -11,7 +11,9 @@ use assay_eval::engine::Version;
 use assay_eval::model::{models, save_model, GenParams, ImageEncoding, ImagePolicy, ModelConfig};
 use assay_eval::predictions::{import_predictions, PredictionFormat, PredictionImport};
 use assay_eval::scorers::grounding::BoxConvention;
-use assay_eval::table::{before_after_table, render, variant_table, TableFormat};
+use assay_eval::table::{
+    before_after_table, render, variant_table, Breakdown, Spread, TableFormat, TableOptions,
+};
 use assay_eval::{run_eval, CancelToken, EvalRequest, ScorerKind, Variant};
 
 #[derive(Subcommand)]
@@ -399,6 +401,21 @@ pub struct TableArgs {
     pub version: String,
     #[arg(long, default_value = "text", value_parser = ["text", "markdown", "csv", "latex", "json"])]
     pub format: String,
+    /// One row per category or per refinement operation.
+    #[arg(long, value_parser = ["category", "op"])]
+    pub by: Option<String>,
+    /// Spread over runs: sample std (n-1), population std (n) or standard error.
+    #[arg(long = "std", default_value = "sample", value_parser = ["sample", "population", "se"])]
+    pub spread: String,
+    /// Count cancelled and incomplete runs too.
+    #[arg(long)]
+    pub include_partial: bool,
+    /// Paired item-bootstrap iterations for the intervals (0: no intervals).
+    #[arg(long, default_value_t = 1000)]
+    pub bootstrap: usize,
+    /// Interval level.
+    #[arg(long, default_value_t = 0.95)]
+    pub level: f64,
 }
 
 pub fn table(ctx: &Ctx, a: TableArgs) -> anyhow::Result<()> {
@@ -410,6 +427,17 @@ pub fn table(ctx: &Ctx, a: TableArgs) -> anyhow::Result<()> {
     };
     let variant = Variant::parse(&a.variant)
         .ok_or_else(|| anyhow::anyhow!("unknown variant {}", a.variant))?;
+    if !(a.level > 0.0 && a.level < 1.0) {
+        anyhow::bail!("--level must be between 0 and 1, got {}", a.level);
+    }
+    let opts = TableOptions {
+        spread: Spread::parse(&a.spread).unwrap_or_default(),
+        by: a.by.as_deref().and_then(Breakdown::parse),
+        include_partial: a.include_partial,
+        bootstrap: a.bootstrap,
+        level: a.level,
+        ..Default::default()
+    };
     let rows = match &a.against {
         Some(other) => {
             let second =
@@ -417,11 +445,11 @@ pub fn table(ctx: &Ctx, a: TableArgs) -> anyhow::Result<()> {
             let version = Version::parse(&a.version).unwrap_or(Version::After);
             let mut rows = Vec::new();
             for d in &datasets {
-                rows.extend(variant_table(&p, d, version, variant, second)?);
+                rows.extend(variant_table(&p, d, version, variant, second, &opts)?);
             }
             rows
         }
-        None => before_after_table(&p, &datasets, variant)?,
+        None => before_after_table(&p, &datasets, variant, &opts)?,
     };
     let fmt = if ctx.json {
         TableFormat::Json

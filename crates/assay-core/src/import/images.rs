@@ -47,6 +47,7 @@ impl ImageLoader {
         blobs: &[Arc<Vec<u8>>],
     ) -> Result<LoadedImage, String> {
         match src {
+            ImageSource::Inline(bytes) => self.add(bytes, None),
             ImageSource::Blob(i, name) => {
                 let bytes = blobs.get(*i).ok_or("image bytes missing")?;
                 let mut img = self.add(bytes, None)?;

@@ -155,6 +155,23 @@ pub fn cvqa_ja() -> Mapping {
     }
 }
 
+/// VLMEvalKit's benchmark TSV (`$LMUData/<name>.tsv`): `index` is the id, one column per
+/// option letter, `answer` a letter, `image` base64 (or a list repr of several, or the index
+/// of the row whose image it reuses); `hint` stays in the metadata.
+pub fn vlmevalkit() -> Mapping {
+    Mapping {
+        layout: s("vlmevalkit"),
+        id: s("index"),
+        question: s("question"),
+        options: s("A+B+C+D+E+F+G+H+I+J"),
+        answer: s("answer"),
+        images: s("image"),
+        inline_images: true,
+        category: s("category"),
+        ..Default::default()
+    }
+}
+
 pub fn by_name(name: &str) -> Option<Mapping> {
     match name {
         "jammeval" | "generic" => Some(jammeval()),
@@ -166,6 +183,7 @@ pub fn by_name(name: &str) -> Option<Mapping> {
         "jmmmu" => Some(jmmmu()),
         "heron-bench" => Some(heron_bench()),
         "cvqa" => Some(cvqa_ja()),
+        "vlmevalkit" => Some(vlmevalkit()),
         _ => None,
     }
 }
@@ -181,6 +199,7 @@ pub const NAMES: &[&str] = &[
     "jmmmu",
     "heron-bench",
     "cvqa",
+    "vlmevalkit",
 ];
 
 /// Picks a layout from the first record's keys; None when nothing fits (a mapping is needed).
@@ -188,6 +207,8 @@ pub fn detect(first: &Value) -> Option<&'static str> {
     let has = |k: &str| get_path(first, k).is_some();
     if (has("answer_format") && has("question")) || has(crate::export::ITEM_COLUMN) {
         Some(NATIVE)
+    } else if has("index") && has("A") && has("B") && has("answer") && has("image") {
+        Some("vlmevalkit")
     } else if has("qas") && has("image_id") {
         Some("ja-vg-vqa-500")
     } else if has("image_1") && has("options") {

@@ -49,6 +49,9 @@ pub struct Mapping {
     /// VAGUE's `mcq` object (`1_correct`, `2_fake_scene`, ...) and its display `ordering`.
     pub vague_mcq: Option<String>,
     pub vague_ordering: Option<String>,
+    /// Image cells hold base64 data (or a list repr of it), and a cell of at most 64
+    /// characters names the row (by id) whose image it reuses: VLMEvalKit's TSV.
+    pub inline_images: bool,
     /// Appended to every image path (VAGUE: `image_name` + `_annot.jpg`).
     pub image_suffix: Option<String>,
     /// A list field whose elements become one item each, merged over the rest of the record
@@ -69,6 +72,8 @@ pub const REF_TYPE_LABEL: &str = "ref_type_label";
 pub enum ImageSource {
     Path(String),
     Blob(usize, Option<String>),
+    /// Bytes decoded from the record itself (base64 cells).
+    Inline(std::sync::Arc<Vec<u8>>),
 }
 
 #[derive(Debug, Clone)]
@@ -227,7 +232,15 @@ impl Mapping {
             c.checklist = get_path(v, p).map(values::as_text_list).unwrap_or_default();
         }
         if let Some(p) = &self.options {
-            let opts = get_path(v, p).map(values::as_text_list).unwrap_or_default();
+            let opts: Vec<String> = if p.contains('+') {
+                // One column per letter (VLMEvalKit's A, B, C, ...): empty cells end the list.
+                p.split('+')
+                    .map_while(|f| get_path(v, f).and_then(values::as_text))
+                    .filter(|t| !t.trim().is_empty())
+                    .collect()
+            } else {
+                get_path(v, p).map(values::as_text_list).unwrap_or_default()
+            };
             if !opts.is_empty() {
                 let idx_path = self.answer_index.as_deref().or(self.answer.as_deref());
                 match idx_path.and_then(|p| get_path(v, p)) {
@@ -268,6 +281,23 @@ impl Mapping {
             None => Vec::new(),
         };
         let mut images: Vec<ImageSpec> = match image_values.is_empty() {
+            false if self.inline_images => {
+                let mut out = Vec::new();
+                for iv in image_values {
+                    match inline_images(iv) {
+                        Ok(srcs) => out.extend(srcs),
+                        Err(e) => errs.push(e),
+                    }
+                }
+                out.into_iter()
+                    .map(|source| ImageSpec {
+                        source,
+                        target_boxes: Vec::new(),
+                        person_boxes: Vec::new(),
+                        declared_size: None,
+                    })
+                    .collect()
+            }
             false => image_values
                 .into_iter()
                 .flat_map(image_sources)
@@ -369,6 +399,71 @@ pub fn image_sources(v: &Value) -> Vec<ImageSource> {
         }
         _ => Vec::new(),
     }
+}
+
+/// Base64 image cells: one value, or a Python list repr of several (VLMEvalKit multi-image).
+fn inline_images(v: &Value) -> Result<Vec<ImageSource>, String> {
+    use base64::Engine as _;
+    let cells: Vec<String> = match v {
+        Value::String(s) if s.trim_start().starts_with('[') => {
+            values::python_list(s).ok_or_else(|| "image cell is a malformed list".to_string())?
+        }
+        Value::String(s) => vec![s.clone()],
+        Value::Array(a) => a.iter().filter_map(values::as_text).collect(),
+        other => return Err(format!("image cell {other} is not base64 data")),
+    };
+    cells
+        .iter()
+        .map(|c| {
+            base64::engine::general_purpose::STANDARD
+                .decode(c.trim())
+                .map(|b| ImageSource::Inline(std::sync::Arc::new(b)))
+                .map_err(|e| format!("image cell is not base64 ({e})"))
+        })
+        .collect()
+}
+
+/// VLMEvalKit reuses images: a cell of at most 64 characters is the id of the row whose
+/// image it shares. Replaces such cells with the referenced row's data.
+pub fn resolve_image_refs(
+    records: &mut [super::records::Record],
+    id_field: &str,
+    image_field: &str,
+) -> Vec<(String, String)> {
+    let key = |v: &Value| values::as_text(v).unwrap_or_default();
+    let is_ref = |v: &Value| match v {
+        Value::Number(_) => true,
+        Value::String(s) => s.trim().len() <= 64 && !s.trim().is_empty(),
+        _ => false,
+    };
+    let mut data: std::collections::HashMap<String, Value> = Default::default();
+    for r in records.iter() {
+        if let (Some(id), Some(img)) = (r.value.get(id_field), r.value.get(image_field)) {
+            if !is_ref(img) {
+                data.insert(key(id), img.clone());
+            }
+        }
+    }
+    let mut problems = Vec::new();
+    for r in records.iter_mut() {
+        let Some(img) = r.value.get(image_field) else {
+            continue;
+        };
+        if !is_ref(img) {
+            continue;
+        }
+        let target = key(img);
+        match data.get(&target) {
+            Some(d) => {
+                r.value[image_field] = d.clone();
+            }
+            None => problems.push((
+                r.location.clone(),
+                format!("image refers to row {target:?}, which has no image data"),
+            )),
+        }
+    }
+    problems
 }
 
 const VAGUE_KINDS: [(&str, Option<DistractorKind>); 4] = [

@@ -107,6 +107,14 @@ pub fn import_path(
     // Filters and nested lists (keep_if, explode) act before ids are given, so an id-less
     // record's id is its 0-based position in what the task reads (`str(idx)` in
     // llm-jp-eval-mm, `doc_id` in lmms-eval).
+    let mut records = records;
+    if let Some(m) = mapping.as_ref().filter(|m| m.inline_images) {
+        let id = m.id.clone().unwrap_or_default();
+        let img = m.images.clone().unwrap_or_default();
+        for (loc, e) in mapping::resolve_image_refs(&mut records.records, &id, &img) {
+            problems.push(Problem::new(&loc, e));
+        }
+    }
     let expanded: Vec<records::Record>;
     let rows: &[records::Record] = match &mapping {
         Some(m) if m.explode.is_some() || m.keep_if.is_some() => {
@@ -370,6 +378,7 @@ fn resolve_images(
                 let name = match &spec.source {
                     ImageSource::Path(p) => Some(p.clone()),
                     ImageSource::Blob(_, n) => n.clone().or(img.name.clone()),
+                    ImageSource::Inline(_) => None,
                 };
                 content.images.push(ItemImage {
                     hash: img.hash,

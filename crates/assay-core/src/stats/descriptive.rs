@@ -9,6 +9,15 @@ pub fn std_pop(xs: &[f64]) -> Option<f64> {
     Some((xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / xs.len() as f64).sqrt())
 }
 
+/// Sample standard deviation (ddof = 1, NumPy `std(ddof=1)`); None for fewer than 2 values.
+pub fn std_sample(xs: &[f64]) -> Option<f64> {
+    if xs.len() < 2 {
+        return None;
+    }
+    let m = mean(xs)?;
+    Some((xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (xs.len() - 1) as f64).sqrt())
+}
+
 /// Ranks starting at 1; tied values share the average of the ranks they span.
 pub fn rank_average(xs: &[f64]) -> Vec<f64> {
     let mut idx: Vec<usize> = (0..xs.len()).collect();

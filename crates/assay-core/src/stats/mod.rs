@@ -1,14 +1,16 @@
 //! Statistics over scores: pure functions, each checked against SciPy-computed fixtures.
 //!
-//! Conventions: standard deviations are population (ddof = 0, NumPy's default); ranks for ties
+//! Conventions: `std_pop` is ddof = 0, `std_sample` ddof = 1 (the table says which it shows); ranks for ties
 //! are averaged (SciPy's `rankdata` default); accuracies are fractions in [0, 1].
 
 mod agreement;
 mod before_after;
 mod bootstrap;
 mod descriptive;
+mod paired;
 
 pub use agreement::{cohen_kappa, krippendorff_alpha_interval, krippendorff_alpha_nominal};
 pub use before_after::{before_after, compare_variants, BeforeAfterRow, ModelRuns, VersionStats};
 pub use bootstrap::{bootstrap_mean_ci, SplitMix64};
-pub use descriptive::{mean, pearson, rank_average, s_final, spearman, std_pop};
+pub use descriptive::{mean, pearson, rank_average, s_final, spearman, std_pop, std_sample};
+pub use paired::{paired_bootstrap, PairedIntervals};

@@ -236,22 +236,38 @@ fn lmms_own_id(v: &Value) -> Option<String> {
         .find_map(|(_, x)| x.as_object().and_then(|o| o.get("id")).and_then(id_text))
 }
 
-/// Filter names of an lmms-eval task, in the order the results file lists them.
+/// Filter names of an lmms-eval task, in the order the results file lists them (the order the
+/// evaluator logged each doc's copies in). Read from the raw text: a parsed JSON object would
+/// lose the key order.
 fn lmms_filters(samples: &Path) -> Option<Vec<String>> {
     let name = samples.file_name()?.to_str()?;
     let (stamp, task) = name.strip_suffix(".jsonl")?.split_once("_samples_")?;
-    let results = samples.with_file_name(format!("{stamp}_results.json"));
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(results).ok()?).ok()?;
-    let keys = v.get("results")?.get(task)?.as_object()?;
-    let mut out: Vec<String> = Vec::new();
-    for k in keys.keys() {
-        if let Some((metric, filter)) = k.split_once(',') {
-            if !metric.ends_with("_stderr")
-                && !metric.contains("_stderr_")
-                && !out.iter().any(|f| f == filter)
-            {
-                out.push(filter.to_string());
+    let text =
+        std::fs::read_to_string(samples.with_file_name(format!("{stamp}_results.json"))).ok()?;
+    let results = text.find("\"results\"")?;
+    let start = results + text[results..].find(&format!("\"{task}\""))?;
+    let open = start + text[start..].find('{')?;
+    let mut depth = 0usize;
+    let mut end = text.len();
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = open + i;
+                    break;
+                }
             }
+            _ => {}
+        }
+    }
+    let re = regex::Regex::new(r#""([^"{},]+),([^"{},]+)"\s*:"#).ok()?;
+    let mut out: Vec<String> = Vec::new();
+    for c in re.captures_iter(&text[open..end]) {
+        let (metric, filter) = (&c[1], &c[2]);
+        if !metric.contains("_stderr") && !out.iter().any(|f| f == filter) {
+            out.push(filter.to_string());
         }
     }
     Some(out)

@@ -349,3 +349,134 @@ async fn items_with_images_are_sent_with_them() {
     // 5 images over 4 items (one item has two); each became a data URL part.
     assert_eq!(stub.images(), 5);
 }
+
+#[tokio::test]
+async fn the_table_keeps_protocols_apart_counts_errors_and_leaves_out_partial_runs() {
+    use assay_eval::table::{before_after_table, TableOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 10, 0);
+    // Items q0..q9 answer "a{i}"; the model answers q0-q6 right, q7 wrong, q8 with an error
+    // every time, q9 right.
+    let mut rules = vec![
+        Rule::always("q7 ", Reply::Text("wrong".into())),
+        Rule::always(
+            "q8 ",
+            Reply::Status {
+                code: 400,
+                retry_after: None,
+            },
+        ),
+    ];
+    for i in 0..10 {
+        rules.push(Rule::always(
+            &format!("q{i} "),
+            Reply::Text(format!("a{i}")),
+        ));
+    }
+    let stub = StubServer::start(StubConfig {
+        rules,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "m", vec![stub.url.clone()], |c| c.max_retries = 0);
+    let mut req = request(&["m"], 1);
+    req.versions = vec![Version::Before, Version::After];
+    req.scorer = Some(assay_eval::ScorerKind::SoftMatch);
+    let s = eval(&path, &req).await;
+    assert_eq!(s.progress.errors, 2);
+    let p = Project::open(&path).unwrap();
+    let statuses: Vec<String> = p
+        .connection()
+        .prepare("SELECT status FROM runs")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(statuses, vec!["incomplete", "incomplete"]);
+    // Runs with an error are partial: left out unless asked for.
+    let set = vec!["set".to_string()];
+    assert!(before_after_table(
+        &p,
+        &set,
+        assay_eval::Variant::Original,
+        &TableOptions::default()
+    )
+    .unwrap()
+    .is_empty());
+    let partial = TableOptions {
+        include_partial: true,
+        ..Default::default()
+    };
+    let rows = before_after_table(&p, &set, assay_eval::Variant::Original, &partial).unwrap();
+    assert_eq!(rows.len(), 1);
+    // The error counts as a miss over all 10 items (8/10), not 8/9.
+    assert!(
+        (rows[0].before.accuracy - 0.8).abs() < 1e-12,
+        "{}",
+        rows[0].before.accuracy
+    );
+    assert_eq!((rows[0].before.errors, rows[0].before.items), (1, 10));
+
+    // The same model under a second scorer is a second measurement, never pooled.
+    drop(p);
+    req.scorer = Some(assay_eval::ScorerKind::Judge);
+    req.judge = Some("m".into());
+    let _ = eval(&path, &req).await;
+    let p = Project::open(&path).unwrap();
+    let rows = before_after_table(&p, &set, assay_eval::Variant::Original, &partial).unwrap();
+    let scorers: Vec<&str> = rows.iter().map(|r| r.protocol.scorer.as_str()).collect();
+    assert_eq!(scorers, vec!["judge", "soft_match"]);
+    assert!((rows[1].before.accuracy - 0.8).abs() < 1e-12);
+}
+
+#[tokio::test]
+async fn a_cancelled_run_stays_cancelled_and_is_left_out_of_the_table() {
+    use assay_eval::table::{before_after_table, TableOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 60, 0);
+    let stub = StubServer::start(StubConfig {
+        latency: Duration::from_millis(10),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "m", vec![stub.url.clone()], |c| c.concurrency = 2);
+    let mut req = request(&["m"], 1);
+    req.versions = vec![Version::Before, Version::After];
+    let cancel = CancelToken::new();
+    let c2 = cancel.clone();
+    let s = run_eval(
+        &path,
+        &req,
+        Arc::new(move |p| {
+            if p.done >= 20 {
+                c2.cancel()
+            }
+        }),
+        cancel,
+    )
+    .await
+    .unwrap();
+    assert!(s.cancelled);
+    let p = Project::open(&path).unwrap();
+    let statuses: Vec<String> = p
+        .connection()
+        .prepare("SELECT status FROM runs ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    assert!(statuses.iter().all(|s| s == "cancelled"), "{statuses:?}");
+    let set = vec!["set".to_string()];
+    assert!(before_after_table(
+        &p,
+        &set,
+        assay_eval::Variant::Original,
+        &TableOptions::default()
+    )
+    .unwrap()
+    .is_empty());
+}

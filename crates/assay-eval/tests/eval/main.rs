@@ -2,5 +2,6 @@
 
 mod common;
 mod engine;
+mod formats;
 mod predictions;
 mod scorers;

@@ -4,7 +4,7 @@ use assay_core::store::{Author, Edit};
 use assay_core::{ItemStatus, Project, RefinementOp, Role};
 use assay_eval::engine::Version;
 use assay_eval::predictions::{import_predictions, PredictionFormat, PredictionImport};
-use assay_eval::table::{before_after_table, overrule, render, TableFormat};
+use assay_eval::table::{before_after_table, overrule, render, Spread, TableFormat, TableOptions};
 use assay_eval::Variant;
 
 use crate::common::project;
@@ -126,26 +126,52 @@ fn before_after_table_from_recorded_predictions_matches_hand_checked_values() {
             }
         }
     }
-    let rows = before_after_table(&p, &["set".into()], Variant::Original).unwrap();
-    let r = &rows[0].row;
+    let pop = TableOptions {
+        spread: Spread::PopulationStd,
+        ..Default::default()
+    };
+    let rows = before_after_table(&p, &["set".into()], Variant::Original, &pop).unwrap();
+    assert_eq!(rows.len(), 1, "one protocol: recorded, auto scorer");
+    let r = &rows[0];
     let close = |a: f64, b: f64| assert!((a - b).abs() < 1e-9, "{a} vs {b}");
     close(r.before.accuracy, 7.0 / 12.0);
-    close(r.before.run_std, 2.0 * (1.0f64 / 72.0).sqrt() / 3.0);
+    close(r.before.run_spread, 2.0 * (1.0f64 / 72.0).sqrt() / 3.0);
     close(r.before.gap, 2.0 / 3.0);
     close(r.after.accuracy, 19.0 / 27.0);
-    close(r.after.run_std, (2.0f64 / 81.0).sqrt() / 3.0);
+    close(r.after.run_spread, (2.0f64 / 81.0).sqrt() / 3.0);
     close(r.after.gap, 5.0 / 9.0);
     close(r.delta_accuracy, 19.0 / 27.0 - 7.0 / 12.0);
+    close(r.delta_run_spread, r.after.run_spread - r.before.run_spread);
     close(r.rank_correlation.unwrap(), 1.0);
-    assert_eq!((rows[0].unparsed_before, rows[0].unparsed_after), (1, 0));
+    assert_eq!((r.before.unparsed, r.after.unparsed), (1, 0));
+    assert_eq!((r.before.items, r.after.items), (4, 3));
+    let ci = r.ci.unwrap();
+    assert!(ci.delta.0 <= r.delta_accuracy && r.delta_accuracy <= ci.delta.1);
+    // Sample std (n - 1) is the default: X before has runs 0.5, 0.75, 0.5.
+    let rows_s =
+        before_after_table(&p, &["set".into()], Variant::Original, &Default::default()).unwrap();
+    let x = &rows_s[0]
+        .before
+        .models
+        .iter()
+        .find(|m| m.model == "X")
+        .unwrap();
+    close(
+        x.spread,
+        (((0.5f64 - 7.0 / 12.0).powi(2) * 2.0 + (0.75f64 - 7.0 / 12.0).powi(2)) / 2.0).sqrt(),
+    );
     let md = render(&rows, TableFormat::Markdown).unwrap();
-    assert!(md.contains("| set | 3 | 58.3 ["), "{md}");
+    assert!(
+        md.contains("| set | all | recorded | auto | recorded | 3 | 4/3 | 58.3 ["),
+        "{md}"
+    );
+    assert!(md.contains("Std (population, n)"), "{md}");
     assert!(render(&rows, TableFormat::Latex)
         .unwrap()
         .contains("\\toprule"));
     assert!(render(&rows, TableFormat::Csv)
         .unwrap()
-        .starts_with("Dataset,Models"));
+        .starts_with("Dataset,Group"));
 
     // A person overrules one judgement: Y's unparsed answer in run 1 was actually right.
     let run: i64 = p.connection().query_row(
@@ -160,8 +186,8 @@ fn before_after_table_from_recorded_predictions_matches_hand_checked_values() {
         Some("the hedge names B later"),
     )
     .unwrap();
-    let rows2 = before_after_table(&p, &["set".into()], Variant::Original).unwrap();
-    close(rows2[0].row.before.accuracy, 7.0 / 12.0 + 0.25 / 3.0 / 3.0);
+    let rows2 = before_after_table(&p, &["set".into()], Variant::Original, &pop).unwrap();
+    close(rows2[0].before.accuracy, 7.0 / 12.0 + 0.25 / 3.0 / 3.0);
     let kept: Option<f64> = p
         .connection()
         .query_row(
