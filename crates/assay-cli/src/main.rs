@@ -61,6 +61,9 @@ enum Command {
     Overrule(commands::eval::OverruleArgs),
     /// The before/after table.
     Table(commands::eval::TableArgs),
+    /// Trace a run's numbers: per item the prompt sent, the raw response, what the scorer read,
+    /// its rule, score and evidence, and any overrule.
+    Trace(commands::eval::TraceArgs),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Command::Predictions(c) => commands::eval::predictions(&ctx, c),
         Command::Overrule(a) => commands::eval::overrule(&ctx, a),
         Command::Table(a) => commands::eval::table(&ctx, a),
+        Command::Trace(a) => commands::eval::trace(&ctx, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

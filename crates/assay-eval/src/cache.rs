@@ -57,11 +57,29 @@ pub fn lookup(conn: &rusqlite::Connection, key: &str) -> rusqlite::Result<Option
     .optional()
 }
 
-pub fn store(conn: &rusqlite::Connection, key: &str, r: &ChatResponse) -> rusqlite::Result<()> {
+/// Stores a response with the request that produced it (`prompt_record`).
+pub fn store(
+    conn: &rusqlite::Connection,
+    key: &str,
+    r: &ChatResponse,
+    prompt_record: Option<&str>,
+) -> rusqlite::Result<()> {
     conn.prepare_cached(
-        "INSERT OR IGNORE INTO responses (cache_key, text, prompt_tokens, completion_tokens, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT OR IGNORE INTO responses (cache_key, text, prompt_tokens, completion_tokens, created_at, prompt)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
-    .execute(params![key, r.text, r.prompt_tokens, r.completion_tokens, assay_core::store::now()])?;
+    .execute(params![key, r.text, r.prompt_tokens, r.completion_tokens, assay_core::store::now(), prompt_record])?;
     Ok(())
+}
+
+/// What is kept of a request for tracing: the texts, and each image by hash and sent size.
+pub fn prompt_record(prompt: &Prompt) -> String {
+    json!({
+        "system": prompt.system,
+        "text": prompt.text,
+        "images": prompt.images.iter().zip(&prompt.sent_sizes).map(|(i, s)| json!({
+            "hash": i.hash, "original_size": [i.width, i.height], "sent_size": [s.0, s.1],
+        })).collect::<Vec<_>>(),
+    })
+    .to_string()
 }

@@ -154,6 +154,7 @@ enum Write {
     Response {
         key: String,
         response: ChatResponse,
+        prompt: String,
     },
     Result {
         target: Target,
@@ -232,7 +233,11 @@ fn write_batch(project: &mut Project, batch: Vec<Write>) -> rusqlite::Result<()>
     let tx = project.connection_mut().transaction()?;
     for w in batch {
         match w {
-            Write::Response { key, response } => cache::store(&tx, &key, &response)?,
+            Write::Response {
+                key,
+                response,
+                prompt,
+            } => cache::store(&tx, &key, &response, Some(&prompt))?,
             Write::Result {
                 target,
                 key,
@@ -246,10 +251,10 @@ fn write_batch(project: &mut Project, batch: Vec<Write>) -> rusqlite::Result<()>
                     None => (None, None, None),
                 };
                 tx.prepare_cached(
-                    "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome, from_cache, score, parsed, evidence, error)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome, from_cache, score, parsed, evidence, error, scorer)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                 )?
-                .execute(params![target.run_id, target.item_id, target.rev, key, outcome, from_cache, score, parsed, evidence, error])?;
+                .execute(params![target.run_id, target.item_id, target.rev, key, outcome, from_cache, score, parsed, evidence, error, target.scorer.as_str()])?;
             }
         }
     }
@@ -328,6 +333,7 @@ impl Shared {
         model: usize,
         key: &str,
         body: serde_json::Value,
+        prompt: String,
         check_store: bool,
     ) -> std::result::Result<(ChatResponse, bool), Option<String>> {
         if check_store {
@@ -350,14 +356,20 @@ impl Shared {
         let result = cell
             .get_or_init(|| {
                 sent_here = true;
-                self.send_request(model, key, body)
+                self.send_request(model, key, body, prompt)
             })
             .await
             .clone();
         result.map(|r| (r, !sent_here))
     }
 
-    async fn send_request(&self, model: usize, key: &str, body: serde_json::Value) -> CallResult {
+    async fn send_request(
+        &self,
+        model: usize,
+        key: &str,
+        body: serde_json::Value,
+        prompt: String,
+    ) -> CallResult {
         match self.dispatchers[model].call(&body, &self.cancel).await {
             Outcome::Ok(r) => {
                 self.counters.sent.fetch_add(1, Ordering::Relaxed);
@@ -370,6 +382,7 @@ impl Shared {
                 self.send(Write::Response {
                     key: key.to_string(),
                     response: r.clone(),
+                    prompt,
                 });
                 Ok(r)
             }
@@ -409,7 +422,8 @@ impl Shared {
         let cfg = &self.dispatchers[j].config;
         let key = cache::judge_key(cfg, &prompt);
         let body = request_body(cfg, None, &prompt, &[]);
-        let (r, _) = self.call_cached(j, &key, body, true).await?;
+        let record = serde_json::json!({"system": null, "text": prompt, "images": []}).to_string();
+        let (r, _) = self.call_cached(j, &key, body, record, true).await?;
         let mut s = match t.scorer {
             ScorerKind::ChecklistJudge => judge::parse_checklist(&r.text, &t.content),
             _ => judge::parse_binary(&r.text),
@@ -449,7 +463,11 @@ impl Shared {
                 }
                 let body = request_body(cfg, job.prompt.system.as_deref(), &job.prompt.text, &urls);
                 // Planning already looked this key up in the store; only in-flight twins share it.
-                match self.call_cached(job.model, &job.key, body, false).await {
+                let record = cache::prompt_record(&job.prompt);
+                match self
+                    .call_cached(job.model, &job.key, body, record, false)
+                    .await
+                {
                     Ok(x) => x,
                     Err(Some(e)) => {
                         for t in job.targets {

@@ -14,6 +14,7 @@ pub mod prompt;
 pub mod scorers;
 pub mod stub;
 pub mod table;
+pub mod trace;
 
 pub use cancel::CancelToken;
 pub use engine::{run_eval, EvalProgress, EvalRequest, EvalSummary, Version};

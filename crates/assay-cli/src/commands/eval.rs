@@ -258,7 +258,7 @@ pub fn runs(ctx: &Ctx) -> anyhow::Result<()> {
                 (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.from_cache = 1),
                 (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome = 'unparsed'),
                 (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome = 'error'),
-                (SELECT avg(coalesce(ri.score, 0)) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome IN ('scored', 'unparsed'))
+                (SELECT avg(CASE WHEN ri.outcome = 'error' THEN 0 ELSE coalesce(ri.score, 0) END) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome != 'skipped')
          FROM runs r JOIN models m ON m.id = r.model_id JOIN datasets d ON d.id = r.dataset_id ORDER BY r.id",
     )?;
     let rows: Vec<serde_json::Value> = st
@@ -541,4 +541,93 @@ pub fn overrule(ctx: &Ctx, a: OverruleArgs) -> anyhow::Result<()> {
         );
         Ok(())
     }
+}
+
+#[derive(Args)]
+pub struct TraceArgs {
+    /// The run id (see `assay runs`).
+    pub run: i64,
+    /// Only this item (its id in the source file).
+    #[arg(long)]
+    pub item: Option<String>,
+}
+
+pub fn trace(ctx: &Ctx, a: TraceArgs) -> anyhow::Result<()> {
+    let p = ctx.open()?;
+    let t = assay_eval::trace::trace_run(&p, a.run, a.item.as_deref())?;
+    if ctx.json {
+        return output::json(&t);
+    }
+    println!(
+        "run {} · {} on {} ({}, {}) r{} · template {} · scorer {} · {} · {}",
+        t.run_id,
+        t.model,
+        t.dataset,
+        t.version,
+        t.variant,
+        t.run_index,
+        t.template,
+        t.scorer,
+        t.source,
+        t.status
+    );
+    for r in &t.items {
+        println!(
+            "\n── item {} (rev {}) · {}{}",
+            r.item,
+            r.item_rev,
+            r.outcome,
+            if r.from_cache { " · from cache" } else { "" }
+        );
+        match &r.prompt {
+            Some(pr) => {
+                if let Some(sys) = pr["system"].as_str() {
+                    println!("system: {}", sys.replace('\n', "\n        "));
+                }
+                println!(
+                    "prompt: {}",
+                    pr["text"]
+                        .as_str()
+                        .unwrap_or("")
+                        .replace('\n', "\n        ")
+                );
+                for img in pr["images"].as_array().into_iter().flatten() {
+                    println!(
+                        "image:  {} {}x{} sent as {}x{}",
+                        &img["hash"].as_str().unwrap_or("")
+                            [..12.min(img["hash"].as_str().unwrap_or("").len())],
+                        img["original_size"][0],
+                        img["original_size"][1],
+                        img["sent_size"][0],
+                        img["sent_size"][1]
+                    );
+                }
+            }
+            None => println!("prompt: (not recorded by the tool that produced this prediction)"),
+        }
+        println!(
+            "response: {}",
+            r.response
+                .as_deref()
+                .unwrap_or("-")
+                .replace('\n', "\n          ")
+        );
+        println!(
+            "scorer: {} · parsed: {} · score: {}{}",
+            r.scorer.as_deref().unwrap_or("-"),
+            r.parsed.as_deref().unwrap_or("-"),
+            r.score.map_or("-".into(), |s| format!("{s}")),
+            r.overruled.map_or(String::new(), |o| format!(
+                " · overruled to {o} ({})",
+                r.overrule_note.as_deref().unwrap_or("no note")
+            )),
+        );
+        if let Some(e) = &r.evidence {
+            println!("evidence: {e}");
+        }
+        if let Some(e) = &r.error {
+            println!("error: {e}");
+        }
+    }
+    Ok(())
 }

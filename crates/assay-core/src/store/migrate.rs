@@ -18,6 +18,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0002_evaluation",
         include_str!("../../../../migrations/0002_evaluation.sql"),
     ),
+    (
+        "0003_traceability",
+        include_str!("../../../../migrations/0003_traceability.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

@@ -144,6 +144,9 @@ pub fn import_predictions(
             ));
         }
         let text = pred.text;
+        let prompt = pred
+            .prompt
+            .map(|t| serde_json::json!({"system": null, "text": t, "images": []}).to_string());
         let (item_id, rev, content) = &items[i];
         seen[i] = true;
         report.matched += 1;
@@ -167,13 +170,13 @@ pub fn import_predictions(
         }
         let key = format!("recorded:{run_id}:{item_id}");
         tx.execute(
-            "INSERT OR REPLACE INTO responses (cache_key, text, created_at) VALUES (?1, ?2, ?3)",
-            params![key, text, assay_core::store::now()],
+            "INSERT OR REPLACE INTO responses (cache_key, text, created_at, prompt) VALUES (?1, ?2, ?3, ?4)",
+            params![key, text, assay_core::store::now(), prompt],
         )?;
         tx.execute(
-            "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome, from_cache, score, parsed, evidence)
-             VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7, ?8)",
-            params![run_id, item_id, rev, key, s.outcome(), s.score, s.parsed, s.evidence.to_string()],
+            "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome, from_cache, score, parsed, evidence, scorer)
+             VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7, ?8, ?9)",
+            params![run_id, item_id, rev, key, s.outcome(), s.score, s.parsed, s.evidence.to_string(), kind.as_str()],
         )?;
     }
     report.missing = seen.iter().filter(|s| !**s).count();

@@ -86,6 +86,9 @@ pub struct Prediction {
     pub key: Key,
     pub text: String,
     pub line: usize,
+    /// The prompt the other tool sent, when its file keeps it (llm-jp-eval-mm `input_text`,
+    /// lmms-eval `input`).
+    pub prompt: Option<String>,
 }
 
 /// Reader options.
@@ -205,6 +208,7 @@ fn read_jsonl(
         let t = v.get(tf).and_then(first_text);
         match (id, t) {
             (Some(id), Some(text)) => out.push(Prediction {
+                prompt: v.get("input_text").and_then(first_text),
                 key: Key::Id(id),
                 text,
                 line: i + 1,
@@ -299,6 +303,7 @@ fn read_lmms(path: &Path, opts: &ReadOptions) -> Result<Vec<Prediction>> {
             doc,
             *n,
             Prediction {
+                prompt: v.get("input").and_then(first_text),
                 key,
                 text: t,
                 line: i + 1,
@@ -376,6 +381,7 @@ fn read_table(path: &Path, delimiter: u8, id: &str, text: &str) -> Result<Vec<Pr
         })?;
         let line = rec.position().map_or(0, |p| p.line() as usize);
         out.push(Prediction {
+            prompt: None,
             key: Key::Id(rec.get(ic).unwrap_or("").to_string()),
             text: rec.get(pc).unwrap_or("").to_string(),
             line,
@@ -424,6 +430,7 @@ fn read_xlsx(path: &Path) -> Result<Vec<Prediction>> {
     Ok(rows
         .enumerate()
         .map(|(i, r)| Prediction {
+            prompt: None,
             key: Key::Id(r.get(ic).map(cell_text).unwrap_or_default()),
             text: r.get(pc).map(cell_text).unwrap_or_default(),
             line: i + 2,
@@ -447,6 +454,7 @@ fn read_vlmevalkit_json(path: &Path) -> Result<Vec<Prediction>> {
                     .map(|p| first_text(p).unwrap_or_else(|| p.to_string()));
                 match (id, t) {
                     (Some(id), Some(text)) => out.push(Prediction {
+                        prompt: None,
                         key: Key::Id(id),
                         text,
                         line: i + 1,
@@ -462,6 +470,7 @@ fn read_vlmevalkit_json(path: &Path) -> Result<Vec<Prediction>> {
             for (row, id) in ix {
                 let text = pr.get(row).and_then(first_text).unwrap_or_default();
                 out.push(Prediction {
+                    prompt: None,
                     key: Key::Id(id_text(id).unwrap_or_default()),
                     text,
                     line: 0,
@@ -476,6 +485,7 @@ fn read_vlmevalkit_json(path: &Path) -> Result<Vec<Prediction>> {
                     .or_else(|| first_text(p))
                     .ok_or_else(|| err(path, 0, format!("no prediction for {id}")))?;
                 out.push(Prediction {
+                    prompt: None,
                     key: Key::Id(id.clone()),
                     text,
                     line: 0,
@@ -506,6 +516,7 @@ fn read_vague(path: &Path) -> Result<Vec<Prediction>> {
                 .ok_or_else(|| err(path, 0, format!("{file}: no model_output")))?;
             let id = file.strip_suffix("_annot.jpg").unwrap_or(&file).to_string();
             Ok(Prediction {
+                prompt: None,
                 key: Key::Id(id),
                 text,
                 line: 0,
@@ -541,6 +552,7 @@ fn read_crag(path: &Path) -> Result<Vec<Prediction>> {
                 None => return Err(err(path, i + 1, "no agent_response")),
             };
             Ok(Prediction {
+                prompt: None,
                 key: Key::Id(id),
                 text,
                 line: i + 1,
