@@ -128,13 +128,25 @@ async fn eval_then_table() {
     let t = assay(&p, &["trace", &first_run, "--item", "q0"]);
     let row = &t["items"][0];
     assert_eq!(t["items"].as_array().unwrap().len(), 1);
-    assert!(row["prompt"]["text"].as_str().unwrap().starts_with("q0 何ですか？"), "{row}");
+    assert!(
+        row["prompt"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("q0 何ですか？"),
+        "{row}"
+    );
     assert_eq!(row["response"], "OK");
     assert_eq!(row["scorer"], "soft_match");
     assert_eq!(row["score"], 1.0);
     assert_eq!(row["overruled"], 0.0);
     assert_eq!(row["evidence"]["rule"], "exact after normalisation");
-    assert_eq!(assay(&p, &["trace", &first_run])["items"].as_array().unwrap().len(), 20);
+    assert_eq!(
+        assay(&p, &["trace", &first_run])["items"]
+            .as_array()
+            .unwrap()
+            .len(),
+        20
+    );
     let tpl = dir.path().join("t.txt");
     std::fs::write(&tpl, "Q: {question}\nA:").unwrap();
     assert_eq!(

@@ -409,25 +409,14 @@ impl Shared {
                 t.scorer.as_str()
             )));
         };
-        let prompt = match t.scorer {
-            ScorerKind::ChecklistJudge => {
-                judge::checklist_prompt(&t.question, &t.content.checklist, response)
-            }
-            _ => judge::binary_prompt(
-                &t.question,
-                &t.content.reference_text().unwrap_or_default(),
-                response,
-            ),
-        };
+        let (system, prompt) = judge::judge_request(t.scorer, &t.question, &t.content, response);
         let cfg = &self.dispatchers[j].config;
-        let key = cache::judge_key(cfg, &prompt);
-        let body = request_body(cfg, None, &prompt, &[]);
-        let record = serde_json::json!({"system": null, "text": prompt, "images": []}).to_string();
+        let key = cache::judge_key(cfg, &format!("{}{prompt}", system.unwrap_or("")));
+        let body = request_body(cfg, system, &prompt, &[]);
+        let record =
+            serde_json::json!({"system": system, "text": prompt, "images": []}).to_string();
         let (r, _) = self.call_cached(j, &key, body, record, true).await?;
-        let mut s = match t.scorer {
-            ScorerKind::ChecklistJudge => judge::parse_checklist(&r.text, &t.content),
-            _ => judge::parse_binary(&r.text),
-        };
+        let mut s = judge::parse_judge(t.scorer, &r.text, &t.content);
         s.evidence["judge_model"] = json!(cfg.name);
         Ok(s)
     }

@@ -8,6 +8,7 @@ pub mod dispatch;
 pub mod engine;
 pub mod error;
 pub mod images;
+pub mod judging;
 pub mod model;
 pub mod predictions;
 pub mod prompt;

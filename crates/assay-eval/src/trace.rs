@@ -40,7 +40,79 @@ pub struct RunTrace {
     pub scorer: String,
     pub source: String,
     pub status: String,
+    /// For rating runs (Heron-Bench): the score relative to the reference's own rating.
+    pub rating: Option<RatingSummary>,
     pub items: Vec<TraceRow>,
+}
+
+/// Heron-Bench's report: per category 100 * mean(rating) / mean(reference rating), and the
+/// mean of the categories. Unparsed judgements are left out of both means (llm-jp-eval-mm
+/// averages them in as -1 on both sides).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatingSummary {
+    /// (category, mean rating, mean reference rating, relative score in percent).
+    pub categories: Vec<(String, f64, f64, f64)>,
+    pub overall_relative: f64,
+    pub unparsed: usize,
+}
+
+/// The rating summary of a run, when its items were rated.
+pub fn rating_summary(project: &Project, run_id: i64) -> Result<Option<RatingSummary>> {
+    let mut st = project.connection().prepare(
+        "SELECT i.category, ri.outcome, ri.evidence FROM run_items ri JOIN items i ON i.id = ri.item_id
+         WHERE ri.run_id = ?1 AND ri.scorer = 'rating'",
+    )?;
+    let rows = st.query_map([run_id], |r| {
+        Ok((
+            r.get::<_, Option<String>>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, Option<String>>(2)?,
+        ))
+    })?;
+    let mut by_cat: std::collections::BTreeMap<String, (f64, f64, usize)> = Default::default();
+    let (mut any, mut unparsed) = (false, 0);
+    for row in rows {
+        let (cat, outcome, ev) = row?;
+        any = true;
+        let ev: serde_json::Value = ev
+            .and_then(|e| serde_json::from_str(&e).ok())
+            .unwrap_or_default();
+        match (
+            outcome.as_str(),
+            ev["rating"].as_f64(),
+            ev["reference_rating"].as_f64(),
+        ) {
+            ("scored", Some(a), Some(b)) => {
+                let e = by_cat
+                    .entry(cat.unwrap_or_else(|| "(none)".into()))
+                    .or_default();
+                e.0 += a;
+                e.1 += b;
+                e.2 += 1;
+            }
+            _ => unparsed += 1,
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    let categories: Vec<(String, f64, f64, f64)> = by_cat
+        .into_iter()
+        .map(|(c, (a, b, n))| {
+            let (ma, mb) = (a / n as f64, b / n as f64);
+            (c, ma, mb, if mb > 0.0 { 100.0 * ma / mb } else { 0.0 })
+        })
+        .collect();
+    let overall_relative = if categories.is_empty() {
+        0.0
+    } else {
+        categories.iter().map(|c| c.3).sum::<f64>() / categories.len() as f64
+    };
+    Ok(Some(RatingSummary {
+        categories,
+        overall_relative,
+        unparsed,
+    }))
 }
 
 /// Every result of a run, in dataset order; `item` limits it to one item id.
@@ -63,6 +135,7 @@ pub fn trace_run(project: &Project, run_id: i64, item: Option<&str>) -> Result<R
                     scorer: r.get(6)?,
                     source: r.get(7)?,
                     status: r.get(8)?,
+                    rating: None,
                     items: Vec::new(),
                 })
             },
@@ -97,6 +170,7 @@ pub fn trace_run(project: &Project, run_id: i64, item: Option<&str>) -> Result<R
         })
     })?;
     let mut out = head;
+    out.rating = rating_summary(project, run_id)?;
     out.items = rows.collect::<std::result::Result<_, _>>()?;
     if let (Some(id), true) = (item, out.items.is_empty()) {
         return Err(EvalError::Config(format!(

@@ -310,6 +310,9 @@ pub enum PredictionsCommand {
         /// lmms-eval logs each doc once per filter: which filter (name or 0-based index).
         #[arg(long)]
         filter: Option<String>,
+        /// The judge model for judge scorers (judge, checklist_judge, rating).
+        #[arg(long)]
+        judge: Option<String>,
         /// How the recorded boxes are written (see `assay model add --boxes`).
         #[arg(long, default_value = "auto", value_parser = parse_boxes)]
         boxes: BoxConvention,
@@ -335,6 +338,7 @@ pub fn predictions(ctx: &Ctx, c: PredictionsCommand) -> anyhow::Result<()> {
         scorer,
         format,
         filter,
+        judge,
         boxes,
         max_image_side,
         id_field,
@@ -363,9 +367,38 @@ pub fn predictions(ctx: &Ctx, c: PredictionsCommand) -> anyhow::Result<()> {
         text_field,
         filter,
     };
+    let needs_judge = opts.scorer.filter(|s| s.needs_judge());
+    if let (Some(_), None) = (needs_judge, &judge) {
+        anyhow::bail!(
+            "scorer {} needs a judge model: pass --judge <model>",
+            opts.scorer.map_or("", |s| s.as_str())
+        );
+    }
     let r = import_predictions(&mut p, &file, &opts)?;
+    let judged = match (needs_judge, judge) {
+        (Some(kind), Some(j)) => {
+            let rt = tokio::runtime::Runtime::new()?;
+            let cancel = CancelToken::new();
+            let c2 = cancel.clone();
+            Some(rt.block_on(async {
+                tokio::spawn(async move {
+                    if tokio::signal::ctrl_c().await.is_ok() {
+                        c2.cancel();
+                    }
+                });
+                assay_eval::judging::judge_run(&mut p, r.run_id, kind, &j, cancel).await
+            })?)
+        }
+        _ => None,
+    };
     if ctx.json {
-        return output::json(&r);
+        return output::json(&serde_json::json!({"import": r, "judged": judged}));
+    }
+    if let Some(j) = &judged {
+        println!(
+            "judged {} items ({} from cache, {} unparsed, {} errors)",
+            j.judged, j.from_cache, j.unparsed, j.errors
+        );
     }
     println!(
         "run {}: {} predictions matched ({} scored, {} unparsed), {} items without a prediction",

@@ -12,7 +12,7 @@ use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{ensure_run, version_items, Version};
-use crate::error::{EvalError, Result};
+use crate::error::Result;
 use crate::model::ensure_recorded_model;
 use crate::prompt::Variant;
 use crate::scorers::ScorerKind;
@@ -60,9 +60,6 @@ pub fn import_predictions(
     path: &Path,
     opts: &PredictionImport,
 ) -> Result<ImportedRun> {
-    if opts.scorer.is_some_and(|s| s.needs_judge()) {
-        return Err(EvalError::Config("recorded predictions are scored with local scorers; judge them with `assay eval --judge` on a live model".into()));
-    }
     let (format, preds) = readers::read(
         path,
         &readers::ReadOptions {
@@ -155,18 +152,27 @@ pub fn import_predictions(
             PredictionFormat::CragMm => ScorerKind::Grounding,
             _ => ScorerKind::default_for(content.format),
         });
-        let scorer = kind
-            .local()
-            .ok_or_else(|| EvalError::Config(format!("{} needs a judge", kind.as_str())))?;
-        let ctx = crate::scorers::ScoreContext {
-            boxes,
-            max_side: opts.max_side,
+        // Judge scorers are applied afterwards by `judging::judge_run`; until then the item
+        // waits, counted as missing by the table.
+        let s = match kind.local() {
+            Some(scorer) => {
+                let ctx = crate::scorers::ScoreContext {
+                    boxes,
+                    max_side: opts.max_side,
+                };
+                scorer.score(content, &text, &ctx)
+            }
+            None => crate::scorers::Scored::unparsed(serde_json::json!({"rule": "awaiting judge"})),
         };
-        let s = scorer.score(content, &text, &ctx);
-        if s.score.is_some() {
-            report.scored += 1;
+        let outcome = if kind.needs_judge() {
+            "skipped"
         } else {
-            report.unparsed += 1;
+            s.outcome()
+        };
+        match (kind.needs_judge(), s.score) {
+            (true, _) => {}
+            (false, Some(_)) => report.scored += 1,
+            (false, None) => report.unparsed += 1,
         }
         let key = format!("recorded:{run_id}:{item_id}");
         tx.execute(
@@ -176,13 +182,18 @@ pub fn import_predictions(
         tx.execute(
             "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome, from_cache, score, parsed, evidence, scorer)
              VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7, ?8, ?9)",
-            params![run_id, item_id, rev, key, s.outcome(), s.score, s.parsed, s.evidence.to_string(), kind.as_str()],
+            params![run_id, item_id, rev, key, outcome, s.score, s.parsed, s.evidence.to_string(), kind.as_str()],
         )?;
     }
     report.missing = seen.iter().filter(|s| !**s).count();
+    let judged_later = opts.scorer.is_some_and(|s| s.needs_judge());
     tx.execute(
-        "UPDATE runs SET status = 'complete', finished_at = ?2 WHERE id = ?1",
-        params![run_id, assay_core::store::now()],
+        "UPDATE runs SET status = ?3, finished_at = ?2 WHERE id = ?1",
+        params![
+            run_id,
+            assay_core::store::now(),
+            if judged_later { "pending" } else { "complete" }
+        ],
     )?;
     tx.commit()?;
     Ok(report)

@@ -161,6 +161,122 @@ pub fn parse_checklist(raw: &str, item: &ItemContent) -> Scored {
     }
 }
 
+/// llm-jp-eval-mm's Heron-Bench judge (`heron_bench_scorer.py`), verbatim: the judge scores
+/// the reference answer (`score_gpt`) and the model's (`score`) 1-10 each; the benchmark
+/// reports 100 * mean(score) / mean(score_gpt).
+pub const RATING_SYSTEM: &str =
+    "You are a helpful and precise assistant for checking the quality of the answer.";
+
+pub fn rating_prompt(context: &str, question: &str, reference: &str, response: &str) -> String {
+    format!(
+        "\nYou are an expert evaluator. You are given the following information:\n\
+- Context: A description of the image.\n\
+- Question: A question about the image.\n\
+- GPT-4o Answer: GPT-4o's answer to the question.\n\
+- Model Answer: The target model's answer to the question.\n\n\
+Your task is to evaluate each answer independently based on how well it answers the question given the context.\n\n\
+Please assign a score from 1 to 10 for each answer according to the following guideline:\n\
+- 10: Perfect \u{2014} Completely correct, relevant, and fully addresses the question based on the context.\n\
+- 8-9: Very Good \u{2014} Mostly correct with only minor inaccuracies or slight omissions.\n\
+- 6-7: Good \u{2014} Generally correct but contains noticeable errors or lacks important details.\n\
+- 4-5: Poor \u{2014} Significant errors or missing key points, but some relevance remains.\n\
+- 1-3: Very Poor \u{2014} Mostly or completely incorrect, irrelevant, or nonsensical.\n\n\
+Output Format (JSON):\n\
+Return the result in the following JSON format:\n\
+```json\n{{\n    \"score_gpt\": int,\n    \"score\": int\n}}\n```\n\
+Do not output anything other than the JSON.\n\n\
+Input:\n{{\n    \"context\": {context},\n    \"question\": {question},\n    \"gpt4o_answer\": {reference},\n    \"model_answer\": {response}\n}}\n\n\
+Output:\n"
+    )
+}
+
+/// llm-jp-eval-mm's `parse_score`: the first JSON object (fenced or bare) with integer
+/// `score` and `score_gpt`. The item's score is `score / 10`; both numbers stay in the evidence
+/// so the relative score can be formed. Where llm-jp-eval-mm averages a parse failure in as
+/// -1, Assay marks it unparsed (counted as a miss, shown in its own column).
+pub fn parse_rating(raw: &str) -> Scored {
+    static FENCED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static BARE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let fenced = FENCED.get_or_init(|| regex::Regex::new(r"(?s)```json(.*?)```").expect("valid"));
+    let bare = BARE.get_or_init(|| regex::Regex::new(r"(?s)\{.*?\}").expect("valid"));
+    let mut candidates: Vec<&str> = fenced
+        .captures_iter(raw)
+        .map(|c| c.get(1).map_or("", |m| m.as_str()))
+        .collect();
+    if candidates.is_empty() {
+        candidates = bare.find_iter(raw).map(|m| m.as_str()).collect();
+    }
+    for c in candidates {
+        let clean: String = c
+            .trim()
+            .chars()
+            .filter(|ch| !ch.is_control() || *ch == '\n')
+            .collect();
+        let Ok(Value::Object(m)) = serde_json::from_str::<Value>(clean.trim()) else {
+            continue;
+        };
+        let int = |k: &str| {
+            m.get(k)
+                .and_then(|v| v.as_i64().or_else(|| v.as_f64().map(|f| f as i64)))
+        };
+        if let (Some(score), Some(gpt)) = (int("score"), int("score_gpt")) {
+            return Scored {
+                score: Some((score as f64 / 10.0).clamp(0.0, 1.0)),
+                parsed: Some(format!("{score}/{gpt}")),
+                evidence: json!({"rule": "rating 1-10 against the reference's own rating", "rating": score, "reference_rating": gpt, "judge_raw": raw}),
+            };
+        }
+    }
+    Scored::unparsed(json!({"rule": "no JSON with score and score_gpt", "judge_raw": raw}))
+}
+
+/// The judge request for a scorer that needs one: (system message, user text).
+pub fn judge_request(
+    kind: super::ScorerKind,
+    question: &str,
+    item: &ItemContent,
+    response: &str,
+) -> (Option<&'static str>, String) {
+    match kind {
+        super::ScorerKind::ChecklistJudge => {
+            (None, checklist_prompt(question, &item.checklist, response))
+        }
+        super::ScorerKind::Rating => {
+            let context = item
+                .metadata
+                .get("context")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            (
+                Some(RATING_SYSTEM),
+                rating_prompt(
+                    context,
+                    question,
+                    &item.reference_text().unwrap_or_default(),
+                    response,
+                ),
+            )
+        }
+        _ => (
+            None,
+            binary_prompt(
+                question,
+                &item.reference_text().unwrap_or_default(),
+                response,
+            ),
+        ),
+    }
+}
+
+/// Reads a judge's reply for a scorer.
+pub fn parse_judge(kind: super::ScorerKind, raw: &str, item: &ItemContent) -> Scored {
+    match kind {
+        super::ScorerKind::ChecklistJudge => parse_checklist(raw, item),
+        super::ScorerKind::Rating => parse_rating(raw),
+        _ => parse_binary(raw),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,5 +324,21 @@ mod tests {
         assert!((s.score.unwrap() - 0.5).abs() < 1e-12);
         assert_eq!(s.evidence["criteria"][0]["evidence"], "x");
         assert_eq!(parse_checklist("[{\"rating\":\"met\"}]", &item).score, None);
+    }
+
+    #[test]
+    fn ratings_read_like_llm_jp_eval_mm() {
+        let s = parse_rating("```json\n{\n    \"score_gpt\": 9,\n    \"score\": 6\n}\n```");
+        assert_eq!(s.score, Some(0.6));
+        assert_eq!(s.evidence["reference_rating"], 9);
+        assert_eq!(
+            parse_rating("Sure: {\"score\": 7, \"score_gpt\": 8}")
+                .parsed
+                .as_deref(),
+            Some("7/8")
+        );
+        assert_eq!(parse_rating("score 7").score, None);
+        let p = rating_prompt("ctx", "q?", "ref", "ans");
+        assert!(p.contains("\"gpt4o_answer\": ref,") && p.ends_with("Output:\n"));
     }
 }

@@ -75,16 +75,19 @@ pub enum ScorerKind {
     SoftMatch,
     Judge,
     ChecklistJudge,
+    /// Heron-Bench style: a judge rates the answer and the reference 1-10.
+    Rating,
     Grounding,
     Bleu,
 }
 
 impl ScorerKind {
-    pub const ALL: [ScorerKind; 6] = [
+    pub const ALL: [ScorerKind; 7] = [
         Self::Choice,
         Self::SoftMatch,
         Self::Judge,
         Self::ChecklistJudge,
+        Self::Rating,
         Self::Grounding,
         Self::Bleu,
     ];
@@ -94,6 +97,7 @@ impl ScorerKind {
             Self::SoftMatch => "soft_match",
             Self::Judge => "judge",
             Self::ChecklistJudge => "checklist_judge",
+            Self::Rating => "rating",
             Self::Grounding => "grounding",
             Self::Bleu => "bleu",
         }
@@ -112,7 +116,7 @@ impl ScorerKind {
         }
     }
     pub fn needs_judge(self) -> bool {
-        matches!(self, Self::Judge | Self::ChecklistJudge)
+        matches!(self, Self::Judge | Self::ChecklistJudge | Self::Rating)
     }
     /// The local scorer for kinds that need no model.
     pub fn local(self) -> Option<Box<dyn Scorer>> {
@@ -121,7 +125,7 @@ impl ScorerKind {
             Self::SoftMatch => Some(Box::new(soft::SoftMatch)),
             Self::Grounding => Some(Box::new(grounding::GroundingScorer)),
             Self::Bleu => Some(Box::new(bleu::BleuScorer::default())),
-            Self::Judge | Self::ChecklistJudge => None,
+            Self::Judge | Self::ChecklistJudge | Self::Rating => None,
         }
     }
 }

@@ -328,3 +328,120 @@ fn vlmevalkit_xlsx_tsv_and_json_agree_with_its_hit_column() {
         assert_eq!(score.unwrap_or(0.0), hit, "index {id}");
     }
 }
+
+#[tokio::test]
+async fn heron_bench_predictions_rated_by_a_judge_reproduce_its_relative_score() {
+    use assay_eval::stub::{Reply, Rule, StubConfig, StubServer};
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = project_with(
+        dir.path(),
+        "llm-jp-eval-mm/datasets/japanese-heron-bench/train.jsonl",
+        "heron",
+    );
+    let res =
+        fixtures().join("llm-jp-eval-mm/result/japanese-heron-bench/llava-hf/llava-1.5-7b-hf");
+    // The judge replies with the ratings llm-jp-eval-mm recorded for each answer; the answer
+    // whose rating failed to parse there gets an unreadable reply here.
+    let mut rules = Vec::new();
+    for line in std::fs::read_to_string(res.join("prediction.jsonl"))
+        .unwrap()
+        .lines()
+    {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let answer = v["text"].as_str().unwrap();
+        let h = &v["heron-bench"];
+        let reply = if h["score"] == -1 {
+            "I cannot rate this.".to_string()
+        } else {
+            format!(
+                "```json\n{{\"score_gpt\": {}, \"score\": {}}}\n```",
+                h["score_gpt"], h["score"]
+            )
+        };
+        let key: String = answer.chars().take(12).collect();
+        rules.push(Rule::always(
+            &format!("\"model_answer\": {key}"),
+            Reply::Text(reply),
+        ));
+    }
+    let judge = StubServer::start(StubConfig {
+        rules,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    assay_eval::model::save_model(
+        &p,
+        &assay_eval::ModelConfig {
+            name: "judge".into(),
+            model: "gpt-4o".into(),
+            endpoints: vec![judge.url.clone()],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let mut o = opts("llava", "heron");
+    o.scorer = Some(assay_eval::ScorerKind::Rating);
+    let r = import_predictions(&mut p, &res.join("prediction.jsonl"), &o).unwrap();
+    assert_eq!(r.matched, 7);
+    let cancel = assay_eval::CancelToken::new();
+    let s = assay_eval::judging::judge_run(
+        &mut p,
+        r.run_id,
+        assay_eval::ScorerKind::Rating,
+        "judge",
+        cancel.clone(),
+    )
+    .await
+    .unwrap();
+    assert_eq!((s.judged, s.unparsed, s.errors), (7, 1, 0));
+    let eval: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(res.join("evaluation.jsonl"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let want = eval["heron-bench"]["overall_score"].as_f64().unwrap();
+    let t = assay_eval::trace::trace_run(&p, r.run_id, None).unwrap();
+    let rating = t.rating.unwrap();
+    assert!(
+        (rating.overall_relative - want).abs() < 1e-9,
+        "{} vs {want}",
+        rating.overall_relative
+    );
+    assert_eq!(rating.unparsed, 1);
+    // The judge saw the question, the image context and GPT-4's reference answer.
+    let prompts = judge.prompts();
+    assert!(
+        prompts
+            .iter()
+            .any(|x| x.contains("\"gpt4o_answer\": 鳥の羽の色は青色です。")),
+        "{prompts:?}"
+    );
+    // Judging again sends nothing: every item already has its judgement.
+    let again = assay_eval::judging::judge_run(
+        &mut p,
+        r.run_id,
+        assay_eval::ScorerKind::Rating,
+        "judge",
+        cancel.clone(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(again.judged, 0);
+    // Re-importing the file resets the run; the judgements then come from the cache.
+    let r2 = import_predictions(&mut p, &res.join("prediction.jsonl"), &o).unwrap();
+    let third = assay_eval::judging::judge_run(
+        &mut p,
+        r2.run_id,
+        assay_eval::ScorerKind::Rating,
+        "judge",
+        cancel,
+    )
+    .await
+    .unwrap();
+    assert_eq!((third.judged, third.from_cache), (7, 7));
+    assert_eq!(judge.requests(), 7);
+}

@@ -1,0 +1,239 @@
+//! Judging a run whose responses are already stored: recorded predictions from other tools
+//! scored with a judge (binary, checklist or 1-10 rating), exactly as live runs are. Judge
+//! requests go through the response cache, so judging again costs nothing, and every result
+//! is committed as it arrives, so an interrupted judging resumes where it stopped.
+
+use std::sync::Arc;
+
+use rusqlite::params;
+use serde::{Deserialize, Serialize};
+use tokio::task::JoinSet;
+
+use crate::cache;
+use crate::cancel::CancelToken;
+use crate::client::request_body;
+use crate::dispatch::{Dispatcher, Outcome};
+use crate::error::{EvalError, Result};
+use crate::model::model_by_name;
+use crate::scorers::{judge, ScorerKind};
+use assay_core::{ItemContent, Project};
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct JudgeSummary {
+    pub run_id: i64,
+    pub judged: usize,
+    pub from_cache: usize,
+    pub unparsed: usize,
+    pub errors: usize,
+}
+
+struct Pending {
+    item_id: i64,
+    content: ItemContent,
+    question: String,
+    response: String,
+}
+
+/// Judges every item of `run_id` that has a stored response and no judgement by `scorer` yet.
+pub async fn judge_run(
+    project: &mut Project,
+    run_id: i64,
+    scorer: ScorerKind,
+    judge_model: &str,
+    cancel: CancelToken,
+) -> Result<JudgeSummary> {
+    if !scorer.needs_judge() {
+        return Err(EvalError::Config(format!(
+            "scorer {} does not use a judge",
+            scorer.as_str()
+        )));
+    }
+    let judge = model_by_name(project, judge_model)?;
+    judge.config.validate()?;
+    let variant: String = project.connection().query_row(
+        "SELECT variant FROM runs WHERE id = ?1",
+        [run_id],
+        |r| r.get(0),
+    )?;
+    let variant =
+        crate::prompt::Variant::parse(&variant).unwrap_or(crate::prompt::Variant::Original);
+    let pending: Vec<Pending> = {
+        let mut st = project.connection().prepare(
+            "SELECT ri.item_id, rv.content, resp.text FROM run_items ri
+             JOIN revisions rv ON rv.item_id = ri.item_id AND rv.rev = ri.item_rev
+             JOIN responses resp ON resp.cache_key = ri.cache_key
+             WHERE ri.run_id = ?1 AND NOT (ri.scorer = ?2 AND ri.outcome IN ('scored', 'unparsed'))
+             ORDER BY ri.item_id",
+        )?;
+        let rows = st.query_map(params![run_id, scorer.as_str()], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (item_id, json, response) = row?;
+            let content: ItemContent = serde_json::from_str(&json)?;
+            let question = variant
+                .question(&content)
+                .map_or(content.question.clone(), |q| q.0.to_string());
+            out.push(Pending {
+                item_id,
+                content,
+                question,
+                response,
+            });
+        }
+        out
+    };
+    let http = reqwest::Client::builder()
+        .build()
+        .map_err(|e| EvalError::Config(format!("HTTP client: {e}")))?;
+    let dispatcher = Arc::new(Dispatcher::new(judge.config.clone(), http));
+    let limit = judge.config.concurrency * judge.config.endpoints.len().max(1);
+    let mut summary = JudgeSummary {
+        run_id,
+        ..Default::default()
+    };
+    let mut set: JoinSet<(
+        i64,
+        String,
+        std::result::Result<(crate::client::ChatResponse, bool), String>,
+        String,
+    )> = JoinSet::new();
+    let mut queue = pending.into_iter();
+    let mut by_item = std::collections::HashMap::new();
+    loop {
+        while set.len() < limit.max(1) && !cancel.is_cancelled() {
+            let Some(p) = queue.next() else { break };
+            let (system, text) = judge::judge_request(scorer, &p.question, &p.content, &p.response);
+            let key = cache::judge_key(&judge.config, &format!("{}{text}", system.unwrap_or("")));
+            let record =
+                serde_json::json!({"system": system, "text": text, "images": []}).to_string();
+            if let Some(hit) = cache::lookup(project.connection(), &key)? {
+                let s = judge::parse_judge(scorer, &hit.text, &p.content);
+                write(
+                    project,
+                    run_id,
+                    p.item_id,
+                    &key,
+                    scorer,
+                    Ok(s),
+                    true,
+                    &judge.config.name,
+                )?;
+                summary.from_cache += 1;
+                summary.judged += 1;
+                continue;
+            }
+            let body = request_body(&judge.config, system, &text, &[]);
+            let d = dispatcher.clone();
+            let c = cancel.clone();
+            let item_id = p.item_id;
+            by_item.insert(item_id, p.content);
+            set.spawn(async move {
+                let r = match d.call(&body, &c).await {
+                    Outcome::Ok(r) => Ok((r, false)),
+                    Outcome::Failed(e) => Err(e),
+                    Outcome::Cancelled => Err("cancelled".into()),
+                };
+                (item_id, key, r, record)
+            });
+        }
+        let Some(done) = set.join_next().await else {
+            break;
+        };
+        let (item_id, key, r, record) = done.map_err(|e| EvalError::Config(e.to_string()))?;
+        let content = by_item.remove(&item_id).unwrap_or_default();
+        match r {
+            Ok((resp, _)) => {
+                cache::store(project.connection(), &key, &resp, Some(&record))?;
+                let s = judge::parse_judge(scorer, &resp.text, &content);
+                if s.score.is_none() {
+                    summary.unparsed += 1;
+                }
+                write(
+                    project,
+                    run_id,
+                    item_id,
+                    &key,
+                    scorer,
+                    Ok(s),
+                    false,
+                    &judge.config.name,
+                )?;
+                summary.judged += 1;
+            }
+            Err(e) if cancel.is_cancelled() => {
+                let _ = e;
+            }
+            Err(e) => {
+                write(
+                    project,
+                    run_id,
+                    item_id,
+                    &key,
+                    scorer,
+                    Err(e),
+                    false,
+                    &judge.config.name,
+                )?;
+                summary.errors += 1;
+            }
+        }
+    }
+    let left: i64 = project.connection().query_row(
+        "SELECT count(*) FROM run_items WHERE run_id = ?1 AND NOT (scorer = ?2 AND outcome IN ('scored', 'unparsed'))",
+        params![run_id, scorer.as_str()],
+        |r| r.get(0),
+    )?;
+    let status = if left == 0 {
+        "complete"
+    } else if cancel.is_cancelled() {
+        "cancelled"
+    } else {
+        "incomplete"
+    };
+    project.connection().execute(
+        "UPDATE runs SET status = ?2, finished_at = ?3 WHERE id = ?1",
+        params![run_id, status, assay_core::store::now()],
+    )?;
+    Ok(summary)
+}
+
+/// Replaces an item's result with the judge's (the recorded response stays as it was). The
+/// judge's own reply is kept in the evidence, and its cache key in `judge_key`.
+#[allow(clippy::too_many_arguments)]
+fn write(
+    project: &Project,
+    run_id: i64,
+    item_id: i64,
+    judge_key: &str,
+    scorer: ScorerKind,
+    result: std::result::Result<crate::scorers::Scored, String>,
+    from_cache: bool,
+    judge_model: &str,
+) -> Result<()> {
+    let (outcome, score, parsed, evidence, error) = match result {
+        Ok(mut s) => {
+            s.evidence["judge_model"] = serde_json::json!(judge_model);
+            s.evidence["judge_key"] = serde_json::json!(judge_key);
+            (
+                s.outcome(),
+                s.score,
+                s.parsed,
+                Some(s.evidence.to_string()),
+                None,
+            )
+        }
+        Err(e) => ("error", None, None, None, Some(e)),
+    };
+    project.connection().execute(
+        "UPDATE run_items SET outcome = ?3, score = ?4, parsed = ?5, evidence = ?6, error = ?7, scorer = ?8, from_cache = ?9
+         WHERE run_id = ?1 AND item_id = ?2",
+        params![run_id, item_id, outcome, score, parsed, evidence, error, scorer.as_str(), from_cache],
+    )?;
+    Ok(())
+}
