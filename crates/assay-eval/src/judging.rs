@@ -27,6 +27,14 @@ pub struct JudgeSummary {
     pub errors: usize,
 }
 
+/// A finished judge request: (item, cache key, reply or error, request record).
+type JudgeCall = (
+    i64,
+    String,
+    std::result::Result<(crate::client::ChatResponse, bool), String>,
+    String,
+);
+
 struct Pending {
     item_id: i64,
     content: ItemContent,
@@ -97,12 +105,7 @@ pub async fn judge_run(
         run_id,
         ..Default::default()
     };
-    let mut set: JoinSet<(
-        i64,
-        String,
-        std::result::Result<(crate::client::ChatResponse, bool), String>,
-        String,
-    )> = JoinSet::new();
+    let mut set: JoinSet<JudgeCall> = JoinSet::new();
     let mut queue = pending.into_iter();
     let mut by_item = std::collections::HashMap::new();
     loop {
