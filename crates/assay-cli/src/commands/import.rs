@@ -30,6 +30,17 @@ pub struct ImportArgs {
     /// Report what would be imported and every problem found; change nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Import the file as the refined version of this dataset (JAMMEval's `-Refined` sets):
+    /// each record becomes a revision of the seed item it names, absent seed items are removed.
+    #[arg(long)]
+    pub refines: Option<String>,
+    /// With --refines: the field naming the seed item, optionally `=seed_field` (default: the
+    /// seed's own id), e.g. `original_id` or `original_id=ID`.
+    #[arg(long, default_value = "original_id")]
+    pub align: String,
+    /// With --refines: who the revisions are recorded for.
+    #[arg(long, default_value = "import")]
+    pub user: String,
 }
 
 pub fn run(ctx: &Ctx, a: ImportArgs) -> anyhow::Result<()> {
@@ -42,6 +53,41 @@ pub fn run(ctx: &Ctx, a: ImportArgs) -> anyhow::Result<()> {
         image_root: a.image_root,
         dry_run: a.dry_run,
     };
+    if let Some(seed) = &a.refines {
+        let user = project.ensure_user(&a.user, assay_core::Role::Annotator)?;
+        let author = assay_core::store::Author {
+            user_id: user.id,
+            role: assay_core::Role::Annotator,
+            round: 1,
+        };
+        let r = assay_core::import::refined::import_refined(
+            &mut project,
+            &a.path,
+            seed,
+            &a.align,
+            &opts,
+            &author,
+            &mut |_| {},
+            &AtomicBool::new(false),
+        )?;
+        if ctx.json {
+            return output::json(&r);
+        }
+        println!(
+            "{} refined items matched in {:?}: {} changed, {} identical; {} seed items removed{}",
+            r.matched,
+            r.dataset,
+            r.changed,
+            r.identical,
+            r.removed,
+            if r.dry_run {
+                " (dry run: nothing written)"
+            } else {
+                ""
+            }
+        );
+        return Ok(());
+    }
     let bar = if ctx.json {
         ProgressBar::hidden()
     } else {

@@ -22,7 +22,7 @@ pub fn jammeval() -> Mapping {
         answer: s("answer|answers|gt_answer|label"),
         options: s("options|choices"),
         images: s("images|image|image_path|image_paths|img_path|file_name"),
-        category: s("category|type|question_type"),
+        category: s("category|Category|type|question_type"),
         source: s("source|dataset"),
         ..Default::default()
     }

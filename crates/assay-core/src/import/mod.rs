@@ -6,6 +6,7 @@ pub mod images;
 pub mod layouts;
 pub mod mapping;
 pub mod records;
+pub mod refined;
 pub mod values;
 
 use std::collections::{BTreeSet, HashMap};
@@ -65,13 +66,22 @@ pub struct Progress {
 const IMAGE_EXTS: &[&str] = &["png", "jpg", "jpeg", "webp", "gif"];
 
 /// Imports a data file or an image folder as a new dataset.
-pub fn import_path(
-    project: &mut Project,
+/// A file read and checked, not yet written: its items with their images decoded.
+pub(crate) struct Prepared {
+    pub name: String,
+    pub layout: String,
+    pub items: Vec<NewItem>,
+    pub loader: ImageLoader,
+    pub report: ImportReport,
+}
+
+/// Reads, maps and checks every record and decodes every image; writes nothing.
+pub(crate) fn prepare(
     path: &Path,
     opts: &ImportOptions,
     progress: &mut dyn FnMut(Progress),
     cancel: &AtomicBool,
-) -> Result<ImportReport> {
+) -> Result<Prepared> {
     let (records, data_dir) = if path.is_dir() {
         (read_folder(path)?, path.to_path_buf())
     } else {
@@ -183,7 +193,7 @@ pub fn import_path(
     if items.is_empty() && problems.is_empty() {
         problems.push(Problem::new(path.display().to_string(), "no items found"));
     }
-    let mut report = ImportReport {
+    let report = ImportReport {
         dataset: name.clone(),
         dataset_id: None,
         layout: layout.clone(),
@@ -194,6 +204,29 @@ pub fn import_path(
         problems,
         dry_run: opts.dry_run,
     };
+    Ok(Prepared {
+        name,
+        layout,
+        items,
+        loader,
+        report,
+    })
+}
+
+pub fn import_path(
+    project: &mut Project,
+    path: &Path,
+    opts: &ImportOptions,
+    progress: &mut dyn FnMut(Progress),
+    cancel: &AtomicBool,
+) -> Result<ImportReport> {
+    let Prepared {
+        name,
+        layout,
+        items,
+        loader,
+        mut report,
+    } = prepare(path, opts, progress, cancel)?;
     if opts.dry_run {
         return Ok(report);
     }

@@ -202,11 +202,21 @@ impl Project {
     }
 }
 
+/// An item's content at its current revision.
+pub(crate) fn current_content(conn: &rusqlite::Connection, item_id: i64) -> Result<ItemContent> {
+    let json: String = conn.query_row(
+        "SELECT r.content FROM items i JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev WHERE i.id = ?1",
+        [item_id],
+        |r| r.get(0),
+    )?;
+    parse_content(&json)
+}
+
 pub(crate) fn parse_content(json: &str) -> Result<ItemContent> {
     serde_json::from_str(json).map_err(|e| Error::Invalid(format!("stored item content: {e}")))
 }
 
-fn append_revision(
+pub(crate) fn append_revision(
     tx: &Transaction<'_>,
     item_id: i64,
     edit: &Edit,

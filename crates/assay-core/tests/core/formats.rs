@@ -228,3 +228,114 @@ fn jammeval_refined_configs_carry_original_id() {
         assert!(c.metadata.contains_key("original_id"), "{f}");
     }
 }
+
+fn refine(
+    p: &mut Project,
+    rel: &std::path::Path,
+    seed: &str,
+    align: &str,
+) -> assay_core::Result<assay_core::import::refined::RefinedReport> {
+    let u = p
+        .ensure_user("import", assay_core::Role::Annotator)
+        .unwrap();
+    let author = assay_core::store::Author {
+        user_id: u.id,
+        role: assay_core::Role::Annotator,
+        round: 1,
+    };
+    assay_core::import::refined::import_refined(
+        p,
+        rel,
+        seed,
+        align,
+        &ImportOptions::default(),
+        &author,
+        &mut |_| {},
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+}
+
+#[test]
+fn a_refined_set_aligns_to_its_seed_by_original_id() {
+    let (dir, mut p) = imported("llm-jp-eval-mm/datasets/cvqa", "cvqa");
+    // CVQA-JA-Refined's original_id is CVQA's ID, kept in the seed item's metadata.
+    let r = refine(
+        &mut p,
+        &formats_dir().join("jammeval/CVQA-JA-Refined"),
+        "cvqa",
+        "original_id=ID",
+    )
+    .unwrap();
+    assert_eq!((r.matched, r.identical, r.changed, r.removed), (3, 2, 1, 0));
+    let v = p.item(p.item_id_by_ext("cvqa", "1").unwrap()).unwrap();
+    assert_eq!(v.op, Some(assay_core::RefinementOp::Identical));
+    // A refined file that drops a seed item and edits another.
+    let (_d2, mut q) = imported(
+        "llm-jp-eval-mm/datasets/ja-vlm-bench-in-the-wild/test.jsonl",
+        "w",
+    );
+    let seed0 = item(&q, "w", "0");
+    let seed2 = item(&q, "w", "2");
+    let f = dir.path().join("refined.jsonl");
+    let img = formats_dir().join("llm-jp-eval-mm/datasets/ja-vlm-bench-in-the-wild");
+    let line = |orig: usize, c: &ItemContent, answer: &str| {
+        serde_json::json!({"original_id": orig, "question": c.question, "answer": answer, "image": c.images[0].name}).to_string()
+    };
+    std::fs::write(
+        &f,
+        format!(
+            "{}\n{}\n",
+            line(0, &seed0, seed0.answer.as_deref().unwrap()),
+            line(2, &seed2, "a corrected answer")
+        ),
+    )
+    .unwrap();
+    let opts = ImportOptions {
+        image_root: Some(img),
+        ..Default::default()
+    };
+    let u = q
+        .ensure_user("import", assay_core::Role::Annotator)
+        .unwrap();
+    let author = assay_core::store::Author {
+        user_id: u.id,
+        role: assay_core::Role::Annotator,
+        round: 1,
+    };
+    let r = assay_core::import::refined::import_refined(
+        &mut q,
+        &f,
+        "w",
+        "original_id",
+        &opts,
+        &author,
+        &mut |_| {},
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+    .unwrap();
+    assert_eq!((r.matched, r.identical, r.changed, r.removed), (2, 1, 1, 1));
+    let removed = q.item(q.item_id_by_ext("w", "1").unwrap()).unwrap();
+    assert_eq!(removed.op, Some(assay_core::RefinementOp::Remove));
+    let edited = q.item(q.item_id_by_ext("w", "2").unwrap()).unwrap();
+    assert_eq!(edited.content.answer.as_deref(), Some("a corrected answer"));
+    assert_eq!(
+        edited.original.answer, seed2.answer,
+        "the seed stays as revision 0"
+    );
+}
+
+#[test]
+fn a_refined_item_naming_no_seed_item_changes_nothing() {
+    let (_d, mut p) = imported("llm-jp-eval-mm/datasets/ja-multi-image-vqa", "mi");
+    let before = p.summary().unwrap();
+    let e = refine(
+        &mut p,
+        &formats_dir().join("jammeval/JA-Multi-Image-VQA-Refined"),
+        "mi",
+        "original_id",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("original_id \"4\" is not an item of mi"), "{e}");
+    assert_eq!(p.summary().unwrap(), before);
+}
