@@ -603,8 +603,14 @@ pub async fn run_eval(
                                 question,
                                 ctx: ctx.clone(),
                             };
+                            // The built-in template follows what is measured: a grounding run
+                            // over a VQA set (CRAG-MM) asks for a box, not the answer.
+                            let asked = match scorer {
+                                ScorerKind::Grounding => assay_core::AnswerFormat::Grounding,
+                                _ => content.format,
+                            };
                             let body = template.as_ref().map_or_else(
-                                || default_template(content.format, m.config.box_convention),
+                                || default_template(asked, m.config.box_convention),
                                 |t| t.1.clone(),
                             );
                             let Some(prompt) = render(&body, content, *variant, &ctx) else {

@@ -480,3 +480,132 @@ async fn a_cancelled_run_stays_cancelled_and_is_left_out_of_the_table() {
     .unwrap()
     .is_empty());
 }
+
+#[tokio::test]
+async fn grounding_boxes_in_the_sent_image_map_back_to_the_original() {
+    use assay_eval::scorers::grounding::BoxConvention;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.assay");
+    let mut p = Project::create(&path).unwrap();
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/formats/crag-mm-diagnostics/data/test.jsonl");
+    let opts = assay_core::import::ImportOptions {
+        name: Some("crag".into()),
+        ..Default::default()
+    };
+    assay_core::import::import_path(&mut p, &data, &opts, &mut |_| {}, &AtomicBool::new(false))
+        .unwrap();
+    // Item 3f2a9c1e: a 3024 x 4032 photo, target [643, 1610, 2854, 2388]. Sent at 768 x 1024
+    // (scale 768/3024), the same box is [163, 409, 725, 607].
+    let stub = StubServer::start(StubConfig {
+        rules: vec![Rule::always(
+            "ford focus",
+            Reply::Text("[163, 409, 725, 607]".into()),
+        )],
+        default_reply: Some(Reply::Text("no idea".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "m", vec![stub.url.clone()], |c| {
+        c.images.max_side = 1024;
+        c.box_convention = BoxConvention::SentPixels;
+    });
+    let mut req = request(&["m"], 1);
+    req.datasets = vec!["crag".into()];
+    req.versions = vec![Version::Before];
+    req.scorer = Some(assay_eval::ScorerKind::Grounding);
+    eval(&path, &req).await;
+    let prompts = stub.prompts();
+    let asked = prompts.iter().find(|x| x.contains("ford focus")).unwrap();
+    assert!(
+        asked.contains("768 pixels wide and 1024 pixels tall"),
+        "{asked}"
+    );
+    let p = Project::open(&path).unwrap();
+    let id = p
+        .item_id_by_ext("crag", "3f2a9c1e-5b7d-4e08-9a61-0c4d2b7e8f13")
+        .unwrap();
+    let (score, evidence): (f64, String) = p
+        .connection()
+        .query_row(
+            "SELECT score, evidence FROM run_items WHERE item_id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    let ev: serde_json::Value = serde_json::from_str(&evidence).unwrap();
+    assert_eq!(score, 1.0, "{ev}");
+    assert!(ev["iou"].as_f64().unwrap() > 0.99, "{ev}");
+    assert_eq!(ev["sent_size"], serde_json::json!([768, 1024]));
+    // The request record keeps the sent size for tracing.
+    let t =
+        assay_eval::trace::trace_run(&p, 1, Some("3f2a9c1e-5b7d-4e08-9a61-0c4d2b7e8f13")).unwrap();
+    assert_eq!(
+        t.items[0].prompt.as_ref().unwrap()["images"][0]["sent_size"],
+        serde_json::json!([768, 1024])
+    );
+}
+
+#[tokio::test]
+async fn the_crag_mm_protocol_sends_its_system_prompt_and_reads_its_boxes() {
+    use assay_eval::scorers::grounding::BoxConvention;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.assay");
+    let mut p = Project::create(&path).unwrap();
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/formats/crag-mm-diagnostics/data/test.jsonl");
+    let opts = assay_core::import::ImportOptions {
+        name: Some("crag".into()),
+        ..Default::default()
+    };
+    assay_core::import::import_path(&mut p, &data, &opts, &mut |_| {}, &AtomicBool::new(false))
+        .unwrap();
+    // In the 960 x 1280 frame the first item's target is [204, 511, 906, 758].
+    let stub = StubServer::start(StubConfig {
+        rules: vec![Rule::always(
+            "ford focus",
+            Reply::Text("[204, 511, 906, 758]".into()),
+        )],
+        default_reply: Some(Reply::Text("[0.5, 0.5, 0.9, 0.9]".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "m", vec![stub.url.clone()], |c| {
+        c.box_convention = BoxConvention::CragMm
+    });
+    let mut req = request(&["m"], 1);
+    req.datasets = vec!["crag".into()];
+    req.versions = vec![Version::Before];
+    req.scorer = Some(assay_eval::ScorerKind::Grounding);
+    eval(&path, &req).await;
+    let t = assay_eval::trace::trace_run(&Project::open(&path).unwrap(), 1, None).unwrap();
+    let first = t
+        .items
+        .iter()
+        .find(|r| r.item.starts_with("3f2a9c1e"))
+        .unwrap();
+    assert_eq!(first.score, Some(1.0));
+    let pr = first.prompt.as_ref().unwrap();
+    assert!(pr["system"]
+        .as_str()
+        .unwrap()
+        .contains("always 960 pixels wide and 1280 pixels tall"));
+    assert_eq!(
+        pr["text"],
+        "# Question: \"which came out first, this model or the ford focus?\"\n"
+    );
+    assert_eq!(pr["images"][0]["sent_size"], serde_json::json!([960, 1280]));
+    // Decimal boxes are not read by the official parser: the whole image is scored, a miss.
+    let other = t
+        .items
+        .iter()
+        .find(|r| !r.item.starts_with("3f2a9c1e"))
+        .unwrap();
+    assert_eq!(
+        other.evidence.as_ref().unwrap()["no_box_fallback_full_image"],
+        true
+    );
+    assert_eq!(other.score, Some(0.0));
+}

@@ -160,6 +160,24 @@ fn before_after_table_from_recorded_predictions_matches_hand_checked_values() {
         x.spread,
         (((0.5f64 - 7.0 / 12.0).powi(2) * 2.0 + (0.75f64 - 7.0 / 12.0).powi(2)) / 2.0).sqrt(),
     );
+    // By operation: the removed item has no "after", so only the untouched items form a row,
+    // scored on the same three items on both sides.
+    let by_op = TableOptions {
+        by: Some(assay_eval::table::Breakdown::Op),
+        ..pop.clone()
+    };
+    let ops = before_after_table(&p, &["set".into()], Variant::Original, &by_op).unwrap();
+    assert_eq!(ops.len(), 1);
+    assert_eq!(ops[0].group.as_deref(), Some("none"));
+    assert_eq!((ops[0].before.items, ops[0].after.items), (3, 3));
+    // X before on m0-m2: runs 2/3, 3/3, 2/3.
+    let xb = ops[0]
+        .before
+        .models
+        .iter()
+        .find(|m| m.model == "X")
+        .unwrap();
+    close(xb.mean, 7.0 / 9.0);
     let md = render(&rows, TableFormat::Markdown).unwrap();
     assert!(
         md.contains("| set | all | recorded | auto | recorded | 3 | 4/3 | 58.3 ["),
