@@ -449,3 +449,127 @@ async fn bare_client(url: &str, n: usize, conc: usize) -> Result<f64> {
     }
     Ok(t.elapsed().as_secs_f64())
 }
+
+/// The before/after table over recorded runs: `n` items (1 % removed after refinement),
+/// 3 models x 3 runs x 2 versions, with and without the paired bootstrap.
+pub fn table(args: &[String]) -> Result<()> {
+    use assay_eval::predictions::{import_predictions, PredictionImport};
+    use assay_eval::table::{before_after_table, TableOptions};
+    use assay_eval::{Variant, Version};
+
+    let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let dir = super::root().join("target/bench");
+    std::fs::create_dir_all(&dir)?;
+    let data = dir.join("table.jsonl");
+    let mut body = String::new();
+    for i in 0..n {
+        body.push_str(&format!(
+            "{{\"id\": \"q{i}\", \"question\": \"q{i}?\", \"answer\": \"a{i}\", \"category\": \"c{}\"}}\n",
+            i % 13
+        ));
+    }
+    std::fs::write(&data, body)?;
+    let path = dir.join("table.assay");
+    let mut p = super::fresh_project(&path)?;
+    assay_core::import::import_path(
+        &mut p,
+        &data,
+        &Default::default(),
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )?;
+    let u = p.ensure_user("bench", assay_core::Role::Annotator)?;
+    let author = assay_core::store::Author {
+        user_id: u.id,
+        role: assay_core::Role::Annotator,
+        round: 1,
+    };
+    for i in (0..n).step_by(100) {
+        let id = p.item_id_by_ext("table", &format!("q{i}"))?;
+        let c = p.item(id)?.content;
+        p.save_edit(
+            id,
+            &assay_core::store::Edit {
+                content: c,
+                op: Some(assay_core::RefinementOp::Remove),
+                tags: vec![],
+                status: assay_core::ItemStatus::Edited,
+                note: None,
+            },
+            &author,
+        )?;
+    }
+    let t = Instant::now();
+    for (mi, model) in ["m1", "m2", "m3"].iter().enumerate() {
+        for version in [Version::Before, Version::After] {
+            for run in 1..=3u32 {
+                let f = dir.join(format!("table-{model}-{}-{run}.jsonl", version.as_str()));
+                let mut body = String::new();
+                for i in 0..n {
+                    // Each model is right on a different share of items; runs differ a little.
+                    let right = (i * 7 + mi * 3 + run as usize) % 10 < 5 + mi;
+                    body.push_str(&format!(
+                        "{{\"id\": \"q{i}\", \"prediction\": \"{}\"}}\n",
+                        if right { format!("a{i}") } else { "x".into() }
+                    ));
+                }
+                std::fs::write(&f, body)?;
+                import_predictions(
+                    &mut p,
+                    &f,
+                    &PredictionImport {
+                        model: (*model).into(),
+                        dataset: "table".into(),
+                        version,
+                        variant: Variant::Original,
+                        run_index: run,
+                        scorer: None,
+                        format: None,
+                        box_convention: Default::default(),
+                        max_side: None,
+                        id_field: "id".into(),
+                        text_field: "prediction".into(),
+                        filter: None,
+                    },
+                )?;
+            }
+        }
+    }
+    println!(
+        "recorded 18 runs over {n} items in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    println!(
+        "\n| table (n = {n} items, 3 models x 3 runs x 2 versions) | runs | p50 ms | p95 ms |"
+    );
+    println!("|---|---:|---:|---:|");
+    for (label, iters, by) in [
+        ("no intervals", 0usize, None),
+        ("paired bootstrap, 1,000 resamples", 1000, None),
+        (
+            "--by category, 1,000 resamples",
+            1000,
+            Some(assay_eval::table::Breakdown::Category),
+        ),
+    ] {
+        let opts = TableOptions {
+            bootstrap: iters,
+            by,
+            ..Default::default()
+        };
+        let mut times = Vec::new();
+        let mut rows = 0;
+        for _ in 0..5 {
+            let t = Instant::now();
+            rows = before_after_table(&p, &["table".into()], Variant::Original, &opts)?.len();
+            times.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "| {label} ({rows} rows) | 5 | {:.0} | {:.0} |",
+            percentile(&times, 0.5),
+            percentile(&times, 0.95)
+        );
+    }
+    Ok(())
+}

@@ -4,7 +4,8 @@
 //! test     every check and test: UI check/lint/unit, fmt, clippy, Rust tests, end-to-end
 //! e2e      the end-to-end tests alone (built app, Xvfb, tauri-driver)
 //! bindings regenerate ui/src/lib/api/bindings.ts from Rust
-//! bench  engine overhead against the stub, then the store at 100,000 items (release build)
+//! bench  engine overhead against the stub, the before/after table at 100,000 items, then the
+//!        store at 100,000 items (release build)
 //! sample regenerate assets/sample (images and data files)
 
 mod bench;
@@ -90,10 +91,12 @@ fn main() -> Result<()> {
         Some("bench") => {
             let release = ["run", "--release", "--quiet", "-p", "xtask", "--"];
             run(cargo().args(release).arg("bench-engine"))?;
+            run(cargo().args(release).arg("bench-table"))?;
             run(cargo().args(release).arg("bench-store").args(&args[1..]))
         }
         Some("bench-store") => bench::store(&args[1..]),
         Some("bench-engine") => bench::engine(&args[1..]),
+        Some("bench-table") => bench::table(&args[1..]),
         _ => {
             eprintln!("usage: cargo xtask <demo|test|e2e|bench|bindings|sample>");
             std::process::exit(2)

@@ -234,6 +234,7 @@ fn refine(
     rel: &std::path::Path,
     seed: &str,
     align: &str,
+    opts: &ImportOptions,
 ) -> assay_core::Result<assay_core::import::refined::RefinedReport> {
     let u = p
         .ensure_user("import", assay_core::Role::Annotator)
@@ -248,7 +249,7 @@ fn refine(
         rel,
         seed,
         align,
-        &ImportOptions::default(),
+        opts,
         &author,
         &mut |_| {},
         &std::sync::atomic::AtomicBool::new(false),
@@ -264,6 +265,7 @@ fn a_refined_set_aligns_to_its_seed_by_original_id() {
         &formats_dir().join("jammeval/CVQA-JA-Refined"),
         "cvqa",
         "original_id=ID",
+        &ImportOptions::default(),
     )
     .unwrap();
     assert_eq!((r.matched, r.identical, r.changed, r.removed), (3, 2, 1, 0));
@@ -294,25 +296,7 @@ fn a_refined_set_aligns_to_its_seed_by_original_id() {
         image_root: Some(img),
         ..Default::default()
     };
-    let u = q
-        .ensure_user("import", assay_core::Role::Annotator)
-        .unwrap();
-    let author = assay_core::store::Author {
-        user_id: u.id,
-        role: assay_core::Role::Annotator,
-        round: 1,
-    };
-    let r = assay_core::import::refined::import_refined(
-        &mut q,
-        &f,
-        "w",
-        "original_id",
-        &opts,
-        &author,
-        &mut |_| {},
-        &std::sync::atomic::AtomicBool::new(false),
-    )
-    .unwrap();
+    let r = refine(&mut q, &f, "w", "original_id", &opts).unwrap();
     assert_eq!((r.matched, r.identical, r.changed, r.removed), (2, 1, 1, 1));
     let removed = q.item(q.item_id_by_ext("w", "1").unwrap()).unwrap();
     assert_eq!(removed.op, Some(assay_core::RefinementOp::Remove));
@@ -333,6 +317,7 @@ fn a_refined_item_naming_no_seed_item_changes_nothing() {
         &formats_dir().join("jammeval/JA-Multi-Image-VQA-Refined"),
         "mi",
         "original_id",
+        &ImportOptions::default(),
     )
     .unwrap_err()
     .to_string();

@@ -81,3 +81,45 @@ pub fn outcomes(path: &Path) -> Vec<(String, i64)> {
         .map(|r| r.unwrap())
         .collect()
 }
+
+/// The published-format samples (tests/fixtures/formats).
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/formats")
+}
+
+/// A project holding one fixture dataset, imported under `name`.
+pub fn fixture_project(dir: &Path, rel: &str, name: &str) -> PathBuf {
+    let path = dir.join("p.assay");
+    let mut p = Project::create(&path).unwrap();
+    let opts = ImportOptions {
+        name: Some(name.into()),
+        ..Default::default()
+    };
+    import_path(
+        &mut p,
+        &fixtures().join(rel),
+        &opts,
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    path
+}
+
+/// Options to import recorded predictions of `model` for the original set of `dataset`.
+pub fn recorded(model: &str, dataset: &str) -> assay_eval::predictions::PredictionImport {
+    assay_eval::predictions::PredictionImport {
+        model: model.into(),
+        dataset: dataset.into(),
+        version: assay_eval::Version::Before,
+        variant: assay_eval::Variant::Original,
+        run_index: 1,
+        scorer: None,
+        format: None,
+        box_convention: Default::default(),
+        max_side: None,
+        id_field: "id".into(),
+        text_field: "prediction".into(),
+        filter: None,
+    }
+}

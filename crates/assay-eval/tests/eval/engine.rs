@@ -485,16 +485,7 @@ async fn a_cancelled_run_stays_cancelled_and_is_left_out_of_the_table() {
 async fn grounding_boxes_in_the_sent_image_map_back_to_the_original() {
     use assay_eval::scorers::grounding::BoxConvention;
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("p.assay");
-    let mut p = Project::create(&path).unwrap();
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fixtures/formats/crag-mm-diagnostics/data/test.jsonl");
-    let opts = assay_core::import::ImportOptions {
-        name: Some("crag".into()),
-        ..Default::default()
-    };
-    assay_core::import::import_path(&mut p, &data, &opts, &mut |_| {}, &AtomicBool::new(false))
-        .unwrap();
+    let path = fixture_project(dir.path(), "crag-mm-diagnostics/data/test.jsonl", "crag");
     // Item 3f2a9c1e: a 3024 x 4032 photo, target [643, 1610, 2854, 2388]. Sent at 768 x 1024
     // (scale 768/3024), the same box is [163, 409, 725, 607].
     let stub = StubServer::start(StubConfig {
@@ -551,16 +542,7 @@ async fn grounding_boxes_in_the_sent_image_map_back_to_the_original() {
 async fn the_crag_mm_protocol_sends_its_system_prompt_and_reads_its_boxes() {
     use assay_eval::scorers::grounding::BoxConvention;
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("p.assay");
-    let mut p = Project::create(&path).unwrap();
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fixtures/formats/crag-mm-diagnostics/data/test.jsonl");
-    let opts = assay_core::import::ImportOptions {
-        name: Some("crag".into()),
-        ..Default::default()
-    };
-    assay_core::import::import_path(&mut p, &data, &opts, &mut |_| {}, &AtomicBool::new(false))
-        .unwrap();
+    let path = fixture_project(dir.path(), "crag-mm-diagnostics/data/test.jsonl", "crag");
     // In the 960 x 1280 frame the first item's target is [204, 511, 906, 758].
     let stub = StubServer::start(StubConfig {
         rules: vec![Rule::always(

@@ -1,54 +1,23 @@
 //! Recorded predictions in the published output formats (tests/fixtures/formats), scored and
 //! compared with the numbers the upstream tools wrote next to them.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::path::Path;
 
-use assay_core::import::{import_path, ImportOptions};
 use assay_core::store::{Author, Edit};
 use assay_core::{ItemStatus, Project, RefinementOp, Role};
 use assay_eval::engine::Version;
 use assay_eval::predictions::{
     import_predictions, ImportedRun, PredictionFormat, PredictionImport,
 };
-use assay_eval::Variant;
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/formats")
-}
+use crate::common::{fixture_project, fixtures, project, recorded};
 
 fn project_with(dir: &Path, data: &str, name: &str) -> Project {
-    let mut p = Project::create(dir.join("p.assay")).unwrap();
-    let opts = ImportOptions {
-        name: Some(name.into()),
-        ..Default::default()
-    };
-    import_path(
-        &mut p,
-        &fixtures().join(data),
-        &opts,
-        &mut |_| {},
-        &AtomicBool::new(false),
-    )
-    .unwrap();
-    p
+    Project::open(fixture_project(dir, data, name)).unwrap()
 }
 
 fn opts(model: &str, dataset: &str) -> PredictionImport {
-    PredictionImport {
-        model: model.into(),
-        dataset: dataset.into(),
-        version: Version::Before,
-        variant: Variant::Original,
-        run_index: 1,
-        scorer: None,
-        format: None,
-        box_convention: Default::default(),
-        max_side: None,
-        id_field: "id".into(),
-        text_field: "prediction".into(),
-        filter: None,
-    }
+    recorded(model, dataset)
 }
 
 /// (ext id, score) of a run, in ext-id order.
@@ -187,31 +156,18 @@ fn lmms_eval_samples_find_their_items_by_the_datasets_own_id() {
     }
 }
 
+/// Items q0-q3 answering a0-a3, in that order.
 fn lmms_project(dir: &Path) -> Project {
-    let mut p = Project::create(dir.join("p.assay")).unwrap();
-    let data = dir.join("set.jsonl");
-    let lines: String = (0..4)
-        .map(|i| format!("{{\"question\": \"q{i}\", \"answer\": \"a{i}\"}}\n"))
-        .collect();
-    std::fs::write(&data, lines).unwrap();
-    import_path(
-        &mut p,
-        &data,
-        &ImportOptions::default(),
-        &mut |_| {},
-        &AtomicBool::new(false),
-    )
-    .unwrap();
-    p
+    Project::open(project(dir, 4, 0)).unwrap()
 }
 
 #[test]
 fn lmms_eval_doc_ids_are_original_positions_even_after_removals() {
     let dir = tempfile::tempdir().unwrap();
     let mut p = lmms_project(dir.path());
-    // Remove item "1" in the refined set.
+    // Remove item q1 (position 1) in the refined set.
     let u = p.ensure_user("aiko", Role::Annotator).unwrap();
-    let id1 = p.item_id_by_ext("set", "1").unwrap();
+    let id1 = p.item_id_by_ext("set", "q1").unwrap();
     let c = p.item(id1).unwrap().content;
     p.save_edit(
         id1,

@@ -7,7 +7,7 @@ use assay_eval::predictions::{import_predictions, PredictionFormat, PredictionIm
 use assay_eval::table::{before_after_table, overrule, render, Spread, TableFormat, TableOptions};
 use assay_eval::Variant;
 
-use crate::common::project;
+use crate::common::{project, recorded};
 
 const BEFORE: [(&str, [&[usize]; 3]); 3] = [
     ("X", [&[0, 1], &[0, 1, 2], &[0, 1]]),
@@ -232,18 +232,8 @@ fn unknown_prediction_ids_are_reported() {
         &mut p,
         &f,
         &PredictionImport {
-            model: "X".into(),
-            dataset: "set".into(),
-            version: Version::Before,
-            variant: Variant::Original,
-            run_index: 1,
-            scorer: None,
-            format: None,
-            box_convention: Default::default(),
-            max_side: None,
-            id_field: "id".into(),
             text_field: "text".into(),
-            filter: None,
+            ..recorded("X", "set")
         },
     )
     .unwrap();
@@ -259,18 +249,9 @@ fn unknown_prediction_ids_are_reported() {
         &mut p,
         &bad,
         &PredictionImport {
-            model: "X".into(),
-            dataset: "set".into(),
-            version: Version::Before,
-            variant: Variant::Original,
             run_index: 2,
-            scorer: None,
-            format: None,
-            box_convention: Default::default(),
-            max_side: None,
-            id_field: "id".into(),
             text_field: "text".into(),
-            filter: None,
+            ..recorded("X", "set")
         },
     )
     .unwrap_err()
