@@ -2,7 +2,8 @@
 //!
 //! demo     install what is missing, build the app and open it on the sample project
 //! test     every check and test: UI check/lint/unit, fmt, clippy, Rust tests, end-to-end
-//! e2e      the end-to-end tests alone (built app, Xvfb, tauri-driver)
+//! e2e      the end-to-end tests alone (built app, Xvfb, tauri-driver); screenshots in target/
+//! screenshots  the end-to-end tests, writing their screenshots to docs/screenshots
 //! bindings regenerate ui/src/lib/api/bindings.ts from Rust
 //! bench  engine overhead against the stub, the before/after table at 100,000 items, then the
 //!        store at 100,000 items (release build)
@@ -83,7 +84,13 @@ fn main() -> Result<()> {
             setup::apt()?;
             setup::npm()?;
             setup::tauri_driver()?;
-            e2e()
+            e2e(None)
+        }
+        Some("screenshots") => {
+            setup::apt()?;
+            setup::npm()?;
+            setup::tauri_driver()?;
+            e2e(Some(&root().join("docs/screenshots")))
         }
         Some("bindings") => run(cargo()
             .args(["test", "-q", "-p", "assay-api", "bindings"])
@@ -98,7 +105,7 @@ fn main() -> Result<()> {
         Some("bench-engine") => bench::engine(&args[1..]),
         Some("bench-table") => bench::table(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <demo|test|e2e|bench|bindings|sample>");
+            eprintln!("usage: cargo xtask <demo|test|e2e|screenshots|bench|bindings|sample>");
             std::process::exit(2)
         }
     }
@@ -156,14 +163,19 @@ fn test() -> Result<()> {
     // The shell is not a default member (so plain `cargo test` needs no WebKit); its own unit
     // tests run here.
     run(cargo().args(["test", "-p", "assay-app", "--lib"]))?;
-    e2e()
+    e2e(None)
 }
 
-fn e2e() -> Result<()> {
+/// The end-to-end tests; screenshots go to `screenshots` (default: target/screenshots).
+fn e2e(screenshots: Option<&std::path::Path>) -> Result<()> {
     setup::build_app()?;
-    run(Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1440x900x24"])
+    let mut cmd = Command::new("xvfb-run");
+    cmd.args(["-a", "-s", "-screen 0 1440x900x24"])
         .arg(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["test", "-p", "assay-e2e", "--", "--nocapture"])
-        .current_dir(root()))
+        .current_dir(root());
+    if let Some(dir) = screenshots {
+        cmd.env("ASSAY_SCREENSHOT_DIR", dir);
+    }
+    run(&mut cmd)
 }

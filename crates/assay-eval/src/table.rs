@@ -184,10 +184,12 @@ pub struct TableRow {
     pub ci_level: f64,
 }
 
-/// Per item of a side's set: its group value.
+/// The items of one side, in dataset order, with the revision each must have been scored at.
 struct ItemSet {
-    /// item id -> (current rev, group)
-    items: BTreeMap<i64, (i64, String)>,
+    ids: Vec<i64>,
+    revs: Vec<i64>,
+    groups: Vec<String>,
+    pos: HashMap<i64, usize>,
 }
 
 fn item_set(
@@ -206,7 +208,12 @@ fn item_set(
             r.get::<_, Option<String>>(3)?,
         ))
     })?;
-    let mut items = BTreeMap::new();
+    let mut set = ItemSet {
+        ids: Vec::new(),
+        revs: Vec::new(),
+        groups: Vec::new(),
+        pos: HashMap::new(),
+    };
     for row in rows {
         let (id, rev, op, cat) = row?;
         if version == Version::After && op.as_deref() == Some("remove") {
@@ -217,35 +224,101 @@ fn item_set(
             Some(Breakdown::Category) => cat.unwrap_or_else(|| "(none)".into()),
             Some(Breakdown::Op) => op.unwrap_or_else(|| "none".into()),
         };
+        set.pos.insert(id, set.ids.len());
+        set.ids.push(id);
         // The original set is revision 0 of every item.
-        let rev = if version == Version::Before { 0 } else { rev };
-        items.insert(id, (rev, group));
+        set.revs
+            .push(if version == Version::Before { 0 } else { rev });
+        set.groups.push(group);
     }
-    Ok(ItemSet { items })
+    Ok(set)
 }
 
-/// One run's results: item -> (outcome, effective score). A person's latest overrule wins.
-fn run_results(
-    conn: &rusqlite::Connection,
-    run_id: i64,
-) -> Result<HashMap<i64, (String, i64, f64)>> {
+const MISSING: u8 = 0;
+const SCORED: u8 = 1;
+const UNPARSED: u8 = 2;
+const ERROR: u8 = 3;
+
+/// One run over a side's items, by position: the effective score (a person's latest overrule
+/// wins; unparsed, errors and missing count 0) and what happened.
+struct RunScores {
+    score: Vec<f64>,
+    state: Vec<u8>,
+}
+
+fn run_scores(conn: &rusqlite::Connection, run_id: i64, set: &ItemSet) -> Result<RunScores> {
+    let n = set.ids.len();
+    let mut out = RunScores {
+        score: vec![0.0; n],
+        state: vec![MISSING; n],
+    };
     let mut st = conn.prepare_cached(
-        "SELECT ri.item_id, ri.outcome, ri.item_rev,
-                COALESCE((SELECT o.score FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id
-                          ORDER BY o.id DESC LIMIT 1), ri.score, 0.0)
-         FROM run_items ri WHERE ri.run_id = ?1",
+        "SELECT item_id, CASE outcome WHEN 'scored' THEN 1 WHEN 'unparsed' THEN 2 WHEN 'error' THEN 3 ELSE 0 END,
+                item_rev, score
+         FROM run_items WHERE run_id = ?1",
     )?;
     let rows = st.query_map([run_id], |r| {
         Ok((
             r.get::<_, i64>(0)?,
-            (
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-                r.get::<_, f64>(3)?,
-            ),
+            r.get::<_, u8>(1)?,
+            r.get::<_, i64>(2)?,
+            r.get::<_, Option<f64>>(3)?,
         ))
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    for row in rows {
+        let (item, state, rev, score) = row?;
+        // A result for another revision of the item does not measure this version.
+        let Some(&i) = set.pos.get(&item).filter(|&&i| set.revs[i] == rev) else {
+            continue;
+        };
+        out.state[i] = state;
+        if state != ERROR {
+            out.score[i] = score.unwrap_or(0.0);
+        }
+    }
+    let mut st =
+        conn.prepare_cached("SELECT item_id, score FROM overrules WHERE run_id = ?1 ORDER BY id")?;
+    for row in st.query_map([run_id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?)))? {
+        let (item, score) = row?;
+        if let Some(&i) = set.pos.get(&item) {
+            if out.state[i] == SCORED || out.state[i] == UNPARSED {
+                out.score[i] = score;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One run's results keyed by item: (outcome, revision, effective score).
+fn run_results(
+    conn: &rusqlite::Connection,
+    run_id: i64,
+) -> Result<HashMap<i64, (String, i64, f64)>> {
+    let mut overruled: HashMap<i64, f64> = HashMap::new();
+    let mut st =
+        conn.prepare_cached("SELECT item_id, score FROM overrules WHERE run_id = ?1 ORDER BY id")?;
+    for row in st.query_map([run_id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?)))? {
+        let (item, score) = row?;
+        overruled.insert(item, score);
+    }
+    let mut st = conn.prepare_cached(
+        "SELECT item_id, outcome, item_rev, score FROM run_items WHERE run_id = ?1",
+    )?;
+    let rows = st.query_map([run_id], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, i64>(2)?,
+            r.get::<_, Option<f64>>(3)?,
+        ))
+    })?;
+    let mut out = HashMap::new();
+    for row in rows {
+        let (item, outcome, rev, score) = row?;
+        let score = overruled.get(&item).copied().or(score).unwrap_or(0.0);
+        out.insert(item, (outcome, rev, score));
+    }
+    Ok(out)
 }
 
 /// Effective per-item scores of one run (overrules applied; unparsed counts 0), for callers
@@ -302,83 +375,54 @@ fn side_runs(
     Ok(out)
 }
 
-/// Scores of every run of every model on a side's items: model -> runs -> item -> score, with
-/// the outcome counts.
-struct SideScores {
-    /// model -> per run (item id -> score; absent = missing).
-    runs: BTreeMap<String, Vec<HashMap<i64, f64>>>,
-    counts: BTreeMap<String, (i64, i64, i64)>,
-}
+/// Every run of every compared model on one side: model -> runs.
+type SideScores = BTreeMap<String, Vec<RunScores>>;
 
 fn side_scores(
     conn: &rusqlite::Connection,
     set: &ItemSet,
     models: &BTreeMap<String, Vec<i64>>,
 ) -> Result<SideScores> {
-    let mut runs = BTreeMap::new();
-    let mut counts = BTreeMap::new();
+    let mut out = BTreeMap::new();
     for (model, ids) in models {
-        let mut per_run = Vec::new();
-        let (mut unparsed, mut errors, mut missing) = (0, 0, 0);
-        for id in ids {
-            let res = run_results(conn, *id)?;
-            let mut scores = HashMap::new();
-            for (item, (rev, _)) in &set.items {
-                match res.get(item) {
-                    Some((o, r, s)) if r == rev => match o.as_str() {
-                        "scored" => {
-                            scores.insert(*item, *s);
-                        }
-                        "unparsed" => {
-                            unparsed += 1;
-                            scores.insert(*item, *s);
-                        }
-                        "error" => {
-                            errors += 1;
-                            scores.insert(*item, 0.0);
-                        }
-                        _ => missing += 1,
-                    },
-                    _ => missing += 1,
-                }
-            }
-            per_run.push(scores);
-        }
-        counts.insert(model.clone(), (unparsed, errors, missing));
-        runs.insert(model.clone(), per_run);
+        let runs = ids
+            .iter()
+            .map(|id| run_scores(conn, *id, set))
+            .collect::<Result<Vec<_>>>()?;
+        out.insert(model.clone(), runs);
     }
-    Ok(SideScores { runs, counts })
+    Ok(out)
 }
 
-fn side_stats(scores: &SideScores, items: &[i64], models: &[String], spread: Spread) -> SideStats {
-    let n = items.len().max(1) as f64;
+/// A side's statistics over the items at positions `idx`.
+fn side_stats(scores: &SideScores, idx: &[usize], models: &[String], spread: Spread) -> SideStats {
+    let n = idx.len().max(1) as f64;
     let mut per_model = Vec::new();
     for m in models {
-        let runs: Vec<f64> = scores.runs[m]
+        let rs = &scores[m];
+        let runs: Vec<f64> = rs
             .iter()
-            .map(|r| {
-                items
-                    .iter()
-                    .map(|i| r.get(i).copied().unwrap_or(0.0))
-                    .sum::<f64>()
-                    / n
-            })
+            .map(|r| idx.iter().map(|&i| r.score[i]).sum::<f64>() / n)
             .collect();
-        let (unparsed, errors, missing) = scores.counts[m];
+        let count = |state: u8| -> i64 {
+            rs.iter()
+                .map(|r| idx.iter().filter(|&&i| r.state[i] == state).count() as i64)
+                .sum()
+        };
         per_model.push(ModelSide {
             model: m.clone(),
             mean: mean(&runs).unwrap_or(0.0),
             spread: spread.of(&runs),
             runs,
-            unparsed,
-            errors,
-            missing,
+            unparsed: count(UNPARSED),
+            errors: count(ERROR),
+            missing: count(MISSING),
         });
     }
     let means: Vec<f64> = per_model.iter().map(|m| m.mean).collect();
     let spreads: Vec<f64> = per_model.iter().map(|m| m.spread).collect();
     SideStats {
-        items: items.len(),
+        items: idx.len(),
         accuracy: mean(&means).unwrap_or(0.0),
         run_spread: mean(&spreads).unwrap_or(0.0),
         gap: means.iter().copied().fold(f64::NEG_INFINITY, f64::max)
@@ -390,22 +434,23 @@ fn side_stats(scores: &SideScores, items: &[i64], models: &[String], spread: Spr
     }
 }
 
-/// Item i's score per model: the mean over that model's runs.
-fn item_matrix(scores: &SideScores, items: &[i64], models: &[String]) -> HashMap<i64, Vec<f64>> {
-    items
-        .iter()
-        .map(|i| {
+/// Item i's score per model (the mean over that model's runs), keyed by item id.
+fn item_matrix(
+    scores: &SideScores,
+    set: &ItemSet,
+    idx: &[usize],
+    models: &[String],
+) -> HashMap<i64, Vec<f64>> {
+    idx.iter()
+        .map(|&i| {
             let row = models
                 .iter()
                 .map(|m| {
-                    let rs = &scores.runs[m];
-                    rs.iter()
-                        .map(|r| r.get(i).copied().unwrap_or(0.0))
-                        .sum::<f64>()
-                        / rs.len() as f64
+                    let rs = &scores[m];
+                    rs.iter().map(|r| r.score[i]).sum::<f64>() / rs.len() as f64
                 })
                 .collect();
-            (*i, row)
+            (set.ids[i], row)
         })
         .collect()
 }
@@ -443,35 +488,24 @@ fn compare(
         };
         let sa = side_scores(conn, &set_a, &pick(models_a))?;
         let sb = side_scores(conn, &set_b, &pick(models_b))?;
-        let mut groups: Vec<String> = set_a
-            .items
-            .values()
-            .chain(set_b.items.values())
-            .map(|x| x.1.clone())
-            .collect();
+        let mut groups: Vec<&String> = set_a.groups.iter().chain(&set_b.groups).collect();
         groups.sort();
         groups.dedup();
         for g in groups {
-            let ia: Vec<i64> = set_a
-                .items
-                .iter()
-                .filter(|x| x.1 .1 == g)
-                .map(|x| *x.0)
-                .collect();
-            let ib: Vec<i64> = set_b
-                .items
-                .iter()
-                .filter(|x| x.1 .1 == g)
-                .map(|x| *x.0)
-                .collect();
+            let positions = |set: &ItemSet| -> Vec<usize> {
+                (0..set.ids.len())
+                    .filter(|&i| &set.groups[i] == g)
+                    .collect()
+            };
+            let (ia, ib) = (positions(&set_a), positions(&set_b));
             if ia.is_empty() || ib.is_empty() {
                 continue;
             }
             let before = side_stats(&sa, &ia, &names, opts.spread);
             let after = side_stats(&sb, &ib, &names, opts.spread);
-            let ma = item_matrix(&sa, &ia, &names);
-            let mb = item_matrix(&sb, &ib, &names);
-            let mut union: Vec<i64> = ia.iter().chain(ib.iter()).copied().collect();
+            let ma = item_matrix(&sa, &set_a, &ia, &names);
+            let mb = item_matrix(&sb, &set_b, &ib, &names);
+            let mut union: Vec<i64> = ma.keys().chain(mb.keys()).copied().collect();
             union.sort_unstable();
             union.dedup();
             let rows_a: Vec<Option<Vec<f64>>> = union.iter().map(|i| ma.get(i).cloned()).collect();

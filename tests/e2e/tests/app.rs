@@ -199,9 +199,13 @@ async fn shift_ctrl_z(c: &Client) {
     c.release_actions().await.unwrap();
 }
 
+/// Screenshots go under target/ so a test run never changes tracked files;
+/// `cargo xtask screenshots` points ASSAY_SCREENSHOT_DIR at docs/screenshots to refresh them.
 async fn screenshot(c: &Client, name: &str) {
     let png = c.screenshot().await.unwrap();
-    let dir = root().join("docs/screenshots");
+    let dir = std::env::var_os("ASSAY_SCREENSHOT_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root().join("target/screenshots"));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join(name), png).unwrap();
 }

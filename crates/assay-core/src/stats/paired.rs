@@ -21,18 +21,45 @@ fn quantile(sorted: &[f64], p: f64) -> f64 {
     sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
 }
 
-fn side_means(rows: &[Option<Vec<f64>>], picks: &[usize], models: usize) -> Option<Vec<f64>> {
-    let mut sums = vec![0.0; models];
+/// Rows flattened once so each resample walks contiguous memory: `present[i]` and the
+/// `models` scores of item i at `values[i * models..]`.
+struct Flat {
+    present: Vec<bool>,
+    values: Vec<f64>,
+}
+
+fn flatten(rows: &[Option<Vec<f64>>], models: usize) -> Flat {
+    let mut f = Flat {
+        present: Vec::with_capacity(rows.len()),
+        values: vec![0.0; rows.len() * models],
+    };
+    for (i, r) in rows.iter().enumerate() {
+        f.present.push(r.is_some());
+        if let Some(r) = r {
+            f.values[i * models..i * models + models].copy_from_slice(&r[..models]);
+        }
+    }
+    f
+}
+
+fn side_means(flat: &Flat, picks: &[usize], models: usize, sums: &mut [f64]) -> bool {
+    sums.iter_mut().for_each(|s| *s = 0.0);
     let mut n = 0usize;
     for &i in picks {
-        if let Some(r) = &rows[i] {
-            for (s, v) in sums.iter_mut().zip(r) {
+        if flat.present[i] {
+            for (s, v) in sums
+                .iter_mut()
+                .zip(&flat.values[i * models..i * models + models])
+            {
                 *s += v;
             }
             n += 1;
         }
     }
-    (n > 0).then(|| sums.into_iter().map(|s| s / n as f64).collect())
+    if n > 0 {
+        sums.iter_mut().for_each(|s| *s /= n as f64);
+    }
+    n > 0
 }
 
 /// `before[i]` / `after[i]`: item i's score per model on that version (the mean over the
@@ -59,16 +86,15 @@ pub fn paired_bootstrap(
     );
     let mut picks = vec![0usize; n];
     let avg = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
+    let (fb, fa) = (flatten(before, models), flatten(after, models));
+    let (mut mb, mut ma) = (vec![0.0; models], vec![0.0; models]);
     for _ in 0..iters {
         for p in picks.iter_mut() {
             *p = rng.below(n);
         }
-        let (Some(mb), Some(ma)) = (
-            side_means(before, &picks, models),
-            side_means(after, &picks, models),
-        ) else {
+        if !side_means(&fb, &picks, models, &mut mb) || !side_means(&fa, &picks, models, &mut ma) {
             continue;
-        };
+        }
         let (xb, xa) = (avg(&mb), avg(&ma));
         b.push(xb);
         a.push(xa);
