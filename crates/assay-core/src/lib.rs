@@ -11,4 +11,4 @@ pub mod store;
 
 pub use error::{Error, Problem, Result};
 pub use model::*;
-pub use store::Project;
+pub use store::{Project, Version};

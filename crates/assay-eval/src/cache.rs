@@ -1,7 +1,6 @@
 //! The response cache: a key over everything that determines an answer, and the stored
 //! responses. Endpoint URLs are left out so replicas share entries.
 
-use rusqlite::{params, OptionalExtension};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
@@ -43,33 +42,21 @@ pub fn judge_key(cfg: &ModelConfig, judge_prompt: &str) -> String {
     hex::encode(Sha256::digest(material.to_string().as_bytes()))
 }
 
-pub fn lookup(conn: &rusqlite::Connection, key: &str) -> rusqlite::Result<Option<ChatResponse>> {
-    conn.prepare_cached(
-        "SELECT text, prompt_tokens, completion_tokens FROM responses WHERE cache_key = ?1",
-    )?
-    .query_row([key], |r| {
-        Ok(ChatResponse {
-            text: r.get(0)?,
-            prompt_tokens: r.get(1)?,
-            completion_tokens: r.get(2)?,
-        })
-    })
-    .optional()
+/// A response as the store keeps it.
+pub fn to_stored(r: &ChatResponse) -> assay_core::store::StoredResponse {
+    assay_core::store::StoredResponse {
+        text: r.text.clone(),
+        prompt_tokens: r.prompt_tokens,
+        completion_tokens: r.completion_tokens,
+    }
 }
 
-/// Stores a response with the request that produced it (`prompt_record`).
-pub fn store(
-    conn: &rusqlite::Connection,
-    key: &str,
-    r: &ChatResponse,
-    prompt_record: Option<&str>,
-) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "INSERT OR IGNORE INTO responses (cache_key, text, prompt_tokens, completion_tokens, created_at, prompt)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![key, r.text, r.prompt_tokens, r.completion_tokens, assay_core::store::now(), prompt_record])?;
-    Ok(())
+pub fn from_stored(r: &assay_core::store::StoredResponse) -> ChatResponse {
+    ChatResponse {
+        text: r.text.clone(),
+        prompt_tokens: r.prompt_tokens,
+        completion_tokens: r.completion_tokens,
+    }
 }
 
 /// What is kept of a request for tracing: the texts, and each image by hash and sent size.

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
-use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::Semaphore;
@@ -21,32 +20,10 @@ use crate::images::ImageEncoder;
 use crate::model::{model_by_name, StoredModel};
 use crate::prompt::{default_template, load_template, render, Prompt, Variant};
 use crate::scorers::{judge, ScoreContext, Scored, ScorerKind};
+use assay_core::store::{RunItemResult, RunKey, RunWrite};
 use assay_core::{ItemContent, Project};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
-#[serde(rename_all = "snake_case")]
-pub enum Version {
-    /// The originals (revision 0 of every item).
-    Before,
-    /// Current states minus removed items.
-    After,
-}
-
-impl Version {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Before => "before",
-            Self::After => "after",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "before" => Some(Self::Before),
-            "after" => Some(Self::After),
-            _ => None,
-        }
-    }
-}
+pub use assay_core::Version;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalRequest {
@@ -171,73 +148,19 @@ type InFlight = tokio::sync::OnceCell<CallResult>;
 
 pub type ProgressFn = Arc<dyn Fn(&EvalProgress) + Send + Sync>;
 
-/// Items of a dataset as a version sees them: (item id, revision, content).
-pub fn version_items(
-    conn: &rusqlite::Connection,
-    dataset_id: i64,
-    version: Version,
-) -> Result<Vec<(i64, i64, ItemContent)>> {
-    let sql = match version {
-        Version::Before => {
-            "SELECT i.id, 0, r.content FROM items i JOIN revisions r ON r.item_id = i.id AND r.rev = 0
-             WHERE i.dataset_id = ?1 ORDER BY i.id"
-        }
-        Version::After => {
-            "SELECT i.id, i.rev, r.content FROM items i JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev
-             WHERE i.dataset_id = ?1 AND (i.op IS NULL OR i.op != 'remove') ORDER BY i.id"
-        }
-    };
-    let mut st = conn.prepare(sql)?;
-    let rows = st.query_map([dataset_id], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, i64>(1)?,
-            r.get::<_, String>(2)?,
-        ))
-    })?;
-    let mut out = Vec::new();
-    for row in rows {
-        let (id, rev, json) = row?;
-        out.push((id, rev, serde_json::from_str(&json)?));
-    }
-    Ok(out)
-}
-
-/// Finds or creates the run row for one (model, dataset, version, variant, index, template, scorer).
-#[allow(clippy::too_many_arguments)]
-pub fn ensure_run(
-    conn: &rusqlite::Connection,
-    model_id: i64,
-    dataset_id: i64,
-    version: Version,
-    variant: Variant,
-    run_index: u32,
-    template: &str,
-    scorer: &str,
-    source: &str,
-) -> Result<i64> {
-    conn.execute(
-        "INSERT OR IGNORE INTO runs (model_id, dataset_id, version, variant, run_index, template, scorer, source, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        params![model_id, dataset_id, version.as_str(), variant.as_str(), run_index, template, scorer, source, assay_core::store::now()],
-    )?;
-    Ok(conn.query_row(
-        "SELECT id FROM runs WHERE model_id = ?1 AND dataset_id = ?2 AND version = ?3 AND variant = ?4
-         AND run_index = ?5 AND template = ?6 AND scorer = ?7",
-        params![model_id, dataset_id, version.as_str(), variant.as_str(), run_index, template, scorer],
-        |r| r.get(0),
-    )?)
-}
-
-fn write_batch(project: &mut Project, batch: Vec<Write>) -> rusqlite::Result<()> {
-    let tx = project.connection_mut().transaction()?;
-    for w in batch {
-        match w {
+fn write_batch(project: &mut Project, batch: Vec<Write>) -> assay_core::Result<()> {
+    let rows: Vec<RunWrite> = batch
+        .into_iter()
+        .map(|w| match w {
             Write::Response {
                 key,
                 response,
                 prompt,
-            } => cache::store(&tx, &key, &response, Some(&prompt))?,
+            } => RunWrite::Response {
+                key,
+                response: cache::to_stored(&response),
+                prompt,
+            },
             Write::Result {
                 target,
                 key,
@@ -250,15 +173,25 @@ fn write_batch(project: &mut Project, batch: Vec<Write>) -> rusqlite::Result<()>
                     Some(s) => (s.score, s.parsed, Some(s.evidence.to_string())),
                     None => (None, None, None),
                 };
-                tx.prepare_cached(
-                    "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome, from_cache, score, parsed, evidence, error, scorer)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-                )?
-                .execute(params![target.run_id, target.item_id, target.rev, key, outcome, from_cache, score, parsed, evidence, error, target.scorer.as_str()])?;
+                RunWrite::Result {
+                    run_id: target.run_id,
+                    result: RunItemResult {
+                        item_id: target.item_id,
+                        item_rev: target.rev,
+                        cache_key: key,
+                        outcome: outcome.to_string(),
+                        from_cache,
+                        score,
+                        parsed,
+                        evidence,
+                        error,
+                        scorer: Some(target.scorer.as_str().to_string()),
+                    },
+                }
             }
-        }
-    }
-    tx.commit()
+        })
+        .collect();
+    project.write_run_batch(&rows)
 }
 
 /// Owns the only writing connection; commits whatever has arrived, as soon as it arrives.
@@ -341,7 +274,8 @@ impl Shared {
                 .reader
                 .lock()
                 .ok()
-                .and_then(|p| cache::lookup(p.connection(), key).ok().flatten());
+                .and_then(|p| p.response(key).ok().flatten())
+                .map(|r| cache::from_stored(&r));
             if let Some(r) = hit {
                 return Ok((r, true));
             }
@@ -405,7 +339,7 @@ impl Shared {
         }
         let Some(j) = self.judge else {
             return Err(Some(format!(
-                "scorer {} needs a judge model (--judge)",
+                "scorer {} needs a judge model",
                 t.scorer.as_str()
             )));
         };
@@ -496,7 +430,6 @@ pub async fn run_eval(
     cancel: CancelToken,
 ) -> Result<EvalSummary> {
     let project = Project::open(path)?;
-    let conn = project.connection();
     let models: Vec<StoredModel> = req
         .models
         .iter()
@@ -511,9 +444,7 @@ pub async fn run_eval(
         .map(|j| model_by_name(&project, j))
         .transpose()?;
     if req.scorer.is_some_and(|s| s.needs_judge()) && judge_model.is_none() {
-        return Err(EvalError::Config(
-            "this scorer needs a judge model: pass --judge".into(),
-        ));
+        return Err(EvalError::Config("this scorer needs a judge model".into()));
     }
     let template = load_template(&project, &req.template)?;
     let template_label = template
@@ -532,10 +463,10 @@ pub async fn run_eval(
     for ds in &req.datasets {
         let ds_id = project.dataset_by_name(ds)?.id;
         for version in &req.versions {
-            let items = version_items(conn, ds_id, *version)?;
-            let items: Vec<(i64, i64, Arc<ItemContent>)> = items
+            let items: Vec<(i64, i64, Arc<ItemContent>)> = project
+                .version_items(ds_id, *version)?
                 .into_iter()
-                .map(|(a, b, c)| (a, b, Arc::new(c)))
+                .map(|(m, c)| (m.id, m.rev, Arc::new(c)))
                 .collect();
             let wanted: HashSet<(i64, i64)> =
                 items.iter().map(|(id, rev, _)| (*id, *rev)).collect();
@@ -543,46 +474,28 @@ pub async fn run_eval(
                 let ctx = Arc::new(m.config.score_context());
                 for variant in &req.variants {
                     for run_index in 1..=req.runs {
-                        let run_id = ensure_run(
-                            conn,
-                            m.id,
-                            ds_id,
-                            *version,
-                            *variant,
+                        let run_id = project.ensure_run(&RunKey {
+                            model_id: m.id,
+                            dataset_id: ds_id,
+                            version: *version,
+                            variant: variant.as_str().into(),
                             run_index,
-                            &template_label,
-                            scorer_label,
-                            "live",
-                        )?;
+                            template: template_label.clone(),
+                            scorer: scorer_label.into(),
+                            source: "live".into(),
+                        })?;
                         run_ids.push(run_id);
                         expected.insert(run_id, items.len());
-                        // Rows for items edited or removed since are stale: drop them and redo.
+                        // Results for items edited or removed since are stale: drop them and redo.
                         let mut done = HashSet::new();
-                        {
-                            let mut st = conn.prepare("SELECT item_id, item_rev, outcome FROM run_items WHERE run_id = ?1")?;
-                            let rows = st.query_map([run_id], |r| {
-                                Ok((
-                                    r.get::<_, i64>(0)?,
-                                    r.get::<_, i64>(1)?,
-                                    r.get::<_, String>(2)?,
-                                ))
-                            })?;
-                            for row in rows {
-                                let (item, rev, outcome) = row?;
-                                if !wanted.contains(&(item, rev)) {
-                                    conn.execute(
-                                        "DELETE FROM run_items WHERE run_id = ?1 AND item_id = ?2",
-                                        params![run_id, item],
-                                    )?;
-                                } else if outcome != "error" {
-                                    done.insert(item);
-                                }
+                        for (item, rev, outcome) in project.run_item_states(run_id)? {
+                            if !wanted.contains(&(item, rev)) {
+                                project.forget_run_item(run_id, item)?;
+                            } else if outcome != "error" {
+                                done.insert(item);
                             }
                         }
-                        conn.execute(
-                            "UPDATE runs SET status = 'running', finished_at = NULL WHERE id = ?1",
-                            [run_id],
-                        )?;
+                        project.start_run(run_id)?;
                         for (id, rev, content) in &items {
                             if done.contains(id) {
                                 continue;
@@ -622,7 +535,7 @@ pub async fn run_eval(
                                 jobs[j].targets.push(target);
                                 continue;
                             }
-                            let cached = cache::lookup(conn, &key)?;
+                            let cached = project.response(&key)?.map(|r| cache::from_stored(&r));
                             by_key.insert((mi, key.clone()), jobs.len());
                             jobs.push(Job {
                                 key,
@@ -733,21 +646,7 @@ pub async fn run_eval(
     // cancelled run stays cancelled until a later run fills it.
     let cancelled = cancel.is_cancelled();
     for id in &run_ids {
-        let (rows, errors): (i64, i64) = conn.query_row(
-            "SELECT COUNT(*), COALESCE(SUM(outcome = 'error'), 0) FROM run_items WHERE run_id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
-        let full = rows as usize >= expected.get(id).copied().unwrap_or(0);
-        let status = match (full, errors > 0, cancelled) {
-            (true, false, _) => "complete",
-            (false, _, true) => "cancelled",
-            _ => "incomplete",
-        };
-        conn.execute(
-            "UPDATE runs SET status = ?2, finished_at = ?3 WHERE id = ?1",
-            params![id, status, assay_core::store::now()],
-        )?;
+        project.finish_run(*id, expected.get(id).copied().unwrap_or(0), cancelled)?;
     }
     Ok(EvalSummary {
         progress: snapshot,

@@ -2,8 +2,6 @@
 pub enum EvalError {
     #[error(transparent)]
     Core(#[from] assay_core::Error),
-    #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
     #[error("json: {0}")]
     Json(#[from] serde_json::Error),
     #[error("{0}")]
@@ -18,7 +16,6 @@ impl EvalError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::Core(e) => e.code(),
-            Self::Sqlite(_) => "database",
             Self::Json(_) => "invalid",
             Self::Config(_) => "config",
             Self::Input { .. } => "invalid_input",

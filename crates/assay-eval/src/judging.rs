@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use tokio::task::JoinSet;
 
@@ -16,6 +15,7 @@ use crate::dispatch::{Dispatcher, Outcome};
 use crate::error::{EvalError, Result};
 use crate::model::model_by_name;
 use crate::scorers::{judge, ScorerKind};
+use assay_core::store::RunItemResult;
 use assay_core::{ItemContent, Project};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -58,44 +58,23 @@ pub async fn judge_run(
     }
     let judge = model_by_name(project, judge_model)?;
     judge.config.validate()?;
-    let variant: String = project.connection().query_row(
-        "SELECT variant FROM runs WHERE id = ?1",
-        [run_id],
-        |r| r.get(0),
-    )?;
-    let variant =
-        crate::prompt::Variant::parse(&variant).unwrap_or(crate::prompt::Variant::Original);
-    let pending: Vec<Pending> = {
-        let mut st = project.connection().prepare(
-            "SELECT ri.item_id, rv.content, resp.text FROM run_items ri
-             JOIN revisions rv ON rv.item_id = ri.item_id AND rv.rev = ri.item_rev
-             JOIN responses resp ON resp.cache_key = ri.cache_key
-             WHERE ri.run_id = ?1 AND NOT (ri.scorer = ?2 AND ri.outcome IN ('scored', 'unparsed'))
-             ORDER BY ri.item_id",
-        )?;
-        let rows = st.query_map(params![run_id, scorer.as_str()], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-            ))
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (item_id, json, response) = row?;
-            let content: ItemContent = serde_json::from_str(&json)?;
+    let variant = crate::prompt::Variant::parse(&project.run(run_id)?.variant)
+        .unwrap_or(crate::prompt::Variant::Original);
+    let pending: Vec<Pending> = project
+        .pending_judgements(run_id, scorer.as_str())?
+        .into_iter()
+        .map(|p| {
             let question = variant
-                .question(&content)
-                .map_or(content.question.clone(), |q| q.0.to_string());
-            out.push(Pending {
-                item_id,
-                content,
+                .question(&p.content)
+                .map_or(p.content.question.clone(), |q| q.0.to_string());
+            Pending {
+                item_id: p.item_id,
+                content: p.content,
                 question,
-                response,
-            });
-        }
-        out
-    };
+                response: p.response,
+            }
+        })
+        .collect();
     let http = reqwest::Client::builder()
         .build()
         .map_err(|e| EvalError::Config(format!("HTTP client: {e}")))?;
@@ -115,7 +94,7 @@ pub async fn judge_run(
             let key = cache::judge_key(&judge.config, &format!("{}{text}", system.unwrap_or("")));
             let record =
                 serde_json::json!({"system": system, "text": text, "images": []}).to_string();
-            if let Some(hit) = cache::lookup(project.connection(), &key)? {
+            if let Some(hit) = project.response(&key)? {
                 let s = judge::parse_judge(scorer, &hit.text, &p.content);
                 write(
                     project,
@@ -152,7 +131,7 @@ pub async fn judge_run(
         let content = by_item.remove(&item_id).unwrap_or_default();
         match r {
             Ok((resp, _)) => {
-                cache::store(project.connection(), &key, &resp, Some(&record))?;
+                project.store_response(&key, &cache::to_stored(&resp), Some(&record))?;
                 let s = judge::parse_judge(scorer, &resp.text, &content);
                 if s.score.is_none() {
                     summary.unparsed += 1;
@@ -187,11 +166,7 @@ pub async fn judge_run(
             }
         }
     }
-    let left: i64 = project.connection().query_row(
-        "SELECT count(*) FROM run_items WHERE run_id = ?1 AND NOT (scorer = ?2 AND outcome IN ('scored', 'unparsed'))",
-        params![run_id, scorer.as_str()],
-        |r| r.get(0),
-    )?;
+    let left = project.pending_judgements(run_id, scorer.as_str())?.len();
     let status = if left == 0 {
         "complete"
     } else if cancel.is_cancelled() {
@@ -199,10 +174,7 @@ pub async fn judge_run(
     } else {
         "incomplete"
     };
-    project.connection().execute(
-        "UPDATE runs SET status = ?2, finished_at = ?3 WHERE id = ?1",
-        params![run_id, status, assay_core::store::now()],
-    )?;
+    project.set_run_status(run_id, status)?;
     Ok(summary)
 }
 
@@ -233,10 +205,20 @@ fn write(
         }
         Err(e) => ("error", None, None, None, Some(e)),
     };
-    project.connection().execute(
-        "UPDATE run_items SET outcome = ?3, score = ?4, parsed = ?5, evidence = ?6, error = ?7, scorer = ?8, from_cache = ?9
-         WHERE run_id = ?1 AND item_id = ?2",
-        params![run_id, item_id, outcome, score, parsed, evidence, error, scorer.as_str(), from_cache],
+    project.update_run_item(
+        run_id,
+        &RunItemResult {
+            item_id,
+            item_rev: 0,
+            cache_key: None,
+            outcome: outcome.into(),
+            from_cache,
+            score,
+            parsed,
+            evidence,
+            error,
+            scorer: Some(scorer.as_str().into()),
+        },
     )?;
     Ok(())
 }

@@ -13,6 +13,7 @@ pub mod model;
 pub mod predictions;
 pub mod prompt;
 pub mod scorers;
+#[cfg(feature = "stub")]
 pub mod stub;
 pub mod table;
 pub mod trace;

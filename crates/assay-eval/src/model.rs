@@ -1,7 +1,6 @@
 //! Models: an OpenAI-compatible endpoint (or several replicas), a model id, generation
 //! parameters and image handling. Saved in the project; API keys never are.
 
-use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{EvalError, Result};
@@ -148,68 +147,38 @@ pub struct StoredModel {
 
 pub fn save_model(project: &Project, cfg: &ModelConfig) -> Result<i64> {
     cfg.validate()?;
-    let json = serde_json::to_string(cfg)?;
-    project.connection().execute(
-        "INSERT INTO models (name, config, created_at) VALUES (?1, ?2, ?3)
-         ON CONFLICT(name) DO UPDATE SET config = excluded.config",
-        params![cfg.name, json, assay_core::store::now()],
-    )?;
-    Ok(project.connection().query_row(
-        "SELECT id FROM models WHERE name = ?1",
-        [&cfg.name],
-        |r| r.get(0),
-    )?)
+    Ok(project.save_model_config(&cfg.name, &serde_json::to_string(cfg)?)?)
 }
 
 pub fn models(project: &Project) -> Result<Vec<StoredModel>> {
-    let mut st = project
-        .connection()
-        .prepare("SELECT id, config FROM models ORDER BY id")?;
-    let rows = st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
-    let mut out = Vec::new();
-    for row in rows {
-        let (id, json) = row?;
-        out.push(StoredModel {
-            id,
-            config: serde_json::from_str(&json)?,
-        });
-    }
-    Ok(out)
+    project
+        .model_configs()?
+        .into_iter()
+        .map(|m| {
+            Ok(StoredModel {
+                id: m.id,
+                config: serde_json::from_str(&m.config)?,
+            })
+        })
+        .collect()
 }
 
 pub fn model_by_name(project: &Project, name: &str) -> Result<StoredModel> {
-    let row: Option<(i64, String)> = project
-        .connection()
-        .query_row(
-            "SELECT id, config FROM models WHERE name = ?1",
-            [name],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?;
-    let (id, json) = row.ok_or_else(|| {
-        EvalError::Config(format!(
-            "no model named {name:?}; add it with `assay model add`"
-        ))
-    })?;
+    let m = project
+        .model_config(name)?
+        .ok_or_else(|| EvalError::Config(format!("no model named {name:?} in this project")))?;
     Ok(StoredModel {
-        id,
-        config: serde_json::from_str(&json)?,
+        id: m.id,
+        config: serde_json::from_str(&m.config)?,
     })
 }
 
 /// A model row for predictions recorded elsewhere (no endpoint).
 pub fn ensure_recorded_model(project: &Project, name: &str) -> Result<i64> {
-    if let Ok(m) = model_by_name(project, name) {
-        return Ok(m.id);
-    }
     let cfg = ModelConfig {
         name: name.into(),
         model: name.into(),
         ..Default::default()
     };
-    project.connection().execute(
-        "INSERT INTO models (name, config, created_at) VALUES (?1, ?2, ?3)",
-        params![name, serde_json::to_string(&cfg)?, assay_core::store::now()],
-    )?;
-    Ok(project.connection().last_insert_rowid())
+    Ok(project.ensure_model_config(name, &serde_json::to_string(&cfg)?)?)
 }

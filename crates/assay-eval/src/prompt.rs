@@ -1,6 +1,5 @@
 //! Question variants and prompt templates.
 
-use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{EvalError, Result};
@@ -203,23 +202,7 @@ pub fn save_template(
     format: AnswerFormat,
     body: &str,
 ) -> Result<String> {
-    let latest: Option<(i64, String)> = project
-        .connection()
-        .query_row(
-            "SELECT version, body FROM prompt_templates WHERE name = ?1 ORDER BY version DESC LIMIT 1",
-            [name],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?;
-    let version = match latest {
-        Some((v, b)) if b == body => return Ok(format!("{name}@{v}")),
-        Some((v, _)) => v + 1,
-        None => 1,
-    };
-    project.connection().execute(
-        "INSERT INTO prompt_templates (name, version, format, body, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![name, version, format.as_str(), body, assay_core::store::now()],
-    )?;
+    let version = project.save_template(name, format.as_str(), body)?;
     Ok(format!("{name}@{version}"))
 }
 
@@ -238,18 +221,10 @@ pub fn load_template(project: &Project, spec: &str) -> Result<Option<(String, St
         ),
         None => (spec, None),
     };
-    let row: Option<(i64, String)> = match version {
-        Some(v) => project
-            .connection()
-            .query_row("SELECT version, body FROM prompt_templates WHERE name = ?1 AND version = ?2", params![name, v], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()?,
-        None => project
-            .connection()
-            .query_row("SELECT version, body FROM prompt_templates WHERE name = ?1 ORDER BY version DESC LIMIT 1", [name], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()?,
-    };
-    let (v, body) = row.ok_or_else(|| EvalError::Config(format!("no prompt template {spec:?}")))?;
-    Ok(Some((format!("{name}@{v}"), body)))
+    let t = project
+        .template(name, version)?
+        .ok_or_else(|| EvalError::Config(format!("no prompt template {spec:?}")))?;
+    Ok(Some((format!("{name}@{}", t.version), t.body)))
 }
 
 #[cfg(test)]

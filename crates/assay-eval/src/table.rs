@@ -14,13 +14,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::Version;
 use crate::error::{EvalError, Result};
 use crate::prompt::Variant;
 use assay_core::stats::{mean, paired_bootstrap, spearman, std_pop, std_sample, PairedIntervals};
+use assay_core::store::Outcome;
 use assay_core::Project;
 
 /// Records a person's judgement over the scorer's; the scorer's result stays stored.
@@ -32,14 +32,9 @@ pub fn overrule(
     author_id: Option<i64>,
     note: Option<&str>,
 ) -> Result<()> {
-    if !(0.0..=1.0).contains(&score) {
-        return Err(EvalError::Config(format!("score {score} is outside 0..1")));
-    }
-    project.connection().execute(
-        "INSERT INTO overrules (run_id, item_id, score, author_id, note, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![run_id, item_id, score, author_id, note, assay_core::store::now()],
-    )?;
-    Ok(())
+    project
+        .add_overrule(run_id, item_id, score, author_id, note)
+        .map_err(|e| EvalError::Config(e.to_string()))
 }
 
 /// How run-to-run spread is reported.
@@ -193,42 +188,26 @@ struct ItemSet {
 }
 
 fn item_set(
-    conn: &rusqlite::Connection,
+    project: &Project,
     dataset_id: i64,
     version: Version,
     by: Option<Breakdown>,
 ) -> Result<ItemSet> {
-    let mut st =
-        conn.prepare("SELECT id, rev, op, category FROM items WHERE dataset_id = ?1 ORDER BY id")?;
-    let rows = st.query_map([dataset_id], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, i64>(1)?,
-            r.get::<_, Option<String>>(2)?,
-            r.get::<_, Option<String>>(3)?,
-        ))
-    })?;
     let mut set = ItemSet {
         ids: Vec::new(),
         revs: Vec::new(),
         groups: Vec::new(),
         pos: HashMap::new(),
     };
-    for row in rows {
-        let (id, rev, op, cat) = row?;
-        if version == Version::After && op.as_deref() == Some("remove") {
-            continue;
-        }
+    for m in project.version_members(dataset_id, version)? {
         let group = match by {
             None => String::new(),
-            Some(Breakdown::Category) => cat.unwrap_or_else(|| "(none)".into()),
-            Some(Breakdown::Op) => op.unwrap_or_else(|| "none".into()),
+            Some(Breakdown::Category) => m.category.unwrap_or_else(|| "(none)".into()),
+            Some(Breakdown::Op) => m.op.map_or_else(|| "none".into(), |o| o.as_str().into()),
         };
-        set.pos.insert(id, set.ids.len());
-        set.ids.push(id);
-        // The original set is revision 0 of every item.
-        set.revs
-            .push(if version == Version::Before { 0 } else { rev });
+        set.pos.insert(m.id, set.ids.len());
+        set.ids.push(m.id);
+        set.revs.push(m.rev);
         set.groups.push(group);
     }
     Ok(set)
@@ -246,40 +225,32 @@ struct RunScores {
     state: Vec<u8>,
 }
 
-fn run_scores(conn: &rusqlite::Connection, run_id: i64, set: &ItemSet) -> Result<RunScores> {
+fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Result<RunScores> {
     let n = set.ids.len();
     let mut out = RunScores {
         score: vec![0.0; n],
         state: vec![MISSING; n],
     };
-    let mut st = conn.prepare_cached(
-        "SELECT item_id, CASE outcome WHEN 'scored' THEN 1 WHEN 'unparsed' THEN 2 WHEN 'error' THEN 3 ELSE 0 END,
-                item_rev, score
-         FROM run_items WHERE run_id = ?1",
-    )?;
-    let rows = st.query_map([run_id], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, u8>(1)?,
-            r.get::<_, i64>(2)?,
-            r.get::<_, Option<f64>>(3)?,
-        ))
-    })?;
-    for row in rows {
-        let (item, state, rev, score) = row?;
+    for r in project.run_results(run_id)? {
         // A result for another revision of the item does not measure this version.
-        let Some(&i) = set.pos.get(&item).filter(|&&i| set.revs[i] == rev) else {
+        let Some(&i) = set
+            .pos
+            .get(&r.item_id)
+            .filter(|&&i| set.revs[i] == r.item_rev)
+        else {
             continue;
         };
-        out.state[i] = state;
-        if state != ERROR {
-            out.score[i] = score.unwrap_or(0.0);
+        out.state[i] = match r.outcome {
+            Outcome::Scored => SCORED,
+            Outcome::Unparsed => UNPARSED,
+            Outcome::Error => ERROR,
+            Outcome::Skipped => MISSING,
+        };
+        if out.state[i] != ERROR {
+            out.score[i] = r.score.unwrap_or(0.0);
         }
     }
-    let mut st =
-        conn.prepare_cached("SELECT item_id, score FROM overrules WHERE run_id = ?1 ORDER BY id")?;
-    for row in st.query_map([run_id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?)))? {
-        let (item, score) = row?;
+    for (item, score) in project.run_overrules(run_id)? {
         if let Some(&i) = set.pos.get(&item) {
             if out.state[i] == SCORED || out.state[i] == UNPARSED {
                 out.score[i] = score;
@@ -289,45 +260,22 @@ fn run_scores(conn: &rusqlite::Connection, run_id: i64, set: &ItemSet) -> Result
     Ok(out)
 }
 
-/// One run's results keyed by item: (outcome, revision, effective score).
-fn run_results(
-    conn: &rusqlite::Connection,
-    run_id: i64,
-) -> Result<HashMap<i64, (String, i64, f64)>> {
-    let mut overruled: HashMap<i64, f64> = HashMap::new();
-    let mut st =
-        conn.prepare_cached("SELECT item_id, score FROM overrules WHERE run_id = ?1 ORDER BY id")?;
-    for row in st.query_map([run_id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?)))? {
-        let (item, score) = row?;
-        overruled.insert(item, score);
-    }
-    let mut st = conn.prepare_cached(
-        "SELECT item_id, outcome, item_rev, score FROM run_items WHERE run_id = ?1",
-    )?;
-    let rows = st.query_map([run_id], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, i64>(2)?,
-            r.get::<_, Option<f64>>(3)?,
-        ))
-    })?;
-    let mut out = HashMap::new();
-    for row in rows {
-        let (item, outcome, rev, score) = row?;
-        let score = overruled.get(&item).copied().or(score).unwrap_or(0.0);
-        out.insert(item, (outcome, rev, score));
-    }
-    Ok(out)
-}
-
 /// Effective per-item scores of one run (overrules applied; unparsed counts 0), for callers
-/// that list a run's items.
-pub fn run_item_scores(conn: &rusqlite::Connection, run_id: i64) -> Result<Vec<(i64, f64, bool)>> {
-    let mut out: Vec<(i64, f64, bool)> = run_results(conn, run_id)?
+/// that list a run's items: (item, score, unparsed).
+pub fn run_item_scores(project: &Project, run_id: i64) -> Result<Vec<(i64, f64, bool)>> {
+    let overruled: HashMap<i64, f64> = project.run_overrules(run_id)?.into_iter().collect();
+    let mut out: Vec<(i64, f64, bool)> = project
+        .run_results(run_id)?
         .into_iter()
-        .filter(|(_, (o, _, _))| o == "scored" || o == "unparsed")
-        .map(|(id, (o, _, s))| (id, s, o == "unparsed"))
+        .filter(|r| matches!(r.outcome, Outcome::Scored | Outcome::Unparsed))
+        .map(|r| {
+            let s = overruled
+                .get(&r.item_id)
+                .copied()
+                .or(r.score)
+                .unwrap_or(0.0);
+            (r.item_id, s, r.outcome == Outcome::Unparsed)
+        })
         .collect();
     out.sort_by_key(|x| x.0);
     Ok(out)
@@ -335,42 +283,27 @@ pub fn run_item_scores(conn: &rusqlite::Connection, run_id: i64) -> Result<Vec<(
 
 /// Runs of one side, grouped by protocol then model: (protocol, model) -> run ids.
 fn side_runs(
-    conn: &rusqlite::Connection,
+    project: &Project,
     dataset_id: i64,
     version: Version,
     variant: Variant,
     include_partial: bool,
 ) -> Result<BTreeMap<Protocol, BTreeMap<String, Vec<i64>>>> {
-    let mut st = conn.prepare(
-        "SELECT r.id, m.name, r.template, r.scorer, r.source, r.status FROM runs r JOIN models m ON m.id = r.model_id
-         WHERE r.dataset_id = ?1 AND r.version = ?2 AND r.variant = ?3 ORDER BY m.name, r.run_index",
-    )?;
-    let rows = st.query_map(
-        params![dataset_id, version.as_str(), variant.as_str()],
-        |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                Protocol {
-                    template: r.get(2)?,
-                    scorer: r.get(3)?,
-                    source: r.get(4)?,
-                },
-                r.get::<_, String>(5)?,
-            ))
-        },
-    )?;
     let mut out: BTreeMap<Protocol, BTreeMap<String, Vec<i64>>> = BTreeMap::new();
-    for row in rows {
-        let (id, model, protocol, status) = row?;
-        if status != "complete" && !include_partial {
+    for r in project.runs_of(dataset_id, version, variant.as_str())? {
+        if r.status != "complete" && !include_partial {
             continue;
         }
+        let protocol = Protocol {
+            template: r.template,
+            scorer: r.scorer,
+            source: r.source,
+        };
         out.entry(protocol)
             .or_default()
-            .entry(model)
+            .entry(r.model)
             .or_default()
-            .push(id);
+            .push(r.id);
     }
     Ok(out)
 }
@@ -379,7 +312,7 @@ fn side_runs(
 type SideScores = BTreeMap<String, Vec<RunScores>>;
 
 fn side_scores(
-    conn: &rusqlite::Connection,
+    project: &Project,
     set: &ItemSet,
     models: &BTreeMap<String, Vec<i64>>,
 ) -> Result<SideScores> {
@@ -387,7 +320,7 @@ fn side_scores(
     for (model, ids) in models {
         let runs = ids
             .iter()
-            .map(|id| run_scores(conn, *id, set))
+            .map(|id| run_scores(project, *id, set))
             .collect::<Result<Vec<_>>>()?;
         out.insert(model.clone(), runs);
     }
@@ -457,7 +390,7 @@ fn item_matrix(
 
 #[allow(clippy::too_many_arguments)]
 fn compare(
-    conn: &rusqlite::Connection,
+    conn: &Project,
     dataset: &str,
     dataset_id: i64,
     a: (Version, Variant),
@@ -557,7 +490,7 @@ pub fn before_after_table(
     for ds in datasets {
         let id = dataset_id(project, ds)?;
         rows.extend(compare(
-            project.connection(),
+            project,
             ds,
             id,
             (Version::Before, variant),
@@ -580,7 +513,7 @@ pub fn variant_table(
 ) -> Result<Vec<TableRow>> {
     let id = dataset_id(project, dataset)?;
     compare(
-        project.connection(),
+        project,
         dataset,
         id,
         (version, first),

@@ -1,7 +1,6 @@
 //! Tracing a run's numbers back to their sources: for each item, the request as sent, the raw
 //! response, what the scorer read, the rule and evidence, and any person's overrule.
 
-use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{EvalError, Result};
@@ -58,23 +57,16 @@ pub struct RatingSummary {
 
 /// The rating summary of a run, when its items were rated.
 pub fn rating_summary(project: &Project, run_id: i64) -> Result<Option<RatingSummary>> {
-    let mut st = project.connection().prepare(
-        "SELECT i.category, ri.outcome, ri.evidence FROM run_items ri JOIN items i ON i.id = ri.item_id
-         WHERE ri.run_id = ?1 AND ri.scorer = 'rating'",
-    )?;
-    let rows = st.query_map([run_id], |r| {
-        Ok((
-            r.get::<_, Option<String>>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, Option<String>>(2)?,
-        ))
-    })?;
+    let rows = project.scorer_results(run_id, "rating")?;
+    if rows.is_empty() {
+        return Ok(None);
+    }
     let mut by_cat: std::collections::BTreeMap<String, (f64, f64, usize)> = Default::default();
-    let (mut any, mut unparsed) = (false, 0);
-    for row in rows {
-        let (cat, outcome, ev) = row?;
-        any = true;
-        let ev: serde_json::Value = ev
+    let mut unparsed = 0;
+    for r in rows {
+        let (cat, outcome) = (r.category, r.outcome);
+        let ev: serde_json::Value = r
+            .evidence
             .and_then(|e| serde_json::from_str(&e).ok())
             .unwrap_or_default();
         match (
@@ -92,9 +84,6 @@ pub fn rating_summary(project: &Project, run_id: i64) -> Result<Option<RatingSum
             }
             _ => unparsed += 1,
         }
-    }
-    if !any {
-        return Ok(None);
     }
     let categories: Vec<(String, f64, f64, f64)> = by_cat
         .into_iter()
@@ -117,65 +106,46 @@ pub fn rating_summary(project: &Project, run_id: i64) -> Result<Option<RatingSum
 
 /// Every result of a run, in dataset order; `item` limits it to one item id.
 pub fn trace_run(project: &Project, run_id: i64, item: Option<&str>) -> Result<RunTrace> {
-    let conn = project.connection();
-    let head = conn
-        .query_row(
-            "SELECT m.name, d.name, r.version, r.variant, r.run_index, r.template, r.scorer, r.source, r.status
-             FROM runs r JOIN models m ON m.id = r.model_id JOIN datasets d ON d.id = r.dataset_id WHERE r.id = ?1",
-            [run_id],
-            |r| {
-                Ok(RunTrace {
-                    run_id,
-                    model: r.get(0)?,
-                    dataset: r.get(1)?,
-                    version: r.get(2)?,
-                    variant: r.get(3)?,
-                    run_index: r.get(4)?,
-                    template: r.get(5)?,
-                    scorer: r.get(6)?,
-                    source: r.get(7)?,
-                    status: r.get(8)?,
-                    rating: None,
-                    items: Vec::new(),
-                })
-            },
-        )
+    let run = project
+        .run(run_id)
         .map_err(|_| EvalError::Config(format!("no run {run_id}")))?;
-    let mut st = conn.prepare(
-        "SELECT i.ext_id, ri.item_rev, ri.outcome, ri.from_cache, resp.prompt, resp.text, ri.parsed, ri.scorer,
-                ri.score,
-                (SELECT o.score FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1),
-                (SELECT o.note FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1),
-                ri.evidence, ri.error
-         FROM run_items ri JOIN items i ON i.id = ri.item_id
-         LEFT JOIN responses resp ON resp.cache_key = ri.cache_key
-         WHERE ri.run_id = ?1 AND (?2 IS NULL OR i.ext_id = ?2) ORDER BY i.seq",
-    )?;
     let json = |s: Option<String>| s.and_then(|t| serde_json::from_str(&t).ok());
-    let rows = st.query_map(params![run_id, item], |r| {
-        Ok(TraceRow {
-            item: r.get(0)?,
-            item_rev: r.get(1)?,
-            outcome: r.get(2)?,
-            from_cache: r.get::<_, i64>(3)? != 0,
-            prompt: json(r.get(4)?),
-            response: r.get(5)?,
-            parsed: r.get(6)?,
-            scorer: r.get(7)?,
-            score: r.get(8)?,
-            overruled: r.get(9)?,
-            overrule_note: r.get(10)?,
-            evidence: json(r.get(11)?),
-            error: r.get(12)?,
+    let items: Vec<TraceRow> = project
+        .run_trace(run_id, item)?
+        .into_iter()
+        .map(|r| TraceRow {
+            item: r.ext_id,
+            item_rev: r.item_rev,
+            outcome: r.outcome,
+            from_cache: r.from_cache,
+            prompt: json(r.prompt),
+            response: r.response,
+            parsed: r.parsed,
+            scorer: r.scorer,
+            score: r.score,
+            overruled: r.overruled,
+            overrule_note: r.overrule_note,
+            evidence: json(r.evidence),
+            error: r.error,
         })
-    })?;
-    let mut out = head;
-    out.rating = rating_summary(project, run_id)?;
-    out.items = rows.collect::<std::result::Result<_, _>>()?;
-    if let (Some(id), true) = (item, out.items.is_empty()) {
+        .collect();
+    if let (Some(id), true) = (item, items.is_empty()) {
         return Err(EvalError::Config(format!(
             "run {run_id} has no result for item {id:?}"
         )));
     }
-    Ok(out)
+    Ok(RunTrace {
+        run_id,
+        model: run.model,
+        dataset: run.dataset,
+        version: run.version,
+        variant: run.variant,
+        run_index: run.run_index,
+        template: run.template,
+        scorer: run.scorer,
+        source: run.source,
+        status: run.status,
+        rating: rating_summary(project, run_id)?,
+        items,
+    })
 }

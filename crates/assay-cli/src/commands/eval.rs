@@ -252,35 +252,16 @@ pub fn eval(ctx: &Ctx, a: EvalArgs) -> anyhow::Result<()> {
 
 pub fn runs(ctx: &Ctx) -> anyhow::Result<()> {
     let p = ctx.open()?;
-    let mut st = p.connection().prepare(
-        "SELECT r.id, m.name, d.name, r.version, r.variant, r.run_index, r.template, r.scorer, r.source, r.status,
-                (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id),
-                (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.from_cache = 1),
-                (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome = 'unparsed'),
-                (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome = 'error'),
-                (SELECT avg(CASE WHEN ri.outcome = 'error' THEN 0 ELSE coalesce(ri.score, 0) END) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome != 'skipped')
-         FROM runs r JOIN models m ON m.id = r.model_id JOIN datasets d ON d.id = r.dataset_id ORDER BY r.id",
-    )?;
-    let rows: Vec<serde_json::Value> = st
-        .query_map([], |r| {
-            Ok(serde_json::json!({
-                "id": r.get::<_, i64>(0)?, "model": r.get::<_, String>(1)?, "dataset": r.get::<_, String>(2)?,
-                "version": r.get::<_, String>(3)?, "variant": r.get::<_, String>(4)?, "run_index": r.get::<_, i64>(5)?,
-                "template": r.get::<_, String>(6)?, "scorer": r.get::<_, String>(7)?, "source": r.get::<_, String>(8)?,
-                "status": r.get::<_, String>(9)?, "items": r.get::<_, i64>(10)?, "from_cache": r.get::<_, i64>(11)?,
-                "unparsed": r.get::<_, i64>(12)?, "errors": r.get::<_, i64>(13)?, "accuracy": r.get::<_, Option<f64>>(14)?,
-            }))
-        })?
-        .collect::<Result<_, _>>()?;
+    let rows = p.run_summaries()?;
     if ctx.json {
         return output::json(&rows);
     }
     for r in rows {
         println!(
             "{:>4} {:<12} {:<16} {:<6} {:<13} r{} {:<9} items {:>5} cached {:>5} unparsed {:>3} errors {:>3} acc {}",
-            r["id"], r["model"].as_str().unwrap_or(""), r["dataset"].as_str().unwrap_or(""), r["version"].as_str().unwrap_or(""),
-            r["variant"].as_str().unwrap_or(""), r["run_index"], r["status"].as_str().unwrap_or(""), r["items"], r["from_cache"],
-            r["unparsed"], r["errors"], r["accuracy"].as_f64().map_or("-".into(), |a| format!("{:.1}", a * 100.0))
+            r.run.id, r.run.model, r.run.dataset, r.run.version, r.run.variant, r.run.run_index, r.run.status,
+            r.items, r.from_cache, r.unparsed, r.errors,
+            r.accuracy.map_or("-".into(), |a| format!("{:.1}", a * 100.0))
         );
     }
     Ok(())
@@ -288,7 +269,8 @@ pub fn runs(ctx: &Ctx) -> anyhow::Result<()> {
 
 #[derive(Subcommand)]
 pub enum PredictionsCommand {
-    /// Import predictions recorded by llm-jp-eval-mm, lmms-eval, VLMEvalKit (TSV) or plain JSONL.
+    /// Import predictions recorded by llm-jp-eval-mm, lmms-eval, VLMEvalKit, VAGUE, CRAG-MM,
+    /// HAERAE-Vision or plain JSONL, scored like live runs (judge scorers with --judge).
     Import {
         file: PathBuf,
         #[arg(long)]

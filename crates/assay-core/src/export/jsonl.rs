@@ -6,8 +6,7 @@ use serde_json::Value;
 
 use super::{current_items, image_file_name, ExportReport};
 use crate::error::{Error, Result};
-use crate::model::RefinementOp;
-use crate::store::Project;
+use crate::store::{Project, Version};
 
 /// Writes `<dir>/data.jsonl` and `<dir>/images/`; the records are Assay's native layout, which
 /// the importer reads back to the same items.
@@ -23,7 +22,7 @@ pub fn export_jsonl(project: &Project, dataset: &str, dir: &Path) -> Result<Expo
     let mut count = 0;
     let mut removed = 0;
     for it in items {
-        if it.op == Some(RefinementOp::Remove) {
+        if !Version::After.includes(it.op) {
             removed += 1;
             continue;
         }

@@ -8,8 +8,7 @@ use parquet::arrow::ArrowWriter;
 
 use super::{current_items, image_file_name, ExportReport};
 use crate::error::{Error, Result};
-use crate::model::RefinementOp;
-use crate::store::Project;
+use crate::store::{Project, Version};
 
 /// Column holding the full item (without image bytes) so a re-import loses nothing the flat
 /// columns cannot express (distractor kinds, boxes, variants, metadata).
@@ -28,11 +27,11 @@ pub fn export_parquet(project: &Project, dataset: &str, path: &Path) -> Result<E
     let items: Vec<_> = current_items(project, ds.id)?;
     let removed = items
         .iter()
-        .filter(|i| i.op == Some(RefinementOp::Remove))
+        .filter(|i| !Version::After.includes(i.op))
         .count();
     let items: Vec<_> = items
         .into_iter()
-        .filter(|i| i.op != Some(RefinementOp::Remove))
+        .filter(|i| Version::After.includes(i.op))
         .collect();
 
     let mut id = StringBuilder::new();

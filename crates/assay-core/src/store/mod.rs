@@ -5,10 +5,13 @@ pub mod datasets;
 pub mod images;
 pub mod items;
 pub mod migrate;
+pub mod models;
 pub mod query;
 pub mod revisions;
+pub mod runs;
 pub mod summary;
 pub mod users;
+pub mod versions;
 
 use std::path::{Path, PathBuf};
 
@@ -18,9 +21,15 @@ use crate::error::Result;
 
 pub use datasets::Dataset;
 pub use items::{Author, Edit, ItemView, NewItem};
+pub use models::{ModelRow, TemplateRow};
 pub use query::{Facets, Filter, ItemRow, Page, QueryResult};
 pub use revisions::RevisionInfo;
+pub use runs::{
+    Outcome, PendingJudgement, RecordedResult, ResultRow, RunItemResult, RunKey, RunRow,
+    RunSummary, RunWrite, StoredResponse, TraceRow,
+};
 pub use users::User;
+pub use versions::{Version, VersionItem};
 
 /// An open project. Cheap to open more than one per file (readers in other threads).
 pub struct Project {
@@ -66,11 +75,13 @@ impl Project {
         &self.path
     }
 
-    /// Raw access for sibling crates (the evaluation engine keeps its own tables in the file).
+    /// Raw access for tests that check what was stored (feature `test-support`).
+    #[cfg(feature = "test-support")]
     pub fn connection(&self) -> &Connection {
         &self.conn
     }
 
+    #[cfg(feature = "test-support")]
     pub fn connection_mut(&mut self) -> &mut Connection {
         &mut self.conn
     }

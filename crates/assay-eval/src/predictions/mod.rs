@@ -8,14 +8,14 @@ pub use readers::{Key, PredictionFormat};
 use std::collections::HashMap;
 use std::path::Path;
 
-use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{ensure_run, version_items, Version};
+use crate::engine::Version;
 use crate::error::Result;
 use crate::model::ensure_recorded_model;
 use crate::prompt::Variant;
 use crate::scorers::ScorerKind;
+use assay_core::store::{RecordedResult, RunItemResult, RunKey};
 use assay_core::Project;
 
 #[derive(Debug, Clone)]
@@ -70,22 +70,16 @@ pub fn import_predictions(
         },
     )?;
     let ds = project.dataset_by_name(&opts.dataset)?;
-    let conn = project.connection();
-    let items = version_items(conn, ds.id, opts.version)?;
+    let items = project.version_items(ds.id, opts.version)?;
     // Every item of the dataset by id and by position in the published (original) order, so
     // removing items in the refined set never shifts which item a position names.
-    let all: Vec<(i64, String, i64)> = {
-        let mut st =
-            conn.prepare("SELECT id, ext_id, seq FROM items WHERE dataset_id = ?1 ORDER BY seq")?;
-        let rows = st.query_map([ds.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-        rows.collect::<Result<_, _>>()?
-    };
-    let by_ext: HashMap<&str, i64> = all.iter().map(|(id, ext, _)| (ext.as_str(), *id)).collect();
-    let by_pos: HashMap<i64, i64> = all.iter().map(|(id, _, seq)| (*seq, *id)).collect();
+    let all = project.version_members(ds.id, Version::Before)?;
+    let by_ext: HashMap<&str, i64> = all.iter().map(|m| (m.ext_id.as_str(), m.id)).collect();
+    let by_pos: HashMap<i64, i64> = all.iter().map(|m| (m.seq, m.id)).collect();
     let in_version: HashMap<i64, usize> = items
         .iter()
         .enumerate()
-        .map(|(i, (id, _, _))| (*id, i))
+        .map(|(i, (m, _))| (m.id, i))
         .collect();
     // CRAG-MM's recorded boxes are in its 960 x 1280 frame unless told otherwise.
     let boxes = match (format, opts.box_convention) {
@@ -96,21 +90,8 @@ pub fn import_predictions(
     };
     let model_id = ensure_recorded_model(project, &opts.model)?;
     let scorer_label = opts.scorer.map_or("auto", |s| s.as_str());
-    let tx = project.connection_mut().transaction()?;
-    let run_id = ensure_run(
-        &tx,
-        model_id,
-        ds.id,
-        opts.version,
-        opts.variant,
-        opts.run_index,
-        "recorded",
-        scorer_label,
-        "recorded",
-    )?;
-    tx.execute("DELETE FROM run_items WHERE run_id = ?1", [run_id])?;
     let mut report = ImportedRun {
-        run_id,
+        run_id: 0,
         format,
         matched: 0,
         scored: 0,
@@ -120,6 +101,7 @@ pub fn import_predictions(
         missing: 0,
     };
     let mut seen = vec![false; items.len()];
+    let mut results = Vec::new();
     for pred in preds {
         let item = match &pred.key {
             Key::Id(id) => by_ext.get(id.as_str()).copied(),
@@ -140,11 +122,10 @@ pub fn import_predictions(
                 format!("a second prediction for item {}", pred.key.label()),
             ));
         }
-        let text = pred.text;
         let prompt = pred
             .prompt
             .map(|t| serde_json::json!({"system": null, "text": t, "images": []}).to_string());
-        let (item_id, rev, content) = &items[i];
+        let (member, content) = &items[i];
         seen[i] = true;
         report.matched += 1;
         // A CRAG-MM prediction file holds boxes whatever the item's own answer format.
@@ -160,7 +141,7 @@ pub fn import_predictions(
                     boxes,
                     max_side: opts.max_side,
                 };
-                scorer.score(content, &text, &ctx)
+                scorer.score(content, &pred.text, &ctx)
             }
             None => crate::scorers::Scored::unparsed(serde_json::json!({"rule": "awaiting judge"})),
         };
@@ -174,27 +155,38 @@ pub fn import_predictions(
             (false, Some(_)) => report.scored += 1,
             (false, None) => report.unparsed += 1,
         }
-        let key = format!("recorded:{run_id}:{item_id}");
-        tx.execute(
-            "INSERT OR REPLACE INTO responses (cache_key, text, created_at, prompt) VALUES (?1, ?2, ?3, ?4)",
-            params![key, text, assay_core::store::now(), prompt],
-        )?;
-        tx.execute(
-            "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome, from_cache, score, parsed, evidence, scorer)
-             VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7, ?8, ?9)",
-            params![run_id, item_id, rev, key, outcome, s.score, s.parsed, s.evidence.to_string(), kind.as_str()],
-        )?;
+        results.push(RecordedResult {
+            result: RunItemResult {
+                item_id: member.id,
+                item_rev: member.rev,
+                cache_key: None,
+                outcome: outcome.into(),
+                from_cache: false,
+                score: s.score,
+                parsed: s.parsed,
+                evidence: Some(s.evidence.to_string()),
+                error: None,
+                scorer: Some(kind.as_str().into()),
+            },
+            response: pred.text,
+            prompt,
+        });
     }
     report.missing = seen.iter().filter(|s| !**s).count();
     let judged_later = opts.scorer.is_some_and(|s| s.needs_judge());
-    tx.execute(
-        "UPDATE runs SET status = ?3, finished_at = ?2 WHERE id = ?1",
-        params![
-            run_id,
-            assay_core::store::now(),
-            if judged_later { "pending" } else { "complete" }
-        ],
+    report.run_id = project.record_run(
+        &RunKey {
+            model_id,
+            dataset_id: ds.id,
+            version: opts.version,
+            variant: opts.variant.as_str().into(),
+            run_index: opts.run_index,
+            template: "recorded".into(),
+            scorer: scorer_label.into(),
+            source: "recorded".into(),
+        },
+        &results,
+        if judged_later { "pending" } else { "complete" },
     )?;
-    tx.commit()?;
     Ok(report)
 }

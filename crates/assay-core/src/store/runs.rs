@@ -1,0 +1,544 @@
+//! Evaluation runs and what they produced: the run rows, each item's result, the cached
+//! responses (with the request that produced them) and people's overrules. The evaluation
+//! engine decides what to run and how to score; every statement about its tables is here.
+
+use rusqlite::{params, OptionalExtension};
+use serde::{Deserialize, Serialize};
+
+use super::versions::Version;
+use super::{now, Project};
+use crate::error::{Error, Result};
+use crate::model::ItemContent;
+
+/// Everything that identifies one measurement run.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RunKey {
+    pub model_id: i64,
+    pub dataset_id: i64,
+    pub version: Version,
+    pub variant: String,
+    pub run_index: u32,
+    pub template: String,
+    pub scorer: String,
+    /// "live" or "recorded".
+    pub source: String,
+}
+
+/// A run as listed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRow {
+    pub id: i64,
+    pub model: String,
+    pub dataset: String,
+    pub version: String,
+    pub variant: String,
+    pub run_index: i64,
+    pub template: String,
+    pub scorer: String,
+    pub source: String,
+    pub status: String,
+}
+
+/// A run with its counts, for `assay runs`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    #[serde(flatten)]
+    pub run: RunRow,
+    pub items: i64,
+    pub from_cache: i64,
+    pub unparsed: i64,
+    pub errors: i64,
+    /// Mean score over the run's results, errors counted as 0.
+    pub accuracy: Option<f64>,
+}
+
+/// A stored model response.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredResponse {
+    pub text: String,
+    pub prompt_tokens: Option<i64>,
+    pub completion_tokens: Option<i64>,
+}
+
+/// One item's result in a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunItemResult {
+    pub item_id: i64,
+    pub item_rev: i64,
+    pub cache_key: Option<String>,
+    /// scored, unparsed, error or skipped.
+    pub outcome: String,
+    pub from_cache: bool,
+    pub score: Option<f64>,
+    pub parsed: Option<String>,
+    pub evidence: Option<String>,
+    pub error: Option<String>,
+    pub scorer: Option<String>,
+}
+
+/// What the engine's writer commits.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunWrite {
+    Response {
+        key: String,
+        response: StoredResponse,
+        /// The request as sent (JSON), kept for tracing.
+        prompt: String,
+    },
+    Result {
+        run_id: i64,
+        result: RunItemResult,
+    },
+}
+
+/// A recorded prediction with its result, for [`Project::record_run`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordedResult {
+    pub result: RunItemResult,
+    pub response: String,
+    pub prompt: Option<String>,
+}
+
+/// How a run's result stands, for the tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Scored,
+    Unparsed,
+    Error,
+    Skipped,
+}
+
+impl Outcome {
+    fn parse(s: &str) -> Self {
+        match s {
+            "scored" => Self::Scored,
+            "unparsed" => Self::Unparsed,
+            "error" => Self::Error,
+            _ => Self::Skipped,
+        }
+    }
+}
+
+/// One result as the tables read it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ResultRow {
+    pub item_id: i64,
+    pub outcome: Outcome,
+    pub item_rev: i64,
+    pub score: Option<f64>,
+}
+
+/// Everything stored about one item of a run, for tracing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceRow {
+    pub ext_id: String,
+    pub item_rev: i64,
+    pub outcome: String,
+    pub from_cache: bool,
+    pub prompt: Option<String>,
+    pub response: Option<String>,
+    pub parsed: Option<String>,
+    pub scorer: Option<String>,
+    pub score: Option<f64>,
+    pub overruled: Option<f64>,
+    pub overrule_note: Option<String>,
+    pub evidence: Option<String>,
+    pub error: Option<String>,
+}
+
+/// One result of a given scorer, with the item's category (per-category summaries).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScorerResult {
+    pub category: Option<String>,
+    pub outcome: String,
+    pub evidence: Option<String>,
+}
+
+/// A stored response awaiting a judge.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingJudgement {
+    pub item_id: i64,
+    pub content: ItemContent,
+    pub response: String,
+}
+
+const RUN_COLUMNS: &str = "r.id, m.name, d.name, r.version, r.variant, r.run_index, r.template, r.scorer, r.source, r.status";
+
+fn run_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunRow> {
+    Ok(RunRow {
+        id: r.get(0)?,
+        model: r.get(1)?,
+        dataset: r.get(2)?,
+        version: r.get(3)?,
+        variant: r.get(4)?,
+        run_index: r.get(5)?,
+        template: r.get(6)?,
+        scorer: r.get(7)?,
+        source: r.get(8)?,
+        status: r.get(9)?,
+    })
+}
+
+fn insert_result(conn: &rusqlite::Connection, run_id: i64, r: &RunItemResult) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome, from_cache, score, parsed, evidence, error, scorer)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?
+    .execute(params![
+        run_id, r.item_id, r.item_rev, r.cache_key, r.outcome, r.from_cache, r.score, r.parsed,
+        r.evidence, r.error, r.scorer
+    ])?;
+    Ok(())
+}
+
+fn insert_response(
+    conn: &rusqlite::Connection,
+    key: &str,
+    r: &StoredResponse,
+    prompt: Option<&str>,
+    replace: bool,
+) -> Result<()> {
+    let verb = if replace {
+        "INSERT OR REPLACE"
+    } else {
+        "INSERT OR IGNORE"
+    };
+    conn.prepare_cached(&format!(
+        "{verb} INTO responses (cache_key, text, prompt_tokens, completion_tokens, created_at, prompt)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+    ))?
+    .execute(params![key, r.text, r.prompt_tokens, r.completion_tokens, now(), prompt])?;
+    Ok(())
+}
+
+impl Project {
+    /// The run for this key, created (pending) if new.
+    pub fn ensure_run(&self, k: &RunKey) -> Result<i64> {
+        ensure_run(&self.conn, k)
+    }
+
+    /// Each stored result of a run: (item, revision, outcome).
+    pub fn run_item_states(&self, run_id: i64) -> Result<Vec<(i64, i64, String)>> {
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT item_id, item_rev, outcome FROM run_items WHERE run_id = ?1")?;
+        let rows = st.query_map([run_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Drops a stale result (the item changed since) so the run redoes it.
+    pub fn forget_run_item(&self, run_id: i64, item_id: i64) -> Result<()> {
+        self.conn.execute(
+            "DELETE FROM run_items WHERE run_id = ?1 AND item_id = ?2",
+            params![run_id, item_id],
+        )?;
+        Ok(())
+    }
+
+    /// Marks a run as running again (a resumed or repeated run).
+    pub fn start_run(&self, run_id: i64) -> Result<()> {
+        self.conn.execute(
+            "UPDATE runs SET status = 'running', finished_at = NULL WHERE id = ?1",
+            [run_id],
+        )?;
+        Ok(())
+    }
+
+    /// Ends a run: complete when every one of `expected` items has a non-error result;
+    /// cancelled when stopped short by a person; incomplete otherwise.
+    pub fn finish_run(&self, run_id: i64, expected: usize, cancelled: bool) -> Result<String> {
+        let (rows, errors): (i64, i64) = self.conn.query_row(
+            "SELECT COUNT(*), COALESCE(SUM(outcome = 'error'), 0) FROM run_items WHERE run_id = ?1",
+            [run_id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let full = rows as usize >= expected;
+        let status = match (full, errors > 0, cancelled) {
+            (true, false, _) => "complete",
+            (false, _, true) => "cancelled",
+            _ => "incomplete",
+        };
+        self.set_run_status(run_id, status)?;
+        Ok(status.to_string())
+    }
+
+    pub fn set_run_status(&self, run_id: i64, status: &str) -> Result<()> {
+        self.conn.execute(
+            "UPDATE runs SET status = ?2, finished_at = ?3 WHERE id = ?1",
+            params![run_id, status, now()],
+        )?;
+        Ok(())
+    }
+
+    /// Commits what the engine's writer received, in one transaction.
+    pub fn write_run_batch(&mut self, batch: &[RunWrite]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        for w in batch {
+            match w {
+                RunWrite::Response {
+                    key,
+                    response,
+                    prompt,
+                } => insert_response(&tx, key, response, Some(prompt), false)?,
+                RunWrite::Result { run_id, result } => insert_result(&tx, *run_id, result)?,
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// A cached response.
+    pub fn response(&self, key: &str) -> Result<Option<StoredResponse>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT text, prompt_tokens, completion_tokens FROM responses WHERE cache_key = ?1",
+            )?
+            .query_row([key], |r| {
+                Ok(StoredResponse {
+                    text: r.get(0)?,
+                    prompt_tokens: r.get(1)?,
+                    completion_tokens: r.get(2)?,
+                })
+            })
+            .optional()?)
+    }
+
+    pub fn store_response(
+        &self,
+        key: &str,
+        r: &StoredResponse,
+        prompt: Option<&str>,
+    ) -> Result<()> {
+        insert_response(&self.conn, key, r, prompt, false)
+    }
+
+    /// Replaces a run's results with recorded ones, in one transaction; returns the run id.
+    pub fn record_run(
+        &mut self,
+        key: &RunKey,
+        results: &[RecordedResult],
+        status: &str,
+    ) -> Result<i64> {
+        let tx = self.conn.transaction()?;
+        let run_id = ensure_run(&tx, key)?;
+        tx.execute("DELETE FROM run_items WHERE run_id = ?1", [run_id])?;
+        for r in results {
+            let cache_key = format!("recorded:{run_id}:{}", r.result.item_id);
+            let response = StoredResponse {
+                text: r.response.clone(),
+                prompt_tokens: None,
+                completion_tokens: None,
+            };
+            insert_response(&tx, &cache_key, &response, r.prompt.as_deref(), true)?;
+            let mut result = r.result.clone();
+            result.cache_key = Some(cache_key);
+            insert_result(&tx, run_id, &result)?;
+        }
+        tx.execute(
+            "UPDATE runs SET status = ?2, finished_at = ?3 WHERE id = ?1",
+            params![run_id, status, now()],
+        )?;
+        tx.commit()?;
+        Ok(run_id)
+    }
+
+    /// Replaces one item's result of a run (a judgement added to a recorded response).
+    pub fn update_run_item(&self, run_id: i64, r: &RunItemResult) -> Result<()> {
+        self.conn.execute(
+            "UPDATE run_items SET outcome = ?3, score = ?4, parsed = ?5, evidence = ?6, error = ?7, scorer = ?8, from_cache = ?9
+             WHERE run_id = ?1 AND item_id = ?2",
+            params![run_id, r.item_id, r.outcome, r.score, r.parsed, r.evidence, r.error, r.scorer, r.from_cache],
+        )?;
+        Ok(())
+    }
+
+    pub fn run(&self, run_id: i64) -> Result<RunRow> {
+        self.conn
+            .query_row(
+                &format!("SELECT {RUN_COLUMNS} FROM runs r JOIN models m ON m.id = r.model_id JOIN datasets d ON d.id = r.dataset_id WHERE r.id = ?1"),
+                [run_id],
+                run_row,
+            )
+            .optional()?
+            .ok_or_else(|| Error::NotFound(format!("run {run_id}")))
+    }
+
+    /// The runs of one dataset, version and variant, by model then run index.
+    pub fn runs_of(&self, dataset_id: i64, version: Version, variant: &str) -> Result<Vec<RunRow>> {
+        let mut st = self.conn.prepare(&format!(
+            "SELECT {RUN_COLUMNS} FROM runs r JOIN models m ON m.id = r.model_id JOIN datasets d ON d.id = r.dataset_id
+             WHERE r.dataset_id = ?1 AND r.version = ?2 AND r.variant = ?3 ORDER BY m.name, r.run_index"
+        ))?;
+        let rows = st.query_map(params![dataset_id, version.as_str(), variant], run_row)?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Every run with its counts.
+    pub fn run_summaries(&self) -> Result<Vec<RunSummary>> {
+        let mut st = self.conn.prepare(&format!(
+            "SELECT {RUN_COLUMNS},
+                (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id),
+                (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.from_cache = 1),
+                (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome = 'unparsed'),
+                (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome = 'error'),
+                (SELECT avg(CASE WHEN ri.outcome = 'error' THEN 0 ELSE coalesce(ri.score, 0) END) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome != 'skipped')
+             FROM runs r JOIN models m ON m.id = r.model_id JOIN datasets d ON d.id = r.dataset_id ORDER BY r.id"
+        ))?;
+        let rows = st.query_map([], |r| {
+            Ok(RunSummary {
+                run: run_row(r)?,
+                items: r.get(10)?,
+                from_cache: r.get(11)?,
+                unparsed: r.get(12)?,
+                errors: r.get(13)?,
+                accuracy: r.get(14)?,
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// A run's results as the tables read them.
+    pub fn run_results(&self, run_id: i64) -> Result<Vec<ResultRow>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT item_id, outcome, item_rev, score FROM run_items WHERE run_id = ?1",
+        )?;
+        let rows = st.query_map([run_id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, Option<f64>>(3)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (item_id, outcome, item_rev, score) = row?;
+            out.push(ResultRow {
+                item_id,
+                outcome: Outcome::parse(&outcome),
+                item_rev,
+                score,
+            });
+        }
+        Ok(out)
+    }
+
+    /// People's overrules of a run's results, oldest first (the last per item wins).
+    pub fn run_overrules(&self, run_id: i64) -> Result<Vec<(i64, f64)>> {
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT item_id, score FROM overrules WHERE run_id = ?1 ORDER BY id")?;
+        let rows = st.query_map([run_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Records a person's judgement over a scorer's; the scorer's result stays stored.
+    pub fn add_overrule(
+        &self,
+        run_id: i64,
+        item_id: i64,
+        score: f64,
+        author_id: Option<i64>,
+        note: Option<&str>,
+    ) -> Result<()> {
+        if !(0.0..=1.0).contains(&score) {
+            return Err(Error::Invalid(format!("score {score} is outside 0..1")));
+        }
+        self.conn.execute(
+            "INSERT INTO overrules (run_id, item_id, score, author_id, note, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![run_id, item_id, score, author_id, note, now()],
+        )?;
+        Ok(())
+    }
+
+    /// Everything stored about a run's items, in dataset order; `ext_id` limits it to one.
+    pub fn run_trace(&self, run_id: i64, ext_id: Option<&str>) -> Result<Vec<TraceRow>> {
+        let mut st = self.conn.prepare(
+            "SELECT i.ext_id, ri.item_rev, ri.outcome, ri.from_cache, resp.prompt, resp.text, ri.parsed, ri.scorer,
+                    ri.score,
+                    (SELECT o.score FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1),
+                    (SELECT o.note FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1),
+                    ri.evidence, ri.error
+             FROM run_items ri JOIN items i ON i.id = ri.item_id
+             LEFT JOIN responses resp ON resp.cache_key = ri.cache_key
+             WHERE ri.run_id = ?1 AND (?2 IS NULL OR i.ext_id = ?2) ORDER BY i.seq",
+        )?;
+        let rows = st.query_map(params![run_id, ext_id], |r| {
+            Ok(TraceRow {
+                ext_id: r.get(0)?,
+                item_rev: r.get(1)?,
+                outcome: r.get(2)?,
+                from_cache: r.get::<_, i64>(3)? != 0,
+                prompt: r.get(4)?,
+                response: r.get(5)?,
+                parsed: r.get(6)?,
+                scorer: r.get(7)?,
+                score: r.get(8)?,
+                overruled: r.get(9)?,
+                overrule_note: r.get(10)?,
+                evidence: r.get(11)?,
+                error: r.get(12)?,
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Results of a run made by one scorer.
+    pub fn scorer_results(&self, run_id: i64, scorer: &str) -> Result<Vec<ScorerResult>> {
+        let mut st = self.conn.prepare(
+            "SELECT i.category, ri.outcome, ri.evidence FROM run_items ri JOIN items i ON i.id = ri.item_id
+             WHERE ri.run_id = ?1 AND ri.scorer = ?2",
+        )?;
+        let rows = st.query_map(params![run_id, scorer], |r| {
+            Ok(ScorerResult {
+                category: r.get(0)?,
+                outcome: r.get(1)?,
+                evidence: r.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Stored responses of a run not yet judged by `scorer`, with the item as it was asked.
+    pub fn pending_judgements(&self, run_id: i64, scorer: &str) -> Result<Vec<PendingJudgement>> {
+        let mut st = self.conn.prepare(
+            "SELECT ri.item_id, rv.content, resp.text FROM run_items ri
+             JOIN revisions rv ON rv.item_id = ri.item_id AND rv.rev = ri.item_rev
+             JOIN responses resp ON resp.cache_key = ri.cache_key
+             WHERE ri.run_id = ?1 AND NOT (ri.scorer = ?2 AND ri.outcome IN ('scored', 'unparsed'))
+             ORDER BY ri.item_id",
+        )?;
+        let rows = st.query_map(params![run_id, scorer], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (item_id, json, response) = row?;
+            out.push(PendingJudgement {
+                item_id,
+                content: super::items::parse_content(&json)?,
+                response,
+            });
+        }
+        Ok(out)
+    }
+}
+
+fn ensure_run(conn: &rusqlite::Connection, k: &RunKey) -> Result<i64> {
+    conn.execute(
+        "INSERT OR IGNORE INTO runs (model_id, dataset_id, version, variant, run_index, template, scorer, source, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        params![k.model_id, k.dataset_id, k.version.as_str(), k.variant, k.run_index, k.template, k.scorer, k.source, now()],
+    )?;
+    Ok(conn.query_row(
+        "SELECT id FROM runs WHERE model_id = ?1 AND dataset_id = ?2 AND version = ?3 AND variant = ?4
+         AND run_index = ?5 AND template = ?6 AND scorer = ?7",
+        params![k.model_id, k.dataset_id, k.version.as_str(), k.variant, k.run_index, k.template, k.scorer],
+        |r| r.get(0),
+    )?)
+}

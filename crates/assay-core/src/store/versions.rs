@@ -1,0 +1,110 @@
+//! The two versions every comparison is between, defined once: "before" is revision 0 of every
+//! item, "after" is the current revision of every item not removed.
+
+use serde::{Deserialize, Serialize};
+
+use super::items::parse_content;
+use super::Project;
+use crate::error::Result;
+use crate::model::{ItemContent, RefinementOp};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Version {
+    /// The originals (revision 0 of every item).
+    Before,
+    /// Current states minus removed items.
+    After,
+}
+
+impl Version {
+    pub const ALL: [Version; 2] = [Self::Before, Self::After];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Before => "before",
+            Self::After => "after",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+    /// Whether an item whose current operation is `op` belongs to this version.
+    pub fn includes(self, op: Option<RefinementOp>) -> bool {
+        match self {
+            Self::Before => true,
+            Self::After => op != Some(RefinementOp::Remove),
+        }
+    }
+}
+
+/// An item as one version sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VersionItem {
+    pub id: i64,
+    pub ext_id: String,
+    /// Position in the dataset as imported (0-based): what position-keyed tools call `doc_id`.
+    pub seq: i64,
+    /// The revision this version uses (0 before).
+    pub rev: i64,
+    pub op: Option<RefinementOp>,
+    pub category: Option<String>,
+}
+
+impl Project {
+    /// The items of a version in dataset order, without their content.
+    pub fn version_members(&self, dataset_id: i64, version: Version) -> Result<Vec<VersionItem>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT id, ext_id, seq, rev, op, category FROM items WHERE dataset_id = ?1 ORDER BY seq",
+        )?;
+        let rows = st.query_map([dataset_id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, Option<String>>(4)?,
+                r.get::<_, Option<String>>(5)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, ext_id, seq, rev, op, category) = row?;
+            let op = op.as_deref().and_then(RefinementOp::parse);
+            if !version.includes(op) {
+                continue;
+            }
+            out.push(VersionItem {
+                id,
+                ext_id,
+                seq,
+                rev: if version == Version::Before { 0 } else { rev },
+                op,
+                category,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The items of a version in dataset order with their content at that version.
+    pub fn version_items(
+        &self,
+        dataset_id: i64,
+        version: Version,
+    ) -> Result<Vec<(VersionItem, ItemContent)>> {
+        let members = self.version_members(dataset_id, version)?;
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT content FROM revisions WHERE item_id = ?1 AND rev = ?2")?;
+        let mut out = Vec::with_capacity(members.len());
+        for m in members {
+            let json: String = st.query_row(rusqlite::params![m.id, m.rev], |r| r.get(0))?;
+            out.push((m, parse_content(&json)?));
+        }
+        Ok(out)
+    }
+
+    /// An item's content at one revision.
+    pub fn content_at(&self, item_id: i64, rev: i64) -> Result<ItemContent> {
+        Ok(super::revisions::load(&self.conn, item_id, rev)?.content)
+    }
+}
