@@ -172,6 +172,7 @@ pub fn store(args: &[String]) -> Result<()> {
         }
         let op = RefinementOp::ALL[rng.random_range(0..6)];
         let edit = Edit {
+            base_rev: None,
             content,
             op: Some(op),
             tags: vec![IssueTag::ALL[rng.random_range(0..4)]],
@@ -490,6 +491,7 @@ pub fn table(args: &[String]) -> Result<()> {
         p.save_edit(
             id,
             &assay_core::store::Edit {
+                base_rev: None,
                 content: c,
                 op: Some(assay_core::RefinementOp::Remove),
                 tags: vec![],

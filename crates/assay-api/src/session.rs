@@ -144,19 +144,11 @@ impl Session {
         })
     }
 
-    /// Saves an edit as a new revision unless nothing changed (autosave calls this often).
+    /// Saves an edit as a new revision; core skips no-ops (autosave calls this often) and
+    /// refuses an edit made on a superseded revision with the `conflict` code.
     pub fn save_item(&mut self, id: i64, edit: &Edit) -> ApiResult<ItemDetail> {
         let author = self.author()?;
-        let p = self.project_mut()?;
-        let cur = p.item(id)?;
-        let unchanged = cur.content == edit.content
-            && cur.op == edit.op
-            && cur.tags == edit.tags
-            && cur.status == edit.status
-            && edit.note.is_none();
-        if !unchanged {
-            p.save_edit(id, edit, &author)?;
-        }
+        self.project_mut()?.save_edit(id, edit, &author)?;
         self.item_detail(id)
     }
 

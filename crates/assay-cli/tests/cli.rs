@@ -65,6 +65,43 @@ fn import_list_edit_show_export_stats() {
         ],
     );
     assert_eq!(e["rev"], 1);
+    // The same edit again changes nothing and writes no revision.
+    let again = ok_json(
+        &p,
+        &[
+            "edit",
+            "jgraph-mini",
+            "jg-006",
+            "--user",
+            "aiko",
+            "--answer",
+            "117",
+            "--op",
+            "answer_correction",
+            "--tag",
+            "wrong_answer",
+        ],
+    );
+    assert_eq!(again["rev"], 1);
+    // An edit decided on revision 0 after someone saved revision 1 is refused: a conflict.
+    let late = assay(
+        &p,
+        &[
+            "edit",
+            "jgraph-mini",
+            "jg-006",
+            "--user",
+            "minjun",
+            "--answer",
+            "171mm",
+            "--base-rev",
+            "0",
+            "--json",
+        ],
+    );
+    assert!(!late.status.success());
+    let err: serde_json::Value = serde_json::from_slice(&late.stdout).unwrap();
+    assert_eq!(err["error"]["code"], "conflict", "{err}");
     let s = ok_json(&p, &["show", "jgraph-mini", "jg-006"]);
     assert_eq!(s["item"]["content"]["answer"], "117");
     assert_eq!(s["item"]["original"]["answer"], "171");

@@ -52,6 +52,17 @@ pub enum Error {
     NotFound(String),
     #[error("image {hash}: {message}")]
     Image { hash: String, message: String },
+    #[error(
+        "item {item_id} changed since you started editing: you edited revision {base_rev}, it is now \
+         at revision {current_rev} ({by}); nothing was saved"
+    )]
+    Conflict {
+        item_id: i64,
+        base_rev: i64,
+        current_rev: i64,
+        /// Who made the current revision.
+        by: String,
+    },
     #[error("cancelled")]
     Cancelled,
 }
@@ -85,6 +96,7 @@ impl Error {
             Self::Invalid(_) => "invalid",
             Self::NotFound(_) => "not_found",
             Self::Image { .. } => "image",
+            Self::Conflict { .. } => "conflict",
             Self::Cancelled => "cancelled",
         }
     }

@@ -354,6 +354,67 @@ async fn annotate_in_the_real_window() {
     shift_ctrl_z(&c).await;
     wait_op(&c, "answer_correction", true).await;
 
+    // Another process saves the item this window has open: what is typed here meets that
+    // change as a conflict, both versions are shown, and the chosen combination is saved.
+    open_row(&c, "jg-007").await;
+    {
+        use assay_core::store::{Author, Edit};
+        let mut other = assay_core::Project::open(&project).unwrap();
+        let id = other.item_id_by_ext("jgraph-mini", "jg-007").unwrap();
+        let mut content = other.item(id).unwrap().content;
+        content.question = "降水量が最も多いのは何月ですか？".into();
+        let u = other
+            .ensure_user("cli-user", assay_core::Role::Annotator)
+            .unwrap();
+        let edit = Edit {
+            base_rev: Some(0),
+            content,
+            op: None,
+            tags: vec![],
+            status: assay_core::ItemStatus::Edited,
+            note: None,
+        };
+        let author = Author {
+            user_id: u.id,
+            role: assay_core::Role::Annotator,
+            round: 1,
+        };
+        other.save_edit(id, &edit, &author).unwrap();
+    }
+    let answer = wait_for(&c, "[data-testid=answer]").await;
+    answer.clear().await.unwrap();
+    answer.send_keys("4月").await.unwrap();
+    keys(&c, &[(None, '\u{E00C}')]).await; // Escape: blur, which tries to save
+    wait_for(&c, "[data-testid=conflict-question]").await;
+    wait_for(&c, "[data-testid=conflict-answer]").await;
+    screenshot(&c, "conflict.png").await;
+    wait_for(&c, "[data-testid=take-theirs-question]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&c, "[data-testid=resolve-conflict]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_value(
+        &c,
+        "[data-testid=question]",
+        "降水量が最も多いのは何月ですか？",
+    )
+    .await;
+    wait_text(&c, "[data-testid=save-state]", |t| t.starts_with("saved")).await;
+    {
+        let other = assay_core::Project::open(&project).unwrap();
+        let it = other
+            .item(other.item_id_by_ext("jgraph-mini", "jg-007").unwrap())
+            .unwrap();
+        assert_eq!(it.rev, 2, "their revision, then the merge on top of it");
+        assert_eq!(it.content.question, "降水量が最も多いのは何月ですか？");
+        assert_eq!(it.content.answer.as_deref(), Some("4月"));
+    }
+
     // Hostile text renders as text.
     search(&c, "onerror").await;
     wait_text(&c, "[data-testid=result-count]", |t| {

@@ -178,6 +178,10 @@ pub struct EditArgs {
     pub tag: Vec<String>,
     #[arg(long)]
     pub note: Option<String>,
+    /// The revision this edit was decided on (from `assay show`); if the item has changed
+    /// since, nothing is saved and the command fails with a conflict. Default: the current one.
+    #[arg(long)]
+    pub base_rev: Option<i64>,
 }
 
 pub fn edit(ctx: &Ctx, a: EditArgs) -> anyhow::Result<()> {
@@ -203,6 +207,7 @@ pub fn edit(ctx: &Ctx, a: EditArgs) -> anyhow::Result<()> {
         parse_all(&a.tag, "tag", IssueTag::parse)?
     };
     let edit = Edit {
+        base_rev: Some(a.base_rev.unwrap_or(item.rev)),
         content,
         op,
         tags,

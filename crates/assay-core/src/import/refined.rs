@@ -154,6 +154,7 @@ pub fn import_refined(
             out.identical += 1;
         }
         let edit = Edit {
+            base_rev: None,
             content: if changed {
                 item.content.clone()
             } else {
@@ -172,6 +173,7 @@ pub fn import_refined(
         }
         let current = crate::store::items::current_content(&tx, *item_id)?;
         let edit = Edit {
+            base_rev: None,
             content: current,
             op: Some(RefinementOp::Remove),
             tags: vec![],

@@ -27,6 +27,11 @@ pub struct Author {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Edit {
+    /// The revision this edit was made on. When the item has moved on since, the save is
+    /// refused as a conflict instead of silently overwriting the other change. None: apply to
+    /// whatever is current (imports, scripted bulk changes).
+    #[serde(default)]
+    pub base_rev: Option<i64>,
     pub content: ItemContent,
     pub op: Option<RefinementOp>,
     #[serde(default)]
@@ -110,15 +115,71 @@ impl<'t> ItemWriter<'t> {
 }
 
 impl Project {
-    /// Appends a revision and refreshes the item's indexed columns, in one transaction.
+    /// Saves an edit as a new revision and refreshes the item's indexed columns, in one
+    /// transaction, applying the edit rules every caller shares:
+    /// - an edit based on an older revision than the current one is a conflict
+    ///   (`Error::Conflict`), unless it makes exactly the change already made;
+    /// - an edit that changes nothing (content, operation, tags, status, no note) writes nothing
+    ///   and returns the current revision;
+    /// - changing content, operation or tags makes the item "edited" (an approved item is no
+    ///   longer approved once changed), unless the edit flags it; a status-only edit (approve,
+    ///   flag) keeps the content.
     pub fn save_edit(&mut self, item_id: i64, edit: &Edit, author: &Author) -> Result<i64> {
         edit.content.validate().map_err(Error::Invalid)?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let rev = append_revision(&tx, item_id, edit, author)?;
+        let (rev, op, tags, status) = tx
+            .query_row(
+                "SELECT rev, op, tags, status FROM items WHERE id = ?1",
+                [item_id],
+                |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, Option<String>>(1)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, String>(3)?,
+                    ))
+                },
+            )
+            .optional()?
+            .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
+        let op = op.as_deref().and_then(RefinementOp::parse);
+        let tags = IssueTag::from_bits(tags);
+        let status = ItemStatus::parse(&status).unwrap_or_default();
+        let content = current_content(&tx, item_id)?;
+        let changes_item = content != edit.content
+            || op != edit.op
+            || IssueTag::to_bits(&tags) != IssueTag::to_bits(&edit.tags);
+        if let Some(base) = edit.base_rev.filter(|b| *b != rev) {
+            if changes_item {
+                let by: Option<String> = tx
+                    .query_row(
+                        "SELECT u.name FROM revisions r LEFT JOIN users u ON u.id = r.author_id
+                         WHERE r.item_id = ?1 AND r.rev = ?2",
+                        params![item_id, rev],
+                        |r| r.get(0),
+                    )
+                    .optional()?
+                    .flatten();
+                return Err(Error::Conflict {
+                    item_id,
+                    base_rev: base,
+                    current_rev: rev,
+                    by: by.unwrap_or_else(|| "the import".into()),
+                });
+            }
+        }
+        if !changes_item && edit.status == status && edit.note.is_none() {
+            return Ok(rev);
+        }
+        let mut applied = edit.clone();
+        if changes_item && edit.status != ItemStatus::Flagged {
+            applied.status = ItemStatus::Edited;
+        }
+        let new_rev = append_revision(&tx, item_id, &applied, author)?;
         tx.commit()?;
-        Ok(rev)
+        Ok(new_rev)
     }
 
     /// Appends a revision whose content is that of an older revision: history is never rewritten.
@@ -128,6 +189,7 @@ impl Project {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let old = super::revisions::load(&tx, item_id, rev)?;
         let edit = Edit {
+            base_rev: None,
             content: old.content,
             op: old.info.op,
             tags: old.info.tags,

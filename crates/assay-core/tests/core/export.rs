@@ -20,6 +20,7 @@ fn edited_project(dir: &std::path::Path) -> assay_core::Project {
         p.save_edit(
             iid,
             &Edit {
+                base_rev: None,
                 content: c,
                 op: Some(op),
                 tags: vec![],

@@ -48,6 +48,7 @@ fn filters_combine_and_facets_count() {
     p.save_edit(
         id,
         &Edit {
+            base_rev: None,
             content,
             op: Some(RefinementOp::Remove),
             tags: vec![IssueTag::Subjective],

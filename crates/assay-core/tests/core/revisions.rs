@@ -8,6 +8,7 @@ fn edit_answer(p: &mut assay_core::Project, id: i64, answer: &str, who: &str) ->
     let mut content = p.item(id).unwrap().content;
     content.answer = Some(answer.into());
     let edit = Edit {
+        base_rev: None,
         content,
         op: Some(RefinementOp::AnswerCorrection),
         tags: vec![IssueTag::WrongAnswer],
@@ -97,6 +98,7 @@ fn invalid_edits_are_refused_and_change_nothing() {
     let mut content = p.item(id).unwrap().content;
     content.correct_option = Some(9);
     let edit = Edit {
+        base_rev: None,
         content,
         op: None,
         tags: vec![],
@@ -121,4 +123,87 @@ fn edits_survive_reopening() {
     let id = p.item_id_by_ext("jgraph-mini", "jg-004").unwrap();
     assert_eq!(p.item(id).unwrap().content.answer.as_deref(), Some("80"));
     assert_eq!(p.revisions(id).unwrap()[1].author.as_deref(), Some("aiko"));
+}
+
+fn answer_edit(p: &assay_core::Project, id: i64, base: Option<i64>, answer: &str) -> Edit {
+    let mut content = p.item(id).unwrap().content;
+    content.answer = Some(answer.into());
+    Edit {
+        base_rev: base,
+        content,
+        op: Some(RefinementOp::AnswerCorrection),
+        tags: vec![],
+        status: ItemStatus::Edited,
+        note: None,
+    }
+}
+
+#[test]
+fn two_edits_on_one_base_are_a_conflict_not_a_lost_update() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let id = p.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
+    // Two windows open revision 0; the first saves.
+    let mine = answer_edit(&p, id, Some(0), "117");
+    let theirs = answer_edit(&p, id, Some(0), "171 mm");
+    let a = author(&p, "aiko");
+    let b = author(&p, "minjun");
+    assert_eq!(p.save_edit(id, &mine, &a).unwrap(), 1);
+    // The second, still based on revision 0, is refused and changes nothing.
+    let e = p.save_edit(id, &theirs, &b).unwrap_err();
+    assert_eq!(e.code(), "conflict");
+    assert!(e.to_string().contains("revision 1 (aiko)"), "{e}");
+    assert_eq!(p.item(id).unwrap().content.answer.as_deref(), Some("117"));
+    assert_eq!(p.revisions(id).unwrap().len(), 2);
+    // Making exactly the change already made is no conflict and writes nothing.
+    let same = answer_edit(&p, id, Some(0), "117");
+    assert_eq!(p.save_edit(id, &same, &b).unwrap(), 1);
+    // Based on the current revision, the second person's change goes in.
+    let rebased = answer_edit(&p, id, Some(1), "171 mm");
+    assert_eq!(p.save_edit(id, &rebased, &b).unwrap(), 2);
+}
+
+#[test]
+fn no_op_saves_write_nothing_and_status_rules_apply_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let id = p.item_id_by_ext("jgraph-mini", "jg-001").unwrap();
+    let a = author(&p, "aiko");
+    let it = p.item(id).unwrap();
+    let unchanged = Edit {
+        base_rev: Some(0),
+        content: it.content.clone(),
+        op: None,
+        tags: vec![],
+        status: ItemStatus::Todo,
+        note: None,
+    };
+    assert_eq!(
+        p.save_edit(id, &unchanged, &a).unwrap(),
+        0,
+        "nothing changed"
+    );
+    assert_eq!(p.revisions(id).unwrap().len(), 1);
+    // A status-only change (an auditor approves) keeps the content.
+    let approve = Edit {
+        status: ItemStatus::Approved,
+        ..unchanged.clone()
+    };
+    assert_eq!(p.save_edit(id, &approve, &a).unwrap(), 1);
+    assert_eq!(p.item(id).unwrap().status, ItemStatus::Approved);
+    // Saving the same approved state again (a CLI run with no changes) writes nothing and
+    // does not reset the approval.
+    let again = Edit {
+        base_rev: Some(1),
+        ..approve.clone()
+    };
+    assert_eq!(p.save_edit(id, &again, &a).unwrap(), 1);
+    assert_eq!(p.item(id).unwrap().status, ItemStatus::Approved);
+    // Changing an approved item makes it edited again, whatever status the caller sent.
+    let mut changed = again.clone();
+    changed.content.answer = Some("91".into());
+    assert_eq!(p.save_edit(id, &changed, &a).unwrap(), 2);
+    assert_eq!(p.item(id).unwrap().status, ItemStatus::Edited);
 }

@@ -114,6 +114,7 @@ async fn after_editing_k_items_only_k_requests_per_run_are_sent() {
         p.save_edit(
             id,
             &Edit {
+                base_rev: None,
                 content: c,
                 op: Some(RefinementOp::Disambiguation),
                 tags: vec![],

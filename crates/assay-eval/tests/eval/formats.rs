@@ -172,6 +172,7 @@ fn lmms_eval_doc_ids_are_original_positions_even_after_removals() {
     p.save_edit(
         id1,
         &Edit {
+            base_rev: None,
             content: c,
             op: Some(RefinementOp::Remove),
             tags: vec![],

@@ -79,6 +79,7 @@ fn before_after_table_from_recorded_predictions_matches_hand_checked_values() {
     p.save_edit(
         m3,
         &Edit {
+            base_rev: None,
             content: c,
             op: Some(RefinementOp::Remove),
             tags: vec![],

@@ -74,7 +74,13 @@ export type Facets = { datasets: Array<[number, number]>, categories: Array<[str
 
 export type ItemView = { id: number, dataset_id: number, dataset: string, ext_id: string, seq: number, rev: number, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, updated_at: string, content: ItemContent, original: ItemContent, };
 
-export type Edit = { content: ItemContent, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, note: string | null, };
+export type Edit = { 
+/**
+ * The revision this edit was made on. When the item has moved on since, the save is
+ * refused as a conflict instead of silently overwriting the other change. None: apply to
+ * whatever is current (imports, scripted bulk changes).
+ */
+base_rev: number | null, content: ItemContent, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, note: string | null, };
 
 export type RevisionInfo = { rev: number, author: string | null, role: Role | null, round: number, created_at: string, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, note: string | null, };
 

@@ -13,8 +13,12 @@ export type Draft = {
 };
 
 /** The edit that saves a working state: anything touched is "edited" unless a status was set. */
-export function editOf(s: { content: ItemContent; op: RefinementOp | null; tags: IssueTag[]; status: ItemStatus }, note: string | null = null): Edit {
-  return { content: s.content, op: s.op, tags: s.tags, status: s.status === 'todo' ? 'edited' : s.status, note };
+export function editOf(
+  s: { content: ItemContent; op: RefinementOp | null; tags: IssueTag[]; status: ItemStatus },
+  note: string | null = null,
+  baseRev: number | null = null,
+): Edit {
+  return { base_rev: baseRev, content: s.content, op: s.op, tags: s.tags, status: s.status === 'todo' ? 'edited' : s.status, note };
 }
 
 function key(project: string, item: number): string {
@@ -59,7 +63,9 @@ export function pendingDrafts(project: string): number[] {
 
 /**
  * Saves every draft a crash or a closed window left behind in this project, when the item has
- * not changed since the draft was typed; stale drafts are dropped. Returns the ids saved.
+ * not changed since the draft was typed. A draft typed over a revision that has been
+ * superseded is kept: opening the item shows it beside the other change (a conflict), so no
+ * typed text is lost. Returns the ids saved.
  */
 export async function recoverDrafts(project: string): Promise<number[]> {
   const saved: number[] = [];
@@ -69,10 +75,10 @@ export async function recoverDrafts(project: string): Promise<number[]> {
     try {
       const cur = await api.itemDetail(id);
       if (cur.item.rev === d.baseRev) {
-        await api.saveItem(id, editOf(d, 'recovered draft'));
+        await api.saveItem(id, editOf(d, 'recovered draft', d.baseRev));
         saved.push(id);
+        clearDraft(project, id);
       }
-      clearDraft(project, id);
     } catch {
       // Keep the draft for the next start if the item cannot be read or saved now.
     }

@@ -7,6 +7,53 @@ import { UndoStack } from './undo';
 
 export type Snapshot = { content: ItemContent; op: RefinementOp | null; tags: IssueTag[]; status: ItemStatus };
 
+/** Parts of an item a person chooses between when two edits of it meet. */
+export const CONFLICT_FIELDS = ['question', 'answer', 'options', 'op', 'tags', 'other'] as const;
+export type ConflictField = (typeof CONFLICT_FIELDS)[number];
+
+/** This window's unsaved change next to the revision saved elsewhere in the meantime. */
+export type Conflict = { mine: Snapshot; theirs: Snapshot; theirsDetail: ItemDetail };
+
+/** The value of one conflict field, for showing and comparing. */
+export function fieldValue(s: Snapshot, f: ConflictField): string {
+  const c = s.content;
+  switch (f) {
+    case 'question':
+      return c.question;
+    case 'answer':
+      return c.answer ?? '';
+    case 'options':
+      return (c.options ?? []).map((o, i) => `${String.fromCharCode(65 + i)}${i === c.correct_option ? '*' : ''} ${o.text}`).join('\n');
+    case 'op':
+      return s.op ?? '';
+    case 'tags':
+      return s.tags.join(', ');
+    case 'other': {
+      const rest: Record<string, unknown> = { ...c };
+      for (const k of ['question', 'answer', 'options', 'correct_option']) delete rest[k];
+      return JSON.stringify(rest);
+    }
+  }
+}
+
+/** `mine` with the fields chosen as "theirs" taken from `theirs`. */
+export function merge(mine: Snapshot, theirs: Snapshot, take: Partial<Record<ConflictField, 'mine' | 'theirs'>>): Snapshot {
+  const out = structuredClone(mine);
+  const t = structuredClone(theirs);
+  if (take.question === 'theirs') out.content.question = t.content.question;
+  if (take.answer === 'theirs') out.content.answer = t.content.answer;
+  if (take.options === 'theirs') {
+    out.content.options = t.content.options;
+    out.content.correct_option = t.content.correct_option;
+  }
+  if (take.op === 'theirs') out.op = t.op;
+  if (take.tags === 'theirs') out.tags = t.tags;
+  if (take.other === 'theirs') {
+    out.content = { ...t.content, question: out.content.question, answer: out.content.answer, options: out.content.options, correct_option: out.content.correct_option };
+  }
+  return out;
+}
+
 const AUTOSAVE_MS = 800;
 
 function same(a: Snapshot, b: Snapshot): boolean {
@@ -19,6 +66,8 @@ export class Editor {
   saving = $state(false);
   savedAt = $state<string | null>(null);
   error = $state<string | null>(null);
+  /** Set when this window's change met another one saved since it started; saving waits. */
+  conflict = $state<Conflict | null>(null);
   private committed: Snapshot | null = null;
   private undo = new UndoStack<Snapshot>();
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -39,14 +88,19 @@ export class Editor {
     try {
       const d = await api.itemDetail(id);
       this.undo.clear();
+      this.conflict = null;
       this.detail = d;
       this.committed = this.snapshotOf(d);
       const draft = loadDraft(this.project, id);
       if (draft && draft.baseRev === d.item.rev) {
         this.work = { content: draft.content, op: draft.op, tags: draft.tags, status: draft.status };
         await this.save();
+      } else if (draft) {
+        // Typed over a revision that has since been superseded: show both, lose nothing.
+        const mine: Snapshot = { content: draft.content, op: draft.op, tags: draft.tags, status: draft.status };
+        this.work = structuredClone(mine);
+        this.conflict = { mine, theirs: this.snapshotOf(d), theirsDetail: d };
       } else {
-        if (draft) clearDraft(this.project, id);
         this.work = structuredClone($state.snapshot(this.committed)) as Snapshot;
       }
       this.error = null;
@@ -71,14 +125,14 @@ export class Editor {
 
   async save(recordUndo = true): Promise<void> {
     clearTimeout(this.timer);
-    if (!this.detail || !this.work || !this.committed) return;
+    if (!this.detail || !this.work || !this.committed || this.conflict) return;
     const w = $state.snapshot(this.work) as Snapshot;
     if (same(w, this.committed)) {
       clearDraft(this.project, this.detail.item.id);
       return;
     }
     const id = this.detail.item.id;
-    const edit = editOf(w);
+    const edit = editOf(w, null, this.detail.item.rev);
     this.saving = true;
     try {
       const d = await api.saveItem(id, edit);
@@ -94,10 +148,38 @@ export class Editor {
       this.error = null;
       this.onSaved(d);
     } catch (e) {
-      this.error = asApiError(e).message;
+      const err = asApiError(e);
+      if (err.code === 'conflict') {
+        // Someone else saved this item since it was opened: keep the draft, show both.
+        try {
+          const theirs = await api.itemDetail(id);
+          this.conflict = { mine: w, theirs: this.snapshotOf(theirs), theirsDetail: theirs };
+          this.error = null;
+        } catch (e2) {
+          this.error = asApiError(e2).message;
+        }
+      } else {
+        this.error = err.message;
+      }
     } finally {
       this.saving = false;
     }
+  }
+
+  /** Ends a conflict: the chosen fields of each side, saved over the other revision. */
+  async resolve(take: Partial<Record<ConflictField, 'mine' | 'theirs'>>): Promise<void> {
+    const c = this.conflict;
+    if (!c) return;
+    // What this window holds now (typing may have gone on while the conflict was shown).
+    const snap = $state.snapshot(c) as Conflict;
+    const mine = this.work ? ($state.snapshot(this.work) as Snapshot) : snap.mine;
+    const merged = merge(mine, snap.theirs, take);
+    this.detail = snap.theirsDetail;
+    this.committed = snap.theirs;
+    this.work = merged;
+    this.conflict = null;
+    this.onSaved(snap.theirsDetail);
+    await this.save();
   }
 
   async undoStep(): Promise<void> {
