@@ -77,6 +77,12 @@ fn describe(e: image::ImageError) -> String {
     }
 }
 
+/// Decodes an image within the same size and allocation limits as import, so nothing that
+/// reads stored images (previews, the images sent to models) can be made to allocate more.
+pub fn decode(bytes: &[u8]) -> Result<image::DynamicImage, String> {
+    reader(bytes)?.decode().map_err(describe)
+}
+
 /// A downscaled JPEG (or PNG for images with alpha) whose longest side is at most `max_side`.
 pub fn preview(bytes: &[u8], max_side: u32) -> Result<(Vec<u8>, &'static str), String> {
     let img = reader(bytes)?.decode().map_err(describe)?;

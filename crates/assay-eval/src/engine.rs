@@ -5,7 +5,9 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::mpsc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -76,8 +78,20 @@ pub struct EvalSummary {
     pub http_attempts: usize,
     pub retries: usize,
     pub run_ids: Vec<i64>,
+    /// Total cost at each model's own prices (judge included); None when a model that was
+    /// sent requests has no prices.
     pub cost: Option<f64>,
+    /// Tokens and cost per model, the judge included.
+    pub costs: Vec<ModelCost>,
     pub cancelled: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelCost {
+    pub model: String,
+    pub prompt_tokens: i64,
+    pub completion_tokens: i64,
+    pub cost: Option<f64>,
 }
 
 #[derive(Default)]
@@ -195,10 +209,15 @@ fn write_batch(project: &mut Project, batch: Vec<Write>) -> assay_core::Result<(
 }
 
 /// Owns the only writing connection; commits whatever has arrived, as soon as it arrives.
-fn spawn_writer(path: PathBuf, rx: mpsc::Receiver<Write>) -> std::thread::JoinHandle<Result<()>> {
+fn spawn_writer(
+    path: PathBuf,
+    mut rx: mpsc::Receiver<Write>,
+) -> std::thread::JoinHandle<Result<()>> {
     std::thread::spawn(move || {
         let mut project = Project::open(&path)?;
-        while let Ok(first) = rx.recv() {
+        // A failed write ends this thread and drops the receiver: the engine sees its next send
+        // fail and stops the run instead of paying for answers it cannot keep.
+        while let Some(first) = rx.blocking_recv() {
             let mut batch = vec![first];
             while let Ok(more) = rx.try_recv() {
                 batch.push(more);
@@ -217,7 +236,12 @@ struct Shared {
     judge: Option<usize>,
     images: ImageEncoder,
     reader: Mutex<Project>,
-    writer: Mutex<mpsc::Sender<Write>>,
+    /// Bounded: when the database falls behind, senders wait instead of piling up results.
+    writer: mpsc::Sender<Write>,
+    /// (prompt, completion) tokens paid per dispatcher.
+    tokens: Vec<(AtomicUsize, AtomicUsize)>,
+    /// Set when the writer could not store a result; the run is stopped.
+    write_failed: std::sync::atomic::AtomicBool,
     /// Calls in flight by cache key, so concurrent identical requests are sent once.
     inflight: Mutex<HashMap<String, Arc<InFlight>>>,
     counters: Counters,
@@ -227,13 +251,14 @@ struct Shared {
 }
 
 impl Shared {
-    fn send(&self, w: Write) {
-        if let Ok(tx) = self.writer.lock() {
-            let _ = tx.send(w);
+    async fn send(&self, w: Write) {
+        if self.writer.send(w).await.is_err() {
+            self.write_failed.store(true, Ordering::Relaxed);
+            self.cancel.cancel();
         }
     }
 
-    fn finish(
+    async fn finish(
         &self,
         target: Target,
         key: Option<String>,
@@ -254,7 +279,8 @@ impl Shared {
             outcome,
             scored,
             error,
-        });
+        })
+        .await;
         self.counters.done.fetch_add(1, Ordering::Relaxed);
         (self.progress)(&self.counters.snapshot(self.total));
     }
@@ -313,11 +339,18 @@ impl Shared {
                 self.counters
                     .completion_tokens
                     .fetch_add(r.completion_tokens.unwrap_or(0) as usize, Ordering::Relaxed);
+                self.tokens[model]
+                    .0
+                    .fetch_add(r.prompt_tokens.unwrap_or(0) as usize, Ordering::Relaxed);
+                self.tokens[model]
+                    .1
+                    .fetch_add(r.completion_tokens.unwrap_or(0) as usize, Ordering::Relaxed);
                 self.send(Write::Response {
                     key: key.to_string(),
                     response: r.clone(),
                     prompt,
-                });
+                })
+                .await;
                 Ok(r)
             }
             Outcome::Failed(e) => {
@@ -362,13 +395,16 @@ impl Shared {
             None => {
                 let mut urls = Vec::with_capacity(job.prompt.images.len());
                 for (img, sent) in job.prompt.images.iter().zip(&job.prompt.sent_sizes) {
-                    let encoded = self.images.data_url(&img.hash, &cfg.images, *sent, |h| {
-                        let p = self
-                            .reader
-                            .lock()
-                            .map_err(|_| "image reader poisoned".to_string())?;
-                        p.image_bytes(h).map(|(b, _)| b).map_err(|e| e.to_string())
-                    });
+                    let encoded = self
+                        .images
+                        .data_url(&img.hash, &cfg.images, *sent, |h| {
+                            let p = self
+                                .reader
+                                .lock()
+                                .map_err(|_| "image reader poisoned".to_string())?;
+                            p.image_bytes(h).map(|(b, _)| b).map_err(|e| e.to_string())
+                        })
+                        .await;
                     match encoded {
                         Ok(u) => urls.push(u.as_str().to_string()),
                         Err(e) => {
@@ -378,7 +414,8 @@ impl Shared {
                                     Some(job.key.clone()),
                                     false,
                                     Err(format!("image: {e}")),
-                                );
+                                )
+                                .await;
                             }
                             return;
                         }
@@ -394,7 +431,8 @@ impl Shared {
                     Ok(x) => x,
                     Err(Some(e)) => {
                         for t in job.targets {
-                            self.finish(t, Some(job.key.clone()), false, Err(e.clone()));
+                            self.finish(t, Some(job.key.clone()), false, Err(e.clone()))
+                                .await;
                         }
                         return;
                     }
@@ -414,8 +452,8 @@ impl Shared {
                 self.counters.cached.fetch_add(1, Ordering::Relaxed);
             }
             match self.score(&t, &response.text).await {
-                Ok(s) => self.finish(t, Some(job.key.clone()), reused, Ok(s)),
-                Err(Some(e)) => self.finish(t, Some(job.key.clone()), reused, Err(e)),
+                Ok(s) => self.finish(t, Some(job.key.clone()), reused, Ok(s)).await,
+                Err(Some(e)) => self.finish(t, Some(job.key.clone()), reused, Err(e)).await,
                 Err(None) => return,
             }
         }
@@ -571,14 +609,20 @@ pub async fn run_eval(
         .sum::<usize>()
         * 2;
 
-    let (tx, rx) = mpsc::channel();
+    let (tx, rx) = mpsc::channel(1024);
     let writer = spawn_writer(path.to_path_buf(), rx);
+    let tokens = dispatchers
+        .iter()
+        .map(|_| (AtomicUsize::new(0), AtomicUsize::new(0)))
+        .collect();
     let shared = Arc::new(Shared {
+        tokens,
         dispatchers,
         judge,
         images: ImageEncoder::default(),
         reader: Mutex::new(Project::open(path)?),
-        writer: Mutex::new(tx),
+        writer: tx,
+        write_failed: std::sync::atomic::AtomicBool::new(false),
         inflight: Mutex::new(HashMap::new()),
         counters,
         total,
@@ -587,14 +631,16 @@ pub async fn run_eval(
     });
     for t in skipped_writes {
         shared.counters.skipped.fetch_add(1, Ordering::Relaxed);
-        shared.send(Write::Result {
-            target: t,
-            key: None,
-            from_cache: false,
-            outcome: "skipped",
-            scored: None,
-            error: None,
-        });
+        shared
+            .send(Write::Result {
+                target: t,
+                key: None,
+                from_cache: false,
+                outcome: "skipped",
+                scored: None,
+                error: None,
+            })
+            .await;
         shared.counters.done.fetch_add(1, Ordering::Relaxed);
     }
     (shared.progress)(&shared.counters.snapshot(total));
@@ -630,17 +676,49 @@ pub async fn run_eval(
         .iter()
         .map(|d| d.stats.retries.load(Ordering::Relaxed))
         .sum();
-    let cost = models.first().and_then(|m| {
-        let (pi, po) = (m.config.price_input?, m.config.price_output?);
-        Some((snapshot.prompt_tokens as f64 * pi + snapshot.completion_tokens as f64 * po) / 1e6)
-    });
+    // Each model's tokens at its own prices; the judge is priced as itself.
+    let costs: Vec<ModelCost> = shared
+        .dispatchers
+        .iter()
+        .zip(&shared.tokens)
+        .map(|(d, (p, c))| {
+            let (p, c) = (
+                p.load(Ordering::Relaxed) as i64,
+                c.load(Ordering::Relaxed) as i64,
+            );
+            let price = d
+                .config
+                .price_input
+                .zip(d.config.price_output)
+                .map(|(pi, po)| (p as f64 * pi + c as f64 * po) / 1e6);
+            ModelCost {
+                model: d.config.name.clone(),
+                prompt_tokens: p,
+                completion_tokens: c,
+                cost: if p + c == 0 { Some(0.0) } else { price },
+            }
+        })
+        .collect();
+    let cost = costs.iter().map(|c| c.cost).sum::<Option<f64>>();
+    let write_failed = shared.write_failed.load(Ordering::Relaxed);
     match Arc::try_unwrap(shared) {
         Ok(s) => drop(s),
         Err(_) => return Err(EvalError::Config("engine tasks outlived the run".into())),
     }
-    writer
+    let written = writer
         .join()
-        .map_err(|_| EvalError::Config("writer thread panicked".into()))??;
+        .map_err(|_| EvalError::Config("writer thread panicked".into()))?;
+    if let Err(e) = written {
+        // Results could not be stored: the run was stopped; what was stored stays, and the
+        // runs are left incomplete so a later run resumes them.
+        for id in &run_ids {
+            project.finish_run(*id, expected.get(id).copied().unwrap_or(0), false)?;
+        }
+        return Err(EvalError::Config(format!(
+            "results could not be written, so the run was stopped: {e}"
+        )));
+    }
+    debug_assert!(!write_failed, "a send failed while the writer succeeded");
 
     // A run is complete only when every item of its version has a non-error result; a
     // cancelled run stays cancelled until a later run fills it.
@@ -654,6 +732,7 @@ pub async fn run_eval(
         retries,
         run_ids,
         cost,
+        costs,
         cancelled: cancel.is_cancelled(),
     })
 }

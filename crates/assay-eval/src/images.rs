@@ -22,7 +22,10 @@ pub struct ImageEncoder {
 const MAX_CACHED: usize = 512;
 
 impl ImageEncoder {
-    pub fn data_url(
+    /// The image as a data URL at `sent` size. Reading the bytes holds the caller's connection
+    /// briefly; decoding (through core's limited decoder), resizing and encoding run on a
+    /// blocking thread so the async workers keep serving requests.
+    pub async fn data_url(
         &self,
         hash: &str,
         policy: &ImagePolicy,
@@ -37,32 +40,14 @@ impl ImageEncoder {
         if let Some(hit) = self.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
             return Ok(hit);
         }
-        // Only the read holds the caller's connection; decoding and encoding run outside it.
         let bytes = load(hash)?;
-        let img = image::load_from_memory(&bytes).map_err(|e| format!("image {hash}: {e}"))?;
-        let img = if (img.width(), img.height()) != sent {
-            img.resize_exact(sent.0, sent.1, image::imageops::FilterType::Triangle)
-        } else {
-            img
-        };
-        let mut out = Cursor::new(Vec::new());
-        let mime = match policy.encoding {
-            ImageEncoding::Png => {
-                img.write_to(&mut out, image::ImageFormat::Png)
-                    .map_err(|e| e.to_string())?;
-                "image/png"
-            }
-            ImageEncoding::Jpeg => {
-                img.to_rgb8()
-                    .write_to(&mut out, image::ImageFormat::Jpeg)
-                    .map_err(|e| e.to_string())?;
-                "image/jpeg"
-            }
-        };
-        let url = Arc::new(format!(
-            "data:{mime};base64,{}",
-            base64::engine::general_purpose::STANDARD.encode(out.into_inner())
-        ));
+        let encoding = policy.encoding;
+        let label = hash.to_string();
+        let url = tokio::task::spawn_blocking(move || encode(&bytes, sent, encoding))
+            .await
+            .map_err(|e| format!("image {label}: {e}"))?
+            .map_err(|e| format!("image {label}: {e}"))?;
+        let url = Arc::new(url);
         if let Ok(mut c) = self.cache.lock() {
             if c.len() >= MAX_CACHED {
                 c.clear();
@@ -71,4 +56,31 @@ impl ImageEncoder {
         }
         Ok(url)
     }
+}
+
+fn encode(bytes: &[u8], sent: (u32, u32), encoding: ImageEncoding) -> Result<String, String> {
+    let img = assay_core::imaging::decode(bytes)?;
+    let img = if (img.width(), img.height()) != sent {
+        img.resize_exact(sent.0, sent.1, image::imageops::FilterType::Triangle)
+    } else {
+        img
+    };
+    let mut out = Cursor::new(Vec::new());
+    let mime = match encoding {
+        ImageEncoding::Png => {
+            img.write_to(&mut out, image::ImageFormat::Png)
+                .map_err(|e| e.to_string())?;
+            "image/png"
+        }
+        ImageEncoding::Jpeg => {
+            img.to_rgb8()
+                .write_to(&mut out, image::ImageFormat::Jpeg)
+                .map_err(|e| e.to_string())?;
+            "image/jpeg"
+        }
+    };
+    Ok(format!(
+        "data:{mime};base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(out.into_inner())
+    ))
 }

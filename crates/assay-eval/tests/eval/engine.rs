@@ -592,3 +592,75 @@ async fn the_crag_mm_protocol_sends_its_system_prompt_and_reads_its_boxes() {
     );
     assert_eq!(other.score, Some(0.0));
 }
+
+#[tokio::test]
+async fn a_failed_write_stops_the_run_instead_of_paying_for_lost_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 200, 0);
+    // The database refuses results after the fifth (as a full disk would).
+    Project::open(&path)
+        .unwrap()
+        .connection()
+        .execute_batch(
+            "CREATE TRIGGER full_disk BEFORE INSERT ON run_items
+             WHEN (SELECT count(*) FROM run_items) >= 5
+             BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;",
+        )
+        .unwrap();
+    let stub = StubServer::start(StubConfig {
+        latency: Duration::from_millis(5),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "m", vec![stub.url.clone()], |c| c.concurrency = 2);
+    let mut req = request(&["m"], 1);
+    req.versions = vec![Version::Before];
+    let e = run_eval(&path, &req, Arc::new(|_| {}), CancelToken::new())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("results could not be written") && e.contains("disk is full"),
+        "{e}"
+    );
+    assert!(
+        stub.requests() < 100,
+        "kept paying: {} requests",
+        stub.requests()
+    );
+    let p = Project::open(&path).unwrap();
+    let status: String = p
+        .connection()
+        .query_row("SELECT status FROM runs", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(status, "incomplete");
+}
+
+#[tokio::test]
+async fn cost_prices_each_models_tokens_at_its_own_rates() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 4, 0);
+    let a = StubServer::start(StubConfig::default()).await.unwrap();
+    let b = StubServer::start(StubConfig::default()).await.unwrap();
+    add_model(&path, "cheap", vec![a.url.clone()], |c| {
+        c.price_input = Some(1.0);
+        c.price_output = Some(2.0);
+    });
+    add_model(&path, "dear", vec![b.url.clone()], |c| {
+        c.price_input = Some(10.0);
+        c.price_output = Some(20.0);
+    });
+    let mut req = request(&["cheap", "dear"], 1);
+    req.versions = vec![Version::Before];
+    let s = eval(&path, &req).await;
+    let by = |m: &str| s.costs.iter().find(|c| c.model == m).unwrap().clone();
+    let (cheap, dear) = (by("cheap"), by("dear"));
+    assert!(cheap.prompt_tokens > 0 && dear.prompt_tokens > 0);
+    let want = |c: &assay_eval::engine::ModelCost, pi: f64, po: f64| {
+        (c.prompt_tokens as f64 * pi + c.completion_tokens as f64 * po) / 1e6
+    };
+    assert!((cheap.cost.unwrap() - want(&cheap, 1.0, 2.0)).abs() < 1e-12);
+    assert!((dear.cost.unwrap() - want(&dear, 10.0, 20.0)).abs() < 1e-12);
+    assert!((s.cost.unwrap() - cheap.cost.unwrap() - dear.cost.unwrap()).abs() < 1e-12);
+}
