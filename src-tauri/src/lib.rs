@@ -44,3 +44,71 @@ pub fn run() {
         .run(tauri::generate_context!())
         .expect("error while running Assay");
 }
+
+#[cfg(test)]
+mod tests {
+    /// The handlers registered above, read from this file's source: `commands::<module>::<name>`.
+    fn registered() -> Vec<String> {
+        let src = include_str!("lib.rs");
+        let start =
+            src.find("generate_handler![").expect("handler list") + "generate_handler![".len();
+        let end = start + src[start..].find(']').expect("end of handler list");
+        src[start..end]
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| s.rsplit("::").next().unwrap_or(s).to_string())
+            .collect()
+    }
+
+    /// The generated TypeScript wrappers (assay-api's COMMANDS) and the handlers the shell
+    /// registers are the same set: a command missing on either side fails here, not at runtime.
+    #[test]
+    fn every_generated_command_has_a_handler_and_back() {
+        let mut handlers = registered();
+        let mut generated: Vec<String> = assay_api::bindings::COMMANDS
+            .iter()
+            .map(|c| c.name.to_string())
+            .collect();
+        handlers.sort();
+        generated.sort();
+        assert_eq!(handlers, generated);
+    }
+
+    /// Each handler's argument names match what the wrapper sends (Tauri maps camelCase JS keys
+    /// to the Rust parameter names).
+    #[test]
+    fn handler_arguments_match_the_generated_wrappers() {
+        let sources = [
+            include_str!("commands/session.rs"),
+            include_str!("commands/items.rs"),
+            include_str!("commands/import.rs"),
+        ]
+        .concat();
+        for c in assay_api::bindings::COMMANDS {
+            let at = sources
+                .find(&format!("pub async fn {}(", c.name))
+                .or_else(|| sources.find(&format!("pub fn {}(", c.name)))
+                .unwrap_or_else(|| panic!("no handler fn for {}", c.name));
+            let sig_end = at + sources[at..].find(')').unwrap();
+            let sig = &sources[at..sig_end];
+            for (arg, _) in c.args {
+                let rust = arg
+                    .chars()
+                    .flat_map(|ch| {
+                        if ch.is_ascii_uppercase() {
+                            vec!['_', ch.to_ascii_lowercase()]
+                        } else {
+                            vec![ch]
+                        }
+                    })
+                    .collect::<String>();
+                assert!(
+                    sig.contains(&format!("{rust}:")),
+                    "{}: no argument {rust} in {sig}",
+                    c.name
+                );
+            }
+        }
+    }
+}

@@ -278,8 +278,16 @@ pub fn store(args: &[String]) -> Result<()> {
             texts(&["chart", "red car", "sign say", "second row", "standing"]),
         )?;
         run(
-            "text, 2 CJK chars (LIKE scan)",
+            "text, 2 CJK chars (CJK character index)",
             texts(&["東京", "서울", "料理", "건물"]),
+        )?;
+        run(
+            "text, 1 CJK char (CJK character index)",
+            texts(&["東", "서", "料", "건"]),
+        )?;
+        run(
+            "text, 2 Latin chars (scan, for comparison)",
+            texts(&["ch", "ar", "ed", "ng"]),
         )?;
         run(
             "category + op + text",

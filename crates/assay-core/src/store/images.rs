@@ -36,6 +36,17 @@ pub(crate) fn put(tx: &Transaction<'_>, img: &StoredImage) -> Result<bool> {
     Ok(n == 1)
 }
 
+/// The preview sizes kept in the project (longest side, pixels): list thumbnails, the editor's
+/// image, and a zoomed view.
+pub const PREVIEW_SIZES: [u32; 3] = [128, 512, 1536];
+
+pub fn preview_size(requested: u32) -> u32 {
+    PREVIEW_SIZES
+        .into_iter()
+        .find(|s| *s >= requested)
+        .unwrap_or(PREVIEW_SIZES[PREVIEW_SIZES.len() - 1])
+}
+
 impl Project {
     /// The original bytes; a linked image is re-hashed so a changed file is reported, not shown.
     pub fn image_bytes(&self, hash: &str) -> Result<(Vec<u8>, String)> {
@@ -66,7 +77,11 @@ impl Project {
     }
 
     /// A downscaled preview, made on first request and cached in the project.
+    /// A preview at the smallest of [`PREVIEW_SIZES`] that is at least `max_side` (the largest
+    /// when none is), so callers asking for any size never grow the project file beyond three
+    /// cached previews per image.
     pub fn image_preview(&self, hash: &str, max_side: u32) -> Result<Vec<u8>> {
+        let max_side = preview_size(max_side);
         let cached: Option<Vec<u8>> = self
             .conn
             .query_row(

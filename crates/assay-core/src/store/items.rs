@@ -63,8 +63,6 @@ pub(crate) struct ItemWriter<'t> {
     tx: &'t Transaction<'t>,
     item: rusqlite::Statement<'t>,
     revision: rusqlite::Statement<'t>,
-    fts: rusqlite::Statement<'t>,
-    search: rusqlite::Statement<'t>,
     ts: String,
 }
 
@@ -81,8 +79,6 @@ impl<'t> ItemWriter<'t> {
                 "INSERT INTO revisions (item_id, rev, author_id, role, round, created_at, op, tags, status, note, content)
                  VALUES (?1, 0, NULL, NULL, 0, ?2, NULL, 0, 'todo', 'imported', ?3)",
             )?,
-            fts: tx.prepare("INSERT INTO items_fts (rowid, body) VALUES (?1, ?2)")?,
-            search: tx.prepare("INSERT INTO item_search (id, body) VALUES (?1, ?2)")?,
             ts: now(),
         })
     }
@@ -90,7 +86,6 @@ impl<'t> ItemWriter<'t> {
     /// Writes an item and its revision 0 (the original).
     pub(crate) fn insert(&mut self, dataset_id: i64, seq: i64, item: &NewItem) -> Result<i64> {
         let c = &item.content;
-        let search = c.search_text();
         self.item.execute(params![
             dataset_id,
             item.ext_id,
@@ -108,8 +103,7 @@ impl<'t> ItemWriter<'t> {
         let id = self.tx.last_insert_rowid();
         let json = serde_json::to_string(c).map_err(|e| Error::Invalid(e.to_string()))?;
         self.revision.execute(params![id, self.ts, json])?;
-        self.fts.execute(params![id, search])?;
-        self.search.execute(params![id, search.to_lowercase()])?;
+        super::search::index_new(self.tx, id, c)?;
         Ok(id)
     }
 }
@@ -312,7 +306,6 @@ pub(crate) fn append_revision(
             json
         ],
     )?;
-    let search = c.search_text();
     tx.execute(
         "UPDATE items SET rev = ?2, format = ?3, category = ?4, op = ?5, tags = ?6, status = ?7,
             ref_type = ?8, has_box = ?9, image_count = ?10, thumb_hash = ?11, question = ?12,
@@ -335,14 +328,6 @@ pub(crate) fn append_revision(
             ts
         ],
     )?;
-    tx.execute("DELETE FROM items_fts WHERE rowid = ?1", [item_id])?;
-    tx.execute(
-        "INSERT INTO items_fts (rowid, body) VALUES (?1, ?2)",
-        params![item_id, search],
-    )?;
-    tx.execute(
-        "UPDATE item_search SET body = ?2 WHERE id = ?1",
-        params![item_id, search.to_lowercase()],
-    )?;
+    super::search::reindex(tx, item_id, c)?;
     Ok(rev)
 }

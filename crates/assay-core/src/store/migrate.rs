@@ -22,6 +22,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0003_traceability",
         include_str!("../../../../migrations/0003_traceability.sql"),
     ),
+    (
+        "0004_cjk_search",
+        include_str!("../../../../migrations/0004_cjk_search.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {
@@ -56,9 +60,13 @@ pub(crate) fn migrate_with(
     if found > 0 {
         backup(conn, path, found)?;
     }
-    for (i, (_name, sql)) in migrations.iter().enumerate().skip(found as usize) {
+    for (i, (name, sql)) in migrations.iter().enumerate().skip(found as usize) {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute_batch(sql)?;
+        // Steps SQL cannot express run in the same transaction as their migration.
+        if *name == "0004_cjk_search" {
+            super::search::backfill_cjk(&tx)?;
+        }
         tx.pragma_update(None, "user_version", (i + 1) as i64)?;
         tx.commit()?;
     }

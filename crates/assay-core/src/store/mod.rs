@@ -9,6 +9,7 @@ pub mod models;
 pub mod query;
 pub mod revisions;
 pub mod runs;
+pub mod search;
 pub mod summary;
 pub mod users;
 pub mod versions;

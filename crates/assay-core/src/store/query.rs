@@ -108,9 +108,9 @@ fn text_clause(text: &str, wh: &mut Vec<String>, params: &mut Vec<Value>) {
     if text.trim().is_empty() {
         return;
     }
-    let (select, param) = text_select(text);
-    wh.push(format!("items.id IN ({})", select.replace("?1", "?")));
-    params.push(Value::Text(param));
+    let (select, ps) = text_select(text);
+    wh.push(format!("items.id IN ({select})"));
+    params.extend(ps.into_iter().map(Value::Text));
 }
 
 impl Filter {
@@ -186,19 +186,30 @@ impl Filter {
 const ROW_COLUMNS: &str = "id, dataset_id, ext_id, seq, rev, format, category, op, tags, status, \
     ref_type, has_box, image_count, thumb_hash, question, answer";
 
-/// The ids matching a text search, as SQL with its one parameter.
-fn text_select(text: &str) -> (&'static str, String) {
+/// The ids matching a text search, as SQL with its positional parameters: the trigram index
+/// for three or more characters; the CJK character index for one or two kana, ideographs or
+/// Hangul (two characters: both present, then their order checked on those candidates); a scan
+/// of the narrow lower-cased table for other short strings.
+fn text_select(text: &str) -> (&'static str, Vec<String>) {
     let t = text.trim();
     if t.chars().count() >= 3 {
-        (
-            "SELECT rowid FROM items_fts WHERE items_fts MATCH ?1",
-            format!("\"{}\"", t.replace('"', "\"\"")),
-        )
-    } else {
-        (
-            "SELECT id FROM item_search WHERE instr(body, ?1) > 0",
-            t.to_lowercase(),
-        )
+        return (
+            "SELECT rowid FROM items_fts WHERE items_fts MATCH ?",
+            vec![format!("\"{}\"", t.replace('"', "\"\""))],
+        );
+    }
+    match super::search::cjk_match(t) {
+        Some(m) if t.chars().count() == 1 => {
+            ("SELECT rowid FROM items_cjk WHERE items_cjk MATCH ?", vec![m])
+        }
+        Some(m) => (
+            "SELECT id FROM item_search WHERE id IN (SELECT rowid FROM items_cjk WHERE items_cjk MATCH ?) AND instr(body, ?) > 0",
+            vec![m, t.to_lowercase()],
+        ),
+        None => (
+            "SELECT id FROM item_search WHERE instr(body, ?) > 0",
+            vec![t.to_lowercase()],
+        ),
     }
 }
 
@@ -294,10 +305,10 @@ impl Project {
 
     /// A text search alone reads only the search tables, already in id order.
     fn text_ids(&self, text: &str) -> Result<Vec<i64>> {
-        let (select, param) = text_select(text);
+        let (select, ps) = text_select(text);
         let mut st = self.conn.prepare_cached(&format!("{select} ORDER BY 1"))?;
         let ids = st
-            .query_map([param], |r| r.get(0))?
+            .query_map(rusqlite::params_from_iter(ps.iter()), |r| r.get(0))?
             .collect::<Result<Vec<i64>, _>>()?;
         Ok(ids)
     }
@@ -309,10 +320,10 @@ impl Project {
                 "CREATE TEMP TABLE IF NOT EXISTS facet_ids (id INTEGER PRIMARY KEY);
                  DELETE FROM temp.facet_ids;",
             )?;
-            let (select, param) = text_select(filter.text.as_deref().unwrap_or_default());
+            let (select, ps) = text_select(filter.text.as_deref().unwrap_or_default());
             self.conn
                 .prepare_cached(&format!("INSERT INTO temp.facet_ids (id) {select}"))?
-                .execute([param])?;
+                .execute(rusqlite::params_from_iter(ps.iter()))?;
         }
         let group = |skip: Skip, col: &str| -> Result<Vec<(Value, i64)>> {
             let (wh, params) = filter.where_clause_with(skip, with_text);

@@ -29,8 +29,25 @@ fn japanese_and_korean_substrings_match() {
     assert_eq!(ids(&p, &f("降水量")), vec!["jg-006", "jg-007"]);
     // 101 matches through its explicit rewrite.
     assert_eq!(ids(&p, &f("표지판")), vec!["101", "102", "103", "104"]);
-    // Two characters: below the trigram size, still found.
+    // Two characters: below the trigram size, found through the CJK character index, in order.
     assert_eq!(ids(&p, &f("首都")), vec!["jg-008"]);
+    assert!(
+        ids(&p, &f("都首")).is_empty(),
+        "both characters, wrong order"
+    );
+    // One character, Japanese and Korean.
+    assert_eq!(ids(&p, &f("首")), vec!["jg-008"]);
+    assert_eq!(ids(&p, &f("뜻")), vec!["101", "103"]);
+    // Facet counts agree with the list for a short CJK query.
+    assert_eq!(
+        p.facets(&f("首"))
+            .unwrap()
+            .datasets
+            .iter()
+            .map(|d| d.1)
+            .sum::<i64>(),
+        1
+    );
     // Answers and options are searched too; Latin is case-insensitive.
     assert_eq!(ids(&p, &f("ramen")), vec!["cr-003"]);
     assert_eq!(ids(&p, &f("wash the DISHES")), vec!["vg-001"]);
@@ -163,11 +180,20 @@ fn previews_are_made_once_and_cached() {
     let hash = p.item(1).unwrap().content.images[0].hash.clone();
     let a = p.image_preview(&hash, 64).unwrap();
     let info = assay_core::imaging::probe(&a).unwrap();
-    assert_eq!(info.width.max(info.height), 64);
-    let n: i64 = p
-        .connection()
-        .query_row("SELECT count(*) FROM image_previews", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(n, 1);
+    // Any requested size maps to one of three fixed sizes: 64 is served by the 128 preview.
+    assert_eq!(info.width.max(info.height), 128);
+    let count = || -> i64 {
+        p.connection()
+            .query_row("SELECT count(*) FROM image_previews", [], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(count(), 1);
     assert_eq!(p.image_preview(&hash, 64).unwrap(), a);
+    assert_eq!(p.image_preview(&hash, 100).unwrap(), a);
+    assert_eq!(p.image_preview(&hash, 128).unwrap(), a);
+    assert_eq!(count(), 1, "no new preview per requested size");
+    for size in [300, 700, 2000, 4096] {
+        p.image_preview(&hash, size).unwrap();
+    }
+    assert_eq!(count(), 3, "at most the three fixed sizes are ever stored");
 }

@@ -1,0 +1,133 @@
+//! The app's session without a window: what the Tauri commands call, on a real project file.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use assay_api::session::{import_into, Session};
+use assay_api::types::ImportRequest;
+use assay_api::ApiError;
+use assay_core::store::{Edit, Filter, Page};
+use assay_core::{ItemStatus, Role};
+
+fn sample() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../assets/sample/jgraph-mini/jgraph-mini.jsonl")
+        .display()
+        .to_string()
+}
+
+fn session(dir: &Path, user: &str) -> Session {
+    let mut s = Session::new(dir.join(format!("prefs-{user}.json")));
+    let path = dir.join("p.assay");
+    if path.exists() {
+        s.open_project(&path).unwrap();
+    } else {
+        s.create_project(&path).unwrap();
+        let req = ImportRequest {
+            path: sample(),
+            name: None,
+            layout: None,
+            mapping_path: None,
+            link_images: false,
+            dry_run: false,
+        };
+        import_into(&path, &req, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    }
+    s.set_user(user, Role::Annotator).unwrap();
+    s
+}
+
+fn edit_of(s: &Session, id: i64, answer: &str) -> Edit {
+    let d = s.item_detail(id).unwrap();
+    let mut content = d.item.content;
+    content.answer = Some(answer.into());
+    Edit {
+        base_rev: Some(d.item.rev),
+        content,
+        op: d.item.op,
+        tags: d.item.tags,
+        status: ItemStatus::Edited,
+        note: None,
+    }
+}
+
+#[test]
+fn editing_needs_a_user_and_errors_cross_as_code_and_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Session::new(dir.path().join("prefs.json"));
+    let e = s.project_info().unwrap_err();
+    assert_eq!(e.code, "no_project");
+    // The wire format the UI branches on.
+    let json = serde_json::to_value(&e).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({"code": "no_project", "message": "no project is open"})
+    );
+    let back: ApiError = serde_json::from_value(json).unwrap();
+    assert_eq!(back, e);
+    s.create_project(&dir.path().join("p.assay")).unwrap();
+    let edit = Edit {
+        base_rev: None,
+        content: Default::default(),
+        op: None,
+        tags: vec![],
+        status: ItemStatus::Edited,
+        note: None,
+    };
+    assert_eq!(s.save_item(1, &edit).unwrap_err().code, "no_user");
+    assert_eq!(s.item_detail(999).unwrap_err().code, "not_found");
+}
+
+#[test]
+fn two_sessions_on_one_file_lose_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = session(dir.path(), "aiko");
+    let mut b = session(dir.path(), "minjun");
+    let ids = a.item_ids(&Filter::default()).unwrap();
+    let id = ids[5];
+    // Both open the item at revision 0; aiko saves first.
+    let mine = edit_of(&a, id, "117");
+    let theirs = edit_of(&b, id, "171 mm");
+    assert_eq!(a.save_item(id, &mine).unwrap().item.rev, 1);
+    // minjun's save is refused as a conflict, aiko's answer stays.
+    let e = b.save_item(id, &theirs).unwrap_err();
+    assert_eq!(e.code, "conflict", "{e}");
+    assert_eq!(
+        b.item_detail(id).unwrap().item.content.answer.as_deref(),
+        Some("117")
+    );
+    // Autosave of an unchanged state writes nothing.
+    let again = edit_of(&a, id, "117");
+    assert_eq!(a.save_item(id, &again).unwrap().history.len(), 2);
+    // Rebased on revision 1, minjun's change goes in.
+    let rebased = edit_of(&b, id, "171 mm");
+    assert_eq!(b.save_item(id, &rebased).unwrap().item.rev, 2);
+    let page = a
+        .query_items(
+            &Filter::default(),
+            Page {
+                offset: 0,
+                limit: 100,
+            },
+        )
+        .unwrap();
+    assert_eq!(page.total, 12);
+}
+
+#[test]
+fn previews_come_in_fixed_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = session(dir.path(), "aiko");
+    let d = s
+        .item_detail(s.item_ids(&Filter::default()).unwrap()[0])
+        .unwrap();
+    let hash = &d.item.content.images[0].hash;
+    let small = s.preview(hash, 96).unwrap();
+    assert_eq!(
+        s.preview(hash, 112).unwrap(),
+        small,
+        "one cached preview serves both"
+    );
+    let info = assay_core::imaging::probe(&small).unwrap();
+    assert_eq!(info.width.max(info.height), 128);
+}
