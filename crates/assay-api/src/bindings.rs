@@ -165,6 +165,53 @@ pub fn generate() -> String {
         s.push_str(&d);
         s.push_str("\n\n");
     }
+    // The value lists of the enums, from the same Rust lists the parsers use, so the UI never
+    // keeps a list of its own.
+    let lists: [(&str, &str, Vec<&str>); 7] = [
+        (
+            "ANSWER_FORMATS",
+            "AnswerFormat",
+            AnswerFormat::ALL.iter().map(|v| v.as_str()).collect(),
+        ),
+        (
+            "REFINEMENT_OPS",
+            "RefinementOp",
+            RefinementOp::ALL.iter().map(|v| v.as_str()).collect(),
+        ),
+        (
+            "ISSUE_TAGS",
+            "IssueTag",
+            IssueTag::ALL.iter().map(|v| v.as_str()).collect(),
+        ),
+        (
+            "ITEM_STATUSES",
+            "ItemStatus",
+            ItemStatus::ALL.iter().map(|v| v.as_str()).collect(),
+        ),
+        (
+            "REF_TYPES",
+            "RefType",
+            RefType::ALL.iter().map(|v| v.as_str()).collect(),
+        ),
+        (
+            "DISTRACTOR_KINDS",
+            "DistractorKind",
+            DistractorKind::ALL.iter().map(|v| v.as_str()).collect(),
+        ),
+        (
+            "ROLES",
+            "Role",
+            Role::ALL.iter().map(|v| v.as_str()).collect(),
+        ),
+    ];
+    for (name, ty, values) in lists {
+        let quoted: Vec<String> = values.iter().map(|v| format!("'{v}'")).collect();
+        s.push_str(&format!(
+            "export const {name}: readonly {ty}[] = [{}];\n",
+            quoted.join(", ")
+        ));
+    }
+    s.push('\n');
     s.push_str("export const commands = {\n");
     for c in COMMANDS {
         let params: Vec<String> = c.args.iter().map(|(n, t)| format!("{n}: {t}")).collect();

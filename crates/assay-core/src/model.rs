@@ -217,6 +217,7 @@ pub enum DistractorKind {
 }
 
 impl DistractorKind {
+    pub const ALL: [DistractorKind; 3] = [Self::FakeScene, Self::Superficial, Self::NonExistent];
     pub fn as_str(self) -> &'static str {
         match self {
             Self::FakeScene => "FSU",
@@ -411,6 +412,7 @@ pub enum Role {
 }
 
 impl Role {
+    pub const ALL: [Role; 3] = [Self::Annotator, Self::Auditor, Self::Researcher];
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Annotator => "annotator",
@@ -419,15 +421,32 @@ impl Role {
         }
     }
     pub fn parse(s: &str) -> Option<Self> {
-        [Self::Annotator, Self::Auditor, Self::Researcher]
-            .into_iter()
-            .find(|r| r.as_str() == s)
+        Self::ALL.into_iter().find(|r| r.as_str() == s)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each enum's written name is its serde name: the lists the CLI parses and the UI receives
+    /// cannot drift from what is stored.
+    #[test]
+    fn names_are_the_serde_names() {
+        fn check<T: Serialize + Copy>(all: &[T], name: impl Fn(T) -> &'static str) {
+            for v in all {
+                assert_eq!(serde_json::to_value(v).unwrap(), name(*v));
+            }
+        }
+        check(&AnswerFormat::ALL, AnswerFormat::as_str);
+        check(&RefinementOp::ALL, RefinementOp::as_str);
+        check(&IssueTag::ALL, IssueTag::as_str);
+        check(&ItemStatus::ALL, ItemStatus::as_str);
+        check(&RefType::ALL, RefType::as_str);
+        check(&DistractorKind::ALL, DistractorKind::as_str);
+        check(&Role::ALL, Role::as_str);
+        check(&crate::store::Version::ALL, crate::store::Version::as_str);
+    }
 
     #[test]
     fn iou_of_half_overlapping_boxes() {

@@ -111,6 +111,14 @@ export type ItemDetail = { item: ItemView, history: Array<RevisionInfo>, };
 
 export type ImportRequest = { path: string, name: string | null, layout: string | null, mapping_path: string | null, link_images: boolean, dry_run: boolean, };
 
+export const ANSWER_FORMATS: readonly AnswerFormat[] = ['short_answer', 'multiple_choice', 'checklist', 'grounding', 'free_form'];
+export const REFINEMENT_OPS: readonly RefinementOp[] = ['identical', 'minor_edit', 'disambiguation', 'answer_correction', 'replacement', 'remove'];
+export const ISSUE_TAGS: readonly IssueTag[] = ['ambiguous', 'not_image_grounded', 'wrong_answer', 'subjective'];
+export const ITEM_STATUSES: readonly ItemStatus[] = ['todo', 'edited', 'approved', 'flagged'];
+export const REF_TYPES: readonly RefType[] = ['salient', 'ambiguous', 'in_image_cue', 'knowledge_cue'];
+export const DISTRACTOR_KINDS: readonly DistractorKind[] = ['FSU', 'SU', 'NE'];
+export const ROLES: readonly Role[] = ['annotator', 'auditor', 'researcher'];
+
 export const commands = {
   appInfo: (): Promise<AppInfo> => invoke<AppInfo>('app_info'),
   openProject: (path: string): Promise<ProjectInfo> => invoke<ProjectInfo>('open_project', { path }),
