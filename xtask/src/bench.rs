@@ -278,11 +278,11 @@ pub fn store(args: &[String]) -> Result<()> {
             texts(&["chart", "red car", "sign say", "second row", "standing"]),
         )?;
         run(
-            "text, 2 CJK chars (CJK character index)",
+            "text, 2 CJK chars (CJK index)",
             texts(&["東京", "서울", "料理", "건물"]),
         )?;
         run(
-            "text, 1 CJK char (CJK character index)",
+            "text, 1 CJK char (CJK index)",
             texts(&["東", "서", "料", "건"]),
         )?;
         run(

@@ -187,9 +187,8 @@ const ROW_COLUMNS: &str = "id, dataset_id, ext_id, seq, rev, format, category, o
     ref_type, has_box, image_count, thumb_hash, question, answer";
 
 /// The ids matching a text search, as SQL with its positional parameters: the trigram index
-/// for three or more characters; the CJK character index for one or two kana, ideographs or
-/// Hangul (two characters: both present, then their order checked on those candidates); a scan
-/// of the narrow lower-cased table for other short strings.
+/// for three or more characters; the CJK index for one or two kana, ideographs or Hangul (each
+/// is a token there); a scan of the narrow lower-cased table for other short strings.
 fn text_select(text: &str) -> (&'static str, Vec<String>) {
     let t = text.trim();
     if t.chars().count() >= 3 {
@@ -199,12 +198,9 @@ fn text_select(text: &str) -> (&'static str, Vec<String>) {
         );
     }
     match super::search::cjk_match(t) {
-        Some(m) if t.chars().count() == 1 => {
-            ("SELECT rowid FROM items_cjk WHERE items_cjk MATCH ?", vec![m])
-        }
         Some(m) => (
-            "SELECT id FROM item_search WHERE id IN (SELECT rowid FROM items_cjk WHERE items_cjk MATCH ?) AND instr(body, ?) > 0",
-            vec![m, t.to_lowercase()],
+            "SELECT rowid FROM items_cjk WHERE items_cjk MATCH ?",
+            vec![m],
         ),
         None => (
             "SELECT id FROM item_search WHERE instr(body, ?) > 0",

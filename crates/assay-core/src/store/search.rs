@@ -1,6 +1,7 @@
 //! The search indexes of an item, kept in step with its current text: the trigram FTS table
-//! (three or more characters), the lower-cased scan table (anything shorter) and the CJK
-//! character table (one or two kana, ideographs or Hangul syllables).
+//! (three or more characters), the lower-cased scan table (other short strings) and the CJK
+//! table (one or two kana, ideographs or Hangul syllables: each distinct character and each
+//! distinct pair of adjacent ones is a token, so either query is one index lookup).
 
 use std::collections::BTreeSet;
 
@@ -16,15 +17,28 @@ pub fn is_cjk(c: char) -> bool {
         | 0xAC00..=0xD7AF | 0x1100..=0x11FF | 0x3130..=0x318F | 0xFF66..=0xFF9F)
 }
 
-/// The distinct CJK characters of a text, space-separated: one token each for FTS5.
+/// The distinct CJK characters of a text and the distinct pairs of adjacent CJK characters,
+/// space-separated: one FTS5 token each.
 pub fn cjk_tokens(text: &str) -> String {
-    let set: BTreeSet<char> = text.chars().filter(|c| is_cjk(*c)).collect();
-    let mut out = String::with_capacity(set.len() * 4);
-    for c in set {
+    let mut set: BTreeSet<String> = BTreeSet::new();
+    let mut prev: Option<char> = None;
+    for c in text.chars() {
+        if is_cjk(c) {
+            set.insert(c.to_string());
+            if let Some(p) = prev {
+                set.insert(format!("{p}{c}"));
+            }
+            prev = Some(c);
+        } else {
+            prev = None;
+        }
+    }
+    let mut out = String::with_capacity(set.len() * 7);
+    for t in set {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push(c);
+        out.push_str(&t);
     }
     out
 }
@@ -79,19 +93,11 @@ pub(crate) fn backfill_cjk(conn: &Connection) -> Result<()> {
     Ok(())
 }
 
-/// A short query made only of CJK characters, as an FTS5 match over `items_cjk`.
+/// A one- or two-character query made only of CJK characters, as an FTS5 match over
+/// `items_cjk` (the query is itself one token).
 pub(crate) fn cjk_match(query: &str) -> Option<String> {
-    let chars: Vec<char> = query.chars().collect();
-    if chars.is_empty() || chars.len() > 2 || !chars.iter().all(|c| is_cjk(*c)) {
-        return None;
-    }
-    Some(
-        chars
-            .iter()
-            .map(|c| format!("\"{c}\""))
-            .collect::<Vec<_>>()
-            .join(" AND "),
-    )
+    let n = query.chars().count();
+    ((1..=2).contains(&n) && query.chars().all(is_cjk)).then(|| format!("\"{query}\""))
 }
 
 #[cfg(test)]
@@ -99,13 +105,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tokens_are_distinct_cjk_characters() {
+    fn tokens_are_distinct_characters_and_adjacent_pairs() {
+        // Characters and adjacent pairs; a break (。, Latin, space) starts a new run.
         assert_eq!(
-            cjk_tokens("日本の首都は東京。Tokyo 首都"),
-            "の は 京 日 本 東 都 首"
+            cjk_tokens("首都は東京。Tokyo 首都"),
+            "は は東 京 東 東京 都 都は 首 首都"
         );
-        assert_eq!(cjk_tokens("정답은 서울"), "답 서 울 은 정");
-        assert_eq!(cjk_match("首都").as_deref(), Some("\"首\" AND \"都\""));
+        assert_eq!(cjk_tokens("정답 서울"), "답 서 서울 울 정 정답");
+        assert_eq!(cjk_match("首都").as_deref(), Some("\"首都\""));
         assert_eq!(cjk_match("の").as_deref(), Some("\"の\""));
         assert_eq!(cjk_match("A社"), None);
         assert_eq!(cjk_match("東京都"), None);
