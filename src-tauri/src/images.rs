@@ -40,9 +40,12 @@ pub fn handle<R: Runtime>(
             .and_then(|v| v.parse().ok())
             .unwrap_or(256);
         let state = app.state::<AppState>();
-        let result = state.session().and_then(|s| match path.split_once('/') {
-            Some(("preview", hash)) => s.preview(hash, size),
-            Some(("image", hash)) => s.image(hash),
+        // The session's lock is held only to read the project's path; the image is read and
+        // any preview made on a reader connection of its own.
+        let project = state.session().and_then(|s| s.project_path());
+        let result = project.and_then(|p| match path.split_once('/') {
+            Some(("preview", hash)) => state.images.preview(&p, hash, size),
+            Some(("image", hash)) => state.images.image(&p, hash),
             _ => Err(assay_api::ApiError::new("not_found", "unknown image path")),
         });
         let resp = match result {

@@ -7,6 +7,8 @@ use assay_api::{ApiError, Session};
 pub struct AppState {
     session: Mutex<Session>,
     pub import_cancel: Arc<AtomicBool>,
+    /// Image requests read on their own connections, not under the session lock.
+    pub images: assay_api::session::ImageReaders,
 }
 
 impl AppState {
@@ -14,6 +16,7 @@ impl AppState {
         Self {
             session: Mutex::new(Session::new(prefs)),
             import_cancel: Arc::new(AtomicBool::new(false)),
+            images: Default::default(),
         }
     }
 

@@ -189,6 +189,45 @@ impl Session {
 }
 
 /// Runs an import on its own connection, so the session stays free for reads meanwhile.
+/// Readers for image requests, kept beside the session so that making a preview (decoding a
+/// large photo) never holds the session's lock, and a write elsewhere never stalls a preview.
+#[derive(Default)]
+pub struct ImageReaders {
+    pool: std::sync::Mutex<Vec<Project>>,
+}
+
+impl ImageReaders {
+    fn with<T>(&self, path: &Path, f: impl FnOnce(&Project) -> ApiResult<T>) -> ApiResult<T> {
+        let reader = {
+            let mut pool = self
+                .pool
+                .lock()
+                .map_err(|_| ApiError::new("internal", "image readers poisoned"))?;
+            pool.retain(|p| p.path() == path);
+            pool.pop()
+        };
+        let reader = match reader {
+            Some(r) => r,
+            None => Project::open_reader(path, 50)?,
+        };
+        let out = f(&reader);
+        if let Ok(mut pool) = self.pool.lock() {
+            if pool.len() < 4 {
+                pool.push(reader);
+            }
+        }
+        out
+    }
+
+    pub fn preview(&self, project: &Path, hash: &str, max_side: u32) -> ApiResult<Vec<u8>> {
+        self.with(project, |p| Ok(p.image_preview(hash, max_side)?))
+    }
+
+    pub fn image(&self, project: &Path, hash: &str) -> ApiResult<Vec<u8>> {
+        self.with(project, |p| Ok(p.image_bytes(hash)?.0))
+    }
+}
+
 pub fn import_into(
     project_path: &Path,
     req: &ImportRequest,

@@ -131,3 +131,55 @@ fn previews_come_in_fixed_sizes() {
     let info = assay_core::imaging::probe(&small).unwrap();
     assert_eq!(info.width.max(info.height), 128);
 }
+
+#[test]
+fn previews_are_served_while_another_connection_holds_the_write_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = session(dir.path(), "aiko");
+    let path = dir.path().join("p.assay");
+    let d = s
+        .item_detail(s.item_ids(&Filter::default()).unwrap()[0])
+        .unwrap();
+    let hash = d.item.content.images[0].hash.clone();
+    // A long write elsewhere (an import) holds the lock.
+    let writer = assay_core::Project::open(&path).unwrap();
+    writer
+        .connection()
+        .execute_batch("BEGIN IMMEDIATE")
+        .unwrap();
+    let readers = assay_api::session::ImageReaders::default();
+    let t = std::time::Instant::now();
+    let bytes = readers.preview(&path, &hash, 512).unwrap();
+    assert!(!bytes.is_empty());
+    // Served without waiting out the writer (the cache write is skipped, not awaited).
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(2),
+        "{:?}",
+        t.elapsed()
+    );
+    // Browsing reads are not blocked either.
+    assert_eq!(
+        s.query_items(
+            &Filter::default(),
+            Page {
+                offset: 0,
+                limit: 10
+            }
+        )
+        .unwrap()
+        .total,
+        12
+    );
+    writer.connection().execute_batch("ROLLBACK").unwrap();
+    // Once the writer is done, the preview is cached.
+    readers.preview(&path, &hash, 512).unwrap();
+    let cached: i64 = writer
+        .connection()
+        .query_row(
+            "SELECT count(*) FROM image_previews WHERE max_side = 512",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(cached, 1);
+}

@@ -76,8 +76,7 @@ impl Project {
         Ok((bytes, format))
     }
 
-    /// A downscaled preview, made on first request and cached in the project.
-    /// A preview at the smallest of [`PREVIEW_SIZES`] that is at least `max_side` (the largest
+    /// A downscaled preview, made on first request and cached in the project: the smallest of [`PREVIEW_SIZES`] that is at least `max_side` (the largest
     /// when none is), so callers asking for any size never grow the project file beyond three
     /// cached previews per image.
     pub fn image_preview(&self, hash: &str, max_side: u32) -> Result<Vec<u8>> {
@@ -98,10 +97,20 @@ impl Project {
             hash: hash.into(),
             message,
         })?;
-        self.conn.execute(
+        // Caching is best effort: while another connection holds the write lock (an import),
+        // a reader serves the preview it made rather than waiting.
+        match self.conn.execute(
             "INSERT OR REPLACE INTO image_previews (hash, max_side, data) VALUES (?1, ?2, ?3)",
             params![hash, max_side, preview],
-        )?;
+        ) {
+            Ok(_) => {}
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(
+                    e.code,
+                    rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+                ) => {}
+            Err(e) => return Err(e.into()),
+        }
         Ok(preview)
     }
 

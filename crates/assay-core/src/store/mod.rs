@@ -63,6 +63,32 @@ impl Project {
         Self::open_or_create(path)
     }
 
+    /// A second connection for reading beside the one that opened (and migrated) the file:
+    /// it never migrates and waits at most `busy_ms` for a lock, so a reader serving the UI
+    /// is never held up for long by a writer on another connection.
+    pub fn open_reader(path: impl AsRef<Path>, busy_ms: u64) -> Result<Self> {
+        let path = path.as_ref();
+        if !path.exists() {
+            return Err(crate::Error::NotFound(format!(
+                "project file {}",
+                path.display()
+            )));
+        }
+        let conn = connection::open(path)?;
+        conn.busy_timeout(std::time::Duration::from_millis(busy_ms))?;
+        let found = migrate::schema_version(&conn)?;
+        if found != migrate::latest_version() {
+            return Err(crate::Error::Invalid(format!(
+                "{} is at schema version {found}; open it normally first",
+                path.display()
+            )));
+        }
+        Ok(Self {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
     fn open_or_create(path: &Path) -> Result<Self> {
         let mut conn = connection::open(path)?;
         migrate::migrate(&mut conn, path)?;
