@@ -1,0 +1,274 @@
+//! Plans runs, deduplicates requests against the response cache, sends what is missing and
+//! scores answers. Every response (or final error) is committed as it arrives, so a killed run
+//! resumes where it stopped and never pays twice.
+//!
+//! plan.rs     runs, stale results, requests to send (nothing sent)
+//! execute.rs  sending (bounded concurrency, in-flight twins sent once), scoring, judging
+//! write.rs    the one writing connection, fed by a bounded channel
+//! finish.rs   cost per model; run statuses are set by the store (`Project::finish_run`)
+
+mod execute;
+mod finish;
+mod plan;
+mod write;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::{mpsc, Semaphore};
+
+use crate::cancel::CancelToken;
+use crate::dispatch::Dispatcher;
+use crate::error::{EvalError, Result};
+use crate::images::ImageEncoder;
+use crate::model::{model_by_name, StoredModel};
+use crate::prompt::{load_template, Variant};
+use crate::scorers::ScorerKind;
+use assay_core::Project;
+
+use execute::{Counters, Shared};
+use write::{spawn_writer, Write};
+
+pub use assay_core::Version;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalRequest {
+    pub models: Vec<String>,
+    pub datasets: Vec<String>,
+    pub versions: Vec<Version>,
+    pub variants: Vec<Variant>,
+    /// Run indices 1..=runs.
+    pub runs: u32,
+    /// "default" (built-in per answer format) or a saved template "name[@version]".
+    pub template: String,
+    /// None: each item's default scorer for its answer format.
+    pub scorer: Option<ScorerKind>,
+    /// The judge model for judge scorers.
+    pub judge: Option<String>,
+}
+
+impl Default for EvalRequest {
+    fn default() -> Self {
+        Self {
+            models: Vec::new(),
+            datasets: Vec::new(),
+            versions: vec![Version::Before, Version::After],
+            variants: vec![Variant::Original],
+            runs: 3,
+            template: "default".into(),
+            scorer: None,
+            judge: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EvalProgress {
+    pub total: usize,
+    pub done: usize,
+    /// Requests that reached an endpoint and finished (answer or final error).
+    pub sent: usize,
+    pub cached: usize,
+    pub errors: usize,
+    pub skipped: usize,
+    pub prompt_tokens: i64,
+    pub completion_tokens: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalSummary {
+    pub progress: EvalProgress,
+    /// HTTP attempts including retries.
+    pub http_attempts: usize,
+    pub retries: usize,
+    pub run_ids: Vec<i64>,
+    /// Total cost at each model's own prices (judge included); None when a model that was
+    /// sent requests has no prices.
+    pub cost: Option<f64>,
+    /// Tokens and cost per model, the judge included.
+    pub costs: Vec<ModelCost>,
+    pub cancelled: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelCost {
+    pub model: String,
+    pub prompt_tokens: i64,
+    pub completion_tokens: i64,
+    pub cost: Option<f64>,
+}
+
+pub type ProgressFn = Arc<dyn Fn(&EvalProgress) + Send + Sync>;
+
+/// Runs the request to completion (or cancellation) and reports what was sent and reused.
+pub async fn run_eval(
+    path: &Path,
+    req: &EvalRequest,
+    progress: ProgressFn,
+    cancel: CancelToken,
+) -> Result<EvalSummary> {
+    let project = Project::open(path)?;
+    let models: Vec<StoredModel> = req
+        .models
+        .iter()
+        .map(|m| model_by_name(&project, m))
+        .collect::<Result<_>>()?;
+    for m in &models {
+        m.config.validate()?;
+    }
+    let judge_model = req
+        .judge
+        .as_deref()
+        .map(|j| model_by_name(&project, j))
+        .transpose()?;
+    if req.scorer.is_some_and(|s| s.needs_judge()) && judge_model.is_none() {
+        return Err(EvalError::Config("this scorer needs a judge model".into()));
+    }
+    let template = load_template(&project, &req.template)?;
+    let template_label = template
+        .as_ref()
+        .map_or("default".to_string(), |t| t.0.clone());
+    let scorer_label = req.scorer.map_or("auto", |s| s.as_str());
+
+    let plan::Plan {
+        jobs,
+        run_ids,
+        expected,
+        skipped_writes,
+        total,
+    } = plan::plan(
+        &project,
+        req,
+        &models,
+        &template,
+        &template_label,
+        scorer_label,
+    )?;
+    let counters = Counters::default();
+
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(256)
+        .build()
+        .map_err(|e| EvalError::Config(format!("HTTP client: {e}")))?;
+    let mut dispatchers: Vec<Dispatcher> = models
+        .iter()
+        .map(|m| Dispatcher::new(m.config.clone(), http.clone()))
+        .collect();
+    let judge = judge_model.map(|j| {
+        dispatchers.push(Dispatcher::new(j.config, http.clone()));
+        dispatchers.len() - 1
+    });
+    // Enough tasks in flight to keep every endpoint busy, few enough to bound memory.
+    let in_flight: usize = dispatchers
+        .iter()
+        .map(|d| d.config.concurrency * d.config.endpoints.len().max(1))
+        .sum::<usize>()
+        * 2;
+
+    let (tx, rx) = mpsc::channel(1024);
+    let writer = spawn_writer(path.to_path_buf(), rx);
+    let tokens = dispatchers
+        .iter()
+        .map(|_| (AtomicUsize::new(0), AtomicUsize::new(0)))
+        .collect();
+    let shared = Arc::new(Shared {
+        tokens,
+        dispatchers,
+        judge,
+        images: ImageEncoder::default(),
+        reader: Mutex::new(Project::open(path)?),
+        writer: tx,
+        write_failed: std::sync::atomic::AtomicBool::new(false),
+        inflight: Mutex::new(HashMap::new()),
+        counters,
+        total,
+        progress,
+        cancel: cancel.clone(),
+    });
+    for t in skipped_writes {
+        shared.counters.skipped.fetch_add(1, Ordering::Relaxed);
+        shared
+            .send(Write::Result {
+                target: t,
+                key: None,
+                from_cache: false,
+                outcome: "skipped",
+                scored: None,
+                error: None,
+            })
+            .await;
+        shared.counters.done.fetch_add(1, Ordering::Relaxed);
+    }
+    (shared.progress)(&shared.counters.snapshot(total));
+
+    let limit = Arc::new(Semaphore::new(in_flight.max(1)));
+    let mut set = tokio::task::JoinSet::new();
+    for job in jobs {
+        if cancel.is_cancelled() {
+            break;
+        }
+        let permit = tokio::select! {
+            p = limit.clone().acquire_owned() => p,
+            _ = cancel.cancelled() => break,
+        };
+        let Ok(permit) = permit else { break };
+        let s = shared.clone();
+        set.spawn(async move {
+            s.run_job(job).await;
+            drop(permit);
+        });
+        while set.try_join_next().is_some() {}
+    }
+    while set.join_next().await.is_some() {}
+
+    let snapshot = shared.counters.snapshot(total);
+    let attempts: usize = shared
+        .dispatchers
+        .iter()
+        .map(|d| d.stats.attempts.load(Ordering::Relaxed))
+        .sum();
+    let retries: usize = shared
+        .dispatchers
+        .iter()
+        .map(|d| d.stats.retries.load(Ordering::Relaxed))
+        .sum();
+    let (costs, cost) = finish::costs(&shared);
+    let write_failed = shared.write_failed.load(Ordering::Relaxed);
+    match Arc::try_unwrap(shared) {
+        Ok(s) => drop(s),
+        Err(_) => return Err(EvalError::Config("engine tasks outlived the run".into())),
+    }
+    let written = writer
+        .join()
+        .map_err(|_| EvalError::Config("writer thread panicked".into()))?;
+    if let Err(e) = written {
+        // Results could not be stored: the run was stopped; what was stored stays, and the
+        // runs are left incomplete so a later run resumes them.
+        for id in &run_ids {
+            project.finish_run(*id, expected.get(id).copied().unwrap_or(0), false)?;
+        }
+        return Err(EvalError::Config(format!(
+            "results could not be written, so the run was stopped: {e}"
+        )));
+    }
+    debug_assert!(!write_failed, "a send failed while the writer succeeded");
+
+    // A run is complete only when every item of its version has a non-error result; a
+    // cancelled run stays cancelled until a later run fills it.
+    let cancelled = cancel.is_cancelled();
+    for id in &run_ids {
+        project.finish_run(*id, expected.get(id).copied().unwrap_or(0), cancelled)?;
+    }
+    Ok(EvalSummary {
+        progress: snapshot,
+        http_attempts: attempts,
+        retries,
+        run_ids,
+        cost,
+        costs,
+        cancelled: cancel.is_cancelled(),
+    })
+}
