@@ -634,3 +634,84 @@ pub fn table(args: &[String]) -> Result<()> {
     }
     Ok(())
 }
+
+/// Resident memory of the desktop app (release build) on a project of `n` items: the app and
+/// every WebKit process it starts, read from /proc after the window has loaded the first page,
+/// the facets and the thumbnails. Xvfb itself is not counted.
+pub fn memory(args: &[String]) -> Result<()> {
+    let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let settle: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(12);
+    let root = super::root();
+    let app = root.join("target/release/assay-app");
+    anyhow::ensure!(
+        app.exists(),
+        "build it first: cargo build --release -p assay-app --features custom-protocol"
+    );
+    let dir = root.join("target/bench");
+    std::fs::create_dir_all(&dir)?;
+    let path = dir.join(format!("memory-{n}.assay"));
+    if !path.exists() {
+        let data = dir.join(format!("memory-{n}.jsonl"));
+        generate(&data, n)?;
+        let mut p = super::fresh_project(&path)?;
+        assay_core::import::import_path(&mut p, &data, &Default::default(), &mut |_| {}, &AtomicBool::new(false))?;
+    }
+    let config = dir.join("memory-config");
+    let _ = std::fs::remove_dir_all(&config);
+    std::fs::create_dir_all(&config)?;
+    use std::os::unix::process::CommandExt;
+    let mut child = std::process::Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1440x900x24"])
+        .arg(&app)
+        .args(["--project"])
+        .arg(&path)
+        .args(["--user", "bench"])
+        .env("ASSAY_CONFIG_DIR", &config)
+        .process_group(0)
+        .spawn()?;
+    std::thread::sleep(std::time::Duration::from_secs(settle));
+    // Every process below xvfb-run, by parent pid.
+    let mut parents: Vec<(u32, u32, String, u64)> = Vec::new();
+    for entry in std::fs::read_dir("/proc")? {
+        let Ok(entry) = entry else { continue };
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else { continue };
+        let field = |k: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(k))
+                .map(|v| v.trim().to_string())
+                .unwrap_or_default()
+        };
+        let ppid: u32 = field("PPid:").parse().unwrap_or(0);
+        let rss_kb: u64 = field("VmRSS:").trim_end_matches(" kB").trim().parse().unwrap_or(0);
+        parents.push((pid, ppid, field("Name:"), rss_kb));
+    }
+    let mut tree = vec![child.id()];
+    let mut i = 0;
+    while i < tree.len() {
+        let p = tree[i];
+        tree.extend(parents.iter().filter(|x| x.1 == p).map(|x| x.0));
+        i += 1;
+    }
+    let mut total = 0u64;
+    println!("\n| process | RSS MB |\n|---|---:|");
+    for (pid, _, name, rss) in parents.iter().filter(|x| tree.contains(&x.0)) {
+        if name.starts_with("Xvfb") || name == "xvfb-run" || name == "xauth" || *rss == 0 {
+            continue;
+        }
+        println!("| {name} ({pid}) | {:.0} |", *rss as f64 / 1024.0);
+        total += rss;
+    }
+    println!("| **all processes of the app** | **{:.0}** |", total as f64 / 1024.0);
+    // Stop the whole group (xvfb-run, Xvfb, the app and WebKit).
+    kill_group(child.id());
+    let _ = child.wait();
+    Ok(())
+}
+
+fn kill_group(pid: u32) {
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", "--", &format!("-{pid}")])
+        .status();
+}

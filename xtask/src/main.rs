@@ -104,6 +104,7 @@ fn main() -> Result<()> {
         Some("bench-store") => bench::store(&args[1..]),
         Some("bench-engine") => bench::engine(&args[1..]),
         Some("bench-table") => bench::table(&args[1..]),
+        Some("bench-memory") => bench::memory(&args[1..]),
         _ => {
             eprintln!("usage: cargo xtask <demo|test|e2e|screenshots|bench|bindings|sample>");
             std::process::exit(2)
