@@ -654,7 +654,13 @@ pub fn memory(args: &[String]) -> Result<()> {
         let data = dir.join(format!("memory-{n}.jsonl"));
         generate(&data, n)?;
         let mut p = super::fresh_project(&path)?;
-        assay_core::import::import_path(&mut p, &data, &Default::default(), &mut |_| {}, &AtomicBool::new(false))?;
+        assay_core::import::import_path(
+            &mut p,
+            &data,
+            &Default::default(),
+            &mut |_| {},
+            &AtomicBool::new(false),
+        )?;
     }
     let config = dir.join("memory-config");
     let _ = std::fs::remove_dir_all(&config);
@@ -674,8 +680,12 @@ pub fn memory(args: &[String]) -> Result<()> {
     let mut parents: Vec<(u32, u32, String, u64)> = Vec::new();
     for entry in std::fs::read_dir("/proc")? {
         let Ok(entry) = entry else { continue };
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
-        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else { continue };
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+            continue;
+        };
         let field = |k: &str| {
             status
                 .lines()
@@ -684,7 +694,11 @@ pub fn memory(args: &[String]) -> Result<()> {
                 .unwrap_or_default()
         };
         let ppid: u32 = field("PPid:").parse().unwrap_or(0);
-        let rss_kb: u64 = field("VmRSS:").trim_end_matches(" kB").trim().parse().unwrap_or(0);
+        let rss_kb: u64 = field("VmRSS:")
+            .trim_end_matches(" kB")
+            .trim()
+            .parse()
+            .unwrap_or(0);
         parents.push((pid, ppid, field("Name:"), rss_kb));
     }
     let mut tree = vec![child.id()];
@@ -703,7 +717,10 @@ pub fn memory(args: &[String]) -> Result<()> {
         println!("| {name} ({pid}) | {:.0} |", *rss as f64 / 1024.0);
         total += rss;
     }
-    println!("| **all processes of the app** | **{:.0}** |", total as f64 / 1024.0);
+    println!(
+        "| **all processes of the app** | **{:.0}** |",
+        total as f64 / 1024.0
+    );
     // Stop the whole group (xvfb-run, Xvfb, the app and WebKit).
     kill_group(child.id());
     let _ = child.wait();
