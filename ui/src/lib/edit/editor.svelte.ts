@@ -89,6 +89,8 @@ export class Editor {
       const d = await api.itemDetail(id);
       this.undo.clear();
       this.conflict = null;
+      // The save state describes the item on screen, not the one before it.
+      this.savedAt = null;
       this.detail = d;
       this.committed = this.snapshotOf(d);
       const draft = loadDraft(this.project, id);
