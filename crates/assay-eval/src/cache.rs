@@ -36,8 +36,10 @@ pub fn request_key(cfg: &ModelConfig, prompt: &Prompt, run_index: u32) -> String
     hex::encode(Sha256::digest(material.to_string().as_bytes()))
 }
 
-/// Judge calls are keyed on the judge model and the full judge prompt.
-pub fn judge_key(cfg: &ModelConfig, judge_prompt: &str) -> String {
+/// Judge calls are keyed on the judge model and the full judge prompt (system message first;
+/// with none the key is that of the text alone, as before system messages existed).
+pub fn judge_key(cfg: &ModelConfig, system: Option<&str>, text: &str) -> String {
+    let judge_prompt = format!("{}{text}", system.unwrap_or(""));
     let material = json!({"judge": cfg.model, "params": cfg.params, "prompt": judge_prompt});
     hex::encode(Sha256::digest(material.to_string().as_bytes()))
 }
@@ -57,6 +59,11 @@ pub fn from_stored(r: &assay_core::store::StoredResponse) -> ChatResponse {
         prompt_tokens: r.prompt_tokens,
         completion_tokens: r.completion_tokens,
     }
+}
+
+/// What is kept of a text-only request (a judge call, a prompt another tool logged).
+pub fn text_record(system: Option<&str>, text: &str) -> String {
+    json!({"system": system, "text": text, "images": []}).to_string()
 }
 
 /// What is kept of a request for tracing: the texts, and each image by hash and sent size.

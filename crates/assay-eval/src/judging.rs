@@ -91,9 +91,8 @@ pub async fn judge_run(
         while set.len() < limit.max(1) && !cancel.is_cancelled() {
             let Some(p) = queue.next() else { break };
             let (system, text) = judge::judge_request(scorer, &p.question, &p.content, &p.response);
-            let key = cache::judge_key(&judge.config, &format!("{}{text}", system.unwrap_or("")));
-            let record =
-                serde_json::json!({"system": system, "text": text, "images": []}).to_string();
+            let key = cache::judge_key(&judge.config, system, &text);
+            let record = cache::text_record(system, &text);
             if let Some(hit) = project.response(&key)? {
                 let s = judge::parse_judge(scorer, &hit.text, &p.content);
                 write(

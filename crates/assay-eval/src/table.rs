@@ -213,23 +213,18 @@ fn item_set(
     Ok(set)
 }
 
-const MISSING: u8 = 0;
-const SCORED: u8 = 1;
-const UNPARSED: u8 = 2;
-const ERROR: u8 = 3;
-
 /// One run over a side's items, by position: the effective score (a person's latest overrule
-/// wins; unparsed, errors and missing count 0) and what happened.
+/// wins; unparsed, errors and missing count 0) and what happened (None: no result here).
 struct RunScores {
     score: Vec<f64>,
-    state: Vec<u8>,
+    state: Vec<Option<Outcome>>,
 }
 
 fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Result<RunScores> {
     let n = set.ids.len();
     let mut out = RunScores {
         score: vec![0.0; n],
-        state: vec![MISSING; n],
+        state: vec![None; n],
     };
     for r in project.run_results(run_id)? {
         // A result for another revision of the item does not measure this version.
@@ -240,19 +235,15 @@ fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Result<RunScores
         else {
             continue;
         };
-        out.state[i] = match r.outcome {
-            Outcome::Scored => SCORED,
-            Outcome::Unparsed => UNPARSED,
-            Outcome::Error => ERROR,
-            Outcome::Skipped => MISSING,
-        };
-        if out.state[i] != ERROR {
+        // A skipped item has no result for this version: it counts as missing.
+        out.state[i] = (r.outcome != Outcome::Skipped).then_some(r.outcome);
+        if r.outcome != Outcome::Error {
             out.score[i] = r.score.unwrap_or(0.0);
         }
     }
     for (item, score) in project.run_overrules(run_id)? {
         if let Some(&i) = set.pos.get(&item) {
-            if out.state[i] == SCORED || out.state[i] == UNPARSED {
+            if matches!(out.state[i], Some(Outcome::Scored | Outcome::Unparsed)) {
                 out.score[i] = score;
             }
         }
@@ -337,7 +328,7 @@ fn side_stats(scores: &SideScores, idx: &[usize], models: &[String], spread: Spr
             .iter()
             .map(|r| idx.iter().map(|&i| r.score[i]).sum::<f64>() / n)
             .collect();
-        let count = |state: u8| -> i64 {
+        let count = |state: Option<Outcome>| -> i64 {
             rs.iter()
                 .map(|r| idx.iter().filter(|&&i| r.state[i] == state).count() as i64)
                 .sum()
@@ -347,9 +338,9 @@ fn side_stats(scores: &SideScores, idx: &[usize], models: &[String], spread: Spr
             mean: mean(&runs).unwrap_or(0.0),
             spread: spread.of(&runs),
             runs,
-            unparsed: count(UNPARSED),
-            errors: count(ERROR),
-            missing: count(MISSING),
+            unparsed: count(Some(Outcome::Unparsed)),
+            errors: count(Some(Outcome::Error)),
+            missing: count(None),
         });
     }
     let means: Vec<f64> = per_model.iter().map(|m| m.mean).collect();

@@ -343,7 +343,8 @@ impl Project {
         Ok(run_id)
     }
 
-    /// Replaces one item's result of a run (a judgement added to a recorded response).
+    /// Replaces one item's result of a run (a judgement added to a recorded response); the
+    /// item revision and cache key stay as stored, whatever `r` holds for them.
     pub fn update_run_item(&self, run_id: i64, r: &RunItemResult) -> Result<()> {
         self.conn.execute(
             "UPDATE run_items SET outcome = ?3, score = ?4, parsed = ?5, evidence = ?6, error = ?7, scorer = ?8, from_cache = ?9

@@ -56,8 +56,6 @@ pub(super) struct Shared {
     pub(super) writer: mpsc::Sender<Write>,
     /// (prompt, completion) tokens paid per dispatcher.
     pub(super) tokens: Vec<(AtomicUsize, AtomicUsize)>,
-    /// Set when the writer could not store a result; the run is stopped.
-    pub(super) write_failed: std::sync::atomic::AtomicBool,
     /// Calls in flight by cache key, so concurrent identical requests are sent once.
     pub(super) inflight: Mutex<HashMap<String, Arc<InFlight>>>,
     pub(super) counters: Counters,
@@ -68,8 +66,8 @@ pub(super) struct Shared {
 
 impl Shared {
     pub(super) async fn send(&self, w: Write) {
+        // The writer only goes away when a write failed: stop paying for answers.
         if self.writer.send(w).await.is_err() {
-            self.write_failed.store(true, Ordering::Relaxed);
             self.cancel.cancel();
         }
     }
@@ -194,10 +192,9 @@ impl Shared {
         };
         let (system, prompt) = judge::judge_request(t.scorer, &t.question, &t.content, response);
         let cfg = &self.dispatchers[j].config;
-        let key = cache::judge_key(cfg, &format!("{}{prompt}", system.unwrap_or("")));
+        let key = cache::judge_key(cfg, system, &prompt);
         let body = request_body(cfg, system, &prompt, &[]);
-        let record =
-            serde_json::json!({"system": system, "text": prompt, "images": []}).to_string();
+        let record = cache::text_record(system, &prompt);
         let (r, _) = self.call_cached(j, &key, body, record, true).await?;
         let mut s = judge::parse_judge(t.scorer, &r.text, &t.content);
         s.evidence["judge_model"] = json!(cfg.name);

@@ -122,9 +122,7 @@ pub fn import_predictions(
                 format!("a second prediction for item {}", pred.key.label()),
             ));
         }
-        let prompt = pred
-            .prompt
-            .map(|t| serde_json::json!({"system": null, "text": t, "images": []}).to_string());
+        let prompt = pred.prompt.map(|t| crate::cache::text_record(None, &t));
         let (member, content) = &items[i];
         seen[i] = true;
         report.matched += 1;

@@ -65,13 +65,10 @@ pub fn soft_match(reference: &str, response: &str) -> (bool, &'static str) {
     }
 }
 
-/// Kana, CJK ideographs or Hangul: scripts compared by characters.
+/// Kana, CJK ideographs or Hangul (the store's definition, shared with search): scripts
+/// compared by characters.
 pub fn is_unspaced_script(s: &str) -> bool {
-    s.chars().any(|c| {
-        matches!(c as u32,
-            0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF
-            | 0xAC00..=0xD7AF | 0x1100..=0x11FF | 0x3130..=0x318F)
-    })
+    s.chars().any(assay_core::store::search::is_cjk)
 }
 
 /// Lower-case NFKC tokens split at whitespace and punctuation (thousands separators removed).
