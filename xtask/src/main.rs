@@ -149,31 +149,50 @@ fn test() -> Result<()> {
     for script in ["check", "lint", "test"] {
         setup::npm_run(script)?;
     }
-    // The shell embeds the UI bundle at compile time, so build it before clippy sees src-tauri.
+    // The shell embeds the UI bundle at compile time, so build it before cargo sees src-tauri.
     setup::npm_run("build")?;
     run(cargo().args(["fmt", "--all", "--", "--check"]))?;
-    run(cargo().args([
-        "clippy",
-        "--workspace",
+    run(cargo().args(["clippy"]).args(WHOLE_WORKSPACE).args([
         "--all-targets",
         "--",
         "-D",
         "warnings",
     ]))?;
-    run(cargo().args(["test"]))?;
-    // The shell is not a default member (so plain `cargo test` needs no WebKit); its own unit
-    // tests run here.
-    run(cargo().args(["test", "-p", "assay-app", "--lib"]))?;
-    e2e(None)
+    // One package selection and one feature set for every build below, so each crate compiles
+    // once: cargo unifies features over the packages it is asked for, and a different selection
+    // (the shell alone, the E2E crate alone) rebuilt much of the graph under other features.
+    // The app binary the E2E tests drive is built with everything else.
+    run(cargo()
+        .arg("build")
+        .args(WHOLE_WORKSPACE)
+        .arg("--all-targets"))?;
+    let mut tests = Command::new("xvfb-run");
+    tests
+        .args(["-a", "-s", "-screen 0 1440x900x24"])
+        .arg(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .arg("test")
+        .args(WHOLE_WORKSPACE)
+        .current_dir(root());
+    run(&mut tests)
 }
 
-/// The end-to-end tests; screenshots go to `screenshots` (default: target/screenshots).
+/// Every package, with the shell loading its bundled UI (what the E2E tests drive).
+const WHOLE_WORKSPACE: [&str; 3] = ["--workspace", "--features", "assay-app/custom-protocol"];
+
+/// The end-to-end tests; screenshots go to `screenshots` (default: target/screenshots). Built
+/// with the same selection and features as `test`, so the two share one build.
 fn e2e(screenshots: Option<&std::path::Path>) -> Result<()> {
-    setup::build_app()?;
+    setup::npm_run("build")?;
+    run(cargo()
+        .arg("build")
+        .args(WHOLE_WORKSPACE)
+        .arg("--all-targets"))?;
     let mut cmd = Command::new("xvfb-run");
     cmd.args(["-a", "-s", "-screen 0 1440x900x24"])
         .arg(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["test", "-p", "assay-e2e", "--", "--nocapture"])
+        .arg("test")
+        .args(WHOLE_WORKSPACE)
+        .args(["--test", "app", "--", "--nocapture"])
         .current_dir(root());
     if let Some(dir) = screenshots {
         cmd.env("ASSAY_SCREENSHOT_DIR", dir);

@@ -3,6 +3,7 @@
 
 pub mod error;
 pub mod export;
+pub mod grounding;
 pub mod imaging;
 pub mod import;
 pub mod model;

@@ -328,6 +328,13 @@ pub struct ItemContent {
     pub entity_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entity_url: Option<String>,
+    /// Page views of the entity's Wikipedia article (CRAG-MM-Diagnostics: views in 2025).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub popularity: Option<u64>,
+    /// Number of objects in the image (CRAG-MM-Diagnostics counted Grounding-DINO detections);
+    /// a person may correct it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crowdedness: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -37,6 +37,10 @@ pub struct Mapping {
     pub ref_type: Option<String>,
     pub entity_name: Option<String>,
     pub entity_url: Option<String>,
+    /// Page views of the entity (an integer).
+    pub popularity: Option<String>,
+    /// Number of objects in the image (an integer).
+    pub crowdedness: Option<String>,
     pub category: Option<String>,
     pub source: Option<String>,
     /// A path, a list of paths, a `{bytes, path}` struct or a list of them.
@@ -104,6 +108,30 @@ impl Mapping {
         parsed.map_err(|e| Error::Invalid(format!("mapping {}: {e}", path.display())))
     }
 
+    /// A non-negative integer field (a number or a numeric string); anything else is an error.
+    fn count(
+        &self,
+        v: &Value,
+        path: &Option<String>,
+        what: &str,
+        errs: &mut Vec<String>,
+    ) -> Option<u64> {
+        let found = path.as_deref().and_then(|p| get_path(v, p))?;
+        match found {
+            Value::Null => None,
+            Value::Number(n) if n.as_u64().is_some() => n.as_u64(),
+            Value::Number(n) if n.as_f64().is_some_and(|f| f >= 0.0 && f.fract() == 0.0) => {
+                n.as_f64().map(|f| f as u64)
+            }
+            Value::String(s) if s.trim().is_empty() => None,
+            Value::String(s) if s.trim().parse::<u64>().is_ok() => s.trim().parse().ok(),
+            other => {
+                errs.push(format!("{what} is not a whole number: {other}"));
+                None
+            }
+        }
+    }
+
     fn paths(&self) -> Vec<&str> {
         [
             &self.id,
@@ -119,6 +147,8 @@ impl Mapping {
             &self.ref_type,
             &self.entity_name,
             &self.entity_url,
+            &self.popularity,
+            &self.crowdedness,
             &self.category,
             &self.source,
             &self.images,
@@ -207,6 +237,10 @@ impl Mapping {
             direct_request: self.text(v, &self.direct_request),
             entity_name: self.text(v, &self.entity_name),
             entity_url: self.text(v, &self.entity_url),
+            popularity: self.count(v, &self.popularity, "popularity", &mut errs),
+            crowdedness: self
+                .count(v, &self.crowdedness, "crowdedness", &mut errs)
+                .map(|n| n.min(u64::from(u32::MAX)) as u32),
             category: self.text(v, &self.category),
             source: self.text(v, &self.source),
             ..Default::default()

@@ -67,23 +67,13 @@ pub fn import_refined(
     } = prepare(path, opts, progress, cancel)?;
     let mut problems = report.problems;
     // Seed items by their source id, with their current content.
-    let seeds: Vec<(i64, String)> = {
-        let mut st = project
-            .conn
-            .prepare("SELECT id, ext_id FROM items WHERE dataset_id = ?1 ORDER BY seq")?;
-        let rows = st.query_map([seed.id], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        rows.collect::<std::result::Result<_, _>>()?
-    };
+    let seeds = project.item_ext_ids(seed.id)?;
     let mut by_ext: HashMap<String, i64> = HashMap::new();
     for (id, ext) in &seeds {
         let key = if seed_field == "id" {
             Some(ext.clone())
         } else {
-            field(
-                ext,
-                &crate::store::items::current_content(&project.conn, *id)?,
-                seed_field,
-            )
+            field(ext, &project.current_content(*id)?, seed_field)
         };
         if let Some(k) = key {
             by_ext.insert(k, *id);

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{now, Project};
 use crate::error::{Error, Result};
-use crate::model::{IssueTag, ItemContent, ItemStatus, RefinementOp, Role};
+use crate::model::{IssueTag, ItemContent, ItemStatus, RefType, RefinementOp, Role};
 
 /// An item as parsed by an importer, before it has an id.
 #[derive(Debug, Clone)]
@@ -104,6 +104,7 @@ impl<'t> ItemWriter<'t> {
         let json = serde_json::to_string(c).map_err(|e| Error::Invalid(e.to_string()))?;
         self.revision.execute(params![id, self.ts, json])?;
         super::search::index_new(self.tx, id, c)?;
+        super::boxes::write_metrics(self.tx, id, c)?;
         Ok(id)
     }
 }
@@ -119,61 +120,12 @@ impl Project {
     ///   longer approved once changed), unless the edit flags it; a status-only edit (approve,
     ///   flag) keeps the content.
     pub fn save_edit(&mut self, item_id: i64, edit: &Edit, author: &Author) -> Result<i64> {
-        edit.content.validate().map_err(Error::Invalid)?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let (rev, op, tags, status) = tx
-            .query_row(
-                "SELECT rev, op, tags, status FROM items WHERE id = ?1",
-                [item_id],
-                |r| {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, Option<String>>(1)?,
-                        r.get::<_, i64>(2)?,
-                        r.get::<_, String>(3)?,
-                    ))
-                },
-            )
-            .optional()?
-            .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
-        let op = op.as_deref().and_then(RefinementOp::parse);
-        let tags = IssueTag::from_bits(tags);
-        let status = ItemStatus::parse(&status).unwrap_or_default();
-        let content = current_content(&tx, item_id)?;
-        let changes_item = content != edit.content
-            || op != edit.op
-            || IssueTag::to_bits(&tags) != IssueTag::to_bits(&edit.tags);
-        if let Some(base) = edit.base_rev.filter(|b| *b != rev) {
-            if changes_item {
-                let by: Option<String> = tx
-                    .query_row(
-                        "SELECT u.name FROM revisions r LEFT JOIN users u ON u.id = r.author_id
-                         WHERE r.item_id = ?1 AND r.rev = ?2",
-                        params![item_id, rev],
-                        |r| r.get(0),
-                    )
-                    .optional()?
-                    .flatten();
-                return Err(Error::Conflict {
-                    item_id,
-                    base_rev: base,
-                    current_rev: rev,
-                    by: by.unwrap_or_else(|| "the import".into()),
-                });
-            }
-        }
-        if !changes_item && edit.status == status && edit.note.is_none() {
-            return Ok(rev);
-        }
-        let mut applied = edit.clone();
-        if changes_item && edit.status != ItemStatus::Flagged {
-            applied.status = ItemStatus::Edited;
-        }
-        let new_rev = append_revision(&tx, item_id, &applied, author)?;
+        let rev = apply_edit(&tx, item_id, edit, author)?;
         tx.commit()?;
-        Ok(new_rev)
+        Ok(rev)
     }
 
     /// Appends a revision whose content is that of an older revision: history is never rewritten.
@@ -258,6 +210,146 @@ impl Project {
     }
 }
 
+/// The rule CRAG-MM-Diagnostics' protocol sets: an ambiguous reference ("this" among many)
+/// comes with a question that names the target. Only edits that would newly break it are
+/// refused, so an item imported that way stays editable until someone writes one.
+fn needs_disambiguation(c: &ItemContent) -> bool {
+    c.ref_type == Some(RefType::Ambiguous)
+        && c.disambiguated_question
+            .as_deref()
+            .is_none_or(|q| q.trim().is_empty())
+}
+
+/// [`Project::save_edit`]'s rules inside a caller's transaction (bulk changes share them).
+pub(crate) fn apply_edit(
+    tx: &Transaction<'_>,
+    item_id: i64,
+    edit: &Edit,
+    author: &Author,
+) -> Result<i64> {
+    edit.content.validate().map_err(Error::Invalid)?;
+    let (rev, op, tags, status) = tx
+        .query_row(
+            "SELECT rev, op, tags, status FROM items WHERE id = ?1",
+            [item_id],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, Option<String>>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            },
+        )
+        .optional()?
+        .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
+    let op = op.as_deref().and_then(RefinementOp::parse);
+    let tags = IssueTag::from_bits(tags);
+    let status = ItemStatus::parse(&status).unwrap_or_default();
+    let content = current_content(tx, item_id)?;
+    let changes_item = content != edit.content
+        || op != edit.op
+        || IssueTag::to_bits(&tags) != IssueTag::to_bits(&edit.tags);
+    if let Some(base) = edit.base_rev.filter(|b| *b != rev) {
+        if changes_item {
+            let by: Option<String> = tx
+                .query_row(
+                    "SELECT u.name FROM revisions r LEFT JOIN users u ON u.id = r.author_id
+                     WHERE r.item_id = ?1 AND r.rev = ?2",
+                    params![item_id, rev],
+                    |r| r.get(0),
+                )
+                .optional()?
+                .flatten();
+            return Err(Error::Conflict {
+                item_id,
+                base_rev: base,
+                current_rev: rev,
+                by: by.unwrap_or_else(|| "the import".into()),
+            });
+        }
+    }
+    if needs_disambiguation(&edit.content) && !needs_disambiguation(&content) {
+        return Err(Error::Invalid(
+            "an ambiguous referring expression needs a disambiguated question".into(),
+        ));
+    }
+    if !changes_item && edit.status == status && edit.note.is_none() {
+        return Ok(rev);
+    }
+    let mut applied = edit.clone();
+    if changes_item && edit.status != ItemStatus::Flagged {
+        applied.status = ItemStatus::Edited;
+    }
+    append_revision(tx, item_id, &applied, author)
+}
+
+/// One item of a dataset as exports and bulk edits read it: current state and original.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CurrentItem {
+    pub id: i64,
+    pub ext_id: String,
+    pub rev: i64,
+    pub op: Option<RefinementOp>,
+    pub tags: Vec<IssueTag>,
+    pub status: ItemStatus,
+    pub content: ItemContent,
+    pub original: ItemContent,
+}
+
+impl Project {
+    /// Every item of a dataset in file order, current state and original.
+    pub fn current_items(&self, dataset_id: i64) -> Result<Vec<CurrentItem>> {
+        let mut st = self.conn.prepare(
+            "SELECT i.id, i.ext_id, i.rev, i.op, i.tags, i.status,
+                    (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev),
+                    (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = 0)
+             FROM items i WHERE i.dataset_id = ?1 ORDER BY i.seq",
+        )?;
+        let rows = st.query_map([dataset_id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, Option<String>>(3)?,
+                r.get::<_, i64>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, String>(6)?,
+                r.get::<_, String>(7)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, ext_id, rev, op, tags, status, cur, orig) = row?;
+            out.push(CurrentItem {
+                id,
+                ext_id,
+                rev,
+                op: op.as_deref().and_then(RefinementOp::parse),
+                tags: IssueTag::from_bits(tags),
+                status: ItemStatus::parse(&status).unwrap_or_default(),
+                content: parse_content(&cur)?,
+                original: parse_content(&orig)?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The items of a dataset as (id, source id), in file order.
+    pub fn item_ext_ids(&self, dataset_id: i64) -> Result<Vec<(i64, String)>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT id, ext_id FROM items WHERE dataset_id = ?1 ORDER BY seq")?;
+        let rows = st.query_map([dataset_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// An item's content at its current revision.
+    pub fn current_content(&self, item_id: i64) -> Result<ItemContent> {
+        current_content(&self.conn, item_id)
+    }
+}
+
 /// An item's content at its current revision.
 pub(crate) fn current_content(conn: &rusqlite::Connection, item_id: i64) -> Result<ItemContent> {
     let json: String = conn.query_row(
@@ -329,5 +421,6 @@ pub(crate) fn append_revision(
         ],
     )?;
     super::search::reindex(tx, item_id, c)?;
+    super::boxes::write_metrics(tx, item_id, c)?;
     Ok(rev)
 }

@@ -26,6 +26,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0004_cjk_search",
         include_str!("../../../../migrations/0004_cjk_search.sql"),
     ),
+    (
+        "0005_box_metrics",
+        include_str!("../../../../migrations/0005_box_metrics.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {
@@ -66,6 +70,9 @@ pub(crate) fn migrate_with(
         // Steps SQL cannot express run in the same transaction as their migration.
         if *name == "0004_cjk_search" {
             super::search::backfill_cjk(&tx)?;
+        }
+        if *name == "0005_box_metrics" {
+            super::boxes::backfill_metrics(&tx)?;
         }
         tx.pragma_update(None, "user_version", (i + 1) as i64)?;
         tx.commit()?;

@@ -1,5 +1,6 @@
 //! The project store: one SQLite file per project.
 
+pub mod boxes;
 pub(crate) mod connection;
 pub mod datasets;
 pub mod images;
@@ -20,10 +21,11 @@ use rusqlite::Connection;
 
 use crate::error::Result;
 
+pub use boxes::BoxApplyReport;
 pub use datasets::Dataset;
-pub use items::{Author, Edit, ItemView, NewItem};
+pub use items::{Author, CurrentItem, Edit, ItemView, NewItem};
 pub use models::{ModelRow, TemplateRow};
-pub use query::{Facets, Filter, ItemRow, Page, QueryResult};
+pub use query::{Bin, BoxHistograms, Facets, Filter, ItemRow, Page, QueryResult, Range};
 pub use revisions::RevisionInfo;
 pub use runs::{
     Outcome, PendingJudgement, RecordedResult, ResultRow, RunItemResult, RunKey, RunRow,

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Project;
 use crate::error::Result;
+use crate::grounding::metrics;
 use crate::model::{AnswerFormat, IssueTag, ItemStatus, RefType, RefinementOp};
 
 /// A combinable filter. Empty lists mean "any"; several values in one list mean "any of them".
@@ -22,8 +23,40 @@ pub struct Filter {
     pub ref_types: Vec<RefType>,
     pub formats: Vec<AnswerFormat>,
     pub has_box: Option<bool>,
+    /// Box metrics of the primary target box (see `grounding::metrics`); items without a box
+    /// never match a range.
+    pub size_ratio: Option<Range>,
+    pub center_distance: Option<Range>,
+    pub saliency: Option<Range>,
     /// Substring of question, answer, options or question variants; case-insensitive for Latin.
     pub text: Option<String>,
+}
+
+/// `min <= value < max`; a max of 1 or more includes 1 (the metrics' upper end).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Range {
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+}
+
+/// One bar of a histogram: items with `lo <= value < hi` (the last bar includes `hi`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Bin {
+    pub lo: f64,
+    pub hi: f64,
+    pub count: i64,
+}
+
+/// Histograms of the box metrics under the current filter (each ignoring its own range).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct BoxHistograms {
+    pub size_ratio: Vec<Bin>,
+    pub center_distance: Vec<Bin>,
+    pub saliency: Vec<Bin>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -83,6 +116,7 @@ pub struct Facets {
     pub ref_types: Vec<(Option<String>, i64)>,
     pub tags: Vec<(String, i64)>,
     pub has_box: Vec<(bool, i64)>,
+    pub boxes: BoxHistograms,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -95,7 +129,16 @@ enum Skip {
     RefTypes,
     Tags,
     HasBox,
+    SizeRatio,
+    CenterDistance,
+    Saliency,
 }
+
+const METRIC_COLUMNS: [(Skip, &str); 3] = [
+    (Skip::SizeRatio, "size_ratio"),
+    (Skip::CenterDistance, "center_distance"),
+    (Skip::Saliency, "saliency"),
+];
 
 fn in_list(col: &str, n: usize) -> String {
     let marks = vec!["?"; n].join(", ");
@@ -114,6 +157,10 @@ fn text_clause(text: &str, wh: &mut Vec<String>, params: &mut Vec<Value>) {
 }
 
 impl Filter {
+    fn ranges(&self) -> [Option<Range>; 3] {
+        [self.size_ratio, self.center_distance, self.saliency]
+    }
+
     fn where_clause(&self, skip: Skip) -> (String, Vec<Value>) {
         self.where_clause_with(skip, false)
     }
@@ -168,6 +215,25 @@ impl Filter {
             if let Some(b) = self.has_box {
                 wh.push("items.has_box = ?".into());
                 p.push(Value::Integer(b as i64));
+            }
+        }
+        for ((sk, col), range) in METRIC_COLUMNS.iter().zip(self.ranges()) {
+            let Some(r) = range.filter(|_| skip != *sk) else {
+                continue;
+            };
+            if let Some(min) = r.min {
+                wh.push(format!("items.{col} >= ?"));
+                p.push(Value::Real(min));
+            }
+            if let Some(max) = r.max {
+                wh.push(format!(
+                    "items.{col} {} ?",
+                    if max >= 1.0 { "<=" } else { "<" }
+                ));
+                p.push(Value::Real(max));
+            }
+            if r.min.is_none() && r.max.is_none() {
+                wh.push(format!("items.{col} IS NOT NULL"));
             }
         }
         if text_in_temp {
@@ -309,6 +375,51 @@ impl Project {
         Ok(ids)
     }
 
+    /// Counts of `col` per bin of `edges` under `filter` (ignoring the column's own range).
+    fn histogram(
+        &self,
+        filter: &Filter,
+        skip: Skip,
+        col: &str,
+        edges: &[f64],
+        text_in_temp: bool,
+    ) -> Result<Vec<Bin>> {
+        let (wh, params) = filter.where_clause_with(skip, text_in_temp);
+        let cond = format!("items.{col} IS NOT NULL");
+        let wh = if wh.is_empty() {
+            format!(" WHERE {cond}")
+        } else {
+            format!("{wh} AND {cond}")
+        };
+        let cases: String = edges[1..edges.len() - 1]
+            .iter()
+            .enumerate()
+            .map(|(i, e)| format!(" WHEN {col} < {e:?} THEN {i}"))
+            .collect();
+        let last = edges.len() - 2;
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT CASE{cases} ELSE {last} END AS bin, count(*) FROM items{wh} GROUP BY bin"
+        ))?;
+        let mut bins: Vec<Bin> = edges
+            .windows(2)
+            .map(|w| Bin {
+                lo: w[0],
+                hi: w[1],
+                count: 0,
+            })
+            .collect();
+        let rows = st.query_map(rusqlite::params_from_iter(params.iter()), |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+        })?;
+        for row in rows {
+            let (b, n) = row?;
+            if let Some(bin) = bins.get_mut(b as usize) {
+                bin.count = n;
+            }
+        }
+        Ok(bins)
+    }
+
     pub fn facets(&self, filter: &Filter) -> Result<Facets> {
         let with_text = filter.text.as_deref().is_some_and(|t| !t.trim().is_empty());
         if with_text {
@@ -401,6 +512,21 @@ impl Project {
             ref_types: next().into_iter().map(|(v, n)| (text(v), n)).collect(),
             has_box: next().into_iter().map(|(v, n)| (int(v) != 0, n)).collect(),
             tags: Vec::new(),
+            boxes: BoxHistograms::default(),
+        };
+        let mut hists = Vec::new();
+        for ((skip, col), edges) in METRIC_COLUMNS.iter().zip([
+            &metrics::SIZE_RATIO_EDGES[..],
+            &metrics::UNIT_EDGES[..],
+            &metrics::UNIT_EDGES[..],
+        ]) {
+            hists.push(self.histogram(filter, *skip, col, edges, with_text)?);
+        }
+        let mut hists = hists.into_iter();
+        f.boxes = BoxHistograms {
+            size_ratio: hists.next().unwrap_or_default(),
+            center_distance: hists.next().unwrap_or_default(),
+            saliency: hists.next().unwrap_or_default(),
         };
         let (wh, params) = filter.where_clause_with(Skip::Tags, with_text);
         // Only tagged items can count; the partial index finds them without a full scan.

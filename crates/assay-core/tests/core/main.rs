@@ -3,6 +3,7 @@
 mod common;
 mod export;
 mod formats;
+mod grounding;
 mod import;
 mod query;
 mod revisions;

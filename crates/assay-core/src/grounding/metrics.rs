@@ -1,0 +1,124 @@
+//! Box metrics as CRAG-MM-Diagnostics defines them (appendix 0.A.4), computed from the stored
+//! box so they follow every edit:
+//! - size ratio `s = (x_max - x_min)(y_max - y_min) / (W H)`, in [0, 1];
+//! - distance to centre: the paper says "the distance between the target centroid and the image
+//!   center" without a normalisation; Assay divides each axis by the image's side and the
+//!   result by its largest value, √0.5, so 0 is centred and 1 is a corner whatever the size;
+//! - crowdedness: the number of objects in the image, an editable count on the item;
+//! - saliency: the paper combines the three but its formula did not survive into any text we
+//!   could reach (the section is empty in the published text and no code computes it). Assay
+//!   uses the mean of √s (the box's side relative to the image's), 1 − distance and, when the
+//!   crowdedness is known, 1 / (1 + crowdedness); higher is more salient. See docs/SCORING.md.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{BBox, ItemContent};
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct BoxMetrics {
+    pub size_ratio: f64,
+    pub center_distance: f64,
+    pub saliency: f64,
+}
+
+/// The box the metrics describe: the first target box of the first image that has one.
+pub fn primary_box(c: &ItemContent) -> Option<(BBox, u32, u32)> {
+    c.images.iter().find_map(|img| {
+        img.target_boxes
+            .first()
+            .map(|b| (*b, img.width, img.height))
+    })
+}
+
+pub fn size_ratio(b: &BBox, width: u32, height: u32) -> f64 {
+    let area = f64::from(width) * f64::from(height);
+    if area <= 0.0 {
+        return 0.0;
+    }
+    (b.area() / area).clamp(0.0, 1.0)
+}
+
+pub fn center_distance(b: &BBox, width: u32, height: u32) -> f64 {
+    if width == 0 || height == 0 {
+        return 0.0;
+    }
+    let (w, h) = (f64::from(width), f64::from(height));
+    let dx = ((b.x_min + b.x_max) / 2.0 - w / 2.0) / w;
+    let dy = ((b.y_min + b.y_max) / 2.0 - h / 2.0) / h;
+    ((dx * dx + dy * dy).sqrt() / 0.5f64.sqrt()).clamp(0.0, 1.0)
+}
+
+pub fn saliency(size_ratio: f64, center_distance: f64, crowdedness: Option<u32>) -> f64 {
+    let mut parts = vec![size_ratio.sqrt(), 1.0 - center_distance];
+    if let Some(c) = crowdedness {
+        parts.push(1.0 / (1.0 + f64::from(c)));
+    }
+    parts.iter().sum::<f64>() / parts.len() as f64
+}
+
+/// The metrics of an item's primary box; None when it has no box.
+pub fn of_item(c: &ItemContent) -> Option<BoxMetrics> {
+    let (b, w, h) = primary_box(c)?;
+    let s = size_ratio(&b, w, h);
+    let d = center_distance(&b, w, h);
+    Some(BoxMetrics {
+        size_ratio: s,
+        center_distance: d,
+        saliency: saliency(s, d, c.crowdedness),
+    })
+}
+
+/// Bin edges for histograms. Size ratios are mostly small (the paper's examples run from 0.02
+/// to 0.24), so their bins are finer near zero.
+pub const SIZE_RATIO_EDGES: [f64; 9] = [0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0];
+pub const UNIT_EDGES: [f64; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bx(x_min: f64, y_min: f64, x_max: f64, y_max: f64) -> BBox {
+        BBox {
+            x_min,
+            y_min,
+            x_max,
+            y_max,
+        }
+    }
+
+    /// The four size ratios printed in the paper's example table, from the printed boxes on the
+    /// 3024 x 4032 frames (tests/fixtures/formats/crag-mm-diagnostics).
+    #[test]
+    fn size_ratio_matches_the_papers_examples() {
+        let cases = [
+            (bx(643.0, 1610.0, 2854.0, 2388.0), 0.1411),
+            (bx(1136.0, 256.0, 2320.0, 2747.0), 0.2419),
+            (bx(2.0, 1400.0, 1345.0, 1989.0), 0.0649),
+            (bx(1071.0, 2003.0, 1736.0, 2452.0), 0.0245),
+        ];
+        for (b, printed) in cases {
+            let s = size_ratio(&b, 3024, 4032);
+            assert!((s - printed).abs() < 5e-5, "{b:?}: {s} vs {printed}");
+        }
+    }
+
+    #[test]
+    fn distance_is_zero_at_the_centre_and_one_in_a_corner() {
+        assert_eq!(center_distance(&bx(40.0, 30.0, 60.0, 70.0), 100, 100), 0.0);
+        let corner = center_distance(&bx(0.0, 0.0, 0.0, 0.0), 3000, 4000);
+        assert!((corner - 1.0).abs() < 1e-12);
+        // Half-way to the right edge on a wide image: 0.25 of the width → 0.25 / √0.5.
+        let d = center_distance(&bx(70.0, 45.0, 80.0, 55.0), 200, 100);
+        assert!((d - 0.125 / 0.5f64.sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn saliency_falls_with_crowd_distance_and_smallness() {
+        let big_centred = saliency(0.25, 0.0, Some(0));
+        let small_corner = saliency(0.01, 0.9, Some(20));
+        assert!((big_centred - (0.5 + 1.0 + 1.0) / 3.0).abs() < 1e-12);
+        assert!(small_corner < big_centred);
+        assert_eq!(saliency(0.25, 0.5, None), (0.5 + 0.5) / 2.0);
+    }
+}
