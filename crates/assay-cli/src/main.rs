@@ -61,6 +61,10 @@ enum Command {
     Overrule(commands::eval::OverruleArgs),
     /// The before/after table.
     Table(commands::eval::TableArgs),
+    /// Target and person boxes to and from COCO, Label Studio, CRAG-MM-Diagnostics and model
+    /// outputs.
+    #[command(subcommand)]
+    Boxes(commands::boxes::BoxesCommand),
     /// Trace a run's numbers: per item the prompt sent, the raw response, what the scorer read,
     /// its rule, score and evidence, and any overrule.
     Trace(commands::eval::TraceArgs),
@@ -89,6 +93,7 @@ fn main() -> ExitCode {
         Command::Overrule(a) => commands::eval::overrule(&ctx, a),
         Command::Table(a) => commands::eval::table(&ctx, a),
         Command::Trace(a) => commands::eval::trace(&ctx, a),
+        Command::Boxes(c) => commands::boxes::run(&ctx, c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -207,3 +207,84 @@ fn killing_an_import_mid_write_changes_nothing() {
         .unwrap();
     assert_eq!(check, "ok");
 }
+
+#[test]
+fn boxes_export_import_and_filter_by_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p.assay");
+    ok_json(&p, &["new"]);
+    ok_json(&p, &["import", &sample("crag-mini/crag-mini.jsonl")]);
+    let small = ok_json(
+        &p,
+        &["list", "--size-ratio", "..0.05", "--ref-type", "ambiguous"],
+    );
+    assert_eq!(small["total"], 1);
+
+    let coco = dir.path().join("boxes.json");
+    let out = ok_json(
+        &p,
+        &[
+            "boxes",
+            "export",
+            "crag-mini",
+            "--format",
+            "coco",
+            "--out",
+            coco.to_str().unwrap(),
+        ],
+    );
+    assert!(out["boxes"].as_u64().unwrap() >= 1);
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&coco).unwrap()).unwrap();
+    // Another tool made the first box cover the whole 512x384 image.
+    v["annotations"][0]["bbox"] = serde_json::json!([0, 0, 512, 384]);
+    std::fs::write(&coco, v.to_string()).unwrap();
+    let r = ok_json(
+        &p,
+        &[
+            "boxes",
+            "import",
+            "crag-mini",
+            coco.to_str().unwrap(),
+            "--format",
+            "coco",
+            "--user",
+            "aiko",
+        ],
+    );
+    assert_eq!(r["changed"], 1);
+    let whole = ok_json(&p, &["list", "--size-ratio", "0.99.."]);
+    assert_eq!(whole["total"], 1);
+
+    // A model's Qwen2.5-VL style answer for cr-002, in pixels of the original.
+    let lines = dir.path().join("model.jsonl");
+    std::fs::write(
+        &lines,
+        "{\"id\": \"cr-002\", \"response\": \"```json\\n[{\\\"bbox_2d\\\": [10, 20, 110, 220]}]\\n```\"}\n",
+    )
+    .unwrap();
+    ok_json(
+        &p,
+        &[
+            "boxes",
+            "import",
+            "crag-mini",
+            lines.to_str().unwrap(),
+            "--format",
+            "model-output",
+            "--user",
+            "aiko",
+        ],
+    );
+    let show = ok_json(&p, &["show", "crag-mini", "cr-002"]);
+    let b = &show["item"]["content"]["images"][0]["target_boxes"][0];
+    assert_eq!(
+        (b["x_min"].as_f64(), b["y_max"].as_f64()),
+        (Some(10.0), Some(220.0)),
+        "{show}"
+    );
+
+    let bad = assay(&p, &["list", "--size-ratio", "small"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not a range"));
+}

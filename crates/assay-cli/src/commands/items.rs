@@ -2,7 +2,7 @@ use clap::Args;
 
 use super::Ctx;
 use crate::output;
-use assay_core::store::{Author, Edit, Filter, Page};
+use assay_core::store::{Author, Edit, Filter, Page, Range};
 use assay_core::{IssueTag, ItemStatus, RefType, RefinementOp, Role};
 
 #[derive(Args)]
@@ -26,10 +26,38 @@ pub struct ListArgs {
     /// Substring of question, answer or options (Japanese and Korean included).
     #[arg(long)]
     pub text: Option<String>,
+    /// Box size ratio (box area / image area) range, MIN..MAX, either side optional: `..0.05`.
+    #[arg(long, value_parser = parse_range)]
+    pub size_ratio: Option<Range>,
+    /// Distance of the box centre from the image centre (0 centred, 1 a corner), MIN..MAX.
+    #[arg(long, value_parser = parse_range)]
+    pub center_distance: Option<Range>,
+    /// Saliency (see docs/SCORING.md), MIN..MAX.
+    #[arg(long, value_parser = parse_range)]
+    pub saliency: Option<Range>,
     #[arg(long, default_value_t = 50)]
     pub limit: i64,
     #[arg(long, default_value_t = 0)]
     pub offset: i64,
+}
+
+fn parse_range(s: &str) -> Result<Range, String> {
+    let (lo, hi) = s
+        .split_once("..")
+        .ok_or_else(|| format!("{s:?} is not a range like 0.01..0.05, ..0.05 or 0.5.."))?;
+    let side = |v: &str| -> Result<Option<f64>, String> {
+        let v = v.trim();
+        if v.is_empty() {
+            return Ok(None);
+        }
+        v.parse()
+            .map(Some)
+            .map_err(|_| format!("{v:?} is not a number"))
+    };
+    Ok(Range {
+        min: side(lo)?,
+        max: side(hi)?,
+    })
 }
 
 fn parse_all<T>(
@@ -63,6 +91,9 @@ pub fn list(ctx: &Ctx, a: ListArgs) -> anyhow::Result<()> {
         ref_types: parse_all(&a.ref_type, "referring-expression type", RefType::parse)?,
         formats: Vec::new(),
         has_box: a.has_box,
+        size_ratio: a.size_ratio,
+        center_distance: a.center_distance,
+        saliency: a.saliency,
         text: a.text.clone(),
     };
     let res = p.query(

@@ -1,3 +1,4 @@
+pub mod boxes;
 pub mod eval;
 pub mod export;
 pub mod import;

@@ -228,6 +228,23 @@ pub fn to_original(b: [f64; 4], frame: Frame, original: (u32, u32)) -> BBox {
     }
 }
 
+/// A model's written box mapped to the original image's pixels: the first box in `response`,
+/// read in `conv` for an image sent at `sent` (pixel lists are taken as pixels of `sent`).
+pub fn model_box(
+    response: &str,
+    conv: BoxConvention,
+    sent: (u32, u32),
+    original: (u32, u32),
+) -> Option<BBox> {
+    let (raw, form) = if conv == BoxConvention::CragMm {
+        (crag_mm_box(response)?, Form::List)
+    } else {
+        find_box(response)?
+    };
+    let b = to_original(raw, frame(conv, form, raw, sent, original), original);
+    b.is_valid().then_some(b)
+}
+
 fn frame_text(f: Frame) -> String {
     match f {
         Frame::Pixels(w, h) => format!("pixels of a {w} x {h} image"),

@@ -1,0 +1,169 @@
+//! `assay boxes`: target and person boxes to and from other tools' files.
+
+use std::path::PathBuf;
+
+use anyhow::{anyhow, Context};
+use clap::{Args, Subcommand};
+
+use super::Ctx;
+use crate::output;
+use assay_core::grounding::formats::{self, BoxFormat, BoxSet};
+use assay_core::store::Author;
+use assay_core::Role;
+use assay_eval::scorers::grounding::{model_box, BoxConvention};
+
+const FORMATS: [&str; 3] = ["coco", "label-studio", "crag-mm"];
+
+#[derive(Subcommand)]
+pub enum BoxesCommand {
+    /// Write a dataset's boxes (current state, original pixels) in another tool's format.
+    Export(ExportArgs),
+    /// Read boxes from a file and save them to the matching items as new revisions, all or
+    /// nothing. Items are found by id, or by an image's file name.
+    Import(ImportArgs),
+}
+
+#[derive(Args)]
+pub struct ExportArgs {
+    pub dataset: String,
+    #[arg(long, value_parser = FORMATS)]
+    pub format: String,
+    /// The file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+#[derive(Args)]
+pub struct ImportArgs {
+    pub dataset: String,
+    pub file: PathBuf,
+    /// coco, label-studio, crag-mm, or model-output: JSON lines of {"id", "<field>"} whose
+    /// text holds a box as a model wrote it.
+    #[arg(long, value_parser = ["coco", "label-studio", "crag-mm", "model-output"])]
+    pub format: String,
+    /// For model-output: the convention the numbers are in (see `assay model add`).
+    #[arg(long, default_value = "auto")]
+    pub convention: String,
+    /// For model-output: the field holding the model's text.
+    #[arg(long, default_value = "response")]
+    pub field: String,
+    /// For model-output: the size the image was sent at, WxH (default: its original size).
+    #[arg(long)]
+    pub sent_size: Option<String>,
+    /// Who is recorded as the author of the new revisions.
+    #[arg(long)]
+    pub user: String,
+}
+
+pub fn run(ctx: &Ctx, c: BoxesCommand) -> anyhow::Result<()> {
+    match c {
+        BoxesCommand::Export(a) => export(ctx, a),
+        BoxesCommand::Import(a) => import(ctx, a),
+    }
+}
+
+fn format_of(s: &str) -> anyhow::Result<BoxFormat> {
+    BoxFormat::parse(s).ok_or_else(|| anyhow!("unknown box format {s}"))
+}
+
+fn export(ctx: &Ctx, a: ExportArgs) -> anyhow::Result<()> {
+    let p = ctx.open()?;
+    let ds = p.dataset_by_name(&a.dataset)?;
+    let sets = p.box_sets(ds.id)?;
+    let format = format_of(&a.format)?;
+    std::fs::write(&a.out, formats::write(format, &sets))
+        .with_context(|| format!("writing {}", a.out.display()))?;
+    let boxes: usize = sets.iter().map(|s| s.targets.len() + s.persons.len()).sum();
+    if ctx.json {
+        return output::json(&serde_json::json!({"images": sets.len(), "boxes": boxes}));
+    }
+    println!(
+        "wrote {boxes} boxes on {} images to {}",
+        sets.len(),
+        a.out.display()
+    );
+    Ok(())
+}
+
+fn parse_size(s: &str) -> anyhow::Result<(u32, u32)> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| anyhow!("--sent-size is WxH, e.g. 960x1280"))?;
+    Ok((w.trim().parse()?, h.trim().parse()?))
+}
+
+/// Model-output lines: each item's first image gets the box the model wrote.
+fn model_output_sets(
+    p: &assay_core::Project,
+    dataset_id: i64,
+    a: &ImportArgs,
+) -> anyhow::Result<Vec<BoxSet>> {
+    let conv = BoxConvention::parse(&a.convention)
+        .ok_or_else(|| anyhow!("unknown box convention {}", a.convention))?;
+    let sent = a.sent_size.as_deref().map(parse_size).transpose()?;
+    let sizes: std::collections::HashMap<String, (u32, u32)> = p
+        .box_sets(dataset_id)?
+        .into_iter()
+        .filter(|s| s.image_index == 0)
+        .filter_map(|s| Some((s.item?, (s.width, s.height))))
+        .collect();
+    let text = std::fs::read_to_string(&a.file)
+        .with_context(|| format!("reading {}", a.file.display()))?;
+    let mut sets = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = format!("{}:{}", a.file.display(), i + 1);
+        let v: serde_json::Value =
+            serde_json::from_str(line).with_context(|| format!("{at}: not JSON"))?;
+        let id = match &v["id"] {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Number(n) => n.to_string(),
+            _ => anyhow::bail!("{at}: no id"),
+        };
+        let response = v[&a.field]
+            .as_str()
+            .ok_or_else(|| anyhow!("{at}: no text field {:?}", a.field))?;
+        let &(w, h) = sizes
+            .get(&id)
+            .ok_or_else(|| anyhow!("{at}: item {id:?} has no image in this dataset"))?;
+        let b = model_box(response, conv, sent.unwrap_or((w, h)), (w, h))
+            .ok_or_else(|| anyhow!("{at}: no box in {response:?}"))?;
+        sets.push(BoxSet {
+            item: Some(id),
+            width: w,
+            height: h,
+            targets: vec![b],
+            ..Default::default()
+        });
+    }
+    Ok(sets)
+}
+
+fn import(ctx: &Ctx, a: ImportArgs) -> anyhow::Result<()> {
+    let mut p = ctx.open()?;
+    let ds = p.dataset_by_name(&a.dataset)?;
+    let sets = if a.format == "model-output" {
+        model_output_sets(&p, ds.id, &a)?
+    } else {
+        formats::read(format_of(&a.format)?, &a.file)?
+    };
+    let user = p.ensure_user(&a.user, Role::Annotator)?;
+    let author = Author {
+        user_id: user.id,
+        role: user.role,
+        round: 1,
+    };
+    let file = a.file.display().to_string();
+    let note = format!("boxes from {file} ({})", a.format);
+    let report = p.apply_box_sets(ds.id, &sets, &author, &note, &file)?;
+    if ctx.json {
+        return output::json(&report);
+    }
+    println!(
+        "{} box sets matched; {} items got a new revision",
+        report.matched, report.changed
+    );
+    Ok(())
+}
