@@ -7,7 +7,8 @@ use crate::error::ApiError;
 use crate::types::{AppInfo, ImportRequest, ItemDetail, ProjectInfo, SessionUser};
 use assay_core::import::{ImportReport, Progress};
 use assay_core::store::{
-    Dataset, Edit, Facets, Filter, ItemRow, ItemView, Page, QueryResult, RevisionInfo,
+    Bin, BoxHistograms, Dataset, Edit, Facets, Filter, ItemRow, ItemView, Page, QueryResult, Range,
+    RevisionInfo,
 };
 use assay_core::{
     AnswerFormat, BBox, ChoiceOption, DistractorKind, IssueTag, ItemContent, ItemImage, ItemStatus,
@@ -137,6 +138,9 @@ pub fn generate() -> String {
         ChoiceOption::decl(&cfg),
         ItemContent::decl(&cfg),
         Problem::decl(&cfg),
+        Range::decl(&cfg),
+        Bin::decl(&cfg),
+        BoxHistograms::decl(&cfg),
         Filter::decl(&cfg),
         Page::decl(&cfg),
         ItemRow::decl(&cfg),

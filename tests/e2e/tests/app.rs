@@ -11,7 +11,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::actions::{
+    InputSource, KeyAction, KeyActions, MouseActions, PointerAction, MOUSE_BUTTON_LEFT,
+};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::json;
 
@@ -90,6 +92,7 @@ async fn launch(driver: &Driver, project: &Path) -> Client {
         }
     });
     let caps = caps.as_object().cloned().unwrap_or_default();
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let mut last = None;
     for _ in 0..5 {
         match ClientBuilder::rustls()
@@ -213,7 +216,10 @@ async fn screenshot(c: &Client, name: &str) {
 async fn search(c: &Client, text: &str) {
     let s = wait_for(c, "[data-testid=search]").await;
     s.clear().await.unwrap();
-    if !text.is_empty() {
+    if text.is_empty() {
+        // Clearing alone fires no input event; typing and deleting a character does.
+        s.send_keys("x\u{E003}").await.unwrap();
+    } else {
         s.send_keys(text).await.unwrap();
     }
 }
@@ -434,6 +440,8 @@ async fn annotate_in_the_real_window() {
     );
     assert!(c.get_alert_text().await.is_err(), "no alert was raised");
 
+    draw_and_label_a_target_box(&c, &project).await;
+
     // Import dialog.
     search(&c, "降水量").await;
     wait_text(&c, "[data-testid=result-count]", |t| {
@@ -484,5 +492,244 @@ async fn annotate_in_the_real_window() {
     assert!(newest.starts_with("e2e-annotator"), "{newest}");
     assert_eq!(authors.last().unwrap().text().await.unwrap(), "import");
     screenshot(&c, "edit-after-restart.png").await;
+    grounding_kept_after_restart(&c).await;
     c.close().await.unwrap();
+}
+
+/// Where the box is drawn: screen pixels up-left and down-right of the canvas's centre.
+const DRAW_FROM: (f64, f64) = (60.0, 40.0);
+const DRAW_TO: (f64, f64) = (45.0, 35.0);
+
+fn cr002_content(project: &Path) -> assay_core::ItemContent {
+    let p = assay_core::Project::open(project).unwrap();
+    p.item(p.item_id_by_ext("crag-mini", "cr-002").unwrap())
+        .unwrap()
+        .content
+}
+
+/// Polls the project file until `check` holds for cr-002's stored content.
+async fn wait_stored(
+    c: &Client,
+    project: &Path,
+    what: &str,
+    check: impl Fn(&assay_core::ItemContent) -> bool,
+) {
+    let start = Instant::now();
+    loop {
+        let stored = cr002_content(project);
+        if check(&stored) {
+            return;
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            if let Ok(png) = c.screenshot().await {
+                let _ = std::fs::write(root().join("target/e2e-failure.png"), png);
+            }
+            panic!(
+                "never stored: {what}; stored: {:?} {:?}",
+                stored.ref_type, stored.images[0].target_boxes
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+}
+
+async fn attr_f64(e: &fantoccini::elements::Element, name: &str) -> f64 {
+    e.attr(name)
+        .await
+        .unwrap()
+        .unwrap_or_default()
+        .parse()
+        .unwrap()
+}
+
+/// Draw a box with the mouse at a zoom other than 1, check the stored pixels, move it with the
+/// keyboard, make the reference ambiguous and see the disambiguated question required, write
+/// it, undo and redo.
+async fn draw_and_label_a_target_box(c: &Client, project: &Path) {
+    search(c, "doors").await;
+    wait_text(c, "[data-testid=result-count]", |t| {
+        t.starts_with("1 items")
+    })
+    .await;
+    open_row(c, "cr-002").await;
+    let canvas = wait_for(c, "[data-testid=box-canvas]").await;
+    canvas.click().await.unwrap();
+    keys(c, &[(None, '+'), (None, '+')]).await; // zoom in twice: not 1:1, not the fit
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let scale = attr_f64(&canvas, "data-scale").await;
+    assert!((scale - 1.0).abs() > 0.05, "zoom is {scale}");
+    wait_for(c, "[data-testid=tool-draw]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let (tx, ty) = (
+        attr_f64(&canvas, "data-tx").await,
+        attr_f64(&canvas, "data-ty").await,
+    );
+    let rect = c
+        .execute(
+            "const r = document.querySelector('[data-testid=box-canvas]').getBoundingClientRect(); return [r.left, r.top, r.width, r.height];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let n = |i: usize| rect[i].as_f64().unwrap();
+    let (left, top, width, height) = (n(0), n(1), n(2), n(3));
+    // Whole viewport pixels around the stage's centre, as a pointer reports them; the
+    // expected image pixels follow from the view the canvas reports.
+    let (cx, cy) = ((left + width / 2.0).round(), (top + height / 2.0).round());
+    let a = (cx - DRAW_FROM.0, cy - DRAW_FROM.1);
+    let b = (cx + DRAW_TO.0, cy + DRAW_TO.1);
+    let image = |s: (f64, f64)| {
+        (
+            ((s.0 - left - tx) / scale).round(),
+            ((s.1 - top - ty) / scale).round(),
+        )
+    };
+    let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+    let mouse = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: a.0,
+            y: a.1,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(100)),
+            x: mid.0,
+            y: mid.1,
+        })
+        .then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(100)),
+            x: b.0,
+            y: b.1,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(mouse).await.unwrap();
+    c.release_actions().await.unwrap();
+    let (ia, ib) = (image(a), image(b));
+    let want = [ia.0, ia.1, ib.0, ib.1];
+    eprintln!("e2e: drew at zoom {scale:.3}; expecting {want:?} in image pixels");
+    let as_array = |b: &assay_core::BBox| [b.x_min, b.y_min, b.x_max, b.y_max];
+    wait_stored(c, project, "the drawn box", |c| {
+        c.images[0].target_boxes.len() == 2 && as_array(&c.images[0].target_boxes[1]) == want
+    })
+    .await;
+    wait_for(c, "[data-testid=box-hud]").await;
+    screenshot(c, "grounding-draw.png").await;
+
+    // The new box is selected: three pixels right, ten down (Shift).
+    const RIGHT: char = '\u{E014}';
+    const DOWN: char = '\u{E015}';
+    keys(
+        c,
+        &[
+            (None, RIGHT),
+            (None, RIGHT),
+            (None, RIGHT),
+            (Some(SHIFT), DOWN),
+        ],
+    )
+    .await;
+    let moved = [want[0] + 3.0, want[1] + 10.0, want[2] + 3.0, want[3] + 10.0];
+    wait_stored(c, project, "the nudged box", |c| {
+        as_array(&c.images[0].target_boxes[1]) == moved
+    })
+    .await;
+
+    // Ambiguous (key W) without a disambiguated question: required, and not saved yet.
+    keys(c, &[(None, 'w')]).await;
+    wait_for(c, "[data-testid=disambiguated-required]").await;
+    wait_for(c, "[data-testid=held]").await;
+    screenshot(c, "grounding-ambiguous.png").await;
+    assert_eq!(
+        cr002_content(project).ref_type,
+        Some(assay_core::RefType::InImageCue)
+    );
+    let d = wait_for(c, "[data-testid=disambiguated]").await;
+    d.send_keys("How many doors does the red car on the left have?")
+        .await
+        .unwrap();
+    keys(c, &[(None, '\u{E00C}')]).await; // Escape: blur, which saves
+    wait_stored(c, project, "the ambiguous type", |c| {
+        c.ref_type == Some(assay_core::RefType::Ambiguous)
+            && c.disambiguated_question.as_deref()
+                == Some("How many doors does the red car on the left have?")
+    })
+    .await;
+    assert!(c
+        .find(Locator::Css("[data-testid=disambiguated-required]"))
+        .await
+        .is_err());
+
+    // Undo takes the type back; redo restores it.
+    keys(c, &[(Some(CTRL), 'z')]).await;
+    wait_stored(c, project, "the undo", |c| {
+        c.ref_type == Some(assay_core::RefType::InImageCue)
+    })
+    .await;
+    shift_ctrl_z(c).await;
+    wait_stored(c, project, "the redo", |c| {
+        c.ref_type == Some(assay_core::RefType::Ambiguous)
+    })
+    .await;
+
+    // VAGUE: numbered indicators at each person box's centre.
+    search(c, "").await;
+    open_row(c, "vg-001").await;
+    let n = c
+        .find_all(Locator::Css("[data-testid=person-indicator]"))
+        .await
+        .unwrap()
+        .len();
+    assert_eq!(n, 3, "one indicator per person box");
+    screenshot(c, "person-indicators.png").await;
+    wait_for(c, "[data-testid=indicators]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    assert!(c
+        .find(Locator::Css("[data-testid=person-indicator]"))
+        .await
+        .is_err());
+    wait_for(c, "[data-testid=indicators]")
+        .await
+        .click()
+        .await
+        .unwrap();
+}
+
+/// After a restart the drawn, moved box and the ambiguous type with its question are there.
+async fn grounding_kept_after_restart(c: &Client) {
+    search(c, "doors").await;
+    wait_text(c, "[data-testid=result-count]", |t| {
+        t.starts_with("1 items")
+    })
+    .await;
+    open_row(c, "cr-002").await;
+    let boxes = c
+        .find_all(Locator::Css("[data-testid=target-box]"))
+        .await
+        .unwrap();
+    assert_eq!(boxes.len(), 2);
+    let cls = wait_for(c, "[data-testid=ref-ambiguous]")
+        .await
+        .attr("class")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    assert!(cls.split_whitespace().any(|k| k == "active"), "{cls}");
+    wait_value(
+        c,
+        "[data-testid=disambiguated]",
+        "How many doors does the red car on the left have?",
+    )
+    .await;
+    wait_for(c, "[data-testid=box-metrics]").await;
 }

@@ -103,6 +103,26 @@ mod tests {
         }
     }
 
+    /// The reference file the UI's live metrics are checked against too.
+    #[test]
+    fn match_the_independent_reference_values() {
+        let text = include_str!("../../../../tests/fixtures/grounding/metrics.json");
+        let cases: Vec<serde_json::Value> = serde_json::from_str(text).unwrap();
+        assert!(cases.len() >= 7);
+        for c in cases {
+            let n = |k: &str| c[k].as_f64().unwrap();
+            let b: Vec<f64> = serde_json::from_value(c["box"].clone()).unwrap();
+            let b = bx(b[0], b[1], b[2], b[3]);
+            let (w, h) = (n("width") as u32, n("height") as u32);
+            let s = size_ratio(&b, w, h);
+            let d = center_distance(&b, w, h);
+            let crowd = c["crowdedness"].as_u64().map(|v| v as u32);
+            assert!((s - n("size_ratio")).abs() < 1e-12, "{c}");
+            assert!((d - n("center_distance")).abs() < 1e-12, "{c}");
+            assert!((saliency(s, d, crowd) - n("saliency")).abs() < 1e-12, "{c}");
+        }
+    }
+
     #[test]
     fn distance_is_zero_at_the_centre_and_one_in_a_corner() {
         assert_eq!(center_distance(&bx(40.0, 30.0, 60.0, 70.0), 100, 100), 0.0);

@@ -46,9 +46,24 @@ correct_option?: number | null, checklist?: Array<string>, explicit_question?: s
 /**
  * VAGUE's direct request hidden behind the indirect utterance in `question`.
  */
-direct_request?: string | null, ref_type?: RefType | null, entity_name?: string | null, entity_url?: string | null, category?: string | null, source?: string | null, images?: Array<ItemImage>, metadata?: { [key in string]: JsonValue }, };
+direct_request?: string | null, ref_type?: RefType | null, entity_name?: string | null, entity_url?: string | null, 
+/**
+ * Page views of the entity's Wikipedia article (CRAG-MM-Diagnostics: views in 2025).
+ */
+popularity?: number | null, 
+/**
+ * Number of objects in the image (CRAG-MM-Diagnostics counted Grounding-DINO detections);
+ * a person may correct it.
+ */
+crowdedness?: number | null, category?: string | null, source?: string | null, images?: Array<ItemImage>, metadata?: { [key in string]: JsonValue }, };
 
 export type Problem = { location: string, message: string, };
+
+export type Range = { min: number | null, max: number | null, };
+
+export type Bin = { lo: number, hi: number, count: number, };
+
+export type BoxHistograms = { size_ratio: Array<Bin>, center_distance: Array<Bin>, saliency: Array<Bin>, };
 
 export type Filter = { datasets: Array<number>, categories: Array<string>, 
 /**
@@ -60,6 +75,11 @@ ops: Array<RefinementOp | null>,
  */
 tags: Array<IssueTag>, statuses: Array<ItemStatus>, ref_types: Array<RefType>, formats: Array<AnswerFormat>, has_box: boolean | null, 
 /**
+ * Box metrics of the primary target box (see `grounding::metrics`); items without a box
+ * never match a range.
+ */
+size_ratio: Range | null, center_distance: Range | null, saliency: Range | null, 
+/**
  * Substring of question, answer, options or question variants; case-insensitive for Latin.
  */
 text: string | null, };
@@ -70,7 +90,7 @@ export type ItemRow = { id: number, dataset_id: number, ext_id: string, seq: num
 
 export type QueryResult = { total: number, rows: Array<ItemRow>, };
 
-export type Facets = { datasets: Array<[number, number]>, categories: Array<[string | null, number]>, ops: Array<[string | null, number]>, statuses: Array<[string, number]>, ref_types: Array<[string | null, number]>, tags: Array<[string, number]>, has_box: Array<[boolean, number]>, };
+export type Facets = { datasets: Array<[number, number]>, categories: Array<[string | null, number]>, ops: Array<[string | null, number]>, statuses: Array<[string, number]>, ref_types: Array<[string | null, number]>, tags: Array<[string, number]>, has_box: Array<[boolean, number]>, boxes: BoxHistograms, };
 
 export type ItemView = { id: number, dataset_id: number, dataset: string, ext_id: string, seq: number, rev: number, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, updated_at: string, content: ItemContent, original: ItemContent, };
 

@@ -1,7 +1,7 @@
 import type { Filter } from '../api/client';
 
 export function emptyFilter(): Filter {
-  return { datasets: [], categories: [], ops: [], tags: [], statuses: [], ref_types: [], formats: [], has_box: null, text: null };
+  return { datasets: [], categories: [], ops: [], tags: [], statuses: [], ref_types: [], formats: [], has_box: null, size_ratio: null, center_distance: null, saliency: null, text: null };
 }
 
 /** Adds the value if absent, removes it if present. */
@@ -13,6 +13,9 @@ export function isEmpty(f: Filter): boolean {
   return (
     f.datasets.length + f.categories.length + f.ops.length + f.tags.length + f.statuses.length + f.ref_types.length + f.formats.length === 0 &&
     f.has_box === null &&
+    f.size_ratio === null &&
+    f.center_distance === null &&
+    f.saliency === null &&
     !f.text
   );
 }

@@ -1,9 +1,11 @@
 // Editing one item: a working copy, autosave (debounced and on blur), drafts that survive a
 // crash, and undo/redo where every step is a new revision.
 import { api, asApiError } from '../api/client';
-import type { IssueTag, ItemContent, ItemDetail, ItemStatus, RefinementOp } from '../api/client';
+import type { IssueTag, ItemContent, ItemDetail, ItemStatus, RefType, RefinementOp } from '../api/client';
+import { needsDisambiguation } from '../grounding/refTypes';
 import { clearDraft, editOf, loadDraft, saveDraft } from './drafts';
 import { UndoStack } from './undo';
+import { sameState } from '../shared/canonical';
 
 export type Snapshot = { content: ItemContent; op: RefinementOp | null; tags: IssueTag[]; status: ItemStatus };
 
@@ -57,7 +59,7 @@ export function merge(mine: Snapshot, theirs: Snapshot, take: Partial<Record<Con
 const AUTOSAVE_MS = 800;
 
 function same(a: Snapshot, b: Snapshot): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return sameState(a, b);
 }
 
 export class Editor {
@@ -68,6 +70,8 @@ export class Editor {
   error = $state<string | null>(null);
   /** Set when this window's change met another one saved since it started; saving waits. */
   conflict = $state<Conflict | null>(null);
+  /** Why the working copy is not being saved yet (a rule it does not meet); the draft is kept. */
+  held = $state<string | null>(null);
   private committed: Snapshot | null = null;
   private undo = new UndoStack<Snapshot>();
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -89,6 +93,7 @@ export class Editor {
       const d = await api.itemDetail(id);
       this.undo.clear();
       this.conflict = null;
+      this.held = null;
       // The save state describes the item on screen, not the one before it.
       this.savedAt = null;
       this.detail = d;
@@ -133,12 +138,20 @@ export class Editor {
       clearDraft(this.project, this.detail.item.id);
       return;
     }
+    // The store refuses this (assay-core's save rule); wait for the missing field instead.
+    if (needsDisambiguation(w.content) && !needsDisambiguation(this.committed.content)) {
+      this.held = 'Not saved yet: an ambiguous reference needs a disambiguated question.';
+      return;
+    }
+    this.held = null;
     const id = this.detail.item.id;
-    const edit = editOf(w, null, this.detail.item.rev);
+    const baseRev = this.detail.item.rev;
+    const edit = editOf(w, null, baseRev);
     this.saving = true;
     try {
       const d = await api.saveItem(id, edit);
-      if (recordUndo) this.undo.record(this.committed);
+      // A save the store found to change nothing is not a step to undo.
+      if (recordUndo && d.item.rev !== baseRev) this.undo.record(this.committed);
       this.committed = this.snapshotOf(d);
       clearDraft(this.project, id);
       if (this.detail?.item.id === id) {
@@ -206,6 +219,13 @@ export class Editor {
   setOp(op: RefinementOp): void {
     if (!this.work) return;
     this.work.op = op;
+    void this.save();
+  }
+
+  setRefType(t: RefType | null): void {
+    if (!this.work) return;
+    this.work.content.ref_type = t;
+    this.changed();
     void this.save();
   }
 
