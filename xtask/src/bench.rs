@@ -81,15 +81,40 @@ fn question(rng: &mut StdRng) -> String {
     s.chars().take(target).collect()
 }
 
+/// The synthetic set: CRAG-MM-Diagnostics records (question, answer, one of eight images, a
+/// target box and a referring-expression label), so box filters and histograms are measured.
 fn generate(path: &Path, n: usize) -> Result<()> {
     let mut rng = StdRng::seed_from_u64(7);
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let (w, h) = (640u32, 480u32);
+    for k in 0..8u8 {
+        image::RgbImage::from_pixel(w, h, image::Rgb([k * 30, 90, 160]))
+            .save(dir.join(format!("synthetic-{k}.png")))?;
+    }
+    const LABELS: [&str; 4] = [
+        "salient",
+        "not enough cue (ambiguous)",
+        "in-image cue",
+        "knowledge-intensive cue",
+    ];
     let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
     for i in 0..n {
+        // Box sides from 1% to 60% of the image, log-uniform like real targets.
+        let bw = (f64::from(w) * 10f64.powf(rng.random_range(-2.0..-0.22))).max(2.0);
+        let bh = (f64::from(h) * 10f64.powf(rng.random_range(-2.0..-0.22))).max(2.0);
+        let x = rng.random_range(0.0..(f64::from(w) - bw)).floor();
+        let y = rng.random_range(0.0..(f64::from(h) - bh)).floor();
         let rec = serde_json::json!({
-            "question_id": format!("q{i:06}"),
+            "id": format!("q{i:06}"),
             "question": question(&mut rng),
             "answer": format!("答え{}", rng.random_range(0..1000)),
             "category": CATEGORIES[rng.random_range(0..CATEGORIES.len())],
+            "image": format!("synthetic-{}.png", rng.random_range(0..8)),
+            "metadata": {
+                "referring_expression_category": LABELS[rng.random_range(0..4)],
+                "target_roi_bbox": [x, y, (x + bw).floor(), (y + bh).floor()],
+                "image_size": [w, h],
+            },
         });
         serde_json::to_writer(&mut out, &rec)?;
         out.write_all(b"\n")?;
@@ -169,6 +194,7 @@ pub fn store(args: &[String]) -> Result<()> {
         content.answer = Some(format!("修正{}", rng.random_range(0..100)));
         if rng.random_bool(0.3) {
             content.ref_type = Some(RefType::Ambiguous);
+            content.disambiguated_question = Some("the red car on the right".into());
         }
         let op = RefinementOp::ALL[rng.random_range(0..6)];
         let edit = Edit {
@@ -257,6 +283,31 @@ pub fn store(args: &[String]) -> Result<()> {
                 ..Default::default()
             }],
         )?;
+        run(
+            "size ratio < 0.05 + ambiguous",
+            vec![Filter {
+                size_ratio: Some(assay_core::store::Range {
+                    min: None,
+                    max: Some(0.05),
+                }),
+                ref_types: vec![RefType::Ambiguous],
+                ..Default::default()
+            }],
+        )?;
+        run(
+            "saliency 0.4-0.5 + category",
+            CATEGORIES
+                .iter()
+                .map(|c| Filter {
+                    saliency: Some(assay_core::store::Range {
+                        min: Some(0.4),
+                        max: Some(0.5),
+                    }),
+                    categories: vec![c.to_string()],
+                    ..Default::default()
+                })
+                .collect(),
+        )?;
         let texts = |qs: &[&str]| -> Vec<Filter> {
             qs.iter()
                 .map(|q| Filter {
@@ -306,12 +357,16 @@ pub fn store(args: &[String]) -> Result<()> {
         categories: vec!["chart".into()],
         ..Default::default()
     };
-    stats.push(time_many("facet counts (all 7 facets)", 100, |_| {
-        Ok(format!(
-            "{} categories",
-            p.facets(&facet_filter)?.categories.len()
-        ))
-    })?);
+    stats.push(time_many(
+        "facet counts (7 facets + 3 box histograms)",
+        100,
+        |_| {
+            Ok(format!(
+                "{} categories",
+                p.facets(&facet_filter)?.categories.len()
+            ))
+        },
+    )?);
 
     // Through the command boundary: what a Tauri command does (assay-api session call plus the
     // JSON serialisation IPC performs), for the filter changes the browse view makes.
@@ -417,6 +472,8 @@ pub fn store(args: &[String]) -> Result<()> {
         );
     }
 
+    stats.extend(images(&dir)?);
+
     println!("\n| operation (n = {n} items) | runs | p50 ms | p95 ms | result |");
     println!("|---|---:|---:|---:|---|");
     for s in &stats {
@@ -426,6 +483,74 @@ pub fn store(args: &[String]) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Opening a 12-megapixel photo (4000 x 3000 JPEG) the way the app does: the 1536 px preview
+/// the canvas shows first (made on first view, then cached in the project), and the full image
+/// read for zooming past the preview. Through assay-api's image readers, as the shell's image
+/// protocol calls them.
+fn images(dir: &Path) -> Result<Vec<Stat>> {
+    let path = dir.join("photos.assay");
+    let mut p = super::fresh_project(&path)?;
+    let photos = dir.join("photos");
+    std::fs::create_dir_all(&photos)?;
+    let mut rng = StdRng::seed_from_u64(5);
+    let count = 12;
+    for k in 0..count {
+        // Smooth gradients with noise: compresses like a photo, not like a flat colour.
+        let img = image::RgbImage::from_fn(4000, 3000, |x, y| {
+            let n: u8 = rng.random_range(0..24);
+            image::Rgb([
+                ((x / 16) as u8).wrapping_add(n),
+                ((y / 12) as u8).wrapping_add(k as u8 * 20),
+                (((x + y) / 28) as u8).wrapping_add(n / 2),
+            ])
+        });
+        let mut f = std::io::BufWriter::new(std::fs::File::create(
+            photos.join(format!("photo-{k}.jpg")),
+        )?);
+        image::codecs::jpeg::JpegEncoder::new_with_quality(&mut f, 85).encode_image(&img)?;
+    }
+    assay_core::import::import_path(
+        &mut p,
+        &photos,
+        &Default::default(),
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )?;
+    let hashes: Vec<String> = {
+        let ds = p.datasets()?;
+        p.current_items(ds[0].id)?
+            .into_iter()
+            .flat_map(|it| it.content.images.into_iter().map(|i| i.hash))
+            .collect()
+    };
+    drop(p);
+    let readers = assay_api::session::ImageReaders::default();
+    let api = |e: assay_api::ApiError| anyhow::anyhow!("{}", e.message);
+    let cold = time_many(
+        "12 MP photo: first view, 1536 px preview made",
+        count,
+        |i| {
+            let b = readers.preview(&path, &hashes[i], 1536).map_err(api)?;
+            Ok(format!("{} KB", b.len() / 1024))
+        },
+    )?;
+    let warm = time_many("12 MP photo: preview again (cached)", 200, |i| {
+        let b = readers
+            .preview(&path, &hashes[i % count], 1536)
+            .map_err(api)?;
+        Ok(format!("{} KB", b.len() / 1024))
+    })?;
+    let full = time_many(
+        "12 MP photo: full image bytes (zoom past preview)",
+        100,
+        |i| {
+            let b = readers.image(&path, &hashes[i % count]).map_err(api)?;
+            Ok(format!("{} KB", b.len() / 1024))
+        },
+    )?;
+    Ok(vec![cold, warm, full])
 }
 
 /// Engine overhead: 5,000 requests against the stub with 20 ms latency at 64-way concurrency.

@@ -134,6 +134,14 @@ enum Skip {
     Saliency,
 }
 
+fn metric_edges(m: usize) -> &'static [f64] {
+    if m == 0 {
+        &metrics::SIZE_RATIO_EDGES
+    } else {
+        &metrics::UNIT_EDGES
+    }
+}
+
 const METRIC_COLUMNS: [(Skip, &str); 3] = [
     (Skip::SizeRatio, "size_ratio"),
     (Skip::CenterDistance, "center_distance"),
@@ -375,49 +383,62 @@ impl Project {
         Ok(ids)
     }
 
-    /// Counts of `col` per bin of `edges` under `filter` (ignoring the column's own range).
-    fn histogram(
+    /// Histograms of the metric columns `which` (indexes into METRIC_COLUMNS) under `filter`,
+    /// in one pass: one sum per bin. `skip` drops a column's own range when it is drawn alone.
+    fn histograms(
         &self,
         filter: &Filter,
+        which: &[usize],
         skip: Skip,
-        col: &str,
-        edges: &[f64],
         text_in_temp: bool,
-    ) -> Result<Vec<Bin>> {
+    ) -> Result<Vec<Vec<Bin>>> {
         let (wh, params) = filter.where_clause_with(skip, text_in_temp);
-        let cond = format!("items.{col} IS NOT NULL");
+        let cond = "items.size_ratio IS NOT NULL";
         let wh = if wh.is_empty() {
             format!(" WHERE {cond}")
         } else {
             format!("{wh} AND {cond}")
         };
-        let cases: String = edges[1..edges.len() - 1]
-            .iter()
-            .enumerate()
-            .map(|(i, e)| format!(" WHEN {col} < {e:?} THEN {i}"))
-            .collect();
-        let last = edges.len() - 2;
-        let mut st = self.conn.prepare_cached(&format!(
-            "SELECT CASE{cases} ELSE {last} END AS bin, count(*) FROM items{wh} GROUP BY bin"
-        ))?;
-        let mut bins: Vec<Bin> = edges
-            .windows(2)
-            .map(|w| Bin {
-                lo: w[0],
-                hi: w[1],
-                count: 0,
-            })
-            .collect();
-        let rows = st.query_map(rusqlite::params_from_iter(params.iter()), |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
-        })?;
-        for row in rows {
-            let (b, n) = row?;
-            if let Some(bin) = bins.get_mut(b as usize) {
-                bin.count = n;
+        let mut sums = Vec::new();
+        let mut shapes = Vec::new();
+        for &m in which {
+            let col = METRIC_COLUMNS[m].1;
+            let edges = metric_edges(m);
+            let last = edges.len() - 2;
+            for (i, w) in edges.windows(2).enumerate() {
+                let hi = if i == last { "<=" } else { "<" };
+                sums.push(format!(
+                    "sum({col} >= {:?} AND {col} {hi} {:?})",
+                    w[0], w[1]
+                ));
             }
+            shapes.push(edges);
         }
-        Ok(bins)
+        let mut st = self
+            .conn
+            .prepare_cached(&format!("SELECT {} FROM items{wh}", sums.join(", ")))?;
+        let counts: Vec<i64> = st.query_row(rusqlite::params_from_iter(params.iter()), |r| {
+            (0..sums.len())
+                .map(|i| Ok(r.get::<_, Option<i64>>(i)?.unwrap_or(0)))
+                .collect()
+        })?;
+        let mut k = 0;
+        Ok(shapes
+            .into_iter()
+            .map(|edges| {
+                edges
+                    .windows(2)
+                    .map(|w| {
+                        k += 1;
+                        Bin {
+                            lo: w[0],
+                            hi: w[1],
+                            count: counts[k - 1],
+                        }
+                    })
+                    .collect()
+            })
+            .collect())
     }
 
     pub fn facets(&self, filter: &Filter) -> Result<Facets> {
@@ -514,13 +535,24 @@ impl Project {
             tags: Vec::new(),
             boxes: BoxHistograms::default(),
         };
-        let mut hists = Vec::new();
-        for ((skip, col), edges) in METRIC_COLUMNS.iter().zip([
-            &metrics::SIZE_RATIO_EDGES[..],
-            &metrics::UNIT_EDGES[..],
-            &metrics::UNIT_EDGES[..],
-        ]) {
-            hists.push(self.histogram(filter, *skip, col, edges, with_text)?);
+        // Metrics without a range of their own share one pass; one with a range is counted
+        // without it, so its other bins stay visible.
+        let ranges = filter.ranges();
+        let mut hists: Vec<Vec<Bin>> = vec![Vec::new(); METRIC_COLUMNS.len()];
+        let free: Vec<usize> = (0..METRIC_COLUMNS.len())
+            .filter(|&m| ranges[m].is_none())
+            .collect();
+        if !free.is_empty() {
+            for (m, h) in free
+                .iter()
+                .zip(self.histograms(filter, &free, Skip::None, with_text)?)
+            {
+                hists[*m] = h;
+            }
+        }
+        for m in (0..METRIC_COLUMNS.len()).filter(|m| ranges[*m].is_some()) {
+            let mut h = self.histograms(filter, &[m], METRIC_COLUMNS[m].0, with_text)?;
+            hists[m] = h.pop().unwrap_or_default();
         }
         let mut hists = hists.into_iter();
         f.boxes = BoxHistograms {

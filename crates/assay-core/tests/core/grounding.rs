@@ -81,6 +81,15 @@ fn metrics_follow_the_stored_box_and_filter_with_the_ref_type() {
         .find(|b| b.lo <= 6820.0 / 196608.0 && 6820.0 / 196608.0 < b.hi)
         .unwrap();
     assert!(bin.count >= 1);
+    // Under a size range, the size histogram ignores its own range (all bars stay) and the
+    // other histograms count only the items in range.
+    let ranged = p.facets(&small).unwrap();
+    let mut no_size_range = small.clone();
+    no_size_range.size_ratio = None;
+    let reference = p.facets(&no_size_range).unwrap();
+    assert_eq!(ranged.boxes.size_ratio, reference.boxes.size_ratio);
+    let in_range: i64 = ranged.boxes.center_distance.iter().map(|b| b.count).sum();
+    assert_eq!(in_range, 1);
 
     // Growing the box to half the image takes it out of the small-box filter.
     let a = author(&p, "aiko");
