@@ -175,38 +175,22 @@ pub fn generate() -> String {
         (
             "ANSWER_FORMATS",
             "AnswerFormat",
-            AnswerFormat::ALL.iter().map(|v| v.as_str()).collect(),
+            AnswerFormat::NAMES.to_vec(),
         ),
         (
             "REFINEMENT_OPS",
             "RefinementOp",
-            RefinementOp::ALL.iter().map(|v| v.as_str()).collect(),
+            RefinementOp::NAMES.to_vec(),
         ),
-        (
-            "ISSUE_TAGS",
-            "IssueTag",
-            IssueTag::ALL.iter().map(|v| v.as_str()).collect(),
-        ),
-        (
-            "ITEM_STATUSES",
-            "ItemStatus",
-            ItemStatus::ALL.iter().map(|v| v.as_str()).collect(),
-        ),
-        (
-            "REF_TYPES",
-            "RefType",
-            RefType::ALL.iter().map(|v| v.as_str()).collect(),
-        ),
+        ("ISSUE_TAGS", "IssueTag", IssueTag::NAMES.to_vec()),
+        ("ITEM_STATUSES", "ItemStatus", ItemStatus::NAMES.to_vec()),
+        ("REF_TYPES", "RefType", RefType::NAMES.to_vec()),
         (
             "DISTRACTOR_KINDS",
             "DistractorKind",
-            DistractorKind::ALL.iter().map(|v| v.as_str()).collect(),
+            DistractorKind::NAMES.to_vec(),
         ),
-        (
-            "ROLES",
-            "Role",
-            Role::ALL.iter().map(|v| v.as_str()).collect(),
-        ),
+        ("ROLES", "Role", Role::NAMES.to_vec()),
     ];
     for (name, ty, values) in lists {
         let quoted: Vec<String> = values.iter().map(|v| format!("'{v}'")).collect();

@@ -7,6 +7,7 @@ pub mod grounding;
 pub mod imaging;
 pub mod import;
 pub mod model;
+pub mod names;
 pub mod stats;
 pub mod store;
 

@@ -2,96 +2,46 @@
 
 use serde::{Deserialize, Serialize};
 
-/// How an item expects to be answered; picks the prompt template and the default scorer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum AnswerFormat {
-    #[default]
-    ShortAnswer,
-    MultipleChoice,
-    Checklist,
-    Grounding,
-    FreeForm,
-}
-
-impl AnswerFormat {
-    pub const ALL: [AnswerFormat; 5] = [
-        Self::ShortAnswer,
-        Self::MultipleChoice,
-        Self::Checklist,
-        Self::Grounding,
-        Self::FreeForm,
-    ];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::ShortAnswer => "short_answer",
-            Self::MultipleChoice => "multiple_choice",
-            Self::Checklist => "checklist",
-            Self::Grounding => "grounding",
-            Self::FreeForm => "free_form",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|f| f.as_str() == s)
+crate::named_enum! {
+    /// How an item expects to be answered; picks the prompt template and the default scorer.
+    #[derive(Default)]
+    #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+    pub enum AnswerFormat {
+        #[default]
+        ShortAnswer = "short_answer",
+        MultipleChoice = "multiple_choice",
+        Checklist = "checklist",
+        Grounding = "grounding",
+        FreeForm = "free_form",
     }
 }
 
-/// The six JAMMEval refinement operations; every item ends a pass with exactly one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash, PartialOrd, Ord)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum RefinementOp {
-    Identical,
-    MinorEdit,
-    Disambiguation,
-    AnswerCorrection,
-    Replacement,
-    Remove,
-}
-
-impl RefinementOp {
-    pub const ALL: [RefinementOp; 6] = [
-        Self::Identical,
-        Self::MinorEdit,
-        Self::Disambiguation,
-        Self::AnswerCorrection,
-        Self::Replacement,
-        Self::Remove,
-    ];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Identical => "identical",
-            Self::MinorEdit => "minor_edit",
-            Self::Disambiguation => "disambiguation",
-            Self::AnswerCorrection => "answer_correction",
-            Self::Replacement => "replacement",
-            Self::Remove => "remove",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|o| o.as_str() == s)
+crate::named_enum! {
+    /// The six JAMMEval refinement operations; every item ends a pass with exactly one.
+    #[derive(PartialOrd, Ord)]
+    #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+    pub enum RefinementOp {
+        Identical = "identical",
+        MinorEdit = "minor_edit",
+        Disambiguation = "disambiguation",
+        AnswerCorrection = "answer_correction",
+        Replacement = "replacement",
+        Remove = "remove",
     }
 }
 
-/// Issue tags found before refining. Stored as a bit set so "any of these tags" is one scan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum IssueTag {
-    Ambiguous,
-    NotImageGrounded,
-    WrongAnswer,
-    Subjective,
+crate::named_enum! {
+    /// Issue tags found before refining. Stored as a bit set so "any of these tags" is one scan.
+    #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+    pub enum IssueTag {
+        Ambiguous = "ambiguous",
+        NotImageGrounded = "not_image_grounded",
+        WrongAnswer = "wrong_answer",
+        Subjective = "subjective",
+    }
 }
 
 impl IssueTag {
-    pub const ALL: [IssueTag; 4] = [
-        Self::Ambiguous,
-        Self::NotImageGrounded,
-        Self::WrongAnswer,
-        Self::Subjective,
-    ];
     pub fn bit(self) -> i64 {
         match self {
             Self::Ambiguous => 1,
@@ -99,17 +49,6 @@ impl IssueTag {
             Self::WrongAnswer => 4,
             Self::Subjective => 8,
         }
-    }
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Ambiguous => "ambiguous",
-            Self::NotImageGrounded => "not_image_grounded",
-            Self::WrongAnswer => "wrong_answer",
-            Self::Subjective => "subjective",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.as_str() == s)
     }
     pub fn to_bits(tags: &[IssueTag]) -> i64 {
         tags.iter().fold(0, |acc, t| acc | t.bit())
@@ -122,63 +61,35 @@ impl IssueTag {
     }
 }
 
-/// Where an item stands in the workflow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash, Default)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum ItemStatus {
-    #[default]
-    Todo,
-    Edited,
-    Approved,
-    Flagged,
-}
-
-impl ItemStatus {
-    pub const ALL: [ItemStatus; 4] = [Self::Todo, Self::Edited, Self::Approved, Self::Flagged];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Todo => "todo",
-            Self::Edited => "edited",
-            Self::Approved => "approved",
-            Self::Flagged => "flagged",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.as_str() == s)
+crate::named_enum! {
+    /// Where an item stands in the workflow.
+    #[derive(Default)]
+    #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+    pub enum ItemStatus {
+        #[default]
+        Todo = "todo",
+        Edited = "edited",
+        Approved = "approved",
+        Flagged = "flagged",
     }
 }
 
-/// CRAG-MM-Diagnostics referring-expression types.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum RefType {
-    Salient,
-    Ambiguous,
-    InImageCue,
-    KnowledgeCue,
+crate::named_enum! {
+    /// CRAG-MM-Diagnostics referring-expression types.
+    #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+    pub enum RefType {
+        Salient = "salient",
+        Ambiguous = "ambiguous",
+        InImageCue = "in_image_cue",
+        KnowledgeCue = "knowledge_cue",
+    }
 }
 
 impl RefType {
-    pub const ALL: [RefType; 4] = [
-        Self::Salient,
-        Self::Ambiguous,
-        Self::InImageCue,
-        Self::KnowledgeCue,
-    ];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Salient => "salient",
-            Self::Ambiguous => "ambiguous",
-            Self::InImageCue => "in_image_cue",
-            Self::KnowledgeCue => "knowledge_cue",
-        }
-    }
-    /// Accepts the snake_case names, the label CRAG-MM-Diagnostics' code uses ("not enough cue
+    /// Accepts the names, the label CRAG-MM-Diagnostics' code uses ("not enough cue
     /// (ambiguous)") and the paper's spellings ("Salient", "In-Image Cue",
     /// "Knowledge-Intensive Cue", "Not Enough Cue (Ambiguous)").
-    pub fn parse(s: &str) -> Option<Self> {
+    pub fn parse_label(s: &str) -> Option<Self> {
         let norm: String = s
             .trim()
             .to_lowercase()
@@ -201,29 +112,16 @@ impl RefType {
     }
 }
 
-/// VAGUE counterfactual distractor kinds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum DistractorKind {
-    /// Fake scene understanding: ignores the image.
-    #[serde(rename = "FSU")]
-    FakeScene,
-    /// Superficial understanding: a literal reading of the utterance.
-    #[serde(rename = "SU")]
-    Superficial,
-    /// Non-existent entity: right intent, object absent from the image.
-    #[serde(rename = "NE")]
-    NonExistent,
-}
-
-impl DistractorKind {
-    pub const ALL: [DistractorKind; 3] = [Self::FakeScene, Self::Superficial, Self::NonExistent];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::FakeScene => "FSU",
-            Self::Superficial => "SU",
-            Self::NonExistent => "NE",
-        }
+crate::named_enum! {
+    /// VAGUE counterfactual distractor kinds.
+    #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+    pub enum DistractorKind {
+        /// Fake scene understanding: ignores the image.
+        FakeScene = "FSU",
+        /// Superficial understanding: a literal reading of the utterance.
+        Superficial = "SU",
+        /// Non-existent entity: right intent, object absent from the image.
+        NonExistent = "NE",
     }
 }
 
@@ -408,27 +306,13 @@ impl ItemContent {
     }
 }
 
-/// Who made a change and in which capacity.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum Role {
-    Annotator,
-    Auditor,
-    Researcher,
-}
-
-impl Role {
-    pub const ALL: [Role; 3] = [Self::Annotator, Self::Auditor, Self::Researcher];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Annotator => "annotator",
-            Self::Auditor => "auditor",
-            Self::Researcher => "researcher",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|r| r.as_str() == s)
+crate::named_enum! {
+    /// Who made a change and in which capacity.
+    #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+    pub enum Role {
+        Annotator = "annotator",
+        Auditor = "auditor",
+        Researcher = "researcher",
     }
 }
 

@@ -1,47 +1,26 @@
 //! Question variants and prompt templates.
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{EvalError, Result};
 use crate::scorers::grounding::BoxConvention;
 use crate::scorers::ScoreContext;
 use assay_core::{AnswerFormat, ItemContent, ItemImage, Project};
 
-/// Which form of the question is asked; the papers compare these.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
-#[serde(rename_all = "snake_case")]
-pub enum Variant {
-    Original,
-    /// HAERAE-Vision's explicit rewrite.
-    Explicit,
-    /// CRAG-MM-Diagnostics' disambiguated question.
-    Disambiguated,
-    /// CRAG-MM-Diagnostics' text-only question (entity named, no image sent).
-    TextOnly,
-    /// The same question without its images: the image-dependency check.
-    NoImage,
+assay_core::named_enum! {
+    /// Which form of the question is asked; the papers compare these.
+    pub enum Variant {
+        Original = "original",
+        /// HAERAE-Vision's explicit rewrite.
+        Explicit = "explicit",
+        /// CRAG-MM-Diagnostics' disambiguated question.
+        Disambiguated = "disambiguated",
+        /// CRAG-MM-Diagnostics' text-only question (entity named, no image sent).
+        TextOnly = "text_only",
+        /// The same question without its images: the image-dependency check.
+        NoImage = "no_image",
+    }
 }
 
 impl Variant {
-    pub const ALL: [Variant; 5] = [
-        Self::Original,
-        Self::Explicit,
-        Self::Disambiguated,
-        Self::TextOnly,
-        Self::NoImage,
-    ];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Original => "original",
-            Self::Explicit => "explicit",
-            Self::Disambiguated => "disambiguated",
-            Self::TextOnly => "text_only",
-            Self::NoImage => "no_image",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|v| v.as_str() == s)
-    }
     /// The question text and whether images are sent; None when the item lacks this variant.
     pub fn question(self, item: &ItemContent) -> Option<(&str, bool)> {
         match self {

@@ -75,22 +75,12 @@ impl Spread {
     }
 }
 
-/// Rows split by a property of the items.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Breakdown {
-    Category,
-    /// The refinement operation recorded on the item ("none" when not reviewed yet).
-    Op,
-}
-
-impl Breakdown {
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "category" => Some(Self::Category),
-            "op" | "operation" => Some(Self::Op),
-            _ => None,
-        }
+assay_core::named_enum! {
+    /// Rows split by a property of the items.
+    pub enum Breakdown {
+        Category = "category",
+        /// The refinement operation recorded on the item ("none" when not reviewed yet).
+        Op = "op",
     }
 }
 
@@ -514,25 +504,13 @@ pub fn variant_table(
     )
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TableFormat {
-    Text,
-    Markdown,
-    Csv,
-    Latex,
-    Json,
-}
-
-impl TableFormat {
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "text" => Some(Self::Text),
-            "markdown" | "md" => Some(Self::Markdown),
-            "csv" => Some(Self::Csv),
-            "latex" | "tex" => Some(Self::Latex),
-            "json" => Some(Self::Json),
-            _ => None,
-        }
+assay_core::named_enum! {
+    pub enum TableFormat {
+        Text = "text",
+        Markdown = "markdown",
+        Csv = "csv",
+        Latex = "latex",
+        Json = "json",
     }
 }
 

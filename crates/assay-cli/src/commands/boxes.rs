@@ -12,8 +12,6 @@ use assay_core::store::Author;
 use assay_core::Role;
 use assay_eval::scorers::grounding::{model_box, BoxConvention};
 
-const FORMATS: [&str; 3] = ["coco", "label-studio", "crag-mm"];
-
 #[derive(Subcommand)]
 pub enum BoxesCommand {
     /// Write a dataset's boxes (current state, original pixels) in another tool's format.
@@ -26,8 +24,8 @@ pub enum BoxesCommand {
 #[derive(Args)]
 pub struct ExportArgs {
     pub dataset: String,
-    #[arg(long, value_parser = FORMATS)]
-    pub format: String,
+    #[arg(long, value_parser = super::named::<BoxFormat>(&BoxFormat::NAMES))]
+    pub format: BoxFormat,
     /// The file to write.
     #[arg(long)]
     pub out: PathBuf,
@@ -42,8 +40,8 @@ pub struct ImportArgs {
     #[arg(long, value_parser = ["coco", "label-studio", "crag-mm", "model-output"])]
     pub format: String,
     /// For model-output: the convention the numbers are in (see `assay model add`).
-    #[arg(long, default_value = "auto")]
-    pub convention: String,
+    #[arg(long, default_value = "auto", value_parser = super::named::<BoxConvention>(&BoxConvention::NAMES))]
+    pub convention: BoxConvention,
     /// For model-output: the field holding the model's text.
     #[arg(long, default_value = "response")]
     pub field: String,
@@ -70,7 +68,7 @@ fn export(ctx: &Ctx, a: ExportArgs) -> anyhow::Result<()> {
     let p = ctx.open()?;
     let ds = p.dataset_by_name(&a.dataset)?;
     let sets = p.box_sets(ds.id)?;
-    let format = format_of(&a.format)?;
+    let format = a.format;
     std::fs::write(&a.out, formats::write(format, &sets))
         .with_context(|| format!("writing {}", a.out.display()))?;
     let boxes: usize = sets.iter().map(|s| s.targets.len() + s.persons.len()).sum();
@@ -98,8 +96,7 @@ fn model_output_sets(
     dataset_id: i64,
     a: &ImportArgs,
 ) -> anyhow::Result<Vec<BoxSet>> {
-    let conv = BoxConvention::parse(&a.convention)
-        .ok_or_else(|| anyhow!("unknown box convention {}", a.convention))?;
+    let conv = a.convention;
     let sent = a.sent_size.as_deref().map(parse_size).transpose()?;
     let sizes: std::collections::HashMap<String, (u32, u32)> = p
         .box_sets(dataset_id)?

@@ -5,8 +5,9 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::Ctx;
+use super::{named, Ctx};
 use crate::output;
+use assay_core::{AnswerFormat, Role};
 use assay_eval::engine::Version;
 use assay_eval::model::{models, save_model, GenParams, ImageEncoding, ImagePolicy, ModelConfig};
 use assay_eval::predictions::{import_predictions, PredictionFormat, PredictionImport};
@@ -51,7 +52,7 @@ pub struct ModelArgs {
     /// How the model writes boxes: auto, sent-pixels, original-pixels, normalized-1,
     /// normalized-1000, qwen2.5-vl, qwen3-vl, or crag-mm (the CRAG-MM-Diagnostics protocol:
     /// images sent at 960 x 1280, integer pixel boxes, IoU >= 0.5).
-    #[arg(long, default_value = "auto", value_parser = parse_boxes)]
+    #[arg(long, default_value = "auto", value_parser = named::<BoxConvention>(&BoxConvention::NAMES))]
     pub boxes: BoxConvention,
     /// Requests in flight per endpoint.
     #[arg(long, default_value_t = 8)]
@@ -67,13 +68,6 @@ pub struct ModelArgs {
     pub price_input: Option<f64>,
     #[arg(long)]
     pub price_output: Option<f64>,
-}
-
-fn parse_boxes(s: &str) -> Result<BoxConvention, String> {
-    BoxConvention::parse(s).ok_or_else(|| {
-        let all: Vec<&str> = BoxConvention::ALL.iter().map(|c| c.as_str()).collect();
-        format!("unknown box convention {s:?}; one of {}", all.join(", "))
-    })
 }
 
 pub fn model(ctx: &Ctx, c: ModelCommand) -> anyhow::Result<()> {
@@ -145,18 +139,18 @@ pub struct EvalArgs {
     #[arg(long = "dataset", required = true)]
     pub datasets: Vec<String>,
     /// before, after, or both (default).
-    #[arg(long = "version", value_parser = ["before", "after"])]
-    pub versions: Vec<String>,
-    /// original (default), explicit, disambiguated, text_only, no_image.
-    #[arg(long = "variant")]
-    pub variants: Vec<String>,
+    #[arg(long = "version", value_parser = named::<Version>(&Version::NAMES))]
+    pub versions: Vec<Version>,
+    /// The question variant (default: original).
+    #[arg(long = "variant", value_parser = named::<Variant>(&Variant::NAMES))]
+    pub variants: Vec<Variant>,
     #[arg(long, default_value_t = 3)]
     pub runs: u32,
     #[arg(long, default_value = "default")]
     pub template: String,
-    /// choice, soft_match, judge, checklist_judge, grounding, bleu (default: per answer format).
-    #[arg(long)]
-    pub scorer: Option<String>,
+    /// The scorer (default: per answer format).
+    #[arg(long, value_parser = named::<ScorerKind>(&ScorerKind::NAMES))]
+    pub scorer: Option<ScorerKind>,
     /// Judge model for judge scorers.
     #[arg(long)]
     pub judge: Option<String>,
@@ -168,23 +162,13 @@ pub fn eval(ctx: &Ctx, a: EvalArgs) -> anyhow::Result<()> {
         vec![Version::Before, Version::After]
     } else {
         a.versions
-            .iter()
-            .filter_map(|v| Version::parse(v))
-            .collect()
     };
     let variants = if a.variants.is_empty() {
         vec![Variant::Original]
     } else {
         a.variants
-            .iter()
-            .map(|v| Variant::parse(v).ok_or_else(|| anyhow::anyhow!("unknown variant {v}")))
-            .collect::<anyhow::Result<_>>()?
     };
-    let scorer = a
-        .scorer
-        .as_deref()
-        .map(|s| ScorerKind::parse(s).ok_or_else(|| anyhow::anyhow!("unknown scorer {s}")))
-        .transpose()?;
+    let scorer = a.scorer;
     let req = EvalRequest {
         models: a.models,
         datasets: a.datasets,
@@ -277,18 +261,17 @@ pub enum PredictionsCommand {
         model: String,
         #[arg(long)]
         dataset: String,
-        #[arg(long, default_value = "after", value_parser = ["before", "after"])]
-        version: String,
-        #[arg(long, default_value = "original")]
-        variant: String,
+        #[arg(long, default_value = "after", value_parser = named::<Version>(&Version::NAMES))]
+        version: Version,
+        #[arg(long, default_value = "original", value_parser = named::<Variant>(&Variant::NAMES))]
+        variant: Variant,
         #[arg(long, default_value_t = 1)]
         run: u32,
-        #[arg(long)]
-        scorer: Option<String>,
-        /// llm-jp-eval-mm, lmms-eval, vlmevalkit, vague, crag-mm, haerae-vision or jsonl
-        /// (default: detected from the file).
-        #[arg(long)]
-        format: Option<String>,
+        #[arg(long, value_parser = named::<ScorerKind>(&ScorerKind::NAMES))]
+        scorer: Option<ScorerKind>,
+        /// The tool that wrote the file (default: detected from the file).
+        #[arg(long, value_parser = named::<PredictionFormat>(&PredictionFormat::NAMES))]
+        format: Option<PredictionFormat>,
         /// lmms-eval logs each doc once per filter: which filter (name or 0-based index).
         #[arg(long)]
         filter: Option<String>,
@@ -296,7 +279,7 @@ pub enum PredictionsCommand {
         #[arg(long)]
         judge: Option<String>,
         /// How the recorded boxes are written (see `assay model add --boxes`).
-        #[arg(long, default_value = "auto", value_parser = parse_boxes)]
+        #[arg(long, default_value = "auto", value_parser = named::<BoxConvention>(&BoxConvention::NAMES))]
         boxes: BoxConvention,
         /// Longest image side the other tool sent, when it downscaled images.
         #[arg(long)]
@@ -329,20 +312,11 @@ pub fn predictions(ctx: &Ctx, c: PredictionsCommand) -> anyhow::Result<()> {
     let opts = PredictionImport {
         model,
         dataset,
-        version: Version::parse(&version).unwrap_or(Version::After),
-        variant: Variant::parse(&variant)
-            .ok_or_else(|| anyhow::anyhow!("unknown variant {variant}"))?,
+        version,
+        variant,
         run_index: run,
-        scorer: scorer
-            .as_deref()
-            .map(|s| ScorerKind::parse(s).ok_or_else(|| anyhow::anyhow!("unknown scorer {s}")))
-            .transpose()?,
-        format: format
-            .as_deref()
-            .map(|f| {
-                PredictionFormat::parse(f).ok_or_else(|| anyhow::anyhow!("unknown format {f}"))
-            })
-            .transpose()?,
+        scorer,
+        format,
         box_convention: boxes,
         max_side: max_image_side,
         id_field,
@@ -406,19 +380,19 @@ pub struct TableArgs {
     /// Datasets (default: all).
     #[arg(long = "dataset")]
     pub datasets: Vec<String>,
-    #[arg(long, default_value = "original")]
-    pub variant: String,
+    #[arg(long, default_value = "original", value_parser = named::<Variant>(&Variant::NAMES))]
+    pub variant: Variant,
     /// Compare this variant with --variant instead of before with after (e.g. explicit).
-    #[arg(long)]
-    pub against: Option<String>,
+    #[arg(long, value_parser = named::<Variant>(&Variant::NAMES))]
+    pub against: Option<Variant>,
     /// With --against: which version to compare on.
-    #[arg(long, default_value = "after", value_parser = ["before", "after"])]
-    pub version: String,
-    #[arg(long, default_value = "text", value_parser = ["text", "markdown", "csv", "latex", "json"])]
-    pub format: String,
+    #[arg(long, default_value = "after", value_parser = named::<Version>(&Version::NAMES))]
+    pub version: Version,
+    #[arg(long, default_value = "text", value_parser = named::<TableFormat>(&TableFormat::NAMES))]
+    pub format: TableFormat,
     /// One row per category or per refinement operation.
-    #[arg(long, value_parser = ["category", "op"])]
-    pub by: Option<String>,
+    #[arg(long, value_parser = named::<Breakdown>(&Breakdown::NAMES))]
+    pub by: Option<Breakdown>,
     /// Spread over runs: sample std (n-1), population std (n) or standard error.
     #[arg(long = "std", default_value = "sample", value_parser = ["sample", "population", "se"])]
     pub spread: String,
@@ -440,24 +414,21 @@ pub fn table(ctx: &Ctx, a: TableArgs) -> anyhow::Result<()> {
     } else {
         a.datasets
     };
-    let variant = Variant::parse(&a.variant)
-        .ok_or_else(|| anyhow::anyhow!("unknown variant {}", a.variant))?;
+    let variant = a.variant;
     if !(a.level > 0.0 && a.level < 1.0) {
         anyhow::bail!("--level must be between 0 and 1, got {}", a.level);
     }
     let opts = TableOptions {
         spread: Spread::parse(&a.spread).unwrap_or_default(),
-        by: a.by.as_deref().and_then(Breakdown::parse),
+        by: a.by,
         include_partial: a.include_partial,
         bootstrap: a.bootstrap,
         level: a.level,
         ..Default::default()
     };
-    let rows = match &a.against {
-        Some(other) => {
-            let second =
-                Variant::parse(other).ok_or_else(|| anyhow::anyhow!("unknown variant {other}"))?;
-            let version = Version::parse(&a.version).unwrap_or(Version::After);
+    let rows = match a.against {
+        Some(second) => {
+            let version = a.version;
             let mut rows = Vec::new();
             for d in &datasets {
                 rows.extend(variant_table(&p, d, version, variant, second, &opts)?);
@@ -469,7 +440,7 @@ pub fn table(ctx: &Ctx, a: TableArgs) -> anyhow::Result<()> {
     let fmt = if ctx.json {
         TableFormat::Json
     } else {
-        TableFormat::parse(&a.format).unwrap_or(TableFormat::Text)
+        a.format
     };
     if rows.is_empty() && !ctx.json {
         println!("no dataset has runs on both sides yet; run `assay eval` or import predictions");
@@ -486,15 +457,15 @@ pub enum TemplateCommand {
         name: String,
         #[arg(long)]
         file: PathBuf,
-        #[arg(long, default_value = "short_answer")]
-        format: String,
+        #[arg(long, default_value = "short_answer", value_parser = named::<AnswerFormat>(&AnswerFormat::NAMES))]
+        format: AnswerFormat,
     },
     /// Show the built-in template for an answer format.
     Default {
-        #[arg(default_value = "short_answer")]
-        format: String,
+        #[arg(default_value = "short_answer", value_parser = named::<AnswerFormat>(&AnswerFormat::NAMES))]
+        format: AnswerFormat,
         /// The model's box convention (grounding templates differ by convention).
-        #[arg(long, default_value = "auto", value_parser = parse_boxes)]
+        #[arg(long, default_value = "auto", value_parser = named::<BoxConvention>(&BoxConvention::NAMES))]
         boxes: BoxConvention,
     },
 }
@@ -503,8 +474,7 @@ pub fn template(ctx: &Ctx, c: TemplateCommand) -> anyhow::Result<()> {
     match c {
         TemplateCommand::Set { name, file, format } => {
             let p = ctx.open()?;
-            let fmt = assay_core::AnswerFormat::parse(&format)
-                .ok_or_else(|| anyhow::anyhow!("unknown answer format {format}"))?;
+            let fmt = format;
             let body = std::fs::read_to_string(&file)?;
             let id = assay_eval::prompt::save_template(&p, &name, fmt, &body)?;
             if ctx.json {
@@ -515,8 +485,7 @@ pub fn template(ctx: &Ctx, c: TemplateCommand) -> anyhow::Result<()> {
             }
         }
         TemplateCommand::Default { format, boxes } => {
-            let fmt = assay_core::AnswerFormat::parse(&format)
-                .ok_or_else(|| anyhow::anyhow!("unknown answer format {format}"))?;
+            let fmt = format;
             println!("{}", assay_eval::prompt::default_template(fmt, boxes));
             Ok(())
         }
@@ -534,17 +503,15 @@ pub struct OverruleArgs {
     pub score: f64,
     #[arg(long)]
     pub user: String,
-    #[arg(long, default_value = "researcher")]
-    pub role: String,
+    #[arg(long, default_value = "researcher", value_parser = named::<Role>(&Role::NAMES))]
+    pub role: Role,
     #[arg(long)]
     pub note: Option<String>,
 }
 
 pub fn overrule(ctx: &Ctx, a: OverruleArgs) -> anyhow::Result<()> {
     let p = ctx.open()?;
-    let role = assay_core::Role::parse(&a.role)
-        .ok_or_else(|| anyhow::anyhow!("unknown role {}", a.role))?;
-    let user = p.ensure_user(&a.user, role)?;
+    let user = p.ensure_user(&a.user, a.role)?;
     let item = p.item_id_by_ext(&a.dataset, &a.item)?;
     assay_eval::table::overrule(&p, a.run, item, a.score, Some(user.id), a.note.as_deref())?;
     if ctx.json {

@@ -14,11 +14,11 @@ pub struct ListArgs {
     /// Refinement op, or "none" for items without one.
     #[arg(long)]
     pub op: Vec<String>,
-    /// Issue tag (ambiguous, not_image_grounded, wrong_answer, subjective).
-    #[arg(long)]
-    pub tag: Vec<String>,
-    #[arg(long)]
-    pub status: Vec<String>,
+    /// Issue tag.
+    #[arg(long, value_parser = super::named::<IssueTag>(&IssueTag::NAMES))]
+    pub tag: Vec<IssueTag>,
+    #[arg(long, value_parser = super::named::<ItemStatus>(&ItemStatus::NAMES))]
+    pub status: Vec<ItemStatus>,
     #[arg(long)]
     pub ref_type: Vec<String>,
     #[arg(long)]
@@ -86,9 +86,13 @@ pub fn list(ctx: &Ctx, a: ListArgs) -> anyhow::Result<()> {
                 RefinementOp::parse(s).map(Some)
             }
         })?,
-        tags: parse_all(&a.tag, "tag", IssueTag::parse)?,
-        statuses: parse_all(&a.status, "status", ItemStatus::parse)?,
-        ref_types: parse_all(&a.ref_type, "referring-expression type", RefType::parse)?,
+        tags: a.tag.clone(),
+        statuses: a.status.clone(),
+        ref_types: parse_all(
+            &a.ref_type,
+            "referring-expression type",
+            RefType::parse_label,
+        )?,
         formats: Vec::new(),
         has_box: a.has_box,
         size_ratio: a.size_ratio,
@@ -195,8 +199,8 @@ pub struct EditArgs {
     pub id: String,
     #[arg(long)]
     pub user: String,
-    #[arg(long, default_value = "annotator")]
-    pub role: String,
+    #[arg(long, default_value = "annotator", value_parser = super::named::<Role>(&Role::NAMES))]
+    pub role: Role,
     #[arg(long, default_value_t = 1)]
     pub round: i64,
     #[arg(long)]
@@ -217,7 +221,7 @@ pub struct EditArgs {
 
 pub fn edit(ctx: &Ctx, a: EditArgs) -> anyhow::Result<()> {
     let mut p = ctx.open()?;
-    let role = Role::parse(&a.role).ok_or_else(|| anyhow::anyhow!("unknown role {}", a.role))?;
+    let role = a.role;
     let user = p.ensure_user(&a.user, role)?;
     let id = p.item_id_by_ext(&a.dataset, &a.id)?;
     let item = p.item(id)?;

@@ -52,8 +52,8 @@ pub enum UserCommand {
     /// Add a user (or change their role).
     Add {
         name: String,
-        #[arg(long, default_value = "annotator", value_parser = ["annotator", "auditor", "researcher"])]
-        role: String,
+        #[arg(long, default_value = "annotator", value_parser = super::named::<Role>(&Role::NAMES))]
+        role: Role,
     },
     /// List users.
     List,
@@ -63,7 +63,6 @@ pub fn user(ctx: &Ctx, c: UserCommand) -> anyhow::Result<()> {
     let p = ctx.open()?;
     match c {
         UserCommand::Add { name, role } => {
-            let role = Role::parse(&role).unwrap_or(Role::Annotator);
             let u = p.ensure_user(&name, role)?;
             if ctx.json {
                 output::json(&u)

@@ -29,24 +29,11 @@ pub struct BoxSet {
     pub persons: Vec<LabeledBox>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BoxFormat {
-    Coco,
-    LabelStudio,
-    CragMm,
-}
-
-impl BoxFormat {
-    pub const ALL: [BoxFormat; 3] = [Self::Coco, Self::LabelStudio, Self::CragMm];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Coco => "coco",
-            Self::LabelStudio => "label-studio",
-            Self::CragMm => "crag-mm",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|f| f.as_str() == s)
+crate::named_enum! {
+    pub enum BoxFormat {
+        Coco = "coco",
+        LabelStudio = "label-studio",
+        CragMm = "crag-mm",
     }
 }
 

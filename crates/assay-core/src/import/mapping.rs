@@ -258,7 +258,7 @@ impl Mapping {
         if let Some(rt) = self.text(v, &self.ref_type) {
             // The published label is kept verbatim (export writes it back); labels that name
             // none of the four types stay opaque labels rather than failing the import.
-            c.ref_type = RefType::parse(&rt);
+            c.ref_type = RefType::parse_label(&rt);
             c.metadata
                 .insert(REF_TYPE_LABEL.into(), Value::String(rt.clone()));
         }

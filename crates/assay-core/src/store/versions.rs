@@ -1,33 +1,21 @@
 //! The two versions every comparison is between, defined once: "before" is revision 0 of every
 //! item, "after" is the current revision of every item not removed.
 
-use serde::{Deserialize, Serialize};
-
 use super::items::parse_content;
 use super::Project;
 use crate::error::Result;
 use crate::model::{ItemContent, RefinementOp};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
-#[serde(rename_all = "snake_case")]
-pub enum Version {
-    /// The originals (revision 0 of every item).
-    Before,
-    /// Current states minus removed items.
-    After,
+crate::named_enum! {
+    pub enum Version {
+        /// The originals (revision 0 of every item).
+        Before = "before",
+        /// Current states minus removed items.
+        After = "after",
+    }
 }
 
 impl Version {
-    pub const ALL: [Version; 2] = [Self::Before, Self::After];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Before => "before",
-            Self::After => "after",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|v| v.as_str() == s)
-    }
     /// Whether an item whose current operation is `op` belongs to this version.
     pub fn includes(self, op: Option<RefinementOp>) -> bool {
         match self {

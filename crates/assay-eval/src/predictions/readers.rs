@@ -19,46 +19,19 @@
 use std::path::Path;
 
 use calamine::{Data, Reader};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{EvalError, Result};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PredictionFormat {
-    LlmJpEvalMm,
-    LmmsEval,
-    Vlmevalkit,
-    Vague,
-    CragMm,
-    HaeraeVision,
-    Jsonl,
-}
-
-impl PredictionFormat {
-    pub const ALL: [PredictionFormat; 7] = [
-        Self::LlmJpEvalMm,
-        Self::LmmsEval,
-        Self::Vlmevalkit,
-        Self::Vague,
-        Self::CragMm,
-        Self::HaeraeVision,
-        Self::Jsonl,
-    ];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::LlmJpEvalMm => "llm-jp-eval-mm",
-            Self::LmmsEval => "lmms-eval",
-            Self::Vlmevalkit => "vlmevalkit",
-            Self::Vague => "vague",
-            Self::CragMm => "crag-mm",
-            Self::HaeraeVision => "haerae-vision",
-            Self::Jsonl => "jsonl",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|f| f.as_str() == s)
+assay_core::named_enum! {
+    pub enum PredictionFormat {
+        LlmJpEvalMm = "llm-jp-eval-mm",
+        LmmsEval = "lmms-eval",
+        Vlmevalkit = "vlmevalkit",
+        Vague = "vague",
+        CragMm = "crag-mm",
+        HaeraeVision = "haerae-vision",
+        Jsonl = "jsonl",
     }
 }
 

@@ -10,7 +10,6 @@
 use std::sync::OnceLock;
 
 use regex::Regex;
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::normalize::nfkc;
@@ -20,62 +19,31 @@ use assay_core::{BBox, ItemContent};
 /// IoU at or above this is a hit.
 pub const IOU_THRESHOLD: f64 = 0.5;
 
-/// How a model writes box coordinates: a property of the model (or of an imported run).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, Hash)]
-#[serde(rename_all = "kebab-case")]
-pub enum BoxConvention {
-    /// Decide per response: Qwen-VL `<box>` tags are 0-1000, `bbox_2d` is pixels of the image
-    /// sent, plain numbers all <= 1 are 0-1, otherwise pixels of the image sent.
-    #[default]
-    Auto,
-    /// Absolute pixels of the image as sent (after Assay's downscaling).
-    SentPixels,
-    /// Absolute pixels of the original image (tools that rescale boxes themselves).
-    OriginalPixels,
-    /// Fractions of width and height.
-    #[serde(rename = "normalized-1")]
-    Normalized1,
-    /// 0-1000 relative coordinates.
-    #[serde(rename = "normalized-1000")]
-    Normalized1000,
-    /// Qwen2.5-VL: absolute pixels of the model's own resized input (`smart_resize` of the
-    /// image sent: sides rounded to multiples of 28, 3,136 to 12,845,056 pixels).
-    #[serde(rename = "qwen2.5-vl")]
-    Qwen25Vl,
-    /// Qwen3-VL: 0-1000 relative coordinates.
-    #[serde(rename = "qwen3-vl")]
-    Qwen3Vl,
-    /// The CRAG-MM-Diagnostics protocol: every image resized to exactly 960 x 1280 (aspect not
-    /// kept), integer boxes `[x1, y1, x2, y2]` in that frame, the first such list wins, no box
-    /// means the full image.
-    CragMm,
-}
-
-impl BoxConvention {
-    pub const ALL: [BoxConvention; 8] = [
-        Self::Auto,
-        Self::SentPixels,
-        Self::OriginalPixels,
-        Self::Normalized1,
-        Self::Normalized1000,
-        Self::Qwen25Vl,
-        Self::Qwen3Vl,
-        Self::CragMm,
-    ];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Auto => "auto",
-            Self::SentPixels => "sent-pixels",
-            Self::OriginalPixels => "original-pixels",
-            Self::Normalized1 => "normalized-1",
-            Self::Normalized1000 => "normalized-1000",
-            Self::Qwen25Vl => "qwen2.5-vl",
-            Self::Qwen3Vl => "qwen3-vl",
-            Self::CragMm => "crag-mm",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|c| c.as_str() == s)
+assay_core::named_enum! {
+    /// How a model writes box coordinates: a property of the model (or of an imported run).
+    #[derive(Default)]
+    pub enum BoxConvention {
+        /// Decide per response: Qwen-VL `<box>` tags are 0-1000, `bbox_2d` is pixels of the image
+        /// sent, plain numbers all <= 1 are 0-1, otherwise pixels of the image sent.
+        #[default]
+        Auto = "auto",
+        /// Absolute pixels of the image as sent (after Assay's downscaling).
+        SentPixels = "sent-pixels",
+        /// Absolute pixels of the original image (tools that rescale boxes themselves).
+        OriginalPixels = "original-pixels",
+        /// Fractions of width and height.
+        Normalized1 = "normalized-1",
+        /// 0-1000 relative coordinates.
+        Normalized1000 = "normalized-1000",
+        /// Qwen2.5-VL: absolute pixels of the model's own resized input (`smart_resize` of the
+        /// image sent: sides rounded to multiples of 28, 3,136 to 12,845,056 pixels).
+        Qwen25Vl = "qwen2.5-vl",
+        /// Qwen3-VL: 0-1000 relative coordinates.
+        Qwen3Vl = "qwen3-vl",
+        /// The CRAG-MM-Diagnostics protocol: every image resized to exactly 960 x 1280 (aspect
+        /// not kept), integer boxes `[x1, y1, x2, y2]` in that frame, the first such list wins,
+        /// no box means the full image.
+        CragMm = "crag-mm",
     }
 }
 

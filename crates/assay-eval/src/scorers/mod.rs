@@ -67,44 +67,21 @@ pub trait Scorer: Send + Sync {
     fn score(&self, item: &ItemContent, response: &str, ctx: &ScoreContext) -> Scored;
 }
 
-/// Scorer names as stored on runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
-#[serde(rename_all = "snake_case")]
-pub enum ScorerKind {
-    Choice,
-    SoftMatch,
-    Judge,
-    ChecklistJudge,
-    /// Heron-Bench style: a judge rates the answer and the reference 1-10.
-    Rating,
-    Grounding,
-    Bleu,
+assay_core::named_enum! {
+    /// Scorer names as stored on runs.
+    pub enum ScorerKind {
+        Choice = "choice",
+        SoftMatch = "soft_match",
+        Judge = "judge",
+        ChecklistJudge = "checklist_judge",
+        /// Heron-Bench style: a judge rates the answer and the reference 1-10.
+        Rating = "rating",
+        Grounding = "grounding",
+        Bleu = "bleu",
+    }
 }
 
 impl ScorerKind {
-    pub const ALL: [ScorerKind; 7] = [
-        Self::Choice,
-        Self::SoftMatch,
-        Self::Judge,
-        Self::ChecklistJudge,
-        Self::Rating,
-        Self::Grounding,
-        Self::Bleu,
-    ];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Choice => "choice",
-            Self::SoftMatch => "soft_match",
-            Self::Judge => "judge",
-            Self::ChecklistJudge => "checklist_judge",
-            Self::Rating => "rating",
-            Self::Grounding => "grounding",
-            Self::Bleu => "bleu",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == s)
-    }
     /// The default for an answer format (the papers' protocols, DOMAIN.md).
     pub fn default_for(format: AnswerFormat) -> Self {
         match format {
