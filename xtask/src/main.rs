@@ -170,7 +170,7 @@ fn test() -> Result<()> {
     tests
         .args(["-a", "-s", "-screen 0 1440x900x24"])
         .arg(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .arg("test")
+        .args(["test", "--no-fail-fast"])
         .args(WHOLE_WORKSPACE)
         .current_dir(root());
     run(&mut tests)
