@@ -40,6 +40,13 @@ pub fn run() {
             commands::items::save_filter,
             commands::import::import_dataset,
             commands::import::cancel_import,
+            commands::filtering::stages,
+            commands::filtering::set_stages,
+            commands::filtering::filtering,
+            commands::filtering::decide_stage,
+            commands::filtering::flag_phase1,
+            commands::filtering::override_phase1,
+            commands::filtering::funnel,
         ])
         .run(tauri::generate_context!())
         .expect("error while running Assay");
@@ -83,6 +90,7 @@ mod tests {
             include_str!("commands/session.rs"),
             include_str!("commands/items.rs"),
             include_str!("commands/import.rs"),
+            include_str!("commands/filtering.rs"),
         ]
         .concat();
         for c in assay_api::bindings::COMMANDS {

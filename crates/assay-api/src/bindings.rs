@@ -7,12 +7,13 @@ use crate::error::ApiError;
 use crate::types::{AppInfo, ImportRequest, ItemDetail, ProjectInfo, SessionUser};
 use assay_core::import::{ImportReport, Progress};
 use assay_core::store::{
-    Bin, BoxHistograms, Dataset, Edit, Facets, Filter, ItemRow, ItemView, Page, QueryResult, Range,
-    RevisionInfo,
+    Bin, BoxHistograms, Dataset, Edit, Facets, Filter, Filtering, FunnelStep, ItemRow, ItemView,
+    Page, Phase1Flag, QueryResult, Range, RevisionInfo, Stage, StageDecision,
 };
 use assay_core::{
-    AnswerFormat, BBox, ChoiceOption, DistractorKind, IssueTag, ItemContent, ItemImage, ItemStatus,
-    LabeledBox, Problem, RefType, RefinementOp, Role,
+    AnswerFormat, BBox, ChoiceOption, CriterionFlag, CriterionIssue, DistractorKind, IssueTag,
+    ItemContent, ItemImage, ItemStatus, LabeledBox, Phase1Dimension, Problem, RefType,
+    RefinementOp, Role,
 };
 
 /// A command as the UI calls it: Rust name, arguments (JS name, TS type) and result type.
@@ -102,6 +103,55 @@ pub const COMMANDS: &[CommandSig] = &[
         args: &[],
         returns: "null",
     },
+    CommandSig {
+        name: "stages",
+        args: &[],
+        returns: "Array<Stage>",
+    },
+    CommandSig {
+        name: "set_stages",
+        args: &[("stages", "Array<[string, string]>")],
+        returns: "Array<Stage>",
+    },
+    CommandSig {
+        name: "filtering",
+        args: &[("id", "number")],
+        returns: "Filtering",
+    },
+    CommandSig {
+        name: "decide_stage",
+        args: &[
+            ("id", "number"),
+            ("stageId", "number"),
+            ("keep", "boolean"),
+            ("reason", "string | null"),
+        ],
+        returns: "Filtering",
+    },
+    CommandSig {
+        name: "flag_phase1",
+        args: &[
+            ("id", "number"),
+            ("dimension", "Phase1Dimension"),
+            ("flagged", "boolean"),
+            ("note", "string | null"),
+        ],
+        returns: "Filtering",
+    },
+    CommandSig {
+        name: "override_phase1",
+        args: &[
+            ("id", "number"),
+            ("keep", "boolean"),
+            ("note", "string | null"),
+        ],
+        returns: "Filtering",
+    },
+    CommandSig {
+        name: "funnel",
+        args: &[("datasets", "Array<number>"), ("group", "string")],
+        returns: "Array<FunnelStep>",
+    },
 ];
 
 fn camel(name: &str) -> String {
@@ -132,6 +182,9 @@ pub fn generate() -> String {
         RefType::decl(&cfg),
         DistractorKind::decl(&cfg),
         Role::decl(&cfg),
+        Phase1Dimension::decl(&cfg),
+        CriterionIssue::decl(&cfg),
+        CriterionFlag::decl(&cfg),
         BBox::decl(&cfg),
         LabeledBox::decl(&cfg),
         ItemImage::decl(&cfg),
@@ -158,6 +211,11 @@ pub fn generate() -> String {
         SessionUser::decl(&cfg),
         ItemDetail::decl(&cfg),
         ImportRequest::decl(&cfg),
+        Stage::decl(&cfg),
+        StageDecision::decl(&cfg),
+        Phase1Flag::decl(&cfg),
+        Filtering::decl(&cfg),
+        FunnelStep::decl(&cfg),
     ];
     let mut s = String::from(
         "// Generated from Rust by assay-api (`cargo xtask bindings`). Do not edit by hand.\n\
@@ -171,7 +229,7 @@ pub fn generate() -> String {
     }
     // The value lists of the enums, from the same Rust lists the parsers use, so the UI never
     // keeps a list of its own.
-    let lists: [(&str, &str, Vec<&str>); 7] = [
+    let lists: [(&str, &str, Vec<&str>); 9] = [
         (
             "ANSWER_FORMATS",
             "AnswerFormat",
@@ -191,6 +249,16 @@ pub fn generate() -> String {
             DistractorKind::NAMES.to_vec(),
         ),
         ("ROLES", "Role", Role::NAMES.to_vec()),
+        (
+            "PHASE1_DIMENSIONS",
+            "Phase1Dimension",
+            Phase1Dimension::NAMES.to_vec(),
+        ),
+        (
+            "CRITERION_ISSUES",
+            "CriterionIssue",
+            CriterionIssue::NAMES.to_vec(),
+        ),
     ];
     for (name, ty, values) in lists {
         let quoted: Vec<String> = values.iter().map(|v| format!("'{v}'")).collect();

@@ -7,8 +7,10 @@ use crate::error::{ApiError, ApiResult};
 use crate::prefs::Prefs;
 use crate::types::{user_view, AppInfo, ImportRequest, ItemDetail, ProjectInfo, SessionUser};
 use assay_core::import::{import_path, mapping::Mapping, ImportOptions, ImportReport, Progress};
-use assay_core::store::{Author, Edit, Facets, Filter, Page, QueryResult, User};
-use assay_core::{Project, Role};
+use assay_core::store::{
+    Author, DecidedBy, Edit, Facets, Filter, Filtering, FunnelStep, Page, QueryResult, Stage, User,
+};
+use assay_core::{Phase1Dimension, Project, Role};
 
 pub struct Session {
     prefs_path: PathBuf,
@@ -150,6 +152,67 @@ impl Session {
         let author = self.author()?;
         self.project_mut()?.save_edit(id, edit, &author)?;
         self.item_detail(id)
+    }
+
+    pub fn stages(&self) -> ApiResult<Vec<Stage>> {
+        Ok(self.project()?.stages()?)
+    }
+
+    /// Replaces the project's stages: `(name, description)` in order.
+    pub fn set_stages(&mut self, stages: &[(String, String)]) -> ApiResult<Vec<Stage>> {
+        Ok(self.project_mut()?.set_stages(stages)?)
+    }
+
+    pub fn filtering(&self, id: i64) -> ApiResult<Filtering> {
+        Ok(self.project()?.filtering(id)?)
+    }
+
+    /// The current user keeps or drops an item at a stage.
+    pub fn decide_stage(
+        &mut self,
+        id: i64,
+        stage_id: i64,
+        keep: bool,
+        reason: Option<String>,
+    ) -> ApiResult<Filtering> {
+        let author = self.author()?;
+        Ok(self.project_mut()?.decide_stage(
+            id,
+            stage_id,
+            keep,
+            reason.as_deref(),
+            DecidedBy::Person(&author),
+        )?)
+    }
+
+    pub fn flag_phase1(
+        &mut self,
+        id: i64,
+        dimension: Phase1Dimension,
+        flagged: bool,
+        note: Option<String>,
+    ) -> ApiResult<Filtering> {
+        let author = self.author()?;
+        Ok(self
+            .project_mut()?
+            .flag_phase1(id, dimension, flagged, note.as_deref(), &author)?)
+    }
+
+    /// Core refuses this unless the current user is an auditor.
+    pub fn override_phase1(
+        &mut self,
+        id: i64,
+        keep: bool,
+        note: Option<String>,
+    ) -> ApiResult<Filtering> {
+        let author = self.author()?;
+        Ok(self
+            .project_mut()?
+            .override_phase1(id, keep, note.as_deref(), &author)?)
+    }
+
+    pub fn funnel(&self, datasets: &[i64], group: &str) -> ApiResult<Vec<FunnelStep>> {
+        Ok(self.project()?.funnel(datasets, group)?)
     }
 
     pub fn restore_revision(&mut self, id: i64, rev: i64) -> ApiResult<ItemDetail> {

@@ -61,6 +61,17 @@ enum Command {
     Overrule(commands::eval::OverruleArgs),
     /// The before/after table.
     Table(commands::eval::TableArgs),
+    /// Filtering stages (HAERAE-Vision's six by default).
+    #[command(subcommand)]
+    Stages(commands::filtering::StagesCommand),
+    /// Record a keep/drop decision for an item at a stage.
+    Decide(commands::filtering::DecideArgs),
+    /// Set or withdraw a phase-1 flag (any flag removes the item unless an auditor keeps it).
+    Flag(commands::filtering::FlagArgs),
+    /// An auditor keeps a flagged item (or withdraws that).
+    Keep(commands::filtering::KeepArgs),
+    /// Survivors after each stage and after phase-1 validation.
+    Funnel(commands::filtering::FunnelArgs),
     /// Target and person boxes to and from COCO, Label Studio, CRAG-MM-Diagnostics and model
     /// outputs.
     #[command(subcommand)]
@@ -94,6 +105,11 @@ fn main() -> ExitCode {
         Command::Table(a) => commands::eval::table(&ctx, a),
         Command::Trace(a) => commands::eval::trace(&ctx, a),
         Command::Boxes(c) => commands::boxes::run(&ctx, c),
+        Command::Stages(c) => commands::filtering::stages(&ctx, c),
+        Command::Decide(a) => commands::filtering::decide(&ctx, a),
+        Command::Flag(a) => commands::filtering::flag(&ctx, a),
+        Command::Keep(a) => commands::filtering::keep(&ctx, a),
+        Command::Funnel(a) => commands::filtering::funnel(&ctx, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

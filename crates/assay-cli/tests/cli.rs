@@ -288,3 +288,79 @@ fn boxes_export_import_and_filter_by_size() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a range"));
 }
+
+#[test]
+fn stages_flags_funnel_and_the_auditors_override() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p.assay");
+    ok_json(&p, &["new"]);
+    ok_json(&p, &["import", &sample("haerae-mini/haerae-mini.jsonl")]);
+    let stages = ok_json(&p, &["stages", "list"]);
+    assert_eq!(stages.as_array().unwrap().len(), 6);
+    let d = ok_json(
+        &p,
+        &[
+            "decide",
+            "haerae-mini",
+            "102",
+            "--stage",
+            "3",
+            "--drop",
+            "--reason",
+            "solved by all three models",
+            "--user",
+            "minjun",
+        ],
+    );
+    assert_eq!(d["dropped_stage"], 3);
+    let f = ok_json(
+        &p,
+        &[
+            "flag",
+            "haerae-mini",
+            "103",
+            "--dimension",
+            "qa_quality",
+            "--user",
+            "minjun",
+        ],
+    );
+    assert_eq!(f["kept"], false);
+    let funnel = ok_json(&p, &["funnel", "--by", "category"]);
+    let survivors: Vec<i64> = funnel
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["survivors"].as_i64().unwrap())
+        .collect();
+    assert_eq!(survivors, vec![4, 4, 4, 3, 3, 3, 3, 2]);
+    assert_eq!(ok_json(&p, &["list", "--dropped-at", "3"])["total"], 1);
+    assert_eq!(ok_json(&p, &["list", "--kept", "true"])["total"], 2);
+
+    // A non-auditor cannot keep a flagged item through the CLI; an auditor can.
+    let refused = assay(
+        &p,
+        &["keep", "haerae-mini", "103", "--user", "minjun", "--json"],
+    );
+    assert!(!refused.status.success());
+    let err: serde_json::Value = serde_json::from_slice(&refused.stdout).unwrap();
+    assert_eq!(err["error"]["code"], "forbidden");
+    ok_json(&p, &["user", "add", "seoyeon", "--role", "auditor"]);
+    let kept = ok_json(&p, &["keep", "haerae-mini", "103", "--user", "seoyeon"]);
+    assert_eq!(kept["kept"], true);
+
+    let out = dir.path().join("out");
+    ok_json(
+        &p,
+        &[
+            "export",
+            "haerae-mini",
+            "--format",
+            "haerae-vision",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    let lines = std::fs::read_to_string(out.join("haerae-mini-Refined/train.jsonl")).unwrap();
+    assert_eq!(lines.lines().count(), 3, "102 was dropped");
+}

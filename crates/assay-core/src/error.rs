@@ -65,6 +65,9 @@ pub enum Error {
     },
     #[error("cancelled")]
     Cancelled,
+    /// The person's role does not allow this (enforced in the store, not only in the UI).
+    #[error("not allowed: {0}")]
+    Forbidden(String),
 }
 
 fn format_problems(problems: &[Problem]) -> String {
@@ -98,6 +101,7 @@ impl Error {
             Self::Image { .. } => "image",
             Self::Conflict { .. } => "conflict",
             Self::Cancelled => "cancelled",
+            Self::Forbidden(_) => "forbidden",
         }
     }
 }

@@ -125,6 +125,38 @@ crate::named_enum! {
     }
 }
 
+crate::named_enum! {
+    /// HAERAE-Vision's phase-1 (conservative filtering) dimensions: a flag on any of them by any
+    /// annotator removes the item unless an auditor overrides.
+    #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+    pub enum Phase1Dimension {
+        ImageRelevance = "image_relevance",
+        QaQuality = "qa_quality",
+        ChecklistValidity = "checklist_validity",
+        Category = "category",
+        Overall = "overall",
+    }
+}
+
+crate::named_enum! {
+    /// What a reviewer found wrong with one checklist criterion (HAERAE-Vision's refinement
+    /// phase removes criteria not grounded in the question-image pair).
+    #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+    pub enum CriterionIssue {
+        NotGrounded = "not_grounded",
+        Unverifiable = "unverifiable",
+    }
+}
+
+/// A reviewer's flag on one checklist criterion, kept by the criterion's text so reordering
+/// keeps it and rewriting the criterion clears it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CriterionFlag {
+    pub criterion: String,
+    pub issue: CriterionIssue,
+}
+
 /// A box in absolute pixels of the image it belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -211,6 +243,8 @@ pub struct ItemContent {
     pub correct_option: Option<usize>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checklist: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checklist_flags: Vec<CriterionFlag>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explicit_question: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

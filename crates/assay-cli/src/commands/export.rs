@@ -13,7 +13,9 @@ pub struct ExportArgs {
     /// Output folder.
     #[arg(long, default_value = ".")]
     pub out: PathBuf,
-    #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "parquet"])]
+    /// jsonl (Assay's own), parquet (Hugging Face style) or haerae-vision (the published
+    /// layout: train.jsonl, images/, filtering.csv).
+    #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "parquet", "haerae-vision"])]
     pub format: String,
     /// Name of the exported set (default: the dataset name with -Refined).
     #[arg(long)]
@@ -26,6 +28,8 @@ pub fn run(ctx: &Ctx, a: ExportArgs) -> anyhow::Result<()> {
     std::fs::create_dir_all(&a.out)?;
     let report = if a.format == "parquet" {
         export::export_parquet(&p, &a.dataset, &a.out.join(format!("{name}.parquet")))?
+    } else if a.format == "haerae-vision" {
+        export::export_haerae(&p, &a.dataset, &a.out.join(&name))?
     } else {
         export::export_jsonl(&p, &a.dataset, &a.out.join(&name))?
     };

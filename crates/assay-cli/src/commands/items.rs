@@ -35,6 +35,12 @@ pub struct ListArgs {
     /// Saliency (see docs/SCORING.md), MIN..MAX.
     #[arg(long, value_parser = parse_range)]
     pub saliency: Option<Range>,
+    /// Items dropped at this stage (its position, see `assay stages`).
+    #[arg(long)]
+    pub dropped_at: Option<i64>,
+    /// Only the kept set (true) or only what filtering took out (false).
+    #[arg(long)]
+    pub kept: Option<bool>,
     #[arg(long, default_value_t = 50)]
     pub limit: i64,
     #[arg(long, default_value_t = 0)]
@@ -98,6 +104,8 @@ pub fn list(ctx: &Ctx, a: ListArgs) -> anyhow::Result<()> {
         size_ratio: a.size_ratio,
         center_distance: a.center_distance,
         saliency: a.saliency,
+        dropped_at: a.dropped_at,
+        kept: a.kept,
         text: a.text.clone(),
     };
     let res = p.query(

@@ -1,6 +1,7 @@
 pub mod boxes;
 pub mod eval;
 pub mod export;
+pub mod filtering;
 pub mod import;
 pub mod items;
 pub mod project;

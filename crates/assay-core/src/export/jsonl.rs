@@ -22,7 +22,7 @@ pub fn export_jsonl(project: &Project, dataset: &str, dir: &Path) -> Result<Expo
     let mut count = 0;
     let mut removed = 0;
     for it in items {
-        if !Version::After.includes(it.op) {
+        if !Version::After.includes(it.op, it.kept) {
             removed += 1;
             continue;
         }

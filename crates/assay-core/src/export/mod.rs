@@ -2,12 +2,14 @@
 //! style Parquet, and a changelog CSV with one row per changed item.
 
 mod changelog;
+mod haerae;
 mod jsonl;
 mod parquet_hf;
 
 use serde::{Deserialize, Serialize};
 
 pub use changelog::write_changelog;
+pub use haerae::export_haerae;
 pub use jsonl::export_jsonl;
 pub use parquet_hf::{export_parquet, ITEM_COLUMN};
 

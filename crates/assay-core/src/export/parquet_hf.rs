@@ -27,11 +27,11 @@ pub fn export_parquet(project: &Project, dataset: &str, path: &Path) -> Result<E
     let items: Vec<_> = current_items(project, ds.id)?;
     let removed = items
         .iter()
-        .filter(|i| !Version::After.includes(i.op))
+        .filter(|i| !Version::After.includes(i.op, i.kept))
         .count();
     let items: Vec<_> = items
         .into_iter()
-        .filter(|i| Version::After.includes(i.op))
+        .filter(|i| Version::After.includes(i.op, i.kept))
         .collect();
 
     let mut id = StringBuilder::new();

@@ -72,8 +72,8 @@ impl<'t> ItemWriter<'t> {
             tx,
             item: tx.prepare(
                 "INSERT INTO items (dataset_id, ext_id, seq, rev, format, category, op, tags, status,
-                    ref_type, has_box, image_count, thumb_hash, question, answer, updated_at)
-                 VALUES (?1, ?2, ?3, 0, ?4, ?5, NULL, 0, 'todo', ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                    ref_type, has_box, image_count, thumb_hash, question, answer, updated_at, source)
+                 VALUES (?1, ?2, ?3, 0, ?4, ?5, NULL, 0, 'todo', ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
             )?,
             revision: tx.prepare(
                 "INSERT INTO revisions (item_id, rev, author_id, role, round, created_at, op, tags, status, note, content)
@@ -99,6 +99,7 @@ impl<'t> ItemWriter<'t> {
             c.question,
             c.answer,
             self.ts,
+            c.source,
         ])?;
         let id = self.tx.last_insert_rowid();
         let json = serde_json::to_string(c).map_err(|e| Error::Invalid(e.to_string()))?;
@@ -220,6 +221,32 @@ fn needs_disambiguation(c: &ItemContent) -> bool {
             .is_none_or(|q| q.trim().is_empty())
 }
 
+/// HAERAE-Vision's checklist rules for an edited checklist: 1-5 criteria (an empty list is
+/// allowed: the item has no checklist), none empty, none repeated.
+fn checklist_problem(list: &[String]) -> Option<String> {
+    if list.len() > 5 {
+        return Some(format!(
+            "a checklist has 1-5 criteria, found {}",
+            list.len()
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for (i, c) in list.iter().enumerate() {
+        let norm = c
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase();
+        if norm.is_empty() {
+            return Some(format!("criterion {} is empty", i + 1));
+        }
+        if !seen.insert(norm) {
+            return Some(format!("criterion {} repeats an earlier one: {c:?}", i + 1));
+        }
+    }
+    None
+}
+
 /// [`Project::save_edit`]'s rules inside a caller's transaction (bulk changes share them).
 pub(crate) fn apply_edit(
     tx: &Transaction<'_>,
@@ -277,7 +304,16 @@ pub(crate) fn apply_edit(
     if !changes_item && edit.status == status && edit.note.is_none() {
         return Ok(rev);
     }
+    if content.checklist != edit.content.checklist {
+        checklist_problem(&edit.content.checklist).map_or(Ok(()), |m| Err(Error::Invalid(m)))?;
+    }
     let mut applied = edit.clone();
+    // A flag belongs to a criterion's text: a rewritten or deleted criterion loses its flags.
+    let criteria = &edit.content.checklist;
+    applied
+        .content
+        .checklist_flags
+        .retain(|f| criteria.contains(&f.criterion));
     if changes_item && edit.status != ItemStatus::Flagged {
         applied.status = ItemStatus::Edited;
     }
@@ -293,6 +329,8 @@ pub struct CurrentItem {
     pub op: Option<RefinementOp>,
     pub tags: Vec<IssueTag>,
     pub status: ItemStatus,
+    /// Filtering kept it (not dropped at a stage, not removed by phase-1 flags).
+    pub kept: bool,
     pub content: ItemContent,
     pub original: ItemContent,
 }
@@ -302,6 +340,7 @@ impl Project {
     pub fn current_items(&self, dataset_id: i64) -> Result<Vec<CurrentItem>> {
         let mut st = self.conn.prepare(
             "SELECT i.id, i.ext_id, i.rev, i.op, i.tags, i.status,
+                    i.dropped_stage IS NULL AND i.phase1_removed = 0,
                     (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev),
                     (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = 0)
              FROM items i WHERE i.dataset_id = ?1 ORDER BY i.seq",
@@ -314,13 +353,14 @@ impl Project {
                 r.get::<_, Option<String>>(3)?,
                 r.get::<_, i64>(4)?,
                 r.get::<_, String>(5)?,
-                r.get::<_, String>(6)?,
+                r.get::<_, bool>(6)?,
                 r.get::<_, String>(7)?,
+                r.get::<_, String>(8)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, ext_id, rev, op, tags, status, cur, orig) = row?;
+            let (id, ext_id, rev, op, tags, status, kept, cur, orig) = row?;
             out.push(CurrentItem {
                 id,
                 ext_id,
@@ -328,6 +368,7 @@ impl Project {
                 op: op.as_deref().and_then(RefinementOp::parse),
                 tags: IssueTag::from_bits(tags),
                 status: ItemStatus::parse(&status).unwrap_or_default(),
+                kept,
                 content: parse_content(&cur)?,
                 original: parse_content(&orig)?,
             });
@@ -401,7 +442,7 @@ pub(crate) fn append_revision(
     tx.execute(
         "UPDATE items SET rev = ?2, format = ?3, category = ?4, op = ?5, tags = ?6, status = ?7,
             ref_type = ?8, has_box = ?9, image_count = ?10, thumb_hash = ?11, question = ?12,
-            answer = ?13, updated_at = ?14
+            answer = ?13, updated_at = ?14, source = ?15
          WHERE id = ?1",
         params![
             item_id,
@@ -417,7 +458,8 @@ pub(crate) fn append_revision(
             c.images.first().map(|i| i.hash.as_str()),
             c.question,
             c.answer,
-            ts
+            ts,
+            c.source
         ],
     )?;
     super::search::reindex(tx, item_id, c)?;

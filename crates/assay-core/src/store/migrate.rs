@@ -30,6 +30,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0005_box_metrics",
         include_str!("../../../../migrations/0005_box_metrics.sql"),
     ),
+    (
+        "0006_filtering_stages",
+        include_str!("../../../../migrations/0006_filtering_stages.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

@@ -11,6 +11,7 @@ pub mod query;
 pub mod revisions;
 pub mod runs;
 pub mod search;
+pub mod stages;
 pub mod summary;
 pub mod users;
 pub mod versions;
@@ -31,6 +32,7 @@ pub use runs::{
     Outcome, PendingJudgement, RecordedResult, ResultRow, RunItemResult, RunKey, RunRow,
     RunSummary, RunWrite, StoredResponse, TraceRow,
 };
+pub use stages::{DecidedBy, Filtering, FunnelStep, Phase1Flag, Stage, StageDecision};
 pub use users::User;
 pub use versions::{Version, VersionItem};
 

@@ -28,6 +28,11 @@ pub struct Filter {
     pub size_ratio: Option<Range>,
     pub center_distance: Option<Range>,
     pub saliency: Option<Range>,
+    /// Items whose earliest "drop" decision is at this stage position.
+    pub dropped_at: Option<i64>,
+    /// True: the kept set (not dropped at any stage, not removed by phase-1 flags); false: the
+    /// items filtering took out.
+    pub kept: Option<bool>,
     /// Substring of question, answer, options or question variants; case-insensitive for Latin.
     pub text: Option<String>,
 }
@@ -243,6 +248,19 @@ impl Filter {
             if r.min.is_none() && r.max.is_none() {
                 wh.push(format!("items.{col} IS NOT NULL"));
             }
+        }
+        if let Some(stage) = self.dropped_at {
+            wh.push("items.dropped_stage = ?".into());
+            p.push(Value::Integer(stage));
+        }
+        match self.kept {
+            Some(true) => {
+                wh.push("items.dropped_stage IS NULL AND items.phase1_removed = 0".into())
+            }
+            Some(false) => {
+                wh.push("(items.dropped_stage IS NOT NULL OR items.phase1_removed != 0)".into())
+            }
+            None => {}
         }
         if text_in_temp {
             wh.push("items.id IN (SELECT id FROM temp.facet_ids)".into());

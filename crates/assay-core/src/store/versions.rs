@@ -10,17 +10,19 @@ crate::named_enum! {
     pub enum Version {
         /// The originals (revision 0 of every item).
         Before = "before",
-        /// Current states minus removed items.
+        /// Current states minus removed items and items filtering took out (dropped at a
+        /// stage, or removed by phase-1 flags no auditor overrode).
         After = "after",
     }
 }
 
 impl Version {
-    /// Whether an item whose current operation is `op` belongs to this version.
-    pub fn includes(self, op: Option<RefinementOp>) -> bool {
+    /// Whether an item belongs to this version, given its current operation and whether
+    /// filtering kept it.
+    pub fn includes(self, op: Option<RefinementOp>, kept: bool) -> bool {
         match self {
             Self::Before => true,
-            Self::After => op != Some(RefinementOp::Remove),
+            Self::After => op != Some(RefinementOp::Remove) && kept,
         }
     }
 }
@@ -42,7 +44,9 @@ impl Project {
     /// The items of a version in dataset order, without their content.
     pub fn version_members(&self, dataset_id: i64, version: Version) -> Result<Vec<VersionItem>> {
         let mut st = self.conn.prepare_cached(
-            "SELECT id, ext_id, seq, rev, op, category FROM items WHERE dataset_id = ?1 ORDER BY seq",
+            "SELECT id, ext_id, seq, rev, op, category,
+                    dropped_stage IS NULL AND phase1_removed = 0
+             FROM items WHERE dataset_id = ?1 ORDER BY seq",
         )?;
         let rows = st.query_map([dataset_id], |r| {
             Ok((
@@ -52,13 +56,14 @@ impl Project {
                 r.get::<_, i64>(3)?,
                 r.get::<_, Option<String>>(4)?,
                 r.get::<_, Option<String>>(5)?,
+                r.get::<_, bool>(6)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, ext_id, seq, rev, op, category) = row?;
+            let (id, ext_id, seq, rev, op, category, kept) = row?;
             let op = op.as_deref().and_then(RefinementOp::parse);
-            if !version.includes(op) {
+            if !version.includes(op, kept) {
                 continue;
             }
             out.push(VersionItem {

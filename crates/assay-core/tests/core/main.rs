@@ -2,6 +2,7 @@
 
 mod common;
 mod export;
+mod filtering;
 mod formats;
 mod grounding;
 mod import;

@@ -18,6 +18,12 @@ export type DistractorKind = "FSU" | "SU" | "NE";
 
 export type Role = "annotator" | "auditor" | "researcher";
 
+export type Phase1Dimension = "image_relevance" | "qa_quality" | "checklist_validity" | "category" | "overall";
+
+export type CriterionIssue = "not_grounded" | "unverifiable";
+
+export type CriterionFlag = { criterion: string, issue: CriterionIssue, };
+
 export type BBox = { x_min: number, y_min: number, x_max: number, y_max: number, };
 
 export type LabeledBox = { label?: string | null, x_min: number, y_min: number, x_max: number, y_max: number, };
@@ -42,7 +48,7 @@ export type ItemContent = { answer_format: AnswerFormat, question: string, answe
 /**
  * Index into `options` of the correct one.
  */
-correct_option?: number | null, checklist?: Array<string>, explicit_question?: string | null, disambiguated_question?: string | null, text_only_question?: string | null, 
+correct_option?: number | null, checklist?: Array<string>, checklist_flags?: Array<CriterionFlag>, explicit_question?: string | null, disambiguated_question?: string | null, text_only_question?: string | null, 
 /**
  * VAGUE's direct request hidden behind the indirect utterance in `question`.
  */
@@ -79,6 +85,15 @@ tags: Array<IssueTag>, statuses: Array<ItemStatus>, ref_types: Array<RefType>, f
  * never match a range.
  */
 size_ratio: Range | null, center_distance: Range | null, saliency: Range | null, 
+/**
+ * Items whose earliest "drop" decision is at this stage position.
+ */
+dropped_at: number | null, 
+/**
+ * True: the kept set (not dropped at any stage, not removed by phase-1 flags); false: the
+ * items filtering took out.
+ */
+kept: boolean | null, 
 /**
  * Substring of question, answer, options or question variants; case-insensitive for Latin.
  */
@@ -131,6 +146,36 @@ export type ItemDetail = { item: ItemView, history: Array<RevisionInfo>, };
 
 export type ImportRequest = { path: string, name: string | null, layout: string | null, mapping_path: string | null, link_images: boolean, dry_run: boolean, };
 
+export type Stage = { id: number, position: number, name: string, description: string, };
+
+export type StageDecision = { stage_id: number, position: number, stage: string, keep: boolean, reason: string | null, 
+/**
+ * The person's name, or None when a run decided.
+ */
+by: string | null, run_id: number | null, created_at: string, };
+
+export type Phase1Flag = { dimension: Phase1Dimension, by: string, note: string | null, created_at: string, };
+
+export type Filtering = { decisions: Array<StageDecision>, flags: Array<Phase1Flag>, 
+/**
+ * The auditor whose override keeps the item despite its flags.
+ */
+overridden_by: string | null, 
+/**
+ * Position of the earliest stage that dropped it.
+ */
+dropped_stage: number | null, phase1_removed: boolean, 
+/**
+ * In the kept set: not dropped at any stage and not removed by phase-1 flags.
+ */
+kept: boolean, };
+
+export type FunnelStep = { 
+/**
+ * 0 for the candidates before any stage; the last step is phase-1 validation.
+ */
+position: number, name: string, survivors: number, groups: Array<[string | null, number]>, };
+
 export const ANSWER_FORMATS: readonly AnswerFormat[] = ['short_answer', 'multiple_choice', 'checklist', 'grounding', 'free_form'];
 export const REFINEMENT_OPS: readonly RefinementOp[] = ['identical', 'minor_edit', 'disambiguation', 'answer_correction', 'replacement', 'remove'];
 export const ISSUE_TAGS: readonly IssueTag[] = ['ambiguous', 'not_image_grounded', 'wrong_answer', 'subjective'];
@@ -138,6 +183,8 @@ export const ITEM_STATUSES: readonly ItemStatus[] = ['todo', 'edited', 'approved
 export const REF_TYPES: readonly RefType[] = ['salient', 'ambiguous', 'in_image_cue', 'knowledge_cue'];
 export const DISTRACTOR_KINDS: readonly DistractorKind[] = ['FSU', 'SU', 'NE'];
 export const ROLES: readonly Role[] = ['annotator', 'auditor', 'researcher'];
+export const PHASE1_DIMENSIONS: readonly Phase1Dimension[] = ['image_relevance', 'qa_quality', 'checklist_validity', 'category', 'overall'];
+export const CRITERION_ISSUES: readonly CriterionIssue[] = ['not_grounded', 'unverifiable'];
 
 export const commands = {
   appInfo: (): Promise<AppInfo> => invoke<AppInfo>('app_info'),
@@ -155,6 +202,13 @@ export const commands = {
   saveFilter: (filter: Filter): Promise<null> => invoke<null>('save_filter', { filter }),
   importDataset: (request: ImportRequest, onProgress: Channel<Progress>): Promise<ImportReport> => invoke<ImportReport>('import_dataset', { request, onProgress }),
   cancelImport: (): Promise<null> => invoke<null>('cancel_import'),
+  stages: (): Promise<Array<Stage>> => invoke<Array<Stage>>('stages'),
+  setStages: (stages: Array<[string, string]>): Promise<Array<Stage>> => invoke<Array<Stage>>('set_stages', { stages }),
+  filtering: (id: number): Promise<Filtering> => invoke<Filtering>('filtering', { id }),
+  decideStage: (id: number, stageId: number, keep: boolean, reason: string | null): Promise<Filtering> => invoke<Filtering>('decide_stage', { id, stageId, keep, reason }),
+  flagPhase1: (id: number, dimension: Phase1Dimension, flagged: boolean, note: string | null): Promise<Filtering> => invoke<Filtering>('flag_phase1', { id, dimension, flagged, note }),
+  overridePhase1: (id: number, keep: boolean, note: string | null): Promise<Filtering> => invoke<Filtering>('override_phase1', { id, keep, note }),
+  funnel: (datasets: Array<number>, group: string): Promise<Array<FunnelStep>> => invoke<Array<FunnelStep>>('funnel', { datasets, group }),
 };
 
 export { Channel };

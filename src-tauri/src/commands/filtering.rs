@@ -1,0 +1,65 @@
+use assay_api::ApiError;
+use assay_core::store::{Filtering, FunnelStep, Stage};
+use assay_core::Phase1Dimension;
+use tauri::State;
+
+use crate::state::AppState;
+
+#[tauri::command]
+pub async fn stages(state: State<'_, AppState>) -> Result<Vec<Stage>, ApiError> {
+    state.session()?.stages()
+}
+
+#[tauri::command]
+pub async fn set_stages(
+    state: State<'_, AppState>,
+    stages: Vec<(String, String)>,
+) -> Result<Vec<Stage>, ApiError> {
+    state.session()?.set_stages(&stages)
+}
+
+#[tauri::command]
+pub async fn filtering(state: State<'_, AppState>, id: i64) -> Result<Filtering, ApiError> {
+    state.session()?.filtering(id)
+}
+
+#[tauri::command]
+pub async fn decide_stage(
+    state: State<'_, AppState>,
+    id: i64,
+    stage_id: i64,
+    keep: bool,
+    reason: Option<String>,
+) -> Result<Filtering, ApiError> {
+    state.session()?.decide_stage(id, stage_id, keep, reason)
+}
+
+#[tauri::command]
+pub async fn flag_phase1(
+    state: State<'_, AppState>,
+    id: i64,
+    dimension: Phase1Dimension,
+    flagged: bool,
+    note: Option<String>,
+) -> Result<Filtering, ApiError> {
+    state.session()?.flag_phase1(id, dimension, flagged, note)
+}
+
+#[tauri::command]
+pub async fn override_phase1(
+    state: State<'_, AppState>,
+    id: i64,
+    keep: bool,
+    note: Option<String>,
+) -> Result<Filtering, ApiError> {
+    state.session()?.override_phase1(id, keep, note)
+}
+
+#[tauri::command]
+pub async fn funnel(
+    state: State<'_, AppState>,
+    datasets: Vec<i64>,
+    group: String,
+) -> Result<Vec<FunnelStep>, ApiError> {
+    state.session()?.funnel(&datasets, &group)
+}
