@@ -47,6 +47,7 @@ pub fn run() {
             commands::filtering::flag_phase1,
             commands::filtering::override_phase1,
             commands::filtering::funnel,
+            commands::filtering::save_chart,
         ])
         .run(tauri::generate_context!())
         .expect("error while running Assay");

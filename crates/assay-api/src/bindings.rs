@@ -152,6 +152,11 @@ pub const COMMANDS: &[CommandSig] = &[
         args: &[("datasets", "Array<number>"), ("group", "string")],
         returns: "Array<FunnelStep>",
     },
+    CommandSig {
+        name: "save_chart",
+        args: &[("path", "string"), ("data", "string")],
+        returns: "null",
+    },
 ];
 
 fn camel(name: &str) -> String {

@@ -251,6 +251,29 @@ impl Session {
     }
 }
 
+/// Writes a chart the UI rendered to a file the person chose in the save dialog. Only chart
+/// files (`.svg`, `.png`) are written this way, so the command cannot be used to overwrite
+/// anything else.
+pub fn save_chart(path: &Path, base64_data: &str) -> ApiResult<()> {
+    use base64::Engine;
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    if !matches!(ext.as_deref(), Some("svg" | "png")) {
+        return Err(ApiError::new(
+            "invalid",
+            format!("{}: charts are saved as .svg or .png", path.display()),
+        ));
+    }
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(base64_data)
+        .map_err(|e| ApiError::new("invalid", format!("chart data: {e}")))?;
+    std::fs::write(path, bytes)
+        .map_err(|e| ApiError::new("io", format!("{}: {e}", path.display())))?;
+    Ok(())
+}
+
 /// Runs an import on its own connection, so the session stays free for reads meanwhile.
 /// Readers for image requests, kept beside the session so that making a preview (decoding a
 /// large photo) never holds the session's lock, and a write elsewhere never stalls a preview.

@@ -63,3 +63,8 @@ pub async fn funnel(
 ) -> Result<Vec<FunnelStep>, ApiError> {
     state.session()?.funnel(&datasets, &group)
 }
+
+#[tauri::command]
+pub async fn save_chart(path: String, data: String) -> Result<(), ApiError> {
+    assay_api::session::save_chart(std::path::Path::new(&path), &data)
+}

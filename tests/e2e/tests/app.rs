@@ -144,10 +144,16 @@ async fn wait_text(c: &Client, css: &str, check: impl Fn(&str) -> bool) -> Strin
                 }
             }
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "timed out waiting on {css}"
-        );
+        if start.elapsed() > Duration::from_secs(20) {
+            if let Ok(png) = c.screenshot().await {
+                let _ = std::fs::write(root().join("target/e2e-failure.png"), png);
+            }
+            let now = match c.find(Locator::Css(css)).await {
+                Ok(e) => e.text().await.unwrap_or_default(),
+                Err(_) => "(absent)".into(),
+            };
+            panic!("timed out waiting on {css}; it shows {now:?}");
+        }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -441,6 +447,7 @@ async fn annotate_in_the_real_window() {
     assert!(c.get_alert_text().await.is_err(), "no alert was raised");
 
     draw_and_label_a_target_box(&c, &project).await;
+    refine_a_checklist_and_filter(&c, &project).await;
 
     // Import dialog.
     search(&c, "降水量").await;
@@ -732,4 +739,168 @@ async fn grounding_kept_after_restart(c: &Client) {
     )
     .await;
     wait_for(c, "[data-testid=box-metrics]").await;
+}
+
+fn haerae_content(project: &Path, ext: &str) -> assay_core::ItemContent {
+    let p = assay_core::Project::open(project).unwrap();
+    p.item(p.item_id_by_ext("haerae-mini", ext).unwrap())
+        .unwrap()
+        .content
+}
+
+/// Polls the project file until `check` holds for a HAERAE item's stored content.
+async fn wait_haerae(
+    c: &Client,
+    project: &Path,
+    ext: &str,
+    what: &str,
+    check: impl Fn(&assay_core::ItemContent) -> bool,
+) {
+    let start = Instant::now();
+    loop {
+        let stored = haerae_content(project, ext);
+        if check(&stored) {
+            return;
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            if let Ok(png) = c.screenshot().await {
+                let _ = std::fs::write(root().join("target/e2e-failure.png"), png);
+            }
+            panic!("never stored: {what}; checklist {:?}", stored.checklist);
+        }
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+}
+
+async fn funnel_last(c: &Client) -> i64 {
+    wait_for(c, "[data-testid=funnel-open]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(c, "[data-testid=funnel-chart] svg").await;
+    let cells = c
+        .find_all(Locator::Css("[data-testid=funnel-survivors]"))
+        .await
+        .unwrap();
+    let n = cells.last().unwrap().text().await.unwrap().parse().unwrap();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    screenshot(c, "funnel.png").await;
+    // Escape is not bound in the dialog: close it with its button.
+    let buttons = c
+        .find_all(Locator::Css("[data-testid=funnel] header button"))
+        .await
+        .unwrap();
+    buttons.last().unwrap().click().await.unwrap();
+    n
+}
+
+/// HAERAE-Vision: add a criterion, reorder, delete, undo; write an explicit rewrite; flag the
+/// item in phase 1 and see it leave the kept set and the funnel.
+async fn refine_a_checklist_and_filter(c: &Client, project: &Path) {
+    search(c, "무슨 뜻이에요").await;
+    wait_text(c, "[data-testid=result-count]", |t| {
+        t.starts_with("1 items")
+    })
+    .await;
+    open_row(c, "101").await;
+    let original = haerae_content(project, "101").checklist;
+    assert_eq!(original.len(), 3);
+
+    wait_for(c, "[data-testid=criterion-add]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let inputs = c
+        .find_all(Locator::Css("[data-testid=criterion]"))
+        .await
+        .unwrap();
+    assert_eq!(inputs.len(), 4);
+    inputs[3].send_keys("비상구 위치를 안내한다").await.unwrap();
+    keys(c, &[(None, '\u{E00C}')]).await; // Escape: blur, which saves
+    wait_haerae(c, project, "101", "the added criterion", |s| {
+        s.checklist.len() == 4
+    })
+    .await;
+
+    let ups = c
+        .find_all(Locator::Css("[data-testid=criterion-up]"))
+        .await
+        .unwrap();
+    ups[3].click().await.unwrap();
+    wait_haerae(c, project, "101", "the reorder", |s| {
+        s.checklist.get(2).map(String::as_str) == Some("비상구 위치를 안내한다")
+    })
+    .await;
+
+    let deletes = c
+        .find_all(Locator::Css("[data-testid=criterion-delete]"))
+        .await
+        .unwrap();
+    deletes[0].click().await.unwrap();
+    wait_haerae(c, project, "101", "the deletion", |s| {
+        s.checklist.len() == 3 && s.checklist[0] == original[1]
+    })
+    .await;
+    keys(c, &[(Some(CTRL), 'z')]).await;
+    wait_haerae(c, project, "101", "the undo", |s| {
+        s.checklist.len() == 4 && s.checklist[0] == original[0]
+    })
+    .await;
+    screenshot(c, "checklist.png").await;
+
+    let explicit = wait_for(c, "[data-testid=explicit-question]").await;
+    explicit.clear().await.unwrap();
+    explicit
+        .send_keys("초록색 비상구 표지판에 쓰인 EXIT는 무슨 뜻인가요?")
+        .await
+        .unwrap();
+    keys(c, &[(None, '\u{E00C}')]).await;
+    wait_haerae(c, project, "101", "the explicit rewrite", |s| {
+        s.explicit_question.as_deref() == Some("초록색 비상구 표지판에 쓰인 EXIT는 무슨 뜻인가요?")
+    })
+    .await;
+
+    // Phase 1: one flag removes the item from the kept set and the funnel's last step.
+    let before = funnel_last(c).await;
+    wait_for(c, "[data-testid=flag-overall]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_text(c, "[data-testid=kept-state]", |t| {
+        t.contains("removed in phase 1")
+    })
+    .await;
+    let after = funnel_last(c).await;
+    assert_eq!(after, before - 1, "the funnel lost the flagged item");
+    wait_for(c, "[data-testid=clear-filters]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_text(c, "[data-testid=result-count]", |t| {
+        t.starts_with("23 items")
+    })
+    .await;
+    wait_for(c, "[data-testid=filter-kept]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_text(c, "[data-testid=result-count]", |t| {
+        t.starts_with("22 items")
+    })
+    .await;
+    assert!(c.find(Locator::Css("[data-ext-id='101']")).await.is_err());
+    wait_for(c, "[data-testid=filter-kept]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_text(c, "[data-testid=result-count]", |t| {
+        t.starts_with("23 items")
+    })
+    .await;
 }

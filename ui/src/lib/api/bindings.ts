@@ -209,6 +209,7 @@ export const commands = {
   flagPhase1: (id: number, dimension: Phase1Dimension, flagged: boolean, note: string | null): Promise<Filtering> => invoke<Filtering>('flag_phase1', { id, dimension, flagged, note }),
   overridePhase1: (id: number, keep: boolean, note: string | null): Promise<Filtering> => invoke<Filtering>('override_phase1', { id, keep, note }),
   funnel: (datasets: Array<number>, group: string): Promise<Array<FunnelStep>> => invoke<Array<FunnelStep>>('funnel', { datasets, group }),
+  saveChart: (path: string, data: string): Promise<null> => invoke<null>('save_chart', { path, data }),
 };
 
 export { Channel };

@@ -1,7 +1,7 @@
 import type { Filter } from '../api/client';
 
 export function emptyFilter(): Filter {
-  return { datasets: [], categories: [], ops: [], tags: [], statuses: [], ref_types: [], formats: [], has_box: null, size_ratio: null, center_distance: null, saliency: null, text: null };
+  return { datasets: [], categories: [], ops: [], tags: [], statuses: [], ref_types: [], formats: [], has_box: null, size_ratio: null, center_distance: null, saliency: null, dropped_at: null, kept: null, text: null };
 }
 
 /** Adds the value if absent, removes it if present. */
@@ -16,6 +16,8 @@ export function isEmpty(f: Filter): boolean {
     f.size_ratio === null &&
     f.center_distance === null &&
     f.saliency === null &&
+    f.dropped_at === null &&
+    f.kept === null &&
     !f.text
   );
 }

@@ -3,6 +3,7 @@
 import { api, asApiError } from '../api/client';
 import type { IssueTag, ItemContent, ItemDetail, ItemStatus, RefType, RefinementOp } from '../api/client';
 import { needsDisambiguation } from '../grounding/refTypes';
+import { checklistProblems } from '../checklist/checklist';
 import { clearDraft, editOf, loadDraft, saveDraft } from './drafts';
 import { UndoStack } from './undo';
 import { sameState } from '../shared/canonical';
@@ -142,6 +143,15 @@ export class Editor {
     if (needsDisambiguation(w.content) && !needsDisambiguation(this.committed.content)) {
       this.held = 'Not saved yet: an ambiguous reference needs a disambiguated question.';
       return;
+    }
+    const list = w.content.checklist ?? [];
+    if (!sameState(list, this.committed.content.checklist ?? [])) {
+      const problems = checklistProblems(list);
+      if (problems.size) {
+        const [i, m] = [...problems][0];
+        this.held = `Not saved yet: ${i < 0 ? m : `criterion ${i + 1} is ${m}`}.`;
+        return;
+      }
     }
     this.held = null;
     const id = this.detail.item.id;
