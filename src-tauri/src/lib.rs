@@ -48,6 +48,8 @@ pub fn run() {
             commands::filtering::override_phase1,
             commands::filtering::funnel,
             commands::filtering::save_chart,
+            commands::filtering::item_results,
+            commands::filtering::overrule_criterion,
         ])
         .run(tauri::generate_context!())
         .expect("error while running Assay");

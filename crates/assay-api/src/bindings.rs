@@ -4,11 +4,14 @@
 use ts_rs::{Config, TS};
 
 use crate::error::ApiError;
-use crate::types::{AppInfo, ImportRequest, ItemDetail, ProjectInfo, SessionUser};
+use crate::types::{
+    AppInfo, CriterionOverruled, ImportRequest, ItemDetail, ItemResults, ProjectInfo, SessionUser,
+};
 use assay_core::import::{ImportReport, Progress};
 use assay_core::store::{
-    Bin, BoxHistograms, Dataset, Edit, Facets, Filter, Filtering, FunnelStep, ItemRow, ItemView,
-    Page, Phase1Flag, QueryResult, Range, RevisionInfo, Stage, StageDecision,
+    Bin, BoxHistograms, CriterionOverrule, Dataset, Edit, Facets, Filter, Filtering, FunnelStep,
+    ItemRow, ItemRunResult, ItemView, Page, Phase1Flag, QueryResult, Range, RevisionInfo, RunRow,
+    Stage, StageDecision,
 };
 use assay_core::{
     AnswerFormat, BBox, ChoiceOption, CriterionFlag, CriterionIssue, DistractorKind, IssueTag,
@@ -157,6 +160,21 @@ pub const COMMANDS: &[CommandSig] = &[
         args: &[("path", "string"), ("data", "string")],
         returns: "null",
     },
+    CommandSig {
+        name: "item_results",
+        args: &[("id", "number")],
+        returns: "ItemResults",
+    },
+    CommandSig {
+        name: "overrule_criterion",
+        args: &[
+            ("runId", "number"),
+            ("id", "number"),
+            ("criterion", "number"),
+            ("rating", "number"),
+        ],
+        returns: "CriterionOverruled",
+    },
 ];
 
 fn camel(name: &str) -> String {
@@ -221,6 +239,11 @@ pub fn generate() -> String {
         Phase1Flag::decl(&cfg),
         Filtering::decl(&cfg),
         FunnelStep::decl(&cfg),
+        RunRow::decl(&cfg),
+        CriterionOverrule::decl(&cfg),
+        ItemRunResult::decl(&cfg),
+        ItemResults::decl(&cfg),
+        CriterionOverruled::decl(&cfg),
     ];
     let mut s = String::from(
         "// Generated from Rust by assay-api (`cargo xtask bindings`). Do not edit by hand.\n\

@@ -5,7 +5,10 @@ use std::sync::atomic::AtomicBool;
 
 use crate::error::{ApiError, ApiResult};
 use crate::prefs::Prefs;
-use crate::types::{user_view, AppInfo, ImportRequest, ItemDetail, ProjectInfo, SessionUser};
+use crate::types::{
+    user_view, AppInfo, CriterionOverruled, ImportRequest, ItemDetail, ItemResults, ProjectInfo,
+    SessionUser,
+};
 use assay_core::import::{import_path, mapping::Mapping, ImportOptions, ImportReport, Progress};
 use assay_core::store::{
     Author, DecidedBy, Edit, Facets, Filter, Filtering, FunnelStep, Page, QueryResult, Stage, User,
@@ -152,6 +155,48 @@ impl Session {
         let author = self.author()?;
         self.project_mut()?.save_edit(id, edit, &author)?;
         self.item_detail(id)
+    }
+
+    pub fn item_results(&self, id: i64) -> ApiResult<ItemResults> {
+        let p = self.project()?;
+        let results = p.item_results(id)?;
+        let mut run_scores = Vec::new();
+        for r in &results {
+            let s = assay_eval::table::run_score(p, r.run.id)
+                .map_err(|e| ApiError::new("invalid", e.to_string()))?;
+            run_scores.push((r.run.id, s));
+        }
+        Ok(ItemResults {
+            results,
+            run_scores,
+        })
+    }
+
+    /// The current user rates one checklist criterion of a run's judgement of an item.
+    pub fn overrule_criterion(
+        &mut self,
+        run_id: i64,
+        id: i64,
+        criterion: usize,
+        rating: f64,
+    ) -> ApiResult<CriterionOverruled> {
+        let author = self.author()?;
+        let p = self.project_mut()?;
+        let item_score = assay_eval::table::overrule_criterion(
+            p,
+            run_id,
+            id,
+            criterion,
+            rating,
+            Some(author.user_id),
+        )
+        .map_err(|e| ApiError::new("invalid", e.to_string()))?;
+        let run_score = assay_eval::table::run_score(p, run_id)
+            .map_err(|e| ApiError::new("invalid", e.to_string()))?;
+        Ok(CriterionOverruled {
+            item_score,
+            run_score,
+        })
     }
 
     pub fn stages(&self) -> ApiResult<Vec<Stage>> {

@@ -50,3 +50,20 @@ pub fn user_view(u: &User) -> SessionUser {
         role: u.role,
     }
 }
+
+/// A run's scores after a person rated one checklist criterion.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct CriterionOverruled {
+    /// The item's score in that run (S_i with the person's ratings).
+    pub item_score: f64,
+    /// The run's overall score (S_final), overrules applied.
+    pub run_score: Option<f64>,
+}
+
+/// Every run's result for one item, with each run's overall score.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct ItemResults {
+    pub results: Vec<assay_core::store::ItemRunResult>,
+    /// (run id, S_final or accuracy with overrules applied)
+    pub run_scores: Vec<(i64, Option<f64>)>,
+}

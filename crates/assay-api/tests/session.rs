@@ -183,3 +183,45 @@ fn previews_are_served_while_another_connection_holds_the_write_lock() {
         .unwrap();
     assert_eq!(cached, 1);
 }
+
+#[test]
+fn filtering_through_the_session_enforces_the_auditor_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut annotator = session(dir.path(), "aiko");
+    let id = annotator
+        .item_ids(&Filter::default())
+        .unwrap()
+        .first()
+        .copied()
+        .unwrap();
+    let stage = annotator.stages().unwrap()[1].id;
+    let f = annotator
+        .decide_stage(id, stage, false, Some("subjective".into()))
+        .unwrap();
+    assert_eq!(f.dropped_stage, Some(2));
+    let f = annotator
+        .flag_phase1(id, assay_core::Phase1Dimension::QaQuality, true, None)
+        .unwrap();
+    assert!(f.phase1_removed);
+    let err = annotator.override_phase1(id, true, None).unwrap_err();
+    assert_eq!(err.code, "forbidden");
+    let funnel = annotator.funnel(&[], "category").unwrap();
+    assert_eq!(funnel.last().unwrap().survivors, funnel[0].survivors - 1);
+
+    let mut auditor = Session::new(dir.path().join("prefs-rin.json"));
+    auditor.open_project(&dir.path().join("p.assay")).unwrap();
+    auditor.set_user("rin", Role::Auditor).unwrap();
+    let f = auditor.override_phase1(id, true, None).unwrap();
+    assert_eq!(f.overridden_by.as_deref(), Some("rin"));
+}
+
+#[test]
+fn charts_are_written_only_as_svg_or_png() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("funnel.svg");
+    assay_api::session::save_chart(&svg, "PHN2Zy8+").unwrap();
+    assert_eq!(std::fs::read_to_string(&svg).unwrap(), "<svg/>");
+    let err = assay_api::session::save_chart(&dir.path().join("x.sh"), "PHN2Zy8+").unwrap_err();
+    assert_eq!(err.code, "invalid");
+    assert!(!dir.path().join("x.sh").exists());
+}

@@ -37,6 +37,77 @@ pub fn overrule(
         .map_err(|e| EvalError::Config(e.to_string()))
 }
 
+/// A person rates one criterion of a checklist judgement (met 1, partially 0.5, not met 0).
+/// The judge's ratings stay in the evidence; the item's score is recomputed by the checklist
+/// rule, S_i = mean of its criteria's ratings with every standing person's rating in place of
+/// the judge's, and stored as the item's overrule. Returns S_i.
+pub fn overrule_criterion(
+    project: &mut Project,
+    run_id: i64,
+    item_id: i64,
+    criterion: usize,
+    rating: f64,
+    author_id: Option<i64>,
+) -> Result<f64> {
+    let err = |m: String| EvalError::Config(m);
+    let result = project
+        .item_results(item_id)
+        .map_err(|e| err(e.to_string()))?
+        .into_iter()
+        .find(|r| r.run.id == run_id)
+        .ok_or_else(|| err(format!("run {run_id} has no result for item {item_id}")))?;
+    if result.run.scorer != crate::ScorerKind::ChecklistJudge.as_str() {
+        return Err(err(format!(
+            "run {run_id} was scored by {}, not a checklist judge",
+            result.run.scorer
+        )));
+    }
+    let evidence: serde_json::Value = result
+        .evidence
+        .as_deref()
+        .and_then(|e| serde_json::from_str(e).ok())
+        .unwrap_or_default();
+    let mut ratings: Vec<f64> = evidence["criteria"]
+        .as_array()
+        .map(|cs| cs.iter().filter_map(|c| c["rating"].as_f64()).collect())
+        .unwrap_or_default();
+    if ratings.is_empty() {
+        return Err(err(format!(
+            "run {run_id}'s judgement of item {item_id} has no criterion ratings (unparsed?)"
+        )));
+    }
+    if criterion >= ratings.len() {
+        return Err(err(format!(
+            "the judgement rated {} criteria; there is no criterion {}",
+            ratings.len(),
+            criterion + 1
+        )));
+    }
+    let judge = ratings[criterion];
+    for o in &result.criterion_overrules {
+        if let Some(r) = ratings.get_mut(o.criterion as usize) {
+            *r = o.rating;
+        }
+    }
+    ratings[criterion] = rating;
+    let score = ratings.iter().sum::<f64>() / ratings.len() as f64;
+    let note = format!(
+        "criterion {}: judge {judge}, person {rating}",
+        criterion + 1
+    );
+    project
+        .add_criterion_overrule(run_id, item_id, criterion, rating, score, author_id, &note)
+        .map_err(|e| err(e.to_string()))?;
+    Ok(score)
+}
+
+/// A run's overall score (S_final for a checklist run): the mean of its items' effective
+/// scores, overrules applied, unparsed counted as 0.
+pub fn run_score(project: &Project, run_id: i64) -> Result<Option<f64>> {
+    let scores = run_item_scores(project, run_id)?;
+    Ok((!scores.is_empty()).then(|| scores.iter().map(|s| s.1).sum::<f64>() / scores.len() as f64))
+}
+
 /// How run-to-run spread is reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]

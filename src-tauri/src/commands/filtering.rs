@@ -68,3 +68,24 @@ pub async fn funnel(
 pub async fn save_chart(path: String, data: String) -> Result<(), ApiError> {
     assay_api::session::save_chart(std::path::Path::new(&path), &data)
 }
+
+#[tauri::command]
+pub async fn item_results(
+    state: State<'_, AppState>,
+    id: i64,
+) -> Result<assay_api::types::ItemResults, ApiError> {
+    state.session()?.item_results(id)
+}
+
+#[tauri::command]
+pub async fn overrule_criterion(
+    state: State<'_, AppState>,
+    run_id: i64,
+    id: i64,
+    criterion: usize,
+    rating: f64,
+) -> Result<assay_api::types::CriterionOverruled, ApiError> {
+    state
+        .session()?
+        .overrule_criterion(run_id, id, criterion, rating)
+}

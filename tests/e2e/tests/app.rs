@@ -293,7 +293,55 @@ fn sample_project(dir: &Path) -> PathBuf {
         )
         .unwrap();
     }
+    record_checklist_judgement(&mut p);
     path
+}
+
+/// A checklist judge's recorded judgement of haerae-mini item 101 (met, not met, partially
+/// met: S = 0.5), so the item shows a run whose criteria a person can rate.
+fn record_checklist_judgement(p: &mut assay_core::Project) {
+    use assay_core::store::{RecordedResult, RunItemResult, RunKey, Version};
+    let model = assay_eval::model::ModelConfig {
+        name: "judge-recorded".into(),
+        model: "gpt-4o".into(),
+        endpoints: vec!["http://127.0.0.1:9/v1".into()],
+        ..Default::default()
+    };
+    let model_id = assay_eval::model::save_model(p, &model).unwrap();
+    let id = p.item_id_by_ext("haerae-mini", "101").unwrap();
+    let content = p.item(id).unwrap().content;
+    let raw = r#"[{"rating": "met", "evidence": "EXIT means way out", "justification": "stated"},
+                  {"rating": "not met", "evidence": "", "justification": "no direction given"},
+                  {"rating": "partially met", "evidence": "use the stairs", "justification": "no fire case"}]"#;
+    let scored = assay_eval::scorers::judge::parse_checklist(raw, &content);
+    assert_eq!(scored.score, Some(0.5));
+    let key = RunKey {
+        model_id,
+        dataset_id: p.dataset_by_name("haerae-mini").unwrap().id,
+        version: Version::After,
+        variant: "original".into(),
+        run_index: 1,
+        template: "default".into(),
+        scorer: "checklist_judge".into(),
+        source: "recorded".into(),
+    };
+    let result = RecordedResult {
+        result: RunItemResult {
+            item_id: id,
+            item_rev: 0,
+            cache_key: None,
+            outcome: "scored".into(),
+            from_cache: false,
+            score: scored.score,
+            parsed: scored.parsed,
+            evidence: Some(scored.evidence.to_string()),
+            error: None,
+            scorer: Some("checklist_judge".into()),
+        },
+        response: "EXIT is the way out; take the stairs.".into(),
+        prompt: None,
+    };
+    p.record_run(&key, &[result], "done").unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -861,6 +909,33 @@ async fn refine_a_checklist_and_filter(c: &Client, project: &Path) {
         s.explicit_question.as_deref() == Some("초록색 비상구 표지판에 쓰인 EXIT는 무슨 뜻인가요?")
     })
     .await;
+
+    // The recorded checklist judgement: rate criterion 2 "met" over the judge's "not met";
+    // the item's score goes from 0.5 to 2.5/3 and so does S_final (the run's only item).
+    wait_text(c, "[data-testid=item-score]", |t| t == "0.500").await;
+    let selects = c
+        .find_all(Locator::Css("[data-testid=criterion-rating]"))
+        .await
+        .unwrap();
+    selects[1]
+        .find(Locator::Css("option[value='1']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(c, "[data-testid=item-score]", |t| t == "0.833").await;
+    wait_text(c, "[data-testid=run-score]", |t| t == "0.833").await;
+    screenshot(c, "checklist-overrule.png").await;
+    {
+        let p = assay_core::Project::open(project).unwrap();
+        let id = p.item_id_by_ext("haerae-mini", "101").unwrap();
+        let r = &p.item_results(id).unwrap()[0];
+        assert_eq!(r.score, Some(0.5), "the judge's score is kept");
+        assert!((r.overruled.unwrap() - 2.5 / 3.0).abs() < 1e-12);
+        let s_final = assay_eval::table::run_score(&p, r.run.id).unwrap().unwrap();
+        assert!((s_final - 2.5 / 3.0).abs() < 1e-12);
+    }
 
     // Phase 1: one flag removes the item from the kept set and the funnel's last step.
     let before = funnel_last(c).await;

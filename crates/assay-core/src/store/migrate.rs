@@ -34,6 +34,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0006_filtering_stages",
         include_str!("../../../../migrations/0006_filtering_stages.sql"),
     ),
+    (
+        "0007_criterion_overrules",
+        include_str!("../../../../migrations/0007_criterion_overrules.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

@@ -26,6 +26,7 @@ pub struct RunKey {
 
 /// A run as listed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunRow {
     pub id: i64,
     pub model: String,
@@ -129,6 +130,34 @@ pub struct ResultRow {
 }
 
 /// Everything stored about one item of a run, for tracing.
+/// One run's result for one item, with the run it belongs to and any overrule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ItemRunResult {
+    pub run: RunRow,
+    pub outcome: String,
+    pub score: Option<f64>,
+    pub parsed: Option<String>,
+    /// The scorer's evidence as JSON text (for a checklist judge: each criterion's rating,
+    /// quoted evidence and justification).
+    pub evidence: Option<String>,
+    pub error: Option<String>,
+    pub response: Option<String>,
+    pub overruled: Option<f64>,
+    pub overrule_note: Option<String>,
+    pub criterion_overrules: Vec<CriterionOverrule>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CriterionOverrule {
+    /// 0-based index into the item's checklist as judged.
+    pub criterion: i64,
+    pub rating: f64,
+    pub by: Option<String>,
+    pub note: Option<String>,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct TraceRow {
     pub ext_id: String,
@@ -450,6 +479,91 @@ impl Project {
             "INSERT INTO overrules (run_id, item_id, score, author_id, note, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![run_id, item_id, score, author_id, note, now()],
         )?;
+        Ok(())
+    }
+
+    /// Every run's result for one item, newest run first: what the item panel shows.
+    pub fn item_results(&self, item_id: i64) -> Result<Vec<ItemRunResult>> {
+        let mut st = self.conn.prepare(&format!(
+            "SELECT {RUN_COLUMNS}, ri.outcome, ri.score, ri.parsed, ri.evidence, ri.error, resp.text,
+                    (SELECT o.score FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1),
+                    (SELECT o.note FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1)
+             FROM run_items ri JOIN runs r ON r.id = ri.run_id
+             JOIN models m ON m.id = r.model_id JOIN datasets d ON d.id = r.dataset_id
+             LEFT JOIN responses resp ON resp.cache_key = ri.cache_key
+             WHERE ri.item_id = ?1 ORDER BY r.id DESC"
+        ))?;
+        let rows = st.query_map([item_id], |r| {
+            let run = run_row(r)?;
+            Ok(ItemRunResult {
+                run,
+                outcome: r.get(10)?,
+                score: r.get(11)?,
+                parsed: r.get(12)?,
+                evidence: r.get(13)?,
+                error: r.get(14)?,
+                response: r.get(15)?,
+                overruled: r.get(16)?,
+                overrule_note: r.get(17)?,
+                criterion_overrules: Vec::new(),
+            })
+        })?;
+        let mut out: Vec<ItemRunResult> = rows.collect::<std::result::Result<_, _>>()?;
+        for r in &mut out {
+            r.criterion_overrules = self.criterion_overrules(r.run.id, item_id)?;
+        }
+        Ok(out)
+    }
+
+    /// The standing (latest) person's rating per criterion of one run's judgement of an item.
+    pub fn criterion_overrules(&self, run_id: i64, item_id: i64) -> Result<Vec<CriterionOverrule>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT c.criterion, c.rating, u.name, c.note FROM criterion_overrules c
+             LEFT JOIN users u ON u.id = c.author_id
+             WHERE c.run_id = ?1 AND c.item_id = ?2 AND c.id = (SELECT max(id) FROM criterion_overrules
+                 WHERE run_id = c.run_id AND item_id = c.item_id AND criterion = c.criterion)
+             ORDER BY c.criterion",
+        )?;
+        let rows = st.query_map(params![run_id, item_id], |r| {
+            Ok(CriterionOverrule {
+                criterion: r.get(0)?,
+                rating: r.get(1)?,
+                by: r.get(2)?,
+                note: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Records a person's rating of one criterion and the item's resulting score (computed by
+    /// the scorer's rule, assay-eval) as its overrule, in one transaction.
+    pub fn add_criterion_overrule(
+        &mut self,
+        run_id: i64,
+        item_id: i64,
+        criterion: usize,
+        rating: f64,
+        item_score: f64,
+        author_id: Option<i64>,
+        note: &str,
+    ) -> Result<()> {
+        if ![0.0, 0.5, 1.0].contains(&rating) {
+            return Err(Error::Invalid(format!(
+                "a criterion is met (1), partially met (0.5) or not met (0), not {rating}"
+            )));
+        }
+        let tx = self.conn.transaction()?;
+        let ts = now();
+        tx.execute(
+            "INSERT INTO criterion_overrules (run_id, item_id, criterion, rating, author_id, note, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![run_id, item_id, criterion as i64, rating, author_id, note, ts],
+        )?;
+        tx.execute(
+            "INSERT INTO overrules (run_id, item_id, score, author_id, note, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![run_id, item_id, item_score, author_id, note, ts],
+        )?;
+        tx.commit()?;
         Ok(())
     }
 

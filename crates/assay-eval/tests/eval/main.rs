@@ -1,5 +1,6 @@
 //! Integration tests of the evaluation engine against the local stub server.
 
+mod checklist;
 mod common;
 mod engine;
 mod formats;

@@ -176,6 +176,37 @@ export type FunnelStep = {
  */
 position: number, name: string, survivors: number, groups: Array<[string | null, number]>, };
 
+export type RunRow = { id: number, model: string, dataset: string, version: string, variant: string, run_index: number, template: string, scorer: string, source: string, status: string, };
+
+export type CriterionOverrule = { 
+/**
+ * 0-based index into the item's checklist as judged.
+ */
+criterion: number, rating: number, by: string | null, note: string | null, };
+
+export type ItemRunResult = { run: RunRow, outcome: string, score: number | null, parsed: string | null, 
+/**
+ * The scorer's evidence as JSON text (for a checklist judge: each criterion's rating,
+ * quoted evidence and justification).
+ */
+evidence: string | null, error: string | null, response: string | null, overruled: number | null, overrule_note: string | null, criterion_overrules: Array<CriterionOverrule>, };
+
+export type ItemResults = { results: Array<ItemRunResult>, 
+/**
+ * (run id, S_final or accuracy with overrules applied)
+ */
+run_scores: Array<[number, number | null]>, };
+
+export type CriterionOverruled = { 
+/**
+ * The item's score in that run (S_i with the person's ratings).
+ */
+item_score: number, 
+/**
+ * The run's overall score (S_final), overrules applied.
+ */
+run_score: number | null, };
+
 export const ANSWER_FORMATS: readonly AnswerFormat[] = ['short_answer', 'multiple_choice', 'checklist', 'grounding', 'free_form'];
 export const REFINEMENT_OPS: readonly RefinementOp[] = ['identical', 'minor_edit', 'disambiguation', 'answer_correction', 'replacement', 'remove'];
 export const ISSUE_TAGS: readonly IssueTag[] = ['ambiguous', 'not_image_grounded', 'wrong_answer', 'subjective'];
@@ -210,6 +241,8 @@ export const commands = {
   overridePhase1: (id: number, keep: boolean, note: string | null): Promise<Filtering> => invoke<Filtering>('override_phase1', { id, keep, note }),
   funnel: (datasets: Array<number>, group: string): Promise<Array<FunnelStep>> => invoke<Array<FunnelStep>>('funnel', { datasets, group }),
   saveChart: (path: string, data: string): Promise<null> => invoke<null>('save_chart', { path, data }),
+  itemResults: (id: number): Promise<ItemResults> => invoke<ItemResults>('item_results', { id }),
+  overruleCriterion: (runId: number, id: number, criterion: number, rating: number): Promise<CriterionOverruled> => invoke<CriterionOverruled>('overrule_criterion', { runId, id, criterion, rating }),
 };
 
 export { Channel };

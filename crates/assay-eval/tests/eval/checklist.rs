@@ -1,0 +1,125 @@
+//! Checklist judgements overruled one criterion at a time: the judge's ratings stay, the item's
+//! score and the run's S_final follow the person's rating.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use assay_core::store::{RecordedResult, RunItemResult, RunKey, Version};
+use assay_core::{ItemContent, Project, Role};
+use assay_eval::model::{models, save_model, ModelConfig};
+use assay_eval::scorers::judge::parse_checklist;
+use assay_eval::table::{overrule_criterion, run_score};
+
+fn reply(ratings: &[&str]) -> String {
+    let entries: Vec<String> = ratings
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            format!(r#"{{"criterion": {n}, "rating": "{r}", "evidence": "quote {n}", "justification": "why {n}"}}"#, n = i + 1)
+        })
+        .collect();
+    format!("[{}]", entries.join(", "))
+}
+
+/// A recorded checklist-judge run over haerae-mini: item 101 rated (met, not met, partially
+/// met) and 102 (met, met).
+fn judged(dir: &Path) -> (Project, i64) {
+    let path = dir.join("p.assay");
+    let mut p = Project::create(&path).unwrap();
+    assay_core::import::import_path(
+        &mut p,
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../assets/sample/haerae-mini/haerae-mini.jsonl"),
+        &Default::default(),
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    save_model(
+        &p,
+        &ModelConfig {
+            name: "gpt".into(),
+            model: "gpt-4o".into(),
+            endpoints: vec!["http://127.0.0.1:9/v1".into()],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let model_id = models(&p).unwrap()[0].id;
+    let ds = p.dataset_by_name("haerae-mini").unwrap().id;
+    let mut results = Vec::new();
+    for (ext, ratings) in [
+        ("101", vec!["met", "not met", "partially met"]),
+        ("102", vec!["met", "met"]),
+    ] {
+        let id = p.item_id_by_ext("haerae-mini", ext).unwrap();
+        let content: ItemContent = p.item(id).unwrap().content;
+        let raw = reply(&ratings);
+        let scored = parse_checklist(&raw, &content);
+        results.push(RecordedResult {
+            result: RunItemResult {
+                item_id: id,
+                item_rev: 0,
+                cache_key: None,
+                outcome: "scored".into(),
+                from_cache: false,
+                score: scored.score,
+                parsed: scored.parsed,
+                evidence: Some(scored.evidence.to_string()),
+                error: None,
+                scorer: Some("checklist_judge".into()),
+            },
+            response: "the model's answer".into(),
+            prompt: None,
+        });
+    }
+    let key = RunKey {
+        model_id,
+        dataset_id: ds,
+        version: Version::After,
+        variant: "original".into(),
+        run_index: 1,
+        template: "default".into(),
+        scorer: "checklist_judge".into(),
+        source: "recorded".into(),
+    };
+    let run = p.record_run(&key, &results, "done").unwrap();
+    (p, run)
+}
+
+#[test]
+fn overruling_one_criterion_recomputes_the_item_and_s_final() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut p, run) = judged(dir.path());
+    let i101 = p.item_id_by_ext("haerae-mini", "101").unwrap();
+    // S_101 = (1 + 0 + 0.5) / 3 = 0.5, S_102 = 1: S_final = 0.75.
+    assert!((run_score(&p, run).unwrap().unwrap() - 0.75).abs() < 1e-12);
+    let who = p.ensure_user("minjun", Role::Annotator).unwrap();
+    let s = overrule_criterion(&mut p, run, i101, 1, 1.0, Some(who.id)).unwrap();
+    // (1 + 1 + 0.5) / 3
+    assert!((s - 2.5 / 3.0).abs() < 1e-12);
+    assert!((run_score(&p, run).unwrap().unwrap() - (2.5 / 3.0 + 1.0) / 2.0).abs() < 1e-12);
+    // A second person's rating of another criterion builds on the first.
+    let s = overrule_criterion(&mut p, run, i101, 2, 0.0, Some(who.id)).unwrap();
+    assert!((s - 2.0 / 3.0).abs() < 1e-12);
+
+    let r = p
+        .item_results(i101)
+        .unwrap()
+        .into_iter()
+        .find(|r| r.run.id == run)
+        .unwrap();
+    assert_eq!(r.score, Some(0.5), "the judge's score stays");
+    let evidence: serde_json::Value = serde_json::from_str(r.evidence.as_deref().unwrap()).unwrap();
+    assert_eq!(evidence["criteria"][1]["rating"], 0.0, "and its ratings");
+    assert_eq!(r.overruled, Some(2.0 / 3.0));
+    let standing: Vec<(i64, f64)> = r
+        .criterion_overrules
+        .iter()
+        .map(|o| (o.criterion, o.rating))
+        .collect();
+    assert_eq!(standing, vec![(1, 1.0), (2, 0.0)]);
+
+    assert!(overrule_criterion(&mut p, run, i101, 7, 1.0, None).is_err());
+    assert!(overrule_criterion(&mut p, run, i101, 0, 0.7, None).is_err());
+}
