@@ -96,7 +96,15 @@ pub fn overrule_criterion(
         criterion + 1
     );
     project
-        .add_criterion_overrule(run_id, item_id, criterion, rating, score, author_id, &note)
+        .add_criterion_overrule(&assay_core::store::NewCriterionOverrule {
+            run_id,
+            item_id,
+            criterion,
+            rating,
+            item_score: score,
+            author_id,
+            note: &note,
+        })
         .map_err(|e| err(e.to_string()))?;
     Ok(score)
 }

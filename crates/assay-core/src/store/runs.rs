@@ -148,6 +148,18 @@ pub struct ItemRunResult {
     pub criterion_overrules: Vec<CriterionOverrule>,
 }
 
+/// A person's rating of one criterion, with the item score it leads to.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NewCriterionOverrule<'a> {
+    pub run_id: i64,
+    pub item_id: i64,
+    pub criterion: usize,
+    pub rating: f64,
+    pub item_score: f64,
+    pub author_id: Option<i64>,
+    pub note: &'a str,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CriterionOverrule {
@@ -537,16 +549,16 @@ impl Project {
 
     /// Records a person's rating of one criterion and the item's resulting score (computed by
     /// the scorer's rule, assay-eval) as its overrule, in one transaction.
-    pub fn add_criterion_overrule(
-        &mut self,
-        run_id: i64,
-        item_id: i64,
-        criterion: usize,
-        rating: f64,
-        item_score: f64,
-        author_id: Option<i64>,
-        note: &str,
-    ) -> Result<()> {
+    pub fn add_criterion_overrule(&mut self, o: &NewCriterionOverrule<'_>) -> Result<()> {
+        let NewCriterionOverrule {
+            run_id,
+            item_id,
+            criterion,
+            rating,
+            item_score,
+            author_id,
+            note,
+        } = *o;
         if ![0.0, 0.5, 1.0].contains(&rating) {
             return Err(Error::Invalid(format!(
                 "a criterion is met (1), partially met (0.5) or not met (0), not {rating}"
