@@ -221,3 +221,64 @@ fn write(
     )?;
     Ok(())
 }
+
+/// One item's recorded checklist judgement: the model's answer and the judge's reply as another
+/// tool wrote them (HAERAE-Vision's `score.py` keeps them as `response` and `judge_response`).
+pub struct RecordedJudgement<'a> {
+    pub ext_id: &'a str,
+    pub response: &'a str,
+    pub judge_reply: &'a str,
+}
+
+/// Records checklist judgements made elsewhere as a run of `model` on `dataset` (the after
+/// version, original question), each reply read by the checklist scorer like a live judge's.
+/// The item is judged at its current revision. Returns the run id.
+pub fn record_checklist_judgements(
+    project: &mut Project,
+    model: &str,
+    dataset: &str,
+    run_index: u32,
+    judgements: &[RecordedJudgement<'_>],
+) -> Result<i64> {
+    use assay_core::store::{RecordedResult, RunKey, Version};
+    let model = model_by_name(project, model)?;
+    let ds = project.dataset_by_name(dataset)?;
+    let mut results = Vec::with_capacity(judgements.len());
+    for j in judgements {
+        let id = project.item_id_by_ext(dataset, j.ext_id)?;
+        let item = project.item(id)?;
+        let scored = judge::parse_checklist(j.judge_reply, &item.content);
+        results.push(RecordedResult {
+            result: RunItemResult {
+                item_id: id,
+                item_rev: item.rev,
+                cache_key: None,
+                outcome: if scored.score.is_some() {
+                    "scored"
+                } else {
+                    "unparsed"
+                }
+                .into(),
+                from_cache: false,
+                score: scored.score,
+                parsed: scored.parsed,
+                evidence: Some(scored.evidence.to_string()),
+                error: None,
+                scorer: Some(ScorerKind::ChecklistJudge.as_str().into()),
+            },
+            response: j.response.to_string(),
+            prompt: None,
+        });
+    }
+    let key = RunKey {
+        model_id: model.id,
+        dataset_id: ds.id,
+        version: Version::After,
+        variant: crate::Variant::Original.as_str().into(),
+        run_index,
+        template: "default".into(),
+        scorer: ScorerKind::ChecklistJudge.as_str().into(),
+        source: "recorded".into(),
+    };
+    Ok(project.record_run(&key, &results, "done")?)
+}

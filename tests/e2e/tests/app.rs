@@ -219,6 +219,10 @@ async fn screenshot(c: &Client, name: &str) {
     std::fs::write(dir.join(name), png).unwrap();
 }
 
+async fn click(c: &Client, css: &str) {
+    wait_for(c, css).await.click().await.unwrap();
+}
+
 async fn search(c: &Client, text: &str) {
     let s = wait_for(c, "[data-testid=search]").await;
     s.clear().await.unwrap();
@@ -231,11 +235,7 @@ async fn search(c: &Client, text: &str) {
 }
 
 async fn open_row(c: &Client, ext_id: &str) {
-    wait_for(c, &format!("[data-ext-id='{ext_id}']"))
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(c, &format!("[data-ext-id='{ext_id}']")).await;
     wait_text(c, "[data-testid=item-id]", |t| t == ext_id).await;
 }
 
@@ -267,11 +267,7 @@ async fn start_session(c: &Client, user: Option<&str>) {
         name.send_keys(u).await.unwrap();
     }
     wait_for(c, "[data-testid=chosen-project]").await;
-    wait_for(c, "[data-testid=start]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(c, "[data-testid=start]").await;
     wait_for(c, "[data-testid=item-row]").await;
 }
 
@@ -300,48 +296,29 @@ fn sample_project(dir: &Path) -> PathBuf {
 /// A checklist judge's recorded judgement of haerae-mini item 101 (met, not met, partially
 /// met: S = 0.5), so the item shows a run whose criteria a person can rate.
 fn record_checklist_judgement(p: &mut assay_core::Project) {
-    use assay_core::store::{RecordedResult, RunItemResult, RunKey, Version};
     let model = assay_eval::model::ModelConfig {
         name: "judge-recorded".into(),
         model: "gpt-4o".into(),
         endpoints: vec!["http://127.0.0.1:9/v1".into()],
         ..Default::default()
     };
-    let model_id = assay_eval::model::save_model(p, &model).unwrap();
-    let id = p.item_id_by_ext("haerae-mini", "101").unwrap();
-    let content = p.item(id).unwrap().content;
-    let raw = r#"[{"rating": "met", "evidence": "EXIT means way out", "justification": "stated"},
-                  {"rating": "not met", "evidence": "", "justification": "no direction given"},
-                  {"rating": "partially met", "evidence": "use the stairs", "justification": "no fire case"}]"#;
-    let scored = assay_eval::scorers::judge::parse_checklist(raw, &content);
-    assert_eq!(scored.score, Some(0.5));
-    let key = RunKey {
-        model_id,
-        dataset_id: p.dataset_by_name("haerae-mini").unwrap().id,
-        version: Version::After,
-        variant: "original".into(),
-        run_index: 1,
-        template: "default".into(),
-        scorer: "checklist_judge".into(),
-        source: "recorded".into(),
-    };
-    let result = RecordedResult {
-        result: RunItemResult {
-            item_id: id,
-            item_rev: 0,
-            cache_key: None,
-            outcome: "scored".into(),
-            from_cache: false,
-            score: scored.score,
-            parsed: scored.parsed,
-            evidence: Some(scored.evidence.to_string()),
-            error: None,
-            scorer: Some("checklist_judge".into()),
-        },
-        response: "EXIT is the way out; take the stairs.".into(),
-        prompt: None,
-    };
-    p.record_run(&key, &[result], "done").unwrap();
+    assay_eval::model::save_model(p, &model).unwrap();
+    let reply = r#"[{"rating": "met", "evidence": "EXIT means way out", "justification": "stated"},
+                    {"rating": "not met", "evidence": "", "justification": "no direction given"},
+                    {"rating": "partially met", "evidence": "use the stairs", "justification": "no fire case"}]"#;
+    let judged = [assay_eval::judging::RecordedJudgement {
+        ext_id: "101",
+        response: "EXIT is the way out; take the stairs.",
+        judge_reply: reply,
+    }];
+    assay_eval::judging::record_checklist_judgements(
+        p,
+        "judge-recorded",
+        "haerae-mini",
+        1,
+        &judged,
+    )
+    .unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -448,16 +425,8 @@ async fn annotate_in_the_real_window() {
     wait_for(&c, "[data-testid=conflict-question]").await;
     wait_for(&c, "[data-testid=conflict-answer]").await;
     screenshot(&c, "conflict.png").await;
-    wait_for(&c, "[data-testid=take-theirs-question]")
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_for(&c, "[data-testid=resolve-conflict]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&c, "[data-testid=take-theirs-question]").await;
+    click(&c, "[data-testid=resolve-conflict]").await;
     wait_value(
         &c,
         "[data-testid=question]",
@@ -503,11 +472,7 @@ async fn annotate_in_the_real_window() {
         t.starts_with("2 items")
     })
     .await;
-    wait_for(&c, "[data-testid=import-open]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&c, "[data-testid=import-open]").await;
     wait_for(&c, ".modal").await;
     screenshot(&c, "import.png").await;
     c.close().await.unwrap();
@@ -551,28 +516,33 @@ async fn annotate_in_the_real_window() {
     c.close().await.unwrap();
 }
 
+const CR002: (&str, &str) = ("crag-mini", "cr-002");
+const H101: (&str, &str) = ("haerae-mini", "101");
+
 /// Where the box is drawn: screen pixels up-left and down-right of the canvas's centre.
 const DRAW_FROM: (f64, f64) = (60.0, 40.0);
 const DRAW_TO: (f64, f64) = (45.0, 35.0);
 
-fn cr002_content(project: &Path) -> assay_core::ItemContent {
+/// An item's content as stored in the project file now.
+fn stored(project: &Path, dataset: &str, ext: &str) -> assay_core::ItemContent {
     let p = assay_core::Project::open(project).unwrap();
-    p.item(p.item_id_by_ext("crag-mini", "cr-002").unwrap())
+    p.item(p.item_id_by_ext(dataset, ext).unwrap())
         .unwrap()
         .content
 }
 
-/// Polls the project file until `check` holds for cr-002's stored content.
+/// Polls the project file until `check` holds for one item's stored content.
 async fn wait_stored(
     c: &Client,
     project: &Path,
+    (dataset, ext): (&str, &str),
     what: &str,
     check: impl Fn(&assay_core::ItemContent) -> bool,
 ) {
     let start = Instant::now();
     loop {
-        let stored = cr002_content(project);
-        if check(&stored) {
+        let now = stored(project, dataset, ext);
+        if check(&now) {
             return;
         }
         if start.elapsed() > Duration::from_secs(20) {
@@ -580,8 +550,10 @@ async fn wait_stored(
                 let _ = std::fs::write(root().join("target/e2e-failure.png"), png);
             }
             panic!(
-                "never stored: {what}; stored: {:?} {:?}",
-                stored.ref_type, stored.images[0].target_boxes
+                "never stored: {what}; stored: ref {:?}, checklist {:?}, boxes {:?}",
+                now.ref_type,
+                now.checklist,
+                now.images.first().map(|i| &i.target_boxes)
             );
         }
         tokio::time::sleep(Duration::from_millis(150)).await;
@@ -613,11 +585,7 @@ async fn draw_and_label_a_target_box(c: &Client, project: &Path) {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let scale = attr_f64(&canvas, "data-scale").await;
     assert!((scale - 1.0).abs() > 0.05, "zoom is {scale}");
-    wait_for(c, "[data-testid=tool-draw]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(c, "[data-testid=tool-draw]").await;
     let (tx, ty) = (
         attr_f64(&canvas, "data-tx").await,
         attr_f64(&canvas, "data-ty").await,
@@ -671,7 +639,7 @@ async fn draw_and_label_a_target_box(c: &Client, project: &Path) {
     let want = [ia.0, ia.1, ib.0, ib.1];
     eprintln!("e2e: drew at zoom {scale:.3}; expecting {want:?} in image pixels");
     let as_array = |b: &assay_core::BBox| [b.x_min, b.y_min, b.x_max, b.y_max];
-    wait_stored(c, project, "the drawn box", |c| {
+    wait_stored(c, project, CR002, "the drawn box", |c| {
         c.images[0].target_boxes.len() == 2 && as_array(&c.images[0].target_boxes[1]) == want
     })
     .await;
@@ -692,7 +660,7 @@ async fn draw_and_label_a_target_box(c: &Client, project: &Path) {
     )
     .await;
     let moved = [want[0] + 3.0, want[1] + 10.0, want[2] + 3.0, want[3] + 10.0];
-    wait_stored(c, project, "the nudged box", |c| {
+    wait_stored(c, project, CR002, "the nudged box", |c| {
         as_array(&c.images[0].target_boxes[1]) == moved
     })
     .await;
@@ -703,7 +671,7 @@ async fn draw_and_label_a_target_box(c: &Client, project: &Path) {
     wait_for(c, "[data-testid=held]").await;
     screenshot(c, "grounding-ambiguous.png").await;
     assert_eq!(
-        cr002_content(project).ref_type,
+        stored(project, CR002.0, CR002.1).ref_type,
         Some(assay_core::RefType::InImageCue)
     );
     let d = wait_for(c, "[data-testid=disambiguated]").await;
@@ -711,7 +679,7 @@ async fn draw_and_label_a_target_box(c: &Client, project: &Path) {
         .await
         .unwrap();
     keys(c, &[(None, '\u{E00C}')]).await; // Escape: blur, which saves
-    wait_stored(c, project, "the ambiguous type", |c| {
+    wait_stored(c, project, CR002, "the ambiguous type", |c| {
         c.ref_type == Some(assay_core::RefType::Ambiguous)
             && c.disambiguated_question.as_deref()
                 == Some("How many doors does the red car on the left have?")
@@ -724,12 +692,12 @@ async fn draw_and_label_a_target_box(c: &Client, project: &Path) {
 
     // Undo takes the type back; redo restores it.
     keys(c, &[(Some(CTRL), 'z')]).await;
-    wait_stored(c, project, "the undo", |c| {
+    wait_stored(c, project, CR002, "the undo", |c| {
         c.ref_type == Some(assay_core::RefType::InImageCue)
     })
     .await;
     shift_ctrl_z(c).await;
-    wait_stored(c, project, "the redo", |c| {
+    wait_stored(c, project, CR002, "the redo", |c| {
         c.ref_type == Some(assay_core::RefType::Ambiguous)
     })
     .await;
@@ -744,20 +712,12 @@ async fn draw_and_label_a_target_box(c: &Client, project: &Path) {
         .len();
     assert_eq!(n, 3, "one indicator per person box");
     screenshot(c, "person-indicators.png").await;
-    wait_for(c, "[data-testid=indicators]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(c, "[data-testid=indicators]").await;
     assert!(c
         .find(Locator::Css("[data-testid=person-indicator]"))
         .await
         .is_err());
-    wait_for(c, "[data-testid=indicators]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(c, "[data-testid=indicators]").await;
 }
 
 /// After a restart the drawn, moved box and the ambiguous type with its question are there.
@@ -789,43 +749,8 @@ async fn grounding_kept_after_restart(c: &Client) {
     wait_for(c, "[data-testid=box-metrics]").await;
 }
 
-fn haerae_content(project: &Path, ext: &str) -> assay_core::ItemContent {
-    let p = assay_core::Project::open(project).unwrap();
-    p.item(p.item_id_by_ext("haerae-mini", ext).unwrap())
-        .unwrap()
-        .content
-}
-
-/// Polls the project file until `check` holds for a HAERAE item's stored content.
-async fn wait_haerae(
-    c: &Client,
-    project: &Path,
-    ext: &str,
-    what: &str,
-    check: impl Fn(&assay_core::ItemContent) -> bool,
-) {
-    let start = Instant::now();
-    loop {
-        let stored = haerae_content(project, ext);
-        if check(&stored) {
-            return;
-        }
-        if start.elapsed() > Duration::from_secs(20) {
-            if let Ok(png) = c.screenshot().await {
-                let _ = std::fs::write(root().join("target/e2e-failure.png"), png);
-            }
-            panic!("never stored: {what}; checklist {:?}", stored.checklist);
-        }
-        tokio::time::sleep(Duration::from_millis(150)).await;
-    }
-}
-
 async fn funnel_last(c: &Client) -> i64 {
-    wait_for(c, "[data-testid=funnel-open]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(c, "[data-testid=funnel-open]").await;
     wait_for(c, "[data-testid=funnel-chart] svg").await;
     let cells = c
         .find_all(Locator::Css("[data-testid=funnel-survivors]"))
@@ -852,14 +777,10 @@ async fn refine_a_checklist_and_filter(c: &Client, project: &Path) {
     })
     .await;
     open_row(c, "101").await;
-    let original = haerae_content(project, "101").checklist;
+    let original = stored(project, H101.0, H101.1).checklist;
     assert_eq!(original.len(), 3);
 
-    wait_for(c, "[data-testid=criterion-add]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(c, "[data-testid=criterion-add]").await;
     let inputs = c
         .find_all(Locator::Css("[data-testid=criterion]"))
         .await
@@ -867,7 +788,7 @@ async fn refine_a_checklist_and_filter(c: &Client, project: &Path) {
     assert_eq!(inputs.len(), 4);
     inputs[3].send_keys("비상구 위치를 안내한다").await.unwrap();
     keys(c, &[(None, '\u{E00C}')]).await; // Escape: blur, which saves
-    wait_haerae(c, project, "101", "the added criterion", |s| {
+    wait_stored(c, project, H101, "the added criterion", |s| {
         s.checklist.len() == 4
     })
     .await;
@@ -877,7 +798,7 @@ async fn refine_a_checklist_and_filter(c: &Client, project: &Path) {
         .await
         .unwrap();
     ups[3].click().await.unwrap();
-    wait_haerae(c, project, "101", "the reorder", |s| {
+    wait_stored(c, project, H101, "the reorder", |s| {
         s.checklist.get(2).map(String::as_str) == Some("비상구 위치를 안내한다")
     })
     .await;
@@ -887,12 +808,12 @@ async fn refine_a_checklist_and_filter(c: &Client, project: &Path) {
         .await
         .unwrap();
     deletes[0].click().await.unwrap();
-    wait_haerae(c, project, "101", "the deletion", |s| {
+    wait_stored(c, project, H101, "the deletion", |s| {
         s.checklist.len() == 3 && s.checklist[0] == original[1]
     })
     .await;
     keys(c, &[(Some(CTRL), 'z')]).await;
-    wait_haerae(c, project, "101", "the undo", |s| {
+    wait_stored(c, project, H101, "the undo", |s| {
         s.checklist.len() == 4 && s.checklist[0] == original[0]
     })
     .await;
@@ -905,7 +826,7 @@ async fn refine_a_checklist_and_filter(c: &Client, project: &Path) {
         .await
         .unwrap();
     keys(c, &[(None, '\u{E00C}')]).await;
-    wait_haerae(c, project, "101", "the explicit rewrite", |s| {
+    wait_stored(c, project, H101, "the explicit rewrite", |s| {
         s.explicit_question.as_deref() == Some("초록색 비상구 표지판에 쓰인 EXIT는 무슨 뜻인가요?")
     })
     .await;
@@ -939,41 +860,25 @@ async fn refine_a_checklist_and_filter(c: &Client, project: &Path) {
 
     // Phase 1: one flag removes the item from the kept set and the funnel's last step.
     let before = funnel_last(c).await;
-    wait_for(c, "[data-testid=flag-overall]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(c, "[data-testid=flag-overall]").await;
     wait_text(c, "[data-testid=kept-state]", |t| {
         t.contains("removed in phase 1")
     })
     .await;
     let after = funnel_last(c).await;
     assert_eq!(after, before - 1, "the funnel lost the flagged item");
-    wait_for(c, "[data-testid=clear-filters]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(c, "[data-testid=clear-filters]").await;
     wait_text(c, "[data-testid=result-count]", |t| {
         t.starts_with("23 items")
     })
     .await;
-    wait_for(c, "[data-testid=filter-kept]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(c, "[data-testid=filter-kept]").await;
     wait_text(c, "[data-testid=result-count]", |t| {
         t.starts_with("22 items")
     })
     .await;
     assert!(c.find(Locator::Css("[data-ext-id='101']")).await.is_err());
-    wait_for(c, "[data-testid=filter-kept]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(c, "[data-testid=filter-kept]").await;
     wait_text(c, "[data-testid=result-count]", |t| {
         t.starts_with("23 items")
     })

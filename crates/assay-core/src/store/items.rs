@@ -338,13 +338,13 @@ pub struct CurrentItem {
 impl Project {
     /// Every item of a dataset in file order, current state and original.
     pub fn current_items(&self, dataset_id: i64) -> Result<Vec<CurrentItem>> {
-        let mut st = self.conn.prepare(
-            "SELECT i.id, i.ext_id, i.rev, i.op, i.tags, i.status,
-                    i.dropped_stage IS NULL AND i.phase1_removed = 0,
+        let mut st = self.conn.prepare(&format!(
+            "SELECT i.id, i.ext_id, i.rev, i.op, i.tags, i.status, {},
                     (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev),
                     (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = 0)
              FROM items i WHERE i.dataset_id = ?1 ORDER BY i.seq",
-        )?;
+            super::stages::KEPT
+        ))?;
         let rows = st.query_map([dataset_id], |r| {
             Ok((
                 r.get::<_, i64>(0)?,

@@ -14,6 +14,10 @@ use super::{now, Project};
 use crate::error::{Error, Result};
 use crate::model::{Phase1Dimension, Role};
 
+/// An item filtering kept, as SQL over `items`' columns: the one definition the list filter,
+/// the funnel, exports and the after set use.
+pub(crate) const KEPT: &str = "(dropped_stage IS NULL AND phase1_removed = 0)";
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Stage {
@@ -329,7 +333,7 @@ impl Project {
                 groups,
             });
         }
-        let (n, groups) = count("dropped_stage IS NULL AND phase1_removed = 0")?;
+        let (n, groups) = count(KEPT)?;
         out.push(FunnelStep {
             position: out.len() as i64,
             name: "Phase-1 validation".into(),

@@ -43,11 +43,11 @@ pub struct VersionItem {
 impl Project {
     /// The items of a version in dataset order, without their content.
     pub fn version_members(&self, dataset_id: i64, version: Version) -> Result<Vec<VersionItem>> {
-        let mut st = self.conn.prepare_cached(
-            "SELECT id, ext_id, seq, rev, op, category,
-                    dropped_stage IS NULL AND phase1_removed = 0
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT id, ext_id, seq, rev, op, category, {}
              FROM items WHERE dataset_id = ?1 ORDER BY seq",
-        )?;
+            super::stages::KEPT
+        ))?;
         let rows = st.query_map([dataset_id], |r| {
             Ok((
                 r.get::<_, i64>(0)?,

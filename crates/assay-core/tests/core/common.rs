@@ -2,7 +2,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use assay_core::import::{import_path, ImportOptions, ImportReport};
-use assay_core::store::Author;
+use assay_core::store::{Author, Edit, Filter, Page};
 use assay_core::{Project, Role};
 
 pub fn sample_dir() -> PathBuf {
@@ -57,4 +57,33 @@ pub fn item_count(p: &Project) -> i64 {
 /// The published-format samples (tests/fixtures/formats, each with a SOURCE.md).
 pub fn formats_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/formats")
+}
+
+/// The source ids of the first page of items matching `f`.
+pub fn ids(p: &Project, f: &Filter) -> Vec<String> {
+    p.query(
+        f,
+        Page {
+            offset: 0,
+            limit: 1000,
+        },
+    )
+    .unwrap()
+    .rows
+    .into_iter()
+    .map(|r| r.ext_id)
+    .collect()
+}
+
+/// An edit that changes nothing yet, made on the item's current revision.
+pub fn edit_of(p: &Project, id: i64) -> Edit {
+    let it = p.item(id).unwrap();
+    Edit {
+        base_rev: Some(it.rev),
+        content: it.content,
+        op: it.op,
+        tags: it.tags,
+        status: it.status,
+        note: None,
+    }
 }

@@ -1,7 +1,7 @@
 //! HAERAE-Vision's workflow: checklist edits with their rules, stage decisions, phase-1 flags
 //! and auditors' overrides, the funnel, and the export in the published layout.
 
-use assay_core::store::{Author, DecidedBy, Edit, Filter, Page};
+use assay_core::store::{Author, DecidedBy, Filter};
 use assay_core::{CriterionFlag, CriterionIssue, Error, Phase1Dimension, Role, Version};
 
 use crate::common::*;
@@ -22,27 +22,6 @@ fn auditor(p: &assay_core::Project, name: &str) -> Author {
         user_id: u.id,
         role: Role::Auditor,
         round: 3,
-    }
-}
-
-fn ids(p: &assay_core::Project, f: &Filter) -> Vec<String> {
-    p.query(f, Page::default())
-        .unwrap()
-        .rows
-        .into_iter()
-        .map(|r| r.ext_id)
-        .collect()
-}
-
-fn edit_of(p: &assay_core::Project, id: i64) -> Edit {
-    let it = p.item(id).unwrap();
-    Edit {
-        base_rev: Some(it.rev),
-        content: it.content,
-        op: it.op,
-        tags: it.tags,
-        status: it.status,
-        note: None,
     }
 }
 

@@ -2,7 +2,7 @@
 //! and box files from other tools applied as revisions.
 
 use assay_core::grounding::formats::{self, BoxFormat};
-use assay_core::store::{Edit, Filter, Page, Range};
+use assay_core::store::{Filter, Page, Range};
 use assay_core::{BBox, Error, ItemStatus, RefType};
 
 use crate::common::*;
@@ -15,33 +15,6 @@ fn crag(p: &mut assay_core::Project) -> i64 {
     )
     .unwrap();
     p.dataset_by_name("crag-mini").unwrap().id
-}
-
-fn edit_of(p: &assay_core::Project, id: i64) -> Edit {
-    let it = p.item(id).unwrap();
-    Edit {
-        base_rev: Some(it.rev),
-        content: it.content,
-        op: it.op,
-        tags: it.tags,
-        status: it.status,
-        note: None,
-    }
-}
-
-fn ids(p: &assay_core::Project, f: &Filter) -> Vec<String> {
-    p.query(
-        f,
-        Page {
-            offset: 0,
-            limit: 1000,
-        },
-    )
-    .unwrap()
-    .rows
-    .into_iter()
-    .map(|r| r.ext_id)
-    .collect()
 }
 
 #[test]

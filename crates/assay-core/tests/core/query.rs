@@ -10,15 +10,6 @@ fn project() -> (tempfile::TempDir, assay_core::Project) {
     (dir, p)
 }
 
-fn ids(p: &assay_core::Project, f: &Filter) -> Vec<String> {
-    p.query(f, Page::default())
-        .unwrap()
-        .rows
-        .into_iter()
-        .map(|r| r.ext_id)
-        .collect()
-}
-
 #[test]
 fn japanese_and_korean_substrings_match() {
     let (_d, p) = project();

@@ -4,10 +4,9 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use assay_core::store::{RecordedResult, RunItemResult, RunKey, Version};
-use assay_core::{ItemContent, Project, Role};
-use assay_eval::model::{models, save_model, ModelConfig};
-use assay_eval::scorers::judge::parse_checklist;
+use assay_core::{Project, Role};
+use assay_eval::judging::{record_checklist_judgements, RecordedJudgement};
+use assay_eval::model::{save_model, ModelConfig};
 use assay_eval::table::{overrule_criterion, run_score};
 
 fn reply(ratings: &[&str]) -> String {
@@ -45,45 +44,19 @@ fn judged(dir: &Path) -> (Project, i64) {
         },
     )
     .unwrap();
-    let model_id = models(&p).unwrap()[0].id;
-    let ds = p.dataset_by_name("haerae-mini").unwrap().id;
-    let mut results = Vec::new();
-    for (ext, ratings) in [
-        ("101", vec!["met", "not met", "partially met"]),
-        ("102", vec!["met", "met"]),
-    ] {
-        let id = p.item_id_by_ext("haerae-mini", ext).unwrap();
-        let content: ItemContent = p.item(id).unwrap().content;
-        let raw = reply(&ratings);
-        let scored = parse_checklist(&raw, &content);
-        results.push(RecordedResult {
-            result: RunItemResult {
-                item_id: id,
-                item_rev: 0,
-                cache_key: None,
-                outcome: "scored".into(),
-                from_cache: false,
-                score: scored.score,
-                parsed: scored.parsed,
-                evidence: Some(scored.evidence.to_string()),
-                error: None,
-                scorer: Some("checklist_judge".into()),
-            },
-            response: "the model's answer".into(),
-            prompt: None,
-        });
-    }
-    let key = RunKey {
-        model_id,
-        dataset_id: ds,
-        version: Version::After,
-        variant: "original".into(),
-        run_index: 1,
-        template: "default".into(),
-        scorer: "checklist_judge".into(),
-        source: "recorded".into(),
-    };
-    let run = p.record_run(&key, &results, "done").unwrap();
+    let replies: Vec<(&str, String)> = vec![
+        ("101", reply(&["met", "not met", "partially met"])),
+        ("102", reply(&["met", "met"])),
+    ];
+    let judged: Vec<RecordedJudgement<'_>> = replies
+        .iter()
+        .map(|(ext_id, r)| RecordedJudgement {
+            ext_id,
+            response: "the model's answer",
+            judge_reply: r,
+        })
+        .collect();
+    let run = record_checklist_judgements(&mut p, "gpt", "haerae-mini", 1, &judged).unwrap();
     (p, run)
 }
 
