@@ -50,6 +50,14 @@ pub fn run() {
             commands::filtering::save_chart,
             commands::filtering::item_results,
             commands::filtering::overrule_criterion,
+            commands::evaluation::models,
+            commands::evaluation::save_model,
+            commands::evaluation::check_model,
+            commands::evaluation::estimate_eval,
+            commands::evaluation::start_eval,
+            commands::evaluation::eval_status,
+            commands::evaluation::cancel_eval,
+            commands::evaluation::dashboard,
         ])
         .run(tauri::generate_context!())
         .expect("error while running Assay");
@@ -94,6 +102,7 @@ mod tests {
             include_str!("commands/items.rs"),
             include_str!("commands/import.rs"),
             include_str!("commands/filtering.rs"),
+            include_str!("commands/evaluation.rs"),
         ]
         .concat();
         for c in assay_api::bindings::COMMANDS {

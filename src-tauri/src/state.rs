@@ -9,6 +9,8 @@ pub struct AppState {
     pub import_cancel: Arc<AtomicBool>,
     /// Image requests read on their own connections, not under the session lock.
     pub images: assay_api::session::ImageReaders,
+    /// The evaluation running in the background (one at a time), and its progress.
+    pub evals: Arc<assay_api::evaluation::EvalJobs>,
 }
 
 impl AppState {
@@ -17,6 +19,7 @@ impl AppState {
             session: Mutex::new(Session::new(prefs)),
             import_cancel: Arc::new(AtomicBool::new(false)),
             images: Default::default(),
+            evals: Default::default(),
         }
     }
 

@@ -4,6 +4,9 @@
 use ts_rs::{Config, TS};
 
 use crate::error::ApiError;
+use crate::evaluation::{
+    Dashboard, DashboardRow, EvalEstimate, EvalForm, EvalStatus, ModelCheck, ModelForm, ModelPair,
+};
 use crate::types::{
     AppInfo, CriterionOverruled, ImportRequest, ItemDetail, ItemResults, ProjectInfo, SessionUser,
 };
@@ -175,6 +178,46 @@ pub const COMMANDS: &[CommandSig] = &[
         ],
         returns: "CriterionOverruled",
     },
+    CommandSig {
+        name: "models",
+        args: &[],
+        returns: "Array<ModelForm>",
+    },
+    CommandSig {
+        name: "save_model",
+        args: &[("form", "ModelForm")],
+        returns: "ModelForm",
+    },
+    CommandSig {
+        name: "check_model",
+        args: &[("name", "string")],
+        returns: "ModelCheck",
+    },
+    CommandSig {
+        name: "estimate_eval",
+        args: &[("form", "EvalForm")],
+        returns: "EvalEstimate",
+    },
+    CommandSig {
+        name: "start_eval",
+        args: &[("form", "EvalForm")],
+        returns: "null",
+    },
+    CommandSig {
+        name: "eval_status",
+        args: &[],
+        returns: "EvalStatus",
+    },
+    CommandSig {
+        name: "cancel_eval",
+        args: &[],
+        returns: "null",
+    },
+    CommandSig {
+        name: "dashboard",
+        args: &[],
+        returns: "Dashboard",
+    },
 ];
 
 fn camel(name: &str) -> String {
@@ -244,6 +287,14 @@ pub fn generate() -> String {
         ItemRunResult::decl(&cfg),
         ItemResults::decl(&cfg),
         CriterionOverruled::decl(&cfg),
+        ModelForm::decl(&cfg),
+        ModelCheck::decl(&cfg),
+        EvalForm::decl(&cfg),
+        EvalEstimate::decl(&cfg),
+        EvalStatus::decl(&cfg),
+        ModelPair::decl(&cfg),
+        DashboardRow::decl(&cfg),
+        Dashboard::decl(&cfg),
     ];
     let mut s = String::from(
         "// Generated from Rust by assay-api (`cargo xtask bindings`). Do not edit by hand.\n\
@@ -257,7 +308,7 @@ pub fn generate() -> String {
     }
     // The value lists of the enums, from the same Rust lists the parsers use, so the UI never
     // keeps a list of its own.
-    let lists: [(&str, &str, Vec<&str>); 9] = [
+    let lists: [(&str, &str, Vec<&str>); 12] = [
         (
             "ANSWER_FORMATS",
             "AnswerFormat",
@@ -282,6 +333,13 @@ pub fn generate() -> String {
             "Phase1Dimension",
             Phase1Dimension::NAMES.to_vec(),
         ),
+        (
+            "BOX_CONVENTIONS",
+            "string",
+            assay_eval::scorers::grounding::BoxConvention::NAMES.to_vec(),
+        ),
+        ("VARIANTS", "string", assay_eval::Variant::NAMES.to_vec()),
+        ("VERSIONS", "string", assay_core::Version::NAMES.to_vec()),
         (
             "CRITERION_ISSUES",
             "CriterionIssue",

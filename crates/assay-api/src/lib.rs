@@ -3,6 +3,7 @@
 
 pub mod bindings;
 pub mod error;
+pub mod evaluation;
 pub mod prefs;
 pub mod session;
 pub mod types;

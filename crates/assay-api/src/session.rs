@@ -199,6 +199,33 @@ impl Session {
         })
     }
 
+    pub fn models(&self) -> ApiResult<Vec<crate::evaluation::ModelForm>> {
+        crate::evaluation::model_forms(self.project()?)
+    }
+
+    pub fn save_model(
+        &mut self,
+        form: &crate::evaluation::ModelForm,
+    ) -> ApiResult<crate::evaluation::ModelForm> {
+        crate::evaluation::save_model_form(self.project()?, form)
+    }
+
+    /// The model's config, to test it outside the session lock.
+    pub fn model_config(&self, name: &str) -> ApiResult<assay_eval::ModelConfig> {
+        crate::evaluation::model_config(self.project()?, name)
+    }
+
+    pub fn estimate_eval(
+        &self,
+        form: &crate::evaluation::EvalForm,
+    ) -> ApiResult<crate::evaluation::EvalEstimate> {
+        crate::evaluation::estimate(self.project()?, form)
+    }
+
+    pub fn dashboard(&self) -> ApiResult<crate::evaluation::Dashboard> {
+        crate::evaluation::dashboard(self.project()?)
+    }
+
     pub fn stages(&self) -> ApiResult<Vec<Stage>> {
         Ok(self.project()?.stages()?)
     }

@@ -1,5 +1,6 @@
 //! Commands by domain; each is a few lines over assay-api.
 
+pub mod evaluation;
 pub mod filtering;
 pub mod import;
 pub mod items;

@@ -465,6 +465,7 @@ async fn annotate_in_the_real_window() {
 
     draw_and_label_a_target_box(&c, &project).await;
     refine_a_checklist_and_filter(&c, &project).await;
+    evaluate_in_the_app(&c).await;
 
     // Import dialog.
     search(&c, "降水量").await;
@@ -502,7 +503,8 @@ async fn annotate_in_the_real_window() {
     })
     .await;
     open_row(&c, "jg-006").await;
-    assert_eq!(value(&c, "[data-testid=answer]").await, "117");
+    // The evaluation scenario put the original answer back after correcting it to 117.
+    assert_eq!(value(&c, "[data-testid=answer]").await, "171");
     assert!(op_active(&c, "answer_correction").await);
     let authors = c
         .find_all(Locator::Css("[data-testid=history-author]"))
@@ -883,4 +885,75 @@ async fn refine_a_checklist_and_filter(c: &Client, project: &Path) {
         t.starts_with("23 items")
     })
     .await;
+}
+
+/// A model added in the window against the stub server this test starts: test request, a run
+/// with progress to the end, the before/after table; then an answer fixed in the editor and the
+/// same run again: the table changes and the stub receives no request.
+async fn evaluate_in_the_app(c: &Client) {
+    use assay_eval::stub::{Reply, Rule, StubConfig, StubServer};
+    let stub = StubServer::start(StubConfig {
+        rules: vec![Rule::always("降水量は何mm", Reply::Text("171".into()))],
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    click(c, "[data-testid=evaluation-open]").await;
+    let fill = |css: &'static str, text: String| async move {
+        let e = wait_for(c, css).await;
+        e.clear().await.unwrap();
+        e.send_keys(&text).await.unwrap();
+    };
+    fill("[data-testid=model-name]", "stub-qwen".into()).await;
+    fill("[data-testid=model-endpoint]", stub.url.clone()).await;
+    fill("[data-testid=model-id]", "qwen2.5-vl".into()).await;
+    click(c, "[data-testid=model-save]").await;
+    click(c, "[data-testid=check-stub-qwen]").await;
+    wait_text(c, "[data-testid=check-result]", |t| t.contains("“OK”")).await;
+    // jgraph-mini only: the other sample sets need a judge or boxes.
+    for other in ["vague-mini", "haerae-mini", "crag-mini"] {
+        click(c, &format!("[data-testid=run-dataset-{other}]")).await;
+    }
+    wait_text(c, "[data-testid=estimate]", |t| {
+        t.starts_with("at most 24 requests")
+    })
+    .await;
+    click(c, "[data-testid=start-run]").await;
+    wait_text(c, "[data-testid=run-state]", |t| t == "finished").await;
+    assert_eq!(
+        wait_for(c, "[data-testid=run-done]")
+            .await
+            .text()
+            .await
+            .unwrap(),
+        "24"
+    );
+    // jg-006 was corrected to 117 earlier: the stub's 171 is right before, wrong after.
+    wait_text(c, "[data-testid=ba-before]", |t| t == "8.3").await;
+    wait_text(c, "[data-testid=ba-after]", |t| t == "0.0").await;
+    wait_for(c, "[data-testid=ba-chart] svg").await;
+    screenshot(c, "evaluation.png").await;
+    let sent = stub.requests();
+    // 12 prompts before, the test request, and jg-007's question edited earlier in this test:
+    // the after side reuses every other answer.
+    assert_eq!(sent, 14, "requests sent");
+    click(c, "[data-testid=evaluation-close]").await;
+
+    // Put 171 back and run the same request again.
+    search(c, "降水量は何mm").await;
+    open_row(c, "jg-006").await;
+    let answer = wait_for(c, "[data-testid=answer]").await;
+    answer.clear().await.unwrap();
+    answer.send_keys("171").await.unwrap();
+    keys(c, &[(None, '\u{E00C}')]).await;
+    wait_text(c, "[data-testid=save-state]", |t| t.starts_with("saved")).await;
+    click(c, "[data-testid=evaluation-open]").await;
+    click(c, "[data-testid=rerun]").await;
+    wait_text(c, "[data-testid=ba-after]", |t| t == "8.3").await;
+    assert_eq!(
+        stub.requests(),
+        sent,
+        "re-scored from stored responses, nothing sent"
+    );
+    click(c, "[data-testid=evaluation-close]").await;
 }

@@ -207,6 +207,46 @@ item_score: number,
  */
 run_score: number | null, };
 
+export type ModelForm = { name: string, endpoints: Array<string>, model: string, api_key_env: string | null, concurrency: number, rate_per_minute: number | null, box_convention: string, price_input: number | null, price_output: number | null, max_tokens: number, };
+
+export type ModelCheck = { ok: boolean, 
+/**
+ * The model's reply, or what went wrong in plain words.
+ */
+message: string, millis: number, };
+
+export type EvalForm = { models: Array<string>, datasets: Array<string>, 
+/**
+ * "before", "after"
+ */
+versions: Array<string>, 
+/**
+ * "original", "explicit", "disambiguated", "text_only", "no_image"
+ */
+variants: Array<string>, runs: number, };
+
+export type EvalEstimate = { requests: number, 
+/**
+ * Items per dataset and version, as counted.
+ */
+items: Array<[string, string, number]>, };
+
+export type EvalStatus = { running: boolean, total: number, done: number, sent: number, cached: number, errors: number, prompt_tokens: number, completion_tokens: number, elapsed_secs: number, 
+/**
+ * From the pace so far; None until something finished.
+ */
+eta_secs: number | null, cost: number | null, cancelled: boolean, run_ids: Array<number>, error: string | null, 
+/**
+ * What was asked, to run it again.
+ */
+form: EvalForm | null, };
+
+export type ModelPair = { model: string, before: number, after: number, };
+
+export type DashboardRow = { dataset: string, scorer: string, source: string, items_before: number, items_after: number, accuracy_before: number, accuracy_after: number, delta: number, rank_correlation: number | null, models: Array<ModelPair>, };
+
+export type Dashboard = { rows: Array<DashboardRow>, markdown: string, csv: string, latex: string, };
+
 export const ANSWER_FORMATS: readonly AnswerFormat[] = ['short_answer', 'multiple_choice', 'checklist', 'grounding', 'free_form'];
 export const REFINEMENT_OPS: readonly RefinementOp[] = ['identical', 'minor_edit', 'disambiguation', 'answer_correction', 'replacement', 'remove'];
 export const ISSUE_TAGS: readonly IssueTag[] = ['ambiguous', 'not_image_grounded', 'wrong_answer', 'subjective'];
@@ -215,6 +255,9 @@ export const REF_TYPES: readonly RefType[] = ['salient', 'ambiguous', 'in_image_
 export const DISTRACTOR_KINDS: readonly DistractorKind[] = ['FSU', 'SU', 'NE'];
 export const ROLES: readonly Role[] = ['annotator', 'auditor', 'researcher'];
 export const PHASE1_DIMENSIONS: readonly Phase1Dimension[] = ['image_relevance', 'qa_quality', 'checklist_validity', 'category', 'overall'];
+export const BOX_CONVENTIONS: readonly string[] = ['auto', 'sent-pixels', 'original-pixels', 'normalized-1', 'normalized-1000', 'qwen2.5-vl', 'qwen3-vl', 'crag-mm'];
+export const VARIANTS: readonly string[] = ['original', 'explicit', 'disambiguated', 'text_only', 'no_image'];
+export const VERSIONS: readonly string[] = ['before', 'after'];
 export const CRITERION_ISSUES: readonly CriterionIssue[] = ['not_grounded', 'unverifiable'];
 
 export const commands = {
@@ -243,6 +286,14 @@ export const commands = {
   saveChart: (path: string, data: string): Promise<null> => invoke<null>('save_chart', { path, data }),
   itemResults: (id: number): Promise<ItemResults> => invoke<ItemResults>('item_results', { id }),
   overruleCriterion: (runId: number, id: number, criterion: number, rating: number): Promise<CriterionOverruled> => invoke<CriterionOverruled>('overrule_criterion', { runId, id, criterion, rating }),
+  models: (): Promise<Array<ModelForm>> => invoke<Array<ModelForm>>('models'),
+  saveModel: (form: ModelForm): Promise<ModelForm> => invoke<ModelForm>('save_model', { form }),
+  checkModel: (name: string): Promise<ModelCheck> => invoke<ModelCheck>('check_model', { name }),
+  estimateEval: (form: EvalForm): Promise<EvalEstimate> => invoke<EvalEstimate>('estimate_eval', { form }),
+  startEval: (form: EvalForm): Promise<null> => invoke<null>('start_eval', { form }),
+  evalStatus: (): Promise<EvalStatus> => invoke<EvalStatus>('eval_status'),
+  cancelEval: (): Promise<null> => invoke<null>('cancel_eval'),
+  dashboard: (): Promise<Dashboard> => invoke<Dashboard>('dashboard'),
 };
 
 export { Channel };

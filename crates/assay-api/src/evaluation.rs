@@ -1,0 +1,441 @@
+//! Evaluation in the app: models, a background run with live progress, and the before/after
+//! table. The engine is assay-eval's, the same one the CLI runs; this module only shapes its
+//! inputs and outputs for the window and keeps the state of the run in progress.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ApiError, ApiResult};
+use assay_core::{Project, Version};
+use assay_eval::model::{models, save_model, ModelConfig};
+use assay_eval::scorers::grounding::BoxConvention;
+use assay_eval::table::{before_after_table, render, TableFormat, TableOptions};
+use assay_eval::{run_eval, CancelToken, EvalProgress, EvalRequest, Variant};
+
+fn eval_err(e: impl std::fmt::Display) -> ApiError {
+    ApiError::new("invalid", e.to_string())
+}
+
+/// A model as the app edits it. The API key is never here: only the name of the environment
+/// variable that holds it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct ModelForm {
+    pub name: String,
+    pub endpoints: Vec<String>,
+    pub model: String,
+    pub api_key_env: Option<String>,
+    pub concurrency: u32,
+    pub rate_per_minute: Option<u32>,
+    pub box_convention: String,
+    pub price_input: Option<f64>,
+    pub price_output: Option<f64>,
+    pub max_tokens: u32,
+}
+
+impl ModelForm {
+    fn of(cfg: &ModelConfig) -> Self {
+        Self {
+            name: cfg.name.clone(),
+            endpoints: cfg.endpoints.clone(),
+            model: cfg.model.clone(),
+            api_key_env: cfg.api_key_env.clone(),
+            concurrency: cfg.concurrency as u32,
+            rate_per_minute: cfg.rate_per_minute,
+            box_convention: cfg.box_convention.as_str().into(),
+            price_input: cfg.price_input,
+            price_output: cfg.price_output,
+            max_tokens: cfg.params.max_tokens,
+        }
+    }
+
+    /// The stored config with this form's fields applied (other settings kept).
+    fn apply(&self, mut cfg: ModelConfig) -> ApiResult<ModelConfig> {
+        cfg.name = self.name.trim().to_string();
+        cfg.endpoints = self
+            .endpoints
+            .iter()
+            .map(|e| e.trim().to_string())
+            .filter(|e| !e.is_empty())
+            .collect();
+        cfg.model = self.model.trim().to_string();
+        cfg.api_key_env = self
+            .api_key_env
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from);
+        cfg.concurrency = self.concurrency.max(1) as usize;
+        cfg.rate_per_minute = self.rate_per_minute.filter(|r| *r > 0);
+        cfg.box_convention = BoxConvention::parse(&self.box_convention).ok_or_else(|| {
+            ApiError::new(
+                "invalid",
+                format!(
+                    "unknown box convention {:?}; one of {}",
+                    self.box_convention,
+                    BoxConvention::NAMES.join(", ")
+                ),
+            )
+        })?;
+        cfg.price_input = self.price_input;
+        cfg.price_output = self.price_output;
+        cfg.params.max_tokens = self.max_tokens.max(1);
+        Ok(cfg)
+    }
+}
+
+pub fn model_forms(project: &Project) -> ApiResult<Vec<ModelForm>> {
+    Ok(models(project)
+        .map_err(eval_err)?
+        .iter()
+        .map(|m| ModelForm::of(&m.config))
+        .collect())
+}
+
+/// Adds or updates a model (by name); settings the form does not show are kept.
+pub fn save_model_form(project: &Project, form: &ModelForm) -> ApiResult<ModelForm> {
+    let existing = models(project)
+        .map_err(eval_err)?
+        .into_iter()
+        .find(|m| m.config.name == form.name.trim())
+        .map(|m| m.config)
+        .unwrap_or_default();
+    let cfg = form.apply(existing)?;
+    save_model(project, &cfg).map_err(eval_err)?;
+    Ok(ModelForm::of(&cfg))
+}
+
+/// What one test request to a model brought back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct ModelCheck {
+    pub ok: bool,
+    /// The model's reply, or what went wrong in plain words.
+    pub message: String,
+    pub millis: u64,
+}
+
+/// Sends one short request to the model's first endpoint.
+pub async fn check_model(cfg: ModelConfig) -> ModelCheck {
+    let started = Instant::now();
+    let Some(endpoint) = cfg.endpoints.first().cloned() else {
+        return ModelCheck {
+            ok: false,
+            message: "the model has no endpoint".into(),
+            millis: 0,
+        };
+    };
+    let key = match &cfg.api_key_env {
+        Some(var) => match std::env::var(var) {
+            Ok(k) => Some(k),
+            Err(_) => {
+                return ModelCheck {
+                    ok: false,
+                    message: format!("the environment variable {var} (the API key) is not set"),
+                    millis: 0,
+                }
+            }
+        },
+        None => None,
+    };
+    let body = assay_eval::client::request_body(&cfg, None, "Reply with the single word OK.", &[]);
+    let http = reqwest::Client::new();
+    let res = assay_eval::client::chat(
+        &http,
+        &endpoint,
+        key.as_deref(),
+        &body,
+        std::time::Duration::from_secs_f64(cfg.timeout_secs.min(30.0)),
+    )
+    .await;
+    let millis = started.elapsed().as_millis() as u64;
+    match res {
+        Ok(r) => ModelCheck {
+            ok: true,
+            message: r.text,
+            millis,
+        },
+        Err(e) => ModelCheck {
+            ok: false,
+            message: format!("{endpoint}: {}", e.message),
+            millis,
+        },
+    }
+}
+
+/// What a person asks to run: models x datasets x versions x variants x runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct EvalForm {
+    pub models: Vec<String>,
+    pub datasets: Vec<String>,
+    /// "before", "after"
+    pub versions: Vec<String>,
+    /// "original", "explicit", "disambiguated", "text_only", "no_image"
+    pub variants: Vec<String>,
+    pub runs: u32,
+}
+
+impl EvalForm {
+    fn request(&self) -> ApiResult<EvalRequest> {
+        let parse = |list: &[String], what: &str, names: &[&str]| -> ApiResult<()> {
+            match list.iter().find(|v| !names.contains(&v.as_str())) {
+                Some(v) => Err(ApiError::new("invalid", format!("unknown {what} {v:?}"))),
+                None => Ok(()),
+            }
+        };
+        parse(&self.versions, "version", &Version::NAMES)?;
+        parse(&self.variants, "variant", &Variant::NAMES)?;
+        if self.models.is_empty() || self.datasets.is_empty() || self.runs == 0 {
+            return Err(ApiError::new(
+                "invalid",
+                "choose at least one model, one dataset and one run",
+            ));
+        }
+        Ok(EvalRequest {
+            models: self.models.clone(),
+            datasets: self.datasets.clone(),
+            versions: self
+                .versions
+                .iter()
+                .filter_map(|v| Version::parse(v))
+                .collect(),
+            variants: self
+                .variants
+                .iter()
+                .filter_map(|v| Variant::parse(v))
+                .collect(),
+            runs: self.runs,
+            ..Default::default()
+        })
+    }
+}
+
+/// An upper bound on the requests a run sends: responses already cached are reused and sent
+/// again for free, so the real count is at most this.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct EvalEstimate {
+    pub requests: u64,
+    /// Items per dataset and version, as counted.
+    pub items: Vec<(String, String, u64)>,
+}
+
+pub fn estimate(project: &Project, form: &EvalForm) -> ApiResult<EvalEstimate> {
+    let req = form.request()?;
+    let mut items = Vec::new();
+    let mut per_round = 0u64;
+    for ds in &req.datasets {
+        let d = project.dataset_by_name(ds)?;
+        for v in &req.versions {
+            let n = project.version_members(d.id, *v)?.len() as u64;
+            items.push((ds.clone(), v.as_str().to_string(), n));
+            per_round += n;
+        }
+    }
+    Ok(EvalEstimate {
+        requests: per_round
+            * req.variants.len() as u64
+            * req.models.len() as u64
+            * u64::from(req.runs),
+        items,
+    })
+}
+
+/// The run in progress (or the last one), as the runs panel shows it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct EvalStatus {
+    pub running: bool,
+    pub total: u64,
+    pub done: u64,
+    pub sent: u64,
+    pub cached: u64,
+    pub errors: u64,
+    pub prompt_tokens: i64,
+    pub completion_tokens: i64,
+    pub elapsed_secs: f64,
+    /// From the pace so far; None until something finished.
+    pub eta_secs: Option<f64>,
+    pub cost: Option<f64>,
+    pub cancelled: bool,
+    pub run_ids: Vec<i64>,
+    pub error: Option<String>,
+    /// What was asked, to run it again.
+    pub form: Option<EvalForm>,
+}
+
+/// The app's one evaluation at a time: its status and the token to cancel it.
+#[derive(Default)]
+pub struct EvalJobs {
+    status: Arc<Mutex<EvalStatus>>,
+    cancel: Mutex<Option<CancelToken>>,
+}
+
+impl EvalJobs {
+    pub fn status(&self) -> EvalStatus {
+        self.status.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    pub fn cancel(&self) {
+        if let Ok(c) = self.cancel.lock() {
+            if let Some(c) = c.as_ref() {
+                c.cancel();
+            }
+        }
+    }
+
+    /// Marks a run started and returns the work to spawn; refused while one is running. A run
+    /// killed midway resumes when started again: every response was committed as it came and
+    /// is reused from the cache.
+    pub fn start(
+        self: &Arc<Self>,
+        project: PathBuf,
+        form: EvalForm,
+    ) -> ApiResult<impl std::future::Future<Output = ()> + Send + 'static> {
+        let req = form.request()?;
+        let token = CancelToken::new();
+        {
+            let mut s = self
+                .status
+                .lock()
+                .map_err(|_| ApiError::new("internal", "evaluation state poisoned"))?;
+            if s.running {
+                return Err(ApiError::new(
+                    "busy",
+                    "an evaluation is already running; cancel it or wait",
+                ));
+            }
+            *s = EvalStatus {
+                running: true,
+                form: Some(form),
+                ..Default::default()
+            };
+        }
+        if let Ok(mut c) = self.cancel.lock() {
+            *c = Some(token.clone());
+        }
+        let status = self.status.clone();
+        Ok(async move {
+            let started = Instant::now();
+            let live = status.clone();
+            let progress: assay_eval::engine::ProgressFn = Arc::new(move |p: &EvalProgress| {
+                if let Ok(mut s) = live.lock() {
+                    apply_progress(&mut s, p, started.elapsed().as_secs_f64());
+                }
+            });
+            let result = run_eval(&project, &req, progress, token).await;
+            if let Ok(mut s) = status.lock() {
+                s.running = false;
+                s.elapsed_secs = started.elapsed().as_secs_f64();
+                s.eta_secs = None;
+                match result {
+                    Ok(summary) => {
+                        apply_progress(&mut s, &summary.progress, started.elapsed().as_secs_f64());
+                        s.eta_secs = None;
+                        s.cost = summary.cost;
+                        s.cancelled = summary.cancelled;
+                        s.run_ids = summary.run_ids;
+                    }
+                    Err(e) => s.error = Some(e.to_string()),
+                }
+            }
+        })
+    }
+}
+
+fn apply_progress(s: &mut EvalStatus, p: &EvalProgress, elapsed: f64) {
+    s.total = p.total as u64;
+    s.done = p.done as u64;
+    s.sent = p.sent as u64;
+    s.cached = p.cached as u64;
+    s.errors = p.errors as u64;
+    s.prompt_tokens = p.prompt_tokens;
+    s.completion_tokens = p.completion_tokens;
+    s.elapsed_secs = elapsed;
+    s.eta_secs = (p.done > 0 && p.total > p.done)
+        .then(|| elapsed / p.done as f64 * (p.total - p.done) as f64);
+}
+
+/// One model's accuracy on both sides of a table row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct ModelPair {
+    pub model: String,
+    pub before: f64,
+    pub after: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct DashboardRow {
+    pub dataset: String,
+    pub scorer: String,
+    pub source: String,
+    pub items_before: u64,
+    pub items_after: u64,
+    pub accuracy_before: f64,
+    pub accuracy_after: f64,
+    pub delta: f64,
+    pub rank_correlation: Option<f64>,
+    pub models: Vec<ModelPair>,
+}
+
+/// JAMMEval's Table 2 for every dataset with runs on both sides, as rows for the window and
+/// the same table rendered for copying.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct Dashboard {
+    pub rows: Vec<DashboardRow>,
+    pub markdown: String,
+    pub csv: String,
+    pub latex: String,
+}
+
+pub fn dashboard(project: &Project) -> ApiResult<Dashboard> {
+    let datasets: Vec<String> = project.datasets()?.into_iter().map(|d| d.name).collect();
+    let opts = TableOptions {
+        bootstrap: 0,
+        ..Default::default()
+    };
+    let rows =
+        before_after_table(project, &datasets, Variant::Original, &opts).map_err(eval_err)?;
+    let out = rows
+        .iter()
+        .map(|r| DashboardRow {
+            dataset: r.dataset.clone(),
+            scorer: r.protocol.scorer.clone(),
+            source: r.protocol.source.clone(),
+            items_before: r.before.items as u64,
+            items_after: r.after.items as u64,
+            accuracy_before: r.before.accuracy,
+            accuracy_after: r.after.accuracy,
+            delta: r.delta_accuracy,
+            rank_correlation: r.rank_correlation,
+            models: r
+                .before
+                .models
+                .iter()
+                .map(|m| ModelPair {
+                    model: m.model.clone(),
+                    before: m.mean,
+                    after: r
+                        .after
+                        .models
+                        .iter()
+                        .find(|a| a.model == m.model)
+                        .map_or(f64::NAN, |a| a.mean),
+                })
+                .collect(),
+        })
+        .collect();
+    let text = |f| render(&rows, f).map_err(eval_err);
+    Ok(Dashboard {
+        rows: out,
+        markdown: text(TableFormat::Markdown)?,
+        csv: text(TableFormat::Csv)?,
+        latex: text(TableFormat::Latex)?,
+    })
+}
+
+/// The model's full config, for a test request made outside the session lock.
+pub fn model_config(project: &Project, name: &str) -> ApiResult<ModelConfig> {
+    Ok(assay_eval::model::model_by_name(project, name)
+        .map_err(eval_err)?
+        .config)
+}

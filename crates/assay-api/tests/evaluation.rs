@@ -1,0 +1,138 @@
+//! Evaluation through the app's session: a model added from the form, its test request, a
+//! background run with progress, the dashboard, and an answer fix re-scored with no request.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use assay_api::evaluation::{check_model, EvalForm, EvalJobs, ModelForm};
+use assay_api::session::{import_into, Session};
+use assay_api::types::ImportRequest;
+use assay_core::store::Edit;
+use assay_core::Role;
+use assay_eval::stub::{Reply, Rule, StubConfig, StubServer};
+
+fn session(dir: &Path) -> Session {
+    let path = dir.join("p.assay");
+    let mut s = Session::new(dir.join("prefs.json"));
+    s.create_project(&path).unwrap();
+    let req = ImportRequest {
+        path: Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../assets/sample/jgraph-mini/jgraph-mini.jsonl")
+            .display()
+            .to_string(),
+        name: None,
+        layout: None,
+        mapping_path: None,
+        link_images: false,
+        dry_run: false,
+    };
+    import_into(&path, &req, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    s.set_user("rin", Role::Researcher).unwrap();
+    s
+}
+
+fn form(url: &str) -> ModelForm {
+    ModelForm {
+        name: "qwen".into(),
+        endpoints: vec![url.into()],
+        model: "Qwen2.5-VL-7B".into(),
+        api_key_env: None,
+        concurrency: 4,
+        rate_per_minute: None,
+        box_convention: "auto".into(),
+        price_input: Some(0.5),
+        price_output: Some(1.5),
+        max_tokens: 64,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    // The stub answers 171 to jg-006's question ("...降水量は何mm...") and OK otherwise.
+    let stub = StubServer::start(StubConfig {
+        rules: vec![Rule::always("降水量は何mm", Reply::Text("171".into()))],
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let saved = s.save_model(&form(&stub.url)).unwrap();
+    assert_eq!(saved.endpoints, vec![stub.url.clone()]);
+    assert_eq!(s.models().unwrap().len(), 1);
+
+    let check = check_model(s.model_config("qwen").unwrap()).await;
+    assert!(check.ok, "{}", check.message);
+    assert_eq!(check.message, "OK");
+    let mut down = form("http://127.0.0.1:9/v1");
+    down.name = "down".into();
+    s.save_model(&down).unwrap();
+    let bad = check_model(s.model_config("down").unwrap()).await;
+    assert!(
+        !bad.ok && bad.message.contains("127.0.0.1:9"),
+        "{}",
+        bad.message
+    );
+
+    let run = EvalForm {
+        models: vec!["qwen".into()],
+        datasets: vec!["jgraph-mini".into()],
+        versions: vec!["before".into(), "after".into()],
+        variants: vec!["original".into()],
+        runs: 1,
+    };
+    let est = s.estimate_eval(&run).unwrap();
+    assert_eq!(est.requests, 24, "12 items x 2 versions, before any cache");
+
+    let jobs = Arc::new(EvalJobs::default());
+    let path = dir.path().join("p.assay");
+    let work = jobs.start(path.clone(), run.clone()).unwrap();
+    assert!(
+        jobs.start(path.clone(), run.clone()).is_err(),
+        "one at a time"
+    );
+    work.await;
+    let st = jobs.status();
+    assert!(!st.running && st.error.is_none(), "{st:?}");
+    assert_eq!((st.total, st.done), (24, 24));
+    // Before and after ask the same questions: 12 distinct requests, the rest from the cache.
+    assert_eq!(stub.requests(), 13, "12 prompts + the test request");
+    assert!(st.cost.is_some());
+
+    let dash = s.dashboard().unwrap();
+    let row = &dash.rows[0];
+    assert_eq!(row.dataset, "jgraph-mini");
+    assert!((row.accuracy_before - 1.0 / 12.0).abs() < 1e-12);
+    assert!((row.accuracy_after - 1.0 / 12.0).abs() < 1e-12);
+    assert!(dash.markdown.contains("jgraph-mini"));
+    assert!(dash.latex.contains("\\\\"));
+
+    // Fix jg-006's answer to 117: the after side loses its one hit, no request is sent.
+    let id = s
+        .item_ids(&Default::default())
+        .unwrap()
+        .into_iter()
+        .find(|i| s.item_detail(*i).unwrap().item.ext_id == "jg-006")
+        .unwrap();
+    let d = s.item_detail(id).unwrap();
+    let mut content = d.item.content.clone();
+    content.answer = Some("117".into());
+    s.save_item(
+        id,
+        &Edit {
+            base_rev: Some(d.item.rev),
+            content,
+            op: Some(assay_core::RefinementOp::AnswerCorrection),
+            tags: vec![],
+            status: assay_core::ItemStatus::Edited,
+            note: None,
+        },
+    )
+    .unwrap();
+    jobs.start(path, run).unwrap().await;
+    assert_eq!(stub.requests(), 13, "re-scored from the cache");
+    let row = &s.dashboard().unwrap().rows[0];
+    assert!((row.accuracy_before - 1.0 / 12.0).abs() < 1e-12);
+    assert_eq!(row.accuracy_after, 0.0);
+}
