@@ -58,6 +58,7 @@ pub fn run() {
             commands::evaluation::eval_status,
             commands::evaluation::cancel_eval,
             commands::evaluation::dashboard,
+            commands::evaluation::overrule_result,
         ])
         .run(tauri::generate_context!())
         .expect("error while running Assay");

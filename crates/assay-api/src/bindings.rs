@@ -215,8 +215,18 @@ pub const COMMANDS: &[CommandSig] = &[
     },
     CommandSig {
         name: "dashboard",
-        args: &[],
+        args: &[("by", "string | null")],
         returns: "Dashboard",
+    },
+    CommandSig {
+        name: "overrule_result",
+        args: &[
+            ("runId", "number"),
+            ("id", "number"),
+            ("score", "number"),
+            ("note", "string | null"),
+        ],
+        returns: "null",
     },
 ];
 

@@ -12,7 +12,7 @@ use crate::error::{ApiError, ApiResult};
 use assay_core::{Project, Version};
 use assay_eval::model::{models, save_model, ModelConfig};
 use assay_eval::scorers::grounding::BoxConvention;
-use assay_eval::table::{before_after_table, render, TableFormat, TableOptions};
+use assay_eval::table::{before_after_table, render, Breakdown, TableFormat, TableOptions};
 use assay_eval::{run_eval, CancelToken, EvalProgress, EvalRequest, Variant};
 
 fn eval_err(e: impl std::fmt::Display) -> ApiError {
@@ -366,6 +366,8 @@ pub struct ModelPair {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct DashboardRow {
     pub dataset: String,
+    /// The category or operation of the row when broken down.
+    pub group: Option<String>,
     pub scorer: String,
     pub source: String,
     pub items_before: u64,
@@ -387,10 +389,21 @@ pub struct Dashboard {
     pub latex: String,
 }
 
-pub fn dashboard(project: &Project) -> ApiResult<Dashboard> {
+pub fn dashboard(project: &Project, by: Option<&str>) -> ApiResult<Dashboard> {
     let datasets: Vec<String> = project.datasets()?.into_iter().map(|d| d.name).collect();
+    let by = by
+        .map(|b| {
+            Breakdown::parse(b).ok_or_else(|| {
+                ApiError::new(
+                    "invalid",
+                    format!("rows by {b:?}? one of {}", Breakdown::NAMES.join(", ")),
+                )
+            })
+        })
+        .transpose()?;
     let opts = TableOptions {
         bootstrap: 0,
+        by,
         ..Default::default()
     };
     let rows =
@@ -399,6 +412,7 @@ pub fn dashboard(project: &Project) -> ApiResult<Dashboard> {
         .iter()
         .map(|r| DashboardRow {
             dataset: r.dataset.clone(),
+            group: r.group.clone(),
             scorer: r.protocol.scorer.clone(),
             source: r.protocol.source.clone(),
             items_before: r.before.items as u64,

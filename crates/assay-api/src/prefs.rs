@@ -15,6 +15,9 @@ pub struct Prefs {
     pub recent: Vec<String>,
     pub user: Option<SessionUser>,
     pub filters: BTreeMap<String, Filter>,
+    /// Each project's last evaluation request, so a run killed with the app is started again
+    /// (and resumes from its stored responses) after a restart.
+    pub evals: BTreeMap<String, crate::evaluation::EvalForm>,
 }
 
 const MAX_RECENT: usize = 10;

@@ -222,8 +222,24 @@ impl Session {
         crate::evaluation::estimate(self.project()?, form)
     }
 
-    pub fn dashboard(&self) -> ApiResult<crate::evaluation::Dashboard> {
-        crate::evaluation::dashboard(self.project()?)
+    /// The before/after table, optionally one row per category or refinement operation.
+    pub fn dashboard(&self, by: Option<&str>) -> ApiResult<crate::evaluation::Dashboard> {
+        crate::evaluation::dashboard(self.project()?, by)
+    }
+
+    /// The current user's judgement of one run's result for an item (0..1), over the scorer's,
+    /// which stays stored; a note says why.
+    pub fn overrule_result(
+        &mut self,
+        run_id: i64,
+        id: i64,
+        score: f64,
+        note: Option<String>,
+    ) -> ApiResult<()> {
+        let author = self.author()?;
+        let p = self.project()?;
+        assay_eval::table::overrule(p, run_id, id, score, Some(author.user_id), note.as_deref())
+            .map_err(|e| ApiError::new("invalid", e.to_string()))
     }
 
     pub fn stages(&self) -> ApiResult<Vec<Stage>> {
@@ -303,6 +319,19 @@ impl Session {
                     .cloned()
             })
             .unwrap_or_default()
+    }
+
+    /// The last evaluation this project ran from the app (what "run again" repeats).
+    pub fn last_eval(&self) -> Option<crate::evaluation::EvalForm> {
+        let key = self.project.as_ref()?.path().display().to_string();
+        self.prefs.evals.get(&key).cloned()
+    }
+
+    pub fn remember_eval(&mut self, form: &crate::evaluation::EvalForm) -> ApiResult<()> {
+        let key = self.project()?.path().display().to_string();
+        self.prefs.evals.insert(key, form.clone());
+        self.save_prefs();
+        Ok(())
     }
 
     pub fn save_filter(&mut self, filter: Filter) -> ApiResult<()> {

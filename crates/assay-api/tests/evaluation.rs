@@ -85,6 +85,11 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
     let est = s.estimate_eval(&run).unwrap();
     assert_eq!(est.requests, 24, "12 items x 2 versions, before any cache");
 
+    s.remember_eval(&run).unwrap();
+    let mut again = Session::new(dir.path().join("prefs.json"));
+    again.open_project(&dir.path().join("p.assay")).unwrap();
+    assert_eq!(again.last_eval(), Some(run.clone()), "kept for after a restart");
+
     let jobs = Arc::new(EvalJobs::default());
     let path = dir.path().join("p.assay");
     let work = jobs.start(path.clone(), run.clone()).unwrap();
@@ -100,13 +105,26 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
     assert_eq!(stub.requests(), 13, "12 prompts + the test request");
     assert!(st.cost.is_some());
 
-    let dash = s.dashboard().unwrap();
+    let dash = s.dashboard(None).unwrap();
     let row = &dash.rows[0];
     assert_eq!(row.dataset, "jgraph-mini");
     assert!((row.accuracy_before - 1.0 / 12.0).abs() < 1e-12);
     assert!((row.accuracy_after - 1.0 / 12.0).abs() < 1e-12);
     assert!(dash.markdown.contains("jgraph-mini"));
     assert!(dash.latex.contains("\\\\"));
+    let by_op = s.dashboard(Some("op")).unwrap();
+    assert!(!by_op.rows.is_empty());
+    assert!(
+        by_op.rows.iter().all(|r| r.group.is_some()),
+        "one row per operation"
+    );
+    assert!(s.dashboard(Some("colour")).is_err());
+    let by_op = s.dashboard(Some("op")).unwrap();
+    assert!(
+        by_op.rows.iter().all(|r| r.group.is_some()),
+        "one row per operation"
+    );
+    assert!(s.dashboard(Some("colour")).is_err());
 
     // Fix jg-006's answer to 117: the after side loses its one hit, no request is sent.
     let id = s
@@ -132,7 +150,7 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
     .unwrap();
     jobs.start(path, run).unwrap().await;
     assert_eq!(stub.requests(), 13, "re-scored from the cache");
-    let row = &s.dashboard().unwrap().rows[0];
+    let row = &s.dashboard(None).unwrap().rows[0];
     assert!((row.accuracy_before - 1.0 / 12.0).abs() < 1e-12);
     assert_eq!(row.accuracy_after, 0.0);
 }

@@ -37,15 +37,24 @@ pub async fn estimate_eval(
 /// Starts the run in the background; progress is read with `eval_status`.
 #[tauri::command]
 pub async fn start_eval(state: State<'_, AppState>, form: EvalForm) -> Result<(), ApiError> {
-    let path = state.session()?.project_path()?;
+    let path = {
+        let mut session = state.session()?;
+        session.remember_eval(&form)?;
+        session.project_path()?
+    };
     let work = state.evals.start(path, form)?;
     tauri::async_runtime::spawn(work);
     Ok(())
 }
 
+/// The run in progress, or the last one; after a restart, the last request this project ran.
 #[tauri::command]
 pub async fn eval_status(state: State<'_, AppState>) -> Result<EvalStatus, ApiError> {
-    Ok(state.evals.status())
+    let mut status = state.evals.status();
+    if status.form.is_none() {
+        status.form = state.session()?.last_eval();
+    }
+    Ok(status)
 }
 
 #[tauri::command]
@@ -55,6 +64,20 @@ pub async fn cancel_eval(state: State<'_, AppState>) -> Result<(), ApiError> {
 }
 
 #[tauri::command]
-pub async fn dashboard(state: State<'_, AppState>) -> Result<Dashboard, ApiError> {
-    state.session()?.dashboard()
+pub async fn dashboard(
+    state: State<'_, AppState>,
+    by: Option<String>,
+) -> Result<Dashboard, ApiError> {
+    state.session()?.dashboard(by.as_deref())
+}
+
+#[tauri::command]
+pub async fn overrule_result(
+    state: State<'_, AppState>,
+    run_id: i64,
+    id: i64,
+    score: f64,
+    note: Option<String>,
+) -> Result<(), ApiError> {
+    state.session()?.overrule_result(run_id, id, score, note)
 }

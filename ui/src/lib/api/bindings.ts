@@ -243,7 +243,11 @@ form: EvalForm | null, };
 
 export type ModelPair = { model: string, before: number, after: number, };
 
-export type DashboardRow = { dataset: string, scorer: string, source: string, items_before: number, items_after: number, accuracy_before: number, accuracy_after: number, delta: number, rank_correlation: number | null, models: Array<ModelPair>, };
+export type DashboardRow = { dataset: string, 
+/**
+ * The category or operation of the row when broken down.
+ */
+group: string | null, scorer: string, source: string, items_before: number, items_after: number, accuracy_before: number, accuracy_after: number, delta: number, rank_correlation: number | null, models: Array<ModelPair>, };
 
 export type Dashboard = { rows: Array<DashboardRow>, markdown: string, csv: string, latex: string, };
 
@@ -293,7 +297,8 @@ export const commands = {
   startEval: (form: EvalForm): Promise<null> => invoke<null>('start_eval', { form }),
   evalStatus: (): Promise<EvalStatus> => invoke<EvalStatus>('eval_status'),
   cancelEval: (): Promise<null> => invoke<null>('cancel_eval'),
-  dashboard: (): Promise<Dashboard> => invoke<Dashboard>('dashboard'),
+  dashboard: (by: string | null): Promise<Dashboard> => invoke<Dashboard>('dashboard', { by }),
+  overruleResult: (runId: number, id: number, score: number, note: string | null): Promise<null> => invoke<null>('overrule_result', { runId, id, score, note }),
 };
 
 export { Channel };
