@@ -609,7 +609,71 @@ pub fn engine(args: &[String]) -> Result<()> {
             bare, bare / ideal * 100.0, secs / bare
         );
         anyhow::Ok(())
-    })
+    })?;
+
+    // Browsing while a 64-way run writes: the app's session changes filters (first page +
+    // count, as the list does) in a loop for as long as a second run (new requests) goes on.
+    let done = std::sync::Arc::new(AtomicBool::new(false));
+    let browse_done = done.clone();
+    let browse_path = path.clone();
+    let browser = std::thread::spawn(move || -> Result<Vec<f64>> {
+        let mut session = assay_api::Session::new(browse_path.with_extension("prefs.json"));
+        session
+            .open_project(&browse_path)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let filters = [
+            Filter::default(),
+            Filter {
+                text: Some("画像の".into()),
+                ..Default::default()
+            },
+            Filter {
+                statuses: vec![ItemStatus::Todo],
+                ..Default::default()
+            },
+        ];
+        let page = Page {
+            offset: 0,
+            limit: 100,
+        };
+        let mut times = Vec::new();
+        let mut i = 0;
+        while !browse_done.load(std::sync::atomic::Ordering::SeqCst) {
+            let t = Instant::now();
+            session
+                .query_items(&filters[i % filters.len()], page)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            times.push(t.elapsed().as_secs_f64() * 1000.0);
+            i += 1;
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        Ok(times)
+    });
+    let secs = rt.block_on(async {
+        let req = EvalRequest {
+            models: vec!["m".into()],
+            datasets: vec!["engine".into()],
+            versions: vec![Version::After],
+            runs: 2,
+            ..Default::default()
+        };
+        let t = Instant::now();
+        run_eval(&path, &req, std::sync::Arc::new(|_| {}), CancelToken::new()).await?;
+        anyhow::Ok(t.elapsed().as_secs_f64())
+    })?;
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let mut times = browser
+        .join()
+        .map_err(|_| anyhow::anyhow!("browsing thread panicked"))??;
+    times.sort_by(f64::total_cmp);
+    println!(
+        "browsing during a 64-way run ({secs:.2} s): {} filter changes, p50 {:.2} ms, p95 {:.2} ms, max {:.1} ms",
+        times.len(),
+        percentile(&times, 0.5),
+        percentile(&times, 0.95),
+        times.last().copied().unwrap_or(0.0)
+    );
+    Ok(())
 }
 
 /// The floor set by the stub and the HTTP stack: `n` plain requests, `conc` at a time.

@@ -88,7 +88,11 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
     s.remember_eval(&run).unwrap();
     let mut again = Session::new(dir.path().join("prefs.json"));
     again.open_project(&dir.path().join("p.assay")).unwrap();
-    assert_eq!(again.last_eval(), Some(run.clone()), "kept for after a restart");
+    assert_eq!(
+        again.last_eval(),
+        Some(run.clone()),
+        "kept for after a restart"
+    );
 
     let jobs = Arc::new(EvalJobs::default());
     let path = dir.path().join("p.assay");
