@@ -59,6 +59,7 @@ pub fn run() {
             commands::evaluation::cancel_eval,
             commands::evaluation::dashboard,
             commands::evaluation::overrule_result,
+            commands::evaluation::triage,
         ])
         .run(tauri::generate_context!())
         .expect("error while running Assay");

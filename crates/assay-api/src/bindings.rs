@@ -9,6 +9,7 @@ use crate::evaluation::{
 };
 use crate::types::{
     AppInfo, CriterionOverruled, ImportRequest, ItemDetail, ItemResults, ProjectInfo, SessionUser,
+    TriageEntry,
 };
 use assay_core::import::{ImportReport, Progress};
 use assay_core::store::{
@@ -228,6 +229,11 @@ pub const COMMANDS: &[CommandSig] = &[
         ],
         returns: "null",
     },
+    CommandSig {
+        name: "triage",
+        args: &[],
+        returns: "Array<TriageEntry>",
+    },
 ];
 
 fn camel(name: &str) -> String {
@@ -305,6 +311,7 @@ pub fn generate() -> String {
         ModelPair::decl(&cfg),
         DashboardRow::decl(&cfg),
         Dashboard::decl(&cfg),
+        TriageEntry::decl(&cfg),
     ];
     let mut s = String::from(
         "// Generated from Rust by assay-api (`cargo xtask bindings`). Do not edit by hand.\n\

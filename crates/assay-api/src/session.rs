@@ -242,6 +242,22 @@ impl Session {
             .map_err(|e| ApiError::new("invalid", e.to_string()))
     }
 
+    /// Items ranked by evidence in the stored runs that they need a person.
+    pub fn triage(&self) -> ApiResult<Vec<crate::types::TriageEntry>> {
+        let items = assay_eval::triage::triage(self.project()?, &[])
+            .map_err(|e| ApiError::new("invalid", e.to_string()))?;
+        Ok(items
+            .into_iter()
+            .map(|t| crate::types::TriageEntry {
+                item_id: t.item_id,
+                ext_id: t.ext_id,
+                dataset: t.dataset,
+                score: t.score,
+                reasons: t.reasons.into_iter().map(|r| (r.kind, r.detail)).collect(),
+            })
+            .collect())
+    }
+
     pub fn stages(&self) -> ApiResult<Vec<Stage>> {
         Ok(self.project()?.stages()?)
     }

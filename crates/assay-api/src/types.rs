@@ -67,3 +67,14 @@ pub struct ItemResults {
     /// (run id, S_final or accuracy with overrules applied)
     pub run_scores: Vec<(i64, Option<f64>)>,
 }
+
+/// An item in the triage queue with the evidence that it needs a person.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct TriageEntry {
+    pub item_id: i64,
+    pub ext_id: String,
+    pub dataset: String,
+    pub score: f64,
+    /// (kind, evidence): "wrong_reference", "not_image_grounded" or "ambiguous".
+    pub reasons: Vec<(String, String)>,
+}

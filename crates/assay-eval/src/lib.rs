@@ -17,6 +17,7 @@ pub mod scorers;
 pub mod stub;
 pub mod table;
 pub mod trace;
+pub mod triage;
 
 pub use cancel::CancelToken;
 pub use engine::{run_eval, EvalProgress, EvalRequest, EvalSummary, Version};

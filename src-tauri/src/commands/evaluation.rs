@@ -81,3 +81,10 @@ pub async fn overrule_result(
 ) -> Result<(), ApiError> {
     state.session()?.overrule_result(run_id, id, score, note)
 }
+
+#[tauri::command]
+pub async fn triage(
+    state: State<'_, AppState>,
+) -> Result<Vec<assay_api::types::TriageEntry>, ApiError> {
+    state.session()?.triage()
+}

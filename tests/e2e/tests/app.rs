@@ -914,8 +914,10 @@ async fn evaluate_in_the_app(c: &Client) {
     for other in ["vague-mini", "haerae-mini", "crag-mini"] {
         click(c, &format!("[data-testid=run-dataset-{other}]")).await;
     }
+    // The no-image variant too: an answer right without the image is triage evidence.
+    click(c, "[data-testid=run-variant-no_image]").await;
     wait_text(c, "[data-testid=estimate]", |t| {
-        t.starts_with("at most 24 requests")
+        t.starts_with("at most 48 requests")
     })
     .await;
     click(c, "[data-testid=start-run]").await;
@@ -926,7 +928,7 @@ async fn evaluate_in_the_app(c: &Client) {
             .text()
             .await
             .unwrap(),
-        "24"
+        "48"
     );
     // jg-006 was corrected to 117 earlier: the stub's 171 is right before, wrong after.
     wait_text(c, "[data-testid=ba-before]", |t| t == "8.3").await;
@@ -934,9 +936,9 @@ async fn evaluate_in_the_app(c: &Client) {
     wait_for(c, "[data-testid=ba-chart] svg").await;
     screenshot(c, "evaluation.png").await;
     let sent = stub.requests();
-    // 12 prompts before, the test request, and jg-007's question edited earlier in this test:
-    // the after side reuses every other answer.
-    assert_eq!(sent, 14, "requests sent");
+    // Per variant 12 prompts before and jg-007's question edited earlier in this test (the
+    // after side reuses every other answer), plus the test request.
+    assert_eq!(sent, 2 * 13 + 1, "requests sent");
     click(c, "[data-testid=evaluation-close]").await;
 
     // Put 171 back and run the same request again.
@@ -956,4 +958,16 @@ async fn evaluate_in_the_app(c: &Client) {
         "re-scored from stored responses, nothing sent"
     );
     click(c, "[data-testid=evaluation-close]").await;
+
+    // Triage: jg-006 is answered right without its image; N opens the next item.
+    click(c, "[data-testid=triage-open]").await;
+    wait_for(c, "[data-testid=triage-item][data-ext-id='jg-006']").await;
+    wait_text(c, "[data-testid=triage-reason]", |t| {
+        t.contains("not image-grounded")
+    })
+    .await;
+    click(c, "[data-testid=triage-item][data-ext-id='jg-006']").await;
+    wait_text(c, "[data-testid=item-id]", |t| t == "jg-006").await;
+    screenshot(c, "triage.png").await;
+    click(c, "[data-testid=triage-open]").await;
 }

@@ -29,9 +29,9 @@ pub use models::{ModelRow, TemplateRow};
 pub use query::{Bin, BoxHistograms, Facets, Filter, ItemRow, Page, QueryResult, Range};
 pub use revisions::RevisionInfo;
 pub use runs::{
-    CriterionOverrule, ItemRunResult, NewCriterionOverrule, Outcome, PendingJudgement,
-    RecordedResult, ResultRow, RunItemResult, RunKey, RunRow, RunSummary, RunWrite, StoredResponse,
-    TraceRow,
+    CriterionOverrule, CurrentResult, ItemRunResult, NewCriterionOverrule, Outcome,
+    PendingJudgement, RecordedResult, ResultRow, RunItemResult, RunKey, RunRow, RunSummary,
+    RunWrite, StoredResponse, TraceRow,
 };
 pub use stages::{DecidedBy, Filtering, FunnelStep, Phase1Flag, Stage, StageDecision};
 pub use users::User;

@@ -130,6 +130,22 @@ pub struct ResultRow {
 }
 
 /// Everything stored about one item of a run, for tracing.
+/// One stored result as triage reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CurrentResult {
+    pub item_id: i64,
+    pub ext_id: String,
+    pub model: String,
+    pub version: String,
+    pub variant: String,
+    pub run_index: i64,
+    pub scorer: String,
+    pub outcome: String,
+    pub score: Option<f64>,
+    pub parsed: Option<String>,
+    pub overruled: Option<f64>,
+}
+
 /// One run's result for one item, with the run it belongs to and any overrule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -435,6 +451,38 @@ impl Project {
                 unparsed: r.get(12)?,
                 errors: r.get(13)?,
                 accuracy: r.get(14)?,
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Every current result on a dataset's items at their current revision (results for an
+    /// older revision are stale and left out; so an item drops out of triage once fixed), with
+    /// the run's model, version, variant and index and any person's overrule.
+    pub fn current_results(&self, dataset_id: i64) -> Result<Vec<CurrentResult>> {
+        let mut st = self.conn.prepare(
+            "SELECT ri.item_id, i.ext_id, m.name, r.version, r.variant, r.run_index, r.scorer,
+                    ri.outcome, ri.score, ri.parsed,
+                    (SELECT o.score FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1)
+             FROM run_items ri JOIN runs r ON r.id = ri.run_id JOIN models m ON m.id = r.model_id
+             JOIN items i ON i.id = ri.item_id
+             WHERE r.dataset_id = ?1 AND ri.outcome IN ('scored', 'unparsed')
+               AND ri.item_rev = i.rev
+             ORDER BY i.seq, m.name, r.run_index",
+        )?;
+        let rows = st.query_map([dataset_id], |r| {
+            Ok(CurrentResult {
+                item_id: r.get(0)?,
+                ext_id: r.get(1)?,
+                model: r.get(2)?,
+                version: r.get(3)?,
+                variant: r.get(4)?,
+                run_index: r.get(5)?,
+                scorer: r.get(6)?,
+                outcome: r.get(7)?,
+                score: r.get(8)?,
+                parsed: r.get(9)?,
+                overruled: r.get(10)?,
             })
         })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)

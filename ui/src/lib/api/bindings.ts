@@ -251,6 +251,12 @@ group: string | null, scorer: string, source: string, items_before: number, item
 
 export type Dashboard = { rows: Array<DashboardRow>, markdown: string, csv: string, latex: string, };
 
+export type TriageEntry = { item_id: number, ext_id: string, dataset: string, score: number, 
+/**
+ * (kind, evidence): "wrong_reference", "not_image_grounded" or "ambiguous".
+ */
+reasons: Array<[string, string]>, };
+
 export const ANSWER_FORMATS: readonly AnswerFormat[] = ['short_answer', 'multiple_choice', 'checklist', 'grounding', 'free_form'];
 export const REFINEMENT_OPS: readonly RefinementOp[] = ['identical', 'minor_edit', 'disambiguation', 'answer_correction', 'replacement', 'remove'];
 export const ISSUE_TAGS: readonly IssueTag[] = ['ambiguous', 'not_image_grounded', 'wrong_answer', 'subjective'];
@@ -299,6 +305,7 @@ export const commands = {
   cancelEval: (): Promise<null> => invoke<null>('cancel_eval'),
   dashboard: (by: string | null): Promise<Dashboard> => invoke<Dashboard>('dashboard', { by }),
   overruleResult: (runId: number, id: number, score: number, note: string | null): Promise<null> => invoke<null>('overrule_result', { runId, id, score, note }),
+  triage: (): Promise<Array<TriageEntry>> => invoke<Array<TriageEntry>>('triage'),
 };
 
 export { Channel };

@@ -131,7 +131,17 @@ export class Editor {
     await this.save();
   }
 
-  async save(recordUndo = true): Promise<void> {
+  // Saves run one after another: a second save (autosave, blur, undo) waits for the one in
+  // flight, so it sees the revision that one produced instead of racing it.
+  private chain: Promise<void> = Promise.resolve();
+
+  save(recordUndo = true): Promise<void> {
+    const run = this.chain.then(() => this.saveNow(recordUndo));
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  private async saveNow(recordUndo: boolean): Promise<void> {
     clearTimeout(this.timer);
     if (!this.detail || !this.work || !this.committed || this.conflict) return;
     const w = $state.snapshot(this.work) as Snapshot;
