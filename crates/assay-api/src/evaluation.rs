@@ -384,6 +384,8 @@ pub struct DashboardRow {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Dashboard {
     pub rows: Vec<DashboardRow>,
+    /// (dataset, refinement operation or "unset", items): what refining did to each dataset.
+    pub operations: Vec<(String, String, i64)>,
     pub markdown: String,
     pub csv: String,
     pub latex: String,
@@ -439,8 +441,18 @@ pub fn dashboard(project: &Project, by: Option<&str>) -> ApiResult<Dashboard> {
         })
         .collect();
     let text = |f| render(&rows, f).map_err(eval_err);
+    let operations = project
+        .summary()?
+        .datasets
+        .into_iter()
+        .flat_map(|d| {
+            let name = d.dataset.clone();
+            d.ops.into_iter().map(move |(op, n)| (name.clone(), op, n))
+        })
+        .collect();
     Ok(Dashboard {
         rows: out,
+        operations,
         markdown: text(TableFormat::Markdown)?,
         csv: text(TableFormat::Csv)?,
         latex: text(TableFormat::Latex)?,

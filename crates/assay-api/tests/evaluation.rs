@@ -116,6 +116,13 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
     assert!((row.accuracy_after - 1.0 / 12.0).abs() < 1e-12);
     assert!(dash.markdown.contains("jgraph-mini"));
     assert!(dash.latex.contains("\\\\"));
+    let ops: i64 = dash
+        .operations
+        .iter()
+        .filter(|o| o.0 == "jgraph-mini")
+        .map(|o| o.2)
+        .sum();
+    assert_eq!(ops, 12, "every item counted once in the operations chart");
     let by_op = s.dashboard(Some("op")).unwrap();
     assert!(!by_op.rows.is_empty());
     assert!(
@@ -123,6 +130,13 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
         "one row per operation"
     );
     assert!(s.dashboard(Some("colour")).is_err());
+    let ops: i64 = dash
+        .operations
+        .iter()
+        .filter(|o| o.0 == "jgraph-mini")
+        .map(|o| o.2)
+        .sum();
+    assert_eq!(ops, 12, "every item counted once in the operations chart");
     let by_op = s.dashboard(Some("op")).unwrap();
     assert!(
         by_op.rows.iter().all(|r| r.group.is_some()),

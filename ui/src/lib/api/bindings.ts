@@ -249,7 +249,11 @@ export type DashboardRow = { dataset: string,
  */
 group: string | null, scorer: string, source: string, items_before: number, items_after: number, accuracy_before: number, accuracy_after: number, delta: number, rank_correlation: number | null, models: Array<ModelPair>, };
 
-export type Dashboard = { rows: Array<DashboardRow>, markdown: string, csv: string, latex: string, };
+export type Dashboard = { rows: Array<DashboardRow>, 
+/**
+ * (dataset, refinement operation or "unset", items): what refining did to each dataset.
+ */
+operations: Array<[string, string, number]>, markdown: string, csv: string, latex: string, };
 
 export type TriageEntry = { item_id: number, ext_id: string, dataset: string, score: number, 
 /**
