@@ -60,6 +60,7 @@ pub fn run() {
             commands::evaluation::dashboard,
             commands::evaluation::overrule_result,
             commands::evaluation::triage,
+            commands::evaluation::tag_failure,
         ])
         .run(tauri::generate_context!())
         .expect("error while running Assay");

@@ -234,6 +234,16 @@ pub const COMMANDS: &[CommandSig] = &[
         args: &[],
         returns: "Array<TriageEntry>",
     },
+    CommandSig {
+        name: "tag_failure",
+        args: &[
+            ("runId", "number"),
+            ("id", "number"),
+            ("tag", "string"),
+            ("tagged", "boolean"),
+        ],
+        returns: "null",
+    },
 ];
 
 fn camel(name: &str) -> String {
@@ -325,7 +335,7 @@ pub fn generate() -> String {
     }
     // The value lists of the enums, from the same Rust lists the parsers use, so the UI never
     // keeps a list of its own.
-    let lists: [(&str, &str, Vec<&str>); 12] = [
+    let lists: [(&str, &str, Vec<&str>); 13] = [
         (
             "ANSWER_FORMATS",
             "AnswerFormat",
@@ -356,6 +366,11 @@ pub fn generate() -> String {
             assay_eval::scorers::grounding::BoxConvention::NAMES.to_vec(),
         ),
         ("VARIANTS", "string", assay_eval::Variant::NAMES.to_vec()),
+        (
+            "FAILURE_TAGS",
+            "string",
+            crate::types::FAILURE_TAGS.to_vec(),
+        ),
         ("VERSIONS", "string", assay_core::Version::NAMES.to_vec()),
         (
             "CRITERION_ISSUES",

@@ -386,6 +386,8 @@ pub struct Dashboard {
     pub rows: Vec<DashboardRow>,
     /// (dataset, refinement operation or "unset", items): what refining did to each dataset.
     pub operations: Vec<(String, String, i64)>,
+    /// (model, failure tag, responses): why models failed, as people tagged it.
+    pub failure_tags: Vec<(String, String, i64)>,
     pub markdown: String,
     pub csv: String,
     pub latex: String,
@@ -453,6 +455,7 @@ pub fn dashboard(project: &Project, by: Option<&str>) -> ApiResult<Dashboard> {
     Ok(Dashboard {
         rows: out,
         operations,
+        failure_tags: project.failure_tag_counts()?,
         markdown: text(TableFormat::Markdown)?,
         csv: text(TableFormat::Csv)?,
         latex: text(TableFormat::Latex)?,

@@ -258,6 +258,14 @@ impl Session {
             .collect())
     }
 
+    /// The current user sets or withdraws a failure tag on one run's result for an item.
+    pub fn tag_failure(&self, run_id: i64, id: i64, tag: &str, tagged: bool) -> ApiResult<()> {
+        let author = self.author()?;
+        Ok(self
+            .project()?
+            .tag_failure(run_id, id, tag, tagged, Some(author.user_id))?)
+    }
+
     pub fn stages(&self) -> ApiResult<Vec<Stage>> {
         Ok(self.project()?.stages()?)
     }

@@ -78,3 +78,14 @@ pub struct TriageEntry {
     /// (kind, evidence): "wrong_reference", "not_image_grounded" or "ambiguous".
     pub reasons: Vec<(String, String)>,
 }
+
+/// JAMMEval's error categories for a failed response; a project may use others.
+pub const FAILURE_TAGS: [&str; 7] = [
+    "perception",
+    "ocr",
+    "reasoning",
+    "knowledge",
+    "judge",
+    "annotation",
+    "refusal",
+];

@@ -123,6 +123,15 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
         .map(|o| o.2)
         .sum();
     assert_eq!(ops, 12, "every item counted once in the operations chart");
+    // A person tags why jg-001 failed; the dashboard counts it per model.
+    let first = s.item_ids(&Default::default()).unwrap()[0];
+    let run_id = st.run_ids[0];
+    s.tag_failure(run_id, first, "OCR", true).unwrap();
+    s.tag_failure(run_id, first, "reasoning", true).unwrap();
+    s.tag_failure(run_id, first, "reasoning", false).unwrap();
+    let tags = s.dashboard(None).unwrap().failure_tags;
+    assert_eq!(tags, vec![("qwen".to_string(), "ocr".to_string(), 1)]);
+    assert!(s.tag_failure(run_id, first, "  ", true).is_err());
     let by_op = s.dashboard(Some("op")).unwrap();
     assert!(!by_op.rows.is_empty());
     assert!(
@@ -137,6 +146,15 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
         .map(|o| o.2)
         .sum();
     assert_eq!(ops, 12, "every item counted once in the operations chart");
+    // A person tags why jg-001 failed; the dashboard counts it per model.
+    let first = s.item_ids(&Default::default()).unwrap()[0];
+    let run_id = st.run_ids[0];
+    s.tag_failure(run_id, first, "OCR", true).unwrap();
+    s.tag_failure(run_id, first, "reasoning", true).unwrap();
+    s.tag_failure(run_id, first, "reasoning", false).unwrap();
+    let tags = s.dashboard(None).unwrap().failure_tags;
+    assert_eq!(tags, vec![("qwen".to_string(), "ocr".to_string(), 1)]);
+    assert!(s.tag_failure(run_id, first, "  ", true).is_err());
     let by_op = s.dashboard(Some("op")).unwrap();
     assert!(
         by_op.rows.iter().all(|r| r.group.is_some()),

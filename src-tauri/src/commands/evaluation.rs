@@ -88,3 +88,14 @@ pub async fn triage(
 ) -> Result<Vec<assay_api::types::TriageEntry>, ApiError> {
     state.session()?.triage()
 }
+
+#[tauri::command]
+pub async fn tag_failure(
+    state: State<'_, AppState>,
+    run_id: i64,
+    id: i64,
+    tag: String,
+    tagged: bool,
+) -> Result<(), ApiError> {
+    state.session()?.tag_failure(run_id, id, &tag, tagged)
+}

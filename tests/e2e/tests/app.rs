@@ -465,7 +465,7 @@ async fn annotate_in_the_real_window() {
 
     draw_and_label_a_target_box(&c, &project).await;
     refine_a_checklist_and_filter(&c, &project).await;
-    evaluate_in_the_app(&c).await;
+    evaluate_in_the_app(&c, &project).await;
 
     // Import dialog.
     search(&c, "降水量").await;
@@ -890,7 +890,7 @@ async fn refine_a_checklist_and_filter(c: &Client, project: &Path) {
 /// A model added in the window against the stub server this test starts: test request, a run
 /// with progress to the end, the before/after table; then an answer fixed in the editor and the
 /// same run again: the table changes and the stub receives no request.
-async fn evaluate_in_the_app(c: &Client) {
+async fn evaluate_in_the_app(c: &Client, project: &Path) {
     use assay_eval::stub::{Reply, Rule, StubConfig, StubServer};
     let stub = StubServer::start(StubConfig {
         rules: vec![Rule::always("降水量は何mm", Reply::Text("171".into()))],
@@ -970,4 +970,27 @@ async fn evaluate_in_the_app(c: &Client) {
     wait_text(c, "[data-testid=item-id]", |t| t == "jg-006").await;
     screenshot(c, "triage.png").await;
     click(c, "[data-testid=triage-open]").await;
+
+    // Why a response failed: jg-001 was answered "OK"; tag its first result as OCR.
+    search(c, "Cの値は").await;
+    open_row(c, "jg-001").await;
+    click(c, "[data-testid=failure-ocr]").await;
+    let start = Instant::now();
+    loop {
+        let p = assay_core::Project::open(project).unwrap();
+        let id = p.item_id_by_ext("jgraph-mini", "jg-001").unwrap();
+        let tagged = p
+            .item_results(id)
+            .unwrap()
+            .iter()
+            .any(|r| r.failure_tags == ["ocr"]);
+        if tagged {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the tag was never stored"
+        );
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
 }

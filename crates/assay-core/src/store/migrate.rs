@@ -38,6 +38,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0007_criterion_overrules",
         include_str!("../../../../migrations/0007_criterion_overrules.sql"),
     ),
+    (
+        "0008_failure_tags",
+        include_str!("../../../../migrations/0008_failure_tags.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

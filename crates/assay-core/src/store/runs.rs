@@ -162,6 +162,8 @@ pub struct ItemRunResult {
     pub overruled: Option<f64>,
     pub overrule_note: Option<String>,
     pub criterion_overrules: Vec<CriterionOverrule>,
+    /// Why the response failed, as people tagged it (see `tag_failure`).
+    pub failure_tags: Vec<String>,
 }
 
 /// A person's rating of one criterion, with the item score it leads to.
@@ -488,6 +490,52 @@ impl Project {
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
+    /// Sets or withdraws a person's failure tag on one run's result for an item.
+    pub fn tag_failure(
+        &self,
+        run_id: i64,
+        item_id: i64,
+        tag: &str,
+        tagged: bool,
+        author_id: Option<i64>,
+    ) -> Result<()> {
+        let tag = tag.trim().to_lowercase();
+        if tag.is_empty() {
+            return Err(Error::Invalid("a failure tag needs a name".into()));
+        }
+        self.conn.execute(
+            "INSERT INTO failure_tags (run_id, item_id, tag, tagged, author_id, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![run_id, item_id, tag, tagged, author_id, now()],
+        )?;
+        Ok(())
+    }
+
+    /// The failure tags standing on one run's result for an item.
+    pub fn failure_tags(&self, run_id: i64, item_id: i64) -> Result<Vec<String>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT f.tag FROM failure_tags f WHERE f.run_id = ?1 AND f.item_id = ?2 AND f.tagged = 1
+               AND f.id = (SELECT max(id) FROM failure_tags
+                           WHERE run_id = f.run_id AND item_id = f.item_id AND tag = f.tag)
+             ORDER BY f.tag",
+        )?;
+        let rows = st.query_map(params![run_id, item_id], |r| r.get(0))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Standing failure tags counted per model and tag, over every run of the project.
+    pub fn failure_tag_counts(&self) -> Result<Vec<(String, String, i64)>> {
+        let mut st = self.conn.prepare(
+            "SELECT m.name, f.tag, count(*) FROM failure_tags f
+             JOIN runs r ON r.id = f.run_id JOIN models m ON m.id = r.model_id
+             WHERE f.tagged = 1 AND f.id = (SELECT max(id) FROM failure_tags
+                 WHERE run_id = f.run_id AND item_id = f.item_id AND tag = f.tag)
+             GROUP BY m.name, f.tag ORDER BY m.name, count(*) DESC",
+        )?;
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
     /// A run's results as the tables read them.
     pub fn run_results(&self, run_id: i64) -> Result<Vec<ResultRow>> {
         let mut st = self.conn.prepare_cached(
@@ -566,11 +614,13 @@ impl Project {
                 overruled: r.get(16)?,
                 overrule_note: r.get(17)?,
                 criterion_overrules: Vec::new(),
+                failure_tags: Vec::new(),
             })
         })?;
         let mut out: Vec<ItemRunResult> = rows.collect::<std::result::Result<_, _>>()?;
         for r in &mut out {
             r.criterion_overrules = self.criterion_overrules(r.run.id, item_id)?;
+            r.failure_tags = self.failure_tags(r.run.id, item_id)?;
         }
         Ok(out)
     }

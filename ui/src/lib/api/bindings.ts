@@ -189,7 +189,11 @@ export type ItemRunResult = { run: RunRow, outcome: string, score: number | null
  * The scorer's evidence as JSON text (for a checklist judge: each criterion's rating,
  * quoted evidence and justification).
  */
-evidence: string | null, error: string | null, response: string | null, overruled: number | null, overrule_note: string | null, criterion_overrules: Array<CriterionOverrule>, };
+evidence: string | null, error: string | null, response: string | null, overruled: number | null, overrule_note: string | null, criterion_overrules: Array<CriterionOverrule>, 
+/**
+ * Why the response failed, as people tagged it (see `tag_failure`).
+ */
+failure_tags: Array<string>, };
 
 export type ItemResults = { results: Array<ItemRunResult>, 
 /**
@@ -253,7 +257,11 @@ export type Dashboard = { rows: Array<DashboardRow>,
 /**
  * (dataset, refinement operation or "unset", items): what refining did to each dataset.
  */
-operations: Array<[string, string, number]>, markdown: string, csv: string, latex: string, };
+operations: Array<[string, string, number]>, 
+/**
+ * (model, failure tag, responses): why models failed, as people tagged it.
+ */
+failure_tags: Array<[string, string, number]>, markdown: string, csv: string, latex: string, };
 
 export type TriageEntry = { item_id: number, ext_id: string, dataset: string, score: number, 
 /**
@@ -271,6 +279,7 @@ export const ROLES: readonly Role[] = ['annotator', 'auditor', 'researcher'];
 export const PHASE1_DIMENSIONS: readonly Phase1Dimension[] = ['image_relevance', 'qa_quality', 'checklist_validity', 'category', 'overall'];
 export const BOX_CONVENTIONS: readonly string[] = ['auto', 'sent-pixels', 'original-pixels', 'normalized-1', 'normalized-1000', 'qwen2.5-vl', 'qwen3-vl', 'crag-mm'];
 export const VARIANTS: readonly string[] = ['original', 'explicit', 'disambiguated', 'text_only', 'no_image'];
+export const FAILURE_TAGS: readonly string[] = ['perception', 'ocr', 'reasoning', 'knowledge', 'judge', 'annotation', 'refusal'];
 export const VERSIONS: readonly string[] = ['before', 'after'];
 export const CRITERION_ISSUES: readonly CriterionIssue[] = ['not_grounded', 'unverifiable'];
 
@@ -310,6 +319,7 @@ export const commands = {
   dashboard: (by: string | null): Promise<Dashboard> => invoke<Dashboard>('dashboard', { by }),
   overruleResult: (runId: number, id: number, score: number, note: string | null): Promise<null> => invoke<null>('overrule_result', { runId, id, score, note }),
   triage: (): Promise<Array<TriageEntry>> => invoke<Array<TriageEntry>>('triage'),
+  tagFailure: (runId: number, id: number, tag: string, tagged: boolean): Promise<null> => invoke<null>('tag_failure', { runId, id, tag, tagged }),
 };
 
 export { Channel };
