@@ -216,7 +216,7 @@ pub const COMMANDS: &[CommandSig] = &[
     },
     CommandSig {
         name: "dashboard",
-        args: &[("by", "string | null")],
+        args: &[("by", "string | null"), ("against", "string | null")],
         returns: "Dashboard",
     },
     CommandSig {

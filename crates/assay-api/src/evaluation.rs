@@ -12,7 +12,9 @@ use crate::error::{ApiError, ApiResult};
 use assay_core::{Project, Version};
 use assay_eval::model::{models, save_model, ModelConfig};
 use assay_eval::scorers::grounding::BoxConvention;
-use assay_eval::table::{before_after_table, render, Breakdown, TableFormat, TableOptions};
+use assay_eval::table::{
+    before_after_table, render, variant_table, Breakdown, TableFormat, TableOptions,
+};
 use assay_eval::{run_eval, CancelToken, EvalProgress, EvalRequest, Variant};
 
 fn eval_err(e: impl std::fmt::Display) -> ApiError {
@@ -393,7 +395,17 @@ pub struct Dashboard {
     pub latex: String,
 }
 
+/// The dashboard; with `against`, each row compares the original question with that variant
+/// (explicit, disambiguated, text-only, no image) on the after version instead of before/after.
 pub fn dashboard(project: &Project, by: Option<&str>) -> ApiResult<Dashboard> {
+    dashboard_vs(project, by, None)
+}
+
+pub fn dashboard_vs(
+    project: &Project,
+    by: Option<&str>,
+    against: Option<&str>,
+) -> ApiResult<Dashboard> {
     let datasets: Vec<String> = project.datasets()?.into_iter().map(|d| d.name).collect();
     let by = by
         .map(|b| {
@@ -410,8 +422,27 @@ pub fn dashboard(project: &Project, by: Option<&str>) -> ApiResult<Dashboard> {
         by,
         ..Default::default()
     };
-    let rows =
-        before_after_table(project, &datasets, Variant::Original, &opts).map_err(eval_err)?;
+    let rows = match against {
+        None => {
+            before_after_table(project, &datasets, Variant::Original, &opts).map_err(eval_err)?
+        }
+        Some(v) => {
+            let second = Variant::parse(v).ok_or_else(|| {
+                ApiError::new(
+                    "invalid",
+                    format!("compare with {v:?}? one of {}", Variant::NAMES.join(", ")),
+                )
+            })?;
+            let mut rows = Vec::new();
+            for d in &datasets {
+                rows.extend(
+                    variant_table(project, d, Version::After, Variant::Original, second, &opts)
+                        .map_err(eval_err)?,
+                );
+            }
+            rows
+        }
+    };
     let out = rows
         .iter()
         .map(|r| DashboardRow {

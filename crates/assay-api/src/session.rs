@@ -227,6 +227,15 @@ impl Session {
         crate::evaluation::dashboard(self.project()?, by)
     }
 
+    /// The original question against another variant on the after version, per dataset.
+    pub fn dashboard_vs(
+        &self,
+        by: Option<&str>,
+        against: Option<&str>,
+    ) -> ApiResult<crate::evaluation::Dashboard> {
+        crate::evaluation::dashboard_vs(self.project()?, by, against)
+    }
+
     /// The current user's judgement of one run's result for an item (0..1), over the scorer's,
     /// which stays stored; a note says why.
     pub fn overrule_result(

@@ -132,6 +132,15 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
     let tags = s.dashboard(None).unwrap().failure_tags;
     assert_eq!(tags, vec![("qwen".to_string(), "ocr".to_string(), 1)]);
     assert!(s.tag_failure(run_id, first, "  ", true).is_err());
+    // The no-image variant was not run: no model has a result on that side.
+    let vs = s.dashboard_vs(None, Some("no_image")).unwrap();
+    assert!(
+        vs.rows
+            .iter()
+            .all(|r| r.models.iter().all(|m| m.after.is_nan())),
+        "{vs:?}"
+    );
+    assert!(s.dashboard_vs(None, Some("sideways")).is_err());
     let by_op = s.dashboard(Some("op")).unwrap();
     assert!(!by_op.rows.is_empty());
     assert!(
@@ -155,6 +164,15 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
     let tags = s.dashboard(None).unwrap().failure_tags;
     assert_eq!(tags, vec![("qwen".to_string(), "ocr".to_string(), 1)]);
     assert!(s.tag_failure(run_id, first, "  ", true).is_err());
+    // The no-image variant was not run: no model has a result on that side.
+    let vs = s.dashboard_vs(None, Some("no_image")).unwrap();
+    assert!(
+        vs.rows
+            .iter()
+            .all(|r| r.models.iter().all(|m| m.after.is_nan())),
+        "{vs:?}"
+    );
+    assert!(s.dashboard_vs(None, Some("sideways")).is_err());
     let by_op = s.dashboard(Some("op")).unwrap();
     assert!(
         by_op.rows.iter().all(|r| r.group.is_some()),

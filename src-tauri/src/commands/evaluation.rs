@@ -67,8 +67,11 @@ pub async fn cancel_eval(state: State<'_, AppState>) -> Result<(), ApiError> {
 pub async fn dashboard(
     state: State<'_, AppState>,
     by: Option<String>,
+    against: Option<String>,
 ) -> Result<Dashboard, ApiError> {
-    state.session()?.dashboard(by.as_deref())
+    state
+        .session()?
+        .dashboard_vs(by.as_deref(), against.as_deref())
 }
 
 #[tauri::command]

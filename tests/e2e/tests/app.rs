@@ -939,9 +939,11 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
     // Per variant 12 prompts before and jg-007's question edited earlier in this test (the
     // after side reuses every other answer), plus the test request.
     assert_eq!(sent, 2 * 13 + 1, "requests sent");
+    // Live what-if: every save runs the last request again in the background.
+    click(c, "[data-testid=live-update]").await;
     click(c, "[data-testid=evaluation-close]").await;
 
-    // Put 171 back and run the same request again.
+    // Put 171 back: the table follows without anyone starting a run.
     search(c, "降水量は何mm").await;
     open_row(c, "jg-006").await;
     let answer = wait_for(c, "[data-testid=answer]").await;
@@ -950,7 +952,6 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
     keys(c, &[(None, '\u{E00C}')]).await;
     wait_text(c, "[data-testid=save-state]", |t| t.starts_with("saved")).await;
     click(c, "[data-testid=evaluation-open]").await;
-    click(c, "[data-testid=rerun]").await;
     wait_text(c, "[data-testid=ba-after]", |t| t == "8.3").await;
     assert_eq!(
         stub.requests(),
