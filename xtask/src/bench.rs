@@ -676,6 +676,125 @@ pub fn engine(args: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// Live what-if at the size the issue names: 1,600 items x 12 models x 3 runs, before and
+/// after. After one answer is fixed, the same request runs again (every response is stored, so
+/// nothing is sent) and the dashboard is recomputed: the time until the table shows the fix.
+pub fn whatif(args: &[String]) -> Result<()> {
+    use assay_eval::model::{save_model, ModelConfig};
+    use assay_eval::stub::{StubConfig, StubServer};
+    use assay_eval::{run_eval, CancelToken, EvalRequest, Version};
+
+    let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(1600);
+    let models: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(12);
+    let dir = super::root().join("target/bench");
+    std::fs::create_dir_all(&dir)?;
+    let data = dir.join("whatif.jsonl");
+    let mut body = String::new();
+    for i in 0..n {
+        body.push_str(&format!(
+            "{{\"id\": \"q{i}\", \"question\": \"q{i} 画像の内容は？\", \"answer\": \"OK\"}}\n"
+        ));
+    }
+    std::fs::write(&data, body)?;
+    let path = dir.join("whatif.assay");
+    let mut p = super::fresh_project(&path)?;
+    assay_core::import::import_path(
+        &mut p,
+        &data,
+        &Default::default(),
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )?;
+    let stub_rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()?;
+    let stub = stub_rt.block_on(StubServer::start(StubConfig::default()))?;
+    let names: Vec<String> = (0..models).map(|m| format!("m{m}")).collect();
+    for name in &names {
+        save_model(
+            &p,
+            &ModelConfig {
+                name: name.clone(),
+                model: name.clone(),
+                endpoints: vec![stub.url.clone()],
+                concurrency: 64,
+                ..Default::default()
+            },
+        )?;
+    }
+    let req = EvalRequest {
+        models: names,
+        datasets: vec!["whatif".into()],
+        versions: vec![Version::Before, Version::After],
+        runs: 3,
+        ..Default::default()
+    };
+    let rt = tokio::runtime::Runtime::new()?;
+    let t = Instant::now();
+    let first = rt.block_on(run_eval(
+        &path,
+        &req,
+        std::sync::Arc::new(|_| {}),
+        CancelToken::new(),
+    ))?;
+    println!(
+        "what-if setup: {} results, {} requests sent, {:.1} s",
+        first.progress.total,
+        first.progress.sent,
+        t.elapsed().as_secs_f64()
+    );
+    // Fix one item's answer, then measure re-run + dashboard.
+    let user = p.ensure_user("bench", Role::Annotator)?;
+    let author = Author {
+        user_id: user.id,
+        role: Role::Annotator,
+        round: 1,
+    };
+    let mut times = Vec::new();
+    for k in 0..5 {
+        let id = p.item_id_by_ext("whatif", &format!("q{k}"))?;
+        let item = p.item(id)?;
+        let mut content = item.content.clone();
+        content.answer = Some(format!("fixed {k}"));
+        p.save_edit(
+            id,
+            &Edit {
+                base_rev: Some(item.rev),
+                content,
+                op: Some(RefinementOp::AnswerCorrection),
+                tags: vec![],
+                status: ItemStatus::Edited,
+                note: None,
+            },
+            &author,
+        )?;
+        let t = Instant::now();
+        let s = rt.block_on(run_eval(
+            &path,
+            &req,
+            std::sync::Arc::new(|_| {}),
+            CancelToken::new(),
+        ))?;
+        let rerun = t.elapsed().as_secs_f64() * 1000.0;
+        let session_path = path.clone();
+        let t2 = Instant::now();
+        let q = assay_core::Project::open(&session_path)?;
+        let dash = assay_api::evaluation::dashboard(&q, None)
+            .map_err(|e| anyhow::anyhow!("{}", e.message))?;
+        let table = t2.elapsed().as_secs_f64() * 1000.0;
+        assert_eq!(s.progress.sent, 0, "nothing is sent for an answer fix");
+        times.push((rerun, table, dash.rows.len()));
+    }
+    for (rerun, table, rows) in &times {
+        println!(
+            "what-if after an answer fix: re-run {rerun:.0} ms (0 requests) + table {table:.0} ms ({rows} rows) = {:.0} ms",
+            rerun + table
+        );
+    }
+    Ok(())
+}
+
 /// The floor set by the stub and the HTTP stack: `n` plain requests, `conc` at a time.
 async fn bare_client(url: &str, n: usize, conc: usize) -> Result<f64> {
     let http = reqwest::Client::new();

@@ -5,7 +5,8 @@
 //! e2e      the end-to-end tests alone (built app, Xvfb, tauri-driver); screenshots in target/
 //! screenshots  the end-to-end tests, writing their screenshots to docs/screenshots
 //! bindings regenerate ui/src/lib/api/bindings.ts from Rust
-//! bench  engine overhead against the stub, the before/after table at 100,000 items, then the
+//! bench  engine overhead against the stub (and browsing during a 64-way run), the
+//!        before/after table at 100,000 items, the live what-if at 1,600 x 12 x 3, then the
 //!        store at 100,000 items (release build)
 //! sample regenerate assets/sample (images and data files)
 
@@ -99,11 +100,13 @@ fn main() -> Result<()> {
             let release = ["run", "--release", "--quiet", "-p", "xtask", "--"];
             run(cargo().args(release).arg("bench-engine"))?;
             run(cargo().args(release).arg("bench-table"))?;
+            run(cargo().args(release).arg("bench-whatif"))?;
             run(cargo().args(release).arg("bench-store").args(&args[1..]))
         }
         Some("bench-store") => bench::store(&args[1..]),
         Some("bench-engine") => bench::engine(&args[1..]),
         Some("bench-table") => bench::table(&args[1..]),
+        Some("bench-whatif") => bench::whatif(&args[1..]),
         Some("bench-memory") => bench::memory(&args[1..]),
         _ => {
             eprintln!("usage: cargo xtask <demo|test|e2e|screenshots|bench|bindings|sample>");
