@@ -6,6 +6,7 @@ use ts_rs::{Config, TS};
 use crate::error::ApiError;
 use crate::evaluation::{
     Dashboard, DashboardRow, EvalEstimate, EvalForm, EvalStatus, ModelCheck, ModelForm, ModelPair,
+    Share,
 };
 use crate::types::{
     AppInfo, CriterionOverruled, ImportRequest, ItemDetail, ItemResults, ProjectInfo, SessionUser,
@@ -319,6 +320,7 @@ pub fn generate() -> String {
         EvalEstimate::decl(&cfg),
         EvalStatus::decl(&cfg),
         ModelPair::decl(&cfg),
+        Share::decl(&cfg),
         DashboardRow::decl(&cfg),
         Dashboard::decl(&cfg),
         TriageEntry::decl(&cfg),

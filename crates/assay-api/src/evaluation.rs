@@ -176,6 +176,10 @@ pub struct EvalForm {
     /// "original", "explicit", "disambiguated", "text_only", "no_image"
     pub variants: Vec<String>,
     pub runs: u32,
+    /// A scorer for every item (e.g. "grounding" for CRAG-MM's boxes); None: each item's
+    /// default for its answer format.
+    #[serde(default)]
+    pub scorer: Option<String>,
 }
 
 impl EvalForm {
@@ -194,7 +198,26 @@ impl EvalForm {
                 "choose at least one model, one dataset and one run",
             ));
         }
+        let scorer = match self.scorer.as_deref().filter(|s| !s.is_empty()) {
+            None => None,
+            Some(name) => Some(assay_eval::ScorerKind::parse(name).ok_or_else(|| {
+                ApiError::new(
+                    "invalid",
+                    format!(
+                        "unknown scorer {name:?}; one of {}",
+                        assay_eval::ScorerKind::NAMES.join(", ")
+                    ),
+                )
+            })?),
+        };
+        if scorer.is_some_and(|s| s.needs_judge()) {
+            return Err(ApiError::new(
+                "invalid",
+                "judge scorers need a judge model; run them from the CLI with --judge for now",
+            ));
+        }
         Ok(EvalRequest {
+            scorer,
             models: self.models.clone(),
             datasets: self.datasets.clone(),
             versions: self
@@ -381,6 +404,100 @@ pub struct DashboardRow {
     pub models: Vec<ModelPair>,
 }
 
+/// A model's share in one group: `hits` of `n` results (accuracy, or how often an option kind
+/// was chosen).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct Share {
+    pub model: String,
+    pub group: String,
+    pub hits: u64,
+    pub n: u64,
+}
+
+/// Adds one result to its (model, group) count.
+fn count(
+    map: &mut std::collections::BTreeMap<(String, String), (u64, u64)>,
+    model: &str,
+    group: &str,
+    hit: bool,
+) {
+    let e = map
+        .entry((model.to_string(), group.to_string()))
+        .or_default();
+    e.0 += u64::from(hit);
+    e.1 += 1;
+}
+
+fn shares(map: std::collections::BTreeMap<(String, String), (u64, u64)>) -> Vec<Share> {
+    map.into_iter()
+        .map(|((model, group), (hits, n))| Share {
+            model,
+            group,
+            hits,
+            n,
+        })
+        .collect()
+}
+
+/// Grounding by referring-expression type and box size, and multiple-choice distractor
+/// choices, from every result scored on its item's current revision (original question).
+fn breakdowns(project: &Project) -> ApiResult<(Vec<Share>, Vec<Share>, Vec<Share>)> {
+    use std::collections::{BTreeMap, HashMap};
+    let (mut by_ref, mut by_size, mut picks) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
+    let edges = assay_core::grounding::metrics::SIZE_RATIO_EDGES;
+    for d in project.datasets()? {
+        let results = project.current_results(d.id)?;
+        if results.is_empty() {
+            continue;
+        }
+        let items: HashMap<i64, assay_core::ItemContent> = project
+            .current_items(d.id)?
+            .into_iter()
+            .map(|i| (i.id, i.content))
+            .collect();
+        for r in results.iter().filter(|r| r.variant == "original") {
+            let Some(c) = items.get(&r.item_id) else {
+                continue;
+            };
+            let hit = r.overruled.or(r.score).unwrap_or(0.0) >= 0.5;
+            match r.scorer.as_str() {
+                "grounding" => {
+                    let rt = c.ref_type.map_or("none", |t| t.as_str());
+                    count(&mut by_ref, &r.model, rt, hit);
+                    if let Some(m) = assay_core::grounding::metrics::of_item(c) {
+                        if let Some(w) = edges
+                            .windows(2)
+                            .find(|w| m.size_ratio < w[1] || w[1] >= 1.0)
+                        {
+                            count(&mut by_size, &r.model, &format!("{}-{}", w[0], w[1]), hit);
+                        }
+                    }
+                }
+                "choice" => {
+                    let chosen = r
+                        .parsed
+                        .as_deref()
+                        .and_then(|l| l.chars().next())
+                        .filter(|ch| ch.is_ascii_uppercase())
+                        .map(|ch| (ch as u8 - b'A') as usize);
+                    let kind = match chosen {
+                        None => "unparsed",
+                        Some(i) if Some(i) == c.correct_option => "correct",
+                        Some(i) => c
+                            .options
+                            .get(i)
+                            .and_then(|o| o.kind)
+                            .map_or("other", |k| k.as_str()),
+                    };
+                    count(&mut picks, &r.model, kind, true);
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok((shares(by_ref), shares(by_size), shares(picks)))
+}
+
 /// JAMMEval's Table 2 for every dataset with runs on both sides, as rows for the window and
 /// the same table rendered for copying.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
@@ -390,6 +507,12 @@ pub struct Dashboard {
     pub operations: Vec<(String, String, i64)>,
     /// (model, failure tag, responses): why models failed, as people tagged it.
     pub failure_tags: Vec<(String, String, i64)>,
+    /// Grounding accuracy per model and referring-expression type (type "none" when unset).
+    pub grounding_by_ref: Vec<Share>,
+    /// Grounding accuracy per model and box size bin ("0.01-0.02" of the image area).
+    pub grounding_by_size: Vec<Share>,
+    /// For multiple choice: which kind of option each model chose (correct, FSU, SU, NE).
+    pub distractors: Vec<Share>,
     pub markdown: String,
     pub csv: String,
     pub latex: String,
@@ -483,8 +606,12 @@ pub fn dashboard_vs(
             d.ops.into_iter().map(move |(op, n)| (name.clone(), op, n))
         })
         .collect();
+    let (grounding_by_ref, grounding_by_size, distractors) = breakdowns(project)?;
     Ok(Dashboard {
         rows: out,
+        grounding_by_ref,
+        grounding_by_size,
+        distractors,
         operations,
         failure_tags: project.failure_tag_counts()?,
         markdown: text(TableFormat::Markdown)?,

@@ -81,6 +81,7 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
         versions: vec!["before".into(), "after".into()],
         variants: vec!["original".into()],
         runs: 1,
+        scorer: None,
     };
     let est = s.estimate_eval(&run).unwrap();
     assert_eq!(est.requests, 24, "12 items x 2 versions, before any cache");
@@ -207,4 +208,85 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
     let row = &s.dashboard(None).unwrap().rows[0];
     assert!((row.accuracy_before - 1.0 / 12.0).abs() < 1e-12);
     assert_eq!(row.accuracy_after, 0.0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_dashboard_breaks_grounding_and_distractors_down() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.assay");
+    let mut s = Session::new(dir.path().join("prefs.json"));
+    s.create_project(&path).unwrap();
+    for f in ["vague-mini/vague-mini.json", "crag-mini/crag-mini.jsonl"] {
+        let req = ImportRequest {
+            path: Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../assets/sample")
+                .join(f)
+                .display()
+                .to_string(),
+            name: None,
+            layout: None,
+            mapping_path: None,
+            link_images: false,
+            dry_run: false,
+        };
+        import_into(&path, &req, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    }
+    s.set_user("rin", Role::Researcher).unwrap();
+    // Every multiple-choice answer is "A"; cr-001 is answered with its car's box (original
+    // pixels), the other CRAG items with no box at all.
+    let stub = StubServer::start(StubConfig {
+        rules: vec![Rule::always(
+            "What brand is this car",
+            Reply::Text("[200, 280, 310, 342]".into()),
+        )],
+        default_reply: Some(Reply::Text("A".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let mut m = form(&stub.url);
+    m.box_convention = "original-pixels".into();
+    s.save_model(&m).unwrap();
+    let choice = EvalForm {
+        models: vec!["qwen".into()],
+        datasets: vec!["vague-mini".into()],
+        versions: vec!["after".into()],
+        variants: vec!["original".into()],
+        runs: 1,
+        scorer: None,
+    };
+    let boxes = EvalForm {
+        datasets: vec!["crag-mini".into()],
+        scorer: Some("grounding".into()),
+        ..choice.clone()
+    };
+    let jobs = Arc::new(EvalJobs::default());
+    jobs.start(path.clone(), choice).unwrap().await;
+    assert!(jobs.status().error.is_none(), "{:?}", jobs.status());
+    jobs.start(path, boxes).unwrap().await;
+    assert!(jobs.status().error.is_none(), "{:?}", jobs.status());
+    let d = s.dashboard(None).unwrap();
+
+    // VAGUE: option A is whatever kind each item's ordering put first; three items, one pick each.
+    let picks: u64 = d.distractors.iter().map(|x| x.n).sum();
+    assert_eq!(picks, 3, "{:?}", d.distractors);
+    assert!(d
+        .distractors
+        .iter()
+        .all(|x| ["correct", "FSU", "SU", "NE"].contains(&x.group.as_str())));
+
+    // CRAG: per referring-expression type and size bin, every result counted once.
+    let by_ref: u64 = d.grounding_by_ref.iter().map(|x| x.n).sum();
+    let by_size: u64 = d.grounding_by_size.iter().map(|x| x.n).sum();
+    assert_eq!((by_ref, by_size), (4, 4), "{:?}", d.grounding_by_ref);
+    let ambiguous = d
+        .grounding_by_ref
+        .iter()
+        .find(|x| x.group == "ambiguous")
+        .unwrap();
+    assert_eq!(
+        (ambiguous.hits, ambiguous.n),
+        (1, 1),
+        "cr-001's box is that car"
+    );
 }

@@ -463,7 +463,8 @@ impl Project {
     /// the run's model, version, variant and index and any person's overrule.
     pub fn current_results(&self, dataset_id: i64) -> Result<Vec<CurrentResult>> {
         let mut st = self.conn.prepare(
-            "SELECT ri.item_id, i.ext_id, m.name, r.version, r.variant, r.run_index, r.scorer,
+            "SELECT ri.item_id, i.ext_id, m.name, r.version, r.variant, r.run_index,
+                    coalesce(ri.scorer, r.scorer),
                     ri.outcome, ri.score, ri.parsed,
                     (SELECT o.score FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1)
              FROM run_items ri JOIN runs r ON r.id = ri.run_id JOIN models m ON m.id = r.model_id

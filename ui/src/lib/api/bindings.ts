@@ -227,7 +227,12 @@ versions: Array<string>,
 /**
  * "original", "explicit", "disambiguated", "text_only", "no_image"
  */
-variants: Array<string>, runs: number, };
+variants: Array<string>, runs: number, 
+/**
+ * A scorer for every item (e.g. "grounding" for CRAG-MM's boxes); None: each item's
+ * default for its answer format.
+ */
+scorer: string | null, };
 
 export type EvalEstimate = { requests: number, 
 /**
@@ -247,6 +252,8 @@ form: EvalForm | null, };
 
 export type ModelPair = { model: string, before: number, after: number, };
 
+export type Share = { model: string, group: string, hits: number, n: number, };
+
 export type DashboardRow = { dataset: string, 
 /**
  * The category or operation of the row when broken down.
@@ -261,7 +268,19 @@ operations: Array<[string, string, number]>,
 /**
  * (model, failure tag, responses): why models failed, as people tagged it.
  */
-failure_tags: Array<[string, string, number]>, markdown: string, csv: string, latex: string, };
+failure_tags: Array<[string, string, number]>, 
+/**
+ * Grounding accuracy per model and referring-expression type (type "none" when unset).
+ */
+grounding_by_ref: Array<Share>, 
+/**
+ * Grounding accuracy per model and box size bin ("0.01-0.02" of the image area).
+ */
+grounding_by_size: Array<Share>, 
+/**
+ * For multiple choice: which kind of option each model chose (correct, FSU, SU, NE).
+ */
+distractors: Array<Share>, markdown: string, csv: string, latex: string, };
 
 export type TriageEntry = { item_id: number, ext_id: string, dataset: string, score: number, 
 /**
