@@ -61,6 +61,7 @@ pub fn run() {
             commands::evaluation::overrule_result,
             commands::evaluation::triage,
             commands::evaluation::tag_failure,
+            commands::evaluation::remove_model,
         ])
         .run(tauri::generate_context!())
         .expect("error while running Assay");

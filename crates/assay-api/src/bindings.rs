@@ -245,6 +245,11 @@ pub const COMMANDS: &[CommandSig] = &[
         ],
         returns: "null",
     },
+    CommandSig {
+        name: "remove_model",
+        args: &[("name", "string")],
+        returns: "null",
+    },
 ];
 
 fn camel(name: &str) -> String {

@@ -109,6 +109,11 @@ pub fn save_model_form(project: &Project, form: &ModelForm) -> ApiResult<ModelFo
     Ok(ModelForm::of(&cfg))
 }
 
+/// Removes a model that has no runs yet.
+pub fn remove_model(project: &Project, name: &str) -> ApiResult<()> {
+    Ok(project.remove_model_config(name)?)
+}
+
 /// What one test request to a model brought back.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct ModelCheck {
@@ -241,6 +246,9 @@ impl EvalForm {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct EvalEstimate {
     pub requests: u64,
+    /// At the models' prices and the mean tokens of their stored responses; None when a model
+    /// has no prices or no response with token counts yet.
+    pub cost: Option<f64>,
     /// Items per dataset and version, as counted.
     pub items: Vec<(String, String, u64)>,
 }
@@ -257,11 +265,21 @@ pub fn estimate(project: &Project, form: &EvalForm) -> ApiResult<EvalEstimate> {
             per_round += n;
         }
     }
+    let per_model = per_round * req.variants.len() as u64 * u64::from(req.runs);
+    let mut cost = Some(0.0);
+    for m in &req.models {
+        let cfg = model_config(project, m)?;
+        let tokens = project.mean_tokens(m)?;
+        cost = match (cost, cfg.price_input, cfg.price_output, tokens) {
+            (Some(c), Some(pi), Some(po), Some((tin, tout))) => {
+                Some(c + per_model as f64 * (tin * pi + tout * po) / 1e6)
+            }
+            _ => None,
+        };
+    }
     Ok(EvalEstimate {
-        requests: per_round
-            * req.variants.len() as u64
-            * req.models.len() as u64
-            * u64::from(req.runs),
+        requests: per_model * req.models.len() as u64,
+        cost,
         items,
     })
 }

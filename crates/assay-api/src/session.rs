@@ -210,6 +210,10 @@ impl Session {
         crate::evaluation::save_model_form(self.project()?, form)
     }
 
+    pub fn remove_model(&self, name: &str) -> ApiResult<()> {
+        crate::evaluation::remove_model(self.project()?, name)
+    }
+
     /// The model's config, to test it outside the session lock.
     pub fn model_config(&self, name: &str) -> ApiResult<assay_eval::ModelConfig> {
         crate::evaluation::model_config(self.project()?, name)

@@ -85,6 +85,9 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
     };
     let est = s.estimate_eval(&run).unwrap();
     assert_eq!(est.requests, 24, "12 items x 2 versions, before any cache");
+    assert_eq!(est.cost, None, "no stored responses to price yet");
+    s.remove_model("down").unwrap();
+    assert_eq!(s.models().unwrap().len(), 1);
 
     s.remember_eval(&run).unwrap();
     let mut again = Session::new(dir.path().join("prefs.json"));
@@ -109,6 +112,10 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
     // Before and after ask the same questions: 12 distinct requests, the rest from the cache.
     assert_eq!(stub.requests(), 13, "12 prompts + the test request");
     assert!(st.cost.is_some());
+    // The stub reports token counts: now the estimate can price a run.
+    assert!(s.estimate_eval(&run).unwrap().cost.unwrap() > 0.0);
+    let err = s.remove_model("qwen").unwrap_err();
+    assert!(err.message.contains("runs"), "{}", err.message);
 
     let dash = s.dashboard(None).unwrap();
     let row = &dash.rows[0];

@@ -102,3 +102,8 @@ pub async fn tag_failure(
 ) -> Result<(), ApiError> {
     state.session()?.tag_failure(run_id, id, &tag, tagged)
 }
+
+#[tauri::command]
+pub async fn remove_model(state: State<'_, AppState>, name: String) -> Result<(), ApiError> {
+    state.session()?.remove_model(&name)
+}

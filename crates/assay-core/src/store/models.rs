@@ -4,7 +4,7 @@
 use rusqlite::{params, OptionalExtension};
 
 use super::{now, Project};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// A stored model: its row id, name and configuration (JSON).
 #[derive(Debug, Clone, PartialEq)]
@@ -48,6 +48,44 @@ impl Project {
             params![name, config, now()],
         )?;
         Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Removes a model that has no runs; one with runs stays (its results name it), and the
+    /// refusal says so.
+    pub fn remove_model_config(&self, name: &str) -> Result<()> {
+        let m = self
+            .model_config(name)?
+            .ok_or_else(|| Error::NotFound(format!("model {name:?}")))?;
+        let runs: i64 = self.conn.query_row(
+            "SELECT count(*) FROM runs WHERE model_id = ?1",
+            [m.id],
+            |r| r.get(0),
+        )?;
+        if runs > 0 {
+            return Err(Error::Invalid(format!(
+                "model {name:?} has {runs} runs whose results name it; it cannot be removed"
+            )));
+        }
+        self.conn
+            .execute("DELETE FROM models WHERE id = ?1", [m.id])?;
+        Ok(())
+    }
+
+    /// Mean prompt and completion tokens of the stored responses to this model's requests
+    /// (for cost estimates); None before any response with token counts.
+    pub fn mean_tokens(&self, model: &str) -> Result<Option<(f64, f64)>> {
+        let row: (Option<f64>, Option<f64>) = self.conn.query_row(
+            "SELECT avg(resp.prompt_tokens), avg(resp.completion_tokens)
+             FROM run_items ri JOIN runs r ON r.id = ri.run_id JOIN models m ON m.id = r.model_id
+             JOIN responses resp ON resp.cache_key = ri.cache_key
+             WHERE m.name = ?1 AND resp.prompt_tokens IS NOT NULL",
+            [model],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok(match row {
+            (Some(p), Some(c)) => Some((p, c)),
+            _ => None,
+        })
     }
 
     pub fn model_configs(&self) -> Result<Vec<ModelRow>> {

@@ -236,6 +236,11 @@ scorer: string | null, };
 
 export type EvalEstimate = { requests: number, 
 /**
+ * At the models' prices and the mean tokens of their stored responses; None when a model
+ * has no prices or no response with token counts yet.
+ */
+cost: number | null, 
+/**
  * Items per dataset and version, as counted.
  */
 items: Array<[string, string, number]>, };
@@ -339,6 +344,7 @@ export const commands = {
   overruleResult: (runId: number, id: number, score: number, note: string | null): Promise<null> => invoke<null>('overrule_result', { runId, id, score, note }),
   triage: (): Promise<Array<TriageEntry>> => invoke<Array<TriageEntry>>('triage'),
   tagFailure: (runId: number, id: number, tag: string, tagged: boolean): Promise<null> => invoke<null>('tag_failure', { runId, id, tag, tagged }),
+  removeModel: (name: string): Promise<null> => invoke<null>('remove_model', { name }),
 };
 
 export { Channel };
