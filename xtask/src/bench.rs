@@ -557,40 +557,21 @@ fn images(dir: &Path) -> Result<Vec<Stat>> {
 /// The endpoint bound is 5,000 x 20 ms / 64 = 1.5625 s.
 pub fn engine(args: &[String]) -> Result<()> {
     use assay_eval::model::{save_model, ModelConfig};
-    use assay_eval::stub::{StubConfig, StubServer};
+    use assay_eval::stub::StubConfig;
     use assay_eval::{run_eval, CancelToken, EvalRequest, Version};
 
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(5000);
     let latency_ms: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20);
     let conc = 64usize;
-    let dir = super::root().join("target/bench");
-    std::fs::create_dir_all(&dir)?;
-    let data = dir.join("engine.jsonl");
-    let mut body = String::new();
-    for i in 0..n {
-        body.push_str(&format!(
-            "{{\"id\": \"q{i}\", \"question\": \"q{i} 画像の内容は？\", \"answer\": \"a{i}\"}}\n"
-        ));
-    }
-    std::fs::write(&data, body)?;
-    let path = dir.join("engine.assay");
-    let mut p = super::fresh_project(&path)?;
-    assay_core::import::import_path(
-        &mut p,
-        &data,
-        &Default::default(),
-        &mut |_| {},
-        &AtomicBool::new(false),
+    let (path, p, _stub_rt, stub) = qa_project_and_stub(
+        "engine",
+        n,
+        "a",
+        StubConfig {
+            latency: std::time::Duration::from_millis(latency_ms),
+            ..Default::default()
+        },
     )?;
-    // The stub runs on its own runtime thread, as a separate server would.
-    let stub_rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()?;
-    let stub = stub_rt.block_on(StubServer::start(StubConfig {
-        latency: std::time::Duration::from_millis(latency_ms),
-        ..Default::default()
-    }))?;
     let rt = tokio::runtime::Runtime::new()?;
     let bare = rt.block_on(bare_client(&stub.url, n, conc))?;
     rt.block_on(async {
@@ -676,27 +657,31 @@ pub fn engine(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// Live what-if at the size the issue names: 1,600 items x 12 models x 3 runs, before and
-/// after. After one answer is fixed, the same request runs again (every response is stored, so
-/// nothing is sent) and the dashboard is recomputed: the time until the table shows the fix.
-pub fn whatif(args: &[String]) -> Result<()> {
-    use assay_eval::model::{save_model, ModelConfig};
-    use assay_eval::stub::{StubConfig, StubServer};
-    use assay_eval::{run_eval, CancelToken, EvalRequest, Version};
-
-    let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(1600);
-    let models: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(12);
+/// A project of `n` short-answer items "q{i} 画像の内容は？" (answer `answer`) under
+/// target/bench, and an OpenAI-compatible stub on a runtime thread of its own, as a separate
+/// server would be. The runtime must outlive the stub.
+fn qa_project_and_stub(
+    name: &str,
+    n: usize,
+    answer: &str,
+    stub: assay_eval::stub::StubConfig,
+) -> Result<(
+    std::path::PathBuf,
+    assay_core::Project,
+    tokio::runtime::Runtime,
+    assay_eval::stub::StubServer,
+)> {
     let dir = super::root().join("target/bench");
     std::fs::create_dir_all(&dir)?;
-    let data = dir.join("whatif.jsonl");
+    let data = dir.join(format!("{name}.jsonl"));
     let mut body = String::new();
     for i in 0..n {
         body.push_str(&format!(
-            "{{\"id\": \"q{i}\", \"question\": \"q{i} 画像の内容は？\", \"answer\": \"OK\"}}\n"
+            "{{\"id\": \"q{i}\", \"question\": \"q{i} 画像の内容は？\", \"answer\": \"{answer}\"}}\n"
         ));
     }
     std::fs::write(&data, body)?;
-    let path = dir.join("whatif.assay");
+    let path = dir.join(format!("{name}.assay"));
     let mut p = super::fresh_project(&path)?;
     assay_core::import::import_path(
         &mut p,
@@ -709,7 +694,22 @@ pub fn whatif(args: &[String]) -> Result<()> {
         .worker_threads(1)
         .enable_all()
         .build()?;
-    let stub = stub_rt.block_on(StubServer::start(StubConfig::default()))?;
+    let server = stub_rt.block_on(assay_eval::stub::StubServer::start(stub))?;
+    Ok((path, p, stub_rt, server))
+}
+
+/// Live what-if at the size the issue names: 1,600 items x 12 models x 3 runs, before and
+/// after. After one answer is fixed, the same request runs again (every response is stored, so
+/// nothing is sent) and the dashboard is recomputed: the time until the table shows the fix.
+pub fn whatif(args: &[String]) -> Result<()> {
+    use assay_eval::model::{save_model, ModelConfig};
+    use assay_eval::stub::StubConfig;
+    use assay_eval::{run_eval, CancelToken, EvalRequest, Version};
+
+    let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(1600);
+    let models: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(12);
+    let (path, mut p, _stub_rt, stub) =
+        qa_project_and_stub("whatif", n, "OK", StubConfig::default())?;
     let names: Vec<String> = (0..models).map(|m| format!("m{m}")).collect();
     for name in &names {
         save_model(
