@@ -72,6 +72,14 @@ enum Command {
     Keep(commands::filtering::KeepArgs),
     /// Survivors after each stage and after phase-1 validation.
     Funnel(commands::filtering::FunnelArgs),
+    /// Approve another person's revision or ask for changes (never your own).
+    Review(commands::review::ReviewArgs),
+    /// Items waiting for this person's review.
+    Queue(commands::review::QueueArgs),
+    /// An auditor signs an item off (locking it) or reopens it.
+    SignOff(commands::review::SignOffArgs),
+    /// Agreement between annotators on operations or referring-expression types.
+    Agreement(commands::review::AgreementArgs),
     /// Target and person boxes to and from COCO, Label Studio, CRAG-MM-Diagnostics and model
     /// outputs.
     #[command(subcommand)]
@@ -106,6 +114,10 @@ fn main() -> ExitCode {
         Command::Trace(a) => commands::eval::trace(&ctx, a),
         Command::Boxes(c) => commands::boxes::run(&ctx, c),
         Command::Stages(c) => commands::filtering::stages(&ctx, c),
+        Command::Review(a) => commands::review::review(&ctx, a),
+        Command::Queue(a) => commands::review::queue(&ctx, a),
+        Command::SignOff(a) => commands::review::sign_off(&ctx, a),
+        Command::Agreement(a) => commands::review::agreement(&ctx, a),
         Command::Decide(a) => commands::filtering::decide(&ctx, a),
         Command::Flag(a) => commands::filtering::flag(&ctx, a),
         Command::Keep(a) => commands::filtering::keep(&ctx, a),

@@ -364,3 +364,89 @@ fn stages_flags_funnel_and_the_auditors_override() {
     let lines = std::fs::read_to_string(out.join("haerae-mini-Refined/train.jsonl")).unwrap();
     assert_eq!(lines.lines().count(), 3, "102 was dropped");
 }
+
+#[test]
+fn review_queue_sign_off_and_agreement_through_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p.assay");
+    ok_json(&p, &["new"]);
+    ok_json(&p, &["import", &sample("jgraph-mini/jgraph-mini.jsonl")]);
+    ok_json(
+        &p,
+        &[
+            "edit",
+            "jgraph-mini",
+            "jg-006",
+            "--user",
+            "aiko",
+            "--answer",
+            "117",
+        ],
+    );
+    let mine = ok_json(&p, &["queue", "--user", "aiko"]);
+    assert_eq!(mine.as_array().unwrap().len(), 0, "never her own work");
+    let theirs = ok_json(&p, &["queue", "--user", "minjun"]);
+    assert_eq!(theirs[0]["ext_id"], "jg-006");
+    let own = assay(
+        &p,
+        &[
+            "review",
+            "jgraph-mini",
+            "jg-006",
+            "--decision",
+            "approve",
+            "--user",
+            "aiko",
+            "--json",
+        ],
+    );
+    assert!(!own.status.success());
+    ok_json(
+        &p,
+        &[
+            "review",
+            "jgraph-mini",
+            "jg-006",
+            "--decision",
+            "approve",
+            "--user",
+            "minjun",
+        ],
+    );
+    // A non-auditor cannot sign off through the CLI.
+    let refused = assay(
+        &p,
+        &[
+            "sign-off",
+            "jgraph-mini",
+            "jg-006",
+            "--user",
+            "minjun",
+            "--json",
+        ],
+    );
+    assert!(!refused.status.success());
+    let err: serde_json::Value = serde_json::from_slice(&refused.stdout).unwrap();
+    assert_eq!(err["error"]["code"], "forbidden");
+    ok_json(&p, &["user", "add", "seoyeon", "--role", "auditor"]);
+    ok_json(
+        &p,
+        &["sign-off", "jgraph-mini", "jg-006", "--user", "seoyeon"],
+    );
+    let locked = assay(
+        &p,
+        &[
+            "edit",
+            "jgraph-mini",
+            "jg-006",
+            "--user",
+            "aiko",
+            "--answer",
+            "118",
+            "--json",
+        ],
+    );
+    assert!(!locked.status.success(), "a signed-off item is locked");
+    let ag = ok_json(&p, &["agreement", "--field", "op"]);
+    assert_eq!(ag["field"], "op");
+}

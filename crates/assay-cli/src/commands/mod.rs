@@ -5,6 +5,7 @@ pub mod filtering;
 pub mod import;
 pub mod items;
 pub mod project;
+pub mod review;
 
 use std::path::PathBuf;
 

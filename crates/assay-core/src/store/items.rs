@@ -134,6 +134,11 @@ impl Project {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if super::review::is_signed_off(&tx, item_id)? {
+            return Err(Error::Forbidden(format!(
+                "item {item_id} is signed off; an auditor must reopen it before it changes"
+            )));
+        }
         let old = super::revisions::load(&tx, item_id, rev)?;
         let edit = Edit {
             base_rev: None,
@@ -295,6 +300,19 @@ pub(crate) fn apply_edit(
                 by: by.unwrap_or_else(|| "the import".into()),
             });
         }
+    }
+    if super::review::is_signed_off(tx, item_id)? {
+        return Err(Error::Forbidden(format!(
+            "item {item_id} is signed off; an auditor must reopen it before it changes"
+        )));
+    }
+    if edit.status == ItemStatus::Approved
+        && status != ItemStatus::Approved
+        && super::review::current_author(tx, item_id)? == Some(author.user_id)
+    {
+        return Err(Error::Forbidden(
+            "you cannot approve your own revision; a reviewer must".into(),
+        ));
     }
     if needs_disambiguation(&edit.content) && !needs_disambiguation(&content) {
         return Err(Error::Invalid(

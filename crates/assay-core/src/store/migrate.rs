@@ -42,6 +42,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0008_failure_tags",
         include_str!("../../../../migrations/0008_failure_tags.sql"),
     ),
+    (
+        "0009_review",
+        include_str!("../../../../migrations/0009_review.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

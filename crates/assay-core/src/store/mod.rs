@@ -8,6 +8,7 @@ pub mod items;
 pub mod migrate;
 pub mod models;
 pub mod query;
+pub mod review;
 pub mod revisions;
 pub mod runs;
 pub mod search;
@@ -27,6 +28,7 @@ pub use datasets::Dataset;
 pub use items::{Author, CurrentItem, Edit, ItemView, NewItem};
 pub use models::{ModelRow, TemplateRow};
 pub use query::{Bin, BoxHistograms, Facets, Filter, ItemRow, Page, QueryResult, Range};
+pub use review::{Agreement, PairAgreement, ReviewDecision};
 pub use revisions::RevisionInfo;
 pub use runs::{
     CriterionOverrule, CurrentResult, ItemRunResult, NewCriterionOverrule, Outcome,

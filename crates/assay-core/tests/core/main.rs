@@ -7,5 +7,6 @@ mod formats;
 mod grounding;
 mod import;
 mod query;
+mod review;
 mod revisions;
 mod stats;

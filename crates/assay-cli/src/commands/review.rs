@@ -1,0 +1,148 @@
+//! `assay review`, `assay queue`, `assay sign-off`, `assay agreement`: review rules and the
+//! auditor's final pass, enforced by the store (the CLI only asks).
+
+use clap::Args;
+
+use super::{named, Ctx};
+use crate::output;
+use assay_core::store::{Author, ReviewDecision};
+use assay_core::{Project, Role};
+
+/// The named person with their stored role: naming someone never changes what they may do.
+fn person(p: &Project, name: &str) -> anyhow::Result<Author> {
+    let u = match p.user_by_name(name)? {
+        Some(u) => u,
+        None => p.ensure_user(name, Role::Annotator)?,
+    };
+    Ok(Author {
+        user_id: u.id,
+        role: u.role,
+        round: 1,
+    })
+}
+
+#[derive(Args)]
+pub struct ReviewArgs {
+    pub dataset: String,
+    pub id: String,
+    #[arg(long, value_parser = named::<ReviewDecision>(&ReviewDecision::NAMES))]
+    pub decision: ReviewDecision,
+    #[arg(long)]
+    pub comment: Option<String>,
+    /// The reviewer (never the author of the current revision).
+    #[arg(long)]
+    pub user: String,
+}
+
+#[derive(Args)]
+pub struct QueueArgs {
+    /// Whose review queue: items waiting for review that this person did not edit last.
+    #[arg(long)]
+    pub user: String,
+}
+
+#[derive(Args)]
+pub struct SignOffArgs {
+    pub dataset: String,
+    pub id: String,
+    /// Reopen a signed-off item instead.
+    #[arg(long)]
+    pub reopen: bool,
+    #[arg(long)]
+    pub note: Option<String>,
+    /// An auditor (the store refuses anyone else).
+    #[arg(long)]
+    pub user: String,
+}
+
+#[derive(Args)]
+pub struct AgreementArgs {
+    #[arg(long)]
+    pub dataset: Option<String>,
+    /// op or ref_type
+    #[arg(long, default_value = "op", value_parser = ["op", "ref_type"])]
+    pub field: String,
+}
+
+pub fn review(ctx: &Ctx, a: ReviewArgs) -> anyhow::Result<()> {
+    let mut p = ctx.open()?;
+    let id = p.item_id_by_ext(&a.dataset, &a.id)?;
+    let who = person(&p, &a.user)?;
+    let rev = p.review(id, a.decision, a.comment.as_deref(), &who)?;
+    if ctx.json {
+        return output::json(&serde_json::json!({"item": id, "rev": rev, "decision": a.decision}));
+    }
+    println!("{} {}: {} (revision {rev})", a.dataset, a.id, a.decision);
+    Ok(())
+}
+
+pub fn queue(ctx: &Ctx, a: QueueArgs) -> anyhow::Result<()> {
+    let p = ctx.open()?;
+    let who = person(&p, &a.user)?;
+    let ids = p.review_queue(who.user_id)?;
+    let mut rows = Vec::new();
+    for id in ids {
+        let it = p.item(id)?;
+        rows.push(serde_json::json!({"id": id, "dataset": it.dataset, "ext_id": it.ext_id}));
+    }
+    if ctx.json {
+        return output::json(&rows);
+    }
+    println!("{} items wait for {}'s review", rows.len(), a.user);
+    for r in rows {
+        println!("  {} / {}", r["dataset"], r["ext_id"]);
+    }
+    Ok(())
+}
+
+pub fn sign_off(ctx: &Ctx, a: SignOffArgs) -> anyhow::Result<()> {
+    let mut p = ctx.open()?;
+    let id = p.item_id_by_ext(&a.dataset, &a.id)?;
+    let who = person(&p, &a.user)?;
+    p.sign_off(id, !a.reopen, a.note.as_deref(), &who)?;
+    if ctx.json {
+        return output::json(&serde_json::json!({"item": id, "signed_off": !a.reopen}));
+    }
+    println!(
+        "{} / {} {}",
+        a.dataset,
+        a.id,
+        if a.reopen { "reopened" } else { "signed off" }
+    );
+    Ok(())
+}
+
+pub fn agreement(ctx: &Ctx, a: AgreementArgs) -> anyhow::Result<()> {
+    let p = ctx.open()?;
+    let ds = a
+        .dataset
+        .as_deref()
+        .map(|d| p.dataset_by_name(d))
+        .transpose()?
+        .map(|d| d.id);
+    let ag = p.agreement(ds, &a.field)?;
+    if ctx.json {
+        return output::json(&ag);
+    }
+    println!(
+        "{}: {} items set by two or more of {}",
+        ag.field,
+        ag.items,
+        ag.people.join(", ")
+    );
+    for pair in &ag.pairs {
+        println!(
+            "  {} x {}: {} items, Cohen's kappa {}",
+            pair.a,
+            pair.b,
+            pair.items,
+            pair.cohen_kappa.map_or("n/a".into(), |k| format!("{k:.3}"))
+        );
+    }
+    println!(
+        "  Krippendorff's alpha (nominal): {}",
+        ag.krippendorff_alpha
+            .map_or("n/a".into(), |k| format!("{k:.3}"))
+    );
+    Ok(())
+}
