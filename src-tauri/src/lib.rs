@@ -62,6 +62,10 @@ pub fn run() {
             commands::evaluation::triage,
             commands::evaluation::tag_failure,
             commands::evaluation::remove_model,
+            commands::filtering::review,
+            commands::filtering::review_queue,
+            commands::filtering::sign_off,
+            commands::filtering::agreement,
         ])
         .run(tauri::generate_context!())
         .expect("error while running Assay");

@@ -14,9 +14,9 @@ use crate::types::{
 };
 use assay_core::import::{ImportReport, Progress};
 use assay_core::store::{
-    Bin, BoxHistograms, CriterionOverrule, Dataset, Edit, Facets, Filter, Filtering, FunnelStep,
-    ItemRow, ItemRunResult, ItemView, Page, Phase1Flag, QueryResult, Range, RevisionInfo, RunRow,
-    Stage, StageDecision,
+    Agreement, Bin, BoxHistograms, CriterionOverrule, Dataset, Edit, Facets, Filter, Filtering,
+    FunnelStep, ItemRow, ItemRunResult, ItemView, Page, PairAgreement, Phase1Flag, QueryResult,
+    Range, ReviewDecision, RevisionInfo, RunRow, Stage, StageDecision,
 };
 use assay_core::{
     AnswerFormat, BBox, ChoiceOption, CriterionFlag, CriterionIssue, DistractorKind, IssueTag,
@@ -250,6 +250,34 @@ pub const COMMANDS: &[CommandSig] = &[
         args: &[("name", "string")],
         returns: "null",
     },
+    CommandSig {
+        name: "review",
+        args: &[
+            ("id", "number"),
+            ("decision", "ReviewDecision"),
+            ("comment", "string | null"),
+        ],
+        returns: "ItemDetail",
+    },
+    CommandSig {
+        name: "review_queue",
+        args: &[],
+        returns: "Array<number>",
+    },
+    CommandSig {
+        name: "sign_off",
+        args: &[
+            ("id", "number"),
+            ("signed", "boolean"),
+            ("note", "string | null"),
+        ],
+        returns: "ItemDetail",
+    },
+    CommandSig {
+        name: "agreement",
+        args: &[("field", "string")],
+        returns: "Agreement",
+    },
 ];
 
 fn camel(name: &str) -> String {
@@ -329,6 +357,9 @@ pub fn generate() -> String {
         DashboardRow::decl(&cfg),
         Dashboard::decl(&cfg),
         TriageEntry::decl(&cfg),
+        ReviewDecision::decl(&cfg),
+        PairAgreement::decl(&cfg),
+        Agreement::decl(&cfg),
     ];
     let mut s = String::from(
         "// Generated from Rust by assay-api (`cargo xtask bindings`). Do not edit by hand.\n\

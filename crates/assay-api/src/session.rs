@@ -279,6 +279,42 @@ impl Session {
             .tag_failure(run_id, id, tag, tagged, Some(author.user_id))?)
     }
 
+    /// The current user approves someone else's revision or asks for changes.
+    pub fn review(
+        &mut self,
+        id: i64,
+        decision: assay_core::store::ReviewDecision,
+        comment: Option<String>,
+    ) -> ApiResult<ItemDetail> {
+        let author = self.author()?;
+        self.project_mut()?
+            .review(id, decision, comment.as_deref(), &author)?;
+        self.item_detail(id)
+    }
+
+    /// Items waiting for the current user's review (never their own revisions).
+    pub fn review_queue(&self) -> ApiResult<Vec<i64>> {
+        let author = self.author()?;
+        Ok(self.project()?.review_queue(author.user_id)?)
+    }
+
+    /// An auditor signs the item off (locking it) or reopens it; core refuses anyone else.
+    pub fn sign_off(
+        &mut self,
+        id: i64,
+        signed: bool,
+        note: Option<String>,
+    ) -> ApiResult<ItemDetail> {
+        let author = self.author()?;
+        self.project_mut()?
+            .sign_off(id, signed, note.as_deref(), &author)?;
+        self.item_detail(id)
+    }
+
+    pub fn agreement(&self, field: &str) -> ApiResult<assay_core::store::Agreement> {
+        Ok(self.project()?.agreement(None, field)?)
+    }
+
     pub fn stages(&self) -> ApiResult<Vec<Stage>> {
         Ok(self.project()?.stages()?)
     }

@@ -89,3 +89,36 @@ pub async fn overrule_criterion(
         .session()?
         .overrule_criterion(run_id, id, criterion, rating)
 }
+
+#[tauri::command]
+pub async fn review(
+    state: State<'_, AppState>,
+    id: i64,
+    decision: assay_core::store::ReviewDecision,
+    comment: Option<String>,
+) -> Result<assay_api::types::ItemDetail, ApiError> {
+    state.session()?.review(id, decision, comment)
+}
+
+#[tauri::command]
+pub async fn review_queue(state: State<'_, AppState>) -> Result<Vec<i64>, ApiError> {
+    state.session()?.review_queue()
+}
+
+#[tauri::command]
+pub async fn sign_off(
+    state: State<'_, AppState>,
+    id: i64,
+    signed: bool,
+    note: Option<String>,
+) -> Result<assay_api::types::ItemDetail, ApiError> {
+    state.session()?.sign_off(id, signed, note)
+}
+
+#[tauri::command]
+pub async fn agreement(
+    state: State<'_, AppState>,
+    field: String,
+) -> Result<assay_core::store::Agreement, ApiError> {
+    state.session()?.agreement(&field)
+}

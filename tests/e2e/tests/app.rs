@@ -515,7 +515,109 @@ async fn annotate_in_the_real_window() {
     assert_eq!(authors.last().unwrap().text().await.unwrap(), "import");
     screenshot(&c, "edit-after-restart.png").await;
     grounding_kept_after_restart(&c).await;
+    review_by_two_people_and_an_auditor(&c, &project).await;
     c.close().await.unwrap();
+}
+
+/// Switches who is working: back to the start screen, a name and a role, the same project.
+async fn work_as(c: &Client, name: &str, role: &str) {
+    click(c, "[data-testid=switch]").await;
+    let n = wait_for(c, "[data-testid=user-name]").await;
+    n.clear().await.unwrap();
+    n.send_keys(name).await.unwrap();
+    click(c, &format!("[data-testid=role-{role}]")).await;
+    click(c, "[data-testid=recent-project]").await;
+    wait_for(c, "[data-testid=chosen-project]").await;
+    click(c, "[data-testid=start]").await;
+    wait_text(c, "[data-testid=current-user]", |t| t.starts_with(name)).await;
+}
+
+fn jg006(project: &Path) -> (assay_core::ItemStatus, bool, Option<String>) {
+    let p = assay_core::Project::open(project).unwrap();
+    let it = p
+        .item(p.item_id_by_ext("jgraph-mini", "jg-006").unwrap())
+        .unwrap();
+    (it.status, it.signed_off, it.content.answer)
+}
+
+async fn wait_jg006(
+    c: &Client,
+    project: &Path,
+    what: &str,
+    check: impl Fn(&(assay_core::ItemStatus, bool, Option<String>)) -> bool,
+) {
+    let start = Instant::now();
+    while !check(&jg006(project)) {
+        if start.elapsed() > Duration::from_secs(20) {
+            if let Ok(png) = c.screenshot().await {
+                let _ = std::fs::write(root().join("target/e2e-failure.png"), png);
+            }
+            panic!("never stored: {what}; now {:?}", jg006(project));
+        }
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+}
+
+/// Two people and an auditor on one project: the annotator cannot review their own revision;
+/// a reviewer asks for changes; the annotator fixes; the reviewer approves with the keyboard;
+/// the auditor signs off and the item locks.
+async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
+    use assay_core::ItemStatus;
+    // jg-006's current revision is e2e-annotator's own.
+    search(c, "降水量は何mm").await;
+    open_row(c, "jg-006").await;
+    let approve = wait_for(c, "[data-testid=approve]").await;
+    assert!(
+        !approve.is_enabled().await.unwrap(),
+        "no reviewing one's own work"
+    );
+
+    work_as(c, "e2e-reviewer", "annotator").await;
+    search(c, "降水量は何mm").await;
+    open_row(c, "jg-006").await;
+    let comment = wait_for(c, "[data-testid=review-comment]").await;
+    comment.send_keys("give the unit (mm)").await.unwrap();
+    click(c, "[data-testid=request-changes]").await;
+    wait_jg006(c, project, "changes requested", |s| {
+        s.0 == ItemStatus::Flagged
+    })
+    .await;
+
+    work_as(c, "e2e-annotator", "annotator").await;
+    search(c, "降水量は何mm").await;
+    open_row(c, "jg-006").await;
+    let answer = wait_for(c, "[data-testid=answer]").await;
+    answer.clear().await.unwrap();
+    answer.send_keys("171mm").await.unwrap();
+    keys(c, &[(None, '\u{E00C}')]).await;
+    wait_jg006(c, project, "the fix", |s| {
+        s.0 == ItemStatus::Edited && s.2.as_deref() == Some("171mm")
+    })
+    .await;
+
+    work_as(c, "e2e-reviewer", "annotator").await;
+    search(c, "降水量は何mm").await;
+    open_row(c, "jg-006").await;
+    keys(c, &[(None, 'y')]).await; // approve
+    wait_jg006(c, project, "the approval", |s| s.0 == ItemStatus::Approved).await;
+
+    work_as(c, "e2e-auditor", "auditor").await;
+    search(c, "降水量は何mm").await;
+    open_row(c, "jg-006").await;
+    click(c, "[data-testid=sign-off]").await;
+    wait_for(c, "[data-testid=signed-off]").await;
+    wait_jg006(c, project, "the sign-off", |s| s.1).await;
+    screenshot(c, "signed-off.png").await;
+    // Locked: an edit is refused by the store and nothing changes.
+    let answer = wait_for(c, "[data-testid=answer]").await;
+    answer.clear().await.unwrap();
+    answer.send_keys("999").await.unwrap();
+    keys(c, &[(None, '\u{E00C}')]).await;
+    wait_text(c, "[data-testid=editor-error]", |t| {
+        t.contains("signed off")
+    })
+    .await;
+    assert_eq!(jg006(project).2.as_deref(), Some("171mm"));
 }
 
 const CR002: (&str, &str) = ("crag-mini", "cr-002");

@@ -55,6 +55,8 @@ pub struct ItemView {
     pub tags: Vec<IssueTag>,
     pub status: ItemStatus,
     pub updated_at: String,
+    /// An auditor signed it off: no edit until an auditor reopens it.
+    pub signed_off: bool,
     pub content: ItemContent,
     pub original: ItemContent,
 }
@@ -118,7 +120,8 @@ impl Project {
     /// - an edit that changes nothing (content, operation, tags, status, no note) writes nothing
     ///   and returns the current revision;
     /// - changing content, operation or tags makes the item "edited" (an approved item is no
-    ///   longer approved once changed), unless the edit flags it; a status-only edit (approve,
+    ///   longer approved once changed), unless the edit newly flags it (a change to an item a
+    ///   reviewer flagged is the fix and becomes "edited"); a status-only edit (approve,
     ///   flag) keeps the content.
     pub fn save_edit(&mut self, item_id: i64, edit: &Edit, author: &Author) -> Result<i64> {
         let tx = self
@@ -164,7 +167,8 @@ impl Project {
                 "SELECT i.id, i.dataset_id, d.name, i.ext_id, i.seq, i.rev, i.op, i.tags, i.status,
                         i.updated_at,
                         (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev),
-                        (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = 0)
+                        (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = 0),
+                        i.signed_off
                  FROM items i JOIN datasets d ON d.id = i.dataset_id WHERE i.id = ?1",
                 [item_id],
                 |r| {
@@ -181,6 +185,7 @@ impl Project {
                         r.get::<_, String>(9)?,
                         r.get::<_, String>(10)?,
                         r.get::<_, String>(11)?,
+                        r.get::<_, bool>(12)?,
                     ))
                 },
             )
@@ -197,6 +202,7 @@ impl Project {
             tags: IssueTag::from_bits(row.7),
             status: ItemStatus::parse(&row.8).unwrap_or_default(),
             updated_at: row.9,
+            signed_off: row.12,
             content: parse_content(&row.10)?,
             original: parse_content(&row.11)?,
         })
@@ -332,7 +338,10 @@ pub(crate) fn apply_edit(
         .content
         .checklist_flags
         .retain(|f| criteria.contains(&f.criterion));
-    if changes_item && edit.status != ItemStatus::Flagged {
+    // Flagging while changing keeps the flag; changing an item that was already flagged (a
+    // reviewer asked for changes) is the fix, so it becomes "edited" and goes back for review.
+    let flags_now = edit.status == ItemStatus::Flagged && status != ItemStatus::Flagged;
+    if changes_item && !flags_now {
         applied.status = ItemStatus::Edited;
     }
     append_revision(tx, item_id, &applied, author)

@@ -107,7 +107,11 @@ export type QueryResult = { total: number, rows: Array<ItemRow>, };
 
 export type Facets = { datasets: Array<[number, number]>, categories: Array<[string | null, number]>, ops: Array<[string | null, number]>, statuses: Array<[string, number]>, ref_types: Array<[string | null, number]>, tags: Array<[string, number]>, has_box: Array<[boolean, number]>, boxes: BoxHistograms, };
 
-export type ItemView = { id: number, dataset_id: number, dataset: string, ext_id: string, seq: number, rev: number, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, updated_at: string, content: ItemContent, original: ItemContent, };
+export type ItemView = { id: number, dataset_id: number, dataset: string, ext_id: string, seq: number, rev: number, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, updated_at: string, 
+/**
+ * An auditor signed it off: no edit until an auditor reopens it.
+ */
+signed_off: boolean, content: ItemContent, original: ItemContent, };
 
 export type Edit = { 
 /**
@@ -293,6 +297,28 @@ export type TriageEntry = { item_id: number, ext_id: string, dataset: string, sc
  */
 reasons: Array<[string, string]>, };
 
+export type ReviewDecision = "approve" | "request_changes";
+
+export type PairAgreement = { a: string, b: string, items: number, cohen_kappa: number | null, 
+/**
+ * Rows a, columns b: counts per (a's value, b's value), values in `labels` order.
+ */
+labels: Array<string>, confusion: Array<Array<number>>, };
+
+export type Agreement = { field: string, 
+/**
+ * Items at least two people set the field on.
+ */
+items: number, people: Array<string>, 
+/**
+ * Cohen's kappa for each pair of people on their common items.
+ */
+pairs: Array<PairAgreement>, 
+/**
+ * Krippendorff's alpha (nominal) over every item with two or more values.
+ */
+krippendorff_alpha: number | null, };
+
 export const ANSWER_FORMATS: readonly AnswerFormat[] = ['short_answer', 'multiple_choice', 'checklist', 'grounding', 'free_form'];
 export const REFINEMENT_OPS: readonly RefinementOp[] = ['identical', 'minor_edit', 'disambiguation', 'answer_correction', 'replacement', 'remove'];
 export const ISSUE_TAGS: readonly IssueTag[] = ['ambiguous', 'not_image_grounded', 'wrong_answer', 'subjective'];
@@ -345,6 +371,10 @@ export const commands = {
   triage: (): Promise<Array<TriageEntry>> => invoke<Array<TriageEntry>>('triage'),
   tagFailure: (runId: number, id: number, tag: string, tagged: boolean): Promise<null> => invoke<null>('tag_failure', { runId, id, tag, tagged }),
   removeModel: (name: string): Promise<null> => invoke<null>('remove_model', { name }),
+  review: (id: number, decision: ReviewDecision, comment: string | null): Promise<ItemDetail> => invoke<ItemDetail>('review', { id, decision, comment }),
+  reviewQueue: (): Promise<Array<number>> => invoke<Array<number>>('review_queue'),
+  signOff: (id: number, signed: boolean, note: string | null): Promise<ItemDetail> => invoke<ItemDetail>('sign_off', { id, signed, note }),
+  agreement: (field: string): Promise<Agreement> => invoke<Agreement>('agreement', { field }),
 };
 
 export { Channel };

@@ -1,7 +1,7 @@
 // Editing one item: a working copy, autosave (debounced and on blur), drafts that survive a
 // crash, and undo/redo where every step is a new revision.
 import { api, asApiError } from '../api/client';
-import type { IssueTag, ItemContent, ItemDetail, ItemStatus, RefType, RefinementOp } from '../api/client';
+import type { IssueTag, ItemContent, ItemDetail, ItemStatus, RefType, RefinementOp, ReviewDecision } from '../api/client';
 import { needsDisambiguation } from '../grounding/refTypes';
 import { checklistProblems } from '../checklist/checklist';
 import { clearDraft, editOf, loadDraft, saveDraft } from './drafts';
@@ -240,6 +240,33 @@ export class Editor {
     if (!this.work) return;
     this.work.op = op;
     void this.save();
+  }
+
+  /** Approves the current revision or asks for changes (the store refuses one's own). */
+  async review(decision: ReviewDecision, comment: string): Promise<void> {
+    if (!this.detail) return;
+    await this.flush();
+    await this.replaceWith(api.review(this.detail.item.id, decision, comment.trim() || null));
+  }
+
+  /** An auditor signs the item off (locking it) or reopens it. */
+  async signOff(signed: boolean): Promise<void> {
+    if (!this.detail) return;
+    await this.flush();
+    await this.replaceWith(api.signOff(this.detail.item.id, signed, null));
+  }
+
+  private async replaceWith(p: Promise<ItemDetail>): Promise<void> {
+    try {
+      const d = await p;
+      this.detail = d;
+      this.committed = this.snapshotOf(d);
+      this.work = structuredClone($state.snapshot(this.committed)) as Snapshot;
+      this.error = null;
+      this.onSaved(d);
+    } catch (e) {
+      this.error = asApiError(e).message;
+    }
   }
 
   setRefType(t: RefType | null): void {
