@@ -225,3 +225,23 @@ fn charts_are_written_only_as_svg_or_png() {
     assert_eq!(err.code, "invalid");
     assert!(!dir.path().join("x.sh").exists());
 }
+
+#[test]
+fn only_an_auditor_signs_off_through_the_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut annotator = session(dir.path(), "aiko");
+    let id = annotator.item_ids(&Filter::default()).unwrap()[0];
+    let err = annotator.sign_off(id, true, None).unwrap_err();
+    assert_eq!(err.code, "forbidden");
+    assert!(!annotator.item_detail(id).unwrap().item.signed_off);
+
+    let mut auditor = Session::new(dir.path().join("prefs-rin.json"));
+    auditor.open_project(&dir.path().join("p.assay")).unwrap();
+    auditor.set_user("rin", Role::Auditor).unwrap();
+    assert!(auditor.sign_off(id, true, None).unwrap().item.signed_off);
+    // The annotator's next save is refused by the store, not just hidden in the window.
+    let err = annotator
+        .save_item(id, &edit_of(&annotator, id, "42"))
+        .unwrap_err();
+    assert_eq!(err.code, "forbidden");
+}

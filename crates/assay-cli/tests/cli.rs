@@ -449,4 +449,21 @@ fn review_queue_sign_off_and_agreement_through_the_cli() {
     assert!(!locked.status.success(), "a signed-off item is locked");
     let ag = ok_json(&p, &["agreement", "--field", "op"]);
     assert_eq!(ag["field"], "op");
+    let out = dir.path().join("out");
+    let one = ok_json(
+        &p,
+        &[
+            "export",
+            "jgraph-mini",
+            "--signed-off-only",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(one["export"]["items"], 1, "only the signed-off item");
+    let all = ok_json(
+        &p,
+        &["sign-off", "jgraph-mini", "--all", "--user", "seoyeon"],
+    );
+    assert_eq!(all["signed_off"], 11, "the rest of the dataset");
 }

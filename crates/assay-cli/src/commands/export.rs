@@ -17,6 +17,9 @@ pub struct ExportArgs {
     /// layout: train.jsonl, images/, filtering.csv).
     #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "parquet", "haerae-vision"])]
     pub format: String,
+    /// Only items an auditor signed off.
+    #[arg(long)]
+    pub signed_off_only: bool,
     /// Name of the exported set (default: the dataset name with -Refined).
     #[arg(long)]
     pub name: Option<String>,
@@ -26,12 +29,22 @@ pub fn run(ctx: &Ctx, a: ExportArgs) -> anyhow::Result<()> {
     let p = ctx.open()?;
     let name = a.name.unwrap_or_else(|| export::refined_name(&a.dataset));
     std::fs::create_dir_all(&a.out)?;
-    let report = if a.format == "parquet" {
-        export::export_parquet(&p, &a.dataset, &a.out.join(format!("{name}.parquet")))?
-    } else if a.format == "haerae-vision" {
-        export::export_haerae(&p, &a.dataset, &a.out.join(&name))?
+    let scope = if a.signed_off_only {
+        export::Scope::SignedOff
     } else {
-        export::export_jsonl(&p, &a.dataset, &a.out.join(&name))?
+        export::Scope::All
+    };
+    let report = if a.format == "parquet" {
+        export::export_parquet(
+            &p,
+            &a.dataset,
+            &a.out.join(format!("{name}.parquet")),
+            scope,
+        )?
+    } else if a.format == "haerae-vision" {
+        export::export_haerae(&p, &a.dataset, &a.out.join(&name), scope)?
+    } else {
+        export::export_jsonl(&p, &a.dataset, &a.out.join(&name), scope)?
     };
     let changelog = a.out.join(format!("{name}.changelog.csv"));
     let changed = export::write_changelog(&p, &a.dataset, &changelog)?;

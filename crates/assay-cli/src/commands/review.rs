@@ -44,7 +44,12 @@ pub struct QueueArgs {
 #[derive(Args)]
 pub struct SignOffArgs {
     pub dataset: String,
-    pub id: String,
+    /// The item; with --all, every item of the dataset.
+    #[arg(required_unless_present = "all")]
+    pub id: Option<String>,
+    /// Sign off the whole dataset.
+    #[arg(long, conflicts_with = "reopen")]
+    pub all: bool,
     /// Reopen a signed-off item instead.
     #[arg(long)]
     pub reopen: bool,
@@ -97,8 +102,17 @@ pub fn queue(ctx: &Ctx, a: QueueArgs) -> anyhow::Result<()> {
 
 pub fn sign_off(ctx: &Ctx, a: SignOffArgs) -> anyhow::Result<()> {
     let mut p = ctx.open()?;
-    let id = p.item_id_by_ext(&a.dataset, &a.id)?;
     let who = person(&p, &a.user)?;
+    let Some(ext) = a.id.as_deref().filter(|_| !a.all) else {
+        let ds = p.dataset_by_name(&a.dataset)?;
+        let n = p.sign_off_dataset(ds.id, a.note.as_deref(), &who)?;
+        if ctx.json {
+            return output::json(&serde_json::json!({"dataset": a.dataset, "signed_off": n}));
+        }
+        println!("{}: {n} items signed off", a.dataset);
+        return Ok(());
+    };
+    let id = p.item_id_by_ext(&a.dataset, ext)?;
     p.sign_off(id, !a.reopen, a.note.as_deref(), &who)?;
     if ctx.json {
         return output::json(&serde_json::json!({"item": id, "signed_off": !a.reopen}));
@@ -106,7 +120,7 @@ pub fn sign_off(ctx: &Ctx, a: SignOffArgs) -> anyhow::Result<()> {
     println!(
         "{} / {} {}",
         a.dataset,
-        a.id,
+        ext,
         if a.reopen { "reopened" } else { "signed off" }
     );
     Ok(())

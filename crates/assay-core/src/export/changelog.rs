@@ -51,7 +51,7 @@ pub fn write_changelog(project: &Project, dataset: &str, path: &Path) -> Result<
     w.write_record(&header)
         .map_err(|e| Error::Invalid(e.to_string()))?;
     let mut n = 0;
-    for it in current_items(project, ds.id)? {
+    for it in current_items(project, ds.id, super::Scope::All)? {
         let changed = it.content != it.original || it.op.is_some_and(|o| o.as_str() != "identical");
         if it.rev == 0 || !changed {
             continue;

@@ -16,7 +16,12 @@ use super::{image_file_name, ExportReport};
 use crate::error::{Error, Result};
 use crate::store::{Project, Version};
 
-pub fn export_haerae(project: &Project, dataset: &str, dir: &Path) -> Result<ExportReport> {
+pub fn export_haerae(
+    project: &Project,
+    dataset: &str,
+    dir: &Path,
+    scope: super::Scope,
+) -> Result<ExportReport> {
     let ds = project.dataset_by_name(dataset)?;
     let img_dir = dir.join("images");
     std::fs::create_dir_all(&img_dir).map_err(|e| Error::io(&img_dir, e))?;
@@ -31,7 +36,7 @@ pub fn export_haerae(project: &Project, dataset: &str, dir: &Path) -> Result<Exp
         .map_err(|e| Error::Invalid(e.to_string()))?;
     let mut written: HashSet<String> = HashSet::new();
     let (mut count, mut left_out) = (0, 0);
-    for it in project.current_items(ds.id)? {
+    for it in super::current_items(project, ds.id, scope)? {
         // The kept set also records why the others left: their decisions are written too.
         let f = project.filtering(it.id)?;
         for d in &f.decisions {

@@ -10,9 +10,14 @@ use crate::store::{Project, Version};
 
 /// Writes `<dir>/data.jsonl` and `<dir>/images/`; the records are Assay's native layout, which
 /// the importer reads back to the same items.
-pub fn export_jsonl(project: &Project, dataset: &str, dir: &Path) -> Result<ExportReport> {
+pub fn export_jsonl(
+    project: &Project,
+    dataset: &str,
+    dir: &Path,
+    scope: super::Scope,
+) -> Result<ExportReport> {
     let ds = project.dataset_by_name(dataset)?;
-    let items = current_items(project, ds.id)?;
+    let items = current_items(project, ds.id, scope)?;
     let img_dir = dir.join("images");
     std::fs::create_dir_all(&img_dir).map_err(|e| Error::io(&img_dir, e))?;
     let data_path = dir.join("data.jsonl");

@@ -34,8 +34,27 @@ pub fn refined_name(dataset: &str) -> String {
     }
 }
 
-pub(crate) fn current_items(project: &Project, dataset_id: i64) -> Result<Vec<CurrentItem>> {
-    project.current_items(dataset_id)
+/// Which items an export writes, beyond the after set's rule.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Scope {
+    /// Every item of the after set.
+    #[default]
+    All,
+    /// Only items an auditor signed off (the final pass).
+    SignedOff,
+}
+
+/// The items an export reads: the dataset's current items, limited by `scope`.
+pub(crate) fn current_items(
+    project: &Project,
+    dataset_id: i64,
+    scope: Scope,
+) -> Result<Vec<CurrentItem>> {
+    let mut items = project.current_items(dataset_id)?;
+    if scope == Scope::SignedOff {
+        items.retain(|i| i.signed_off);
+    }
+    Ok(items)
 }
 
 fn image_ext(format: &str) -> &'static str {

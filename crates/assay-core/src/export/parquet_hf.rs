@@ -22,9 +22,14 @@ fn image_fields() -> Fields {
 }
 
 /// A Parquet file in the Hugging Face datasets layout: images as a list of `{bytes, path}`.
-pub fn export_parquet(project: &Project, dataset: &str, path: &Path) -> Result<ExportReport> {
+pub fn export_parquet(
+    project: &Project,
+    dataset: &str,
+    path: &Path,
+    scope: super::Scope,
+) -> Result<ExportReport> {
     let ds = project.dataset_by_name(dataset)?;
-    let items: Vec<_> = current_items(project, ds.id)?;
+    let items: Vec<_> = current_items(project, ds.id, scope)?;
     let removed = items
         .iter()
         .filter(|i| !Version::After.includes(i.op, i.kept))

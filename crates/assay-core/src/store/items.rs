@@ -358,6 +358,8 @@ pub struct CurrentItem {
     pub status: ItemStatus,
     /// Filtering kept it (not dropped at a stage, not removed by phase-1 flags).
     pub kept: bool,
+    /// An auditor signed it off.
+    pub signed_off: bool,
     pub content: ItemContent,
     pub original: ItemContent,
 }
@@ -366,7 +368,7 @@ impl Project {
     /// Every item of a dataset in file order, current state and original.
     pub fn current_items(&self, dataset_id: i64) -> Result<Vec<CurrentItem>> {
         let mut st = self.conn.prepare(&format!(
-            "SELECT i.id, i.ext_id, i.rev, i.op, i.tags, i.status, {},
+            "SELECT i.id, i.ext_id, i.rev, i.op, i.tags, i.status, {}, i.signed_off,
                     (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev),
                     (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = 0)
              FROM items i WHERE i.dataset_id = ?1 ORDER BY i.seq",
@@ -381,13 +383,14 @@ impl Project {
                 r.get::<_, i64>(4)?,
                 r.get::<_, String>(5)?,
                 r.get::<_, bool>(6)?,
-                r.get::<_, String>(7)?,
+                r.get::<_, bool>(7)?,
                 r.get::<_, String>(8)?,
+                r.get::<_, String>(9)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, ext_id, rev, op, tags, status, kept, cur, orig) = row?;
+            let (id, ext_id, rev, op, tags, status, kept, signed_off, cur, orig) = row?;
             out.push(CurrentItem {
                 id,
                 ext_id,
@@ -396,6 +399,7 @@ impl Project {
                 tags: IssueTag::from_bits(tags),
                 status: ItemStatus::parse(&status).unwrap_or_default(),
                 kept,
+                signed_off,
                 content: parse_content(&cur)?,
                 original: parse_content(&orig)?,
             });

@@ -190,6 +190,36 @@ impl Project {
         Ok(())
     }
 
+    /// An auditor signs off every item of a dataset not signed off yet, in one transaction;
+    /// returns how many were signed. Only auditors may.
+    pub fn sign_off_dataset(
+        &mut self,
+        dataset_id: i64,
+        note: Option<&str>,
+        author: &Author,
+    ) -> Result<usize> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if stored_role(&tx, author)? != Role::Auditor {
+            return Err(Error::Forbidden(
+                "only an auditor can sign off a dataset".into(),
+            ));
+        }
+        let ts = now();
+        let n = tx.execute(
+            "INSERT INTO signoffs (item_id, rev, signed, note, author_id, created_at)
+             SELECT id, rev, 1, ?2, ?3, ?4 FROM items WHERE dataset_id = ?1 AND signed_off = 0",
+            params![dataset_id, note, author.user_id, ts],
+        )?;
+        tx.execute(
+            "UPDATE items SET signed_off = 1 WHERE dataset_id = ?1",
+            [dataset_id],
+        )?;
+        tx.commit()?;
+        Ok(n)
+    }
+
     /// Agreement on `field` ("op" or "ref_type") among the people who set it: each person's
     /// latest value per item from their own revisions, on the items two or more people set.
     pub fn agreement(&self, dataset_id: Option<i64>, field: &str) -> Result<Agreement> {

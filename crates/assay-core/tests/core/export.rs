@@ -102,7 +102,7 @@ fn jsonl_export_round_trips() {
     let mut q = assay_core::Project::create(dir.path().join("other.assay")).unwrap();
     for ds in ["jgraph-mini", "vague-mini", "haerae-mini", "crag-mini"] {
         let out = dir.path().join(format!("{ds}-Refined"));
-        let r = export_jsonl(&p, ds, &out).unwrap();
+        let r = export_jsonl(&p, ds, &out, Default::default()).unwrap();
         let back = crate::common::import(
             &mut q,
             &out.join("data.jsonl"),
@@ -126,7 +126,7 @@ fn parquet_export_round_trips() {
     let mut q = assay_core::Project::create(dir.path().join("other.assay")).unwrap();
     for ds in ["jgraph-mini", "vague-mini", "haerae-mini", "crag-mini"] {
         let out = dir.path().join(format!("{ds}-Refined.parquet"));
-        let r = export_parquet(&p, ds, &out).unwrap();
+        let r = export_parquet(&p, ds, &out, Default::default()).unwrap();
         let back = crate::common::import(
             &mut q,
             &out,
@@ -141,7 +141,13 @@ fn parquet_export_round_trips() {
         let got = contents(&q, ds);
         assert_eq!(got, expect, "{ds}");
     }
-    let jg = export_parquet(&p, "jgraph-mini", &dir.path().join("x.parquet")).unwrap();
+    let jg = export_parquet(
+        &p,
+        "jgraph-mini",
+        &dir.path().join("x.parquet"),
+        Default::default(),
+    )
+    .unwrap();
     assert_eq!((jg.items, jg.removed_left_out), (11, 1));
 }
 

@@ -250,7 +250,8 @@ fn the_published_layout_round_trips_with_the_kept_set_and_the_filtering_record()
     p.save_edit(i101, &e, &a).unwrap();
 
     let out = dir.path().join("HAERAE-Vision-Refined");
-    let report = assay_core::export::export_haerae(&p, "haerae-mini", &out).unwrap();
+    let report =
+        assay_core::export::export_haerae(&p, "haerae-mini", &out, Default::default()).unwrap();
     assert_eq!((report.items, report.removed_left_out), (3, 1));
     let text = std::fs::read_to_string(out.join("train.jsonl")).unwrap();
     let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();

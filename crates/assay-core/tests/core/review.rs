@@ -163,3 +163,30 @@ fn agreement_from_the_projects_own_revisions_matches_the_references() {
     assert_eq!(total, 6);
     assert!(p.agreement(None, "colour").is_err());
 }
+
+#[test]
+fn an_auditor_signs_off_a_whole_dataset_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+    let aiko = person(&p, "aiko", Role::Annotator);
+    let seo = person(&p, "seoyeon", Role::Auditor);
+    assert_eq!(
+        p.sign_off_dataset(ds, None, &aiko).unwrap_err().code(),
+        "forbidden"
+    );
+    assert_eq!(p.sign_off_dataset(ds, Some("release 1"), &seo).unwrap(), 12);
+    assert_eq!(
+        p.sign_off_dataset(ds, None, &seo).unwrap(),
+        0,
+        "already signed"
+    );
+    let id = p.item_id_by_ext("jgraph-mini", "jg-001").unwrap();
+    assert!(p.item(id).unwrap().signed_off);
+    let other = p.item_id_by_ext("vague-mini", "vg-001").unwrap();
+    assert!(
+        !p.item(other).unwrap().signed_off,
+        "other datasets untouched"
+    );
+}
