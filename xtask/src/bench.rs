@@ -682,14 +682,7 @@ fn qa_project_and_stub(
     }
     std::fs::write(&data, body)?;
     let path = dir.join(format!("{name}.assay"));
-    let mut p = super::fresh_project(&path)?;
-    assay_core::import::import_path(
-        &mut p,
-        &data,
-        &Default::default(),
-        &mut |_| {},
-        &AtomicBool::new(false),
-    )?;
+    let p = super::fresh_project_from(&path, &data)?;
     let stub_rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -838,14 +831,7 @@ pub fn table(args: &[String]) -> Result<()> {
     }
     std::fs::write(&data, body)?;
     let path = dir.join("table.assay");
-    let mut p = super::fresh_project(&path)?;
-    assay_core::import::import_path(
-        &mut p,
-        &data,
-        &Default::default(),
-        &mut |_| {},
-        &AtomicBool::new(false),
-    )?;
+    let mut p = super::fresh_project_from(&path, &data)?;
     let u = p.ensure_user("bench", assay_core::Role::Annotator)?;
     let author = assay_core::store::Author {
         user_id: u.id,
@@ -961,14 +947,7 @@ pub fn memory(args: &[String]) -> Result<()> {
     if !path.exists() {
         let data = dir.join(format!("memory-{n}.jsonl"));
         generate(&data, n)?;
-        let mut p = super::fresh_project(&path)?;
-        assay_core::import::import_path(
-            &mut p,
-            &data,
-            &Default::default(),
-            &mut |_| {},
-            &AtomicBool::new(false),
-        )?;
+        super::fresh_project_from(&path, &data)?;
     }
     let config = dir.join("memory-config");
     let _ = std::fs::remove_dir_all(&config);

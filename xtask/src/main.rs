@@ -51,6 +51,19 @@ pub(crate) fn fresh_project(path: &Path) -> Result<assay_core::Project> {
     Ok(assay_core::Project::create(path)?)
 }
 
+/// A new project at `path` with `data` imported (layout detected), replacing an earlier one.
+pub(crate) fn fresh_project_from(path: &Path, data: &Path) -> Result<assay_core::Project> {
+    let mut p = fresh_project(path)?;
+    assay_core::import::import_path(
+        &mut p,
+        data,
+        &Default::default(),
+        &mut |_| {},
+        &std::sync::atomic::AtomicBool::new(false),
+    )?;
+    Ok(p)
+}
+
 /// Builds the sample project from assets/sample into target/demo/sample.assay.
 pub fn build_sample_project() -> Result<PathBuf> {
     let root = root();

@@ -464,7 +464,30 @@ fn breakdowns(project: &Project) -> ApiResult<(Vec<Share>, Vec<Share>, Vec<Share
     let (mut by_ref, mut by_size, mut picks) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
     let edges = assay_core::grounding::metrics::SIZE_RATIO_EDGES;
     for d in project.datasets()? {
-        let results = project.current_results(d.id)?;
+        // Only the two scorers broken down here, and only in datasets that can have them (boxes,
+        // options): a short-answer dataset reads no results at all.
+        let has = |f: assay_core::store::Filter| -> ApiResult<bool> {
+            let page = assay_core::store::Page {
+                offset: 0,
+                limit: 1,
+            };
+            Ok(!project.query(&f, page)?.rows.is_empty())
+        };
+        let mut results = Vec::new();
+        if has(assay_core::store::Filter {
+            datasets: vec![d.id],
+            has_box: Some(true),
+            ..Default::default()
+        })? {
+            results.extend(project.current_results_of(d.id, Some("grounding"))?);
+        }
+        if has(assay_core::store::Filter {
+            datasets: vec![d.id],
+            formats: vec![assay_core::AnswerFormat::MultipleChoice],
+            ..Default::default()
+        })? {
+            results.extend(project.current_results_of(d.id, Some("choice"))?);
+        }
         if results.is_empty() {
             continue;
         }

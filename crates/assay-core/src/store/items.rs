@@ -266,9 +266,9 @@ pub(crate) fn apply_edit(
     author: &Author,
 ) -> Result<i64> {
     edit.content.validate().map_err(Error::Invalid)?;
-    let (rev, op, tags, status) = tx
+    let (rev, op, tags, status, signed_off) = tx
         .query_row(
-            "SELECT rev, op, tags, status FROM items WHERE id = ?1",
+            "SELECT rev, op, tags, status, signed_off FROM items WHERE id = ?1",
             [item_id],
             |r| {
                 Ok((
@@ -276,6 +276,7 @@ pub(crate) fn apply_edit(
                     r.get::<_, Option<String>>(1)?,
                     r.get::<_, i64>(2)?,
                     r.get::<_, String>(3)?,
+                    r.get::<_, bool>(4)?,
                 ))
             },
         )
@@ -307,7 +308,7 @@ pub(crate) fn apply_edit(
             });
         }
     }
-    if super::review::is_signed_off(tx, item_id)? {
+    if signed_off {
         return Err(Error::Forbidden(format!(
             "item {item_id} is signed off; an auditor must reopen it before it changes"
         )));

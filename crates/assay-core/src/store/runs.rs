@@ -462,7 +462,17 @@ impl Project {
     /// older revision are stale and left out; so an item drops out of triage once fixed), with
     /// the run's model, version, variant and index and any person's overrule.
     pub fn current_results(&self, dataset_id: i64) -> Result<Vec<CurrentResult>> {
-        let mut st = self.conn.prepare(
+        self.current_results_of(dataset_id, None)
+    }
+
+    /// [`current_results`](Self::current_results) limited to results of one scorer, for
+    /// breakdowns that read a few scorers of a large project.
+    pub fn current_results_of(
+        &self,
+        dataset_id: i64,
+        scorer: Option<&str>,
+    ) -> Result<Vec<CurrentResult>> {
+        let mut st = self.conn.prepare_cached(
             "SELECT ri.item_id, i.ext_id, m.name, r.version, r.variant, r.run_index,
                     coalesce(ri.scorer, r.scorer),
                     ri.outcome, ri.score, ri.parsed,
@@ -471,9 +481,10 @@ impl Project {
              JOIN items i ON i.id = ri.item_id
              WHERE r.dataset_id = ?1 AND ri.outcome IN ('scored', 'unparsed')
                AND ri.item_rev = i.rev
+               AND (?2 IS NULL OR coalesce(ri.scorer, r.scorer) = ?2)
              ORDER BY i.seq, m.name, r.run_index",
         )?;
-        let rows = st.query_map([dataset_id], |r| {
+        let rows = st.query_map(params![dataset_id, scorer], |r| {
             Ok(CurrentResult {
                 item_id: r.get(0)?,
                 ext_id: r.get(1)?,

@@ -2,7 +2,7 @@
 // beside the reference boxes. Set by the item's runs panel, read by the canvas.
 import type { BBox } from '../api/client';
 
-export type PredictedBox = { image: number; box: BBox; label: string; hit: boolean };
+export type PredictedBox = { image: number; box: BBox; label: string; iou: number; hit: boolean };
 
 export const overlays = $state<{ show: boolean; boxes: PredictedBox[] }>({ show: true, boxes: [] });
 
@@ -12,7 +12,8 @@ export function predictedOf(evidence: string | null | undefined, label: string):
     const ev = JSON.parse(evidence ?? '{}');
     const p = ev.predicted_px;
     if (!Array.isArray(p) || p.length !== 4) return null;
-    return { image: Number(ev.image_index ?? 0), box: { x_min: p[0], y_min: p[1], x_max: p[2], y_max: p[3] }, label, hit: Number(ev.iou) >= 0.5 };
+    const iou = Number(ev.iou);
+    return { image: Number(ev.image_index ?? 0), box: { x_min: p[0], y_min: p[1], x_max: p[2], y_max: p[3] }, label, iou, hit: iou >= 0.5 };
   } catch {
     return null;
   }
