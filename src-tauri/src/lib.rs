@@ -66,6 +66,13 @@ pub fn run() {
             commands::filtering::review_queue,
             commands::filtering::sign_off,
             commands::filtering::agreement,
+            commands::filtering::my_work,
+            commands::filtering::rounds,
+            commands::filtering::create_round,
+            commands::filtering::comments,
+            commands::filtering::add_comment,
+            commands::filtering::people,
+            commands::filtering::users,
         ])
         .run(tauri::generate_context!())
         .expect("error while running Assay");

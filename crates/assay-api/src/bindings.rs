@@ -9,14 +9,16 @@ use crate::evaluation::{
     Share,
 };
 use crate::types::{
-    AppInfo, CriterionOverruled, ImportRequest, ItemDetail, ItemResults, ProjectInfo, SessionUser,
-    TriageEntry,
+    AppInfo, CriterionOverruled, ImportRequest, ItemDetail, ItemResults, MyWork, ProjectInfo,
+    RoundQueue, SessionUser, TriageEntry,
 };
 use assay_core::import::{ImportReport, Progress};
 use assay_core::store::{
-    Agreement, Bin, BoxHistograms, CriterionOverrule, Dataset, Edit, Facets, Filter, Filtering,
-    FunnelStep, ItemRow, ItemRunResult, ItemView, Page, PairAgreement, Phase1Flag, QueryResult,
-    Range, ReviewDecision, RevisionInfo, RunRow, Stage, StageDecision,
+    Agreement, AgreementField, AssigneeProgress, Bin, BoxHistograms, Comment, CriterionOverrule,
+    Dataset, Edit, Facets, Filter, Filtering, FunnelStep, ItemRow, ItemRunResult, ItemView,
+    NewRound, OpenMention, Page, PairAgreement, PersonStats, Phase1Flag, QueryResult, QueueEntry,
+    Range, ReviewDecision, RevisionInfo, RoundPurpose, RoundSummary, RunRow, Stage, StageDecision,
+    User,
 };
 use assay_core::{
     AnswerFormat, BBox, ChoiceOption, CriterionFlag, CriterionIssue, DistractorKind, IssueTag,
@@ -275,8 +277,43 @@ pub const COMMANDS: &[CommandSig] = &[
     },
     CommandSig {
         name: "agreement",
-        args: &[("field", "string")],
+        args: &[("field", "AgreementField"), ("round", "number | null")],
         returns: "Agreement",
+    },
+    CommandSig {
+        name: "my_work",
+        args: &[],
+        returns: "MyWork",
+    },
+    CommandSig {
+        name: "rounds",
+        args: &[],
+        returns: "Array<RoundSummary>",
+    },
+    CommandSig {
+        name: "create_round",
+        args: &[("round", "NewRound"), ("filter", "Filter")],
+        returns: "Array<RoundSummary>",
+    },
+    CommandSig {
+        name: "comments",
+        args: &[("id", "number")],
+        returns: "Array<Comment>",
+    },
+    CommandSig {
+        name: "add_comment",
+        args: &[("id", "number"), ("body", "string")],
+        returns: "Array<Comment>",
+    },
+    CommandSig {
+        name: "users",
+        args: &[],
+        returns: "Array<User>",
+    },
+    CommandSig {
+        name: "people",
+        args: &[],
+        returns: "Array<PersonStats>",
     },
 ];
 
@@ -358,8 +395,20 @@ pub fn generate() -> String {
         Dashboard::decl(&cfg),
         TriageEntry::decl(&cfg),
         ReviewDecision::decl(&cfg),
+        AgreementField::decl(&cfg),
         PairAgreement::decl(&cfg),
         Agreement::decl(&cfg),
+        RoundPurpose::decl(&cfg),
+        NewRound::decl(&cfg),
+        AssigneeProgress::decl(&cfg),
+        RoundSummary::decl(&cfg),
+        QueueEntry::decl(&cfg),
+        Comment::decl(&cfg),
+        OpenMention::decl(&cfg),
+        PersonStats::decl(&cfg),
+        RoundQueue::decl(&cfg),
+        MyWork::decl(&cfg),
+        User::decl(&cfg),
     ];
     let mut s = String::from(
         "// Generated from Rust by assay-api (`cargo xtask bindings`). Do not edit by hand.\n\
@@ -373,7 +422,17 @@ pub fn generate() -> String {
     }
     // The value lists of the enums, from the same Rust lists the parsers use, so the UI never
     // keeps a list of its own.
-    let lists: [(&str, &str, Vec<&str>); 13] = [
+    let lists: [(&str, &str, Vec<&str>); 15] = [
+        (
+            "AGREEMENT_FIELDS",
+            "AgreementField",
+            AgreementField::NAMES.to_vec(),
+        ),
+        (
+            "ROUND_PURPOSES",
+            "RoundPurpose",
+            RoundPurpose::NAMES.to_vec(),
+        ),
         (
             "ANSWER_FORMATS",
             "AnswerFormat",

@@ -311,8 +311,76 @@ impl Session {
         self.item_detail(id)
     }
 
-    pub fn agreement(&self, field: &str) -> ApiResult<assay_core::store::Agreement> {
-        Ok(self.project()?.agreement(None, field)?)
+    pub fn agreement(
+        &self,
+        field: assay_core::store::AgreementField,
+        round: Option<i64>,
+    ) -> ApiResult<assay_core::store::Agreement> {
+        Ok(self.project()?.agreement(field, None, round)?)
+    }
+
+    /// Everything waiting for the current user, across rounds.
+    pub fn my_work(&self) -> ApiResult<crate::types::MyWork> {
+        let author = self.author()?;
+        let p = self.project()?;
+        let mut rounds = Vec::new();
+        for r in p.rounds()? {
+            let entries = p.round_queue(r.id, author.user_id)?;
+            if entries.is_empty() {
+                continue;
+            }
+            rounds.push(crate::types::RoundQueue {
+                id: r.id,
+                name: r.name,
+                purpose: r.purpose,
+                done: entries.iter().filter(|e| e.done).count(),
+                entries,
+            });
+        }
+        Ok(crate::types::MyWork {
+            review: p.review_entries(author.user_id)?,
+            sent_back: p.sent_back(author.user_id)?,
+            mentions: p.open_mentions(author.user_id)?,
+            rounds,
+        })
+    }
+
+    pub fn rounds(&self) -> ApiResult<Vec<assay_core::store::RoundSummary>> {
+        Ok(self.project()?.rounds()?)
+    }
+
+    /// Makes a round over the items the filter matches (core refuses anyone but an auditor).
+    pub fn create_round(
+        &mut self,
+        round: &assay_core::store::NewRound,
+        filter: &Filter,
+    ) -> ApiResult<Vec<assay_core::store::RoundSummary>> {
+        let author = self.author()?;
+        let items = self.project()?.query_ids(filter)?;
+        self.project_mut()?.create_round(round, &items, &author)?;
+        self.rounds()
+    }
+
+    pub fn comments(&self, id: i64) -> ApiResult<Vec<assay_core::store::Comment>> {
+        Ok(self.project()?.comments(id)?)
+    }
+
+    pub fn add_comment(
+        &mut self,
+        id: i64,
+        body: &str,
+    ) -> ApiResult<Vec<assay_core::store::Comment>> {
+        let author = self.author()?;
+        self.project_mut()?.add_comment(id, body, &author)?;
+        self.comments(id)
+    }
+
+    pub fn users(&self) -> ApiResult<Vec<assay_core::store::User>> {
+        Ok(self.project()?.users()?)
+    }
+
+    pub fn people(&self) -> ApiResult<Vec<assay_core::store::PersonStats>> {
+        Ok(self.project()?.people_stats()?)
     }
 
     pub fn stages(&self) -> ApiResult<Vec<Stage>> {

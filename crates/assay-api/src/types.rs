@@ -89,3 +89,22 @@ pub const FAILURE_TAGS: [&str; 7] = [
     "annotation",
     "refusal",
 ];
+
+/// What waits for the current user: reviews, items sent back, mentions, and each round's queue.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct MyWork {
+    /// Items waiting for review that someone else edited last.
+    pub review: Vec<assay_core::store::QueueEntry>,
+    pub sent_back: Vec<assay_core::store::QueueEntry>,
+    pub mentions: Vec<assay_core::store::OpenMention>,
+    pub rounds: Vec<RoundQueue>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct RoundQueue {
+    pub id: i64,
+    pub name: String,
+    pub purpose: assay_core::store::RoundPurpose,
+    pub done: usize,
+    pub entries: Vec<assay_core::store::QueueEntry>,
+}

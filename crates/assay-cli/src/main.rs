@@ -78,8 +78,18 @@ enum Command {
     Queue(commands::review::QueueArgs),
     /// An auditor signs an item off (locking it) or reopens it.
     SignOff(commands::review::SignOffArgs),
-    /// Agreement between annotators on operations or referring-expression types.
+    /// Agreement between annotators (operations, tags, referring-expression types, phase-1
+    /// flags, checklist ratings): Cohen, Fleiss, Krippendorff.
     Agreement(commands::review::AgreementArgs),
+    /// Rounds of work: make one with assignments and overlap, list progress, a person's queue.
+    #[command(subcommand)]
+    Round(commands::rounds::RoundCommand),
+    /// Add a comment to an item's thread (`@name` mentions who must act).
+    Comment(commands::rounds::CommentArgs),
+    /// An item's comment thread.
+    Comments(commands::rounds::CommentsArgs),
+    /// Each person's account: items done, approved, sent back, reviews, time per item.
+    People,
     /// Target and person boxes to and from COCO, Label Studio, CRAG-MM-Diagnostics and model
     /// outputs.
     #[command(subcommand)]
@@ -118,6 +128,10 @@ fn main() -> ExitCode {
         Command::Queue(a) => commands::review::queue(&ctx, a),
         Command::SignOff(a) => commands::review::sign_off(&ctx, a),
         Command::Agreement(a) => commands::review::agreement(&ctx, a),
+        Command::Round(c) => commands::rounds::round(&ctx, c),
+        Command::Comment(a) => commands::rounds::comment(&ctx, a),
+        Command::Comments(a) => commands::rounds::comments(&ctx, a),
+        Command::People => commands::rounds::people(&ctx),
         Command::Decide(a) => commands::filtering::decide(&ctx, a),
         Command::Flag(a) => commands::filtering::flag(&ctx, a),
         Command::Keep(a) => commands::filtering::keep(&ctx, a),

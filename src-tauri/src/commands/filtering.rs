@@ -118,7 +118,58 @@ pub async fn sign_off(
 #[tauri::command]
 pub async fn agreement(
     state: State<'_, AppState>,
-    field: String,
+    field: assay_core::store::AgreementField,
+    round: Option<i64>,
 ) -> Result<assay_core::store::Agreement, ApiError> {
-    state.session()?.agreement(&field)
+    state.session()?.agreement(field, round)
+}
+
+#[tauri::command]
+pub async fn my_work(state: State<'_, AppState>) -> Result<assay_api::types::MyWork, ApiError> {
+    state.session()?.my_work()
+}
+
+#[tauri::command]
+pub async fn rounds(
+    state: State<'_, AppState>,
+) -> Result<Vec<assay_core::store::RoundSummary>, ApiError> {
+    state.session()?.rounds()
+}
+
+#[tauri::command]
+pub async fn create_round(
+    state: State<'_, AppState>,
+    round: assay_core::store::NewRound,
+    filter: assay_core::store::Filter,
+) -> Result<Vec<assay_core::store::RoundSummary>, ApiError> {
+    state.session()?.create_round(&round, &filter)
+}
+
+#[tauri::command]
+pub async fn comments(
+    state: State<'_, AppState>,
+    id: i64,
+) -> Result<Vec<assay_core::store::Comment>, ApiError> {
+    state.session()?.comments(id)
+}
+
+#[tauri::command]
+pub async fn add_comment(
+    state: State<'_, AppState>,
+    id: i64,
+    body: String,
+) -> Result<Vec<assay_core::store::Comment>, ApiError> {
+    state.session()?.add_comment(id, &body)
+}
+
+#[tauri::command]
+pub async fn people(
+    state: State<'_, AppState>,
+) -> Result<Vec<assay_core::store::PersonStats>, ApiError> {
+    state.session()?.people()
+}
+
+#[tauri::command]
+pub async fn users(state: State<'_, AppState>) -> Result<Vec<assay_core::store::User>, ApiError> {
+    state.session()?.users()
 }

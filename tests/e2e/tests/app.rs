@@ -532,6 +532,20 @@ async fn work_as(c: &Client, name: &str, role: &str) {
     wait_text(c, "[data-testid=current-user]", |t| t.starts_with(name)).await;
 }
 
+/// Opens "My work" (fresh) and tells whether a list there holds the item.
+async fn in_my_work(c: &Client, list: &str, ext_id: &str) -> bool {
+    if c.find(Locator::Css("[data-testid=my-work]")).await.is_ok() {
+        click(c, "[data-testid=work-open]").await;
+    }
+    click(c, "[data-testid=work-open]").await;
+    wait_for(c, "[data-testid=my-work]").await;
+    c.find(Locator::Css(&format!(
+        "[data-testid={list}][data-ext-id={ext_id}]"
+    )))
+    .await
+    .is_ok()
+}
+
 fn jg006(project: &Path) -> (assay_core::ItemStatus, bool, Option<String>) {
     let p = assay_core::Project::open(project).unwrap();
     let it = p
@@ -572,9 +586,14 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
         "no reviewing one's own work"
     );
 
+    // Nor is it in the annotator's own list of work to review.
+    assert!(!in_my_work(c, "review-item", "jg-006").await);
+
+    // The reviewer finds it in their list, opens it from there and asks for changes.
     work_as(c, "e2e-reviewer", "annotator").await;
-    search(c, "降水量は何mm").await;
-    open_row(c, "jg-006").await;
+    assert!(in_my_work(c, "review-item", "jg-006").await);
+    click(c, "[data-testid=review-item][data-ext-id=jg-006]").await;
+    wait_text(c, "[data-testid=item-id]", |t| t == "jg-006").await;
     let comment = wait_for(c, "[data-testid=review-comment]").await;
     comment.send_keys("give the unit (mm)").await.unwrap();
     click(c, "[data-testid=request-changes]").await;
@@ -582,10 +601,48 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
         s.0 == ItemStatus::Flagged
     })
     .await;
+    wait_text(c, "[data-testid=comment]", |t| {
+        t.contains("give the unit (mm)")
+    })
+    .await;
+    // A comment with a mention; markup in it stays text.
+    let input = wait_for(c, "[data-testid=comment-input]").await;
+    input
+        .send_keys("@e2e-annotator <b>mm</b> please")
+        .await
+        .unwrap();
+    click(c, "[data-testid=comment-send]").await;
+    wait_text(c, "[data-testid=comments] mark.mention", |t| {
+        t == "@e2e-annotator"
+    })
+    .await;
+    let bolds = c
+        .find_all(Locator::Css("[data-testid=comments] b"))
+        .await
+        .unwrap();
+    for b in bolds {
+        assert_ne!(
+            b.text().await.unwrap(),
+            "mm",
+            "comment markup was interpreted"
+        );
+    }
 
+    // The annotator sees it sent back, with the mentions, and fixes it from there.
     work_as(c, "e2e-annotator", "annotator").await;
-    search(c, "降水量は何mm").await;
-    open_row(c, "jg-006").await;
+    assert!(in_my_work(c, "sent-back-item", "jg-006").await);
+    let mentions = c
+        .find_all(Locator::Css("[data-testid=mention]"))
+        .await
+        .unwrap();
+    assert_eq!(
+        mentions.len(),
+        2,
+        "the request and the comment both mention the author"
+    );
+    screenshot(c, "my-work.png").await;
+    click(c, "[data-testid=sent-back-item][data-ext-id=jg-006]").await;
+    wait_text(c, "[data-testid=item-id]", |t| t == "jg-006").await;
     let answer = wait_for(c, "[data-testid=answer]").await;
     answer.clear().await.unwrap();
     answer.send_keys("171mm").await.unwrap();
@@ -603,6 +660,31 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
 
     work_as(c, "e2e-auditor", "auditor").await;
     search(c, "降水量は何mm").await;
+    // The auditor deals the filtered items to both people as an audit round, all overlapping.
+    click(c, "[data-testid=team-open]").await;
+    wait_for(c, "[data-testid=round-form]").await;
+    wait_for(c, "[data-testid=round-name]")
+        .await
+        .send_keys("final check")
+        .await
+        .unwrap();
+    for who in ["e2e-annotator", "e2e-reviewer"] {
+        click(c, &format!("[data-testid=assignee][data-name={who}]")).await;
+    }
+    let overlap = wait_for(c, "[data-testid=round-overlap]").await;
+    overlap.clear().await.unwrap();
+    overlap.send_keys("100").await.unwrap();
+    click(c, "[data-testid=round-create]").await;
+    wait_text(c, "[data-testid=round] caption", |t| {
+        t.contains("final check") && t.contains("1 items, 1 to two people")
+    })
+    .await;
+    wait_text(c, "[data-testid=person][data-name=e2e-reviewer]", |t| {
+        t.contains("e2e-reviewer")
+    })
+    .await;
+    screenshot(c, "team.png").await;
+    click(c, "[data-testid=team-close]").await;
     open_row(c, "jg-006").await;
     click(c, "[data-testid=sign-off]").await;
     wait_for(c, "[data-testid=signed-off]").await;

@@ -6,6 +6,7 @@ pub mod import;
 pub mod items;
 pub mod project;
 pub mod review;
+pub mod rounds;
 
 use std::path::PathBuf;
 

@@ -5,11 +5,11 @@ use clap::Args;
 
 use super::{named, Ctx};
 use crate::output;
-use assay_core::store::{Author, ReviewDecision};
+use assay_core::store::{AgreementField, Author, ReviewDecision};
 use assay_core::{Project, Role};
 
 /// The named person with their stored role: naming someone never changes what they may do.
-fn person(p: &Project, name: &str) -> anyhow::Result<Author> {
+pub(super) fn person(p: &Project, name: &str) -> anyhow::Result<Author> {
     let u = match p.user_by_name(name)? {
         Some(u) => u,
         None => p.ensure_user(name, Role::Annotator)?,
@@ -64,9 +64,11 @@ pub struct SignOffArgs {
 pub struct AgreementArgs {
     #[arg(long)]
     pub dataset: Option<String>,
-    /// op or ref_type
-    #[arg(long, default_value = "op", value_parser = ["op", "ref_type"])]
-    pub field: String,
+    #[arg(long, default_value = "op", value_parser = named::<AgreementField>(&AgreementField::NAMES))]
+    pub field: AgreementField,
+    /// Only the items of this round.
+    #[arg(long)]
+    pub round: Option<String>,
 }
 
 pub fn review(ctx: &Ctx, a: ReviewArgs) -> anyhow::Result<()> {
@@ -96,6 +98,23 @@ pub fn queue(ctx: &Ctx, a: QueueArgs) -> anyhow::Result<()> {
     println!("{} items wait for {}'s review", rows.len(), a.user);
     for r in rows {
         println!("  {} / {}", r["dataset"], r["ext_id"]);
+    }
+    let back = p.sent_back(who.user_id)?;
+    if !back.is_empty() {
+        println!("{} items sent back to {}", back.len(), a.user);
+        for e in back {
+            println!("  {} / {}", e.dataset, e.ext_id);
+        }
+    }
+    let mentions = p.open_mentions(who.user_id)?;
+    if !mentions.is_empty() {
+        println!("{} mentions wait for {}", mentions.len(), a.user);
+        for m in mentions {
+            println!(
+                "  {} / {}: {}: {}",
+                m.dataset, m.ext_id, m.comment.author, m.comment.body
+            );
+        }
     }
     Ok(())
 }
@@ -134,7 +153,17 @@ pub fn agreement(ctx: &Ctx, a: AgreementArgs) -> anyhow::Result<()> {
         .map(|d| p.dataset_by_name(d))
         .transpose()?
         .map(|d| d.id);
-    let ag = p.agreement(ds, &a.field)?;
+    let round = match &a.round {
+        Some(name) => Some(
+            p.rounds()?
+                .into_iter()
+                .find(|r| &r.name == name)
+                .ok_or_else(|| anyhow::anyhow!("no round named {name:?}"))?
+                .id,
+        ),
+        None => None,
+    };
+    let ag = p.agreement(a.field, ds, round)?;
     if ctx.json {
         return output::json(&ag);
     }
@@ -153,10 +182,22 @@ pub fn agreement(ctx: &Ctx, a: AgreementArgs) -> anyhow::Result<()> {
             pair.cohen_kappa.map_or("n/a".into(), |k| format!("{k:.3}"))
         );
     }
+    let num = |v: Option<f64>| v.map_or("n/a".into(), |k| format!("{k:.3}"));
+    println!(
+        "  Fleiss' kappa: {} ({} items rated by {})",
+        num(ag.fleiss_kappa),
+        ag.fleiss_items,
+        ag.fleiss_raters
+    );
     println!(
         "  Krippendorff's alpha (nominal): {}",
-        ag.krippendorff_alpha
-            .map_or("n/a".into(), |k| format!("{k:.3}"))
+        num(ag.krippendorff_alpha)
     );
+    if ag.field == AgreementField::Checklist {
+        println!(
+            "  Krippendorff's alpha (interval): {}",
+            num(ag.krippendorff_alpha_interval)
+        );
+    }
     Ok(())
 }

@@ -9,7 +9,9 @@ mod bootstrap;
 mod descriptive;
 mod paired;
 
-pub use agreement::{cohen_kappa, krippendorff_alpha_interval, krippendorff_alpha_nominal};
+pub use agreement::{
+    cohen_kappa, fleiss_kappa, krippendorff_alpha_interval, krippendorff_alpha_nominal,
+};
 pub use before_after::{before_after, compare_variants, BeforeAfterRow, ModelRuns, VersionStats};
 pub use bootstrap::{bootstrap_mean_ci, SplitMix64};
 pub use descriptive::{mean, pearson, rank_average, s_final, spearman, std_pop, std_sample};

@@ -46,6 +46,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0009_review",
         include_str!("../../../../migrations/0009_review.sql"),
     ),
+    (
+        "0010_rounds_comments",
+        include_str!("../../../../migrations/0010_rounds_comments.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

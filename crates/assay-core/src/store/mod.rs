@@ -1,6 +1,8 @@
 //! The project store: one SQLite file per project.
 
+pub mod agreement;
 pub mod boxes;
+pub mod comments;
 pub(crate) mod connection;
 pub mod datasets;
 pub mod images;
@@ -10,6 +12,7 @@ pub mod models;
 pub mod query;
 pub mod review;
 pub mod revisions;
+pub mod rounds;
 pub mod runs;
 pub mod search;
 pub mod stages;
@@ -23,13 +26,16 @@ use rusqlite::Connection;
 
 use crate::error::Result;
 
+pub use agreement::{Agreement, AgreementField, PairAgreement};
 pub use boxes::BoxApplyReport;
+pub use comments::{Comment, OpenMention};
 pub use datasets::Dataset;
 pub use items::{Author, CurrentItem, Edit, ItemView, NewItem};
 pub use models::{ModelRow, TemplateRow};
 pub use query::{Bin, BoxHistograms, Facets, Filter, ItemRow, Page, QueryResult, Range};
-pub use review::{Agreement, PairAgreement, ReviewDecision};
+pub use review::ReviewDecision;
 pub use revisions::RevisionInfo;
+pub use rounds::{AssigneeProgress, NewRound, PersonStats, QueueEntry, RoundPurpose, RoundSummary};
 pub use runs::{
     CriterionOverrule, CurrentResult, ItemRunResult, NewCriterionOverrule, Outcome,
     PendingJudgement, RecordedResult, ResultRow, RunItemResult, RunKey, RunRow, RunSummary,

@@ -1,18 +1,15 @@
 //! Review and the auditor's final pass, enforced here so the CLI, the app and a team server
 //! agree: nobody reviews or approves their own revision; only an auditor signs off an item, and
 //! a signed-off item takes no edit until an auditor reopens it. Agreement between annotators is
-//! measured from their own revisions on the items more than one of them worked on.
-
-use std::collections::BTreeMap;
+//! measured in `agreement`.
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
-use serde::{Deserialize, Serialize};
 
+use super::comments::insert_comment;
 use super::items::{append_revision, current_content, Author, Edit};
 use super::{now, Project};
 use crate::error::{Error, Result};
 use crate::model::{IssueTag, ItemStatus, RefinementOp, Role};
-use crate::stats::{cohen_kappa, krippendorff_alpha_nominal};
 
 crate::named_enum! {
     #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -43,7 +40,7 @@ pub(crate) fn is_signed_off(conn: &Connection, item_id: i64) -> Result<bool> {
 }
 
 /// The role the store has for this user: the caller's claim is not enough.
-fn stored_role(conn: &Connection, author: &Author) -> Result<Role> {
+pub(crate) fn stored_role(conn: &Connection, author: &Author) -> Result<Role> {
     let role: String = conn
         .query_row(
             "SELECT role FROM users WHERE id = ?1",
@@ -53,32 +50,6 @@ fn stored_role(conn: &Connection, author: &Author) -> Result<Role> {
         .optional()?
         .ok_or_else(|| Error::NotFound(format!("user {}", author.user_id)))?;
     Ok(Role::parse(&role).unwrap_or(Role::Annotator))
-}
-
-/// Agreement on one field between the people who set it on the same items.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Agreement {
-    pub field: String,
-    /// Items at least two people set the field on.
-    pub items: usize,
-    pub people: Vec<String>,
-    /// Cohen's kappa for each pair of people on their common items.
-    pub pairs: Vec<PairAgreement>,
-    /// Krippendorff's alpha (nominal) over every item with two or more values.
-    pub krippendorff_alpha: Option<f64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct PairAgreement {
-    pub a: String,
-    pub b: String,
-    pub items: usize,
-    pub cohen_kappa: Option<f64>,
-    /// Rows a, columns b: counts per (a's value, b's value), values in `labels` order.
-    pub labels: Vec<String>,
-    pub confusion: Vec<Vec<u64>>,
 }
 
 impl Project {
@@ -107,18 +78,16 @@ impl Project {
         let rev: i64 = tx.query_row("SELECT rev FROM items WHERE id = ?1", [item_id], |r| {
             r.get(0)
         })?;
-        tx.execute(
-            "INSERT INTO review_decisions (item_id, rev, decision, comment, author_id, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
-                item_id,
-                rev,
-                decision.as_str(),
-                comment,
-                author.user_id,
-                now()
-            ],
-        )?;
+        // The thread carries the reviewer's words; asking for changes mentions whoever made the
+        // revision, so it waits in their queue until they act.
+        if let Some(text) = comment.filter(|c| !c.trim().is_empty()) {
+            let owner = match decision {
+                ReviewDecision::RequestChanges => current_author(&tx, item_id)?,
+                ReviewDecision::Approve => None,
+            };
+            let body = format!("{}: {text}", decision.as_str().replace('_', " "));
+            insert_comment(&tx, item_id, &body, owner.as_slice(), author)?;
+        }
         let (op, tags): (Option<String>, i64) =
             tx.query_row("SELECT op, tags FROM items WHERE id = ?1", [item_id], |r| {
                 Ok((r.get(0)?, r.get(1)?))
@@ -138,6 +107,20 @@ impl Project {
             }),
         };
         let new_rev = append_revision(&tx, item_id, &edit, author)?;
+        tx.execute(
+            "INSERT INTO review_decisions (item_id, rev, decision, comment, author_id, created_at,
+                                           made_rev)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                item_id,
+                rev,
+                decision.as_str(),
+                comment,
+                author.user_id,
+                now(),
+                new_rev
+            ],
+        )?;
         tx.commit()?;
         Ok(new_rev)
     }
@@ -152,6 +135,28 @@ impl Project {
              ORDER BY i.id",
         )?;
         let rows = st.query_map([user_id], |r| r.get(0))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// The review queue with each item's dataset and id, for lists.
+    pub fn review_entries(&self, user_id: i64) -> Result<Vec<super::rounds::QueueEntry>> {
+        let mut st = self.conn.prepare(
+            "SELECT i.id, d.name, i.ext_id, i.status FROM items i
+             JOIN datasets d ON d.id = i.dataset_id
+             JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev
+             WHERE i.status = 'edited' AND i.signed_off = 0
+               AND (r.author_id IS NULL OR r.author_id != ?1)
+             ORDER BY i.id",
+        )?;
+        let rows = st.query_map([user_id], |r| {
+            Ok(super::rounds::QueueEntry {
+                item_id: r.get(0)?,
+                dataset: r.get(1)?,
+                ext_id: r.get(2)?,
+                status: r.get(3)?,
+                done: false,
+            })
+        })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
@@ -218,81 +223,5 @@ impl Project {
         )?;
         tx.commit()?;
         Ok(n)
-    }
-
-    /// Agreement on `field` ("op" or "ref_type") among the people who set it: each person's
-    /// latest value per item from their own revisions, on the items two or more people set.
-    pub fn agreement(&self, dataset_id: Option<i64>, field: &str) -> Result<Agreement> {
-        let value = match field {
-            "op" => "r.op",
-            "ref_type" => "json_extract(r.content, '$.ref_type')",
-            other => {
-                return Err(Error::Invalid(format!(
-                    "agreement is measured on op or ref_type, not {other:?}"
-                )))
-            }
-        };
-        let mut st = self.conn.prepare(&format!(
-            "SELECT r.item_id, u.name, {value} FROM revisions r JOIN users u ON u.id = r.author_id
-             JOIN items i ON i.id = r.item_id
-             WHERE {value} IS NOT NULL AND (?1 IS NULL OR i.dataset_id = ?1)
-               AND r.id = (SELECT max(r2.id) FROM revisions r2
-                           WHERE r2.item_id = r.item_id AND r2.author_id = r.author_id
-                             AND {v2} IS NOT NULL)
-             ORDER BY r.item_id, u.name",
-            v2 = value.replace("r.", "r2.")
-        ))?;
-        let rows: Vec<(i64, String, String)> = st
-            .query_map([dataset_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-            .collect::<std::result::Result<_, _>>()?;
-        let mut by_item: BTreeMap<i64, BTreeMap<String, String>> = BTreeMap::new();
-        for (item, person, v) in rows {
-            by_item.entry(item).or_default().insert(person, v);
-        }
-        by_item.retain(|_, m| m.len() >= 2);
-        let mut people: Vec<String> = by_item.values().flat_map(|m| m.keys().cloned()).collect();
-        people.sort();
-        people.dedup();
-        let mut labels: Vec<String> = by_item.values().flat_map(|m| m.values().cloned()).collect();
-        labels.sort();
-        labels.dedup();
-        let code = |v: &str| labels.iter().position(|l| l == v).unwrap_or(0) as f64;
-        let units: Vec<Vec<Option<f64>>> = by_item
-            .values()
-            .map(|m| people.iter().map(|p| m.get(p).map(|v| code(v))).collect())
-            .collect();
-        let mut pairs = Vec::new();
-        for (i, a) in people.iter().enumerate() {
-            for b in &people[i + 1..] {
-                let common: Vec<(&str, &str)> = by_item
-                    .values()
-                    .filter_map(|m| Some((m.get(a)?.as_str(), m.get(b)?.as_str())))
-                    .collect();
-                if common.is_empty() {
-                    continue;
-                }
-                let xs: Vec<&str> = common.iter().map(|c| c.0).collect();
-                let ys: Vec<&str> = common.iter().map(|c| c.1).collect();
-                let mut confusion = vec![vec![0u64; labels.len()]; labels.len()];
-                for (x, y) in &common {
-                    confusion[code(x) as usize][code(y) as usize] += 1;
-                }
-                pairs.push(PairAgreement {
-                    a: a.clone(),
-                    b: b.clone(),
-                    items: common.len(),
-                    cohen_kappa: cohen_kappa(&xs, &ys),
-                    labels: labels.clone(),
-                    confusion,
-                });
-            }
-        }
-        Ok(Agreement {
-            field: field.to_string(),
-            items: by_item.len(),
-            people,
-            pairs,
-            krippendorff_alpha: krippendorff_alpha_nominal(&units),
-        })
     }
 }

@@ -1,6 +1,7 @@
 //! Review rules, the auditor's sign-off, and agreement measured from the project's revisions.
 
-use assay_core::store::{Author, ReviewDecision};
+use assay_core::store::{AgreementField, Author, NewRound, ReviewDecision, RoundPurpose};
+use assay_core::Phase1Dimension;
 use assay_core::{ItemStatus, RefinementOp, Role};
 
 use crate::common::*;
@@ -143,7 +144,7 @@ fn agreement_from_the_projects_own_revisions_matches_the_references() {
     for (i, op) in s.iter().enumerate() {
         set_op(&mut p, &format!("jg-00{}", i + 1), *op, &seo);
     }
-    let ag = p.agreement(None, "op").unwrap();
+    let ag = p.agreement(AgreementField::Op, None, None).unwrap();
     assert_eq!(ag.items, 6);
     assert_eq!(ag.people, vec!["aiko", "minjun", "seo"]);
     let kappa = |x: &str, y: &str| {
@@ -161,7 +162,14 @@ fn agreement_from_the_projects_own_revisions_matches_the_references() {
     let am = ag.pairs.iter().find(|pa| pa.b == "minjun").unwrap();
     let total: u64 = am.confusion.iter().flatten().sum();
     assert_eq!(total, 6);
-    assert!(p.agreement(None, "colour").is_err());
+    // A reviewer's approval records the item's op under the reviewer's name, but it is not their
+    // judgement: agreement does not count it.
+    let jg2 = p.item_id_by_ext("jgraph-mini", "jg-002").unwrap();
+    let lead = person(&p, "lead", Role::Auditor);
+    p.review(jg2, ReviewDecision::Approve, None, &lead).unwrap();
+    let again = p.agreement(AgreementField::Op, None, None).unwrap();
+    assert_eq!(again.people, ag.people);
+    assert_eq!(again.krippendorff_alpha, ag.krippendorff_alpha);
 }
 
 #[test]
@@ -188,5 +196,260 @@ fn an_auditor_signs_off_a_whole_dataset_at_once() {
     assert!(
         !p.item(other).unwrap().signed_off,
         "other datasets untouched"
+    );
+}
+
+/// Tags and phase-1 flags as nominal values per item (a set of tags is one value). References:
+/// scikit-learn `cohen_kappa_score(["none", "ambiguous+wrong_answer", "wrong_answer",
+/// "none"], ["none", "ambiguous+wrong_answer", "none", "none"])` = 0.5555555555555556, and for
+/// the flags (["overall", "none", "qa_quality"], ["overall", "none", "none"]) = 0.4999999999999999.
+#[test]
+fn agreement_on_tags_and_phase1_flags() {
+    use assay_core::IssueTag::*;
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let aiko = person(&p, "aiko", Role::Annotator);
+    let minjun = person(&p, "minjun", Role::Annotator);
+    let tag =
+        |p: &mut assay_core::Project, ext: &str, tags: Vec<assay_core::IssueTag>, who: &Author| {
+            let id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
+            let mut e = edit_of(p, id);
+            e.tags = tags;
+            e.base_rev = None;
+            e.note = Some("tagged".into());
+            p.save_edit(id, &e, who).unwrap();
+        };
+    tag(&mut p, "jg-001", vec![], &aiko);
+    tag(&mut p, "jg-002", vec![WrongAnswer, Ambiguous], &aiko);
+    tag(&mut p, "jg-003", vec![WrongAnswer], &aiko);
+    tag(&mut p, "jg-004", vec![], &aiko);
+    tag(&mut p, "jg-001", vec![], &minjun);
+    tag(&mut p, "jg-002", vec![Ambiguous, WrongAnswer], &minjun);
+    tag(&mut p, "jg-003", vec![], &minjun);
+    tag(&mut p, "jg-004", vec![], &minjun);
+    let ag = p.agreement(AgreementField::Tags, None, None).unwrap();
+    assert_eq!(ag.items, 4);
+    assert!((ag.pairs[0].cohen_kappa.unwrap() - 0.5555555555555556).abs() < 1e-9);
+    assert!(ag.labels.contains(&"ambiguous+wrong_answer".to_string()));
+
+    let flag =
+        |p: &mut assay_core::Project, ext: &str, dim: Option<Phase1Dimension>, who: &Author| {
+            let id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
+            // Every person records a judgement on each item: a flag, or a withdrawn one ("none").
+            let (d, on) = match dim {
+                Some(d) => (d, true),
+                None => (Phase1Dimension::Overall, false),
+            };
+            p.flag_phase1(id, d, on, None, who).unwrap();
+        };
+    flag(&mut p, "jg-001", Some(Phase1Dimension::Overall), &aiko);
+    flag(&mut p, "jg-002", None, &aiko);
+    flag(&mut p, "jg-003", Some(Phase1Dimension::QaQuality), &aiko);
+    flag(&mut p, "jg-001", Some(Phase1Dimension::Overall), &minjun);
+    flag(&mut p, "jg-002", None, &minjun);
+    flag(&mut p, "jg-003", None, &minjun);
+    let ag = p.agreement(AgreementField::Phase1, None, None).unwrap();
+    assert_eq!(ag.items, 3);
+    assert!((ag.pairs[0].cohen_kappa.unwrap() - 0.4999999999999999).abs() < 1e-9);
+}
+
+/// A lead deals a round with overlap; each person sees their queue and progress; the overlap is
+/// what agreement is measured on; a review round never hands someone their own revision.
+#[test]
+fn rounds_deal_items_with_overlap_and_track_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let aiko = person(&p, "aiko", Role::Annotator);
+    let minjun = person(&p, "minjun", Role::Annotator);
+    let lead = person(&p, "lead", Role::Auditor);
+    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+    let items: Vec<i64> = p
+        .item_ext_ids(ds)
+        .unwrap()
+        .into_iter()
+        .map(|x| x.0)
+        .collect();
+    assert_eq!(items.len(), 12);
+    let spec = NewRound {
+        name: "round 1".into(),
+        purpose: RoundPurpose::Annotate,
+        assignees: vec!["aiko".into(), "minjun".into()],
+        overlap: 0.25,
+        sample: None,
+        seed: 3,
+    };
+    // Only an auditor makes rounds; an overlap needs two people; names must exist.
+    assert_eq!(
+        p.create_round(&spec, &items, &aiko).unwrap_err().code(),
+        "forbidden"
+    );
+    let solo = NewRound {
+        assignees: vec!["aiko".into()],
+        ..spec.clone()
+    };
+    assert_eq!(
+        p.create_round(&solo, &items, &lead).unwrap_err().code(),
+        "invalid"
+    );
+    let ghost = NewRound {
+        assignees: vec!["aiko".into(), "ghost".into()],
+        ..spec.clone()
+    };
+    assert!(p
+        .create_round(&ghost, &items, &lead)
+        .unwrap_err()
+        .to_string()
+        .contains("ghost"));
+
+    let r1 = p.create_round(&spec, &items, &lead).unwrap();
+    assert_eq!(
+        p.create_round(&spec, &items, &lead).unwrap_err().code(),
+        "invalid",
+        "same name"
+    );
+    let summary = &p.rounds().unwrap()[0];
+    assert_eq!((summary.items, summary.overlapping), (12, 3));
+    let assigned: usize = summary.people.iter().map(|x| x.assigned).sum();
+    assert_eq!(assigned, 15);
+
+    let qa = p.round_queue(r1, aiko.user_id).unwrap();
+    let qm = p.round_queue(r1, minjun.user_id).unwrap();
+    let both: Vec<i64> = qa
+        .iter()
+        .filter(|e| qm.iter().any(|m| m.item_id == e.item_id))
+        .map(|e| e.item_id)
+        .collect();
+    assert_eq!(both.len(), 3);
+    assert!(qa.iter().all(|e| !e.done));
+
+    // Both annotate the overlap; aiko also one of her own.
+    for (i, id) in both.iter().enumerate() {
+        for (who, op) in [
+            (&aiko, RefinementOp::Identical),
+            (
+                &minjun,
+                if i == 0 {
+                    RefinementOp::MinorEdit
+                } else {
+                    RefinementOp::Identical
+                },
+            ),
+        ] {
+            let mut e = edit_of(&p, *id);
+            e.op = Some(op);
+            e.base_rev = None;
+            e.note = Some("round 1".into());
+            p.save_edit(*id, &e, who).unwrap();
+        }
+    }
+    let qa = p.round_queue(r1, aiko.user_id).unwrap();
+    assert_eq!(qa.iter().filter(|e| e.done).count(), 3);
+    let ag = p.agreement(AgreementField::Op, None, Some(r1)).unwrap();
+    assert_eq!(ag.items, 3);
+    assert_eq!(ag.pairs[0].items, 3);
+
+    // A review round over the overlap: minjun made the current revisions, so aiko gets them.
+    let review = NewRound {
+        name: "review 1".into(),
+        purpose: RoundPurpose::Review,
+        assignees: vec!["minjun".into(), "aiko".into()],
+        overlap: 0.0,
+        sample: None,
+        seed: 1,
+    };
+    let r2 = p.create_round(&review, &both, &lead).unwrap();
+    assert!(p.round_queue(r2, minjun.user_id).unwrap().is_empty());
+    let aq = p.round_queue(r2, aiko.user_id).unwrap();
+    assert_eq!(aq.len(), 3);
+    p.review(
+        both[0],
+        ReviewDecision::RequestChanges,
+        Some("which edit?"),
+        &aiko,
+    )
+    .unwrap();
+    p.review(both[1], ReviewDecision::Approve, None, &aiko)
+        .unwrap();
+    let aq = p.round_queue(r2, aiko.user_id).unwrap();
+    assert_eq!(aq.iter().filter(|e| e.done).count(), 2);
+    // Sent back to minjun, with the comment mentioning him; once he fixes it, it is open again
+    // in aiko's review queue.
+    let back = p.sent_back(minjun.user_id).unwrap();
+    assert_eq!(
+        back.iter().map(|e| e.item_id).collect::<Vec<_>>(),
+        vec![both[0]]
+    );
+    let mentions = p.open_mentions(minjun.user_id).unwrap();
+    assert_eq!(mentions.len(), 1);
+    assert!(mentions[0].comment.body.contains("which edit?"));
+    let mut fix = edit_of(&p, both[0]);
+    fix.status = assay_core::ItemStatus::Edited;
+    fix.note = Some("explained".into());
+    p.save_edit(both[0], &fix, &minjun).unwrap();
+    assert!(p.sent_back(minjun.user_id).unwrap().is_empty());
+    assert!(p.open_mentions(minjun.user_id).unwrap().is_empty());
+    let aq = p.round_queue(r2, aiko.user_id).unwrap();
+    assert_eq!(aq.iter().filter(|e| e.done).count(), 1);
+
+    let rounds = p.rounds().unwrap();
+    let m1 = rounds[0]
+        .people
+        .iter()
+        .find(|x| x.name == "minjun")
+        .unwrap();
+    assert_eq!((m1.approved, m1.sent_back), (1, 1));
+    let people = p.people_stats().unwrap();
+    let m = people.iter().find(|x| x.name == "minjun").unwrap();
+    assert_eq!((m.items_edited, m.approved, m.sent_back), (3, 1, 1));
+    let a = people.iter().find(|x| x.name == "aiko").unwrap();
+    assert_eq!(
+        (a.reviews, a.items_edited),
+        (2, 3),
+        "review records are not edits"
+    );
+    assert!(a.median_seconds.is_some());
+    assert!(p
+        .connection()
+        .execute("DELETE FROM round_items", [])
+        .is_err());
+}
+
+#[test]
+fn comment_threads_mention_people_until_they_act() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let aiko = person(&p, "aiko", Role::Annotator);
+    let minjun = person(&p, "minjun", Role::Annotator);
+    let id = p.item_id_by_ext("jgraph-mini", "jg-003").unwrap();
+    assert_eq!(
+        p.add_comment(id, "@nobody look", &aiko).unwrap_err().code(),
+        "invalid"
+    );
+    assert_eq!(
+        p.add_comment(id, "   ", &aiko).unwrap_err().code(),
+        "invalid"
+    );
+    let c = p
+        .add_comment(id, "@minjun is the unit right? <b>cm</b>", &aiko)
+        .unwrap();
+    assert_eq!(c.mentions, vec!["minjun"]);
+    assert_eq!(
+        c.body, "@minjun is the unit right? <b>cm</b>",
+        "stored as written, escaped by the UI"
+    );
+    assert_eq!(p.open_mentions(minjun.user_id).unwrap().len(), 1);
+    assert!(p.open_mentions(aiko.user_id).unwrap().is_empty());
+    p.add_comment(id, "yes, cm", &minjun).unwrap();
+    assert!(
+        p.open_mentions(minjun.user_id).unwrap().is_empty(),
+        "a reply answers it"
+    );
+    let thread = p.comments(id).unwrap();
+    assert_eq!(
+        thread.iter().map(|c| c.author.as_str()).collect::<Vec<_>>(),
+        vec!["aiko", "minjun"]
     );
 }

@@ -86,6 +86,30 @@ fn agreement_matches_sklearn_and_krippendorff() {
 }
 
 #[test]
+fn fleiss_kappa_matches_statsmodels() {
+    let f = fixtures();
+    let cases = f["fleiss"].as_array().unwrap();
+    assert_eq!(cases.len(), 3);
+    for c in cases {
+        let table: Vec<Vec<u64>> = c["table"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                r.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_u64().unwrap())
+                    .collect()
+            })
+            .collect();
+        close(fleiss_kappa(&table).unwrap(), c["kappa"].as_f64().unwrap());
+    }
+    // Ragged rows (different numbers of raters) have no Fleiss kappa.
+    assert_eq!(fleiss_kappa(&[vec![2, 0], vec![1, 2]]), None);
+}
+
+#[test]
 fn before_after_matches_numpy() {
     let f = fixtures();
     for c in f["before_after"].as_array().unwrap() {

@@ -299,26 +299,96 @@ reasons: Array<[string, string]>, };
 
 export type ReviewDecision = "approve" | "request_changes";
 
+export type AgreementField = "op" | "ref_type" | "tags" | "phase1" | "checklist";
+
 export type PairAgreement = { a: string, b: string, items: number, cohen_kappa: number | null, 
 /**
  * Rows a, columns b: counts per (a's value, b's value), values in `labels` order.
  */
-labels: Array<string>, confusion: Array<Array<number>>, };
+confusion: Array<Array<number>>, };
 
-export type Agreement = { field: string, 
+export type Agreement = { field: AgreementField, 
 /**
- * Items at least two people set the field on.
+ * Units (items; for checklists, criteria of a judgement) two or more people rated.
  */
 items: number, people: Array<string>, 
 /**
- * Cohen's kappa for each pair of people on their common items.
+ * Every value seen, in the order confusion matrices use.
+ */
+labels: Array<string>, 
+/**
+ * Cohen's kappa and a confusion matrix for each pair of people on their common units.
  */
 pairs: Array<PairAgreement>, 
 /**
- * Krippendorff's alpha (nominal) over every item with two or more values.
+ * Fleiss' kappa over the units rated by the most common number of people.
  */
-krippendorff_alpha: number | null, };
+fleiss_kappa: number | null, fleiss_items: number, fleiss_raters: number, 
+/**
+ * Krippendorff's alpha (nominal) over every unit with two or more values.
+ */
+krippendorff_alpha: number | null, 
+/**
+ * Krippendorff's alpha (interval), where values are numbers (checklist ratings).
+ */
+krippendorff_alpha_interval: number | null, };
 
+export type RoundPurpose = "annotate" | "review" | "audit";
+
+export type NewRound = { name: string, purpose: RoundPurpose, assignees: Array<string>, 
+/**
+ * Share of the items (0..=1) also given to a second person, for agreement.
+ */
+overlap: number, 
+/**
+ * Take only this many of the items, drawn at random with `seed`.
+ */
+sample: number | null, seed: number, };
+
+export type AssigneeProgress = { name: string, assigned: number, done: number, 
+/**
+ * Review decisions on this person's revisions (of these items, since assignment).
+ */
+approved: number, sent_back: number, 
+/**
+ * Median seconds between this person's consecutive actions, pauses over 30 min left out.
+ */
+median_seconds: number | null, };
+
+export type RoundSummary = { id: number, name: string, purpose: RoundPurpose, overlap: number, created_by: string, created_at: string, items: number, 
+/**
+ * Items assigned to two or more people.
+ */
+overlapping: number, people: Array<AssigneeProgress>, };
+
+export type QueueEntry = { item_id: number, dataset: string, ext_id: string, status: string, done: boolean, };
+
+export type Comment = { id: number, item_id: number, 
+/**
+ * The item's revision when the comment was written.
+ */
+rev: number, author: string, body: string, mentions: Array<string>, created_at: string, };
+
+export type OpenMention = { item_id: number, dataset: string, ext_id: string, comment: Comment, };
+
+export type PersonStats = { name: string, role: Role, 
+/**
+ * Items with at least one revision of theirs (review records not counted).
+ */
+items_edited: number, revisions: number, approved: number, sent_back: number, reviews: number, signoffs: number, median_seconds: number | null, };
+
+export type RoundQueue = { id: number, name: string, purpose: RoundPurpose, done: number, entries: Array<QueueEntry>, };
+
+export type MyWork = { 
+/**
+ * Items waiting for review that someone else edited last.
+ */
+review: Array<QueueEntry>, sent_back: Array<QueueEntry>, mentions: Array<OpenMention>, rounds: Array<RoundQueue>, };
+
+export type User = { id: number, name: string, role: Role, };
+
+export const AGREEMENT_FIELDS: readonly AgreementField[] = ['op', 'ref_type', 'tags', 'phase1', 'checklist'];
+export const ROUND_PURPOSES: readonly RoundPurpose[] = ['annotate', 'review', 'audit'];
 export const ANSWER_FORMATS: readonly AnswerFormat[] = ['short_answer', 'multiple_choice', 'checklist', 'grounding', 'free_form'];
 export const REFINEMENT_OPS: readonly RefinementOp[] = ['identical', 'minor_edit', 'disambiguation', 'answer_correction', 'replacement', 'remove'];
 export const ISSUE_TAGS: readonly IssueTag[] = ['ambiguous', 'not_image_grounded', 'wrong_answer', 'subjective'];
@@ -374,7 +444,14 @@ export const commands = {
   review: (id: number, decision: ReviewDecision, comment: string | null): Promise<ItemDetail> => invoke<ItemDetail>('review', { id, decision, comment }),
   reviewQueue: (): Promise<Array<number>> => invoke<Array<number>>('review_queue'),
   signOff: (id: number, signed: boolean, note: string | null): Promise<ItemDetail> => invoke<ItemDetail>('sign_off', { id, signed, note }),
-  agreement: (field: string): Promise<Agreement> => invoke<Agreement>('agreement', { field }),
+  agreement: (field: AgreementField, round: number | null): Promise<Agreement> => invoke<Agreement>('agreement', { field, round }),
+  myWork: (): Promise<MyWork> => invoke<MyWork>('my_work'),
+  rounds: (): Promise<Array<RoundSummary>> => invoke<Array<RoundSummary>>('rounds'),
+  createRound: (round: NewRound, filter: Filter): Promise<Array<RoundSummary>> => invoke<Array<RoundSummary>>('create_round', { round, filter }),
+  comments: (id: number): Promise<Array<Comment>> => invoke<Array<Comment>>('comments', { id }),
+  addComment: (id: number, body: string): Promise<Array<Comment>> => invoke<Array<Comment>>('add_comment', { id, body }),
+  users: (): Promise<Array<User>> => invoke<Array<User>>('users'),
+  people: (): Promise<Array<PersonStats>> => invoke<Array<PersonStats>>('people'),
 };
 
 export { Channel };
