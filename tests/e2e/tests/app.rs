@@ -668,6 +668,7 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
         .send_keys("final check")
         .await
         .unwrap();
+    click(c, "[data-testid=round-purpose] option[value=audit]").await;
     for who in ["e2e-annotator", "e2e-reviewer"] {
         click(c, &format!("[data-testid=assignee][data-name={who}]")).await;
     }
@@ -676,7 +677,7 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
     overlap.send_keys("100").await.unwrap();
     click(c, "[data-testid=round-create]").await;
     wait_text(c, "[data-testid=round] caption", |t| {
-        t.contains("final check") && t.contains("1 items, 1 to two people")
+        t.contains("final check") && t.contains("audit") && t.contains("1 items, 1 to two people")
     })
     .await;
     wait_text(c, "[data-testid=person][data-name=e2e-reviewer]", |t| {

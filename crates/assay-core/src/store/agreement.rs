@@ -76,6 +76,10 @@ fn latest_own_revisions(value: &str) -> String {
 }
 
 type Unit = (i64, i64, i64);
+/// A person's value on a unit: its label, and the number when the field is numeric.
+type Value = (String, Option<f64>);
+/// (unit, person, label, number) as read from the store.
+type Rating = (Unit, String, String, Option<f64>);
 
 impl Project {
     /// (unit, person, value, number) rows for a field, before pairing.
@@ -84,7 +88,7 @@ impl Project {
         field: AgreementField,
         dataset_id: Option<i64>,
         round_id: Option<i64>,
-    ) -> Result<Vec<(Unit, String, String, Option<f64>)>> {
+    ) -> Result<Vec<Rating>> {
         let args = rusqlite::params![dataset_id, round_id];
         Ok(match field {
             AgreementField::Op | AgreementField::RefType => {
@@ -183,7 +187,7 @@ impl Project {
     ) -> Result<Agreement> {
         let rows = self.agreement_rows(field, dataset_id, round_id)?;
         let numeric = field == AgreementField::Checklist;
-        let mut by_unit: BTreeMap<Unit, BTreeMap<String, (String, Option<f64>)>> = BTreeMap::new();
+        let mut by_unit: BTreeMap<Unit, BTreeMap<String, Value>> = BTreeMap::new();
         for (unit, person, label, number) in rows {
             by_unit
                 .entry(unit)
@@ -202,7 +206,7 @@ impl Project {
         labels.dedup();
         let code = |v: &str| labels.iter().position(|l| l == v).unwrap_or(0);
 
-        let table = |value: &dyn Fn(&(String, Option<f64>)) -> Option<f64>| {
+        let table = |value: &dyn Fn(&Value) -> Option<f64>| {
             by_unit
                 .values()
                 .map(|m| people.iter().map(|p| m.get(p).and_then(value)).collect())
