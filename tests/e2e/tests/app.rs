@@ -684,6 +684,8 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
         t.contains("e2e-reviewer")
     })
     .await;
+    // The form is reset once the round is stored: the frame shows the finished state.
+    wait_value(c, "[data-testid=round-name]", "").await;
     screenshot(c, "team.png").await;
     click(c, "[data-testid=team-close]").await;
     open_row(c, "jg-006").await;
