@@ -443,14 +443,25 @@ pub(crate) fn append_revision(
     edit: &Edit,
     author: &Author,
 ) -> Result<i64> {
-    let current: i64 = tx
-        .query_row("SELECT rev FROM items WHERE id = ?1", [item_id], |r| {
-            r.get(0)
-        })
-        .optional()?
+    append_revision_at(tx, item_id, edit, author, &now())
+}
+
+/// `append_revision` with a given time (a revision pulled from a team keeps its author's time).
+/// Numbers after the highest revision, which a pulled revision kept as history can be.
+pub(crate) fn append_revision_at(
+    tx: &Transaction<'_>,
+    item_id: i64,
+    edit: &Edit,
+    author: &Author,
+    ts: &str,
+) -> Result<i64> {
+    let rev: i64 = tx
+        .query_row(
+            "SELECT max(rev) + 1 FROM revisions WHERE item_id = ?1",
+            [item_id],
+            |r| r.get::<_, Option<i64>>(0),
+        )?
         .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
-    let rev = current + 1;
-    let ts = now();
     let c = &edit.content;
     let json = serde_json::to_string(c).map_err(|e| Error::Invalid(e.to_string()))?;
     let tags = IssueTag::to_bits(&edit.tags);

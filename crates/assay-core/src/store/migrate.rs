@@ -50,6 +50,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0010_rounds_comments",
         include_str!("../../../../migrations/0010_rounds_comments.sql"),
     ),
+    (
+        "0011_sync",
+        include_str!("../../../../migrations/0011_sync.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

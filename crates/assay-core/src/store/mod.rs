@@ -17,6 +17,7 @@ pub mod runs;
 pub mod search;
 pub mod stages;
 pub mod summary;
+pub mod sync;
 pub mod users;
 pub mod versions;
 

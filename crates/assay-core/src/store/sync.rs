@@ -1,0 +1,558 @@
+//! The local side of team replicas: rows waiting to be pushed, rows pulled from the team
+//! database applied to the replica, and conflicts between revisions made on the same base.
+//! Pulled rows were checked by PostgreSQL (row-level security) when their authors pushed them,
+//! so they are applied as history, not re-judged by the local edit rules.
+
+use rusqlite::{params, OptionalExtension, TransactionBehavior};
+use serde::{Deserialize, Serialize};
+
+use super::items::{append_revision_at, Author, Edit, ItemWriter, NewItem};
+use super::{now, Project};
+use crate::error::{Error, Result};
+use crate::model::{IssueTag, ItemContent, ItemStatus, RefinementOp, Role};
+
+/// A revision as it travels: the item by its natural key, people by name, the base by uid.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SyncRevision {
+    pub uid: String,
+    pub dataset: String,
+    pub ext_id: String,
+    pub base_uid: Option<String>,
+    pub author: Option<String>,
+    pub author_role: Option<String>,
+    pub created_at: String,
+    pub op: Option<String>,
+    pub tags: i64,
+    pub status: String,
+    pub note: Option<String>,
+    pub content: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SyncReview {
+    pub uid: String,
+    pub revision_uid: String,
+    pub made_uid: Option<String>,
+    pub decision: String,
+    pub comment: Option<String>,
+    pub author: String,
+    pub created_at: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SyncSignoff {
+    pub uid: String,
+    pub revision_uid: String,
+    pub signed: bool,
+    pub note: Option<String>,
+    pub author: String,
+    pub created_at: String,
+}
+
+/// An item of a published project, with the uid of its original (revision 0).
+#[derive(Debug, Clone)]
+pub struct SyncItem {
+    pub dataset: String,
+    pub layout: String,
+    pub ext_id: String,
+    pub seq: i64,
+    pub original_uid: String,
+    pub original: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SyncConflict {
+    pub item_id: i64,
+    pub dataset: String,
+    pub ext_id: String,
+    pub head_uid: String,
+    pub other_uid: String,
+}
+
+/// Counts for the sync state shown to people.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SyncStatus {
+    pub team: Option<String>,
+    pub pending: i64,
+    pub conflicts: i64,
+    pub last_sync: Option<String>,
+}
+
+const REVISION_ROW: &str =
+    "SELECT s.uid, d.name, i.ext_id, s.base_uid, u.name, r.role, r.created_at,
+        r.op, r.tags, r.status, r.note, r.content
+    FROM sync_uids s JOIN revisions r ON r.id = s.local_id
+    JOIN items i ON i.id = r.item_id JOIN datasets d ON d.id = i.dataset_id
+    LEFT JOIN users u ON u.id = r.author_id
+    WHERE s.tbl = 'revisions'";
+
+fn revision_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SyncRevision> {
+    Ok(SyncRevision {
+        uid: r.get(0)?,
+        dataset: r.get(1)?,
+        ext_id: r.get(2)?,
+        base_uid: r.get(3)?,
+        author: r.get(4)?,
+        author_role: r.get(5)?,
+        created_at: r.get(6)?,
+        op: r.get(7)?,
+        tags: r.get(8)?,
+        status: r.get(9)?,
+        note: r.get(10)?,
+        content: r.get(11)?,
+    })
+}
+
+impl Project {
+    pub fn sync_get(&self, key: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM sync_state WHERE key = ?1", [key], |r| {
+                r.get(0)
+            })
+            .optional()?)
+    }
+
+    pub fn sync_set(&self, key: &str, value: &str) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO sync_state (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![key, value],
+        )?;
+        Ok(())
+    }
+
+    pub fn sync_status(&self) -> Result<SyncStatus> {
+        Ok(SyncStatus {
+            team: self.sync_get("team")?,
+            pending: self.conn.query_row(
+                "SELECT count(*) FROM sync_uids WHERE pushed = 0",
+                [],
+                |r| r.get(0),
+            )?,
+            conflicts: self.conn.query_row(
+                "SELECT count(*) FROM sync_conflicts WHERE resolved_by IS NULL",
+                [],
+                |r| r.get(0),
+            )?,
+            last_sync: self.sync_get("last_sync")?,
+        })
+    }
+
+    /// Every item with its original, for publishing a project.
+    pub fn sync_items(&self) -> Result<Vec<SyncItem>> {
+        let mut st = self.conn.prepare(
+            "SELECT d.name, d.layout, i.ext_id, i.seq, s.uid, r.content
+             FROM items i JOIN datasets d ON d.id = i.dataset_id
+             JOIN revisions r ON r.item_id = i.id AND r.rev = 0
+             JOIN sync_uids s ON s.tbl = 'revisions' AND s.local_id = r.id
+             ORDER BY i.id",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok(SyncItem {
+                dataset: r.get(0)?,
+                layout: r.get(1)?,
+                ext_id: r.get(2)?,
+                seq: r.get(3)?,
+                original_uid: r.get(4)?,
+                original: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    pub fn image_hashes(&self) -> Result<Vec<String>> {
+        let mut st = self.conn.prepare("SELECT hash FROM images ORDER BY hash")?;
+        let rows = st.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Revisions not pushed yet, oldest first (originals are published with their items).
+    pub fn pending_revisions(&self, limit: i64) -> Result<Vec<SyncRevision>> {
+        let mut st = self.conn.prepare(&format!(
+            "{REVISION_ROW} AND s.pushed = 0 AND r.rev > 0 ORDER BY r.id LIMIT ?1"
+        ))?;
+        let rows = st.query_map([limit], revision_row)?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    pub fn pending_reviews(&self) -> Result<Vec<SyncReview>> {
+        let mut st = self.conn.prepare(
+            "SELECT s.uid, rs.uid, ms.uid, d.decision, d.comment, u.name, d.created_at
+             FROM sync_uids s JOIN review_decisions d ON d.id = s.local_id
+             JOIN revisions rr ON rr.item_id = d.item_id AND rr.rev = d.rev
+             JOIN sync_uids rs ON rs.tbl = 'revisions' AND rs.local_id = rr.id
+             LEFT JOIN revisions mr ON mr.item_id = d.item_id AND mr.rev = d.made_rev
+             LEFT JOIN sync_uids ms ON ms.tbl = 'revisions' AND ms.local_id = mr.id
+             JOIN users u ON u.id = d.author_id
+             WHERE s.tbl = 'review_decisions' AND s.pushed = 0 ORDER BY d.id",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok(SyncReview {
+                uid: r.get(0)?,
+                revision_uid: r.get(1)?,
+                made_uid: r.get(2)?,
+                decision: r.get(3)?,
+                comment: r.get(4)?,
+                author: r.get(5)?,
+                created_at: r.get(6)?,
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    pub fn pending_signoffs(&self) -> Result<Vec<SyncSignoff>> {
+        let mut st = self.conn.prepare(
+            "SELECT s.uid, rs.uid, g.signed, g.note, u.name, g.created_at
+             FROM sync_uids s JOIN signoffs g ON g.id = s.local_id
+             JOIN revisions rr ON rr.item_id = g.item_id AND rr.rev = g.rev
+             JOIN sync_uids rs ON rs.tbl = 'revisions' AND rs.local_id = rr.id
+             JOIN users u ON u.id = g.author_id
+             WHERE s.tbl = 'signoffs' AND s.pushed = 0 ORDER BY g.id",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok(SyncSignoff {
+                uid: r.get(0)?,
+                revision_uid: r.get(1)?,
+                signed: r.get(2)?,
+                note: r.get(3)?,
+                author: r.get(4)?,
+                created_at: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Records that the team database holds these rows (uid, its seq there).
+    pub fn mark_pushed(&mut self, rows: &[(String, i64)]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut st = tx.prepare("UPDATE sync_uids SET pushed = 1, seq = ?2 WHERE uid = ?1")?;
+            for (uid, seq) in rows {
+                st.execute(params![uid, seq])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Marks every row as already in the team database (after publishing or joining).
+    pub fn mark_all_pushed(&mut self) -> Result<()> {
+        self.conn
+            .execute("UPDATE sync_uids SET pushed = 1 WHERE pushed = 0", [])?;
+        Ok(())
+    }
+
+    fn local_id_of(&self, uid: &str) -> Result<Option<i64>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT local_id FROM sync_uids WHERE uid = ?1",
+                [uid],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Makes this (empty) project a replica's start: datasets and items with their originals,
+    /// each original keeping its team uid. One transaction.
+    pub fn insert_replica_items(&mut self, items: &[SyncItem]) -> Result<()> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        {
+            let mut datasets: std::collections::HashMap<String, i64> = Default::default();
+            let mut writer = ItemWriter::new(&tx)?;
+            for it in items {
+                let ds = match datasets.get(&it.dataset) {
+                    Some(id) => *id,
+                    None => {
+                        let id = super::datasets::insert(&tx, &it.dataset, &it.layout, None)?;
+                        datasets.insert(it.dataset.clone(), id);
+                        id
+                    }
+                };
+                let content: ItemContent = serde_json::from_str(&it.original)
+                    .map_err(|e| Error::Invalid(format!("{} / {}: {e}", it.dataset, it.ext_id)))?;
+                let id = writer.insert(
+                    ds,
+                    it.seq,
+                    &NewItem {
+                        ext_id: it.ext_id.clone(),
+                        content,
+                    },
+                )?;
+                tx.execute(
+                    "UPDATE sync_uids SET uid = ?1, pushed = 1
+                     WHERE tbl = 'revisions'
+                       AND local_id = (SELECT id FROM revisions WHERE item_id = ?2 AND rev = 0)",
+                    params![it.original_uid, id],
+                )?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn put_image_bytes(&mut self, img: &crate::store::images::StoredImage) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        super::images::put(&tx, img)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Applies a revision pulled from the team database at position `seq`. Its own rows coming
+    /// back are only marked. The item's current revision is the one latest in the team's order,
+    /// so every replica ends on the same one; a revision not made on the revision it competes
+    /// with is a conflict for a person to resolve.
+    pub fn apply_pulled_revision(&mut self, rev: &SyncRevision, seq: i64) -> Result<bool> {
+        if self.local_id_of(&rev.uid)?.is_some() {
+            self.conn.execute(
+                "UPDATE sync_uids SET pushed = 1, seq = ?2 WHERE uid = ?1",
+                params![rev.uid, seq],
+            )?;
+            return Ok(false);
+        }
+        let author = match &rev.author {
+            Some(name) => {
+                let role = rev
+                    .author_role
+                    .as_deref()
+                    .and_then(Role::parse)
+                    .unwrap_or(Role::Annotator);
+                Some(self.ensure_user(name, role)?)
+            }
+            None => {
+                return Err(Error::Invalid(format!(
+                    "revision {} has no author; only originals do",
+                    rev.uid
+                )))
+            }
+        };
+        let item_id = self.item_id_by_ext(&rev.dataset, &rev.ext_id)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let (head_id, head_uid, head_seq): (i64, String, Option<i64>) = tx.query_row(
+            "SELECT r.id, s.uid, s.seq FROM items i
+             JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev
+             JOIN sync_uids s ON s.tbl = 'revisions' AND s.local_id = r.id WHERE i.id = ?1",
+            [item_id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
+        let content: ItemContent = serde_json::from_str(&rev.content)
+            .map_err(|e| Error::Invalid(format!("revision {}: {e}", rev.uid)))?;
+        let edit = Edit {
+            base_rev: None,
+            content,
+            op: rev.op.as_deref().and_then(RefinementOp::parse),
+            tags: IssueTag::from_bits(rev.tags),
+            status: ItemStatus::parse(&rev.status).unwrap_or(ItemStatus::Edited),
+            note: rev.note.clone(),
+        };
+        let who = Author {
+            user_id: author.as_ref().map(|u| u.id).unwrap_or(0),
+            role: author.as_ref().map(|u| u.role).unwrap_or(Role::Annotator),
+            round: 0,
+        };
+        let becomes_head = head_seq.is_some_and(|h| seq > h);
+        let local_rev;
+        if becomes_head {
+            local_rev = append_revision_at(&tx, item_id, &edit, &who, &rev.created_at)?;
+        } else {
+            // Older in the team's order than what this replica shows: history only.
+            let json =
+                serde_json::to_string(&edit.content).map_err(|e| Error::Invalid(e.to_string()))?;
+            local_rev = tx.query_row(
+                "SELECT max(rev) + 1 FROM revisions WHERE item_id = ?1",
+                [item_id],
+                |r| r.get(0),
+            )?;
+            tx.execute(
+                "INSERT INTO revisions (item_id, rev, author_id, role, round, created_at, op, tags,
+                                        status, note, content)
+                 VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6, ?7, ?8, ?9, ?10)",
+                params![
+                    item_id,
+                    local_rev,
+                    author.as_ref().map(|u| u.id),
+                    rev.author_role,
+                    rev.created_at,
+                    rev.op,
+                    rev.tags,
+                    rev.status,
+                    rev.note,
+                    json
+                ],
+            )?;
+        }
+        let new_id: i64 = tx.query_row(
+            "SELECT id FROM revisions WHERE item_id = ?1 AND rev = ?2",
+            params![item_id, local_rev],
+            |r| r.get(0),
+        )?;
+        tx.execute(
+            "UPDATE sync_uids SET uid = ?2, base_uid = ?3, pushed = 1, seq = ?4
+             WHERE tbl = 'revisions' AND local_id = ?1",
+            params![new_id, rev.uid, rev.base_uid, seq],
+        )?;
+        if rev.base_uid.as_deref() != Some(head_uid.as_str()) && head_id != new_id {
+            let (head, other) = if becomes_head {
+                (rev.uid.clone(), head_uid)
+            } else {
+                (head_uid, rev.uid.clone())
+            };
+            tx.execute(
+                "INSERT INTO sync_conflicts (item_id, head_uid, other_uid, created_at)
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![item_id, head, other, now()],
+            )?;
+        }
+        tx.commit()?;
+        Ok(true)
+    }
+
+    pub fn apply_pulled_review(&mut self, d: &SyncReview, seq: i64) -> Result<bool> {
+        if self.local_id_of(&d.uid)?.is_some() {
+            self.conn.execute(
+                "UPDATE sync_uids SET pushed = 1, seq = ?2 WHERE uid = ?1",
+                params![d.uid, seq],
+            )?;
+            return Ok(false);
+        }
+        let user = self.ensure_user(&d.author, Role::Annotator)?;
+        let tx = self.conn.transaction()?;
+        let (item_id, rev): (i64, i64) = tx.query_row(
+            "SELECT r.item_id, r.rev FROM sync_uids s JOIN revisions r ON r.id = s.local_id
+             WHERE s.uid = ?1 AND s.tbl = 'revisions'",
+            [&d.revision_uid],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let made_rev: Option<i64> = match &d.made_uid {
+            Some(u) => tx
+                .query_row(
+                    "SELECT r.rev FROM sync_uids s JOIN revisions r ON r.id = s.local_id
+                     WHERE s.uid = ?1 AND s.tbl = 'revisions'",
+                    [u],
+                    |r| r.get(0),
+                )
+                .optional()?,
+            None => None,
+        };
+        tx.execute(
+            "INSERT INTO review_decisions (item_id, rev, decision, comment, author_id, created_at,
+                                           made_rev)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                item_id,
+                rev,
+                d.decision,
+                d.comment,
+                user.id,
+                d.created_at,
+                made_rev
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        tx.execute(
+            "UPDATE sync_uids SET uid = ?2, pushed = 1, seq = ?3
+             WHERE tbl = 'review_decisions' AND local_id = ?1",
+            params![id, d.uid, seq],
+        )?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    pub fn apply_pulled_signoff(&mut self, g: &SyncSignoff, seq: i64) -> Result<bool> {
+        if self.local_id_of(&g.uid)?.is_some() {
+            self.conn.execute(
+                "UPDATE sync_uids SET pushed = 1, seq = ?2 WHERE uid = ?1",
+                params![g.uid, seq],
+            )?;
+            return Ok(false);
+        }
+        let user = self.ensure_user(&g.author, Role::Auditor)?;
+        let tx = self.conn.transaction()?;
+        let (item_id, rev): (i64, i64) = tx.query_row(
+            "SELECT r.item_id, r.rev FROM sync_uids s JOIN revisions r ON r.id = s.local_id
+             WHERE s.uid = ?1 AND s.tbl = 'revisions'",
+            [&g.revision_uid],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        tx.execute(
+            "INSERT INTO signoffs (item_id, rev, signed, note, author_id, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![item_id, rev, g.signed, g.note, user.id, g.created_at],
+        )?;
+        let id = tx.last_insert_rowid();
+        tx.execute(
+            "UPDATE sync_uids SET uid = ?2, pushed = 1, seq = ?3
+             WHERE tbl = 'signoffs' AND local_id = ?1",
+            params![id, g.uid, seq],
+        )?;
+        tx.execute(
+            "UPDATE items SET signed_off = ?2 WHERE id = ?1",
+            params![item_id, g.signed],
+        )?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    /// Conflicts no person has resolved yet.
+    pub fn sync_conflicts(&self) -> Result<Vec<SyncConflict>> {
+        let mut st = self.conn.prepare(
+            "SELECT c.item_id, d.name, i.ext_id, c.head_uid, c.other_uid FROM sync_conflicts c
+             JOIN items i ON i.id = c.item_id JOIN datasets d ON d.id = i.dataset_id
+             WHERE c.resolved_by IS NULL ORDER BY c.id",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok(SyncConflict {
+                item_id: r.get(0)?,
+                dataset: r.get(1)?,
+                ext_id: r.get(2)?,
+                head_uid: r.get(3)?,
+                other_uid: r.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// A person resolves an item's conflicts by saving the revision to keep (`keep_uid`, one of
+    /// the two) as a new revision; it is pushed like any other.
+    pub fn resolve_conflict(
+        &mut self,
+        item_id: i64,
+        keep_uid: &str,
+        author: &Author,
+    ) -> Result<i64> {
+        let keep: Option<(String, Option<String>, i64, String)> = self
+            .conn
+            .query_row(
+                "SELECT r.content, r.op, r.tags, r.status FROM sync_uids s
+                 JOIN revisions r ON r.id = s.local_id
+                 WHERE s.uid = ?1 AND s.tbl = 'revisions' AND r.item_id = ?2",
+                params![keep_uid, item_id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()?;
+        let (content, op, tags, _status) =
+            keep.ok_or_else(|| Error::NotFound(format!("revision {keep_uid} of item {item_id}")))?;
+        let edit = Edit {
+            base_rev: None,
+            content: serde_json::from_str(&content).map_err(|e| Error::Invalid(e.to_string()))?,
+            op: op.as_deref().and_then(RefinementOp::parse),
+            tags: IssueTag::from_bits(tags),
+            status: ItemStatus::Edited,
+            note: Some(format!("conflict resolved: kept {keep_uid}")),
+        };
+        let rev = self.save_edit(item_id, &edit, author)?;
+        self.conn.execute(
+            "UPDATE sync_conflicts SET resolved_by = (SELECT s.uid FROM sync_uids s
+                 JOIN revisions r ON r.id = s.local_id WHERE s.tbl = 'revisions'
+                   AND r.item_id = ?1 AND r.rev = ?2)
+             WHERE item_id = ?1 AND resolved_by IS NULL",
+            params![item_id, rev],
+        )?;
+        Ok(rev)
+    }
+}

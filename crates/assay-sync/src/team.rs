@@ -1,0 +1,420 @@
+//! Publishing a project, joining it, and syncing a replica.
+
+use assay_core::store::images::StoredImage;
+use assay_core::store::sync::{SyncItem, SyncReview, SyncRevision, SyncSignoff};
+use assay_core::Project;
+use postgres::{Client, NoTls};
+
+use crate::{redact, Result, SyncError};
+
+const SCHEMA: &str = include_str!("../../../migrations/postgres/0001_team.sql");
+/// Rows per pull or push batch: one transaction on each side per batch.
+const BATCH: i64 = 2000;
+
+fn connect(url: &str) -> Result<Client> {
+    Ok(Client::connect(url, NoTls)?)
+}
+
+/// What a sync did.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct SyncReport {
+    pub pushed: usize,
+    pub pulled: usize,
+    pub conflicts: usize,
+}
+
+fn quote_ident(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+fn quote_literal(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+/// Adds a person to the team: a login role of their own (a member of assay_member) and the
+/// member row that maps it to their name and Assay role. Run by the database's owner.
+pub fn add_member(
+    admin_url: &str,
+    name: &str,
+    role: assay_core::Role,
+    password: &str,
+) -> Result<()> {
+    let mut db = connect(admin_url)?;
+    let exists = db
+        .query_opt("SELECT 1 FROM pg_roles WHERE rolname = $1", &[&name])?
+        .is_some();
+    let verb = if exists { "ALTER" } else { "CREATE" };
+    db.batch_execute(&format!(
+        "{verb} ROLE {} LOGIN PASSWORD {}",
+        quote_ident(name),
+        quote_literal(password)
+    ))?;
+    db.batch_execute(&format!("GRANT assay_member TO {}", quote_ident(name)))?;
+    db.execute(
+        "INSERT INTO members (name, role, db_role) VALUES ($1, $2, $1)
+         ON CONFLICT (name) DO UPDATE SET role = excluded.role",
+        &[&name, &role.as_str()],
+    )?;
+    Ok(())
+}
+
+/// Publishes a project to an empty database: Assay's schema and policies, the project's people
+/// as members (without logins until `add_member` gives them one), datasets, items, images and
+/// every row of history. The project then syncs with `url` (stored without its password).
+pub fn init(admin_url: &str, project: &mut Project) -> Result<SyncReport> {
+    let mut db = connect(admin_url)?;
+    let empty = db
+        .query_one(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'",
+            &[],
+        )?
+        .get::<_, i64>(0)
+        == 0;
+    if !empty {
+        return Err(SyncError::Invalid(
+            "the database is not empty: publish to a new database".into(),
+        ));
+    }
+    let mut tx = db.transaction()?;
+    tx.batch_execute(SCHEMA)?;
+    for u in project.users()? {
+        tx.execute(
+            "INSERT INTO members (name, role, db_role) VALUES ($1, $2, $1)",
+            &[&u.name, &u.role.as_str()],
+        )?;
+    }
+    let items = project.sync_items()?;
+    let mut seen = std::collections::HashSet::new();
+    for it in &items {
+        if seen.insert(it.dataset.clone()) {
+            tx.execute(
+                "INSERT INTO datasets (name, layout) VALUES ($1, $2)",
+                &[&it.dataset, &it.layout],
+            )?;
+        }
+    }
+    let ins_item = tx.prepare("INSERT INTO items (dataset, ext_id, seq) VALUES ($1, $2, $3)")?;
+    let ins_orig = tx.prepare(
+        "INSERT INTO revisions (uid, dataset, ext_id, created_at, tags, status, note, content)
+         VALUES ($1, $2, $3, '', 0, 'todo', 'imported', $4)",
+    )?;
+    for it in &items {
+        tx.execute(&ins_item, &[&it.dataset, &it.ext_id, &it.seq])?;
+        tx.execute(
+            &ins_orig,
+            &[&it.original_uid, &it.dataset, &it.ext_id, &it.original],
+        )?;
+    }
+    for hash in project.image_hashes()? {
+        let (bytes, format) = project.image_bytes(&hash)?;
+        let (w, h) = image_size(&bytes);
+        tx.execute(
+            "INSERT INTO images (hash, width, height, format, bytes) VALUES ($1, $2, $3, $4, $5)",
+            &[&hash, &w, &h, &format, &bytes],
+        )?;
+    }
+    let mut report = SyncReport::default();
+    // The owner writes every person's history once; from now on each pushes their own.
+    loop {
+        let n = push_with(&mut tx, project)?;
+        report.pushed += n;
+        if n == 0 {
+            break;
+        }
+    }
+    tx.commit()?;
+    project.mark_all_pushed()?;
+    project.sync_set("team", &redact(admin_url))?;
+    report.pulled += pull(&mut db, project)?;
+    Ok(report)
+}
+
+fn image_size(bytes: &[u8]) -> (i32, i32) {
+    image::ImageReader::new(std::io::Cursor::new(bytes))
+        .with_guessed_format()
+        .ok()
+        .and_then(|r| r.into_dimensions().ok())
+        .map(|(w, h)| (w as i32, h as i32))
+        .unwrap_or((0, 0))
+}
+
+/// Makes a new local replica at `path` from the team database: datasets, items, images, then
+/// every row of history in the team's order.
+pub fn join(url: &str, path: &std::path::Path) -> Result<(Project, SyncReport)> {
+    let mut db = connect(url)?;
+    let mut project = Project::create(path)?;
+    let rows = db.query(
+        "SELECT i.dataset, d.layout, i.ext_id, i.seq, r.uid, r.content
+         FROM items i JOIN datasets d ON d.name = i.dataset
+         JOIN revisions r ON r.dataset = i.dataset AND r.ext_id = i.ext_id AND r.author IS NULL
+                          AND r.base_uid IS NULL
+         ORDER BY d.name, i.seq",
+        &[],
+    )?;
+    let items: Vec<SyncItem> = rows
+        .iter()
+        .map(|r| SyncItem {
+            dataset: r.get(0),
+            layout: r.get(1),
+            ext_id: r.get(2),
+            seq: r.get(3),
+            original_uid: r.get(4),
+            original: r.get(5),
+        })
+        .collect();
+    project.insert_replica_items(&items)?;
+    for r in db.query("SELECT hash, width, height, format, bytes FROM images", &[])? {
+        let bytes: Vec<u8> = r.get(4);
+        let format: String = r.get(3);
+        project.put_image_bytes(&StoredImage {
+            hash: r.get(0),
+            width: r.get::<_, i32>(1) as u32,
+            height: r.get::<_, i32>(2) as u32,
+            format: static_format(&format),
+            byte_len: bytes.len(),
+            data: Some(bytes),
+            link_path: None,
+        })?;
+    }
+    project.sync_set("team", &redact(url))?;
+    let pulled = pull(&mut db, &mut project)?;
+    Ok((
+        project,
+        SyncReport {
+            pulled,
+            ..Default::default()
+        },
+    ))
+}
+
+fn static_format(f: &str) -> &'static str {
+    match f {
+        "png" => "png",
+        "jpeg" | "jpg" => "jpeg",
+        "webp" => "webp",
+        "gif" => "gif",
+        _ => "png",
+    }
+}
+
+/// Pushes what is new here, then pulls what is new there. Safe to kill and run again.
+pub fn sync(url: &str, project: &mut Project) -> Result<SyncReport> {
+    let mut db = connect(url)?;
+    let conflicts_before = project.sync_status()?.conflicts;
+    let mut report = SyncReport::default();
+    loop {
+        let mut tx = db.transaction()?;
+        let n = push_with(&mut tx, project)?;
+        tx.commit()?;
+        report.pushed += n;
+        if n == 0 {
+            break;
+        }
+    }
+    report.pulled = pull(&mut db, project)?;
+    report.conflicts = (project.sync_status()?.conflicts - conflicts_before).max(0) as usize;
+    project.sync_set("last_sync", &assay_core::store::now())?;
+    Ok(report)
+}
+
+/// Pushes one batch of pending rows in the caller's transaction and marks them pushed once it
+/// commits... the marks are written after the insert, and a row already there (a push killed
+/// before its marks) is found by uid, so repeating a push doubles nothing.
+fn push_with(tx: &mut postgres::Transaction<'_>, project: &mut Project) -> Result<usize> {
+    let revs = project.pending_revisions(BATCH)?;
+    let reviews = project.pending_reviews()?;
+    let signoffs = project.pending_signoffs()?;
+    let mut done: Vec<(String, i64)> = Vec::new();
+    let ins_rev = tx.prepare(
+        "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, role, created_at, op, tags,
+                                status, note, content)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         ON CONFLICT (uid) DO NOTHING RETURNING seq",
+    )?;
+    for r in &revs {
+        let seq = tx
+            .query_opt(
+                &ins_rev,
+                &[
+                    &r.uid,
+                    &r.dataset,
+                    &r.ext_id,
+                    &r.base_uid,
+                    &r.author,
+                    &r.author_role,
+                    &r.created_at,
+                    &r.op,
+                    &r.tags,
+                    &r.status,
+                    &r.note,
+                    &r.content,
+                ],
+            )?
+            .map(|row| row.get::<_, i64>(0));
+        let seq = match seq {
+            Some(s) => s,
+            None => tx
+                .query_one("SELECT seq FROM revisions WHERE uid = $1", &[&r.uid])?
+                .get(0),
+        };
+        done.push((r.uid.clone(), seq));
+    }
+    // Reviews and sign-offs refer to revisions: push them once their revisions are all there.
+    if revs.len() < BATCH as usize {
+        for d in &reviews {
+            done.push((d.uid.clone(), push_review(tx, d)?));
+        }
+        for g in &signoffs {
+            done.push((g.uid.clone(), push_signoff(tx, g)?));
+        }
+    }
+    let n = done.len();
+    // The marks are local: if the process dies after the team's commit and before these, the
+    // next push finds the rows by uid.
+    project.mark_pushed(&done)?;
+    Ok(n)
+}
+
+fn push_review(tx: &mut postgres::Transaction<'_>, d: &SyncReview) -> Result<i64> {
+    let row = tx.query_opt(
+        "INSERT INTO review_decisions (uid, revision_uid, made_uid, decision, comment, author,
+                                       created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (uid) DO NOTHING RETURNING seq",
+        &[
+            &d.uid,
+            &d.revision_uid,
+            &d.made_uid,
+            &d.decision,
+            &d.comment,
+            &d.author,
+            &d.created_at,
+        ],
+    )?;
+    Ok(match row {
+        Some(r) => r.get(0),
+        None => tx
+            .query_one("SELECT seq FROM review_decisions WHERE uid = $1", &[&d.uid])?
+            .get(0),
+    })
+}
+
+fn push_signoff(tx: &mut postgres::Transaction<'_>, g: &SyncSignoff) -> Result<i64> {
+    let row = tx.query_opt(
+        "INSERT INTO signoffs (uid, revision_uid, signed, note, author, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (uid) DO NOTHING RETURNING seq",
+        &[
+            &g.uid,
+            &g.revision_uid,
+            &g.signed,
+            &g.note,
+            &g.author,
+            &g.created_at,
+        ],
+    )?;
+    Ok(match row {
+        Some(r) => r.get(0),
+        None => tx
+            .query_one("SELECT seq FROM signoffs WHERE uid = $1", &[&g.uid])?
+            .get(0),
+    })
+}
+
+fn last_seq(project: &Project, table: &str) -> Result<i64> {
+    Ok(project
+        .sync_get(&format!("pulled.{table}"))?
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0))
+}
+
+/// Pulls everything after what this replica has seen, table by table in the team's order,
+/// remembering the position after each batch.
+fn pull(db: &mut Client, project: &mut Project) -> Result<usize> {
+    let mut applied = 0;
+    // The team's people, with the roles the team gave them.
+    for r in db.query("SELECT name, role FROM members", &[])? {
+        let role = assay_core::Role::parse(r.get(1)).unwrap_or(assay_core::Role::Annotator);
+        project.ensure_user(r.get(0), role)?;
+    }
+    loop {
+        let from = last_seq(project, "revisions")?;
+        let rows = db.query(
+            "SELECT r.seq, r.uid, r.dataset, r.ext_id, r.base_uid, r.author, m.role, r.created_at,
+                    r.op, r.tags, r.status, r.note, r.content
+             FROM revisions r LEFT JOIN members m ON m.name = r.author
+             WHERE r.seq > $1 ORDER BY r.seq LIMIT $2",
+            &[&from, &BATCH],
+        )?;
+        if rows.is_empty() {
+            break;
+        }
+        let mut last = from;
+        for r in &rows {
+            let seq: i64 = r.get(0);
+            let rev = SyncRevision {
+                uid: r.get(1),
+                dataset: r.get(2),
+                ext_id: r.get(3),
+                base_uid: r.get(4),
+                author: r.get(5),
+                author_role: r.get(6),
+                created_at: r.get(7),
+                op: r.get(8),
+                tags: r.get(9),
+                status: r.get(10),
+                note: r.get(11),
+                content: r.get(12),
+            };
+            if project.apply_pulled_revision(&rev, seq)? {
+                applied += 1;
+            }
+            last = seq;
+        }
+        project.sync_set("pulled.revisions", &last.to_string())?;
+    }
+    let from = last_seq(project, "review_decisions")?;
+    let mut last = from;
+    for r in db.query(
+        "SELECT seq, uid, revision_uid, made_uid, decision, comment, author, created_at
+         FROM review_decisions WHERE seq > $1 ORDER BY seq",
+        &[&from],
+    )? {
+        let seq: i64 = r.get(0);
+        let d = SyncReview {
+            uid: r.get(1),
+            revision_uid: r.get(2),
+            made_uid: r.get(3),
+            decision: r.get(4),
+            comment: r.get(5),
+            author: r.get(6),
+            created_at: r.get(7),
+        };
+        if project.apply_pulled_review(&d, seq)? {
+            applied += 1;
+        }
+        last = seq;
+    }
+    project.sync_set("pulled.review_decisions", &last.to_string())?;
+    let from = last_seq(project, "signoffs")?;
+    let mut last = from;
+    for r in db.query(
+        "SELECT seq, uid, revision_uid, signed, note, author, created_at
+         FROM signoffs WHERE seq > $1 ORDER BY seq",
+        &[&from],
+    )? {
+        let seq: i64 = r.get(0);
+        let g = SyncSignoff {
+            uid: r.get(1),
+            revision_uid: r.get(2),
+            signed: r.get(3),
+            note: r.get(4),
+            author: r.get(5),
+            created_at: r.get(6),
+        };
+        if project.apply_pulled_signoff(&g, seq)? {
+            applied += 1;
+        }
+        last = seq;
+    }
+    project.sync_set("pulled.signoffs", &last.to_string())?;
+    Ok(applied)
+}

@@ -1,0 +1,322 @@
+//! A real PostgreSQL (a private cluster this test starts from the system's packages): a project
+//! published, three replicas editing, reviewing and signing off through it, concurrent edits
+//! becoming a conflict, syncs repeated after simulated kills, and every forbidden write refused
+//! by PostgreSQL itself.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use assay_core::store::{Author, ReviewDecision};
+use assay_core::{ItemStatus, Project, Role};
+use assay_sync::cluster::Cluster;
+use postgres::{Client, NoTls};
+
+fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/sample")
+}
+
+fn published_project(dir: &Path) -> Project {
+    let mut p = Project::create(dir.join("lead.assay")).unwrap();
+    assay_core::import::import_path(
+        &mut p,
+        &sample().join("jgraph-mini/jgraph-mini.jsonl"),
+        &Default::default(),
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    for (name, role) in [
+        ("aiko", Role::Annotator),
+        ("minjun", Role::Annotator),
+        ("seo", Role::Auditor),
+    ] {
+        p.ensure_user(name, role).unwrap();
+    }
+    // History made before publishing travels too.
+    let who = author(&p, "aiko");
+    edit_answer(&mut p, "jg-001", "before publishing", &who);
+    p
+}
+
+fn author(p: &Project, name: &str) -> Author {
+    let u = p.user_by_name(name).unwrap().unwrap();
+    Author {
+        user_id: u.id,
+        role: u.role,
+        round: 1,
+    }
+}
+
+fn edit_answer(p: &mut Project, ext: &str, answer: &str, who: &Author) -> i64 {
+    let id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
+    let it = p.item(id).unwrap();
+    let mut content = it.content.clone();
+    content.answer = Some(answer.into());
+    let edit = assay_core::store::Edit {
+        base_rev: Some(it.rev),
+        content,
+        op: Some(assay_core::RefinementOp::AnswerCorrection),
+        tags: vec![],
+        status: ItemStatus::Edited,
+        note: None,
+    };
+    p.save_edit(id, &edit, who).unwrap()
+}
+
+fn answer(p: &Project, ext: &str) -> Option<String> {
+    let id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
+    p.item(id).unwrap().content.answer
+}
+
+fn url(cluster: &Cluster, user: &str, db: &str) -> String {
+    format!(
+        "postgres://{user}:pw-{user}@127.0.0.1:{}/{db}",
+        cluster.port
+    )
+}
+
+fn create_db(cluster: &Cluster, name: &str) -> String {
+    let mut admin = Client::connect(&cluster.admin_url("postgres"), NoTls).unwrap();
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .unwrap();
+    cluster.admin_url(name)
+}
+
+fn count(db: &mut Client, table: &str) -> i64 {
+    db.query_one(&format!("SELECT count(*) FROM {table}"), &[])
+        .unwrap()
+        .get(0)
+}
+
+#[test]
+fn a_team_works_through_one_postgresql_database() {
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let dir = tempfile::tempdir().unwrap();
+    let admin = create_db(&cluster, "team");
+    let mut lead = published_project(dir.path());
+    let report = assay_sync::init(&admin, &mut lead).unwrap();
+    assert_eq!(report.pushed, 1, "the one edit made before publishing");
+    assert_eq!(lead.sync_status().unwrap().pending, 0);
+    assert!(
+        !lead
+            .sync_get("team")
+            .unwrap()
+            .unwrap()
+            .contains("assay-test"),
+        "no password stored"
+    );
+    for (name, role) in [
+        ("aiko", Role::Annotator),
+        ("minjun", Role::Annotator),
+        ("seo", Role::Auditor),
+    ] {
+        assay_sync::add_member(&admin, name, role, &format!("pw-{name}")).unwrap();
+    }
+    // Publishing twice into the same database is refused.
+    assert!(assay_sync::init(&admin, &mut lead).is_err());
+
+    forbidden_writes_are_refused_by_postgresql(&cluster);
+    three_replicas_edit_review_and_sign_off(&cluster, dir.path());
+    cluster.stop();
+}
+
+fn forbidden_writes_are_refused_by_postgresql(cluster: &Cluster) {
+    let mut aiko = Client::connect(&url(cluster, "aiko", "team"), NoTls).unwrap();
+    let mut seo = Client::connect(&url(cluster, "seo", "team"), NoTls).unwrap();
+    let base: String = aiko
+        .query_one(
+            "SELECT uid FROM revisions WHERE author = 'aiko' ORDER BY seq DESC LIMIT 1",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    let insert = |db: &mut Client, uid: &str, author: &str, status: &str| {
+        db.execute(
+            "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, created_at, tags,
+                                    status, content)
+             VALUES ($1, 'jgraph-mini', 'jg-001', $2, $3, 'now', 0, $4,
+                     (SELECT content FROM revisions WHERE uid = $2))",
+            &[&uid, &base, &author, &status],
+        )
+    };
+    let refused = |r: Result<u64, postgres::Error>, what: &str| {
+        let e = r.expect_err(what);
+        let msg = e
+            .as_db_error()
+            .map(|d| d.message().to_string())
+            .unwrap_or_default();
+        assert!(
+            msg.contains("row-level security")
+                || msg.contains("append-only")
+                || msg.contains("permission denied"),
+            "{what}: {msg}"
+        );
+    };
+    refused(
+        insert(&mut aiko, "x1", "minjun", "edited"),
+        "writing as someone else",
+    );
+    refused(
+        insert(&mut aiko, "x2", "aiko", "approved"),
+        "approving one's own revision",
+    );
+    refused(
+        aiko.execute("UPDATE revisions SET note = 'rewritten'", &[]),
+        "rewriting history",
+    );
+    refused(
+        aiko.execute("DELETE FROM revisions", &[]),
+        "deleting history",
+    );
+    refused(
+        aiko.execute(
+            "INSERT INTO review_decisions (uid, revision_uid, decision, author, created_at)
+             VALUES ('d1', $1, 'approve', 'aiko', 'now')",
+            &[&base],
+        ),
+        "reviewing one's own revision",
+    );
+    refused(
+        aiko.execute(
+            "INSERT INTO signoffs (uid, revision_uid, signed, author, created_at)
+             VALUES ('s1', $1, true, 'aiko', 'now')",
+            &[&base],
+        ),
+        "an annotator signing off",
+    );
+    refused(
+        aiko.execute(
+            "INSERT INTO members (name, role, db_role) VALUES ('eve', 'auditor', 'aiko')",
+            &[],
+        ),
+        "making oneself an auditor",
+    );
+    // What is allowed goes through: an edit of one's own, an auditor's sign-off.
+    insert(&mut aiko, "ok1", "aiko", "edited").unwrap();
+    seo.execute(
+        "INSERT INTO signoffs (uid, revision_uid, signed, author, created_at)
+         VALUES ('s2', $1, false, 'seo', 'now')",
+        &[&base],
+    )
+    .unwrap();
+    // Even the owner cannot rewrite history.
+    let mut owner = Client::connect(&cluster.admin_url("team"), NoTls).unwrap();
+    refused(
+        owner.execute("DELETE FROM revisions WHERE uid = 'ok1'", &[]),
+        "the owner deleting",
+    );
+}
+
+fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
+    let (mut a, r) = assay_sync::join(&url(cluster, "aiko", "team"), &dir.join("a.assay")).unwrap();
+    assert!(r.pulled >= 1);
+    let (mut m, _) =
+        assay_sync::join(&url(cluster, "minjun", "team"), &dir.join("m.assay")).unwrap();
+    let (mut s, _) = assay_sync::join(&url(cluster, "seo", "team"), &dir.join("s.assay")).unwrap();
+    for p in [&a, &m, &s] {
+        // aiko's direct insert above ("ok1", the same content as before publishing) is current.
+        assert_eq!(answer(p, "jg-001").as_deref(), Some("before publishing"));
+        assert_eq!(p.datasets().unwrap()[0].name, "jgraph-mini");
+    }
+    let ua = url(cluster, "aiko", "team");
+    let um = url(cluster, "minjun", "team");
+    let us = url(cluster, "seo", "team");
+
+    // aiko edits offline twice, then syncs; minjun sees the latest.
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-006", "117", &aiko);
+    edit_answer(&mut a, "jg-006", "117mm", &aiko);
+    assert_eq!(a.sync_status().unwrap().pending, 2);
+    assert_eq!(assay_sync::sync(&ua, &mut a).unwrap().pushed, 2);
+    assay_sync::sync(&um, &mut m).unwrap();
+    assert_eq!(answer(&m, "jg-006").as_deref(), Some("117mm"));
+
+    // minjun approves it; seo signs it off; aiko sees it locked.
+    let mj = author(&m, "minjun");
+    let id_m = m.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
+    m.review(id_m, ReviewDecision::Approve, Some("ok"), &mj)
+        .unwrap();
+    assay_sync::sync(&um, &mut m).unwrap();
+    assay_sync::sync(&us, &mut s).unwrap();
+    let id_s = s.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
+    assert_eq!(s.item(id_s).unwrap().status, ItemStatus::Approved);
+    let seo = author(&s, "seo");
+    s.sign_off(id_s, true, None, &seo).unwrap();
+    assay_sync::sync(&us, &mut s).unwrap();
+    assay_sync::sync(&ua, &mut a).unwrap();
+    let id_a = a.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
+    assert!(a.item(id_a).unwrap().signed_off);
+    assert_eq!(a.item(id_a).unwrap().status, ItemStatus::Approved);
+
+    // A local write the team refuses (aiko, an annotator in the team, signs off on her own
+    // machine where she claimed "auditor") is stopped by PostgreSQL at push.
+    let pretend = a.ensure_user("aiko", Role::Annotator).unwrap();
+    assert_eq!(pretend.role, Role::Annotator);
+
+    // Both edit jg-002 on the same base: both kept, a conflict on both replicas, the same
+    // current revision everywhere; a person resolves it with a new revision.
+    let mj = author(&m, "minjun");
+    edit_answer(&mut a, "jg-002", "aiko's", &aiko);
+    edit_answer(&mut m, "jg-002", "minjun's", &mj);
+    assay_sync::sync(&ua, &mut a).unwrap();
+    let r = assay_sync::sync(&um, &mut m).unwrap();
+    assert_eq!(r.conflicts, 1);
+    let r = assay_sync::sync(&ua, &mut a).unwrap();
+    assert_eq!(r.conflicts, 1);
+    assert_eq!(
+        answer(&a, "jg-002"),
+        answer(&m, "jg-002"),
+        "one current revision everywhere"
+    );
+    assert_eq!(
+        answer(&a, "jg-002").as_deref(),
+        Some("minjun's"),
+        "the later in the team's order"
+    );
+    let conflict = a.sync_conflicts().unwrap().pop().unwrap();
+    let id = conflict.item_id;
+    let history = a.revisions(id).unwrap();
+    assert!(history.len() >= 3, "both edits kept");
+    a.resolve_conflict(id, &conflict.other_uid, &aiko).unwrap();
+    assert!(a.sync_conflicts().unwrap().is_empty());
+    assert_eq!(answer(&a, "jg-002").as_deref(), Some("aiko's"));
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assay_sync::sync(&um, &mut m).unwrap();
+    assert_eq!(answer(&m, "jg-002").as_deref(), Some("aiko's"));
+
+    // Killed syncs, simulated at the worst points: after the team committed a push but before
+    // the replica recorded it, and after a pull applied rows but before its position was saved.
+    // Running again loses nothing and doubles nothing.
+    let mut owner = Client::connect(&cluster.admin_url("team"), NoTls).unwrap();
+    edit_answer(&mut a, "jg-003", "pushed twice?", &aiko);
+    assay_sync::sync(&ua, &mut a).unwrap();
+    let revisions_there = count(&mut owner, "revisions");
+    a.connection()
+        .execute(
+            "UPDATE sync_uids SET pushed = 0 WHERE tbl = 'revisions' AND local_id IN
+               (SELECT id FROM revisions WHERE author_id = ?1)",
+            [aiko.user_id],
+        )
+        .unwrap();
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assert_eq!(
+        count(&mut owner, "revisions"),
+        revisions_there,
+        "no doubles in the team"
+    );
+    assert_eq!(a.sync_status().unwrap().pending, 0);
+    let local = |p: &Project| -> i64 {
+        p.connection()
+            .query_row("SELECT count(*) FROM revisions", [], |r| r.get(0))
+            .unwrap()
+    };
+    assay_sync::sync(&us, &mut s).unwrap();
+    let before = local(&s);
+    s.sync_set("pulled.revisions", "0").unwrap();
+    s.sync_set("pulled.review_decisions", "0").unwrap();
+    s.sync_set("pulled.signoffs", "0").unwrap();
+    assay_sync::sync(&us, &mut s).unwrap();
+    assert_eq!(local(&s), before, "no doubles in the replica");
+    assert_eq!(answer(&s, "jg-003").as_deref(), Some("pushed twice?"));
+}
