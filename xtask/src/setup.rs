@@ -8,7 +8,8 @@ use anyhow::{bail, Result};
 
 use crate::{root, run};
 
-/// WebKitGTK and friends for Tauri, Xvfb and the WebDriver for E2E, CJK fonts for screenshots.
+/// WebKitGTK and friends for Tauri, Xvfb and the WebDriver for E2E, CJK fonts for screenshots,
+/// PostgreSQL for the team tests.
 pub const APT_PACKAGES: &[&str] = &[
     "libwebkit2gtk-4.1-dev",
     "build-essential",
@@ -24,6 +25,8 @@ pub const APT_PACKAGES: &[&str] = &[
     "webkit2gtk-driver",
     "imagemagick",
     "fonts-noto-cjk",
+    // The team tests start a private cluster of their own (assay-sync's cluster.rs).
+    "postgresql",
 ];
 
 fn missing_apt() -> Vec<&'static str> {

@@ -90,6 +90,15 @@ enum Command {
     Comments(commands::rounds::CommentsArgs),
     /// Each person's account: items done, approved, sent back, reviews, time per item.
     People,
+    /// Share a project through PostgreSQL: publish, add members, join as a replica.
+    #[command(subcommand)]
+    Team(commands::team::TeamCommand),
+    /// Push new local rows to the team database and pull everyone else's.
+    Sync,
+    /// Items where two people's revisions met (from a sync).
+    Conflicts,
+    /// Resolve an item's conflict by keeping one revision's content as a new revision.
+    Resolve(commands::team::ResolveArgs),
     /// Target and person boxes to and from COCO, Label Studio, CRAG-MM-Diagnostics and model
     /// outputs.
     #[command(subcommand)]
@@ -132,6 +141,10 @@ fn main() -> ExitCode {
         Command::Comment(a) => commands::rounds::comment(&ctx, a),
         Command::Comments(a) => commands::rounds::comments(&ctx, a),
         Command::People => commands::rounds::people(&ctx),
+        Command::Team(c) => commands::team::team(&ctx, c),
+        Command::Sync => commands::team::sync(&ctx),
+        Command::Conflicts => commands::team::conflicts(&ctx),
+        Command::Resolve(a) => commands::team::resolve(&ctx, a),
         Command::Decide(a) => commands::filtering::decide(&ctx, a),
         Command::Flag(a) => commands::filtering::flag(&ctx, a),
         Command::Keep(a) => commands::filtering::keep(&ctx, a),

@@ -7,7 +7,7 @@
 pub mod cluster;
 mod team;
 
-pub use team::{add_member, init, join, sync, SyncReport};
+pub use team::{add_member, init, join, sync, sync_stored, SyncReport};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SyncError {
@@ -17,6 +17,9 @@ pub enum SyncError {
     Core(#[from] assay_core::Error),
     #[error("{0}")]
     Invalid(String),
+    /// The team database cannot be reached: work goes on locally and syncs later.
+    #[error("offline: {0}")]
+    Offline(String),
 }
 
 pub type Result<T> = std::result::Result<T, SyncError>;

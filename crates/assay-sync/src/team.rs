@@ -11,8 +11,26 @@ const SCHEMA: &str = include_str!("../../../migrations/postgres/0001_team.sql");
 /// Rows per pull or push batch: one transaction on each side per batch.
 const BATCH: i64 = 2000;
 
-fn connect(url: &str) -> Result<Client> {
-    Ok(Client::connect(url, NoTls)?)
+/// Connects with the URL's password, or else `ASSAY_TEAM_PASSWORD`, or else libpq's
+/// `PGPASSWORD`: the project file keeps the URL without it.
+pub(crate) fn connect(url: &str) -> Result<Client> {
+    let mut config: postgres::Config = url
+        .parse()
+        .map_err(|e| SyncError::Invalid(format!("{}: {e}", redact(url))))?;
+    if config.get_password().is_none() {
+        if let Some(pw) = ["ASSAY_TEAM_PASSWORD", "PGPASSWORD"]
+            .iter()
+            .find_map(|k| std::env::var(k).ok())
+        {
+            config.password(pw);
+        }
+    }
+    config
+        .connect(NoTls)
+        .map_err(|e| match e.as_db_error() {
+            Some(_) => SyncError::Db(e),
+            None => SyncError::Offline(format!("{}: {e}", redact(url))),
+        })
 }
 
 /// What a sync did.
@@ -115,14 +133,24 @@ pub fn init(admin_url: &str, project: &mut Project) -> Result<SyncReport> {
     }
     let mut report = SyncReport::default();
     // The owner writes every person's history once; from now on each pushes their own.
-    loop {
-        let n = push_with(&mut tx, project)?;
-        report.pushed += n;
-        if n == 0 {
-            break;
+    let published = (|| -> Result<()> {
+        loop {
+            let batch = push_with(&mut tx, project)?;
+            if batch.is_empty() {
+                break;
+            }
+            report.pushed += batch.len();
+            // Marked as it goes so the next batch moves on.
+            project.mark_pushed(&batch)?;
         }
+        Ok(())
+    })()
+    .and_then(|()| Ok(tx.commit()?));
+    if let Err(e) = published {
+        // Nothing of it exists in the team: the replica's rows are all pending again.
+        project.reset_sync_marks()?;
+        return Err(e);
     }
-    tx.commit()?;
     project.mark_all_pushed()?;
     project.sync_set("team", &redact(admin_url))?;
     report.pulled += pull(&mut db, project)?;
@@ -204,12 +232,13 @@ pub fn sync(url: &str, project: &mut Project) -> Result<SyncReport> {
     let mut report = SyncReport::default();
     loop {
         let mut tx = db.transaction()?;
-        let n = push_with(&mut tx, project)?;
+        let done = push_with(&mut tx, project)?;
         tx.commit()?;
-        report.pushed += n;
-        if n == 0 {
+        if done.is_empty() {
             break;
         }
+        report.pushed += done.len();
+        project.mark_pushed(&done)?;
     }
     report.pulled = pull(&mut db, project)?;
     report.conflicts = (project.sync_status()?.conflicts - conflicts_before).max(0) as usize;
@@ -217,13 +246,22 @@ pub fn sync(url: &str, project: &mut Project) -> Result<SyncReport> {
     Ok(report)
 }
 
-/// Pushes one batch of pending rows in the caller's transaction and marks them pushed once it
-/// commits... the marks are written after the insert, and a row already there (a push killed
-/// before its marks) is found by uid, so repeating a push doubles nothing.
-fn push_with(tx: &mut postgres::Transaction<'_>, project: &mut Project) -> Result<usize> {
+/// Pushes one batch of pending rows in the caller's transaction; returns (uid, seq) for the
+/// caller to mark once the transaction has committed. A row already there (a push killed after
+/// the team's commit and before the marks) is found by uid, so repeating a push doubles nothing.
+fn push_with(
+    tx: &mut postgres::Transaction<'_>,
+    project: &mut Project,
+) -> Result<Vec<(String, i64)>> {
     let revs = project.pending_revisions(BATCH)?;
     let reviews = project.pending_reviews()?;
     let signoffs = project.pending_signoffs()?;
+    if revs.is_empty() && reviews.is_empty() && signoffs.is_empty() {
+        return Ok(Vec::new());
+    }
+    // One pusher at a time, so positions (seq) are committed in order and a pull that has read
+    // up to N has seen everything below N.
+    tx.execute("SELECT pg_advisory_xact_lock(7412)", &[])?;
     let mut done: Vec<(String, i64)> = Vec::new();
     let ins_rev = tx.prepare(
         "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, role, created_at, op, tags,
@@ -268,11 +306,7 @@ fn push_with(tx: &mut postgres::Transaction<'_>, project: &mut Project) -> Resul
             done.push((g.uid.clone(), push_signoff(tx, g)?));
         }
     }
-    let n = done.len();
-    // The marks are local: if the process dies after the team's commit and before these, the
-    // next push finds the rows by uid.
-    project.mark_pushed(&done)?;
-    Ok(n)
+    Ok(done)
 }
 
 fn push_review(tx: &mut postgres::Transaction<'_>, d: &SyncReview) -> Result<i64> {
@@ -417,4 +451,12 @@ fn pull(db: &mut Client, project: &mut Project) -> Result<usize> {
     }
     project.sync_set("pulled.signoffs", &last.to_string())?;
     Ok(applied)
+}
+
+/// Syncs with the team database the project was published to or joined from.
+pub fn sync_stored(project: &mut Project) -> Result<SyncReport> {
+    let url = project.sync_get("team")?.ok_or_else(|| {
+        SyncError::Invalid("this project is not part of a team (assay team init / join)".into())
+    })?;
+    sync(&url, project)
 }

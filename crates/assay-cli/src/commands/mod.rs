@@ -7,6 +7,7 @@ pub mod items;
 pub mod project;
 pub mod review;
 pub mod rounds;
+pub mod team;
 
 use std::path::PathBuf;
 

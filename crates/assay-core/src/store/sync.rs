@@ -236,6 +236,13 @@ impl Project {
         Ok(())
     }
 
+    /// Forgets every push (a publish that failed as a whole).
+    pub fn reset_sync_marks(&mut self) -> Result<()> {
+        self.conn
+            .execute("UPDATE sync_uids SET pushed = 0, seq = NULL", [])?;
+        Ok(())
+    }
+
     /// Marks every row as already in the team database (after publishing or joining).
     pub fn mark_all_pushed(&mut self) -> Result<()> {
         self.conn

@@ -1,0 +1,131 @@
+//! Twenty simulated annotators, each with a replica of their own, saving and syncing
+//! concurrently through one PostgreSQL database for a minute (ASSAY_SOAK_SECS to change it):
+//! every revision made reaches the team exactly once and every replica ends on the same state.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use assay_core::store::{Author, Edit};
+use assay_core::{ItemStatus, Project, Role};
+use assay_sync::cluster::Cluster;
+use postgres::{Client, NoTls};
+
+const PEOPLE: usize = 20;
+
+fn state(p: &Project) -> Vec<(String, i64, Option<String>)> {
+    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+    p.item_ext_ids(ds)
+        .unwrap()
+        .into_iter()
+        .map(|(id, ext)| {
+            let it = p.item(id).unwrap();
+            (ext, p.revisions(id).unwrap().len() as i64, it.content.answer)
+        })
+        .collect()
+}
+
+#[test]
+fn twenty_annotators_save_and_sync_at_once() {
+    let secs: u64 = std::env::var("ASSAY_SOAK_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let dir = tempfile::tempdir().unwrap();
+    let mut admin = Client::connect(&cluster.admin_url("postgres"), NoTls).unwrap();
+    admin.batch_execute("CREATE DATABASE soak").unwrap();
+    let mut lead = Project::create(dir.path().join("lead.assay")).unwrap();
+    assay_core::import::import_path(
+        &mut lead,
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/sample/jgraph-mini/jgraph-mini.jsonl"),
+        &Default::default(),
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    assay_sync::init(&cluster.admin_url("soak"), &mut lead).unwrap();
+    let names: Vec<String> = (0..PEOPLE).map(|i| format!("annotator{i:02}")).collect();
+    for n in &names {
+        assay_sync::add_member(&cluster.admin_url("soak"), n, Role::Annotator, "pw").unwrap();
+    }
+    let url = |n: &str| format!("postgres://{n}:pw@127.0.0.1:{}/soak", cluster.port);
+
+    let until = Instant::now() + Duration::from_secs(secs);
+    let made: Vec<usize> = std::thread::scope(|s| {
+        let handles: Vec<_> = names
+            .iter()
+            .enumerate()
+            .map(|(k, n)| {
+                let path = dir.path().join(format!("{n}.assay"));
+                let url = url(n);
+                s.spawn(move || {
+                    let (mut p, _) = assay_sync::join(&url, &path).unwrap();
+                    let u = p.user_by_name(n).unwrap().unwrap();
+                    let who = Author { user_id: u.id, role: u.role, round: 1 };
+                    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+                    let ids: Vec<i64> = p.item_ext_ids(ds).unwrap().into_iter().map(|x| x.0).collect();
+                    let mut made = 0;
+                    let mut step = k;
+                    while Instant::now() < until {
+                        // A few saves, then a sync, as the app does every few seconds.
+                        for _ in 0..3 {
+                            step = (step * 7 + 3) % 1_000_003;
+                            let id = ids[step % ids.len()];
+                            let it = p.item(id).unwrap();
+                            let mut content = it.content.clone();
+                            content.answer = Some(format!("{n}-{made}"));
+                            let edit = Edit {
+                                base_rev: Some(it.rev),
+                                content,
+                                op: it.op,
+                                tags: it.tags.clone(),
+                                status: ItemStatus::Edited,
+                                note: None,
+                            };
+                            p.save_edit(id, &edit, &who).unwrap();
+                            made += 1;
+                        }
+                        assay_sync::sync(&url, &mut p).unwrap();
+                    }
+                    assay_sync::sync(&url, &mut p).unwrap();
+                    made
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let total: usize = made.iter().sum();
+    assert!(total >= PEOPLE * 3, "every annotator saved");
+
+    let mut owner = Client::connect(&cluster.admin_url("soak"), NoTls).unwrap();
+    let there: i64 = owner
+        .query_one("SELECT count(*) FROM revisions WHERE author IS NOT NULL", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(there as usize, total, "each revision made reaches the team exactly once");
+    let per_person: Vec<(String, i64)> = owner
+        .query("SELECT author, count(*) FROM revisions WHERE author IS NOT NULL GROUP BY author ORDER BY author", &[])
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    for ((name, n), m) in per_person.iter().zip(&made) {
+        assert_eq!(*n as usize, *m, "{name}");
+    }
+
+    // After one more round of syncs every replica holds every revision and shows the same one.
+    let mut states = Vec::new();
+    for n in &names {
+        let mut p = Project::open(dir.path().join(format!("{n}.assay"))).unwrap();
+        assay_sync::sync(&url(n), &mut p).unwrap();
+        assert_eq!(p.sync_status().unwrap().pending, 0);
+        states.push(state(&p));
+    }
+    let items = states[0].len() as i64;
+    let revisions: i64 = states[0].iter().map(|s| s.1).sum();
+    assert_eq!(revisions, total as i64 + items, "originals plus every revision");
+    assert!(states.iter().all(|s| *s == states[0]), "replicas agree");
+    eprintln!("soak: {PEOPLE} annotators, {secs} s, {total} revisions ({:.1}/s through one database)", total as f64 / secs as f64);
+    cluster.stop();
+}
