@@ -25,12 +25,10 @@ pub(crate) fn connect(url: &str) -> Result<Client> {
             config.password(pw);
         }
     }
-    config
-        .connect(NoTls)
-        .map_err(|e| match e.as_db_error() {
-            Some(_) => SyncError::Db(e),
-            None => SyncError::Offline(format!("{}: {e}", redact(url))),
-        })
+    config.connect(NoTls).map_err(|e| match e.as_db_error() {
+        Some(_) => SyncError::Db(e),
+        None => SyncError::Offline(format!("{}: {e}", redact(url))),
+    })
 }
 
 /// What a sync did.

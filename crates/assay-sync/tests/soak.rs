@@ -20,7 +20,11 @@ fn state(p: &Project) -> Vec<(String, i64, Option<String>)> {
         .into_iter()
         .map(|(id, ext)| {
             let it = p.item(id).unwrap();
-            (ext, p.revisions(id).unwrap().len() as i64, it.content.answer)
+            (
+                ext,
+                p.revisions(id).unwrap().len() as i64,
+                it.content.answer,
+            )
         })
         .collect()
 }
@@ -38,7 +42,8 @@ fn twenty_annotators_save_and_sync_at_once() {
     let mut lead = Project::create(dir.path().join("lead.assay")).unwrap();
     assay_core::import::import_path(
         &mut lead,
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/sample/jgraph-mini/jgraph-mini.jsonl"),
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../assets/sample/jgraph-mini/jgraph-mini.jsonl"),
         &Default::default(),
         &mut |_| {},
         &AtomicBool::new(false),
@@ -62,9 +67,18 @@ fn twenty_annotators_save_and_sync_at_once() {
                 s.spawn(move || {
                     let (mut p, _) = assay_sync::join(&url, &path).unwrap();
                     let u = p.user_by_name(n).unwrap().unwrap();
-                    let who = Author { user_id: u.id, role: u.role, round: 1 };
+                    let who = Author {
+                        user_id: u.id,
+                        role: u.role,
+                        round: 1,
+                    };
                     let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
-                    let ids: Vec<i64> = p.item_ext_ids(ds).unwrap().into_iter().map(|x| x.0).collect();
+                    let ids: Vec<i64> = p
+                        .item_ext_ids(ds)
+                        .unwrap()
+                        .into_iter()
+                        .map(|x| x.0)
+                        .collect();
                     let mut made = 0;
                     let mut step = k;
                     while Instant::now() < until {
@@ -100,10 +114,16 @@ fn twenty_annotators_save_and_sync_at_once() {
 
     let mut owner = Client::connect(&cluster.admin_url("soak"), NoTls).unwrap();
     let there: i64 = owner
-        .query_one("SELECT count(*) FROM revisions WHERE author IS NOT NULL", &[])
+        .query_one(
+            "SELECT count(*) FROM revisions WHERE author IS NOT NULL",
+            &[],
+        )
         .unwrap()
         .get(0);
-    assert_eq!(there as usize, total, "each revision made reaches the team exactly once");
+    assert_eq!(
+        there as usize, total,
+        "each revision made reaches the team exactly once"
+    );
     let per_person: Vec<(String, i64)> = owner
         .query("SELECT author, count(*) FROM revisions WHERE author IS NOT NULL GROUP BY author ORDER BY author", &[])
         .unwrap()
@@ -124,8 +144,15 @@ fn twenty_annotators_save_and_sync_at_once() {
     }
     let items = states[0].len() as i64;
     let revisions: i64 = states[0].iter().map(|s| s.1).sum();
-    assert_eq!(revisions, total as i64 + items, "originals plus every revision");
+    assert_eq!(
+        revisions,
+        total as i64 + items,
+        "originals plus every revision"
+    );
     assert!(states.iter().all(|s| *s == states[0]), "replicas agree");
-    eprintln!("soak: {PEOPLE} annotators, {secs} s, {total} revisions ({:.1}/s through one database)", total as f64 / secs as f64);
+    eprintln!(
+        "soak: {PEOPLE} annotators, {secs} s, {total} revisions ({:.1}/s through one database)",
+        total as f64 / secs as f64
+    );
     cluster.stop();
 }

@@ -21,7 +21,10 @@ pub enum TeamCommand {
         role: Role,
     },
     /// Make a local replica of a team's project at FILE.
-    Join { url: String, file: std::path::PathBuf },
+    Join {
+        url: String,
+        file: std::path::PathBuf,
+    },
 }
 
 #[derive(Args)]
@@ -50,8 +53,9 @@ pub fn team(ctx: &Ctx, c: TeamCommand) -> anyhow::Result<()> {
             );
         }
         TeamCommand::AddMember { url, name, role } => {
-            let pw = std::env::var("ASSAY_MEMBER_PASSWORD")
-                .map_err(|_| anyhow::anyhow!("set ASSAY_MEMBER_PASSWORD to the new member's password"))?;
+            let pw = std::env::var("ASSAY_MEMBER_PASSWORD").map_err(|_| {
+                anyhow::anyhow!("set ASSAY_MEMBER_PASSWORD to the new member's password")
+            })?;
             assay_sync::add_member(&url, &name, role, &pw)?;
             println!("{name} ({role}) can log in");
         }
@@ -108,6 +112,9 @@ pub fn resolve(ctx: &Ctx, a: ResolveArgs) -> anyhow::Result<()> {
     let id = p.item_id_by_ext(&a.dataset, &a.id)?;
     let who = person(&p, &a.user)?;
     let rev = p.resolve_conflict(id, &a.keep, &who)?;
-    println!("{} / {}: kept {} as revision {rev}", a.dataset, a.id, a.keep);
+    println!(
+        "{} / {}: kept {} as revision {rev}",
+        a.dataset, a.id, a.keep
+    );
     Ok(())
 }
