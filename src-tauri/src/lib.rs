@@ -73,6 +73,14 @@ pub fn run() {
             commands::filtering::add_comment,
             commands::filtering::people,
             commands::filtering::users,
+            commands::team::team_status,
+            commands::team::team_sync,
+            commands::team::set_team_password,
+            commands::team::team_publish,
+            commands::team::team_join,
+            commands::team::sync_conflicts,
+            commands::team::conflict_sides,
+            commands::team::resolve_sync_conflict,
         ])
         .run(tauri::generate_context!())
         .expect("error while running Assay");

@@ -83,7 +83,7 @@ fn question(rng: &mut StdRng) -> String {
 
 /// The synthetic set: CRAG-MM-Diagnostics records (question, answer, one of eight images, a
 /// target box and a referring-expression label), so box filters and histograms are measured.
-fn generate(path: &Path, n: usize) -> Result<()> {
+pub(crate) fn generate(path: &Path, n: usize) -> Result<()> {
     let mut rng = StdRng::seed_from_u64(7);
     let dir = path.parent().unwrap_or(Path::new("."));
     let (w, h) = (640u32, 480u32);

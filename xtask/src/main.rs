@@ -11,6 +11,7 @@
 //! sample regenerate assets/sample (images and data files)
 
 mod bench;
+mod bench_team;
 mod draw;
 mod font;
 mod sample;
@@ -114,6 +115,7 @@ fn main() -> Result<()> {
             run(cargo().args(release).arg("bench-engine"))?;
             run(cargo().args(release).arg("bench-table"))?;
             run(cargo().args(release).arg("bench-whatif"))?;
+            run(cargo().args(release).arg("bench-team"))?;
             run(cargo().args(release).arg("bench-store").args(&args[1..]))
         }
         Some("bench-store") => bench::store(&args[1..]),
@@ -121,6 +123,7 @@ fn main() -> Result<()> {
         Some("bench-table") => bench::table(&args[1..]),
         Some("bench-whatif") => bench::whatif(&args[1..]),
         Some("bench-memory") => bench::memory(&args[1..]),
+        Some("bench-team") => bench_team::team(&args[1..]),
         _ => {
             eprintln!("usage: cargo xtask <demo|test|e2e|screenshots|bench|bindings|sample>");
             std::process::exit(2)

@@ -311,6 +311,50 @@ pub const COMMANDS: &[CommandSig] = &[
         returns: "Array<User>",
     },
     CommandSig {
+        name: "team_status",
+        args: &[],
+        returns: "TeamStatus",
+    },
+    CommandSig {
+        name: "team_sync",
+        args: &[],
+        returns: "TeamStatus",
+    },
+    CommandSig {
+        name: "set_team_password",
+        args: &[("password", "string | null")],
+        returns: "null",
+    },
+    CommandSig {
+        name: "team_publish",
+        args: &[("url", "string"), ("password", "string | null")],
+        returns: "TeamStatus",
+    },
+    CommandSig {
+        name: "team_join",
+        args: &[
+            ("url", "string"),
+            ("password", "string | null"),
+            ("file", "string"),
+        ],
+        returns: "ProjectInfo",
+    },
+    CommandSig {
+        name: "sync_conflicts",
+        args: &[],
+        returns: "Array<SyncConflict>",
+    },
+    CommandSig {
+        name: "conflict_sides",
+        args: &[("id", "number")],
+        returns: "ConflictSides | null",
+    },
+    CommandSig {
+        name: "resolve_sync_conflict",
+        args: &[("id", "number"), ("edit", "Edit")],
+        returns: "ItemDetail",
+    },
+    CommandSig {
         name: "people",
         args: &[],
         returns: "Array<PersonStats>",
@@ -409,6 +453,10 @@ pub fn generate() -> String {
         RoundQueue::decl(&cfg),
         MyWork::decl(&cfg),
         User::decl(&cfg),
+        crate::team::TeamStatus::decl(&cfg),
+        assay_core::store::sync::SyncConflict::decl(&cfg),
+        assay_core::store::sync::ConflictSide::decl(&cfg),
+        assay_core::store::sync::ConflictSides::decl(&cfg),
     ];
     let mut s = String::from(
         "// Generated from Rust by assay-api (`cargo xtask bindings`). Do not edit by hand.\n\

@@ -6,6 +6,7 @@ pub mod error;
 pub mod evaluation;
 pub mod prefs;
 pub mod session;
+pub mod team;
 pub mod types;
 
 pub use error::ApiError;

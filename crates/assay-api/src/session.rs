@@ -22,6 +22,8 @@ pub struct Session {
     user: Option<User>,
     /// The refinement round recorded on revisions.
     pub round: i64,
+    /// The team database password as typed: memory only, never written anywhere.
+    pub team_password: Option<String>,
 }
 
 impl Session {
@@ -33,6 +35,7 @@ impl Session {
             project: None,
             user: None,
             round: 1,
+            team_password: None,
         }
     }
 
@@ -373,6 +376,25 @@ impl Session {
         let author = self.author()?;
         self.project_mut()?.add_comment(id, body, &author)?;
         self.comments(id)
+    }
+
+    pub fn sync_conflicts(&self) -> ApiResult<Vec<assay_core::store::sync::SyncConflict>> {
+        Ok(self.project()?.sync_conflicts()?)
+    }
+
+    pub fn conflict_sides(
+        &self,
+        id: i64,
+    ) -> ApiResult<Option<assay_core::store::sync::ConflictSides>> {
+        Ok(self.project()?.conflict_sides(id)?)
+    }
+
+    /// Resolves an item's sync conflict with one side or a per-field merge, as a new revision.
+    pub fn resolve_sync_conflict(&mut self, id: i64, edit: &Edit) -> ApiResult<ItemDetail> {
+        let author = self.author()?;
+        self.project_mut()?
+            .resolve_conflict_with(id, edit, &author)?;
+        self.item_detail(id)
     }
 
     pub fn users(&self) -> ApiResult<Vec<assay_core::store::User>> {

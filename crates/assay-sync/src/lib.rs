@@ -7,7 +7,7 @@
 pub mod cluster;
 mod team;
 
-pub use team::{add_member, init, join, sync, sync_stored, SyncReport};
+pub use team::{add_member, init, join, join_with, sync, sync_stored, sync_with, SyncReport};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SyncError {

@@ -14,9 +14,17 @@ const BATCH: i64 = 2000;
 /// Connects with the URL's password, or else `ASSAY_TEAM_PASSWORD`, or else libpq's
 /// `PGPASSWORD`: the project file keeps the URL without it.
 pub(crate) fn connect(url: &str) -> Result<Client> {
+    connect_with(url, None)
+}
+
+/// Connects with `password` when the URL has none (the app keeps a typed password in memory).
+pub(crate) fn connect_with(url: &str, password: Option<&str>) -> Result<Client> {
     let mut config: postgres::Config = url
         .parse()
         .map_err(|e| SyncError::Invalid(format!("{}: {e}", redact(url))))?;
+    if let (None, Some(pw)) = (config.get_password(), password) {
+        config.password(pw);
+    }
     if config.get_password().is_none() {
         if let Some(pw) = ["ASSAY_TEAM_PASSWORD", "PGPASSWORD"]
             .iter()
@@ -167,7 +175,15 @@ fn image_size(bytes: &[u8]) -> (i32, i32) {
 /// Makes a new local replica at `path` from the team database: datasets, items, images, then
 /// every row of history in the team's order.
 pub fn join(url: &str, path: &std::path::Path) -> Result<(Project, SyncReport)> {
-    let mut db = connect(url)?;
+    join_with(url, None, path)
+}
+
+pub fn join_with(
+    url: &str,
+    password: Option<&str>,
+    path: &std::path::Path,
+) -> Result<(Project, SyncReport)> {
+    let mut db = connect_with(url, password)?;
     let mut project = Project::create(path)?;
     let rows = db.query(
         "SELECT i.dataset, d.layout, i.ext_id, i.seq, r.uid, r.content
@@ -225,7 +241,11 @@ fn static_format(f: &str) -> &'static str {
 
 /// Pushes what is new here, then pulls what is new there. Safe to kill and run again.
 pub fn sync(url: &str, project: &mut Project) -> Result<SyncReport> {
-    let mut db = connect(url)?;
+    sync_with(url, None, project)
+}
+
+pub fn sync_with(url: &str, password: Option<&str>, project: &mut Project) -> Result<SyncReport> {
+    let mut db = connect_with(url, password)?;
     let conflicts_before = project.sync_status()?.conflicts;
     let mut report = SyncReport::default();
     loop {
@@ -452,9 +472,9 @@ fn pull(db: &mut Client, project: &mut Project) -> Result<usize> {
 }
 
 /// Syncs with the team database the project was published to or joined from.
-pub fn sync_stored(project: &mut Project) -> Result<SyncReport> {
+pub fn sync_stored(project: &mut Project, password: Option<&str>) -> Result<SyncReport> {
     let url = project.sync_get("team")?.ok_or_else(|| {
         SyncError::Invalid("this project is not part of a team (assay team init / join)".into())
     })?;
-    sync(&url, project)
+    sync_with(&url, password, project)
 }

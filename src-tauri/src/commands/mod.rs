@@ -5,3 +5,4 @@ pub mod filtering;
 pub mod import;
 pub mod items;
 pub mod session;
+pub mod team;

@@ -77,7 +77,7 @@ pub fn team(ctx: &Ctx, c: TeamCommand) -> anyhow::Result<()> {
 
 pub fn sync(ctx: &Ctx) -> anyhow::Result<()> {
     let mut p = ctx.open()?;
-    let r = assay_sync::sync_stored(&mut p)?;
+    let r = assay_sync::sync_stored(&mut p, None)?;
     let status = p.sync_status()?;
     if ctx.json {
         return output::json(&serde_json::json!({

@@ -61,6 +61,27 @@ pub struct SyncItem {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ConflictSide {
+    pub uid: String,
+    pub author: Option<String>,
+    pub created_at: String,
+    pub op: Option<RefinementOp>,
+    pub tags: Vec<IssueTag>,
+    pub content: ItemContent,
+}
+
+/// An item's open conflict: the revision the replicas show and the one that met it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ConflictSides {
+    pub item_id: i64,
+    pub current: ConflictSide,
+    pub other: ConflictSide,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SyncConflict {
     pub item_id: i64,
     pub dataset: String,
@@ -71,6 +92,7 @@ pub struct SyncConflict {
 
 /// Counts for the sync state shown to people.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SyncStatus {
     pub team: Option<String>,
     pub pending: i64,
@@ -524,6 +546,82 @@ impl Project {
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
+    /// The two revisions of an item's oldest open conflict, for a person to choose from.
+    pub fn conflict_sides(&self, item_id: i64) -> Result<Option<ConflictSides>> {
+        let pair: Option<(String, String)> = self
+            .conn
+            .query_row(
+                "SELECT head_uid, other_uid FROM sync_conflicts
+                 WHERE item_id = ?1 AND resolved_by IS NULL ORDER BY id LIMIT 1",
+                [item_id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let Some((head, other)) = pair else {
+            return Ok(None);
+        };
+        let side = |uid: &str| -> Result<ConflictSide> {
+            self.conn
+                .query_row(
+                    "SELECT u.name, r.created_at, r.op, r.tags, r.content FROM sync_uids s
+                     JOIN revisions r ON r.id = s.local_id LEFT JOIN users u ON u.id = r.author_id
+                     WHERE s.tbl = 'revisions' AND s.uid = ?1",
+                    [uid],
+                    |r| {
+                        Ok((
+                            r.get::<_, Option<String>>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, Option<String>>(2)?,
+                            r.get::<_, i64>(3)?,
+                            r.get::<_, String>(4)?,
+                        ))
+                    },
+                )
+                .optional()?
+                .ok_or_else(|| Error::NotFound(format!("revision {uid}")))
+                .and_then(|(author, created_at, op, tags, content)| {
+                    Ok(ConflictSide {
+                        uid: uid.to_string(),
+                        author,
+                        created_at,
+                        op: op.as_deref().and_then(RefinementOp::parse),
+                        tags: IssueTag::from_bits(tags),
+                        content: serde_json::from_str(&content)
+                            .map_err(|e| Error::Invalid(e.to_string()))?,
+                    })
+                })
+        };
+        Ok(Some(ConflictSides {
+            item_id,
+            current: side(&head)?,
+            other: side(&other)?,
+        }))
+    }
+
+    /// A person resolves an item's open conflicts with `edit` (one side, or fields merged from
+    /// both) saved as a new revision; it is pushed like any other.
+    pub fn resolve_conflict_with(
+        &mut self,
+        item_id: i64,
+        edit: &Edit,
+        author: &Author,
+    ) -> Result<i64> {
+        let mut edit = edit.clone();
+        edit.base_rev = None;
+        if edit.note.is_none() {
+            edit.note = Some("conflict resolved".into());
+        }
+        let rev = self.save_edit(item_id, &edit, author)?;
+        self.conn.execute(
+            "UPDATE sync_conflicts SET resolved_by = (SELECT s.uid FROM sync_uids s
+                 JOIN revisions r ON r.id = s.local_id WHERE s.tbl = 'revisions'
+                   AND r.item_id = ?1 AND r.rev = ?2)
+             WHERE item_id = ?1 AND resolved_by IS NULL",
+            params![item_id, rev],
+        )?;
+        Ok(rev)
+    }
+
     /// A person resolves an item's conflicts by saving the revision to keep (`keep_uid`, one of
     /// the two) as a new revision; it is pushed like any other.
     pub fn resolve_conflict(
@@ -552,14 +650,6 @@ impl Project {
             status: ItemStatus::Edited,
             note: Some(format!("conflict resolved: kept {keep_uid}")),
         };
-        let rev = self.save_edit(item_id, &edit, author)?;
-        self.conn.execute(
-            "UPDATE sync_conflicts SET resolved_by = (SELECT s.uid FROM sync_uids s
-                 JOIN revisions r ON r.id = s.local_id WHERE s.tbl = 'revisions'
-                   AND r.item_id = ?1 AND r.rev = ?2)
-             WHERE item_id = ?1 AND resolved_by IS NULL",
-            params![item_id, rev],
-        )?;
-        Ok(rev)
+        self.resolve_conflict_with(item_id, &edit, author)
     }
 }

@@ -387,6 +387,26 @@ review: Array<QueueEntry>, sent_back: Array<QueueEntry>, mentions: Array<OpenMen
 
 export type User = { id: number, name: string, role: Role, };
 
+export type TeamStatus = { 
+/**
+ * The team database (URL without password); None: a project of one.
+ */
+team: string | null, 
+/**
+ * Local rows not in the team database yet.
+ */
+pending: number, conflicts: number, last_sync: string | null, 
+/**
+ * The last sync could not reach the database: work goes on locally.
+ */
+offline: boolean, error: string | null, pushed: number, pulled: number, };
+
+export type SyncConflict = { item_id: number, dataset: string, ext_id: string, head_uid: string, other_uid: string, };
+
+export type ConflictSide = { uid: string, author: string | null, created_at: string, op: RefinementOp | null, tags: Array<IssueTag>, content: ItemContent, };
+
+export type ConflictSides = { item_id: number, current: ConflictSide, other: ConflictSide, };
+
 export const AGREEMENT_FIELDS: readonly AgreementField[] = ['op', 'ref_type', 'tags', 'phase1', 'checklist'];
 export const ROUND_PURPOSES: readonly RoundPurpose[] = ['annotate', 'review', 'audit'];
 export const ANSWER_FORMATS: readonly AnswerFormat[] = ['short_answer', 'multiple_choice', 'checklist', 'grounding', 'free_form'];
@@ -451,6 +471,14 @@ export const commands = {
   comments: (id: number): Promise<Array<Comment>> => invoke<Array<Comment>>('comments', { id }),
   addComment: (id: number, body: string): Promise<Array<Comment>> => invoke<Array<Comment>>('add_comment', { id, body }),
   users: (): Promise<Array<User>> => invoke<Array<User>>('users'),
+  teamStatus: (): Promise<TeamStatus> => invoke<TeamStatus>('team_status'),
+  teamSync: (): Promise<TeamStatus> => invoke<TeamStatus>('team_sync'),
+  setTeamPassword: (password: string | null): Promise<null> => invoke<null>('set_team_password', { password }),
+  teamPublish: (url: string, password: string | null): Promise<TeamStatus> => invoke<TeamStatus>('team_publish', { url, password }),
+  teamJoin: (url: string, password: string | null, file: string): Promise<ProjectInfo> => invoke<ProjectInfo>('team_join', { url, password, file }),
+  syncConflicts: (): Promise<Array<SyncConflict>> => invoke<Array<SyncConflict>>('sync_conflicts'),
+  conflictSides: (id: number): Promise<ConflictSides | null> => invoke<ConflictSides | null>('conflict_sides', { id }),
+  resolveSyncConflict: (id: number, edit: Edit): Promise<ItemDetail> => invoke<ItemDetail>('resolve_sync_conflict', { id, edit }),
   people: (): Promise<Array<PersonStats>> => invoke<Array<PersonStats>>('people'),
 };
 

@@ -1,0 +1,139 @@
+//! The app's side of team replicas: publish the open project, join a team as a new replica,
+//! sync in the background (on its own connection, so browsing and editing never wait for it),
+//! and the sync state people see. A typed password lives in the session's memory only.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ApiError, ApiResult};
+use assay_core::Project;
+use assay_sync::SyncError;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct TeamStatus {
+    /// The team database (URL without password); None: a project of one.
+    pub team: Option<String>,
+    /// Local rows not in the team database yet.
+    pub pending: i64,
+    pub conflicts: i64,
+    pub last_sync: Option<String>,
+    /// The last sync could not reach the database: work goes on locally.
+    pub offline: bool,
+    pub error: Option<String>,
+    pub pushed: usize,
+    pub pulled: usize,
+}
+
+impl From<SyncError> for ApiError {
+    fn from(e: SyncError) -> Self {
+        match e {
+            SyncError::Core(c) => c.into(),
+            SyncError::Offline(m) => ApiError::new("offline", m),
+            SyncError::Invalid(m) => ApiError::new("invalid", m),
+            SyncError::Db(d) => ApiError::new(
+                "team",
+                d.as_db_error()
+                    .map(|x| x.message().to_string())
+                    .unwrap_or_else(|| d.to_string()),
+            ),
+        }
+    }
+}
+
+fn status_of(p: &Project) -> ApiResult<TeamStatus> {
+    let s = p.sync_status()?;
+    Ok(TeamStatus {
+        team: s.team,
+        pending: s.pending,
+        conflicts: s.conflicts,
+        last_sync: s.last_sync,
+        ..Default::default()
+    })
+}
+
+pub fn team_status(project: &Path) -> ApiResult<TeamStatus> {
+    status_of(&Project::open(project)?)
+}
+
+/// One sync of the project at `project`. Unreachable is not an error: the status says offline.
+pub fn team_sync(project: &Path, password: Option<&str>) -> ApiResult<TeamStatus> {
+    let mut p = Project::open(project)?;
+    if p.sync_get("team")?.is_none() {
+        return status_of(&p);
+    }
+    match assay_sync::sync_stored(&mut p, password) {
+        Ok(r) => Ok(TeamStatus {
+            pushed: r.pushed,
+            pulled: r.pulled,
+            ..status_of(&p)?
+        }),
+        Err(SyncError::Offline(m)) => Ok(TeamStatus {
+            offline: true,
+            error: Some(m),
+            ..status_of(&p)?
+        }),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Publishes the project at `project` to an empty database (`url` as its owner).
+pub fn team_publish(project: &Path, url: &str, password: Option<&str>) -> ApiResult<TeamStatus> {
+    let mut p = Project::open(project)?;
+    let url = with_password(url, password)?;
+    let r = assay_sync::init(&url, &mut p)?;
+    Ok(TeamStatus {
+        pushed: r.pushed,
+        ..status_of(&p)?
+    })
+}
+
+/// Makes a new replica at `file` from the team database.
+pub fn team_join(url: &str, password: Option<&str>, file: &Path) -> ApiResult<()> {
+    if file.exists() {
+        return Err(ApiError::new(
+            "invalid",
+            format!("{} exists: join into a new file", file.display()),
+        ));
+    }
+    assay_sync::join_with(url, password, file)?;
+    Ok(())
+}
+
+fn with_password(url: &str, password: Option<&str>) -> ApiResult<String> {
+    let Some(pw) = password.filter(|p| !p.is_empty()) else {
+        return Ok(url.to_string());
+    };
+    let (scheme, rest) = url
+        .split_once("://")
+        .ok_or_else(|| ApiError::new("invalid", "a PostgreSQL URL starts with postgres://"))?;
+    let (creds, host) = rest
+        .split_once('@')
+        .ok_or_else(|| ApiError::new("invalid", "the URL needs a user: postgres://user@host/db"))?;
+    let user = creds.split(':').next().unwrap_or(creds);
+    let enc: String = pw
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect();
+    Ok(format!("{scheme}://{user}:{enc}@{host}"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_typed_password_is_encoded_into_the_url() {
+        assert_eq!(
+            super::with_password("postgres://aiko@db:5432/team", Some("p@ss:w/rd")).unwrap(),
+            "postgres://aiko:p%40ss%3Aw%2Frd@db:5432/team"
+        );
+        assert_eq!(
+            super::with_password("postgres://aiko@db/team", None).unwrap(),
+            "postgres://aiko@db/team"
+        );
+    }
+}

@@ -1,0 +1,95 @@
+//! Team replicas: thin wrappers over assay_api::team. Syncs run on a blocking thread with their
+//! own connection; the session lock is held only to read the project path and password.
+
+use std::path::PathBuf;
+
+use tauri::State;
+
+use crate::state::AppState;
+use assay_api::team::TeamStatus;
+use assay_api::types::{ItemDetail, ProjectInfo};
+use assay_api::ApiError;
+
+fn path_and_password(state: &State<'_, AppState>) -> Result<(PathBuf, Option<String>), ApiError> {
+    let s = state.session()?;
+    Ok((s.project_path()?, s.team_password.clone()))
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tauri::async_runtime::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiError::new("internal", e.to_string()))?
+}
+
+#[tauri::command]
+pub async fn team_status(state: State<'_, AppState>) -> Result<TeamStatus, ApiError> {
+    let (path, _) = path_and_password(&state)?;
+    blocking(move || assay_api::team::team_status(&path)).await
+}
+
+#[tauri::command]
+pub async fn team_sync(state: State<'_, AppState>) -> Result<TeamStatus, ApiError> {
+    let (path, pw) = path_and_password(&state)?;
+    blocking(move || assay_api::team::team_sync(&path, pw.as_deref())).await
+}
+
+#[tauri::command]
+pub async fn set_team_password(
+    state: State<'_, AppState>,
+    password: Option<String>,
+) -> Result<(), ApiError> {
+    state.session()?.team_password = password.filter(|p| !p.is_empty());
+    Ok(())
+}
+
+#[tauri::command]
+pub async fn team_publish(
+    state: State<'_, AppState>,
+    url: String,
+    password: Option<String>,
+) -> Result<TeamStatus, ApiError> {
+    let (path, _) = path_and_password(&state)?;
+    blocking(move || assay_api::team::team_publish(&path, &url, password.as_deref())).await
+}
+
+/// Joins a team into a new file and opens it.
+#[tauri::command]
+pub async fn team_join(
+    state: State<'_, AppState>,
+    url: String,
+    password: Option<String>,
+    file: String,
+) -> Result<ProjectInfo, ApiError> {
+    let target = PathBuf::from(&file);
+    let pw = password.clone();
+    blocking(move || assay_api::team::team_join(&url, pw.as_deref(), &target)).await?;
+    let mut s = state.session()?;
+    s.team_password = password.filter(|p| !p.is_empty());
+    s.open_project(std::path::Path::new(&file))
+}
+
+#[tauri::command]
+pub async fn sync_conflicts(
+    state: State<'_, AppState>,
+) -> Result<Vec<assay_core::store::sync::SyncConflict>, ApiError> {
+    state.session()?.sync_conflicts()
+}
+
+#[tauri::command]
+pub async fn conflict_sides(
+    state: State<'_, AppState>,
+    id: i64,
+) -> Result<Option<assay_core::store::sync::ConflictSides>, ApiError> {
+    state.session()?.conflict_sides(id)
+}
+
+#[tauri::command]
+pub async fn resolve_sync_conflict(
+    state: State<'_, AppState>,
+    id: i64,
+    edit: assay_core::store::Edit,
+) -> Result<ItemDetail, ApiError> {
+    state.session()?.resolve_sync_conflict(id, &edit)
+}
