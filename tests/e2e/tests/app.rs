@@ -516,6 +516,7 @@ async fn annotate_in_the_real_window() {
     screenshot(&c, "edit-after-restart.png").await;
     grounding_kept_after_restart(&c).await;
     review_by_two_people_and_an_auditor(&c, &project).await;
+    a_team_through_postgresql(&c, &project).await;
     c.close().await.unwrap();
 }
 
@@ -1181,4 +1182,139 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
         );
         tokio::time::sleep(Duration::from_millis(150)).await;
     }
+}
+
+/// Two remote replicas (library calls: another person's machine) edit jg-005 on the same base.
+async fn remote_edit(
+    url: String,
+    file: std::path::PathBuf,
+    who: &'static str,
+    answer: &'static str,
+) {
+    tokio::task::spawn_blocking(move || {
+        let mut p = assay_core::Project::open(&file).unwrap();
+        let u = p.user_by_name(who).unwrap().unwrap();
+        let author = assay_core::store::Author {
+            user_id: u.id,
+            role: u.role,
+            round: 1,
+        };
+        let id = p.item_id_by_ext("jgraph-mini", "jg-005").unwrap();
+        let it = p.item(id).unwrap();
+        let mut content = it.content.clone();
+        content.answer = Some(answer.into());
+        let edit = assay_core::store::Edit {
+            base_rev: Some(it.rev),
+            content,
+            op: it.op,
+            tags: it.tags.clone(),
+            status: assay_core::ItemStatus::Edited,
+            note: None,
+        };
+        p.save_edit(id, &edit, &author).unwrap();
+        assay_sync::sync(&url, &mut p).unwrap();
+    })
+    .await
+    .unwrap();
+}
+
+fn stored_answer(project: &Path, ext: &str) -> Option<String> {
+    stored(project, "jgraph-mini", ext).answer
+}
+
+/// The auditor publishes the project to a PostgreSQL database the test starts; two other people
+/// join and edit one item at once; the app pulls both in the background, shows the conflict,
+/// and the auditor keeps one side as a new revision.
+async fn a_team_through_postgresql(c: &Client, project: &Path) {
+    let cluster = tokio::task::spawn_blocking(|| {
+        let cluster = assay_sync::cluster::Cluster::start().expect("a private PostgreSQL cluster");
+        let mut admin =
+            postgres::Client::connect(&cluster.admin_url("postgres"), postgres::NoTls).unwrap();
+        admin.batch_execute("CREATE DATABASE e2e").unwrap();
+        cluster
+    })
+    .await
+    .unwrap();
+    click(c, "[data-testid=team-open]").await;
+    wait_for(c, "[data-testid=publish-url]")
+        .await
+        .send_keys(&format!(
+            "postgres://postgres@127.0.0.1:{}/e2e",
+            cluster.port
+        ))
+        .await
+        .unwrap();
+    wait_for(c, "[data-testid=publish-password]")
+        .await
+        .send_keys(assay_sync::cluster::SUPERUSER_PASSWORD)
+        .await
+        .unwrap();
+    click(c, "[data-testid=publish]").await;
+    wait_text(c, "[data-testid=sync-state]", |t| t.starts_with("synced")).await;
+    let stored_url = assay_core::Project::open(project)
+        .unwrap()
+        .sync_get("team")
+        .unwrap()
+        .unwrap();
+    assert!(
+        !stored_url.contains(assay_sync::cluster::SUPERUSER_PASSWORD),
+        "{stored_url}"
+    );
+    click(c, "[data-testid=team-close]").await;
+
+    let dir = tempfile::tempdir().unwrap();
+    let admin_url = cluster.admin_url("e2e");
+    let port = cluster.port;
+    let (b, cc) = (dir.path().join("b.assay"), dir.path().join("c.assay"));
+    let (b2, c2) = (b.clone(), cc.clone());
+    tokio::task::spawn_blocking(move || {
+        for who in ["remote-b", "remote-c"] {
+            assay_sync::add_member(&admin_url, who, assay_core::Role::Annotator, "pw").unwrap();
+        }
+        assay_sync::join(&format!("postgres://remote-b:pw@127.0.0.1:{port}/e2e"), &b2).unwrap();
+        assay_sync::join(&format!("postgres://remote-c:pw@127.0.0.1:{port}/e2e"), &c2).unwrap();
+    })
+    .await
+    .unwrap();
+    let url_b = format!("postgres://remote-b:pw@127.0.0.1:{port}/e2e");
+    let url_c = format!("postgres://remote-c:pw@127.0.0.1:{port}/e2e");
+    remote_edit(url_b.clone(), b.clone(), "remote-b", "answer from b").await;
+    remote_edit(url_c, cc, "remote-c", "answer from c").await;
+
+    // The app's background sync (every 5 s) pulls both: one conflict, the later one shown.
+    wait_text(c, "[data-testid=sync-pill]", |t| t.contains("1 conflict")).await;
+    assert_eq!(
+        stored_answer(project, "jg-005").as_deref(),
+        Some("answer from c")
+    );
+    click(c, "[data-testid=team-open]").await;
+    click(c, "[data-testid=conflict-item]").await;
+    wait_for(c, "[data-testid=sync-conflict]").await;
+    screenshot(c, "team-sync.png").await;
+    click(c, "[data-testid=pick-answer-other]").await;
+    click(c, "[data-testid=resolve-conflict]").await;
+    let start = Instant::now();
+    while stored_answer(project, "jg-005").as_deref() != Some("answer from b") {
+        assert!(start.elapsed() < Duration::from_secs(20), "never resolved");
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+    // The resolution is pushed with the next sync and reaches the others.
+    click(c, "[data-testid=sync-now]").await;
+    wait_text(c, "[data-testid=sync-state]", |t| {
+        t.starts_with("synced") && !t.contains("pending")
+    })
+    .await;
+    let answer_b = tokio::task::spawn_blocking(move || {
+        let mut p = assay_core::Project::open(&b).unwrap();
+        assay_sync::sync(&url_b, &mut p).unwrap();
+        let id = p.item_id_by_ext("jgraph-mini", "jg-005").unwrap();
+        p.item(id).unwrap().content.answer
+    })
+    .await
+    .unwrap();
+    assert_eq!(answer_b.as_deref(), Some("answer from b"));
+    click(c, "[data-testid=team-close]").await;
+    tokio::task::spawn_blocking(move || drop(cluster))
+        .await
+        .unwrap();
 }

@@ -13,7 +13,8 @@ suite('sync state words', () => {
   });
   it('shows the last sync, pending rows and conflicts', () => {
     expect(describe(base, false, null)).toBe('synced 22:40:05');
-    expect(describe({ ...base, pending: 3, conflicts: 1 }, false, null)).toBe('synced 22:40:05 · 3 pending · 1 conflicts');
+    expect(describe({ ...base, pending: 3, conflicts: 1 }, false, null)).toBe('synced 22:40:05 · 3 pending · 1 conflict');
+    expect(describe({ ...base, conflicts: 2 }, false, null)).toBe('synced 22:40:05 · 2 conflicts');
   });
   it('says offline with what waits to be pushed', () => {
     expect(describe({ ...base, offline: true, pending: 7 }, false, null)).toBe('offline · 7 pending');
