@@ -31,6 +31,7 @@ impl From<SyncError> for ApiError {
             SyncError::Core(c) => c.into(),
             SyncError::Offline(m) => ApiError::new("offline", m),
             SyncError::Invalid(m) => ApiError::new("invalid", m),
+            SyncError::Tls(m) => ApiError::new("tls", m),
             SyncError::Db(d) => ApiError::new(
                 "team",
                 d.as_db_error()

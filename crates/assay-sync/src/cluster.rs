@@ -130,6 +130,53 @@ impl Cluster {
         )
     }
 
+    /// Turns TLS on with this certificate and key (PEM), as a server with a real certificate
+    /// would run.
+    pub fn enable_tls(&self, cert_pem: &str, key_pem: &str) -> Result<(), String> {
+        let cert = self.dir.path().join("server.crt");
+        let key = self.dir.path().join("server.key");
+        std::fs::write(&cert, cert_pem).map_err(|e| e.to_string())?;
+        std::fs::write(&key, key_pem).map_err(|e| e.to_string())?;
+        if is_root() {
+            check(
+                Command::new("chown")
+                    .args(["postgres:postgres"])
+                    .arg(&cert)
+                    .arg(&key)
+                    .output(),
+                "chown",
+            )?;
+        }
+        check(Command::new("chmod").arg("600").arg(&key).output(), "chmod")?;
+        let mut db = postgres::Client::connect(&self.admin_url("postgres"), postgres::NoTls)
+            .map_err(|e| e.to_string())?;
+        // ALTER SYSTEM runs outside a transaction: one statement at a time.
+        for stmt in [
+            format!("ALTER SYSTEM SET ssl_cert_file = '{}'", cert.display()),
+            format!("ALTER SYSTEM SET ssl_key_file = '{}'", key.display()),
+            "ALTER SYSTEM SET ssl = 'on'".to_string(),
+            "SELECT pg_reload_conf()".to_string(),
+        ] {
+            db.batch_execute(&stmt).map_err(|e| {
+                e.as_db_error()
+                    .map(|d| d.message().to_string())
+                    .unwrap_or_else(|| e.to_string())
+            })?;
+        }
+        // The reload is a signal: wait until new sessions see it.
+        for _ in 0..100 {
+            let on = postgres::Client::connect(&self.admin_url("postgres"), postgres::NoTls)
+                .and_then(|mut c| c.query_one("SHOW ssl", &[]))
+                .map(|r| r.get::<_, String>(0) == "on")
+                .unwrap_or(false);
+            if on {
+                return Ok(());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Err("the server did not turn TLS on".into())
+    }
+
     pub fn stop(&self) {
         let _ = as_owner(&self.bin.join("pg_ctl"))
             .arg("-D")

@@ -6,8 +6,11 @@
 
 pub mod cluster;
 mod team;
+mod tls;
 
-pub use team::{add_member, init, join, join_with, sync, sync_stored, sync_with, SyncReport};
+pub use team::{
+    add_member, check_connection, init, join, join_with, sync, sync_stored, sync_with, SyncReport,
+};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SyncError {
@@ -17,6 +20,9 @@ pub enum SyncError {
     Core(#[from] assay_core::Error),
     #[error("{0}")]
     Invalid(String),
+    /// The server's certificate is not trusted for this host (TLS).
+    #[error("TLS: {0}")]
+    Tls(String),
     /// The team database cannot be reached: work goes on locally and syncs later.
     #[error("offline: {0}")]
     Offline(String),

@@ -18,8 +18,11 @@ pub(crate) fn connect(url: &str) -> Result<Client> {
 }
 
 /// Connects with `password` when the URL has none (the app keeps a typed password in memory).
+/// `sslmode=require|verify-ca|verify-full` (with `sslrootcert=FILE`, or `ASSAY_TEAM_CA`) connects
+/// over TLS and always verifies the server's chain and host name, i.e. verify-full.
 pub(crate) fn connect_with(url: &str, password: Option<&str>) -> Result<Client> {
-    let mut config: postgres::Config = url
+    let (plain, tls) = crate::tls::split(url)?;
+    let mut config: postgres::Config = plain
         .parse()
         .map_err(|e| SyncError::Invalid(format!("{}: {e}", redact(url))))?;
     if let (None, Some(pw)) = (config.get_password(), password) {
@@ -33,10 +36,25 @@ pub(crate) fn connect_with(url: &str, password: Option<&str>) -> Result<Client> 
             config.password(pw);
         }
     }
-    config.connect(NoTls).map_err(|e| match e.as_db_error() {
-        Some(_) => SyncError::Db(e),
-        None => SyncError::Offline(format!("{}: {e}", redact(url))),
-    })
+    let connected = match tls {
+        Some(tls) => {
+            config.ssl_mode(postgres::config::SslMode::Require);
+            config.connect(tls)
+        }
+        None => config.connect(NoTls),
+    };
+    connected.map_err(|e| crate::tls::classify(e, url))
+}
+
+/// Connects and tells whether the session is encrypted (the app's "test connection").
+pub fn check_connection(url: &str, password: Option<&str>) -> Result<bool> {
+    let mut db = connect_with(url, password)?;
+    Ok(db
+        .query_one(
+            "SELECT coalesce((SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()), false)",
+            &[],
+        )?
+        .get(0))
 }
 
 /// What a sync did.
