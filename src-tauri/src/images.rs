@@ -43,10 +43,22 @@ pub fn handle<R: Runtime>(
         // The session's lock is held only to read the project's path; the image is read and
         // any preview made on a reader connection of its own.
         let project = state.session().and_then(|s| s.project_path());
-        let result = project.and_then(|p| match path.split_once('/') {
-            Some(("preview", hash)) => state.images.preview(&p, hash, size),
-            Some(("image", hash)) => state.images.image(&p, hash),
+        let read = |p: &std::path::Path| match path.split_once('/') {
+            Some(("preview", hash)) => state.images.preview(p, hash, size),
+            Some(("image", hash)) => state.images.image(p, hash),
             _ => Err(assay_api::ApiError::new("not_found", "unknown image path")),
+        };
+        let result = project.and_then(|p| match read(&p) {
+            // A team replica fetches an image the first time it is shown.
+            Err(e) if e.code == "not_found" => {
+                let hash = path.split_once('/').map(|x| x.1).unwrap_or_default();
+                let password = state.session().ok().and_then(|s| s.team_password.clone());
+                match assay_api::team::fetch_image(&p, hash, password.as_deref()) {
+                    Ok(true) => read(&p),
+                    _ => Err(e),
+                }
+            }
+            other => other,
         });
         let resp = match result {
             Ok(bytes) => {

@@ -78,6 +78,16 @@ pub fn team_sync(project: &Path, password: Option<&str>) -> ApiResult<TeamStatus
     }
 }
 
+/// Fetches an image of a team replica on first view; false when the project is not in a team
+/// or the team has no such image.
+pub fn fetch_image(project: &Path, hash: &str, password: Option<&str>) -> ApiResult<bool> {
+    let mut p = Project::open(project)?;
+    if p.sync_get("team")?.is_none() {
+        return Ok(false);
+    }
+    Ok(assay_sync::fetch_image(&mut p, hash, password)?)
+}
+
 /// Publishes the project at `project` to an empty database (`url` as its owner).
 pub fn team_publish(project: &Path, url: &str, password: Option<&str>) -> ApiResult<TeamStatus> {
     let mut p = Project::open(project)?;

@@ -79,6 +79,19 @@ fn publish_join_sync_and_offline() {
     );
     let s = team_status(&replica).unwrap();
     assert_eq!((s.pending, s.conflicts), (0, 0));
+    // The first view of an image fetches it (the shell's image handler does this on not_found).
+    let hash = {
+        let p = Project::open(&replica).unwrap();
+        let id = p.item_id_by_ext("jgraph-mini", "jg-004").unwrap();
+        p.item(id).unwrap().content.images[0].hash.clone()
+    };
+    let readers = assay_api::session::ImageReaders::default();
+    assert_eq!(
+        readers.image(&replica, &hash).unwrap_err().code,
+        "not_found"
+    );
+    assert!(assay_api::team::fetch_image(&replica, &hash, Some("pa$$ word")).unwrap());
+    assert!(!readers.image(&replica, &hash).unwrap().is_empty());
 
     edit(&replica, "aiko", "first");
     assert_eq!(team_status(&replica).unwrap().pending, 1);

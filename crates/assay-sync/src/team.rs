@@ -223,19 +223,7 @@ pub fn join_with(
         })
         .collect();
     project.insert_replica_items(&items)?;
-    for r in db.query("SELECT hash, width, height, format, bytes FROM images", &[])? {
-        let bytes: Vec<u8> = r.get(4);
-        let format: String = r.get(3);
-        project.put_image_bytes(&StoredImage {
-            hash: r.get(0),
-            width: r.get::<_, i32>(1) as u32,
-            height: r.get::<_, i32>(2) as u32,
-            format: static_format(&format),
-            byte_len: bytes.len(),
-            data: Some(bytes),
-            link_path: None,
-        })?;
-    }
+    // Images come on first view (`fetch_image`), or all at once with `fetch_images`.
     project.sync_set("team", &redact(url))?;
     let pulled = pull(&mut db, &mut project)?;
     Ok((
@@ -495,4 +483,67 @@ pub fn sync_stored(project: &mut Project, password: Option<&str>) -> Result<Sync
         SyncError::Invalid("this project is not part of a team (assay team init / join)".into())
     })?;
     sync_with(&url, password, project)
+}
+
+fn put_row(project: &mut Project, r: &postgres::Row) -> Result<()> {
+    let bytes: Vec<u8> = r.get(4);
+    let format: String = r.get(3);
+    project.put_image_bytes(&StoredImage {
+        hash: r.get(0),
+        width: r.get::<_, i32>(1) as u32,
+        height: r.get::<_, i32>(2) as u32,
+        format: static_format(&format),
+        byte_len: bytes.len(),
+        data: Some(bytes),
+        link_path: None,
+    })?;
+    Ok(())
+}
+
+/// Fetches one image by its hash from the team database into the replica (content-addressed:
+/// the bytes are checked against the hash). False when the team has no such image.
+pub fn fetch_image(project: &mut Project, hash: &str, password: Option<&str>) -> Result<bool> {
+    let url = project
+        .sync_get("team")?
+        .ok_or_else(|| SyncError::Invalid("this project is not part of a team".into()))?;
+    let mut db = connect_with(&url, password)?;
+    let Some(row) = db.query_opt(
+        "SELECT hash, width, height, format, bytes FROM images WHERE hash = $1",
+        &[&hash],
+    )?
+    else {
+        return Ok(false);
+    };
+    let bytes: Vec<u8> = row.get(4);
+    if assay_core::imaging::sha256_hex(&bytes) != hash {
+        return Err(SyncError::Invalid(format!(
+            "image {hash}: the team's bytes do not match their hash"
+        )));
+    }
+    put_row(project, &row)?;
+    Ok(true)
+}
+
+/// Fetches every image the replica does not have yet (to work offline); returns how many.
+pub fn fetch_images(project: &mut Project, password: Option<&str>) -> Result<usize> {
+    let url = project
+        .sync_get("team")?
+        .ok_or_else(|| SyncError::Invalid("this project is not part of a team".into()))?;
+    let mut db = connect_with(&url, password)?;
+    let have: std::collections::HashSet<String> = project.image_hashes()?.into_iter().collect();
+    let mut n = 0;
+    for hash in db.query("SELECT hash FROM images ORDER BY hash", &[])? {
+        let hash: String = hash.get(0);
+        if have.contains(&hash) {
+            continue;
+        }
+        if let Some(row) = db.query_opt(
+            "SELECT hash, width, height, format, bytes FROM images WHERE hash = $1",
+            &[&hash],
+        )? {
+            put_row(project, &row)?;
+            n += 1;
+        }
+    }
+    Ok(n)
 }

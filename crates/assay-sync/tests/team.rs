@@ -219,6 +219,26 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
         assert_eq!(answer(p, "jg-001").as_deref(), Some("before publishing"));
         assert_eq!(p.datasets().unwrap()[0].name, "jgraph-mini");
     }
+    // Images come on first view: none yet, then one by its hash, checked against it.
+    let hashes: Vec<String> = {
+        let ds = a.dataset_by_name("jgraph-mini").unwrap().id;
+        a.item_ext_ids(ds)
+            .unwrap()
+            .into_iter()
+            .flat_map(|(id, _)| a.item(id).unwrap().content.images)
+            .map(|i| i.hash)
+            .collect()
+    };
+    assert!(!hashes.is_empty());
+    assert_eq!(a.image_bytes(&hashes[0]).unwrap_err().code(), "not_found");
+    assert!(assay_sync::fetch_image(&mut a, &hashes[0], Some("pw-aiko")).unwrap());
+    let (bytes, _) = a.image_bytes(&hashes[0]).unwrap();
+    assert_eq!(assay_core::imaging::sha256_hex(&bytes), hashes[0]);
+    assert!(!assay_sync::fetch_image(&mut a, "0000", Some("pw-aiko")).unwrap());
+    // Or all at once, to work offline.
+    let n = assay_sync::fetch_images(&mut s, Some("pw-seo")).unwrap();
+    assert!(n >= 1);
+    assert_eq!(assay_sync::fetch_images(&mut s, Some("pw-seo")).unwrap(), 0);
     let ua = url(cluster, "aiko", "team");
     let um = url(cluster, "minjun", "team");
     let us = url(cluster, "seo", "team");

@@ -20,11 +20,16 @@ pub enum TeamCommand {
         #[arg(long, value_parser = named::<Role>(&Role::NAMES))]
         role: Role,
     },
-    /// Make a local replica of a team's project at FILE.
+    /// Make a local replica of a team's project at FILE (images come on first view).
     Join {
         url: String,
         file: std::path::PathBuf,
+        /// Fetch every image now, to work offline.
+        #[arg(long)]
+        images: bool,
     },
+    /// Fetch every image this replica does not have yet.
+    FetchImages,
 }
 
 #[derive(Args)]
@@ -59,8 +64,16 @@ pub fn team(ctx: &Ctx, c: TeamCommand) -> anyhow::Result<()> {
             assay_sync::add_member(&url, &name, role, &pw)?;
             println!("{name} ({role}) can log in");
         }
-        TeamCommand::Join { url, file } => {
-            let (p, r) = assay_sync::join(&url, &file)?;
+        TeamCommand::FetchImages => {
+            let mut p = ctx.open()?;
+            let n = assay_sync::fetch_images(&mut p, None)?;
+            println!("{n} images fetched");
+        }
+        TeamCommand::Join { url, file, images } => {
+            let (mut p, r) = assay_sync::join(&url, &file)?;
+            if images {
+                assay_sync::fetch_images(&mut p, url_password(&url).as_deref())?;
+            }
             if ctx.json {
                 return output::json(&serde_json::json!({"pulled": r.pulled, "file": file}));
             }
@@ -117,4 +130,10 @@ pub fn resolve(ctx: &Ctx, a: ResolveArgs) -> anyhow::Result<()> {
         a.dataset, a.id, a.keep
     );
     Ok(())
+}
+
+/// The password in a URL, for the calls that read the stored URL (which has none).
+fn url_password(url: &str) -> Option<String> {
+    let creds = url.split_once("://")?.1.rsplit_once('@')?.0;
+    creds.split_once(':').map(|(_, pw)| pw.to_string())
 }
