@@ -7,25 +7,15 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use assay_core::store::{Author, Edit, Filter};
-use assay_core::{ItemStatus, Project, Role};
+use assay_core::{Project, Role};
 use assay_sync::cluster::Cluster;
 
 fn edit_some(p: &mut Project, who: &Author, ids: &[i64], n: usize, tag: &str) -> Result<()> {
     for k in 0..n {
         let id = ids[(k * 7919) % ids.len()];
-        let it = p.item(id)?;
-        let mut content = it.content.clone();
-        content.answer = Some(format!("{tag} {k}"));
         p.save_edit(
             id,
-            &Edit {
-                base_rev: Some(it.rev),
-                content,
-                op: it.op,
-                tags: it.tags.clone(),
-                status: ItemStatus::Edited,
-                note: None,
-            },
+            &Edit::answer_fix(&p.item(id)?, &format!("{tag} {k}")),
             who,
         )?;
     }

@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use assay_api::team::{team_join, team_publish, team_status, team_sync};
 use assay_core::store::{Author, Edit};
-use assay_core::{ItemStatus, Project, Role};
+use assay_core::{Project, Role};
 use assay_sync::cluster::Cluster;
 
 fn edit(path: &std::path::Path, who: &str, answer: &str) {
@@ -17,22 +17,8 @@ fn edit(path: &std::path::Path, who: &str, answer: &str) {
         round: 1,
     };
     let id = p.item_id_by_ext("jgraph-mini", "jg-004").unwrap();
-    let it = p.item(id).unwrap();
-    let mut content = it.content.clone();
-    content.answer = Some(answer.into());
-    p.save_edit(
-        id,
-        &Edit {
-            base_rev: Some(it.rev),
-            content,
-            op: None,
-            tags: vec![],
-            status: ItemStatus::Edited,
-            note: None,
-        },
-        &author,
-    )
-    .unwrap();
+    p.save_edit(id, &Edit::answer_fix(&p.item(id).unwrap(), answer), &author)
+        .unwrap();
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use assay_core::store::{Author, Edit};
-use assay_core::{ItemStatus, Project, Role};
+use assay_core::{Project, Role};
 use assay_sync::cluster::Cluster;
 use postgres::{Client, NoTls};
 
@@ -166,17 +166,7 @@ fn sync_survives_being_killed_during_push_and_pull() {
             .collect();
         for n in 0..3000 {
             let id = ids[n % ids.len()];
-            let it = p.item(id).unwrap();
-            let mut content = it.content.clone();
-            content.answer = Some(format!("answer {n}"));
-            let edit = Edit {
-                base_rev: Some(it.rev),
-                content,
-                op: it.op,
-                tags: it.tags.clone(),
-                status: ItemStatus::Edited,
-                note: None,
-            };
+            let edit = Edit::answer_fix(&p.item(id).unwrap(), &format!("answer {n}"));
             p.save_edit(id, &edit, &who).unwrap();
         }
     }

@@ -294,32 +294,24 @@ fn push_with(
          ON CONFLICT (uid) DO NOTHING RETURNING seq",
     )?;
     for r in &revs {
-        let seq = tx
-            .query_opt(
-                &ins_rev,
-                &[
-                    &r.uid,
-                    &r.dataset,
-                    &r.ext_id,
-                    &r.base_uid,
-                    &r.author,
-                    &r.author_role,
-                    &r.created_at,
-                    &r.op,
-                    &r.tags,
-                    &r.status,
-                    &r.note,
-                    &r.content,
-                ],
-            )?
-            .map(|row| row.get::<_, i64>(0));
-        let seq = match seq {
-            Some(s) => s,
-            None => tx
-                .query_one("SELECT seq FROM revisions WHERE uid = $1", &[&r.uid])?
-                .get(0),
-        };
-        done.push((r.uid.clone(), seq));
+        let seq = tx.query_opt(
+            &ins_rev,
+            &[
+                &r.uid,
+                &r.dataset,
+                &r.ext_id,
+                &r.base_uid,
+                &r.author,
+                &r.author_role,
+                &r.created_at,
+                &r.op,
+                &r.tags,
+                &r.status,
+                &r.note,
+                &r.content,
+            ],
+        )?;
+        done.push((r.uid.clone(), seq_of(tx, seq, "revisions", &r.uid)?));
     }
     // Reviews and sign-offs refer to revisions: push them once their revisions are all there.
     if revs.len() < BATCH as usize {
@@ -348,12 +340,7 @@ fn push_review(tx: &mut postgres::Transaction<'_>, d: &SyncReview) -> Result<i64
             &d.created_at,
         ],
     )?;
-    Ok(match row {
-        Some(r) => r.get(0),
-        None => tx
-            .query_one("SELECT seq FROM review_decisions WHERE uid = $1", &[&d.uid])?
-            .get(0),
-    })
+    seq_of(tx, row, "review_decisions", &d.uid)
 }
 
 fn push_signoff(tx: &mut postgres::Transaction<'_>, g: &SyncSignoff) -> Result<i64> {
@@ -369,10 +356,21 @@ fn push_signoff(tx: &mut postgres::Transaction<'_>, g: &SyncSignoff) -> Result<i
             &g.created_at,
         ],
     )?;
-    Ok(match row {
+    seq_of(tx, row, "signoffs", &g.uid)
+}
+
+/// The position of a pushed row: returned by the insert, or (already there from a push that was
+/// killed before its marks) looked up by uid.
+fn seq_of(
+    tx: &mut postgres::Transaction<'_>,
+    inserted: Option<postgres::Row>,
+    table: &str,
+    uid: &str,
+) -> Result<i64> {
+    Ok(match inserted {
         Some(r) => r.get(0),
         None => tx
-            .query_one("SELECT seq FROM signoffs WHERE uid = $1", &[&g.uid])?
+            .query_one(&format!("SELECT seq FROM {table} WHERE uid = $1"), &[&uid])?
             .get(0),
     })
 }
@@ -429,51 +427,66 @@ fn pull(db: &mut Client, project: &mut Project) -> Result<usize> {
         }
         project.sync_set("pulled.revisions", &last.to_string())?;
     }
-    let from = last_seq(project, "review_decisions")?;
-    let mut last = from;
-    for r in db.query(
+    applied += pull_table(
+        db,
+        project,
+        "review_decisions",
         "SELECT seq, uid, revision_uid, made_uid, decision, comment, author, created_at
          FROM review_decisions WHERE seq > $1 ORDER BY seq",
-        &[&from],
-    )? {
-        let seq: i64 = r.get(0);
-        let d = SyncReview {
-            uid: r.get(1),
-            revision_uid: r.get(2),
-            made_uid: r.get(3),
-            decision: r.get(4),
-            comment: r.get(5),
-            author: r.get(6),
-            created_at: r.get(7),
-        };
-        if project.apply_pulled_review(&d, seq)? {
-            applied += 1;
-        }
-        last = seq;
-    }
-    project.sync_set("pulled.review_decisions", &last.to_string())?;
-    let from = last_seq(project, "signoffs")?;
-    let mut last = from;
-    for r in db.query(
+        |p, r, seq| {
+            let d = SyncReview {
+                uid: r.get(1),
+                revision_uid: r.get(2),
+                made_uid: r.get(3),
+                decision: r.get(4),
+                comment: r.get(5),
+                author: r.get(6),
+                created_at: r.get(7),
+            };
+            Ok(p.apply_pulled_review(&d, seq)?)
+        },
+    )?;
+    applied += pull_table(
+        db,
+        project,
+        "signoffs",
         "SELECT seq, uid, revision_uid, signed, note, author, created_at
          FROM signoffs WHERE seq > $1 ORDER BY seq",
-        &[&from],
-    )? {
+        |p, r, seq| {
+            let g = SyncSignoff {
+                uid: r.get(1),
+                revision_uid: r.get(2),
+                signed: r.get(3),
+                note: r.get(4),
+                author: r.get(5),
+                created_at: r.get(6),
+            };
+            Ok(p.apply_pulled_signoff(&g, seq)?)
+        },
+    )?;
+    Ok(applied)
+}
+
+/// Pulls one table's rows after the replica's position (`sql` selects `seq` first, `$1` is the
+/// position), applies each, and saves the new position.
+fn pull_table(
+    db: &mut Client,
+    project: &mut Project,
+    table: &str,
+    sql: &str,
+    mut apply: impl FnMut(&mut Project, &postgres::Row, i64) -> Result<bool>,
+) -> Result<usize> {
+    let from = last_seq(project, table)?;
+    let mut last = from;
+    let mut applied = 0;
+    for r in db.query(sql, &[&from])? {
         let seq: i64 = r.get(0);
-        let g = SyncSignoff {
-            uid: r.get(1),
-            revision_uid: r.get(2),
-            signed: r.get(3),
-            note: r.get(4),
-            author: r.get(5),
-            created_at: r.get(6),
-        };
-        if project.apply_pulled_signoff(&g, seq)? {
+        if apply(project, &r, seq)? {
             applied += 1;
         }
         last = seq;
     }
-    project.sync_set("pulled.signoffs", &last.to_string())?;
+    project.sync_set(&format!("pulled.{table}"), &last.to_string())?;
     Ok(applied)
 }
 

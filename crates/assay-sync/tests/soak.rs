@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use assay_core::store::{Author, Edit};
-use assay_core::{ItemStatus, Project, Role};
+use assay_core::{Project, Role};
 use assay_sync::cluster::Cluster;
 use postgres::{Client, NoTls};
 
@@ -86,17 +86,8 @@ fn twenty_annotators_save_and_sync_at_once() {
                         for _ in 0..3 {
                             step = (step * 7 + 3) % 1_000_003;
                             let id = ids[step % ids.len()];
-                            let it = p.item(id).unwrap();
-                            let mut content = it.content.clone();
-                            content.answer = Some(format!("{n}-{made}"));
-                            let edit = Edit {
-                                base_rev: Some(it.rev),
-                                content,
-                                op: it.op,
-                                tags: it.tags.clone(),
-                                status: ItemStatus::Edited,
-                                note: None,
-                            };
+                            let edit =
+                                Edit::answer_fix(&p.item(id).unwrap(), &format!("{n}-{made}"));
                             p.save_edit(id, &edit, &who).unwrap();
                             made += 1;
                         }

@@ -49,17 +49,8 @@ fn author(p: &Project, name: &str) -> Author {
 
 fn edit_answer(p: &mut Project, ext: &str, answer: &str, who: &Author) -> i64 {
     let id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
-    let it = p.item(id).unwrap();
-    let mut content = it.content.clone();
-    content.answer = Some(answer.into());
-    let edit = assay_core::store::Edit {
-        base_rev: Some(it.rev),
-        content,
-        op: Some(assay_core::RefinementOp::AnswerCorrection),
-        tags: vec![],
-        status: ItemStatus::Edited,
-        note: None,
-    };
+    let mut edit = assay_core::store::Edit::answer_fix(&p.item(id).unwrap(), answer);
+    edit.op = Some(assay_core::RefinementOp::AnswerCorrection);
     p.save_edit(id, &edit, who).unwrap()
 }
 

@@ -1200,17 +1200,7 @@ async fn remote_edit(
             round: 1,
         };
         let id = p.item_id_by_ext("jgraph-mini", "jg-005").unwrap();
-        let it = p.item(id).unwrap();
-        let mut content = it.content.clone();
-        content.answer = Some(answer.into());
-        let edit = assay_core::store::Edit {
-            base_rev: Some(it.rev),
-            content,
-            op: it.op,
-            tags: it.tags.clone(),
-            status: assay_core::ItemStatus::Edited,
-            note: None,
-        };
+        let edit = assay_core::store::Edit::answer_fix(&p.item(id).unwrap(), answer);
         p.save_edit(id, &edit, &author).unwrap();
         assay_sync::sync(&url, &mut p).unwrap();
     })

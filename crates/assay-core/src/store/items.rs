@@ -61,6 +61,23 @@ pub struct ItemView {
     pub original: ItemContent,
 }
 
+impl Edit {
+    /// The item as it stands with a new answer, based on its current revision (so a change made
+    /// meanwhile is a conflict, not overwritten).
+    pub fn answer_fix(item: &ItemView, answer: &str) -> Self {
+        let mut content = item.content.clone();
+        content.answer = Some(answer.to_string());
+        Self {
+            base_rev: Some(item.rev),
+            content,
+            op: item.op,
+            tags: item.tags.clone(),
+            status: ItemStatus::Edited,
+            note: None,
+        }
+    }
+}
+
 pub(crate) struct ItemWriter<'t> {
     tx: &'t Transaction<'t>,
     item: rusqlite::Statement<'t>,

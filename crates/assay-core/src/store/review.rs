@@ -141,22 +141,14 @@ impl Project {
     /// The review queue with each item's dataset and id, for lists.
     pub fn review_entries(&self, user_id: i64) -> Result<Vec<super::rounds::QueueEntry>> {
         let mut st = self.conn.prepare(
-            "SELECT i.id, d.name, i.ext_id, i.status FROM items i
+            "SELECT i.id, d.name, i.ext_id, i.status, 0 FROM items i
              JOIN datasets d ON d.id = i.dataset_id
              JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev
              WHERE i.status = 'edited' AND i.signed_off = 0
                AND (r.author_id IS NULL OR r.author_id != ?1)
              ORDER BY i.id",
         )?;
-        let rows = st.query_map([user_id], |r| {
-            Ok(super::rounds::QueueEntry {
-                item_id: r.get(0)?,
-                dataset: r.get(1)?,
-                ext_id: r.get(2)?,
-                status: r.get(3)?,
-                done: false,
-            })
-        })?;
+        let rows = st.query_map([user_id], super::rounds::queue_entry)?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 

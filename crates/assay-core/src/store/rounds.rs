@@ -109,6 +109,17 @@ pub struct PersonStats {
     pub median_seconds: Option<f64>,
 }
 
+/// A queue row: (item id, dataset, ext id, status, done).
+pub(crate) fn queue_entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<QueueEntry> {
+    Ok(QueueEntry {
+        item_id: r.get(0)?,
+        dataset: r.get(1)?,
+        ext_id: r.get(2)?,
+        status: r.get(3)?,
+        done: r.get(4)?,
+    })
+}
+
 /// Pauses longer than this are breaks, not time spent on an item.
 const MAX_GAP_SECONDS: f64 = 30.0 * 60.0;
 
@@ -414,15 +425,7 @@ impl Project {
              WHERE ri.round_id = ?1 AND ri.user_id = ?2 {own}
              ORDER BY i.id"
         ))?;
-        let rows = st.query_map(params![round_id, user_id], |r| {
-            Ok(QueueEntry {
-                item_id: r.get(0)?,
-                dataset: r.get(1)?,
-                ext_id: r.get(2)?,
-                status: r.get(3)?,
-                done: r.get(4)?,
-            })
-        })?;
+        let rows = st.query_map(params![round_id, user_id], queue_entry)?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
@@ -438,15 +441,7 @@ impl Project {
                AND rd.made_rev = i.rev AND i.signed_off = 0
              ORDER BY i.id",
         )?;
-        let rows = st.query_map([user_id], |r| {
-            Ok(QueueEntry {
-                item_id: r.get(0)?,
-                dataset: r.get(1)?,
-                ext_id: r.get(2)?,
-                status: r.get(3)?,
-                done: r.get(4)?,
-            })
-        })?;
+        let rows = st.query_map([user_id], queue_entry)?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 

@@ -125,7 +125,43 @@ fn revision_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SyncRevision> {
     })
 }
 
+/// The local (item, rev) of a revision known by its team uid.
+fn revision_by_uid(conn: &rusqlite::Connection, uid: &str) -> Result<(i64, i64)> {
+    conn.query_row(
+        "SELECT r.item_id, r.rev FROM sync_uids s JOIN revisions r ON r.id = s.local_id
+         WHERE s.uid = ?1 AND s.tbl = 'revisions'",
+        [uid],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()?
+    .ok_or_else(|| Error::NotFound(format!("revision {uid} (pulled out of order?)")))
+}
+
+/// A pulled row written locally takes the team's uid and position in place of the one its
+/// insert trigger drew.
+fn adopt_uid(
+    conn: &rusqlite::Connection,
+    tbl: &str,
+    local_id: i64,
+    uid: &str,
+    seq: i64,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE sync_uids SET uid = ?3, pushed = 1, seq = ?4 WHERE tbl = ?1 AND local_id = ?2",
+        params![tbl, local_id, uid, seq],
+    )?;
+    Ok(())
+}
+
 impl Project {
+    /// A pulled row this replica already has (its own, pushed earlier): record its position.
+    fn mark_known(&self, uid: &str, seq: i64) -> Result<bool> {
+        Ok(self.conn.execute(
+            "UPDATE sync_uids SET pushed = 1, seq = ?2 WHERE uid = ?1",
+            params![uid, seq],
+        )? > 0)
+    }
+
     pub fn sync_get(&self, key: &str) -> Result<Option<String>> {
         Ok(self
             .conn
@@ -272,17 +308,6 @@ impl Project {
         Ok(())
     }
 
-    fn local_id_of(&self, uid: &str) -> Result<Option<i64>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT local_id FROM sync_uids WHERE uid = ?1",
-                [uid],
-                |r| r.get(0),
-            )
-            .optional()?)
-    }
-
     /// Makes this (empty) project a replica's start: datasets and items with their originals,
     /// each original keeping its team uid. One transaction.
     pub fn insert_replica_items(&mut self, items: &[SyncItem]) -> Result<()> {
@@ -335,11 +360,7 @@ impl Project {
     /// so every replica ends on the same one; a revision not made on the revision it competes
     /// with is a conflict for a person to resolve.
     pub fn apply_pulled_revision(&mut self, rev: &SyncRevision, seq: i64) -> Result<bool> {
-        if self.local_id_of(&rev.uid)?.is_some() {
-            self.conn.execute(
-                "UPDATE sync_uids SET pushed = 1, seq = ?2 WHERE uid = ?1",
-                params![rev.uid, seq],
-            )?;
+        if self.mark_known(&rev.uid, seq)? {
             return Ok(false);
         }
         let author = match &rev.author {
@@ -420,10 +441,10 @@ impl Project {
             params![item_id, local_rev],
             |r| r.get(0),
         )?;
+        adopt_uid(&tx, "revisions", new_id, &rev.uid, seq)?;
         tx.execute(
-            "UPDATE sync_uids SET uid = ?2, base_uid = ?3, pushed = 1, seq = ?4
-             WHERE tbl = 'revisions' AND local_id = ?1",
-            params![new_id, rev.uid, rev.base_uid, seq],
+            "UPDATE sync_uids SET base_uid = ?2 WHERE tbl = 'revisions' AND local_id = ?1",
+            params![new_id, rev.base_uid],
         )?;
         if rev.base_uid.as_deref() != Some(head_uid.as_str()) && head_id != new_id {
             let (head, other) = if becomes_head {
@@ -442,21 +463,12 @@ impl Project {
     }
 
     pub fn apply_pulled_review(&mut self, d: &SyncReview, seq: i64) -> Result<bool> {
-        if self.local_id_of(&d.uid)?.is_some() {
-            self.conn.execute(
-                "UPDATE sync_uids SET pushed = 1, seq = ?2 WHERE uid = ?1",
-                params![d.uid, seq],
-            )?;
+        if self.mark_known(&d.uid, seq)? {
             return Ok(false);
         }
         let user = self.ensure_user(&d.author, Role::Annotator)?;
         let tx = self.conn.transaction()?;
-        let (item_id, rev): (i64, i64) = tx.query_row(
-            "SELECT r.item_id, r.rev FROM sync_uids s JOIN revisions r ON r.id = s.local_id
-             WHERE s.uid = ?1 AND s.tbl = 'revisions'",
-            [&d.revision_uid],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
+        let (item_id, rev) = revision_by_uid(&tx, &d.revision_uid)?;
         let made_rev: Option<i64> = match &d.made_uid {
             Some(u) => tx
                 .query_row(
@@ -482,43 +494,24 @@ impl Project {
                 made_rev
             ],
         )?;
-        let id = tx.last_insert_rowid();
-        tx.execute(
-            "UPDATE sync_uids SET uid = ?2, pushed = 1, seq = ?3
-             WHERE tbl = 'review_decisions' AND local_id = ?1",
-            params![id, d.uid, seq],
-        )?;
+        adopt_uid(&tx, "review_decisions", tx.last_insert_rowid(), &d.uid, seq)?;
         tx.commit()?;
         Ok(true)
     }
 
     pub fn apply_pulled_signoff(&mut self, g: &SyncSignoff, seq: i64) -> Result<bool> {
-        if self.local_id_of(&g.uid)?.is_some() {
-            self.conn.execute(
-                "UPDATE sync_uids SET pushed = 1, seq = ?2 WHERE uid = ?1",
-                params![g.uid, seq],
-            )?;
+        if self.mark_known(&g.uid, seq)? {
             return Ok(false);
         }
         let user = self.ensure_user(&g.author, Role::Auditor)?;
         let tx = self.conn.transaction()?;
-        let (item_id, rev): (i64, i64) = tx.query_row(
-            "SELECT r.item_id, r.rev FROM sync_uids s JOIN revisions r ON r.id = s.local_id
-             WHERE s.uid = ?1 AND s.tbl = 'revisions'",
-            [&g.revision_uid],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
+        let (item_id, rev) = revision_by_uid(&tx, &g.revision_uid)?;
         tx.execute(
             "INSERT INTO signoffs (item_id, rev, signed, note, author_id, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![item_id, rev, g.signed, g.note, user.id, g.created_at],
         )?;
-        let id = tx.last_insert_rowid();
-        tx.execute(
-            "UPDATE sync_uids SET uid = ?2, pushed = 1, seq = ?3
-             WHERE tbl = 'signoffs' AND local_id = ?1",
-            params![id, g.uid, seq],
-        )?;
+        adopt_uid(&tx, "signoffs", tx.last_insert_rowid(), &g.uid, seq)?;
         tx.execute(
             "UPDATE items SET signed_off = ?2 WHERE id = ?1",
             params![item_id, g.signed],
