@@ -2,12 +2,17 @@
 
 use assay_core::store::images::StoredImage;
 use assay_core::store::sync::{SyncItem, SyncReview, SyncRevision, SyncSignoff};
+use assay_core::store::sync_runs::{SyncResponse, SyncRun, SyncRunItem};
 use assay_core::Project;
 use postgres::{Client, NoTls};
 
 use crate::{redact, Result, SyncError};
 
-const SCHEMA: &str = include_str!("../../../migrations/postgres/0001_team.sql");
+/// The team schema, in order; `assay_meta.schema` says how many a database has.
+const SCHEMA: [&str; 2] = [
+    include_str!("../../../migrations/postgres/0001_team.sql"),
+    include_str!("../../../migrations/postgres/0002_runs.sql"),
+];
 /// Rows per pull or push batch: one transaction on each side per batch.
 const BATCH: i64 = 2000;
 
@@ -118,7 +123,9 @@ pub fn init(admin_url: &str, project: &mut Project) -> Result<SyncReport> {
         ));
     }
     let mut tx = db.transaction()?;
-    tx.batch_execute(SCHEMA)?;
+    for step in SCHEMA {
+        tx.batch_execute(step)?;
+    }
     for u in project.users()? {
         tx.execute(
             "INSERT INTO members (name, role, db_role) VALUES ($1, $2, $1)",
@@ -166,6 +173,10 @@ pub fn init(admin_url: &str, project: &mut Project) -> Result<SyncReport> {
             report.pushed += batch.len();
             // Marked as it goes so the next batch moves on.
             project.mark_pushed(&batch)?;
+        }
+        for (origin, finished_at, seq) in push_runs(&mut tx, project)? {
+            project.mark_run_pushed(&origin, &finished_at, seq)?;
+            report.pushed += 1;
         }
         Ok(())
     })()
@@ -264,6 +275,13 @@ pub fn sync_with(url: &str, password: Option<&str>, project: &mut Project) -> Re
         report.pushed += done.len();
         project.mark_pushed(&done)?;
     }
+    let mut tx = db.transaction()?;
+    let runs = push_runs(&mut tx, project)?;
+    tx.commit()?;
+    for (origin, finished_at, seq) in &runs {
+        project.mark_run_pushed(origin, finished_at, *seq)?;
+    }
+    report.pushed += runs.len();
     report.pulled = pull(&mut db, project)?;
     report.conflicts = (project.sync_status()?.conflicts - conflicts_before).max(0) as usize;
     project.sync_set("last_sync", &assay_core::store::now())?;
@@ -325,6 +343,88 @@ fn push_with(
     Ok(done)
 }
 
+/// Pushes the snapshots of finished runs (after their revisions); returns (origin, finished_at,
+/// seq) for the caller to mark once the transaction has committed.
+fn push_runs(
+    tx: &mut postgres::Transaction<'_>,
+    project: &mut Project,
+) -> Result<Vec<(String, String, i64)>> {
+    let runs = project.pending_runs()?;
+    if runs.is_empty() {
+        return Ok(Vec::new());
+    }
+    tx.execute("SELECT pg_advisory_xact_lock(7412)", &[])?;
+    let mut done = Vec::new();
+    for run in &runs {
+        let snapshot = format!("{}@{}", run.origin, run.finished_at);
+        tx.execute(
+            "INSERT INTO models (name, config) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+            &[&run.model, &run.model_config],
+        )?;
+        let row = tx.query_opt(
+            "INSERT INTO runs (snapshot, origin, model, dataset, version, variant, run_index,
+                               template, scorer, source, status, created_at, finished_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+             ON CONFLICT (snapshot) DO NOTHING RETURNING seq",
+            &[
+                &snapshot,
+                &run.origin,
+                &run.model,
+                &run.dataset,
+                &run.version,
+                &run.variant,
+                &(run.run_index as i32),
+                &run.template,
+                &run.scorer,
+                &run.source,
+                &run.status,
+                &run.created_at,
+                &run.finished_at,
+            ],
+        )?;
+        if row.is_some() {
+            for r in &run.responses {
+                tx.execute(
+                    "INSERT INTO responses (cache_key, text, prompt_tokens, completion_tokens,
+                                            created_at, prompt)
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (cache_key) DO NOTHING",
+                    &[
+                        &r.cache_key,
+                        &r.text,
+                        &r.prompt_tokens,
+                        &r.completion_tokens,
+                        &r.created_at,
+                        &r.prompt,
+                    ],
+                )?;
+            }
+            for it in &run.items {
+                tx.execute(
+                    "INSERT INTO run_items (snapshot, ext_id, revision_uid, cache_key, outcome,
+                                            from_cache, score, parsed, evidence, error, scorer)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                    &[
+                        &snapshot,
+                        &it.ext_id,
+                        &it.revision_uid,
+                        &it.cache_key,
+                        &it.outcome,
+                        &it.from_cache,
+                        &it.score,
+                        &it.parsed,
+                        &it.evidence,
+                        &it.error,
+                        &it.scorer,
+                    ],
+                )?;
+            }
+        }
+        let seq = seq_of(tx, row, "runs", &snapshot)?;
+        done.push((run.origin.clone(), run.finished_at.clone(), seq));
+    }
+    Ok(done)
+}
+
 fn push_review(tx: &mut postgres::Transaction<'_>, d: &SyncReview) -> Result<i64> {
     let row = tx.query_opt(
         "INSERT INTO review_decisions (uid, revision_uid, made_uid, decision, comment, author,
@@ -367,10 +467,14 @@ fn seq_of(
     table: &str,
     uid: &str,
 ) -> Result<i64> {
+    let key = if table == "runs" { "snapshot" } else { "uid" };
     Ok(match inserted {
         Some(r) => r.get(0),
         None => tx
-            .query_one(&format!("SELECT seq FROM {table} WHERE uid = $1"), &[&uid])?
+            .query_one(
+                &format!("SELECT seq FROM {table} WHERE {key} = $1"),
+                &[&uid],
+            )?
             .get(0),
     })
 }
@@ -464,6 +568,80 @@ fn pull(db: &mut Client, project: &mut Project) -> Result<usize> {
             Ok(p.apply_pulled_signoff(&g, seq)?)
         },
     )?;
+    applied += pull_runs(db, project)?;
+    Ok(applied)
+}
+
+fn pull_runs(db: &mut Client, project: &mut Project) -> Result<usize> {
+    let from = last_seq(project, "runs")?;
+    let mut applied = 0;
+    for r in db.query(
+        "SELECT r.seq, r.snapshot, r.origin, r.model, m.config, r.dataset, r.version, r.variant,
+                r.run_index, r.template, r.scorer, r.source, r.status, r.created_at, r.finished_at
+         FROM runs r JOIN models m ON m.name = r.model WHERE r.seq > $1 ORDER BY r.seq",
+        &[&from],
+    )? {
+        let seq: i64 = r.get(0);
+        let snapshot: String = r.get(1);
+        let items = db
+            .query(
+                "SELECT ext_id, revision_uid, cache_key, outcome, from_cache, score, parsed,
+                        evidence, error, scorer FROM run_items WHERE snapshot = $1",
+                &[&snapshot],
+            )?
+            .iter()
+            .map(|i| SyncRunItem {
+                ext_id: i.get(0),
+                revision_uid: i.get(1),
+                cache_key: i.get(2),
+                outcome: i.get(3),
+                from_cache: i.get(4),
+                score: i.get(5),
+                parsed: i.get(6),
+                evidence: i.get(7),
+                error: i.get(8),
+                scorer: i.get(9),
+            })
+            .collect::<Vec<_>>();
+        let keys: Vec<String> = items.iter().filter_map(|i| i.cache_key.clone()).collect();
+        let responses = db
+            .query(
+                "SELECT cache_key, text, prompt_tokens, completion_tokens, created_at, prompt
+                 FROM responses WHERE cache_key = ANY($1)",
+                &[&keys],
+            )?
+            .iter()
+            .map(|x| SyncResponse {
+                cache_key: x.get(0),
+                text: x.get(1),
+                prompt_tokens: x.get(2),
+                completion_tokens: x.get(3),
+                created_at: x.get(4),
+                prompt: x.get(5),
+            })
+            .collect();
+        let run = SyncRun {
+            origin: r.get(2),
+            model: r.get(3),
+            model_config: r.get(4),
+            dataset: r.get(5),
+            version: r.get(6),
+            variant: r.get(7),
+            run_index: i64::from(r.get::<_, i32>(8)),
+            template: r.get(9),
+            scorer: r.get(10),
+            source: r.get(11),
+            status: r.get(12),
+            created_at: r.get(13),
+            finished_at: r.get(14),
+            items,
+            responses,
+        };
+        if project.apply_pulled_run(&run, seq)? {
+            applied += 1;
+        }
+        project.sync_set("pulled.runs", &seq.to_string())?;
+    }
     Ok(applied)
 }
 

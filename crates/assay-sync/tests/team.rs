@@ -296,6 +296,99 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
     assay_sync::sync(&um, &mut m).unwrap();
     assert_eq!(answer(&m, "jg-002").as_deref(), Some("aiko's"));
 
+    // A recorded run travels with its results and responses; recording it again replaces the
+    // results on the other replicas instead of adding a run.
+    let record = |p: &mut Project, scores: [f64; 2]| {
+        let model = p.ensure_model_config("gpt", r#"{"name":"gpt"}"#).unwrap();
+        let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+        let key = assay_core::store::runs::RunKey {
+            model_id: model,
+            dataset_id: ds,
+            version: assay_core::Version::Before,
+            variant: "original".into(),
+            run_index: 0,
+            template: "default".into(),
+            scorer: "exact".into(),
+            source: "recorded".into(),
+        };
+        let results: Vec<assay_core::store::runs::RecordedResult> = ["jg-001", "jg-004"]
+            .iter()
+            .zip(scores)
+            .map(|(ext, score)| {
+                let id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
+                assay_core::store::runs::RecordedResult {
+                    result: assay_core::store::runs::RunItemResult {
+                        item_id: id,
+                        item_rev: p.item(id).unwrap().rev,
+                        cache_key: None,
+                        outcome: "scored".into(),
+                        from_cache: false,
+                        score: Some(score),
+                        parsed: Some(format!("answer {score}")),
+                        evidence: None,
+                        error: None,
+                        scorer: Some("exact".into()),
+                    },
+                    response: format!("the model said {score}"),
+                    prompt: None,
+                }
+            })
+            .collect();
+        p.record_run(&key, &results, "complete").unwrap()
+    };
+    let scores_of = |p: &Project| -> Vec<(String, Option<f64>)> {
+        let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+        let mut v: Vec<(String, Option<f64>)> = p
+            .current_results(ds)
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.ext_id, r.score))
+            .collect();
+        v.sort_by(|x, y| x.0.cmp(&y.0));
+        v
+    };
+    record(&mut a, [1.0, 0.0]);
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assay_sync::sync(&um, &mut m).unwrap();
+    assert_eq!(scores_of(&m), scores_of(&a));
+    assert_eq!(scores_of(&m).len(), 2);
+    let traced = m
+        .item_results(m.item_id_by_ext("jgraph-mini", "jg-001").unwrap())
+        .unwrap();
+    assert_eq!(
+        traced[0].response.as_deref(),
+        Some("the model said 1"),
+        "the response came too"
+    );
+    record(&mut a, [0.0, 0.0]);
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assay_sync::sync(&um, &mut m).unwrap();
+    assert_eq!(
+        scores_of(&m),
+        vec![("jg-001".into(), Some(0.0)), ("jg-004".into(), Some(0.0))]
+    );
+    assert_eq!(m.run_summaries().unwrap().len(), 1, "replaced, not added");
+    // minjun cannot publish results into aiko's run.
+    let mut mdb = Client::connect(&um, NoTls).unwrap();
+    let snap: String = mdb
+        .query_one("SELECT snapshot FROM runs ORDER BY seq DESC LIMIT 1", &[])
+        .unwrap()
+        .get(0);
+    let e = mdb
+        .execute(
+            "INSERT INTO run_items (snapshot, ext_id, revision_uid, outcome, from_cache)
+             SELECT $1, 'jg-002', uid, 'scored', false FROM revisions LIMIT 1",
+            &[&snap],
+        )
+        .unwrap_err();
+    assert!(
+        e.as_db_error()
+            .unwrap()
+            .message()
+            .contains("row-level security"),
+        "{e}"
+    );
+
     // Killed syncs, simulated at the worst points: after the team committed a push but before
     // the replica recorded it, and after a pull applied rows but before its position was saved.
     // Running again loses nothing and doubles nothing.

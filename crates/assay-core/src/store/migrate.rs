@@ -54,6 +54,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0011_sync",
         include_str!("../../../../migrations/0011_sync.sql"),
     ),
+    (
+        "0012_sync_runs",
+        include_str!("../../../../migrations/0012_sync_runs.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

@@ -18,6 +18,7 @@ pub mod search;
 pub mod stages;
 pub mod summary;
 pub mod sync;
+pub mod sync_runs;
 pub mod users;
 pub mod versions;
 

@@ -126,7 +126,7 @@ fn revision_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SyncRevision> {
 }
 
 /// The local (item, rev) of a revision known by its team uid.
-fn revision_by_uid(conn: &rusqlite::Connection, uid: &str) -> Result<(i64, i64)> {
+pub(crate) fn revision_by_uid(conn: &rusqlite::Connection, uid: &str) -> Result<(i64, i64)> {
     conn.query_row(
         "SELECT r.item_id, r.rev FROM sync_uids s JOIN revisions r ON r.id = s.local_id
          WHERE s.uid = ?1 AND s.tbl = 'revisions'",
