@@ -1251,6 +1251,21 @@ async fn a_team_through_postgresql(c: &Client, project: &Path) {
         "{stored_url}"
     );
     click(c, "[data-testid=team-close]").await;
+    // The evaluation runs made earlier in this scenario were published with the project.
+    let admin = cluster.admin_url("e2e");
+    let (runs, results): (i64, i64) = tokio::task::spawn_blocking(move || {
+        let mut db = postgres::Client::connect(&admin, postgres::NoTls).unwrap();
+        let r = db
+            .query_one(
+                "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM run_items)",
+                &[],
+            )
+            .unwrap();
+        (r.get(0), r.get(1))
+    })
+    .await
+    .unwrap();
+    assert!(runs >= 1 && results >= 1, "runs {runs}, results {results}");
 
     let dir = tempfile::tempdir().unwrap();
     let admin_url = cluster.admin_url("e2e");
