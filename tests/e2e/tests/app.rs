@@ -1319,6 +1319,38 @@ async fn a_team_through_postgresql(c: &Client, project: &Path) {
     .unwrap();
     assert_eq!(answer_b.as_deref(), Some("answer from b"));
     click(c, "[data-testid=team-close]").await;
+
+    // Another person joins from the start screen: a new replica, opened, syncing.
+    click(c, "[data-testid=switch]").await;
+    let n = wait_for(c, "[data-testid=user-name]").await;
+    n.clear().await.unwrap();
+    n.send_keys("remote-c").await.unwrap();
+    click(c, "[data-testid=role-annotator]").await;
+    click(c, ".join-team summary").await;
+    wait_for(c, "[data-testid=join-url]")
+        .await
+        .send_keys(&format!("postgres://remote-c@127.0.0.1:{port}/e2e"))
+        .await
+        .unwrap();
+    wait_for(c, "[data-testid=join-password]")
+        .await
+        .send_keys("pw")
+        .await
+        .unwrap();
+    let joined = dir.path().join("joined.assay");
+    wait_for(c, "[data-testid=join-file]")
+        .await
+        .send_keys(&joined.display().to_string())
+        .await
+        .unwrap();
+    click(c, "[data-testid=join]").await;
+    wait_text(c, "[data-testid=chosen-project]", |t| t.contains("joined")).await;
+    click(c, "[data-testid=start]").await;
+    wait_text(c, "[data-testid=sync-pill]", |t| t.starts_with("synced")).await;
+    assert_eq!(
+        stored_answer(&joined, "jg-005").as_deref(),
+        Some("answer from b")
+    );
     tokio::task::spawn_blocking(move || drop(cluster))
         .await
         .unwrap();
