@@ -17,6 +17,8 @@ pub struct TeamStatus {
     /// Local rows not in the team database yet.
     pub pending: i64,
     pub conflicts: i64,
+    /// Local rows the team refused (row-level security): kept here, not pushed.
+    pub refused: i64,
     pub last_sync: Option<String>,
     /// The last sync could not reach the database: work goes on locally.
     pub offline: bool,
@@ -48,6 +50,7 @@ fn status_of(p: &Project) -> ApiResult<TeamStatus> {
         team: s.team,
         pending: s.pending,
         conflicts: s.conflicts,
+        refused: s.refused,
         last_sync: s.last_sync,
         ..Default::default()
     })

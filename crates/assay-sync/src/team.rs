@@ -66,6 +66,8 @@ pub fn check_connection(url: &str, password: Option<&str>) -> Result<bool> {
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct SyncReport {
     pub pushed: usize,
+    /// Local rows the team refused (kept here, listed by `Project::refused_rows`).
+    pub refused: usize,
     pub pulled: usize,
     pub conflicts: usize,
 }
@@ -170,9 +172,10 @@ pub fn init(admin_url: &str, project: &mut Project) -> Result<SyncReport> {
             if batch.is_empty() {
                 break;
             }
-            report.pushed += batch.len();
-            // Marked as it goes so the next batch moves on.
-            project.mark_pushed(&batch)?;
+            report.pushed += batch.done.len();
+            // Marked as it goes so the next batch moves on (the owner is refused nothing).
+            project.mark_pushed(&batch.done)?;
+            project.mark_refused(&batch.refused)?;
         }
         for (origin, finished_at, seq) in push_runs(&mut tx, project)? {
             project.mark_run_pushed(&origin, &finished_at, seq)?;
@@ -267,13 +270,15 @@ pub fn sync_with(url: &str, password: Option<&str>, project: &mut Project) -> Re
     let mut report = SyncReport::default();
     loop {
         let mut tx = db.transaction()?;
-        let done = push_with(&mut tx, project)?;
+        let batch = push_with(&mut tx, project)?;
         tx.commit()?;
-        if done.is_empty() {
+        if batch.is_empty() {
             break;
         }
-        report.pushed += done.len();
-        project.mark_pushed(&done)?;
+        report.pushed += batch.done.len();
+        report.refused += batch.refused.len();
+        project.mark_pushed(&batch.done)?;
+        project.mark_refused(&batch.refused)?;
     }
     let mut tx = db.transaction()?;
     let runs = push_runs(&mut tx, project)?;
@@ -291,20 +296,36 @@ pub fn sync_with(url: &str, password: Option<&str>, project: &mut Project) -> Re
 /// Pushes one batch of pending rows in the caller's transaction; returns (uid, seq) for the
 /// caller to mark once the transaction has committed. A row already there (a push killed after
 /// the team's commit and before the marks) is found by uid, so repeating a push doubles nothing.
-fn push_with(
-    tx: &mut postgres::Transaction<'_>,
-    project: &mut Project,
-) -> Result<Vec<(String, i64)>> {
+/// What one push batch did: rows now in the team (uid, seq) and rows it refused (uid, why).
+#[derive(Default)]
+struct Pushed {
+    done: Vec<(String, i64)>,
+    refused: Vec<(String, String)>,
+}
+
+impl Pushed {
+    fn is_empty(&self) -> bool {
+        self.done.is_empty() && self.refused.is_empty()
+    }
+    fn add(&mut self, uid: &str, outcome: std::result::Result<i64, String>) {
+        match outcome {
+            Ok(seq) => self.done.push((uid.to_string(), seq)),
+            Err(why) => self.refused.push((uid.to_string(), why)),
+        }
+    }
+}
+
+fn push_with(tx: &mut postgres::Transaction<'_>, project: &mut Project) -> Result<Pushed> {
     let revs = project.pending_revisions(BATCH)?;
     let reviews = project.pending_reviews()?;
     let signoffs = project.pending_signoffs()?;
     if revs.is_empty() && reviews.is_empty() && signoffs.is_empty() {
-        return Ok(Vec::new());
+        return Ok(Pushed::default());
     }
     // One pusher at a time, so positions (seq) are committed in order and a pull that has read
     // up to N has seen everything below N.
     tx.execute("SELECT pg_advisory_xact_lock(7412)", &[])?;
-    let mut done: Vec<(String, i64)> = Vec::new();
+    let mut done = Pushed::default();
     let ins_rev = tx.prepare(
         "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, role, created_at, op, tags,
                                 status, note, content)
@@ -312,32 +333,37 @@ fn push_with(
          ON CONFLICT (uid) DO NOTHING RETURNING seq",
     )?;
     for r in &revs {
-        let seq = tx.query_opt(
-            &ins_rev,
-            &[
-                &r.uid,
-                &r.dataset,
-                &r.ext_id,
-                &r.base_uid,
-                &r.author,
-                &r.author_role,
-                &r.created_at,
-                &r.op,
-                &r.tags,
-                &r.status,
-                &r.note,
-                &r.content,
-            ],
-        )?;
-        done.push((r.uid.clone(), seq_of(tx, seq, "revisions", &r.uid)?));
+        let outcome = guarded(tx, |t| {
+            let row = t.query_opt(
+                &ins_rev,
+                &[
+                    &r.uid,
+                    &r.dataset,
+                    &r.ext_id,
+                    &r.base_uid,
+                    &r.author,
+                    &r.author_role,
+                    &r.created_at,
+                    &r.op,
+                    &r.tags,
+                    &r.status,
+                    &r.note,
+                    &r.content,
+                ],
+            )?;
+            seq_of(t, row, "revisions", &r.uid)
+        })?;
+        done.add(&r.uid, outcome);
     }
     // Reviews and sign-offs refer to revisions: push them once their revisions are all there.
     if revs.len() < BATCH as usize {
         for d in &reviews {
-            done.push((d.uid.clone(), push_review(tx, d)?));
+            let outcome = guarded(tx, |t| push_review(t, d))?;
+            done.add(&d.uid, outcome);
         }
         for g in &signoffs {
-            done.push((g.uid.clone(), push_signoff(tx, g)?));
+            let outcome = guarded(tx, |t| push_signoff(t, g))?;
+            done.add(&g.uid, outcome);
         }
     }
     Ok(done)
@@ -425,7 +451,10 @@ fn push_runs(
     Ok(done)
 }
 
-fn push_review(tx: &mut postgres::Transaction<'_>, d: &SyncReview) -> Result<i64> {
+fn push_review(
+    tx: &mut postgres::Transaction<'_>,
+    d: &SyncReview,
+) -> std::result::Result<i64, postgres::Error> {
     let row = tx.query_opt(
         "INSERT INTO review_decisions (uid, revision_uid, made_uid, decision, comment, author,
                                        created_at)
@@ -443,7 +472,10 @@ fn push_review(tx: &mut postgres::Transaction<'_>, d: &SyncReview) -> Result<i64
     seq_of(tx, row, "review_decisions", &d.uid)
 }
 
-fn push_signoff(tx: &mut postgres::Transaction<'_>, g: &SyncSignoff) -> Result<i64> {
+fn push_signoff(
+    tx: &mut postgres::Transaction<'_>,
+    g: &SyncSignoff,
+) -> std::result::Result<i64, postgres::Error> {
     let row = tx.query_opt(
         "INSERT INTO signoffs (uid, revision_uid, signed, note, author, created_at)
          VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (uid) DO NOTHING RETURNING seq",
@@ -466,7 +498,7 @@ fn seq_of(
     inserted: Option<postgres::Row>,
     table: &str,
     uid: &str,
-) -> Result<i64> {
+) -> std::result::Result<i64, postgres::Error> {
     let key = if table == "runs" { "snapshot" } else { "uid" };
     Ok(match inserted {
         Some(r) => r.get(0),
@@ -477,6 +509,36 @@ fn seq_of(
             )?
             .get(0),
     })
+}
+
+/// One row's insert in a savepoint: a row the team refuses (row-level security, or it rests on
+/// a row that was refused) is set aside with PostgreSQL's reason instead of failing the push.
+fn guarded(
+    tx: &mut postgres::Transaction<'_>,
+    insert: impl FnOnce(&mut postgres::Transaction<'_>) -> std::result::Result<i64, postgres::Error>,
+) -> Result<std::result::Result<i64, String>> {
+    let mut sp = tx.savepoint("row")?;
+    match insert(&mut sp) {
+        Ok(seq) => {
+            sp.commit()?;
+            Ok(Ok(seq))
+        }
+        Err(e) => {
+            use postgres::error::SqlState;
+            let refused = e.code().is_some_and(|c| {
+                *c == SqlState::INSUFFICIENT_PRIVILEGE || *c == SqlState::FOREIGN_KEY_VIOLATION
+            });
+            if !refused {
+                return Err(e.into());
+            }
+            let why = e
+                .as_db_error()
+                .map(|d| d.message().to_string())
+                .unwrap_or_else(|| e.to_string());
+            drop(sp); // rolls the row back; the push goes on
+            Ok(Err(why))
+        }
+    }
 }
 
 fn last_seq(project: &Project, table: &str) -> Result<i64> {

@@ -260,10 +260,24 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
     assert!(a.item(id_a).unwrap().signed_off);
     assert_eq!(a.item(id_a).unwrap().status, ItemStatus::Approved);
 
-    // A local write the team refuses (aiko, an annotator in the team, signs off on her own
-    // machine where she claimed "auditor") is stopped by PostgreSQL at push.
-    let pretend = a.ensure_user("aiko", Role::Annotator).unwrap();
-    assert_eq!(pretend.role, Role::Annotator);
+    // A local write the team refuses: on minjun's machine someone saved as "aiko"; pushing as
+    // minjun, PostgreSQL refuses that row. The push goes on without it, the row stays here with
+    // the reason, and minjun's own work still reaches the team.
+    let as_aiko = author(&m, "aiko");
+    edit_answer(&mut m, "jg-010", "typed under aiko's name", &as_aiko);
+    edit_answer(&mut m, "jg-011", "minjun's own", &mj);
+    let r = assay_sync::sync(&um, &mut m).unwrap();
+    assert_eq!((r.pushed, r.refused), (1, 1));
+    let st = m.sync_status().unwrap();
+    assert_eq!((st.pending, st.refused), (0, 1));
+    let refused = m.refused_rows().unwrap();
+    assert!(refused[0].2.contains("row-level security"), "{refused:?}");
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assert_eq!(answer(&a, "jg-011").as_deref(), Some("minjun's own"));
+    assert_ne!(
+        answer(&a, "jg-010").as_deref(),
+        Some("typed under aiko's name")
+    );
 
     // Both edit jg-002 on the same base: both kept, a conflict on both replicas, the same
     // current revision everywhere; a person resolves it with a new revision.

@@ -92,16 +92,20 @@ pub fn sync(ctx: &Ctx) -> anyhow::Result<()> {
     let mut p = ctx.open()?;
     let r = assay_sync::sync_stored(&mut p, None)?;
     let status = p.sync_status()?;
+    let refused = p.refused_rows()?;
     if ctx.json {
         return output::json(&serde_json::json!({
             "pushed": r.pushed, "pulled": r.pulled, "new_conflicts": r.conflicts,
-            "status": status,
+            "status": status, "refused": refused,
         }));
     }
     println!(
         "pushed {}, pulled {}; {} conflicts open, {} rows pending",
         r.pushed, r.pulled, status.conflicts, status.pending
     );
+    for (table, uid, why) in refused {
+        println!("refused by the team: {table} {uid}: {why}");
+    }
     Ok(())
 }
 

@@ -58,6 +58,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0012_sync_runs",
         include_str!("../../../../migrations/0012_sync_runs.sql"),
     ),
+    (
+        "0013_sync_refusals",
+        include_str!("../../../../migrations/0013_sync_refusals.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

@@ -97,6 +97,8 @@ pub struct SyncStatus {
     pub team: Option<String>,
     pub pending: i64,
     pub conflicts: i64,
+    /// Local rows the team refused.
+    pub refused: i64,
     pub last_sync: Option<String>,
 }
 
@@ -190,6 +192,11 @@ impl Project {
             )?,
             conflicts: self.conn.query_row(
                 "SELECT count(*) FROM sync_conflicts WHERE resolved_by IS NULL",
+                [],
+                |r| r.get(0),
+            )?,
+            refused: self.conn.query_row(
+                "SELECT count(*) FROM sync_uids WHERE pushed = 2",
                 [],
                 |r| r.get(0),
             )?,
@@ -296,9 +303,31 @@ impl Project {
 
     /// Forgets every push (a publish that failed as a whole).
     pub fn reset_sync_marks(&mut self) -> Result<()> {
-        self.conn
-            .execute("UPDATE sync_uids SET pushed = 0, seq = NULL", [])?;
+        self.conn.execute(
+            "UPDATE sync_uids SET pushed = 0, seq = NULL, refusal = NULL",
+            [],
+        )?;
         Ok(())
+    }
+
+    /// Rows the team refused: kept here, never pushed again, listed with the reason.
+    pub fn mark_refused(&mut self, rows: &[(String, String)]) -> Result<()> {
+        for (uid, why) in rows {
+            self.conn.execute(
+                "UPDATE sync_uids SET pushed = 2, refusal = ?2 WHERE uid = ?1",
+                params![uid, why],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Local rows the team refused: (table, uid, reason).
+    pub fn refused_rows(&self) -> Result<Vec<(String, String, String)>> {
+        let mut st = self.conn.prepare(
+            "SELECT tbl, uid, coalesce(refusal, '') FROM sync_uids WHERE pushed = 2 ORDER BY tbl, local_id",
+        )?;
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
     /// Marks every row as already in the team database (after publishing or joining).

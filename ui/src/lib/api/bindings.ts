@@ -395,7 +395,11 @@ team: string | null,
 /**
  * Local rows not in the team database yet.
  */
-pending: number, conflicts: number, last_sync: string | null, 
+pending: number, conflicts: number, 
+/**
+ * Local rows the team refused (row-level security): kept here, not pushed.
+ */
+refused: number, last_sync: string | null, 
 /**
  * The last sync could not reach the database: work goes on locally.
  */

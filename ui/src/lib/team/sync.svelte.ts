@@ -52,5 +52,5 @@ export function describe(s: TeamStatus | null, syncing: boolean, error: string |
   if (syncing) return 'syncing…';
   if (s.offline) return `offline · ${s.pending} pending`;
   const when = s.last_sync ? s.last_sync.slice(11, 19) : 'never';
-  return `synced ${when}${s.pending ? ` · ${s.pending} pending` : ''}${s.conflicts ? ` · ${s.conflicts} conflict${s.conflicts === 1 ? '' : 's'}` : ''}`;
+  return `synced ${when}${s.pending ? ` · ${s.pending} pending` : ''}${s.conflicts ? ` · ${s.conflicts} conflict${s.conflicts === 1 ? '' : 's'}` : ''}${s.refused ? ` · ${s.refused} refused` : ''}`;
 }
