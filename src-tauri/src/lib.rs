@@ -126,6 +126,7 @@ mod tests {
             include_str!("commands/import.rs"),
             include_str!("commands/filtering.rs"),
             include_str!("commands/evaluation.rs"),
+            include_str!("commands/team.rs"),
         ]
         .concat();
         for c in assay_api::bindings::COMMANDS {
