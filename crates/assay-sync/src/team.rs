@@ -3,15 +3,17 @@
 use assay_core::store::images::StoredImage;
 use assay_core::store::sync::{SyncItem, SyncReview, SyncRevision, SyncSignoff};
 use assay_core::store::sync_runs::{SyncResponse, SyncRun, SyncRunItem};
+use assay_core::store::sync_threads::{SyncComment, SyncRound};
 use assay_core::Project;
 use postgres::{Client, NoTls};
 
 use crate::{redact, Result, SyncError};
 
 /// The team schema, in order; `assay_meta.schema` says how many a database has.
-const SCHEMA: [&str; 2] = [
+const SCHEMA: [&str; 3] = [
     include_str!("../../../migrations/postgres/0001_team.sql"),
     include_str!("../../../migrations/postgres/0002_runs.sql"),
+    include_str!("../../../migrations/postgres/0003_comments_rounds.sql"),
 ];
 /// Rows per pull or push batch: one transaction on each side per batch.
 const BATCH: i64 = 2000;
@@ -319,7 +321,14 @@ fn push_with(tx: &mut postgres::Transaction<'_>, project: &mut Project) -> Resul
     let revs = project.pending_revisions(BATCH)?;
     let reviews = project.pending_reviews()?;
     let signoffs = project.pending_signoffs()?;
-    if revs.is_empty() && reviews.is_empty() && signoffs.is_empty() {
+    let comments = project.pending_comments()?;
+    let rounds = project.pending_rounds()?;
+    if revs.is_empty()
+        && reviews.is_empty()
+        && signoffs.is_empty()
+        && comments.is_empty()
+        && rounds.is_empty()
+    {
         return Ok(Pushed::default());
     }
     // One pusher at a time, so positions (seq) are committed in order and a pull that has read
@@ -364,6 +373,40 @@ fn push_with(tx: &mut postgres::Transaction<'_>, project: &mut Project) -> Resul
         for g in &signoffs {
             let outcome = guarded(tx, |t| push_signoff(t, g))?;
             done.add(&g.uid, outcome);
+        }
+        for c in &comments {
+            let outcome =
+                guarded(tx, |t| {
+                    let row = t.query_opt(
+                    "INSERT INTO comments (uid, revision_uid, body, mentions, author, created_at)
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (uid) DO NOTHING RETURNING seq",
+                    &[&c.uid, &c.revision_uid, &c.body, &c.mentions, &c.author, &c.created_at],
+                )?;
+                    seq_of(t, row, "comments", &c.uid)
+                })?;
+            done.add(&c.uid, outcome);
+        }
+        for r in &rounds {
+            let assignments = serde_json::to_string(&r.assignments).unwrap_or_default();
+            let outcome = guarded(tx, |t| {
+                let row = t.query_opt(
+                    "INSERT INTO rounds (uid, name, purpose, overlap, created_by, created_at,
+                                         assignments)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb)
+                     ON CONFLICT (uid) DO NOTHING RETURNING seq",
+                    &[
+                        &r.uid,
+                        &r.name,
+                        &r.purpose,
+                        &r.overlap,
+                        &r.created_by,
+                        &r.created_at,
+                        &assignments,
+                    ],
+                )?;
+                seq_of(t, row, "rounds", &r.uid)
+            })?;
+            done.add(&r.uid, outcome);
         }
     }
     Ok(done)
@@ -628,6 +671,45 @@ fn pull(db: &mut Client, project: &mut Project) -> Result<usize> {
                 created_at: r.get(6),
             };
             Ok(p.apply_pulled_signoff(&g, seq)?)
+        },
+    )?;
+    applied += pull_table(
+        db,
+        project,
+        "comments",
+        "SELECT seq, uid, revision_uid, body, mentions, author, created_at
+         FROM comments WHERE seq > $1 ORDER BY seq",
+        |p, r, seq| {
+            let c = SyncComment {
+                uid: r.get(1),
+                revision_uid: r.get(2),
+                body: r.get(3),
+                mentions: r.get(4),
+                author: r.get(5),
+                created_at: r.get(6),
+            };
+            Ok(p.apply_pulled_comment(&c, seq)?)
+        },
+    )?;
+    applied += pull_table(
+        db,
+        project,
+        "rounds",
+        "SELECT seq, uid, name, purpose, overlap, created_by, created_at, assignments::text
+         FROM rounds WHERE seq > $1 ORDER BY seq",
+        |p, r, seq| {
+            let assignments: Vec<(String, String)> = serde_json::from_str(r.get(7))
+                .map_err(|e| SyncError::Invalid(format!("a round's assignments: {e}")))?;
+            let round = SyncRound {
+                uid: r.get(1),
+                name: r.get(2),
+                purpose: r.get(3),
+                overlap: r.get(4),
+                created_by: r.get(5),
+                created_at: r.get(6),
+                assignments,
+            };
+            Ok(p.apply_pulled_round(&round, seq)?)
         },
     )?;
     applied += pull_runs(db, project)?;

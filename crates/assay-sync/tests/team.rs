@@ -183,6 +183,22 @@ fn forbidden_writes_are_refused_by_postgresql(cluster: &Cluster) {
         ),
         "making oneself an auditor",
     );
+    refused(
+        aiko.execute(
+            "INSERT INTO rounds (uid, name, purpose, overlap, created_by, created_at, assignments)
+             VALUES ('r1', 'mine', 'annotate', 0, 'aiko', 'now', '[]')",
+            &[],
+        ),
+        "an annotator leading a round",
+    );
+    refused(
+        aiko.execute(
+            "INSERT INTO comments (uid, revision_uid, body, mentions, author, created_at)
+             VALUES ('c1', $1, 'hi', '{}', 'seo', 'now')",
+            &[&base],
+        ),
+        "commenting as someone else",
+    );
     // What is allowed goes through: an edit of one's own, an auditor's sign-off.
     insert(&mut aiko, "ok1", "aiko", "edited").unwrap();
     seo.execute(
@@ -259,6 +275,40 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
     let id_a = a.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
     assert!(a.item(id_a).unwrap().signed_off);
     assert_eq!(a.item(id_a).unwrap().status, ItemStatus::Approved);
+
+    // seo (the lead) deals a round on her machine; minjun comments with a mention on his. Both
+    // reach aiko: her queue in the round, and the mention waiting for her.
+    let ids: Vec<i64> = ["jg-007", "jg-008", "jg-009"]
+        .iter()
+        .map(|e| s.item_id_by_ext("jgraph-mini", e).unwrap())
+        .collect();
+    let round = assay_core::store::NewRound {
+        name: "round 2".into(),
+        purpose: assay_core::store::RoundPurpose::Annotate,
+        assignees: vec!["aiko".into(), "minjun".into()],
+        overlap: 1.0,
+        sample: None,
+        seed: 1,
+    };
+    s.create_round(&round, &ids, &seo).unwrap();
+    let id_m8 = m.item_id_by_ext("jgraph-mini", "jg-008").unwrap();
+    m.add_comment(id_m8, "@aiko is the unit right here?", &mj)
+        .unwrap();
+    assay_sync::sync(&us, &mut s).unwrap();
+    assay_sync::sync(&um, &mut m).unwrap();
+    assay_sync::sync(&ua, &mut a).unwrap();
+    let r2 = a
+        .rounds()
+        .unwrap()
+        .into_iter()
+        .find(|r| r.name == "round 2")
+        .unwrap();
+    assert_eq!((r2.items, r2.overlapping), (3, 3));
+    assert_eq!(a.round_queue(r2.id, aiko.user_id).unwrap().len(), 3);
+    let mentions = a.open_mentions(aiko.user_id).unwrap();
+    assert_eq!(mentions.len(), 1);
+    assert_eq!(mentions[0].ext_id, "jg-008");
+    assert_eq!(mentions[0].comment.author, "minjun");
 
     // A local write the team refuses: on minjun's machine someone saved as "aiko"; pushing as
     // minjun, PostgreSQL refuses that row. The push goes on without it, the row stays here with

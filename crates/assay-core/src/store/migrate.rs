@@ -62,6 +62,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0013_sync_refusals",
         include_str!("../../../../migrations/0013_sync_refusals.sql"),
     ),
+    (
+        "0014_sync_comments_rounds",
+        include_str!("../../../../migrations/0014_sync_comments_rounds.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

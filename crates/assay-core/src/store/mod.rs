@@ -19,6 +19,7 @@ pub mod stages;
 pub mod summary;
 pub mod sync;
 pub mod sync_runs;
+pub mod sync_threads;
 pub mod users;
 pub mod versions;
 

@@ -141,7 +141,7 @@ pub(crate) fn revision_by_uid(conn: &rusqlite::Connection, uid: &str) -> Result<
 
 /// A pulled row written locally takes the team's uid and position in place of the one its
 /// insert trigger drew.
-fn adopt_uid(
+pub(crate) fn adopt_uid(
     conn: &rusqlite::Connection,
     tbl: &str,
     local_id: i64,
@@ -157,7 +157,7 @@ fn adopt_uid(
 
 impl Project {
     /// A pulled row this replica already has (its own, pushed earlier): record its position.
-    fn mark_known(&self, uid: &str, seq: i64) -> Result<bool> {
+    pub(crate) fn mark_known(&self, uid: &str, seq: i64) -> Result<bool> {
         Ok(self.conn.execute(
             "UPDATE sync_uids SET pushed = 1, seq = ?2 WHERE uid = ?1",
             params![uid, seq],

@@ -1,0 +1,170 @@
+//! Comment threads and rounds between replicas. Both are append-only here, so they travel like
+//! revisions: by uid, items by their revision's uid, people by name.
+
+use rusqlite::{params, OptionalExtension, TransactionBehavior};
+use serde::{Deserialize, Serialize};
+
+use super::sync::{adopt_uid, revision_by_uid};
+use super::Project;
+use crate::error::{Error, Result};
+use crate::model::Role;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SyncComment {
+    pub uid: String,
+    /// The revision that was current when the comment was written.
+    pub revision_uid: String,
+    pub body: String,
+    pub mentions: Vec<String>,
+    pub author: String,
+    pub created_at: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SyncRound {
+    pub uid: String,
+    pub name: String,
+    pub purpose: String,
+    pub overlap: f64,
+    pub created_by: String,
+    pub created_at: String,
+    /// (person, revision uid the item was assigned at).
+    pub assignments: Vec<(String, String)>,
+}
+
+impl Project {
+    pub fn pending_comments(&self) -> Result<Vec<SyncComment>> {
+        let mut st = self.conn.prepare(
+            "SELECT s.uid, rs.uid, c.body, u.name, c.created_at,
+                    (SELECT group_concat(mu.name, char(31)) FROM comment_mentions m
+                     JOIN users mu ON mu.id = m.user_id WHERE m.comment_id = c.id)
+             FROM sync_uids s JOIN comments c ON c.id = s.local_id
+             JOIN revisions r ON r.item_id = c.item_id AND r.rev = c.rev
+             JOIN sync_uids rs ON rs.tbl = 'revisions' AND rs.local_id = r.id
+             JOIN users u ON u.id = c.author_id
+             WHERE s.tbl = 'comments' AND s.pushed = 0 ORDER BY c.id",
+        )?;
+        let rows = st.query_map([], |r| {
+            let mentions: Option<String> = r.get(5)?;
+            Ok(SyncComment {
+                uid: r.get(0)?,
+                revision_uid: r.get(1)?,
+                body: r.get(2)?,
+                author: r.get(3)?,
+                created_at: r.get(4)?,
+                mentions: mentions
+                    .map(|m| m.split('\u{1f}').map(str::to_string).collect())
+                    .unwrap_or_default(),
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    pub fn pending_rounds(&self) -> Result<Vec<SyncRound>> {
+        let mut st = self.conn.prepare(
+            "SELECT s.uid, r.id, r.name, r.purpose, r.overlap, u.name, r.created_at
+             FROM sync_uids s JOIN rounds r ON r.id = s.local_id JOIN users u ON u.id = r.created_by
+             WHERE s.tbl = 'rounds' AND s.pushed = 0 ORDER BY r.id",
+        )?;
+        let heads: Vec<(i64, SyncRound)> = st
+            .query_map([], |r| {
+                Ok((
+                    r.get(1)?,
+                    SyncRound {
+                        uid: r.get(0)?,
+                        name: r.get(2)?,
+                        purpose: r.get(3)?,
+                        overlap: r.get(4)?,
+                        created_by: r.get(5)?,
+                        created_at: r.get(6)?,
+                        assignments: Vec::new(),
+                    },
+                ))
+            })?
+            .collect::<std::result::Result<_, _>>()?;
+        let mut items = self.conn.prepare(
+            "SELECT u.name, s.uid FROM round_items ri JOIN users u ON u.id = ri.user_id
+             JOIN revisions r ON r.item_id = ri.item_id AND r.rev = ri.rev
+             JOIN sync_uids s ON s.tbl = 'revisions' AND s.local_id = r.id
+             WHERE ri.round_id = ?1 ORDER BY ri.item_id, u.name",
+        )?;
+        heads
+            .into_iter()
+            .map(|(id, mut round)| {
+                round.assignments = items
+                    .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
+                    .collect::<std::result::Result<_, _>>()?;
+                Ok(round)
+            })
+            .collect()
+    }
+
+    pub fn apply_pulled_comment(&mut self, c: &SyncComment, seq: i64) -> Result<bool> {
+        if self.mark_known(&c.uid, seq)? {
+            return Ok(false);
+        }
+        let author = self.ensure_user(&c.author, Role::Annotator)?;
+        let tx = self.conn.transaction()?;
+        let (item_id, rev) = revision_by_uid(&tx, &c.revision_uid)?;
+        tx.execute(
+            "INSERT INTO comments (item_id, rev, body, author_id, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![item_id, rev, c.body, author.id, c.created_at],
+        )?;
+        let id = tx.last_insert_rowid();
+        for name in &c.mentions {
+            tx.execute(
+                "INSERT OR IGNORE INTO comment_mentions (comment_id, user_id)
+                 SELECT ?1, id FROM users WHERE name = ?2",
+                params![id, name],
+            )?;
+        }
+        adopt_uid(&tx, "comments", id, &c.uid, seq)?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    pub fn apply_pulled_round(&mut self, r: &SyncRound, seq: i64) -> Result<bool> {
+        if self.mark_known(&r.uid, seq)? {
+            return Ok(false);
+        }
+        let lead = self.ensure_user(&r.created_by, Role::Auditor)?;
+        for (who, _) in &r.assignments {
+            self.ensure_user(who, Role::Annotator)?;
+        }
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // Two leads may name rounds alike on their own machines: the later keeps its maker's name.
+        let taken: Option<i64> = tx
+            .query_row("SELECT id FROM rounds WHERE name = ?1", [&r.name], |x| {
+                x.get(0)
+            })
+            .optional()?;
+        let name = match taken {
+            Some(_) => format!("{} ({})", r.name, r.created_by),
+            None => r.name.clone(),
+        };
+        tx.execute(
+            "INSERT INTO rounds (name, purpose, overlap, created_by, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![name, r.purpose, r.overlap, lead.id, r.created_at],
+        )?;
+        let id = tx.last_insert_rowid();
+        for (who, rev_uid) in &r.assignments {
+            let (item_id, rev) = revision_by_uid(&tx, rev_uid)?;
+            let user: i64 = tx
+                .query_row("SELECT id FROM users WHERE name = ?1", [who], |x| x.get(0))
+                .optional()?
+                .ok_or_else(|| Error::NotFound(format!("user {who}")))?;
+            tx.execute(
+                "INSERT OR IGNORE INTO round_items (round_id, user_id, item_id, rev)
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![id, user, item_id, rev],
+            )?;
+        }
+        adopt_uid(&tx, "rounds", id, &r.uid, seq)?;
+        tx.commit()?;
+        Ok(true)
+    }
+}
