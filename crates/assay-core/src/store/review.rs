@@ -19,6 +19,36 @@ crate::named_enum! {
     }
 }
 
+/// One review decision as stored (made here, or pulled from the team).
+pub(crate) struct DecisionRow<'a> {
+    pub item_id: i64,
+    pub rev: i64,
+    pub decision: &'a str,
+    pub comment: Option<&'a str>,
+    pub author_id: i64,
+    pub created_at: &'a str,
+    /// The revision the decision appended (its record on the item).
+    pub made_rev: Option<i64>,
+}
+
+pub(crate) fn insert_decision(conn: &Connection, d: &DecisionRow<'_>) -> Result<()> {
+    conn.execute(
+        "INSERT INTO review_decisions (item_id, rev, decision, comment, author_id, created_at,
+                                       made_rev)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            d.item_id,
+            d.rev,
+            d.decision,
+            d.comment,
+            d.author_id,
+            d.created_at,
+            d.made_rev
+        ],
+    )?;
+    Ok(())
+}
+
 /// The user who made an item's current revision (None: the import).
 pub(crate) fn current_author(conn: &Connection, item_id: i64) -> Result<Option<i64>> {
     conn.query_row(
@@ -107,19 +137,17 @@ impl Project {
             }),
         };
         let new_rev = append_revision(&tx, item_id, &edit, author)?;
-        tx.execute(
-            "INSERT INTO review_decisions (item_id, rev, decision, comment, author_id, created_at,
-                                           made_rev)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
+        insert_decision(
+            &tx,
+            &DecisionRow {
                 item_id,
                 rev,
-                decision.as_str(),
+                decision: decision.as_str(),
                 comment,
-                author.user_id,
-                now(),
-                new_rev
-            ],
+                author_id: author.user_id,
+                created_at: &now(),
+                made_rev: Some(new_rev),
+            },
         )?;
         tx.commit()?;
         Ok(new_rev)

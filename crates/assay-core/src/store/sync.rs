@@ -498,30 +498,21 @@ impl Project {
         let user = self.ensure_user(&d.author, Role::Annotator)?;
         let tx = self.conn.transaction()?;
         let (item_id, rev) = revision_by_uid(&tx, &d.revision_uid)?;
-        let made_rev: Option<i64> = match &d.made_uid {
-            Some(u) => tx
-                .query_row(
-                    "SELECT r.rev FROM sync_uids s JOIN revisions r ON r.id = s.local_id
-                     WHERE s.uid = ?1 AND s.tbl = 'revisions'",
-                    [u],
-                    |r| r.get(0),
-                )
-                .optional()?,
+        let made_rev = match &d.made_uid {
+            Some(u) => Some(revision_by_uid(&tx, u)?.1),
             None => None,
         };
-        tx.execute(
-            "INSERT INTO review_decisions (item_id, rev, decision, comment, author_id, created_at,
-                                           made_rev)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
+        super::review::insert_decision(
+            &tx,
+            &super::review::DecisionRow {
                 item_id,
                 rev,
-                d.decision,
-                d.comment,
-                user.id,
-                d.created_at,
-                made_rev
-            ],
+                decision: &d.decision,
+                comment: d.comment.as_deref(),
+                author_id: user.id,
+                created_at: &d.created_at,
+                made_rev,
+            },
         )?;
         adopt_uid(&tx, "review_decisions", tx.last_insert_rowid(), &d.uid, seq)?;
         tx.commit()?;
