@@ -9,8 +9,8 @@ mod team;
 mod tls;
 
 pub use team::{
-    add_member, check_connection, fetch_image, fetch_images, init, join, join_with, sync,
-    sync_stored, sync_with, SyncReport,
+    add_member, check_connection, fetch_image, fetch_images, fetch_images_at, init, join,
+    join_with, sync, sync_stored, sync_with, SyncReport,
 };
 
 #[derive(Debug, thiserror::Error)]

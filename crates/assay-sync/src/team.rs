@@ -814,69 +814,66 @@ fn pull_table(
 
 /// Syncs with the team database the project was published to or joined from.
 pub fn sync_stored(project: &mut Project, password: Option<&str>) -> Result<SyncReport> {
-    let url = project.sync_get("team")?.ok_or_else(|| {
-        SyncError::Invalid("this project is not part of a team (assay team init / join)".into())
-    })?;
+    let url = team_url(project)?;
     sync_with(&url, password, project)
 }
 
-fn put_row(project: &mut Project, r: &postgres::Row) -> Result<()> {
-    let bytes: Vec<u8> = r.get(4);
-    let format: String = r.get(3);
-    project.put_image_bytes(&StoredImage {
-        hash: r.get(0),
-        width: r.get::<_, i32>(1) as u32,
-        height: r.get::<_, i32>(2) as u32,
-        format: static_format(&format),
-        byte_len: bytes.len(),
-        data: Some(bytes),
-        link_path: None,
-    })?;
-    Ok(())
+/// The team database this replica was published to or joined from (stored without password).
+fn team_url(project: &Project) -> Result<String> {
+    project.sync_get("team")?.ok_or_else(|| {
+        SyncError::Invalid("this project is not part of a team (assay team init / join)".into())
+    })
 }
 
-/// Fetches one image by its hash from the team database into the replica (content-addressed:
-/// the bytes are checked against the hash). False when the team has no such image.
-pub fn fetch_image(project: &mut Project, hash: &str, password: Option<&str>) -> Result<bool> {
-    let url = project
-        .sync_get("team")?
-        .ok_or_else(|| SyncError::Invalid("this project is not part of a team".into()))?;
-    let mut db = connect_with(&url, password)?;
-    let Some(row) = db.query_opt(
-        "SELECT hash, width, height, format, bytes FROM images WHERE hash = $1",
+/// Copies one image from the team into the replica, checking the bytes against their hash (the
+/// address they travel under). False when the team has no such image.
+fn fetch_one(db: &mut Client, project: &mut Project, hash: &str) -> Result<bool> {
+    let Some(r) = db.query_opt(
+        "SELECT width, height, format, bytes FROM images WHERE hash = $1",
         &[&hash],
     )?
     else {
         return Ok(false);
     };
-    let bytes: Vec<u8> = row.get(4);
+    let bytes: Vec<u8> = r.get(3);
     if assay_core::imaging::sha256_hex(&bytes) != hash {
         return Err(SyncError::Invalid(format!(
             "image {hash}: the team's bytes do not match their hash"
         )));
     }
-    put_row(project, &row)?;
+    let format: String = r.get(2);
+    project.put_image_bytes(&StoredImage {
+        hash: hash.to_string(),
+        width: r.get::<_, i32>(0) as u32,
+        height: r.get::<_, i32>(1) as u32,
+        format: static_format(&format),
+        byte_len: bytes.len(),
+        data: Some(bytes),
+        link_path: None,
+    })?;
     Ok(true)
+}
+
+/// Fetches one image by its hash from the team database into the replica (on first view).
+pub fn fetch_image(project: &mut Project, hash: &str, password: Option<&str>) -> Result<bool> {
+    let mut db = connect_with(&team_url(project)?, password)?;
+    fetch_one(&mut db, project, hash)
 }
 
 /// Fetches every image the replica does not have yet (to work offline); returns how many.
 pub fn fetch_images(project: &mut Project, password: Option<&str>) -> Result<usize> {
-    let url = project
-        .sync_get("team")?
-        .ok_or_else(|| SyncError::Invalid("this project is not part of a team".into()))?;
-    let mut db = connect_with(&url, password)?;
+    let url = team_url(project)?;
+    fetch_images_at(&url, password, project)
+}
+
+/// `fetch_images` from `url` (a URL that may carry its password, as given to `join`).
+pub fn fetch_images_at(url: &str, password: Option<&str>, project: &mut Project) -> Result<usize> {
+    let mut db = connect_with(url, password)?;
     let have: std::collections::HashSet<String> = project.image_hashes()?.into_iter().collect();
     let mut n = 0;
-    for hash in db.query("SELECT hash FROM images ORDER BY hash", &[])? {
-        let hash: String = hash.get(0);
-        if have.contains(&hash) {
-            continue;
-        }
-        if let Some(row) = db.query_opt(
-            "SELECT hash, width, height, format, bytes FROM images WHERE hash = $1",
-            &[&hash],
-        )? {
-            put_row(project, &row)?;
+    for row in db.query("SELECT hash FROM images ORDER BY hash", &[])? {
+        let hash: String = row.get(0);
+        if !have.contains(&hash) && fetch_one(&mut db, project, &hash)? {
             n += 1;
         }
     }

@@ -86,18 +86,13 @@ pub fn review(ctx: &Ctx, a: ReviewArgs) -> anyhow::Result<()> {
 pub fn queue(ctx: &Ctx, a: QueueArgs) -> anyhow::Result<()> {
     let p = ctx.open()?;
     let who = person(&p, &a.user)?;
-    let ids = p.review_queue(who.user_id)?;
-    let mut rows = Vec::new();
-    for id in ids {
-        let it = p.item(id)?;
-        rows.push(serde_json::json!({"id": id, "dataset": it.dataset, "ext_id": it.ext_id}));
-    }
+    let rows = p.review_entries(who.user_id)?;
     if ctx.json {
         return output::json(&rows);
     }
     println!("{} items wait for {}'s review", rows.len(), a.user);
     for r in rows {
-        println!("  {} / {}", r["dataset"], r["ext_id"]);
+        println!("  {} / {}", r.dataset, r.ext_id);
     }
     let back = p.sent_back(who.user_id)?;
     if !back.is_empty() {

@@ -72,7 +72,7 @@ pub fn team(ctx: &Ctx, c: TeamCommand) -> anyhow::Result<()> {
         TeamCommand::Join { url, file, images } => {
             let (mut p, r) = assay_sync::join(&url, &file)?;
             if images {
-                assay_sync::fetch_images(&mut p, url_password(&url).as_deref())?;
+                assay_sync::fetch_images_at(&url, None, &mut p)?;
             }
             if ctx.json {
                 return output::json(&serde_json::json!({"pulled": r.pulled, "file": file}));
@@ -134,10 +134,4 @@ pub fn resolve(ctx: &Ctx, a: ResolveArgs) -> anyhow::Result<()> {
         a.dataset, a.id, a.keep
     );
     Ok(())
-}
-
-/// The password in a URL, for the calls that read the stored URL (which has none).
-fn url_password(url: &str) -> Option<String> {
-    let creds = url.split_once("://")?.1.rsplit_once('@')?.0;
-    creds.split_once(':').map(|(_, pw)| pw.to_string())
 }

@@ -472,6 +472,45 @@ pub(crate) fn append_revision_at(
     author: &Author,
     ts: &str,
 ) -> Result<i64> {
+    let rev = insert_revision(tx, item_id, edit, author, ts)?;
+    let c = &edit.content;
+    tx.execute(
+        "UPDATE items SET rev = ?2, format = ?3, category = ?4, op = ?5, tags = ?6, status = ?7,
+            ref_type = ?8, has_box = ?9, image_count = ?10, thumb_hash = ?11, question = ?12,
+            answer = ?13, updated_at = ?14, source = ?15
+         WHERE id = ?1",
+        params![
+            item_id,
+            rev,
+            c.format.as_str(),
+            c.category,
+            edit.op.map(|o| o.as_str()),
+            IssueTag::to_bits(&edit.tags),
+            edit.status.as_str(),
+            c.ref_type.map(|r| r.as_str()),
+            c.has_box(),
+            c.images.len() as i64,
+            c.images.first().map(|i| i.hash.as_str()),
+            c.question,
+            c.answer,
+            ts,
+            c.source
+        ],
+    )?;
+    super::search::reindex(tx, item_id, c)?;
+    super::boxes::write_metrics(tx, item_id, c)?;
+    Ok(rev)
+}
+
+/// Writes a revision row after the item's highest one without making it current (a revision
+/// pulled from a team that is older, in the team's order, than the one shown here).
+pub(crate) fn insert_revision(
+    tx: &Transaction<'_>,
+    item_id: i64,
+    edit: &Edit,
+    author: &Author,
+    ts: &str,
+) -> Result<i64> {
     let rev: i64 = tx
         .query_row(
             "SELECT max(rev) + 1 FROM revisions WHERE item_id = ?1",
@@ -479,8 +518,7 @@ pub(crate) fn append_revision_at(
             |r| r.get::<_, Option<i64>>(0),
         )?
         .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
-    let c = &edit.content;
-    let json = serde_json::to_string(c).map_err(|e| Error::Invalid(e.to_string()))?;
+    let json = serde_json::to_string(&edit.content).map_err(|e| Error::Invalid(e.to_string()))?;
     let tags = IssueTag::to_bits(&edit.tags);
     tx.execute(
         "INSERT INTO revisions (item_id, rev, author_id, role, round, created_at, op, tags, status, note, content)
@@ -499,30 +537,5 @@ pub(crate) fn append_revision_at(
             json
         ],
     )?;
-    tx.execute(
-        "UPDATE items SET rev = ?2, format = ?3, category = ?4, op = ?5, tags = ?6, status = ?7,
-            ref_type = ?8, has_box = ?9, image_count = ?10, thumb_hash = ?11, question = ?12,
-            answer = ?13, updated_at = ?14, source = ?15
-         WHERE id = ?1",
-        params![
-            item_id,
-            rev,
-            c.format.as_str(),
-            c.category,
-            edit.op.map(|o| o.as_str()),
-            tags,
-            edit.status.as_str(),
-            c.ref_type.map(|r| r.as_str()),
-            c.has_box(),
-            c.images.len() as i64,
-            c.images.first().map(|i| i.hash.as_str()),
-            c.question,
-            c.answer,
-            ts,
-            c.source
-        ],
-    )?;
-    super::search::reindex(tx, item_id, c)?;
-    super::boxes::write_metrics(tx, item_id, c)?;
     Ok(rev)
 }

@@ -156,14 +156,11 @@ impl Project {
     /// Items waiting for review that this person may review: edited, not signed off, and whose
     /// current revision someone else made.
     pub fn review_queue(&self, user_id: i64) -> Result<Vec<i64>> {
-        let mut st = self.conn.prepare(
-            "SELECT i.id FROM items i JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev
-             WHERE i.status = 'edited' AND i.signed_off = 0
-               AND (r.author_id IS NULL OR r.author_id != ?1)
-             ORDER BY i.id",
-        )?;
-        let rows = st.query_map([user_id], |r| r.get(0))?;
-        Ok(rows.collect::<std::result::Result<_, _>>()?)
+        Ok(self
+            .review_entries(user_id)?
+            .into_iter()
+            .map(|e| e.item_id)
+            .collect())
     }
 
     /// The review queue with each item's dataset and id, for lists.

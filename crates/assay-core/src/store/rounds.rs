@@ -350,17 +350,18 @@ impl Project {
         purpose: RoundPurpose,
     ) -> Result<Vec<AssigneeProgress>> {
         let mut st = self.conn.prepare(&format!(
-            "SELECT u.name, count(*), coalesce(sum({done}), 0),
-               (SELECT count(*) FROM round_items ri2
-                  JOIN review_decisions rd ON rd.item_id = ri2.item_id AND rd.rev > ri2.rev
-                  JOIN revisions r ON r.item_id = rd.item_id AND r.rev = rd.rev
-                 WHERE ri2.round_id = ?1 AND ri2.user_id = u.id AND r.author_id = u.id
-                   AND rd.decision = 'approve'),
-               (SELECT count(*) FROM round_items ri2
-                  JOIN review_decisions rd ON rd.item_id = ri2.item_id AND rd.rev > ri2.rev
-                  JOIN revisions r ON r.item_id = rd.item_id AND r.rev = rd.rev
-                 WHERE ri2.round_id = ?1 AND ri2.user_id = u.id AND r.author_id = u.id
-                   AND rd.decision = 'request_changes')
+            "WITH verdicts AS (
+               -- Decisions on the assignee's own revisions of the round's items since assignment.
+               SELECT ri2.user_id, sum(rd.decision = 'approve') AS approved,
+                      sum(rd.decision = 'request_changes') AS sent_back
+               FROM round_items ri2
+               JOIN review_decisions rd ON rd.item_id = ri2.item_id AND rd.rev > ri2.rev
+               JOIN revisions r ON r.item_id = rd.item_id AND r.rev = rd.rev
+                               AND r.author_id = ri2.user_id
+               WHERE ri2.round_id = ?1 GROUP BY ri2.user_id)
+             SELECT u.name, count(*), coalesce(sum({done}), 0),
+               coalesce((SELECT approved FROM verdicts v WHERE v.user_id = u.id), 0),
+               coalesce((SELECT sent_back FROM verdicts v WHERE v.user_id = u.id), 0)
              FROM round_items ri JOIN items i ON i.id = ri.item_id JOIN users u ON u.id = ri.user_id
              WHERE ri.round_id = ?1 GROUP BY u.id ORDER BY u.name",
             done = purpose.done_sql()
@@ -451,15 +452,16 @@ impl Project {
             "SELECT u.name, u.role,
                (SELECT count(DISTINCT r.item_id) FROM revisions r WHERE r.author_id = u.id AND {OWN_REVISION}),
                (SELECT count(*) FROM revisions r WHERE r.author_id = u.id AND {OWN_REVISION}),
-               (SELECT count(*) FROM review_decisions rd JOIN revisions r
-                  ON r.item_id = rd.item_id AND r.rev = rd.rev
-                WHERE r.author_id = u.id AND rd.decision = 'approve'),
-               (SELECT count(*) FROM review_decisions rd JOIN revisions r
-                  ON r.item_id = rd.item_id AND r.rev = rd.rev
-                WHERE r.author_id = u.id AND rd.decision = 'request_changes'),
+               coalesce(v.approved, 0), coalesce(v.sent_back, 0),
                (SELECT count(*) FROM review_decisions rd WHERE rd.author_id = u.id),
                (SELECT count(*) FROM signoffs s WHERE s.author_id = u.id AND s.signed = 1)
-             FROM users u ORDER BY u.name"
+             FROM users u LEFT JOIN (
+               -- Decisions others made on this person's revisions.
+               SELECT r.author_id, sum(rd.decision = 'approve') AS approved,
+                      sum(rd.decision = 'request_changes') AS sent_back
+               FROM review_decisions rd JOIN revisions r ON r.item_id = rd.item_id AND r.rev = rd.rev
+               GROUP BY r.author_id) v ON v.author_id = u.id
+             ORDER BY u.name"
         ))?;
         let mut people: Vec<PersonStats> = st
             .query_map([], |r| {

@@ -6,7 +6,7 @@
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
-use super::items::{append_revision_at, Author, Edit, ItemWriter, NewItem};
+use super::items::{append_revision_at, insert_revision, Author, Edit, ItemWriter, NewItem};
 use super::{now, Project};
 use crate::error::{Error, Result};
 use crate::model::{IssueTag, ItemContent, ItemStatus, RefinementOp, Role};
@@ -392,32 +392,28 @@ impl Project {
         if self.mark_known(&rev.uid, seq)? {
             return Ok(false);
         }
-        let author = match &rev.author {
-            Some(name) => {
-                let role = rev
-                    .author_role
-                    .as_deref()
-                    .and_then(Role::parse)
-                    .unwrap_or(Role::Annotator);
-                Some(self.ensure_user(name, role)?)
-            }
-            None => {
-                return Err(Error::Invalid(format!(
-                    "revision {} has no author; only originals do",
-                    rev.uid
-                )))
-            }
-        };
+        let name = rev.author.as_deref().ok_or_else(|| {
+            Error::Invalid(format!(
+                "revision {} has no author; only originals do",
+                rev.uid
+            ))
+        })?;
+        let role = rev
+            .author_role
+            .as_deref()
+            .and_then(Role::parse)
+            .unwrap_or(Role::Annotator);
+        let author = self.ensure_user(name, role)?;
         let item_id = self.item_id_by_ext(&rev.dataset, &rev.ext_id)?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let (head_id, head_uid, head_seq): (i64, String, Option<i64>) = tx.query_row(
-            "SELECT r.id, s.uid, s.seq FROM items i
+        let (head_uid, head_seq): (String, Option<i64>) = tx.query_row(
+            "SELECT s.uid, s.seq FROM items i
              JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev
              JOIN sync_uids s ON s.tbl = 'revisions' AND s.local_id = r.id WHERE i.id = ?1",
             [item_id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
         let content: ItemContent = serde_json::from_str(&rev.content)
             .map_err(|e| Error::Invalid(format!("revision {}: {e}", rev.uid)))?;
@@ -430,41 +426,17 @@ impl Project {
             note: rev.note.clone(),
         };
         let who = Author {
-            user_id: author.as_ref().map(|u| u.id).unwrap_or(0),
-            role: author.as_ref().map(|u| u.role).unwrap_or(Role::Annotator),
+            user_id: author.id,
+            role: author.role,
             round: 0,
         };
         let becomes_head = head_seq.is_some_and(|h| seq > h);
-        let local_rev;
-        if becomes_head {
-            local_rev = append_revision_at(&tx, item_id, &edit, &who, &rev.created_at)?;
+        // Older in the team's order than what this replica shows: history only.
+        let local_rev = if becomes_head {
+            append_revision_at(&tx, item_id, &edit, &who, &rev.created_at)?
         } else {
-            // Older in the team's order than what this replica shows: history only.
-            let json =
-                serde_json::to_string(&edit.content).map_err(|e| Error::Invalid(e.to_string()))?;
-            local_rev = tx.query_row(
-                "SELECT max(rev) + 1 FROM revisions WHERE item_id = ?1",
-                [item_id],
-                |r| r.get(0),
-            )?;
-            tx.execute(
-                "INSERT INTO revisions (item_id, rev, author_id, role, round, created_at, op, tags,
-                                        status, note, content)
-                 VALUES (?1, ?2, ?3, ?4, 0, ?5, ?6, ?7, ?8, ?9, ?10)",
-                params![
-                    item_id,
-                    local_rev,
-                    author.as_ref().map(|u| u.id),
-                    rev.author_role,
-                    rev.created_at,
-                    rev.op,
-                    rev.tags,
-                    rev.status,
-                    rev.note,
-                    json
-                ],
-            )?;
-        }
+            insert_revision(&tx, item_id, &edit, &who, &rev.created_at)?
+        };
         let new_id: i64 = tx.query_row(
             "SELECT id FROM revisions WHERE item_id = ?1 AND rev = ?2",
             params![item_id, local_rev],
@@ -475,7 +447,7 @@ impl Project {
             "UPDATE sync_uids SET base_uid = ?2 WHERE tbl = 'revisions' AND local_id = ?1",
             params![new_id, rev.base_uid],
         )?;
-        if rev.base_uid.as_deref() != Some(head_uid.as_str()) && head_id != new_id {
+        if rev.base_uid.as_deref() != Some(head_uid.as_str()) {
             let (head, other) = if becomes_head {
                 (rev.uid.clone(), head_uid)
             } else {
