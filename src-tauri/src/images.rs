@@ -7,10 +7,16 @@ use tauri::{Manager, Runtime, UriSchemeContext, UriSchemeResponder};
 use crate::state::AppState;
 
 fn respond(status: StatusCode, mime: &str, body: Vec<u8>) -> Response<Vec<u8>> {
+    // Content-addressed bytes never change; a miss (offline, not fetched yet) must be asked again.
+    let cache = if status == StatusCode::OK {
+        "max-age=31536000, immutable"
+    } else {
+        "no-store"
+    };
     Response::builder()
         .status(status)
         .header("Content-Type", mime)
-        .header("Cache-Control", "max-age=31536000, immutable")
+        .header("Cache-Control", cache)
         .body(body)
         .unwrap_or_default()
 }

@@ -83,7 +83,13 @@ impl Session {
     fn attach(&mut self, project: Project) -> ApiResult<ProjectInfo> {
         let path = project.path().display().to_string();
         self.user = match &self.prefs.user {
-            Some(u) => Some(project.ensure_user(&u.name, u.role)?),
+            // A remembered person new to this project, as an auditor, must be made one by its
+            // owner first: they choose again on the start screen.
+            Some(u) => match project.sign_in(&u.name, u.role) {
+                Ok(u) => Some(u),
+                Err(assay_core::Error::Forbidden(_)) => None,
+                Err(e) => return Err(e.into()),
+            },
             None => None,
         };
         self.project = Some(project);
@@ -107,8 +113,12 @@ impl Session {
         if name.trim().is_empty() {
             return Err(ApiError::new("invalid", "a name is needed"));
         }
+        // The stored role, whatever was asked: nobody raises their own.
+        let mut role = role;
         if let Some(p) = &self.project {
-            self.user = Some(p.ensure_user(name.trim(), role)?);
+            let u = p.sign_in(name.trim(), role)?;
+            role = u.role;
+            self.user = Some(u);
         }
         let view = SessionUser {
             name: name.trim().to_string(),

@@ -34,6 +34,7 @@ impl From<SyncError> for ApiError {
             SyncError::Offline(m) => ApiError::new("offline", m),
             SyncError::Invalid(m) => ApiError::new("invalid", m),
             SyncError::Tls(m) => ApiError::new("tls", m),
+            e @ SyncError::Blocked(_) => ApiError::new("blocked", e.to_string()),
             SyncError::Db(d) => ApiError::new(
                 "team",
                 d.as_db_error()
@@ -81,14 +82,26 @@ pub fn team_sync(project: &Path, password: Option<&str>) -> ApiResult<TeamStatus
     }
 }
 
+/// The one connection image fetches share: requests wait their turn on the lock (the queue), so
+/// a page of thumbnails opens one session, not one per image.
+static IMAGE_SOURCE: std::sync::Mutex<Option<assay_sync::ImageSource>> =
+    std::sync::Mutex::new(None);
+
 /// Fetches an image of a team replica on first view; false when the project is not in a team
 /// or the team has no such image.
 pub fn fetch_image(project: &Path, hash: &str, password: Option<&str>) -> ApiResult<bool> {
     let mut p = Project::open(project)?;
-    if p.sync_get("team")?.is_none() {
+    let Some(url) = p.sync_get("team")? else {
         return Ok(false);
+    };
+    let mut source = IMAGE_SOURCE.lock().unwrap_or_else(|e| e.into_inner());
+    if source.as_ref().is_none_or(|s| !s.serves(&url)) {
+        *source = Some(assay_sync::ImageSource::new(&url, password));
     }
-    Ok(assay_sync::fetch_image(&mut p, hash, password)?)
+    let Some(s) = source.as_mut() else {
+        return Ok(false);
+    };
+    Ok(s.fetch(&mut p, hash)?)
 }
 
 /// Publishes the project at `project` to an empty database (`url` as its owner).

@@ -146,7 +146,7 @@ fn import(ctx: &Ctx, a: ImportArgs) -> anyhow::Result<()> {
     } else {
         formats::read(format_of(&a.format)?, &a.file)?
     };
-    let user = p.ensure_user(&a.user, Role::Annotator)?;
+    let user = p.sign_in(&a.user, Role::Annotator)?;
     let author = Author {
         user_id: user.id,
         role: user.role,

@@ -511,7 +511,7 @@ pub struct OverruleArgs {
 
 pub fn overrule(ctx: &Ctx, a: OverruleArgs) -> anyhow::Result<()> {
     let p = ctx.open()?;
-    let user = p.ensure_user(&a.user, a.role)?;
+    let user = p.sign_in(&a.user, a.role)?;
     let item = p.item_id_by_ext(&a.dataset, &a.item)?;
     assay_eval::table::overrule(&p, a.run, item, a.score, Some(user.id), a.note.as_deref())?;
     if ctx.json {

@@ -78,7 +78,7 @@ pub struct FunnelArgs {
 fn author(p: &Project, name: &str, default_role: Role) -> anyhow::Result<Author> {
     let u = match p.user_by_name(name)? {
         Some(u) => u,
-        None => p.ensure_user(name, default_role)?,
+        None => p.sign_in(name, default_role)?,
     };
     Ok(Author {
         user_id: u.id,

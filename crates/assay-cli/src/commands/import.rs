@@ -54,7 +54,7 @@ pub fn run(ctx: &Ctx, a: ImportArgs) -> anyhow::Result<()> {
         dry_run: a.dry_run,
     };
     if let Some(seed) = &a.refines {
-        let user = project.ensure_user(&a.user, assay_core::Role::Annotator)?;
+        let user = project.sign_in(&a.user, assay_core::Role::Annotator)?;
         let author = assay_core::store::Author {
             user_id: user.id,
             role: assay_core::Role::Annotator,

@@ -230,7 +230,7 @@ pub struct EditArgs {
 pub fn edit(ctx: &Ctx, a: EditArgs) -> anyhow::Result<()> {
     let mut p = ctx.open()?;
     let role = a.role;
-    let user = p.ensure_user(&a.user, role)?;
+    let user = p.sign_in(&a.user, role)?;
     let id = p.item_id_by_ext(&a.dataset, &a.id)?;
     let item = p.item(id)?;
     let mut content = item.content.clone();

@@ -49,11 +49,21 @@ pub fn stats(ctx: &Ctx) -> anyhow::Result<()> {
 
 #[derive(Subcommand)]
 pub enum UserCommand {
-    /// Add a user (or change their role).
+    /// Add a user: a new person may be an annotator or a researcher (an auditor only as the
+    /// project's first person, its owner). An existing person keeps their role.
     Add {
         name: String,
         #[arg(long, default_value = "annotator", value_parser = super::named::<Role>(&Role::NAMES))]
         role: Role,
+    },
+    /// Give a person a role, as the project's owner or an auditor (`--by`). Refused in a team,
+    /// where the team's members table is the only source of roles.
+    SetRole {
+        name: String,
+        #[arg(value_parser = super::named::<Role>(&Role::NAMES))]
+        role: Role,
+        #[arg(long)]
+        by: String,
     },
     /// List users.
     List,
@@ -63,7 +73,16 @@ pub fn user(ctx: &Ctx, c: UserCommand) -> anyhow::Result<()> {
     let p = ctx.open()?;
     match c {
         UserCommand::Add { name, role } => {
-            let u = p.ensure_user(&name, role)?;
+            let u = p.sign_in(&name, role)?;
+            if ctx.json {
+                output::json(&u)
+            } else {
+                println!("{} ({})", u.name, u.role.as_str());
+                Ok(())
+            }
+        }
+        UserCommand::SetRole { name, role, by } => {
+            let u = p.set_role(&by, &name, role)?;
             if ctx.json {
                 output::json(&u)
             } else {

@@ -12,7 +12,7 @@ use assay_core::{Project, Role};
 pub(super) fn person(p: &Project, name: &str) -> anyhow::Result<Author> {
     let u = match p.user_by_name(name)? {
         Some(u) => u,
-        None => p.ensure_user(name, Role::Annotator)?,
+        None => p.sign_in(name, Role::Annotator)?,
     };
     Ok(Author {
         user_id: u.id,

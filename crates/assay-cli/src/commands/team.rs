@@ -66,13 +66,18 @@ pub fn team(ctx: &Ctx, c: TeamCommand) -> anyhow::Result<()> {
         }
         TeamCommand::FetchImages => {
             let mut p = ctx.open()?;
-            let n = assay_sync::fetch_images(&mut p, None)?;
-            println!("{n} images fetched");
+            let r = assay_sync::fetch_images(&mut p, None)?;
+            println!("{} images fetched", r.fetched);
+            for (hash, why) in &r.bad {
+                eprintln!("skipped image {hash}: {why}");
+            }
         }
         TeamCommand::Join { url, file, images } => {
             let (mut p, r) = assay_sync::join(&url, &file)?;
             if images {
-                assay_sync::fetch_images_at(&url, None, &mut p)?;
+                for (hash, why) in assay_sync::fetch_images_at(&url, None, &mut p)?.bad {
+                    eprintln!("skipped image {hash}: {why}");
+                }
             }
             if ctx.json {
                 return output::json(&serde_json::json!({"pulled": r.pulled, "file": file}));

@@ -66,6 +66,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0014_sync_comments_rounds",
         include_str!("../../../../migrations/0014_sync_comments_rounds.sql"),
     ),
+    (
+        "0015_sync_trust",
+        include_str!("../../../../migrations/0015_sync_trust.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

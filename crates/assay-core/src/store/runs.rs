@@ -257,14 +257,19 @@ fn insert_response(
     prompt: Option<&str>,
     replace: bool,
 ) -> Result<()> {
-    let verb = if replace {
-        "INSERT OR REPLACE"
+    // A response pulled from the team under the same key is replaced by this machine's own:
+    // only responses made here are cache hits.
+    let keep = if replace {
+        ""
     } else {
-        "INSERT OR IGNORE"
+        "WHERE responses.from_team IS NOT NULL"
     };
     conn.prepare_cached(&format!(
-        "{verb} INTO responses (cache_key, text, prompt_tokens, completion_tokens, created_at, prompt)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+        "INSERT INTO responses (cache_key, text, prompt_tokens, completion_tokens, created_at, prompt)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT (cache_key) DO UPDATE SET text = excluded.text,
+             prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
+             created_at = excluded.created_at, prompt = excluded.prompt, from_team = NULL {keep}"
     ))?
     .execute(params![key, r.text, r.prompt_tokens, r.completion_tokens, now(), prompt])?;
     Ok(())
@@ -351,7 +356,8 @@ impl Project {
         Ok(self
             .conn
             .prepare_cached(
-                "SELECT text, prompt_tokens, completion_tokens FROM responses WHERE cache_key = ?1",
+                "SELECT text, prompt_tokens, completion_tokens FROM responses
+                 WHERE cache_key = ?1 AND from_team IS NULL",
             )?
             .query_row([key], |r| {
                 Ok(StoredResponse {

@@ -196,7 +196,8 @@ impl Project {
                 |r| r.get(0),
             )?,
             refused: self.conn.query_row(
-                "SELECT count(*) FROM sync_uids WHERE pushed = 2",
+                "SELECT (SELECT count(*) FROM sync_uids WHERE pushed = 2)
+                      + (SELECT count(*) FROM sync_set_aside)",
                 [],
                 |r| r.get(0),
             )?,
@@ -321,10 +322,25 @@ impl Project {
         Ok(())
     }
 
-    /// Local rows the team refused: (table, uid, reason).
+    /// A row pulled from the team that this replica cannot accept: kept aside with the reason,
+    /// and the pull goes on past it.
+    pub fn set_aside_pulled(&self, tbl: &str, uid: &str, seq: i64, reason: &str) -> Result<()> {
+        self.conn.execute(
+            "INSERT OR REPLACE INTO sync_set_aside (tbl, uid, seq, reason, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![tbl, uid, seq, reason, now()],
+        )?;
+        Ok(())
+    }
+
+    /// Rows not taken on either side: local rows the team refused, and pulled rows set aside
+    /// here (their table named "pulled TABLE"): (table, uid, reason).
     pub fn refused_rows(&self) -> Result<Vec<(String, String, String)>> {
         let mut st = self.conn.prepare(
-            "SELECT tbl, uid, coalesce(refusal, '') FROM sync_uids WHERE pushed = 2 ORDER BY tbl, local_id",
+            "SELECT tbl, uid, coalesce(refusal, '') FROM
+               (SELECT tbl, uid, refusal, 0 AS side, local_id AS o FROM sync_uids WHERE pushed = 2
+                UNION ALL SELECT 'pulled ' || tbl, uid, reason, 1, seq FROM sync_set_aside)
+             ORDER BY side, tbl, o",
         )?;
         let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
@@ -398,13 +414,20 @@ impl Project {
                 rev.uid
             ))
         })?;
-        let role = rev
-            .author_role
-            .as_deref()
-            .and_then(Role::parse)
-            .unwrap_or(Role::Annotator);
-        let author = self.ensure_user(name, role)?;
+        // The person's role is the team's (pulled with the members), never the row's say.
+        let author = self.ensure_user(name, Role::Annotator)?;
         let item_id = self.item_id_by_ext(&rev.dataset, &rev.ext_id)?;
+        let base = rev.base_uid.as_deref().ok_or_else(|| {
+            Error::Invalid(format!("revision {} has no base; only originals do", rev.uid))
+        })?;
+        if revision_by_uid(&self.conn, base)?.0 != item_id {
+            return Err(Error::Invalid(format!(
+                "revision {}: its base is a revision of another item",
+                rev.uid
+            )));
+        }
+        let status = ItemStatus::parse(&rev.status)
+            .ok_or_else(|| Error::Invalid(format!("revision {}: status {:?}", rev.uid, rev.status)))?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -422,7 +445,7 @@ impl Project {
             content,
             op: rev.op.as_deref().and_then(RefinementOp::parse),
             tags: IssueTag::from_bits(rev.tags),
-            status: ItemStatus::parse(&rev.status).unwrap_or(ItemStatus::Edited),
+            status,
             note: rev.note.clone(),
         };
         let who = Author {
@@ -431,6 +454,12 @@ impl Project {
             round: 0,
         };
         let becomes_head = head_seq.is_some_and(|h| seq > h);
+        if becomes_head && super::review::is_signed_off(&tx, item_id)? {
+            return Err(Error::Forbidden(format!(
+                "revision {}: {} / {} is signed off here",
+                rev.uid, rev.dataset, rev.ext_id
+            )));
+        }
         // Older in the team's order than what this replica shows: history only.
         let local_rev = if becomes_head {
             append_revision_at(&tx, item_id, &edit, &who, &rev.created_at)?
@@ -470,6 +499,17 @@ impl Project {
         let user = self.ensure_user(&d.author, Role::Annotator)?;
         let tx = self.conn.transaction()?;
         let (item_id, rev) = revision_by_uid(&tx, &d.revision_uid)?;
+        let reviewed_author: Option<i64> = tx.query_row(
+            "SELECT author_id FROM revisions WHERE item_id = ?1 AND rev = ?2",
+            params![item_id, rev],
+            |r| r.get(0),
+        )?;
+        if reviewed_author == Some(user.id) {
+            return Err(Error::Forbidden(format!(
+                "review {}: {} reviewed their own revision",
+                d.uid, d.author
+            )));
+        }
         let made_rev = match &d.made_uid {
             Some(u) => Some(revision_by_uid(&tx, u)?.1),
             None => None,
@@ -495,9 +535,22 @@ impl Project {
         if self.mark_known(&g.uid, seq)? {
             return Ok(false);
         }
-        let user = self.ensure_user(&g.author, Role::Auditor)?;
+        let user = self.ensure_user(&g.author, Role::Annotator)?;
+        if user.role != Role::Auditor {
+            return Err(Error::Forbidden(format!(
+                "sign-off {}: {} is not an auditor of the team",
+                g.uid, g.author
+            )));
+        }
         let tx = self.conn.transaction()?;
         let (item_id, rev) = revision_by_uid(&tx, &g.revision_uid)?;
+        let head: i64 = tx.query_row("SELECT rev FROM items WHERE id = ?1", [item_id], |r| r.get(0))?;
+        if head != rev {
+            return Err(Error::Forbidden(format!(
+                "sign-off {}: the item has a newer revision than the one signed",
+                g.uid
+            )));
+        }
         tx.execute(
             "INSERT INTO signoffs (item_id, rev, signed, note, author_id, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",

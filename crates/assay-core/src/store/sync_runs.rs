@@ -24,6 +24,9 @@ pub struct SyncRun {
     pub status: String,
     pub created_at: String,
     pub finished_at: String,
+    /// The member who published it (None on the way out: the team fills it in).
+    #[serde(default)]
+    pub author: Option<String>,
     pub items: Vec<SyncRunItem>,
     pub responses: Vec<SyncResponse>,
 }
@@ -94,6 +97,7 @@ impl Project {
                         status: r.get(11)?,
                         created_at: r.get(12)?,
                         finished_at: r.get(13)?,
+                        author: None,
                         items: Vec::new(),
                         responses: Vec::new(),
                     },
@@ -149,11 +153,36 @@ impl Project {
         Ok(out)
     }
 
-    /// Records that the team holds this run's snapshot (at position `seq`).
-    pub fn mark_run_pushed(&mut self, origin: &str, finished_at: &str, seq: i64) -> Result<()> {
+    /// Records that the team holds this run's snapshot (at position `seq`), published by `me`.
+    pub fn mark_run_pushed(
+        &mut self,
+        origin: &str,
+        finished_at: &str,
+        seq: i64,
+        me: Option<&str>,
+    ) -> Result<()> {
         self.conn.execute(
-            "UPDATE sync_runs SET snapshot = ?2, seq = ?3 WHERE origin = ?1",
-            params![origin, finished_at, seq],
+            "UPDATE sync_runs SET snapshot = ?2, seq = ?3, author = ?4 WHERE origin = ?1",
+            params![origin, finished_at, seq, me],
+        )?;
+        Ok(())
+    }
+
+    /// The team refused this state of a run: it is not offered again (a later state is), and the
+    /// reason is listed with the other rows not taken.
+    pub fn mark_run_refused(&mut self, origin: &str, finished_at: &str, why: &str) -> Result<()> {
+        self.conn.execute(
+            "UPDATE sync_runs SET snapshot = ?2 WHERE origin = ?1",
+            params![origin, finished_at],
+        )?;
+        self.conn.execute(
+            "INSERT OR REPLACE INTO sync_set_aside (tbl, uid, seq, reason, created_at)
+             VALUES ('runs', ?1, NULL, ?2, ?3)",
+            params![
+                format!("{origin}@{finished_at}"),
+                format!("refused by the team: {why}"),
+                now()
+            ],
         )?;
         Ok(())
     }
@@ -163,14 +192,27 @@ impl Project {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let known: Option<(i64, Option<String>)> = tx
+        let known: Option<(i64, Option<String>, Option<String>)> = tx
             .query_row(
-                "SELECT run_id, snapshot FROM sync_runs WHERE origin = ?1",
+                "SELECT run_id, snapshot, author FROM sync_runs WHERE origin = ?1",
                 [&run.origin],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()?;
-        if let Some((_, Some(snap))) = &known {
+        // None: published by the team's owner with the project.
+        let author = run.author.as_deref();
+        if let Some((_, _, known_author)) = &known {
+            // A run is its publisher's: a snapshot under another's origin (or this replica's own
+            // run, which it alone publishes) is never taken.
+            if known_author.as_deref() != author {
+                return Err(Error::Forbidden(format!(
+                    "run {}: a snapshot by {} of a run that is not theirs",
+                    run.origin,
+                    author.unwrap_or("the owner")
+                )));
+            }
+        }
+        if let Some((_, Some(snap), _)) = &known {
             if *snap == run.finished_at {
                 tx.execute(
                     "UPDATE sync_runs SET seq = ?2 WHERE origin = ?1",
@@ -197,7 +239,7 @@ impl Project {
             .optional()?
             .ok_or_else(|| Error::NotFound(format!("dataset {}", run.dataset)))?;
         let run_id = match known {
-            Some((id, _)) => {
+            Some((id, _, _)) => {
                 tx.execute("DELETE FROM run_items WHERE run_id = ?1", [id])?;
                 tx.execute(
                     "UPDATE runs SET status = ?2, finished_at = ?3 WHERE id = ?1",
@@ -243,8 +285,8 @@ impl Project {
                 )?;
                 let id = tx.last_insert_rowid();
                 tx.execute(
-                    "INSERT INTO sync_runs (run_id, origin) VALUES (?1, ?2)",
-                    params![id, run.origin],
+                    "INSERT INTO sync_runs (run_id, origin, author) VALUES (?1, ?2, ?3)",
+                    params![id, run.origin, author],
                 )?;
                 id
             }
@@ -252,20 +294,35 @@ impl Project {
         for r in &run.responses {
             tx.execute(
                 "INSERT OR IGNORE INTO responses (cache_key, text, prompt_tokens, completion_tokens,
-                                                  created_at, prompt)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                                                  created_at, prompt, from_team)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 params![
                     r.cache_key,
                     r.text,
                     r.prompt_tokens,
                     r.completion_tokens,
                     r.created_at,
-                    r.prompt
+                    r.prompt,
+                    author.unwrap_or("")
                 ],
             )?;
         }
         for it in &run.items {
             let (item_id, item_rev) = super::sync::revision_by_uid(&tx, &it.revision_uid)?;
+            let scored: Option<i64> = tx
+                .query_row(
+                    "SELECT i.id FROM items i JOIN datasets d ON d.id = i.dataset_id
+                     WHERE d.id = ?1 AND i.ext_id = ?2",
+                    params![dataset_id, it.ext_id],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if scored != Some(item_id) {
+                return Err(Error::Invalid(format!(
+                    "run {}: the result for {} scores another item's revision",
+                    run.origin, it.ext_id
+                )));
+            }
             tx.execute(
                 "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome,
                                                    from_cache, score, parsed, evidence, error, scorer)

@@ -128,7 +128,13 @@ impl Project {
         if self.mark_known(&r.uid, seq)? {
             return Ok(false);
         }
-        let lead = self.ensure_user(&r.created_by, Role::Auditor)?;
+        let lead = self.ensure_user(&r.created_by, Role::Annotator)?;
+        if lead.role != Role::Auditor {
+            return Err(Error::Forbidden(format!(
+                "round {}: {} is not an auditor of the team",
+                r.uid, r.created_by
+            )));
+        }
         for (who, _) in &r.assignments {
             self.ensure_user(who, Role::Annotator)?;
         }

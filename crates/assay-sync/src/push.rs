@@ -1,0 +1,369 @@
+//! Pushing a replica's new rows: one batch per transaction, each row in a savepoint so a row the
+//! team refuses is set aside with PostgreSQL's reason instead of failing the push. Positions
+//! and times are assigned by the server; the push lock is waited for at most `lock_timeout`.
+
+use assay_core::store::sync::{SyncReview, SyncSignoff};
+use assay_core::Project;
+use postgres::Transaction;
+
+use crate::Result;
+
+/// Rows per push batch: one transaction on each side per batch.
+pub(crate) const BATCH: i64 = 2000;
+
+/// What one push batch did: rows now in the team (uid, seq) and rows it refused (uid, why).
+#[derive(Default)]
+pub(crate) struct Pushed {
+    pub done: Vec<(String, i64)>,
+    pub refused: Vec<(String, String)>,
+}
+
+impl Pushed {
+    pub fn is_empty(&self) -> bool {
+        self.done.is_empty() && self.refused.is_empty()
+    }
+    fn add(&mut self, uid: &str, outcome: std::result::Result<i64, String>) {
+        match outcome {
+            Ok(seq) => self.done.push((uid.to_string(), seq)),
+            Err(why) => self.refused.push((uid.to_string(), why)),
+        }
+    }
+}
+
+/// Why one row did not go in: PostgreSQL's error, or a refusal found here.
+pub(crate) enum RowError {
+    Db(postgres::Error),
+    Refused(String),
+}
+
+impl From<postgres::Error> for RowError {
+    fn from(e: postgres::Error) -> Self {
+        Self::Db(e)
+    }
+}
+
+type Row = std::result::Result<i64, RowError>;
+
+/// Takes the push lock (every insert takes it too, in the team's triggers): positions then
+/// commit in order, so a pull that has read up to N has seen everything below N.
+pub(crate) fn lock(tx: &mut Transaction<'_>) -> Result<()> {
+    tx.execute("SELECT pg_advisory_xact_lock(7412)", &[])?;
+    Ok(())
+}
+
+/// Pushes one batch of pending rows in the caller's transaction; the caller marks them once the
+/// transaction has committed. A row already there (a push killed after the team's commit and
+/// before the marks) is found by uid and author, so repeating a push doubles nothing.
+pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Result<Pushed> {
+    let revs = project.pending_revisions(BATCH)?;
+    let reviews = project.pending_reviews()?;
+    let signoffs = project.pending_signoffs()?;
+    let comments = project.pending_comments()?;
+    let rounds = project.pending_rounds()?;
+    if revs.is_empty()
+        && reviews.is_empty()
+        && signoffs.is_empty()
+        && comments.is_empty()
+        && rounds.is_empty()
+    {
+        return Ok(Pushed::default());
+    }
+    lock(tx)?;
+    let mut done = Pushed::default();
+    let ins_rev = tx.prepare(
+        "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, role, created_at, op, tags,
+                                status, note, content)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::text::jsonb)
+         ON CONFLICT (uid) DO NOTHING RETURNING seq",
+    )?;
+    let mut sent_reviews = std::collections::HashSet::new();
+    for r in &revs {
+        // An approval is the record of a review: the team takes it only after the decision.
+        let decision = reviews
+            .iter()
+            .find(|d| d.made_uid.as_deref() == Some(r.uid.as_str()));
+        let mut decision_seq = None;
+        let outcome = guarded(tx, |t| {
+            if let Some(d) = decision {
+                decision_seq = Some(push_review(t, d)?);
+            }
+            let row = t.query_opt(
+                &ins_rev,
+                &[
+                    &r.uid,
+                    &r.dataset,
+                    &r.ext_id,
+                    &r.base_uid,
+                    &r.author,
+                    &r.author_role,
+                    &r.created_at,
+                    &r.op,
+                    &r.tags,
+                    &r.status,
+                    &r.note,
+                    &r.content,
+                ],
+            )?;
+            seq_of(t, row, "revisions", &r.uid)
+        })?;
+        if let Some(d) = decision {
+            sent_reviews.insert(d.uid.clone());
+            match (&outcome, decision_seq) {
+                (Ok(_), Some(seq)) => done.add(&d.uid, Ok(seq)),
+                (Err(why), _) => done.add(&d.uid, Err(why.clone())),
+                _ => {}
+            }
+        }
+        done.add(&r.uid, outcome);
+    }
+    // Reviews and sign-offs refer to revisions: push them once their revisions are all there.
+    if revs.len() < BATCH as usize {
+        for d in reviews.iter().filter(|d| !sent_reviews.contains(&d.uid)) {
+            let outcome = guarded(tx, |t| push_review(t, d))?;
+            done.add(&d.uid, outcome);
+        }
+        for g in &signoffs {
+            let outcome = guarded(tx, |t| push_signoff(t, g))?;
+            done.add(&g.uid, outcome);
+        }
+        for c in &comments {
+            let outcome = guarded(tx, |t| {
+                let row = t.query_opt(
+                    "INSERT INTO comments (uid, revision_uid, body, mentions, author, created_at)
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (uid) DO NOTHING RETURNING seq",
+                    &[&c.uid, &c.revision_uid, &c.body, &c.mentions, &c.author, &c.created_at],
+                )?;
+                seq_of(t, row, "comments", &c.uid)
+            })?;
+            done.add(&c.uid, outcome);
+        }
+        for r in &rounds {
+            let assignments = serde_json::to_string(&r.assignments).unwrap_or_default();
+            let outcome = guarded(tx, |t| {
+                let row = t.query_opt(
+                    "INSERT INTO rounds (uid, name, purpose, overlap, created_by, created_at,
+                                         assignments)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb)
+                     ON CONFLICT (uid) DO NOTHING RETURNING seq",
+                    &[
+                        &r.uid,
+                        &r.name,
+                        &r.purpose,
+                        &r.overlap,
+                        &r.created_by,
+                        &r.created_at,
+                        &assignments,
+                    ],
+                )?;
+                seq_of(t, row, "rounds", &r.uid)
+            })?;
+            done.add(&r.uid, outcome);
+        }
+    }
+    Ok(done)
+}
+
+/// A run snapshot the team took (origin, finished_at, seq) or refused (origin, finished_at, why).
+pub(crate) type RunOutcome = (String, String, std::result::Result<i64, String>);
+
+/// Pushes the snapshots of finished runs (after their revisions), each with its model and
+/// responses under `author` (the member pushing; the owner names the project's owner).
+pub(crate) fn push_runs(
+    tx: &mut Transaction<'_>,
+    project: &mut Project,
+    author: Option<&str>,
+) -> Result<Vec<RunOutcome>> {
+    let runs = project.pending_runs()?;
+    if runs.is_empty() {
+        return Ok(Vec::new());
+    }
+    lock(tx)?;
+    let mut done = Vec::new();
+    for run in &runs {
+        let snapshot = format!("{}@{}", run.origin, run.finished_at);
+        let outcome = guarded(tx, |tx| {
+            tx.execute(
+                "INSERT INTO models (name, config, author) VALUES ($1, $2::text::jsonb, $3)
+                 ON CONFLICT (coalesce(author, ''), name) DO NOTHING",
+                &[&run.model, &run.model_config, &author],
+            )?;
+            let row = tx.query_opt(
+                "INSERT INTO runs (snapshot, origin, model, dataset, version, variant, run_index,
+                                   template, scorer, source, status, created_at, finished_at,
+                                   author)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                 ON CONFLICT (snapshot) DO NOTHING RETURNING seq",
+                &[
+                    &snapshot,
+                    &run.origin,
+                    &run.model,
+                    &run.dataset,
+                    &run.version,
+                    &run.variant,
+                    &(run.run_index as i32),
+                    &run.template,
+                    &run.scorer,
+                    &run.source,
+                    &run.status,
+                    &run.created_at,
+                    &run.finished_at,
+                    &author,
+                ],
+            )?;
+            if row.is_some() {
+                for r in &run.responses {
+                    tx.execute(
+                        "INSERT INTO responses (cache_key, text, prompt_tokens, completion_tokens,
+                                                created_at, prompt, author)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7)
+                         ON CONFLICT (coalesce(author, ''), cache_key) DO NOTHING",
+                        &[
+                            &r.cache_key,
+                            &r.text,
+                            &r.prompt_tokens,
+                            &r.completion_tokens,
+                            &r.created_at,
+                            &r.prompt,
+                            &author,
+                        ],
+                    )?;
+                }
+                for it in &run.items {
+                    tx.execute(
+                        "INSERT INTO run_items (snapshot, ext_id, revision_uid, cache_key, outcome,
+                                                from_cache, score, parsed, evidence, error, scorer)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                        &[
+                            &snapshot,
+                            &it.ext_id,
+                            &it.revision_uid,
+                            &it.cache_key,
+                            &it.outcome,
+                            &it.from_cache,
+                            &it.score,
+                            &it.parsed,
+                            &it.evidence,
+                            &it.error,
+                            &it.scorer,
+                        ],
+                    )?;
+                }
+            }
+            seq_of(tx, row, "runs", &snapshot)
+        })?;
+        done.push((run.origin.clone(), run.finished_at.clone(), outcome));
+    }
+    Ok(done)
+}
+
+fn push_review(tx: &mut Transaction<'_>, d: &SyncReview) -> Row {
+    let row = tx.query_opt(
+        "INSERT INTO review_decisions (uid, revision_uid, made_uid, decision, comment, author,
+                                       created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (uid) DO NOTHING RETURNING seq",
+        &[
+            &d.uid,
+            &d.revision_uid,
+            &d.made_uid,
+            &d.decision,
+            &d.comment,
+            &d.author,
+            &d.created_at,
+        ],
+    )?;
+    seq_of(tx, row, "review_decisions", &d.uid)
+}
+
+fn push_signoff(tx: &mut Transaction<'_>, g: &SyncSignoff) -> Row {
+    let row = tx.query_opt(
+        "INSERT INTO signoffs (uid, revision_uid, signed, note, author, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (uid) DO NOTHING RETURNING seq",
+        &[
+            &g.uid,
+            &g.revision_uid,
+            &g.signed,
+            &g.note,
+            &g.author,
+            &g.created_at,
+        ],
+    )?;
+    seq_of(tx, row, "signoffs", &g.uid)
+}
+
+/// The position of a pushed row: returned by the insert, or (already there from a push that was
+/// killed before its marks) looked up by uid, and only if this session's member wrote it: a uid
+/// someone else took is not ours to claim.
+fn seq_of(
+    tx: &mut Transaction<'_>,
+    inserted: Option<postgres::Row>,
+    table: &str,
+    uid: &str,
+) -> Row {
+    if let Some(r) = inserted {
+        return Ok(r.get(0));
+    }
+    let (key, author) = match table {
+        "runs" => ("snapshot", "author"),
+        "rounds" => ("uid", "created_by"),
+        _ => ("uid", "author"),
+    };
+    let row = tx.query_one(
+        &format!(
+            "SELECT seq, {author} IS NOT DISTINCT FROM assay_me() OR assay_me() IS NULL
+             FROM {table} WHERE {key} = $1"
+        ),
+        &[&uid],
+    )?;
+    if row.get::<_, bool>(1) {
+        Ok(row.get(0))
+    } else {
+        Err(RowError::Refused(format!(
+            "{table} {uid}: another member already wrote a row under this id"
+        )))
+    }
+}
+
+/// One row's insert in a savepoint: a row the team refuses (a policy or trigger, a check, a
+/// reference to a row it refused) is set aside with PostgreSQL's reason instead of failing the
+/// push. Anything else (the connection, a lock wait running out) fails the push.
+pub(crate) fn guarded(
+    tx: &mut Transaction<'_>,
+    insert: impl FnOnce(&mut Transaction<'_>) -> Row,
+) -> Result<std::result::Result<i64, String>> {
+    let mut sp = tx.savepoint("row")?;
+    match insert(&mut sp) {
+        Ok(seq) => {
+            sp.commit()?;
+            Ok(Ok(seq))
+        }
+        Err(RowError::Refused(why)) => Ok(Err(why)),
+        Err(RowError::Db(e)) => {
+            if !is_refusal(&e) {
+                return Err(e.into());
+            }
+            let why = e
+                .as_db_error()
+                .map(|d| d.message().to_string())
+                .unwrap_or_else(|| e.to_string());
+            drop(sp); // rolls the row back; the push goes on
+            Ok(Err(why))
+        }
+    }
+}
+
+fn is_refusal(e: &postgres::Error) -> bool {
+    use postgres::error::SqlState;
+    e.code().is_some_and(|c| {
+        [
+            SqlState::INSUFFICIENT_PRIVILEGE,
+            SqlState::FOREIGN_KEY_VIOLATION,
+            SqlState::CHECK_VIOLATION,
+            SqlState::NOT_NULL_VIOLATION,
+            SqlState::UNIQUE_VIOLATION,
+            SqlState::RAISE_EXCEPTION,
+        ]
+        .contains(c)
+            // data exceptions: malformed values
+            || c.code().starts_with("22")
+    })
+}
