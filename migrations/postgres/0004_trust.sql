@@ -153,7 +153,7 @@ END $$;
 CREATE TRIGGER b_rules BEFORE INSERT ON review_decisions FOR EACH ROW
     EXECUTE FUNCTION assay_check_review();
 
--- A sign-off (or a reopening) covers the item's head: what the auditor saw is what is locked.
+-- A sign-off covers the item's head: what the auditor saw is what is locked.
 CREATE FUNCTION assay_check_signoff() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = public, pg_temp AS $$
 DECLARE r revisions%ROWTYPE;
@@ -162,7 +162,7 @@ BEGIN
     -- Already there (a push repeated after a kill): the insert will do nothing.
     IF EXISTS (SELECT 1 FROM signoffs WHERE uid = NEW.uid) THEN RETURN NEW; END IF;
     SELECT * INTO r FROM revisions WHERE uid = NEW.revision_uid;
-    IF assay_head(r.dataset, r.ext_id) IS DISTINCT FROM NEW.revision_uid THEN
+    IF NEW.signed AND assay_head(r.dataset, r.ext_id) IS DISTINCT FROM NEW.revision_uid THEN
         PERFORM assay_refuse(format(
             'sign-off %s: %s / %s has a newer revision than the one signed', NEW.uid, r.dataset,
             r.ext_id));

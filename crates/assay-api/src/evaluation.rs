@@ -35,6 +35,10 @@ pub struct ModelForm {
     pub price_input: Option<f64>,
     pub price_output: Option<f64>,
     pub max_tokens: u32,
+    /// Whether this machine sends requests to it: a model that came from the team or another
+    /// project file waits until the person here saves it (seeing its endpoints and key variable).
+    #[serde(default)]
+    pub accepted: bool,
 }
 
 impl ModelForm {
@@ -50,6 +54,7 @@ impl ModelForm {
             price_input: cfg.price_input,
             price_output: cfg.price_output,
             max_tokens: cfg.params.max_tokens,
+            accepted: assay_eval::trust::is_accepted(cfg),
         }
     }
 
@@ -126,6 +131,23 @@ pub struct ModelCheck {
 /// Sends one short request to the model's first endpoint.
 pub async fn check_model(cfg: ModelConfig) -> ModelCheck {
     let started = Instant::now();
+    if let Err(e) = assay_eval::trust::check_key_variable(cfg.api_key_env.as_deref()) {
+        return ModelCheck {
+            ok: false,
+            message: e.to_string(),
+            millis: 0,
+        };
+    }
+    if !assay_eval::trust::is_accepted(&cfg) {
+        return ModelCheck {
+            ok: false,
+            message: format!(
+                "not accepted on this machine: check its endpoints ({}) and key variable, then Save to accept",
+                cfg.endpoints.join(", ")
+            ),
+            millis: 0,
+        };
+    }
     let Some(endpoint) = cfg.endpoints.first().cloned() else {
         return ModelCheck {
             ok: false,

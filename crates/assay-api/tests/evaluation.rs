@@ -44,6 +44,7 @@ fn form(url: &str) -> ModelForm {
         price_input: Some(0.5),
         price_output: Some(1.5),
         max_tokens: 64,
+        accepted: false,
     }
 }
 

@@ -79,7 +79,7 @@ async fn eval_then_table() {
                 "--endpoint",
                 &url,
                 "--api-key-env",
-                "ASSAY_TEST_KEY",
+                "STUB_API_KEY",
             ],
         );
         assay(
@@ -188,7 +188,7 @@ async fn eval_then_table() {
     assert_eq!(s2["progress"]["sent"], 20, "a new template is a new prompt");
     assert!(stub.prompts().iter().any(|p| p.starts_with("Q: q0 ")));
     let listed = assay(&p, &["model", "list"]);
-    assert_eq!(listed[0]["config"]["api_key_env"], "ASSAY_TEST_KEY");
+    assert_eq!(listed[0]["config"]["api_key_env"], "STUB_API_KEY");
     let raw = std::fs::read(&p).unwrap();
     assert!(
         !String::from_utf8_lossy(&raw).contains("sk-"),

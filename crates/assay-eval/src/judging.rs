@@ -56,7 +56,7 @@ pub async fn judge_run(
             scorer.as_str()
         )));
     }
-    let judge = model_by_name(project, judge_model)?;
+    let judge = crate::trust::model_for_requests(project, judge_model)?;
     judge.config.validate()?;
     let variant = crate::prompt::Variant::parse(&project.run(run_id)?.variant)
         .unwrap_or(crate::prompt::Variant::Original);

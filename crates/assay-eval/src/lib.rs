@@ -18,6 +18,7 @@ pub mod stub;
 pub mod table;
 pub mod trace;
 pub mod triage;
+pub mod trust;
 
 pub use cancel::CancelToken;
 pub use engine::{run_eval, EvalProgress, EvalRequest, EvalSummary, Version};

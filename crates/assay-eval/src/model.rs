@@ -116,6 +116,7 @@ impl ModelConfig {
                 )));
             }
         }
+        crate::trust::check_key_variable(self.api_key_env.as_deref())?;
         if self.concurrency == 0 {
             return Err(EvalError::Config("concurrency must be at least 1".into()));
         }
@@ -134,6 +135,7 @@ impl ModelConfig {
     pub fn api_key(&self) -> Option<String> {
         self.api_key_env
             .as_deref()
+            .filter(|v| crate::trust::check_key_variable(Some(v)).is_ok())
             .and_then(|v| std::env::var(v).ok())
             .filter(|k| !k.is_empty())
     }
@@ -145,8 +147,10 @@ pub struct StoredModel {
     pub config: ModelConfig,
 }
 
+/// Saves a model set up by the person on this machine, which accepts its endpoints here.
 pub fn save_model(project: &Project, cfg: &ModelConfig) -> Result<i64> {
     cfg.validate()?;
+    crate::trust::accept(cfg)?;
     Ok(project.save_model_config(&cfg.name, &serde_json::to_string(cfg)?)?)
 }
 

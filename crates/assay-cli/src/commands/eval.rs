@@ -21,8 +21,11 @@ use assay_eval::{run_eval, CancelToken, EvalRequest, ScorerKind, Variant};
 pub enum ModelCommand {
     /// Add (or update) a model served over OpenAI-compatible chat completions.
     Add(Box<ModelArgs>),
-    /// List models.
+    /// List models (with whether this machine has accepted each one's endpoints).
     List,
+    /// Accept a model that came from the team or another project file: prints its endpoints and
+    /// key variable, and from then on this machine sends requests to them.
+    Accept { name: String },
 }
 
 #[derive(Args)]
@@ -121,12 +124,27 @@ pub fn model(ctx: &Ctx, c: ModelCommand) -> anyhow::Result<()> {
             }
             for m in ms {
                 println!(
-                    "{}\t{}\t{}",
+                    "{}\t{}\t{}\t{}",
                     m.config.name,
                     m.config.model,
-                    m.config.endpoints.join(" ")
+                    m.config.endpoints.join(" "),
+                    if assay_eval::trust::is_accepted(&m.config) {
+                        "accepted"
+                    } else {
+                        "not accepted here"
+                    }
                 );
             }
+            Ok(())
+        }
+        ModelCommand::Accept { name } => {
+            let m = assay_eval::model::model_by_name(&p, &name)?;
+            assay_eval::trust::accept(&m.config)?;
+            println!(
+                "accepted {name}: requests go to {} with the key from {}",
+                m.config.endpoints.join(", "),
+                m.config.api_key_env.as_deref().unwrap_or("(no key)")
+            );
             Ok(())
         }
     }

@@ -24,7 +24,7 @@ use crate::cancel::CancelToken;
 use crate::dispatch::Dispatcher;
 use crate::error::{EvalError, Result};
 use crate::images::ImageEncoder;
-use crate::model::{model_by_name, StoredModel};
+use crate::model::StoredModel;
 use crate::prompt::{load_template, Variant};
 use crate::scorers::ScorerKind;
 use assay_core::Project;
@@ -114,7 +114,7 @@ pub async fn run_eval(
     let models: Vec<StoredModel> = req
         .models
         .iter()
-        .map(|m| model_by_name(&project, m))
+        .map(|m| crate::trust::model_for_requests(&project, m))
         .collect::<Result<_>>()?;
     for m in &models {
         m.config.validate()?;
@@ -122,7 +122,7 @@ pub async fn run_eval(
     let judge_model = req
         .judge
         .as_deref()
-        .map(|j| model_by_name(&project, j))
+        .map(|j| crate::trust::model_for_requests(&project, j))
         .transpose()?;
     if req.scorer.is_some_and(|s| s.needs_judge()) && judge_model.is_none() {
         return Err(EvalError::Config("this scorer needs a judge model".into()));
