@@ -37,7 +37,10 @@ pub fn is_accepted(cfg: &ModelConfig) -> bool {
 fn is_accepted_in(file: &std::path::Path, cfg: &ModelConfig) -> bool {
     let fp = fingerprint(cfg);
     std::fs::read_to_string(file)
-        .map(|s| s.lines().any(|l| l.split_whitespace().next() == Some(fp.as_str())))
+        .map(|s| {
+            s.lines()
+                .any(|l| l.split_whitespace().next() == Some(fp.as_str()))
+        })
         .unwrap_or(false)
 }
 

@@ -3,7 +3,7 @@
 //! cannot accept (a broken rule, a row it cannot read, a reference to a row it set aside) is
 //! set aside with its reason and the pull goes on.
 
-use assay_core::store::sync::{SyncRevision, SyncReview, SyncSignoff};
+use assay_core::store::sync::{SyncReview, SyncRevision, SyncSignoff};
 use assay_core::store::sync_runs::{SyncResponse, SyncRun, SyncRunItem};
 use assay_core::store::sync_threads::{SyncComment, SyncRound};
 use assay_core::Project;

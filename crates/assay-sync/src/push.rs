@@ -127,14 +127,15 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
             done.add(&g.uid, outcome);
         }
         for c in &comments {
-            let outcome = guarded(tx, |t| {
-                let row = t.query_opt(
+            let outcome =
+                guarded(tx, |t| {
+                    let row = t.query_opt(
                     "INSERT INTO comments (uid, revision_uid, body, mentions, author, created_at)
                      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (uid) DO NOTHING RETURNING seq",
                     &[&c.uid, &c.revision_uid, &c.body, &c.mentions, &c.author, &c.created_at],
                 )?;
-                seq_of(t, row, "comments", &c.uid)
-            })?;
+                    seq_of(t, row, "comments", &c.uid)
+                })?;
             done.add(&c.uid, outcome);
         }
         for r in &rounds {

@@ -3,82 +3,15 @@
 //! becoming a conflict, syncs repeated after simulated kills, and every forbidden write refused
 //! by PostgreSQL itself.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+mod common;
 
-use assay_core::store::{Author, ReviewDecision};
+use std::path::Path;
+
+use assay_core::store::ReviewDecision;
 use assay_core::{ItemStatus, Project, Role};
 use assay_sync::cluster::Cluster;
+use common::*;
 use postgres::{Client, NoTls};
-
-fn sample() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/sample")
-}
-
-fn published_project(dir: &Path) -> Project {
-    let mut p = Project::create(dir.join("lead.assay")).unwrap();
-    assay_core::import::import_path(
-        &mut p,
-        &sample().join("jgraph-mini/jgraph-mini.jsonl"),
-        &Default::default(),
-        &mut |_| {},
-        &AtomicBool::new(false),
-    )
-    .unwrap();
-    for (name, role) in [
-        ("aiko", Role::Annotator),
-        ("minjun", Role::Annotator),
-        ("seo", Role::Auditor),
-    ] {
-        p.ensure_user(name, role).unwrap();
-    }
-    // History made before publishing travels too.
-    let who = author(&p, "aiko");
-    edit_answer(&mut p, "jg-001", "before publishing", &who);
-    p
-}
-
-fn author(p: &Project, name: &str) -> Author {
-    let u = p.user_by_name(name).unwrap().unwrap();
-    Author {
-        user_id: u.id,
-        role: u.role,
-        round: 1,
-    }
-}
-
-fn edit_answer(p: &mut Project, ext: &str, answer: &str, who: &Author) -> i64 {
-    let id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
-    let mut edit = assay_core::store::Edit::answer_fix(&p.item(id).unwrap(), answer);
-    edit.op = Some(assay_core::RefinementOp::AnswerCorrection);
-    p.save_edit(id, &edit, who).unwrap()
-}
-
-fn answer(p: &Project, ext: &str) -> Option<String> {
-    let id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
-    p.item(id).unwrap().content.answer
-}
-
-fn url(cluster: &Cluster, user: &str, db: &str) -> String {
-    format!(
-        "postgres://{user}:pw-{user}@127.0.0.1:{}/{db}",
-        cluster.port
-    )
-}
-
-fn create_db(cluster: &Cluster, name: &str) -> String {
-    let mut admin = Client::connect(&cluster.admin_url("postgres"), NoTls).unwrap();
-    admin
-        .batch_execute(&format!("CREATE DATABASE {name}"))
-        .unwrap();
-    cluster.admin_url(name)
-}
-
-fn count(db: &mut Client, table: &str) -> i64 {
-    db.query_one(&format!("SELECT count(*) FROM {table}"), &[])
-        .unwrap()
-        .get(0)
-}
 
 #[test]
 fn a_team_works_through_one_postgresql_database() {
@@ -246,7 +179,12 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
     // Or all at once, to work offline.
     let n = assay_sync::fetch_images(&mut s, Some("pw-seo")).unwrap();
     assert!(n.fetched >= 1 && n.bad.is_empty());
-    assert_eq!(assay_sync::fetch_images(&mut s, Some("pw-seo")).unwrap().fetched, 0);
+    assert_eq!(
+        assay_sync::fetch_images(&mut s, Some("pw-seo"))
+            .unwrap()
+            .fetched,
+        0
+    );
     let ua = url(cluster, "aiko", "team");
     let um = url(cluster, "minjun", "team");
     let us = url(cluster, "seo", "team");
@@ -320,7 +258,12 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
     let r = assay_sync::sync(&um, &mut m).unwrap();
     assert_eq!((r.pushed, r.refused), (1, 1));
     let st = m.sync_status().unwrap();
-    assert_eq!((st.pending, st.refused), (0, 1), "{:?}", m.refused_rows().unwrap());
+    assert_eq!(
+        (st.pending, st.refused),
+        (0, 1),
+        "{:?}",
+        m.refused_rows().unwrap()
+    );
     let refused = m.refused_rows().unwrap();
     assert!(refused[0].2.contains("row-level security"), "{refused:?}");
     assay_sync::sync(&ua, &mut a).unwrap();

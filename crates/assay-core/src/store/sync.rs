@@ -418,7 +418,10 @@ impl Project {
         let author = self.ensure_user(name, Role::Annotator)?;
         let item_id = self.item_id_by_ext(&rev.dataset, &rev.ext_id)?;
         let base = rev.base_uid.as_deref().ok_or_else(|| {
-            Error::Invalid(format!("revision {} has no base; only originals do", rev.uid))
+            Error::Invalid(format!(
+                "revision {} has no base; only originals do",
+                rev.uid
+            ))
         })?;
         if revision_by_uid(&self.conn, base)?.0 != item_id {
             return Err(Error::Invalid(format!(
@@ -426,8 +429,9 @@ impl Project {
                 rev.uid
             )));
         }
-        let status = ItemStatus::parse(&rev.status)
-            .ok_or_else(|| Error::Invalid(format!("revision {}: status {:?}", rev.uid, rev.status)))?;
+        let status = ItemStatus::parse(&rev.status).ok_or_else(|| {
+            Error::Invalid(format!("revision {}: status {:?}", rev.uid, rev.status))
+        })?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -544,7 +548,9 @@ impl Project {
         }
         let tx = self.conn.transaction()?;
         let (item_id, rev) = revision_by_uid(&tx, &g.revision_uid)?;
-        let head: i64 = tx.query_row("SELECT rev FROM items WHERE id = ?1", [item_id], |r| r.get(0))?;
+        let head: i64 = tx.query_row("SELECT rev FROM items WHERE id = ?1", [item_id], |r| {
+            r.get(0)
+        })?;
         // What is locked is what the auditor saw; reopening needs no particular revision.
         if g.signed && head != rev {
             return Err(Error::Forbidden(format!(

@@ -1,0 +1,682 @@
+//! A hostile member of a published team, with psql-like access under their own login: every
+//! attempt to forge what Assay certifies (authorship, approval, a signed-off item, another's
+//! results, a model endpoint, a cached response, an image, the team's order, the push lock, the
+//! replicas' ability to sync, another team's database) is refused by PostgreSQL, and every
+//! replica is unchanged. Rows a compromised server serves anyway are set aside by the replicas.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use assay_core::store::ReviewDecision;
+use assay_core::{ItemStatus, Project, Role};
+use assay_sync::cluster::Cluster;
+use assay_sync::SyncError;
+use common::*;
+use postgres::error::SqlState;
+use postgres::{Client, NoTls};
+
+/// Refused by a policy, a privilege or the team's rules (42501), a check (23514), malformed
+/// input (class 22), or the append-only trigger (P0001).
+#[track_caller]
+fn refused(r: Result<u64, postgres::Error>, what: &str) {
+    let e = match r {
+        Ok(n) => panic!("{what}: accepted ({n} rows)"),
+        Err(e) => e,
+    };
+    let code = e.code().map(|c| c.code().to_string()).unwrap_or_default();
+    assert!(
+        ["42501", "23514", "P0001"].contains(&code.as_str()) || code.starts_with("22"),
+        "{what}: {code} {e:?}"
+    );
+}
+
+fn one(db: &mut Client, sql: &str) -> String {
+    db.query_one(sql, &[]).unwrap().get(0)
+}
+
+/// What a replica shows of the sample's items: (ext_id, status, signed off, answer).
+fn shown(p: &Project) -> Vec<(String, ItemStatus, bool, Option<String>)> {
+    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+    p.item_ext_ids(ds)
+        .unwrap()
+        .into_iter()
+        .map(|(id, ext)| {
+            let it = p.item(id).unwrap();
+            (ext, it.status, it.signed_off, it.content.answer)
+        })
+        .collect()
+}
+
+fn head(db: &mut Client, ext: &str) -> String {
+    db.query_one(
+        "SELECT uid FROM revisions WHERE ext_id = $1 ORDER BY seq DESC LIMIT 1",
+        &[&ext],
+    )
+    .unwrap()
+    .get(0)
+}
+
+/// A revision written by hand: `base` and `status` as given, content copied from `content_of`
+/// (or `content` when given).
+fn forge(
+    db: &mut Client,
+    uid: &str,
+    ext: &str,
+    base: Option<&str>,
+    status: &str,
+    content: Option<&str>,
+    content_of: &str,
+) -> Result<u64, postgres::Error> {
+    db.execute(
+        "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, created_at, tags, status,
+                                content)
+         VALUES ($1, 'jgraph-mini', $2, $3, 'minjun', 'now', 0, $4,
+                 coalesce($5::text::jsonb, (SELECT content FROM revisions WHERE uid = $6)))",
+        &[&uid, &ext, &base, &status, &content, &content_of],
+    )
+}
+
+#[test]
+fn a_hostile_member_cannot_forge_what_the_team_certifies() {
+    // Pushes wait at most this long for the team's lock (a member may hold it).
+    std::env::set_var("ASSAY_TEAM_LOCK_TIMEOUT_MS", "1500");
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let dir = tempfile::tempdir().unwrap();
+    let admin = create_db(&cluster, "team");
+    let mut lead = published_project(dir.path());
+    assay_sync::init(&admin, &mut lead).unwrap();
+    for (name, role) in [
+        ("aiko", Role::Annotator),
+        ("minjun", Role::Annotator),
+        ("seo", Role::Auditor),
+    ] {
+        assay_sync::add_member(&admin, name, role, &format!("pw-{name}")).unwrap();
+    }
+    let ua = url(&cluster, "aiko", "team");
+    let us = url(&cluster, "seo", "team");
+    let (mut a, _) = assay_sync::join(&ua, &dir.path().join("a.assay")).unwrap();
+    let (mut s, _) = assay_sync::join(&us, &dir.path().join("s.assay")).unwrap();
+    let aiko = author(&a, "aiko");
+    let seo = author(&s, "seo");
+    // Honest work to attack: aiko's edits, seo's sign-off of one of them, aiko's run.
+    edit_answer(&mut a, "jg-002", "aiko's answer", &aiko);
+    edit_answer(&mut a, "jg-003", "aiko's signed answer", &aiko);
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assay_sync::sync(&us, &mut s).unwrap();
+    let id3 = s.item_id_by_ext("jgraph-mini", "jg-003").unwrap();
+    s.sign_off(id3, true, Some("checked"), &seo).unwrap();
+    assay_sync::sync(&us, &mut s).unwrap();
+    let run_of_aiko = record_run(&mut a, "gpt", 1.0);
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assay_sync::sync(&us, &mut s).unwrap();
+    let before = (shown(&a), shown(&s));
+    let scores_before = scores(&s);
+    assert_eq!(scores_before, vec![("jg-001".into(), Some(1.0))]);
+
+    let mut eve = Client::connect(&url(&cluster, "minjun", "team"), NoTls).unwrap();
+    let aiko2 = head(&mut eve, "jg-002");
+    let aiko3 = head(&mut eve, "jg-003");
+    let orig4: String = one(
+        &mut eve,
+        "SELECT uid FROM revisions WHERE ext_id = 'jg-004' AND base_uid IS NULL",
+    );
+
+    // 1. "Approved" without a review by someone else.
+    refused(
+        forge(
+            &mut eve,
+            "f1",
+            "jg-004",
+            Some(&orig4),
+            "approved",
+            None,
+            &orig4,
+        ),
+        "approved on the original",
+    );
+    refused(
+        forge(
+            &mut eve,
+            "f2",
+            "jg-004",
+            Some(&aiko2),
+            "approved",
+            None,
+            &aiko2,
+        ),
+        "approved on a revision of another item",
+    );
+    refused(
+        forge(
+            &mut eve,
+            "f3",
+            "jg-002",
+            Some(&aiko2),
+            "approved",
+            Some(r#"{"question":"q","answer":"eve's"}"#),
+            &aiko2,
+        ),
+        "approved with content of one's own",
+    );
+    refused(
+        forge(
+            &mut eve,
+            "f4",
+            "jg-002",
+            Some(&aiko2),
+            "approved",
+            None,
+            &aiko2,
+        ),
+        "approved without the review decision it records",
+    );
+    // Eve's own edit, then an "approval" of it resting on a decision about aiko's revision.
+    eve.execute(
+        "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, created_at, tags, status,
+                                content)
+         SELECT 'e1', dataset, ext_id, uid, 'minjun', 'now', 0, 'edited',
+                jsonb_set(content, '{answer}', '\"eve''s edit\"')
+         FROM revisions WHERE uid = $1",
+        &[&aiko2],
+    )
+    .unwrap();
+    refused(
+        eve.execute(
+            "INSERT INTO review_decisions (uid, revision_uid, made_uid, decision, author, created_at)
+             VALUES ('d-own', 'e1', 'f5', 'approve', 'minjun', 'now')",
+            &[],
+        ),
+        "reviewing one's own revision",
+    );
+    refused(
+        forge(&mut eve, "f5", "jg-002", Some("e1"), "approved", None, "e1"),
+        "approving one's own revision",
+    );
+    // 2. A revision without a base, on another item's base, or on a signed-off item.
+    refused(
+        forge(&mut eve, "b1", "jg-005", None, "edited", None, &orig4),
+        "a revision without a base",
+    );
+    refused(
+        forge(
+            &mut eve,
+            "b2",
+            "jg-005",
+            Some(&orig4),
+            "edited",
+            None,
+            &orig4,
+        ),
+        "a base of another item",
+    );
+    refused(
+        forge(
+            &mut eve,
+            "l1",
+            "jg-003",
+            Some(&aiko3),
+            "edited",
+            None,
+            &aiko3,
+        ),
+        "an edit of a signed-off item",
+    );
+    let orig3 = one(
+        &mut eve,
+        "SELECT uid FROM revisions WHERE ext_id = 'jg-003' AND base_uid IS NULL",
+    );
+    refused(
+        forge(
+            &mut eve,
+            "l2",
+            "jg-003",
+            Some(&orig3),
+            "edited",
+            None,
+            &orig3,
+        ),
+        "an edit of a signed-off item on an older base",
+    );
+    refused(
+        eve.execute(
+            "INSERT INTO review_decisions (uid, revision_uid, decision, author, created_at)
+             VALUES ('d-locked', $1, 'request_changes', 'minjun', 'now')",
+            &[&aiko3],
+        ),
+        "a review of a signed-off item",
+    );
+    // 3. Authorship, roles and history.
+    refused(
+        eve.execute(
+            "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, created_at, tags, status,
+                                    content)
+             SELECT 'a1', dataset, ext_id, uid, 'aiko', 'now', 0, 'edited', content
+             FROM revisions WHERE uid = $1",
+            &[&aiko2],
+        ),
+        "writing as someone else",
+    );
+    refused(
+        eve.execute("UPDATE revisions SET note = 'x' WHERE uid = $1", &[&aiko2]),
+        "rewriting history",
+    );
+    refused(
+        eve.execute("DELETE FROM signoffs", &[]),
+        "deleting a sign-off",
+    );
+    refused(
+        eve.execute(
+            "INSERT INTO signoffs (uid, revision_uid, signed, author, created_at)
+             VALUES ('s-eve', $1, false, 'minjun', 'now')",
+            &[&aiko3],
+        ),
+        "an annotator reopening a signed-off item",
+    );
+    refused(
+        eve.execute(
+            "UPDATE members SET role = 'auditor' WHERE name = 'minjun'",
+            &[],
+        ),
+        "raising one's own role",
+    );
+    refused(
+        eve.execute(
+            "INSERT INTO members (name, role, db_role) VALUES ('mallory', 'auditor', 'minjun')",
+            &[],
+        ),
+        "adding oneself as an auditor",
+    );
+    refused(
+        eve.execute("CREATE TABLE mine (x int)", &[]),
+        "creating objects in the team's schema",
+    );
+    // 4. Positions and times are the server's.
+    forge(&mut eve, "e2", "jg-006", None, "edited", None, &orig4).ok();
+    let orig6 = one(
+        &mut eve,
+        "SELECT uid FROM revisions WHERE ext_id = 'jg-006' AND base_uid IS NULL",
+    );
+    eve.execute(
+        "INSERT INTO revisions (seq, uid, dataset, ext_id, base_uid, author, created_at, tags,
+                                status, content)
+         SELECT 900000000000, 'e3', dataset, ext_id, uid, 'minjun', '2999-01-01', 0, 'edited',
+                content FROM revisions WHERE uid = $1",
+        &[&orig6],
+    )
+    .unwrap();
+    let (seq, at): (i64, String) = {
+        let r = eve
+            .query_one(
+                "SELECT seq, created_at FROM revisions WHERE uid = 'e3'",
+                &[],
+            )
+            .unwrap();
+        (r.get(0), r.get(1))
+    };
+    assert!(seq < 1_000_000, "the server chose the position: {seq}");
+    assert!(at.starts_with("20") && !at.starts_with("2999"), "{at}");
+    // 5. Content the replicas cannot read.
+    refused(
+        forge(
+            &mut eve,
+            "j1",
+            "jg-007",
+            Some(&orig4),
+            "edited",
+            Some("not json"),
+            &orig4,
+        ),
+        "content that is not JSON",
+    );
+    refused(
+        forge(
+            &mut eve,
+            "j2",
+            "jg-007",
+            Some(&orig4),
+            "edited",
+            Some("[1, 2]"),
+            &orig4,
+        ),
+        "content that is not an object",
+    );
+    refused(
+        eve.execute(
+            "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, created_at, tags,
+                                    status, content)
+             SELECT 'j3', dataset, ext_id, uid, 'minjun', 'now', 0, 'certified', content
+             FROM revisions WHERE uid = $1",
+            &[&orig6],
+        ),
+        "a status Assay does not have",
+    );
+    // Valid JSON that is not an item reaches the team; every replica sets it aside and syncs on.
+    let orig8 = one(
+        &mut eve,
+        "SELECT uid FROM revisions WHERE ext_id = 'jg-008' AND base_uid IS NULL",
+    );
+    forge(
+        &mut eve,
+        "j4",
+        "jg-008",
+        Some(&orig8),
+        "edited",
+        Some(r#"{"images": 7}"#),
+        &orig8,
+    )
+    .unwrap();
+
+    // 6. Another member's run: their origin, their results, their responses.
+    let origin: String = one(
+        &mut eve,
+        "SELECT origin FROM runs WHERE author = 'aiko' ORDER BY seq DESC LIMIT 1",
+    );
+    let snap: String = one(
+        &mut eve,
+        "SELECT snapshot FROM runs WHERE author = 'aiko' ORDER BY seq DESC LIMIT 1",
+    );
+    eve.execute(
+        "INSERT INTO models (name, config) VALUES ('gpt', $1::text::jsonb)",
+        &[&r#"{"name":"gpt","endpoints":["http://127.0.0.1:9/v1"],"model":"gpt","api_key_env":"ASSAY_TEAM_PASSWORD"}"#],
+    )
+    .unwrap();
+    let model_author = one(
+        &mut eve,
+        "SELECT author FROM models WHERE config->>'api_key_env' = 'ASSAY_TEAM_PASSWORD'",
+    );
+    assert_eq!(model_author, "minjun", "a model is its writer's");
+    for (who, what) in [("minjun", "under aiko's origin"), ("aiko", "as aiko")] {
+        refused(
+            eve.execute(
+                "INSERT INTO runs (snapshot, origin, model, dataset, version, variant, run_index,
+                                   template, scorer, source, status, created_at, finished_at,
+                                   author)
+                 VALUES ($1 || '@2999', $1, 'gpt', 'jgraph-mini', 'before', 'original', 0,
+                         'default', 'exact', 'recorded', 'complete', 'now', '2999', $2)",
+                &[&origin, &who],
+            ),
+            &format!("a run snapshot {what}"),
+        );
+    }
+    refused(
+        eve.execute(
+            "INSERT INTO run_items (snapshot, ext_id, revision_uid, outcome, from_cache, score)
+             VALUES ($1, 'jg-002', $2, 'scored', false, 0)",
+            &[&snap, &aiko2],
+        ),
+        "results in another member's run",
+    );
+    let key: String = one(
+        &mut eve,
+        "SELECT cache_key FROM run_items WHERE cache_key IS NOT NULL LIMIT 1",
+    );
+    // A planted response under the key of aiko's result: it is eve's, not aiko's run's.
+    eve.execute(
+        "INSERT INTO responses (cache_key, text, created_at) VALUES ($1, 'poison', 'now')",
+        &[&key],
+    )
+    .unwrap();
+    refused(
+        eve.execute("DELETE FROM responses WHERE author = 'aiko'", &[]),
+        "deleting another's responses",
+    );
+    refused(
+        eve.execute("UPDATE models SET config = '{}'::jsonb", &[]),
+        "rewriting a model",
+    );
+    // Eve's own run of her model "gpt" (the attacker's endpoint and a key variable naming the
+    // team password) reaches the replicas as her run, never as a usable model.
+    eve.execute(
+        "INSERT INTO runs (snapshot, origin, model, dataset, version, variant, run_index,
+                           template, scorer, source, status, created_at, finished_at)
+         VALUES ('evil@1', 'evil', 'gpt', 'jgraph-mini', 'before', 'original', 0,
+                 'default', 'exact', 'recorded', 'complete', 'now', '1')",
+        &[],
+    )
+    .unwrap();
+    refused(
+        eve.execute(
+            "INSERT INTO run_items (snapshot, ext_id, revision_uid, outcome, from_cache, score)
+             VALUES ('evil@1', 'jg-001', $1, 'scored', false, 0)",
+            &[&aiko2],
+        ),
+        "a result that scores another item's revision",
+    );
+    // 7. Images: bytes that do not hash to their key.
+    refused(
+        eve.execute(
+            "INSERT INTO images (hash, width, height, format, bytes)
+             VALUES (repeat('0', 64), 1, 1, 'png', '\\x00')",
+            &[],
+        ),
+        "an image whose bytes do not match its hash",
+    );
+    refused(eve.execute("DELETE FROM images", &[]), "deleting images");
+
+    // What every replica shows is unchanged by all of it (e1 and e3 are eve's own honest-looking
+    // edits: they arrive as hers, edited, not approved).
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assay_sync::sync(&us, &mut s).unwrap();
+    for (p, was) in [(&a, &before.0), (&s, &before.1)] {
+        let now = shown(p);
+        for (row, old) in now.iter().zip(was.iter()) {
+            match row.0.as_str() {
+                "jg-002" => assert_eq!(
+                    (row.1, row.3.as_deref()),
+                    (ItemStatus::Edited, Some("eve's edit"))
+                ),
+                "jg-006" => assert_eq!(row.1, ItemStatus::Edited),
+                _ => assert_eq!(row, old, "{}", row.0),
+            }
+            assert!(row.1 != ItemStatus::Approved, "{row:?}");
+        }
+        assert!(
+            now.iter().any(|r| r.0 == "jg-003" && r.2),
+            "still signed off"
+        );
+    }
+    assert_eq!(scores(&s), scores_before, "aiko's scores as aiko made them");
+    let set_aside = s.refused_rows().unwrap();
+    assert!(
+        set_aside
+            .iter()
+            .any(|r| r.0 == "pulled revisions" && r.1 == "j4"),
+        "{set_aside:?}"
+    );
+    // The planted response is not the trace of aiko's result, and pulled responses are never
+    // cache hits here.
+    let traced = s
+        .item_results(s.item_id_by_ext("jgraph-mini", "jg-001").unwrap())
+        .unwrap();
+    assert!(traced
+        .iter()
+        .all(|t| t.response.as_deref() != Some("poison")));
+    assert!(
+        s.response(&key).unwrap().is_none(),
+        "a pulled response served as a cache hit"
+    );
+    // The pulled model configs are not used until someone here accepts them, and a key variable
+    // naming the team password is refused even then.
+    for p in [&a, &s] {
+        for m in assay_eval::model::models(p).unwrap() {
+            if m.config.api_key_env.as_deref() == Some("ASSAY_TEAM_PASSWORD") {
+                panic!("the attacker's model config was adopted: {:?}", m.config);
+            }
+        }
+    }
+    assert!(assay_eval::trust::model_for_requests(&s, "gpt").is_err());
+    // A fresh replica joins past all of it.
+    let (mut late, _) = assay_sync::join(&ua, &dir.path().join("late.assay")).unwrap();
+    assert_eq!(shown(&late), shown(&a));
+
+    // 8. The push lock: held by eve, it bounds everyone's wait and names her.
+    let mut tx = eve.transaction().unwrap();
+    tx.execute("SELECT pg_advisory_xact_lock(7412)", &[])
+        .unwrap();
+    edit_answer(&mut a, "jg-009", "while eve holds the lock", &aiko);
+    let started = Instant::now();
+    match assay_sync::sync(&ua, &mut a) {
+        Err(SyncError::Blocked(who)) => assert!(who.contains("minjun"), "{who}"),
+        other => panic!("expected a bounded wait naming the holder, got {other:?}"),
+    }
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert_eq!(a.sync_status().unwrap().pending, 1, "kept, to push later");
+    tx.rollback().unwrap();
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assay_sync::sync(&ua, &mut late).unwrap();
+    assert_eq!(
+        answer(&late, "jg-009").as_deref(),
+        Some("while eve holds the lock")
+    );
+
+    // 9. A compromised server (rows written by the owner, past every member rule): replicas set
+    // aside what breaks a rule and keep syncing.
+    let mut owner = Client::connect(&admin, NoTls).unwrap();
+    let orig10 = one(
+        &mut owner,
+        "SELECT uid FROM revisions WHERE ext_id = 'jg-010' AND base_uid IS NULL",
+    );
+    owner
+        .execute(
+            "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, created_at, tags,
+                                    status, content)
+             SELECT 'o1', 'jgraph-mini', 'jg-011', $1, 'minjun', 'now', 0, 'approved', content
+             FROM revisions WHERE uid = $1",
+            &[&orig10],
+        )
+        .unwrap();
+    let head5 = head(&mut owner, "jg-005");
+    owner
+        .execute(
+            "INSERT INTO signoffs (uid, revision_uid, signed, author, created_at)
+             VALUES ('o2', $1, true, 'minjun', 'now')",
+            &[&head5],
+        )
+        .unwrap();
+    owner
+        .execute(
+            "INSERT INTO review_decisions (uid, revision_uid, decision, author, created_at)
+             VALUES ('o3', $1, 'approve', 'aiko', 'now')",
+            &[&aiko2.clone()],
+        )
+        .ok();
+    let before_s = shown(&s);
+    assay_sync::sync(&us, &mut s).unwrap();
+    let after_s = shown(&s);
+    for (x, y) in after_s.iter().zip(before_s.iter()) {
+        if x.0 != "jg-009" {
+            assert_eq!(x, y, "{}", x.0);
+        }
+    }
+    let aside: Vec<String> = s.refused_rows().unwrap().into_iter().map(|r| r.1).collect();
+    assert!(aside.contains(&"o1".to_string()), "{aside:?}");
+    assert!(aside.contains(&"o2".to_string()), "{aside:?}");
+
+    // Honest work still flows: seo reopens, aiko edits, seo approves, everyone sees it.
+    s.sign_off(id3, false, Some("one more fix"), &seo).unwrap();
+    assay_sync::sync(&us, &mut s).unwrap();
+    assay_sync::sync(&ua, &mut a).unwrap();
+    edit_answer(&mut a, "jg-003", "fixed after reopening", &aiko);
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assay_sync::sync(&us, &mut s).unwrap();
+    s.review(id3, ReviewDecision::Approve, None, &seo).unwrap();
+    let r = assay_sync::sync(&us, &mut s).unwrap();
+    assert_eq!(r.refused, 0);
+    assay_sync::sync(&ua, &mut a).unwrap();
+    let it = a
+        .item(a.item_id_by_ext("jgraph-mini", "jg-003").unwrap())
+        .unwrap();
+    assert_eq!(it.status, ItemStatus::Approved);
+    assert_eq!(it.content.answer.as_deref(), Some("fixed after reopening"));
+
+    one_team_one_database(&cluster, dir.path());
+    cluster.stop();
+}
+
+/// A member of one team cannot open another team's database on the same server, and a second
+/// team's owner cannot take over the first team's logins.
+fn one_team_one_database(cluster: &Cluster, dir: &std::path::Path) {
+    let admin2 = create_db(cluster, "team2");
+    let mut p2 = Project::create(dir.join("other.assay")).unwrap();
+    p2.ensure_user("rin", Role::Auditor).unwrap();
+    assay_sync::init(&admin2, &mut p2).unwrap();
+    assay_sync::add_member(&admin2, "rin", Role::Auditor, "pw-rin").unwrap();
+    let e = Client::connect(&url(cluster, "minjun", "team2"), NoTls)
+        .err()
+        .expect("another team's member is refused");
+    assert_eq!(e.code(), Some(&SqlState::INSUFFICIENT_PRIVILEGE), "{e}");
+    let e = Client::connect(&url(cluster, "rin", "team"), NoTls)
+        .err()
+        .expect("another team's member is refused");
+    assert_eq!(e.code(), Some(&SqlState::INSUFFICIENT_PRIVILEGE), "{e}");
+    // "minjun" is team one's login: team two's owner cannot reset it.
+    assert!(assay_sync::add_member(&admin2, "minjun", Role::Auditor, "taken").is_err());
+    Client::connect(&url(cluster, "minjun", "team"), NoTls).expect("minjun's password unchanged");
+    // Passwords reach the server as SCRAM verifiers.
+    let mut root = Client::connect(&cluster.admin_url("postgres"), NoTls).unwrap();
+    let stored: String = root
+        .query_one(
+            "SELECT rolpassword FROM pg_authid WHERE rolname = 'rin'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!(stored.starts_with("SCRAM-SHA-256$"), "{stored}");
+    // A password given as a URL parameter works and is not kept in the project file.
+    let with_param = format!(
+        "postgres://rin@127.0.0.1:{}/team2?password=pw-rin",
+        cluster.port
+    );
+    let (joined, _) = assay_sync::join(&with_param, &dir.join("rin.assay")).unwrap();
+    let kept = joined.sync_get("team").unwrap().unwrap();
+    assert!(!kept.contains("pw-rin"), "{kept}");
+}
+
+/// A recorded run of `model` on jg-001 with `score`; returns its run id.
+fn record_run(p: &mut Project, model: &str, score: f64) -> i64 {
+    let cfg =
+        format!(r#"{{"name":"{model}","model":"{model}","endpoints":["http://127.0.0.1:9/v1"]}}"#);
+    let model_id = p.ensure_model_config(model, &cfg).unwrap();
+    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+    let key = assay_core::store::runs::RunKey {
+        model_id,
+        dataset_id: ds,
+        version: assay_core::Version::Before,
+        variant: "original".into(),
+        run_index: 0,
+        template: "default".into(),
+        scorer: "exact".into(),
+        source: "recorded".into(),
+    };
+    let id = p.item_id_by_ext("jgraph-mini", "jg-001").unwrap();
+    let result = assay_core::store::runs::RecordedResult {
+        result: assay_core::store::runs::RunItemResult {
+            item_id: id,
+            item_rev: p.item(id).unwrap().rev,
+            cache_key: None,
+            outcome: "scored".into(),
+            from_cache: false,
+            score: Some(score),
+            parsed: None,
+            evidence: None,
+            error: None,
+            scorer: Some("exact".into()),
+        },
+        response: format!("the model said {score}"),
+        prompt: None,
+    };
+    p.record_run(&key, &[result], "complete").unwrap()
+}
+
+fn scores(p: &Project) -> Vec<(String, Option<f64>)> {
+    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+    let mut v: Vec<(String, Option<f64>)> = p
+        .current_results(ds)
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.ext_id, r.score))
+        .collect();
+    v.sort_by(|x, y| x.0.cmp(&y.0));
+    v
+}

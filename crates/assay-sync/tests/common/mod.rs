@@ -1,0 +1,79 @@
+//! What the team tests share: the published sample project, its people, and their logins.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use assay_core::store::Author;
+use assay_core::{Project, Role};
+use assay_sync::cluster::Cluster;
+use postgres::{Client, NoTls};
+
+pub fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/sample")
+}
+
+pub fn published_project(dir: &Path) -> Project {
+    let mut p = Project::create(dir.join("lead.assay")).unwrap();
+    assay_core::import::import_path(
+        &mut p,
+        &sample().join("jgraph-mini/jgraph-mini.jsonl"),
+        &Default::default(),
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    for (name, role) in [
+        ("aiko", Role::Annotator),
+        ("minjun", Role::Annotator),
+        ("seo", Role::Auditor),
+    ] {
+        p.ensure_user(name, role).unwrap();
+    }
+    // History made before publishing travels too.
+    let who = author(&p, "aiko");
+    edit_answer(&mut p, "jg-001", "before publishing", &who);
+    p
+}
+
+pub fn author(p: &Project, name: &str) -> Author {
+    let u = p.user_by_name(name).unwrap().unwrap();
+    Author {
+        user_id: u.id,
+        role: u.role,
+        round: 1,
+    }
+}
+
+pub fn edit_answer(p: &mut Project, ext: &str, answer: &str, who: &Author) -> i64 {
+    let id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
+    let mut edit = assay_core::store::Edit::answer_fix(&p.item(id).unwrap(), answer);
+    edit.op = Some(assay_core::RefinementOp::AnswerCorrection);
+    p.save_edit(id, &edit, who).unwrap()
+}
+
+pub fn answer(p: &Project, ext: &str) -> Option<String> {
+    let id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
+    p.item(id).unwrap().content.answer
+}
+
+pub fn url(cluster: &Cluster, user: &str, db: &str) -> String {
+    format!(
+        "postgres://{user}:pw-{user}@127.0.0.1:{}/{db}",
+        cluster.port
+    )
+}
+
+pub fn create_db(cluster: &Cluster, name: &str) -> String {
+    let mut admin = Client::connect(&cluster.admin_url("postgres"), NoTls).unwrap();
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .unwrap();
+    cluster.admin_url(name)
+}
+
+pub fn count(db: &mut Client, table: &str) -> i64 {
+    db.query_one(&format!("SELECT count(*) FROM {table}"), &[])
+        .unwrap()
+        .get(0)
+}
