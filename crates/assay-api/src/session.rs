@@ -129,6 +129,22 @@ impl Session {
         Ok(view)
     }
 
+    /// The person working (the project's owner or an auditor) gives someone a role.
+    pub fn set_role(&mut self, name: &str, role: Role) -> ApiResult<SessionUser> {
+        let by = self
+            .user
+            .as_ref()
+            .ok_or_else(ApiError::no_user)?
+            .name
+            .clone();
+        let p = self.project()?;
+        let u = p.set_role(&by, name, role)?;
+        Ok(SessionUser {
+            name: u.name,
+            role: u.role,
+        })
+    }
+
     fn author(&self) -> ApiResult<Author> {
         let u = self.user.as_ref().ok_or_else(ApiError::no_user)?;
         Ok(Author {

@@ -210,6 +210,12 @@ fn filtering_through_the_session_enforces_the_auditor_rule() {
 
     let mut auditor = Session::new(dir.path().join("prefs-rin.json"));
     auditor.open_project(&dir.path().join("p.assay")).unwrap();
+    // Nobody makes themselves an auditor; the project's owner (aiko, its first person) does.
+    assert_eq!(
+        auditor.set_user("rin", Role::Auditor).unwrap_err().code,
+        "forbidden"
+    );
+    annotator.set_role("rin", Role::Auditor).unwrap();
     auditor.set_user("rin", Role::Auditor).unwrap();
     let f = auditor.override_phase1(id, true, None).unwrap();
     assert_eq!(f.overridden_by.as_deref(), Some("rin"));
@@ -237,6 +243,12 @@ fn only_an_auditor_signs_off_through_the_session() {
 
     let mut auditor = Session::new(dir.path().join("prefs-rin.json"));
     auditor.open_project(&dir.path().join("p.assay")).unwrap();
+    // Nobody makes themselves an auditor; the project's owner (aiko, its first person) does.
+    assert_eq!(
+        auditor.set_user("rin", Role::Auditor).unwrap_err().code,
+        "forbidden"
+    );
+    annotator.set_role("rin", Role::Auditor).unwrap();
     auditor.set_user("rin", Role::Auditor).unwrap();
     assert!(auditor.sign_off(id, true, None).unwrap().item.signed_off);
     // The annotator's next save is refused by the store, not just hidden in the window.

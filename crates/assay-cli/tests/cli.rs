@@ -345,7 +345,24 @@ fn stages_flags_funnel_and_the_auditors_override() {
     assert!(!refused.status.success());
     let err: serde_json::Value = serde_json::from_slice(&refused.stdout).unwrap();
     assert_eq!(err["error"]["code"], "forbidden");
-    ok_json(&p, &["user", "add", "seoyeon", "--role", "auditor"]);
+    // Nobody makes themselves an auditor; the project's owner (its first person) does.
+    assert!(!assay(&p, &["user", "add", "seoyeon", "--role", "auditor"])
+        .status
+        .success());
+    let users = ok_json(&p, &["user", "list"]);
+    let owner = users
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["owner"] == true)
+        .unwrap()["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ok_json(
+        &p,
+        &["user", "set-role", "seoyeon", "auditor", "--by", &owner],
+    );
     let kept = ok_json(&p, &["keep", "haerae-mini", "103", "--user", "seoyeon"]);
     assert_eq!(kept["kept"], true);
 
@@ -428,7 +445,24 @@ fn review_queue_sign_off_and_agreement_through_the_cli() {
     assert!(!refused.status.success());
     let err: serde_json::Value = serde_json::from_slice(&refused.stdout).unwrap();
     assert_eq!(err["error"]["code"], "forbidden");
-    ok_json(&p, &["user", "add", "seoyeon", "--role", "auditor"]);
+    // Nobody makes themselves an auditor; the project's owner (its first person) does.
+    assert!(!assay(&p, &["user", "add", "seoyeon", "--role", "auditor"])
+        .status
+        .success());
+    let users = ok_json(&p, &["user", "list"]);
+    let owner = users
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["owner"] == true)
+        .unwrap()["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ok_json(
+        &p,
+        &["user", "set-role", "seoyeon", "auditor", "--by", &owner],
+    );
     ok_json(
         &p,
         &["sign-off", "jgraph-mini", "jg-006", "--user", "seoyeon"],

@@ -92,11 +92,26 @@ pub fn user(ctx: &Ctx, c: UserCommand) -> anyhow::Result<()> {
         }
         UserCommand::List => {
             let users = p.users()?;
+            let owner = p.owner()?;
             if ctx.json {
-                return output::json(&users);
+                let listed: Vec<serde_json::Value> = users
+                    .iter()
+                    .map(|u| {
+                        serde_json::json!({
+                            "id": u.id, "name": u.name, "role": u.role,
+                            "owner": owner.as_deref() == Some(u.name.as_str()),
+                        })
+                    })
+                    .collect();
+                return output::json(&listed);
             }
             for u in users {
-                println!("{}\t{}", u.name, u.role.as_str());
+                let mark = if owner.as_deref() == Some(u.name.as_str()) {
+                    "\towner"
+                } else {
+                    ""
+                };
+                println!("{}\t{}{mark}", u.name, u.role.as_str());
             }
             Ok(())
         }

@@ -10,3 +10,4 @@ mod query;
 mod review;
 mod revisions;
 mod stats;
+mod users;

@@ -215,7 +215,12 @@ item_score: number,
  */
 run_score: number | null, };
 
-export type ModelForm = { name: string, endpoints: Array<string>, model: string, api_key_env: string | null, concurrency: number, rate_per_minute: number | null, box_convention: string, price_input: number | null, price_output: number | null, max_tokens: number, };
+export type ModelForm = { name: string, endpoints: Array<string>, model: string, api_key_env: string | null, concurrency: number, rate_per_minute: number | null, box_convention: string, price_input: number | null, price_output: number | null, max_tokens: number, 
+/**
+ * Whether this machine sends requests to it: a model that came from the team or another
+ * project file waits until the person here saves it (seeing its endpoints and key variable).
+ */
+accepted: boolean, };
 
 export type ModelCheck = { ok: boolean, 
 /**
