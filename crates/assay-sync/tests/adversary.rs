@@ -107,7 +107,7 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
     let id3 = s.item_id_by_ext("jgraph-mini", "jg-003").unwrap();
     s.sign_off(id3, true, Some("checked"), &seo).unwrap();
     assay_sync::sync(&us, &mut s).unwrap();
-    let run_of_aiko = record_run(&mut a, "gpt", 1.0);
+    record_run(&mut a, "gpt", 1.0);
     assay_sync::sync(&ua, &mut a).unwrap();
     assay_sync::sync(&us, &mut s).unwrap();
     let before = (shown(&a), shown(&s));
@@ -633,8 +633,8 @@ fn one_team_one_database(cluster: &Cluster, dir: &std::path::Path) {
     assert!(!kept.contains("pw-rin"), "{kept}");
 }
 
-/// A recorded run of `model` on jg-001 with `score`; returns its run id.
-fn record_run(p: &mut Project, model: &str, score: f64) -> i64 {
+/// A recorded run of `model` on jg-001 with `score`.
+fn record_run(p: &mut Project, model: &str, score: f64) {
     let cfg =
         format!(r#"{{"name":"{model}","model":"{model}","endpoints":["http://127.0.0.1:9/v1"]}}"#);
     let model_id = p.ensure_model_config(model, &cfg).unwrap();
@@ -666,7 +666,7 @@ fn record_run(p: &mut Project, model: &str, score: f64) -> i64 {
         response: format!("the model said {score}"),
         prompt: None,
     };
-    p.record_run(&key, &[result], "complete").unwrap()
+    p.record_run(&key, &[result], "complete").unwrap();
 }
 
 fn scores(p: &Project) -> Vec<(String, Option<f64>)> {

@@ -659,6 +659,13 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
     keys(c, &[(None, 'y')]).await; // approve
     wait_jg006(c, project, "the approval", |s| s.0 == ItemStatus::Approved).await;
 
+    // The project's owner makes e2e-auditor an auditor: nobody makes themselves one.
+    {
+        let p = assay_core::Project::open(project).unwrap();
+        let owner = p.owner().unwrap().unwrap();
+        p.set_role(&owner, "e2e-auditor", assay_core::Role::Auditor)
+            .unwrap();
+    }
     work_as(c, "e2e-auditor", "auditor").await;
     search(c, "降水量は何mm").await;
     // The auditor deals the filtered items to both people as an audit round, all overlapping.
