@@ -38,9 +38,6 @@ pub fn add_member(
          FROM pg_roles r, pg_roles g WHERE r.rolname = $1 AND g.rolname = $2",
         &[&name, &group],
     )?;
-    let in_team = tx
-        .query_opt("SELECT 1 FROM members WHERE db_role = $1", &[&name])?
-        .is_some();
     let verifier = postgres_protocol::password::scram_sha_256(password.as_bytes());
     match existing {
         None => tx.batch_execute(&format!(
@@ -53,7 +50,8 @@ pub fn add_member(
                 "{name} is a superuser of this server: choose another name"
             )))
         }
-        Some(r) if r.get::<_, bool>(0) || in_team => tx.batch_execute(&format!(
+        // Only a login already in this team's group is this team's to reset.
+        Some(r) if r.get::<_, bool>(0) => tx.batch_execute(&format!(
             "ALTER ROLE {} LOGIN PASSWORD {}",
             quote_ident(name),
             quote_literal(&verifier)

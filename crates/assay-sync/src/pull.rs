@@ -1,18 +1,168 @@
-//! Pulling the team's rows into a replica, table by table in the team's order and page by page,
-//! remembering the position after each page. The replica trusts nothing it pulls: a row it
-//! cannot accept (a broken rule, a row it cannot read, a reference to a row it set aside) is
-//! set aside with its reason and the pull goes on.
+//! Pulling the team's rows into a replica in the team's one order (every shared table draws its
+//! positions from one sequence), page by page, remembering each table's position after each
+//! page. The replica trusts nothing it pulls: a row it cannot accept (a broken rule, a row it
+//! cannot read, a reference to a row it set aside) is set aside with its reason and the pull
+//! goes on.
 
 use assay_core::store::sync::{SyncReview, SyncRevision, SyncSignoff};
 use assay_core::store::sync_runs::{SyncResponse, SyncRun, SyncRunItem};
 use assay_core::store::sync_threads::{SyncComment, SyncRound};
 use assay_core::Project;
+use postgres::types::FromSql;
 use postgres::{Client, Row};
 
 use crate::{Result, SyncError};
 
-/// Rows per page.
+/// Rows per page and table.
 const PAGE: i64 = 2000;
+
+/// The shared tables, and how a row of each is read (`seq` and the row's uid first; `$1` is the
+/// table's position, `$2` the page size).
+#[derive(Clone, Copy, PartialEq)]
+enum Table {
+    Revisions,
+    Reviews,
+    Signoffs,
+    Comments,
+    Rounds,
+    Runs,
+}
+
+const TABLES: [Table; 6] = [
+    Table::Revisions,
+    Table::Reviews,
+    Table::Signoffs,
+    Table::Comments,
+    Table::Rounds,
+    Table::Runs,
+];
+
+impl Table {
+    fn name(self) -> &'static str {
+        match self {
+            Table::Revisions => "revisions",
+            Table::Reviews => "review_decisions",
+            Table::Signoffs => "signoffs",
+            Table::Comments => "comments",
+            Table::Rounds => "rounds",
+            Table::Runs => "runs",
+        }
+    }
+
+    fn sql(self) -> &'static str {
+        match self {
+            Table::Revisions => {
+                "SELECT seq, uid, dataset, ext_id, base_uid, author, role, created_at, op, tags,
+                        status, note, content::text
+                 FROM revisions WHERE seq > $1 ORDER BY seq LIMIT $2"
+            }
+            Table::Reviews => {
+                "SELECT seq, uid, revision_uid, made_uid, decision, comment, author, created_at
+                 FROM review_decisions WHERE seq > $1 ORDER BY seq LIMIT $2"
+            }
+            Table::Signoffs => {
+                "SELECT seq, uid, revision_uid, signed, note, author, created_at
+                 FROM signoffs WHERE seq > $1 ORDER BY seq LIMIT $2"
+            }
+            Table::Comments => {
+                "SELECT seq, uid, revision_uid, body, mentions, author, created_at
+                 FROM comments WHERE seq > $1 ORDER BY seq LIMIT $2"
+            }
+            Table::Rounds => {
+                "SELECT seq, uid, name, purpose, overlap, created_by, created_at, assignments::text
+                 FROM rounds WHERE seq > $1 ORDER BY seq LIMIT $2"
+            }
+            Table::Runs => {
+                "SELECT r.seq, r.snapshot, r.origin, r.model, m.config::text, r.dataset, r.version,
+                        r.variant, r.run_index, r.template, r.scorer, r.source, r.status,
+                        r.created_at, r.finished_at, r.author
+                 FROM runs r LEFT JOIN models m ON m.name = r.model
+                                               AND m.author IS NOT DISTINCT FROM r.author
+                 WHERE r.seq > $1 ORDER BY r.seq LIMIT $2"
+            }
+        }
+    }
+
+    fn apply(self, db: &mut Client, p: &mut Project, r: &Row, seq: i64) -> Result<bool> {
+        Ok(match self {
+            Table::Revisions => p.apply_pulled_revision(
+                &SyncRevision {
+                    uid: col(r, 1)?,
+                    dataset: col(r, 2)?,
+                    ext_id: col(r, 3)?,
+                    base_uid: col(r, 4)?,
+                    author: col(r, 5)?,
+                    author_role: col(r, 6)?,
+                    created_at: col(r, 7)?,
+                    op: col(r, 8)?,
+                    tags: col(r, 9)?,
+                    status: col(r, 10)?,
+                    note: col(r, 11)?,
+                    content: col(r, 12)?,
+                },
+                seq,
+            )?,
+            Table::Reviews => p.apply_pulled_review(
+                &SyncReview {
+                    uid: col(r, 1)?,
+                    revision_uid: col(r, 2)?,
+                    made_uid: col(r, 3)?,
+                    decision: col(r, 4)?,
+                    comment: col(r, 5)?,
+                    author: col(r, 6)?,
+                    created_at: col(r, 7)?,
+                },
+                seq,
+            )?,
+            Table::Signoffs => p.apply_pulled_signoff(
+                &SyncSignoff {
+                    uid: col(r, 1)?,
+                    revision_uid: col(r, 2)?,
+                    signed: col(r, 3)?,
+                    note: col(r, 4)?,
+                    author: col(r, 5)?,
+                    created_at: col(r, 6)?,
+                },
+                seq,
+            )?,
+            Table::Comments => p.apply_pulled_comment(
+                &SyncComment {
+                    uid: col(r, 1)?,
+                    revision_uid: col(r, 2)?,
+                    body: col(r, 3)?,
+                    mentions: col(r, 4)?,
+                    author: col(r, 5)?,
+                    created_at: col(r, 6)?,
+                },
+                seq,
+            )?,
+            Table::Rounds => {
+                let assignments: Vec<(String, String)> =
+                    serde_json::from_str(&col::<String>(r, 7)?)
+                        .map_err(|e| SyncError::Invalid(format!("a round's assignments: {e}")))?;
+                p.apply_pulled_round(
+                    &SyncRound {
+                        uid: col(r, 1)?,
+                        name: col(r, 2)?,
+                        purpose: col(r, 3)?,
+                        overlap: col(r, 4)?,
+                        created_by: col(r, 5)?,
+                        created_at: col(r, 6)?,
+                        assignments,
+                    },
+                    seq,
+                )?
+            }
+            Table::Runs => p.apply_pulled_run(&read_run(db, r)?, seq)?,
+        })
+    }
+}
+
+/// A column read without trusting its type or nullness (a wrong one sets the row aside).
+fn col<'a, T: FromSql<'a>>(r: &'a Row, i: usize) -> Result<T> {
+    r.try_get(i)
+        .map_err(|e| SyncError::Invalid(format!("column {i}: {e}")))
+}
 
 fn last_seq(project: &Project, table: &str) -> Result<i64> {
     Ok(project
@@ -21,8 +171,9 @@ fn last_seq(project: &Project, table: &str) -> Result<i64> {
         .unwrap_or(0))
 }
 
-/// A row's outcome: applied, known already, or set aside. Only a failing replica file (SQLite,
-/// the disk) fails the pull; anything about the row itself sets the row aside.
+/// A row's outcome: applied, known already, or set aside. Only a failing replica file (the
+/// disk, a locked or corrupt database) fails the pull; anything about the row itself, a local
+/// constraint it breaks included, sets the row aside.
 fn take(
     project: &mut Project,
     table: &str,
@@ -30,12 +181,19 @@ fn take(
     seq: i64,
     outcome: Result<bool>,
 ) -> Result<bool> {
+    use assay_core::Error as Core;
+    let about_the_row = |e: &SyncError| match e {
+        SyncError::Invalid(_) => true,
+        SyncError::Core(Core::Sqlite(rusqlite::Error::SqliteFailure(f, _))) => {
+            f.code == rusqlite::ErrorCode::ConstraintViolation
+        }
+        SyncError::Core(Core::Sqlite(_) | Core::Io { .. }) => false,
+        SyncError::Core(_) => true,
+        _ => false,
+    };
     match outcome {
         Ok(applied) => Ok(applied),
-        Err(SyncError::Core(e @ (assay_core::Error::Sqlite(_) | assay_core::Error::Io { .. }))) => {
-            Err(e.into())
-        }
-        Err(e @ (SyncError::Core(_) | SyncError::Invalid(_))) => {
+        Err(e) if about_the_row(&e) => {
             project.set_aside_pulled(table, uid, seq, &e.to_string())?;
             Ok(false)
         }
@@ -43,234 +201,121 @@ fn take(
     }
 }
 
-fn text(r: &Row, i: usize) -> Result<String> {
-    r.try_get(i)
-        .map_err(|e| SyncError::Invalid(format!("column {i}: {e}")))
-}
-
-/// Pulls everything after what this replica has seen.
+/// Pulls everything after what this replica has seen, in the team's order across tables.
 pub(crate) fn pull(db: &mut Client, project: &mut Project) -> Result<usize> {
     // The team's people with the roles the team gave them: the only source of roles here.
     let members: Vec<(String, assay_core::Role)> = db
         .query("SELECT name, role FROM members", &[])?
         .iter()
-        .filter_map(|r| Some((r.get(0), assay_core::Role::parse(r.get(1))?)))
+        .filter_map(|r| {
+            let name: String = r.try_get(0).ok()?;
+            let role: String = r.try_get(1).ok()?;
+            Some((name, assay_core::Role::parse(&role)?))
+        })
         .collect();
     project.set_team_roles(&members)?;
     let mut applied = 0;
-    applied += pull_table(
-        db,
-        project,
-        "revisions",
-        "SELECT r.seq, r.uid, r.dataset, r.ext_id, r.base_uid, r.author, r.role, r.created_at,
-                r.op, r.tags, r.status, r.note, r.content::text
-         FROM revisions r WHERE r.seq > $1 ORDER BY r.seq LIMIT $2",
-        |_, p, r, seq| {
-            let rev = SyncRevision {
-                uid: text(r, 1)?,
-                dataset: text(r, 2)?,
-                ext_id: text(r, 3)?,
-                base_uid: r.get(4),
-                author: r.get(5),
-                author_role: r.get(6),
-                created_at: text(r, 7)?,
-                op: r.get(8),
-                tags: r.get(9),
-                status: text(r, 10)?,
-                note: r.get(11),
-                content: text(r, 12)?,
-            };
-            Ok(p.apply_pulled_revision(&rev, seq)?)
-        },
-    )?;
-    applied += pull_table(
-        db,
-        project,
-        "review_decisions",
-        "SELECT seq, uid, revision_uid, made_uid, decision, comment, author, created_at
-         FROM review_decisions WHERE seq > $1 ORDER BY seq LIMIT $2",
-        |_, p, r, seq| {
-            let d = SyncReview {
-                uid: r.get(1),
-                revision_uid: r.get(2),
-                made_uid: r.get(3),
-                decision: r.get(4),
-                comment: r.get(5),
-                author: r.get(6),
-                created_at: r.get(7),
-            };
-            Ok(p.apply_pulled_review(&d, seq)?)
-        },
-    )?;
-    applied += pull_table(
-        db,
-        project,
-        "signoffs",
-        "SELECT seq, uid, revision_uid, signed, note, author, created_at
-         FROM signoffs WHERE seq > $1 ORDER BY seq LIMIT $2",
-        |_, p, r, seq| {
-            let g = SyncSignoff {
-                uid: r.get(1),
-                revision_uid: r.get(2),
-                signed: r.get(3),
-                note: r.get(4),
-                author: r.get(5),
-                created_at: r.get(6),
-            };
-            Ok(p.apply_pulled_signoff(&g, seq)?)
-        },
-    )?;
-    applied += pull_table(
-        db,
-        project,
-        "comments",
-        "SELECT seq, uid, revision_uid, body, mentions, author, created_at
-         FROM comments WHERE seq > $1 ORDER BY seq LIMIT $2",
-        |_, p, r, seq| {
-            let c = SyncComment {
-                uid: r.get(1),
-                revision_uid: r.get(2),
-                body: r.get(3),
-                mentions: r.get(4),
-                author: r.get(5),
-                created_at: r.get(6),
-            };
-            Ok(p.apply_pulled_comment(&c, seq)?)
-        },
-    )?;
-    applied += pull_table(
-        db,
-        project,
-        "rounds",
-        "SELECT seq, uid, name, purpose, overlap, created_by, created_at, assignments::text
-         FROM rounds WHERE seq > $1 ORDER BY seq LIMIT $2",
-        |_, p, r, seq| {
-            let assignments: Vec<(String, String)> = serde_json::from_str(r.get(7))
-                .map_err(|e| SyncError::Invalid(format!("a round's assignments: {e}")))?;
-            let round = SyncRound {
-                uid: r.get(1),
-                name: r.get(2),
-                purpose: r.get(3),
-                overlap: r.get(4),
-                created_by: r.get(5),
-                created_at: r.get(6),
-                assignments,
-            };
-            Ok(p.apply_pulled_round(&round, seq)?)
-        },
-    )?;
-    applied += pull_table(
-        db,
-        project,
-        "runs",
-        "SELECT r.seq, r.snapshot, r.origin, r.model, m.config::text, r.dataset, r.version,
-                r.variant, r.run_index, r.template, r.scorer, r.source, r.status, r.created_at,
-                r.finished_at, r.author
-         FROM runs r LEFT JOIN models m ON m.name = r.model
-                                       AND m.author IS NOT DISTINCT FROM r.author
-         WHERE r.seq > $1 ORDER BY r.seq LIMIT $2",
-        |db, p, r, seq| {
-            let run = read_run(db, r)?;
-            Ok(p.apply_pulled_run(&run, seq)?)
-        },
-    )?;
+    loop {
+        let mut pages = Vec::new();
+        for t in TABLES {
+            let from = last_seq(project, t.name())?;
+            pages.push((t, db.query(t.sql(), &[&from, &PAGE])?));
+        }
+        if pages.iter().all(|(_, rows)| rows.is_empty()) {
+            break;
+        }
+        // A full page may have more rows after it: rows of other tables beyond its last
+        // position wait for the next round, so the order holds across pages.
+        let frontier = pages
+            .iter()
+            .filter(|(_, rows)| rows.len() as i64 == PAGE)
+            .filter_map(|(_, rows)| rows.last().map(|r| r.get::<_, i64>(0)))
+            .min()
+            .unwrap_or(i64::MAX);
+        let mut next: Vec<(i64, Table, &Row)> = pages
+            .iter()
+            .flat_map(|(t, rows)| rows.iter().map(move |r| (r.get::<_, i64>(0), *t, r)))
+            .filter(|(seq, _, _)| *seq <= frontier)
+            .collect();
+        next.sort_by_key(|(seq, _, _)| *seq);
+        let mut reached: Vec<(Table, i64)> = Vec::new();
+        for (seq, t, r) in next {
+            let uid: String = r.try_get(1).unwrap_or_default();
+            let outcome = t.apply(db, project, r, seq);
+            if take(project, t.name(), &uid, seq, outcome)? {
+                applied += 1;
+            }
+            match reached.iter_mut().find(|(x, _)| *x == t) {
+                Some(x) => x.1 = seq,
+                None => reached.push((t, seq)),
+            }
+        }
+        for (t, seq) in reached {
+            project.sync_set(&format!("pulled.{}", t.name()), &seq.to_string())?;
+        }
+    }
     Ok(applied)
 }
 
 /// A run snapshot with its results and the responses its publisher wrote for them (another
 /// member's response under the same key is not this run's).
 fn read_run(db: &mut Client, r: &Row) -> Result<SyncRun> {
-    let snapshot: String = r.get(1);
-    let author: Option<String> = r.get(15);
-    let config: Option<String> = r.get(4);
-    let items = db
-        .query(
-            "SELECT ext_id, revision_uid, cache_key, outcome, from_cache, score, parsed,
-                    evidence, error, scorer FROM run_items WHERE snapshot = $1",
-            &[&snapshot],
-        )?
-        .iter()
-        .map(|i| SyncRunItem {
-            ext_id: i.get(0),
-            revision_uid: i.get(1),
-            cache_key: i.get(2),
-            outcome: i.get(3),
-            from_cache: i.get(4),
-            score: i.get(5),
-            parsed: i.get(6),
-            evidence: i.get(7),
-            error: i.get(8),
-            scorer: i.get(9),
-        })
-        .collect::<Vec<_>>();
+    let snapshot: String = col(r, 1)?;
+    let author: Option<String> = col(r, 15)?;
+    let config: Option<String> = col(r, 4)?;
+    let mut items = Vec::new();
+    for i in db.query(
+        "SELECT ext_id, revision_uid, cache_key, outcome, from_cache, score, parsed,
+                evidence, error, scorer FROM run_items WHERE snapshot = $1",
+        &[&snapshot],
+    )? {
+        items.push(SyncRunItem {
+            ext_id: col(&i, 0)?,
+            revision_uid: col(&i, 1)?,
+            cache_key: col(&i, 2)?,
+            outcome: col(&i, 3)?,
+            from_cache: col(&i, 4)?,
+            score: col(&i, 5)?,
+            parsed: col(&i, 6)?,
+            evidence: col(&i, 7)?,
+            error: col(&i, 8)?,
+            scorer: col(&i, 9)?,
+        });
+    }
     let keys: Vec<String> = items.iter().filter_map(|i| i.cache_key.clone()).collect();
-    let responses = db
-        .query(
-            "SELECT cache_key, text, prompt_tokens, completion_tokens, created_at, prompt
-             FROM responses WHERE cache_key = ANY($1) AND author IS NOT DISTINCT FROM $2",
-            &[&keys, &author],
-        )?
-        .iter()
-        .map(|x| SyncResponse {
-            cache_key: x.get(0),
-            text: x.get(1),
-            prompt_tokens: x.get(2),
-            completion_tokens: x.get(3),
-            created_at: x.get(4),
-            prompt: x.get(5),
-        })
-        .collect();
+    let mut responses = Vec::new();
+    for x in db.query(
+        "SELECT cache_key, text, prompt_tokens, completion_tokens, created_at, prompt
+         FROM responses WHERE cache_key = ANY($1) AND author IS NOT DISTINCT FROM $2",
+        &[&keys, &author],
+    )? {
+        responses.push(SyncResponse {
+            cache_key: col(&x, 0)?,
+            text: col(&x, 1)?,
+            prompt_tokens: col(&x, 2)?,
+            completion_tokens: col(&x, 3)?,
+            created_at: col(&x, 4)?,
+            prompt: col(&x, 5)?,
+        });
+    }
     Ok(SyncRun {
-        origin: r.get(2),
-        model: r.get(3),
+        origin: col(r, 2)?,
+        model: col(r, 3)?,
         model_config: config.ok_or_else(|| {
             SyncError::Invalid("its publisher's model configuration is missing".into())
         })?,
-        dataset: r.get(5),
-        version: r.get(6),
-        variant: r.get(7),
-        run_index: i64::from(r.get::<_, i32>(8)),
-        template: r.get(9),
-        scorer: r.get(10),
-        source: r.get(11),
-        status: r.get(12),
-        created_at: r.get(13),
-        finished_at: r.get(14),
+        dataset: col(r, 5)?,
+        version: col(r, 6)?,
+        variant: col(r, 7)?,
+        run_index: i64::from(col::<i32>(r, 8)?),
+        template: col(r, 9)?,
+        scorer: col(r, 10)?,
+        source: col(r, 11)?,
+        status: col(r, 12)?,
+        created_at: col(r, 13)?,
+        finished_at: col(r, 14)?,
         author,
         items,
         responses,
     })
-}
-
-/// Pulls one table's rows after the replica's position, a page at a time (`sql` selects `seq`
-/// and the row's uid first; `$1` is the position, `$2` the page size), applies or sets aside
-/// each, and saves the position after each page.
-fn pull_table(
-    db: &mut Client,
-    project: &mut Project,
-    table: &str,
-    sql: &str,
-    mut apply: impl FnMut(&mut Client, &mut Project, &Row, i64) -> Result<bool>,
-) -> Result<usize> {
-    let mut applied = 0;
-    loop {
-        let from = last_seq(project, table)?;
-        let rows = db.query(sql, &[&from, &PAGE])?;
-        let Some(last) = rows.last().map(|r| r.get::<_, i64>(0)) else {
-            break;
-        };
-        for r in &rows {
-            let seq: i64 = r.get(0);
-            let uid = text(r, 1).unwrap_or_default();
-            let outcome = apply(db, project, r, seq);
-            if take(project, table, &uid, seq, outcome)? {
-                applied += 1;
-            }
-        }
-        project.sync_set(&format!("pulled.{table}"), &last.to_string())?;
-        if (rows.len() as i64) < PAGE {
-            break;
-        }
-    }
-    Ok(applied)
 }

@@ -47,7 +47,7 @@ type Row = std::result::Result<i64, RowError>;
 /// Takes the push lock (every insert takes it too, in the team's triggers): positions then
 /// commit in order, so a pull that has read up to N has seen everything below N.
 pub(crate) fn lock(tx: &mut Transaction<'_>) -> Result<()> {
-    tx.execute("SELECT pg_advisory_xact_lock(7412)", &[])?;
+    tx.execute("SELECT assay_push_lock()", &[])?;
     Ok(())
 }
 

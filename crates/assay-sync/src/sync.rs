@@ -26,7 +26,17 @@ pub fn sync_with(url: &str, password: Option<&str>, project: &mut Project) -> Re
     let mut db = connect_with(url, password)?;
     let conflicts_before = project.sync_status()?.conflicts;
     let mut report = SyncReport::default();
-    let pushed = push_all(&mut db, project, &mut report);
+    let mut pushed = push_all(&mut db, project, &mut report);
+    // A member who took the push lock and left their transaction idle loses that session (the
+    // team's assay_break_stale_lock), and the push is tried once more.
+    if matches!(&pushed, Err(SyncError::Db(e)) if is_lock_timeout(e)) {
+        let broken: String = db
+            .query_one("SELECT assay_break_stale_lock($1)", &[&stale_lock_secs()])?
+            .get(0);
+        if !broken.is_empty() {
+            pushed = push_all(&mut db, project, &mut report);
+        }
+    }
     // Someone holding the push lock blocks pushing, never pulling: take the team's rows anyway
     // and say who holds it.
     let blocked = match pushed {
@@ -43,6 +53,15 @@ pub fn sync_with(url: &str, password: Option<&str>, project: &mut Project) -> Re
     }
     project.sync_set("last_sync", &assay_core::store::now())?;
     Ok(report)
+}
+
+/// How long a member's idle transaction may hold the push lock before a blocked pusher ends it
+/// (`ASSAY_TEAM_STALE_LOCK_SECS`, default 30).
+fn stale_lock_secs() -> i32 {
+    std::env::var("ASSAY_TEAM_STALE_LOCK_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(30)
 }
 
 fn push_all(

@@ -81,8 +81,12 @@ fn forge(
 fn a_hostile_member_cannot_forge_what_the_team_certifies() {
     // Pushes wait at most this long for the team's lock (a member may hold it).
     std::env::set_var("ASSAY_TEAM_LOCK_TIMEOUT_MS", "1500");
+    // A member's transaction idle this long while holding it loses its session.
+    std::env::set_var("ASSAY_TEAM_STALE_LOCK_SECS", "3");
     let cluster = Cluster::start().expect("a private PostgreSQL cluster");
     let dir = tempfile::tempdir().unwrap();
+    // This machine's accepted endpoints start empty (nothing set up here yet).
+    std::env::set_var("ASSAY_TRUST_FILE", dir.path().join("accepted-endpoints"));
     let admin = create_db(&cluster, "team");
     let mut lead = published_project(dir.path());
     assay_sync::init(&admin, &mut lead).unwrap();
@@ -193,6 +197,68 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
         forge(&mut eve, "f5", "jg-002", Some("e1"), "approved", None, "e1"),
         "approving one's own revision",
     );
+    // Approving one's own work once someone else has flagged it (the flag repeats the content).
+    assay_sync::sync(&ua, &mut a).unwrap();
+    let id2 = a.item_id_by_ext("jgraph-mini", "jg-002").unwrap();
+    a.review(
+        id2,
+        ReviewDecision::RequestChanges,
+        Some("check the unit"),
+        &aiko,
+    )
+    .unwrap();
+    assay_sync::sync(&ua, &mut a).unwrap();
+    let flagged = head(&mut eve, "jg-002");
+    refused(
+        eve.execute(
+            "INSERT INTO review_decisions (uid, revision_uid, made_uid, decision, author, created_at)
+             VALUES ('d-flag', $1, 'f6', 'approve', 'minjun', 'now')",
+            &[&flagged],
+        ),
+        "approving one's own work after another member flagged it",
+    );
+    refused(
+        forge(
+            &mut eve,
+            "f6",
+            "jg-002",
+            Some(&flagged),
+            "approved",
+            None,
+            &flagged,
+        ),
+        "an approval record of one's own work after a flag",
+    );
+    // A snapshot taken before the auditor's sign-off, written after it.
+    let mut old_view = eve
+        .build_transaction()
+        .isolation_level(postgres::IsolationLevel::RepeatableRead)
+        .start()
+        .unwrap();
+    let head4 = {
+        let r = old_view
+            .query_one(
+                "SELECT uid FROM revisions WHERE ext_id = 'jg-004' ORDER BY seq DESC LIMIT 1",
+                &[],
+            )
+            .unwrap();
+        r.get::<_, String>(0)
+    };
+    assay_sync::sync(&us, &mut s).unwrap();
+    let id4 = s.item_id_by_ext("jgraph-mini", "jg-004").unwrap();
+    s.sign_off(id4, true, None, &seo).unwrap();
+    assay_sync::sync(&us, &mut s).unwrap();
+    refused(
+        old_view.execute(
+            "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, created_at, tags,
+                                    status, content)
+             SELECT 'rr1', dataset, ext_id, uid, 'minjun', 'now', 0, 'edited', content
+             FROM revisions WHERE uid = $1",
+            &[&head4],
+        ),
+        "an edit from a snapshot older than the sign-off",
+    );
+    drop(old_view);
     // 2. A revision without a base, on another item's base, or on a signed-off item.
     refused(
         forge(&mut eve, "b1", "jg-005", None, "edited", None, &orig4),
@@ -290,6 +356,38 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
     refused(
         eve.execute("CREATE TABLE mine (x int)", &[]),
         "creating objects in the team's schema",
+    );
+    refused(
+        eve.execute(
+            "INSERT INTO comments (uid, revision_uid, body, mentions, author, created_at)
+             VALUES ('c-blank', $1, '  ', '{}', 'minjun', 'now')",
+            &[&aiko2],
+        ),
+        "a blank comment (replicas cannot store one)",
+    );
+    refused(
+        eve.execute(
+            "INSERT INTO comments (uid, revision_uid, body, mentions, author, created_at)
+             VALUES ('c-null', $1, 'hi', ARRAY[NULL]::text[], 'minjun', 'now')",
+            &[&aiko2],
+        ),
+        "a mention that is no name",
+    );
+    // A comment under a revision's uid reaches the team (uids are per table there); replicas
+    // keep the two apart and set the comment aside.
+    eve.execute(
+        "INSERT INTO comments (uid, revision_uid, body, mentions, author, created_at)
+         VALUES ($1, $1, 'a comment under a revision''s uid', '{}', 'minjun', 'now')",
+        &[&aiko2],
+    )
+    .unwrap();
+    refused(
+        eve.execute("SELECT nextval('assay_position')", &[]),
+        "drawing the team's positions",
+    );
+    refused(
+        eve.execute("SELECT pg_advisory_lock(7412)", &[]),
+        "a session-level push lock",
     );
     // 4. Positions and times are the server's.
     forge(&mut eve, "e2", "jg-006", None, "edited", None, &orig4).ok();
@@ -443,6 +541,18 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
         ),
         "a result that scores another item's revision",
     );
+    let orig1 = one(
+        &mut eve,
+        "SELECT uid FROM revisions WHERE ext_id = 'jg-001' AND base_uid IS NULL",
+    );
+    refused(
+        eve.execute(
+            "INSERT INTO run_items (snapshot, ext_id, revision_uid, outcome, from_cache, score)
+             VALUES ('evil@1', 'jg-001', $1, 'scored', false, 0)",
+            &[&orig1],
+        ),
+        "results added to a snapshot after it was published",
+    );
     // 7. Images: bytes that do not hash to their key.
     refused(
         eve.execute(
@@ -464,8 +574,9 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
             match row.0.as_str() {
                 "jg-002" => assert_eq!(
                     (row.1, row.3.as_deref()),
-                    (ItemStatus::Edited, Some("eve's edit"))
+                    (ItemStatus::Flagged, Some("eve's edit"))
                 ),
+                "jg-004" => assert!(row.2, "signed off by seo"),
                 "jg-006" => assert_eq!(row.1, ItemStatus::Edited),
                 _ => assert_eq!(row, old, "{}", row.0),
             }
@@ -484,6 +595,12 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
             .any(|r| r.0 == "pulled revisions" && r.1 == "j4"),
         "{set_aside:?}"
     );
+    assert!(
+        set_aside
+            .iter()
+            .any(|r| r.0 == "pulled comments" && r.1 == aiko2),
+        "{set_aside:?}"
+    );
     // The planted response is not the trace of aiko's result, and pulled responses are never
     // cache hits here.
     let traced = s
@@ -498,13 +615,21 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
     );
     // The pulled model configs are not used until someone here accepts them, and a key variable
     // naming the team password is refused even then.
+    // aiko's "gpt" is still aiko's configuration on every replica; eve's is kept apart under
+    // her name and is never used to send a request (nor is its key variable ever read).
     for p in [&a, &s] {
-        for m in assay_eval::model::models(p).unwrap() {
-            if m.config.api_key_env.as_deref() == Some("ASSAY_TEAM_PASSWORD") {
-                panic!("the attacker's model config was adopted: {:?}", m.config);
-            }
-        }
+        let gpt = assay_eval::model::model_by_name(p, "gpt").unwrap().config;
+        assert_eq!(gpt.api_key_env, None, "aiko's configuration kept");
     }
+    let evil = assay_eval::model::model_by_name(&s, "gpt (minjun)")
+        .unwrap()
+        .config;
+    assert_eq!(evil.api_key_env.as_deref(), Some("ASSAY_TEAM_PASSWORD"));
+    assert!(assay_eval::trust::model_for_requests(&s, "gpt (minjun)").is_err());
+    assert!(
+        evil.api_key().is_none(),
+        "a key variable naming Assay's secret is never read"
+    );
     assert!(assay_eval::trust::model_for_requests(&s, "gpt").is_err());
     // A fresh replica joins past all of it.
     let (mut late, _) = assay_sync::join(&ua, &dir.path().join("late.assay")).unwrap();
@@ -512,8 +637,7 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
 
     // 8. The push lock: held by eve, it bounds everyone's wait and names her.
     let mut tx = eve.transaction().unwrap();
-    tx.execute("SELECT pg_advisory_xact_lock(7412)", &[])
-        .unwrap();
+    tx.execute("SELECT assay_push_lock()", &[]).unwrap();
     edit_answer(&mut a, "jg-009", "while eve holds the lock", &aiko);
     let started = Instant::now();
     match assay_sync::sync(&ua, &mut a) {
@@ -522,8 +646,12 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
     }
     assert!(started.elapsed() < Duration::from_secs(20));
     assert_eq!(a.sync_status().unwrap().pending, 1, "kept, to push later");
-    tx.rollback().unwrap();
+    // Left idle past the stale limit, eve's transaction loses its session and the push goes on.
+    std::thread::sleep(Duration::from_secs(2));
     assay_sync::sync(&ua, &mut a).unwrap();
+    assert!(tx.rollback().is_err(), "eve's session was ended");
+    let mut eve = Client::connect(&url(&cluster, "minjun", "team"), NoTls).unwrap();
+    assert_eq!(one(&mut eve, "SELECT assay_me()"), "minjun");
     assay_sync::sync(&ua, &mut late).unwrap();
     assert_eq!(
         answer(&late, "jg-009").as_deref(),
@@ -589,6 +717,16 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
         .unwrap();
     assert_eq!(it.status, ItemStatus::Approved);
     assert_eq!(it.content.answer.as_deref(), Some("fixed after reopening"));
+    // A replica that saw the sign-off and none of what followed takes the reopening, the edit
+    // and the approval in the order they were made.
+    assay_sync::sync(&ua, &mut late).unwrap();
+    let it = late
+        .item(late.item_id_by_ext("jgraph-mini", "jg-003").unwrap())
+        .unwrap();
+    assert_eq!(
+        (it.status, it.signed_off, it.content.answer.as_deref()),
+        (ItemStatus::Approved, false, Some("fixed after reopening"))
+    );
 
     one_team_one_database(&cluster, dir.path());
     cluster.stop();
@@ -631,6 +769,19 @@ fn one_team_one_database(cluster: &Cluster, dir: &std::path::Path) {
     let (joined, _) = assay_sync::join(&with_param, &dir.join("rin.assay")).unwrap();
     let kept = joined.sync_get("team").unwrap().unwrap();
     assert!(!kept.contains("pw-rin"), "{kept}");
+    // A database dropped and made again under the same name keeps none of its old team.
+    drop(joined);
+    let mut root = Client::connect(&cluster.admin_url("postgres"), NoTls).unwrap();
+    root.batch_execute("DROP DATABASE team2 WITH (FORCE)")
+        .unwrap();
+    root.batch_execute("CREATE DATABASE team2").unwrap();
+    let mut p3 = Project::create(dir.join("third.assay")).unwrap();
+    p3.ensure_user("kai", Role::Auditor).unwrap();
+    assay_sync::init(&admin2, &mut p3).unwrap();
+    let e = Client::connect(&url(cluster, "rin", "team2"), NoTls)
+        .err()
+        .expect("the old team's member is refused");
+    assert_eq!(e.code(), Some(&SqlState::INSUFFICIENT_PRIVILEGE), "{e}");
 }
 
 /// A recorded run of `model` on jg-001 with `score`.

@@ -61,6 +61,39 @@ pub(crate) fn current_author(conn: &Connection, item_id: i64) -> Result<Option<i
     .ok_or_else(|| Error::NotFound(format!("item {item_id}")))
 }
 
+/// Whether `user_id` wrote the content an item has at `rev`: made that revision, or, when it is
+/// a review's own record (a flag or an approval, repeating content, op and tags), made the
+/// revision it records, back to the first that is not such a record. So nobody approves their
+/// own work by having someone else flag it first. (The same as the team's `assay_wrote`.)
+pub(crate) fn wrote_content(
+    conn: &Connection,
+    item_id: i64,
+    rev: i64,
+    user_id: i64,
+) -> Result<bool> {
+    let mut st = conn.prepare_cached(
+        "SELECT r.rev, r.author_id, r.content, r.op, r.tags,
+                EXISTS (SELECT 1 FROM review_decisions d
+                        WHERE d.item_id = r.item_id AND d.made_rev = r.rev)
+         FROM revisions r WHERE r.item_id = ?1 AND r.rev <= ?2 ORDER BY r.rev DESC",
+    )?;
+    let mut rows = st.query(params![item_id, rev])?;
+    let mut first: Option<(String, Option<String>, i64)> = None;
+    while let Some(r) = rows.next()? {
+        let (author, content, op, tags, record): (Option<i64>, String, Option<String>, i64, bool) =
+            (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?);
+        match &first {
+            None => first = Some((content, op, tags)),
+            Some(f) if *f != (content, op, tags) => break,
+            Some(_) => {}
+        }
+        if !record {
+            return Ok(author == Some(user_id));
+        }
+    }
+    Ok(false)
+}
+
 pub(crate) fn is_signed_off(conn: &Connection, item_id: i64) -> Result<bool> {
     Ok(conn.query_row(
         "SELECT signed_off FROM items WHERE id = ?1",
@@ -98,6 +131,16 @@ impl Project {
         if current_author(&tx, item_id)? == Some(author.user_id) {
             return Err(Error::Forbidden(
                 "you cannot review your own revision; someone else must".into(),
+            ));
+        }
+        let head: i64 = tx.query_row("SELECT rev FROM items WHERE id = ?1", [item_id], |r| {
+            r.get(0)
+        })?;
+        if decision == ReviewDecision::Approve && wrote_content(&tx, item_id, head, author.user_id)?
+        {
+            return Err(Error::Forbidden(
+                "this is your work, unchanged since you made it: someone else must approve it"
+                    .into(),
             ));
         }
         if is_signed_off(&tx, item_id)? {

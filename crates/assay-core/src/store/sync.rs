@@ -157,10 +157,11 @@ pub(crate) fn adopt_uid(
 
 impl Project {
     /// A pulled row this replica already has (its own, pushed earlier): record its position.
-    pub(crate) fn mark_known(&self, uid: &str, seq: i64) -> Result<bool> {
+    /// Only a row of the same table counts: a uid another table uses is not this row.
+    pub(crate) fn mark_known(&self, tbl: &str, uid: &str, seq: i64) -> Result<bool> {
         Ok(self.conn.execute(
-            "UPDATE sync_uids SET pushed = 1, seq = ?2 WHERE uid = ?1",
-            params![uid, seq],
+            "UPDATE sync_uids SET pushed = 1, seq = ?3 WHERE uid = ?2 AND tbl = ?1",
+            params![tbl, uid, seq],
         )? > 0)
     }
 
@@ -405,7 +406,7 @@ impl Project {
     /// so every replica ends on the same one; a revision not made on the revision it competes
     /// with is a conflict for a person to resolve.
     pub fn apply_pulled_revision(&mut self, rev: &SyncRevision, seq: i64) -> Result<bool> {
-        if self.mark_known(&rev.uid, seq)? {
+        if self.mark_known("revisions", &rev.uid, seq)? {
             return Ok(false);
         }
         let name = rev.author.as_deref().ok_or_else(|| {
@@ -423,7 +424,8 @@ impl Project {
                 rev.uid
             ))
         })?;
-        if revision_by_uid(&self.conn, base)?.0 != item_id {
+        let (base_item, base_rev) = revision_by_uid(&self.conn, base)?;
+        if base_item != item_id {
             return Err(Error::Invalid(format!(
                 "revision {}: its base is a revision of another item",
                 rev.uid
@@ -432,6 +434,15 @@ impl Project {
         let status = ItemStatus::parse(&rev.status).ok_or_else(|| {
             Error::Invalid(format!("revision {}: status {:?}", rev.uid, rev.status))
         })?;
+        // "Approved" is another person's review of work they did not write.
+        if status == ItemStatus::Approved
+            && super::review::wrote_content(&self.conn, item_id, base_rev, author.id)?
+        {
+            return Err(Error::Forbidden(format!(
+                "revision {}: {name} approved work of their own",
+                rev.uid
+            )));
+        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -497,7 +508,7 @@ impl Project {
     }
 
     pub fn apply_pulled_review(&mut self, d: &SyncReview, seq: i64) -> Result<bool> {
-        if self.mark_known(&d.uid, seq)? {
+        if self.mark_known("review_decisions", &d.uid, seq)? {
             return Ok(false);
         }
         let user = self.ensure_user(&d.author, Role::Annotator)?;
@@ -536,7 +547,7 @@ impl Project {
     }
 
     pub fn apply_pulled_signoff(&mut self, g: &SyncSignoff, seq: i64) -> Result<bool> {
-        if self.mark_known(&g.uid, seq)? {
+        if self.mark_known("signoffs", &g.uid, seq)? {
             return Ok(false);
         }
         let user = self.ensure_user(&g.author, Role::Annotator)?;

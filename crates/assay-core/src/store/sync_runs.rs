@@ -222,14 +222,34 @@ impl Project {
                 return Ok(false);
             }
         }
+        // Someone else's configuration under a name this replica uses for another is kept apart
+        // (their results are not shown as a run of this machine's model).
+        let local: Option<String> = tx
+            .query_row(
+                "SELECT config FROM models WHERE name = ?1",
+                [&run.model],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let same = |a: &str, b: &str| {
+            serde_json::from_str::<serde_json::Value>(a).ok()
+                == serde_json::from_str::<serde_json::Value>(b).ok()
+        };
+        let model_name = match (&local, author) {
+            (Some(cfg), Some(who)) if !same(cfg, &run.model_config) => {
+                format!("{} ({who})", run.model)
+            }
+            _ => run.model.clone(),
+        };
         tx.execute(
             "INSERT OR IGNORE INTO models (name, config, created_at) VALUES (?1, ?2, ?3)",
-            params![run.model, run.model_config, now()],
+            params![model_name, run.model_config, now()],
         )?;
-        let model_id: i64 =
-            tx.query_row("SELECT id FROM models WHERE name = ?1", [&run.model], |r| {
-                r.get(0)
-            })?;
+        let model_id: i64 = tx.query_row(
+            "SELECT id FROM models WHERE name = ?1",
+            [&model_name],
+            |r| r.get(0),
+        )?;
         let dataset_id: i64 = tx
             .query_row(
                 "SELECT id FROM datasets WHERE name = ?1",
@@ -291,13 +311,16 @@ impl Project {
                 id
             }
         };
+        // Pulled responses live under their publisher's name, so two people's keys never meet
+        // (recorded runs number their keys locally) and none is a cache key here.
+        let team_key = |k: &str| format!("team:{}:{k}", author.unwrap_or("owner"));
         for r in &run.responses {
             tx.execute(
                 "INSERT OR IGNORE INTO responses (cache_key, text, prompt_tokens, completion_tokens,
                                                   created_at, prompt, from_team)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 params![
-                    r.cache_key,
+                    team_key(&r.cache_key),
                     r.text,
                     r.prompt_tokens,
                     r.completion_tokens,
@@ -331,7 +354,7 @@ impl Project {
                     run_id,
                     item_id,
                     item_rev,
-                    it.cache_key,
+                    it.cache_key.as_deref().map(team_key),
                     it.outcome,
                     it.from_cache,
                     it.score,

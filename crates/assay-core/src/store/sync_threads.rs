@@ -100,7 +100,7 @@ impl Project {
     }
 
     pub fn apply_pulled_comment(&mut self, c: &SyncComment, seq: i64) -> Result<bool> {
-        if self.mark_known(&c.uid, seq)? {
+        if self.mark_known("comments", &c.uid, seq)? {
             return Ok(false);
         }
         let author = self.ensure_user(&c.author, Role::Annotator)?;
@@ -125,7 +125,7 @@ impl Project {
     }
 
     pub fn apply_pulled_round(&mut self, r: &SyncRound, seq: i64) -> Result<bool> {
-        if self.mark_known(&r.uid, seq)? {
+        if self.mark_known("rounds", &r.uid, seq)? {
             return Ok(false);
         }
         let lead = self.ensure_user(&r.created_by, Role::Annotator)?;

@@ -453,3 +453,24 @@ fn comment_threads_mention_people_until_they_act() {
         vec!["aiko", "minjun"]
     );
 }
+
+#[test]
+fn nobody_approves_their_own_work_after_someone_else_flags_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let aiko = person(&p, "aiko", Role::Annotator);
+    let minjun = person(&p, "minjun", Role::Annotator);
+    let id = p.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
+    set_op(&mut p, "jg-006", RefinementOp::AnswerCorrection, &aiko);
+    // minjun's "request changes" is a revision of his that repeats aiko's content.
+    p.review(id, ReviewDecision::RequestChanges, Some("unit?"), &minjun)
+        .unwrap();
+    let err = p
+        .review(id, ReviewDecision::Approve, None, &aiko)
+        .unwrap_err();
+    assert_eq!(err.code(), "forbidden");
+    // Once someone else changes the content, aiko may approve it.
+    set_op(&mut p, "jg-006", RefinementOp::MinorEdit, &minjun);
+    p.review(id, ReviewDecision::Approve, None, &aiko).unwrap();
+}
