@@ -133,7 +133,12 @@ END $$;
 CREATE FUNCTION assay_stamp() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = public, pg_temp AS $$
 BEGIN
-    PERFORM assay_push_lock();
+    -- assay_push_lock, inlined: this runs for every row written.
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
+            MESSAGE = 'team writes run in READ COMMITTED';
+    END IF;
+    PERFORM pg_advisory_xact_lock(7412);
     NEW.seq := nextval('assay_position');
     IF TG_TABLE_NAME <> 'runs' THEN
         NEW.created_at := to_char(clock_timestamp() AT TIME ZONE 'UTC',
@@ -182,18 +187,25 @@ BEGIN RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = msg; E
 -- locked item, and "approved" only as the record of another member's approval.
 CREATE FUNCTION assay_check_revision() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = public, pg_temp AS $$
-DECLARE base revisions%ROWTYPE;
+DECLARE
+    base record;
+    me text;
+    my_role text;
 BEGIN
-    IF assay_me() IS NULL THEN RETURN NEW; END IF;
+    -- The member once per row (this runs for every revision written).
+    SELECT name, role INTO me, my_role FROM members WHERE db_role = session_user::text;
+    IF me IS NULL THEN RETURN NEW; END IF;
     -- Already there (a push repeated after a kill): the insert will do nothing.
     IF EXISTS (SELECT 1 FROM revisions WHERE uid = NEW.uid) THEN RETURN NEW; END IF;
-    NEW.role := assay_my_role();
-    SELECT * INTO base FROM revisions WHERE uid = NEW.base_uid;
+    NEW.role := my_role;
+    SELECT uid, dataset, ext_id, op, tags INTO base FROM revisions WHERE uid = NEW.base_uid;
     IF NOT FOUND OR base.dataset <> NEW.dataset OR base.ext_id <> NEW.ext_id THEN
         PERFORM assay_refuse(format('revision %s: its base is not a revision of %s / %s',
                                     NEW.uid, NEW.dataset, NEW.ext_id));
     END IF;
-    IF assay_locked(NEW.dataset, NEW.ext_id) THEN
+    IF coalesce((SELECT s.signed FROM signoffs s JOIN revisions r ON r.uid = s.revision_uid
+                 WHERE r.dataset = NEW.dataset AND r.ext_id = NEW.ext_id
+                 ORDER BY s.seq DESC LIMIT 1), false) THEN
         PERFORM assay_refuse(format('%s / %s is signed off: an auditor must reopen it',
                                     NEW.dataset, NEW.ext_id));
     END IF;
@@ -206,7 +218,8 @@ BEGIN
     IF NEW.status = 'approved' THEN
         IF assay_wrote(base.uid, NEW.author)
            OR assay_head(NEW.dataset, NEW.ext_id) IS DISTINCT FROM base.uid
-           OR base.content <> NEW.content OR base.op IS DISTINCT FROM NEW.op
+           OR (SELECT content FROM revisions WHERE uid = base.uid) <> NEW.content
+           OR base.op IS DISTINCT FROM NEW.op
            OR base.tags <> NEW.tags
            OR NOT EXISTS (SELECT 1 FROM review_decisions d
                           WHERE d.made_uid = NEW.uid AND d.revision_uid = NEW.base_uid

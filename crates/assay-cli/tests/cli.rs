@@ -25,6 +25,25 @@ fn ok_json(project: &Path, args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// Nobody makes themselves an auditor: `name` asking for it is refused, and the project's owner
+/// (its first person) assigns it.
+fn make_auditor(p: &Path, name: &str) {
+    assert!(!assay(p, &["user", "add", name, "--role", "auditor"])
+        .status
+        .success());
+    let users = ok_json(p, &["user", "list"]);
+    let owner = users
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["owner"] == true)
+        .unwrap()["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ok_json(p, &["user", "set-role", name, "auditor", "--by", &owner]);
+}
+
 fn sample(f: &str) -> String {
     let p: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../assets/sample")
@@ -345,24 +364,7 @@ fn stages_flags_funnel_and_the_auditors_override() {
     assert!(!refused.status.success());
     let err: serde_json::Value = serde_json::from_slice(&refused.stdout).unwrap();
     assert_eq!(err["error"]["code"], "forbidden");
-    // Nobody makes themselves an auditor; the project's owner (its first person) does.
-    assert!(!assay(&p, &["user", "add", "seoyeon", "--role", "auditor"])
-        .status
-        .success());
-    let users = ok_json(&p, &["user", "list"]);
-    let owner = users
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["owner"] == true)
-        .unwrap()["name"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    ok_json(
-        &p,
-        &["user", "set-role", "seoyeon", "auditor", "--by", &owner],
-    );
+    make_auditor(&p, "seoyeon");
     let kept = ok_json(&p, &["keep", "haerae-mini", "103", "--user", "seoyeon"]);
     assert_eq!(kept["kept"], true);
 
@@ -445,24 +447,7 @@ fn review_queue_sign_off_and_agreement_through_the_cli() {
     assert!(!refused.status.success());
     let err: serde_json::Value = serde_json::from_slice(&refused.stdout).unwrap();
     assert_eq!(err["error"]["code"], "forbidden");
-    // Nobody makes themselves an auditor; the project's owner (its first person) does.
-    assert!(!assay(&p, &["user", "add", "seoyeon", "--role", "auditor"])
-        .status
-        .success());
-    let users = ok_json(&p, &["user", "list"]);
-    let owner = users
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["owner"] == true)
-        .unwrap()["name"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    ok_json(
-        &p,
-        &["user", "set-role", "seoyeon", "auditor", "--by", &owner],
-    );
+    make_auditor(&p, "seoyeon");
     ok_json(
         &p,
         &["sign-off", "jgraph-mini", "jg-006", "--user", "seoyeon"],

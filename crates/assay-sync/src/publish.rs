@@ -93,6 +93,9 @@ pub fn init(admin_url: &str, project: &mut Project) -> Result<SyncReport> {
         project.reset_sync_marks()?;
         return Err(e);
     }
+    // Statistics for the planner now, not when autovacuum gets to it: without them the first
+    // joins plan nested loops over every row (a 20,000-item join took 38 s instead of 1).
+    db.batch_execute("ANALYZE")?;
     report.pushed += mark_runs(project, &runs, owner.as_deref())?;
     project.mark_all_pushed()?;
     project.sync_set("team", &redact(admin_url))?;

@@ -238,21 +238,43 @@ pub(crate) fn pull(db: &mut Client, project: &mut Project) -> Result<usize> {
             .filter(|(seq, _, _)| *seq <= frontier)
             .collect();
         next.sort_by_key(|(seq, _, _)| *seq);
-        let mut reached: Vec<(Table, i64)> = Vec::new();
-        for (seq, t, r) in next {
-            let uid: String = r.try_get(1).unwrap_or_default();
-            let outcome = t.apply(db, project, r, seq);
-            if take(project, t.name(), &uid, seq, outcome)? {
-                applied += 1;
+        project.begin_pull_page()?;
+        match apply_page(db, project, next) {
+            Ok(n) => {
+                project.end_pull_page()?;
+                applied += n;
             }
-            match reached.iter_mut().find(|(x, _)| *x == t) {
-                Some(x) => x.1 = seq,
-                None => reached.push((t, seq)),
+            Err(e) => {
+                project.abandon_pull_page();
+                return Err(e);
             }
         }
-        for (t, seq) in reached {
-            project.sync_set(&format!("pulled.{}", t.name()), &seq.to_string())?;
+    }
+    Ok(applied)
+}
+
+/// Applies (or sets aside) one page's rows in order and saves each table's position after it,
+/// all in the page's one transaction.
+fn apply_page(
+    db: &mut Client,
+    project: &mut Project,
+    rows: Vec<(i64, Table, &Row)>,
+) -> Result<usize> {
+    let mut applied = 0;
+    let mut reached: Vec<(Table, i64)> = Vec::new();
+    for (seq, t, r) in rows {
+        let uid: String = r.try_get(1).unwrap_or_default();
+        let outcome = t.apply(db, project, r, seq);
+        if take(project, t.name(), &uid, seq, outcome)? {
+            applied += 1;
         }
+        match reached.iter_mut().find(|(x, _)| *x == t) {
+            Some(x) => x.1 = seq,
+            None => reached.push((t, seq)),
+        }
+    }
+    for (t, seq) in reached {
+        project.sync_set(&format!("pulled.{}", t.name()), &seq.to_string())?;
     }
     Ok(applied)
 }

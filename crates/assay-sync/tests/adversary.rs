@@ -359,6 +359,30 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
     );
     refused(
         eve.execute(
+            "INSERT INTO signoffs (uid, revision_uid, signed, author, created_at)
+             VALUES ('s-eve2', $1, true, 'minjun', 'now')",
+            &[&aiko2],
+        ),
+        "an annotator signing off",
+    );
+    refused(
+        eve.execute(
+            "INSERT INTO rounds (uid, name, purpose, overlap, created_by, created_at, assignments)
+             VALUES ('r1', 'mine', 'annotate', 0, 'minjun', 'now', '[]')",
+            &[],
+        ),
+        "an annotator leading a round",
+    );
+    refused(
+        eve.execute(
+            "INSERT INTO comments (uid, revision_uid, body, mentions, author, created_at)
+             VALUES ('c-seo', $1, 'as seo', '{}', 'seo', 'now')",
+            &[&aiko2],
+        ),
+        "commenting as someone else",
+    );
+    refused(
+        eve.execute(
             "INSERT INTO comments (uid, revision_uid, body, mentions, author, created_at)
              VALUES ('c-blank', $1, '  ', '{}', 'minjun', 'now')",
             &[&aiko2],

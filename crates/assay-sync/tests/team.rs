@@ -40,12 +40,14 @@ fn a_team_works_through_one_postgresql_database() {
     // Publishing twice into the same database is refused.
     assert!(assay_sync::init(&admin, &mut lead).is_err());
 
-    forbidden_writes_are_refused_by_postgresql(&cluster);
+    allowed_writes_go_through(&cluster);
     three_replicas_edit_review_and_sign_off(&cluster, dir.path());
     cluster.stop();
 }
 
-fn forbidden_writes_are_refused_by_postgresql(cluster: &Cluster) {
+/// What a member may write goes through (every forbidden write is attacked in adversary.rs),
+/// and not even the owner rewrites history.
+fn allowed_writes_go_through(cluster: &Cluster) {
     let mut aiko = Client::connect(&url(cluster, "aiko", "team"), NoTls).unwrap();
     let mut seo = Client::connect(&url(cluster, "seo", "team"), NoTls).unwrap();
     let base: String = aiko
@@ -64,75 +66,6 @@ fn forbidden_writes_are_refused_by_postgresql(cluster: &Cluster) {
             &[&uid, &base, &author, &status],
         )
     };
-    let refused = |r: Result<u64, postgres::Error>, what: &str| {
-        let e = r.expect_err(what);
-        let msg = e
-            .as_db_error()
-            .map(|d| d.message().to_string())
-            .unwrap_or_default();
-        // Refused by a policy or privilege (42501, also raised by the team's triggers), a check
-        // (23514) or the append-only trigger (P0001).
-        let code = e.code().map(|c| c.code().to_string()).unwrap_or_default();
-        assert!(
-            ["42501", "23514", "P0001"].contains(&code.as_str()),
-            "{what}: {code} {msg}"
-        );
-    };
-    refused(
-        insert(&mut aiko, "x1", "minjun", "edited"),
-        "writing as someone else",
-    );
-    refused(
-        insert(&mut aiko, "x2", "aiko", "approved"),
-        "approving one's own revision",
-    );
-    refused(
-        aiko.execute("UPDATE revisions SET note = 'rewritten'", &[]),
-        "rewriting history",
-    );
-    refused(
-        aiko.execute("DELETE FROM revisions", &[]),
-        "deleting history",
-    );
-    refused(
-        aiko.execute(
-            "INSERT INTO review_decisions (uid, revision_uid, decision, author, created_at)
-             VALUES ('d1', $1, 'approve', 'aiko', 'now')",
-            &[&base],
-        ),
-        "reviewing one's own revision",
-    );
-    refused(
-        aiko.execute(
-            "INSERT INTO signoffs (uid, revision_uid, signed, author, created_at)
-             VALUES ('s1', $1, true, 'aiko', 'now')",
-            &[&base],
-        ),
-        "an annotator signing off",
-    );
-    refused(
-        aiko.execute(
-            "INSERT INTO members (name, role, db_role) VALUES ('eve', 'auditor', 'aiko')",
-            &[],
-        ),
-        "making oneself an auditor",
-    );
-    refused(
-        aiko.execute(
-            "INSERT INTO rounds (uid, name, purpose, overlap, created_by, created_at, assignments)
-             VALUES ('r1', 'mine', 'annotate', 0, 'aiko', 'now', '[]')",
-            &[],
-        ),
-        "an annotator leading a round",
-    );
-    refused(
-        aiko.execute(
-            "INSERT INTO comments (uid, revision_uid, body, mentions, author, created_at)
-             VALUES ('c1', $1, 'hi', '{}', 'seo', 'now')",
-            &[&base],
-        ),
-        "commenting as someone else",
-    );
     // What is allowed goes through: an edit of one's own, an auditor's sign-off.
     insert(&mut aiko, "ok1", "aiko", "edited").unwrap();
     seo.execute(
@@ -143,9 +76,13 @@ fn forbidden_writes_are_refused_by_postgresql(cluster: &Cluster) {
     .unwrap();
     // Even the owner cannot rewrite history.
     let mut owner = Client::connect(&cluster.admin_url("team"), NoTls).unwrap();
-    refused(
-        owner.execute("DELETE FROM revisions WHERE uid = 'ok1'", &[]),
-        "the owner deleting",
+    let e = owner
+        .execute("DELETE FROM revisions WHERE uid = 'ok1'", &[])
+        .expect_err("the owner deleting");
+    assert_eq!(
+        e.code(),
+        Some(&postgres::error::SqlState::RAISE_EXCEPTION),
+        "{e}"
     );
 }
 

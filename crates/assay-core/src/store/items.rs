@@ -455,7 +455,7 @@ pub(crate) fn parse_content(json: &str) -> Result<ItemContent> {
 }
 
 pub(crate) fn append_revision(
-    tx: &Transaction<'_>,
+    tx: &rusqlite::Connection,
     item_id: i64,
     edit: &Edit,
     author: &Author,
@@ -466,7 +466,7 @@ pub(crate) fn append_revision(
 /// `append_revision` with a given time (a revision pulled from a team keeps its author's time).
 /// Numbers after the highest revision, which a pulled revision kept as history can be.
 pub(crate) fn append_revision_at(
-    tx: &Transaction<'_>,
+    tx: &rusqlite::Connection,
     item_id: i64,
     edit: &Edit,
     author: &Author,
@@ -505,7 +505,7 @@ pub(crate) fn append_revision_at(
 /// Writes a revision row after the item's highest one without making it current (a revision
 /// pulled from a team that is older, in the team's order, than the one shown here).
 pub(crate) fn insert_revision(
-    tx: &Transaction<'_>,
+    tx: &rusqlite::Connection,
     item_id: i64,
     edit: &Edit,
     author: &Author,

@@ -323,6 +323,26 @@ impl Project {
         Ok(())
     }
 
+    /// Applies a page of pulled rows as one transaction (each row in a savepoint of its own, so a
+    /// row set aside leaves the others): one commit per page instead of one per row. The page is
+    /// committed by `end_pull_page`; dropped on error, the page is pulled again next time.
+    pub fn begin_pull_page(&mut self) -> Result<()> {
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        Ok(())
+    }
+
+    pub fn end_pull_page(&mut self) -> Result<()> {
+        self.conn.execute_batch("COMMIT")?;
+        Ok(())
+    }
+
+    /// Abandons a page begun with `begin_pull_page` (an error while pulling it).
+    pub fn abandon_pull_page(&mut self) {
+        if !self.conn.is_autocommit() {
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+    }
+
     /// A row pulled from the team that this replica cannot accept: kept aside with the reason,
     /// and the pull goes on past it.
     pub fn set_aside_pulled(&self, tbl: &str, uid: &str, seq: i64, reason: &str) -> Result<()> {
@@ -443,9 +463,7 @@ impl Project {
                 rev.uid
             )));
         }
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.savepoint()?;
         let (head_uid, head_seq): (String, Option<i64>) = tx.query_row(
             "SELECT s.uid, s.seq FROM items i
              JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev
@@ -512,7 +530,7 @@ impl Project {
             return Ok(false);
         }
         let user = self.ensure_user(&d.author, Role::Annotator)?;
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         let (item_id, rev) = revision_by_uid(&tx, &d.revision_uid)?;
         let reviewed_author: Option<i64> = tx.query_row(
             "SELECT author_id FROM revisions WHERE item_id = ?1 AND rev = ?2",
@@ -557,7 +575,7 @@ impl Project {
                 g.uid, g.author
             )));
         }
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         let (item_id, rev) = revision_by_uid(&tx, &g.revision_uid)?;
         let head: i64 = tx.query_row("SELECT rev FROM items WHERE id = ?1", [item_id], |r| {
             r.get(0)

@@ -2,7 +2,7 @@
 //! each tied to the revision it scored by that revision's team uid, and the responses they
 //! came from). A pulled snapshot of a run this replica already holds replaces its results.
 
-use rusqlite::{params, OptionalExtension, TransactionBehavior};
+use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use super::{now, Project};
@@ -189,9 +189,7 @@ impl Project {
 
     /// Applies a run snapshot pulled from the team; false when this replica has it already.
     pub fn apply_pulled_run(&mut self, run: &SyncRun, seq: i64) -> Result<bool> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.savepoint()?;
         let known: Option<(i64, Option<String>, Option<String>)> = tx
             .query_row(
                 "SELECT run_id, snapshot, author FROM sync_runs WHERE origin = ?1",

@@ -1,7 +1,7 @@
 //! Comment threads and rounds between replicas. Both are append-only here, so they travel like
 //! revisions: by uid, items by their revision's uid, people by name.
 
-use rusqlite::{params, OptionalExtension, TransactionBehavior};
+use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use super::sync::{adopt_uid, revision_by_uid};
@@ -104,7 +104,7 @@ impl Project {
             return Ok(false);
         }
         let author = self.ensure_user(&c.author, Role::Annotator)?;
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         let (item_id, rev) = revision_by_uid(&tx, &c.revision_uid)?;
         tx.execute(
             "INSERT INTO comments (item_id, rev, body, author_id, created_at)
@@ -138,9 +138,7 @@ impl Project {
         for (who, _) in &r.assignments {
             self.ensure_user(who, Role::Annotator)?;
         }
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.conn.savepoint()?;
         // Two leads may name rounds alike on their own machines: the later keeps its maker's name.
         let taken: Option<i64> = tx
             .query_row("SELECT id FROM rounds WHERE name = ?1", [&r.name], |x| {
