@@ -88,6 +88,14 @@ fn sync_survives_being_killed_during_push_and_pull() {
         !out.contains("assay-test"),
         "the password is not printed: {out}"
     );
+    let out = ok(
+        assay(&lead, &["team", "upgrade", &admin_url], ""),
+        "team upgrade",
+    );
+    assert!(
+        out.contains("0 schema steps"),
+        "a new team is current: {out}"
+    );
     ok(
         assay(
             &lead,

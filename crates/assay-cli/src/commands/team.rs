@@ -30,6 +30,9 @@ pub enum TeamCommand {
     },
     /// Fetch every image this replica does not have yet.
     FetchImages,
+    /// Bring a team database published by an older Assay up to this version's rules (as its
+    /// owner; each step is one transaction).
+    Upgrade { url: String },
 }
 
 #[derive(Args)]
@@ -63,6 +66,13 @@ pub fn team(ctx: &Ctx, c: TeamCommand) -> anyhow::Result<()> {
             })?;
             assay_sync::add_member(&url, &name, role, &pw)?;
             println!("{name} ({role}) can log in");
+        }
+        TeamCommand::Upgrade { url } => {
+            let n = assay_sync::upgrade(&url)?;
+            if ctx.json {
+                return output::json(&serde_json::json!({"steps": n}));
+            }
+            println!("{}: {n} schema steps applied", assay_sync::redact(&url));
         }
         TeamCommand::FetchImages => {
             let mut p = ctx.open()?;

@@ -1,0 +1,96 @@
+//! A team database published by an older Assay (schema 3: the cluster-wide member group, text
+//! content, client positions) is brought up to the trust rules by its owner: its members keep
+//! their access through the team's own group, their history stays readable, and the rules hold.
+
+mod common;
+
+use assay_sync::cluster::Cluster;
+use common::*;
+use postgres::{Client, NoTls};
+
+#[test]
+fn an_old_team_database_is_upgraded_to_the_trust_rules() {
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let admin = create_db(&cluster, "old");
+    let content = |q: &str| {
+        serde_json::to_string(&assay_core::ItemContent {
+            question: q.into(),
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let mut owner = Client::connect(&admin, NoTls).unwrap();
+    let mut tx = owner.transaction().unwrap();
+    for step in [
+        include_str!("../../../migrations/postgres/0001_team.sql"),
+        include_str!("../../../migrations/postgres/0002_runs.sql"),
+        include_str!("../../../migrations/postgres/0003_comments_rounds.sql"),
+    ] {
+        tx.batch_execute(step).unwrap();
+    }
+    tx.batch_execute(
+        "INSERT INTO members VALUES ('aiko', 'annotator', 'aiko');
+         CREATE ROLE aiko LOGIN PASSWORD 'pw-aiko'; GRANT assay_member TO aiko;
+         INSERT INTO datasets VALUES ('jgraph-mini', 'qa');
+         INSERT INTO items VALUES ('jgraph-mini', 'jg-001', 1);",
+    )
+    .unwrap();
+    tx.execute(
+        "INSERT INTO revisions (uid, dataset, ext_id, created_at, tags, status, content)
+         VALUES ('o1', 'jgraph-mini', 'jg-001', '', 0, 'todo', $1)",
+        &[&content("q")],
+    )
+    .unwrap();
+    tx.commit().unwrap();
+    // aiko's work under schema 3, with the position her client chose.
+    let mut aiko = Client::connect(&url(&cluster, "aiko", "old"), NoTls).unwrap();
+    aiko.execute(
+        "INSERT INTO revisions (seq, uid, dataset, ext_id, base_uid, author, created_at, tags,
+                                status, content)
+         VALUES (50, 'a1', 'jgraph-mini', 'jg-001', 'o1', 'aiko', 'then', 0, 'edited', $1)",
+        &[&content("q?")],
+    )
+    .unwrap();
+    drop(aiko);
+
+    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 1);
+    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 0, "already current");
+
+    let mut aiko = Client::connect(&url(&cluster, "aiko", "old"), NoTls).expect("still a member");
+    let e = aiko
+        .execute(
+            "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, created_at, tags,
+                                    status, content)
+             SELECT 'a2', dataset, ext_id, uid, 'aiko', 'now', 0, 'approved', content
+             FROM revisions WHERE uid = 'a1'",
+            &[],
+        )
+        .expect_err("approving her own revision");
+    assert_eq!(
+        e.code(),
+        Some(&postgres::error::SqlState::INSUFFICIENT_PRIVILEGE),
+        "{e}"
+    );
+    aiko.execute(
+        "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, created_at, tags, status,
+                                content)
+         SELECT 'a3', dataset, ext_id, uid, 'aiko', 'now', 0, 'edited', content
+         FROM revisions WHERE uid = 'a1'",
+        &[],
+    )
+    .unwrap();
+    let seq: i64 = aiko
+        .query_one("SELECT seq FROM revisions WHERE uid = 'a3'", &[])
+        .unwrap()
+        .get(0);
+    assert!(seq > 50, "new positions come after every old one: {seq}");
+    // A replica joins the upgraded team and sees the whole history.
+    let dir = tempfile::tempdir().unwrap();
+    let (p, _) =
+        assay_sync::join(&url(&cluster, "aiko", "old"), &dir.path().join("a.assay")).unwrap();
+    assert_eq!(answer(&p, "jg-001"), None);
+    let id = p.item_id_by_ext("jgraph-mini", "jg-001").unwrap();
+    assert_eq!(p.item(id).unwrap().content.question, "q?");
+    assert_eq!(p.revisions(id).unwrap().len(), 3);
+    cluster.stop();
+}
