@@ -843,15 +843,3 @@ fn record_run(p: &mut Project, model: &str, score: f64) {
     };
     p.record_run(&key, &[result], "complete").unwrap();
 }
-
-fn scores(p: &Project) -> Vec<(String, Option<f64>)> {
-    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
-    let mut v: Vec<(String, Option<f64>)> = p
-        .current_results(ds)
-        .unwrap()
-        .into_iter()
-        .map(|r| (r.ext_id, r.score))
-        .collect();
-    v.sort_by(|x, y| x.0.cmp(&y.0));
-    v
-}

@@ -281,22 +281,11 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
             .collect();
         p.record_run(&key, &results, "complete").unwrap()
     };
-    let scores_of = |p: &Project| -> Vec<(String, Option<f64>)> {
-        let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
-        let mut v: Vec<(String, Option<f64>)> = p
-            .current_results(ds)
-            .unwrap()
-            .into_iter()
-            .map(|r| (r.ext_id, r.score))
-            .collect();
-        v.sort_by(|x, y| x.0.cmp(&y.0));
-        v
-    };
     record(&mut a, [1.0, 0.0]);
     assay_sync::sync(&ua, &mut a).unwrap();
     assay_sync::sync(&um, &mut m).unwrap();
-    assert_eq!(scores_of(&m), scores_of(&a));
-    assert_eq!(scores_of(&m).len(), 2);
+    assert_eq!(scores(&m), scores(&a));
+    assert_eq!(scores(&m).len(), 2);
     let traced = m
         .item_results(m.item_id_by_ext("jgraph-mini", "jg-001").unwrap())
         .unwrap();
@@ -309,7 +298,7 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
     assay_sync::sync(&ua, &mut a).unwrap();
     assay_sync::sync(&um, &mut m).unwrap();
     assert_eq!(
-        scores_of(&m),
+        scores(&m),
         vec![("jg-001".into(), Some(0.0)), ("jg-004".into(), Some(0.0))]
     );
     assert_eq!(m.run_summaries().unwrap().len(), 1, "replaced, not added");

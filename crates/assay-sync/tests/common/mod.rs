@@ -77,3 +77,16 @@ pub fn count(db: &mut Client, table: &str) -> i64 {
         .unwrap()
         .get(0)
 }
+
+/// The current score of each scored item of the sample, by ext id.
+pub fn scores(p: &Project) -> Vec<(String, Option<f64>)> {
+    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+    let mut v: Vec<(String, Option<f64>)> = p
+        .current_results(ds)
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.ext_id, r.score))
+        .collect();
+    v.sort_by(|x, y| x.0.cmp(&y.0));
+    v
+}
