@@ -117,23 +117,13 @@ BEGIN
 END $$;
 REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM PUBLIC;
 
--- A snapshot taken before the lock would judge a row against a team state that has moved on
--- (a sign-off committed meanwhile), so team writes run in READ COMMITTED, where each check
--- below reads what is committed once the lock is held.
-CREATE FUNCTION assay_push_lock() RETURNS void LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path = public, pg_temp AS $$
-BEGIN
-    IF current_setting('transaction_isolation') <> 'read committed' THEN
-        RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
-            MESSAGE = 'team writes run in READ COMMITTED';
-    END IF;
-    PERFORM pg_advisory_xact_lock(7412);
-END $$;
-
+-- Every insert takes the push lock here, first: positions then commit in order. A snapshot
+-- taken before the lock would judge a row against a team state that has moved on (a sign-off
+-- committed meanwhile), so team writes run in READ COMMITTED, where each check below reads
+-- what is committed once the lock is held.
 CREATE FUNCTION assay_stamp() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = public, pg_temp AS $$
 BEGIN
-    -- assay_push_lock, inlined: this runs for every row written.
     IF current_setting('transaction_isolation') <> 'read committed' THEN
         RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege',
             MESSAGE = 'team writes run in READ COMMITTED';

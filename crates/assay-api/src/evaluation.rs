@@ -131,20 +131,10 @@ pub struct ModelCheck {
 /// Sends one short request to the model's first endpoint.
 pub async fn check_model(cfg: ModelConfig) -> ModelCheck {
     let started = Instant::now();
-    if let Err(e) = assay_eval::trust::check_key_variable(cfg.api_key_env.as_deref()) {
+    if let Err(e) = assay_eval::trust::check_usable(&cfg) {
         return ModelCheck {
             ok: false,
             message: e.to_string(),
-            millis: 0,
-        };
-    }
-    if !assay_eval::trust::is_accepted(&cfg) {
-        return ModelCheck {
-            ok: false,
-            message: format!(
-                "not accepted on this machine: check its endpoints ({}) and key variable, then Save to accept",
-                cfg.endpoints.join(", ")
-            ),
             millis: 0,
         };
     }

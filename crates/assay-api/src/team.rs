@@ -95,11 +95,9 @@ pub fn fetch_image(project: &Path, hash: &str, password: Option<&str>) -> ApiRes
         return Ok(false);
     };
     let mut source = IMAGE_SOURCE.lock().unwrap_or_else(|e| e.into_inner());
-    if source.as_ref().is_none_or(|s| !s.serves(&url)) {
-        *source = Some(assay_sync::ImageSource::new(&url, password));
-    }
-    let Some(s) = source.as_mut() else {
-        return Ok(false);
+    let s = match &mut *source {
+        Some(s) if s.serves(&url) => s,
+        slot => slot.insert(assay_sync::ImageSource::new(&url, password)),
     };
     Ok(s.fetch(&mut p, hash)?)
 }

@@ -105,20 +105,28 @@ pub fn check_key_variable(name: Option<&str>) -> Result<()> {
     Ok(())
 }
 
-/// A model to send requests to: refused unless its key variable is an API key's and the person
-/// on this machine has accepted its endpoints.
-pub fn model_for_requests(project: &Project, name: &str) -> Result<StoredModel> {
-    let m = model_by_name(project, name)?;
-    check_key_variable(m.config.api_key_env.as_deref())?;
-    if !is_accepted(&m.config) {
+/// Whether a request may be sent with this config: its key variable is an API key's and the
+/// person on this machine has accepted its endpoints.
+pub fn check_usable(cfg: &ModelConfig) -> Result<()> {
+    check_key_variable(cfg.api_key_env.as_deref())?;
+    if !is_accepted(cfg) {
         return Err(EvalError::Config(format!(
-            "model {name} was not set up on this machine (it came from the team or another \
-             project file): check its endpoints ({}) and key variable ({}), then accept it \
-             (assay model accept {name}, or Save in Models)",
-            m.config.endpoints.join(", "),
-            m.config.api_key_env.as_deref().unwrap_or("none")
+            "model {} was not set up on this machine (it came from the team or another project \
+             file): check its endpoints ({}) and key variable ({}), then accept it (assay model \
+             accept {}, or Save in Models)",
+            cfg.name,
+            cfg.endpoints.join(", "),
+            cfg.api_key_env.as_deref().unwrap_or("none"),
+            cfg.name
         )));
     }
+    Ok(())
+}
+
+/// A model to send requests to (see `check_usable`).
+pub fn model_for_requests(project: &Project, name: &str) -> Result<StoredModel> {
+    let m = model_by_name(project, name)?;
+    check_usable(&m.config)?;
     Ok(m)
 }
 

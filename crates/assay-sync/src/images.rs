@@ -66,8 +66,7 @@ fn fetch_one(db: &mut Client, project: &mut Project, hash: &str) -> Result<bool>
 
 /// Fetches one image by its hash from the team database into the replica (on first view).
 pub fn fetch_image(project: &mut Project, hash: &str, password: Option<&str>) -> Result<bool> {
-    let mut db = connect_with(&team_url(project)?, password)?;
-    fetch_one(&mut db, project, hash)
+    ImageSource::new(&team_url(project)?, password).fetch(project, hash)
 }
 
 /// One connection to the team kept for fetching images on first view, opened when first needed

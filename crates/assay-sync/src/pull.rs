@@ -194,7 +194,7 @@ fn take(
     match outcome {
         Ok(applied) => Ok(applied),
         Err(e) if about_the_row(&e) => {
-            project.set_aside_pulled(table, uid, seq, &e.to_string())?;
+            project.set_aside_pulled(table, uid, Some(seq), &e.to_string())?;
             Ok(false)
         }
         Err(e) => Err(e),

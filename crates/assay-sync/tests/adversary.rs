@@ -661,7 +661,13 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
 
     // 8. The push lock: held by eve, it bounds everyone's wait and names her.
     let mut tx = eve.transaction().unwrap();
-    tx.execute("SELECT assay_push_lock()", &[]).unwrap();
+    // The way a member can hold it: an insert left in an open transaction.
+    tx.execute(
+        "INSERT INTO comments (uid, revision_uid, body, mentions, author, created_at)
+         VALUES ('c-held', $1, 'holding the lock', '{}', 'minjun', 'now')",
+        &[&aiko2],
+    )
+    .unwrap();
     edit_answer(&mut a, "jg-009", "while eve holds the lock", &aiko);
     let started = Instant::now();
     match assay_sync::sync(&ua, &mut a) {

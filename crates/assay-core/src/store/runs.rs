@@ -257,19 +257,14 @@ fn insert_response(
     prompt: Option<&str>,
     replace: bool,
 ) -> Result<()> {
-    // A response pulled from the team under the same key is replaced by this machine's own:
-    // only responses made here are cache hits.
-    let keep = if replace {
-        ""
+    let verb = if replace {
+        "INSERT OR REPLACE"
     } else {
-        "WHERE responses.from_team IS NOT NULL"
+        "INSERT OR IGNORE"
     };
     conn.prepare_cached(&format!(
-        "INSERT INTO responses (cache_key, text, prompt_tokens, completion_tokens, created_at, prompt)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-         ON CONFLICT (cache_key) DO UPDATE SET text = excluded.text,
-             prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
-             created_at = excluded.created_at, prompt = excluded.prompt, from_team = NULL {keep}"
+        "{verb} INTO responses (cache_key, text, prompt_tokens, completion_tokens, created_at, prompt)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
     ))?
     .execute(params![key, r.text, r.prompt_tokens, r.completion_tokens, now(), prompt])?;
     Ok(())
@@ -356,8 +351,7 @@ impl Project {
         Ok(self
             .conn
             .prepare_cached(
-                "SELECT text, prompt_tokens, completion_tokens FROM responses
-                 WHERE cache_key = ?1 AND from_team IS NULL",
+                "SELECT text, prompt_tokens, completion_tokens FROM responses WHERE cache_key = ?1",
             )?
             .query_row([key], |r| {
                 Ok(StoredResponse {

@@ -345,7 +345,13 @@ impl Project {
 
     /// A row pulled from the team that this replica cannot accept: kept aside with the reason,
     /// and the pull goes on past it.
-    pub fn set_aside_pulled(&self, tbl: &str, uid: &str, seq: i64, reason: &str) -> Result<()> {
+    pub fn set_aside_pulled(
+        &self,
+        tbl: &str,
+        uid: &str,
+        seq: Option<i64>,
+        reason: &str,
+    ) -> Result<()> {
         self.conn.execute(
             "INSERT OR REPLACE INTO sync_set_aside (tbl, uid, seq, reason, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5)",

@@ -175,16 +175,12 @@ impl Project {
             "UPDATE sync_runs SET snapshot = ?2 WHERE origin = ?1",
             params![origin, finished_at],
         )?;
-        self.conn.execute(
-            "INSERT OR REPLACE INTO sync_set_aside (tbl, uid, seq, reason, created_at)
-             VALUES ('runs', ?1, NULL, ?2, ?3)",
-            params![
-                format!("{origin}@{finished_at}"),
-                format!("refused by the team: {why}"),
-                now()
-            ],
-        )?;
-        Ok(())
+        self.set_aside_pulled(
+            "runs",
+            &format!("{origin}@{finished_at}"),
+            None,
+            &format!("refused by the team: {why}"),
+        )
     }
 
     /// Applies a run snapshot pulled from the team; false when this replica has it already.
@@ -315,16 +311,15 @@ impl Project {
         for r in &run.responses {
             tx.execute(
                 "INSERT OR IGNORE INTO responses (cache_key, text, prompt_tokens, completion_tokens,
-                                                  created_at, prompt, from_team)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                                                  created_at, prompt)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 params![
                     team_key(&r.cache_key),
                     r.text,
                     r.prompt_tokens,
                     r.completion_tokens,
                     r.created_at,
-                    r.prompt,
-                    author.unwrap_or("")
+                    r.prompt
                 ],
             )?;
         }
