@@ -1,6 +1,7 @@
 // The browse state: the filter, the list's pages (fetched as they scroll into view), facet
 // counts and the selected item. The filter is saved per project so it survives a restart.
 import { api, asApiError } from '../api/client';
+import { failed } from '../failures.svelte';
 import type { Facets, Filter, ItemRow } from '../api/client';
 import { emptyFilter } from './filter';
 
@@ -33,7 +34,7 @@ export class Browse {
     this.filter = f;
     // Saved at once (the search box already debounces typing), so closing the window right
     // after a change still reopens on it.
-    api.saveFilter($state.snapshot(this.filter) as Filter).catch(() => {});
+    api.saveFilter($state.snapshot(this.filter) as Filter).catch(failed('Saving the filter', undefined));
     void this.refresh();
   }
 

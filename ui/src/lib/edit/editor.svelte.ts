@@ -137,7 +137,11 @@ export class Editor {
 
   save(recordUndo = true): Promise<void> {
     const run = this.chain.then(() => this.saveNow(recordUndo));
-    this.chain = run.catch(() => {});
+    // The caller gets `run` and its failure (shown as this.error); the chain only orders saves.
+    this.chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
     return run;
   }
 

@@ -15,7 +15,10 @@ export const teamSync = $state({
 let timer: ReturnType<typeof setInterval> | null = null;
 
 export async function refreshTeamStatus(): Promise<void> {
-  teamSync.status = await api.teamStatus().catch(() => null);
+  teamSync.status = await api.teamStatus().catch((e) => {
+    teamSync.error = asApiError(e).message;
+    return null;
+  });
 }
 
 export async function syncNow(): Promise<void> {
