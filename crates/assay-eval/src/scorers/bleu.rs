@@ -96,6 +96,7 @@ impl Scorer for BleuScorer {
         let c = strip_prefix(response);
         let s = sentence_bleu(&tokens(&r), &tokens(&c), self.max_n);
         Scored {
+            hedged: false,
             score: Some(s),
             parsed: Some(c.clone()),
             evidence: json!({"reference": r, "candidate": c, "max_n": self.max_n}),

@@ -1,22 +1,28 @@
-//! Multiple choice: extract the option letter from a response.
+//! Multiple choice: which option letter a response commits to.
 //!
-//! Rules, applied to the NFKC-normalised response (so "Ｂ" and "（B）" read as "B" and "(B)"):
-//! 1. An answer statement: "Answer: B", "answer is B", "final answer (B)", "答え: B",
-//!    "正解はB", "정답: B", "답은 B". When several appear the **last statement wins** (a model
-//!    that corrects itself: "Answer: A. Wait, the answer is C." gives C). Letters elsewhere in
-//!    the text never override a statement: "Answer: B. The options were (A) ... (C) ..." gives
-//!    B, "The answer is B, not (A)" gives B.
-//! 2. Otherwise a response that is just a letter ("B", "B.", "(B)").
-//! 3. Otherwise weaker marks, each tier only when it names **one distinct letter**: a bold
-//!    "**B**"; then a line starting "B." / "B)" / "B:"; then a bracketed "(B)" / "[B]" or
-//!    "option B" / "choice B". Listing options ("(A) cat (B) dog") names several: no answer.
-//! 4. Otherwise a lone capital letter set off by punctuation or CJK text ("答えはBです"); a
-//!    capital followed by a space and a word ("A dog", "I think") does not count. Exactly one
-//!    distinct such letter is required.
-//! 5. Otherwise the response containing exactly one option's full text.
-//! 6. Otherwise the response is **unparsed**: counted and shown, never scored as wrong.
+//! The response is NFKC-normalised ("Ｂ" reads as "B", "（B）" as "(B)"); only letters within
+//! the item's options count (A-D for four). Every letter mention is read in its context, then:
+//! 1. **Denied** letters are out: "not C", "C is wrong", "rather than C", "Cではなく",
+//!    "C가 아니라". A denied mention is never the answer; a later positive statement of the
+//!    same letter is.
+//! 2. **Answer statements** ("answer: B", "the answer is B", 答え/正解はB, 정답은 B): the last one
+//!    decides. A later weaker commitment replaces it only after a correction ("Answer: A. Wait,
+//!    actually it's B.") or when the statement itself hedged.
+//! 3. Otherwise **commitments** ("I'd go with C", "I think B", "it's B", "so C", "C is correct",
+//!    "Bが正しい", "C가 정답"): the last one decides.
+//! 4. A decision that offers two or more letters joined by "or" ("B or C", "A, B, or C", "BかD",
+//!    "A 또는 C"), or such an offer with no commitment anywhere, is a **hedge**: not an answer,
+//!    its own outcome, scored as a miss.
+//! 5. Otherwise the whole response is a letter ("B", "b.", "(c)").
+//! 6. Otherwise weaker marks, each tier only when it names **one distinct letter** (denied
+//!    letters left out): a bold "**B**"; a line starting "B." / "B)" / "B:"; a bracketed "(B)"
+//!    or "option B"; a capital standing alone ("これはBです", "D is right."). Several letters at
+//!    one tier: no answer.
+//! 7. Otherwise the response naming exactly one option's text (not denied).
+//! 8. Otherwise **unparsed**.
 //!
-//! Only letters within the item's options count (A-D for four options).
+//! Lower-case letters count in statements, commitments, brackets, bold and as the whole
+//! response; "a" followed by a word is the English article and "I" the pronoun, never letters.
 
 use std::sync::OnceLock;
 
@@ -24,102 +30,396 @@ use regex::Regex;
 use serde_json::json;
 
 use super::normalize::nfkc;
+use super::text::{self, negation, words};
 use super::{ScoreContext, Scored, Scorer};
 use assay_core::ItemContent;
 
-fn statements() -> &'static [Regex] {
+/// What a response says about the options.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reading {
+    /// One letter, and the rule that found it.
+    Letter(usize, &'static str),
+    /// Two or more letters offered without commitment.
+    Hedged(Vec<usize>),
+    /// No answer, and why.
+    Nothing(&'static str),
+}
+
+fn re(p: &str) -> Regex {
+    Regex::new(p).expect("valid pattern")
+}
+
+fn statement_before() -> &'static [Regex] {
     static R: OnceLock<Vec<Regex>> = OnceLock::new();
     R.get_or_init(|| {
         [
-            r"(?i:final answer|correct answer|answer)\s*(?i:is)?\s*[:=]?\s*\(?\[?\s*([A-Z])(?:[^A-Za-z0-9]|$)",
-            r"(?:答え|回答|正解|解答)\s*(?:は|:)?\s*[(\[]?\s*([A-Z])(?:[^A-Za-z0-9]|$)",
-            r"(?:정답|답)\s*(?:은|는|:)?\s*[(\[]?\s*([A-Z])(?:[^A-Za-z0-9]|$)",
+            r"(?:final answer|correct answer|right answer|best answer|answer|correct option|correct choice|right option|best option)\s*[*_]*\s*(?:is|would be|will be|should be|must be|=|:|-)?\s*[*_]*\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$",
+            r"(?:答え|回答|正解|解答)\s*[*_]*\s*(?:は|:)?\s*[*_]*\s*(?:選択肢)?\s*[(\[]?\s*[*_]*\s*$",
+            r"(?:정답|답)\s*[*_]*\s*(?:은|는|:)?\s*[*_]*\s*(?:선택지)?\s*[(\[]?\s*[*_]*\s*$",
         ]
         .iter()
-        .map(|p| Regex::new(p).expect("valid pattern"))
+        .map(|p| re(p))
         .collect()
     })
 }
 
-/// Weaker marks, strongest first; each counts only when it names one distinct letter.
-fn marks() -> &'static [(Regex, &'static str)] {
-    static R: OnceLock<Vec<(Regex, &'static str)>> = OnceLock::new();
-    R.get_or_init(|| {
-        [
-            (r"\*\*\(?([A-Z])\)?[.:]?\*\*", "bold letter"),
-            (r"(?m)^\s*([A-Z])[.):](?:\s|$)", "line starting with a letter"),
-            (
-                r"[(\[]([A-Z])[)\]]|(?i:option|choice|選択肢|선택지)\s*[(\[]?([A-Z])(?:[^A-Za-z0-9]|$)",
-                "bracketed letter or option name",
-            ),
-        ]
-        .iter()
-        .map(|(p, n)| (Regex::new(p).expect("valid pattern"), *n))
-        .collect()
-    })
-}
-
-fn lone_letter() -> &'static Regex {
+fn commitment_before() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"(?:^|[^A-Za-z0-9])([A-Z])(?:[^A-Za-z0-9 ]|$| $| [^A-Za-z])").expect("valid")
+        re(r"(?:\bi(?:'d|’d| would| will)?\s+(?:choose|pick|select|go with|say|answer|opt for|vote for)|\bi(?:'m|’m| am) going with|\bmy (?:answer|choice|pick|guess|selection|final choice)(?: is| would be)?|\bi think(?: it(?:'s|’s| is))?|\bi believe(?: it(?:'s|’s| is))?|\bi guess|\bit(?:'s|’s| is| must be| should be| would be| has to be)|\bthat(?:'s|’s| is)|\bthis is|\bso|\btherefore|\bthus|\bhence|\boverall|\bin conclusion|\bthe (?:best|most likely|correct|right) (?:option|choice|fit|match|one) (?:is|would be)|\bbest fit|\bgo(?:ing)? with|\bchoose|\bselect|\bpick|\bchange (?:my answer|it) to|\bswitch(?:ing)? to|\bsettle on|\b(?:that|which) leaves|\bleaving|\bonly)\s*[:,]?\s*[*_]*\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$")
     })
 }
 
-/// The letter index and the rule that found it.
-pub fn extract_letter(response: &str, n_options: usize) -> Option<(usize, &'static str)> {
-    let text = nfkc(response);
-    let valid = |c: &str| -> Option<usize> {
-        let i = (c.as_bytes()[0] - b'A') as usize;
-        (i < n_options).then_some(i)
-    };
-    let mut last: Option<(usize, usize)> = None;
-    for re in statements() {
-        for cap in re.captures_iter(&text) {
-            let m = cap.get(1).expect("group");
-            if let Some(i) = valid(m.as_str()) {
-                if last.is_none_or(|(pos, _)| m.start() >= pos) {
-                    last = Some((m.start(), i));
-                }
+fn commitment_after() -> &'static [Regex] {
+    static R: OnceLock<Vec<Regex>> = OnceLock::new();
+    R.get_or_init(|| {
+        [
+            r"^\s*[)\]]?\s*[*_]*\s*(?:is|seems|looks|appears|would be|must be|should be)\s+(?:the\s+)?(?:correct|right|best|most\s+(?:likely|accurate|appropriate|suitable|plausible)|answer|true|accurate|appropriate)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:fits|matches)\s+(?:best|the)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:が|は)?\s*(?:正解|正しい|答え|最も|適切|妥当|当てはま|一番)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:を選|です|だと思|でしょう|だと考え|だ[。.]|だろう|にします|にする|に決め|に修正|に変更|で間違いな|で間違いあり|に違いな|で確定)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:이|가|은|는)?\s*(?:정답|맞|옳|적절|가장)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:입니다|이에요|예요|이요|요|네요|이네요|군요|일 것|일것|를 선택|을 선택|라고 생각|이라고 생각|로 보입|인 것 같)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:으로|로)\s*(?:하겠|할게|할께|정하|정정|고르|선택|바꾸|변경|수정)",
+        ]
+        .iter()
+        .map(|p| re(p))
+        .collect()
+    })
+}
+
+fn denial_before() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        re(r"(?:rule out|rules out|ruled out|eliminate|eliminates|eliminating|exclude|excluding|discard|reject|rejecting)\s*(?:option|choice)?\s*[(\[]?\s*$")
+    })
+}
+
+fn hedge_between() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        re(r"^\s*[)\]*_]*\s*,?\s*(?:or maybe|or possibly|or perhaps|and/or|or|/|かも(?:しれ|知れ)(?:ないし|ませんし|ない|ません)?\s*[、,]?\s*|か|または|もしくは|あるいは|或いは|또는|혹은|아니면|이나|나)\s*[(\[*_]*\s*(?:option\s*|choice\s*)?$")
+    })
+}
+
+fn list_between() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| re(r"^\s*[)\]*_]*\s*[,、]\s*[(\[*_]*\s*$"))
+}
+
+fn correction() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        re(r"wait|actually|on second thought|correction|\bno,|hmm|reconsider|re-?check|rethink|looking again|待って|いや|やはり|やっぱり|訂正|改めて|잠깐|아니|다시|정정")
+    })
+}
+
+/// Words after a capital "A" that make it the letter rather than the article.
+const A_AS_LETTER: &[&str] = &[
+    "is",
+    "was",
+    "seems",
+    "looks",
+    "appears",
+    "would",
+    "should",
+    "must",
+    "could",
+    "might",
+    "fits",
+    "matches",
+    "best",
+    "correct",
+    "because",
+    "since",
+    "as",
+    "and",
+    "or",
+    "nor",
+    "but",
+    "then",
+    "so",
+    "vs",
+    "versus",
+    "also",
+    "too",
+    "remains",
+    "describes",
+    "shows",
+    "cannot",
+    "can",
+    "isn't",
+    "doesn't",
+    "does",
+];
+
+#[derive(Debug, Clone, Copy)]
+struct Mention {
+    pos: usize,
+    idx: usize,
+    lower: bool,
+    /// Only a letter where an answer statement introduces it ("Answer: A dog" stays A).
+    article_like: bool,
+    denied: bool,
+    strong: bool,
+    weak: bool,
+}
+
+/// The last `n` bytes before `at`, on a character boundary.
+fn tail(s: &str, at: usize, n: usize) -> &str {
+    let mut from = at.saturating_sub(n);
+    while !s.is_char_boundary(from) {
+        from += 1;
+    }
+    &s[from..at]
+}
+
+fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
+    let b = t.as_bytes();
+    let mut out = Vec::new();
+    for (i, &c) in b.iter().enumerate() {
+        if !c.is_ascii_alphabetic() {
+            continue;
+        }
+        let idx = (c.to_ascii_uppercase() - b'A') as usize;
+        if idx >= n_options {
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|j| b[j]);
+        let next = b.get(i + 1).copied();
+        if prev.is_some_and(|x| x.is_ascii_alphanumeric() || x == b'\'' || x == b'-')
+            || next.is_some_and(|x| x.is_ascii_alphanumeric())
+        {
+            continue;
+        }
+        let after = &l[i + 1..];
+        // "C-shaped", "A's", "I'd", "e.g.".
+        if after.starts_with(|x: char| x == '-' || x == '\'' || x == '’')
+            && after[1..].starts_with(|x: char| x.is_ascii_alphabetic())
+        {
+            continue;
+        }
+        if after.starts_with('.') && after[1..].starts_with(|x: char| x.is_ascii_alphabetic()) {
+            continue;
+        }
+        let lower = c.is_ascii_lowercase();
+        let next_word: &str = after
+            .strip_prefix(' ')
+            .map(|r| {
+                r.split(|x: char| !x.is_ascii_alphabetic() && x != '\'')
+                    .next()
+                    .unwrap_or("")
+            })
+            .unwrap_or("");
+        let followed_by_word = !next_word.is_empty();
+        if (c == b'i' || c == b'I') && (followed_by_word || after.starts_with('\'')) {
+            continue;
+        }
+        if lower && c == b'a' && followed_by_word {
+            continue;
+        }
+        let article_like = c == b'A' && followed_by_word && !A_AS_LETTER.contains(&next_word);
+        let before = tail(l, i, 96);
+        let strong = statement_before().iter().any(|r| r.is_match(before));
+        let weak = !strong
+            && (commitment_before().is_match(before)
+                || commitment_after().iter().any(|r| r.is_match(after)));
+        let denied = negation::denied(p, i, i + 1).is_some() || denial_before().is_match(before);
+        out.push(Mention {
+            pos: i,
+            idx,
+            lower,
+            article_like,
+            denied,
+            strong,
+            weak,
+        });
+    }
+    out
+}
+
+/// Groups of mentions offered together with "or": (first, last) mention indices.
+fn hedge_groups(l: &str, ms: &[Mention]) -> Vec<(usize, usize)> {
+    let mut groups = Vec::new();
+    let mut i = 0;
+    while i < ms.len() {
+        let mut j = i;
+        let mut has_or = false;
+        while j + 1 < ms.len() {
+            let between = &l[ms[j].pos + 1..ms[j + 1].pos];
+            if hedge_between().is_match(between) {
+                has_or = true;
+            } else if !list_between().is_match(between) {
+                break;
             }
+            j += 1;
         }
+        let mut letters: Vec<usize> = ms[i..=j].iter().map(|m| m.idx).collect();
+        letters.sort_unstable();
+        letters.dedup();
+        if has_or && letters.len() >= 2 {
+            groups.push((i, j));
+        }
+        i = j + 1;
     }
-    if let Some((_, i)) = last {
-        return Some((i, "answer statement"));
+    groups
+}
+
+/// What a response says about `n_options` options (see the module notes for the rules).
+pub fn read_choice(response: &str, n_options: usize) -> Reading {
+    let t = nfkc(response);
+    let l = t.to_ascii_lowercase();
+    let p = text::prepare(response);
+    let all = mentions(&t, &l, &p, n_options);
+    let live: Vec<Mention> = all.iter().copied().filter(|m| !m.denied).collect();
+    let groups = hedge_groups(&l, &live);
+    let group_of = |k: usize| groups.iter().find(|(a, b)| (*a..=*b).contains(&k));
+    let letters_of = |(a, b): (usize, usize)| {
+        let mut v: Vec<usize> = live[a..=b].iter().map(|m| m.idx).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+
+    // Statements, then commitments.
+    let usable = |m: &Mention| !m.lower || m.idx != 0 || !m.article_like;
+    let strong = live.iter().rposition(|m| m.strong && usable(m));
+    let weak_ok = |m: &Mention| m.weak && !m.article_like;
+    let chosen = match strong {
+        Some(s) => {
+            let hedged = group_of(s).is_some();
+            let later = live
+                .iter()
+                .enumerate()
+                .skip(s + 1)
+                .filter(|(_, m)| weak_ok(m))
+                .filter(|(_, m)| hedged || correction().is_match(&l[live[s].pos..m.pos]))
+                .map(|(k, _)| k)
+                .next_back();
+            Some((
+                later.unwrap_or(s),
+                if later.is_some() {
+                    "commitment after a correction"
+                } else {
+                    "answer statement"
+                },
+            ))
+        }
+        None => live.iter().rposition(weak_ok).map(|k| (k, "commitment")),
+    };
+    if let Some((k, rule)) = chosen {
+        return match group_of(k) {
+            Some(&g) => Reading::Hedged(letters_of(g)),
+            None => Reading::Letter(live[k].idx, rule),
+        };
     }
-    let bare: String = text
+    if let Some(&g) = groups.last() {
+        return Reading::Hedged(letters_of(g));
+    }
+
+    let bare = t
         .trim()
-        .trim_matches(|c: char| matches!(c, '(' | ')' | '[' | ']' | '.' | ':' | '*' | ' '))
-        .to_string();
-    if bare.len() == 1 && bare.as_bytes()[0].is_ascii_uppercase() {
-        if let Some(i) = valid(&bare) {
-            return Some((i, "bare letter"));
+        .trim_matches(|c: char| matches!(c, '(' | ')' | '[' | ']' | '.' | ':' | '*' | '_' | ' '));
+    if bare.len() == 1 && bare.as_bytes()[0].is_ascii_alphabetic() {
+        let i = (bare.as_bytes()[0].to_ascii_uppercase() - b'A') as usize;
+        if i < n_options {
+            return Reading::Letter(i, "bare letter");
         }
     }
-    for (re, rule) in marks() {
-        let mut found: Vec<usize> = re
-            .captures_iter(&text)
-            .filter_map(|c| c.get(1).or_else(|| c.get(2)))
-            .filter_map(|m| valid(m.as_str()))
+
+    let denied: Vec<usize> = all.iter().filter(|m| m.denied).map(|m| m.idx).collect();
+    let tiers: [(&'static str, &dyn Fn(&Mention) -> bool); 4] = [
+        ("bold letter", &|m: &Mention| {
+            let before = &t[..m.pos];
+            let after = &t[m.pos + 1..];
+            (before.ends_with("**") || before.ends_with("**("))
+                && after.trim_start_matches([')', '.', ':']).starts_with("**")
+        }),
+        ("line starting with a letter", &|m: &Mention| {
+            let line_start = t[..m.pos].rfind('\n').map(|x| x + 1).unwrap_or(0);
+            t[line_start..m.pos].trim().is_empty()
+                && t[m.pos + 1..].starts_with(['.', ')', ':'])
+                && t[m.pos + 2..]
+                    .chars()
+                    .next()
+                    .is_none_or(char::is_whitespace)
+        }),
+        ("bracketed letter or option name", &|m: &Mention| {
+            let before = &l[..m.pos];
+            let after = &l[m.pos + 1..];
+            ((before.ends_with('(') || before.ends_with('[')) && after.starts_with([')', ']']))
+                || [
+                    "option ",
+                    "choice ",
+                    "option",
+                    "選択肢",
+                    "선택지",
+                    "선택지 ",
+                ]
+                .iter()
+                .any(|w| before.ends_with(w))
+        }),
+        ("lone letter", &|m: &Mention| !m.lower && !m.article_like),
+    ];
+    for (rule, tier) in tiers {
+        let mut found: Vec<usize> = live
+            .iter()
+            .filter(|m| tier(m))
+            .filter(|m| !m.article_like || rule != "lone letter")
+            .map(|m| m.idx)
+            .filter(|i| !denied.contains(i))
             .collect();
         found.sort_unstable();
         found.dedup();
         match found.len() {
-            1 => return Some((found[0], rule)),
             0 => {}
-            _ => return None,
+            1 => return Reading::Letter(found[0], rule),
+            _ => return Reading::Nothing("several letters at one level"),
         }
     }
-    let mut found: Vec<usize> = lone_letter()
-        .captures_iter(&text)
-        .filter_map(|c| valid(c.get(1).expect("group").as_str()))
-        .collect();
-    found.sort_unstable();
-    found.dedup();
-    if found.len() == 1 {
-        return Some((found[0], "lone letter"));
+    Reading::Nothing("no option letter found")
+}
+
+/// The letter index and the rule that found it (hedges and non-answers give None).
+pub fn extract_letter(response: &str, n_options: usize) -> Option<(usize, &'static str)> {
+    match read_choice(response, n_options) {
+        Reading::Letter(i, rule) => Some((i, rule)),
+        _ => None,
     }
-    None
+}
+
+/// The one option whose text the response names and does not deny (a text inside a longer
+/// named option's text counts as that option).
+fn named_option(item: &ItemContent, response: &str) -> Option<usize> {
+    let p = text::prepare(response);
+    let script = text::nfkc_lower(response);
+    let asked = text::prepare(&item.question);
+    let mut hits: Vec<(usize, (usize, usize))> = Vec::new();
+    for (i, o) in item.options.iter().enumerate() {
+        let needle = text::prepare(o.text.trim());
+        let needle = needle.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
+        if needle.is_empty() {
+            continue;
+        }
+        for span in words::occurrences(&p, &script, needle, &asked) {
+            if negation::denied(&p, span.0, span.1).is_none() {
+                hits.push((i, span));
+            }
+        }
+    }
+    let inside = |a: (usize, usize), b: (usize, usize)| b.0 <= a.0 && a.1 <= b.1 && a != b;
+    let mut named: Vec<usize> = hits
+        .iter()
+        .filter(|(_, s)| !hits.iter().any(|(_, o)| inside(*s, *o)))
+        .map(|(i, _)| *i)
+        .collect();
+    named.sort_unstable();
+    named.dedup();
+    (named.len() == 1).then(|| named[0])
+}
+
+fn letter(i: usize) -> String {
+    ((b'A' + i as u8) as char).to_string()
 }
 
 pub struct ChoiceScorer;
@@ -128,38 +428,50 @@ impl Scorer for ChoiceScorer {
     fn name(&self) -> &'static str {
         "choice"
     }
+    fn version(&self) -> i64 {
+        2
+    }
     fn score(&self, item: &ItemContent, response: &str, _ctx: &ScoreContext) -> Scored {
         let n = item.options.len();
-        let found = extract_letter(response, n).or_else(|| {
-            let low = nfkc(response).to_lowercase();
-            let hits: Vec<usize> = item
-                .options
-                .iter()
-                .enumerate()
-                .filter(|(_, o)| {
-                    !o.text.trim().is_empty() && low.contains(&nfkc(&o.text).to_lowercase())
-                })
-                .map(|(i, _)| i)
-                .collect();
-            (hits.len() == 1).then(|| (hits[0], "option text"))
-        });
-        match (found, item.correct_option) {
-            (Some((i, rule)), Some(correct)) => {
-                let letter = ((b'A' + i as u8) as char).to_string();
+        let reading = match read_choice(response, n) {
+            Reading::Nothing(why) => match named_option(item, response) {
+                Some(i) => Reading::Letter(i, "option text"),
+                None => Reading::Nothing(why),
+            },
+            r => r,
+        };
+        let Some(correct) = item.correct_option else {
+            return Scored::unparsed(json!({"rule": "item has no correct option"}));
+        };
+        match reading {
+            Reading::Letter(i, rule) => {
                 let kind = item.options.get(i).and_then(|o| o.kind).map(|k| k.as_str());
                 Scored {
                     score: Some((i == correct) as u8 as f64),
-                    parsed: Some(letter.clone()),
+                    parsed: Some(letter(i)),
+                    hedged: false,
                     evidence: json!({
                         "rule": rule,
-                        "chosen": letter,
-                        "correct": ((b'A' + correct as u8) as char).to_string(),
+                        "chosen": letter(i),
+                        "correct": letter(correct),
                         "chosen_kind": kind,
                     }),
                 }
             }
-            (None, _) => Scored::unparsed(json!({"rule": "no option letter found", "options": n})),
-            (Some(_), None) => Scored::unparsed(json!({"rule": "item has no correct option"})),
+            Reading::Hedged(letters) => {
+                let offered: Vec<String> = letters.iter().map(|&i| letter(i)).collect();
+                Scored {
+                    score: Some(0.0),
+                    parsed: Some(offered.join("|")),
+                    hedged: true,
+                    evidence: json!({
+                        "rule": "hedge: several letters offered without commitment",
+                        "offered": offered,
+                        "correct": letter(correct),
+                    }),
+                }
+            }
+            Reading::Nothing(why) => Scored::unparsed(json!({"rule": why, "options": n})),
         }
     }
 }
@@ -168,56 +480,124 @@ impl Scorer for ChoiceScorer {
 mod tests {
     use super::*;
 
-    fn letter(s: &str) -> Option<char> {
-        extract_letter(s, 4).map(|(i, _)| (b'A' + i as u8) as char)
+    fn read(s: &str) -> String {
+        match read_choice(s, 4) {
+            Reading::Letter(i, _) => letter(i),
+            Reading::Hedged(v) => format!(
+                "hedge {}",
+                v.iter().map(|&i| letter(i)).collect::<Vec<_>>().join("")
+            ),
+            Reading::Nothing(_) => "-".into(),
+        }
     }
 
     #[test]
     fn explicit_forms() {
-        assert_eq!(letter("(B)"), Some('B'));
-        assert_eq!(letter("B."), Some('B'));
-        assert_eq!(letter("Answer: C"), Some('C'));
-        assert_eq!(letter("The answer is D because..."), Some('D'));
-        assert_eq!(letter("**A**"), Some('A'));
-        assert_eq!(letter("Ｂ"), Some('B'));
-        assert_eq!(letter("答え：（Ｃ）"), Some('C'));
-        assert_eq!(letter("正解はBです。"), Some('B'));
-        assert_eq!(letter("정답은 D입니다"), Some('D'));
-        assert_eq!(letter("답: A"), Some('A'));
+        for (s, want) in [
+            ("(B)", "B"),
+            ("B.", "B"),
+            ("Answer: C", "C"),
+            ("The answer is D because...", "D"),
+            ("**A**", "A"),
+            ("Ｂ", "B"),
+            ("答え：（Ｃ）", "C"),
+            ("正解はBです。", "B"),
+            ("정답은 D입니다", "D"),
+            ("답: A", "A"),
+            ("**Answer:** (B) a cat", "B"),
+        ] {
+            assert_eq!(read(s), want, "{s}");
+        }
     }
 
     #[test]
-    fn last_explicit_answer_wins() {
+    fn last_statement_wins_and_corrections_replace_it() {
+        assert_eq!(read("Answer: A. Wait, on reflection the answer is C."), "C");
+        assert_eq!(read("(A) cat (B) dog (C) owl\nAnswer: B"), "B");
+        assert_eq!(read("Answer: A. Wait, actually it's B."), "B");
         assert_eq!(
-            letter("Answer: A. Wait, on reflection the answer is C."),
-            Some('C')
+            read("Answer: B. The options were (A) a cat and (C) an owl."),
+            "B"
         );
-        assert_eq!(letter("(A) cat (B) dog (C) owl\nAnswer: B"), Some('B'));
+        assert_eq!(read("The answer is B, not (A)"), "B");
     }
 
     #[test]
-    fn other_letters_never_override_an_answer_statement() {
+    fn hedges_are_not_answers() {
+        assert_eq!(read("maybe B or D"), "hedge BD");
+        assert_eq!(read("Either A or B works."), "hedge AB");
+        assert_eq!(read("The answer is B or C"), "hedge BC");
+        assert_eq!(read("It could be A, B, or C."), "hedge ABC");
+        assert_eq!(read("BかDだと思います"), "hedge BD");
+        assert_eq!(read("A 또는 C일 것 같습니다"), "hedge AC");
+        assert_eq!(read("Either B, or C"), "hedge BC");
+        // Not hedges: a choice is made.
+        assert_eq!(read("A or B? I'd say B."), "B");
+        assert_eq!(read("Between A and C, I'd go with C."), "C");
+        assert_eq!(read("It's B, not D."), "B");
+        assert_eq!(read("The answer is B or C. I'd go with C."), "C");
+    }
+
+    #[test]
+    fn denied_letters_are_never_the_answer() {
+        assert_eq!(read("Not C. The answer is A."), "A");
+        assert_eq!(read("It isn't B; it's D."), "D");
+        assert_eq!(read("C is wrong, so D."), "D");
+        assert_eq!(read("Cではなく、Aです。"), "A");
+        assert_eq!(read("B가 아니라 D입니다"), "D");
+        assert_eq!(read("Not C."), "-");
+        assert_eq!(read("Definitely not A."), "-");
+        assert_eq!(read("(A) is wrong and (B) is right"), "B");
+        assert_eq!(read("We can rule out A and C. B is correct."), "B");
         assert_eq!(
-            letter("Answer: B. The options were (A) a cat and (C) an owl."),
-            Some('B')
+            read("The ground is dry, which rules out C. D is out. That leaves B."),
+            "B"
         );
-        assert_eq!(letter("The answer is B, not (A)"), Some('B'));
-        assert_eq!(letter("I'd pick (C) here."), Some('C'));
-        assert_eq!(letter("(A) is wrong and (B) is right"), None);
-        assert_eq!(letter("Option D fits best"), Some('D'));
+        assert_eq!(read("It's not B, and I doubt it's C either."), "-");
+        assert_eq!(read("C는 절대 아니에요."), "-");
+        assert_eq!(read("정답은 B 아니면 D입니다."), "hedge BD");
     }
 
     #[test]
-    fn lone_letters_in_cjk_text_and_words_that_are_not_letters() {
-        assert_eq!(letter("これはBだと思います"), Some('B'));
-        assert_eq!(letter("I think it is a dog"), None);
-        assert_eq!(letter("A dog is sitting"), None);
-        assert_eq!(letter("Either B, or C"), None);
+    fn lower_case_letters_and_articles() {
+        assert_eq!(read("b"), "B");
+        assert_eq!(read("b."), "B");
+        assert_eq!(read("answer: c"), "C");
+        assert_eq!(read("(d)"), "D");
+        assert_eq!(read("the answer is b"), "B");
+        assert_eq!(read("I'd choose c."), "C");
+        assert_eq!(read("answer: a"), "A");
+        assert_eq!(read("a"), "A");
+        assert_eq!(read("I think it is a dog"), "-");
+        assert_eq!(read("a dog on a bench"), "-");
     }
 
     #[test]
-    fn out_of_range_letters_are_ignored() {
-        assert_eq!(letter("Answer: E"), None);
-        assert_eq!(letter("I cannot tell from the image."), None);
+    fn a_letter_followed_by_words() {
+        assert_eq!(read("D is right."), "D");
+        assert_eq!(read("I believe C is correct."), "C");
+        assert_eq!(read("B is the best choice because the sign is red."), "B");
+        assert_eq!(read("A is the answer."), "A");
+        assert_eq!(read("I think B."), "B");
+        assert_eq!(read("A dog is sitting"), "-");
+        assert_eq!(read("これはBだと思います"), "B");
+        assert_eq!(read("Option D fits best"), "D");
+        assert_eq!(read("I'd pick (C) here."), "C");
+    }
+
+    #[test]
+    fn reasoning_then_a_conclusion() {
+        assert_eq!(read("Looking at A, it's a cat. B is a dog. So C."), "C");
+        assert_eq!(
+            read("Option A shows a bridge. Option B shows a tower. Therefore, the answer is C."),
+            "C"
+        );
+        assert_eq!(read("I cannot determine this from the image."), "-");
+        assert_eq!(read("The answer is D.\n\nHmm, on second thought it's a mug. I'll change my answer to A."), "A");
+        assert_eq!(read("最初はAだと思いましたが、やはりBに修正します。"), "B");
+        assert_eq!(read("처음엔 A라고 생각했는데 B로 정정합니다."), "B");
+        assert_eq!(read("Cで間違いないでしょう。"), "C");
+        assert_eq!(read("c번이요"), "C");
+        assert_eq!(read("Answer: E"), "-");
     }
 }

@@ -258,6 +258,7 @@ impl Scorer for GroundingScorer {
             .map(|t| t.iou(&pred))
             .fold(0.0, f64::max);
         Scored {
+            hedged: false,
             score: Some((iou >= IOU_THRESHOLD) as u8 as f64),
             parsed: Some(format!(
                 "[{:.1}, {:.1}, {:.1}, {:.1}]",

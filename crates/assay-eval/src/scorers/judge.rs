@@ -54,6 +54,7 @@ pub fn parse_binary(raw: &str) -> Scored {
     }
     match verdict {
         Some(v) => Scored {
+            hedged: false,
             score: Some(v as u8 as f64),
             parsed: Some(if v { "correct" } else { "incorrect" }.into()),
             evidence: json!({"rule": rule, "judge_raw": raw}),
@@ -155,6 +156,7 @@ pub fn parse_checklist(raw: &str, item: &ItemContent) -> Scored {
     }
     let score = ratings.iter().sum::<f64>() / m as f64;
     Scored {
+        hedged: false,
         score: Some(score),
         parsed: Some(format!("{ratings:?}")),
         evidence: json!({"criteria": per, "judge_raw": raw}),
@@ -221,6 +223,7 @@ pub fn parse_rating(raw: &str) -> Scored {
         };
         if let (Some(score), Some(gpt)) = (int("score"), int("score_gpt")) {
             return Scored {
+                hedged: false,
                 score: Some((score as f64 / 10.0).clamp(0.0, 1.0)),
                 parsed: Some(format!("{score}/{gpt}")),
                 evidence: json!({"rule": "rating 1-10 against the reference's own rating", "rating": score, "reference_rating": gpt, "judge_raw": raw}),

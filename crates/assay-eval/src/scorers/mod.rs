@@ -6,6 +6,7 @@ pub mod grounding;
 pub mod judge;
 pub mod normalize;
 pub mod soft;
+pub mod text;
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +21,10 @@ pub struct Scored {
     pub parsed: Option<String>,
     /// Everything needed to check the decision by hand.
     pub evidence: serde_json::Value,
+    /// Several answers offered without commitment (a multiple-choice hedge): scored as a miss
+    /// and kept apart as its own outcome.
+    #[serde(default)]
+    pub hedged: bool,
 }
 
 impl Scored {
@@ -28,10 +33,13 @@ impl Scored {
             score: None,
             parsed: None,
             evidence,
+            hedged: false,
         }
     }
     pub fn outcome(&self) -> &'static str {
-        if self.score.is_some() {
+        if self.hedged {
+            "hedged"
+        } else if self.score.is_some() {
             "scored"
         } else {
             "unparsed"
@@ -64,6 +72,11 @@ impl ScoreContext {
 /// A scorer that needs no model call.
 pub trait Scorer: Send + Sync {
     fn name(&self) -> &'static str;
+    /// Bumped when the scorer's rules change, so each stored number says which rules made it
+    /// (results stored before versions were kept read as version 1).
+    fn version(&self) -> i64 {
+        1
+    }
     fn score(&self, item: &ItemContent, response: &str, ctx: &ScoreContext) -> Scored;
 }
 

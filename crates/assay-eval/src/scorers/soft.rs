@@ -1,65 +1,151 @@
-//! Normalised soft match for short answers: NFKC, case, whitespace, punctuation, full/half
-//! width, thousands separators; numbers are compared as numbers (units ignored).
+//! Normalised soft match for short answers.
 //!
 //! Correct when, in this order:
-//! 1. the normalised response equals the normalised reference;
-//! 2. for a numeric reference, the last number in the response equals it ("117mmです" matches
-//!    "117", "171mm" does not);
-//! 3. the reference occurs inside the response **as a unit of its script**: for scripts written
-//!    with spaces (Latin, Cyrillic, ...) as a whole run of tokens ("cat" is not found in
-//!    "concatenate", "no" not in "I don't know"); for Japanese, Chinese and Korean, where words
-//!    are not spaced, as a run of characters ("答えは東京です" contains "東京") — and the
-//!    response carries no negation ("Not Tokyo but Osaka", "東京ではなく大阪") unless the
-//!    reference itself is negative.
+//! 1. the normalised response equals the normalised reference (NFKC, case, width, punctuation,
+//!    whitespace, thousands separators, katakana = hiragana);
+//! 2. for a reference that is one number ("3", "80人", "two", "다섯 명"), the number the
+//!    response **commits to** equals it ([`text::numbers::committed`]: denied numbers, restated
+//!    ones, totals, counting aloud and years are set aside; the number of the last answer
+//!    statement, else the one the response leads with); for a count of zero, a response that
+//!    says nothing is there ("none", "いません", "없습니다");
+//! 3. the reference occurs in the response **as a word** and no denial governs that occurrence
+//!    ([`text::negation`]): for scripts with spaces as a run of whole tokens (a plural "s" on the
+//!    last one allowed, not the first word of a compound such as "bus stop"); for Japanese and
+//!    Korean by the word edges of [`text::words`] ("京都" is not in "東京都", "서울" is in
+//!    "서울에" but not in "서울대학교").
 //!
 //! Everything else is incorrect. The rule that decided is kept as evidence.
 
 use serde_json::json;
 
-use super::normalize::{normalize, numbers};
+use super::normalize::normalize;
+use super::text::{self, negation, numbers, words};
 use super::{ScoreContext, Scored, Scorer};
 use assay_core::ItemContent;
 
 pub struct SoftMatch;
 
+/// Second words that make the reference the first half of another thing ("bus stop" is not
+/// a bus, "Tokyo Tower" is not Tokyo).
+const COMPOUND_HEADS: &[&str] = &[
+    "stop",
+    "station",
+    "park",
+    "parking",
+    "lot",
+    "seat",
+    "seats",
+    "driver",
+    "wheel",
+    "shop",
+    "store",
+    "tower",
+    "bridge",
+    "house",
+    "room",
+    "stand",
+    "light",
+    "lights",
+    "sign",
+    "signs",
+    "tree",
+    "trees",
+    "juice",
+    "pie",
+    "sauce",
+    "cake",
+    "garage",
+    "depot",
+    "track",
+    "tracks",
+    "yard",
+    "university",
+    "college",
+    "airport",
+    "port",
+    "bay",
+    "river",
+    "street",
+    "avenue",
+    "road",
+    "museum",
+    "castle",
+    "temple",
+    "shrine",
+    "stadium",
+    "hall",
+    "market",
+    "center",
+    "centre",
+    "building",
+    "company",
+    "brand",
+    "logo",
+    "shaped",
+    "colored",
+    "coloured",
+];
+
 pub fn soft_match(reference: &str, response: &str) -> (bool, &'static str) {
-    let r = normalize(reference);
-    let p = normalize(response);
+    soft_match_asked(None, reference, response)
+}
+
+/// [`soft_match`] knowing the question, so that numbers which only restate it are set aside.
+pub fn soft_match_asked(
+    question: Option<&str>,
+    reference: &str,
+    response: &str,
+) -> (bool, &'static str) {
+    let r = normalize(&text::fold_kana(reference));
+    let p = normalize(&text::fold_kana(response));
     if r.is_empty() {
         return (false, "empty reference");
     }
     if r == p {
         return (true, "exact after normalisation");
     }
-    let ref_nums = numbers(reference);
-    let ref_is_number = ref_nums.len() == 1 && {
-        let stripped: String = r
-            .chars()
-            .filter(|c| !c.is_ascii_digit() && *c != '.' && *c != '-')
-            .collect();
-        stripped.chars().count() <= 3
-    };
-    if ref_is_number {
-        let got = numbers(response);
-        return match got.last() {
-            Some(v) if (v - ref_nums[0]).abs() < 1e-9 => (true, "last number matches"),
-            Some(_) => (false, "last number differs"),
+    let pr = text::prepare(reference);
+    let pp = text::prepare(response);
+    if let Some(want) = numbers::numeric_reference(&pr) {
+        let q = question.map(text::prepare);
+        return match numbers::committed(&pp, q.as_deref(), want) {
+            Some((got, rule)) if (got - want).abs() < 1e-9 => (true, rule),
+            Some(_) => (false, "the number the response commits to differs"),
+            None if want == 0.0 && numbers::says_absence(&pp) => {
+                (true, "says nothing is there, for a count of zero")
+            }
             None => (false, "no number in response"),
         };
     }
-    let found = if is_unspaced_script(&r) {
-        p.contains(&r)
+    let spans = if is_unspaced_script(&r) {
+        let needle = pr.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
+        let asked = question.map(text::prepare).unwrap_or_default();
+        words::occurrences(&pp, &text::nfkc_lower(response), needle, &asked)
     } else {
-        contains_token_run(&tokens(response), &tokens(reference))
+        token_runs(&pp, &pr)
     };
-    if !found {
+    if spans.is_empty() {
+        if let Some(want) = polarity_word(&pr) {
+            return match polarity(&pp) {
+                Some(got) if got == want => {
+                    (true, "a yes/no reference: the reply's polarity matches")
+                }
+                Some(_) => (false, "a yes/no reference: the reply's polarity differs"),
+                None => (false, "no match"),
+            };
+        }
         return (false, "no match");
     }
-    if has_negation(response) && !has_negation(reference) {
-        return (false, "reference found but the response negates");
+    let negative_reference = has_negation(reference);
+    if !negative_reference
+        && spans
+            .iter()
+            .all(|&(s, e)| negation::denied(&pp, s, e).is_some())
+    {
+        return (false, "reference found but a denial governs it");
     }
     if is_unspaced_script(&r) {
-        (true, "response contains reference (characters)")
+        (true, "response contains reference (as a word)")
     } else {
         (true, "response contains reference (whole tokens)")
     }
@@ -71,71 +157,190 @@ pub fn is_unspaced_script(s: &str) -> bool {
     s.chars().any(assay_core::store::search::is_cjk)
 }
 
-/// Lower-case NFKC tokens split at whitespace and punctuation (thousands separators removed).
-fn tokens(s: &str) -> Vec<String> {
-    super::normalize::strip_thousands(&super::normalize::nfkc(s))
-        .to_lowercase()
-        .split(|c: char| {
-            c.is_whitespace()
-                || (c.is_ascii_punctuation() && c != '.')
-                || "’‘“”、。「」".contains(c)
+/// Tokens with their byte spans: runs of ASCII letters and digits (an apostrophe inside a word
+/// and a decimal point inside a number kept), or runs of other alphanumeric characters.
+fn tokens(p: &str) -> Vec<(usize, usize, &str)> {
+    let mut out = Vec::new();
+    let chars: Vec<(usize, char)> = p.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (s, c) = chars[i];
+        if !c.is_alphanumeric() {
+            i += 1;
+            continue;
+        }
+        let ascii = c.is_ascii();
+        let mut j = i + 1;
+        while j < chars.len() {
+            let c = chars[j].1;
+            let inner = (c == '\'' || c == '’' || c == '.')
+                && chars
+                    .get(j + 1)
+                    .is_some_and(|n| n.1.is_ascii_alphanumeric())
+                && chars[j - 1].1.is_ascii_alphanumeric()
+                && (c != '.' || chars[j - 1].1.is_ascii_digit());
+            if (c.is_alphanumeric() && c.is_ascii() == ascii) || inner {
+                j += 1;
+            } else {
+                break;
+            }
+        }
+        let e = chars.get(j).map(|x| x.0).unwrap_or(p.len());
+        out.push((s, e, &p[s..e]));
+        i = j;
+    }
+    out
+}
+
+/// Where the reference's tokens occur as a run of whole tokens in the response.
+fn token_runs(pp: &str, pr: &str) -> Vec<(usize, usize)> {
+    let hay = tokens(pp);
+    let mut needle: Vec<&str> = tokens(pr).into_iter().map(|t| t.2).collect();
+    if needle.len() > 1 && matches!(needle[0], "a" | "an" | "the") {
+        needle.remove(0);
+    }
+    if needle.is_empty() || hay.len() < needle.len() {
+        return Vec::new();
+    }
+    let last = needle.len() - 1;
+    let same = |h: &str, n: &str, is_last: bool| {
+        h == n
+            || (is_last
+                && n.len() >= 3
+                && (h.strip_suffix('s') == Some(n) || h.strip_suffix("es") == Some(n)))
+    };
+    (0..=hay.len() - needle.len())
+        .filter(|&i| (0..needle.len()).all(|k| same(hay[i + k].2, needle[k], k == last)))
+        .filter(|&i| {
+            hay.get(i + needle.len())
+                .is_none_or(|next| !COMPOUND_HEADS.contains(&next.2))
         })
-        .map(|t| t.trim_matches('.'))
-        .filter(|t| !t.is_empty())
-        .map(str::to_string)
+        .filter(|&i| i == 0 || !PLACE_PREFIXES.contains(&hay[i - 1].2) || needle.len() > 1)
+        .map(|i| (hay[i].0, hay[i + last].1))
         .collect()
 }
 
-fn contains_token_run(hay: &[String], needle: &[String]) -> bool {
-    !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
+/// Words before a place name that make another place of it ("New York" is not York).
+const PLACE_PREFIXES: &[&str] = &[
+    "new", "north", "south", "east", "west", "northern", "southern", "eastern", "western", "upper",
+    "lower", "greater", "little", "old", "port", "fort", "mount", "mt", "lake", "san", "santa",
+    "saint", "st", "los", "las",
+];
+
+const YES: &[&str] = &[
+    "yes",
+    "yeah",
+    "yep",
+    "correct",
+    "true",
+    "はい",
+    "ええ",
+    "うん",
+    "네",
+    "예",
+    "응",
+    "맞아요",
+    "맞습니다",
+];
+const NO: &[&str] = &[
+    "no",
+    "nope",
+    "false",
+    "いいえ",
+    "いえ",
+    "いや",
+    "아니요",
+    "아니오",
+    "아뇨",
+    "아니",
+];
+
+/// A reference that is a bare yes or no: true for yes.
+fn polarity_word(pr: &str) -> Option<bool> {
+    let w = pr.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
+    if YES.contains(&w) {
+        Some(true)
+    } else if NO.contains(&w) {
+        Some(false)
+    } else {
+        None
+    }
 }
 
+/// A reply's answer to a yes/no question: its first word if that is yes or no, else whether
+/// its first sentence is negated ("He isn't wearing glasses" answers no, "깨끗하지 않아요" no).
+fn polarity(pp: &str) -> Option<bool> {
+    const UNSURE: &[&str] = &[
+        "know",
+        "sure",
+        "tell",
+        "unable",
+        "determine",
+        "unclear",
+        "わかりません",
+        "分かりません",
+        "わからな",
+        "分からな",
+        "判断でき",
+        "모르",
+        "알 수 없",
+    ];
+    if UNSURE.iter().any(|u| pp.contains(u)) {
+        return None;
+    }
+    let first = tokens(pp).first().map(|t| t.2)?;
+    if let Some(p) = polarity_word(first) {
+        return Some(p);
+    }
+    let sentence = pp.split(['.', '。', '!', '?', '\n']).next().unwrap_or(pp);
+    let negated = tokens(sentence).iter().any(|t| {
+        matches!(t.2, "not" | "no" | "never" | "none" | "nothing")
+            || t.2.ends_with("n't")
+            || t.2.ends_with("n’t")
+    }) || [
+        "ない",
+        "ません",
+        "ではな",
+        "じゃな",
+        "않",
+        "아니",
+        "없",
+        "못",
+    ]
+    .iter()
+    .any(|n| sentence.contains(n));
+    Some(!negated)
+}
+
+/// Whether a reference is itself a denial ("No", "not sure"): then a denial in the response
+/// is what matches.
 fn has_negation(s: &str) -> bool {
-    let low = super::normalize::nfkc(s).to_lowercase();
-    let words = tokens(&low);
-    let word_neg = words.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "not"
-                | "no"
-                | "never"
-                | "neither"
-                | "nor"
-                | "none"
-                | "isn"
-                | "don"
-                | "doesn"
-                | "aren"
-                | "wasn"
-        )
-    });
-    word_neg
-        || low.contains("n't")
-        || [
-            "ではな",
-            "じゃな",
-            "ではありません",
-            "違う",
-            "違います",
-            "아니",
-            "않",
-        ]
+    let p = text::prepare(s);
+    tokens(&p).iter().any(|t| {
+        matches!(t.2, "not" | "no" | "never" | "neither" | "nor" | "none")
+            || t.2.ends_with("n't")
+            || t.2.ends_with("n’t")
+    }) || ["ではな", "じゃな", "ありません", "違", "아니", "않", "없"]
         .iter()
-        .any(|n| low.contains(n))
+        .any(|n| p.contains(n))
 }
 
 impl Scorer for SoftMatch {
     fn name(&self) -> &'static str {
         "soft_match"
     }
+    fn version(&self) -> i64 {
+        2
+    }
     fn score(&self, item: &ItemContent, response: &str, _ctx: &ScoreContext) -> Scored {
         let Some(reference) = item.reference_text() else {
             return Scored::unparsed(json!({"rule": "item has no reference answer"}));
         };
-        let (ok, rule) = soft_match(&reference, response);
+        let (ok, rule) = soft_match_asked(Some(&item.question), &reference, response);
         Scored {
             score: Some(ok as u8 as f64),
             parsed: Some(normalize(response)),
+            hedged: false,
             evidence: json!({"rule": rule, "reference": reference, "normalised_reference": normalize(&reference)}),
         }
     }
@@ -143,31 +348,64 @@ impl Scorer for SoftMatch {
 
 #[cfg(test)]
 mod tests {
-    use super::soft_match;
+    use super::{soft_match, soft_match_asked};
 
     #[test]
     fn width_case_units_and_separators() {
         assert!(soft_match("Tokyo", "ＴＯＫＹＯ").0);
-        assert!(soft_match("117", "3月の降水量は117mmです。").0);
+        assert!(soft_match_asked(Some("3月の降水量は？"), "117", "3月の降水量は117mmです。").0);
         assert!(!soft_match("117", "171mm").0);
         assert!(soft_match("1,234", "1234").0);
         assert!(soft_match("80人", "80").0);
         assert!(soft_match("東京", "答えは東京です").0);
         assert!(soft_match("64%", "X has 64 %.").0);
         assert!(!soft_match("남대문", "동대문").0);
+        assert!(soft_match("りんご", "リンゴです").0);
     }
 
     #[test]
-    fn containment_respects_word_boundaries_and_negation() {
+    fn containment_respects_word_boundaries_and_negation_scope() {
         assert!(!soft_match("no", "I don't know").0);
         assert!(!soft_match("cat", "concatenate").0);
         assert!(!soft_match("Tokyo", "Not Tokyo but Osaka").0);
+        assert!(soft_match("Osaka", "Not Tokyo but Osaka").0);
         assert!(soft_match("Tokyo", "It is Tokyo.").0);
         assert!(soft_match("Tokyo Tower", "I think it's Tokyo Tower, in Minato.").0);
         assert!(!soft_match("東京", "東京ではなく大阪です").0);
+        assert!(soft_match("大阪", "東京ではなく大阪です").0);
         assert!(soft_match("서울", "정답은 서울입니다").0);
         assert!(!soft_match("서울", "서울이 아니라 부산입니다").0);
+        assert!(soft_match("부산", "서울이 아니라 부산입니다").0);
         assert!(soft_match("No", "No, it is not.").0);
         assert!(!soft_match("red", "The car is reddish").0);
+        assert!(soft_match("green", "It's green, not yellow.").0);
+        assert!(!soft_match("yellow", "It's green, not yellow.").0);
+        assert!(soft_match("red", "The car is red. There is no bicycle.").0);
+        assert!(!soft_match("赤", "赤くないです").0);
+        assert!(!soft_match("京都", "東京都です").0);
+        assert!(!soft_match("bus", "It is a bus stop.").0);
+        assert!(soft_match("dog", "Two dogs.").0);
+        assert!(!soft_match("York", "New York.").0);
+        assert!(soft_match("no", "He isn't wearing glasses, but he does have a hat.").0);
+        assert!(soft_match("아니요", "깨끗하지 않아요.").0);
+        assert!(soft_match("yes", "He is wearing a red hat.").0);
+    }
+
+    #[test]
+    fn numbers_words_counters_and_several_numbers() {
+        assert!(soft_match("3", "three").0);
+        assert!(soft_match("two", "2 dogs").0);
+        assert!(soft_match("0", "There are none.").0);
+        assert!(soft_match("0", "犬はいません").0);
+        assert!(soft_match("5", "五匹です").0);
+        assert!(soft_match("5", "다섯 마리입니다").0);
+        assert!(soft_match("4", "네 명이 있습니다").0);
+        assert!(soft_match("4人", "4").0);
+        assert!(soft_match("5 apples", "5").0);
+        assert!(soft_match("3", "There are 3 dogs and 2 cats.").0);
+        assert!(soft_match("5", "Not 4 but 5.").0);
+        assert!(!soft_match("4", "Not 4 but 5.").0);
+        assert!(soft_match("4", "Of the 10 people, 4 are wearing hats.").0);
+        assert!(soft_match("26", "Built in 1998, it is 26 years old.").0);
     }
 }

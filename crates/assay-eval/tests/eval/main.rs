@@ -2,6 +2,7 @@
 
 mod checklist;
 mod common;
+mod corpus;
 mod engine;
 mod formats;
 mod predictions;

@@ -1,0 +1,99 @@
+//! Reading a response as a careful grader would: which words a denial governs, which number a
+//! reply commits to, and where a Japanese or Korean word begins and ends.
+//!
+//! Every function here works on one prepared text ([`prepare`]: NFKC, ASCII lower case,
+//! katakana folded to hiragana) so that byte offsets found by one rule are valid for the
+//! others; the folding keeps every character's byte length.
+
+pub mod negation;
+pub mod numbers;
+pub mod words;
+
+use super::normalize::nfkc;
+
+/// NFKC, ASCII lower case, katakana folded to hiragana: the form every rule reads.
+pub fn prepare(s: &str) -> String {
+    fold_kana(&nfkc(s).to_ascii_lowercase())
+}
+
+/// NFKC and ASCII lower case, without kana folding: the reply's scripts as written, with the
+/// same byte offsets as [`prepare`].
+pub fn nfkc_lower(s: &str) -> String {
+    nfkc(s).to_ascii_lowercase()
+}
+
+/// Katakana to hiragana (ァ-ヶ to ぁ-ゖ), so "リンゴ" and "りんご" compare equal. Byte lengths
+/// are kept (both blocks are three bytes in UTF-8), and the long-vowel mark stays.
+pub fn fold_kana(s: &str) -> String {
+    s.chars()
+        .map(|c| match c as u32 {
+            0x30A1..=0x30F6 => char::from_u32(c as u32 - 0x60).unwrap_or(c),
+            _ => c,
+        })
+        .collect()
+}
+
+pub fn is_hangul(c: char) -> bool {
+    matches!(c as u32, 0xAC00..=0xD7AF | 0x1100..=0x11FF | 0x3130..=0x318F)
+}
+
+pub fn is_kanji(c: char) -> bool {
+    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x3005)
+}
+
+pub fn is_katakana(c: char) -> bool {
+    matches!(c as u32, 0x30A0..=0x30FF | 0x31F0..=0x31FF)
+}
+
+pub fn is_hiragana(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x309F)
+}
+
+/// The character before byte offset `at`, if any.
+pub fn char_before(s: &str, at: usize) -> Option<char> {
+    s[..at].chars().next_back()
+}
+
+/// The character at byte offset `at`, if any.
+pub fn char_at(s: &str, at: usize) -> Option<char> {
+    s[at..].chars().next()
+}
+
+/// Punctuation and symbols that end a clause or a list item.
+pub fn is_clause_mark(c: char) -> bool {
+    matches!(
+        c,
+        ',' | '.'
+            | ';'
+            | ':'
+            | '!'
+            | '?'
+            | '('
+            | ')'
+            | '['
+            | ']'
+            | '\n'
+            | '、'
+            | '。'
+            | '—'
+            | '–'
+            | '「'
+            | '」'
+            | '『'
+            | '』'
+            | '"'
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding_keeps_offsets() {
+        let s = "リンゴ ABC りんご";
+        let p = prepare(s);
+        assert_eq!(p, "りんご abc りんご");
+        assert_eq!(p.len(), s.len());
+    }
+}

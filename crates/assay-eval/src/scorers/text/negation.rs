@@ -1,0 +1,211 @@
+//! Negation scope: a denial removes only what it governs.
+//!
+//! - English: a negator (not, no, never, neither, nor, without, except, n't, rather than, instead
+//!   of, other than) governs what follows it up to the end of its clause (a comma, a full stop,
+//!   "but", "however", "though", "so", "yet"...): in "It's green, not yellow" it governs "yellow"
+//!   and not "green"; in "The car is red. There is no bicycle." it governs "bicycle". A verdict
+//!   after a word denies it as well: "Tokyo is not correct", "C is wrong".
+//! - Japanese puts the denial after what it denies: 「東京ではなく」「猫はいません」「赤くない」
+//!   (adjective negation), 「Bとは違います」「Bは不正解」.
+//! - Korean likewise: 「서울이 아니라」「고양이는 없습니다」「빨갛지 않다」「B는 틀렸다」.
+//!
+//! All offsets are byte offsets into a text prepared by [`super::prepare`].
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::is_clause_mark;
+
+/// Words that end the reach of an English negator (a new clause begins).
+const CLAUSE_WORDS: &[&str] = &[
+    "but",
+    "however",
+    "though",
+    "although",
+    "so",
+    "yet",
+    "whereas",
+    "while",
+    "because",
+    "and",
+    "then",
+    "therefore",
+    "thus",
+    "hence",
+    "instead",
+];
+
+const NEGATORS: &[&str] = &[
+    "not",
+    "no",
+    "never",
+    "neither",
+    "nor",
+    "without",
+    "except",
+    "cannot",
+    "excluding",
+    "doubt",
+];
+
+fn after_rules() -> &'static [(Regex, &'static str)] {
+    static R: OnceLock<Vec<(Regex, &'static str)>> = OnceLock::new();
+    R.get_or_init(|| {
+        [
+            (
+                r#"^\s*[)\]"'’*]*\s*(?:is|was|are|seems|looks|appears|would\s+be|does|do)?\s*(?:definitely\s+|clearly\s+|certainly\s+|surely\s+|probably\s+|obviously\s+)?(?:not|n['’]?t)\s+(?:correct|right|the\s+(?:correct\s+|right\s+|best\s+|final\s+)?(?:answer|option|choice|one)|it|true|accurate|the\s+case|likely|shown|visible|present|there|possible)\b"#,
+                "a verdict after it denies it",
+            ),
+            (
+                r#"^\s*[)\]"'’*]*\s*(?:is|was|are|seems|looks|appears|would\s+be)?\s*(?:definitely\s+|clearly\s+|also\s+)?(?:wrong|incorrect|false|unlikely|ruled\s+out|excluded|eliminated|out(?:\s|[.,;!]|$))"#,
+                "a verdict after it denies it",
+            ),
+            (
+                r#"^\s*[)\]"'’*]*\s*(?:can|could|should|must)\s+be\s+(?:ruled\s+out|eliminated|excluded|rejected)"#,
+                "a verdict after it denies it",
+            ),
+            (
+                r"^\s*[)）\]」』*]*\s*(?:では|じゃ|で|とは|と|は|が|も)?\s*(?:絶対に?|決して|明らかに|全く|まったく)?\s*(?:ない|なく|なかっ|なさ|ありません|ございません|違[うい]|違いま|ちが[うい]|いない|いません|いなかっ|不正解|誤|間違[っえ]|間違い(?:[^なあ]|$)|正しくな|あてはまらな|当てはまらな)",
+                "a Japanese denial follows it",
+            ),
+            (
+                r"^く(?:は|も)?(?:ない|なく|なかっ|ありません)",
+                "a Japanese adjective negation follows it",
+            ),
+            (
+                r"^\s*[)）\]*]*\s*(?:이|가|은|는|도|이라|라)?\s*(?:절대|절대로|확실히|분명히|결코|전혀)?\s*(?:아니(?:[^면]|$)|아닌|아닙|아님|아냐|없|틀|오답)",
+                "a Korean denial follows it",
+            ),
+            (
+                r"^(?:지|지는|지도)\s*(?:않|못)",
+                "a Korean verb negation follows it",
+            ),
+        ]
+        .iter()
+        .map(|(p, why)| (Regex::new(p).expect("valid pattern"), *why))
+        .collect()
+    })
+}
+
+/// Whether a denial governs the words at `start..end` of `p`, and which.
+pub fn denied(p: &str, start: usize, end: usize) -> Option<&'static str> {
+    if negator_before(p, start) {
+        return Some("a negator before it in its clause");
+    }
+    let rest = &p[end..];
+    after_rules()
+        .iter()
+        .find(|(re, _)| re.is_match(rest))
+        .map(|(_, why)| *why)
+}
+
+/// A clause mark that ends a negator's reach; brackets and quotes do not ("not (A)").
+fn ends_negation(c: char) -> bool {
+    is_clause_mark(c) && !matches!(c, '(' | ')' | '[' | ']' | '"' | '「' | '」' | '『' | '』')
+}
+
+/// Whether an English negator stands before `start` in the same clause.
+fn negator_before(p: &str, start: usize) -> bool {
+    let before = &p[..start];
+    let clause_start = before
+        .char_indices()
+        .rev()
+        .find(|(_, c)| ends_negation(*c))
+        .map(|(i, c)| i + c.len_utf8())
+        .unwrap_or(0);
+    let clause = &before[clause_start..];
+    let words: Vec<&str> = clause
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '\'' || c == '’'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    // Only the words after the last clause word belong to this clause.
+    let from = words
+        .iter()
+        .rposition(|w| CLAUSE_WORDS.contains(w))
+        .map(|i| i + 1)
+        .unwrap_or(0);
+    let words = &words[from..];
+    words.iter().enumerate().any(|(i, w)| {
+        let w = w.trim_matches(|c| c == '\'' || c == '’');
+        // "no doubt", "without a doubt": a double negative affirms.
+        let doubted = |k: usize| {
+            words.get(k).is_some_and(|n| *n == "doubt")
+                || (words.get(k).is_some_and(|n| *n == "a")
+                    && words.get(k + 1).is_some_and(|n| *n == "doubt"))
+        };
+        if matches!(w, "no" | "without") && doubted(i + 1) {
+            return false;
+        }
+        if w == "doubt" && i > 0 && matches!(words[i - 1], "no" | "without" | "a") {
+            return false;
+        }
+        NEGATORS.contains(&w)
+            || w.ends_with("n't")
+            || w.ends_with("n’t")
+            || matches!(
+                w,
+                "isnt" | "dont" | "doesnt" | "arent" | "wasnt" | "cant" | "wont"
+            )
+            || (matches!(w, "than" | "of")
+                && i > 0
+                && matches!(words[i - 1], "rather" | "instead" | "other"))
+    })
+}
+
+/// Whether a denial governs `needle` wherever it occurs in `p` (each occurrence denied).
+#[cfg(test)]
+fn all_denied(p: &str, needle: &str) -> bool {
+    p.match_indices(needle)
+        .all(|(i, m)| denied(p, i, i + m.len()).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::prepare;
+    use super::*;
+
+    fn d(text: &str, word: &str) -> bool {
+        let p = prepare(text);
+        all_denied(&p, &prepare(word))
+    }
+
+    #[test]
+    fn english_negators_reach_to_the_end_of_their_clause() {
+        assert!(!d("It's green, not yellow.", "green"));
+        assert!(d("It's green, not yellow.", "yellow"));
+        assert!(d("Not Tokyo but Osaka", "tokyo"));
+        assert!(!d("Not Tokyo but Osaka", "osaka"));
+        assert!(!d("The car is red. There is no bicycle.", "red"));
+        assert!(d("The car is red. There is no bicycle.", "bicycle"));
+        assert!(d("I don't think it is Tokyo", "tokyo"));
+        assert!(!d("I'm not sure, but I think it is Tokyo", "tokyo"));
+        assert!(d("It is yellow rather than green", "green"));
+        assert!(!d("It is yellow rather than green", "yellow"));
+        assert!(d("Tokyo is not correct.", "tokyo"));
+        assert!(d("C is wrong, so D.", "c"));
+        assert!(!d("No, it is Tokyo.", "tokyo"));
+        assert!(d("The answer is B, not (A)", "(a)"));
+    }
+
+    #[test]
+    fn japanese_and_korean_denials_follow_what_they_deny() {
+        assert!(d("東京ではなく大阪です", "東京"));
+        assert!(!d("東京ではなく大阪です", "大阪"));
+        assert!(d("赤くないです", "赤"));
+        assert!(d("猫はいません", "猫"));
+        assert!(d("Bとは違います", "b"));
+        assert!(!d("東京では雨です", "東京"));
+        assert!(d("서울이 아니라 부산입니다", "서울"));
+        assert!(!d("서울이 아니라 부산입니다", "부산"));
+        assert!(d("고양이는 없습니다", "고양이"));
+        assert!(d("A가 아닌 B", "a"));
+        assert!(!d("B 아니면 D", "b"));
+        assert!(!d("Cで間違いないでしょう", "c"));
+        assert!(d("Cは間違いです", "c"));
+        assert!(!d("Bに違いない", "b"));
+        assert!(d("C는 절대 아니에요", "c"));
+        assert!(d("I doubt it's C", "c"));
+        assert!(!d("No doubt it's C", "c"));
+    }
+}

@@ -1,0 +1,183 @@
+//! Where a Japanese or Korean word begins and ends, so that containment is by word.
+//!
+//! Japanese and Korean are written without spaces between words, so a reference found inside
+//! a reply may be part of a longer word: 京都 inside 東京都, 서울 inside 서울대학교. Rules, by the
+//! script of the characters at each edge of the match (katakana read from the reply as written,
+//! before folding to hiragana):
+//! - a match that begins with a kanji must not follow a kanji; with a katakana, not a katakana;
+//!   with Hangul, not Hangul (it begins a word);
+//! - a match that ends with a kanji may be followed by an administrative suffix (大阪 in 大阪府,
+//!   東京 in 東京都) but by no other kanji (京都大学, 東京駅) and by no katakana (東京タワー);
+//!   ending with a katakana, by no katakana (リンゴジュース);
+//! - a match that ends with Hangul must end its word, or be followed by a particle, a copula or
+//!   an administrative suffix (서울에, 서울입니다, 부산광역시), never by more of a noun (서울대학교);
+//! - hiragana edges are not checked (particles and inflections are hiragana).
+//!
+//! Why rules and not a morphological analyser: see docs/ARCHITECTURE.md ("Scorers").
+
+use super::{char_at, char_before, is_hangul, is_hiragana, is_kanji, is_katakana};
+
+/// Suffixes that name the same thing more precisely: 大阪府 is 大阪, 白色 is 白.
+const JA_SUFFIXES: &str = "都道府県市区町村郡州省色";
+
+const KO_FOLLOWERS: &[&str] = &[
+    "은", "는", "이", "가", "을", "를", "에", "의", "도", "만", "로", "으로", "와", "과", "랑",
+    "하고", "께", "보다", "처럼", "까지", "부터", "요", "입", "인", "일", "예", "였", "라", "다",
+    "야", "고", "며", "나", "지", "에서", "에게", "한테", "같",
+];
+
+/// Administrative suffixes (부산광역시 is 부산), allowed when they end the word or take a
+/// particle (not 남대문시장, 개구리).
+const KO_ADMIN: &[&str] = &[
+    "광역시",
+    "특별자치시",
+    "특별자치도",
+    "특별시",
+    "시",
+    "도",
+    "군",
+    "구",
+];
+
+/// Nouns that, as the next word, make the reference a modifier: 사과 주스 is not 사과.
+const KO_HEADS: &[&str] = &[
+    "주스",
+    "나무",
+    "파이",
+    "잼",
+    "역",
+    "시장",
+    "공항",
+    "대학교",
+    "대학",
+    "타워",
+    "공원",
+    "호텔",
+    "빌딩",
+    "다리",
+    "항",
+    "케이크",
+    "농장",
+    "가게",
+    "모양",
+    "색",
+];
+
+/// Byte ranges where `needle` occurs in `hay` as a word. `hay` and `needle` are prepared
+/// ([`super::prepare`]); `script` is the reply before kana folding, with the same offsets.
+///
+/// `asked` is the question (prepared, or empty): a kanji suffix it uses itself is part of the
+/// answer's form ("この駅は何駅ですか" → "新宿駅" names 新宿).
+pub fn occurrences(hay: &str, script: &str, needle: &str, asked: &str) -> Vec<(usize, usize)> {
+    if needle.is_empty() {
+        return Vec::new();
+    }
+    hay.match_indices(needle)
+        .map(|(i, m)| (i, i + m.len()))
+        .filter(|&(s, e)| starts_word(script, s) && ends_word(script, s, e, asked))
+        .collect()
+}
+
+fn starts_word(script: &str, s: usize) -> bool {
+    let (Some(first), Some(before)) = (char_at(script, s), char_before(script, s)) else {
+        return true;
+    };
+    if first.is_ascii_alphanumeric() {
+        return !before.is_ascii_alphanumeric();
+    }
+    if is_kanji(first) {
+        return !is_kanji(before);
+    }
+    if is_katakana(first) {
+        return !is_katakana(before);
+    }
+    if is_hangul(first) {
+        return !is_hangul(before);
+    }
+    true
+}
+
+fn ends_word(script: &str, s: usize, e: usize, asked: &str) -> bool {
+    let Some(last) = char_before(script, e).filter(|_| e > s) else {
+        return true;
+    };
+    let Some(after) = char_at(script, e) else {
+        return true;
+    };
+    if last.is_ascii_alphanumeric() {
+        return !after.is_ascii_alphanumeric();
+    }
+    if is_kanji(last) {
+        let suffix = JA_SUFFIXES.contains(after) || (is_kanji(after) && asked.contains(after));
+        return !(is_katakana(after) || (is_kanji(after) && !suffix));
+    }
+    if is_katakana(last) {
+        return !is_katakana(after);
+    }
+    if is_hangul(last) {
+        let rest = &script[e..];
+        if !is_hangul(after) {
+            let next = rest.trim_start_matches(' ');
+            return !(rest.starts_with(' ') && KO_HEADS.iter().any(|h| word_is(next, h)));
+        }
+        if KO_HEADS.iter().any(|h| rest.starts_with(h)) {
+            return false;
+        }
+        let particle = |r: &str| {
+            r.is_empty()
+                || !r.starts_with(is_hangul)
+                || KO_FOLLOWERS.iter().any(|f| r.starts_with(f))
+        };
+        return particle(rest)
+            || KO_ADMIN
+                .iter()
+                .any(|a| rest.strip_prefix(a).is_some_and(particle));
+    }
+    let _ = is_hiragana(last);
+    true
+}
+
+/// Whether `s` begins with the word `w` (followed by a particle, a space or the end).
+fn word_is(s: &str, w: &str) -> bool {
+    s.strip_prefix(w).is_some_and(|r| {
+        r.is_empty() || !r.starts_with(is_hangul) || KO_FOLLOWERS.iter().any(|f| r.starts_with(f))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{nfkc_lower, prepare};
+    use super::*;
+
+    fn found(reply: &str, reference: &str) -> bool {
+        !occurrences(&prepare(reply), &nfkc_lower(reply), &prepare(reference), "").is_empty()
+    }
+
+    #[test]
+    fn japanese_words() {
+        assert!(!found("東京都です", "京都"));
+        assert!(found("大阪府です", "大阪"));
+        assert!(found("答えは東京です", "東京"));
+        assert!(!found("京都大学です", "京都"));
+        assert!(!found("東京タワーです", "東京"));
+        assert!(!found("リンゴジュースです", "りんご"));
+        assert!(found("リンゴです", "りんご"));
+        assert!(found("これはねこです", "ネコ"));
+        assert!(found("白色です", "白"));
+        assert!(!occurrences("東京駅です", "東京駅です", "東京", "").is_empty() == false);
+        assert!(!occurrences("新宿駅です", "新宿駅です", "新宿", "この駅は何駅ですか").is_empty());
+    }
+
+    #[test]
+    fn korean_words() {
+        assert!(found("서울에 있습니다", "서울"));
+        assert!(found("서울이에요", "서울"));
+        assert!(found("부산광역시입니다", "부산"));
+        assert!(!found("서울대학교입니다", "서울"));
+        assert!(!found("동대문입니다", "대문"));
+        assert!(!found("남대문시장입니다", "남대문"));
+        assert!(!found("개구리입니다", "개"));
+        assert!(!found("사과 주스예요", "사과"));
+        assert!(found("사과 두 개", "사과"));
+    }
+}

@@ -1,0 +1,258 @@
+//! The hand-graded reference corpus (tests/fixtures/scoring/): Assay's `choice` and
+//! `soft_match` against the hand grade, side by side with the peers' own parsers
+//! (peers.json, written by tests/fixtures/scoring/peers.py). The table in docs/SCORING.md is
+//! this test's output; `ASSAY_BLESS=1` rewrites it.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use assay_core::{AnswerFormat, ChoiceOption, ItemContent};
+use assay_eval::scorers::choice::{read_choice, Reading};
+use assay_eval::scorers::soft::soft_match_asked;
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn corpus() -> Vec<Value> {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/scoring/corpus.jsonl"))
+        .expect("corpus.jsonl");
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("corpus.jsonl:{}: {e}", n + 1))
+        })
+        .collect()
+}
+
+fn letter_index(s: &str) -> usize {
+    (s.as_bytes()[0] - b'A') as usize
+}
+
+/// Assay's reading of a line: a letter, "hedged" or "none" (choice); "1"/"0" (short).
+fn assay_reading(line: &Value) -> String {
+    let response = line["response"].as_str().unwrap_or("");
+    if line["task"] == "choice" {
+        let options: Vec<ChoiceOption> = line["options"]
+            .as_array()
+            .expect("options")
+            .iter()
+            .map(|o| ChoiceOption {
+                text: o.as_str().unwrap_or("").into(),
+                kind: None,
+            })
+            .collect();
+        let item = ItemContent {
+            format: AnswerFormat::MultipleChoice,
+            question: line["question"].as_str().unwrap_or("").into(),
+            correct_option: Some(letter_index(line["correct"].as_str().expect("correct"))),
+            options,
+            ..Default::default()
+        };
+        use assay_eval::scorers::{ScoreContext, Scorer};
+        let s = assay_eval::scorers::choice::ChoiceScorer.score(
+            &item,
+            response,
+            &ScoreContext::default(),
+        );
+        if s.hedged {
+            return "hedged".into();
+        }
+        return s.parsed.unwrap_or_else(|| "none".into());
+    }
+    let (ok, _) = soft_match_asked(
+        line["question"].as_str(),
+        line["reference"].as_str().expect("reference"),
+        response,
+    );
+    (ok as u8).to_string()
+}
+
+/// Whether a reading agrees with the hand grade: the same letter for multiple choice (a
+/// hedge and no answer both read as no answer, so peers that have no hedge outcome are not
+/// penalised for it), the same verdict for short answers.
+fn agrees(line: &Value, reading: &str) -> bool {
+    if line["task"] == "choice" {
+        let expect = line["expect"].as_str().unwrap_or("none");
+        let none = |s: &str| s == "none" || s == "hedged";
+        reading == expect || (none(reading) && none(expect))
+    } else {
+        reading == line["grade"].as_i64().unwrap_or(0).to_string()
+    }
+}
+
+/// A verdict right by luck: scored like the hand grade, but from another letter.
+fn lucky(line: &Value, reading: &str) -> bool {
+    if line["task"] != "choice" || agrees(line, reading) {
+        return false;
+    }
+    let correct = line["correct"].as_str().unwrap_or("");
+    let grade = line["grade"].as_i64().unwrap_or(0) == 1;
+    (reading == correct) == grade
+}
+
+fn peer_reading(v: &Value) -> String {
+    match v {
+        Value::Null => "none".into(),
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => (*b as u8).to_string(),
+        other => other.to_string(),
+    }
+}
+
+struct Tally {
+    agree: BTreeMap<(String, String), (usize, usize)>,
+    lucky: BTreeMap<String, usize>,
+}
+
+fn tally(lines: &[Value], peers: &Value) -> Tally {
+    let mut t = Tally {
+        agree: BTreeMap::new(),
+        lucky: BTreeMap::new(),
+    };
+    for line in lines {
+        let id = line["id"].as_str().expect("id");
+        let cat = line["category"].as_str().expect("category").to_string();
+        let mut readings = vec![("Assay".to_string(), assay_reading(line))];
+        if let Some(vs) = peers["verdicts"][id].as_object() {
+            for (peer, v) in vs {
+                readings.push((peer.clone(), peer_reading(v)));
+            }
+        }
+        for (who, r) in readings {
+            for key in [
+                cat.clone(),
+                format!("all {}", line["task"].as_str().unwrap_or("")),
+            ] {
+                let e = t.agree.entry((key, who.clone())).or_default();
+                e.0 += agrees(line, &r) as usize;
+                e.1 += 1;
+            }
+            *t.lucky.entry(who.clone()).or_default() += lucky(line, &r) as usize;
+        }
+    }
+    t
+}
+
+fn table(t: &Tally) -> String {
+    let mut who: Vec<String> = t.agree.keys().map(|k| k.1.clone()).collect();
+    who.sort();
+    who.dedup();
+    who.retain(|w| w != "Assay");
+    who.insert(0, "Assay".into());
+    let mut cats: Vec<String> = t.agree.keys().map(|k| k.0.clone()).collect();
+    cats.sort();
+    cats.dedup();
+    let mut out = format!(
+        "| category | {} |\n|---|{}\n",
+        who.join(" | "),
+        "---|".repeat(who.len())
+    );
+    for c in &cats {
+        let cells: Vec<String> = who
+            .iter()
+            .map(|w| match t.agree.get(&(c.clone(), w.clone())) {
+                Some((a, n)) => format!("{a}/{n}"),
+                None => "–".into(),
+            })
+            .collect();
+        out += &format!("| {c} | {} |\n", cells.join(" | "));
+    }
+    let lucky: Vec<String> = who
+        .iter()
+        .map(|w| t.lucky.get(w).copied().unwrap_or(0).to_string())
+        .collect();
+    out += &format!(
+        "| right by luck (multiple choice) | {} |\n",
+        lucky.join(" | ")
+    );
+    out
+}
+
+#[test]
+fn assay_agrees_with_the_hand_grade_at_least_as_often_as_every_peer() {
+    let lines = corpus();
+    assert!(lines.len() >= 300, "the corpus has {} lines", lines.len());
+    let peers: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::env::var("ASSAY_PEERS_FILE")
+                .map(PathBuf::from)
+                .unwrap_or_else(|_| root().join("tests/fixtures/scoring/peers.json")),
+        )
+        .expect("peers.json"),
+    )
+    .expect("peers.json parses");
+    let t = tally(&lines, &peers);
+    let generated = table(&t);
+    eprintln!("{generated}");
+    if std::env::var("ASSAY_CORPUS_MISSES").is_ok() {
+        for line in &lines {
+            let r = assay_reading(line);
+            if !agrees(line, &r) {
+                eprintln!(
+                    "MISS {} [{}] read {r}: {}",
+                    line["id"], line["category"], line["response"]
+                );
+            }
+        }
+    }
+    for ((cat, who), (a, n)) in &t.agree {
+        if who == "Assay" {
+            continue;
+        }
+        let ours = t.agree[&(cat.clone(), "Assay".to_string())].0;
+        assert!(
+            ours >= *a,
+            "{cat}: Assay agrees on {ours}/{n}, {who} on {a}/{n}"
+        );
+    }
+    for (task, min) in [("all choice", 0.97), ("all short", 0.93)] {
+        let (a, n) = t.agree[&(task.to_string(), "Assay".to_string())];
+        assert!(
+            a as f64 >= min * n as f64,
+            "{task}: Assay agrees on {a}/{n}"
+        );
+    }
+    assert_eq!(
+        t.lucky.get("Assay").copied().unwrap_or(0),
+        0,
+        "a verdict right by luck"
+    );
+    // A hedge is its own outcome, never a letter and never "no answer".
+    for line in lines.iter().filter(|l| l["expect"] == "hedged") {
+        assert_eq!(
+            assay_reading(line),
+            "hedged",
+            "{}: {}",
+            line["id"],
+            line["response"]
+        );
+    }
+
+    let doc_path = root().join("docs/SCORING.md");
+    let doc = std::fs::read_to_string(&doc_path).expect("docs/SCORING.md");
+    let (open, close) = ("<!-- corpus-table -->\n", "<!-- /corpus-table -->");
+    let (Some(a), Some(b)) = (doc.find(open), doc.find(close)) else {
+        panic!("docs/SCORING.md has no corpus table markers");
+    };
+    let current = &doc[a + open.len()..b];
+    if std::env::var("ASSAY_BLESS").is_ok() {
+        let new = format!("{}{generated}{}", &doc[..a + open.len()], &doc[b..]);
+        std::fs::write(&doc_path, new).expect("write docs");
+    } else {
+        assert_eq!(current, generated, "docs/SCORING.md's corpus table is stale: ASSAY_BLESS=1 cargo test -p assay-eval corpus");
+    }
+}
+
+#[test]
+fn the_read_letter_is_one_of_the_options() {
+    for line in corpus().iter().filter(|l| l["task"] == "choice") {
+        let n = line["options"].as_array().map(Vec::len).unwrap_or(0);
+        if let Reading::Letter(i, _) = read_choice(line["response"].as_str().unwrap_or(""), n) {
+            assert!(i < n, "{}", line["id"]);
+        }
+    }
+}
