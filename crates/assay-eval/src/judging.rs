@@ -217,6 +217,7 @@ fn write(
             evidence,
             error,
             scorer: Some(scorer.as_str().into()),
+            scorer_version: Some(scorer.version()),
         },
     )?;
     Ok(())
@@ -265,6 +266,7 @@ pub fn record_checklist_judgements(
                 evidence: Some(scored.evidence.to_string()),
                 error: None,
                 scorer: Some(ScorerKind::ChecklistJudge.as_str().into()),
+                scorer_version: Some(ScorerKind::ChecklistJudge.version()),
             },
             response: j.response.to_string(),
             prompt: None,

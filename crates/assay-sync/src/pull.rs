@@ -288,7 +288,7 @@ fn read_run(db: &mut Client, r: &Row) -> Result<SyncRun> {
     let mut items = Vec::new();
     for i in db.query(
         "SELECT ext_id, revision_uid, cache_key, outcome, from_cache, score, parsed,
-                evidence, error, scorer FROM run_items WHERE snapshot = $1",
+                evidence, error, scorer, scorer_version FROM run_items WHERE snapshot = $1",
         &[&snapshot],
     )? {
         items.push(SyncRunItem {
@@ -302,6 +302,7 @@ fn read_run(db: &mut Client, r: &Row) -> Result<SyncRun> {
             evidence: col(&i, 7)?,
             error: col(&i, 8)?,
             scorer: col(&i, 9)?,
+            scorer_version: col::<Option<i32>>(&i, 10)?.map(i64::from),
         });
     }
     let keys: Vec<String> = items.iter().filter_map(|i| i.cache_key.clone()).collect();

@@ -222,10 +222,12 @@ pub(crate) fn push_runs(
                     )?;
                 }
                 for it in &run.items {
+                    let version: Option<i32> = it.scorer_version.map(|v| v as i32);
                     tx.execute(
                         "INSERT INTO run_items (snapshot, ext_id, revision_uid, cache_key, outcome,
-                                                from_cache, score, parsed, evidence, error, scorer)
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                                                from_cache, score, parsed, evidence, error, scorer,
+                                                scorer_version)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
                         &[
                             &snapshot,
                             &it.ext_id,
@@ -238,6 +240,7 @@ pub(crate) fn push_runs(
                             &it.evidence,
                             &it.error,
                             &it.scorer,
+                            &version,
                         ],
                     )?;
                 }

@@ -6,11 +6,12 @@ use postgres::GenericClient;
 use crate::connect::connect;
 use crate::Result;
 
-pub(crate) const SCHEMA: [&str; 4] = [
+pub(crate) const SCHEMA: [&str; 5] = [
     include_str!("../../../migrations/postgres/0001_team.sql"),
     include_str!("../../../migrations/postgres/0002_runs.sql"),
     include_str!("../../../migrations/postgres/0003_comments_rounds.sql"),
     include_str!("../../../migrations/postgres/0004_trust.sql"),
+    include_str!("../../../migrations/postgres/0005_scorer_versions.sql"),
 ];
 
 /// The steps a database has applied.
@@ -20,6 +21,19 @@ pub(crate) fn applied(db: &mut impl GenericClient) -> Result<usize> {
         .get::<_, String>(0)
         .parse()
         .unwrap_or(0))
+}
+
+/// Refuses to sync with a team database older than this build (its owner upgrades it first),
+/// so no column or outcome this build writes is refused row by row.
+pub(crate) fn require_current(db: &mut impl GenericClient) -> Result<()> {
+    let have = applied(db)?;
+    if have < SCHEMA.len() {
+        return Err(crate::SyncError::Invalid(format!(
+            "the team database has schema {have} and this build needs {}: its owner runs `assay team upgrade URL`",
+            SCHEMA.len()
+        )));
+    }
+    Ok(())
 }
 
 /// Brings a published team database up to this build's schema (run by its owner); returns the

@@ -24,6 +24,7 @@ pub fn sync(url: &str, project: &mut Project) -> Result<SyncReport> {
 
 pub fn sync_with(url: &str, password: Option<&str>, project: &mut Project) -> Result<SyncReport> {
     let mut db = connect_with(url, password)?;
+    crate::schema::require_current(&mut db)?;
     let conflicts_before = project.sync_status()?.conflicts;
     let mut report = SyncReport::default();
     let mut pushed = push_all(&mut db, project, &mut report);

@@ -843,6 +843,7 @@ fn record_run(p: &mut Project, model: &str, score: f64) {
             evidence: None,
             error: None,
             scorer: Some("exact".into()),
+            scorer_version: None,
         },
         response: format!("the model said {score}"),
         prompt: None,

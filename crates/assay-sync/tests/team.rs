@@ -273,6 +273,7 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
                         evidence: None,
                         error: None,
                         scorer: Some("exact".into()),
+                        scorer_version: None,
                     },
                     response: format!("the model said {score}"),
                     prompt: None,

@@ -70,6 +70,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0015_sync_trust",
         include_str!("../../../../migrations/0015_sync_trust.sql"),
     ),
+    (
+        "0016_scorer_versions",
+        include_str!("../../../../migrations/0016_scorer_versions.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

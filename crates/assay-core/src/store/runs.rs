@@ -48,6 +48,7 @@ pub struct RunSummary {
     pub items: i64,
     pub from_cache: i64,
     pub unparsed: i64,
+    pub hedged: i64,
     pub errors: i64,
     /// Mean score over the run's results, errors counted as 0.
     pub accuracy: Option<f64>,
@@ -67,7 +68,7 @@ pub struct RunItemResult {
     pub item_id: i64,
     pub item_rev: i64,
     pub cache_key: Option<String>,
-    /// scored, unparsed, error or skipped.
+    /// scored, unparsed, hedged, error or skipped.
     pub outcome: String,
     pub from_cache: bool,
     pub score: Option<f64>,
@@ -75,6 +76,9 @@ pub struct RunItemResult {
     pub evidence: Option<String>,
     pub error: Option<String>,
     pub scorer: Option<String>,
+    /// The version of the scorer's rules that produced the score (None: version 1, stored
+    /// before versions were kept).
+    pub scorer_version: Option<i64>,
 }
 
 /// What the engine's writer commits.
@@ -105,6 +109,8 @@ pub struct RecordedResult {
 pub enum Outcome {
     Scored,
     Unparsed,
+    /// Several answers offered without commitment: scored as a miss, counted apart.
+    Hedged,
     Error,
     Skipped,
 }
@@ -114,6 +120,7 @@ impl Outcome {
         match s {
             "scored" => Self::Scored,
             "unparsed" => Self::Unparsed,
+            "hedged" => Self::Hedged,
             "error" => Self::Error,
             _ => Self::Skipped,
         }
@@ -203,6 +210,8 @@ pub struct TraceRow {
     pub overrule_note: Option<String>,
     pub evidence: Option<String>,
     pub error: Option<String>,
+    /// The version of the scorer's rules that made the score (1 for results stored before).
+    pub scorer_version: i64,
 }
 
 /// One result of a given scorer, with the item's category (per-category summaries).
@@ -211,6 +220,18 @@ pub struct ScorerResult {
     pub category: Option<String>,
     pub outcome: String,
     pub evidence: Option<String>,
+}
+
+/// A stored result with its response and the item as it was asked, for rescoring.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredResult {
+    pub item_id: i64,
+    pub content: ItemContent,
+    pub response: String,
+    pub outcome: String,
+    pub score: Option<f64>,
+    pub scorer: String,
+    pub scorer_version: i64,
 }
 
 /// A stored response awaiting a judge.
@@ -240,12 +261,12 @@ fn run_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunRow> {
 
 fn insert_result(conn: &rusqlite::Connection, run_id: i64, r: &RunItemResult) -> Result<()> {
     conn.prepare_cached(
-        "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome, from_cache, score, parsed, evidence, error, scorer)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome, from_cache, score, parsed, evidence, error, scorer, scorer_version)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?
     .execute(params![
         run_id, r.item_id, r.item_rev, r.cache_key, r.outcome, r.from_cache, r.score, r.parsed,
-        r.evidence, r.error, r.scorer
+        r.evidence, r.error, r.scorer, r.scorer_version
     ])?;
     Ok(())
 }
@@ -406,9 +427,9 @@ impl Project {
     /// item revision and cache key stay as stored, whatever `r` holds for them.
     pub fn update_run_item(&self, run_id: i64, r: &RunItemResult) -> Result<()> {
         self.conn.execute(
-            "UPDATE run_items SET outcome = ?3, score = ?4, parsed = ?5, evidence = ?6, error = ?7, scorer = ?8, from_cache = ?9
+            "UPDATE run_items SET outcome = ?3, score = ?4, parsed = ?5, evidence = ?6, error = ?7, scorer = ?8, from_cache = ?9, scorer_version = ?10
              WHERE run_id = ?1 AND item_id = ?2",
-            params![run_id, r.item_id, r.outcome, r.score, r.parsed, r.evidence, r.error, r.scorer, r.from_cache],
+            params![run_id, r.item_id, r.outcome, r.score, r.parsed, r.evidence, r.error, r.scorer, r.from_cache, r.scorer_version],
         )?;
         Ok(())
     }
@@ -442,6 +463,7 @@ impl Project {
                 (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.from_cache = 1),
                 (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome = 'unparsed'),
                 (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome = 'error'),
+                (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome = 'hedged'),
                 (SELECT avg(CASE WHEN ri.outcome = 'error' THEN 0 ELSE coalesce(ri.score, 0) END) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome != 'skipped')
              FROM runs r JOIN models m ON m.id = r.model_id JOIN datasets d ON d.id = r.dataset_id ORDER BY r.id"
         ))?;
@@ -452,7 +474,8 @@ impl Project {
                 from_cache: r.get(11)?,
                 unparsed: r.get(12)?,
                 errors: r.get(13)?,
-                accuracy: r.get(14)?,
+                hedged: r.get(14)?,
+                accuracy: r.get(15)?,
             })
         })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
@@ -479,7 +502,7 @@ impl Project {
                     (SELECT o.score FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1)
              FROM run_items ri JOIN runs r ON r.id = ri.run_id JOIN models m ON m.id = r.model_id
              JOIN items i ON i.id = ri.item_id
-             WHERE r.dataset_id = ?1 AND ri.outcome IN ('scored', 'unparsed')
+             WHERE r.dataset_id = ?1 AND ri.outcome IN ('scored', 'unparsed', 'hedged')
                AND ri.item_rev = i.rev
                AND (?2 IS NULL OR coalesce(ri.scorer, r.scorer) = ?2)
              ORDER BY i.seq, m.name, r.run_index",
@@ -696,7 +719,7 @@ impl Project {
                     ri.score,
                     (SELECT o.score FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1),
                     (SELECT o.note FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1),
-                    ri.evidence, ri.error
+                    ri.evidence, ri.error, coalesce(ri.scorer_version, 1)
              FROM run_items ri JOIN items i ON i.id = ri.item_id
              LEFT JOIN responses resp ON resp.cache_key = ri.cache_key
              WHERE ri.run_id = ?1 AND (?2 IS NULL OR i.ext_id = ?2) ORDER BY i.seq",
@@ -716,9 +739,101 @@ impl Project {
                 overrule_note: r.get(10)?,
                 evidence: r.get(11)?,
                 error: r.get(12)?,
+                scorer_version: r.get(13)?,
             })
         })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// A run's results that came from a stored response (errors and skipped items have none),
+    /// with the item as it was asked: what a rescore reads.
+    pub fn stored_results(&self, run_id: i64) -> Result<Vec<StoredResult>> {
+        let mut st = self.conn.prepare(
+            "SELECT ri.item_id, rv.content, resp.text, ri.outcome, ri.score, coalesce(ri.scorer, r.scorer),
+                    coalesce(ri.scorer_version, 1)
+             FROM run_items ri JOIN runs r ON r.id = ri.run_id
+             JOIN revisions rv ON rv.item_id = ri.item_id AND rv.rev = ri.item_rev
+             JOIN responses resp ON resp.cache_key = ri.cache_key
+             WHERE ri.run_id = ?1 AND ri.outcome IN ('scored', 'unparsed', 'hedged')
+             ORDER BY ri.item_id",
+        )?;
+        let rows = st.query_map([run_id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, Option<f64>>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, i64>(6)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (item_id, json, response, outcome, score, scorer, scorer_version) = row?;
+            out.push(StoredResult {
+                item_id,
+                content: super::items::parse_content(&json)?,
+                response,
+                outcome,
+                score,
+                scorer,
+                scorer_version,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Writes the results of a rescore in one transaction, and marks the run's state as new
+    /// (its finished time moves), so a team sees the rescored numbers as the run's next
+    /// snapshot. The revision and cache key of each result stay as stored.
+    pub fn write_rescore(&mut self, run_id: i64, results: &[RunItemResult]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut st = tx.prepare_cached(
+                "UPDATE run_items SET outcome = ?3, score = ?4, parsed = ?5, evidence = ?6, scorer = ?7, scorer_version = ?8
+                 WHERE run_id = ?1 AND item_id = ?2",
+            )?;
+            for r in results {
+                st.execute(params![
+                    run_id,
+                    r.item_id,
+                    r.outcome,
+                    r.score,
+                    r.parsed,
+                    r.evidence,
+                    r.scorer,
+                    r.scorer_version
+                ])?;
+            }
+        }
+        tx.execute(
+            "UPDATE runs SET finished_at = ?2 WHERE id = ?1 AND finished_at IS NOT NULL",
+            params![run_id, now()],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Whether a run was published by another team member (pulled here): its results are
+    /// theirs to rescore.
+    pub fn run_published_by_other(&self, run_id: i64) -> Result<Option<String>> {
+        // This replica's login is the user of its stored team URL (kept without password).
+        let me: Option<String> = self.sync_get("team")?.and_then(|url| {
+            let rest = url.split_once("://")?.1;
+            let user = rest.split_once('@')?.0;
+            Some(user.split(':').next().unwrap_or(user).to_string())
+        });
+        let author: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT author FROM sync_runs WHERE run_id = ?1",
+                [run_id],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten();
+        Ok(author.filter(|a| me.as_deref() != Some(a.as_str())))
     }
 
     /// Results of a run made by one scorer.
@@ -743,7 +858,7 @@ impl Project {
             "SELECT ri.item_id, rv.content, resp.text FROM run_items ri
              JOIN revisions rv ON rv.item_id = ri.item_id AND rv.rev = ri.item_rev
              JOIN responses resp ON resp.cache_key = ri.cache_key
-             WHERE ri.run_id = ?1 AND NOT (ri.scorer = ?2 AND ri.outcome IN ('scored', 'unparsed'))
+             WHERE ri.run_id = ?1 AND NOT (ri.scorer = ?2 AND ri.outcome IN ('scored', 'unparsed', 'hedged'))
              ORDER BY ri.item_id",
         )?;
         let rows = st.query_map(params![run_id, scorer], |r| {

@@ -44,6 +44,9 @@ pub struct SyncRunItem {
     pub evidence: Option<String>,
     pub error: Option<String>,
     pub scorer: Option<String>,
+    /// None: version 1 (published before versions were kept).
+    #[serde(default)]
+    pub scorer_version: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -109,7 +112,7 @@ impl Project {
         for (run_id, mut run) in heads {
             let mut items = self.conn.prepare(
                 "SELECT i.ext_id, s.uid, ri.cache_key, ri.outcome, ri.from_cache, ri.score,
-                        ri.parsed, ri.evidence, ri.error, ri.scorer
+                        ri.parsed, ri.evidence, ri.error, ri.scorer, ri.scorer_version
                  FROM run_items ri JOIN items i ON i.id = ri.item_id
                  JOIN revisions rv ON rv.item_id = ri.item_id AND rv.rev = ri.item_rev
                  JOIN sync_uids s ON s.tbl = 'revisions' AND s.local_id = rv.id
@@ -128,6 +131,7 @@ impl Project {
                         evidence: r.get(7)?,
                         error: r.get(8)?,
                         scorer: r.get(9)?,
+                        scorer_version: r.get(10)?,
                     })
                 })?
                 .collect::<std::result::Result<_, _>>()?;
@@ -341,8 +345,9 @@ impl Project {
             }
             tx.execute(
                 "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome,
-                                                   from_cache, score, parsed, evidence, error, scorer)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                                                   from_cache, score, parsed, evidence, error, scorer,
+                                                   scorer_version)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 params![
                     run_id,
                     item_id,
@@ -354,7 +359,8 @@ impl Project {
                     it.parsed,
                     it.evidence,
                     it.error,
-                    it.scorer
+                    it.scorer,
+                    it.scorer_version
                 ],
             )?;
         }

@@ -67,6 +67,7 @@ pub(super) fn write_batch(project: &mut Project, batch: Vec<Write>) -> assay_cor
                         evidence,
                         error,
                         scorer: Some(target.scorer.as_str().to_string()),
+                        scorer_version: Some(target.scorer.version()),
                     },
                 }
             }

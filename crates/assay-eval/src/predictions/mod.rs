@@ -165,6 +165,7 @@ pub fn import_predictions(
                 evidence: Some(s.evidence.to_string()),
                 error: None,
                 scorer: Some(kind.as_str().into()),
+                scorer_version: Some(kind.version()),
             },
             response: pred.text,
             prompt,

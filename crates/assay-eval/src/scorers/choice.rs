@@ -12,7 +12,8 @@
 //!    "Bが正しい", "C가 정답"): the last one decides.
 //! 4. A decision that offers two or more letters joined by "or" ("B or C", "A, B, or C", "BかD",
 //!    "A 또는 C"), or such an offer with no commitment anywhere, is a **hedge**: not an answer,
-//!    its own outcome, scored as a miss.
+//!    its own outcome, scored as a miss. So is a tier of rule 6 naming several letters when the
+//!    response presents them as possible ("both fit", "either", どちらか, 둘 중).
 //! 5. Otherwise the whole response is a letter ("B", "b.", "(c)").
 //! 6. Otherwise weaker marks, each tier only when it names **one distinct letter** (denied
 //!    letters left out): a bold "**B**"; a line starting "B." / "B)" / "B:"; a bracketed "(B)"
@@ -77,7 +78,7 @@ fn commitment_after() -> &'static [Regex] {
             r"^\s*[)\]]?\s*[*_]*\s*(?:is|seems|looks|appears|would be|must be|should be)\s+(?:the\s+)?(?:correct|right|best|most\s+(?:likely|accurate|appropriate|suitable|plausible)|answer|true|accurate|appropriate)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:fits|matches)\s+(?:best|the)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:が|は)?\s*(?:正解|正しい|答え|最も|適切|妥当|当てはま|一番)",
-            r"^\s*[)\]]?\s*[*_]*\s*(?:を選|です|だと思|でしょう|だと考え|だ[。.]|だろう|にします|にする|に決め|に修正|に変更|で間違いな|で間違いあり|に違いな|で確定)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:を選|です|だと思|でしょう|だと考え|だ[。.]|だろう|にします|にする|に決め|に修正|に変更|で間違いな|で間違いあり|に違いな|で確定|でした)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:이|가|은|는)?\s*(?:정답|맞|옳|적절|가장)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:입니다|이에요|예요|이요|요|네요|이네요|군요|일 것|일것|를 선택|을 선택|라고 생각|이라고 생각|로 보입|인 것 같)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:으로|로)\s*(?:하겠|할게|할께|정하|정정|고르|선택|바꾸|변경|수정)",
@@ -107,10 +108,26 @@ fn list_between() -> &'static Regex {
     R.get_or_init(|| re(r"^\s*[)\]*_]*\s*[,、]\s*[(\[*_]*\s*$"))
 }
 
+/// A reply taking its own answer back ("that's not right either", "scratch that", "いや、違う").
+fn withdrawal() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        re(r"(?:wait|actually|hmm|no)[^.!?\n]*(?:that(?:'s|’s| is) (?:not right|wrong|incorrect)|not right either|scratch that|i take (?:it|that) back)|(?:いや|いえ)、?(?:違|間違)|아니[,、 ]*(?:틀렸|아니)")
+    })
+}
+
+/// Words that present several listed letters as possible answers ("Both fit", "either").
+fn hedge_cue() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        re(r"\bboth\b|\beither\b|possible answers|could be any|one of (?:these|them|the)|どちらも|どちらか|いずれか|どっちも|둘 다|둘 중|중 하나|모두 가능")
+    })
+}
+
 fn correction() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        re(r"wait|actually|on second thought|correction|\bno,|hmm|reconsider|re-?check|rethink|looking again|待って|いや|やはり|やっぱり|訂正|改めて|잠깐|아니|다시|정정")
+        re(r"wait|actually|on second thought|correction|\bno,|hmm|reconsider|re-?check|rethink|looking again|待って|いや|いえ、|やはり|やっぱり|訂正|改めて|잠깐|아니|다시|정정")
     })
 }
 
@@ -307,6 +324,13 @@ pub fn read_choice(response: &str, n_options: usize) -> Reading {
         }
         None => live.iter().rposition(weak_ok).map(|k| (k, "commitment")),
     };
+    if let Some((k, _)) = chosen {
+        // "The answer is B. Hmm, no, that's not right either": taken back, nothing in its place.
+        let after = &l[live[k].pos + 1..];
+        if withdrawal().is_match(after) && !live[k + 1..].iter().any(weak_ok) {
+            return Reading::Nothing("the answer was taken back");
+        }
+    }
     if let Some((k, rule)) = chosen {
         return match group_of(k) {
             Some(&g) => Reading::Hedged(letters_of(g)),
@@ -374,6 +398,7 @@ pub fn read_choice(response: &str, n_options: usize) -> Reading {
         match found.len() {
             0 => {}
             1 => return Reading::Letter(found[0], rule),
+            _ if hedge_cue().is_match(&l) => return Reading::Hedged(found),
             _ => return Reading::Nothing("several letters at one level"),
         }
     }
@@ -427,9 +452,6 @@ pub struct ChoiceScorer;
 impl Scorer for ChoiceScorer {
     fn name(&self) -> &'static str {
         "choice"
-    }
-    fn version(&self) -> i64 {
-        2
     }
     fn score(&self, item: &ItemContent, response: &str, _ctx: &ScoreContext) -> Scored {
         let n = item.options.len();
@@ -531,6 +553,11 @@ mod tests {
         assert_eq!(read("BかDだと思います"), "hedge BD");
         assert_eq!(read("A 또는 C일 것 같습니다"), "hedge AC");
         assert_eq!(read("Either B, or C"), "hedge BC");
+        assert_eq!(
+            read("Possible answers:\n- A (Tennis)\n- B (Badminton)\n\nBoth fit."),
+            "hedge AB"
+        );
+        assert_eq!(read("(A) cat (B) dog"), "-");
         // Not hedges: a choice is made.
         assert_eq!(read("A or B? I'd say B."), "B");
         assert_eq!(read("Between A and C, I'd go with C."), "C");
@@ -598,6 +625,14 @@ mod tests {
         assert_eq!(read("처음엔 A라고 생각했는데 B로 정정합니다."), "B");
         assert_eq!(read("Cで間違いないでしょう。"), "C");
         assert_eq!(read("c번이요"), "C");
+        assert_eq!(
+            read("The answer is B. Hmm, no, that's not right either. I can't tell."),
+            "-"
+        );
+        assert_eq!(
+            read("答えはAです。いえ、よく見ると奥にもう二人いるので、Cでした。"),
+            "C"
+        );
         assert_eq!(read("Answer: E"), "-");
     }
 }

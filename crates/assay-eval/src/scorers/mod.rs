@@ -72,11 +72,6 @@ impl ScoreContext {
 /// A scorer that needs no model call.
 pub trait Scorer: Send + Sync {
     fn name(&self) -> &'static str;
-    /// Bumped when the scorer's rules change, so each stored number says which rules made it
-    /// (results stored before versions were kept read as version 1).
-    fn version(&self) -> i64 {
-        1
-    }
     fn score(&self, item: &ItemContent, response: &str, ctx: &ScoreContext) -> Scored;
 }
 
@@ -103,6 +98,15 @@ impl ScorerKind {
             AnswerFormat::Checklist => Self::ChecklistJudge,
             AnswerFormat::Grounding => Self::Grounding,
             AnswerFormat::FreeForm => Self::Bleu,
+        }
+    }
+    /// The version of the kind's rules, bumped when they change (docs/SCORING.md), so each
+    /// stored number says which rules made it; results stored before versions were kept read
+    /// as version 1.
+    pub fn version(self) -> i64 {
+        match self {
+            Self::Choice | Self::SoftMatch => 2,
+            _ => 1,
         }
     }
     pub fn needs_judge(self) -> bool {

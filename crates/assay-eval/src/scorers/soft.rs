@@ -329,9 +329,6 @@ impl Scorer for SoftMatch {
     fn name(&self) -> &'static str {
         "soft_match"
     }
-    fn version(&self) -> i64 {
-        2
-    }
     fn score(&self, item: &ItemContent, response: &str, _ctx: &ScoreContext) -> Scored {
         let Some(reference) = item.reference_text() else {
             return Scored::unparsed(json!({"rule": "item has no reference answer"}));

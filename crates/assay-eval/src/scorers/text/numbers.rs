@@ -574,6 +574,59 @@ fn not_even(p: &str, m: &Mention) -> bool {
         .is_match(&p[m.end..])
 }
 
+fn corrections() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(r"\bwait\b|\bactually\b|\bno,|on second thought|looking again|counting again|いや|いえ、|と思いましたが|と思ったが|と思ったけど|かと思いきや|아니,|아니요,|줄 알았는데|줄 알았지만|생각했는데|다시 세어|다시 보니").expect("valid")
+    })
+}
+
+/// Where the last correction in a reply ends.
+fn last_correction(p: &str) -> Option<usize> {
+    corrections().find_iter(p).last().map(|m| m.end())
+}
+
+/// A number given as an addition: "one more", "another 2", "もう一人", "한 명 더".
+fn is_addition(p: &str, m: &Mention) -> bool {
+    let before = &p[..m.start];
+    let after = &p[unit_end(p, m.end)..];
+    before.trim_end().ends_with("another")
+        || before.ends_with("もう")
+        || after.starts_with(" more")
+        || after.trim_start().starts_with("더")
+        || (after.starts_with(' ')
+            && after[1..]
+                .split(' ')
+                .nth(1)
+                .is_some_and(|w| w.starts_with('더'))
+            && !after[1..].starts_with(|c: char| c.is_ascii()))
+}
+
+/// Words after a number that say what it counts are not the asked noun: "3 dogs" when the
+/// question counts cats. Function words and a bare number count nothing.
+fn counts_other(p: &str, m: &Mention) -> bool {
+    const FUNCTION: &[&str] = &[
+        "and", "or", "of", "in", "on", "at", "is", "are", "was", "were", "there", "but", "also",
+        "the", "a", "an", "total", "more", "other", "than", "to", "from", "with", "by", "it",
+        "that", "this", "so", "i", "we", "you", "they",
+    ];
+    let mut to = (m.end + 24).min(p.len());
+    while !p.is_char_boundary(to) {
+        to -= 1;
+    }
+    let after = p[m.end..to]
+        .split([',', '.', '、', '。', ';', '\n'])
+        .next()
+        .unwrap_or("");
+    match after
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .find(|w| !w.is_empty())
+    {
+        Some(w) => after.trim_start().starts_with(w) && !FUNCTION.contains(&w),
+        None => false,
+    }
+}
+
 /// The noun a counting question asks about: "how many cats" → "cat", "車は何台" → "車",
 /// "의자는 몇 개" → "의자".
 fn asked_noun(q: &str) -> Option<String> {
@@ -681,15 +734,20 @@ pub fn committed(
         filtered.retain(year_like);
     }
     drop_counting_aloud(&mut filtered);
-    // The numbers that count what the question asks about, when some do and some do not.
-    if let Some(noun) = question.and_then(asked_noun) {
-        let counting: Vec<Mention> = filtered
-            .iter()
-            .copied()
-            .filter(|m| counts_noun(response, m, &noun))
-            .collect();
-        if !counting.is_empty() && counting.len() < filtered.len() {
-            filtered = counting;
+    // "One more", "another", "もう一人", "한 명 더": an addition, not the count.
+    let additive: Vec<Mention> = filtered
+        .iter()
+        .copied()
+        .filter(|m| !is_addition(response, m))
+        .collect();
+    if !additive.is_empty() {
+        filtered = additive;
+    }
+    // After a correction ("wait, actually", "いや", "아니", "と思いましたが", "줄 알았는데"), the
+    // numbers before it are taken back when the reply gives one after it.
+    if let Some(c) = last_correction(response) {
+        if filtered.iter().any(|m| m.start >= c) {
+            filtered.retain(|m| m.start >= c);
         }
     }
     let cands = if filtered.is_empty() { kept } else { filtered };
@@ -711,6 +769,18 @@ pub fn committed(
         });
         if let Some(m) = next {
             stated = Some(*m);
+        }
+    }
+    // Else the numbers that count what the question asks about, when others count other things.
+    let mut cands = cands;
+    if let (None, Some(noun)) = (stated, question.and_then(asked_noun)) {
+        let counting: Vec<Mention> = cands
+            .iter()
+            .copied()
+            .filter(|m| counts_noun(response, m, &noun))
+            .collect();
+        if !counting.is_empty() {
+            cands.retain(|m| counting.contains(m) || !counts_other(response, m));
         }
     }
     match stated {
@@ -830,6 +900,42 @@ mod tests {
             Some(1998.0)
         );
         assert_eq!(pick("새는 한 마리도 없습니다.", None, 0.0), Some(0.0));
+        assert_eq!(
+            pick("There are 3 cats... wait, actually 4.", None, 3.0),
+            Some(4.0)
+        );
+        assert_eq!(
+            pick("4人…いや、右端にもう一人いるので5人です。", None, 5.0),
+            Some(5.0)
+        );
+        assert_eq!(
+            pick(
+                "두 명... 아니, 뒤에 한 명 더 있어서 세 명입니다.",
+                None,
+                3.0
+            ),
+            Some(3.0)
+        );
+        assert_eq!(
+            pick("4人だと思いましたが、よく見ると3人でした。", None, 4.0),
+            Some(3.0)
+        );
+        assert_eq!(
+            pick(
+                "2. There are also 3 more birds on the roof.",
+                Some("How many birds are on the fence?"),
+                2.0
+            ),
+            Some(2.0)
+        );
+        assert_eq!(
+            pick(
+                "**Answer:** 12\n\nTwo rows of six eggs.",
+                Some("How many eggs?"),
+                12.0
+            ),
+            Some(12.0)
+        );
         assert_eq!(
             pick(
                 "2番線と3番線がありますが、停まっているのは3番線です。",
