@@ -58,6 +58,8 @@ pub fn run() {
             commands::evaluation::eval_status,
             commands::evaluation::cancel_eval,
             commands::evaluation::dashboard,
+            commands::evaluation::run_list,
+            commands::evaluation::rescore_runs,
             commands::evaluation::overrule_result,
             commands::evaluation::triage,
             commands::evaluation::tag_failure,

@@ -10,7 +10,7 @@ use crate::evaluation::{
 };
 use crate::types::{
     AppInfo, CriterionOverruled, ImportRequest, ItemDetail, ItemResults, MyWork, ProjectInfo,
-    RoundQueue, SessionUser, TriageEntry,
+    RescoreResult, RoundQueue, RunListRow, SessionUser, TriageEntry,
 };
 use assay_core::import::{ImportReport, Progress};
 use assay_core::store::{
@@ -221,6 +221,16 @@ pub const COMMANDS: &[CommandSig] = &[
         name: "dashboard",
         args: &[("by", "string | null"), ("against", "string | null")],
         returns: "Dashboard",
+    },
+    CommandSig {
+        name: "run_list",
+        args: &[],
+        returns: "Array<RunListRow>",
+    },
+    CommandSig {
+        name: "rescore_runs",
+        args: &[("run", "number | null")],
+        returns: "Array<RescoreResult>",
     },
     CommandSig {
         name: "overrule_result",
@@ -438,6 +448,8 @@ pub fn generate() -> String {
         DashboardRow::decl(&cfg),
         Dashboard::decl(&cfg),
         TriageEntry::decl(&cfg),
+        RunListRow::decl(&cfg),
+        RescoreResult::decl(&cfg),
         ReviewDecision::decl(&cfg),
         AgreementField::decl(&cfg),
         PairAgreement::decl(&cfg),

@@ -424,6 +424,8 @@ pub struct DashboardRow {
     /// The category or operation of the row when broken down.
     pub group: Option<String>,
     pub scorer: String,
+    /// The scorer with the versions of its rules that made the numbers ("choice v2").
+    pub scorer_label: String,
     pub source: String,
     pub items_before: u64,
     pub items_after: u64,
@@ -432,6 +434,11 @@ pub struct DashboardRow {
     pub delta: f64,
     pub rank_correlation: Option<f64>,
     pub models: Vec<ModelPair>,
+    /// Unparsed and hedged responses on each side (counted as misses).
+    pub unparsed_before: u64,
+    pub unparsed_after: u64,
+    pub hedged_before: u64,
+    pub hedged_after: u64,
 }
 
 /// A model's share in one group: `hits` of `n` results (accuracy, or how often an option kind
@@ -527,13 +534,16 @@ fn breakdowns(project: &Project) -> ApiResult<(Vec<Share>, Vec<Share>, Vec<Share
                     }
                 }
                 "choice" => {
+                    // A hedge ("B|D") chose no option.
                     let chosen = r
                         .parsed
                         .as_deref()
+                        .filter(|_| r.outcome != "hedged")
                         .and_then(|l| l.chars().next())
                         .filter(|ch| ch.is_ascii_uppercase())
                         .map(|ch| (ch as u8 - b'A') as usize);
                     let kind = match chosen {
+                        None if r.outcome == "hedged" => "hedged",
                         None => "unparsed",
                         Some(i) if Some(i) == c.correct_option => "correct",
                         Some(i) => c
@@ -625,7 +635,12 @@ pub fn dashboard_vs(
             dataset: r.dataset.clone(),
             group: r.group.clone(),
             scorer: r.protocol.scorer.clone(),
+            scorer_label: assay_eval::table::scorer_label(&r.protocol.scorer, &r.scorer_versions),
             source: r.protocol.source.clone(),
+            unparsed_before: r.before.unparsed as u64,
+            unparsed_after: r.after.unparsed as u64,
+            hedged_before: r.before.hedged as u64,
+            hedged_after: r.after.hedged as u64,
             items_before: r.before.items as u64,
             items_after: r.after.items as u64,
             accuracy_before: r.before.accuracy,

@@ -284,6 +284,75 @@ impl Session {
             .map_err(|e| ApiError::new("invalid", e.to_string()))
     }
 
+    /// Every run with its counts and the scorer versions that made its numbers.
+    pub fn run_list(&self) -> ApiResult<Vec<crate::types::RunListRow>> {
+        let p = self.project()?;
+        let mut out = Vec::new();
+        for r in p.run_summaries()? {
+            let versions: Vec<i64> = r
+                .scorer_versions
+                .split(',')
+                .filter_map(|v| v.parse().ok())
+                .collect();
+            let no_rescore = match r.run.status.as_str() {
+                "running" | "pending" => Some(format!("the run is {}", r.run.status)),
+                _ => p
+                    .run_published_by_other(r.run.id)?
+                    .map(|a| format!("published by {a}")),
+            };
+            out.push(crate::types::RunListRow {
+                scorer_label: assay_eval::table::scorer_label(&r.run.scorer, &versions),
+                items: r.items,
+                unparsed: r.unparsed,
+                hedged: r.hedged,
+                errors: r.errors,
+                accuracy: r.accuracy,
+                no_rescore,
+                run: r.run,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Rescores one run (or, with None, every run this replica may) from stored responses
+    /// with the current rules; nothing is sent.
+    pub fn rescore_runs(
+        &mut self,
+        run: Option<i64>,
+    ) -> ApiResult<Vec<crate::types::RescoreResult>> {
+        let p = self.project_mut()?;
+        let reports = match run {
+            Some(id) => vec![assay_eval::rescore::rescore_run(p, id).map_err(|e| e.to_string())],
+            None => assay_eval::rescore::rescore_all(p)
+                .map_err(|e| ApiError::new("invalid", e.to_string()))?,
+        };
+        Ok(reports
+            .into_iter()
+            .map(|r| match r {
+                Ok(r) => crate::types::RescoreResult {
+                    run_id: r.run_id,
+                    scorer: r.scorer,
+                    version: r.version,
+                    rescored: r.rescored,
+                    changed: r.changed,
+                    kept: r.kept,
+                    why_kept: r.why_kept,
+                    error: None,
+                },
+                Err(e) => crate::types::RescoreResult {
+                    run_id: run.unwrap_or(0),
+                    scorer: String::new(),
+                    version: 0,
+                    rescored: 0,
+                    changed: 0,
+                    kept: 0,
+                    why_kept: None,
+                    error: Some(e),
+                },
+            })
+            .collect())
+    }
+
     /// Items ranked by evidence in the stored runs that they need a person.
     pub fn triage(&self) -> ApiResult<Vec<crate::types::TriageEntry>> {
         let items = assay_eval::triage::triage(self.project()?, &[])

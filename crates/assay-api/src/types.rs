@@ -108,3 +108,32 @@ pub struct RoundQueue {
     pub done: usize,
     pub entries: Vec<assay_core::store::QueueEntry>,
 }
+
+/// One evaluation run as the run list shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct RunListRow {
+    pub run: assay_core::store::RunRow,
+    /// The scorer with the versions of its rules that made the numbers ("choice v2").
+    pub scorer_label: String,
+    pub items: i64,
+    pub unparsed: i64,
+    pub hedged: i64,
+    pub errors: i64,
+    pub accuracy: Option<f64>,
+    /// Why this replica may not rescore it (a run still going, or published by another
+    /// member); None when it may.
+    pub no_rescore: Option<String>,
+}
+
+/// What a rescore did to one run, or why it was not done.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct RescoreResult {
+    pub run_id: i64,
+    pub scorer: String,
+    pub version: i64,
+    pub rescored: u64,
+    pub changed: u64,
+    pub kept: u64,
+    pub why_kept: Option<String>,
+    pub error: Option<String>,
+}

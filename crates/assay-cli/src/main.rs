@@ -54,6 +54,8 @@ enum Command {
     Eval(commands::eval::EvalArgs),
     /// List evaluation runs.
     Runs,
+    /// Rescore stored responses with the current scorer rules (nothing is sent to a model).
+    Rescore(commands::eval::RescoreArgs),
     /// Import predictions recorded by other tools as runs.
     #[command(subcommand)]
     Predictions(commands::eval::PredictionsCommand),
@@ -127,6 +129,7 @@ fn main() -> ExitCode {
         Command::Template(c) => commands::eval::template(&ctx, c),
         Command::Eval(a) => commands::eval::eval(&ctx, a),
         Command::Runs => commands::eval::runs(&ctx),
+        Command::Rescore(a) => commands::eval::rescore(&ctx, a),
         Command::Predictions(c) => commands::eval::predictions(&ctx, c),
         Command::Overrule(a) => commands::eval::overrule(&ctx, a),
         Command::Table(a) => commands::eval::table(&ctx, a),

@@ -12,6 +12,7 @@ pub mod judging;
 pub mod model;
 pub mod predictions;
 pub mod prompt;
+pub mod rescore;
 pub mod scorers;
 #[cfg(feature = "stub")]
 pub mod stub;

@@ -207,6 +207,8 @@ pub struct ModelSide {
     pub spread: f64,
     /// Totals over the model's runs.
     pub unparsed: i64,
+    /// Several answers offered without commitment (scored as misses).
+    pub hedged: i64,
     pub errors: i64,
     /// Items of the set with no result in a run (not run, skipped, or run on an older revision).
     pub missing: i64,
@@ -222,6 +224,7 @@ pub struct SideStats {
     pub gap: f64,
     pub models: Vec<ModelSide>,
     pub unparsed: i64,
+    pub hedged: i64,
     pub errors: i64,
     pub missing: i64,
 }
@@ -243,6 +246,9 @@ pub struct TableRow {
     pub delta_gap: f64,
     /// Spearman's rho between the models' mean accuracies on the two sides.
     pub rank_correlation: Option<f64>,
+    /// The versions of the scorer's rules that made this row's numbers (one, unless some runs
+    /// were rescored and others not).
+    pub scorer_versions: Vec<i64>,
     /// Paired item bootstrap (percentile) intervals, at `ci_level`.
     pub ci: Option<PairedIntervals>,
     pub ci_level: f64,
@@ -312,7 +318,10 @@ fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Result<RunScores
     }
     for (item, score) in project.run_overrules(run_id)? {
         if let Some(&i) = set.pos.get(&item) {
-            if matches!(out.state[i], Some(Outcome::Scored | Outcome::Unparsed)) {
+            if matches!(
+                out.state[i],
+                Some(Outcome::Scored | Outcome::Unparsed | Outcome::Hedged)
+            ) {
                 out.score[i] = score;
             }
         }
@@ -327,7 +336,12 @@ pub fn run_item_scores(project: &Project, run_id: i64) -> Result<Vec<(i64, f64, 
     let mut out: Vec<(i64, f64, bool)> = project
         .run_results(run_id)?
         .into_iter()
-        .filter(|r| matches!(r.outcome, Outcome::Scored | Outcome::Unparsed))
+        .filter(|r| {
+            matches!(
+                r.outcome,
+                Outcome::Scored | Outcome::Unparsed | Outcome::Hedged
+            )
+        })
         .map(|r| {
             let s = overruled
                 .get(&r.item_id)
@@ -408,6 +422,7 @@ fn side_stats(scores: &SideScores, idx: &[usize], models: &[String], spread: Spr
             spread: spread.of(&runs),
             runs,
             unparsed: count(Some(Outcome::Unparsed)),
+            hedged: count(Some(Outcome::Hedged)),
             errors: count(Some(Outcome::Error)),
             missing: count(None),
         });
@@ -421,6 +436,7 @@ fn side_stats(scores: &SideScores, idx: &[usize], models: &[String], spread: Spr
         gap: means.iter().copied().fold(f64::NEG_INFINITY, f64::max)
             - means.iter().copied().fold(f64::INFINITY, f64::min),
         unparsed: per_model.iter().map(|m| m.unparsed).sum(),
+        hedged: per_model.iter().map(|m| m.hedged).sum(),
         errors: per_model.iter().map(|m| m.errors).sum(),
         missing: per_model.iter().map(|m| m.missing).sum(),
         models: per_model,
@@ -479,8 +495,15 @@ fn compare(
         let pick = |all: &BTreeMap<String, Vec<i64>>| -> BTreeMap<String, Vec<i64>> {
             names.iter().map(|n| (n.clone(), all[n].clone())).collect()
         };
-        let sa = side_scores(conn, &set_a, &pick(models_a))?;
-        let sb = side_scores(conn, &set_b, &pick(models_b))?;
+        let (pa, pb) = (pick(models_a), pick(models_b));
+        let sa = side_scores(conn, &set_a, &pa)?;
+        let sb = side_scores(conn, &set_b, &pb)?;
+        let mut scorer_versions = Vec::new();
+        for id in pa.values().chain(pb.values()).flatten() {
+            scorer_versions.extend(conn.run_scorer_versions(*id)?);
+        }
+        scorer_versions.sort_unstable();
+        scorer_versions.dedup();
         let mut groups: Vec<&String> = set_a.groups.iter().chain(&set_b.groups).collect();
         groups.sort();
         groups.dedup();
@@ -524,6 +547,7 @@ fn compare(
                 delta_run_spread: after.run_spread - before.run_spread,
                 delta_gap: after.gap - before.gap,
                 rank_correlation: spearman(&bm, &am).filter(|x| x.is_finite()),
+                scorer_versions: scorer_versions.clone(),
                 before,
                 after,
                 ci,
@@ -619,6 +643,7 @@ fn headers(rows: &[TableRow]) -> Vec<String> {
         format!("Gap {b}"),
         format!("ρ [{level:.0}% CI]"),
         format!("Unparsed {a}/{b}"),
+        format!("Hedged {a}/{b}"),
         format!("Errors {a}/{b}"),
         format!("Missing {a}/{b}"),
     ]
@@ -641,7 +666,7 @@ fn cells(r: &TableRow) -> Vec<String> {
         r.dataset.clone(),
         r.group.clone().unwrap_or_else(|| "all".into()),
         r.protocol.template.clone(),
-        r.protocol.scorer.clone(),
+        scorer_label(&r.protocol.scorer, &r.scorer_versions),
         r.protocol.source.clone(),
         r.models.to_string(),
         format!("{}/{}", r.before.items, r.after.items),
@@ -666,9 +691,19 @@ fn cells(r: &TableRow) -> Vec<String> {
             None => "n/a".into(),
         },
         format!("{}/{}", r.before.unparsed, r.after.unparsed),
+        format!("{}/{}", r.before.hedged, r.after.hedged),
         format!("{}/{}", r.before.errors, r.after.errors),
         format!("{}/{}", r.before.missing, r.after.missing),
     ]
+}
+
+/// A scorer with the versions of its rules that made a row: "choice v2", "choice v1+v2".
+pub fn scorer_label(scorer: &str, versions: &[i64]) -> String {
+    if versions.is_empty() {
+        return scorer.to_string();
+    }
+    let v: Vec<String> = versions.iter().map(|v| format!("v{v}")).collect();
+    format!("{scorer} {}", v.join("+"))
 }
 
 pub fn render(rows: &[TableRow], fmt: TableFormat) -> Result<String> {

@@ -18,6 +18,8 @@ pub struct TraceRow {
     pub response: Option<String>,
     pub parsed: Option<String>,
     pub scorer: Option<String>,
+    /// The version of the scorer's rules that made the score.
+    pub scorer_version: i64,
     /// The scorer's score.
     pub score: Option<f64>,
     /// A person's latest overrule, which the table uses instead.
@@ -122,6 +124,7 @@ pub fn trace_run(project: &Project, run_id: i64, item: Option<&str>) -> Result<R
             response: r.response,
             parsed: r.parsed,
             scorer: r.scorer,
+            scorer_version: r.scorer_version,
             score: r.score,
             overruled: r.overruled,
             overrule_note: r.overrule_note,

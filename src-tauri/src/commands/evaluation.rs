@@ -75,6 +75,21 @@ pub async fn dashboard(
 }
 
 #[tauri::command]
+pub async fn run_list(
+    state: State<'_, AppState>,
+) -> Result<Vec<assay_api::types::RunListRow>, ApiError> {
+    state.session()?.run_list()
+}
+
+#[tauri::command]
+pub async fn rescore_runs(
+    state: State<'_, AppState>,
+    run: Option<i64>,
+) -> Result<Vec<assay_api::types::RescoreResult>, ApiError> {
+    state.session()?.rescore_runs(run)
+}
+
+#[tauri::command]
 pub async fn overrule_result(
     state: State<'_, AppState>,
     run_id: i64,

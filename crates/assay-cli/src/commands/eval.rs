@@ -260,11 +260,59 @@ pub fn runs(ctx: &Ctx) -> anyhow::Result<()> {
     }
     for r in rows {
         println!(
-            "{:>4} {:<12} {:<16} {:<6} {:<13} r{} {:<9} items {:>5} cached {:>5} unparsed {:>3} errors {:>3} acc {}",
+            "{:>4} {:<12} {:<16} {:<6} {:<13} r{} {:<9} {:<14} items {:>5} cached {:>5} unparsed {:>3} hedged {:>3} errors {:>3} acc {}",
             r.run.id, r.run.model, r.run.dataset, r.run.version, r.run.variant, r.run.run_index, r.run.status,
-            r.items, r.from_cache, r.unparsed, r.errors,
+            format!("{} v{}", r.run.scorer, if r.scorer_versions.is_empty() { "-".into() } else { r.scorer_versions.replace(',', "+v") }),
+            r.items, r.from_cache, r.unparsed, r.hedged, r.errors,
             r.accuracy.map_or("-".into(), |a| format!("{:.1}", a * 100.0))
         );
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct RescoreArgs {
+    /// The run id (see `assay runs`).
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    pub run: Option<i64>,
+    /// Every run this replica may rescore.
+    #[arg(long)]
+    pub all: bool,
+}
+
+/// Rescores stored responses with the current rules; nothing is sent to a model.
+pub fn rescore(ctx: &Ctx, a: RescoreArgs) -> anyhow::Result<()> {
+    let mut p = ctx.open()?;
+    let reports: Vec<Result<assay_eval::rescore::RescoreReport, String>> = match a.run {
+        Some(id) => vec![Ok(assay_eval::rescore::rescore_run(&mut p, id)?)],
+        None => assay_eval::rescore::rescore_all(&mut p)?,
+    };
+    if ctx.json {
+        let out: Vec<serde_json::Value> = reports
+            .iter()
+            .map(|r| match r {
+                Ok(r) => serde_json::to_value(r).unwrap_or_default(),
+                Err(e) => serde_json::json!({"error": e}),
+            })
+            .collect();
+        return output::json(&out);
+    }
+    for r in &reports {
+        match r {
+            Ok(r) => println!(
+                "run {}: {} v{}: {} rescored, {} changed, {} kept{}",
+                r.run_id,
+                r.scorer,
+                r.version,
+                r.rescored,
+                r.changed,
+                r.kept,
+                r.why_kept
+                    .as_deref()
+                    .map_or(String::new(), |w| format!(" ({w})"))
+            ),
+            Err(e) => println!("{e} (skipped)"),
+        }
     }
     Ok(())
 }
@@ -550,11 +598,17 @@ pub struct TraceArgs {
     /// Only this item (its id in the source file).
     #[arg(long)]
     pub item: Option<String>,
+    /// Only results with this outcome (scored, unparsed, hedged, error, skipped).
+    #[arg(long)]
+    pub outcome: Option<String>,
 }
 
 pub fn trace(ctx: &Ctx, a: TraceArgs) -> anyhow::Result<()> {
     let p = ctx.open()?;
-    let t = assay_eval::trace::trace_run(&p, a.run, a.item.as_deref())?;
+    let mut t = assay_eval::trace::trace_run(&p, a.run, a.item.as_deref())?;
+    if let Some(o) = &a.outcome {
+        t.items.retain(|r| &r.outcome == o);
+    }
     if ctx.json {
         return output::json(&t);
     }
@@ -613,8 +667,9 @@ pub fn trace(ctx: &Ctx, a: TraceArgs) -> anyhow::Result<()> {
                 .replace('\n', "\n          ")
         );
         println!(
-            "scorer: {} · parsed: {} · score: {}{}",
+            "scorer: {} v{} · parsed: {} · score: {}{}",
             r.scorer.as_deref().unwrap_or("-"),
+            r.scorer_version,
             r.parsed.as_deref().unwrap_or("-"),
             r.score.map_or("-".into(), |s| format!("{s}")),
             r.overruled.map_or(String::new(), |o| format!(

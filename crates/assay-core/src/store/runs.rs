@@ -50,6 +50,9 @@ pub struct RunSummary {
     pub unparsed: i64,
     pub hedged: i64,
     pub errors: i64,
+    /// The versions of the scorer's rules that made the run's scores ("2", or "1,2" while
+    /// partly rescored); empty when nothing is scored.
+    pub scorer_versions: String,
     /// Mean score over the run's results, errors counted as 0.
     pub accuracy: Option<f64>,
 }
@@ -464,6 +467,8 @@ impl Project {
                 (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome = 'unparsed'),
                 (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome = 'error'),
                 (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome = 'hedged'),
+                (SELECT coalesce(group_concat(v, ','), '') FROM (SELECT DISTINCT coalesce(ri.scorer_version, 1) AS v FROM run_items ri
+                    WHERE ri.run_id = r.id AND ri.outcome IN ('scored', 'unparsed', 'hedged') ORDER BY v)),
                 (SELECT avg(CASE WHEN ri.outcome = 'error' THEN 0 ELSE coalesce(ri.score, 0) END) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome != 'skipped')
              FROM runs r JOIN models m ON m.id = r.model_id JOIN datasets d ON d.id = r.dataset_id ORDER BY r.id"
         ))?;
@@ -475,7 +480,8 @@ impl Project {
                 unparsed: r.get(12)?,
                 errors: r.get(13)?,
                 hedged: r.get(14)?,
-                accuracy: r.get(15)?,
+                scorer_versions: r.get(15)?,
+                accuracy: r.get(16)?,
             })
         })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
@@ -834,6 +840,17 @@ impl Project {
             .optional()?
             .flatten();
         Ok(author.filter(|a| me.as_deref() != Some(a.as_str())))
+    }
+
+    /// The versions of the scorer rules that made a run's scores (1 for results stored before
+    /// versions were kept).
+    pub fn run_scorer_versions(&self, run_id: i64) -> Result<Vec<i64>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT DISTINCT coalesce(scorer_version, 1) FROM run_items
+             WHERE run_id = ?1 AND outcome IN ('scored', 'unparsed', 'hedged') ORDER BY 1",
+        )?;
+        let rows = st.query_map([run_id], |r| r.get(0))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
     /// Results of a run made by one scorer.

@@ -267,8 +267,9 @@ fn polarity_word(pr: &str) -> Option<bool> {
     }
 }
 
-/// A reply's answer to a yes/no question: its first word if that is yes or no, else whether
-/// its first sentence is negated ("He isn't wearing glasses" answers no, "깨끗하지 않아요" no).
+/// A reply's answer to a yes/no question: its first word if that is yes or no, else "no" when
+/// its first sentence is negated ("He isn't wearing glasses", "깨끗하지 않아요"); a plain
+/// statement answers neither.
 fn polarity(pp: &str) -> Option<bool> {
     const UNSURE: &[&str] = &[
         "know",
@@ -309,7 +310,8 @@ fn polarity(pp: &str) -> Option<bool> {
     ]
     .iter()
     .any(|n| sentence.contains(n));
-    Some(!negated)
+    // A plain statement is not a "yes": only its denial answers (no).
+    negated.then_some(false)
 }
 
 /// Whether a reference is itself a denial ("No", "not sure"): then a denial in the response
@@ -385,7 +387,9 @@ mod tests {
         assert!(!soft_match("York", "New York.").0);
         assert!(soft_match("no", "He isn't wearing glasses, but he does have a hat.").0);
         assert!(soft_match("아니요", "깨끗하지 않아요.").0);
-        assert!(soft_match("yes", "He is wearing a red hat.").0);
+        assert!(!soft_match("yes", "He is wearing a red hat.").0);
+        assert!(!soft_match("はい", "OK").0);
+        assert!(soft_match("yes", "Yes, he is.").0);
     }
 
     #[test]

@@ -6,4 +6,5 @@ mod corpus;
 mod engine;
 mod formats;
 mod predictions;
+mod rescore;
 mod scorers;

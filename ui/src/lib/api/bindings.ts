@@ -272,7 +272,15 @@ export type DashboardRow = { dataset: string,
 /**
  * The category or operation of the row when broken down.
  */
-group: string | null, scorer: string, source: string, items_before: number, items_after: number, accuracy_before: number, accuracy_after: number, delta: number, rank_correlation: number | null, models: Array<ModelPair>, };
+group: string | null, scorer: string, 
+/**
+ * The scorer with the versions of its rules that made the numbers ("choice v2").
+ */
+scorer_label: string, source: string, items_before: number, items_after: number, accuracy_before: number, accuracy_after: number, delta: number, rank_correlation: number | null, models: Array<ModelPair>, 
+/**
+ * Unparsed and hedged responses on each side (counted as misses).
+ */
+unparsed_before: number, unparsed_after: number, hedged_before: number, hedged_after: number, };
 
 export type Dashboard = { rows: Array<DashboardRow>, 
 /**
@@ -301,6 +309,19 @@ export type TriageEntry = { item_id: number, ext_id: string, dataset: string, sc
  * (kind, evidence): "wrong_reference", "not_image_grounded" or "ambiguous".
  */
 reasons: Array<[string, string]>, };
+
+export type RunListRow = { run: RunRow, 
+/**
+ * The scorer with the versions of its rules that made the numbers ("choice v2").
+ */
+scorer_label: string, items: number, unparsed: number, hedged: number, errors: number, accuracy: number | null, 
+/**
+ * Why this replica may not rescore it (a run still going, or published by another
+ * member); None when it may.
+ */
+no_rescore: string | null, };
+
+export type RescoreResult = { run_id: number, scorer: string, version: number, rescored: number, changed: number, kept: number, why_kept: string | null, error: string | null, };
 
 export type ReviewDecision = "approve" | "request_changes";
 
@@ -466,6 +487,8 @@ export const commands = {
   evalStatus: (): Promise<EvalStatus> => invoke<EvalStatus>('eval_status'),
   cancelEval: (): Promise<null> => invoke<null>('cancel_eval'),
   dashboard: (by: string | null, against: string | null): Promise<Dashboard> => invoke<Dashboard>('dashboard', { by, against }),
+  runList: (): Promise<Array<RunListRow>> => invoke<Array<RunListRow>>('run_list'),
+  rescoreRuns: (run: number | null): Promise<Array<RescoreResult>> => invoke<Array<RescoreResult>>('rescore_runs', { run }),
   overruleResult: (runId: number, id: number, score: number, note: string | null): Promise<null> => invoke<null>('overrule_result', { runId, id, score, note }),
   triage: (): Promise<Array<TriageEntry>> => invoke<Array<TriageEntry>>('triage'),
   tagFailure: (runId: number, id: number, tag: string, tagged: boolean): Promise<null> => invoke<null>('tag_failure', { runId, id, tag, tagged }),

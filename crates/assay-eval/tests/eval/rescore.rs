@@ -1,0 +1,171 @@
+//! Rescoring stored responses with the current rules: nothing sent, versions recorded, the
+//! table telling which rules made each number.
+
+use assay_core::Project;
+use assay_eval::engine::Version;
+use assay_eval::predictions::{import_predictions, PredictionImport};
+use assay_eval::rescore::{rescore_all, rescore_run};
+use assay_eval::table::{before_after_table, TableOptions};
+use assay_eval::Variant;
+
+use crate::common::project;
+
+fn outcomes(p: &Project, run: i64) -> Vec<(String, Option<f64>, Option<String>, Option<i64>)> {
+    let mut st = p
+        .connection()
+        .prepare("SELECT outcome, score, parsed, scorer_version FROM run_items WHERE run_id = ?1 ORDER BY item_id")
+        .unwrap();
+    st.query_map([run], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+fn import(p: &mut Project, dir: &std::path::Path, version: Version, texts: &[&str]) -> i64 {
+    let f = dir.join(format!("pred-{}.jsonl", version.as_str()));
+    let body: String = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            serde_json::json!({"question_id": format!("m{i}"), "text": t}).to_string() + "\n"
+        })
+        .collect();
+    std::fs::write(&f, body).unwrap();
+    import_predictions(
+        p,
+        &f,
+        &PredictionImport {
+            model: "M".into(),
+            dataset: "set".into(),
+            version,
+            variant: Variant::Original,
+            run_index: 1,
+            scorer: None,
+            format: None,
+            box_convention: Default::default(),
+            max_side: None,
+            id_field: "id".into(),
+            text_field: "text".into(),
+            filter: None,
+        },
+    )
+    .unwrap()
+    .run_id
+}
+
+#[test]
+fn a_rescore_applies_the_current_rules_to_stored_responses_and_records_their_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 0, 3);
+    let mut p = Project::open(&path).unwrap();
+    let texts = ["maybe B or C", "Not C.", "The answer is (B)."];
+    let before = import(&mut p, dir.path(), Version::Before, &texts);
+    let after = import(&mut p, dir.path(), Version::After, &texts);
+    assert_eq!(
+        outcomes(&p, before),
+        vec![
+            ("hedged".into(), Some(0.0), Some("B|C".into()), Some(2)),
+            ("unparsed".into(), None, None, Some(2)),
+            ("scored".into(), Some(1.0), Some("B".into()), Some(2)),
+        ]
+    );
+    // What version 1 stored for the same responses: the hedge read as B, the denied C as C.
+    p.connection()
+        .execute_batch(&format!(
+            "UPDATE run_items SET outcome = 'scored', score = 1, parsed = 'B', scorer_version = NULL WHERE run_id = {before} AND item_id = (SELECT id FROM items WHERE ext_id = 'm0');
+             UPDATE run_items SET outcome = 'scored', score = 0, parsed = 'C', scorer_version = NULL WHERE run_id = {before} AND item_id = (SELECT id FROM items WHERE ext_id = 'm1');"
+        ))
+        .unwrap();
+    assert_eq!(p.run_scorer_versions(before).unwrap(), vec![1, 2]);
+    let rows = before_after_table(
+        &p,
+        &["set".to_string()],
+        Variant::Original,
+        &TableOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        rows[0].scorer_versions,
+        vec![1, 2],
+        "the table says two rule versions made it"
+    );
+    assert!((rows[0].before.accuracy - 2.0 / 3.0).abs() < 1e-9);
+    let finished: String = p
+        .connection()
+        .query_row(
+            "SELECT finished_at FROM runs WHERE id = ?1",
+            [before],
+            |r| r.get(0),
+        )
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(5));
+
+    let r = rescore_run(&mut p, before).unwrap();
+    assert_eq!((r.rescored, r.changed, r.kept, r.version), (3, 2, 0, 2));
+    assert_eq!(outcomes(&p, before), outcomes(&p, after));
+    let rows = before_after_table(
+        &p,
+        &["set".to_string()],
+        Variant::Original,
+        &TableOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(rows[0].scorer_versions, vec![2]);
+    assert!((rows[0].before.accuracy - 1.0 / 3.0).abs() < 1e-9);
+    assert_eq!((rows[0].before.hedged, rows[0].before.unparsed), (1, 1));
+    let moved: String = p
+        .connection()
+        .query_row(
+            "SELECT finished_at FROM runs WHERE id = ?1",
+            [before],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_ne!(
+        finished, moved,
+        "a team sees the rescored run as its next snapshot"
+    );
+    // No response was added: the stored ones were read again.
+    let responses: i64 = p
+        .connection()
+        .query_row("SELECT count(*) FROM responses", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(responses, 6);
+
+    // Rescoring again changes nothing.
+    let again = rescore_all(&mut p).unwrap();
+    assert!(again
+        .iter()
+        .all(|r| r.as_ref().is_ok_and(|r| r.changed == 0)));
+}
+
+#[test]
+fn a_running_run_is_not_rescored_and_judged_results_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 0, 2);
+    let mut p = Project::open(&path).unwrap();
+    let run = import(&mut p, dir.path(), Version::Before, &["B", "C"]);
+    p.connection()
+        .execute("UPDATE runs SET status = 'running' WHERE id = ?1", [run])
+        .unwrap();
+    let err = rescore_run(&mut p, run).unwrap_err().to_string();
+    assert!(err.contains("running"), "{err}");
+    p.connection()
+        .execute_batch(&format!(
+            "UPDATE runs SET status = 'complete' WHERE id = {run};
+             UPDATE run_items SET scorer = 'judge', score = 1 WHERE run_id = {run};"
+        ))
+        .unwrap();
+    let r = rescore_run(&mut p, run).unwrap();
+    assert_eq!((r.rescored, r.kept), (0, 2));
+    assert!(r.why_kept.unwrap().contains("judge"));
+    let kept: f64 = p
+        .connection()
+        .query_row(
+            "SELECT sum(score) FROM run_items WHERE run_id = ?1",
+            [run],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(kept, 2.0, "a judge's verdicts stay as they were");
+}
