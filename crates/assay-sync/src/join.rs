@@ -20,6 +20,7 @@ pub fn join_with(
     path: &std::path::Path,
 ) -> Result<(Project, SyncReport)> {
     let mut db = connect_with(url, password)?;
+    crate::schema::require_current(&mut db)?;
     let mut project = Project::create(path)?;
     // Originals are the owner's (members cannot write a revision without a base).
     let rows = db.query(

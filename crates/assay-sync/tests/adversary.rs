@@ -577,6 +577,28 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
         ),
         "results added to a snapshot after it was published",
     );
+    // Her own new snapshot, in its own transaction: an unknown outcome or a scorer version
+    // that is not one are still refused.
+    for (outcome, version) in [("bogus", 2), ("hedged", 0)] {
+        let mut tx = eve.transaction().unwrap();
+        tx.execute(
+            "INSERT INTO runs (snapshot, origin, model, dataset, version, variant, run_index,
+                               template, scorer, source, status, created_at, finished_at)
+             VALUES ('evil@2', 'evil', 'gpt', 'jgraph-mini', 'before', 'original', 0,
+                     'default', 'exact', 'recorded', 'complete', 'now', '2')",
+            &[],
+        )
+        .unwrap();
+        refused(
+            tx.execute(
+                "INSERT INTO run_items (snapshot, ext_id, revision_uid, outcome, from_cache, score, scorer_version)
+                 VALUES ('evil@2', 'jg-001', $1, $2, false, 0, $3)",
+                &[&orig1, &outcome, &version],
+            ),
+            &format!("a result with outcome {outcome} and scorer version {version}"),
+        );
+        tx.rollback().unwrap();
+    }
     // 7. Images: bytes that do not hash to their key.
     refused(
         eve.execute(

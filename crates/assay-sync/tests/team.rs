@@ -243,7 +243,7 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
 
     // A recorded run travels with its results and responses; recording it again replaces the
     // results on the other replicas instead of adding a run.
-    let record = |p: &mut Project, scores: [f64; 2]| {
+    let record = |p: &mut Project, scores: [f64; 2], hedged: bool| {
         let model = p.ensure_model_config("gpt", r#"{"name":"gpt"}"#).unwrap();
         let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
         let key = assay_core::store::runs::RunKey {
@@ -266,14 +266,14 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
                         item_id: id,
                         item_rev: p.item(id).unwrap().rev,
                         cache_key: None,
-                        outcome: "scored".into(),
+                        outcome: if hedged { "hedged" } else { "scored" }.into(),
                         from_cache: false,
                         score: Some(score),
                         parsed: Some(format!("answer {score}")),
                         evidence: None,
                         error: None,
                         scorer: Some("exact".into()),
-                        scorer_version: None,
+                        scorer_version: hedged.then_some(2),
                     },
                     response: format!("the model said {score}"),
                     prompt: None,
@@ -282,7 +282,7 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
             .collect();
         p.record_run(&key, &results, "complete").unwrap()
     };
-    record(&mut a, [1.0, 0.0]);
+    record(&mut a, [1.0, 0.0], false);
     assay_sync::sync(&ua, &mut a).unwrap();
     assay_sync::sync(&um, &mut m).unwrap();
     assert_eq!(scores(&m), scores(&a));
@@ -295,14 +295,26 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
         Some("the model said 1"),
         "the response came too"
     );
-    record(&mut a, [0.0, 0.0]);
+    record(&mut a, [0.0, 0.0], false);
     assay_sync::sync(&ua, &mut a).unwrap();
     assay_sync::sync(&um, &mut m).unwrap();
+    let run_m = m.run_summaries().unwrap()[0].run.id;
+    assert_eq!(
+        m.run_scorer_versions(run_m).unwrap(),
+        vec![1],
+        "no version: version 1"
+    );
     assert_eq!(
         scores(&m),
         vec![("jg-001".into(), Some(0.0)), ("jg-004".into(), Some(0.0))]
     );
     assert_eq!(m.run_summaries().unwrap().len(), 1, "replaced, not added");
+    // A hedged outcome and the scorer version travel with the results.
+    record(&mut a, [0.0, 0.0], true);
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assay_sync::sync(&um, &mut m).unwrap();
+    let summary = &m.run_summaries().unwrap()[0];
+    assert_eq!((summary.hedged, summary.scorer_versions.as_str()), (2, "2"));
     // minjun cannot publish results into aiko's run.
     let mut mdb = Client::connect(&um, NoTls).unwrap();
     let snap: String = mdb

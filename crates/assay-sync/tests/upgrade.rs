@@ -53,7 +53,16 @@ fn an_old_team_database_is_upgraded_to_the_trust_rules() {
     .unwrap();
     drop(aiko);
 
-    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 1);
+    // A replica of this build does not work against the older schema: it says what to do.
+    let early = tempfile::tempdir().unwrap();
+    let refused = assay_sync::join(&url(&cluster, "aiko", "old"), &early.path().join("r.assay"))
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(refused.contains("assay team upgrade"), "{refused}");
+    assert!(!early.path().join("r.assay").exists(), "nothing created");
+
+    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 2);
     assert_eq!(assay_sync::upgrade(&admin).unwrap(), 0, "already current");
 
     let mut aiko = Client::connect(&url(&cluster, "aiko", "old"), NoTls).expect("still a member");
