@@ -293,6 +293,8 @@ fn item_set(
 struct RunScores {
     score: Vec<f64>,
     state: Vec<Option<Outcome>>,
+    /// The scorer versions of the results counted here.
+    versions: Vec<i64>,
 }
 
 fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Result<RunScores> {
@@ -300,6 +302,7 @@ fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Result<RunScores
     let mut out = RunScores {
         score: vec![0.0; n],
         state: vec![None; n],
+        versions: Vec::new(),
     };
     for r in project.run_results(run_id)? {
         // A result for another revision of the item does not measure this version.
@@ -312,6 +315,13 @@ fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Result<RunScores
         };
         // A skipped item has no result for this version: it counts as missing.
         out.state[i] = (r.outcome != Outcome::Skipped).then_some(r.outcome);
+        if matches!(
+            r.outcome,
+            Outcome::Scored | Outcome::Unparsed | Outcome::Hedged
+        ) && !out.versions.contains(&r.scorer_version)
+        {
+            out.versions.push(r.scorer_version);
+        }
         if r.outcome != Outcome::Error {
             out.score[i] = r.score.unwrap_or(0.0);
         }
@@ -495,13 +505,14 @@ fn compare(
         let pick = |all: &BTreeMap<String, Vec<i64>>| -> BTreeMap<String, Vec<i64>> {
             names.iter().map(|n| (n.clone(), all[n].clone())).collect()
         };
-        let (pa, pb) = (pick(models_a), pick(models_b));
-        let sa = side_scores(conn, &set_a, &pa)?;
-        let sb = side_scores(conn, &set_b, &pb)?;
-        let mut scorer_versions = Vec::new();
-        for id in pa.values().chain(pb.values()).flatten() {
-            scorer_versions.extend(conn.run_scorer_versions(*id)?);
-        }
+        let sa = side_scores(conn, &set_a, &pick(models_a))?;
+        let sb = side_scores(conn, &set_b, &pick(models_b))?;
+        let mut scorer_versions: Vec<i64> = sa
+            .values()
+            .chain(sb.values())
+            .flatten()
+            .flat_map(|r| r.versions.iter().copied())
+            .collect();
         scorer_versions.sort_unstable();
         scorer_versions.dedup();
         let mut groups: Vec<&String> = set_a.groups.iter().chain(&set_b.groups).collect();

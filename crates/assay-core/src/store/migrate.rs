@@ -164,6 +164,48 @@ mod tests {
     }
 
     #[test]
+    fn results_survive_the_run_items_rebuild_and_gain_the_hedged_outcome() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.assay");
+        let mut conn = crate::store::connection::open(&path).unwrap();
+        let before = MIGRATIONS
+            .iter()
+            .position(|(n, _)| *n == "0016_scorer_versions")
+            .unwrap();
+        migrate_with(&mut conn, &path, &MIGRATIONS[..before]).unwrap();
+        conn.execute_batch(
+            "PRAGMA foreign_keys = OFF;
+             INSERT INTO run_items (run_id, item_id, item_rev, cache_key, outcome, from_cache, score, parsed, evidence, error, scorer)
+             VALUES (1, 2, 3, 'k', 'scored', 1, 0.5, 'B', '{}', NULL, 'choice');",
+        )
+        .unwrap();
+        assert!(conn
+            .execute("UPDATE run_items SET outcome = 'hedged'", [])
+            .is_err());
+        // (The result's run and item are not there: the check of references stays off.)
+        migrate_with(&mut conn, &path, MIGRATIONS).unwrap();
+        let row: (i64, String, f64, String, Option<i64>) = conn
+            .query_row(
+                "SELECT item_rev, outcome, score, scorer, scorer_version FROM run_items",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
+            .unwrap();
+        assert_eq!(row, (3, "scored".into(), 0.5, "choice".into(), None));
+        conn.execute(
+            "UPDATE run_items SET outcome = 'hedged', scorer_version = 2",
+            [],
+        )
+        .unwrap();
+        assert!(conn
+            .execute("UPDATE run_items SET outcome = 'bogus'", [])
+            .is_err());
+        assert!(conn
+            .execute("UPDATE run_items SET scorer_version = 0", [])
+            .is_err());
+    }
+
+    #[test]
     fn newer_file_is_refused_with_a_clear_error() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.assay");

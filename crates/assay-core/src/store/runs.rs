@@ -137,6 +137,8 @@ pub struct ResultRow {
     pub outcome: Outcome,
     pub item_rev: i64,
     pub score: Option<f64>,
+    /// The version of the scorer's rules (1 for results stored before versions were kept).
+    pub scorer_version: i64,
 }
 
 /// Everything stored about one item of a run, for tracing.
@@ -580,7 +582,7 @@ impl Project {
     /// A run's results as the tables read them.
     pub fn run_results(&self, run_id: i64) -> Result<Vec<ResultRow>> {
         let mut st = self.conn.prepare_cached(
-            "SELECT item_id, outcome, item_rev, score FROM run_items WHERE run_id = ?1",
+            "SELECT item_id, outcome, item_rev, score, coalesce(scorer_version, 1) FROM run_items WHERE run_id = ?1",
         )?;
         let rows = st.query_map([run_id], |r| {
             Ok((
@@ -588,16 +590,18 @@ impl Project {
                 r.get::<_, String>(1)?,
                 r.get::<_, i64>(2)?,
                 r.get::<_, Option<f64>>(3)?,
+                r.get::<_, i64>(4)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (item_id, outcome, item_rev, score) = row?;
+            let (item_id, outcome, item_rev, score, scorer_version) = row?;
             out.push(ResultRow {
                 item_id,
                 outcome: Outcome::parse(&outcome),
                 item_rev,
                 score,
+                scorer_version,
             });
         }
         Ok(out)

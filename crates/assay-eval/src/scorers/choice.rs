@@ -170,6 +170,9 @@ const A_AS_LETTER: &[&str] = &[
     "does",
 ];
 
+/// A weaker mark a letter mention may carry.
+type Tier<'a> = dyn Fn(&Mention) -> bool + 'a;
+
 #[derive(Debug, Clone, Copy)]
 struct Mention {
     pos: usize,
@@ -211,7 +214,7 @@ fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
         }
         let after = &l[i + 1..];
         // "C-shaped", "A's", "I'd", "e.g.".
-        if after.starts_with(|x: char| x == '-' || x == '\'' || x == '’')
+        if after.starts_with(['-', '\'', '’'])
             && after[1..].starts_with(|x: char| x.is_ascii_alphabetic())
         {
             continue;
@@ -352,7 +355,7 @@ pub fn read_choice(response: &str, n_options: usize) -> Reading {
     }
 
     let denied: Vec<usize> = all.iter().filter(|m| m.denied).map(|m| m.idx).collect();
-    let tiers: [(&'static str, &dyn Fn(&Mention) -> bool); 4] = [
+    let tiers: [(&'static str, &Tier<'_>); 4] = [
         ("bold letter", &|m: &Mention| {
             let before = &t[..m.pos];
             let after = &t[m.pos + 1..];

@@ -10,7 +10,10 @@ use assay_eval::Variant;
 
 use crate::common::project;
 
-fn outcomes(p: &Project, run: i64) -> Vec<(String, Option<f64>, Option<String>, Option<i64>)> {
+/// (outcome, score, parsed, scorer version) of each result.
+type Stored = (String, Option<f64>, Option<String>, Option<i64>);
+
+fn outcomes(p: &Project, run: i64) -> Vec<Stored> {
     let mut st = p
         .connection()
         .prepare("SELECT outcome, score, parsed, scorer_version FROM run_items WHERE run_id = ?1 ORDER BY item_id")
