@@ -140,38 +140,63 @@ fn tally(lines: &[Value], peers: &Value) -> Tally {
     t
 }
 
+/// One table per task: the categories of that task, Assay and each peer that reads it.
 fn table(t: &Tally) -> String {
-    let mut who: Vec<String> = t.agree.keys().map(|k| k.1.clone()).collect();
-    who.sort();
-    who.dedup();
-    who.retain(|w| w != "Assay");
-    who.insert(0, "Assay".into());
-    let mut cats: Vec<String> = t.agree.keys().map(|k| k.0.clone()).collect();
-    cats.sort();
-    cats.dedup();
-    let mut out = format!(
-        "| category | {} |\n|---|{}\n",
-        who.join(" | "),
-        "---|".repeat(who.len())
-    );
-    for c in &cats {
-        let cells: Vec<String> = who
-            .iter()
-            .map(|w| match t.agree.get(&(c.clone(), w.clone())) {
-                Some((a, n)) => format!("{a}/{n}"),
-                None => "–".into(),
-            })
+    let mut out = String::new();
+    for (task, prefix, title) in [
+        (
+            "choice",
+            "mc_",
+            "Multiple choice: the letter read agrees with the hand grade",
+        ),
+        (
+            "short",
+            "sa_",
+            "Short answers: the verdict agrees with the hand grade",
+        ),
+    ] {
+        let total = format!("all {task}");
+        let mut who: Vec<String> = t
+            .agree
+            .keys()
+            .filter(|k| k.0 == total && k.1 != "Assay")
+            .map(|k| k.1.clone())
             .collect();
-        out += &format!("| {c} | {} |\n", cells.join(" | "));
+        who.sort();
+        who.insert(0, "Assay".into());
+        let mut cats: Vec<String> = t
+            .agree
+            .keys()
+            .filter(|k| k.0.starts_with(prefix))
+            .map(|k| k.0.clone())
+            .collect();
+        cats.sort();
+        cats.dedup();
+        cats.push(total);
+        out += &format!(
+            "**{title}**\n\n| category | {} |\n|---|{}\n",
+            who.join(" | "),
+            "---:|".repeat(who.len())
+        );
+        for c in &cats {
+            let cells: Vec<String> = who
+                .iter()
+                .map(|w| match t.agree.get(&(c.clone(), w.clone())) {
+                    Some((a, n)) => format!("{a}/{n}"),
+                    None => "–".into(),
+                })
+                .collect();
+            out += &format!("| {c} | {} |\n", cells.join(" | "));
+        }
+        if task == "choice" {
+            let lucky: Vec<String> = who
+                .iter()
+                .map(|w| t.lucky.get(w).copied().unwrap_or(0).to_string())
+                .collect();
+            out += &format!("| right by luck | {} |\n", lucky.join(" | "));
+        }
+        out += "\n";
     }
-    let lucky: Vec<String> = who
-        .iter()
-        .map(|w| t.lucky.get(w).copied().unwrap_or(0).to_string())
-        .collect();
-    out += &format!(
-        "| right by luck (multiple choice) | {} |\n",
-        lucky.join(" | ")
-    );
     out
 }
 
