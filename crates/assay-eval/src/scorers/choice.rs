@@ -56,7 +56,7 @@ fn statement_before() -> &'static [Regex] {
         [
             r"(?:final answer|correct answer|right answer|best answer|answer|correct option|correct choice|right option|best option)\s*[*_]*\s*(?:is|would be|will be|should be|must be|=|:|-)?\s*[*_]*\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$",
             r"(?:答え|回答|正解|解答)\s*[*_]*\s*(?:は|:)?\s*[*_]*\s*(?:選択肢)?\s*[(\[]?\s*[*_]*\s*$",
-            r"(?:정답|답)\s*[*_]*\s*(?:은|는|:)?\s*[*_]*\s*(?:선택지)?\s*[(\[]?\s*[*_]*\s*$",
+            r"(?:정답|답변|대답|답)\s*[*_]*\s*(?:은|는|:)?\s*[*_]*\s*(?:선택지)?\s*[(\[]?\s*[*_]*\s*$",
         ]
         .iter()
         .map(|p| re(p))
@@ -67,7 +67,7 @@ fn statement_before() -> &'static [Regex] {
 fn commitment_before() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        re(r"(?:\bi(?:'d|’d| would| will)?\s+(?:choose|pick|select|go with|say|answer|opt for|vote for)|\bi(?:'m|’m| am) going with|\bmy (?:answer|choice|pick|guess|selection|final choice)(?: is| would be)?|\bi think(?: it(?:'s|’s| is))?|\bi believe(?: it(?:'s|’s| is))?|\bi guess|\bit(?:'s|’s| is| must be| should be| would be| has to be)|\bthat(?:'s|’s| is)|\bthis is|\bso|\btherefore|\bthus|\bhence|\boverall|\bin conclusion|\bthe (?:best|most likely|correct|right) (?:option|choice|fit|match|one) (?:is|would be)|\bbest fit|\bgo(?:ing)? with|\bchoose|\bselect|\bpick|\bchange (?:my answer|it) to|\bswitch(?:ing)? to|\bsettle on|\b(?:that|which) leaves|\bleaving|\bonly)\s*[:,]?\s*[*_]*\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$")
+        re(r"(?:\bi(?:'d|’d| would| will)?\s+(?:choose|pick|select|go with|say|answer|opt for|vote for)|\bi(?:'m|’m| am) going with|\bmy (?:answer|choice|pick|guess|selection|final choice)(?: is| would be)?|\bi think(?: it(?:'s|’s| is))?|\bi believe(?: it(?:'s|’s| is))?|\bi guess|\bit(?:'s|’s| is| must be| should be| would be| has to be)|\bthat(?:'s|’s| is)|\bthis is|\bso|\btherefore|\bthus|\bhence|\boverall|\bin conclusion|\bthe (?:best|most likely|correct|right) (?:option|choice|fit|match|one) (?:is|would be)|\bbest fit|\bgo(?:ing)? with|\bchoose|\bselect|\bpick|\bchange (?:my answer|it) to|\bswitch(?:ing)? to|\bsettle on|\b(?:that|which) leaves|\bleaving|\bonly|最終的に(?:は)?|結論(?:として|は)?|よって|したがって|つまり|따라서|그러므로|결론적으로|결국)\s*[:,]?\s*[*_]*\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$")
     })
 }
 
@@ -78,7 +78,7 @@ fn commitment_after() -> &'static [Regex] {
             r"^\s*[)\]]?\s*[*_]*\s*(?:is|seems|looks|appears|would be|must be|should be)\s+(?:the\s+)?(?:correct|right|best|most\s+(?:likely|accurate|appropriate|suitable|plausible)|answer|true|accurate|appropriate)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:fits|matches)\s+(?:best|the)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:が|は)?\s*(?:正解|正しい|答え|最も|適切|妥当|当てはま|一番)",
-            r"^\s*[)\]]?\s*[*_]*\s*(?:を選|です|だと思|でしょう|だと考え|だ[。.]|だろう|にします|にする|に決め|に修正|に変更|で間違いな|で間違いあり|に違いな|で確定|でした)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:を選|です|だと思|でしょう|だと考え|だ[。.]|だろう|にします|にする|とします|とする|に決め|に修正|に変更|で間違いな|で間違いあり|に違いな|で確定|でした)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:이|가|은|는)?\s*(?:정답|맞|옳|적절|가장)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:입니다|이에요|예요|이요|요|네요|이네요|군요|일 것|일것|를 선택|을 선택|라고 생각|이라고 생각|로 보입|인 것 같)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:으로|로)\s*(?:하겠|할게|할께|정하|정정|고르|선택|바꾸|변경|수정)",
@@ -287,9 +287,9 @@ fn hedge_groups(l: &str, ms: &[Mention]) -> Vec<(usize, usize)> {
 
 /// What a response says about `n_options` options (see the module notes for the rules).
 pub fn read_choice(response: &str, n_options: usize) -> Reading {
-    let t = nfkc(response);
+    let t = numbered_options(&nfkc(response), n_options);
     let l = t.to_ascii_lowercase();
-    let p = text::prepare(response);
+    let p = numbered_options(&text::prepare(response), n_options);
     let all = mentions(&t, &l, &p, n_options);
     let live: Vec<Mention> = all.iter().copied().filter(|m| !m.denied).collect();
     let groups = hedge_groups(&l, &live);
@@ -408,6 +408,23 @@ pub fn read_choice(response: &str, n_options: usize) -> Reading {
     Reading::Nothing("no option letter found")
 }
 
+/// "2번", "2番": the second option, written as its letter so every rule reads it ("정답은 2번
+///입니다" reads B). One digit becomes one letter, so byte offsets stay.
+fn numbered_options(s: &str, n_options: usize) -> String {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let re = R.get_or_init(|| re(r"(^|[^0-9])([1-9])(\s*(?:번|番))"));
+    re.replace_all(s, |c: &regex::Captures| {
+        let d = c[2].as_bytes()[0] - b'0';
+        let letter = if (d as usize) <= n_options {
+            ((b'A' + d - 1) as char).to_string()
+        } else {
+            c[2].to_string()
+        };
+        format!("{}{letter}{}", &c[1], &c[3])
+    })
+    .into_owned()
+}
+
 /// The letter index and the rule that found it (hedges and non-answers give None).
 pub fn extract_letter(response: &str, n_options: usize) -> Option<(usize, &'static str)> {
     match read_choice(response, n_options) {
@@ -420,6 +437,20 @@ pub fn extract_letter(response: &str, n_options: usize) -> Option<(usize, &'stat
 /// named option's text counts as that option).
 fn named_option(item: &ItemContent, response: &str) -> Option<usize> {
     let p = text::prepare(response);
+    // Options that are all numbers ("4匹", "3명", "5"): the number the response commits to.
+    let values: Vec<Option<f64>> = item
+        .options
+        .iter()
+        .map(|o| text::numbers::numeric_reference(&text::prepare(&o.text)))
+        .collect();
+    if !values.is_empty() && values.iter().all(Option::is_some) {
+        let asked = text::prepare(&item.question);
+        let got = text::numbers::committed(&p, Some(&asked), f64::NAN).map(|x| x.0)?;
+        let hits: Vec<usize> = (0..values.len())
+            .filter(|&i| values[i].is_some_and(|v| (v - got).abs() < 1e-9))
+            .collect();
+        return (hits.len() == 1).then(|| hits[0]);
+    }
     let script = text::nfkc_lower(response);
     let asked = text::prepare(&item.question);
     let mut hits: Vec<(usize, (usize, usize))> = Vec::new();
@@ -628,6 +659,15 @@ mod tests {
         assert_eq!(read("처음엔 A라고 생각했는데 B로 정정합니다."), "B");
         assert_eq!(read("Cで間違いないでしょう。"), "C");
         assert_eq!(read("c번이요"), "C");
+        assert_eq!(read("정답은 2번입니다."), "B");
+        assert_eq!(
+            read("보기: A. 호랑이 B. 사자 C. 표범 D. 치타\n답변: B. 사자"),
+            "B"
+        );
+        assert_eq!(
+            read("Aの「止まれ」だと思いましたが、最終的にはBとします。"),
+            "B"
+        );
         assert_eq!(
             read("The answer is B. Hmm, no, that's not right either. I can't tell."),
             "-"

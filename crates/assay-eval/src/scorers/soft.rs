@@ -117,6 +117,15 @@ pub fn soft_match_asked(
             None => (false, "no number in response"),
         };
     }
+    // A yes/no reference is answered by the reply's polarity, never by the word "no"
+    // somewhere in it ("Yes. ... no pedestrians are visible").
+    if let Some(want) = polarity_word(&pr) {
+        return match polarity(&pp) {
+            Some(got) if got == want => (true, "a yes/no reference: the reply's polarity matches"),
+            Some(_) => (false, "a yes/no reference: the reply's polarity differs"),
+            None => (false, "a yes/no reference: the reply says neither"),
+        };
+    }
     let spans = if is_unspaced_script(&r) {
         let needle = pr.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
         let asked = question.map(text::prepare).unwrap_or_default();
@@ -125,24 +134,22 @@ pub fn soft_match_asked(
         token_runs(&pp, &pr)
     };
     if spans.is_empty() {
-        if let Some(want) = polarity_word(&pr) {
-            return match polarity(&pp) {
-                Some(got) if got == want => {
-                    (true, "a yes/no reference: the reply's polarity matches")
-                }
-                Some(_) => (false, "a yes/no reference: the reply's polarity differs"),
-                None => (false, "no match"),
-            };
-        }
         return (false, "no match");
     }
     let negative_reference = has_negation(reference);
-    if !negative_reference
-        && spans
-            .iter()
-            .all(|&(s, e)| negation::denied(&pp, s, e).is_some())
-    {
+    let spans: Vec<(usize, usize)> = if negative_reference {
+        spans
+    } else {
+        spans
+            .into_iter()
+            .filter(|&(s, e)| negation::denied(&pp, s, e).is_none())
+            .collect()
+    };
+    if spans.is_empty() {
         return (false, "reference found but a denial governs it");
+    }
+    if spans.iter().all(|&(s, e)| offered_with_another(&pp, s, e)) {
+        return (false, "reference offered with another answer (a hedge)");
     }
     if is_unspaced_script(&r) {
         (true, "response contains reference (as a word)")
@@ -289,8 +296,25 @@ fn polarity(pp: &str) -> Option<bool> {
     if UNSURE.iter().any(|u| pp.contains(u)) {
         return None;
     }
-    let first = tokens(pp).first().map(|t| t.2)?;
-    if let Some(p) = polarity_word(first) {
+    let toks = tokens(pp);
+    toks.first()?;
+    // A yes or no standing as its own clause decides ("Yes.", "No, ...", "... — yes, it's on"),
+    // not a "no" inside a phrase ("no pedestrians").
+    let alone = |&(s, e, _): &(usize, usize, &str)| {
+        let before = pp[..s].trim_end();
+        let after = pp[e..].trim_start();
+        (before.is_empty() || before.ends_with(|c: char| text::is_clause_mark(c) || c == '-'))
+            && (after.is_empty()
+                || after.starts_with(|c: char| text::is_clause_mark(c) || c == '-'))
+    };
+    if let Some(p) = toks
+        .iter()
+        .filter(|t| alone(t))
+        .find_map(|t| polarity_word(t.2))
+    {
+        return Some(p);
+    }
+    if let Some(p) = polarity_word(toks[0].2) {
         return Some(p);
     }
     let sentence = pp.split(['.', '。', '!', '?', '\n']).next().unwrap_or(pp);
@@ -312,6 +336,25 @@ fn polarity(pp: &str) -> Option<bool> {
     .any(|n| sentence.contains(n));
     // A plain statement is not a "yes": only its denial answers (no).
     negated.then_some(false)
+}
+
+/// "a cat or possibly a fox", "キツネかタヌキ", "고양이 또는 강아지": the reference joined by "or"
+/// to another answer, so the reply commits to neither.
+fn offered_with_another(pp: &str, s: usize, e: usize) -> bool {
+    use std::sync::OnceLock;
+    static AFTER: OnceLock<regex::Regex> = OnceLock::new();
+    static BEFORE: OnceLock<regex::Regex> = OnceLock::new();
+    let after = AFTER.get_or_init(|| {
+        regex::Regex::new(r"^(?:\s*,?\s*(?:or|or possibly|or maybe|or perhaps|and/or)\s+\S|(?:か|または|もしくは|あるいは)\s*[^\sでもなの。、]|\s*(?:또는|혹은|아니면)\s|(?:이나|나)\s+\S)").expect("valid")
+    });
+    let before = BEFORE.get_or_init(|| {
+        regex::Regex::new(r"(?:\bor|\bor possibly|\bor maybe|\beither|または|もしくは|あるいは|또는|혹은)\s*(?:a|an|the)?\s*$|\S(?:か)$").expect("valid")
+    });
+    let mut from = s.saturating_sub(24);
+    while !pp.is_char_boundary(from) {
+        from += 1;
+    }
+    after.is_match(&pp[e..]) || before.is_match(&pp[from..s])
 }
 
 /// Whether a reference is itself a denial ("No", "not sure"): then a denial in the response
@@ -390,6 +433,19 @@ mod tests {
         assert!(!soft_match("yes", "He is wearing a red hat.").0);
         assert!(!soft_match("はい", "OK").0);
         assert!(soft_match("yes", "Yes, he is.").0);
+        assert!(
+            !soft_match(
+                "no",
+                "Yes. There's a red car, although no pedestrians are visible."
+            )
+            .0
+        );
+        assert!(!soft_match("cat", "It could be a cat or possibly a small fox.").0);
+        assert!(!soft_match("キツネ", "キツネかタヌキのどちらかだと思います。").0);
+        assert!(!soft_match("고양이", "고양이 또는 강아지로 보입니다.").0);
+        assert!(soft_match("cat", "Is it a cat or a dog? It's a cat.").0);
+        assert!(soft_match("3時", "午後三時ちょうどを指しています。").0);
+        assert!(soft_match("yes", "The light isn't off — yes, it's on.").0);
     }
 
     #[test]

@@ -289,12 +289,18 @@ fn the_read_letter_is_one_of_the_options() {
     }
 }
 
-/// A second graded set (holdout.jsonl), written apart from the rules and the first corpus, in
-/// free categories: the rules must carry over to it.
+/// Two more graded sets (holdout.jsonl, holdout2.jsonl), each written apart from the rules and
+/// from the other sets, in free categories: the rules must carry over to them.
 #[test]
-fn the_rules_carry_over_to_a_second_graded_set() {
-    let text = std::fs::read_to_string(root().join("tests/fixtures/scoring/holdout.jsonl"))
-        .expect("holdout.jsonl");
+fn the_rules_carry_over_to_graded_sets_written_apart() {
+    for name in ["holdout.jsonl", "holdout2.jsonl"] {
+        carries_over(name);
+    }
+}
+
+fn carries_over(name: &str) {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
+        .expect("holdout file");
     let lines: Vec<Value> = text
         .lines()
         .filter(|l| !l.trim().is_empty())
@@ -305,7 +311,7 @@ fn the_rules_carry_over_to_a_second_graded_set() {
         let agree = of.iter().filter(|l| agrees(l, &assay_reading(l))).count();
         assert!(
             agree as f64 >= 0.93 * of.len() as f64,
-            "{task}: {agree}/{} agree with the hand grade",
+            "{name} {task}: {agree}/{} agree with the hand grade",
             of.len()
         );
         assert!(

@@ -7,7 +7,8 @@
 //! 1. numbers a denial governs are out ("not 4 but 5", "4ではなく5", "4가 아니라 5");
 //! 2. numbers that only restate the question are out ("3月の降水量は117mmです" for "3月の降水量は？");
 //! 3. totals a count is taken from are out ("of the 10 people, 4 ...", "10人中4人");
-//! 4. counting aloud keeps only where it ends ("1, 2, 3, 4: four birds");
+//! 4. counting aloud keeps only where it ends ("1, 2, 3, 4: four birds"), and nothing when it
+//!    trails off ("3, 4, 5... there appear to be");
 //! 5. a year is out when the reference is not a year ("built in 1998, it is 26 years old");
 //! 6. then the number in the last **answer statement** ("the answer is", "in total", "so",
 //!    答え, 合計, 全部で, 정답, 총, 모두 ...), else the number the reply **leads with**.
@@ -364,8 +365,10 @@ fn kanji_mentions(p: &str) -> Vec<Mention> {
             end = i + n.len_utf8();
             iter.next();
         }
-        // Inside a word (唯一, 一緒, 統一): not a number.
-        let before = char_before(p, start).is_some_and(|b| is_kanji(b) && !is_num(b));
+        // Inside a word (唯一, 一緒, 統一): not a number. After another kanji only 一 is part
+        // of a word; 午後三時 is three o'clock.
+        let before =
+            run == ['一'] && char_before(p, start).is_some_and(|b| is_kanji(b) && !is_num(b));
         let after = char_at(p, end).is_some_and(|a| is_kanji(a) && !JA_COUNTERS.contains(a));
         if before || after {
             continue;
@@ -712,6 +715,8 @@ pub fn committed(
         .filter(|m| super::negation::denied(response, m.start, unit_end(response, m.end)).is_none())
         .filter(|m| !retracted(response, m))
         .collect();
+    let mut kept = kept;
+    drop_counting_aloud(response, &mut kept, true);
     if kept.is_empty() {
         return None;
     }
@@ -733,7 +738,7 @@ pub fn committed(
     if ref_is_year && filtered.iter().any(year_like) {
         filtered.retain(year_like);
     }
-    drop_counting_aloud(&mut filtered);
+    drop_counting_aloud(response, &mut filtered, false);
     // "One more", "another", "もう一人", "한 명 더": an addition, not the count.
     let additive: Vec<Mention> = filtered
         .iter()
@@ -790,7 +795,8 @@ pub fn committed(
 }
 
 /// "1, 2, 3, 4": a run of consecutive counts from one keeps only its last number.
-fn drop_counting_aloud(ms: &mut Vec<Mention>) {
+/// A count that trails off ("3, 4, 5... there appear to be") keeps nothing: it never arrived.
+fn drop_counting_aloud(p: &str, ms: &mut Vec<Mention>, drop_unfinished: bool) {
     let mut i = 0;
     while i < ms.len() {
         if ms[i].value == 1.0 {
@@ -799,8 +805,18 @@ fn drop_counting_aloud(ms: &mut Vec<Mention>) {
                 j += 1;
             }
             if j - i >= 2 {
-                ms.drain(i..j);
-                continue;
+                let rest = &p[ms[j].end..];
+                let unfinished = rest.starts_with("...") || rest.starts_with('…');
+                ms.drain(
+                    i..if unfinished && drop_unfinished {
+                        j + 1
+                    } else {
+                        j
+                    },
+                );
+                if !unfinished || drop_unfinished {
+                    continue;
+                }
             }
         }
         i += 1;
@@ -838,6 +854,7 @@ mod tests {
         );
         assert_eq!(values("五人と十二匹と三つ"), vec![5.0, 12.0, 3.0]);
         assert_eq!(values("唯一の一緒"), Vec::<f64>::new());
+        assert_eq!(values("午後三時です"), vec![3.0]);
         assert_eq!(
             values("다섯 명, 세 개, 열두 마리, 둘이"),
             vec![5.0, 3.0, 12.0, 2.0]
@@ -869,6 +886,10 @@ mod tests {
             Some(1998.0)
         );
         assert_eq!(pick("1, 2, 3, 4 — four birds.", None, 4.0), Some(4.0));
+        assert_eq!(
+            pick("Counting: 1, 2, 3, 4, 5... there appear to be", None, 5.0),
+            None
+        );
         assert_eq!(
             pick("3月の降水量は117mmです。", Some("3月の降水量は？"), 117.0),
             Some(117.0)
