@@ -1129,6 +1129,24 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
     wait_text(c, "[data-testid=ba-before]", |t| t == "8.3").await;
     wait_text(c, "[data-testid=ba-after]", |t| t == "0.0").await;
     wait_for(c, "[data-testid=ba-chart] svg").await;
+    // The run list names the version of the scorer's rules behind each number; rescoring reads
+    // the stored responses again (nothing is sent) and changes nothing here.
+    for testid in ["run-scorer", "ba-scorer"] {
+        let xpath = format!("//td[@data-testid='{testid}' and normalize-space()='auto v2']");
+        let start = std::time::Instant::now();
+        while c.find(Locator::XPath(&xpath)).await.is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "no {testid} cell reads auto v2"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    click(c, "[data-testid=rescore-all]").await;
+    wait_text(c, "[data-testid=rescore-result]", |t| {
+        t.contains("results rescored, 0 changed")
+    })
+    .await;
     screenshot(c, "evaluation.png").await;
     let sent = stub.requests();
     // Per variant 12 prompts before and jg-007's question edited earlier in this test (the

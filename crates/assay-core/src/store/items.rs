@@ -82,6 +82,10 @@ pub(crate) struct ItemWriter<'t> {
     tx: &'t Transaction<'t>,
     item: rusqlite::Statement<'t>,
     revision: rusqlite::Statement<'t>,
+    uid: rusqlite::Statement<'t>,
+    /// Random per writer: with the revision's id it makes a uid no other replica holds, and
+    /// uids of one import are written in order into their unique index.
+    uid_prefix: String,
     ts: String,
 }
 
@@ -98,6 +102,10 @@ impl<'t> ItemWriter<'t> {
                 "INSERT INTO revisions (item_id, rev, author_id, role, round, created_at, op, tags, status, note, content)
                  VALUES (?1, 0, NULL, NULL, 0, ?2, NULL, 0, 'todo', 'imported', ?3)",
             )?,
+            uid: tx.prepare(
+                "INSERT INTO sync_uids (tbl, local_id, uid) VALUES ('revisions', ?1, ?2)",
+            )?,
+            uid_prefix: tx.query_row("SELECT lower(hex(randomblob(8)))", [], |r| r.get(0))?,
             ts: now(),
         })
     }
@@ -123,6 +131,9 @@ impl<'t> ItemWriter<'t> {
         let id = self.tx.last_insert_rowid();
         let json = serde_json::to_string(c).map_err(|e| Error::Invalid(e.to_string()))?;
         self.revision.execute(params![id, self.ts, json])?;
+        let rev_id = self.tx.last_insert_rowid();
+        self.uid
+            .execute(params![rev_id, format!("{}{rev_id:016x}", self.uid_prefix)])?;
         super::search::index_new(self.tx, id, c)?;
         super::boxes::write_metrics(self.tx, id, c)?;
         Ok(id)

@@ -74,6 +74,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0016_scorer_versions",
         include_str!("../../../../migrations/0016_scorer_versions.sql"),
     ),
+    (
+        "0017_bulk_uids",
+        include_str!("../../../../migrations/0017_bulk_uids.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

@@ -207,3 +207,48 @@ fn no_op_saves_write_nothing_and_status_rules_apply_once() {
     assert_eq!(p.save_edit(id, &changed, &a).unwrap(), 2);
     assert_eq!(p.item(id).unwrap().status, ItemStatus::Edited);
 }
+
+/// Every revision has its team uid: originals from the importer (in one batch, distinct, of
+/// the usual 32 hex digits), edits from the trigger with the uid of the revision they were
+/// based on.
+#[test]
+fn every_revision_gets_a_team_uid_and_an_edit_its_base() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let id = p.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
+    edit_answer(&mut p, id, "117", "aiko");
+    let c = p.connection();
+    let (revisions, uids, distinct, well_formed): (i64, i64, i64, i64) = c
+        .query_row(
+            "SELECT (SELECT count(*) FROM revisions),
+                    (SELECT count(*) FROM sync_uids WHERE tbl = 'revisions'),
+                    (SELECT count(DISTINCT uid) FROM sync_uids WHERE tbl = 'revisions'),
+                    (SELECT count(*) FROM sync_uids WHERE tbl = 'revisions' AND length(uid) = 32
+                        AND uid NOT GLOB '*[^0-9a-f]*')",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .unwrap();
+    assert!(revisions > 20);
+    assert_eq!(
+        (uids, distinct, well_formed),
+        (revisions, revisions, revisions)
+    );
+    let (base, original): (Option<String>, String) = c
+        .query_row(
+            "SELECT e.base_uid, o.uid FROM revisions r1
+             JOIN sync_uids e ON e.tbl = 'revisions' AND e.local_id = r1.id
+             JOIN revisions r0 ON r0.item_id = r1.item_id AND r0.rev = 0
+             JOIN sync_uids o ON o.tbl = 'revisions' AND o.local_id = r0.id
+             WHERE r1.item_id = ?1 AND r1.rev = 1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        base,
+        Some(original),
+        "the edit records the original it was based on"
+    );
+}
