@@ -322,7 +322,9 @@ impl Session {
     ) -> ApiResult<Vec<crate::types::RescoreResult>> {
         let p = self.project_mut()?;
         let reports = match run {
-            Some(id) => vec![assay_eval::rescore::rescore_run(p, id).map_err(|e| e.to_string())],
+            Some(id) => {
+                vec![assay_eval::rescore::rescore_run(p, id).map_err(|e| (id, e.to_string()))]
+            }
             None => assay_eval::rescore::rescore_all(p)
                 .map_err(|e| ApiError::new("invalid", e.to_string()))?,
         };
@@ -339,8 +341,8 @@ impl Session {
                     why_kept: r.why_kept,
                     error: None,
                 },
-                Err(e) => crate::types::RescoreResult {
-                    run_id: run.unwrap_or(0),
+                Err((run_id, e)) => crate::types::RescoreResult {
+                    run_id,
                     scorer: String::new(),
                     version: 0,
                     rescored: 0,

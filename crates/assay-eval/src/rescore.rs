@@ -55,7 +55,9 @@ pub fn rescore_run(project: &mut Project, run_id: i64) -> Result<RescoreReport> 
     };
     let mut writes = Vec::new();
     for r in project.stored_results(run_id)? {
-        let kind = ScorerKind::parse(&r.scorer);
+        // An "auto" run's result without its own scorer was scored by its answer format's.
+        let kind = ScorerKind::parse(&r.scorer)
+            .or_else(|| (r.scorer == "auto").then(|| ScorerKind::default_for(r.content.format)));
         let Some((kind, scorer)) = kind
             .filter(|k| rescorable(*k))
             .and_then(|k| k.local().map(|s| (k, s)))
@@ -68,7 +70,7 @@ pub fn rescore_run(project: &mut Project, run_id: i64) -> Result<RescoreReport> 
             continue;
         };
         let s = scorer.score(&r.content, &r.response, &ScoreContext::default());
-        report.version = kind.version();
+        report.version = report.version.max(kind.version());
         report.rescored += 1;
         if s.score != r.score || s.outcome() != r.outcome {
             report.changed += 1;
@@ -93,13 +95,14 @@ pub fn rescore_run(project: &mut Project, run_id: i64) -> Result<RescoreReport> 
     Ok(report)
 }
 
-/// Rescores every run this replica may rescore; runs it may not are skipped, not failed.
+/// Rescores every run this replica may rescore; runs it may not are skipped (with their id
+/// and why), not failed.
 pub fn rescore_all(
     project: &mut Project,
-) -> Result<Vec<std::result::Result<RescoreReport, String>>> {
+) -> Result<Vec<std::result::Result<RescoreReport, (i64, String)>>> {
     let ids: Vec<i64> = project.run_summaries()?.iter().map(|r| r.run.id).collect();
     Ok(ids
         .into_iter()
-        .map(|id| rescore_run(project, id).map_err(|e| format!("run {id}: {e}")))
+        .map(|id| rescore_run(project, id).map_err(|e| (id, format!("run {id}: {e}"))))
         .collect())
 }

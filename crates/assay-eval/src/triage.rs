@@ -56,7 +56,9 @@ fn rank(results: &[&CurrentResult]) -> Option<(f64, Vec<TriageReason>)> {
     for runs in by_model.values() {
         let mut counts: HashMap<String, (usize, &str, bool)> = HashMap::new();
         for r in runs {
-            if let Some(p) = r.parsed.as_deref().filter(|p| !p.trim().is_empty()) {
+            // A hedge ("B|D") is no answer.
+            let answer = r.parsed.as_deref().filter(|_| r.outcome != "hedged");
+            if let Some(p) = answer.filter(|p| !p.trim().is_empty()) {
                 let e = counts.entry(normalize(p)).or_insert((0, p, false));
                 e.0 += 1;
                 e.2 |= effective(r) >= 0.5;

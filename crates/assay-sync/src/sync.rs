@@ -25,6 +25,12 @@ pub fn sync(url: &str, project: &mut Project) -> Result<SyncReport> {
 pub fn sync_with(url: &str, password: Option<&str>, project: &mut Project) -> Result<SyncReport> {
     let mut db = connect_with(url, password)?;
     crate::schema::require_current(&mut db)?;
+    // Who this replica is to the team (a member's login; none for the owner), for the rules
+    // the store applies locally (a run another member published is theirs to rescore).
+    let me: Option<String> = db.query_one("SELECT assay_me()", &[])?.get(0);
+    if let Some(me) = &me {
+        project.sync_set("member", me)?;
+    }
     let conflicts_before = project.sync_status()?.conflicts;
     let mut report = SyncReport::default();
     let mut pushed = push_all(&mut db, project, &mut report);

@@ -285,7 +285,10 @@ pub fn rescore(ctx: &Ctx, a: RescoreArgs) -> anyhow::Result<()> {
     let mut p = ctx.open()?;
     let reports: Vec<Result<assay_eval::rescore::RescoreReport, String>> = match a.run {
         Some(id) => vec![Ok(assay_eval::rescore::rescore_run(&mut p, id)?)],
-        None => assay_eval::rescore::rescore_all(&mut p)?,
+        None => assay_eval::rescore::rescore_all(&mut p)?
+            .into_iter()
+            .map(|r| r.map_err(|(_, e)| e))
+            .collect(),
     };
     if ctx.json {
         let out: Vec<serde_json::Value> = reports
@@ -598,8 +601,8 @@ pub struct TraceArgs {
     /// Only this item (its id in the source file).
     #[arg(long)]
     pub item: Option<String>,
-    /// Only results with this outcome (scored, unparsed, hedged, error, skipped).
-    #[arg(long)]
+    /// Only results with this outcome.
+    #[arg(long, value_parser = ["scored", "unparsed", "hedged", "error", "skipped"])]
     pub outcome: Option<String>,
 }
 

@@ -828,22 +828,23 @@ impl Project {
     /// Whether a run was published by another team member (pulled here): its results are
     /// theirs to rescore.
     pub fn run_published_by_other(&self, run_id: i64) -> Result<Option<String>> {
-        // This replica's login is the user of its stored team URL (kept without password).
-        let me: Option<String> = self.sync_get("team")?.and_then(|url| {
-            let rest = url.split_once("://")?.1;
-            let user = rest.split_once('@')?.0;
-            Some(user.split(':').next().unwrap_or(user).to_string())
-        });
-        let author: Option<String> = self
+        // This replica's team login, as the team database named it at the last sync (None on
+        // the owner's replica and on a project that never synced).
+        let me: Option<String> = self.sync_get("member")?;
+        let row: Option<(Option<String>, Option<String>)> = self
             .conn
             .query_row(
-                "SELECT author FROM sync_runs WHERE run_id = ?1",
+                "SELECT author, snapshot FROM sync_runs WHERE run_id = ?1",
                 [run_id],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
-            .optional()?
-            .flatten();
-        Ok(author.filter(|a| me.as_deref() != Some(a.as_str())))
+            .optional()?;
+        Ok(match row {
+            Some((Some(author), _)) if me.as_deref() != Some(author.as_str()) => Some(author),
+            // On a member's replica, a published run with no author is the owner's.
+            Some((None, Some(_))) if me.is_some() => Some("the team's owner".into()),
+            _ => None,
+        })
     }
 
     /// The versions of the scorer rules that made a run's scores (1 for results stored before

@@ -54,7 +54,8 @@ fn statement_before() -> &'static [Regex] {
     static R: OnceLock<Vec<Regex>> = OnceLock::new();
     R.get_or_init(|| {
         [
-            r"(?:final answer|correct answer|right answer|best answer|answer|correct option|correct choice|right option|best option)\s*[*_]*\s*(?:is|would be|will be|should be|must be|=|:|-)?\s*[*_]*\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$",
+            r"(?:final answer|correct answer|right answer|best answer|answer|correct option|correct choice|right option|best option|correct one)(?:\s+(?:to this question|to the question|here|among the options|among the choices|from the options|in this case))?\s*[*_]*\s*(?:is|would be|will be|should be|must be|=|:|-)?\s*(?:most likely|likely|probably|definitely|clearly|indeed|therefore)?\s*[*_]*\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$",
+            r"\\boxed\{\s*(?:\\text\{)?\s*\(?$",
             r"(?:答え|回答|正解|解答)\s*[*_]*\s*(?:は|:)?\s*[*_]*\s*(?:選択肢)?\s*[(\[]?\s*[*_]*\s*$",
             r"(?:정답|답변|대답|답)\s*[*_]*\s*(?:은|는|:)?\s*[*_]*\s*(?:선택지)?\s*[(\[]?\s*[*_]*\s*$",
         ]
@@ -67,7 +68,7 @@ fn statement_before() -> &'static [Regex] {
 fn commitment_before() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        re(r"(?:\bi(?:'d|’d| would| will)?\s+(?:choose|pick|select|go with|say|answer|opt for|vote for)|\bi(?:'m|’m| am) going with|\bmy (?:answer|choice|pick|guess|selection|final choice)(?: is| would be)?|\bi think(?: it(?:'s|’s| is))?|\bi believe(?: it(?:'s|’s| is))?|\bi guess|\bit(?:'s|’s| is| must be| should be| would be| has to be)|\bthat(?:'s|’s| is)|\bthis is|\bso|\btherefore|\bthus|\bhence|\boverall|\bin conclusion|\bthe (?:best|most likely|correct|right) (?:option|choice|fit|match|one) (?:is|would be)|\bbest fit|\bgo(?:ing)? with|\bchoose|\bselect|\bpick|\bchange (?:my answer|it) to|\bswitch(?:ing)? to|\bsettle on|\b(?:that|which) leaves|\bleaving|\bonly|最終的に(?:は)?|結論(?:として|は)?|よって|したがって|つまり|따라서|그러므로|결론적으로|결국)\s*[:,]?\s*[*_]*\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$")
+        re(r"(?:\bi(?:'d|’d| would| will)?\s+(?:choose|pick|select|go with|say|answer|opt for|vote for)|\bi(?:'m|’m| am) going with|\bmy (?:answer|choice|pick|guess|selection|final choice)(?: is| would be)?|\bi think(?: it(?:'s|’s| is))?|\bi believe(?: it(?:'s|’s| is))?|\bi guess|\bit(?:'s|’s| is| must be| should be| would be| has to be)|\bthat(?:'s|’s| is)|\bthis is|\bso|\btherefore|\bthus|\bhence|\boverall|\bin conclusion|\bthe (?:best|most likely|correct|right) (?:option|choice|fit|match|one) (?:is|would be)|\bbest fit|\bgo(?:ing)? with|\bchoose|\bselect|\bpick|\bchange (?:my answer|it) to|\bswitch(?:ing)? to|\bsettle on|\b(?:that|which) leaves|\bleaving|\bonly|最終的に(?:は)?|結論(?:として|は)?|よって|したがって|つまり|따라서|그러므로|결론적으로|결국|\blean(?:ing)? (?:towards?|to)|\bprobably|\bmost likely|\blikely|\bwhich (?:matches|corresponds to)|\bcorresponds to|\bmatches|(?:\bactually|\bwait|\bno)[,.!]?\s*(?:no[,.!]?\s*)?(?:it(?:'s|’s| is)\s*)?)\s*[:,]?\s*[*_]*\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$")
     })
 }
 
@@ -75,11 +76,11 @@ fn commitment_after() -> &'static [Regex] {
     static R: OnceLock<Vec<Regex>> = OnceLock::new();
     R.get_or_init(|| {
         [
-            r"^\s*[)\]]?\s*[*_]*\s*(?:is|seems|looks|appears|would be|must be|should be)\s+(?:the\s+)?(?:correct|right|best|most\s+(?:likely|accurate|appropriate|suitable|plausible)|answer|true|accurate|appropriate)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:is|seems|looks|appears|would be|must be|should be)\s+(?:the\s+)?(?:correct|right|best|(?:more|most)\s+(?:likely|accurate|appropriate|suitable|plausible)|answer|true|accurate|appropriate)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:fits|matches)\s+(?:best|the)",
-            r"^\s*[)\]]?\s*[*_]*\s*(?:が|は)?\s*(?:正解|正しい|答え|最も|適切|妥当|当てはま|一番)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:が|は|の方が)?\s*(?:正解|正しい|答え|最も|適切|妥当|当てはま|一番|近い)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:を選|です|だと思|でしょう|だと考え|だ[。.]|だろう|にします|にする|とします|とする|に決め|に修正|に変更|で間違いな|で間違いあり|に違いな|で確定|でした)",
-            r"^\s*[)\]]?\s*[*_]*\s*(?:이|가|은|는)?\s*(?:정답|맞|옳|적절|가장)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:이|가|은|는)?\s*(?:더\s*)?(?:정답|맞|옳|적절|가장)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:입니다|이에요|예요|이요|요|네요|이네요|군요|일 것|일것|를 선택|을 선택|라고 생각|이라고 생각|로 보입|인 것 같)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:으로|로)\s*(?:하겠|할게|할께|정하|정정|고르|선택|바꾸|변경|수정)",
         ]
@@ -101,6 +102,12 @@ fn hedge_between() -> &'static Regex {
     R.get_or_init(|| {
         re(r"^\s*[)\]*_]*\s*,?\s*(?:or maybe|or possibly|or perhaps|and/or|or|/|かも(?:しれ|知れ)(?:ないし|ませんし|ない|ません)?\s*[、,]?\s*|か|または|もしくは|あるいは|或いは|또는|혹은|아니면|이나|나)\s*[(\[*_]*\s*(?:option\s*|choice\s*)?$")
     })
+}
+
+/// Letters listed together ("B and C", "A, B and D"), sharing a verdict that follows them.
+fn list_join() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| re(r"^\s*[)\]]?\s*(?:,|、|and|,\s*and|와|과|및|と|や)\s*[(\[]?\s*$"))
 }
 
 fn list_between() -> &'static Regex {
@@ -127,7 +134,7 @@ fn hedge_cue() -> &'static Regex {
 fn correction() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        re(r"wait|actually|on second thought|correction|\bno,|hmm|reconsider|re-?check|rethink|looking again|待って|いや|いえ、|やはり|やっぱり|訂正|改めて|잠깐|아니|다시|정정")
+        re(r"wait|actually|on second thought|correction|\bno,|hmm|reconsider|re-?check|rethink|looking again|closer|more carefully|more closely|待って|いや|いえ、|やはり|やっぱり|訂正|改めて|と思いましたが|と思ったが|よく見ると|かもしれませんが|かもしれないが|잠깐|아니|다시|정정|줄 알았는데|자세히 보니|일 수도 있지만|일 수도 있으나")
     })
 }
 
@@ -173,6 +180,36 @@ const A_AS_LETTER: &[&str] = &[
 /// A weaker mark a letter mention may carry.
 type Tier<'a> = dyn Fn(&Mention) -> bool + 'a;
 
+/// Words a capital letter names a thing after ("Vitamin C", "Plan B", "Type C").
+const NAMED_BY: &[&str] = &[
+    "vitamin",
+    "plan",
+    "type",
+    "grade",
+    "class",
+    "size",
+    "model",
+    "team",
+    "group",
+    "part",
+    "section",
+    "exit",
+    "gate",
+    "terminal",
+    "platform",
+    "block",
+    "row",
+    "seat",
+    "zone",
+    "level",
+    "hepatitis",
+    "mr",
+    "ms",
+    "mrs",
+    "dr",
+    "usb",
+];
+
 #[derive(Debug, Clone, Copy)]
 struct Mention {
     pos: usize,
@@ -183,6 +220,9 @@ struct Mention {
     denied: bool,
     strong: bool,
     weak: bool,
+    /// Stands alone as a letter: not followed by a word, or followed by a verb ("D is right"),
+    /// so "Plan B", "Vitamin C", "Type C cable" are not answers.
+    lone: bool,
 }
 
 /// The last `n` bytes before `at`, on a character boundary.
@@ -207,19 +247,38 @@ fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
         }
         let prev = i.checked_sub(1).map(|j| b[j]);
         let next = b.get(i + 1).copied();
-        if prev.is_some_and(|x| x.is_ascii_alphanumeric() || x == b'\'' || x == b'-')
+        // An apostrophe inside a word ("don't", "I'd"), not a quote ("'B'").
+        let in_word_quote = prev == Some(b'\'') && i >= 2 && b[i - 2].is_ascii_alphanumeric();
+        if prev.is_some_and(|x| x.is_ascii_alphanumeric() || x == b'-')
+            || in_word_quote
             || next.is_some_and(|x| x.is_ascii_alphanumeric())
         {
             continue;
         }
+        // "25°C", "25 °C": a unit, not a letter.
+        if t[..i].trim_end().ends_with('°') {
+            continue;
+        }
         let after = &l[i + 1..];
-        // "C-shaped", "A's", "I'd", "e.g.".
-        if after.starts_with(['-', '\'', '’'])
-            && after[1..].starts_with(|x: char| x.is_ascii_alphabetic())
+        let second = |s: &str| s.chars().nth(1);
+        // "C-shaped", "A's", "B’s", "I'd", "e.g.", "D.C.", "A/C unit".
+        if after.starts_with(['-', '\'', '’', '.', '/'])
+            && second(after).is_some_and(|x| x.is_ascii_alphabetic())
+            && (!after.starts_with('/') || after[2..].starts_with(' '))
         {
             continue;
         }
-        if after.starts_with('.') && after[1..].starts_with(|x: char| x.is_ascii_alphabetic()) {
+        // "Franklin D. Roosevelt": an initial between names.
+        let prev_word_capital = t[..i].trim_end().rsplit(' ').next().is_some_and(|w| {
+            w.len() > 1
+                && w.starts_with(|x: char| x.is_ascii_uppercase())
+                && w.chars().all(|x| x.is_ascii_alphabetic())
+        });
+        if !c.is_ascii_lowercase()
+            && prev_word_capital
+            && t[i + 1..].starts_with(". ")
+            && t[i + 3..].starts_with(|x: char| x.is_ascii_uppercase())
+        {
             continue;
         }
         let lower = c.is_ascii_lowercase();
@@ -244,7 +303,20 @@ fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
         let weak = !strong
             && (commitment_before().is_match(before)
                 || commitment_after().iter().any(|r| r.is_match(after)));
-        let denied = negation::denied(p, i, i + 1).is_some() || denial_before().is_match(before);
+        // A negator earlier in a statement's clause ("Without more context the best answer is
+        // B") does not deny the stated letter; a verdict after it still does.
+        let denied = if strong {
+            negation::denied_after(p, i + 1).is_some()
+        } else {
+            negation::denied(p, i, i + 1).is_some() || denial_before().is_match(before)
+        };
+        let before_word = t[..i]
+            .trim_end()
+            .rsplit(|x: char| !x.is_ascii_alphabetic())
+            .next()
+            .unwrap_or("");
+        let lone = (!followed_by_word || A_AS_LETTER.contains(&next_word))
+            && !NAMED_BY.contains(&before_word.to_ascii_lowercase().as_str());
         out.push(Mention {
             pos: i,
             idx,
@@ -253,6 +325,7 @@ fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
             denied,
             strong,
             weak,
+            lone,
         });
     }
     out
@@ -287,10 +360,34 @@ fn hedge_groups(l: &str, ms: &[Mention]) -> Vec<(usize, usize)> {
 
 /// What a response says about `n_options` options (see the module notes for the rules).
 pub fn read_choice(response: &str, n_options: usize) -> Reading {
-    let t = numbered_options(&nfkc(response), n_options);
+    read_choice_numbered(response, n_options, true)
+}
+
+/// [`read_choice`]; `numbered` says whether "2번"/"2番" may name the second option (not when
+/// the options are themselves numbered things: "3번 출구", "3番線").
+pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) -> Reading {
+    let renumber = |s: String| {
+        if numbered {
+            numbered_options(&s, n_options)
+        } else {
+            s
+        }
+    };
+    let t = renumber(nfkc(response));
     let l = t.to_ascii_lowercase();
-    let p = numbered_options(&text::prepare(response), n_options);
+    let p = renumber(text::prepare(response));
     let all = mentions(&t, &l, &p, n_options);
+    let mut all = all;
+    for k in (0..all.len().saturating_sub(1)).rev() {
+        let between = &l[all[k].pos + 1..all[k + 1].pos];
+        if all[k + 1].denied
+            && !all[k].strong
+            && list_join().is_match(between)
+            && negation::denied_after(&p, all[k + 1].pos + 1).is_some()
+        {
+            all[k].denied = true;
+        }
+    }
     let live: Vec<Mention> = all.iter().copied().filter(|m| !m.denied).collect();
     let groups = hedge_groups(&l, &live);
     let group_of = |k: usize| groups.iter().find(|(a, b)| (*a..=*b).contains(&k));
@@ -386,7 +483,9 @@ pub fn read_choice(response: &str, n_options: usize) -> Reading {
                 .iter()
                 .any(|w| before.ends_with(w))
         }),
-        ("lone letter", &|m: &Mention| !m.lower && !m.article_like),
+        ("lone letter", &|m: &Mention| {
+            !m.lower && !m.article_like && m.lone
+        }),
     ];
     for (rule, tier) in tiers {
         let mut found: Vec<usize> = live
@@ -489,7 +588,11 @@ impl Scorer for ChoiceScorer {
     }
     fn score(&self, item: &ItemContent, response: &str, _ctx: &ScoreContext) -> Scored {
         let n = item.options.len();
-        let reading = match read_choice(response, n) {
+        let numbered_texts = item.options.iter().any(|o| {
+            let t = nfkc(&o.text);
+            t.contains("번") || t.contains('番')
+        });
+        let reading = match read_choice_numbered(response, n, !numbered_texts) {
             Reading::Nothing(why) => match named_option(item, response) {
                 Some(i) => Reading::Letter(i, "option text"),
                 None => Reading::Nothing(why),
@@ -659,6 +762,24 @@ mod tests {
         assert_eq!(read("처음엔 A라고 생각했는데 B로 정정합니다."), "B");
         assert_eq!(read("Cで間違いないでしょう。"), "C");
         assert_eq!(read("c번이요"), "C");
+        // Multi-byte quotes, units and names that carry a capital letter.
+        assert_eq!(read("The correct answer is ‘B’."), "B");
+        assert_eq!(read("The answer is 'B'."), "B");
+        assert_eq!(read("Option B’s image shows a cat, so B."), "B");
+        assert_eq!(read("He is holding a USB Type C cable."), "-");
+        assert_eq!(read("It is rich in Vitamin C."), "-");
+        assert_eq!(read("The thermometer shows about 25°C."), "-");
+        assert_eq!(read("There is an A/C unit on the wall."), "-");
+        assert_eq!(read("The answer is most likely B."), "B");
+        assert_eq!(read("the final answer is \\boxed{C}"), "C");
+        assert_eq!(read("It's either B or D, but I'd lean towards D."), "D");
+        assert_eq!(read("Bが正解です。Aは正解ではありません。"), "B");
+        assert_eq!(
+            read("The sign is red, so B and C can be eliminated. D is the only red option."),
+            "D"
+        );
+        assert_eq!(read("Without more context the best answer is B."), "B");
+        assert_eq!(read("正解はCではないかと思います。"), "C");
         assert_eq!(read("정답은 2번입니다."), "B");
         assert_eq!(
             read("보기: A. 호랑이 B. 사자 C. 표범 D. 치타\n답변: B. 사자"),
@@ -677,5 +798,50 @@ mod tests {
             "C"
         );
         assert_eq!(read("Answer: E"), "-");
+    }
+}
+
+#[cfg(test)]
+mod scorer_tests {
+    use super::*;
+    use assay_core::ChoiceOption;
+
+    fn item(options: &[&str], correct: usize) -> ItemContent {
+        ItemContent {
+            question: "q".into(),
+            options: options
+                .iter()
+                .map(|t| ChoiceOption {
+                    text: (*t).into(),
+                    kind: None,
+                })
+                .collect(),
+            correct_option: Some(correct),
+            ..Default::default()
+        }
+    }
+
+    fn parsed(options: &[&str], response: &str) -> Option<String> {
+        ChoiceScorer
+            .score(&item(options, 1), response, &ScoreContext::default())
+            .parsed
+    }
+
+    #[test]
+    fn numbered_and_numeric_options() {
+        // Options that are numbered things: "3번" is the third exit's text, not option C.
+        let exits = ["1번 출구", "3번 출구", "5번 출구", "7번 출구"];
+        assert_eq!(parsed(&exits, "3번 출구입니다.").as_deref(), Some("B"));
+        let counts = ["2匹", "3匹", "4匹", "5匹"];
+        assert_eq!(parsed(&counts, "猫は四匹います。").as_deref(), Some("C"));
+        let hedge = ChoiceScorer.score(
+            &item(&["x", "y", "z", "w"], 1),
+            "maybe B or D",
+            &ScoreContext::default(),
+        );
+        assert_eq!(
+            (hedge.outcome(), hedge.parsed.as_deref()),
+            ("hedged", Some("B|D"))
+        );
     }
 }

@@ -25,8 +25,12 @@ use assay_core::ItemContent;
 
 pub struct SoftMatch;
 
-/// Second words that make the reference the first half of another thing ("bus stop" is not
-/// a bus, "Tokyo Tower" is not Tokyo).
+/// The rule of a reply that offers the reference with another answer (its own outcome).
+pub const HEDGE_RULE: &str = "reference offered with another answer (a hedge)";
+
+/// Second words that make a one-word noun reference the first half of another thing ("bus
+/// stop" is not a bus, "Tokyo Tower" is not Tokyo), unless the question asks for that kind of
+/// thing ("Which station is this?" → "Shinjuku Station" names Shinjuku).
 const COMPOUND_HEADS: &[&str] = &[
     "stop",
     "station",
@@ -44,10 +48,6 @@ const COMPOUND_HEADS: &[&str] = &[
     "house",
     "room",
     "stand",
-    "light",
-    "lights",
-    "sign",
-    "signs",
     "tree",
     "trees",
     "juice",
@@ -62,12 +62,6 @@ const COMPOUND_HEADS: &[&str] = &[
     "university",
     "college",
     "airport",
-    "port",
-    "bay",
-    "river",
-    "street",
-    "avenue",
-    "road",
     "museum",
     "castle",
     "temple",
@@ -75,15 +69,15 @@ const COMPOUND_HEADS: &[&str] = &[
     "stadium",
     "hall",
     "market",
-    "center",
-    "centre",
     "building",
-    "company",
-    "brand",
-    "logo",
-    "shaped",
-    "colored",
-    "coloured",
+];
+
+/// References that describe rather than name (colours, sizes, sides, materials): followed by
+/// any noun they still say what was asked ("a red stop sign" is red).
+const DESCRIBING: &[&str] = &[
+    "red", "blue", "green", "yellow", "white", "black", "brown", "gray", "grey", "orange", "pink",
+    "purple", "silver", "gold", "golden", "big", "small", "large", "tall", "short", "left",
+    "right", "top", "bottom", "wooden", "metal", "plastic", "glass", "old", "new",
 ];
 
 pub fn soft_match(reference: &str, response: &str) -> (bool, &'static str) {
@@ -110,6 +104,7 @@ pub fn soft_match_asked(
         let q = question.map(text::prepare);
         return match numbers::committed(&pp, q.as_deref(), want) {
             Some((got, rule)) if (got - want).abs() < 1e-9 => (true, rule),
+            Some((_, rule)) if rule == numbers::HEDGE_RULE => (false, rule),
             Some(_) => (false, "the number the response commits to differs"),
             None if want == 0.0 && numbers::says_absence(&pp) => {
                 (true, "says nothing is there, for a count of zero")
@@ -131,7 +126,8 @@ pub fn soft_match_asked(
         let asked = question.map(text::prepare).unwrap_or_default();
         words::occurrences(&pp, &text::nfkc_lower(response), needle, &asked)
     } else {
-        token_runs(&pp, &pr)
+        let asked = question.map(text::prepare).unwrap_or_default();
+        token_runs(&pp, &pr, &super::normalize::nfkc(response), &asked)
     };
     if spans.is_empty() {
         return (false, "no match");
@@ -148,8 +144,19 @@ pub fn soft_match_asked(
     if spans.is_empty() {
         return (false, "reference found but a denial governs it");
     }
+    // "It looks like a cat, but it's actually a fox", "猫のように見えますが、実はキツネです".
+    let spans: Vec<(usize, usize)> = spans
+        .into_iter()
+        .filter(|&(s, e)| !first_impression(&pp, s, e))
+        .collect();
+    if spans.is_empty() {
+        return (
+            false,
+            "reference found only as a first impression taken back",
+        );
+    }
     if spans.iter().all(|&(s, e)| offered_with_another(&pp, s, e)) {
-        return (false, "reference offered with another answer (a hedge)");
+        return (false, HEDGE_RULE);
     }
     if is_unspaced_script(&r) {
         (true, "response contains reference (as a word)")
@@ -200,7 +207,7 @@ fn tokens(p: &str) -> Vec<(usize, usize, &str)> {
 }
 
 /// Where the reference's tokens occur as a run of whole tokens in the response.
-fn token_runs(pp: &str, pr: &str) -> Vec<(usize, usize)> {
+fn token_runs(pp: &str, pr: &str, script: &str, asked: &str) -> Vec<(usize, usize)> {
     let hay = tokens(pp);
     let mut needle: Vec<&str> = tokens(pr).into_iter().map(|t| t.2).collect();
     if needle.len() > 1 && matches!(needle[0], "a" | "an" | "the") {
@@ -219,19 +226,27 @@ fn token_runs(pp: &str, pr: &str) -> Vec<(usize, usize)> {
     (0..=hay.len() - needle.len())
         .filter(|&i| (0..needle.len()).all(|k| same(hay[i + k].2, needle[k], k == last)))
         .filter(|&i| {
-            hay.get(i + needle.len())
-                .is_none_or(|next| !COMPOUND_HEADS.contains(&next.2))
+            needle.len() > 1
+                || DESCRIBING.contains(&needle[0])
+                || hay
+                    .get(i + needle.len())
+                    .is_none_or(|next| !COMPOUND_HEADS.contains(&next.2) || asked.contains(next.2))
         })
-        .filter(|&i| i == 0 || !PLACE_PREFIXES.contains(&hay[i - 1].2) || needle.len() > 1)
+        // "New York" is not York: a capitalised place prefix written before a one-word name.
+        .filter(|&i| {
+            needle.len() > 1
+                || i == 0
+                || !PLACE_PREFIXES.contains(&hay[i - 1].2)
+                || !script[hay[i - 1].0..].starts_with(|c: char| c.is_ascii_uppercase())
+        })
         .map(|i| (hay[i].0, hay[i + last].1))
         .collect()
 }
 
 /// Words before a place name that make another place of it ("New York" is not York).
 const PLACE_PREFIXES: &[&str] = &[
-    "new", "north", "south", "east", "west", "northern", "southern", "eastern", "western", "upper",
-    "lower", "greater", "little", "old", "port", "fort", "mount", "mt", "lake", "san", "santa",
-    "saint", "st", "los", "las",
+    "new", "north", "south", "east", "west", "port", "fort", "san", "santa", "saint", "st", "los",
+    "las",
 ];
 
 const YES: &[&str] = &[
@@ -278,22 +293,11 @@ fn polarity_word(pr: &str) -> Option<bool> {
 /// its first sentence is negated ("He isn't wearing glasses", "깨끗하지 않아요"); a plain
 /// statement answers neither.
 fn polarity(pp: &str) -> Option<bool> {
-    const UNSURE: &[&str] = &[
-        "know",
-        "sure",
-        "tell",
-        "unable",
-        "determine",
-        "unclear",
-        "わかりません",
-        "分かりません",
-        "わからな",
-        "分からな",
-        "判断でき",
-        "모르",
-        "알 수 없",
-    ];
-    if UNSURE.iter().any(|u| pp.contains(u)) {
+    static UNSURE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let unsure = UNSURE.get_or_init(|| {
+        regex::Regex::new(r"\b(?:not sure|unsure|(?:don'?t|do not|doesn'?t) know|can'?t tell|cannot tell|can'?t determine|cannot determine|unable to (?:tell|determine|see|say)|unclear|hard to (?:tell|say))\b|わかりません|分かりません|わからな|分からな|判断でき|모르|알 수 없").expect("valid")
+    });
+    if unsure.is_match(pp) {
         return None;
     }
     let toks = tokens(pp);
@@ -329,8 +333,11 @@ fn polarity(pp: &str) -> Option<bool> {
         "じゃな",
         "않",
         "아니",
+        "아닙",
         "없",
         "못",
+        "違い",
+        "違う",
     ]
     .iter()
     .any(|n| sentence.contains(n));
@@ -345,16 +352,40 @@ fn offered_with_another(pp: &str, s: usize, e: usize) -> bool {
     static AFTER: OnceLock<regex::Regex> = OnceLock::new();
     static BEFORE: OnceLock<regex::Regex> = OnceLock::new();
     let after = AFTER.get_or_init(|| {
-        regex::Regex::new(r"^(?:\s*,?\s*(?:or|or possibly|or maybe|or perhaps|and/or)\s+\S|(?:か|または|もしくは|あるいは)\s*[^\sでもなの。、]|\s*(?:또는|혹은|아니면)\s|(?:이나|나)\s+\S)").expect("valid")
+        regex::Regex::new(r"^(?:\s*,?\s*(?:or|or possibly|or maybe|or perhaps|and/or)\s+\S|(?:\s*,\s*[^,.;!?]{1,30}){1,4}?\s*,?\s*\bor\s+\S|(?:か|または|もしくは|あるいは)\s*[^\sでもなの。、とねよしか？?」]|\s*(?:또는|혹은|아니면)\s|(?:이나|나)\s+\S)").expect("valid")
     });
     let before = BEFORE.get_or_init(|| {
-        regex::Regex::new(r"(?:\bor|\bor possibly|\bor maybe|\beither|または|もしくは|あるいは|또는|혹은)\s*(?:a|an|the)?\s*$|\S(?:か)$").expect("valid")
+        regex::Regex::new(r"(?:\bor|\bor possibly|\bor maybe|\beither|または|もしくは|あるいは|또는|혹은)\s*(?:a|an|the)?\s*$").expect("valid")
     });
     let mut from = s.saturating_sub(24);
     while !pp.is_char_boundary(from) {
         from += 1;
     }
     after.is_match(&pp[e..]) || before.is_match(&pp[from..s])
+}
+
+/// A first impression the reply takes back: "looks like X, but", "at first ... X ... but
+/// actually", "Xのように見えますが", "X 같지만", "X, no wait".
+fn first_impression(pp: &str, s: usize, e: usize) -> bool {
+    use std::sync::OnceLock;
+    static BEFORE: OnceLock<regex::Regex> = OnceLock::new();
+    static AFTER: OnceLock<regex::Regex> = OnceLock::new();
+    static LATER: OnceLock<regex::Regex> = OnceLock::new();
+    let before = BEFORE.get_or_init(|| {
+        regex::Regex::new(r"(?:looks like|look like|seems like|at first|at first glance|i thought|initially)[^.!?]{0,40}$").expect("valid")
+    });
+    let after = AFTER.get_or_init(|| {
+        regex::Regex::new(r"^(?:\s*[,.]?\s*(?:no wait|wait,? no|actually,? no|no,? actually)|(?:の)?(?:ように|みたいに)見え(?:ますが|るが|るけど)|(?:だと|と)思いましたが|처럼 보이지만|\s*같지만|인 줄 알았는데|라고 생각했는데)").expect("valid")
+    });
+    let later = LATER.get_or_init(|| {
+        regex::Regex::new(r"\bbut\b|\bactually\b|\bin fact\b|実は|実際は|사실은|사실|알고 보니")
+            .expect("valid")
+    });
+    let mut from = s.saturating_sub(60);
+    while !pp.is_char_boundary(from) {
+        from += 1;
+    }
+    after.is_match(&pp[e..]) || (before.is_match(&pp[from..s]) && later.is_match(&pp[e..]))
 }
 
 /// Whether a reference is itself a denial ("No", "not sure"): then a denial in the response
@@ -382,7 +413,7 @@ impl Scorer for SoftMatch {
         Scored {
             score: Some(ok as u8 as f64),
             parsed: Some(normalize(response)),
-            hedged: false,
+            hedged: rule == HEDGE_RULE || rule == numbers::HEDGE_RULE,
             evidence: json!({"rule": rule, "reference": reference, "normalised_reference": normalize(&reference)}),
         }
     }
@@ -446,6 +477,47 @@ mod tests {
         assert!(soft_match("cat", "Is it a cat or a dog? It's a cat.").0);
         assert!(soft_match("3時", "午後三時ちょうどを指しています。").0);
         assert!(soft_match("yes", "The light isn't off — yes, it's on.").0);
+        assert!(soft_match("red", "It's a red stop sign.").0);
+        assert!(soft_match("man", "An old man is holding a cup.").0);
+        assert!(soft_match("left", "In the lower left corner.").0);
+        assert!(
+            soft_match_asked(
+                Some("Which station is this?"),
+                "Shinjuku",
+                "Shinjuku Station."
+            )
+            .0
+        );
+        assert!(soft_match("yes", "Yes, this is a well-known landmark.").0);
+        assert!(soft_match("아니요", "아닙니다.").0);
+        assert!(soft_match("いいえ", "違います。").0);
+        assert!(soft_match("キツネ", "キツネかと思います。").0);
+        assert!(soft_match("猫", "これは確か猫です。").0);
+        assert!(!soft_match("cat", "It could be a cat, a dog, or a fox.").0);
+        assert!(
+            soft_match(
+                "coffee",
+                "It's coffee, judging by the dark color and the foam."
+            )
+            .0
+        );
+        assert!(
+            !soft_match(
+                "cat",
+                "At first glance it looks like a cat, but it's actually a fox."
+            )
+            .0
+        );
+        assert!(!soft_match("猫", "猫のように見えますが、実はキツネです。").0);
+        assert!(!soft_match("고양이", "고양이 같지만 사실은 여우입니다.").0);
+        assert!(!soft_match("Tokyo", "Tokyo, no wait, Osaka.").0);
+        assert!(
+            soft_match(
+                "fox",
+                "At first glance it looks like a cat, but it's actually a fox."
+            )
+            .0
+        );
     }
 
     #[test]

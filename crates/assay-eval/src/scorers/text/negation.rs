@@ -66,7 +66,15 @@ fn after_rules() -> &'static [(Regex, &'static str)] {
                 "a verdict after it denies it",
             ),
             (
-                r"^\s*[)）\]」』*]*\s*(?:では|じゃ|で|とは|と|は|が|も)?\s*(?:絶対に?|決して|明らかに|全く|まったく)?\s*(?:ない|なく|なかっ|なさ|ありません|ございません|違[うい]|違いま|ちが[うい]|いない|いません|いなかっ|不正解|誤|間違[っえ]|間違い(?:[^なあ]|$)|正しくな|あてはまらな|当てはまらな)",
+                r#"^\s*[)\]"'’*]*\s*(?:(?:does|do)(?:n['’]?t|\s+not)\s+(?:fit|match|apply|work|make sense)|can(?:['’]?t|not)\s+be\s+(?:right|correct|it|the\s+answer)|is\s+out\b)"#,
+                "a verdict after it denies it",
+            ),
+            (
+                r"^\s*[)）\]」』*]*\s*(?:では|じゃ|で|とは|と|は|が|も)?\s*(?:絶対に?|決して|明らかに|全く|まったく)?\s*(?:ない|なく|なかっ|なさ|ありません|ございません|違[うい]|違いま|ちが[うい]|いない|いません|いなかっ|不正解|誤|間違[っえ]|間違い(?:[^なあ]|$)|正しくな|正しくありません|あてはまらな|当てはまらな|当てはまりません|あてはまりません|合わな|合いません)",
+                "a Japanese denial follows it",
+            ),
+            (
+                r"^\s*[)）\]」』*]*\s*(?:は|が)\s*(?:正解|答え|適切|正しい答え)\s*(?:では|じゃ)\s*(?:ない|なく|ありません)",
                 "a Japanese denial follows it",
             ),
             (
@@ -74,7 +82,7 @@ fn after_rules() -> &'static [(Regex, &'static str)] {
                 "a Japanese adjective negation follows it",
             ),
             (
-                r"^\s*[)）\]*]*\s*(?:이|가|은|는|도|이라|라)?\s*(?:절대|절대로|확실히|분명히|결코|전혀)?\s*(?:아니(?:[^면]|$)|아닌|아닙|아님|아냐|없|틀|오답)",
+                r"^\s*[)）\]*]*\s*(?:이|가|은|는|도|이라|라)?\s*(?:절대|절대로|확실히|분명히|결코|전혀)?\s*(?:아니(?:[^면]|$)|아닌|아닙|아님|아냐|없|틀|오답|정답이 아니|정답이\s*아닙|맞지 않|맞지않|옳지 않|적절하지 않)",
                 "a Korean denial follows it",
             ),
             (
@@ -93,11 +101,30 @@ pub fn denied(p: &str, start: usize, end: usize) -> Option<&'static str> {
     if negator_before(p, start) {
         return Some("a negator before it in its clause");
     }
+    denied_after(p, end)
+}
+
+/// Whether a denial follows the words ending at `end` ("C is wrong", "Cではなく").
+pub fn denied_after(p: &str, end: usize) -> Option<&'static str> {
     let rest = &p[end..];
+    // "Cではないか", "猫ではないでしょうか": a polite way of saying it is.
+    if tentative().is_match(rest) {
+        return None;
+    }
     after_rules()
         .iter()
         .find(|(re, _)| re.is_match(rest))
         .map(|(_, why)| *why)
+}
+
+fn tentative() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(
+            r"^\s*[)）\]」』*]*\s*(?:では|じゃ)(?:ない|ありません)(?:か|でしょうか|かな|だろうか)",
+        )
+        .expect("valid")
+    })
 }
 
 /// A clause mark that ends a negator's reach; brackets and quotes do not ("not (A)").
@@ -207,5 +234,9 @@ mod tests {
         assert!(d("C는 절대 아니에요", "c"));
         assert!(d("I doubt it's C", "c"));
         assert!(!d("No doubt it's C", "c"));
+        assert!(!d("Cではないかと思います", "c"));
+        assert!(d("Aは正解ではありません", "a"));
+        assert!(d("A는 맞지 않습니다", "a"));
+        assert!(d("B doesn't fit.", "b"));
     }
 }

@@ -258,7 +258,6 @@ fn english_mentions(p: &str) -> Vec<Mention> {
                     | "another"
                     | "a"
                     | "little"
-                    | "only"
                     | "right"
                     | "left"
             )
@@ -276,14 +275,18 @@ fn english_mentions(p: &str) -> Vec<Mention> {
                 && words.get(j + 1).is_some_and(|(_, n)| en_value(n).is_some())
                 && current >= 100.0
             {
+                end = s + w.len();
                 j += 1;
                 continue;
             }
             let parts: Vec<&str> = w.split('-').collect();
+            // Only words written together make one number: "Four. Four people" is two.
+            let apart = j > i && !p[end..s].chars().all(char::is_whitespace);
             if j > i
-                && !parts.iter().all(|x| {
-                    en_value(x).is_some() || matches!(*x, "hundred" | "thousand" | "million")
-                })
+                && (apart
+                    || !parts.iter().all(|x| {
+                        en_value(x).is_some() || matches!(*x, "hundred" | "thousand" | "million")
+                    }))
             {
                 break;
             }
@@ -755,7 +758,20 @@ pub fn committed(
             filtered.retain(|m| m.start >= c);
         }
     }
-    let cands = if filtered.is_empty() { kept } else { filtered };
+    let mut cands = if filtered.is_empty() { kept } else { filtered };
+    // "45 - 22 = 23": the operands of a calculation are out when its result is there.
+    let is_result = |m: &Mention| response[..m.start].trim_end().ends_with('=');
+    if cands.iter().any(is_result) {
+        let operands: Vec<Mention> = cands
+            .iter()
+            .copied()
+            .filter(|m| {
+                let rest = response[unit_end(response, m.end)..].trim_start();
+                rest.starts_with(['+', '-', '−', '×', '*', '/', '÷', '=', 'x'])
+            })
+            .collect();
+        cands.retain(|m| !operands.contains(m));
+    }
     // The number right after the last answer statement in its sentence.
     let mut stated: Option<Mention> = None;
     for mark in statement_marks().find_iter(response) {
@@ -776,8 +792,19 @@ pub fn committed(
             stated = Some(*m);
         }
     }
+    // "4 of them", "2 of which", "そのうち2人", "그중 2명": the part counted from a whole.
+    if let Some(m) = cands.iter().rev().find(|m| partitive(response, m)) {
+        if stated.is_none_or(|s| s.start < m.start) {
+            stated = Some(*m);
+        }
+    }
+    // "3 or 4 birds", "3-4", "5匹か6匹": several numbers offered, none committed to.
+    if let Some(m) = stated.or(cands.first().copied()) {
+        if offered_range(response, &m) {
+            return Some((f64::NAN, HEDGE_RULE));
+        }
+    }
     // Else the numbers that count what the question asks about, when others count other things.
-    let mut cands = cands;
     if let (None, Some(noun)) = (stated, question.and_then(asked_noun)) {
         let counting: Vec<Mention> = cands
             .iter()
@@ -785,13 +812,43 @@ pub fn committed(
             .filter(|m| counts_noun(response, m, &noun))
             .collect();
         if !counting.is_empty() {
-            cands.retain(|m| counting.contains(m) || !counts_other(response, m));
+            // Japanese and Korean write the noun before its count: numbers that do not count
+            // the asked noun count something else ("大人が3人、子どもが2人").
+            let cjk = !noun.is_ascii();
+            cands.retain(|m| counting.contains(m) || (!cjk && !counts_other(response, m)));
         }
     }
     match stated {
         Some(m) => Some((m.value, "the number of the last answer statement")),
         None => Some((cands[0].value, "the number the reply leads with")),
     }
+}
+
+/// The rule of a reply that offers several numbers ("3 or 4"): a hedge, its own outcome.
+pub const HEDGE_RULE: &str = "several numbers offered (a hedge)";
+
+fn partitive(p: &str, m: &Mention) -> bool {
+    static R: OnceLock<[Regex; 2]> = OnceLock::new();
+    let [after, before] = R.get_or_init(|| {
+        [
+            Regex::new(r"^\s+of\s+(?:them|those|these|which|whom)\b").expect("valid"),
+            Regex::new(r"(?:そのうち|うち|その中で|그중|그 중|그중에|이 중)\s*[^\s、。,.]{0,8}$")
+                .expect("valid"),
+        ]
+    });
+    let mut from = m.start.saturating_sub(30);
+    while !p.is_char_boundary(from) {
+        from += 1;
+    }
+    after.is_match(&p[m.end..]) || before.is_match(&p[from..m.start])
+}
+
+fn offered_range(p: &str, m: &Mention) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(r"^[^\s:：0-9.]{0,3}?\s*(?:\bor\b|\bto\b|-|–|~|〜|か|또는|혹은|아니면|이나|나)\s*[0-9一二三四五六七八九十]").expect("valid")
+    })
+    .is_match(&p[m.end..])
 }
 
 /// "1, 2, 3, 4": a run of consecutive counts from one keeps only its last number.
@@ -890,6 +947,29 @@ mod tests {
             pick("Counting: 1, 2, 3, 4, 5... there appear to be", None, 5.0),
             None
         );
+        assert_eq!(
+            pick("**Four.** Four people are visible.", None, 4.0),
+            Some(4.0)
+        );
+        assert_eq!(pick("There is only one cat.", None, 1.0), Some(1.0));
+        assert_eq!(
+            pick(
+                "There are 6 people, and 4 of them are wearing hats.",
+                None,
+                4.0
+            ),
+            Some(4.0)
+        );
+        assert_eq!(pick("So, 45 - 22 = 23.", None, 23.0), Some(23.0));
+        assert_eq!(
+            pick(
+                "大人が3人、子どもが2人います。",
+                Some("子どもは何人いますか？"),
+                2.0
+            ),
+            Some(2.0)
+        );
+        assert!(pick("There are 3 or 4 birds.", None, 3.0).is_some_and(f64::is_nan));
         assert_eq!(
             pick("3月の降水量は117mmです。", Some("3月の降水量は？"), 117.0),
             Some(117.0)

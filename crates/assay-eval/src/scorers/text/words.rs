@@ -91,6 +91,12 @@ fn starts_word(script: &str, s: usize) -> bool {
     if is_katakana(first) {
         return !is_katakana(before);
     }
+    if is_hangul(first) || is_kanji(first) {
+        // "공 3개", "3匹": a counter after a digit, not the word.
+        if before.is_ascii_digit() {
+            return false;
+        }
+    }
     if is_hangul(first) {
         return !is_hangul(before);
     }
@@ -116,11 +122,14 @@ fn ends_word(script: &str, s: usize, e: usize, asked: &str) -> bool {
     }
     if is_hangul(last) {
         let rest = &script[e..];
+        // A head noun the question itself uses ("무슨 역입니까?" → "서울역") is the answer's form.
+        let head = |h: &&&str| !asked.contains(**h);
         if !is_hangul(after) {
             let next = rest.trim_start_matches(' ');
-            return !(rest.starts_with(' ') && KO_HEADS.iter().any(|h| word_is(next, h)));
+            return !(rest.starts_with(' ')
+                && KO_HEADS.iter().filter(head).any(|h| word_is(next, h)));
         }
-        if KO_HEADS.iter().any(|h| rest.starts_with(h)) {
+        if KO_HEADS.iter().filter(head).any(|h| rest.starts_with(h)) {
             return false;
         }
         let particle = |r: &str| {
@@ -129,6 +138,10 @@ fn ends_word(script: &str, s: usize, e: usize, asked: &str) -> bool {
                 || KO_FOLLOWERS.iter().any(|f| r.starts_with(f))
         };
         return particle(rest)
+            || KO_HEADS
+                .iter()
+                .filter(|h| asked.contains(**h))
+                .any(|h| rest.strip_prefix(h).is_some_and(particle))
             || KO_ADMIN
                 .iter()
                 .any(|a| rest.strip_prefix(a).is_some_and(particle));
@@ -179,5 +192,13 @@ mod tests {
         assert!(!found("개구리입니다", "개"));
         assert!(!found("사과 주스예요", "사과"));
         assert!(found("사과 두 개", "사과"));
+        assert!(!found("공 3개가 있습니다", "개"));
+        assert!(!occurrences(
+            "서울역입니다",
+            "서울역입니다",
+            "서울",
+            "이 역은 무슨 역입니까"
+        )
+        .is_empty());
     }
 }
