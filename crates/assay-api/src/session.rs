@@ -289,11 +289,6 @@ impl Session {
         let p = self.project()?;
         let mut out = Vec::new();
         for r in p.run_summaries()? {
-            let versions: Vec<i64> = r
-                .scorer_versions
-                .split(',')
-                .filter_map(|v| v.parse().ok())
-                .collect();
             let no_rescore = match r.run.status.as_str() {
                 "running" | "pending" => Some(format!("the run is {}", r.run.status)),
                 _ => p
@@ -301,7 +296,7 @@ impl Session {
                     .map(|a| format!("published by {a}")),
             };
             out.push(crate::types::RunListRow {
-                scorer_label: assay_eval::table::scorer_label(&r.run.scorer, &versions),
+                scorer_label: assay_eval::table::scorer_label(&r.run.scorer, &r.scorer_versions),
                 items: r.items,
                 unparsed: r.unparsed,
                 hedged: r.hedged,

@@ -298,9 +298,8 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
     record(&mut a, [0.0, 0.0], false);
     assay_sync::sync(&ua, &mut a).unwrap();
     assay_sync::sync(&um, &mut m).unwrap();
-    let run_m = m.run_summaries().unwrap()[0].run.id;
     assert_eq!(
-        m.run_scorer_versions(run_m).unwrap(),
+        m.run_summaries().unwrap()[0].scorer_versions,
         vec![1],
         "no version: version 1"
     );
@@ -314,7 +313,10 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
     assay_sync::sync(&ua, &mut a).unwrap();
     assay_sync::sync(&um, &mut m).unwrap();
     let summary = &m.run_summaries().unwrap()[0];
-    assert_eq!((summary.hedged, summary.scorer_versions.as_str()), (2, "2"));
+    assert_eq!(
+        (summary.hedged, summary.scorer_versions.clone()),
+        (2, vec![2])
+    );
     // minjun cannot publish results into aiko's run.
     let mut mdb = Client::connect(&um, NoTls).unwrap();
     let snap: String = mdb

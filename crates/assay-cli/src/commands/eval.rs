@@ -262,7 +262,7 @@ pub fn runs(ctx: &Ctx) -> anyhow::Result<()> {
         println!(
             "{:>4} {:<12} {:<16} {:<6} {:<13} r{} {:<9} {:<14} items {:>5} cached {:>5} unparsed {:>3} hedged {:>3} errors {:>3} acc {}",
             r.run.id, r.run.model, r.run.dataset, r.run.version, r.run.variant, r.run.run_index, r.run.status,
-            format!("{} v{}", r.run.scorer, if r.scorer_versions.is_empty() { "-".into() } else { r.scorer_versions.replace(',', "+v") }),
+            assay_eval::table::scorer_label(&r.run.scorer, &r.scorer_versions),
             r.items, r.from_cache, r.unparsed, r.hedged, r.errors,
             r.accuracy.map_or("-".into(), |a| format!("{:.1}", a * 100.0))
         );

@@ -50,9 +50,9 @@ pub struct RunSummary {
     pub unparsed: i64,
     pub hedged: i64,
     pub errors: i64,
-    /// The versions of the scorer's rules that made the run's scores ("2", or "1,2" while
+    /// The versions of the scorer's rules that made the run's scores ([2], or [1, 2] while
     /// partly rescored); empty when nothing is scored.
-    pub scorer_versions: String,
+    pub scorer_versions: Vec<i64>,
     /// Mean score over the run's results, errors counted as 0.
     pub accuracy: Option<f64>,
 }
@@ -482,7 +482,11 @@ impl Project {
                 unparsed: r.get(12)?,
                 errors: r.get(13)?,
                 hedged: r.get(14)?,
-                scorer_versions: r.get(15)?,
+                scorer_versions: r
+                    .get::<_, String>(15)?
+                    .split(',')
+                    .filter_map(|v| v.parse().ok())
+                    .collect(),
                 accuracy: r.get(16)?,
             })
         })?;
@@ -845,17 +849,6 @@ impl Project {
             Some((None, Some(_))) if me.is_some() => Some("the team's owner".into()),
             _ => None,
         })
-    }
-
-    /// The versions of the scorer rules that made a run's scores (1 for results stored before
-    /// versions were kept).
-    pub fn run_scorer_versions(&self, run_id: i64) -> Result<Vec<i64>> {
-        let mut st = self.conn.prepare_cached(
-            "SELECT DISTINCT coalesce(scorer_version, 1) FROM run_items
-             WHERE run_id = ?1 AND outcome IN ('scored', 'unparsed', 'hedged') ORDER BY 1",
-        )?;
-        let rows = st.query_map([run_id], |r| r.get(0))?;
-        Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
     /// Results of a run made by one scorer.

@@ -8,7 +8,7 @@ use assay_eval::rescore::{rescore_all, rescore_run};
 use assay_eval::table::{before_after_table, TableOptions};
 use assay_eval::Variant;
 
-use crate::common::project;
+use crate::common::{project, recorded};
 
 /// (outcome, score, parsed, scorer version) of each result.
 type Stored = (String, Option<f64>, Option<String>, Option<i64>);
@@ -38,18 +38,9 @@ fn import(p: &mut Project, dir: &std::path::Path, version: Version, texts: &[&st
         p,
         &f,
         &PredictionImport {
-            model: "M".into(),
-            dataset: "set".into(),
             version,
-            variant: Variant::Original,
-            run_index: 1,
-            scorer: None,
-            format: None,
-            box_convention: Default::default(),
-            max_side: None,
-            id_field: "id".into(),
             text_field: "text".into(),
-            filter: None,
+            ..recorded("M", "set")
         },
     )
     .unwrap()
@@ -79,7 +70,14 @@ fn a_rescore_applies_the_current_rules_to_stored_responses_and_records_their_ver
              UPDATE run_items SET outcome = 'scored', score = 0, parsed = 'C', scorer_version = NULL WHERE run_id = {before} AND item_id = (SELECT id FROM items WHERE ext_id = 'm1');"
         ))
         .unwrap();
-    assert_eq!(p.run_scorer_versions(before).unwrap(), vec![1, 2]);
+    let versions = |p: &Project, run: i64| {
+        let all = p.run_summaries().unwrap();
+        all.into_iter()
+            .find(|r| r.run.id == run)
+            .unwrap()
+            .scorer_versions
+    };
+    assert_eq!(versions(&p, before), vec![1, 2]);
     let rows = before_after_table(
         &p,
         &["set".to_string()],
