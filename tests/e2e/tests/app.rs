@@ -167,6 +167,28 @@ async fn value(c: &Client, css: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Replaces the text of the input at `css` with `text`. WebKitWebDriver now and then answers a
+/// keystroke with an empty "unknown error" on a busy machine (seen in CI as the join form was
+/// filled); the field is found again, cleared and typed again until it holds the text.
+async fn fill(c: &Client, css: &str, text: &str) {
+    let mut last = String::new();
+    for _ in 0..6 {
+        let e = wait_for(c, css).await;
+        let typed = async {
+            e.clear().await?;
+            e.send_keys(text).await
+        }
+        .await;
+        match typed {
+            Ok(()) if value(c, css).await == text => return,
+            Ok(()) => last = format!("it holds {:?}", value(c, css).await),
+            Err(err) => last = err.to_string(),
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    panic!("could not type {text:?} into {css}: {last}");
+}
+
 async fn wait_value(c: &Client, css: &str, want: &str) {
     let start = Instant::now();
     while value(c, css).await != want {
@@ -261,10 +283,8 @@ async fn wait_op(c: &Client, op: &str, active: bool) {
 }
 
 async fn start_session(c: &Client, user: Option<&str>) {
-    let name = wait_for(c, "[data-testid=user-name]").await;
     if let Some(u) = user {
-        name.clear().await.unwrap();
-        name.send_keys(u).await.unwrap();
+        fill(c, "[data-testid=user-name]", u).await;
     }
     wait_for(c, "[data-testid=chosen-project]").await;
     click(c, "[data-testid=start]").await;
@@ -370,9 +390,7 @@ async fn annotate_in_the_real_window() {
     // Open an item, correct its answer, leave the field (saves), record the op with key 4.
     open_row(&c, "jg-006").await;
     assert_eq!(value(&c, "[data-testid=answer]").await, "171");
-    let answer = wait_for(&c, "[data-testid=answer]").await;
-    answer.clear().await.unwrap();
-    answer.send_keys("117").await.unwrap();
+    fill(&c, "[data-testid=answer]", "117").await;
     keys(&c, &[(None, '\u{E00C}')]).await; // Escape: blur, which saves
     wait_text(&c, "[data-testid=save-state]", |t| t.starts_with("saved")).await;
     keys(&c, &[(None, '4')]).await;
@@ -418,9 +436,7 @@ async fn annotate_in_the_real_window() {
         };
         other.save_edit(id, &edit, &author).unwrap();
     }
-    let answer = wait_for(&c, "[data-testid=answer]").await;
-    answer.clear().await.unwrap();
-    answer.send_keys("4月").await.unwrap();
+    fill(&c, "[data-testid=answer]", "4月").await;
     keys(&c, &[(None, '\u{E00C}')]).await; // Escape: blur, which tries to save
     wait_for(&c, "[data-testid=conflict-question]").await;
     wait_for(&c, "[data-testid=conflict-answer]").await;
@@ -523,9 +539,7 @@ async fn annotate_in_the_real_window() {
 /// Switches who is working: back to the start screen, a name and a role, the same project.
 async fn work_as(c: &Client, name: &str, role: &str) {
     click(c, "[data-testid=switch]").await;
-    let n = wait_for(c, "[data-testid=user-name]").await;
-    n.clear().await.unwrap();
-    n.send_keys(name).await.unwrap();
+    fill(c, "[data-testid=user-name]", name).await;
     click(c, &format!("[data-testid=role-{role}]")).await;
     click(c, "[data-testid=recent-project]").await;
     wait_for(c, "[data-testid=chosen-project]").await;
@@ -595,8 +609,7 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
     assert!(in_my_work(c, "review-item", "jg-006").await);
     click(c, "[data-testid=review-item][data-ext-id=jg-006]").await;
     wait_text(c, "[data-testid=item-id]", |t| t == "jg-006").await;
-    let comment = wait_for(c, "[data-testid=review-comment]").await;
-    comment.send_keys("give the unit (mm)").await.unwrap();
+    fill(c, "[data-testid=review-comment]", "give the unit (mm)").await;
     click(c, "[data-testid=request-changes]").await;
     wait_jg006(c, project, "changes requested", |s| {
         s.0 == ItemStatus::Flagged
@@ -607,11 +620,12 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
     })
     .await;
     // A comment with a mention; markup in it stays text.
-    let input = wait_for(c, "[data-testid=comment-input]").await;
-    input
-        .send_keys("@e2e-annotator <b>mm</b> please")
-        .await
-        .unwrap();
+    fill(
+        c,
+        "[data-testid=comment-input]",
+        "@e2e-annotator <b>mm</b> please",
+    )
+    .await;
     click(c, "[data-testid=comment-send]").await;
     wait_text(c, "[data-testid=comments] mark.mention", |t| {
         t == "@e2e-annotator"
@@ -644,9 +658,7 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
     screenshot(c, "my-work.png").await;
     click(c, "[data-testid=sent-back-item][data-ext-id=jg-006]").await;
     wait_text(c, "[data-testid=item-id]", |t| t == "jg-006").await;
-    let answer = wait_for(c, "[data-testid=answer]").await;
-    answer.clear().await.unwrap();
-    answer.send_keys("171mm").await.unwrap();
+    fill(c, "[data-testid=answer]", "171mm").await;
     keys(c, &[(None, '\u{E00C}')]).await;
     wait_jg006(c, project, "the fix", |s| {
         s.0 == ItemStatus::Edited && s.2.as_deref() == Some("171mm")
@@ -671,18 +683,12 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
     // The auditor deals the filtered items to both people as an audit round, all overlapping.
     click(c, "[data-testid=team-open]").await;
     wait_for(c, "[data-testid=round-form]").await;
-    wait_for(c, "[data-testid=round-name]")
-        .await
-        .send_keys("final check")
-        .await
-        .unwrap();
+    fill(c, "[data-testid=round-name]", "final check").await;
     click(c, "[data-testid=round-purpose] option[value=audit]").await;
     for who in ["e2e-annotator", "e2e-reviewer"] {
         click(c, &format!("[data-testid=assignee][data-name={who}]")).await;
     }
-    let overlap = wait_for(c, "[data-testid=round-overlap]").await;
-    overlap.clear().await.unwrap();
-    overlap.send_keys("100").await.unwrap();
+    fill(c, "[data-testid=round-overlap]", "100").await;
     click(c, "[data-testid=round-create]").await;
     wait_text(c, "[data-testid=round] caption", |t| {
         t.contains("final check") && t.contains("audit") && t.contains("1 items, 1 to two people")
@@ -702,9 +708,7 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
     wait_jg006(c, project, "the sign-off", |s| s.1).await;
     screenshot(c, "signed-off.png").await;
     // Locked: an edit is refused by the store and nothing changes.
-    let answer = wait_for(c, "[data-testid=answer]").await;
-    answer.clear().await.unwrap();
-    answer.send_keys("999").await.unwrap();
+    fill(c, "[data-testid=answer]", "999").await;
     keys(c, &[(None, '\u{E00C}')]).await;
     wait_text(c, "[data-testid=editor-error]", |t| {
         t.contains("signed off")
@@ -871,10 +875,12 @@ async fn draw_and_label_a_target_box(c: &Client, project: &Path) {
         stored(project, CR002.0, CR002.1).ref_type,
         Some(assay_core::RefType::InImageCue)
     );
-    let d = wait_for(c, "[data-testid=disambiguated]").await;
-    d.send_keys("How many doors does the red car on the left have?")
-        .await
-        .unwrap();
+    fill(
+        c,
+        "[data-testid=disambiguated]",
+        "How many doors does the red car on the left have?",
+    )
+    .await;
     keys(c, &[(None, '\u{E00C}')]).await; // Escape: blur, which saves
     wait_stored(c, project, CR002, "the ambiguous type", |c| {
         c.ref_type == Some(assay_core::RefType::Ambiguous)
@@ -1016,12 +1022,12 @@ async fn refine_a_checklist_and_filter(c: &Client, project: &Path) {
     .await;
     screenshot(c, "checklist.png").await;
 
-    let explicit = wait_for(c, "[data-testid=explicit-question]").await;
-    explicit.clear().await.unwrap();
-    explicit
-        .send_keys("초록색 비상구 표지판에 쓰인 EXIT는 무슨 뜻인가요?")
-        .await
-        .unwrap();
+    fill(
+        c,
+        "[data-testid=explicit-question]",
+        "초록색 비상구 표지판에 쓰인 EXIT는 무슨 뜻인가요?",
+    )
+    .await;
     keys(c, &[(None, '\u{E00C}')]).await;
     wait_stored(c, project, H101, "the explicit rewrite", |s| {
         s.explicit_question.as_deref() == Some("초록색 비상구 표지판에 쓰인 EXIT는 무슨 뜻인가요?")
@@ -1094,14 +1100,9 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
     .await
     .unwrap();
     click(c, "[data-testid=evaluation-open]").await;
-    let fill = |css: &'static str, text: String| async move {
-        let e = wait_for(c, css).await;
-        e.clear().await.unwrap();
-        e.send_keys(&text).await.unwrap();
-    };
-    fill("[data-testid=model-name]", "stub-qwen".into()).await;
-    fill("[data-testid=model-endpoint]", stub.url.clone()).await;
-    fill("[data-testid=model-id]", "qwen2.5-vl".into()).await;
+    fill(c, "[data-testid=model-name]", "stub-qwen").await;
+    fill(c, "[data-testid=model-endpoint]", &stub.url).await;
+    fill(c, "[data-testid=model-id]", "qwen2.5-vl").await;
     click(c, "[data-testid=model-save]").await;
     click(c, "[data-testid=check-stub-qwen]").await;
     wait_text(c, "[data-testid=check-result]", |t| t.contains("“OK”")).await;
@@ -1159,9 +1160,7 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
     // Put 171 back: the table follows without anyone starting a run.
     search(c, "降水量は何mm").await;
     open_row(c, "jg-006").await;
-    let answer = wait_for(c, "[data-testid=answer]").await;
-    answer.clear().await.unwrap();
-    answer.send_keys("171").await.unwrap();
+    fill(c, "[data-testid=answer]", "171").await;
     keys(c, &[(None, '\u{E00C}')]).await;
     wait_text(c, "[data-testid=save-state]", |t| t.starts_with("saved")).await;
     click(c, "[data-testid=evaluation-open]").await;
@@ -1251,19 +1250,18 @@ async fn a_team_through_postgresql(c: &Client, project: &Path) {
     .await
     .unwrap();
     click(c, "[data-testid=team-open]").await;
-    wait_for(c, "[data-testid=publish-url]")
-        .await
-        .send_keys(&format!(
-            "postgres://postgres@127.0.0.1:{}/e2e",
-            cluster.port
-        ))
-        .await
-        .unwrap();
-    wait_for(c, "[data-testid=publish-password]")
-        .await
-        .send_keys(assay_sync::cluster::SUPERUSER_PASSWORD)
-        .await
-        .unwrap();
+    fill(
+        c,
+        "[data-testid=publish-url]",
+        &format!("postgres://postgres@127.0.0.1:{}/e2e", cluster.port),
+    )
+    .await;
+    fill(
+        c,
+        "[data-testid=publish-password]",
+        assay_sync::cluster::SUPERUSER_PASSWORD,
+    )
+    .await;
     click(c, "[data-testid=publish]").await;
     wait_text(c, "[data-testid=sync-state]", |t| t.starts_with("synced")).await;
     let stored_url = assay_core::Project::open(project)
@@ -1347,27 +1345,18 @@ async fn a_team_through_postgresql(c: &Client, project: &Path) {
 
     // Another person joins from the start screen: a new replica, opened, syncing.
     click(c, "[data-testid=switch]").await;
-    let n = wait_for(c, "[data-testid=user-name]").await;
-    n.clear().await.unwrap();
-    n.send_keys("remote-c").await.unwrap();
+    fill(c, "[data-testid=user-name]", "remote-c").await;
     click(c, "[data-testid=role-annotator]").await;
     click(c, ".join-team summary").await;
-    wait_for(c, "[data-testid=join-url]")
-        .await
-        .send_keys(&format!("postgres://remote-c@127.0.0.1:{port}/e2e"))
-        .await
-        .unwrap();
-    wait_for(c, "[data-testid=join-password]")
-        .await
-        .send_keys("pw")
-        .await
-        .unwrap();
+    fill(
+        c,
+        "[data-testid=join-url]",
+        &format!("postgres://remote-c@127.0.0.1:{port}/e2e"),
+    )
+    .await;
+    fill(c, "[data-testid=join-password]", "pw").await;
     let joined = dir.path().join("joined.assay");
-    wait_for(c, "[data-testid=join-file]")
-        .await
-        .send_keys(&joined.display().to_string())
-        .await
-        .unwrap();
+    fill(c, "[data-testid=join-file]", &joined.display().to_string()).await;
     click(c, "[data-testid=join]").await;
     wait_text(c, "[data-testid=chosen-project]", |t| t.contains("joined")).await;
     click(c, "[data-testid=start]").await;
