@@ -192,7 +192,8 @@ impl BBox {
     }
 }
 
-/// A labelled box: person boxes in VAGUE scenes carry their indicator ("person3").
+/// A labelled box: person boxes in VAGUE scenes carry their indicator ("person3"); a target
+/// box its category when a file named one (a COCO category, a Label Studio label).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LabeledBox {
@@ -200,6 +201,28 @@ pub struct LabeledBox {
     pub label: Option<String>,
     #[serde(flatten)]
     pub bbox: BBox,
+    /// COCO's `iscrowd`: the box covers a crowd of objects rather than one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub crowd: bool,
+    /// COCO's `area` as the file gave it (its segmentation's, not the box's), kept so a
+    /// re-export evaluates the same; a redrawn box drops it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<f64>,
+}
+
+impl LabeledBox {
+    /// A box with nothing but its corners.
+    pub fn plain(bbox: BBox) -> Self {
+        Self::labelled(None, bbox)
+    }
+    pub fn labelled(label: Option<String>, bbox: BBox) -> Self {
+        Self {
+            label,
+            bbox,
+            crowd: false,
+            area: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -212,8 +235,13 @@ pub struct ItemImage {
     /// The file name the image had at import, kept for export.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// The image's numeric id in the box file it was annotated in (a COCO `images[].id`),
+    /// written back by the COCO export so other tools' references to it stay valid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_id: Option<i64>,
+    /// The boxes a grounding question refers to, labelled with their category when known.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub target_boxes: Vec<BBox>,
+    pub target_boxes: Vec<LabeledBox>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub person_boxes: Vec<LabeledBox>,
 }
@@ -330,7 +358,7 @@ impl ItemContent {
             ));
         }
         for img in &self.images {
-            for b in &img.target_boxes {
+            for b in img.target_boxes.iter().map(|t| &t.bbox) {
                 if !b.is_valid() {
                     return Err(format!("target box {b:?} is empty or inverted"));
                 }

@@ -253,6 +253,7 @@ mod tests {
                 width: 3000,
                 height: 4000,
                 name: None,
+                source_id: None,
                 target_boxes: vec![],
                 person_boxes: vec![],
             }],

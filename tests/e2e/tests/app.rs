@@ -841,7 +841,7 @@ async fn draw_and_label_a_target_box(c: &Client, project: &Path) {
     eprintln!("e2e: drew at zoom {scale:.3}; expecting {want:?} in image pixels");
     let as_array = |b: &assay_core::BBox| [b.x_min, b.y_min, b.x_max, b.y_max];
     wait_stored(c, project, CR002, "the drawn box", |c| {
-        c.images[0].target_boxes.len() == 2 && as_array(&c.images[0].target_boxes[1]) == want
+        c.images[0].target_boxes.len() == 2 && as_array(&c.images[0].target_boxes[1].bbox) == want
     })
     .await;
     wait_for(c, "[data-testid=box-hud]").await;
@@ -862,7 +862,7 @@ async fn draw_and_label_a_target_box(c: &Client, project: &Path) {
     .await;
     let moved = [want[0] + 3.0, want[1] + 10.0, want[2] + 3.0, want[3] + 10.0];
     wait_stored(c, project, CR002, "the nudged box", |c| {
-        as_array(&c.images[0].target_boxes[1]) == moved
+        as_array(&c.images[0].target_boxes[1].bbox) == moved
     })
     .await;
 

@@ -71,15 +71,27 @@ fn export(ctx: &Ctx, a: ExportArgs) -> anyhow::Result<()> {
     let format = a.format;
     std::fs::write(&a.out, formats::write(format, &sets))
         .with_context(|| format!("writing {}", a.out.display()))?;
+    // Label Studio needs a labelling config to open the tasks, and its converter to read them.
+    let config =
+        (format == BoxFormat::LabelStudio).then(|| a.out.with_extension("label_config.xml"));
+    if let Some(path) = &config {
+        std::fs::write(path, formats::label_studio_config(&sets))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
     let boxes: usize = sets.iter().map(|s| s.targets.len() + s.persons.len()).sum();
     if ctx.json {
-        return output::json(&serde_json::json!({"images": sets.len(), "boxes": boxes}));
+        return output::json(
+            &serde_json::json!({"images": sets.len(), "boxes": boxes, "label_config": config}),
+        );
     }
     println!(
         "wrote {boxes} boxes on {} images to {}",
         sets.len(),
         a.out.display()
     );
+    if let Some(path) = config {
+        println!("labelling config for Label Studio: {}", path.display());
+    }
     Ok(())
 }
 
@@ -131,7 +143,7 @@ fn model_output_sets(
             item: Some(id),
             width: w,
             height: h,
-            targets: vec![b],
+            targets: vec![assay_core::LabeledBox::plain(b)],
             ..Default::default()
         });
     }
@@ -162,5 +174,17 @@ fn import(ctx: &Ctx, a: ImportArgs) -> anyhow::Result<()> {
         "{} box sets matched; {} items got a new revision",
         report.matched, report.changed
     );
+    if report.merged > 0 {
+        println!(
+            "{} sets were for an image an earlier set already had (several tasks on one image): their boxes were added",
+            report.merged
+        );
+    }
+    if report.segmentations_dropped > 0 {
+        println!(
+            "{} segmentations were read as their boxes only: Assay keeps boxes, not masks or polygons",
+            report.segmentations_dropped
+        );
+    }
     Ok(())
 }

@@ -9,6 +9,8 @@
 //! Reading returns [`BoxSet`]s keyed by whatever the file names (an item id, an image file
 //! name); [`Project::apply_box_sets`](crate::Project) matches them to items.
 
+use std::collections::HashMap;
+
 use serde_json::{json, Value};
 
 use crate::error::{Error, Problem, Result};
@@ -19,14 +21,26 @@ use crate::model::{BBox, LabeledBox};
 pub struct BoxSet {
     /// The item's id in its dataset, when the file names it.
     pub item: Option<String>,
-    /// The image's file name (or hash), when the file names it.
+    /// The image as the file refers to it: a file name, a path, a Label Studio upload or
+    /// local-files reference, a URL, or an image hash.
     pub image: Option<String>,
+    /// SHA-256 of the referenced image's bytes, when the reference is a file next to the box
+    /// file (or an absolute path) that could be read.
+    pub image_hash: Option<String>,
+    /// The image's numeric id in the file (COCO `images[].id`).
+    pub image_id: Option<i64>,
+    /// How the file names this entry, for messages ("images[3] (id 7)", "task 12").
+    pub origin: Option<String>,
     /// Which image of the item (0 unless the file says).
     pub image_index: usize,
+    /// The size the file gives the image (0 when it gives none).
     pub width: u32,
     pub height: u32,
-    pub targets: Vec<BBox>,
+    /// Target boxes, with the category the file gave each (None for Assay's plain "target").
+    pub targets: Vec<LabeledBox>,
     pub persons: Vec<LabeledBox>,
+    /// Annotations whose segmentation (polygon or RLE) was read as its box only.
+    pub segmentations_dropped: usize,
 }
 
 crate::named_enum! {
@@ -37,14 +51,9 @@ crate::named_enum! {
     }
 }
 
-const TARGET: &str = "target";
+/// The category of a target box without a label of its own or an entity name.
+pub const TARGET: &str = "target";
 const PERSON: &str = "person";
-
-/// The last path segment of a file name or URL (Label Studio stores `/data/upload/3/x.jpg`).
-fn base_name(s: &str) -> String {
-    let s = s.split(['?', '#']).next().unwrap_or(s);
-    s.rsplit(['/', '\\']).next().unwrap_or(s).to_string()
-}
 
 fn problem(file: &str, line: Option<usize>, message: impl Into<String>) -> Error {
     let location = match line {
@@ -57,6 +66,7 @@ fn problem(file: &str, line: Option<usize>, message: impl Into<String>) -> Error
 fn num(v: &Value) -> Option<f64> {
     v.as_f64()
         .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+        .filter(|x| x.is_finite())
 }
 
 fn four(v: &Value) -> Option<[f64; 4]> {
@@ -71,7 +81,21 @@ fn four(v: &Value) -> Option<[f64; 4]> {
     Some(out)
 }
 
-fn check(b: BBox, w: u32, h: u32) -> std::result::Result<BBox, String> {
+/// An image side as a file gives it: a whole number from 1 to u32::MAX, read without wrapping
+/// (an `original_width` of 2^32 must not become 0 and skip the size check).
+fn side(v: Option<&Value>, what: &str) -> std::result::Result<Option<u32>, String> {
+    let Some(v) = v.filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    let x = num(v).ok_or_else(|| format!("{what} {v} is not a number"))?;
+    if x.fract() != 0.0 || x < 1.0 || x > f64::from(u32::MAX) {
+        return Err(format!("{what} {v} is not an image size in pixels"));
+    }
+    Ok(Some(x as u32))
+}
+
+/// Refuses an empty, inverted or non-finite box, and one outside a `w`x`h` image (0: unknown).
+pub fn check(b: BBox, w: u32, h: u32) -> std::result::Result<BBox, String> {
     if !b.is_valid() {
         return Err(format!(
             "box [{}, {}, {}, {}] is empty or inverted",
@@ -94,13 +118,125 @@ fn check(b: BBox, w: u32, h: u32) -> std::result::Result<BBox, String> {
     Ok(b)
 }
 
+fn percent_decode(s: &str) -> String {
+    let hex = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let (Some(hi), Some(lo)) = (hex(b[i + 1]), hex(b[i + 2])) {
+                out.push(hi * 16 + lo);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+}
+
+/// The path part of an image reference: the `d=` of a Label Studio local-files URL, else the
+/// reference without its query and fragment, percent-decoded.
+fn reference_path(reference: &str) -> String {
+    let r = reference.trim();
+    if let Some((_, query)) = r.split_once('?') {
+        if let Some(d) = query.split('&').find_map(|kv| kv.strip_prefix("d=")) {
+            return percent_decode(d);
+        }
+    }
+    let r = r.split(['?', '#']).next().unwrap_or(r);
+    percent_decode(r)
+}
+
+/// The names an image reference may match, most specific first: the file name, the name
+/// without the 8-hex prefix Label Studio gives uploads (`/data/upload/1/c44d2f77-x.png`),
+/// then each without its extension (Label Studio tasks may name `/image1`).
+pub fn reference_names(reference: &str) -> Vec<String> {
+    let path = reference_path(reference);
+    let base = path.rsplit(['/', '\\']).next().unwrap_or(&path).to_string();
+    if base.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![base.clone()];
+    if let Some((prefix, rest)) = base.split_once('-') {
+        if prefix.len() == 8 && prefix.bytes().all(|c| c.is_ascii_hexdigit()) && !rest.is_empty() {
+            out.push(rest.to_string());
+        }
+    }
+    for n in out.clone() {
+        if let Some((stem, _)) = n.rsplit_once('.') {
+            if !stem.is_empty() {
+                out.push(stem.to_string());
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|n| seen.insert(n.clone()));
+    out
+}
+
+/// Hashes the file an image reference points at, when it is an absolute path or lies beside
+/// the box file (by its path, its local-files `d=` path or its file name).
+fn local_image_hash(reference: &str, dir: &std::path::Path) -> Option<String> {
+    let path = reference_path(reference);
+    if path.contains("://") {
+        return None;
+    }
+    let rel = path.trim_start_matches(['/', '\\']);
+    let candidates = [
+        std::path::PathBuf::from(&path),
+        dir.join(rel),
+        dir.join(reference_names(reference).first()?),
+    ];
+    candidates
+        .iter()
+        .filter(|p| p.is_file())
+        .find_map(|p| std::fs::read(p).ok())
+        .map(|bytes| crate::imaging::sha256_hex(&bytes))
+}
+
 // ---------------------------------------------------------------- COCO
 
+/// COCO JSON. Target boxes go under their label's category (or "target"), person boxes under
+/// "person" with their indicator in `attributes.label`; `iscrowd` and a file's own `area` are
+/// written back; images keep the id they were read with where it is free.
 pub fn to_coco(sets: &[BoxSet]) -> Value {
+    let mut categories: Vec<(String, &str)> = Vec::new();
+    let mut cat_id = |name: &str, supercategory: &'static str| -> usize {
+        match categories.iter().position(|(n, _)| n == name) {
+            Some(i) => i + 1,
+            None => {
+                categories.push((name.to_string(), supercategory));
+                categories.len()
+            }
+        }
+    };
+    let taken: std::collections::HashSet<i64> = {
+        let mut seen = std::collections::HashSet::new();
+        let mut dup = std::collections::HashSet::new();
+        for id in sets.iter().filter_map(|s| s.image_id) {
+            if !seen.insert(id) {
+                dup.insert(id);
+            }
+        }
+        seen.difference(&dup).copied().collect()
+    };
+    let mut next_free = 1i64;
     let mut images = Vec::new();
     let mut anns = Vec::new();
-    for (i, s) in sets.iter().enumerate() {
-        let image_id = i + 1;
+    for s in sets {
+        let image_id = match s.image_id.filter(|id| taken.contains(id)) {
+            Some(id) => id,
+            None => {
+                while taken.contains(&next_free) {
+                    next_free += 1;
+                }
+                next_free += 1;
+                next_free - 1
+            }
+        };
         images.push(json!({
             "id": image_id,
             "file_name": s.image.clone().unwrap_or_default(),
@@ -109,63 +245,97 @@ pub fn to_coco(sets: &[BoxSet]) -> Value {
             "assay_item": s.item,
             "assay_image_index": s.image_index,
         }));
-        let mut push = |b: &BBox, cat: u32, label: Option<&String>| {
-            let (w, h) = (b.x_max - b.x_min, b.y_max - b.y_min);
+        let mut push = |b: &LabeledBox, cat: usize, person: bool| {
+            let bb = &b.bbox;
+            let (w, h) = (bb.x_max - bb.x_min, bb.y_max - bb.y_min);
             let mut a = json!({
                 "id": anns.len() + 1,
                 "image_id": image_id,
                 "category_id": cat,
-                "bbox": [b.x_min, b.y_min, w, h],
-                "area": w * h,
-                "iscrowd": 0,
+                "bbox": [bb.x_min, bb.y_min, w, h],
+                "area": b.area.unwrap_or(w * h),
+                "iscrowd": u8::from(b.crowd),
+                "segmentation": [],
             });
-            if let Some(l) = label {
+            if let (true, Some(l)) = (person, &b.label) {
                 a["attributes"] = json!({ "label": l });
             }
             anns.push(a);
         };
         for b in &s.targets {
-            push(b, 1, None);
+            let cat = cat_id(b.label.as_deref().unwrap_or(TARGET), "object");
+            push(b, cat, false);
         }
         for p in &s.persons {
-            push(&p.bbox, 2, p.label.as_ref());
+            let cat = cat_id(PERSON, PERSON);
+            push(p, cat, true);
         }
     }
+    let categories: Vec<Value> = categories
+        .iter()
+        .enumerate()
+        .map(|(i, (name, sup))| json!({ "id": i + 1, "name": name, "supercategory": sup }))
+        .collect();
     json!({
         "images": images,
         "annotations": anns,
-        "categories": [
-            { "id": 1, "name": TARGET, "supercategory": "object" },
-            { "id": 2, "name": PERSON, "supercategory": "person" }
-        ],
+        "categories": categories,
     })
 }
 
 /// Reads a COCO file. Annotations of the category named "person" become person boxes (with
-/// `attributes.label` kept), every other category a target box.
+/// `attributes.label` kept), every other category a target box labelled with its category's
+/// name ("target" stays unlabelled). `iscrowd` is kept, `area` kept where it is not the box's
+/// own, a segmentation is read as its box only (counted in `segmentations_dropped`).
 pub fn from_coco(file: &str, v: &Value) -> Result<Vec<BoxSet>> {
     let images = v
         .get("images")
         .and_then(Value::as_array)
         .ok_or_else(|| problem(file, None, "not a COCO file: no \"images\" list"))?;
-    let person_cats: Vec<i64> = v
+    let mut problems = Vec::new();
+    let mut category: HashMap<i64, String> = HashMap::new();
+    for (i, c) in v
         .get("categories")
         .and_then(Value::as_array)
-        .map(|cs| {
-            cs.iter()
-                .filter(|c| c.get("name").and_then(Value::as_str) == Some(PERSON))
-                .filter_map(|c| c.get("id").and_then(Value::as_i64))
-                .collect()
-        })
-        .unwrap_or_default();
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        match (
+            c.get("id").and_then(Value::as_i64),
+            c.get("name").and_then(Value::as_str),
+        ) {
+            (Some(id), Some(name)) if !name.trim().is_empty() => {
+                category.insert(id, name.trim().to_string());
+            }
+            _ => problems.push(Problem::new(
+                file,
+                format!("categories[{i}] needs a numeric id and a name"),
+            )),
+        }
+    }
     let mut sets: Vec<BoxSet> = Vec::new();
-    let mut by_id = std::collections::HashMap::new();
+    let mut by_id = HashMap::new();
     for (i, img) in images.iter().enumerate() {
-        let id = img
-            .get("id")
-            .and_then(Value::as_i64)
-            .ok_or_else(|| problem(file, None, format!("images[{i}] has no numeric id")))?;
-        by_id.insert(id, sets.len());
+        let at = |m: String| Problem::new(file, format!("images[{i}]: {m}"));
+        let Some(id) = img.get("id").and_then(Value::as_i64) else {
+            problems.push(at("has no numeric id".into()));
+            continue;
+        };
+        if by_id.insert(id, sets.len()).is_some() {
+            problems.push(at(format!("id {id} is used by an earlier image")));
+            continue;
+        }
+        let (width, height) = match (
+            side(img.get("width"), "width"),
+            side(img.get("height"), "height"),
+        ) {
+            (Ok(w), Ok(h)) => (w.unwrap_or(0), h.unwrap_or(0)),
+            (Err(e), _) | (_, Err(e)) => {
+                problems.push(at(e));
+                (0, 0)
+            }
+        };
         sets.push(BoxSet {
             item: img
                 .get("assay_item")
@@ -175,22 +345,24 @@ pub fn from_coco(file: &str, v: &Value) -> Result<Vec<BoxSet>> {
                 .get("file_name")
                 .and_then(Value::as_str)
                 .filter(|s| !s.is_empty())
-                .map(base_name),
+                .map(str::to_string),
+            // Ids in Assay's own export are the ones it assigned or already keeps.
+            image_id: Some(id).filter(|_| img.get("assay_item").is_none()),
+            origin: Some(format!("images[{i}] (id {id})")),
             image_index: img
                 .get("assay_image_index")
                 .and_then(Value::as_u64)
                 .unwrap_or(0) as usize,
-            width: img.get("width").and_then(Value::as_u64).unwrap_or(0) as u32,
-            height: img.get("height").and_then(Value::as_u64).unwrap_or(0) as u32,
+            width,
+            height,
             ..Default::default()
         });
     }
     let anns = v
         .get("annotations")
         .and_then(Value::as_array)
-        .cloned()
+        .map(Vec::as_slice)
         .unwrap_or_default();
-    let mut problems = Vec::new();
     for (i, a) in anns.iter().enumerate() {
         let at = |m: String| Problem::new(file, format!("annotations[{i}]: {m}"));
         let Some(&k) = a
@@ -219,15 +391,64 @@ pub fn from_coco(file: &str, v: &Value) -> Result<Vec<BoxSet>> {
                 continue;
             }
         };
-        let cat = a.get("category_id").and_then(Value::as_i64).unwrap_or(1);
-        if person_cats.contains(&cat) {
+        let crowd = match a.get("iscrowd") {
+            None | Some(Value::Null) => false,
+            Some(v) => match v.as_i64().or_else(|| v.as_bool().map(i64::from)) {
+                Some(0) => false,
+                Some(1) => true,
+                _ => {
+                    problems.push(at(format!("iscrowd {v} is neither 0 nor 1")));
+                    continue;
+                }
+            },
+        };
+        let area = match a.get("area") {
+            None | Some(Value::Null) => None,
+            Some(v) => match num(v) {
+                Some(x) if x >= 0.0 => {
+                    Some(x).filter(|x| (x - w * h).abs() > 1e-6 * (w * h).max(1.0))
+                }
+                _ => {
+                    problems.push(at(format!("area {v} is not a non-negative number")));
+                    continue;
+                }
+            },
+        };
+        let has_segmentation = match a.get("segmentation") {
+            Some(Value::Array(p)) => !p.is_empty(),
+            Some(Value::Object(_)) => true,
+            _ => false,
+        };
+        s.segmentations_dropped += usize::from(has_segmentation);
+        let cat = a.get("category_id").and_then(Value::as_i64);
+        let name = match cat {
+            None => None,
+            Some(c) => match category.get(&c) {
+                Some(n) => Some(n.as_str()),
+                None => {
+                    problems.push(at(format!("category_id {c} is not in categories")));
+                    continue;
+                }
+            },
+        };
+        if name.is_some_and(|n| n.eq_ignore_ascii_case(PERSON)) {
             let label = a
                 .pointer("/attributes/label")
                 .and_then(Value::as_str)
                 .map(str::to_string);
-            s.persons.push(LabeledBox { label, bbox: b });
+            s.persons.push(LabeledBox {
+                label,
+                bbox: b,
+                crowd,
+                area,
+            });
         } else {
-            s.targets.push(b);
+            s.targets.push(LabeledBox {
+                label: name.filter(|n| *n != TARGET).map(str::to_string),
+                bbox: b,
+                crowd,
+                area,
+            });
         }
     }
     if !problems.is_empty() {
@@ -238,63 +459,123 @@ pub fn from_coco(file: &str, v: &Value) -> Result<Vec<BoxSet>> {
 
 // ---------------------------------------------------------------- Label Studio
 
-fn ls_result(b: &BBox, w: u32, h: u32, label: &str, id: usize) -> Value {
+/// The name of the labelling config's control and object tags in Assay's Label Studio files.
+const LS_FROM: &str = "label";
+const LS_TO: &str = "image";
+
+fn ls_result(b: &LabeledBox, w: u32, h: u32, label: &str, id: usize) -> Value {
     let (fw, fh) = (f64::from(w.max(1)), f64::from(h.max(1)));
+    let bb = &b.bbox;
     json!({
         "id": format!("b{id}"),
         "type": "rectanglelabels",
-        "from_name": "label",
-        "to_name": "image",
+        "from_name": LS_FROM,
+        "to_name": LS_TO,
         "original_width": w,
         "original_height": h,
         "image_rotation": 0,
+        "origin": "manual",
         "value": {
-            "x": b.x_min / fw * 100.0,
-            "y": b.y_min / fh * 100.0,
-            "width": (b.x_max - b.x_min) / fw * 100.0,
-            "height": (b.y_max - b.y_min) / fh * 100.0,
+            "x": bb.x_min / fw * 100.0,
+            "y": bb.y_min / fh * 100.0,
+            "width": (bb.x_max - bb.x_min) / fw * 100.0,
+            "height": (bb.y_max - bb.y_min) / fh * 100.0,
             "rotation": 0,
             "rectanglelabels": [label],
         },
     })
 }
 
-/// Label Studio tasks, one per image, with the boxes as a completed annotation. Person boxes
-/// keep their indicator as the label ("person3"); targets are labelled "target".
+/// The label a box carries in Label Studio: a target's category (or "target"), a person's
+/// indicator (or "person").
+fn ls_label(b: &LabeledBox, person: bool) -> String {
+    b.label
+        .clone()
+        .unwrap_or_else(|| if person { PERSON } else { TARGET }.to_string())
+}
+
+/// Label Studio's JSON export: one task per image, with a task `id`, `data` (the image
+/// reference and Assay's item), and the boxes as one completed annotation, so that Label
+/// Studio imports it and its converter turns it into COCO or YOLO.
 pub fn to_label_studio(sets: &[BoxSet]) -> Value {
+    let mut annotation_id = 0;
     let tasks: Vec<Value> = sets
         .iter()
-        .map(|s| {
+        .enumerate()
+        .map(|(t, s)| {
             let mut results = Vec::new();
-            for b in &s.targets {
-                results.push(ls_result(b, s.width, s.height, TARGET, results.len() + 1));
+            for (b, person) in s
+                .targets
+                .iter()
+                .map(|b| (b, false))
+                .chain(s.persons.iter().map(|b| (b, true)))
+            {
+                let label = ls_label(b, person);
+                results.push(ls_result(b, s.width, s.height, &label, results.len() + 1));
             }
-            for p in &s.persons {
-                let label = p.label.clone().unwrap_or_else(|| PERSON.into());
-                results.push(ls_result(
-                    &p.bbox,
-                    s.width,
-                    s.height,
-                    &label,
-                    results.len() + 1,
-                ));
-            }
+            annotation_id += 1;
             json!({
+                "id": t + 1,
                 "data": {
                     "image": s.image.clone().unwrap_or_default(),
                     "assay_item": s.item,
                     "assay_image_index": s.image_index,
                 },
-                "annotations": [{ "result": results }],
+                "annotations": [{
+                    "id": annotation_id,
+                    "result": results,
+                    "was_cancelled": false,
+                    "ground_truth": false,
+                    "result_count": s.targets.len() + s.persons.len(),
+                    "task": t + 1,
+                }],
+                "predictions": [],
             })
         })
         .collect();
     Value::Array(tasks)
 }
 
-/// Reads a Label Studio export (JSON list of tasks). The latest annotation of each task is
-/// used, or its predictions when it has none. Percentages are converted with the task's
-/// `original_width/height`; a label starting with "person" makes a person box.
+/// A labelling config for Label Studio that shows the exported tasks: the image and one
+/// rectangle label per label the boxes use.
+pub fn label_studio_config(sets: &[BoxSet]) -> String {
+    let mut labels: Vec<String> = Vec::new();
+    for s in sets {
+        for (b, person) in s
+            .targets
+            .iter()
+            .map(|b| (b, false))
+            .chain(s.persons.iter().map(|b| (b, true)))
+        {
+            let l = ls_label(b, person);
+            if !labels.contains(&l) {
+                labels.push(l);
+            }
+        }
+    }
+    if labels.is_empty() {
+        labels.push(TARGET.into());
+    }
+    let escape = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let mut out = format!(
+        "<View>\n  <Image name=\"{LS_TO}\" value=\"${LS_TO}\"/>\n  <RectangleLabels name=\"{LS_FROM}\" toName=\"{LS_TO}\">\n"
+    );
+    for l in labels {
+        out.push_str(&format!("    <Label value=\"{}\"/>\n", escape(&l)));
+    }
+    out.push_str("  </RectangleLabels>\n</View>\n");
+    out
+}
+
+/// Reads a Label Studio export (JSON list of tasks). Each task gives one set: its latest
+/// annotation that was not cancelled, or its latest predictions when it has none.
+/// Percentages are converted with the result's `original_width/height`; a label starting with
+/// "person" makes a person box, any other label a target box of that category.
 pub fn from_label_studio(file: &str, v: &Value) -> Result<Vec<BoxSet>> {
     let tasks = v.as_array().ok_or_else(|| {
         problem(
@@ -306,18 +587,34 @@ pub fn from_label_studio(file: &str, v: &Value) -> Result<Vec<BoxSet>> {
     let mut sets = Vec::new();
     let mut problems = Vec::new();
     for (t, task) in tasks.iter().enumerate() {
+        let task_name = match task.get("id") {
+            Some(id) if !id.is_null() => format!("task {id}"),
+            _ => format!("task [{t}]"),
+        };
         let data = task.get("data").cloned().unwrap_or(Value::Null);
+        let image = data
+            .get("image")
+            .or_else(|| {
+                // A config may name its image variable otherwise ($img, $url): the one string.
+                data.as_object().and_then(|m| {
+                    let strings: Vec<&Value> = m
+                        .iter()
+                        .filter(|(k, v)| !k.starts_with("assay_") && v.is_string())
+                        .map(|(_, v)| v)
+                        .collect();
+                    (strings.len() == 1).then(|| strings[0])
+                })
+            })
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string);
         let mut set = BoxSet {
             item: data
                 .get("assay_item")
                 .and_then(Value::as_str)
-                .map(str::to_string)
-                .or_else(|| data.get("id").and_then(Value::as_str).map(str::to_string)),
-            image: data
-                .get("image")
-                .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
-                .map(base_name),
+                .map(str::to_string),
+            image,
+            origin: Some(task_name.clone()),
             image_index: data
                 .get("assay_image_index")
                 .and_then(Value::as_u64)
@@ -325,28 +622,59 @@ pub fn from_label_studio(file: &str, v: &Value) -> Result<Vec<BoxSet>> {
             ..Default::default()
         };
         let pick = |key: &str| {
-            task.get(key)
-                .and_then(Value::as_array)
-                .and_then(|a| a.last())
-                .and_then(|a| a.get("result"))
-                .and_then(Value::as_array)
-                .cloned()
+            let list = task.get(key).and_then(Value::as_array)?;
+            let live: Vec<&Value> = list
+                .iter()
+                .filter(|a| {
+                    !a.get("was_cancelled")
+                        .and_then(Value::as_bool)
+                        .unwrap_or(false)
+                        && !a.get("skipped").and_then(Value::as_bool).unwrap_or(false)
+                })
+                .collect();
+            // The latest by creation time where the file says; else the last listed.
+            let latest = live
+                .iter()
+                .enumerate()
+                .max_by(|(i, a), (j, b)| {
+                    let at = |x: &Value| {
+                        x.get("created_at")
+                            .and_then(Value::as_str)
+                            .map(str::to_string)
+                    };
+                    at(a).cmp(&at(b)).then(i.cmp(j))
+                })
+                .map(|(_, a)| *a)?;
+            latest.get("result").and_then(Value::as_array).cloned()
         };
         let results = pick("annotations").or_else(|| pick("predictions"));
         for (r, res) in results.unwrap_or_default().iter().enumerate() {
             if res.get("type").and_then(Value::as_str) != Some("rectanglelabels") {
                 continue;
             }
-            let at = |m: String| Problem::new(file, format!("task {t}, result {r}: {m}"));
-            let (Some(w), Some(h)) = (
-                res.get("original_width").and_then(Value::as_u64),
-                res.get("original_height").and_then(Value::as_u64),
-            ) else {
-                problems.push(at(
-                    "no original_width/original_height to convert percentages".into(),
-                ));
-                continue;
+            let at = |m: String| Problem::new(file, format!("{task_name}, result {r}: {m}"));
+            let size = side(res.get("original_width"), "original_width")
+                .and_then(|w| side(res.get("original_height"), "original_height").map(|h| (w, h)));
+            let (w, h) = match size {
+                Ok((Some(w), Some(h))) => (w, h),
+                Ok(_) => {
+                    problems.push(at(
+                        "no original_width/original_height to convert percentages".into(),
+                    ));
+                    continue;
+                }
+                Err(e) => {
+                    problems.push(at(e));
+                    continue;
+                }
             };
+            if (set.width, set.height) != (0, 0) && (set.width, set.height) != (w, h) {
+                problems.push(at(format!(
+                    "the image is {w}x{h} here but {}x{} in an earlier result",
+                    set.width, set.height
+                )));
+                continue;
+            }
             let val = res.get("value").cloned().unwrap_or(Value::Null);
             let get = |k: &str| val.get(k).and_then(num);
             let (Some(x), Some(y), Some(bw), Some(bh)) =
@@ -359,33 +687,36 @@ pub fn from_label_studio(file: &str, v: &Value) -> Result<Vec<BoxSet>> {
                 problems.push(at("rotated rectangles cannot be stored as boxes".into()));
                 continue;
             }
-            let (fw, fh) = (w as f64, h as f64);
+            let (fw, fh) = (f64::from(w), f64::from(h));
             let b = BBox {
                 x_min: x / 100.0 * fw,
                 y_min: y / 100.0 * fh,
                 x_max: (x + bw) / 100.0 * fw,
                 y_max: (y + bh) / 100.0 * fh,
             };
-            let b = match check(b, w as u32, h as u32) {
+            let b = match check(b, w, h) {
                 Ok(b) => b,
                 Err(e) => {
                     problems.push(at(e));
                     continue;
                 }
             };
-            set.width = w as u32;
-            set.height = h as u32;
+            set.width = w;
+            set.height = h;
             let label = val
                 .pointer("/rectanglelabels/0")
                 .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
                 .unwrap_or(TARGET);
             if label.to_lowercase().starts_with(PERSON) {
-                set.persons.push(LabeledBox {
-                    label: Some(label.to_string()),
-                    bbox: b,
-                });
+                set.persons
+                    .push(LabeledBox::labelled(Some(label.to_string()), b));
             } else {
-                set.targets.push(b);
+                set.targets.push(LabeledBox::labelled(
+                    Some(label.to_string()).filter(|l| l != TARGET),
+                    b,
+                ));
             }
         }
         sets.push(set);
@@ -403,7 +734,9 @@ pub fn from_label_studio(file: &str, v: &Value) -> Result<Vec<BoxSet>> {
 pub fn to_crag_mm(sets: &[BoxSet]) -> String {
     let mut out = String::new();
     for s in sets {
-        let Some(b) = s.targets.first() else { continue };
+        let Some(b) = s.targets.first().map(|t| &t.bbox) else {
+            continue;
+        };
         let line = json!({
             "id": s.item,
             "target_roi_bbox": [b.x_min, b.y_min, b.x_max, b.y_max],
@@ -444,16 +777,19 @@ pub fn from_crag_mm(file: &str, text: &str) -> Result<Vec<BoxSet>> {
             problems.push(at("target_roi_bbox is not [x1, y1, x2, y2]".into()));
             continue;
         };
-        let (w, h) = get("image_size")
-            .and_then(Value::as_array)
-            .filter(|a| a.len() == 2)
-            .map(|a| {
-                (
-                    num(&a[0]).unwrap_or(0.0) as u32,
-                    num(&a[1]).unwrap_or(0.0) as u32,
-                )
-            })
-            .unwrap_or((0, 0));
+        let size = match get("image_size").and_then(Value::as_array) {
+            Some(a) if a.len() == 2 => side(Some(&a[0]), "image width")
+                .and_then(|w| side(Some(&a[1]), "image height").map(|h| (w, h))),
+            Some(_) => Err("image_size is not [width, height]".to_string()),
+            None => Ok((None, None)),
+        };
+        let (w, h) = match size {
+            Ok((w, h)) => (w.unwrap_or(0), h.unwrap_or(0)),
+            Err(e) => {
+                problems.push(at(e));
+                continue;
+            }
+        };
         let b = BBox {
             x_min: x1,
             y_min: y1,
@@ -465,7 +801,7 @@ pub fn from_crag_mm(file: &str, text: &str) -> Result<Vec<BoxSet>> {
                 item: Some(item),
                 width: w,
                 height: h,
-                targets: vec![b],
+                targets: vec![LabeledBox::plain(b)],
                 ..Default::default()
             }),
             Err(e) => problems.push(at(e)),
@@ -477,19 +813,36 @@ pub fn from_crag_mm(file: &str, text: &str) -> Result<Vec<BoxSet>> {
     Ok(sets)
 }
 
-/// Reads a file in `format`.
+/// Reads a file in `format`. Image references that name a readable file (beside the box file,
+/// or an absolute path) get the file's content hash, so they match an item's image by content.
 pub fn read(format: BoxFormat, path: &std::path::Path) -> Result<Vec<BoxSet>> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     let file = path.display().to_string();
+    let mut sets = parse(format, &file, &text)?;
+    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    let mut hashed: HashMap<String, Option<String>> = HashMap::new();
+    for s in &mut sets {
+        if let Some(r) = &s.image {
+            s.image_hash = hashed
+                .entry(r.clone())
+                .or_insert_with(|| local_image_hash(r, dir))
+                .clone();
+        }
+    }
+    Ok(sets)
+}
+
+/// Parses the text of a file in `format`; `file` names it in errors.
+pub fn parse(format: BoxFormat, file: &str, text: &str) -> Result<Vec<BoxSet>> {
     match format {
-        BoxFormat::CragMm => from_crag_mm(&file, &text),
+        BoxFormat::CragMm => from_crag_mm(file, text),
         BoxFormat::Coco | BoxFormat::LabelStudio => {
-            let v: Value = serde_json::from_str(&text)
-                .map_err(|e| problem(&file, Some(e.line()), format!("not valid JSON: {e}")))?;
+            let v: Value = serde_json::from_str(text)
+                .map_err(|e| problem(file, Some(e.line()), format!("not valid JSON: {e}")))?;
             if format == BoxFormat::Coco {
-                from_coco(&file, &v)
+                from_coco(file, &v)
             } else {
-                from_label_studio(&file, &v)
+                from_label_studio(file, &v)
             }
         }
     }
@@ -518,13 +871,13 @@ mod tests {
                 image_index: 0,
                 width: 3024,
                 height: 4032,
-                targets: vec![BBox {
+                targets: vec![LabeledBox::plain(BBox {
                     x_min: 643.0,
                     y_min: 1610.0,
                     x_max: 2854.0,
                     y_max: 2388.0,
-                }],
-                persons: vec![],
+                })],
+                ..Default::default()
             },
             BoxSet {
                 item: Some("scene-7".into()),
@@ -534,25 +887,26 @@ mod tests {
                 height: 480,
                 targets: vec![],
                 persons: vec![
-                    LabeledBox {
-                        label: Some("person1".into()),
-                        bbox: BBox {
+                    LabeledBox::labelled(
+                        Some("person1".into()),
+                        BBox {
                             x_min: 10.5,
                             y_min: 20.25,
                             x_max: 110.0,
                             y_max: 300.0,
                         },
-                    },
-                    LabeledBox {
-                        label: Some("person2".into()),
-                        bbox: BBox {
+                    ),
+                    LabeledBox::labelled(
+                        Some("person2".into()),
+                        BBox {
                             x_min: 300.0,
                             y_min: 40.0,
                             x_max: 420.0,
                             y_max: 470.0,
                         },
-                    },
+                    ),
                 ],
+                ..Default::default()
             },
         ]
     }
@@ -564,13 +918,14 @@ mod tests {
             assert_eq!((x.width, x.height), (y.width, y.height));
             assert_eq!(x.targets.len(), y.targets.len());
             assert_eq!(x.persons.len(), y.persons.len());
-            let pairs = x.targets.iter().zip(&y.targets).chain(
-                x.persons
-                    .iter()
-                    .zip(&y.persons)
-                    .map(|(p, q)| (&p.bbox, &q.bbox)),
-            );
+            let pairs = x
+                .targets
+                .iter()
+                .zip(&y.targets)
+                .chain(x.persons.iter().zip(&y.persons));
             for (p, q) in pairs {
+                assert_eq!((&p.label, p.crowd, p.area), (&q.label, q.crowd, q.area));
+                let (p, q) = (&p.bbox, &q.bbox);
                 for (u, v) in [
                     (p.x_min, q.x_min),
                     (p.y_min, q.y_min),
@@ -628,15 +983,22 @@ mod tests {
               "type": "rectanglelabels"}]}]}
         ]);
         let sets = from_label_studio("export.json", &v).unwrap();
-        assert_eq!(sets[0].image.as_deref(), Some("a1b2-scene7.jpg"));
+        assert_eq!(
+            sets[0].image.as_deref(),
+            Some("/data/upload/3/a1b2-scene7.jpg")
+        );
+        assert_eq!(sets[0].origin.as_deref(), Some("task 7"));
         assert_eq!(
             sets[0].targets,
-            vec![BBox {
-                x_min: 160.0,
-                y_min: 240.0,
-                x_max: 480.0,
-                y_max: 360.0
-            }]
+            vec![LabeledBox::labelled(
+                Some("Car".into()),
+                BBox {
+                    x_min: 160.0,
+                    y_min: 240.0,
+                    x_max: 480.0,
+                    y_max: 360.0
+                }
+            )]
         );
         assert_eq!(sets[1].persons[0].label.as_deref(), Some("person4"));
         assert_eq!(sets[1].persons[0].bbox.y_max, 40.0);
@@ -665,7 +1027,7 @@ mod tests {
         let sets = from_crag_mm("test.jsonl", &text).unwrap();
         assert_eq!(sets.len(), 5);
         assert_eq!(
-            sets[0].targets[0],
+            sets[0].targets[0].bbox,
             BBox {
                 x_min: 643.0,
                 y_min: 1610.0,
@@ -684,5 +1046,202 @@ mod tests {
             panic!("refused")
         };
         assert!(ps[0].message.contains("outside"), "{}", ps[0].message);
+    }
+
+    #[test]
+    fn image_references_in_every_form_label_studio_writes() {
+        let names = |r: &str| reference_names(r);
+        assert_eq!(
+            names("/data/upload/1/c44d2f77-image1.png"),
+            vec![
+                "c44d2f77-image1.png",
+                "image1.png",
+                "c44d2f77-image1",
+                "image1"
+            ]
+        );
+        assert_eq!(
+            names("/data/local-files/?d=images/sub%20dir/image1.png"),
+            vec!["image1.png", "image1"]
+        );
+        assert_eq!(
+            names("s3://bucket/key/image1.png"),
+            vec!["image1.png", "image1"]
+        );
+        assert_eq!(
+            names("https://host/a/image1.jpg?X-Amz-Signature=abc#frag"),
+            vec!["image1.jpg", "image1"]
+        );
+        assert_eq!(names("/image1"), vec!["image1"]);
+        assert_eq!(names("C:\\data\\写真.png"), vec!["写真.png", "写真"]);
+        // A hyphen after something that is not an 8-hex upload prefix stays part of the name.
+        assert_eq!(
+            names("/data/upload/1/my-photo.png"),
+            vec!["my-photo.png", "my-photo"]
+        );
+        assert!(names("").is_empty());
+    }
+
+    #[test]
+    fn sizes_are_read_without_wrapping() {
+        let v = json!([{"id": 1, "data": {"image": "/image1"}, "annotations": [{"result": [
+            {"original_width": 4294967296u64, "original_height": 100, "type": "rectanglelabels",
+             "value": {"x": 10, "y": 10, "width": 10, "height": 10, "rectanglelabels": ["car"]}}]}]}]);
+        let Err(Error::Import(ps)) = from_label_studio("ls.json", &v) else {
+            panic!("2^32 is no width")
+        };
+        assert!(
+            ps[0].message.contains("original_width 4294967296"),
+            "{}",
+            ps[0].message
+        );
+        assert!(ps[0].location.contains("ls.json"));
+        assert!(ps[0].message.contains("task 1"), "{}", ps[0].message);
+        for bad in [json!(-3), json!(12.5), json!(0), json!("wide")] {
+            assert!(side(Some(&bad), "width").is_err(), "{bad}");
+        }
+        assert_eq!(
+            side(Some(&json!(4294967295u64)), "width"),
+            Ok(Some(u32::MAX))
+        );
+        let coco = json!({"images": [{"id": 1, "file_name": "a.jpg", "width": 4294967296u64, "height": 10}],
+                          "annotations": [], "categories": []});
+        assert!(from_coco("c.json", &coco).is_err());
+    }
+
+    #[test]
+    fn coco_keeps_categories_crowds_areas_and_image_ids() {
+        let v = json!({
+            "images": [{"id": 42, "file_name": "images/a.jpg", "width": 100, "height": 80},
+                       {"id": 7, "file_name": "b.jpg", "width": 50, "height": 50}],
+            "categories": [{"id": 3, "name": "car"}, {"id": 9, "name": "person"}, {"id": 1, "name": "target"}],
+            "annotations": [
+                {"id": 1, "image_id": 42, "category_id": 3, "bbox": [10, 10, 20, 10], "area": 150.5,
+                 "iscrowd": 0, "segmentation": [[10, 10, 30, 10, 30, 20]]},
+                {"id": 2, "image_id": 42, "category_id": 3, "bbox": [40, 40, 50, 30], "area": 1500,
+                 "iscrowd": 1, "segmentation": {"counts": "abc", "size": [80, 100]}},
+                {"id": 3, "image_id": 7, "category_id": 9, "bbox": [1, 1, 10, 10], "attributes": {"label": "person2"}},
+                {"id": 4, "image_id": 7, "category_id": 1, "bbox": [5, 5, 10, 10], "area": 100}
+            ]
+        });
+        let sets = from_coco("c.json", &v).unwrap();
+        let a = &sets[0];
+        assert_eq!(
+            (a.image_id, a.image.as_deref()),
+            (Some(42), Some("images/a.jpg"))
+        );
+        assert_eq!(a.targets[0].label.as_deref(), Some("car"));
+        assert_eq!(
+            a.targets[0].area,
+            Some(150.5),
+            "the segmentation's area is kept"
+        );
+        assert!(!a.targets[0].crowd && a.targets[1].crowd);
+        assert_eq!(
+            a.targets[1].area, None,
+            "an area equal to the box's is not stored"
+        );
+        assert_eq!(a.segmentations_dropped, 2);
+        let b = &sets[1];
+        assert_eq!(b.persons[0].label.as_deref(), Some("person2"));
+        assert_eq!(
+            b.targets[0].label, None,
+            "Assay's own \"target\" is no label"
+        );
+        // Written back: the same ids, categories by name, crowd and area as read.
+        let out = to_coco(&sets);
+        assert_eq!(out["images"][0]["id"], 42);
+        assert_eq!(out["images"][1]["id"], 7);
+        let cat = |id: &Value| {
+            out["categories"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| &c["id"] == id)
+                .unwrap()["name"]
+                .clone()
+        };
+        let anns = out["annotations"].as_array().unwrap();
+        assert_eq!(cat(&anns[0]["category_id"]), "car");
+        assert_eq!(anns[0]["area"], 150.5);
+        assert_eq!(anns[1]["iscrowd"], 1);
+        assert_eq!(cat(&anns[2]["category_id"]), "target");
+        assert_eq!(cat(&anns[3]["category_id"]), "person");
+        assert_eq!(from_coco("again.json", &out).unwrap()[0].targets, a.targets);
+    }
+
+    #[test]
+    fn coco_refuses_what_it_cannot_read_by_annotation() {
+        let base = |ann: Value| {
+            json!({"images": [{"id": 1, "file_name": "a.jpg", "width": 100, "height": 100}],
+                   "categories": [{"id": 1, "name": "car"}], "annotations": [ann]})
+        };
+        for (ann, says) in [
+            (
+                json!({"image_id": 1, "category_id": 1, "bbox": [10, 10, 0, 5]}),
+                "empty",
+            ),
+            (
+                json!({"image_id": 1, "category_id": 5, "bbox": [10, 10, 5, 5]}),
+                "category_id 5",
+            ),
+            (
+                json!({"image_id": 1, "category_id": 1, "bbox": [10, 10, 5, 5], "iscrowd": 2}),
+                "iscrowd",
+            ),
+            (
+                json!({"image_id": 2, "category_id": 1, "bbox": [10, 10, 5, 5]}),
+                "names no image",
+            ),
+            (
+                json!({"image_id": 1, "category_id": 1, "bbox": [10, 10, 5]}),
+                "bbox",
+            ),
+        ] {
+            let Err(Error::Import(ps)) = from_coco("c.json", &base(ann)) else {
+                panic!("refused: {says}")
+            };
+            assert!(
+                ps[0].message.starts_with("annotations[0]"),
+                "{}",
+                ps[0].message
+            );
+            assert!(ps[0].message.contains(says), "{says}: {}", ps[0].message);
+        }
+        let dup = json!({"images": [{"id": 1}, {"id": 1}], "annotations": []});
+        assert!(from_coco("c.json", &dup).is_err(), "two images with one id");
+    }
+
+    #[test]
+    fn label_studio_tasks_carry_ids_and_skip_cancelled_annotations() {
+        let out = to_label_studio(&sample());
+        assert_eq!(out[0]["id"], 1);
+        assert_eq!(out[1]["id"], 2);
+        assert_eq!(
+            out[1]["annotations"][0]["result"][0]["value"]["rectanglelabels"][0],
+            "person1"
+        );
+        assert!(out[0]["predictions"].as_array().unwrap().is_empty());
+        let config = label_studio_config(&sample());
+        for l in ["target", "person1", "person2"] {
+            assert!(
+                config.contains(&format!("<Label value=\"{l}\"/>")),
+                "{config}"
+            );
+        }
+        let v = json!([{"id": 3, "data": {"img": "/data/local-files/?d=x/a.png"}, "annotations": [
+            {"id": 1, "created_at": "2024-01-02T00:00:00Z", "result": [
+                {"original_width": 100, "original_height": 100, "type": "rectanglelabels",
+                 "value": {"x": 10, "y": 10, "width": 10, "height": 10, "rectanglelabels": ["old"]}}]},
+            {"id": 2, "created_at": "2024-01-03T00:00:00Z", "was_cancelled": true, "result": [
+                {"original_width": 100, "original_height": 100, "type": "rectanglelabels",
+                 "value": {"x": 50, "y": 50, "width": 10, "height": 10, "rectanglelabels": ["cancelled"]}}]}
+        ]}]);
+        let sets = from_label_studio("ls.json", &v).unwrap();
+        assert_eq!(
+            sets[0].image.as_deref(),
+            Some("/data/local-files/?d=x/a.png")
+        );
+        assert_eq!(sets[0].targets[0].label.as_deref(), Some("old"));
     }
 }

@@ -27,7 +27,7 @@ pub fn primary_box(c: &ItemContent) -> Option<(BBox, u32, u32)> {
     c.images.iter().find_map(|img| {
         img.target_boxes
             .first()
-            .map(|b| (*b, img.width, img.height))
+            .map(|b| (b.bbox, img.width, img.height))
     })
 }
 

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Error, Problem, Result};
-use crate::model::{BBox, ItemContent, ItemImage};
+use crate::model::{BBox, ItemContent, ItemImage, LabeledBox};
 use crate::store::items::ItemWriter;
 use crate::store::{NewItem, Project};
 use images::ImageLoader;
@@ -395,12 +395,12 @@ fn resolve_images(
                     Some((w, h)) => (img.width as f64 / w, img.height as f64 / h),
                     None => (1.0, 1.0),
                 };
-                let target_boxes: Vec<BBox> = spec
+                let target_boxes: Vec<LabeledBox> = spec
                     .target_boxes
                     .iter()
-                    .map(|b| scale_box(b, sx, sy))
+                    .map(|b| LabeledBox::plain(scale_box(b, sx, sy)))
                     .collect();
-                for b in &target_boxes {
+                for b in target_boxes.iter().map(|t| &t.bbox) {
                     if b.x_max > img.width as f64 + 1.0 || b.y_max > img.height as f64 + 1.0 {
                         errs.push(format!(
                             "box [{}, {}, {}, {}] lies outside the {}x{} image",
@@ -418,6 +418,7 @@ fn resolve_images(
                     width: img.width,
                     height: img.height,
                     name,
+                    source_id: None,
                     target_boxes,
                     person_boxes: spec.person_boxes,
                 });

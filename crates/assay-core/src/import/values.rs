@@ -181,10 +181,7 @@ pub fn parse_labeled_boxes(v: &Value) -> Result<Vec<LabeledBox>, String> {
             let mut out = Vec::new();
             for (k, b) in m {
                 if let Some(bbox) = parse_box(b)? {
-                    out.push(LabeledBox {
-                        label: Some(k.clone()),
-                        bbox,
-                    });
+                    out.push(LabeledBox::labelled(Some(k.clone()), bbox));
                 }
             }
             Ok(out)
@@ -192,10 +189,7 @@ pub fn parse_labeled_boxes(v: &Value) -> Result<Vec<LabeledBox>, String> {
         other => Ok(parse_boxes(other)?
             .into_iter()
             .enumerate()
-            .map(|(i, bbox)| LabeledBox {
-                label: Some(format!("person{}", i + 1)),
-                bbox,
-            })
+            .map(|(i, bbox)| LabeledBox::labelled(Some(format!("person{}", i + 1)), bbox))
             .collect()),
     }
 }

@@ -7,9 +7,9 @@ use rusqlite::{params, Connection, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
 use super::items::{apply_edit, current_content, Author, Edit};
-use super::Project;
+use super::{CurrentItem, Project};
 use crate::error::{Error, Problem, Result};
-use crate::grounding::formats::BoxSet;
+use crate::grounding::formats::{self, BoxSet};
 use crate::grounding::metrics;
 use crate::model::{BBox, ItemContent, LabeledBox};
 
@@ -51,14 +51,24 @@ pub struct BoxApplyReport {
     pub matched: usize,
     /// Items given a new revision (the others already had these boxes).
     pub changed: usize,
+    /// Sets for an image an earlier set of the file already gave boxes (several Label Studio
+    /// tasks on one image): their boxes were added to the earlier ones.
+    pub merged: usize,
+    /// Annotations whose segmentation was kept as its box only.
+    pub segmentations_dropped: usize,
 }
 
-fn scale_box(b: BBox, sx: f64, sy: f64) -> BBox {
-    BBox {
-        x_min: b.x_min * sx,
-        y_min: b.y_min * sy,
-        x_max: b.x_max * sx,
-        y_max: b.y_max * sy,
+fn scale_box(b: &LabeledBox, sx: f64, sy: f64) -> LabeledBox {
+    LabeledBox {
+        label: b.label.clone(),
+        bbox: BBox {
+            x_min: b.bbox.x_min * sx,
+            y_min: b.bbox.y_min * sy,
+            x_max: b.bbox.x_max * sx,
+            y_max: b.bbox.y_max * sy,
+        },
+        crowd: b.crowd,
+        area: b.area.map(|a| a * sx * sy),
     }
 }
 
@@ -66,11 +76,80 @@ fn stem(name: &str) -> &str {
     name.rsplit_once('.').map_or(name, |(s, _)| s)
 }
 
+/// Where an image of the dataset is: (item index, image index).
+type ImageAt = (usize, usize);
+
+/// The dataset's images by every name a file may use for them: the hash, the file name it was
+/// imported with (whole and base), and the base without extension, each with every place the
+/// name occurs.
+fn image_index(items: &[CurrentItem]) -> HashMap<String, Vec<ImageAt>> {
+    let mut by_name: HashMap<String, Vec<ImageAt>> = HashMap::new();
+    for (i, it) in items.iter().enumerate() {
+        for (k, img) in it.content.images.iter().enumerate() {
+            let mut keys = vec![img.hash.as_str()];
+            if let Some(n) = &img.name {
+                let base = n.rsplit(['/', '\\']).next().unwrap_or(n);
+                keys.extend([n.as_str(), base, stem(base)]);
+            }
+            keys.sort_unstable();
+            keys.dedup();
+            for key in keys.into_iter().filter(|k| !k.is_empty()) {
+                by_name.entry(key.to_string()).or_default().push((i, k));
+            }
+        }
+    }
+    by_name
+}
+
+/// Finds the item and image a set is for: by item id, else by the image's content hash, else
+/// by each name its reference may stand for. An image that several items share cannot say
+/// which item's target it is: refused, so that the file names the item.
+fn locate(
+    set: &BoxSet,
+    items: &[CurrentItem],
+    by_ext: &HashMap<&str, usize>,
+    by_image: &HashMap<String, Vec<ImageAt>>,
+) -> std::result::Result<ImageAt, String> {
+    if let Some(&i) = set.item.as_deref().and_then(|id| by_ext.get(id)) {
+        return Ok((i, set.image_index));
+    }
+    let reference = set.image.as_deref().unwrap_or_default();
+    let keys = set
+        .image_hash
+        .iter()
+        .cloned()
+        .chain(formats::reference_names(reference));
+    for key in keys {
+        match by_image.get(&key).map(Vec::as_slice) {
+            Some([at]) => return Ok(*at),
+            Some(several) if !several.is_empty() => {
+                let names: Vec<&str> = several
+                    .iter()
+                    .map(|(i, _)| items[*i].ext_id.as_str())
+                    .collect();
+                return Err(format!(
+                    "image {reference:?} is in several items ({}): the file must name the item (assay_item)",
+                    names.join(", ")
+                ));
+            }
+            _ => {}
+        }
+    }
+    Err(match (&set.item, &set.image) {
+        (Some(id), None) => format!("item {id:?} is not in this dataset"),
+        (_, Some(r)) => format!("image {r:?} matches no image of this dataset"),
+        _ => "an entry names neither an item nor an image".to_string(),
+    })
+}
+
 impl Project {
     /// Applies boxes read from a file to the items of a dataset, all or nothing. A set finds its
-    /// item by id, or else by the file name of one of the item's images (or its hash); boxes
-    /// given for another size of the image are scaled per axis to its original pixels. The
-    /// kinds a set carries (targets, persons) replace that image's boxes of the same kind.
+    /// item by id, or else its image by content hash or by any name Label Studio or COCO may
+    /// use for it (see [`formats::reference_names`]). Boxes given for another size of the
+    /// image are scaled per axis to its original pixels; every box is then checked against the
+    /// image's real size as the project knows it, and a box outside it refuses the file with the
+    /// item and box named. The kinds a set carries (targets, persons) replace that image's boxes
+    /// of the same kind; a later set for the same image adds to them.
     pub fn apply_box_sets(
         &mut self,
         dataset_id: i64,
@@ -85,73 +164,103 @@ impl Project {
             .enumerate()
             .map(|(i, it)| (it.ext_id.as_str(), i))
             .collect();
-        let mut by_image: HashMap<String, (usize, usize)> = HashMap::new();
-        for (i, it) in items.iter().enumerate() {
-            for (k, img) in it.content.images.iter().enumerate() {
-                by_image.insert(img.hash.clone(), (i, k));
-                if let Some(n) = &img.name {
-                    let base = n.rsplit(['/', '\\']).next().unwrap_or(n);
-                    by_image.entry(base.to_string()).or_insert((i, k));
-                }
-            }
-        }
+        let by_image = image_index(&items);
         let mut problems = Vec::new();
         let mut edits: Vec<Option<ItemContent>> = vec![None; items.len()];
-        let mut matched = 0;
+        let mut touched: HashMap<ImageAt, (bool, bool)> = HashMap::new();
+        let mut report = BoxApplyReport::default();
         for (n, set) in sets.iter().enumerate() {
-            let found = match (&set.item, &set.image) {
-                (Some(id), _) if by_ext.contains_key(id.as_str()) => {
-                    Some((by_ext[id.as_str()], set.image_index))
+            let entry = set
+                .origin
+                .clone()
+                .unwrap_or_else(|| format!("entry {}", n + 1));
+            let (i, k) = match locate(set, &items, &by_ext, &by_image) {
+                Ok(at) => at,
+                Err(e) => {
+                    problems.push(Problem::new(file, format!("{entry}: {e}")));
+                    continue;
                 }
-                (_, Some(name)) => by_image
-                    .get(name)
-                    .or_else(|| by_image.get(stem(name)))
-                    .copied(),
-                _ => None,
             };
-            let Some((i, k)) = found else {
-                let what = set
-                    .item
-                    .as_deref()
-                    .map(|s| format!("item {s:?}"))
-                    .or_else(|| set.image.as_deref().map(|s| format!("image {s:?}")))
-                    .unwrap_or_else(|| format!("entry {}", n + 1));
-                problems.push(Problem::new(
-                    file,
-                    format!("{what} matches no item of this dataset"),
-                ));
-                continue;
-            };
+            let ext = &items[i].ext_id;
             let content = edits[i].get_or_insert_with(|| items[i].content.clone());
             let Some(img) = content.images.get_mut(k) else {
                 problems.push(Problem::new(
                     file,
-                    format!("item {:?} has no image {}", items[i].ext_id, k + 1),
+                    format!("{entry}: item {ext:?} has no image {}", k + 1),
                 ));
                 continue;
             };
             let (sx, sy) = if set.width > 0 && set.height > 0 {
-                (
-                    f64::from(img.width) / f64::from(set.width),
-                    f64::from(img.height) / f64::from(set.height),
-                )
+                let (fw, fh) = (f64::from(set.width), f64::from(set.height));
+                let (iw, ih) = (f64::from(img.width), f64::from(img.height));
+                // A file that gives another shape of picture is about another image.
+                if ((fw / fh) / (iw / ih) - 1.0).abs() > 0.02 {
+                    problems.push(Problem::new(
+                        file,
+                        format!(
+                            "{entry}: the file gives image {} of item {ext:?} as {}x{}, but it is {}x{} (another aspect ratio: another image?)",
+                            k + 1,
+                            set.width,
+                            set.height,
+                            img.width,
+                            img.height
+                        ),
+                    ));
+                    continue;
+                }
+                (iw / fw, ih / fh)
             } else {
                 (1.0, 1.0)
             };
-            if !set.targets.is_empty() {
-                img.target_boxes = set.targets.iter().map(|b| scale_box(*b, sx, sy)).collect();
+            let scaled = |bs: &[LabeledBox]| bs.iter().map(|b| scale_box(b, sx, sy)).collect();
+            let targets: Vec<LabeledBox> = scaled(&set.targets);
+            let persons: Vec<LabeledBox> = scaled(&set.persons);
+            let mut bad = false;
+            for (kind, list) in [("target", &targets), ("person", &persons)] {
+                for (j, b) in list.iter().enumerate() {
+                    if let Err(e) = formats::check(b.bbox, img.width, img.height) {
+                        bad = true;
+                        problems.push(Problem::new(
+                            file,
+                            format!(
+                                "{entry}: item {ext:?}, image {}, {kind} box {}: {e}",
+                                k + 1,
+                                j + 1
+                            ),
+                        ));
+                    }
+                }
             }
-            if !set.persons.is_empty() {
-                img.person_boxes = set
-                    .persons
-                    .iter()
-                    .map(|p| LabeledBox {
-                        label: p.label.clone(),
-                        bbox: scale_box(p.bbox, sx, sy),
-                    })
-                    .collect();
+            if bad {
+                continue;
             }
-            matched += 1;
+            let seen = touched.entry((i, k)).or_insert((false, false));
+            let mut merged = false;
+            for (list, done, slot) in [
+                (targets, &mut seen.0, &mut img.target_boxes),
+                (persons, &mut seen.1, &mut img.person_boxes),
+            ] {
+                if list.is_empty() {
+                    continue;
+                }
+                if *done {
+                    merged = true;
+                    for b in list {
+                        if !slot.contains(&b) {
+                            slot.push(b);
+                        }
+                    }
+                } else {
+                    *slot = list;
+                    *done = true;
+                }
+            }
+            if set.image_id.is_some() && img.source_id.is_none() {
+                img.source_id = set.image_id;
+            }
+            report.merged += usize::from(merged);
+            report.segmentations_dropped += set.segmentations_dropped;
+            report.matched += 1;
         }
         if !problems.is_empty() {
             return Err(Error::Import(problems));
@@ -159,9 +268,18 @@ impl Project {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut changed = 0;
         for (it, content) in items.iter().zip(edits) {
-            let Some(content) = content else { continue };
+            let Some(mut content) = content else { continue };
+            // A target labelled with the item's own entity says nothing more than the entity.
+            if let Some(entity) = content.entity_name.clone() {
+                for img in &mut content.images {
+                    for b in &mut img.target_boxes {
+                        if b.label.as_deref() == Some(entity.as_str()) {
+                            b.label = None;
+                        }
+                    }
+                }
+            }
             if current_content(&tx, it.id)? == content {
                 continue;
             }
@@ -174,25 +292,39 @@ impl Project {
                 note: Some(note.to_string()),
             };
             apply_edit(&tx, it.id, &edit, author)?;
-            changed += 1;
+            report.changed += 1;
         }
         tx.commit()?;
-        Ok(BoxApplyReport { matched, changed })
+        Ok(report)
     }
 
-    /// The boxes of every image of a dataset's current items, for export.
+    /// The boxes of every image of a dataset's current items, for export. A target without a
+    /// label of its own is labelled with the item's entity, where the item names one.
     pub fn box_sets(&self, dataset_id: i64) -> Result<Vec<BoxSet>> {
         let mut out = Vec::new();
         for it in self.current_items(dataset_id)? {
+            let entity = it.content.entity_name.clone();
             for (k, img) in it.content.images.iter().enumerate() {
+                let targets = img
+                    .target_boxes
+                    .iter()
+                    .map(|b| LabeledBox {
+                        label: b.label.clone().or_else(|| entity.clone()),
+                        ..b.clone()
+                    })
+                    .collect();
                 out.push(BoxSet {
                     item: Some(it.ext_id.clone()),
                     image: Some(img.name.clone().unwrap_or_else(|| img.hash.clone())),
+                    image_hash: Some(img.hash.clone()),
+                    image_id: img.source_id,
+                    origin: None,
                     image_index: k,
                     width: img.width,
                     height: img.height,
-                    targets: img.target_boxes.clone(),
+                    targets,
                     persons: img.person_boxes.clone(),
+                    segmentations_dropped: 0,
                 });
             }
         }

@@ -114,7 +114,7 @@ fn crag_mm_labels_as_published_are_read_and_kept_verbatim() {
         let s = item(&p, "crag", "3f2a9c1e-5b7d-4e08-9a61-0c4d2b7e8f13");
         assert_eq!(s.ref_type, Some(RefType::Salient));
         assert_eq!((s.images[0].width, s.images[0].height), (3024, 4032));
-        let b = s.images[0].target_boxes[0];
+        let b = s.images[0].target_boxes[0].bbox;
         assert_eq!(
             (b.x_min, b.y_min, b.x_max, b.y_max),
             (643.0, 1610.0, 2854.0, 2388.0)

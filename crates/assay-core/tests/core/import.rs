@@ -67,7 +67,7 @@ fn each_sample_layout_is_detected_and_read() {
         .content;
     assert_eq!(c.ref_type, Some(RefType::Ambiguous));
     assert_eq!((c.images[0].width, c.images[0].height), (512, 384));
-    let b = c.images[0].target_boxes[0];
+    let b = c.images[0].target_boxes[0].bbox;
     assert_eq!(
         (b.x_min, b.y_min, b.x_max, b.y_max),
         (200.0, 280.0, 310.0, 342.0)

@@ -255,7 +255,7 @@ impl Scorer for GroundingScorer {
         let iou = img
             .target_boxes
             .iter()
-            .map(|t| t.iou(&pred))
+            .map(|t| t.bbox.iou(&pred))
             .fold(0.0, f64::max);
         Scored {
             hedged: false,
@@ -274,7 +274,7 @@ impl Scorer for GroundingScorer {
                 "original_size": [original.0, original.1],
                 "sent_size": [sent.0, sent.1],
                 "predicted_px": [pred.x_min, pred.y_min, pred.x_max, pred.y_max],
-                "reference_px": img.target_boxes.iter().map(|t| [t.x_min, t.y_min, t.x_max, t.y_max]).collect::<Vec<_>>(),
+                "reference_px": img.target_boxes.iter().map(|t| [t.bbox.x_min, t.bbox.y_min, t.bbox.x_max, t.bbox.y_max]).collect::<Vec<_>>(),
                 "iou": iou,
             }),
         }
@@ -293,12 +293,13 @@ mod tests {
                 width: w,
                 height: h,
                 name: None,
-                target_boxes: vec![BBox {
+                source_id: None,
+                target_boxes: vec![assay_core::LabeledBox::plain(BBox {
                     x_min: b[0],
                     y_min: b[1],
                     x_max: b[2],
                     y_max: b[3],
-                }],
+                })],
                 person_boxes: vec![],
             }],
             ..Default::default()

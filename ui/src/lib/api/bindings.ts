@@ -26,7 +26,16 @@ export type CriterionFlag = { criterion: string, issue: CriterionIssue, };
 
 export type BBox = { x_min: number, y_min: number, x_max: number, y_max: number, };
 
-export type LabeledBox = { label?: string | null, x_min: number, y_min: number, x_max: number, y_max: number, };
+export type LabeledBox = { label?: string | null, 
+/**
+ * COCO's `iscrowd`: the box covers a crowd of objects rather than one.
+ */
+crowd?: boolean, 
+/**
+ * COCO's `area` as the file gave it (its segmentation's, not the box's), kept so a
+ * re-export evaluates the same; a redrawn box drops it.
+ */
+area?: number | null, x_min: number, y_min: number, x_max: number, y_max: number, };
 
 export type ItemImage = { 
 /**
@@ -36,7 +45,16 @@ hash: string, width: number, height: number,
 /**
  * The file name the image had at import, kept for export.
  */
-name?: string | null, target_boxes?: Array<BBox>, person_boxes?: Array<LabeledBox>, };
+name?: string | null, 
+/**
+ * The image's numeric id in the box file it was annotated in (a COCO `images[].id`),
+ * written back by the COCO export so other tools' references to it stay valid.
+ */
+source_id?: number | null, 
+/**
+ * The boxes a grounding question refers to, labelled with their category when known.
+ */
+target_boxes?: Array<LabeledBox>, person_boxes?: Array<LabeledBox>, };
 
 export type ChoiceOption = { text: string, 
 /**
