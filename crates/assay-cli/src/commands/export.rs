@@ -10,12 +10,14 @@ use assay_core::export;
 pub struct ExportArgs {
     /// The dataset to export.
     pub dataset: String,
-    /// Output folder.
+    /// Output folder. For hf it is the dataset folder itself, which
+    /// `datasets.load_dataset(OUT)` opens.
     #[arg(long, default_value = ".")]
     pub out: PathBuf,
-    /// jsonl (Assay's own), parquet (Hugging Face style) or haerae-vision (the published
-    /// layout: train.jsonl, images/, filtering.csv).
-    #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "parquet", "haerae-vision"])]
+    /// jsonl (Assay's own), parquet (Hugging Face style, the refined set), hf (a Hugging Face
+    /// dataset folder: original and refined splits, a dataset card, the changelog) or
+    /// haerae-vision (the published layout: train.jsonl, images/, filtering.csv).
+    #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "parquet", "hf", "haerae-vision"])]
     pub format: String,
     /// Only items an auditor signed off.
     #[arg(long)]
@@ -34,6 +36,18 @@ pub fn run(ctx: &Ctx, a: ExportArgs) -> anyhow::Result<()> {
     } else {
         export::Scope::All
     };
+    if a.format == "hf" {
+        let r = export::export_hf(&p, &a.dataset, &a.out, scope)?;
+        if ctx.json {
+            return output::json(&serde_json::json!({ "export": r }));
+        }
+        println!(
+            "wrote {} original and {} refined items ({} removed, {} changed, {} images) to {}",
+            r.original, r.refined, r.removed, r.changed, r.images, r.path
+        );
+        println!("dataset card: {}", a.out.join("README.md").display());
+        return Ok(());
+    }
     let report = if a.format == "parquet" {
         export::export_parquet(
             &p,

@@ -1,8 +1,10 @@
 //! Exports of the current set (removed items left out): JSONL + images folder, Hugging Face
-//! style Parquet, and a changelog CSV with one row per changed item.
+//! style Parquet, a Hugging Face dataset folder (both splits and a card), and a changelog CSV
+//! with one row per changed item.
 
 mod changelog;
 mod haerae;
+mod hf;
 mod jsonl;
 mod parquet_hf;
 
@@ -10,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 pub use changelog::write_changelog;
 pub use haerae::export_haerae;
+pub use hf::{export_hf, HfReport, SPLITS as HF_SPLITS};
 pub use jsonl::export_jsonl;
 pub use parquet_hf::{export_parquet, ITEM_COLUMN};
 

@@ -1,3 +1,4 @@
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -5,9 +6,11 @@ use arrow_array::builder::{Int64Builder, ListBuilder, StringBuilder};
 use arrow_array::{ArrayRef, BinaryArray, ListArray, RecordBatch, StringArray, StructArray};
 use arrow_schema::{DataType, Field, Fields, Schema};
 use parquet::arrow::ArrowWriter;
+use serde_json::{json, Value};
 
 use super::{current_items, image_file_name, ExportReport};
 use crate::error::{Error, Result};
+use crate::model::{ItemContent, RefType, RefinementOp};
 use crate::store::{Project, Version};
 
 /// Column holding the full item (without image bytes) so a re-import loses nothing the flat
@@ -21,24 +24,64 @@ fn image_fields() -> Fields {
     ])
 }
 
-/// A Parquet file in the Hugging Face datasets layout: images as a list of `{bytes, path}`.
-pub fn export_parquet(
-    project: &Project,
-    dataset: &str,
-    path: &Path,
-    scope: super::Scope,
-) -> Result<ExportReport> {
-    let ds = project.dataset_by_name(dataset)?;
-    let items: Vec<_> = current_items(project, ds.id, scope)?;
-    let removed = items
-        .iter()
-        .filter(|i| !Version::After.includes(i.op, i.kept))
-        .count();
-    let items: Vec<_> = items
-        .into_iter()
-        .filter(|i| Version::After.includes(i.op, i.kept))
-        .collect();
+/// One row of a Parquet export: an item's id, the content written, and its operation.
+pub(crate) struct Row<'a> {
+    pub ext_id: &'a str,
+    pub content: &'a ItemContent,
+    pub op: Option<RefinementOp>,
+}
 
+/// A ClassLabel feature over a named enum's names, in declaration order (its stored ints).
+fn class_label(names: &[&str]) -> Value {
+    json!({ "names": names, "_type": "ClassLabel" })
+}
+
+fn value(dtype: &str) -> Value {
+    json!({ "dtype": dtype, "_type": "Value" })
+}
+
+/// `Sequence` rather than datasets 4+'s `List`: every datasets release reads it.
+fn sequence(feature: Value) -> Value {
+    json!({ "feature": feature, "_type": "Sequence" })
+}
+
+/// The features of the export's columns, as `datasets` writes them into the `huggingface`
+/// schema metadata: images decode to PIL images, operation and referring-expression type to
+/// class labels.
+/// In column order, which `datasets` keeps (a JSON object here would sort them).
+pub(crate) fn features() -> Vec<(&'static str, Value)> {
+    vec![
+        ("id", value("string")),
+        ("question", value("string")),
+        ("answer", value("string")),
+        ("options", sequence(value("string"))),
+        ("answer_index", value("int64")),
+        ("checklist", sequence(value("string"))),
+        ("category", value("string")),
+        ("operation", class_label(&RefinementOp::NAMES)),
+        ("ref_type", class_label(&RefType::NAMES)),
+        ("images", sequence(json!({ "_type": "Image" }))),
+        (ITEM_COLUMN, value("string")),
+    ]
+}
+
+/// The `huggingface` schema metadata: `{"info": {"features": {...}}}` with the features in
+/// column order.
+fn hf_metadata() -> String {
+    let fields: Vec<String> = features()
+        .iter()
+        .map(|(name, f)| format!("{}: {f}", Value::String((*name).to_string())))
+        .collect();
+    format!("{{\"info\": {{\"features\": {{{}}}}}}}", fields.join(", "))
+}
+
+fn index_of(names: &[&str], name: &str) -> Option<i64> {
+    names.iter().position(|n| *n == name).map(|i| i as i64)
+}
+
+/// Writes `rows` as one Parquet file in the Hugging Face datasets layout (images as a list of
+/// `{bytes, path}`, features in the schema metadata); returns the number of images written.
+pub(crate) fn write_rows(project: &Project, rows: &[Row], path: &Path) -> Result<usize> {
     let mut id = StringBuilder::new();
     let mut question = StringBuilder::new();
     let mut answer = StringBuilder::new();
@@ -46,14 +89,16 @@ pub fn export_parquet(
     let mut answer_index = Int64Builder::new();
     let mut checklist = ListBuilder::new(StringBuilder::new());
     let mut category = StringBuilder::new();
+    let mut operation = Int64Builder::new();
+    let mut ref_type = Int64Builder::new();
     let mut item_json = StringBuilder::new();
     let mut img_bytes: Vec<Vec<u8>> = Vec::new();
     let mut img_paths: Vec<String> = Vec::new();
     let mut img_lengths: Vec<usize> = Vec::new();
 
-    for it in &items {
-        let c = &it.content;
-        id.append_value(&it.ext_id);
+    for row in rows {
+        let c = row.content;
+        id.append_value(row.ext_id);
         question.append_value(&c.question);
         answer.append_option(c.reference_text());
         for o in &c.options {
@@ -66,6 +111,14 @@ pub fn export_parquet(
         }
         checklist.append(true);
         category.append_option(c.category.as_deref());
+        operation.append_option(
+            row.op
+                .and_then(|o| index_of(&RefinementOp::NAMES, o.as_str())),
+        );
+        ref_type.append_option(
+            c.ref_type
+                .and_then(|r| index_of(&RefType::NAMES, r.as_str())),
+        );
         let mut stripped = c.clone();
         for img in &mut stripped.images {
             img.hash.clear();
@@ -103,17 +156,23 @@ pub fn export_parquet(
             true,
         )
     };
-    let schema = Arc::new(Schema::new(vec![
-        Field::new("id", DataType::Utf8, false),
-        Field::new("question", DataType::Utf8, false),
-        Field::new("answer", DataType::Utf8, true),
-        list_of("options"),
-        Field::new("answer_index", DataType::Int64, true),
-        list_of("checklist"),
-        Field::new("category", DataType::Utf8, true),
-        Field::new("images", DataType::List(item_field), true),
-        Field::new(ITEM_COLUMN, DataType::Utf8, false),
-    ]));
+    let metadata = HashMap::from([("huggingface".to_string(), hf_metadata())]);
+    let schema = Arc::new(Schema::new_with_metadata(
+        vec![
+            Field::new("id", DataType::Utf8, false),
+            Field::new("question", DataType::Utf8, false),
+            Field::new("answer", DataType::Utf8, true),
+            list_of("options"),
+            Field::new("answer_index", DataType::Int64, true),
+            list_of("checklist"),
+            Field::new("category", DataType::Utf8, true),
+            Field::new("operation", DataType::Int64, true),
+            Field::new("ref_type", DataType::Int64, true),
+            Field::new("images", DataType::List(item_field), true),
+            Field::new(ITEM_COLUMN, DataType::Utf8, false),
+        ],
+        metadata,
+    ));
     let batch = RecordBatch::try_new(
         schema.clone(),
         vec![
@@ -124,6 +183,8 @@ pub fn export_parquet(
             Arc::new(answer_index.finish()),
             Arc::new(checklist.finish()),
             Arc::new(category.finish()),
+            Arc::new(operation.finish()),
+            Arc::new(ref_type.finish()),
             Arc::new(images),
             Arc::new(item_json.finish()),
         ],
@@ -135,11 +196,38 @@ pub fn export_parquet(
     w.write(&batch)
         .and_then(|_| w.close().map(|_| ()))
         .map_err(|e| Error::Invalid(format!("writing {}: {e}", path.display())))?;
+    Ok(img_paths.len())
+}
+
+/// A Parquet file in the Hugging Face datasets layout of the after set (removed items left
+/// out), readable by `datasets.load_dataset("parquet", ...)` with PIL images.
+pub fn export_parquet(
+    project: &Project,
+    dataset: &str,
+    path: &Path,
+    scope: super::Scope,
+) -> Result<ExportReport> {
+    let ds = project.dataset_by_name(dataset)?;
+    let items: Vec<_> = current_items(project, ds.id, scope)?;
+    let removed = items
+        .iter()
+        .filter(|i| !Version::After.includes(i.op, i.kept))
+        .count();
+    let rows: Vec<Row> = items
+        .iter()
+        .filter(|i| Version::After.includes(i.op, i.kept))
+        .map(|i| Row {
+            ext_id: &i.ext_id,
+            content: &i.content,
+            op: i.op,
+        })
+        .collect();
+    let images = write_rows(project, &rows, path)?;
     Ok(ExportReport {
         dataset: ds.name,
-        items: items.len(),
+        items: rows.len(),
         removed_left_out: removed,
-        images: img_paths.len(),
+        images,
         path: path.display().to_string(),
     })
 }

@@ -284,4 +284,18 @@ impl Project {
         tx.commit()?;
         Ok(n)
     }
+
+    /// Who signed off the items of a dataset that are signed off now: each auditor with the
+    /// number of items whose latest sign-off is theirs, most first.
+    pub fn sign_off_counts(&self, dataset_id: i64) -> Result<Vec<(String, i64)>> {
+        let mut st = self.conn.prepare(
+            "SELECT u.name, COUNT(*) FROM items i
+             JOIN signoffs s ON s.id = (SELECT MAX(s2.id) FROM signoffs s2 WHERE s2.item_id = i.id)
+             JOIN users u ON u.id = s.author_id
+             WHERE i.dataset_id = ?1 AND i.signed_off = 1
+             GROUP BY u.name ORDER BY COUNT(*) DESC, u.name",
+        )?;
+        let rows = st.query_map([dataset_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
 }

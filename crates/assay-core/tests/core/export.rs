@@ -169,3 +169,45 @@ fn changelog_has_one_row_per_changed_item() {
         .iter()
         .any(|r| &r[0] == "jg-005" && &r[col("op")] == "remove"));
 }
+
+#[test]
+fn the_hf_folder_has_both_splits_and_a_card_that_says_what_was_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = edited_project(dir.path());
+    let seo = p.ensure_user("seoyeon", assay_core::Role::Auditor).unwrap();
+    let auditor = assay_core::store::Author {
+        user_id: seo.id,
+        role: assay_core::Role::Auditor,
+        round: 1,
+    };
+    let jg6 = p.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
+    p.sign_off(jg6, true, None, &auditor).unwrap();
+    let out = dir.path().join("hf");
+    let r = assay_core::export::export_hf(&p, "jgraph-mini", &out, Default::default()).unwrap();
+    assert_eq!((r.original, r.refined, r.removed), (12, 11, 1));
+    assert_eq!(r.changed, 2, "jg-006 edited, jg-005 removed");
+    for (_, file) in assay_core::export::HF_SPLITS {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+    assert!(out.join("changelog.csv").is_file());
+    let card = std::fs::read_to_string(out.join("README.md")).unwrap();
+    let header = card.split("\n---\n").next().unwrap();
+    for want in [
+        "pretty_name: \"jgraph-mini-Refined\"",
+        "license: unknown",
+        "- ja",
+        "  - split: refined\n    path: data/refined-*.parquet",
+        "    sequence: image",
+        "          '5': \"remove\"",
+        "  - name: original\n",
+        "    num_examples: 12",
+        "    num_examples: 11",
+    ] {
+        assert!(header.contains(want), "{want:?} in\n{header}");
+    }
+    assert!(card.contains("| answer_correction | 1 |"), "{card}");
+    assert!(card.contains("| remove | 1 |"), "{card}");
+    assert!(card.contains("| none recorded | 10 |"), "{card}");
+    assert!(card.contains("1 items were removed:\n- `jg-005`"), "{card}");
+    assert!(card.contains("- `seoyeon`: 1"), "{card}");
+}
