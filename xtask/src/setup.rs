@@ -27,6 +27,9 @@ pub const APT_PACKAGES: &[&str] = &[
     "fonts-noto-cjk",
     // The team tests start a private cluster of their own (assay-sync's cluster.rs).
     "postgresql",
+    // The interoperability test reads exports with datasets, pycocotools and Label Studio's
+    // converter in a virtual environment of its own (crates/assay-cli/tests/interop.rs).
+    "python3-venv",
 ];
 
 fn missing_apt() -> Vec<&'static str> {
