@@ -314,6 +314,7 @@ pub fn from_coco(file: &str, v: &Value) -> Result<Vec<BoxSet>> {
             )),
         }
     }
+    let has_categories = v.get("categories").is_some_and(Value::is_array);
     let mut sets: Vec<BoxSet> = Vec::new();
     let mut by_id = HashMap::new();
     for (i, img) in images.iter().enumerate() {
@@ -423,6 +424,8 @@ pub fn from_coco(file: &str, v: &Value) -> Result<Vec<BoxSet>> {
         let cat = a.get("category_id").and_then(Value::as_i64);
         let name = match cat {
             None => None,
+            // A file without a categories list names none: its boxes are plain targets.
+            Some(_) if !has_categories => None,
             Some(c) => match category.get(&c) {
                 Some(n) => Some(n.as_str()),
                 None => {
@@ -1208,6 +1211,13 @@ mod tests {
             );
             assert!(ps[0].message.contains(says), "{says}: {}", ps[0].message);
         }
+        let bare = json!({"images": [{"id": 1, "file_name": "a.jpg"}],
+                          "annotations": [{"image_id": 1, "category_id": 4, "bbox": [1, 1, 2, 2]}]});
+        assert_eq!(
+            from_coco("c.json", &bare).unwrap()[0].targets[0].label,
+            None,
+            "no categories list: plain targets"
+        );
         let dup = json!({"images": [{"id": 1}, {"id": 1}], "annotations": []});
         assert!(from_coco("c.json", &dup).is_err(), "two images with one id");
     }
