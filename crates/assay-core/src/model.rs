@@ -168,6 +168,15 @@ pub struct BBox {
 }
 
 impl BBox {
+    /// The box in an image resized by `sx` across and `sy` down.
+    pub fn scaled(&self, sx: f64, sy: f64) -> BBox {
+        BBox {
+            x_min: self.x_min * sx,
+            y_min: self.y_min * sy,
+            x_max: self.x_max * sx,
+            y_max: self.y_max * sy,
+        }
+    }
     pub fn area(&self) -> f64 {
         (self.x_max - self.x_min).max(0.0) * (self.y_max - self.y_min).max(0.0)
     }

@@ -10,10 +10,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::parquet_hf::{features, write_rows, Row};
-use super::{current_items, write_changelog, Scope};
+use super::{write_changelog, Scope};
 use crate::error::{Error, Result};
 use crate::model::{ItemContent, RefinementOp};
-use crate::store::{Project, Version};
+use crate::store::Project;
 
 /// The splits and where they live, relative to the folder.
 pub const SPLITS: [(&str, &str); 2] = [
@@ -39,25 +39,14 @@ pub struct HfReport {
 pub fn export_hf(project: &Project, dataset: &str, dir: &Path, scope: Scope) -> Result<HfReport> {
     let ds = project.dataset_by_name(dataset)?;
     let items = project.current_items(ds.id)?;
-    let in_scope: Vec<_> = current_items(project, ds.id, scope)?;
     std::fs::create_dir_all(dir.join("data")).map_err(|e| Error::io(dir, e))?;
 
-    let original: Vec<Row> = items
+    // The original split is the whole published set; the scope limits the refined one only.
+    let original: Vec<Row> = items.iter().map(Row::original).collect();
+    let refined: Vec<Row> = items
         .iter()
-        .map(|i| Row {
-            ext_id: &i.ext_id,
-            content: &i.original,
-            op: i.op,
-        })
-        .collect();
-    let refined: Vec<Row> = in_scope
-        .iter()
-        .filter(|i| Version::After.includes(i.op, i.kept))
-        .map(|i| Row {
-            ext_id: &i.ext_id,
-            content: &i.content,
-            op: i.op,
-        })
+        .filter(|i| scope.includes(i))
+        .filter_map(Row::refined)
         .collect();
     let mut images = 0;
     let mut splits = [(0, 0); 2];

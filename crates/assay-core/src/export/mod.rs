@@ -47,6 +47,12 @@ pub enum Scope {
     SignedOff,
 }
 
+impl Scope {
+    pub(crate) fn includes(self, item: &CurrentItem) -> bool {
+        self == Scope::All || item.signed_off
+    }
+}
+
 /// The items an export reads: the dataset's current items, limited by `scope`.
 pub(crate) fn current_items(
     project: &Project,
@@ -54,9 +60,7 @@ pub(crate) fn current_items(
     scope: Scope,
 ) -> Result<Vec<CurrentItem>> {
     let mut items = project.current_items(dataset_id)?;
-    if scope == Scope::SignedOff {
-        items.retain(|i| i.signed_off);
-    }
+    items.retain(|i| scope.includes(i));
     Ok(items)
 }
 

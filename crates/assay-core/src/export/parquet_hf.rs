@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use super::{current_items, image_file_name, ExportReport};
 use crate::error::{Error, Result};
 use crate::model::{ItemContent, RefType, RefinementOp};
-use crate::store::{Project, Version};
+use crate::store::{CurrentItem, Project, Version};
 
 /// Column holding the full item (without image bytes) so a re-import loses nothing the flat
 /// columns cannot express (distractor kinds, boxes, variants, metadata).
@@ -29,6 +29,25 @@ pub(crate) struct Row<'a> {
     pub ext_id: &'a str,
     pub content: &'a ItemContent,
     pub op: Option<RefinementOp>,
+}
+
+impl<'a> Row<'a> {
+    /// The item as it was published.
+    pub fn original(i: &'a CurrentItem) -> Self {
+        Self {
+            ext_id: &i.ext_id,
+            content: &i.original,
+            op: i.op,
+        }
+    }
+    /// The item's current state, when the after set has it.
+    pub fn refined(i: &'a CurrentItem) -> Option<Self> {
+        Version::After.includes(i.op, i.kept).then_some(Self {
+            ext_id: &i.ext_id,
+            content: &i.content,
+            op: i.op,
+        })
+    }
 }
 
 /// A ClassLabel feature over a named enum's names, in declaration order (its stored ints).
@@ -209,19 +228,8 @@ pub fn export_parquet(
 ) -> Result<ExportReport> {
     let ds = project.dataset_by_name(dataset)?;
     let items: Vec<_> = current_items(project, ds.id, scope)?;
-    let removed = items
-        .iter()
-        .filter(|i| !Version::After.includes(i.op, i.kept))
-        .count();
-    let rows: Vec<Row> = items
-        .iter()
-        .filter(|i| Version::After.includes(i.op, i.kept))
-        .map(|i| Row {
-            ext_id: &i.ext_id,
-            content: &i.content,
-            op: i.op,
-        })
-        .collect();
+    let rows: Vec<Row> = items.iter().filter_map(Row::refined).collect();
+    let removed = items.len() - rows.len();
     let images = write_rows(project, &rows, path)?;
     Ok(ExportReport {
         dataset: ds.name,

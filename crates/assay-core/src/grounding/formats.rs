@@ -150,12 +150,22 @@ fn reference_path(reference: &str) -> String {
     percent_decode(r)
 }
 
+/// The last segment of a path, with either separator.
+pub(crate) fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// A file name without its extension.
+pub(crate) fn stem(name: &str) -> &str {
+    name.rsplit_once('.').map_or(name, |(s, _)| s)
+}
+
 /// The names an image reference may match, most specific first: the file name, the name
 /// without the 8-hex prefix Label Studio gives uploads (`/data/upload/1/c44d2f77-x.png`),
 /// then each without its extension (Label Studio tasks may name `/image1`).
 pub fn reference_names(reference: &str) -> Vec<String> {
     let path = reference_path(reference);
-    let base = path.rsplit(['/', '\\']).next().unwrap_or(&path).to_string();
+    let base = file_name(&path).to_string();
     if base.is_empty() {
         return Vec::new();
     }
@@ -166,10 +176,9 @@ pub fn reference_names(reference: &str) -> Vec<String> {
         }
     }
     for n in out.clone() {
-        if let Some((stem, _)) = n.rsplit_once('.') {
-            if !stem.is_empty() {
-                out.push(stem.to_string());
-            }
+        let s = stem(&n);
+        if !s.is_empty() && s != n {
+            out.push(s.to_string());
         }
     }
     let mut seen = std::collections::HashSet::new();
@@ -489,12 +498,12 @@ fn ls_result(b: &LabeledBox, w: u32, h: u32, label: &str, id: usize) -> Value {
     })
 }
 
-/// The label a box carries in Label Studio: a target's category (or "target"), a person's
-/// indicator (or "person").
-fn ls_label(b: &LabeledBox, person: bool) -> String {
-    b.label
-        .clone()
-        .unwrap_or_else(|| if person { PERSON } else { TARGET }.to_string())
+/// Each box of a set with the label it carries in Label Studio: a target's category (or
+/// "target"), a person's indicator (or "person").
+fn ls_boxes(s: &BoxSet) -> impl Iterator<Item = (&LabeledBox, String)> {
+    let label = |b: &LabeledBox, default: &str| b.label.clone().unwrap_or_else(|| default.into());
+    (s.targets.iter().map(move |b| (b, label(b, TARGET))))
+        .chain(s.persons.iter().map(move |b| (b, label(b, PERSON))))
 }
 
 /// Label Studio's JSON export: one task per image, with a task `id`, `data` (the image
@@ -506,16 +515,10 @@ pub fn to_label_studio(sets: &[BoxSet]) -> Value {
         .iter()
         .enumerate()
         .map(|(t, s)| {
-            let mut results = Vec::new();
-            for (b, person) in s
-                .targets
-                .iter()
-                .map(|b| (b, false))
-                .chain(s.persons.iter().map(|b| (b, true)))
-            {
-                let label = ls_label(b, person);
-                results.push(ls_result(b, s.width, s.height, &label, results.len() + 1));
-            }
+            let results: Vec<Value> = ls_boxes(s)
+                .enumerate()
+                .map(|(n, (b, label))| ls_result(b, s.width, s.height, &label, n + 1))
+                .collect();
             annotation_id += 1;
             json!({
                 "id": t + 1,
@@ -544,13 +547,7 @@ pub fn to_label_studio(sets: &[BoxSet]) -> Value {
 pub fn label_studio_config(sets: &[BoxSet]) -> String {
     let mut labels: Vec<String> = Vec::new();
     for s in sets {
-        for (b, person) in s
-            .targets
-            .iter()
-            .map(|b| (b, false))
-            .chain(s.persons.iter().map(|b| (b, true)))
-        {
-            let l = ls_label(b, person);
+        for (_, l) in ls_boxes(s) {
             if !labels.contains(&l) {
                 labels.push(l);
             }

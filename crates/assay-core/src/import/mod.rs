@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Error, Problem, Result};
-use crate::model::{BBox, ItemContent, ItemImage, LabeledBox};
+use crate::model::{ItemContent, ItemImage, LabeledBox};
 use crate::store::items::ItemWriter;
 use crate::store::{NewItem, Project};
 use images::ImageLoader;
@@ -371,15 +371,6 @@ fn native_draft(v: &Value) -> Result<Draft, Vec<String>> {
     })
 }
 
-fn scale_box(b: &BBox, sx: f64, sy: f64) -> BBox {
-    BBox {
-        x_min: b.x_min * sx,
-        y_min: b.y_min * sy,
-        x_max: b.x_max * sx,
-        y_max: b.y_max * sy,
-    }
-}
-
 fn resolve_images(
     draft: Draft,
     loader: &mut ImageLoader,
@@ -398,7 +389,7 @@ fn resolve_images(
                 let target_boxes: Vec<LabeledBox> = spec
                     .target_boxes
                     .iter()
-                    .map(|b| LabeledBox::plain(scale_box(b, sx, sy)))
+                    .map(|b| LabeledBox::plain(b.scaled(sx, sy)))
                     .collect();
                 for b in target_boxes.iter().map(|t| &t.bbox) {
                     if b.x_max > img.width as f64 + 1.0 || b.y_max > img.height as f64 + 1.0 {

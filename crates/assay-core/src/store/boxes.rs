@@ -11,7 +11,7 @@ use super::{CurrentItem, Project};
 use crate::error::{Error, Problem, Result};
 use crate::grounding::formats::{self, BoxSet};
 use crate::grounding::metrics;
-use crate::model::{BBox, ItemContent, LabeledBox};
+use crate::model::{ItemContent, LabeledBox};
 
 /// Writes an item's box metrics (NULL without a box); called wherever its content changes.
 pub(crate) fn write_metrics(conn: &Connection, item_id: i64, c: &ItemContent) -> Result<()> {
@@ -61,19 +61,10 @@ pub struct BoxApplyReport {
 fn scale_box(b: &LabeledBox, sx: f64, sy: f64) -> LabeledBox {
     LabeledBox {
         label: b.label.clone(),
-        bbox: BBox {
-            x_min: b.bbox.x_min * sx,
-            y_min: b.bbox.y_min * sy,
-            x_max: b.bbox.x_max * sx,
-            y_max: b.bbox.y_max * sy,
-        },
+        bbox: b.bbox.scaled(sx, sy),
         crowd: b.crowd,
         area: b.area.map(|a| a * sx * sy),
     }
-}
-
-fn stem(name: &str) -> &str {
-    name.rsplit_once('.').map_or(name, |(s, _)| s)
 }
 
 /// Where an image of the dataset is: (item index, image index).
@@ -88,8 +79,8 @@ fn image_index(items: &[CurrentItem]) -> HashMap<String, Vec<ImageAt>> {
         for (k, img) in it.content.images.iter().enumerate() {
             let mut keys = vec![img.hash.as_str()];
             if let Some(n) = &img.name {
-                let base = n.rsplit(['/', '\\']).next().unwrap_or(n);
-                keys.extend([n.as_str(), base, stem(base)]);
+                let base = formats::file_name(n);
+                keys.extend([n.as_str(), base, formats::stem(base)]);
             }
             keys.sort_unstable();
             keys.dedup();
