@@ -123,6 +123,34 @@ pub(crate) fn generate(path: &Path, n: usize) -> Result<()> {
     Ok(())
 }
 
+/// The regression guard's yardstick: the same JSONL lines, read the same way, written into one
+/// plain table (one row per item, its record as text) in one transaction, with the project's
+/// journal settings. The import's time over this one is the ratio BENCHMARKS.md records, which
+/// machine noise moves much less than either time.
+fn plain_bulk_insert(data: &Path, db: &Path) -> Result<f64> {
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    let t = Instant::now();
+    let text = std::fs::read_to_string(data)?;
+    let mut conn = rusqlite::Connection::open(db)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.execute_batch(
+        "CREATE TABLE rows (id INTEGER PRIMARY KEY, ext_id TEXT, body TEXT NOT NULL)",
+    )?;
+    let tx = conn.transaction()?;
+    {
+        let mut st = tx.prepare("INSERT INTO rows (ext_id, body) VALUES (?1, ?2)")?;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let v: serde_json::Value = serde_json::from_str(line)?;
+            st.execute(rusqlite::params![v["id"].as_str(), line])?;
+        }
+    }
+    tx.commit()?;
+    Ok(t.elapsed().as_secs_f64())
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     let idx = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[idx]
@@ -177,6 +205,14 @@ pub fn store(args: &[String]) -> Result<()> {
         secs,
         report.items as f64 / secs
     );
+    let plain = plain_bulk_insert(&data, &dir.join("plain.sqlite"))?;
+    println!(
+        "plain SQLite bulk insert of the same rows: {plain:.2} s; import / plain = {:.1}",
+        secs / plain
+    );
+    if args.iter().any(|a| a == "--import-only") {
+        return Ok(());
+    }
 
     // Record ops, tags and statuses on 5% of items so those filters have something to find.
     let user = p.ensure_user("bench", Role::Annotator)?;

@@ -258,6 +258,7 @@ pub fn import_path(
             }
             writer.insert(dataset_id, seq as i64, item)?;
         }
+        writer.finish()?;
     }
     tx.commit()?;
     progress(Progress {

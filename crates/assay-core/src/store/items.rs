@@ -78,11 +78,21 @@ impl Edit {
     }
 }
 
+/// How many items the writer holds back before filling the full-text indexes.
+const SEARCH_BATCH: usize = 10_000;
+
+/// Writes imported items in bulk. The full-text indexes are filled after the other rows, a
+/// batch at a time, because FTS5 flushes its pending terms to disk at every statement savepoint:
+/// row by row between the other inserts, each item became its own index segment and the import
+/// spent four fifths of its time merging them. Callers must end with [`ItemWriter::finish`].
 pub(crate) struct ItemWriter<'t> {
     tx: &'t Transaction<'t>,
     item: rusqlite::Statement<'t>,
     revision: rusqlite::Statement<'t>,
     uid: rusqlite::Statement<'t>,
+    scan: rusqlite::Statement<'t>,
+    /// Items written whose search text is not in the full-text indexes yet.
+    pending: Vec<(i64, String)>,
     /// Random per writer: with the revision's id it makes a uid no other replica holds, and
     /// uids of one import are written in order into their unique index.
     uid_prefix: String,
@@ -95,24 +105,41 @@ impl<'t> ItemWriter<'t> {
             tx,
             item: tx.prepare(
                 "INSERT INTO items (dataset_id, ext_id, seq, rev, format, category, op, tags, status,
-                    ref_type, has_box, image_count, thumb_hash, question, answer, updated_at, source)
-                 VALUES (?1, ?2, ?3, 0, ?4, ?5, NULL, 0, 'todo', ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                    ref_type, has_box, image_count, thumb_hash, question, answer, updated_at, source,
+                    size_ratio, center_distance, saliency)
+                 VALUES (?1, ?2, ?3, 0, ?4, ?5, NULL, 0, 'todo', ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,
+                    ?14, ?15, ?16)",
             )?,
             revision: tx.prepare(
                 "INSERT INTO revisions (item_id, rev, author_id, role, round, created_at, op, tags, status, note, content)
                  VALUES (?1, 0, NULL, NULL, 0, ?2, NULL, 0, 'todo', 'imported', ?3)",
             )?,
             uid: tx.prepare(
-                "INSERT INTO sync_uids (tbl, local_id, uid) VALUES ('revisions', ?1, ?2)",
+                "INSERT INTO sync_uids (tbl, local_id, uid, pushed) VALUES ('revisions', ?1, ?2, ?3)",
             )?,
+            scan: tx.prepare("INSERT INTO item_search (id, body) VALUES (?1, ?2)")?,
+            pending: Vec::new(),
             uid_prefix: tx.query_row("SELECT lower(hex(randomblob(8)))", [], |r| r.get(0))?,
             ts: now(),
         })
     }
 
-    /// Writes an item and its revision 0 (the original).
+    /// Writes an item and its revision 0 (the original), with a new team uid.
     pub(crate) fn insert(&mut self, dataset_id: i64, seq: i64, item: &NewItem) -> Result<i64> {
+        self.insert_with_uid(dataset_id, seq, item, None)
+    }
+
+    /// Writes an item and its original; `uid` is the original's team uid when it comes from the
+    /// team database (and so is already pushed), else a new one is made.
+    pub(crate) fn insert_with_uid(
+        &mut self,
+        dataset_id: i64,
+        seq: i64,
+        item: &NewItem,
+        uid: Option<&str>,
+    ) -> Result<i64> {
         let c = &item.content;
+        let m = crate::grounding::metrics::of_item(c);
         self.item.execute(params![
             dataset_id,
             item.ext_id,
@@ -127,16 +154,42 @@ impl<'t> ItemWriter<'t> {
             c.answer,
             self.ts,
             c.source,
+            m.map(|m| m.size_ratio),
+            m.map(|m| m.center_distance),
+            m.map(|m| m.saliency),
         ])?;
         let id = self.tx.last_insert_rowid();
         let json = serde_json::to_string(c).map_err(|e| Error::Invalid(e.to_string()))?;
         self.revision.execute(params![id, self.ts, json])?;
         let rev_id = self.tx.last_insert_rowid();
-        self.uid
-            .execute(params![rev_id, format!("{}{rev_id:016x}", self.uid_prefix)])?;
-        super::search::index_new(self.tx, id, c)?;
-        super::boxes::write_metrics(self.tx, id, c)?;
+        match uid {
+            Some(u) => self.uid.execute(params![rev_id, u, 1])?,
+            None => self.uid.execute(params![
+                rev_id,
+                format!("{}{rev_id:016x}", self.uid_prefix),
+                0
+            ])?,
+        };
+        let text = c.search_text();
+        self.scan.execute(params![id, text.to_lowercase()])?;
+        self.pending.push((id, text));
+        if self.pending.len() >= SEARCH_BATCH {
+            self.fill_search()?;
+        }
         Ok(id)
+    }
+
+    /// Fills the full-text indexes for the items held back, one index after the other so no
+    /// other statement runs between two inserts into the same one.
+    fn fill_search(&mut self) -> Result<()> {
+        let pending = std::mem::take(&mut self.pending);
+        super::search::index_full_text(self.tx, &pending)?;
+        Ok(())
+    }
+
+    /// Writes what is held back; without it the last items would not be searchable.
+    pub(crate) fn finish(mut self) -> Result<()> {
+        self.fill_search()
     }
 }
 

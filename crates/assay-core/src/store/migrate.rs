@@ -78,6 +78,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0017_bulk_uids",
         include_str!("../../../../migrations/0017_bulk_uids.sql"),
     ),
+    (
+        "0018_fts_hashsize",
+        include_str!("../../../../migrations/0018_fts_hashsize.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

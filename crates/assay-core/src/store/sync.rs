@@ -400,21 +400,17 @@ impl Project {
                 };
                 let content: ItemContent = serde_json::from_str(&it.original)
                     .map_err(|e| Error::Invalid(format!("{} / {}: {e}", it.dataset, it.ext_id)))?;
-                let id = writer.insert(
+                writer.insert_with_uid(
                     ds,
                     it.seq,
                     &NewItem {
                         ext_id: it.ext_id.clone(),
                         content,
                     },
-                )?;
-                tx.execute(
-                    "UPDATE sync_uids SET uid = ?1, pushed = 1
-                     WHERE tbl = 'revisions'
-                       AND local_id = (SELECT id FROM revisions WHERE item_id = ?2 AND rev = 0)",
-                    params![it.original_uid, id],
+                    Some(&it.original_uid),
                 )?;
             }
+            writer.finish()?;
         }
         tx.commit()?;
         Ok(())

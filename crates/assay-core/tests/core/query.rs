@@ -188,3 +188,39 @@ fn previews_are_made_once_and_cached() {
     }
     assert_eq!(count(), 3, "at most the three fixed sizes are ever stored");
 }
+
+/// An import fills the full-text indexes a batch at a time after the other rows: items of the
+/// first batch, of a later one and of the short last one must all be found, by a trigram query
+/// and by a two-character CJK one, and by nothing else.
+#[test]
+fn every_imported_batch_is_searchable() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    let n = 20_123;
+    let mut text = String::new();
+    for i in 0..n {
+        // A unique Latin word and a unique pair of kanji (from two ranges) per item.
+        let a = char::from_u32(0x4E00 + (i / 100) as u32).unwrap();
+        let b = char::from_u32(0x6000 + (i % 100) as u32).unwrap();
+        text.push_str(&format!(
+            "{{\"id\":\"q{i}\",\"question\":\"zq{i:05}x what is shown {a}{b}\",\"answer\":\"a\"}}\n"
+        ));
+    }
+    let file = dir.path().join("many.jsonl");
+    std::fs::write(&file, text).unwrap();
+    let opts = assay_core::import::ImportOptions {
+        layout: Some("jammeval".into()),
+        ..Default::default()
+    };
+    assert_eq!(import(&mut p, &file, &opts).unwrap().items, n);
+    for i in [0usize, 9_999, 10_000, 15_555, 20_000, n - 1] {
+        let f = |t: String| Filter {
+            text: Some(t),
+            ..Default::default()
+        };
+        assert_eq!(ids(&p, &f(format!("zq{i:05}x"))), vec![format!("q{i}")]);
+        let a = char::from_u32(0x4E00 + (i / 100) as u32).unwrap();
+        let b = char::from_u32(0x6000 + (i % 100) as u32).unwrap();
+        assert_eq!(ids(&p, &f(format!("{a}{b}"))), vec![format!("q{i}")]);
+    }
+}
