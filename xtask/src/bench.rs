@@ -244,6 +244,10 @@ pub fn store(args: &[String]) -> Result<()> {
         Ok(format!("rev {}", p.save_edit(id, &edit, &author)?))
     })?;
 
+    if args.iter().any(|a| a == "--until-edits") {
+        println!("edits p50 {:.2} p95 {:.2}", edits.p50, edits.p95);
+        return Ok(());
+    }
     let mut stats = vec![edits];
     let page = Page {
         offset: 0,

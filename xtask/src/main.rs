@@ -211,7 +211,7 @@ fn e2e(screenshots: Option<&std::path::Path>) -> Result<()> {
         .arg(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .arg("test")
         .args(WHOLE_WORKSPACE)
-        .args(["--test", "app", "--", "--nocapture"])
+        .args(["--test", "app", "--", "--nocapture", "--test-threads=1"])
         .current_dir(root());
     if let Some(dir) = screenshots {
         cmd.env("ASSAY_SCREENSHOT_DIR", dir);

@@ -282,5 +282,5 @@ pub fn record_checklist_judgements(
         scorer: ScorerKind::ChecklistJudge.as_str().into(),
         source: "recorded".into(),
     };
-    Ok(project.record_run(&key, &results, "done")?)
+    Ok(project.record_run(&key, &results, "complete")?)
 }

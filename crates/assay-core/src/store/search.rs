@@ -65,6 +65,14 @@ pub(crate) fn index_full_text(conn: &Connection, items: &[(i64, String)]) -> Res
     Ok(())
 }
 
+/// Merges each full-text index into one segment (see `ItemWriter::finish` for when).
+pub(crate) fn optimize_full_text(conn: &Connection) -> Result<()> {
+    for t in ["items_fts", "items_cjk"] {
+        conn.execute(&format!("INSERT INTO {t} ({t}) VALUES ('optimize')"), [])?;
+    }
+    Ok(())
+}
+
 /// Replaces an item's rows after an edit.
 pub(crate) fn reindex(conn: &Connection, item_id: i64, c: &ItemContent) -> Result<()> {
     let text = c.search_text();
