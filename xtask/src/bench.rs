@@ -600,6 +600,9 @@ pub fn engine(args: &[String]) -> Result<()> {
     use assay_eval::stub::StubConfig;
     use assay_eval::{run_eval, CancelToken, EvalRequest, Version};
 
+    if args.first().is_some_and(|a| a == "replicas") {
+        return engine_replicas(&args[1..]);
+    }
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(5000);
     let latency_ms: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20);
     let conc = 64usize;
@@ -700,6 +703,86 @@ pub fn engine(args: &[String]) -> Result<()> {
 /// A project of `n` short-answer items "q{i} 画像の内容は？" (answer `answer`) under
 /// target/bench, and an OpenAI-compatible stub on a runtime thread of its own, as a separate
 /// server would be. The runtime must outlive the stub.
+/// Eight stub replicas at 100 ms, the last one 5x slower, 64 requests in flight on each (512
+/// in all): the run's time against the bound the replicas' capacity sets, and how the requests
+/// were spread. Round robin would leave an eighth of the work queued on the slow replica.
+fn engine_replicas(args: &[String]) -> Result<()> {
+    use assay_eval::model::{save_model, ModelConfig};
+    use assay_eval::stub::{StubConfig, StubServer};
+    use assay_eval::{run_eval, CancelToken, EvalRequest, Version};
+
+    let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    let (replicas, conc, ms, slow) = (8usize, 64usize, 100u64, 5u64);
+    let latency = |i: usize| if i == replicas - 1 { ms * slow } else { ms };
+    let (path, p, stub_rt, first) = qa_project_and_stub(
+        "replicas",
+        n,
+        "a",
+        StubConfig {
+            latency: std::time::Duration::from_millis(latency(0)),
+            ..Default::default()
+        },
+    )?;
+    let mut stubs = vec![first];
+    for i in 1..replicas {
+        stubs.push(stub_rt.block_on(StubServer::start(StubConfig {
+            latency: std::time::Duration::from_millis(latency(i)),
+            ..Default::default()
+        }))?);
+    }
+    let rt = tokio::runtime::Runtime::new()?;
+    let summary = rt.block_on(async {
+        save_model(
+            &p,
+            &ModelConfig {
+                name: "m".into(),
+                model: "m".into(),
+                endpoints: stubs.iter().map(|s| s.url.clone()).collect(),
+                concurrency: conc,
+                ..Default::default()
+            },
+        )?;
+        let req = EvalRequest {
+            models: vec!["m".into()],
+            datasets: vec!["replicas".into()],
+            versions: vec![Version::Before],
+            runs: 1,
+            ..Default::default()
+        };
+        let t = Instant::now();
+        let s = run_eval(&path, &req, std::sync::Arc::new(|_| {}), CancelToken::new()).await?;
+        anyhow::Ok((t.elapsed().as_secs_f64(), s))
+    })?;
+    let (secs, s) = summary;
+    // Each replica answers conc / latency requests a second; together they set the bound.
+    let capacity: f64 = (0..replicas)
+        .map(|i| conc as f64 / (latency(i) as f64 / 1000.0))
+        .sum();
+    let bound = n as f64 / capacity;
+    println!(
+        "engine over {replicas} replicas ({ms} ms, one at {} ms), {} in flight: {n} requests ({} sent, {} errors) in {secs:.3} s; endpoint bound {bound:.3} s ({:.0} % of the bound's speed)",
+        ms * slow,
+        conc * replicas,
+        s.progress.sent,
+        s.progress.errors,
+        bound / secs * 100.0
+    );
+    let sent: usize = stubs.iter().map(|st| st.requests()).sum();
+    println!(
+        "requests the replicas received: {sent} (each answer paid once: {})",
+        sent == n
+    );
+    for (r, st) in s.replicas.iter().zip(&stubs) {
+        println!(
+            "  {}: {} requests, mean {:.0} ms",
+            r.url,
+            st.requests(),
+            r.mean_ms.unwrap_or(0.0)
+        );
+    }
+    Ok(())
+}
+
 fn qa_project_and_stub(
     name: &str,
     n: usize,

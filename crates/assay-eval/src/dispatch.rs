@@ -1,8 +1,9 @@
-//! Sends requests for one model: bounded concurrency per endpoint, spreading over replicas and
-//! skipping a failing one, a requests-per-minute limit, and retries with exponential backoff and
-//! jitter that honour Retry-After.
+//! Sends requests for one model: bounded concurrency per endpoint, spreading over replicas by
+//! least outstanding requests and taking a failing one out with a growing cooldown, a
+//! requests-per-minute limit, and retries with exponential backoff and jitter that honour
+//! Retry-After.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -14,8 +15,10 @@ use crate::cancel::CancelToken;
 use crate::client::{chat, ChatResponse};
 use crate::model::ModelConfig;
 
-/// How long a replica that failed at the connection or 5xx level is skipped.
+/// How long a replica that failed at the connection or 5xx level is skipped: doubled for each
+/// failure in a row, up to the maximum, and back to the start after a success.
 const COOLDOWN: Duration = Duration::from_secs(2);
+const COOLDOWN_MAX: Duration = Duration::from_secs(60);
 const BACKOFF_BASE: f64 = 0.25;
 const BACKOFF_MAX: f64 = 30.0;
 
@@ -23,6 +26,14 @@ struct Endpoint {
     url: String,
     permits: Semaphore,
     down_until: Mutex<Option<Instant>>,
+    /// Requests given to this replica and not answered yet, waiting for a permit included.
+    outstanding: AtomicUsize,
+    /// Failures in a row at the connection or 5xx level.
+    failing: AtomicU32,
+    sent: AtomicUsize,
+    failed: AtomicUsize,
+    latency_us: AtomicU64,
+    taken_out: AtomicUsize,
 }
 
 impl Endpoint {
@@ -31,6 +42,45 @@ impl Endpoint {
             .lock()
             .map_or(true, |d| d.is_none_or(|t| t <= now))
     }
+
+    fn take_out(&self) {
+        let n = self.failing.fetch_add(1, Ordering::Relaxed).min(5);
+        let cooldown = (COOLDOWN * 2u32.pow(n)).min(COOLDOWN_MAX);
+        if let Ok(mut d) = self.down_until.lock() {
+            *d = Some(Instant::now() + cooldown);
+        }
+        self.taken_out.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Counts a request as outstanding on its replica until it is answered or abandoned.
+struct InFlight<'a>(&'a AtomicUsize);
+
+impl<'a> InFlight<'a> {
+    fn new(n: &'a AtomicUsize) -> Self {
+        n.fetch_add(1, Ordering::Relaxed);
+        Self(n)
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// What one replica of a model did in a run.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ReplicaStats {
+    pub model: String,
+    pub url: String,
+    /// HTTP requests sent to it, retries included.
+    pub requests: usize,
+    pub failures: usize,
+    /// Mean time to an answer or an error, in milliseconds.
+    pub mean_ms: Option<f64>,
+    /// Times it was taken out of the rotation after a connection or 5xx failure.
+    pub taken_out: usize,
 }
 
 #[derive(Debug, Default)]
@@ -67,6 +117,12 @@ impl Dispatcher {
                 url: u.clone(),
                 permits: Semaphore::new(config.concurrency),
                 down_until: Mutex::new(None),
+                outstanding: AtomicUsize::new(0),
+                failing: AtomicU32::new(0),
+                sent: AtomicUsize::new(0),
+                failed: AtomicUsize::new(0),
+                latency_us: AtomicU64::new(0),
+                taken_out: AtomicUsize::new(0),
             })
             .collect();
         let api_key = config.api_key();
@@ -81,20 +137,50 @@ impl Dispatcher {
         }
     }
 
-    /// Round-robin over replicas that are up; if all are down, the one back soonest.
+    /// The replica that is up with the fewest outstanding requests (ties in turn), so a slow
+    /// replica holds only the work it keeps up with; if all are down, the one back soonest.
     fn pick(&self) -> usize {
         let n = self.endpoints.len();
         let start = self.next.fetch_add(1, Ordering::Relaxed);
         let now = Instant::now();
+        let mut best: Option<(usize, usize)> = None;
         for k in 0..n {
             let i = (start + k) % n;
-            if self.endpoints[i].is_up(now) {
-                return i;
+            let e = &self.endpoints[i];
+            if !e.is_up(now) {
+                continue;
             }
+            let load = e.outstanding.load(Ordering::Relaxed);
+            if best.is_none_or(|(_, b)| load < b) {
+                best = Some((i, load));
+            }
+        }
+        if let Some((i, _)) = best {
+            return i;
         }
         (0..n)
             .min_by_key(|i| self.endpoints[*i].down_until.lock().ok().and_then(|d| *d))
             .unwrap_or(0)
+    }
+
+    /// Per replica: requests, failures, mean latency and times taken out.
+    pub fn replica_stats(&self) -> Vec<ReplicaStats> {
+        self.endpoints
+            .iter()
+            .map(|e| {
+                let sent = e.sent.load(Ordering::Relaxed);
+                ReplicaStats {
+                    model: self.config.name.clone(),
+                    url: e.url.clone(),
+                    requests: sent,
+                    failures: e.failed.load(Ordering::Relaxed),
+                    mean_ms: (sent > 0).then(|| {
+                        e.latency_us.load(Ordering::Relaxed) as f64 / 1000.0 / sent as f64
+                    }),
+                    taken_out: e.taken_out.load(Ordering::Relaxed),
+                }
+            })
+            .collect()
     }
 
     fn any_other_up(&self, except: usize) -> bool {
@@ -139,6 +225,7 @@ impl Dispatcher {
             }
             let i = self.pick();
             let ep = &self.endpoints[i];
+            let _in_flight = InFlight::new(&ep.outstanding);
             let result = {
                 let permit = tokio::select! {
                     p = ep.permits.acquire() => p,
@@ -152,14 +239,23 @@ impl Dispatcher {
                     _ = cancel.cancelled() => return Outcome::Cancelled,
                 }
                 self.stats.attempts.fetch_add(1, Ordering::Relaxed);
-                tokio::select! {
+                ep.sent.fetch_add(1, Ordering::Relaxed);
+                let t = Instant::now();
+                let r = tokio::select! {
                     r = chat(&self.http, &ep.url, self.api_key.as_deref(), body, timeout) => r,
                     _ = cancel.cancelled() => return Outcome::Cancelled,
-                }
+                };
+                ep.latency_us
+                    .fetch_add(t.elapsed().as_micros() as u64, Ordering::Relaxed);
+                r
             };
             match result {
-                Ok(r) => return Outcome::Ok(r),
+                Ok(r) => {
+                    ep.failing.store(0, Ordering::Relaxed);
+                    return Outcome::Ok(r);
+                }
                 Err(e) => {
+                    ep.failed.fetch_add(1, Ordering::Relaxed);
                     last = format!(
                         "{} (attempt {} of {})",
                         e.message,
@@ -172,9 +268,7 @@ impl Dispatcher {
                     self.stats.retries.fetch_add(1, Ordering::Relaxed);
                     let mut delay = e.retry_after.unwrap_or_else(|| Self::backoff(attempt));
                     if e.endpoint_down {
-                        if let Ok(mut d) = ep.down_until.lock() {
-                            *d = Some(Instant::now() + COOLDOWN);
-                        }
+                        ep.take_out();
                         if self.any_other_up(i) {
                             delay = Duration::ZERO;
                         }
@@ -187,5 +281,33 @@ impl Dispatcher {
             }
         }
         Outcome::Failed(last)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each failure in a row doubles the time a replica stays out, up to the maximum.
+    #[test]
+    fn a_failing_replica_stays_out_longer_each_time() {
+        let d = Dispatcher::new(
+            ModelConfig {
+                endpoints: vec!["http://127.0.0.1:9/v1".into()],
+                ..Default::default()
+            },
+            reqwest::Client::new(),
+        );
+        let e = &d.endpoints[0];
+        let mut outs = Vec::new();
+        for _ in 0..8 {
+            let t = Instant::now();
+            e.take_out();
+            let until = e.down_until.lock().unwrap().unwrap();
+            outs.push((until - t).as_secs_f64().round() as u64);
+        }
+        assert_eq!(outs, vec![2, 4, 8, 16, 32, 60, 60, 60]);
+        assert!(!e.is_up(Instant::now()));
+        assert_eq!(d.replica_stats()[0].taken_out, 8);
     }
 }

@@ -249,6 +249,26 @@ pub fn eval(ctx: &Ctx, a: EvalArgs) -> anyhow::Result<()> {
     if let Some(c) = summary.cost {
         println!("cost: {c:.4}");
     }
+    // Replicas only where a model has several: how the work was spread and who was slow.
+    for r in &summary.replicas {
+        if summary
+            .replicas
+            .iter()
+            .filter(|o| o.model == r.model)
+            .count()
+            > 1
+        {
+            println!(
+                "replica {} {}: {} requests, {} failed, mean {}, taken out {} times",
+                r.model,
+                r.url,
+                r.requests,
+                r.failures,
+                r.mean_ms.map_or("-".into(), |m| format!("{m:.0} ms")),
+                r.taken_out
+            );
+        }
+    }
     Ok(())
 }
 

@@ -90,6 +90,8 @@ pub struct EvalSummary {
     pub cost: Option<f64>,
     /// Tokens and cost per model, the judge included.
     pub costs: Vec<ModelCost>,
+    /// What each replica of each model did: requests, failures, mean latency.
+    pub replicas: Vec<crate::dispatch::ReplicaStats>,
     pub cancelled: bool,
 }
 
@@ -234,6 +236,11 @@ pub async fn run_eval(
         .iter()
         .map(|d| d.stats.retries.load(Ordering::Relaxed))
         .sum();
+    let replicas: Vec<_> = shared
+        .dispatchers
+        .iter()
+        .flat_map(|d| d.replica_stats())
+        .collect();
     let (costs, cost) = finish::costs(&shared);
     match Arc::try_unwrap(shared) {
         Ok(s) => drop(s),
@@ -266,6 +273,7 @@ pub async fn run_eval(
         run_ids,
         cost,
         costs,
+        replicas,
         cancelled: cancel.is_cancelled(),
     })
 }

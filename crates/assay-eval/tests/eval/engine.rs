@@ -198,6 +198,59 @@ async fn requests_spread_over_replicas_and_a_dead_one_is_skipped() {
         a.requests(),
         b.requests()
     );
+    // The dead replica was taken out after its first refusals and not tried for every item.
+    let dead = &s.replicas[1];
+    assert!(dead.taken_out >= 1 && dead.requests < 10, "{dead:?}");
+    assert_eq!(dead.failures, dead.requests);
+}
+
+/// Least outstanding requests: a replica five times slower keeps only the share it answers,
+/// where round robin would queue half of the work on it; the run's summary says what each
+/// replica did.
+#[tokio::test]
+async fn a_slow_replica_gets_only_the_work_it_keeps_up_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 200, 0);
+    let stub = |ms| {
+        StubServer::start(StubConfig {
+            latency: Duration::from_millis(ms),
+            ..Default::default()
+        })
+    };
+    let slow = stub(50).await.unwrap();
+    let fast = stub(10).await.unwrap();
+    add_model(&path, "m", vec![slow.url.clone(), fast.url.clone()], |c| {
+        c.concurrency = 4
+    });
+    let mut req = request(&["m"], 1);
+    req.versions = vec![Version::Before];
+    let s = eval(&path, &req).await;
+    assert_eq!(s.progress.errors, 0);
+    assert_eq!(
+        fast.requests() + slow.requests(),
+        200,
+        "nothing lost or sent twice"
+    );
+    assert!(
+        fast.requests() >= 2 * slow.requests(),
+        "fast {} / slow {}",
+        fast.requests(),
+        slow.requests()
+    );
+    let seen: Vec<(String, usize)> = s
+        .replicas
+        .iter()
+        .map(|r| (r.url.clone(), r.requests))
+        .collect();
+    assert_eq!(
+        seen,
+        vec![
+            (slow.url.clone(), slow.requests()),
+            (fast.url.clone(), fast.requests())
+        ]
+    );
+    let ms = |i: usize| s.replicas[i].mean_ms.unwrap();
+    assert!(ms(0) > 2.0 * ms(1), "slow {} ms, fast {} ms", ms(0), ms(1));
 }
 
 #[tokio::test]
