@@ -85,8 +85,6 @@ pub struct ReplicaStats {
 
 #[derive(Debug, Default)]
 pub struct DispatchStats {
-    /// HTTP requests made, retries included.
-    pub attempts: AtomicUsize,
     pub retries: AtomicUsize,
 }
 
@@ -238,7 +236,6 @@ impl Dispatcher {
                     _ = self.rate_limit() => {}
                     _ = cancel.cancelled() => return Outcome::Cancelled,
                 }
-                self.stats.attempts.fetch_add(1, Ordering::Relaxed);
                 ep.sent.fetch_add(1, Ordering::Relaxed);
                 let t = Instant::now();
                 let r = tokio::select! {

@@ -93,7 +93,8 @@ pub(crate) struct ItemWriter<'t> {
     scan: rusqlite::Statement<'t>,
     /// Items written whose search text is not in the full-text indexes yet.
     pending: Vec<(i64, String)>,
-    /// Items in the project before this writer, and written by it.
+    /// Items in the project before this writer (ids are dense: items are never deleted), and
+    /// written by it.
     existing: i64,
     written: i64,
     /// Random per writer: with the revision's id it makes a uid no other replica holds, and
@@ -122,7 +123,7 @@ impl<'t> ItemWriter<'t> {
             )?,
             scan: tx.prepare("INSERT INTO item_search (id, body) VALUES (?1, ?2)")?,
             pending: Vec::new(),
-            existing: tx.query_row("SELECT count(*) FROM items", [], |r| r.get(0))?,
+            existing: tx.query_row("SELECT coalesce(max(id), 0) FROM items", [], |r| r.get(0))?,
             written: 0,
             uid_prefix: tx.query_row("SELECT lower(hex(randomblob(8)))", [], |r| r.get(0))?,
             ts: now(),

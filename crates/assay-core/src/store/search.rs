@@ -78,18 +78,11 @@ pub(crate) fn reindex(conn: &Connection, item_id: i64, c: &ItemContent) -> Resul
     let text = c.search_text();
     conn.prepare_cached("DELETE FROM items_fts WHERE rowid = ?1")?
         .execute([item_id])?;
-    conn.prepare_cached("INSERT INTO items_fts (rowid, body) VALUES (?1, ?2)")?
-        .execute(params![item_id, text])?;
-    conn.prepare_cached("UPDATE item_search SET body = ?2 WHERE id = ?1")?
-        .execute(params![item_id, text.to_lowercase()])?;
     conn.prepare_cached("DELETE FROM items_cjk WHERE rowid = ?1")?
         .execute([item_id])?;
-    let cjk = cjk_tokens(&text);
-    if !cjk.is_empty() {
-        conn.prepare_cached("INSERT INTO items_cjk (rowid, chars) VALUES (?1, ?2)")?
-            .execute(params![item_id, cjk])?;
-    }
-    Ok(())
+    conn.prepare_cached("UPDATE item_search SET body = ?2 WHERE id = ?1")?
+        .execute(params![item_id, text.to_lowercase()])?;
+    index_full_text(conn, &[(item_id, text)])
 }
 
 /// Fills the CJK table for items written before it existed (migration 0004).

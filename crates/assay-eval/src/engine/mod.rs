@@ -226,11 +226,6 @@ pub async fn run_eval(
     while set.join_next().await.is_some() {}
 
     let snapshot = shared.counters.snapshot(total);
-    let attempts: usize = shared
-        .dispatchers
-        .iter()
-        .map(|d| d.stats.attempts.load(Ordering::Relaxed))
-        .sum();
     let retries: usize = shared
         .dispatchers
         .iter()
@@ -241,6 +236,8 @@ pub async fn run_eval(
         .iter()
         .flat_map(|d| d.replica_stats())
         .collect();
+    // HTTP attempts are the replicas' requests, retries included.
+    let attempts: usize = replicas.iter().map(|r| r.requests).sum();
     let (costs, cost) = finish::costs(&shared);
     match Arc::try_unwrap(shared) {
         Ok(s) => drop(s),
