@@ -6,6 +6,8 @@ use std::io::Cursor;
 use image::{ImageFormat, ImageReader, Limits};
 use sha2::{Digest, Sha256};
 
+use crate::model::BBox;
+
 /// Largest side accepted (pixels); larger images are refused as likely bombs.
 pub const MAX_SIDE: u32 = 20_000;
 /// Largest decode allocation (bytes).
@@ -106,6 +108,147 @@ pub fn preview(bytes: &[u8], max_side: u32) -> Result<(Vec<u8>, &'static str), S
     }
 }
 
+/// How an image is changed before a model sees it (CRAG-MM-Diagnostics' input variants). Both
+/// work in the original image's pixels, so the same view serves every model and size policy.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ImageView {
+    /// The target boxes outlined in green, as `evaluate.py`'s object-identification tasks draw
+    /// them (`cv2.rectangle`, colour (0, 255, 0), thickness 8 on the 960 x 1280 frame).
+    Highlight { boxes: Vec<BBox>, thickness: u32 },
+    /// The image cut to this rectangle (x, y, width, height in pixels): the "GT crop".
+    Crop {
+        x: u32,
+        y: u32,
+        width: u32,
+        height: u32,
+    },
+}
+
+/// Border thickness CRAG-MM-Diagnostics draws on its 1280-pixel-tall frame.
+pub const HIGHLIGHT_THICKNESS_AT_1280: f64 = 8.0;
+/// Context kept around the target in a crop, as a fraction of the box's width (left and
+/// right) and height (top and bottom). The official code's commented-out ablation crops at the
+/// box exactly; a little context keeps a tight box's object edges visible.
+pub const CROP_MARGIN: f64 = 0.1;
+
+impl ImageView {
+    /// The highlight of `boxes` on an image of this size: the border is 8 pixels at 1280 pixels
+    /// of the image's longest side, so it keeps its look whatever size the image is sent at.
+    pub fn highlight(boxes: &[BBox], width: u32, height: u32) -> Self {
+        let t = (HIGHLIGHT_THICKNESS_AT_1280 * width.max(height) as f64 / 1280.0).round();
+        Self::Highlight {
+            boxes: boxes.to_vec(),
+            thickness: (t as u32).max(1),
+        }
+    }
+
+    /// The crop around the union of `boxes`, widened by [`CROP_MARGIN`] and kept inside the
+    /// image; None when the boxes do not overlap the image.
+    pub fn crop(boxes: &[BBox], width: u32, height: u32) -> Option<Self> {
+        let first = boxes.first()?;
+        let u = boxes.iter().fold(*first, |a, b| BBox {
+            x_min: a.x_min.min(b.x_min),
+            y_min: a.y_min.min(b.y_min),
+            x_max: a.x_max.max(b.x_max),
+            y_max: a.y_max.max(b.y_max),
+        });
+        let (mx, my) = (
+            (u.x_max - u.x_min) * CROP_MARGIN,
+            (u.y_max - u.y_min) * CROP_MARGIN,
+        );
+        let x0 = (u.x_min - mx).floor().clamp(0.0, width as f64) as u32;
+        let y0 = (u.y_min - my).floor().clamp(0.0, height as f64) as u32;
+        let x1 = (u.x_max + mx).ceil().clamp(0.0, width as f64) as u32;
+        let y1 = (u.y_max + my).ceil().clamp(0.0, height as f64) as u32;
+        (x1 > x0 && y1 > y0).then_some(Self::Crop {
+            x: x0,
+            y: y0,
+            width: x1 - x0,
+            height: y1 - y0,
+        })
+    }
+
+    /// The size of the image this view makes from one of `width` x `height`.
+    pub fn size(&self, width: u32, height: u32) -> (u32, u32) {
+        match self {
+            Self::Highlight { .. } => (width, height),
+            Self::Crop { width, height, .. } => (*width, *height),
+        }
+    }
+
+    /// A stable text naming the view: part of cache keys and of the stored request.
+    pub fn key(&self) -> String {
+        match self {
+            Self::Highlight { boxes, thickness } => {
+                let b: Vec<String> = boxes
+                    .iter()
+                    .map(|b| format!("{},{},{},{}", b.x_min, b.y_min, b.x_max, b.y_max))
+                    .collect();
+                format!("highlight:{}@{thickness}", b.join(";"))
+            }
+            Self::Crop {
+                x,
+                y,
+                width,
+                height,
+            } => format!("crop:{x},{y},{width},{height}"),
+        }
+    }
+
+    /// Applies the view to a decoded image.
+    pub fn apply(&self, img: &image::DynamicImage) -> image::DynamicImage {
+        match self {
+            Self::Crop {
+                x,
+                y,
+                width,
+                height,
+            } => img.crop_imm(*x, *y, *width, *height),
+            Self::Highlight { boxes, thickness } => {
+                let mut rgb = img.to_rgb8();
+                for b in boxes {
+                    draw_border(&mut rgb, b, *thickness);
+                }
+                image::DynamicImage::ImageRgb8(rgb)
+            }
+        }
+    }
+}
+
+/// A rectangle outline `thickness` pixels wide centred on the box's edges, as OpenCV draws
+/// one, clipped to the image.
+fn draw_border(img: &mut image::RgbImage, b: &BBox, thickness: u32) {
+    let (w, h) = (img.width() as i64, img.height() as i64);
+    let half = thickness as i64 / 2;
+    let (x0, y0) = (b.x_min.round() as i64, b.y_min.round() as i64);
+    let (x1, y1) = (b.x_max.round() as i64, b.y_max.round() as i64);
+    let green = image::Rgb([0u8, 255, 0]);
+    let mut fill = |xa: i64, ya: i64, xb: i64, yb: i64| {
+        for y in ya.max(0)..=yb.min(h - 1) {
+            for x in xa.max(0)..=xb.min(w - 1) {
+                img.put_pixel(x as u32, y as u32, green);
+            }
+        }
+    };
+    let (lo, hi) = (half, thickness as i64 - 1 - half);
+    fill(x0 - lo, y0 - lo, x1 + hi, y0 + hi);
+    fill(x0 - lo, y1 - lo, x1 + hi, y1 + hi);
+    fill(x0 - lo, y0 - lo, x0 + hi, y1 + hi);
+    fill(x1 - lo, y0 - lo, x1 + hi, y1 + hi);
+}
+
+/// `bytes` with `view` applied, encoded as PNG (lossless: the engine re-encodes it for each
+/// model's policy).
+pub fn view_png(bytes: &[u8], view: &ImageView) -> Result<(Vec<u8>, u32, u32), String> {
+    let img = decode(bytes)?;
+    let out = view.apply(&img);
+    let (w, h) = (out.width(), out.height());
+    let mut buf = Cursor::new(Vec::new());
+    out.write_to(&mut buf, ImageFormat::Png)
+        .map_err(|e| e.to_string())?;
+    Ok((buf.into_inner(), w, h))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,6 +303,58 @@ mod tests {
     #[test]
     fn text_is_not_an_image() {
         assert!(probe(b"hello world").is_err());
+    }
+
+    fn bbox(x0: f64, y0: f64, x1: f64, y1: f64) -> BBox {
+        BBox {
+            x_min: x0,
+            y_min: y0,
+            x_max: x1,
+            y_max: y1,
+        }
+    }
+
+    #[test]
+    fn crop_keeps_a_tenth_of_the_box_around_it_inside_the_image() {
+        let v = ImageView::crop(&[bbox(100.0, 200.0, 300.0, 300.0)], 1000, 1000).unwrap();
+        assert_eq!(
+            v,
+            ImageView::Crop {
+                x: 80,
+                y: 190,
+                width: 240,
+                height: 120
+            }
+        );
+        // At the image's edge the margin is cut off, never padded.
+        let edge = ImageView::crop(&[bbox(0.0, 0.0, 50.0, 40.0)], 60, 40).unwrap();
+        assert_eq!(edge.size(60, 40), (55, 40));
+        assert!(ImageView::crop(&[bbox(70.0, 0.0, 90.0, 10.0)], 60, 40).is_none());
+        let (png_bytes, w, h) = view_png(&png(1000, 1000), &v).unwrap();
+        assert_eq!((w, h), (240, 120));
+        assert_eq!(probe(&png_bytes).unwrap().width, 240);
+    }
+
+    #[test]
+    fn highlight_draws_a_green_border_eight_pixels_wide_at_1280() {
+        let v = ImageView::highlight(&[bbox(100.0, 100.0, 400.0, 300.0)], 960, 1280);
+        let ImageView::Highlight { thickness, .. } = &v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(*thickness, 8);
+        let img = decode(&png(960, 1280)).unwrap();
+        let out = v.apply(&img).to_rgb8();
+        let green = image::Rgb([0, 255, 0]);
+        // The line is centred on the edge: 4 pixels outside, 4 inside.
+        for x in 96..104 {
+            assert_eq!(*out.get_pixel(x, 200), green, "x={x}");
+        }
+        assert_ne!(*out.get_pixel(95, 200), green);
+        assert_ne!(*out.get_pixel(104, 200), green);
+        assert_ne!(*out.get_pixel(250, 200), green);
+        // A larger image gets a proportionally thicker border.
+        let big = ImageView::highlight(&[bbox(0.0, 0.0, 10.0, 10.0)], 3000, 4000);
+        assert_eq!(big.key(), "highlight:0,0,10,10@25");
     }
 
     #[test]

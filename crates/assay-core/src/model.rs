@@ -297,6 +297,10 @@ pub struct ItemContent {
     pub entity_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entity_url: Option<String>,
+    /// Other names accepted for the entity when object identification is scored (a person adds
+    /// them: "Kia Optima" for "KIA K5").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entity_aliases: Vec<String>,
     /// Page views of the entity's Wikipedia article (CRAG-MM-Diagnostics: views in 2025).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub popularity: Option<u64>,

@@ -23,6 +23,14 @@ pub fn request_key(cfg: &ModelConfig, prompt: &Prompt, run_index: u32) -> String
     if let Some(sys) = &prompt.system {
         material["system"] = json!(sys);
     }
+    if prompt.views.iter().any(Option::is_some) {
+        let views: Vec<Option<String>> = prompt
+            .views
+            .iter()
+            .map(|v| v.as_ref().map(|v| v.key()))
+            .collect();
+        material["views"] = json!(views);
+    }
     if prompt.images.iter().zip(&prompt.sent_sizes).any(|(i, s)| {
         *s != crate::scorers::grounding::sent_size(
             Default::default(),
@@ -71,9 +79,15 @@ pub fn prompt_record(prompt: &Prompt) -> String {
     json!({
         "system": prompt.system,
         "text": prompt.text,
-        "images": prompt.images.iter().zip(&prompt.sent_sizes).map(|(i, s)| json!({
-            "hash": i.hash, "original_size": [i.width, i.height], "sent_size": [s.0, s.1],
-        })).collect::<Vec<_>>(),
+        "images": prompt.images.iter().zip(&prompt.sent_sizes).zip(&prompt.views).map(|((i, s), v)| {
+            let mut image = json!({
+                "hash": i.hash, "original_size": [i.width, i.height], "sent_size": [s.0, s.1],
+            });
+            if let Some(v) = v {
+                image["view"] = json!(v.key());
+            }
+            image
+        }).collect::<Vec<_>>(),
     })
     .to_string()
 }

@@ -11,8 +11,8 @@ use base64::Engine as _;
 
 use crate::model::{ImageEncoding, ImagePolicy};
 
-/// (image hash, size sent, PNG?).
-type EncodedKey = (String, (u32, u32), bool);
+/// (image hash, view, size sent, PNG?).
+type EncodedKey = (String, Option<String>, (u32, u32), bool);
 
 #[derive(Default)]
 pub struct ImageEncoder {
@@ -22,18 +22,21 @@ pub struct ImageEncoder {
 const MAX_CACHED: usize = 512;
 
 impl ImageEncoder {
-    /// The image as a data URL at `sent` size. Reading the bytes holds the caller's connection
-    /// briefly; decoding (through core's limited decoder), resizing and encoding run on a
-    /// blocking thread so the async workers keep serving requests.
+    /// The image (after its variant's view, when it has one) as a data URL at `sent` size.
+    /// Reading the bytes holds the caller's connection briefly; decoding (through core's
+    /// limited decoder), resizing and encoding run on a blocking thread so the async workers
+    /// keep serving requests.
     pub async fn data_url(
         &self,
         hash: &str,
+        view: Option<&assay_core::imaging::ImageView>,
         policy: &ImagePolicy,
         sent: (u32, u32),
         load: impl FnOnce(&str) -> Result<Vec<u8>, String>,
     ) -> Result<Arc<String>, String> {
         let key = (
             hash.to_string(),
+            view.map(|v| v.key()),
             sent,
             policy.encoding == ImageEncoding::Png,
         );

@@ -66,7 +66,7 @@ pub async fn judge_run(
         .map(|p| {
             let question = variant
                 .question(&p.content)
-                .map_or(p.content.question.clone(), |q| q.0.to_string());
+                .map_or(p.content.question.clone(), |q| q.0.into_owned());
             Pending {
                 item_id: p.item_id,
                 content: p.content,

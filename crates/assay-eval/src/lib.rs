@@ -4,6 +4,7 @@
 pub mod cache;
 pub mod cancel;
 pub mod client;
+pub mod crag_mm_prompts;
 pub mod dispatch;
 pub mod engine;
 pub mod error;
@@ -14,6 +15,7 @@ pub mod predictions;
 pub mod prompt;
 pub mod rescore;
 pub mod scorers;
+pub mod stage_table;
 #[cfg(feature = "stub")]
 pub mod stub;
 pub mod table;

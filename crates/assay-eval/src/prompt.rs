@@ -3,10 +3,15 @@
 use crate::error::{EvalError, Result};
 use crate::scorers::grounding::BoxConvention;
 use crate::scorers::ScoreContext;
+use std::borrow::Cow;
+
+use crate::crag_mm_prompts as crag;
+use crate::scorers::ScorerKind;
+use assay_core::imaging::ImageView;
 use assay_core::{AnswerFormat, ItemContent, ItemImage, Project};
 
 assay_core::named_enum! {
-    /// Which form of the question is asked; the papers compare these.
+    /// Which form of the question is asked, and with which image; the papers compare these.
     pub enum Variant {
         Original = "original",
         /// HAERAE-Vision's explicit rewrite.
@@ -17,38 +22,80 @@ assay_core::named_enum! {
         TextOnly = "text_only",
         /// The same question without its images: the image-dependency check.
         NoImage = "no_image",
+        /// The original question with the target box drawn on the image in green, as
+        /// CRAG-MM-Diagnostics' `object_identification` tasks send it.
+        Highlight = "highlight",
+        /// The original question with the image cut to the target box (and a margin):
+        /// CRAG-MM-Diagnostics' "GT crop".
+        GtCrop = "gt_crop",
+        /// CRAG-MM's knowledge extraction: the entity is given and no image is sent. The
+        /// text-only question when the item has one, else the question with the entity's
+        /// name supplied after it.
+        EntityGiven = "entity_given",
     }
 }
 
+/// How a variant sends an item's images.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sent {
+    None,
+    Whole,
+    /// Images with a target box get it outlined; the others are sent whole.
+    Highlight,
+    /// Only images with a target box are sent, each cut to its boxes.
+    Crop,
+}
+
 impl Variant {
-    /// The question text and whether images are sent; None when the item lacks this variant.
-    pub fn question(self, item: &ItemContent) -> Option<(&str, bool)> {
-        match self {
-            Self::Original => Some((item.question.as_str(), true)),
-            Self::Explicit => item.explicit_question.as_deref().map(|q| (q, true)),
-            Self::Disambiguated => item.disambiguated_question.as_deref().map(|q| (q, true)),
-            Self::TextOnly => item.text_only_question.as_deref().map(|q| (q, false)),
-            Self::NoImage => Some((item.question.as_str(), false)),
+    /// The question text and how images are sent; None when the item lacks this variant.
+    pub fn question(self, item: &ItemContent) -> Option<(Cow<'_, str>, Sent)> {
+        fn q(s: &str) -> Cow<'_, str> {
+            Cow::Borrowed(s)
         }
+        match self {
+            Self::Original => Some((q(&item.question), Sent::Whole)),
+            Self::Explicit => item
+                .explicit_question
+                .as_deref()
+                .map(|s| (q(s), Sent::Whole)),
+            Self::Disambiguated => item
+                .disambiguated_question
+                .as_deref()
+                .map(|s| (q(s), Sent::Whole)),
+            Self::TextOnly => item
+                .text_only_question
+                .as_deref()
+                .map(|s| (q(s), Sent::None)),
+            Self::NoImage => Some((q(&item.question), Sent::None)),
+            Self::Highlight => item.has_box().then(|| (q(&item.question), Sent::Highlight)),
+            Self::GtCrop => item.has_box().then(|| (q(&item.question), Sent::Crop)),
+            Self::EntityGiven => match (&item.text_only_question, &item.entity_name) {
+                (Some(t), _) => Some((q(t), Sent::None)),
+                (None, Some(name)) if !name.trim().is_empty() => Some((
+                    Cow::Owned(format!(
+                        "{}\n(The object the question refers to is {}.)",
+                        item.question,
+                        name.trim()
+                    )),
+                    Sent::None,
+                )),
+                _ => None,
+            },
+        }
+    }
+
+    /// Whether the images keep the frame the item's boxes are drawn in, so a predicted box
+    /// can be scored against them.
+    pub fn keeps_box_frame(self) -> bool {
+        !matches!(
+            self,
+            Self::GtCrop | Self::EntityGiven | Self::TextOnly | Self::NoImage
+        )
     }
 }
 
 /// CRAG-MM-Diagnostics' visual-grounding system prompt (`evaluate.py`), verbatim.
-pub const CRAG_MM_GROUNDING_SYSTEM: &str = "You are a visual grounding assistant. Given an image and a question, output the \
-bounding box of the image region that contains the visual information needed to answer the question.\n\n\
-The image is always 960 pixels wide and 1280 pixels tall.\n\
-Output format: [x1, y1, x2, y2] in pixels \u{2014} NO other text.\n\
-- (0, 0) is the top-left corner\n\
-- x increases rightward (0 to 960), y increases downward (0 to 1280)\n\
-- Make the box as tight as possible around the target\n\
-- If no specific region applies, output the full image: [0, 0, 960, 1280]\n\n\
-Examples:\n\
-Question: 'What is the name of the store?'\n\
-Output: [95, 40, 530, 160]\n\n\
-Question: 'What color is the car?'\n\
-Output: [260, 580, 720, 940]\n\n\
-Question: 'How many windows does the building have?'\n\
-Output: [60, 180, 900, 1100]\n";
+pub const CRAG_MM_GROUNDING_SYSTEM: &str = crate::crag_mm_prompts::VISUAL_GROUNDING;
 
 /// Separates a template's system message from its user message.
 pub const USER_MARKER: &str = "\n[user]\n";
@@ -72,6 +119,73 @@ pub fn default_template(format: AnswerFormat, boxes: BoxConvention) -> String {
     }
 }
 
+/// A CRAG-MM-Diagnostics task: its official system message and user message (`# Question:
+/// "..."`; the easy-query tasks ask "What is the name of the object?" instead of the item's
+/// question).
+fn crag_template(system: &str, easy_query: bool) -> String {
+    let question = if easy_query {
+        "What is the name of the object?"
+    } else {
+        "{question}"
+    };
+    format!("{SYSTEM_MARKER}{system}{USER_MARKER}# Question: \"{question}\"\n")
+}
+
+/// The built-in templates that can be picked by name: each CRAG-MM-Diagnostics task type as
+/// `crag-mm/<task_type>`, pairing with the variant its task sends (`object_identification`
+/// and `..._easy_query` with `highlight`, `knowledge_extraction` with `entity_given`).
+pub const BUILTIN_TEMPLATES: [&str; 7] = [
+    "crag-mm/whole",
+    "crag-mm/visual_grounding",
+    "crag-mm/object_identification",
+    "crag-mm/object_identification_easy_query",
+    "crag-mm/object_identification_with_original",
+    "crag-mm/object_identification_image_only",
+    "crag-mm/knowledge_extraction",
+];
+
+pub fn builtin_template(name: &str) -> Option<String> {
+    Some(match name.strip_prefix("crag-mm/")? {
+        "whole" => crag_template(crag::WHOLE, false),
+        "visual_grounding" => crag_template(crag::VISUAL_GROUNDING, false),
+        "object_identification" => crag_template(crag::OBJECT_IDENTIFICATION, false),
+        "object_identification_easy_query" => {
+            crag_template(crag::OBJECT_IDENTIFICATION_EASY_QUERY, true)
+        }
+        "object_identification_with_original" => {
+            crag_template(crag::OBJECT_IDENTIFICATION_WITH_ORIGINAL, false)
+        }
+        "object_identification_image_only" => {
+            crag_template(crag::OBJECT_IDENTIFICATION_IMAGE_ONLY, true)
+        }
+        "knowledge_extraction" => crag_template(crag::KNOWLEDGE_EXTRACTION, false),
+        _ => return None,
+    })
+}
+
+/// The built-in template for what a scorer measures: identification asks CRAG-MM's
+/// identification task (the highlighted one when the variant highlights), grounding asks for
+/// a box whatever the item's format, the rest follow the item's answer format.
+pub fn default_template_for(
+    scorer: ScorerKind,
+    format: AnswerFormat,
+    variant: Variant,
+    boxes: BoxConvention,
+) -> String {
+    match scorer {
+        ScorerKind::Identification => crag_template(
+            if variant == Variant::Highlight {
+                crag::OBJECT_IDENTIFICATION
+            } else {
+                crag::OBJECT_IDENTIFICATION_WITH_ORIGINAL
+            },
+            false,
+        ),
+        ScorerKind::Grounding => default_template(AnswerFormat::Grounding, boxes),
+        _ => default_template(format, boxes),
+    }
+}
+
 /// A rendered request: an optional system message, text plus the images to attach, in item
 /// order, and the size each image is sent at.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,6 +194,8 @@ pub struct Prompt {
     pub text: String,
     pub images: Vec<ItemImage>,
     pub sent_sizes: Vec<(u32, u32)>,
+    /// What is done to each image before it is sent (the variant's highlight or crop).
+    pub views: Vec<Option<ImageView>>,
 }
 
 pub fn format_options(item: &ItemContent) -> String {
@@ -144,16 +260,38 @@ pub fn render(
     variant: Variant,
     ctx: &ScoreContext,
 ) -> Option<Prompt> {
-    let (question, with_images) = variant.question(item)?;
-    let images = if with_images {
-        item.images.clone()
-    } else {
-        Vec::new()
+    let (question, sent) = variant.question(item)?;
+    let boxes_of = |img: &ItemImage| -> Vec<assay_core::BBox> {
+        img.target_boxes.iter().map(|b| b.bbox).collect()
     };
+    let (images, views): (Vec<ItemImage>, Vec<Option<ImageView>>) = match sent {
+        Sent::None => (Vec::new(), Vec::new()),
+        Sent::Whole => (item.images.clone(), vec![None; item.images.len()]),
+        Sent::Highlight => item
+            .images
+            .iter()
+            .map(|img| {
+                let b = boxes_of(img);
+                let v = (!b.is_empty()).then(|| ImageView::highlight(&b, img.width, img.height));
+                (img.clone(), v)
+            })
+            .unzip(),
+        Sent::Crop => item
+            .images
+            .iter()
+            .filter_map(|img| {
+                ImageView::crop(&boxes_of(img), img.width, img.height)
+                    .map(|v| (img.clone(), Some(v)))
+            })
+            .unzip(),
+    };
+    if sent == Sent::Crop && images.is_empty() {
+        return None;
+    }
     let sent_sizes: Vec<(u32, u32)> = images
         .iter()
-        .enumerate()
-        .map(|(i, img)| ctx.sent_size(i, img))
+        .zip(&views)
+        .map(|(img, v)| ctx.sent_size_of(img, v.as_ref()))
         .collect();
     let frame = match ctx.boxes {
         BoxConvention::OriginalPixels => images.first().map(|i| (i.width, i.height)),
@@ -163,14 +301,15 @@ pub fn render(
         .strip_prefix(SYSTEM_MARKER)
         .and_then(|t| t.split_once(USER_MARKER))
     {
-        Some((sys, user)) => (Some(fill(sys, item, question, frame)), user),
+        Some((sys, user)) => (Some(fill(sys, item, &question, frame)), user),
         None => (None, template),
     };
     Some(Prompt {
         system,
-        text: fill(user, item, question, frame),
+        text: fill(user, item, &question, frame),
         images,
         sent_sizes,
+        views,
     })
 }
 
@@ -181,6 +320,11 @@ pub fn save_template(
     format: AnswerFormat,
     body: &str,
 ) -> Result<String> {
+    if name == "default" || name.starts_with("crag-mm/") {
+        return Err(EvalError::Config(format!(
+            "{name:?} names a built-in template; pick another name"
+        )));
+    }
     let version = project.save_template(name, format.as_str(), body)?;
     Ok(format!("{name}@{version}"))
 }
@@ -189,6 +333,9 @@ pub fn save_template(
 pub fn load_template(project: &Project, spec: &str) -> Result<Option<(String, String)>> {
     if spec == "default" {
         return Ok(None);
+    }
+    if let Some(body) = builtin_template(spec) {
+        return Ok(Some((spec.to_string(), body)));
     }
     let (name, version) = match spec.split_once('@') {
         Some((n, v)) => (
@@ -241,6 +388,57 @@ mod tests {
             .unwrap()
             .images
             .is_empty());
+    }
+
+    #[test]
+    fn entity_given_uses_the_text_only_question_or_names_the_entity() {
+        let mut item = ItemContent {
+            question: "When was this built?".into(),
+            entity_name: Some("Tokyo Tower".into()),
+            ..Default::default()
+        };
+        let (q, sent) = Variant::EntityGiven.question(&item).unwrap();
+        assert_eq!(
+            q,
+            "When was this built?\n(The object the question refers to is Tokyo Tower.)"
+        );
+        assert_eq!(sent, Sent::None);
+        item.text_only_question = Some("When was Tokyo Tower built?".into());
+        assert_eq!(
+            Variant::EntityGiven.question(&item).unwrap().0,
+            "When was Tokyo Tower built?"
+        );
+        item.entity_name = None;
+        item.text_only_question = None;
+        assert!(Variant::EntityGiven.question(&item).is_none());
+        // Highlight and crop need a target box.
+        assert!(Variant::Highlight.question(&item).is_none());
+        assert!(Variant::GtCrop.question(&item).is_none());
+    }
+
+    #[test]
+    fn crag_mm_task_templates_pair_the_official_system_message_with_its_question() {
+        let easy = builtin_template("crag-mm/object_identification_easy_query").unwrap();
+        assert!(easy.starts_with(SYSTEM_MARKER));
+        assert!(easy.ends_with("[user]\n# Question: \"What is the name of the object?\"\n"));
+        assert!(builtin_template("crag-mm/nope").is_none());
+        for name in BUILTIN_TEMPLATES {
+            assert!(builtin_template(name).is_some(), "{name}");
+        }
+        let id = default_template_for(
+            ScorerKind::Identification,
+            AnswerFormat::ShortAnswer,
+            Variant::Highlight,
+            BoxConvention::Auto,
+        );
+        assert!(id.contains("I have highlighted the target object"));
+        let plain = default_template_for(
+            ScorerKind::Identification,
+            AnswerFormat::ShortAnswer,
+            Variant::Original,
+            BoxConvention::Auto,
+        );
+        assert!(!plain.contains("highlighted") && plain.contains("target_object: [entity name"));
     }
 
     #[test]

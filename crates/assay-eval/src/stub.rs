@@ -56,6 +56,9 @@ pub struct StubConfig {
     pub rules: Vec<Rule>,
     /// Reply when no rule matches; defaults to echoing "OK".
     pub default_reply: Option<Reply>,
+    /// Keep every image data URL received, with the prompt text it came with, so a test can
+    /// decode exactly what a model was shown.
+    pub keep_images: bool,
 }
 
 struct Shared {
@@ -64,6 +67,7 @@ struct Shared {
     requests: AtomicUsize,
     images: AtomicUsize,
     prompts: Mutex<Vec<String>>,
+    image_urls: Mutex<Vec<(String, String)>>,
 }
 
 pub struct StubServer {
@@ -83,6 +87,7 @@ impl StubServer {
             requests: AtomicUsize::new(0),
             images: AtomicUsize::new(0),
             prompts: Mutex::new(Vec::new()),
+            image_urls: Mutex::new(Vec::new()),
         });
         let s = shared.clone();
         let task = tokio::spawn(async move {
@@ -108,6 +113,15 @@ impl StubServer {
     /// Image parts (data URLs) received over all requests.
     pub fn images(&self) -> usize {
         self.shared.images.load(Ordering::SeqCst)
+    }
+
+    /// (prompt text, image data URL) for every image received, when `keep_images` is set.
+    pub fn image_urls(&self) -> Vec<(String, String)> {
+        self.shared
+            .image_urls
+            .lock()
+            .map(|p| p.clone())
+            .unwrap_or_default()
     }
 
     pub fn prompts(&self) -> Vec<String> {
@@ -196,19 +210,21 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> {
         shared.requests.fetch_add(1, Ordering::SeqCst);
         let req: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
         let prompt = prompt_text(&req);
-        let images = req["messages"]
+        let urls: Vec<&str> = req["messages"]
             .as_array()
             .into_iter()
             .flatten()
             .filter_map(|m| m["content"].as_array())
             .flatten()
-            .filter(|p| {
-                p["image_url"]["url"]
-                    .as_str()
-                    .is_some_and(|u| u.starts_with("data:image/"))
-            })
-            .count();
-        shared.images.fetch_add(images, Ordering::SeqCst);
+            .filter_map(|p| p["image_url"]["url"].as_str())
+            .filter(|u| u.starts_with("data:image/"))
+            .collect();
+        shared.images.fetch_add(urls.len(), Ordering::SeqCst);
+        if shared.config.keep_images {
+            if let Ok(mut kept) = shared.image_urls.lock() {
+                kept.extend(urls.iter().map(|u| (prompt.clone(), u.to_string())));
+            }
+        }
         if let Ok(mut p) = shared.prompts.lock() {
             p.push(prompt.clone());
         }

@@ -255,14 +255,14 @@ pub struct TableRow {
 }
 
 /// The items of one side, in dataset order, with the revision each must have been scored at.
-struct ItemSet {
-    ids: Vec<i64>,
+pub(crate) struct ItemSet {
+    pub(crate) ids: Vec<i64>,
     revs: Vec<i64>,
     groups: Vec<String>,
     pos: HashMap<i64, usize>,
 }
 
-fn item_set(
+pub(crate) fn item_set(
     project: &Project,
     dataset_id: i64,
     version: Version,
@@ -290,14 +290,14 @@ fn item_set(
 
 /// One run over a side's items, by position: the effective score (a person's latest overrule
 /// wins; unparsed, errors and missing count 0) and what happened (None: no result here).
-struct RunScores {
-    score: Vec<f64>,
-    state: Vec<Option<Outcome>>,
+pub(crate) struct RunScores {
+    pub(crate) score: Vec<f64>,
+    pub(crate) state: Vec<Option<Outcome>>,
     /// The scorer versions of the results counted here.
     versions: Vec<i64>,
 }
 
-fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Result<RunScores> {
+pub(crate) fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Result<RunScores> {
     let n = set.ids.len();
     let mut out = RunScores {
         score: vec![0.0; n],
@@ -718,16 +718,23 @@ pub fn scorer_label(scorer: &str, versions: &[i64]) -> String {
 }
 
 pub fn render(rows: &[TableRow], fmt: TableFormat) -> Result<String> {
+    if fmt == TableFormat::Json {
+        return Ok(serde_json::to_string_pretty(rows)?);
+    }
     let body: Vec<Vec<String>> = rows.iter().map(cells).collect();
-    let header = headers(rows);
+    render_grid(&headers(rows), &body, fmt)
+}
+
+/// A header and rows of cells as text, Markdown, CSV or LaTeX (JSON is the caller's).
+pub fn render_grid(header: &[String], body: &[Vec<String>], fmt: TableFormat) -> Result<String> {
     let heads: Vec<&str> = header.iter().map(String::as_str).collect();
     Ok(match fmt {
-        TableFormat::Json => serde_json::to_string_pretty(rows)?,
+        TableFormat::Json => serde_json::to_string_pretty(body)?,
         TableFormat::Csv => {
             let mut w = csv::Writer::from_writer(Vec::new());
             w.write_record(&heads)
                 .map_err(|e| EvalError::Config(e.to_string()))?;
-            for r in &body {
+            for r in body {
                 w.write_record(r)
                     .map_err(|e| EvalError::Config(e.to_string()))?;
             }
@@ -743,7 +750,7 @@ pub fn render(rows: &[TableRow], fmt: TableFormat) -> Result<String> {
                 heads.join(" | "),
                 "---|".repeat(heads.len())
             );
-            for r in &body {
+            for r in body {
                 s.push_str(&format!("| {} |\n", r.join(" | ")));
             }
             s
@@ -765,7 +772,7 @@ pub fn render(rows: &[TableRow], fmt: TableFormat) -> Result<String> {
             );
             s.push_str(&heads.iter().map(|h| esc(h)).collect::<Vec<_>>().join(" & "));
             s.push_str(" \\\\\n\\midrule\n");
-            for r in &body {
+            for r in body {
                 s.push_str(&r.iter().map(|c| esc(c)).collect::<Vec<_>>().join(" & "));
                 s.push_str(" \\\\\n");
             }
@@ -774,7 +781,7 @@ pub fn render(rows: &[TableRow], fmt: TableFormat) -> Result<String> {
         }
         TableFormat::Text => {
             let mut widths: Vec<usize> = heads.iter().map(|h| h.chars().count()).collect();
-            for r in &body {
+            for r in body {
                 for (i, c) in r.iter().enumerate() {
                     widths[i] = widths[i].max(c.chars().count());
                 }
@@ -791,7 +798,7 @@ pub fn render(rows: &[TableRow], fmt: TableFormat) -> Result<String> {
             };
             let mut s = line(heads.iter().map(|h| h.to_string()).collect());
             for r in body {
-                s.push_str(&line(r));
+                s.push_str(&line(r.clone()));
             }
             s
         }

@@ -169,7 +169,8 @@ pub struct EvalArgs {
     /// The scorer (default: per answer format).
     #[arg(long, value_parser = named::<ScorerKind>(&ScorerKind::NAMES))]
     pub scorer: Option<ScorerKind>,
-    /// Judge model for judge scorers.
+    /// Judge model for judge scorers (and for identification replies that are not an exact
+    /// match).
     #[arg(long)]
     pub judge: Option<String>,
 }
@@ -494,6 +495,14 @@ pub struct TableArgs {
     /// Interval level.
     #[arg(long, default_value_t = 0.95)]
     pub level: f64,
+    /// CRAG-MM-Diagnostics' stage table at --version instead: grounding, identification and
+    /// answer accuracy per model and variant, by referring-expression type and size and
+    /// saliency bins, with Spearman's rho (popularity) and point-biserial r (saliency).
+    #[arg(long, conflicts_with_all = ["against", "by"])]
+    pub stages: bool,
+    /// With --stages: how many equal-size bins for size and saliency.
+    #[arg(long, default_value_t = 5)]
+    pub bins: usize,
 }
 
 pub fn table(ctx: &Ctx, a: TableArgs) -> anyhow::Result<()> {
@@ -504,6 +513,28 @@ pub fn table(ctx: &Ctx, a: TableArgs) -> anyhow::Result<()> {
         a.datasets
     };
     let variant = a.variant;
+    if a.stages {
+        let opts = assay_eval::stage_table::StageOptions {
+            version: a.version,
+            include_partial: a.include_partial,
+            bins: a.bins.max(1),
+        };
+        let t = assay_eval::stage_table::stage_table(&p, &datasets, &opts)?;
+        let fmt = if ctx.json {
+            TableFormat::Json
+        } else {
+            a.format
+        };
+        if t.rows.is_empty() && !ctx.json {
+            println!(
+                "no complete runs on the {} version yet; run `assay eval` with --scorer grounding, identification or an answer scorer",
+                a.version.as_str()
+            );
+            return Ok(());
+        }
+        print!("{}", assay_eval::stage_table::render_stages(&t, fmt)?);
+        return Ok(());
+    }
     if !(a.level > 0.0 && a.level < 1.0) {
         anyhow::bail!("--level must be between 0 and 1, got {}", a.level);
     }
@@ -549,6 +580,8 @@ pub enum TemplateCommand {
         #[arg(long, default_value = "short_answer", value_parser = named::<AnswerFormat>(&AnswerFormat::NAMES))]
         format: AnswerFormat,
     },
+    /// List the named built-in templates (CRAG-MM-Diagnostics' task types), or print one.
+    Builtin { name: Option<String> },
     /// Show the built-in template for an answer format.
     Default {
         #[arg(default_value = "short_answer", value_parser = named::<AnswerFormat>(&AnswerFormat::NAMES))]
@@ -572,6 +605,19 @@ pub fn template(ctx: &Ctx, c: TemplateCommand) -> anyhow::Result<()> {
                 println!("saved {id}; use it with `assay eval --template {name}`");
                 Ok(())
             }
+        }
+        TemplateCommand::Builtin { name: None } => {
+            for n in assay_eval::prompt::BUILTIN_TEMPLATES {
+                println!("{n}");
+            }
+            Ok(())
+        }
+        TemplateCommand::Builtin { name: Some(n) } => {
+            let body = assay_eval::prompt::builtin_template(&n).ok_or_else(|| {
+                anyhow::anyhow!("no built-in template {n:?}; see `assay template builtin`")
+            })?;
+            println!("{body}");
+            Ok(())
         }
         TemplateCommand::Default { format, boxes } => {
             let fmt = format;

@@ -66,6 +66,7 @@ pub fn crag_mm_diagnostics() -> Mapping {
         disambiguated_question: s("metadata.disambiguated_question|disambiguated_question"),
         entity_name: s("metadata.target_object_name|target_object_name"),
         entity_url: s("metadata.wikipedia_url|metadata.target_object_url|wikipedia_url|entity_url"),
+        entity_aliases: s("metadata.target_object_aliases|entity_aliases"),
         popularity: s("metadata.popularity|popularity"),
         crowdedness: s("metadata.crowdedness|metadata.num_objects|crowdedness"),
         category: s("metadata.domain|domain|category"),

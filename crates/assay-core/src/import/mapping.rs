@@ -37,6 +37,8 @@ pub struct Mapping {
     pub ref_type: Option<String>,
     pub entity_name: Option<String>,
     pub entity_url: Option<String>,
+    /// Other accepted names of the entity (a list or one string).
+    pub entity_aliases: Option<String>,
     /// Page views of the entity (an integer).
     pub popularity: Option<String>,
     /// Number of objects in the image (an integer).
@@ -147,6 +149,7 @@ impl Mapping {
             &self.ref_type,
             &self.entity_name,
             &self.entity_url,
+            &self.entity_aliases,
             &self.popularity,
             &self.crowdedness,
             &self.category,
@@ -264,6 +267,9 @@ impl Mapping {
         }
         if let Some(p) = &self.checklist {
             c.checklist = get_path(v, p).map(values::as_text_list).unwrap_or_default();
+        }
+        if let Some(p) = &self.entity_aliases {
+            c.entity_aliases = get_path(v, p).map(values::as_text_list).unwrap_or_default();
         }
         if let Some(p) = &self.options {
             let opts: Vec<String> = if p.contains('+') {

@@ -82,6 +82,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0018_fts_hashsize",
         include_str!("../../../../migrations/0018_fts_hashsize.sql"),
     ),
+    (
+        "0019_image_views",
+        include_str!("../../../../migrations/0019_image_views.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

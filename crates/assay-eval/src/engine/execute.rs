@@ -15,7 +15,7 @@ use crate::cancel::CancelToken;
 use crate::client::{request_body, ChatResponse};
 use crate::dispatch::{Dispatcher, Outcome};
 use crate::images::ImageEncoder;
-use crate::scorers::{judge, Scored};
+use crate::scorers::{identification, judge, Scored, Scorer, ScorerKind};
 use assay_core::Project;
 
 #[derive(Default)]
@@ -181,6 +181,9 @@ impl Shared {
         t: &Target,
         response: &str,
     ) -> std::result::Result<Scored, Option<String>> {
+        if t.scorer == ScorerKind::Identification {
+            return self.identify(t, response).await;
+        }
         if let Some(local) = t.scorer.local() {
             return Ok(local.score(&t.content, response, &t.ctx));
         }
@@ -201,21 +204,47 @@ impl Shared {
         Ok(s)
     }
 
+    /// Identification: exact match first; a miss goes to the judge when the run has one.
+    async fn identify(
+        &self,
+        t: &Target,
+        response: &str,
+    ) -> std::result::Result<Scored, Option<String>> {
+        let local = identification::IdentificationScorer.score(&t.content, response, &t.ctx);
+        let (Some(j), true) = (self.judge, local.evidence["needs_judge"] == true) else {
+            return Ok(local);
+        };
+        let pred = local.parsed.clone().unwrap_or_default();
+        let system = identification::JUDGE_SYSTEM;
+        let prompt = identification::judge_prompt(&t.content, &pred);
+        let cfg = &self.dispatchers[j].config;
+        let key = cache::judge_key(cfg, Some(system), &prompt);
+        let body = request_body(cfg, Some(system), &prompt, &[]);
+        let record = cache::text_record(Some(system), &prompt);
+        let (r, _) = self.call_cached(j, &key, body, record, true).await?;
+        Ok(identification::judged(&local, &r.text, &cfg.name))
+    }
+
     pub(super) async fn run_job(self: Arc<Self>, job: Job) {
         let cfg = &self.dispatchers[job.model].config;
         let (response, from_cache) = match job.cached {
             Some(r) => (r, true),
             None => {
                 let mut urls = Vec::with_capacity(job.prompt.images.len());
-                for (img, sent) in job.prompt.images.iter().zip(&job.prompt.sent_sizes) {
+                let views = job.prompt.images.iter().zip(&job.prompt.views);
+                for ((img, view), sent) in views.zip(&job.prompt.sent_sizes) {
                     let encoded = self
                         .images
-                        .data_url(&img.hash, &cfg.images, *sent, |h| {
+                        .data_url(&img.hash, view.as_ref(), &cfg.images, *sent, |h| {
                             let p = self
                                 .reader
                                 .lock()
                                 .map_err(|_| "image reader poisoned".to_string())?;
-                            p.image_bytes(h).map(|(b, _)| b).map_err(|e| e.to_string())
+                            match view {
+                                Some(v) => p.image_view(h, v).map(|(b, _, _)| b),
+                                None => p.image_bytes(h).map(|(b, _)| b),
+                            }
+                            .map_err(|e| e.to_string())
                         })
                         .await;
                     match encoded {

@@ -8,7 +8,7 @@ use crate::cache;
 use crate::client::ChatResponse;
 use crate::error::Result;
 use crate::model::StoredModel;
-use crate::prompt::{default_template, render, Prompt};
+use crate::prompt::{default_template_for, render, Prompt};
 use crate::scorers::{ScoreContext, ScorerKind};
 use assay_core::store::RunKey;
 use assay_core::{ItemContent, Project};
@@ -109,7 +109,9 @@ pub(super) fn plan(
                                 .unwrap_or_else(|| ScorerKind::default_for(content.format));
                             let question: Arc<str> = variant
                                 .question(content)
-                                .map_or(Arc::from(content.question.as_str()), |q| Arc::from(q.0));
+                                .map_or(Arc::from(content.question.as_str()), |q| {
+                                    Arc::from(q.0.as_ref())
+                                });
                             let target = Target {
                                 run_id,
                                 item_id: *id,
@@ -119,14 +121,23 @@ pub(super) fn plan(
                                 question,
                                 ctx: ctx.clone(),
                             };
+                            // A box can only be scored on images in the frame it is drawn in.
+                            if scorer == ScorerKind::Grounding && !variant.keeps_box_frame() {
+                                skipped_writes.push(target);
+                                continue;
+                            }
                             // The built-in template follows what is measured: a grounding run
-                            // over a VQA set (CRAG-MM) asks for a box, not the answer.
-                            let asked = match scorer {
-                                ScorerKind::Grounding => assay_core::AnswerFormat::Grounding,
-                                _ => content.format,
-                            };
+                            // over a VQA set (CRAG-MM) asks for a box, an identification run
+                            // for the entity's name, not the answer.
                             let body = template.as_ref().map_or_else(
-                                || default_template(asked, m.config.box_convention),
+                                || {
+                                    default_template_for(
+                                        scorer,
+                                        content.format,
+                                        *variant,
+                                        m.config.box_convention,
+                                    )
+                                },
                                 |t| t.1.clone(),
                             );
                             let Some(prompt) = render(&body, content, *variant, &ctx) else {

@@ -3,6 +3,7 @@
 pub mod bleu;
 pub mod choice;
 pub mod grounding;
+pub mod identification;
 pub mod judge;
 pub mod normalize;
 pub mod soft;
@@ -67,6 +68,31 @@ impl ScoreContext {
             img.height,
         )
     }
+
+    /// The size image `img` is sent at after `view`. A crop under the CRAG-MM protocol is cut
+    /// from the 960 x 1280 frame, so it is sent at its size in that frame.
+    pub fn sent_size_of(
+        &self,
+        img: &assay_core::ItemImage,
+        view: Option<&assay_core::imaging::ImageView>,
+    ) -> (u32, u32) {
+        let Some(v) = view else {
+            return self.sent_size(0, img);
+        };
+        let (w, h) = v.size(img.width, img.height);
+        if self.boxes == grounding::BoxConvention::CragMm {
+            if let assay_core::imaging::ImageView::Crop { .. } = v {
+                let (fw, fh) = grounding::CRAG_MM_SIZE;
+                let sx = fw as f64 / img.width.max(1) as f64;
+                let sy = fh as f64 / img.height.max(1) as f64;
+                return (
+                    ((w as f64 * sx).round() as u32).max(1),
+                    ((h as f64 * sy).round() as u32).max(1),
+                );
+            }
+        }
+        grounding::sent_size(self.boxes, self.max_side.unwrap_or(u32::MAX), w, h)
+    }
 }
 
 /// A scorer that needs no model call.
@@ -86,6 +112,9 @@ assay_core::named_enum! {
         Rating = "rating",
         Grounding = "grounding",
         Bleu = "bleu",
+        /// CRAG-MM-Diagnostics' object identification: exact match on the entity name or an
+        /// alias, else the judge (when the run has one).
+        Identification = "identification",
     }
 }
 
@@ -112,6 +141,11 @@ impl ScorerKind {
     pub fn needs_judge(self) -> bool {
         matches!(self, Self::Judge | Self::ChecklistJudge | Self::Rating)
     }
+    /// Kinds that call a judge when one is given (those that need one, and identification for
+    /// the replies that are not an exact match).
+    pub fn uses_judge(self) -> bool {
+        self.needs_judge() || self == Self::Identification
+    }
     /// The local scorer for kinds that need no model.
     pub fn local(self) -> Option<Box<dyn Scorer>> {
         match self {
@@ -119,6 +153,7 @@ impl ScorerKind {
             Self::SoftMatch => Some(Box::new(soft::SoftMatch)),
             Self::Grounding => Some(Box::new(grounding::GroundingScorer)),
             Self::Bleu => Some(Box::new(bleu::BleuScorer::default())),
+            Self::Identification => Some(Box::new(identification::IdentificationScorer)),
             Self::Judge | Self::ChecklistJudge | Self::Rating => None,
         }
     }

@@ -8,3 +8,4 @@ mod formats;
 mod predictions;
 mod rescore;
 mod scorers;
+mod stages;

@@ -1,0 +1,307 @@
+//! CRAG-MM-Diagnostics' stages: object identification with the highlight and GT-crop
+//! variants (what the model was shown, decoded from the stub's requests), the judge for
+//! non-exact names, and the stage table, its statistics checked against SciPy.
+
+use std::path::Path;
+
+use assay_core::store::{Author, Edit};
+use assay_core::{ItemStatus, Project, RefinementOp, Role};
+use assay_eval::engine::Version;
+use assay_eval::stage_table::{
+    correlations, rank_bins, stage_table, ItemFacts, Stage, StageOptions,
+};
+use assay_eval::stub::{Reply, Rule, StubConfig, StubServer};
+use assay_eval::{ScorerKind, Variant};
+use base64::Engine as _;
+
+use crate::common::*;
+
+const FORD: &str = "3f2a9c1e-5b7d-4e08-9a61-0c4d2b7e8f13";
+
+fn decode(url: &str) -> image::RgbImage {
+    let b64 = url.split_once(";base64,").unwrap().1;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(b64)
+        .unwrap();
+    image::load_from_memory(&bytes).unwrap().to_rgb8()
+}
+
+fn is_green(p: &image::Rgb<u8>) -> bool {
+    // JPEG shifts colours a little; the drawn border is pure (0, 255, 0).
+    p[1] > 180 && p[0] < 90 && p[2] < 90
+}
+
+fn add_alias(path: &Path, ext: &str, alias: &str) {
+    let mut p = Project::open(path).unwrap();
+    let u = p.ensure_user("aiko", Role::Annotator).unwrap();
+    let id = p.item_id_by_ext("crag", ext).unwrap();
+    let mut c = p.item(id).unwrap().content;
+    c.entity_aliases.push(alias.into());
+    p.save_edit(
+        id,
+        &Edit {
+            base_rev: None,
+            content: c,
+            op: Some(RefinementOp::MinorEdit),
+            tags: vec![],
+            status: ItemStatus::Edited,
+            note: None,
+        },
+        &Author {
+            user_id: u.id,
+            role: Role::Annotator,
+            round: 1,
+        },
+    )
+    .unwrap();
+}
+
+#[tokio::test]
+async fn identification_sees_the_highlight_and_the_crop_and_the_judge_decides_near_misses() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = fixture_project(dir.path(), "crag-mm-diagnostics/data/test.jsonl", "crag");
+    add_alias(&path, "d95c3e70-14a8-4b2f-a7c9-6e8f02d4b351", "Model Y");
+    let model = StubServer::start(StubConfig {
+        rules: vec![
+            Rule::always(
+                "ford focus",
+                Reply::Text("target_object: ford fusion (americas)".into()),
+            ),
+            Rule::always(
+                "empire state",
+                Reply::Text("target_object: [St Patrick's Cathedral]".into()),
+            ),
+            Rule::always(
+                "logo color",
+                Reply::Text("target_object: Burger King".into()),
+            ),
+            Rule::always("white vehicle", Reply::Text("Model Y".into())),
+        ],
+        default_reply: Some(Reply::Text("target_object: bridge".into())),
+        keep_images: true,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let judge = StubServer::start(StubConfig {
+        rules: vec![
+            Rule::always(
+                "Prediction: St Patrick's Cathedral",
+                Reply::Text("Same cathedral, spelled without the dot.\nanswer: True".into()),
+            ),
+            Rule::always(
+                "Prediction: bridge",
+                Reply::Text("{'explanation': 'a broader category', 'accuracy': False}".into()),
+            ),
+        ],
+        default_reply: Some(Reply::Text("answer: False".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "m", vec![model.url.clone()], |c| {
+        c.images.max_side = 1024
+    });
+    add_model(&path, "j", vec![judge.url.clone()], |_| {});
+    let mut req = request(&["m"], 1);
+    req.datasets = vec!["crag".into()];
+    req.versions = vec![Version::After];
+    req.variants = vec![Variant::Highlight, Variant::GtCrop];
+    req.scorer = Some(ScorerKind::Identification);
+    req.judge = Some("j".into());
+    let s = eval(&path, &req).await;
+    assert_eq!(s.progress.errors, 0, "{s:?}");
+    // 5 items x 2 variants; the judge is asked about the 3 non-exact names once each (the two
+    // variants got the same replies, so the second ask is the cache's).
+    assert_eq!(model.requests(), 10);
+    assert_eq!(judge.requests(), 3);
+    let asked = judge.prompts();
+    assert!(asked.iter().any(|p| p.contains(
+        "Ground truth: St. Patrick\u{2019}s Cathedral (New York City)\nPrediction: St Patrick's Cathedral\n"
+    )), "{asked:?}");
+    assert!(asked
+        .iter()
+        .all(|p| p.contains("broader category than the ground truth")));
+
+    // What the model was shown. The Ford item: 3024 x 4032, target [643, 1610, 2854, 2388].
+    let shown = model.image_urls();
+    let ford: Vec<&(String, String)> = shown
+        .iter()
+        .filter(|(p, _)| p.contains("ford focus"))
+        .collect();
+    assert_eq!(ford.len(), 2);
+    let highlighted = ford
+        .iter()
+        .find(|(p, _)| p.contains("I have highlighted the target object"))
+        .map(|(_, u)| decode(u))
+        .unwrap();
+    let cropped = ford
+        .iter()
+        .find(|(p, _)| !p.contains("I have highlighted"))
+        .map(|(_, u)| decode(u))
+        .unwrap();
+    // Highlight: the whole photo at 768 x 1024, a green line on the box's left edge
+    // (x = 643 * 768/3024 = 163) and none in the box's middle.
+    assert_eq!(highlighted.dimensions(), (768, 1024));
+    let k = 768.0 / 3024.0;
+    let mid_y = ((1610.0 + 2388.0) / 2.0 * k) as u32;
+    assert!(is_green(highlighted.get_pixel((643.0 * k) as u32, mid_y)));
+    assert!(is_green(highlighted.get_pixel((2854.0 * k) as u32, mid_y)));
+    assert!(!is_green(
+        highlighted.get_pixel(((643.0 + 2854.0) / 2.0 * k) as u32, mid_y)
+    ));
+    // GT crop: the box widened by a tenth each side, cut at the image's right edge:
+    // x 421..3024, y 1532..2466 = 2603 x 934, sent with its longest side at 1024.
+    assert_eq!(cropped.width(), 1024);
+    assert_eq!(
+        cropped.height(),
+        (934.0_f64 * 1024.0 / 2603.0).round() as u32
+    );
+    assert!(!cropped.pixels().any(is_green));
+
+    // The stored request says what was done to the image and at what size it was sent.
+    let p = Project::open(&path).unwrap();
+    let runs = p
+        .runs_of(
+            p.dataset_by_name("crag").unwrap().id,
+            Version::After,
+            "gt_crop",
+        )
+        .unwrap();
+    let t = assay_eval::trace::trace_run(&p, runs[0].id, Some(FORD)).unwrap();
+    let img = &t.items[0].prompt.as_ref().unwrap()["images"][0];
+    assert_eq!(img["view"], "crop:421,1532,2603,934");
+    assert_eq!(
+        img["sent_size"],
+        serde_json::json!([cropped.width(), cropped.height()])
+    );
+    assert_eq!(t.items[0].score, Some(1.0));
+
+    // Scores: Ford exact, the cathedral by the judge, Burger King wrong, "Model Y" by the
+    // alias a person added, "bridge" too broad.
+    let table = stage_table(
+        &p,
+        &["crag".into()],
+        &StageOptions {
+            version: Version::After,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(table.columns.len(), 1);
+    assert_eq!(table.columns[0].stage, Stage::Identification);
+    for variant in ["highlight", "gt_crop"] {
+        let all = table
+            .rows
+            .iter()
+            .find(|r| r.variant == variant && r.breakdown == "all")
+            .unwrap();
+        let cell = all.cells[0].unwrap();
+        assert_eq!(cell.items, 5);
+        assert!((cell.accuracy - 0.6).abs() < 1e-12, "{all:?}");
+        let ambiguous = table
+            .rows
+            .iter()
+            .find(|r| r.variant == variant && r.group == "ambiguous")
+            .unwrap();
+        assert_eq!(ambiguous.cells[0].unwrap().accuracy, 1.0);
+        // Five items with boxes in five size bins: one item each.
+        let sizes: Vec<_> = table
+            .rows
+            .iter()
+            .filter(|r| r.variant == variant && r.breakdown == "size")
+            .collect();
+        assert_eq!(sizes.len(), 5);
+        assert!(sizes.iter().all(|r| r.cells[0].unwrap().items == 1));
+    }
+    let rendered =
+        assay_eval::stage_table::render_stages(&table, assay_eval::table::TableFormat::Markdown)
+            .unwrap();
+    assert!(
+        rendered.contains("| crag | m | gt_crop | all | all | 60.0 (5) |"),
+        "{rendered}"
+    );
+
+    // Again: every answer and every verdict comes from the cache.
+    let again = eval(&path, &req).await;
+    assert_eq!(again.progress.sent, 0);
+    assert_eq!((model.requests(), judge.requests()), (10, 3));
+}
+
+#[tokio::test]
+async fn entity_given_sends_no_image_and_grounding_skips_the_crop() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = fixture_project(dir.path(), "crag-mm-diagnostics/data/test.jsonl", "crag");
+    let stub = StubServer::start(StubConfig {
+        default_reply: Some(Reply::Text("[0, 0, 10, 10]".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "m", vec![stub.url.clone()], |_| {});
+    let mut req = request(&["m"], 1);
+    req.datasets = vec!["crag".into()];
+    req.versions = vec![Version::Before];
+    req.variants = vec![Variant::EntityGiven];
+    req.template = "crag-mm/knowledge_extraction".into();
+    let s = eval(&path, &req).await;
+    assert_eq!((s.progress.sent, stub.images()), (5, 0));
+    assert!(stub
+        .prompts()
+        .iter()
+        .any(|p| p
+            .contains("# Question: \"which came out first, the ford fusion or the ford focus?\"")));
+    assert!(stub
+        .prompts()
+        .iter()
+        .all(|p| p.contains("truthfully answers user questions.")));
+
+    let mut req = request(&["m"], 1);
+    req.datasets = vec!["crag".into()];
+    req.versions = vec![Version::Before];
+    req.variants = vec![Variant::GtCrop];
+    req.scorer = Some(ScorerKind::Grounding);
+    let s = eval(&path, &req).await;
+    // A box on a crop cannot be scored against the item's box: every item is skipped.
+    assert_eq!((s.progress.skipped, s.progress.sent), (5, 0));
+}
+
+#[test]
+fn stage_statistics_match_scipy() {
+    let f: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/stats/stages.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let opt = |v: &serde_json::Value| v.as_f64();
+    for case in f["cases"].as_array().unwrap() {
+        let scores: Vec<Option<f64>> = case["scores"].as_array().unwrap().iter().map(opt).collect();
+        let facts: Vec<ItemFacts> = case["popularity"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(case["saliency"].as_array().unwrap())
+            .map(|(p, s)| ItemFacts {
+                popularity: opt(p),
+                saliency: opt(s),
+                ..Default::default()
+            })
+            .collect();
+        let ((rho, pn), (rpb, sn)) = correlations(&scores, &facts);
+        assert!((rho.unwrap() - case["rho_popularity"].as_f64().unwrap()).abs() < 1e-9);
+        assert!((rpb.unwrap() - case["r_pb_saliency"].as_f64().unwrap()).abs() < 1e-9);
+        assert_eq!(pn as u64, case["popularity_items"].as_u64().unwrap());
+        assert_eq!(sn as u64, case["saliency_items"].as_u64().unwrap());
+        let sal: Vec<Option<f64>> = facts.iter().map(|f| f.saliency).collect();
+        let (bins, _) = rank_bins(&sal, case["bins"].as_u64().unwrap() as usize);
+        let want: Vec<Option<usize>> = case["bin_of"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b.as_u64().map(|b| b as usize))
+            .collect();
+        assert_eq!(bins, want);
+    }
+}
