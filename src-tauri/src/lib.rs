@@ -54,6 +54,7 @@ pub fn run() {
             commands::evaluation::save_model,
             commands::evaluation::check_model,
             commands::evaluation::estimate_eval,
+            commands::evaluation::stage_table,
             commands::evaluation::start_eval,
             commands::evaluation::eval_status,
             commands::evaluation::cancel_eval,

@@ -6,7 +6,7 @@ use ts_rs::{Config, TS};
 use crate::error::ApiError;
 use crate::evaluation::{
     Dashboard, DashboardRow, EvalEstimate, EvalForm, EvalStatus, ModelCheck, ModelForm, ModelPair,
-    Share,
+    Share, StageCell, StageView, StageViewCorrelation, StageViewRow,
 };
 use crate::types::{
     AppInfo, CriterionOverruled, ImportRequest, ItemDetail, ItemResults, MyWork, ProjectInfo,
@@ -221,6 +221,11 @@ pub const COMMANDS: &[CommandSig] = &[
         name: "dashboard",
         args: &[("by", "string | null"), ("against", "string | null")],
         returns: "Dashboard",
+    },
+    CommandSig {
+        name: "stage_table",
+        args: &[("version", "string")],
+        returns: "StageView",
     },
     CommandSig {
         name: "run_list",
@@ -447,6 +452,10 @@ pub fn generate() -> String {
         Share::decl(&cfg),
         DashboardRow::decl(&cfg),
         Dashboard::decl(&cfg),
+        StageCell::decl(&cfg),
+        StageViewRow::decl(&cfg),
+        StageViewCorrelation::decl(&cfg),
+        StageView::decl(&cfg),
         TriageEntry::decl(&cfg),
         RunListRow::decl(&cfg),
         RescoreResult::decl(&cfg),
@@ -482,7 +491,7 @@ pub fn generate() -> String {
     }
     // The value lists of the enums, from the same Rust lists the parsers use, so the UI never
     // keeps a list of its own.
-    let lists: [(&str, &str, Vec<&str>); 15] = [
+    let lists: [(&str, &str, Vec<&str>); 17] = [
         (
             "AGREEMENT_FIELDS",
             "AgreementField",
@@ -523,6 +532,12 @@ pub fn generate() -> String {
             assay_eval::scorers::grounding::BoxConvention::NAMES.to_vec(),
         ),
         ("VARIANTS", "string", assay_eval::Variant::NAMES.to_vec()),
+        ("SCORERS", "string", assay_eval::ScorerKind::NAMES.to_vec()),
+        (
+            "BUILTIN_TEMPLATES",
+            "string",
+            assay_eval::prompt::BUILTIN_TEMPLATES.to_vec(),
+        ),
         (
             "FAILURE_TAGS",
             "string",

@@ -197,6 +197,13 @@ pub struct EvalForm {
     /// default for its answer format.
     #[serde(default)]
     pub scorer: Option<String>,
+    /// "default" or None: the built-in template per answer format; a built-in name
+    /// ("crag-mm/object_identification_easy_query") or a saved template "name[@version]".
+    #[serde(default)]
+    pub template: Option<String>,
+    /// The judge model for judge scorers (and identification's non-exact names).
+    #[serde(default)]
+    pub judge: Option<String>,
 }
 
 impl EvalForm {
@@ -227,14 +234,21 @@ impl EvalForm {
                 )
             })?),
         };
-        if scorer.is_some_and(|s| s.needs_judge()) {
+        let judge = self.judge.clone().filter(|j| !j.is_empty());
+        if scorer.is_some_and(|s| s.needs_judge()) && judge.is_none() {
             return Err(ApiError::new(
                 "invalid",
-                "judge scorers need a judge model; run them from the CLI with --judge for now",
+                "this scorer needs a judge model: pick one under judge",
             ));
         }
         Ok(EvalRequest {
             scorer,
+            judge,
+            template: self
+                .template
+                .clone()
+                .filter(|t| !t.is_empty())
+                .unwrap_or_else(|| "default".into()),
             models: self.models.clone(),
             datasets: self.datasets.clone(),
             versions: self
@@ -258,6 +272,9 @@ impl EvalForm {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct EvalEstimate {
     pub requests: u64,
+    /// Judge calls on top (at most one per answer; identification asks only about names that
+    /// are not an exact match).
+    pub judge_requests: u64,
     /// At the models' prices and the mean tokens of their stored responses; None when a model
     /// has no prices or no response with token counts yet.
     pub cost: Option<f64>,
@@ -289,8 +306,29 @@ pub fn estimate(project: &Project, form: &EvalForm) -> ApiResult<EvalEstimate> {
             _ => None,
         };
     }
+    let requests = per_model * req.models.len() as u64;
+    let judge_requests = match (&req.judge, req.scorer) {
+        (Some(_), Some(s)) if s.uses_judge() => requests,
+        _ => 0,
+    };
+    if let Some(j) = &req.judge {
+        let cfg = model_config(project, j)?;
+        cost = match (
+            cost,
+            cfg.price_input,
+            cfg.price_output,
+            project.mean_tokens(j)?,
+        ) {
+            (Some(c), Some(pi), Some(po), Some((tin, tout))) => {
+                Some(c + judge_requests as f64 * (tin * pi + tout * po) / 1e6)
+            }
+            (c, ..) if judge_requests == 0 => c,
+            _ => None,
+        };
+    }
     Ok(EvalEstimate {
-        requests: per_model * req.models.len() as u64,
+        requests,
+        judge_requests,
         cost,
         items,
     })
@@ -693,4 +731,108 @@ pub fn model_config(project: &Project, name: &str) -> ApiResult<ModelConfig> {
     Ok(assay_eval::model::model_by_name(project, name)
         .map_err(eval_err)?
         .config)
+}
+
+/// One accuracy in the stage table: `accuracy` over `items` items.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct StageCell {
+    pub accuracy: f64,
+    pub items: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct StageViewRow {
+    pub dataset: String,
+    pub model: String,
+    pub variant: String,
+    /// "all", "ref_type", "size" or "saliency".
+    pub breakdown: String,
+    pub group: String,
+    /// One per column; null where the model has no such runs.
+    pub cells: Vec<Option<StageCell>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct StageViewCorrelation {
+    pub dataset: String,
+    pub model: String,
+    pub variant: String,
+    pub column: String,
+    pub popularity_rho: Option<f64>,
+    pub popularity_items: u64,
+    pub saliency_r_pb: Option<f64>,
+    pub saliency_items: u64,
+}
+
+/// CRAG-MM-Diagnostics' stage table for the window, with its renderings for copying.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct StageView {
+    pub version: String,
+    /// Column labels: "Grounding", "Identification (crag-mm/object_identification_easy_query)".
+    pub columns: Vec<String>,
+    pub rows: Vec<StageViewRow>,
+    pub correlations: Vec<StageViewCorrelation>,
+    pub markdown: String,
+    pub csv: String,
+    pub latex: String,
+}
+
+pub fn stage_view(project: &Project, version: &str) -> ApiResult<StageView> {
+    use assay_eval::stage_table::{render_stages, stage_table, StageOptions};
+    let v = Version::parse(version).ok_or_else(|| {
+        ApiError::new(
+            "invalid",
+            format!("version {version:?}? one of {}", Version::NAMES.join(", ")),
+        )
+    })?;
+    let datasets: Vec<String> = project.datasets()?.into_iter().map(|d| d.name).collect();
+    let opts = StageOptions {
+        version: v,
+        ..Default::default()
+    };
+    let t = stage_table(project, &datasets, &opts).map_err(eval_err)?;
+    let columns: Vec<String> = t.columns.iter().map(|c| c.label()).collect();
+    let render = |f| render_stages(&t, f).map_err(eval_err);
+    Ok(StageView {
+        version: v.as_str().into(),
+        markdown: render(TableFormat::Markdown)?,
+        csv: render(TableFormat::Csv)?,
+        latex: render(TableFormat::Latex)?,
+        rows: t
+            .rows
+            .iter()
+            .map(|r| StageViewRow {
+                dataset: r.dataset.clone(),
+                model: r.model.clone(),
+                variant: r.variant.clone(),
+                breakdown: r.breakdown.clone(),
+                group: r.group.clone(),
+                cells: r
+                    .cells
+                    .iter()
+                    .map(|c| {
+                        c.map(|c| StageCell {
+                            accuracy: c.accuracy,
+                            items: c.items as u64,
+                        })
+                    })
+                    .collect(),
+            })
+            .collect(),
+        correlations: t
+            .correlations
+            .iter()
+            .map(|c| StageViewCorrelation {
+                dataset: c.dataset.clone(),
+                model: c.model.clone(),
+                variant: c.variant.clone(),
+                column: columns[c.column].clone(),
+                popularity_rho: c.popularity_rho,
+                popularity_items: c.popularity_items as u64,
+                saliency_r_pb: c.saliency_r_pb,
+                saliency_items: c.saliency_items as u64,
+            })
+            .collect(),
+        columns,
+    })
 }

@@ -256,6 +256,10 @@ impl Session {
     }
 
     /// The before/after table, optionally one row per category or refinement operation.
+    pub fn stage_table(&self, version: &str) -> ApiResult<crate::evaluation::StageView> {
+        crate::evaluation::stage_view(self.project()?, version)
+    }
+
     pub fn dashboard(&self, by: Option<&str>) -> ApiResult<crate::evaluation::Dashboard> {
         crate::evaluation::dashboard(self.project()?, by)
     }

@@ -83,6 +83,8 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
         variants: vec!["original".into()],
         runs: 1,
         scorer: None,
+        template: None,
+        judge: None,
     };
     let est = s.estimate_eval(&run).unwrap();
     assert_eq!(est.requests, 24, "12 items x 2 versions, before any cache");
@@ -231,6 +233,8 @@ async fn the_dashboard_breaks_grounding_and_distractors_down() {
         variants: vec!["original".into()],
         runs: 1,
         scorer: None,
+        template: None,
+        judge: None,
     };
     let boxes = EvalForm {
         datasets: vec!["crag-mini".into()],
@@ -238,10 +242,48 @@ async fn the_dashboard_breaks_grounding_and_distractors_down() {
         ..choice.clone()
     };
     let jobs = Arc::new(EvalJobs::default());
-    jobs.start(path.clone(), choice).unwrap().await;
+    jobs.start(path.clone(), choice.clone()).unwrap().await;
     assert!(jobs.status().error.is_none(), "{:?}", jobs.status());
-    jobs.start(path, boxes).unwrap().await;
+    jobs.start(path.clone(), boxes.clone()).unwrap().await;
     assert!(jobs.status().error.is_none(), "{:?}", jobs.status());
+    // Identification with a judge, from the window's form: the estimate counts the judge.
+    let named = EvalForm {
+        scorer: Some("identification".into()),
+        template: Some("crag-mm/object_identification_easy_query".into()),
+        variants: vec!["highlight".into()],
+        judge: Some("qwen".into()),
+        ..boxes.clone()
+    };
+    let est = s.estimate_eval(&named).unwrap();
+    assert_eq!(est.judge_requests, est.requests);
+    assert!(est.requests > 0);
+    let needs = EvalForm {
+        scorer: Some("judge".into()),
+        ..choice.clone()
+    };
+    assert!(s
+        .estimate_eval(&needs)
+        .unwrap_err()
+        .message
+        .contains("judge model"));
+    jobs.start(path, named).unwrap().await;
+    assert!(jobs.status().error.is_none(), "{:?}", jobs.status());
+    let stages = s.stage_table("after").unwrap();
+    assert_eq!(
+        stages.columns,
+        vec![
+            "Grounding".to_string(),
+            "Identification (crag-mm/object_identification_easy_query)".to_string(),
+            // The multiple-choice run on the VAGUE set answers.
+            "Answer".to_string(),
+        ]
+    );
+    assert!(stages
+        .rows
+        .iter()
+        .any(|r| r.variant == "highlight" && r.breakdown == "all" && r.cells[1].is_some()));
+    assert!(stages.markdown.contains("Spearman"));
+    assert_eq!(s.stage_table("later").unwrap_err().code, "invalid");
     let d = s.dashboard(None).unwrap();
 
     // VAGUE: option A is whatever kind each item's ordering put first; three items, one pick each.

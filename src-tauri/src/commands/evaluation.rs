@@ -1,5 +1,6 @@
 use assay_api::evaluation::{
     check_model as check, Dashboard, EvalEstimate, EvalForm, EvalStatus, ModelCheck, ModelForm,
+    StageView,
 };
 use assay_api::ApiError;
 use tauri::State;
@@ -24,6 +25,14 @@ pub async fn save_model(
 pub async fn check_model(state: State<'_, AppState>, name: String) -> Result<ModelCheck, ApiError> {
     let cfg = state.session()?.model_config(&name)?;
     Ok(check(cfg).await)
+}
+
+#[tauri::command]
+pub async fn stage_table(
+    state: State<'_, AppState>,
+    version: String,
+) -> Result<StageView, ApiError> {
+    state.session()?.stage_table(&version)
 }
 
 #[tauri::command]

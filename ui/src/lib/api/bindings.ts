@@ -72,6 +72,11 @@ correct_option?: number | null, checklist?: Array<string>, checklist_flags?: Arr
  */
 direct_request?: string | null, ref_type?: RefType | null, entity_name?: string | null, entity_url?: string | null, 
 /**
+ * Other names accepted for the entity when object identification is scored (a person adds
+ * them: "Kia Optima" for "KIA K5").
+ */
+entity_aliases?: Array<string>, 
+/**
  * Page views of the entity's Wikipedia article (CRAG-MM-Diagnostics: views in 2025).
  */
 popularity?: number | null, 
@@ -259,9 +264,23 @@ variants: Array<string>, runs: number,
  * A scorer for every item (e.g. "grounding" for CRAG-MM's boxes); None: each item's
  * default for its answer format.
  */
-scorer: string | null, };
+scorer: string | null, 
+/**
+ * "default" or None: the built-in template per answer format; a built-in name
+ * ("crag-mm/object_identification_easy_query") or a saved template "name[@version]".
+ */
+template: string | null, 
+/**
+ * The judge model for judge scorers (and identification's non-exact names).
+ */
+judge: string | null, };
 
 export type EvalEstimate = { requests: number, 
+/**
+ * Judge calls on top (at most one per answer; identification asks only about names that
+ * are not an exact match).
+ */
+judge_requests: number, 
 /**
  * At the models' prices and the mean tokens of their stored responses; None when a model
  * has no prices or no response with token counts yet.
@@ -321,6 +340,26 @@ grounding_by_size: Array<Share>,
  * For multiple choice: which kind of option each model chose (correct, FSU, SU, NE).
  */
 distractors: Array<Share>, markdown: string, csv: string, latex: string, };
+
+export type StageCell = { accuracy: number, items: number, };
+
+export type StageViewRow = { dataset: string, model: string, variant: string, 
+/**
+ * "all", "ref_type", "size" or "saliency".
+ */
+breakdown: string, group: string, 
+/**
+ * One per column; null where the model has no such runs.
+ */
+cells: Array<StageCell | null>, };
+
+export type StageViewCorrelation = { dataset: string, model: string, variant: string, column: string, popularity_rho: number | null, popularity_items: number, saliency_r_pb: number | null, saliency_items: number, };
+
+export type StageView = { version: string, 
+/**
+ * Column labels: "Grounding", "Identification (crag-mm/object_identification_easy_query)".
+ */
+columns: Array<string>, rows: Array<StageViewRow>, correlations: Array<StageViewCorrelation>, markdown: string, csv: string, latex: string, };
 
 export type TriageEntry = { item_id: number, ext_id: string, dataset: string, score: number, 
 /**
@@ -466,7 +505,9 @@ export const DISTRACTOR_KINDS: readonly DistractorKind[] = ['FSU', 'SU', 'NE'];
 export const ROLES: readonly Role[] = ['annotator', 'auditor', 'researcher'];
 export const PHASE1_DIMENSIONS: readonly Phase1Dimension[] = ['image_relevance', 'qa_quality', 'checklist_validity', 'category', 'overall'];
 export const BOX_CONVENTIONS: readonly string[] = ['auto', 'sent-pixels', 'original-pixels', 'normalized-1', 'normalized-1000', 'qwen2.5-vl', 'qwen3-vl', 'crag-mm'];
-export const VARIANTS: readonly string[] = ['original', 'explicit', 'disambiguated', 'text_only', 'no_image'];
+export const VARIANTS: readonly string[] = ['original', 'explicit', 'disambiguated', 'text_only', 'no_image', 'highlight', 'gt_crop', 'entity_given'];
+export const SCORERS: readonly string[] = ['choice', 'soft_match', 'judge', 'checklist_judge', 'rating', 'grounding', 'bleu', 'identification'];
+export const BUILTIN_TEMPLATES: readonly string[] = ['crag-mm/whole', 'crag-mm/visual_grounding', 'crag-mm/object_identification', 'crag-mm/object_identification_easy_query', 'crag-mm/object_identification_with_original', 'crag-mm/object_identification_image_only', 'crag-mm/knowledge_extraction'];
 export const FAILURE_TAGS: readonly string[] = ['perception', 'ocr', 'reasoning', 'knowledge', 'judge', 'annotation', 'refusal'];
 export const VERSIONS: readonly string[] = ['before', 'after'];
 export const CRITERION_ISSUES: readonly CriterionIssue[] = ['not_grounded', 'unverifiable'];
@@ -505,6 +546,7 @@ export const commands = {
   evalStatus: (): Promise<EvalStatus> => invoke<EvalStatus>('eval_status'),
   cancelEval: (): Promise<null> => invoke<null>('cancel_eval'),
   dashboard: (by: string | null, against: string | null): Promise<Dashboard> => invoke<Dashboard>('dashboard', { by, against }),
+  stageTable: (version: string): Promise<StageView> => invoke<StageView>('stage_table', { version }),
   runList: (): Promise<Array<RunListRow>> => invoke<Array<RunListRow>>('run_list'),
   rescoreRuns: (run: number | null): Promise<Array<RescoreResult>> => invoke<Array<RescoreResult>>('rescore_runs', { run }),
   overruleResult: (runId: number, id: number, score: number, note: string | null): Promise<null> => invoke<null>('overrule_result', { runId, id, score, note }),
