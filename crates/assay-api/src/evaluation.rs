@@ -262,7 +262,6 @@ impl EvalForm {
                 .filter_map(|v| Variant::parse(v))
                 .collect(),
             runs: self.runs,
-            ..Default::default()
         })
     }
 }
