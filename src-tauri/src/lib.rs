@@ -55,6 +55,7 @@ pub fn run() {
             commands::evaluation::check_model,
             commands::evaluation::estimate_eval,
             commands::evaluation::stage_table,
+            commands::evaluation::judge_panel,
             commands::evaluation::start_eval,
             commands::evaluation::eval_status,
             commands::evaluation::cancel_eval,

@@ -6,7 +6,8 @@ use ts_rs::{Config, TS};
 use crate::error::ApiError;
 use crate::evaluation::{
     Dashboard, DashboardRow, EvalEstimate, EvalForm, EvalStatus, ModelCheck, ModelForm, ModelPair,
-    Share, StageCell, StageView, StageViewCorrelation, StageViewRow,
+    PanelCriterion, PanelDisagreement, PanelPair, PanelView, Share, StageCell, StageView,
+    StageViewCorrelation, StageViewRow,
 };
 use crate::types::{
     AppInfo, CriterionOverruled, ImportRequest, ItemDetail, ItemResults, MyWork, ProjectInfo,
@@ -226,6 +227,15 @@ pub const COMMANDS: &[CommandSig] = &[
         name: "stage_table",
         args: &[("version", "string")],
         returns: "StageView",
+    },
+    CommandSig {
+        name: "judge_panel",
+        args: &[
+            ("run", "number"),
+            ("scorer", "string"),
+            ("judges", "Array<string>"),
+        ],
+        returns: "PanelView",
     },
     CommandSig {
         name: "run_list",
@@ -456,6 +466,10 @@ pub fn generate() -> String {
         StageViewRow::decl(&cfg),
         StageViewCorrelation::decl(&cfg),
         StageView::decl(&cfg),
+        PanelPair::decl(&cfg),
+        PanelCriterion::decl(&cfg),
+        PanelDisagreement::decl(&cfg),
+        PanelView::decl(&cfg),
         TriageEntry::decl(&cfg),
         RunListRow::decl(&cfg),
         RescoreResult::decl(&cfg),

@@ -63,6 +63,10 @@ enum Command {
     Overrule(commands::eval::OverruleArgs),
     /// The before/after table.
     Table(commands::eval::TableArgs),
+    /// A judge panel: several judges score one run's stored responses (no model request sent
+    /// again); their agreement per pair, over all (Krippendorff's alpha) and per criterion,
+    /// and the items they disagree on most.
+    Panel(commands::eval::PanelArgs),
     /// Filtering stages (HAERAE-Vision's six by default).
     #[command(subcommand)]
     Stages(commands::filtering::StagesCommand),
@@ -133,6 +137,7 @@ fn main() -> ExitCode {
         Command::Predictions(c) => commands::eval::predictions(&ctx, c),
         Command::Overrule(a) => commands::eval::overrule(&ctx, a),
         Command::Table(a) => commands::eval::table(&ctx, a),
+        Command::Panel(a) => commands::eval::panel(&ctx, a),
         Command::Trace(a) => commands::eval::trace(&ctx, a),
         Command::Boxes(c) => commands::boxes::run(&ctx, c),
         Command::Stages(c) => commands::filtering::stages(&ctx, c),

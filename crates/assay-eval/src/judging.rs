@@ -31,9 +31,71 @@ pub struct JudgeSummary {
 type JudgeCall = (
     i64,
     String,
-    std::result::Result<(crate::client::ChatResponse, bool), String>,
+    std::result::Result<crate::client::ChatResponse, String>,
     String,
 );
+
+/// One question for a judge about one item.
+pub(crate) struct JudgeAsk {
+    pub(crate) item_id: i64,
+    pub(crate) system: Option<&'static str>,
+    pub(crate) text: String,
+}
+
+/// Asks `judge` every request, through the response cache, with the judge's concurrency;
+/// `done` gets each item's reply (raw text, from the cache?) or error as it arrives, so an
+/// interrupted judging keeps what was answered. Cancelled requests are not reported.
+pub(crate) async fn ask_judge(
+    project: &Project,
+    judge: &crate::model::StoredModel,
+    requests: Vec<JudgeAsk>,
+    cancel: &CancelToken,
+    mut done: impl FnMut(&Project, i64, &str, std::result::Result<(String, bool), String>) -> Result<()>,
+) -> Result<()> {
+    let http = reqwest::Client::builder()
+        .build()
+        .map_err(|e| EvalError::Config(format!("HTTP client: {e}")))?;
+    let dispatcher = Arc::new(Dispatcher::new(judge.config.clone(), http));
+    let limit = judge.config.concurrency * judge.config.endpoints.len().max(1);
+    let mut set: JoinSet<JudgeCall> = JoinSet::new();
+    let mut queue = requests.into_iter();
+    loop {
+        while set.len() < limit.max(1) && !cancel.is_cancelled() {
+            let Some(ask) = queue.next() else { break };
+            let key = cache::judge_key(&judge.config, ask.system, &ask.text);
+            if let Some(hit) = project.response(&key)? {
+                done(project, ask.item_id, &key, Ok((hit.text, true)))?;
+                continue;
+            }
+            let record = cache::text_record(ask.system, &ask.text);
+            let body = request_body(&judge.config, ask.system, &ask.text, &[]);
+            let d = dispatcher.clone();
+            let c = cancel.clone();
+            let item_id = ask.item_id;
+            set.spawn(async move {
+                let r = match d.call(&body, &c).await {
+                    Outcome::Ok(r) => Ok(r),
+                    Outcome::Failed(e) => Err(e),
+                    Outcome::Cancelled => Err("cancelled".into()),
+                };
+                (item_id, key, r, record)
+            });
+        }
+        let Some(finished) = set.join_next().await else {
+            break;
+        };
+        let (item_id, key, r, record) = finished.map_err(|e| EvalError::Config(e.to_string()))?;
+        match r {
+            Ok(resp) => {
+                project.store_response(&key, &cache::to_stored(&resp), Some(&record))?;
+                done(project, item_id, &key, Ok((resp.text, false)))?;
+            }
+            Err(_) if cancel.is_cancelled() => {}
+            Err(e) => done(project, item_id, &key, Err(e))?,
+        }
+    }
+    Ok(())
+}
 
 struct Pending {
     item_id: i64,
@@ -75,96 +137,54 @@ pub async fn judge_run(
             }
         })
         .collect();
-    let http = reqwest::Client::builder()
-        .build()
-        .map_err(|e| EvalError::Config(format!("HTTP client: {e}")))?;
-    let dispatcher = Arc::new(Dispatcher::new(judge.config.clone(), http));
-    let limit = judge.config.concurrency * judge.config.endpoints.len().max(1);
     let mut summary = JudgeSummary {
         run_id,
         ..Default::default()
     };
-    let mut set: JoinSet<JudgeCall> = JoinSet::new();
-    let mut queue = pending.into_iter();
-    let mut by_item = std::collections::HashMap::new();
-    loop {
-        while set.len() < limit.max(1) && !cancel.is_cancelled() {
-            let Some(p) = queue.next() else { break };
-            let (system, text) = judge::judge_request(scorer, &p.question, &p.content, &p.response);
-            let key = cache::judge_key(&judge.config, system, &text);
-            let record = cache::text_record(system, &text);
-            if let Some(hit) = project.response(&key)? {
-                let s = judge::parse_judge(scorer, &hit.text, &p.content);
-                write(
-                    project,
-                    run_id,
-                    p.item_id,
-                    &key,
-                    scorer,
-                    Ok(s),
-                    true,
-                    &judge.config.name,
-                )?;
-                summary.from_cache += 1;
-                summary.judged += 1;
-                continue;
-            }
-            let body = request_body(&judge.config, system, &text, &[]);
-            let d = dispatcher.clone();
-            let c = cancel.clone();
-            let item_id = p.item_id;
-            by_item.insert(item_id, p.content);
-            set.spawn(async move {
-                let r = match d.call(&body, &c).await {
-                    Outcome::Ok(r) => Ok((r, false)),
-                    Outcome::Failed(e) => Err(e),
-                    Outcome::Cancelled => Err("cancelled".into()),
-                };
-                (item_id, key, r, record)
-            });
-        }
-        let Some(done) = set.join_next().await else {
-            break;
-        };
-        let (item_id, key, r, record) = done.map_err(|e| EvalError::Config(e.to_string()))?;
-        let content = by_item.remove(&item_id).unwrap_or_default();
-        match r {
-            Ok((resp, _)) => {
-                project.store_response(&key, &cache::to_stored(&resp), Some(&record))?;
-                let s = judge::parse_judge(scorer, &resp.text, &content);
+    let mut contents = std::collections::HashMap::new();
+    let mut requests = Vec::with_capacity(pending.len());
+    for p in pending {
+        let (system, text) = judge::judge_request(scorer, &p.question, &p.content, &p.response);
+        requests.push(JudgeAsk {
+            item_id: p.item_id,
+            system,
+            text,
+        });
+        contents.insert(p.item_id, p.content);
+    }
+    let name = judge.config.name.clone();
+    ask_judge(
+        project,
+        &judge,
+        requests,
+        &cancel,
+        |project, item_id, key, reply| match reply {
+            Ok((raw, from_cache)) => {
+                let content = contents.get(&item_id).cloned().unwrap_or_default();
+                let s = judge::parse_judge(scorer, &raw, &content);
                 if s.score.is_none() {
                     summary.unparsed += 1;
                 }
+                summary.from_cache += usize::from(from_cache);
+                summary.judged += 1;
                 write(
                     project,
                     run_id,
                     item_id,
-                    &key,
+                    key,
                     scorer,
                     Ok(s),
-                    false,
-                    &judge.config.name,
-                )?;
-                summary.judged += 1;
-            }
-            Err(e) if cancel.is_cancelled() => {
-                let _ = e;
+                    from_cache,
+                    &name,
+                )
             }
             Err(e) => {
-                write(
-                    project,
-                    run_id,
-                    item_id,
-                    &key,
-                    scorer,
-                    Err(e),
-                    false,
-                    &judge.config.name,
-                )?;
                 summary.errors += 1;
+                write(project, run_id, item_id, key, scorer, Err(e), false, &name)
             }
-        }
-    }
+        },
+    )
+    .await?;
     let left = project.pending_judgements(run_id, scorer.as_str())?.len();
     let status = if left == 0 {
         "complete"

@@ -11,6 +11,7 @@ pub mod error;
 pub mod images;
 pub mod judging;
 pub mod model;
+pub mod panel;
 pub mod predictions;
 pub mod prompt;
 pub mod rescore;

@@ -1,6 +1,6 @@
 use assay_api::evaluation::{
     check_model as check, Dashboard, EvalEstimate, EvalForm, EvalStatus, ModelCheck, ModelForm,
-    StageView,
+    PanelView, StageView,
 };
 use assay_api::ApiError;
 use tauri::State;
@@ -25,6 +25,22 @@ pub async fn save_model(
 pub async fn check_model(state: State<'_, AppState>, name: String) -> Result<ModelCheck, ApiError> {
     let cfg = state.session()?.model_config(&name)?;
     Ok(check(cfg).await)
+}
+
+/// Judges a run's stored responses with each judge (off the UI's threads) and reports the panel.
+#[tauri::command]
+pub async fn judge_panel(
+    state: State<'_, AppState>,
+    run: i64,
+    scorer: String,
+    judges: Vec<String>,
+) -> Result<PanelView, ApiError> {
+    let path = state.session()?.project_path()?;
+    tauri::async_runtime::spawn_blocking(move || {
+        assay_api::evaluation::judge_panel_blocking(&path, run, &scorer, &judges)
+    })
+    .await
+    .map_err(|e| ApiError::new("internal", e.to_string()))?
 }
 
 #[tauri::command]

@@ -644,6 +644,17 @@ async fn evaluate_before_and_after() {
     c.close().await.unwrap();
 }
 
+/// CRAG-MM-Diagnostics' identification stage from the window: the highlight and GT-crop
+/// variants against a stub model that also judges, the stage table, then an alias typed on an
+/// item turning a judged miss into an exact match on the next run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn identify_with_highlight_and_crop_and_read_the_stages() {
+    let s = Scenario::new("identify with highlight and crop");
+    let c = s.start_as("e2e-researcher", None).await;
+    identify_in_the_app(&c, &s.project).await;
+    c.close().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn review_by_two_people_and_an_auditor_in_the_window() {
     let s = Scenario::new("review by two people and an auditor");
@@ -1326,6 +1337,201 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
         assert!(start.elapsed() < WAIT, "the tag was never stored");
         tokio::time::sleep(Duration::from_millis(150)).await;
     }
+}
+
+fn decode_data_url(url: &str) -> image::RgbImage {
+    use base64::Engine as _;
+    let b64 = url.split_once(";base64,").unwrap().1;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(b64)
+        .unwrap();
+    image::load_from_memory(&bytes).unwrap().to_rgb8()
+}
+
+async fn select(c: &Client, css: &str, value: &str) {
+    wait_for(c, css).await.select_by_value(value).await.unwrap();
+}
+
+async fn identify_in_the_app(c: &Client, project: &Path) {
+    use assay_eval::stub::{Reply, Rule, StubConfig, StubServer};
+    // One stub answers as the model and as the judge. cr-001 and cr-004 are exact matches,
+    // cr-003's "Ramen-ya" is judged a synonym, cr-002's "car" a broader category.
+    let stub = StubServer::start(StubConfig {
+        rules: vec![
+            Rule::always(
+                "Prediction: Ramen-ya\n",
+                Reply::Text("Same shop.\nanswer: True".into()),
+            ),
+            Rule::always(
+                "Prediction: car\n",
+                Reply::Text("Broader.\nanswer: False".into()),
+            ),
+            Rule::always(
+                "What brand is this car",
+                Reply::Text("target_object: Red Car".into()),
+            ),
+            Rule::always("How many doors", Reply::Text("target_object: car".into())),
+            Rule::always(
+                "restaurant serve",
+                Reply::Text("target_object: Ramen-ya".into()),
+            ),
+            Rule::always("看板", Reply::Text("target_object: ramen ya sign".into())),
+        ],
+        keep_images: true,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    click(c, "[data-testid=evaluation-open]").await;
+    fill(c, "[data-testid=model-name]", "stub-vlm").await;
+    fill(c, "[data-testid=model-endpoint]", &stub.url).await;
+    fill(c, "[data-testid=model-id]", "vlm").await;
+    click(c, "[data-testid=model-save]").await;
+    wait_for(c, "[data-testid=run-model-stub-vlm]").await;
+    for other in ["jgraph-mini", "vague-mini", "haerae-mini"] {
+        click(c, &format!("[data-testid=run-dataset-{other}]")).await;
+    }
+    for v in ["original", "highlight", "gt_crop"] {
+        click(c, &format!("[data-testid=run-variant-{v}]")).await;
+    }
+    select(c, "[data-testid=run-scorer-select]", "identification").await;
+    select(c, "[data-testid=run-judge]", "stub-vlm").await;
+    // 4 items x 2 versions x 2 variants, and a judge request for each at most.
+    wait_text(c, "[data-testid=estimate]", |t| {
+        t.starts_with("at most 16 requests + 16 judge requests")
+    })
+    .await;
+    click(c, "[data-testid=start-run]").await;
+    wait_text(c, "[data-testid=run-state]", |t| t == "finished").await;
+    select(c, "[data-testid=stage-version]", "after").await;
+    let all = "//tr[@data-testid='stage-row'][td[3][normalize-space()='gt crop']]/td[@data-testid='stage-cell']";
+    let start = Instant::now();
+    loop {
+        if let Ok(e) = c.find(Locator::XPath(all)).await {
+            if e.text().await.is_ok_and(|t| t == "75.0 (4)") {
+                break;
+            }
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "no gt crop stage cell reads 75.0 (4)"
+        );
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+    screenshot(c, "stages.png").await;
+
+    // What the model was shown for cr-001 (512 x 384, box [200, 280, 310, 342]): the crop is
+    // the box and a tenth around it, 132 x 76; the highlight draws a green line on its edges.
+    let shown = stub.image_urls();
+    let car: Vec<_> = shown
+        .iter()
+        .filter(|(p, _)| p.contains("What brand is this car"))
+        .collect();
+    let crop = car
+        .iter()
+        .find(|(p, _)| !p.contains("I have highlighted"))
+        .unwrap();
+    assert_eq!(decode_data_url(&crop.1).dimensions(), (132, 76));
+    let lit = car
+        .iter()
+        .find(|(p, _)| p.contains("I have highlighted"))
+        .unwrap();
+    // A 3-pixel line (8 at 1280 pixels, scaled) through JPEG: some pixel on it stays green.
+    let img = decode_data_url(&lit.1);
+    let green = |x: u32, y: u32| {
+        let p = img.get_pixel(x, y);
+        p[1] as i32 > p[0] as i32 + 60 && p[1] as i32 > p[2] as i32 + 60
+    };
+    assert!(
+        (199..=201).any(|x| green(x, 311)),
+        "no green on the box's left edge"
+    );
+    assert!(!green(255, 311), "green inside the box");
+    {
+        let p = assay_core::Project::open(project).unwrap();
+        let ds = p.dataset_by_name("crag-mini").unwrap().id;
+        let run = p
+            .runs_of(ds, assay_core::Version::After, "gt_crop")
+            .unwrap()[0]
+            .id;
+        let t = assay_eval::trace::trace_run(&p, run, Some("cr-001")).unwrap();
+        let img = &t.items[0].prompt.as_ref().unwrap()["images"][0];
+        assert_eq!(img["view"], "crop:189,273,132,76");
+        assert_eq!(img["sent_size"], json!([132, 76]));
+    }
+    click(c, "[data-testid=evaluation-close]").await;
+
+    // cr-002's "car" is accepted once a person adds it as another name of the entity.
+    search(c, "How many doors").await;
+    open_row(c, "cr-002").await;
+    fill(c, "[data-testid=entity-aliases]", "car").await;
+    keys(c, &[(None, '\u{E004}')]).await;
+    let start = Instant::now();
+    while stored(project, "crag-mini", "cr-002").entity_aliases != ["car"] {
+        assert!(start.elapsed() < WAIT, "the alias was never stored");
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+    click(c, "[data-testid=evaluation-open]").await;
+    let before = stub.requests();
+    click(c, "[data-testid=rerun]").await;
+    let start = Instant::now();
+    loop {
+        if let Ok(e) = c.find(Locator::XPath(all)).await {
+            if e.text().await.is_ok_and(|t| t == "100.0 (4)") {
+                break;
+            }
+        }
+        assert!(start.elapsed() < WAIT, "the alias never counted");
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+    // The question did not change: the stored answer is scored again, nothing is sent.
+    assert_eq!(stub.requests(), before);
+
+    // A panel of two judges on the GT-crop run: a strict judge rejects every near miss, so
+    // they part on cr-003 only; no model request is sent again.
+    let strict = StubServer::start(StubConfig {
+        default_reply: Some(Reply::Text("answer: False".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    fill(c, "[data-testid=model-name]", "stub-strict").await;
+    fill(c, "[data-testid=model-endpoint]", &strict.url).await;
+    fill(c, "[data-testid=model-id]", "strict").await;
+    click(c, "[data-testid=model-save]").await;
+    let run = {
+        let p = assay_core::Project::open(project).unwrap();
+        let ds = p.dataset_by_name("crag-mini").unwrap().id;
+        p.runs_of(ds, assay_core::Version::After, "gt_crop")
+            .unwrap()[0]
+            .id
+    };
+    select(c, "[data-testid=panel-run]", &run.to_string()).await;
+    select(c, "[data-testid=panel-scorer]", "identification").await;
+    click(c, "[data-testid=panel-judge-stub-vlm]").await;
+    click(c, "[data-testid=panel-judge-stub-strict]").await;
+    let asked = stub.requests();
+    click(c, "[data-testid=panel-start]").await;
+    wait_text(c, "[data-testid=panel-disagreement]", |t| {
+        t.starts_with("cr-003")
+    })
+    .await;
+    wait_text(c, "[data-testid=panel-summary]", |t| {
+        t.starts_with("2 judges · 4 items")
+    })
+    .await;
+    assert_eq!(
+        strict.requests(),
+        1,
+        "only the one near miss goes to a judge"
+    );
+    assert_eq!(
+        stub.requests(),
+        asked,
+        "the first judge's verdict is the cached one"
+    );
+    screenshot(c, "judge-panel.png").await;
+    click(c, "[data-testid=evaluation-close]").await;
 }
 
 /// Two remote replicas (library calls: another person's machine) edit jg-005 on the same base.

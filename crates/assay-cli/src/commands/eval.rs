@@ -570,6 +570,87 @@ pub fn table(ctx: &Ctx, a: TableArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+#[derive(Args)]
+pub struct PanelArgs {
+    /// The run whose stored responses are judged (see `assay runs`).
+    pub run: i64,
+    /// A judge model; repeat for each judge. Without any, the report of earlier verdicts.
+    #[arg(long = "judge")]
+    pub judges: Vec<String>,
+    #[arg(long, default_value = "judge", value_parser = named::<ScorerKind>(&ScorerKind::NAMES))]
+    pub scorer: ScorerKind,
+    /// How many of the items judges disagree on most to list.
+    #[arg(long, default_value_t = 20)]
+    pub top: usize,
+}
+
+pub fn panel(ctx: &Ctx, a: PanelArgs) -> anyhow::Result<()> {
+    let p = ctx.open()?;
+    let mut judged = Vec::new();
+    if !a.judges.is_empty() {
+        let rt = tokio::runtime::Runtime::new()?;
+        let cancel = CancelToken::new();
+        let c2 = cancel.clone();
+        judged = rt.block_on(async {
+            tokio::spawn(async move {
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    c2.cancel();
+                }
+            });
+            assay_eval::panel::judge_panel(&p, a.run, a.scorer, &a.judges, cancel).await
+        })?;
+    }
+    let r = assay_eval::panel::panel_report(&p, a.run, a.scorer, a.top)?;
+    if ctx.json {
+        return output::json(&serde_json::json!({"judged": judged, "report": r}));
+    }
+    for (j, s) in &judged {
+        println!(
+            "{j}: {} verdicts ({} from cache, {} unparsed, {} errors)",
+            s.judged, s.from_cache, s.unparsed, s.errors
+        );
+    }
+    let f = |x: Option<f64>| x.map_or("n/a".to_string(), |v| format!("{v:.3}"));
+    println!(
+        "run {} · {} · {} judges · {} items · Krippendorff's alpha (interval) {}",
+        r.run_id,
+        r.scorer,
+        r.judges.len(),
+        r.items,
+        f(r.alpha_interval)
+    );
+    for pr in &r.pairs {
+        println!(
+            "  {} vs {}: Pearson {} · Spearman {} ({} items)",
+            pr.a,
+            pr.b,
+            f(pr.pearson),
+            f(pr.spearman),
+            pr.items
+        );
+    }
+    for c in &r.criteria {
+        println!(
+            "  criterion {}: alpha {} ({} items)",
+            c.criterion,
+            f(c.alpha_interval),
+            c.items
+        );
+    }
+    if !r.disagreements.is_empty() {
+        println!("most disagreement ({}):", r.judges.join(" / "));
+        for d in &r.disagreements {
+            let s: Vec<String> = d
+                .scores
+                .iter()
+                .map(|x| x.map_or("–".into(), |v| format!("{v:.2}")))
+                .collect();
+            println!("  {}  spread {:.2}  [{}]", d.ext_id, d.spread, s.join(", "));
+        }
+    }
+    Ok(())
+}
+
 #[derive(Subcommand)]
 pub enum TemplateCommand {
     /// Save a template body from a file; placeholders: {question} {options} {checklist} {target}.

@@ -86,6 +86,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0019_image_views",
         include_str!("../../../../migrations/0019_image_views.sql"),
     ),
+    (
+        "0020_judge_panels",
+        include_str!("../../../../migrations/0020_judge_panels.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

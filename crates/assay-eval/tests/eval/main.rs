@@ -5,6 +5,7 @@ mod common;
 mod corpus;
 mod engine;
 mod formats;
+mod panel;
 mod predictions;
 mod rescore;
 mod scorers;

@@ -361,6 +361,22 @@ export type StageView = { version: string,
  */
 columns: Array<string>, rows: Array<StageViewRow>, correlations: Array<StageViewCorrelation>, markdown: string, csv: string, latex: string, };
 
+export type PanelPair = { a: string, b: string, items: number, pearson: number | null, spearman: number | null, };
+
+export type PanelCriterion = { criterion: number, items: number, alpha_interval: number | null, };
+
+export type PanelDisagreement = { item_id: number, ext_id: string, 
+/**
+ * One per judge, in `judges` order.
+ */
+scores: Array<number | null>, spread: number, };
+
+export type PanelView = { run_id: number, scorer: string, judges: Array<string>, items: number, alpha_interval: number | null, pairs: Array<PanelPair>, criteria: Array<PanelCriterion>, disagreements: Array<PanelDisagreement>, 
+/**
+ * What this call asked: per judge, verdicts made and how many came from the cache.
+ */
+judged: Array<[string, number, number]>, };
+
 export type TriageEntry = { item_id: number, ext_id: string, dataset: string, score: number, 
 /**
  * (kind, evidence): "wrong_reference", "not_image_grounded" or "ambiguous".
@@ -547,6 +563,7 @@ export const commands = {
   cancelEval: (): Promise<null> => invoke<null>('cancel_eval'),
   dashboard: (by: string | null, against: string | null): Promise<Dashboard> => invoke<Dashboard>('dashboard', { by, against }),
   stageTable: (version: string): Promise<StageView> => invoke<StageView>('stage_table', { version }),
+  judgePanel: (run: number, scorer: string, judges: Array<string>): Promise<PanelView> => invoke<PanelView>('judge_panel', { run, scorer, judges }),
   runList: (): Promise<Array<RunListRow>> => invoke<Array<RunListRow>>('run_list'),
   rescoreRuns: (run: number | null): Promise<Array<RescoreResult>> => invoke<Array<RescoreResult>>('rescore_runs', { run }),
   overruleResult: (runId: number, id: number, score: number, note: string | null): Promise<null> => invoke<null>('overrule_result', { runId, id, score, note }),
