@@ -466,6 +466,7 @@ pub fn generate() -> String {
         StageViewRow::decl(&cfg),
         StageViewCorrelation::decl(&cfg),
         StageView::decl(&cfg),
+        assay_core::store::ReplicaRecord::decl(&cfg),
         PanelPair::decl(&cfg),
         PanelCriterion::decl(&cfg),
         PanelDisagreement::decl(&cfg),

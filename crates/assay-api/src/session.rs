@@ -307,6 +307,7 @@ impl Session {
                 errors: r.errors,
                 accuracy: r.accuracy,
                 no_rescore,
+                replicas: p.run_replicas(r.run.id)?,
                 run: r.run,
             });
         }

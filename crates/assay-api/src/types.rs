@@ -123,6 +123,8 @@ pub struct RunListRow {
     /// Why this replica may not rescore it (a run still going, or published by another
     /// member); None when it may.
     pub no_rescore: Option<String>,
+    /// What each replica of the run's model did for it (requests, failures, mean latency).
+    pub replicas: Vec<assay_core::store::ReplicaRecord>,
 }
 
 /// What a rescore did to one run, or why it was not done.

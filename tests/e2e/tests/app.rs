@@ -1437,6 +1437,22 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
         tokio::time::sleep(Duration::from_millis(150)).await;
     }
     screenshot(c, "stages.png").await;
+    // The run list says which endpoint answered: the stub, the only replica.
+    let start = Instant::now();
+    let replicas = "//td[@data-testid='run-replicas']/details/summary";
+    while c.find(Locator::XPath(replicas)).await.is_err() {
+        assert!(start.elapsed() < WAIT, "no run lists its replicas");
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+    assert_eq!(
+        c.find(Locator::XPath(replicas))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap(),
+        "1"
+    );
 
     // What the model was shown for cr-001 (512 x 384, box [200, 280, 310, 342]): the crop is
     // the box and a tenth around it, 132 x 76; the highlight draws a green line on its edges.

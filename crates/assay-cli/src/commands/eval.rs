@@ -287,6 +287,19 @@ pub fn runs(ctx: &Ctx) -> anyhow::Result<()> {
             r.items, r.from_cache, r.unparsed, r.hedged, r.errors,
             r.accuracy.map_or("-".into(), |a| format!("{:.1}", a * 100.0))
         );
+        let replicas = p.run_replicas(r.run.id)?;
+        if replicas.len() > 1 {
+            for x in replicas {
+                println!(
+                    "       replica {}: {} requests, {} failed, mean {}, taken out {}x",
+                    x.url,
+                    x.requests,
+                    x.failures,
+                    x.mean_ms.map_or("-".into(), |m| format!("{m:.0} ms")),
+                    x.taken_out
+                );
+            }
+        }
     }
     Ok(())
 }

@@ -90,6 +90,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0020_judge_panels",
         include_str!("../../../../migrations/0020_judge_panels.sql"),
     ),
+    (
+        "0021_run_replicas",
+        include_str!("../../../../migrations/0021_run_replicas.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

@@ -43,8 +43,8 @@ pub use revisions::RevisionInfo;
 pub use rounds::{AssigneeProgress, NewRound, PersonStats, QueueEntry, RoundPurpose, RoundSummary};
 pub use runs::{
     CriterionOverrule, CurrentResult, ItemRunResult, NewCriterionOverrule, Outcome,
-    PendingJudgement, RecordedResult, ResultRow, RunItemResult, RunKey, RunRow, RunSummary,
-    RunWrite, StoredResponse, TraceRow,
+    PendingJudgement, RecordedResult, ReplicaRecord, ResultRow, RunItemResult, RunKey, RunRow,
+    RunSummary, RunWrite, StoredResponse, TraceRow,
 };
 pub use stages::{DecidedBy, Filtering, FunnelStep, Phase1Flag, Stage, StageDecision};
 pub use users::User;

@@ -239,6 +239,41 @@ pub struct StoredResult {
     pub scorer_version: i64,
 }
 
+/// What one replica (endpoint) of a run's model did for the run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ReplicaRecord {
+    pub url: String,
+    /// HTTP requests sent to it, retries included.
+    pub requests: u64,
+    pub failures: u64,
+    /// Mean time to an answer or an error, in milliseconds.
+    pub mean_ms: Option<f64>,
+    /// Times it was taken out of the rotation after a connection or 5xx failure.
+    pub taken_out: u64,
+}
+
+/// Adds `more` to `have` per URL: counts summed, means weighted by requests.
+fn merge_replicas(have: &mut Vec<ReplicaRecord>, more: &[ReplicaRecord]) {
+    for m in more {
+        match have.iter_mut().find(|h| h.url == m.url) {
+            Some(h) => {
+                let total = h.requests + m.requests;
+                h.mean_ms = match (h.mean_ms, m.mean_ms) {
+                    (Some(a), Some(b)) if total > 0 => {
+                        Some((a * h.requests as f64 + b * m.requests as f64) / total as f64)
+                    }
+                    (a, b) => a.or(b),
+                };
+                h.requests = total;
+                h.failures += m.failures;
+                h.taken_out += m.taken_out;
+            }
+            None => have.push(m.clone()),
+        }
+    }
+}
+
 /// A stored response awaiting a judge.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PendingJudgement {
@@ -865,6 +900,30 @@ impl Project {
             })
         })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Adds what the replicas did in one engine call to the run's record.
+    pub fn add_run_replicas(&self, run_id: i64, more: &[ReplicaRecord]) -> Result<()> {
+        let mut have = self.run_replicas(run_id)?;
+        merge_replicas(&mut have, more);
+        let json = serde_json::to_string(&have).map_err(|e| Error::Invalid(e.to_string()))?;
+        self.conn.execute(
+            "UPDATE runs SET replicas = ?2 WHERE id = ?1",
+            params![run_id, json],
+        )?;
+        Ok(())
+    }
+
+    /// The replicas that served the run, as recorded on this machine.
+    pub fn run_replicas(&self, run_id: i64) -> Result<Vec<ReplicaRecord>> {
+        let json: Option<String> =
+            self.conn
+                .query_row("SELECT replicas FROM runs WHERE id = ?1", [run_id], |r| {
+                    r.get(0)
+                })?;
+        Ok(json
+            .and_then(|j| serde_json::from_str(&j).ok())
+            .unwrap_or_default())
     }
 
     /// Stored responses of a run not yet judged by `scorer`, with the item as it was asked.

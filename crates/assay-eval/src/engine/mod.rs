@@ -105,6 +105,16 @@ pub struct ModelCost {
 
 pub type ProgressFn = Arc<dyn Fn(&EvalProgress) + Send + Sync>;
 
+fn replica_record(r: &crate::dispatch::ReplicaStats) -> assay_core::store::ReplicaRecord {
+    assay_core::store::ReplicaRecord {
+        url: r.url.clone(),
+        requests: r.requests as u64,
+        failures: r.failures as u64,
+        mean_ms: r.mean_ms,
+        taken_out: r.taken_out as u64,
+    }
+}
+
 /// Runs the request to completion (or cancellation) and reports what was sent and reused.
 pub async fn run_eval(
     path: &Path,
@@ -138,6 +148,7 @@ pub async fn run_eval(
     let plan::Plan {
         jobs,
         run_ids,
+        run_models,
         expected,
         skipped_writes,
         total,
@@ -231,11 +242,12 @@ pub async fn run_eval(
         .iter()
         .map(|d| d.stats.retries.load(Ordering::Relaxed))
         .sum();
-    let replicas: Vec<_> = shared
+    let per_model: Vec<Vec<crate::dispatch::ReplicaStats>> = shared
         .dispatchers
         .iter()
-        .flat_map(|d| d.replica_stats())
+        .map(|d| d.replica_stats())
         .collect();
+    let replicas: Vec<_> = per_model.iter().flatten().cloned().collect();
     // HTTP attempts are the replicas' requests, retries included.
     let attempts: usize = replicas.iter().map(|r| r.requests).sum();
     let (costs, cost) = finish::costs(&shared);
@@ -262,6 +274,21 @@ pub async fn run_eval(
     let cancelled = cancel.is_cancelled();
     for id in &run_ids {
         project.finish_run(*id, expected.get(id).copied().unwrap_or(0), cancelled)?;
+        // What the run's model's replicas did in this call (a request that served several
+        // runs counts in each of them), for the run's record.
+        let served: Vec<assay_core::store::ReplicaRecord> = run_models
+            .get(id)
+            .map(|&m| {
+                per_model[m]
+                    .iter()
+                    .filter(|r| r.requests > 0)
+                    .map(replica_record)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !served.is_empty() {
+            project.add_run_replicas(*id, &served)?;
+        }
     }
     Ok(EvalSummary {
         progress: snapshot,

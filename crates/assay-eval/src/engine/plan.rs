@@ -40,6 +40,8 @@ pub(super) struct Job {
 pub(super) struct Plan {
     pub(super) jobs: Vec<Job>,
     pub(super) run_ids: Vec<i64>,
+    /// The model (index into the request's models) of each run.
+    pub(super) run_models: HashMap<i64, usize>,
     /// Items each run must have a result for to be complete.
     pub(super) expected: HashMap<i64, usize>,
     pub(super) skipped_writes: Vec<Target>,
@@ -59,6 +61,7 @@ pub(super) fn plan(
     let mut jobs: Vec<Job> = Vec::new();
     let mut by_key: HashMap<(usize, String), usize> = HashMap::new();
     let mut run_ids = Vec::new();
+    let mut run_models = HashMap::new();
     let mut expected: HashMap<i64, usize> = HashMap::new();
     let mut total = 0usize;
     let mut skipped_writes = Vec::new();
@@ -88,6 +91,7 @@ pub(super) fn plan(
                             source: "live".into(),
                         })?;
                         run_ids.push(run_id);
+                        run_models.insert(run_id, mi);
                         expected.insert(run_id, items.len());
                         // Results for items edited or removed since are stale: drop them and redo.
                         let mut done = HashSet::new();
@@ -167,6 +171,7 @@ pub(super) fn plan(
     Ok(Plan {
         jobs,
         run_ids,
+        run_models,
         expected,
         skipped_writes,
         total,

@@ -251,6 +251,38 @@ async fn a_slow_replica_gets_only_the_work_it_keeps_up_with() {
     );
     let ms = |i: usize| s.replicas[i].mean_ms.unwrap();
     assert!(ms(0) > 2.0 * ms(1), "slow {} ms, fast {} ms", ms(0), ms(1));
+    // The run's record keeps the same figures, and a second call adds to them.
+    let p = Project::open(&path).unwrap();
+    let kept = p.run_replicas(s.run_ids[0]).unwrap();
+    let kept_counts: Vec<(String, u64)> =
+        kept.iter().map(|r| (r.url.clone(), r.requests)).collect();
+    assert_eq!(
+        kept_counts,
+        vec![
+            (slow.url.clone(), slow.requests() as u64),
+            (fast.url.clone(), fast.requests() as u64)
+        ]
+    );
+    assert_eq!(kept[0].mean_ms, s.replicas[0].mean_ms);
+    // One answer lost (its result and its cached response): the next call sends one request.
+    let id = p.item_id_by_ext("set", "q0").unwrap();
+    p.connection()
+        .execute(
+            "DELETE FROM responses WHERE cache_key IN
+               (SELECT cache_key FROM run_items WHERE run_id = ?1 AND item_id = ?2)",
+            [s.run_ids[0], id],
+        )
+        .unwrap();
+    p.forget_run_item(s.run_ids[0], id).unwrap();
+    let again = eval(&path, &req).await;
+    assert_eq!(again.progress.sent, 1);
+    let total: u64 = p
+        .run_replicas(s.run_ids[0])
+        .unwrap()
+        .iter()
+        .map(|r| r.requests)
+        .sum();
+    assert_eq!(total, 201);
 }
 
 #[tokio::test]

@@ -361,6 +361,20 @@ export type StageView = { version: string,
  */
 columns: Array<string>, rows: Array<StageViewRow>, correlations: Array<StageViewCorrelation>, markdown: string, csv: string, latex: string, };
 
+export type ReplicaRecord = { url: string, 
+/**
+ * HTTP requests sent to it, retries included.
+ */
+requests: number, failures: number, 
+/**
+ * Mean time to an answer or an error, in milliseconds.
+ */
+mean_ms: number | null, 
+/**
+ * Times it was taken out of the rotation after a connection or 5xx failure.
+ */
+taken_out: number, };
+
 export type PanelPair = { a: string, b: string, items: number, pearson: number | null, spearman: number | null, };
 
 export type PanelCriterion = { criterion: number, items: number, alpha_interval: number | null, };
@@ -392,7 +406,11 @@ scorer_label: string, items: number, unparsed: number, hedged: number, errors: n
  * Why this replica may not rescore it (a run still going, or published by another
  * member); None when it may.
  */
-no_rescore: string | null, };
+no_rescore: string | null, 
+/**
+ * What each replica of the run's model did for it (requests, failures, mean latency).
+ */
+replicas: Array<ReplicaRecord>, };
 
 export type RescoreResult = { run_id: number, scorer: string, version: number, rescored: number, changed: number, kept: number, why_kept: string | null, error: string | null, };
 
