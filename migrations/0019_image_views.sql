@@ -1,6 +1,7 @@
--- Images as an input variant shows them to a model (the target highlighted, the target
--- cropped), made once from the stored image and kept like previews: a derived cache, never
--- synced, safe to drop.
+-- Images as an input variant sends them to a model (the target highlighted, the target
+-- cropped), encoded at the size sent (a few hundred KB, never the full-size original), kept
+-- like previews: a derived cache, never synced, safe to drop. `view` names the view, the size
+-- sent and the encoding.
 CREATE TABLE image_views (
     hash TEXT NOT NULL,
     view TEXT NOT NULL,

@@ -867,7 +867,10 @@ pub struct PanelView {
     pub run_id: i64,
     pub scorer: String,
     pub judges: Vec<String>,
+    /// Items at least one judge gave a verdict on.
     pub items: u64,
+    /// Identification's exact matches (scored 1 with no judge asked, not in the figures).
+    pub exact: u64,
     pub alpha_interval: Option<f64>,
     pub pairs: Vec<PanelPair>,
     pub criteria: Vec<PanelCriterion>,
@@ -910,6 +913,7 @@ pub fn judge_panel_blocking(
         scorer: r.scorer,
         judges: r.judges,
         items: r.items as u64,
+        exact: r.exact as u64,
         alpha_interval: r.alpha_interval,
         pairs: r
             .pairs

@@ -273,7 +273,8 @@ async fn the_dashboard_breaks_grounding_and_distractors_down() {
         stages.columns,
         vec![
             "Grounding".to_string(),
-            "Identification (crag-mm/object_identification_easy_query)".to_string(),
+            "Identification (crag-mm/object_identification_easy_query, identification+qwen)"
+                .to_string(),
             // The multiple-choice run on the VAGUE set answers.
             "Answer".to_string(),
         ]

@@ -108,13 +108,13 @@ pub fn preview(bytes: &[u8], max_side: u32) -> Result<(Vec<u8>, &'static str), S
     }
 }
 
-/// How an image is changed before a model sees it (CRAG-MM-Diagnostics' input variants). Both
-/// work in the original image's pixels, so the same view serves every model and size policy.
+/// How an image is changed before a model sees it (CRAG-MM-Diagnostics' input variants),
+/// described in the original image's pixels so one view serves every model and size policy.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ImageView {
     /// The target boxes outlined in green, as `evaluate.py`'s object-identification tasks draw
-    /// them (`cv2.rectangle`, colour (0, 255, 0), thickness 8 on the 960 x 1280 frame).
-    Highlight { boxes: Vec<BBox>, thickness: u32 },
+    /// them (`cv2.rectangle`, colour (0, 255, 0), 8 pixels on the 960 x 1280 frame it sends).
+    Highlight { boxes: Vec<BBox> },
     /// The image cut to this rectangle (x, y, width, height in pixels): the "GT crop".
     Crop {
         x: u32,
@@ -124,7 +124,7 @@ pub enum ImageView {
     },
 }
 
-/// Border thickness CRAG-MM-Diagnostics draws on its 1280-pixel-tall frame.
+/// Border thickness CRAG-MM-Diagnostics draws on the 1280-pixel-tall frame it sends.
 pub const HIGHLIGHT_THICKNESS_AT_1280: f64 = 8.0;
 /// Context kept around the target in a crop, as a fraction of the box's width (left and
 /// right) and height (top and bottom). The official code's commented-out ablation crops at the
@@ -132,13 +132,9 @@ pub const HIGHLIGHT_THICKNESS_AT_1280: f64 = 8.0;
 pub const CROP_MARGIN: f64 = 0.1;
 
 impl ImageView {
-    /// The highlight of `boxes` on an image of this size: the border is 8 pixels at 1280 pixels
-    /// of the image's longest side, so it keeps its look whatever size the image is sent at.
-    pub fn highlight(boxes: &[BBox], width: u32, height: u32) -> Self {
-        let t = (HIGHLIGHT_THICKNESS_AT_1280 * width.max(height) as f64 / 1280.0).round();
+    pub fn highlight(boxes: &[BBox]) -> Self {
         Self::Highlight {
             boxes: boxes.to_vec(),
-            thickness: (t as u32).max(1),
         }
     }
 
@@ -168,7 +164,7 @@ impl ImageView {
         })
     }
 
-    /// The size of the image this view makes from one of `width` x `height`.
+    /// The size of the image this view makes from one of `width` x `height`, before resizing.
     pub fn size(&self, width: u32, height: u32) -> (u32, u32) {
         match self {
             Self::Highlight { .. } => (width, height),
@@ -179,12 +175,12 @@ impl ImageView {
     /// A stable text naming the view: part of cache keys and of the stored request.
     pub fn key(&self) -> String {
         match self {
-            Self::Highlight { boxes, thickness } => {
+            Self::Highlight { boxes } => {
                 let b: Vec<String> = boxes
                     .iter()
                     .map(|b| format!("{},{},{},{}", b.x_min, b.y_min, b.x_max, b.y_max))
                     .collect();
-                format!("highlight:{}@{thickness}", b.join(";"))
+                format!("highlight:{}", b.join(";"))
             }
             Self::Crop {
                 x,
@@ -195,19 +191,34 @@ impl ImageView {
         }
     }
 
-    /// Applies the view to a decoded image.
-    pub fn apply(&self, img: &image::DynamicImage) -> image::DynamicImage {
+    /// The image as sent at `sent` size: a crop is cut from the original, then resized; a
+    /// highlight is drawn after resizing, with the box scaled per axis into the sent frame and
+    /// a line `round(8 x longest sent side / 1280)` pixels wide, as `evaluate.py` draws 8 on
+    /// its 960 x 1280 frame (`int()` of the box's corners there).
+    pub fn render(&self, img: &image::DynamicImage, sent: (u32, u32)) -> image::DynamicImage {
+        let resize = |i: image::DynamicImage| {
+            if (i.width(), i.height()) == sent {
+                i
+            } else {
+                i.resize_exact(sent.0, sent.1, image::imageops::FilterType::Triangle)
+            }
+        };
         match self {
             Self::Crop {
                 x,
                 y,
                 width,
                 height,
-            } => img.crop_imm(*x, *y, *width, *height),
-            Self::Highlight { boxes, thickness } => {
-                let mut rgb = img.to_rgb8();
+            } => resize(img.crop_imm(*x, *y, *width, *height)),
+            Self::Highlight { boxes } => {
+                let (sx, sy) = (
+                    sent.0 as f64 / img.width().max(1) as f64,
+                    sent.1 as f64 / img.height().max(1) as f64,
+                );
+                let mut rgb = resize(img.clone()).to_rgb8();
+                let t = (HIGHLIGHT_THICKNESS_AT_1280 * sent.0.max(sent.1) as f64 / 1280.0).round();
                 for b in boxes {
-                    draw_border(&mut rgb, b, *thickness);
+                    draw_border(&mut rgb, &b.scaled(sx, sy), (t as u32).max(1));
                 }
                 image::DynamicImage::ImageRgb8(rgb)
             }
@@ -216,12 +227,12 @@ impl ImageView {
 }
 
 /// A rectangle outline `thickness` pixels wide centred on the box's edges, as OpenCV draws
-/// one, clipped to the image.
+/// one (corners truncated to whole pixels, as `map(int, box)` does), clipped to the image.
 fn draw_border(img: &mut image::RgbImage, b: &BBox, thickness: u32) {
     let (w, h) = (img.width() as i64, img.height() as i64);
     let half = thickness as i64 / 2;
-    let (x0, y0) = (b.x_min.round() as i64, b.y_min.round() as i64);
-    let (x1, y1) = (b.x_max.round() as i64, b.y_max.round() as i64);
+    let (x0, y0) = (b.x_min.trunc() as i64, b.y_min.trunc() as i64);
+    let (x1, y1) = (b.x_max.trunc() as i64, b.y_max.trunc() as i64);
     let green = image::Rgb([0u8, 255, 0]);
     let mut fill = |xa: i64, ya: i64, xb: i64, yb: i64| {
         for y in ya.max(0)..=yb.min(h - 1) {
@@ -235,18 +246,6 @@ fn draw_border(img: &mut image::RgbImage, b: &BBox, thickness: u32) {
     fill(x0 - lo, y1 - lo, x1 + hi, y1 + hi);
     fill(x0 - lo, y0 - lo, x0 + hi, y1 + hi);
     fill(x1 - lo, y0 - lo, x1 + hi, y1 + hi);
-}
-
-/// `bytes` with `view` applied, encoded as PNG (lossless: the engine re-encodes it for each
-/// model's policy).
-pub fn view_png(bytes: &[u8], view: &ImageView) -> Result<(Vec<u8>, u32, u32), String> {
-    let img = decode(bytes)?;
-    let out = view.apply(&img);
-    let (w, h) = (out.width(), out.height());
-    let mut buf = Cursor::new(Vec::new());
-    out.write_to(&mut buf, ImageFormat::Png)
-        .map_err(|e| e.to_string())?;
-    Ok((buf.into_inner(), w, h))
 }
 
 #[cfg(test)]
@@ -330,31 +329,32 @@ mod tests {
         let edge = ImageView::crop(&[bbox(0.0, 0.0, 50.0, 40.0)], 60, 40).unwrap();
         assert_eq!(edge.size(60, 40), (55, 40));
         assert!(ImageView::crop(&[bbox(70.0, 0.0, 90.0, 10.0)], 60, 40).is_none());
-        let (png_bytes, w, h) = view_png(&png(1000, 1000), &v).unwrap();
-        assert_eq!((w, h), (240, 120));
-        assert_eq!(probe(&png_bytes).unwrap().width, 240);
+        let img = decode(&png(1000, 1000)).unwrap();
+        let out = v.render(&img, (120, 60));
+        assert_eq!((out.width(), out.height()), (120, 60));
     }
 
     #[test]
-    fn highlight_draws_a_green_border_eight_pixels_wide_at_1280() {
-        let v = ImageView::highlight(&[bbox(100.0, 100.0, 400.0, 300.0)], 960, 1280);
-        let ImageView::Highlight { thickness, .. } = &v else {
-            panic!("{v:?}")
-        };
-        assert_eq!(*thickness, 8);
-        let img = decode(&png(960, 1280)).unwrap();
-        let out = v.apply(&img).to_rgb8();
+    fn highlight_draws_eight_pixels_on_the_crag_frame_whatever_the_original() {
+        // A landscape photo sent at 960 x 1280 (aspect not kept, as CRAG-MM does): the line is
+        // 8 pixels on both axes, centred on the box's edges in the sent frame.
+        let v = ImageView::highlight(&[bbox(400.0, 300.0, 1600.0, 900.0)]);
+        let img = decode(&png(2000, 1500)).unwrap();
+        let out = v.render(&img, (960, 1280)).to_rgb8();
         let green = image::Rgb([0, 255, 0]);
-        // The line is centred on the edge: 4 pixels outside, 4 inside.
-        for x in 96..104 {
-            assert_eq!(*out.get_pixel(x, 200), green, "x={x}");
+        // Left edge at x = 400 * 960/2000 = 192: 4 pixels outside, 4 inside.
+        for x in 188..196 {
+            assert_eq!(*out.get_pixel(x, 500), green, "x={x}");
         }
-        assert_ne!(*out.get_pixel(95, 200), green);
-        assert_ne!(*out.get_pixel(104, 200), green);
-        assert_ne!(*out.get_pixel(250, 200), green);
-        // A larger image gets a proportionally thicker border.
-        let big = ImageView::highlight(&[bbox(0.0, 0.0, 10.0, 10.0)], 3000, 4000);
-        assert_eq!(big.key(), "highlight:0,0,10,10@25");
+        assert_ne!(*out.get_pixel(187, 500), green);
+        assert_ne!(*out.get_pixel(196, 500), green);
+        // Top edge at y = 300 * 1280/1500 = 256.
+        for y in 252..260 {
+            assert_eq!(*out.get_pixel(400, y), green, "y={y}");
+        }
+        assert_ne!(*out.get_pixel(400, 260), green);
+        assert_ne!(*out.get_pixel(500, 500), green);
+        assert_eq!(v.key(), "highlight:400,300,1600,900");
     }
 
     #[test]

@@ -58,17 +58,14 @@ pub async fn judge_panel(
                     &ScoreContext::default(),
                 );
                 if local.evidence["needs_judge"] != true {
-                    write(
-                        project,
-                        run_id,
-                        t.item_id,
-                        &t.response_key,
-                        scorer,
-                        name,
-                        &local,
-                        None,
-                    )?;
-                    summary.judged += 1;
+                    // An exact match (or an item without a name) needs no judge: recorded
+                    // as such and left out of the agreement, where it would only add
+                    // agreement no judge gave.
+                    let mut w = local.clone();
+                    if local.score.is_some() {
+                        w.evidence["exact"] = serde_json::json!(true);
+                    }
+                    write(project, run_id, &t, scorer, name, &w, None)?;
                     continue;
                 }
                 let pred = local.parsed.clone().unwrap_or_default();
@@ -118,6 +115,7 @@ pub async fn judge_panel(
                         let j = PanelJudgement {
                             run_id,
                             item_id,
+                            item_rev: t.item_rev,
                             response_key: t.response_key.clone(),
                             scorer: scorer.as_str().into(),
                             judge: name.clone(),
@@ -129,16 +127,7 @@ pub async fn judge_panel(
                         return Ok(project.write_panel_judgement(&j)?);
                     }
                 };
-                write(
-                    project,
-                    run_id,
-                    item_id,
-                    &t.response_key,
-                    scorer,
-                    name,
-                    &scored,
-                    Some(key),
-                )
+                write(project, run_id, t, scorer, name, &scored, Some(key))
             },
         )
         .await?;
@@ -147,29 +136,30 @@ pub async fn judge_panel(
     Ok(out)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn write(
     project: &Project,
     run_id: i64,
-    item_id: i64,
-    response_key: &str,
+    t: &assay_core::store::PanelTodo,
     scorer: ScorerKind,
     judge: &str,
     s: &crate::scorers::Scored,
     judge_key: Option<&str>,
 ) -> Result<()> {
+    let outcome = if s.evidence["exact"] == true {
+        "exact"
+    } else if s.score.is_some() {
+        "scored"
+    } else {
+        "unparsed"
+    };
     project.write_panel_judgement(&PanelJudgement {
         run_id,
-        item_id,
-        response_key: response_key.into(),
+        item_id: t.item_id,
+        item_rev: t.item_rev,
+        response_key: t.response_key.clone(),
         scorer: scorer.as_str().into(),
         judge: judge.into(),
-        outcome: if s.score.is_some() {
-            "scored"
-        } else {
-            "unparsed"
-        }
-        .into(),
+        outcome: outcome.into(),
         score: s.score,
         evidence: Some(s.evidence.to_string()),
         judge_key: judge_key.map(String::from),
@@ -211,8 +201,10 @@ pub struct PanelReport {
     pub run_id: i64,
     pub scorer: String,
     pub judges: Vec<String>,
-    /// Items at least one judge scored.
+    /// Items at least one judge gave a verdict on.
     pub items: usize,
+    /// Identification's exact matches: scored 1 without a judge, not in the figures.
+    pub exact: usize,
     pub pairs: Vec<PairAgreement>,
     /// Krippendorff's alpha (interval) over every judge and item.
     pub alpha_interval: Option<f64>,
@@ -261,7 +253,14 @@ pub fn panel_report(
     scorer: ScorerKind,
     top: usize,
 ) -> Result<PanelReport> {
-    let rows = project.panel_rows(run_id, scorer.as_str())?;
+    let all = project.panel_rows(run_id, scorer.as_str())?;
+    let exact = all
+        .iter()
+        .filter(|r| r.outcome == "exact")
+        .map(|r| r.item_id)
+        .collect::<BTreeSet<_>>()
+        .len();
+    let rows: Vec<_> = all.into_iter().filter(|r| r.outcome != "exact").collect();
     let judges: Vec<String> = rows
         .iter()
         .map(|r| r.judge.clone())
@@ -350,6 +349,7 @@ pub fn panel_report(
         scorer: scorer.as_str().into(),
         judges,
         items: items.len(),
+        exact,
         pairs,
         alpha_interval: alpha,
         criteria,

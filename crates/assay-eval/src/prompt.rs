@@ -84,13 +84,20 @@ impl Variant {
         }
     }
 
-    /// Whether the images keep the frame the item's boxes are drawn in, so a predicted box
-    /// can be scored against them.
-    pub fn keeps_box_frame(self) -> bool {
+    /// Whether a predicted box can be scored under this variant: the images must keep the
+    /// frame the item's boxes are drawn in, and must not show the answer (the highlight draws
+    /// the target box).
+    pub fn fits_grounding(self) -> bool {
         !matches!(
             self,
-            Self::GtCrop | Self::EntityGiven | Self::TextOnly | Self::NoImage
+            Self::GtCrop | Self::EntityGiven | Self::TextOnly | Self::NoImage | Self::Highlight
         )
+    }
+
+    /// Whether naming the target measures anything under this variant: the entity-given and
+    /// text-only questions name it.
+    pub fn fits_identification(self) -> bool {
+        !matches!(self, Self::EntityGiven | Self::TextOnly)
     }
 }
 
@@ -272,7 +279,7 @@ pub fn render(
             .iter()
             .map(|img| {
                 let b = boxes_of(img);
-                let v = (!b.is_empty()).then(|| ImageView::highlight(&b, img.width, img.height));
+                let v = (!b.is_empty()).then(|| ImageView::highlight(&b));
                 (img.clone(), v)
             })
             .unzip(),

@@ -36,7 +36,7 @@ impl Stage {
     pub fn of_scorer(scorer: &str) -> Self {
         match scorer {
             "grounding" => Self::Grounding,
-            "identification" => Self::Identification,
+            s if s == "identification" || s.starts_with("identification+") => Self::Identification,
             _ => Self::Answer,
         }
     }
@@ -75,10 +75,29 @@ pub struct StageColumn {
 }
 
 impl StageColumn {
+    /// The stage, with what sets this column apart from the stage's default measurement:
+    /// the template, the scorer (an answer scorer, or identification's judge) and the source.
     pub fn label(&self) -> String {
-        match self.protocol.template.as_str() {
-            "default" | "recorded" => self.stage.label().to_string(),
-            t => format!("{} ({t})", self.stage.label()),
+        let p = &self.protocol;
+        let mut parts: Vec<&str> = Vec::new();
+        if !matches!(p.template.as_str(), "default" | "recorded") {
+            parts.push(&p.template);
+        }
+        let plain = match self.stage {
+            Stage::Grounding => "grounding",
+            Stage::Identification => "identification",
+            Stage::Answer => "auto",
+        };
+        if p.scorer != plain {
+            parts.push(&p.scorer);
+        }
+        if p.source != "live" {
+            parts.push(&p.source);
+        }
+        if parts.is_empty() {
+            self.stage.label().to_string()
+        } else {
+            format!("{} ({})", self.stage.label(), parts.join(", "))
         }
     }
 }

@@ -114,39 +114,43 @@ impl Project {
         Ok(preview)
     }
 
-    /// The image as an input variant shows it (PNG, width, height), made on first request and
-    /// cached in the project like previews (best effort while another connection writes).
-    pub fn image_view(&self, hash: &str, view: &imaging::ImageView) -> Result<(Vec<u8>, u32, u32)> {
-        let key = view.key();
-        let cached: Option<(Vec<u8>, u32, u32)> = self
+    /// An image as a variant sends it (a crop or a highlight, encoded at the size sent),
+    /// cached in the project like previews; `key` names the view, size and encoding.
+    pub fn cached_image_view(&self, hash: &str, key: &str) -> Result<Option<Vec<u8>>> {
+        Ok(self
             .conn
             .query_row(
-                "SELECT data, width, height FROM image_views WHERE hash = ?1 AND view = ?2",
+                "SELECT data FROM image_views WHERE hash = ?1 AND view = ?2",
                 params![hash, key],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                |r| r.get(0),
             )
-            .optional()?;
-        if let Some(c) = cached {
-            return Ok(c);
-        }
-        let (bytes, _) = self.image_bytes(hash)?;
-        let made = imaging::view_png(&bytes, view).map_err(|message| Error::Image {
-            hash: hash.into(),
-            message,
-        })?;
+            .optional()?)
+    }
+
+    /// Keeps a made view; best effort, like previews: while another connection writes, the
+    /// view is simply made again next time.
+    pub fn put_image_view(
+        &self,
+        hash: &str,
+        key: &str,
+        size: (u32, u32),
+        data: &[u8],
+    ) -> Result<()> {
         match self.conn.execute(
             "INSERT OR REPLACE INTO image_views (hash, view, width, height, data) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![hash, key, made.1, made.2, made.0],
+            params![hash, key, size.0, size.1, data],
         ) {
-            Ok(_) => {}
+            Ok(_) => Ok(()),
             Err(rusqlite::Error::SqliteFailure(e, _))
                 if matches!(
                     e.code,
                     rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
-                ) => {}
-            Err(e) => return Err(e.into()),
+                ) =>
+            {
+                Ok(())
+            }
+            Err(e) => Err(e.into()),
         }
-        Ok(made)
     }
 
     pub fn image_count(&self) -> Result<i64> {

@@ -11,6 +11,7 @@ use crate::model::ItemContent;
 #[derive(Debug, Clone, PartialEq)]
 pub struct PanelTodo {
     pub item_id: i64,
+    pub item_rev: i64,
     pub response_key: String,
     pub content: ItemContent,
     pub response: String,
@@ -21,10 +22,11 @@ pub struct PanelTodo {
 pub struct PanelJudgement {
     pub run_id: i64,
     pub item_id: i64,
+    pub item_rev: i64,
     pub response_key: String,
     pub scorer: String,
     pub judge: String,
-    /// "scored", "unparsed" or "error".
+    /// "scored", "unparsed", "error" or "exact" (identification's exact matches, not asked).
     pub outcome: String,
     pub score: Option<f64>,
     pub evidence: Option<String>,
@@ -44,31 +46,34 @@ pub struct PanelRow {
 
 impl Project {
     /// The run's stored responses (not errors) without a verdict by `judge` under `scorer`
-    /// for that very response; a verdict that failed is asked again.
+    /// for that very response and revision; a verdict that failed is asked again.
     pub fn panel_todo(&self, run_id: i64, scorer: &str, judge: &str) -> Result<Vec<PanelTodo>> {
         let mut st = self.conn.prepare(
-            "SELECT ri.item_id, ri.cache_key, rv.content, resp.text FROM run_items ri
+            "SELECT ri.item_id, ri.item_rev, ri.cache_key, rv.content, resp.text FROM run_items ri
              JOIN revisions rv ON rv.item_id = ri.item_id AND rv.rev = ri.item_rev
              JOIN responses resp ON resp.cache_key = ri.cache_key
              WHERE ri.run_id = ?1 AND ri.outcome <> 'error'
                AND NOT EXISTS (SELECT 1 FROM panel_judgements pj
                    WHERE pj.run_id = ri.run_id AND pj.item_id = ri.item_id AND pj.scorer = ?2
-                     AND pj.judge = ?3 AND pj.response_key = ri.cache_key AND pj.outcome <> 'error')
+                     AND pj.judge = ?3 AND pj.response_key = ri.cache_key
+                     AND pj.item_rev = ri.item_rev AND pj.outcome <> 'error')
              ORDER BY ri.item_id",
         )?;
         let rows = st.query_map(params![run_id, scorer, judge], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
+                r.get::<_, i64>(1)?,
                 r.get::<_, String>(2)?,
                 r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (item_id, response_key, json, response) = row?;
+            let (item_id, item_rev, response_key, json, response) = row?;
             out.push(PanelTodo {
                 item_id,
+                item_rev,
                 response_key,
                 content: super::items::parse_content(&json)?,
                 response,
@@ -80,11 +85,12 @@ impl Project {
     pub fn write_panel_judgement(&self, j: &PanelJudgement) -> Result<()> {
         self.conn.execute(
             "INSERT OR REPLACE INTO panel_judgements
-               (run_id, item_id, response_key, scorer, judge, outcome, score, evidence, judge_key, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+               (run_id, item_id, item_rev, response_key, scorer, judge, outcome, score, evidence, judge_key, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             params![
                 j.run_id,
                 j.item_id,
+                j.item_rev,
                 j.response_key,
                 j.scorer,
                 j.judge,
@@ -104,7 +110,7 @@ impl Project {
             "SELECT pj.item_id, i.ext_id, pj.judge, pj.outcome, pj.score, pj.evidence
              FROM panel_judgements pj
              JOIN run_items ri ON ri.run_id = pj.run_id AND ri.item_id = pj.item_id
-                               AND ri.cache_key = pj.response_key
+                               AND ri.cache_key = pj.response_key AND ri.item_rev = pj.item_rev
              JOIN items i ON i.id = pj.item_id
              WHERE pj.run_id = ?1 AND pj.scorer = ?2
              ORDER BY i.seq, pj.judge",

@@ -235,17 +235,7 @@ impl Shared {
                 for ((img, view), sent) in views.zip(&job.prompt.sent_sizes) {
                     let encoded = self
                         .images
-                        .data_url(&img.hash, view.as_ref(), &cfg.images, *sent, |h| {
-                            let p = self
-                                .reader
-                                .lock()
-                                .map_err(|_| "image reader poisoned".to_string())?;
-                            match view {
-                                Some(v) => p.image_view(h, v).map(|(b, _, _)| b),
-                                None => p.image_bytes(h).map(|(b, _)| b),
-                            }
-                            .map_err(|e| e.to_string())
-                        })
+                        .data_url(&img.hash, view.as_ref(), &cfg.images, *sent, &self.reader)
                         .await;
                     match encoded {
                         Ok(u) => urls.push(u.as_str().to_string()),

@@ -143,7 +143,12 @@ pub async fn run_eval(
     let template_label = template
         .as_ref()
         .map_or("default".to_string(), |t| t.0.clone());
-    let scorer_label = req.scorer.map_or("auto", |s| s.as_str());
+    // Identification's judge is optional and decides the near misses, so runs judged by
+    // different judges (or none) are different measurements: the judge is in the run's key.
+    let scorer_label = match (req.scorer, &req.judge) {
+        (Some(ScorerKind::Identification), Some(j)) => format!("identification+{j}"),
+        (s, _) => s.map_or("auto", |s| s.as_str()).to_string(),
+    };
 
     let plan::Plan {
         jobs,
@@ -158,9 +163,15 @@ pub async fn run_eval(
         &models,
         &template,
         &template_label,
-        scorer_label,
+        &scorer_label,
     )?;
     let counters = Counters::default();
+    // Runs this call may send requests for: only they get the replicas' figures.
+    let sending: std::collections::HashSet<i64> = jobs
+        .iter()
+        .filter(|j| j.cached.is_none())
+        .flat_map(|j| j.targets.iter().map(|t| t.run_id))
+        .collect();
 
     let http = reqwest::Client::builder()
         .pool_max_idle_per_host(256)
@@ -274,10 +285,11 @@ pub async fn run_eval(
     let cancelled = cancel.is_cancelled();
     for id in &run_ids {
         project.finish_run(*id, expected.get(id).copied().unwrap_or(0), cancelled)?;
-        // What the run's model's replicas did in this call (a request that served several
-        // runs counts in each of them), for the run's record.
+        // What the run's model's replicas did in this call, for the record of each run that
+        // had requests to send (a model's call is counted in each of its runs that sent).
         let served: Vec<assay_core::store::ReplicaRecord> = run_models
             .get(id)
+            .filter(|_| sending.contains(id))
             .map(|&m| {
                 per_model[m]
                     .iter()

@@ -125,8 +125,14 @@ pub(super) fn plan(
                                 question,
                                 ctx: ctx.clone(),
                             };
-                            // A box can only be scored on images in the frame it is drawn in.
-                            if scorer == ScorerKind::Grounding && !variant.keeps_box_frame() {
+                            // A box is scored only on images in its frame that do not show it;
+                            // a name only where the question does not give it.
+                            let unfit = match scorer {
+                                ScorerKind::Grounding => !variant.fits_grounding(),
+                                ScorerKind::Identification => !variant.fits_identification(),
+                                _ => false,
+                            };
+                            if unfit {
                                 skipped_writes.push(target);
                                 continue;
                             }

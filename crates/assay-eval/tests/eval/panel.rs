@@ -115,6 +115,58 @@ async fn three_judges_score_the_same_responses_and_their_disagreement_is_listed(
         (lenient.requests(), strict.requests(), third.requests()),
         (6, 6, 6)
     );
+    // The reference of q1 is corrected: the run scores the stored answer at the new
+    // revision, and each judge is asked again about q1 alone (its prompt holds the reference).
+    let correct = |answer: &str| {
+        use assay_core::store::{Author, Edit};
+        use assay_core::{ItemStatus, RefinementOp, Role};
+        let mut w = Project::open(&path).unwrap();
+        let u = w.ensure_user("aiko", Role::Annotator).unwrap();
+        let id = w.item_id_by_ext("set", "q1").unwrap();
+        let mut c = w.item(id).unwrap().content;
+        c.answer = Some(answer.into());
+        let edit = Edit {
+            base_rev: None,
+            content: c,
+            op: Some(RefinementOp::AnswerCorrection),
+            tags: vec![],
+            status: ItemStatus::Edited,
+            note: None,
+        };
+        let author = Author {
+            user_id: u.id,
+            role: Role::Annotator,
+            round: 1,
+        };
+        w.save_edit(id, &edit, &author).unwrap();
+    };
+    correct("a-new");
+    let mut after = req.clone();
+    after.versions = vec![Version::After];
+    let s2 = eval(&path, &after).await;
+    let run2 = s2.run_ids[0];
+    assert_eq!(s2.progress.sent, 0, "the stored answers are reused");
+    let before_asks = (lenient.requests(), strict.requests(), third.requests());
+    judge_panel(&p, run2, ScorerKind::Judge, &judges, CancelToken::new())
+        .await
+        .unwrap();
+    // The after run shares every response; five verdicts are the cached ones, q1 is new.
+    assert_eq!(
+        (lenient.requests(), strict.requests(), third.requests()),
+        (before_asks.0 + 1, before_asks.1 + 1, before_asks.2 + 1)
+    );
+    assert_eq!(
+        panel_report(&p, run2, ScorerKind::Judge, 10).unwrap().items,
+        6
+    );
+    // On the same run, a verdict made against an older revision no longer counts.
+    let id = p.item_id_by_ext("set", "q1").unwrap();
+    p.forget_run_item(run, id).unwrap();
+    assert_eq!(
+        panel_report(&p, run, ScorerKind::Judge, 10).unwrap().items,
+        5
+    );
+
     assert!(
         judge_panel(&p, run, ScorerKind::SoftMatch, &judges, CancelToken::new())
             .await

@@ -190,6 +190,11 @@ async fn identification_sees_the_highlight_and_the_crop_and_the_judge_decides_ne
     .unwrap();
     assert_eq!(table.columns.len(), 1);
     assert_eq!(table.columns[0].stage, Stage::Identification);
+    // The judge is part of what was measured.
+    assert_eq!(
+        table.columns[0].label(),
+        "Identification (identification+j)"
+    );
     for variant in ["highlight", "gt_crop"] {
         let all = table
             .rows
@@ -226,6 +231,37 @@ async fn identification_sees_the_highlight_and_the_crop_and_the_judge_decides_ne
     let again = eval(&path, &req).await;
     assert_eq!(again.progress.sent, 0);
     assert_eq!((model.requests(), judge.requests()), (10, 3));
+
+    // Without a judge it is another measurement (exact names only: Ford and the alias), in
+    // its own column, from the same stored answers.
+    req.judge = None;
+    req.variants = vec![Variant::Highlight];
+    let plain = eval(&path, &req).await;
+    assert_eq!(plain.progress.sent, 0);
+    let table = stage_table(
+        &p,
+        &["crag".into()],
+        &StageOptions {
+            version: Version::After,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(table.columns.len(), 2);
+    let col = table
+        .columns
+        .iter()
+        .position(|c| c.label() == "Identification")
+        .unwrap();
+    let row = table
+        .rows
+        .iter()
+        .find(|r| r.variant == "highlight" && r.breakdown == "all")
+        .unwrap();
+    assert!(
+        (row.cells[col].unwrap().accuracy - 0.4).abs() < 1e-12,
+        "{row:?}"
+    );
 }
 
 #[tokio::test]

@@ -385,7 +385,15 @@ export type PanelDisagreement = { item_id: number, ext_id: string,
  */
 scores: Array<number | null>, spread: number, };
 
-export type PanelView = { run_id: number, scorer: string, judges: Array<string>, items: number, alpha_interval: number | null, pairs: Array<PanelPair>, criteria: Array<PanelCriterion>, disagreements: Array<PanelDisagreement>, 
+export type PanelView = { run_id: number, scorer: string, judges: Array<string>, 
+/**
+ * Items at least one judge gave a verdict on.
+ */
+items: number, 
+/**
+ * Identification's exact matches (scored 1 with no judge asked, not in the figures).
+ */
+exact: number, alpha_interval: number | null, pairs: Array<PanelPair>, criteria: Array<PanelCriterion>, disagreements: Array<PanelDisagreement>, 
 /**
  * What this call asked: per judge, verdicts made and how many came from the cache.
  */
