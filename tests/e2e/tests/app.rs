@@ -1559,7 +1559,7 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
     })
     .await;
     wait_text(c, "[data-testid=panel-summary]", |t| {
-        t.starts_with("2 judges · 4 items")
+        t.starts_with("2 judges · 1 items judged · 3 exact names")
     })
     .await;
     assert_eq!(
