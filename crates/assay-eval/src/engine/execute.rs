@@ -194,14 +194,25 @@ impl Shared {
             )));
         };
         let (system, prompt) = judge::judge_request(t.scorer, &t.question, &t.content, response);
-        let cfg = &self.dispatchers[j].config;
-        let key = cache::judge_key(cfg, system, &prompt);
-        let body = request_body(cfg, system, &prompt, &[]);
-        let record = cache::text_record(system, &prompt);
-        let (r, _) = self.call_cached(j, &key, body, record, true).await?;
-        let mut s = judge::parse_judge(t.scorer, &r.text, &t.content);
-        s.evidence["judge_model"] = json!(cfg.name);
+        let raw = self.ask_judge(j, system, &prompt).await?;
+        let mut s = judge::parse_judge(t.scorer, &raw, &t.content);
+        s.evidence["judge_model"] = json!(self.dispatchers[j].config.name);
         Ok(s)
+    }
+
+    /// The judge's reply to one judge prompt, through the response cache.
+    async fn ask_judge(
+        &self,
+        j: usize,
+        system: Option<&str>,
+        prompt: &str,
+    ) -> std::result::Result<String, Option<String>> {
+        let cfg = &self.dispatchers[j].config;
+        let key = cache::judge_key(cfg, system, prompt);
+        let body = request_body(cfg, system, prompt, &[]);
+        let record = cache::text_record(system, prompt);
+        let (r, _) = self.call_cached(j, &key, body, record, true).await?;
+        Ok(r.text)
     }
 
     /// Identification: exact match first; a miss goes to the judge when the run has one.
@@ -215,14 +226,15 @@ impl Shared {
             return Ok(local);
         };
         let pred = local.parsed.clone().unwrap_or_default();
-        let system = identification::JUDGE_SYSTEM;
         let prompt = identification::judge_prompt(&t.content, &pred);
-        let cfg = &self.dispatchers[j].config;
-        let key = cache::judge_key(cfg, Some(system), &prompt);
-        let body = request_body(cfg, Some(system), &prompt, &[]);
-        let record = cache::text_record(Some(system), &prompt);
-        let (r, _) = self.call_cached(j, &key, body, record, true).await?;
-        Ok(identification::judged(&local, &r.text, &cfg.name))
+        let raw = self
+            .ask_judge(j, Some(identification::JUDGE_SYSTEM), &prompt)
+            .await?;
+        Ok(identification::judged(
+            &local,
+            &raw,
+            &self.dispatchers[j].config.name,
+        ))
     }
 
     pub(super) async fn run_job(self: Arc<Self>, job: Job) {

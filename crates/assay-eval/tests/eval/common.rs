@@ -123,3 +123,34 @@ pub fn recorded(model: &str, dataset: &str) -> assay_eval::predictions::Predicti
         filter: None,
     }
 }
+
+/// Saves an edit of one item by annotator "aiko", as a person would in the editor.
+pub fn edit_item(
+    path: &Path,
+    dataset: &str,
+    ext: &str,
+    op: assay_core::RefinementOp,
+    change: impl FnOnce(&mut assay_core::ItemContent),
+) {
+    use assay_core::store::{Author, Edit};
+    use assay_core::{ItemStatus, Role};
+    let mut p = Project::open(path).unwrap();
+    let u = p.ensure_user("aiko", Role::Annotator).unwrap();
+    let id = p.item_id_by_ext(dataset, ext).unwrap();
+    let mut content = p.item(id).unwrap().content;
+    change(&mut content);
+    let edit = Edit {
+        base_rev: None,
+        content,
+        op: Some(op),
+        tags: vec![],
+        status: ItemStatus::Edited,
+        note: None,
+    };
+    let author = Author {
+        user_id: u.id,
+        role: Role::Annotator,
+        round: 1,
+    };
+    p.save_edit(id, &edit, &author).unwrap();
+}

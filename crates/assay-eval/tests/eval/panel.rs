@@ -118,27 +118,13 @@ async fn three_judges_score_the_same_responses_and_their_disagreement_is_listed(
     // The reference of q1 is corrected: the run scores the stored answer at the new
     // revision, and each judge is asked again about q1 alone (its prompt holds the reference).
     let correct = |answer: &str| {
-        use assay_core::store::{Author, Edit};
-        use assay_core::{ItemStatus, RefinementOp, Role};
-        let mut w = Project::open(&path).unwrap();
-        let u = w.ensure_user("aiko", Role::Annotator).unwrap();
-        let id = w.item_id_by_ext("set", "q1").unwrap();
-        let mut c = w.item(id).unwrap().content;
-        c.answer = Some(answer.into());
-        let edit = Edit {
-            base_rev: None,
-            content: c,
-            op: Some(RefinementOp::AnswerCorrection),
-            tags: vec![],
-            status: ItemStatus::Edited,
-            note: None,
-        };
-        let author = Author {
-            user_id: u.id,
-            role: Role::Annotator,
-            round: 1,
-        };
-        w.save_edit(id, &edit, &author).unwrap();
+        edit_item(
+            &path,
+            "set",
+            "q1",
+            assay_core::RefinementOp::AnswerCorrection,
+            |c| c.answer = Some(answer.into()),
+        )
     };
     correct("a-new");
     let mut after = req.clone();

@@ -4,8 +4,7 @@
 
 use std::path::Path;
 
-use assay_core::store::{Author, Edit};
-use assay_core::{ItemStatus, Project, RefinementOp, Role};
+use assay_core::{Project, RefinementOp};
 use assay_eval::engine::Version;
 use assay_eval::stage_table::{
     correlations, rank_bins, stage_table, ItemFacts, Stage, StageOptions,
@@ -32,28 +31,9 @@ fn is_green(p: &image::Rgb<u8>) -> bool {
 }
 
 fn add_alias(path: &Path, ext: &str, alias: &str) {
-    let mut p = Project::open(path).unwrap();
-    let u = p.ensure_user("aiko", Role::Annotator).unwrap();
-    let id = p.item_id_by_ext("crag", ext).unwrap();
-    let mut c = p.item(id).unwrap().content;
-    c.entity_aliases.push(alias.into());
-    p.save_edit(
-        id,
-        &Edit {
-            base_rev: None,
-            content: c,
-            op: Some(RefinementOp::MinorEdit),
-            tags: vec![],
-            status: ItemStatus::Edited,
-            note: None,
-        },
-        &Author {
-            user_id: u.id,
-            role: Role::Annotator,
-            round: 1,
-        },
-    )
-    .unwrap();
+    edit_item(path, "crag", ext, RefinementOp::MinorEdit, |c| {
+        c.entity_aliases.push(alias.into())
+    });
 }
 
 #[tokio::test]
