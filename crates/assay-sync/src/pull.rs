@@ -6,7 +6,7 @@
 
 use assay_core::store::sync::{SyncReview, SyncRevision, SyncSignoff};
 use assay_core::store::sync_runs::{SyncResponse, SyncRun, SyncRunItem};
-use assay_core::store::sync_threads::{SyncComment, SyncRound};
+use assay_core::store::sync_threads::{SyncBlind, SyncComment, SyncRound};
 use assay_core::Project;
 use postgres::types::FromSql;
 use postgres::{Client, Row};
@@ -25,15 +25,17 @@ enum Table {
     Signoffs,
     Comments,
     Rounds,
+    Blind,
     Runs,
 }
 
-const TABLES: [Table; 6] = [
+const TABLES: [Table; 7] = [
     Table::Revisions,
     Table::Reviews,
     Table::Signoffs,
     Table::Comments,
     Table::Rounds,
+    Table::Blind,
     Table::Runs,
 ];
 
@@ -45,6 +47,7 @@ impl Table {
             Table::Signoffs => "signoffs",
             Table::Comments => "comments",
             Table::Rounds => "rounds",
+            Table::Blind => "blind_annotations",
             Table::Runs => "runs",
         }
     }
@@ -69,8 +72,17 @@ impl Table {
                  FROM comments WHERE seq > $1 ORDER BY seq LIMIT $2"
             }
             Table::Rounds => {
-                "SELECT seq, uid, name, purpose, overlap, created_by, created_at, assignments::text
+                "SELECT seq, uid, name, purpose, overlap, created_by, created_at, assignments::text,
+                        blind
                  FROM rounds WHERE seq > $1 ORDER BY seq LIMIT $2"
+            }
+            // A judgement is readable to the other assignees from the position it opened at
+            // (row-level security hides it before), to its author from its own.
+            Table::Blind => {
+                "SELECT coalesce(open_seq, seq), uid, round_uid, revision_uid, author,
+                        judgement::text, created_at
+                 FROM blind_annotations WHERE coalesce(open_seq, seq) > $1
+                 ORDER BY coalesce(open_seq, seq) LIMIT $2"
             }
             Table::Runs => {
                 "SELECT r.seq, r.snapshot, r.origin, r.model, m.config::text, r.dataset, r.version,
@@ -149,10 +161,22 @@ impl Table {
                         created_by: col(r, 5)?,
                         created_at: col(r, 6)?,
                         assignments,
+                        blind: col(r, 8)?,
                     },
                     seq,
                 )?
             }
+            Table::Blind => p.apply_pulled_blind(
+                &SyncBlind {
+                    uid: col(r, 1)?,
+                    round_uid: col(r, 2)?,
+                    revision_uid: col(r, 3)?,
+                    author: col(r, 4)?,
+                    judgement: col(r, 5)?,
+                    created_at: col(r, 6)?,
+                },
+                seq,
+            )?,
             Table::Runs => p.apply_pulled_run(&read_run(db, r)?, seq)?,
         })
     }

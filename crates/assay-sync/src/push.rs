@@ -53,11 +53,13 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
     let signoffs = project.pending_signoffs()?;
     let comments = project.pending_comments()?;
     let rounds = project.pending_rounds()?;
+    let blind = project.pending_blind()?;
     if revs.is_empty()
         && reviews.is_empty()
         && signoffs.is_empty()
         && comments.is_empty()
         && rounds.is_empty()
+        && blind.is_empty()
     {
         return Ok(Pushed::default());
     }
@@ -136,8 +138,8 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
             let outcome = guarded(tx, |t| {
                 let row = t.query_opt(
                     "INSERT INTO rounds (uid, name, purpose, overlap, created_by, created_at,
-                                         assignments)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb)
+                                         assignments, blind)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8)
                      ON CONFLICT (uid) DO NOTHING RETURNING seq",
                     &[
                         &r.uid,
@@ -147,11 +149,32 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
                         &r.created_by,
                         &r.created_at,
                         &assignments,
+                        &r.blind,
                     ],
                 )?;
                 seq_of(t, row, "rounds", &r.uid)
             })?;
             done.add(&r.uid, outcome);
+        }
+        for b in &blind {
+            let outcome = guarded(tx, |t| {
+                let row = t.query_opt(
+                    "INSERT INTO blind_annotations (uid, round_uid, revision_uid, author, judgement,
+                                                    created_at)
+                     VALUES ($1, $2, $3, $4, $5::text::jsonb, $6)
+                     ON CONFLICT (uid) DO NOTHING RETURNING seq",
+                    &[
+                        &b.uid,
+                        &b.round_uid,
+                        &b.revision_uid,
+                        &b.author,
+                        &b.judgement,
+                        &b.created_at,
+                    ],
+                )?;
+                seq_of(t, row, "blind_annotations", &b.uid)
+            })?;
+            done.add(&b.uid, outcome);
         }
     }
     Ok(done)
@@ -303,13 +326,19 @@ fn seq_of(
         "rounds" => ("uid", "created_by"),
         _ => ("uid", "author"),
     };
-    let row = tx.query_one(
+    // A row another member wrote may be one this member cannot read (a blind judgement).
+    let row = tx.query_opt(
         &format!(
             "SELECT seq, {author} IS NOT DISTINCT FROM assay_me() OR assay_me() IS NULL
              FROM {table} WHERE {key} = $1"
         ),
         &[&uid],
     )?;
+    let row = row.ok_or_else(|| {
+        RowError::Refused(format!(
+            "{table} {uid}: another member already wrote a row under this id"
+        ))
+    })?;
     if row.get::<_, bool>(1) {
         Ok(row.get(0))
     } else {

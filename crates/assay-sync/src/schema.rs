@@ -6,12 +6,13 @@ use postgres::GenericClient;
 use crate::connect::connect;
 use crate::Result;
 
-pub(crate) const SCHEMA: [&str; 5] = [
+pub(crate) const SCHEMA: [&str; 6] = [
     include_str!("../../../migrations/postgres/0001_team.sql"),
     include_str!("../../../migrations/postgres/0002_runs.sql"),
     include_str!("../../../migrations/postgres/0003_comments_rounds.sql"),
     include_str!("../../../migrations/postgres/0004_trust.sql"),
     include_str!("../../../migrations/postgres/0005_scorer_versions.sql"),
+    include_str!("../../../migrations/postgres/0006_blind_rounds.sql"),
 ];
 
 /// The steps a database has applied.

@@ -165,6 +165,7 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
         overlap: 1.0,
         sample: None,
         seed: 1,
+        blind: false,
     };
     s.create_round(&round, &ids, &seo).unwrap();
     let id_m8 = m.item_id_by_ext("jgraph-mini", "jg-008").unwrap();

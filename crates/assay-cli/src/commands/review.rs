@@ -163,11 +163,30 @@ pub fn agreement(ctx: &Ctx, a: AgreementArgs) -> anyhow::Result<()> {
         return output::json(&ag);
     }
     println!(
-        "{}: {} items set by two or more of {}",
+        "{}: {} items set by two or more of {}{}",
         ag.field,
         ag.items,
-        ag.people.join(", ")
+        ag.people.join(", "),
+        if ag.blind {
+            " (blind: judgements made apart)"
+        } else {
+            ""
+        }
     );
+    let num = |v: Option<f64>| v.map_or("n/a".into(), |k| format!("{k:.3}"));
+    if ag.field == AgreementField::Box {
+        for pair in &ag.pairs {
+            println!(
+                "  {} x {}: {} items, mean IoU {}",
+                pair.a,
+                pair.b,
+                pair.items,
+                num(pair.mean_iou)
+            );
+        }
+        println!("  mean IoU over every pair: {}", num(ag.mean_iou));
+        return Ok(());
+    }
     for pair in &ag.pairs {
         println!(
             "  {} x {}: {} items, Cohen's kappa {}",
@@ -177,7 +196,6 @@ pub fn agreement(ctx: &Ctx, a: AgreementArgs) -> anyhow::Result<()> {
             pair.cohen_kappa.map_or("n/a".into(), |k| format!("{k:.3}"))
         );
     }
-    let num = |v: Option<f64>| v.map_or("n/a".into(), |k| format!("{k:.3}"));
     println!(
         "  Fleiss' kappa: {} ({} items rated by {})",
         num(ag.fleiss_kappa),

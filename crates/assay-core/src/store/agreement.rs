@@ -22,6 +22,8 @@ crate::named_enum! {
         Tags = "tags",
         Phase1 = "phase1",
         Checklist = "checklist",
+        /// The target box: mean IoU between two people's boxes of the same item.
+        Box = "box",
     }
 }
 
@@ -45,6 +47,11 @@ pub struct Agreement {
     pub krippendorff_alpha: Option<f64>,
     /// Krippendorff's alpha (interval), where values are numbers (checklist ratings).
     pub krippendorff_alpha_interval: Option<f64>,
+    /// Boxes: the mean IoU over every pair of people's boxes of the same item.
+    pub mean_iou: Option<f64>,
+    /// Measured on a blind round's independent judgements (not on revisions, where the second
+    /// person saw the first one's work).
+    pub blind: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -54,6 +61,8 @@ pub struct PairAgreement {
     pub b: String,
     pub items: usize,
     pub cohen_kappa: Option<f64>,
+    /// Boxes: the mean IoU of a's and b's boxes over their common items.
+    pub mean_iou: Option<f64>,
     /// Rows a, columns b: counts per (a's value, b's value), values in `labels` order.
     pub confusion: Vec<Vec<u64>>,
 }
@@ -89,8 +98,20 @@ impl Project {
         dataset_id: Option<i64>,
         round_id: Option<i64>,
     ) -> Result<Vec<Rating>> {
+        if let Some(round) = round_id.filter(|r| super::blind::is_blind(&self.conn, *r).unwrap_or(false)) {
+            return self.blind_rows(field, round, dataset_id);
+        }
         let args = rusqlite::params![dataset_id, round_id];
         Ok(match field {
+            AgreementField::Box => {
+                let mut st = self.conn.prepare(&latest_own_revisions(
+                    "json_extract(r.content, '$.images[0].target_boxes[0]')",
+                ))?;
+                let rows = st.query_map(args, |r| {
+                    Ok(((r.get(0)?, 0, 0), r.get(1)?, r.get::<_, String>(2)?, None))
+                })?;
+                rows.collect::<std::result::Result<_, _>>()?
+            }
             AgreementField::Op | AgreementField::RefType => {
                 let value = if field == AgreementField::Op {
                     "r.op"
@@ -177,8 +198,62 @@ impl Project {
         })
     }
 
+    /// The rows of a blind round's judgements (only items whose judgements are all in).
+    fn blind_rows(
+        &self,
+        field: AgreementField,
+        round_id: i64,
+        dataset_id: Option<i64>,
+    ) -> Result<Vec<Rating>> {
+        let mut out = Vec::new();
+        for (item, who, j) in self.blind_judgements(round_id, dataset_id)? {
+            let unit = (item, 0, 0);
+            match field {
+                AgreementField::Op => {
+                    if let Some(op) = j.op {
+                        out.push((unit, who, op.as_str().to_string(), None));
+                    }
+                }
+                AgreementField::RefType => {
+                    if let Some(t) = j.ref_type {
+                        out.push((unit, who, t.as_str().to_string(), None));
+                    }
+                }
+                AgreementField::Tags => {
+                    out.push((unit, who, tag_label(IssueTag::to_bits(&j.tags)), None));
+                }
+                AgreementField::Phase1 => {
+                    let mut dims: Vec<&str> = j.phase1.iter().map(|d| d.as_str()).collect();
+                    dims.sort_unstable();
+                    dims.dedup();
+                    let label = if dims.is_empty() {
+                        "none".to_string()
+                    } else {
+                        dims.join("+")
+                    };
+                    out.push((unit, who, label, None));
+                }
+                AgreementField::Checklist => {
+                    for (k, rating) in j.checklist.iter().enumerate() {
+                        if let Some(r) = rating {
+                            let unit = (item, 0, k as i64);
+                            out.push((unit, who.clone(), format!("{r}"), Some(*r as f64)));
+                        }
+                    }
+                }
+                AgreementField::Box => {
+                    if let Some(b) = j.target_box {
+                        let json = serde_json::to_string(&b).unwrap_or_default();
+                        out.push((unit, who, json, None));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Agreement on `field` among the people who set it on the same units, optionally within a
-    /// dataset and a round's items.
+    /// dataset and a round's items; in a blind round, on the judgements people recorded apart.
     pub fn agreement(
         &self,
         field: AgreementField,
@@ -186,6 +261,10 @@ impl Project {
         round_id: Option<i64>,
     ) -> Result<Agreement> {
         let rows = self.agreement_rows(field, dataset_id, round_id)?;
+        let blind = match round_id {
+            Some(r) => super::blind::is_blind(&self.conn, r)?,
+            None => false,
+        };
         let numeric = field == AgreementField::Checklist;
         let mut by_unit: BTreeMap<Unit, BTreeMap<String, Value>> = BTreeMap::new();
         for (unit, person, label, number) in rows {
@@ -225,6 +304,18 @@ impl Project {
                 if common.is_empty() {
                     continue;
                 }
+                if field == AgreementField::Box {
+                    let ious: Vec<f64> = common.iter().filter_map(|(x, y)| box_iou(x, y)).collect();
+                    pairs.push(PairAgreement {
+                        a: a.clone(),
+                        b: b.clone(),
+                        items: common.len(),
+                        cohen_kappa: None,
+                        mean_iou: mean(&ious),
+                        confusion: Vec::new(),
+                    });
+                    continue;
+                }
                 let xs: Vec<&str> = common.iter().map(|c| c.0).collect();
                 let ys: Vec<&str> = common.iter().map(|c| c.1).collect();
                 let mut confusion = vec![vec![0u64; labels.len()]; labels.len()];
@@ -236,9 +327,37 @@ impl Project {
                     b: b.clone(),
                     items: common.len(),
                     cohen_kappa: cohen_kappa(&xs, &ys),
+                    mean_iou: None,
                     confusion,
                 });
             }
+        }
+
+        if field == AgreementField::Box {
+            // Every pair of people on every item, each pair of boxes counted once.
+            let mut ious = Vec::new();
+            for m in by_unit.values() {
+                let boxes: Vec<&str> = m.values().map(|v| v.0.as_str()).collect();
+                for (i, x) in boxes.iter().enumerate() {
+                    for y in &boxes[i + 1..] {
+                        ious.extend(box_iou(x, y));
+                    }
+                }
+            }
+            return Ok(Agreement {
+                field,
+                items: by_unit.len(),
+                people,
+                labels: Vec::new(),
+                pairs,
+                fleiss_kappa: None,
+                fleiss_items: 0,
+                fleiss_raters: 0,
+                krippendorff_alpha: None,
+                krippendorff_alpha_interval: None,
+                mean_iou: mean(&ious),
+                blind,
+            });
         }
 
         // Fleiss needs the same number of ratings per unit: take the most common number.
@@ -274,8 +393,21 @@ impl Project {
             fleiss_raters: raters,
             krippendorff_alpha: krippendorff_alpha_nominal(&nominal),
             krippendorff_alpha_interval: interval.as_deref().and_then(krippendorff_alpha_interval),
+            mean_iou: None,
+            blind,
         })
     }
+}
+
+/// The IoU of two boxes stored as JSON (a `BBox`, or a `LabeledBox` with its corners).
+fn box_iou(a: &str, b: &str) -> Option<f64> {
+    let a: crate::model::BBox = serde_json::from_str(a).ok()?;
+    let b: crate::model::BBox = serde_json::from_str(b).ok()?;
+    Some(a.iou(&b))
+}
+
+fn mean(v: &[f64]) -> Option<f64> {
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
 }
 
 /// A set of issue tags as one nominal value ("none" when empty).

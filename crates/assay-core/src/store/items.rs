@@ -224,6 +224,7 @@ impl Project {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        refuse_blind_hold(&tx, item_id, author)?;
         let rev = apply_edit(&tx, item_id, edit, author)?;
         tx.commit()?;
         Ok(rev)
@@ -239,6 +240,7 @@ impl Project {
                 "item {item_id} is signed off; an auditor must reopen it before it changes"
             )));
         }
+        refuse_blind_hold(&tx, item_id, author)?;
         let old = super::revisions::load(&tx, item_id, rev)?;
         let edit = Edit {
             base_rev: None,
@@ -356,6 +358,18 @@ fn checklist_problem(list: &[String]) -> Option<String> {
 }
 
 /// [`Project::save_edit`]'s rules inside a caller's transaction (bulk changes share them).
+/// An assignee of a blind round whose judgements on the item are not all in does not edit it:
+/// the revision would show the other assignee their judgement (`store::blind`).
+fn refuse_blind_hold(tx: &Transaction<'_>, item_id: i64, author: &Author) -> Result<()> {
+    match super::blind::blind_hold(tx, item_id, author.user_id)? {
+        Some(round) => Err(Error::Forbidden(format!(
+            "item {item_id} is in your blind round {round:?}: record your judgement there; \
+             the item is edited once every judgement is in"
+        ))),
+        None => Ok(()),
+    }
+}
+
 pub(crate) fn apply_edit(
     tx: &Transaction<'_>,
     item_id: i64,

@@ -94,6 +94,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0021_run_replicas",
         include_str!("../../../../migrations/0021_run_replicas.sql"),
     ),
+    (
+        "0022_blind_rounds",
+        include_str!("../../../../migrations/0022_blind_rounds.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

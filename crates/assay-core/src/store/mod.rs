@@ -1,6 +1,7 @@
 //! The project store: one SQLite file per project.
 
 pub mod agreement;
+pub mod blind;
 pub mod boxes;
 pub mod comments;
 pub(crate) mod connection;
@@ -31,6 +32,7 @@ use rusqlite::Connection;
 use crate::error::Result;
 
 pub use agreement::{Agreement, AgreementField, PairAgreement};
+pub use blind::{BlindEntry, BlindItem, BlindJudgement};
 pub use boxes::BoxApplyReport;
 pub use comments::{Comment, OpenMention};
 pub use datasets::Dataset;

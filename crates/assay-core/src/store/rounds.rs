@@ -25,8 +25,13 @@ crate::named_enum! {
 }
 
 impl RoundPurpose {
-    /// SQL for "this assignment is done", over `ri` (round_items) and `i` (items).
-    fn done_sql(self) -> &'static str {
+    /// SQL for "this assignment is done", over `ri` (round_items) and `i` (items). In a blind
+    /// round an assignment is done once the person's judgement is in.
+    fn done_sql(self, blind: bool) -> &'static str {
+        if blind {
+            return "EXISTS (SELECT 1 FROM blind_annotations b WHERE b.round_id = ri.round_id
+                          AND b.item_id = ri.item_id AND b.user_id = ri.user_id)";
+        }
         match self {
             Self::Annotate => {
                 "EXISTS (SELECT 1 FROM revisions r WHERE r.item_id = i.id
@@ -53,6 +58,10 @@ pub struct NewRound {
     /// Take only this many of the items, drawn at random with `seed`.
     pub sample: Option<usize>,
     pub seed: u64,
+    /// Each assignee records a judgement of their own, unseen by the others until all are in,
+    /// instead of editing the item (annotate rounds only; `store::blind`).
+    #[serde(default)]
+    pub blind: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -75,6 +84,7 @@ pub struct RoundSummary {
     pub name: String,
     pub purpose: RoundPurpose,
     pub overlap: f64,
+    pub blind: bool,
     pub created_by: String,
     pub created_at: String,
     pub items: usize,
@@ -225,6 +235,11 @@ impl Project {
         if items.is_empty() {
             return Err(Error::Invalid("the round has no items".into()));
         }
+        if round.blind && round.purpose != RoundPurpose::Annotate {
+            return Err(Error::Invalid(
+                "only an annotate round can be blind".into(),
+            ));
+        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -246,14 +261,15 @@ impl Project {
             chosen.sort_unstable();
         }
         tx.execute(
-            "INSERT INTO rounds (name, purpose, overlap, created_by, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
+            "INSERT INTO rounds (name, purpose, overlap, created_by, created_at, blind)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![
                 name,
                 round.purpose.as_str(),
                 round.overlap,
                 author.user_id,
-                now()
+                now(),
+                round.blind
             ],
         )
         .map_err(|e| match e {
@@ -304,10 +320,11 @@ impl Project {
 
     pub fn rounds(&self) -> Result<Vec<RoundSummary>> {
         let mut st = self.conn.prepare(
-            "SELECT r.id, r.name, r.purpose, r.overlap, u.name, r.created_at
+            "SELECT r.id, r.name, r.purpose, r.overlap, u.name, r.created_at, r.blind
              FROM rounds r JOIN users u ON u.id = r.created_by ORDER BY r.id",
         )?;
-        let heads: Vec<(i64, String, String, f64, String, String)> = st
+        type Head = (i64, String, String, f64, String, String, bool);
+        let heads: Vec<Head> = st
             .query_map([], |r| {
                 Ok((
                     r.get(0)?,
@@ -316,12 +333,13 @@ impl Project {
                     r.get(3)?,
                     r.get(4)?,
                     r.get(5)?,
+                    r.get(6)?,
                 ))
             })?
             .collect::<std::result::Result<_, _>>()?;
         heads
             .into_iter()
-            .map(|(id, name, purpose, overlap, created_by, created_at)| {
+            .map(|(id, name, purpose, overlap, created_by, created_at, blind)| {
                 let purpose = RoundPurpose::parse(&purpose).unwrap_or(RoundPurpose::Annotate);
                 let (items, overlapping) = self.conn.query_row(
                     "SELECT count(*), coalesce(sum(n >= 2), 0) FROM
@@ -334,11 +352,12 @@ impl Project {
                     name,
                     purpose,
                     overlap,
+                    blind,
                     created_by,
                     created_at,
                     items,
                     overlapping,
-                    people: self.round_progress(id, purpose)?,
+                    people: self.round_progress(id, purpose, blind)?,
                 })
             })
             .collect()
@@ -348,6 +367,7 @@ impl Project {
         &self,
         round_id: i64,
         purpose: RoundPurpose,
+        blind: bool,
     ) -> Result<Vec<AssigneeProgress>> {
         let mut st = self.conn.prepare(&format!(
             "WITH verdicts AS (
@@ -364,7 +384,7 @@ impl Project {
                coalesce((SELECT sent_back FROM verdicts v WHERE v.user_id = u.id), 0)
              FROM round_items ri JOIN items i ON i.id = ri.item_id JOIN users u ON u.id = ri.user_id
              WHERE ri.round_id = ?1 GROUP BY u.id ORDER BY u.name",
-            done = purpose.done_sql()
+            done = purpose.done_sql(blind)
         ))?;
         let mut people: Vec<AssigneeProgress> = st
             .query_map([round_id], |r| {
@@ -387,7 +407,10 @@ impl Project {
              SELECT u.name, s.created_at FROM round_items ri
                JOIN signoffs s ON s.item_id = ri.item_id AND s.author_id = ri.user_id AND s.rev >= ri.rev
                JOIN users u ON u.id = ri.user_id
-             WHERE ri.round_id = ?1",
+             WHERE ri.round_id = ?1
+             UNION ALL
+             SELECT u.name, b.created_at FROM blind_annotations b JOIN users u ON u.id = b.user_id
+             WHERE b.round_id = ?1",
         )?;
         let rows: Vec<(String, String)> = acts
             .query_map([round_id], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -402,17 +425,17 @@ impl Project {
     /// One person's queue in a round: their items with whether each is done. A review round never
     /// shows a person an open item whose current revision is their own.
     pub fn round_queue(&self, round_id: i64, user_id: i64) -> Result<Vec<QueueEntry>> {
-        let purpose: String = self
+        let (purpose, blind): (String, bool) = self
             .conn
             .query_row(
-                "SELECT purpose FROM rounds WHERE id = ?1",
+                "SELECT purpose, blind FROM rounds WHERE id = ?1",
                 [round_id],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()?
             .ok_or_else(|| Error::NotFound(format!("round {round_id}")))?;
         let purpose = RoundPurpose::parse(&purpose).unwrap_or(RoundPurpose::Annotate);
-        let done = purpose.done_sql();
+        let done = purpose.done_sql(blind);
         let own = if purpose == RoundPurpose::Review {
             format!("AND ({done} OR cur.author_id IS NULL OR cur.author_id != ri.user_id)")
         } else {

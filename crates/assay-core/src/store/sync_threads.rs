@@ -30,6 +30,21 @@ pub struct SyncRound {
     pub created_at: String,
     /// (person, revision uid the item was assigned at).
     pub assignments: Vec<(String, String)>,
+    /// A blind round (`store::blind`).
+    #[serde(default)]
+    pub blind: bool,
+}
+
+/// One person's judgement in a blind round: the item by the revision it was assigned at.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SyncBlind {
+    pub uid: String,
+    pub round_uid: String,
+    pub revision_uid: String,
+    pub author: String,
+    /// The judgement as JSON (`BlindJudgement`).
+    pub judgement: String,
+    pub created_at: String,
 }
 
 impl Project {
@@ -62,7 +77,7 @@ impl Project {
 
     pub fn pending_rounds(&self) -> Result<Vec<SyncRound>> {
         let mut st = self.conn.prepare(
-            "SELECT s.uid, r.id, r.name, r.purpose, r.overlap, u.name, r.created_at
+            "SELECT s.uid, r.id, r.name, r.purpose, r.overlap, u.name, r.created_at, r.blind
              FROM sync_uids s JOIN rounds r ON r.id = s.local_id JOIN users u ON u.id = r.created_by
              WHERE s.tbl = 'rounds' AND s.pushed = 0 ORDER BY r.id",
         )?;
@@ -78,6 +93,7 @@ impl Project {
                         created_by: r.get(5)?,
                         created_at: r.get(6)?,
                         assignments: Vec::new(),
+                        blind: r.get(7)?,
                     },
                 ))
             })?
@@ -150,9 +166,9 @@ impl Project {
             None => r.name.clone(),
         };
         tx.execute(
-            "INSERT INTO rounds (name, purpose, overlap, created_by, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![name, r.purpose, r.overlap, lead.id, r.created_at],
+            "INSERT INTO rounds (name, purpose, overlap, created_by, created_at, blind)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![name, r.purpose, r.overlap, lead.id, r.created_at, r.blind],
         )?;
         let id = tx.last_insert_rowid();
         for (who, rev_uid) in &r.assignments {
@@ -168,6 +184,85 @@ impl Project {
             )?;
         }
         adopt_uid(&tx, "rounds", id, &r.uid, seq)?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    /// This replica's judgements in blind rounds not yet in the team.
+    pub fn pending_blind(&self) -> Result<Vec<SyncBlind>> {
+        let mut st = self.conn.prepare(
+            "SELECT s.uid, rs.uid, vs.uid, u.name, b.judgement, b.created_at
+             FROM sync_uids s JOIN blind_annotations b ON b.id = s.local_id
+             JOIN sync_uids rs ON rs.tbl = 'rounds' AND rs.local_id = b.round_id
+             JOIN round_items ri ON ri.round_id = b.round_id AND ri.item_id = b.item_id
+                                AND ri.user_id = b.user_id
+             JOIN revisions r ON r.item_id = ri.item_id AND r.rev = ri.rev
+             JOIN sync_uids vs ON vs.tbl = 'revisions' AND vs.local_id = r.id
+             JOIN users u ON u.id = b.user_id
+             WHERE s.tbl = 'blind_annotations' AND s.pushed = 0 ORDER BY b.id",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok(SyncBlind {
+                uid: r.get(0)?,
+                round_uid: r.get(1)?,
+                revision_uid: r.get(2)?,
+                author: r.get(3)?,
+                judgement: r.get(4)?,
+                created_at: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// A judgement pulled from the team, checked as far as a replica can: a blind round and its
+    /// author assigned the item at that revision. Whether the item's judgements were all in
+    /// before it is the team's order to judge (its trigger): a replica receives everyone's
+    /// judgements of an item only once they are all in, after its own.
+    pub fn apply_pulled_blind(&mut self, b: &SyncBlind, seq: i64) -> Result<bool> {
+        if self.mark_known("blind_annotations", &b.uid, seq)? {
+            return Ok(false);
+        }
+        let judgement: super::blind::BlindJudgement = serde_json::from_str(&b.judgement)
+            .map_err(|e| Error::Invalid(format!("judgement {}: {e}", b.uid)))?;
+        let author = self.ensure_user(&b.author, Role::Annotator)?;
+        let tx = self.conn.savepoint()?;
+        let round_id: i64 = tx
+            .query_row(
+                "SELECT local_id FROM sync_uids WHERE tbl = 'rounds' AND uid = ?1",
+                [&b.round_uid],
+                |r| r.get(0),
+            )
+            .optional()?
+            .ok_or_else(|| Error::NotFound(format!("round {}", b.round_uid)))?;
+        let (item_id, rev) = revision_by_uid(&tx, &b.revision_uid)?;
+        let assigned_at: Option<i64> = tx
+            .query_row(
+                "SELECT rev FROM round_items WHERE round_id = ?1 AND item_id = ?2 AND user_id = ?3",
+                params![round_id, item_id, author.id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if assigned_at != Some(rev) {
+            return Err(Error::Forbidden(format!(
+                "judgement {}: {} was not assigned that item in that round",
+                b.uid, b.author
+            )));
+        }
+        if !super::blind::is_blind(&tx, round_id)? {
+            return Err(Error::Forbidden(format!(
+                "judgement {}: its round is not blind",
+                b.uid
+            )));
+        }
+        let id = super::blind::insert_judgement(
+            &tx,
+            round_id,
+            item_id,
+            author.id,
+            &judgement,
+            &b.created_at,
+        )?;
+        adopt_uid(&tx, "blind_annotations", id, &b.uid, seq)?;
         tx.commit()?;
         Ok(true)
     }

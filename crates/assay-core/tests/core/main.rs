@@ -1,5 +1,6 @@
 //! Integration tests of assay-core; modules mirror src/.
 
+mod blind;
 mod common;
 mod export;
 mod filtering;

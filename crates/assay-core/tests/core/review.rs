@@ -279,6 +279,7 @@ fn rounds_deal_items_with_overlap_and_track_progress() {
         overlap: 0.25,
         sample: None,
         seed: 3,
+        blind: false,
     };
     // Only an auditor makes rounds; an overlap needs two people; names must exist.
     assert_eq!(
@@ -358,6 +359,7 @@ fn rounds_deal_items_with_overlap_and_track_progress() {
         overlap: 0.0,
         sample: None,
         seed: 1,
+        blind: false,
     };
     let r2 = p.create_round(&review, &both, &lead).unwrap();
     assert!(p.round_queue(r2, minjun.user_id).unwrap().is_empty());
