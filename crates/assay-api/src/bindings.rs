@@ -15,7 +15,7 @@ use crate::types::{
 };
 use assay_core::import::{ImportReport, Progress};
 use assay_core::store::{
-    Agreement, AgreementField, AssigneeProgress, Bin, BoxHistograms, Comment, CriterionOverrule,
+    Agreement, AgreementField, AssigneeProgress, Bin, BlindEntry, BlindItem, BlindJudgement, BoxHistograms, Comment, CriterionOverrule,
     Dataset, Edit, Facets, Filter, Filtering, FunnelStep, ItemRow, ItemRunResult, ItemView,
     NewRound, OpenMention, Page, PairAgreement, PersonStats, Phase1Flag, QueryResult, QueueEntry,
     Range, ReviewDecision, RevisionInfo, RoundPurpose, RoundSummary, RunRow, Stage, StageDecision,
@@ -321,6 +321,25 @@ pub const COMMANDS: &[CommandSig] = &[
         returns: "Array<RoundSummary>",
     },
     CommandSig {
+        name: "blind_items",
+        args: &[("id", "number")],
+        returns: "Array<BlindItem>",
+    },
+    CommandSig {
+        name: "record_blind",
+        args: &[
+            ("round", "number"),
+            ("id", "number"),
+            ("judgement", "BlindJudgement"),
+        ],
+        returns: "Array<BlindItem>",
+    },
+    CommandSig {
+        name: "adjudicate_blind",
+        args: &[("round", "number"), ("id", "number"), ("take", "string")],
+        returns: "ItemDetail",
+    },
+    CommandSig {
         name: "comments",
         args: &[("id", "number")],
         returns: "Array<Comment>",
@@ -480,6 +499,9 @@ pub fn generate() -> String {
         Agreement::decl(&cfg),
         RoundPurpose::decl(&cfg),
         NewRound::decl(&cfg),
+        BlindJudgement::decl(&cfg),
+        BlindEntry::decl(&cfg),
+        BlindItem::decl(&cfg),
         AssigneeProgress::decl(&cfg),
         RoundSummary::decl(&cfg),
         QueueEntry::decl(&cfg),

@@ -433,6 +433,7 @@ impl Session {
                 id: r.id,
                 name: r.name,
                 purpose: r.purpose,
+                blind: r.blind,
                 done: entries.iter().filter(|e| e.done).count(),
                 entries,
             });
@@ -441,8 +442,41 @@ impl Session {
             review: p.review_entries(author.user_id)?,
             sent_back: p.sent_back(author.user_id)?,
             mentions: p.open_mentions(author.user_id)?,
+            adjudicate: if author.role == assay_core::Role::Auditor {
+                p.adjudication_queue()?
+            } else {
+                Vec::new()
+            },
             rounds,
         })
+    }
+
+    /// The item's blind rounds as the current user may see them (their own judgement; everyone's
+    /// once all are in).
+    pub fn blind_items(&self, id: i64) -> ApiResult<Vec<assay_core::store::BlindItem>> {
+        let author = self.author()?;
+        Ok(self.project()?.blind_items(id, &author)?)
+    }
+
+    /// Records the current user's judgement of an item in a blind round.
+    pub fn record_blind(
+        &mut self,
+        round: i64,
+        id: i64,
+        judgement: &assay_core::store::BlindJudgement,
+    ) -> ApiResult<Vec<assay_core::store::BlindItem>> {
+        let author = self.author()?;
+        self.project_mut()?
+            .record_blind(round, id, judgement, &author)?;
+        self.blind_items(id)
+    }
+
+    /// An auditor writes the item's revision from `take`'s judgement.
+    pub fn adjudicate_blind(&mut self, round: i64, id: i64, take: &str) -> ApiResult<ItemDetail> {
+        let author = self.author()?;
+        self.project_mut()?
+            .adjudicate_blind(round, id, take, &author)?;
+        self.item_detail(id)
     }
 
     pub fn rounds(&self) -> ApiResult<Vec<assay_core::store::RoundSummary>> {

@@ -97,6 +97,8 @@ pub struct MyWork {
     pub review: Vec<assay_core::store::QueueEntry>,
     pub sent_back: Vec<assay_core::store::QueueEntry>,
     pub mentions: Vec<assay_core::store::OpenMention>,
+    /// For auditors: items of blind rounds whose judgements are all in, to adjudicate.
+    pub adjudicate: Vec<assay_core::store::QueueEntry>,
     pub rounds: Vec<RoundQueue>,
 }
 
@@ -105,6 +107,8 @@ pub struct RoundQueue {
     pub id: i64,
     pub name: String,
     pub purpose: assay_core::store::RoundPurpose,
+    /// Blind: the person records a judgement instead of editing the item.
+    pub blind: bool,
     pub done: usize,
     pub entries: Vec<assay_core::store::QueueEntry>,
 }

@@ -146,6 +146,34 @@ pub async fn create_round(
 }
 
 #[tauri::command]
+pub async fn blind_items(
+    state: State<'_, AppState>,
+    id: i64,
+) -> Result<Vec<assay_core::store::BlindItem>, ApiError> {
+    state.session()?.blind_items(id)
+}
+
+#[tauri::command]
+pub async fn record_blind(
+    state: State<'_, AppState>,
+    round: i64,
+    id: i64,
+    judgement: assay_core::store::BlindJudgement,
+) -> Result<Vec<assay_core::store::BlindItem>, ApiError> {
+    state.session()?.record_blind(round, id, &judgement)
+}
+
+#[tauri::command]
+pub async fn adjudicate_blind(
+    state: State<'_, AppState>,
+    round: i64,
+    id: i64,
+    take: String,
+) -> Result<assay_api::types::ItemDetail, ApiError> {
+    state.session()?.adjudicate_blind(round, id, &take)
+}
+
+#[tauri::command]
 pub async fn comments(
     state: State<'_, AppState>,
     id: i64,

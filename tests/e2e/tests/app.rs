@@ -673,6 +673,159 @@ async fn a_team_through_postgresql_in_the_window() {
     c.close().await.unwrap();
 }
 
+/// Blind double annotation: two annotators judge jg-006 apart (neither sees the other's until
+/// both are in, and neither edits the item meanwhile), they disagree, the agreement says it was
+/// measured blind, and the auditor adjudicates by adopting one judgement.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn blind_double_annotation_and_adjudication_in_the_window() {
+    let s = Scenario::new("blind double annotation");
+    {
+        use assay_core::store::{Author, NewRound, RoundPurpose};
+        let mut p = assay_core::Project::open(&s.project).unwrap();
+        let lead = p.sign_in("e2e-auditor", assay_core::Role::Annotator).unwrap();
+        p.set_role("e2e-auditor", "e2e-auditor", assay_core::Role::Auditor)
+            .unwrap();
+        for who in ["e2e-annotator", "e2e-reviewer"] {
+            p.sign_in(who, assay_core::Role::Annotator).unwrap();
+        }
+        let spec = NewRound {
+            name: "blind pass".into(),
+            purpose: RoundPurpose::Annotate,
+            assignees: vec!["e2e-annotator".into(), "e2e-reviewer".into()],
+            overlap: 1.0,
+            sample: None,
+            seed: 1,
+            blind: true,
+        };
+        let id = p.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
+        let author = Author {
+            user_id: lead.id,
+            role: assay_core::Role::Auditor,
+            round: 1,
+        };
+        p.create_round(&spec, &[id], &author).unwrap();
+    }
+    let c = s.start_as("e2e-annotator", None).await;
+    blind_double_annotation(&c, &s.project).await;
+    c.close().await.unwrap();
+}
+
+/// (person, op) of every judgement of jg-006 in the blind round, as stored.
+fn blind_stored(project: &Path) -> Vec<(String, Option<assay_core::RefinementOp>)> {
+    let p = assay_core::Project::open(project).unwrap();
+    let id = p.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
+    p.connection()
+        .prepare(
+            "SELECT u.name, json_extract(b.judgement, '$.op') FROM blind_annotations b
+             JOIN users u ON u.id = b.user_id WHERE b.item_id = ?1 ORDER BY b.id",
+        )
+        .unwrap()
+        .query_map([id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<String>>(1)?
+                    .and_then(|o| assay_core::RefinementOp::parse(&o)),
+            ))
+        })
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect()
+}
+
+async fn wait_blind(c: &Client, project: &Path, n: usize) {
+    let start = Instant::now();
+    while blind_stored(project).len() < n {
+        if start.elapsed() > WAIT {
+            if let Ok(png) = c.screenshot().await {
+                let _ = std::fs::write(root().join("target/e2e-failure.png"), png);
+            }
+            panic!("never stored {n} judgements: {:?}", blind_stored(project));
+        }
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+}
+
+async fn blind_double_annotation(c: &Client, project: &Path) {
+    use assay_core::RefinementOp;
+    // The annotator finds the item in their blind queue and records a judgement there.
+    assert!(in_my_work(c, "round-item", "jg-006").await);
+    wait_text(c, "[data-testid=round-queue] h5", |t| t.contains("blind")).await;
+    click(c, "[data-testid=round-item][data-ext-id=jg-006]").await;
+    wait_text(c, "[data-testid=item-id]", |t| t == "jg-006").await;
+    wait_for(c, "[data-testid=blind-form]").await;
+    select(c, "[data-testid=blind-op]", "answer_correction").await;
+    click(c, "[data-testid=blind-tag][data-tag=wrong_answer]").await;
+    fill(c, "[data-testid=blind-note]", "<b>unit</b> missing").await;
+    click(c, "[data-testid=blind-record]").await;
+    wait_blind(c, project, 1).await;
+    wait_for(c, "[data-testid=blind-recorded]").await;
+    // The item itself is not edited in a blind round: the store refuses, the window says why.
+    fill(c, "[data-testid=answer]", "999").await;
+    keys(c, &[(None, '\u{E00C}')]).await;
+    wait_text(c, "[data-testid=editor-error]", |t| t.contains("blind round")).await;
+    assert_eq!(jg006(project).2.as_deref(), Some("171"));
+    // Typed back, so no draft waits to be saved.
+    fill(c, "[data-testid=answer]", "171").await;
+    keys(c, &[(None, '\u{E00C}')]).await;
+
+    // The second annotator sees an empty form, never the first one's judgement.
+    work_as(c, "e2e-reviewer", "annotator").await;
+    assert!(in_my_work(c, "round-item", "jg-006").await);
+    click(c, "[data-testid=round-item][data-ext-id=jg-006]").await;
+    wait_for(c, "[data-testid=blind-form]").await;
+    assert!(c
+        .find(Locator::Css("[data-testid=blind-compare]"))
+        .await
+        .is_err());
+    assert!(c
+        .find(Locator::Css("[data-testid=blind-recorded]"))
+        .await
+        .is_err());
+    select(c, "[data-testid=blind-op]", "minor_edit").await;
+    click(c, "[data-testid=blind-record]").await;
+    wait_blind(c, project, 2).await;
+    // Both are in: both judgements side by side, the disagreement marked.
+    let table = wait_text(c, "[data-testid=blind-compare]", |t| {
+        t.contains("e2e-annotator") && t.contains("Minor edit")
+    })
+    .await;
+    assert!(table.contains("Answer correction"), "{table}");
+    // The note is text, not markup.
+    assert!(table.contains("<b>unit</b> missing"), "{table}");
+    assert_eq!(
+        blind_stored(project),
+        vec![
+            ("e2e-annotator".into(), Some(RefinementOp::AnswerCorrection)),
+            ("e2e-reviewer".into(), Some(RefinementOp::MinorEdit)),
+        ]
+    );
+
+    // The auditor reads the agreement, measured blind, then adjudicates from "My work".
+    work_as(c, "e2e-auditor", "auditor").await;
+    click(c, "[data-testid=team-open]").await;
+    wait_for(c, "[data-testid=agreement]").await;
+    select(c, "[data-testid=agreement] select[aria-label='items of round']", "1").await;
+    wait_for(c, "[data-testid=agreement-blind]").await;
+    wait_text(c, "[data-testid=agreement-summary]", |t| {
+        t.starts_with("1 items") && t.contains("e2e-annotator") && t.contains("e2e-reviewer")
+    })
+    .await;
+    screenshot(c, "blind-agreement.png").await;
+    click(c, "[data-testid=team-close]").await;
+    assert!(in_my_work(c, "adjudicate-item", "jg-006").await);
+    click(c, "[data-testid=adjudicate-item][data-ext-id=jg-006]").await;
+    wait_for(c, "[data-testid=blind-compare]").await;
+    screenshot(c, "blind-adjudicate.png").await;
+    click(c, "[data-testid=adopt][data-person=e2e-reviewer]").await;
+    wait_op(c, "minor_edit", true).await;
+    let p = assay_core::Project::open(project).unwrap();
+    let it = p
+        .item(p.item_id_by_ext("jgraph-mini", "jg-006").unwrap())
+        .unwrap();
+    assert_eq!(it.op, Some(RefinementOp::MinorEdit));
+    assert!(p.adjudication_queue().unwrap().is_empty());
+}
+
 /// Switches who is working: back to the start screen, a name and a role, the same project.
 async fn work_as(c: &Client, name: &str, role: &str) {
     click(c, "[data-testid=switch]").await;

@@ -144,9 +144,17 @@ fn print_blind(b: &BlindItem) {
             "  {}: op {}, tags [{}], ref type {}, phase-1 [{}], ratings [{}], box {}",
             e.person,
             j.op.map_or("-", |o| o.as_str()),
-            j.tags.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(" "),
+            j.tags
+                .iter()
+                .map(|t| t.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
             j.ref_type.map_or("-", |t| t.as_str()),
-            j.phase1.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(" "),
+            j.phase1
+                .iter()
+                .map(|d| d.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
             j.checklist
                 .iter()
                 .map(|r| r.map_or("-".into(), |r| r.to_string()))

@@ -98,7 +98,9 @@ impl Project {
         dataset_id: Option<i64>,
         round_id: Option<i64>,
     ) -> Result<Vec<Rating>> {
-        if let Some(round) = round_id.filter(|r| super::blind::is_blind(&self.conn, *r).unwrap_or(false)) {
+        if let Some(round) =
+            round_id.filter(|r| super::blind::is_blind(&self.conn, *r).unwrap_or(false))
+        {
             return self.blind_rows(field, round, dataset_id);
         }
         let args = rusqlite::params![dataset_id, round_id];

@@ -64,7 +64,12 @@ impl BlindJudgement {
                 item.checklist.len()
             )));
         }
-        if self.checklist.iter().flatten().any(|r| !(1..=5).contains(r)) {
+        if self
+            .checklist
+            .iter()
+            .flatten()
+            .any(|r| !(1..=5).contains(r))
+        {
             return Err(Error::Invalid("checklist ratings are 1 to 5".into()));
         }
         if let Some(b) = &self.target_box {
@@ -378,7 +383,10 @@ impl Project {
             op: chosen.op,
             tags: chosen.tags.clone(),
             status: ItemStatus::Edited,
-            note: Some(format!("adjudicated {}: took {take}'s judgement", shown.round)),
+            note: Some(format!(
+                "adjudicated {}: took {take}'s judgement",
+                shown.round
+            )),
         };
         let rev = apply_edit(&tx, item_id, &edit, author)?;
         tx.commit()?;

@@ -236,9 +236,7 @@ impl Project {
             return Err(Error::Invalid("the round has no items".into()));
         }
         if round.blind && round.purpose != RoundPurpose::Annotate {
-            return Err(Error::Invalid(
-                "only an annotate round can be blind".into(),
-            ));
+            return Err(Error::Invalid("only an annotate round can be blind".into()));
         }
         let tx = self
             .conn

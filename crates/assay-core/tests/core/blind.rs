@@ -93,7 +93,9 @@ fn judgements_stay_apart_until_all_are_in_then_an_auditor_adjudicates() {
     let mut outside = judged(RefinementOp::Identical);
     outside.target_box = Some(bx(0.0, 0.0, 1e6, 10.0));
     assert_eq!(
-        p.record_blind(round, x, &outside, &aiko).unwrap_err().code(),
+        p.record_blind(round, x, &outside, &aiko)
+            .unwrap_err()
+            .code(),
         "invalid"
     );
     // Someone not assigned the item records nothing.
@@ -135,7 +137,10 @@ fn judgements_stay_apart_until_all_are_in_then_an_auditor_adjudicates() {
     for who in [&aiko, &minjun] {
         let e = answer_edit(&p, x);
         assert_eq!(p.save_edit(x, &e, who).unwrap_err().code(), "forbidden");
-        assert_eq!(p.restore_revision(x, 0, who).unwrap_err().code(), "forbidden");
+        assert_eq!(
+            p.restore_revision(x, 0, who).unwrap_err().code(),
+            "forbidden"
+        );
     }
     // aiko may still change her mind while minjun's is not in: the latest counts.
     a.ref_type = Some(RefType::Salient);
@@ -263,7 +268,10 @@ fn agreement_of_a_blind_round_is_measured_on_its_judgements() {
     let k = ag.pairs[0].cohen_kappa.unwrap();
     assert!((k - 0.5555555555555556).abs() < 1e-9, "{k}");
     // The items' revisions say nothing: agreement over the whole project has no units.
-    assert_eq!(p.agreement(AgreementField::Op, None, None).unwrap().items, 0);
+    assert_eq!(
+        p.agreement(AgreementField::Op, None, None).unwrap().items,
+        0
+    );
 
     let boxes = p.agreement(AgreementField::Box, None, Some(round)).unwrap();
     assert_eq!(boxes.items, 2);

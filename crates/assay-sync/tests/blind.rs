@@ -1,0 +1,313 @@
+//! Blind double annotation through the team's PostgreSQL: each assignee's judgement is
+//! unreadable to the other (and to everyone else) until both are in, whatever a member does with
+//! psql and their own login; nobody writes a judgement for someone else, for an item they were
+//! not dealt, in a round that is not blind, or after every judgement is in; an assignee does not
+//! revise the item meanwhile. Then the judgements reach every replica and an auditor adjudicates.
+
+mod common;
+
+use assay_core::store::{AgreementField, BlindJudgement, NewRound, RoundPurpose};
+use assay_core::{Project, RefinementOp, Role};
+use assay_sync::cluster::Cluster;
+use common::*;
+use postgres::{Client, NoTls};
+
+/// Refused by a policy, a privilege or the team's rules (42501), a check (23514), or the
+/// append-only trigger (P0001).
+#[track_caller]
+fn refused<T: std::fmt::Debug>(r: Result<T, postgres::Error>, what: &str) {
+    let e = match r {
+        Ok(n) => panic!("{what}: accepted ({n:?})"),
+        Err(e) => e,
+    };
+    let code = e.code().map(|c| c.code().to_string()).unwrap_or_default();
+    assert!(
+        ["42501", "23514", "P0001"].contains(&code.as_str()),
+        "{what}: {code} {e:?}"
+    );
+}
+
+fn judged(op: RefinementOp) -> BlindJudgement {
+    BlindJudgement {
+        op: Some(op),
+        ..Default::default()
+    }
+}
+
+fn id(p: &Project, ext: &str) -> i64 {
+    p.item_id_by_ext("jgraph-mini", ext).unwrap()
+}
+
+fn count(db: &mut Client, sql: &str) -> i64 {
+    db.query_one(sql, &[]).unwrap().get(0)
+}
+
+/// The revision uid jg-`ext` was dealt at in the blind round, and the round's uid.
+fn dealt(db: &mut Client, ext: &str) -> (String, String) {
+    let row = db
+        .query_one(
+            "SELECT r.uid, a->>1 FROM rounds r
+             CROSS JOIN LATERAL jsonb_array_elements(r.assignments) a
+             JOIN revisions v ON v.uid = a->>1
+             WHERE r.blind AND v.ext_id = $1 LIMIT 1",
+            &[&ext],
+        )
+        .unwrap();
+    (row.get(0), row.get(1))
+}
+
+#[test]
+fn blind_judgements_stay_unreadable_until_both_are_in() {
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let dir = tempfile::tempdir().unwrap();
+    let admin = create_db(&cluster, "team");
+    let mut lead = published_project(dir.path());
+    assay_sync::init(&admin, &mut lead).unwrap();
+    for (name, role) in [
+        ("aiko", Role::Annotator),
+        ("minjun", Role::Annotator),
+        ("seo", Role::Auditor),
+        ("eve", Role::Annotator),
+    ] {
+        assay_sync::add_member(&admin, name, role, &format!("pw-{name}")).unwrap();
+    }
+    let (ua, um, us) = (
+        url(&cluster, "aiko", "team"),
+        url(&cluster, "minjun", "team"),
+        url(&cluster, "seo", "team"),
+    );
+    let (mut s, _) = assay_sync::join(&us, &dir.path().join("s.assay")).unwrap();
+    let seo = author(&s, "seo");
+    // seo deals jg-007..jg-009 to aiko and minjun, both on every item, blind; and jg-010 in an
+    // ordinary round.
+    let items: Vec<i64> = ["jg-007", "jg-008", "jg-009"]
+        .iter()
+        .map(|e| id(&s, e))
+        .collect();
+    let spec = NewRound {
+        name: "blind".into(),
+        purpose: RoundPurpose::Annotate,
+        assignees: vec!["aiko".into(), "minjun".into()],
+        overlap: 1.0,
+        sample: None,
+        seed: 2,
+        blind: true,
+    };
+    s.create_round(&spec, &items, &seo).unwrap();
+    let open_round = NewRound {
+        name: "open".into(),
+        blind: false,
+        ..spec.clone()
+    };
+    s.create_round(&open_round, &[id(&s, "jg-010")], &seo)
+        .unwrap();
+    assay_sync::sync(&us, &mut s).unwrap();
+
+    let (mut a, _) = assay_sync::join(&ua, &dir.path().join("a.assay")).unwrap();
+    let (mut m, _) = assay_sync::join(&um, &dir.path().join("m.assay")).unwrap();
+    let aiko = author(&a, "aiko");
+    let minjun = author(&m, "minjun");
+    let round_a = a.rounds().unwrap().into_iter().find(|r| r.blind).unwrap();
+    assert_eq!(round_a.items, 3);
+    let mut mine = judged(RefinementOp::AnswerCorrection);
+    mine.note = Some("aiko's secret".into());
+    a.record_blind(round_a.id, id(&a, "jg-007"), &mine, &aiko)
+        .unwrap();
+    a.record_blind(
+        round_a.id,
+        id(&a, "jg-008"),
+        &judged(RefinementOp::Identical),
+        &aiko,
+    )
+    .unwrap();
+    let r = assay_sync::sync(&ua, &mut a).unwrap();
+    assert_eq!(r.refused, 0);
+
+    // minjun, with psql and his own login, looks for aiko's judgements.
+    let mut eve_m = Client::connect(&um, NoTls).unwrap();
+    assert_eq!(count(&mut eve_m, "SELECT count(*) FROM blind_annotations"), 0);
+    assert_eq!(
+        count(
+            &mut eve_m,
+            "SELECT count(*) FROM blind_annotations WHERE judgement::text LIKE '%secret%'"
+        ),
+        0
+    );
+    // The planner's statistics do not show them either.
+    let mut owner = Client::connect(&admin, NoTls).unwrap();
+    owner.batch_execute("ANALYZE blind_annotations").unwrap();
+    assert_eq!(
+        count(
+            &mut eve_m,
+            "SELECT count(*) FROM pg_stats WHERE tablename = 'blind_annotations'"
+        ),
+        0
+    );
+    refused(
+        eve_m.query("SELECT * FROM blind_assignments", &[]),
+        "reading the assignment index",
+    );
+    // Nor does his replica after a sync.
+    assay_sync::sync(&um, &mut m).unwrap();
+    let round_m = m.rounds().unwrap().into_iter().find(|r| r.blind).unwrap();
+    let seen = m.blind_items(id(&m, "jg-007"), &minjun).unwrap();
+    assert!(seen[0].judgements.is_empty() && !seen[0].open);
+    // aiko sees her own.
+    let seen = a.blind_items(id(&a, "jg-007"), &aiko).unwrap();
+    assert_eq!(seen[0].judgements.len(), 1);
+
+    let (round_uid, rev7) = dealt(&mut eve_m, "jg-007");
+    let insert = |db: &mut Client, uid: &str, round: &str, rev: &str, who: &str| {
+        db.execute(
+            "INSERT INTO blind_annotations (uid, round_uid, revision_uid, author, judgement,
+                                            created_at)
+             VALUES ($1, $2, $3, $4, '{\"op\":\"remove\"}', 'now')",
+            &[&uid, &round, &rev, &who],
+        )
+    };
+    // Forgeries: under aiko's name; for an item he was not dealt; in a round that is not
+    // blind; with the row made readable at once; changing or deleting aiko's.
+    refused(
+        insert(&mut eve_m, "x1", &round_uid, &rev7, "aiko"),
+        "a judgement under another member's name",
+    );
+    let rev1: String = eve_m
+        .query_one(
+            "SELECT uid FROM revisions WHERE ext_id = 'jg-001' ORDER BY seq DESC LIMIT 1",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    refused(
+        insert(&mut eve_m, "x2", &round_uid, &rev1, "minjun"),
+        "a judgement of an item not dealt to him",
+    );
+    let plain: String = eve_m
+        .query_one("SELECT uid FROM rounds WHERE NOT blind", &[])
+        .unwrap()
+        .get(0);
+    let rev10: String = eve_m
+        .query_one(
+            "SELECT a->>1 FROM rounds r, jsonb_array_elements(r.assignments) a
+             WHERE r.uid = $1 AND a->>0 = 'minjun'",
+            &[&plain],
+        )
+        .unwrap()
+        .get(0);
+    refused(
+        insert(&mut eve_m, "x3", &plain, &rev10, "minjun"),
+        "a judgement in a round that is not blind",
+    );
+    refused(
+        eve_m.execute("UPDATE blind_annotations SET open_seq = 1", &[]),
+        "opening judgements by hand",
+    );
+    refused(
+        eve_m.execute("DELETE FROM blind_annotations", &[]),
+        "deleting judgements",
+    );
+    // eve, who was not dealt the item, cannot write one under her own name either.
+    let mut eve = Client::connect(&url(&cluster, "eve", "team"), NoTls).unwrap();
+    refused(
+        insert(&mut eve, "x4", &round_uid, &rev7, "eve"),
+        "a judgement by someone outside the round",
+    );
+    assert_eq!(count(&mut eve, "SELECT count(*) FROM blind_annotations"), 0);
+    // minjun revising the item itself (which would show aiko his judgement) is refused; so is
+    // his replica's edit, by the store.
+    refused(
+        eve_m.execute(
+            "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, created_at, tags,
+                                    status, content)
+             SELECT 'r-m', dataset, ext_id, uid, 'minjun', 'now', 0, 'edited',
+                    jsonb_set(content, '{answer}', '\"minjun''s\"')
+             FROM revisions WHERE uid = $1",
+            &[&rev7],
+        ),
+        "an assignee revising the item before every judgement is in",
+    );
+    let mut e = assay_core::store::Edit::answer_fix(&m.item(id(&m, "jg-007")).unwrap(), "x");
+    e.op = Some(RefinementOp::AnswerCorrection);
+    assert_eq!(
+        m.save_edit(id(&m, "jg-007"), &e, &minjun)
+            .unwrap_err()
+            .code(),
+        "forbidden"
+    );
+
+    // minjun records his, honestly, through his replica: jg-007 opens, jg-008 stays closed
+    // (minjun's judgement of it is not in), jg-009 has none.
+    m.record_blind(
+        round_m.id,
+        id(&m, "jg-007"),
+        &judged(RefinementOp::MinorEdit),
+        &minjun,
+    )
+    .unwrap();
+    let r = assay_sync::sync(&um, &mut m).unwrap();
+    assert_eq!(r.refused, 0);
+    let seen = m.blind_items(id(&m, "jg-007"), &minjun).unwrap();
+    assert!(seen[0].open);
+    let people: Vec<&str> = seen[0]
+        .judgements
+        .iter()
+        .map(|e| e.person.as_str())
+        .collect();
+    assert_eq!(people, vec!["aiko", "minjun"]);
+    assert_eq!(
+        seen[0].judgements[0].judgement.note.as_deref(),
+        Some("aiko's secret")
+    );
+    // Now readable to him with psql too, but only jg-007's: aiko's jg-008 stays hidden.
+    assert_eq!(count(&mut eve_m, "SELECT count(*) FROM blind_annotations"), 2);
+    assert_eq!(
+        count(
+            &mut eve_m,
+            "SELECT count(*) FROM blind_annotations WHERE author = 'aiko'"
+        ),
+        1
+    );
+    // Having seen aiko's, nobody writes another for jg-007.
+    refused(
+        insert(&mut eve_m, "x5", &round_uid, &rev7, "minjun"),
+        "a judgement after every judgement is in",
+    );
+
+    // aiko's replica receives minjun's; the agreement is measured on the two judgements.
+    assay_sync::sync(&ua, &mut a).unwrap();
+    let seen = a.blind_items(id(&a, "jg-007"), &aiko).unwrap();
+    assert_eq!(seen[0].judgements.len(), 2);
+    let ag = a
+        .agreement(AgreementField::Op, None, Some(round_a.id))
+        .unwrap();
+    assert!(ag.blind);
+    assert_eq!(ag.items, 1);
+    assert_eq!(ag.pairs[0].confusion.iter().flatten().sum::<u64>(), 1);
+
+    // seo adjudicates jg-007 taking minjun's; everyone receives the revision.
+    assay_sync::sync(&us, &mut s).unwrap();
+    let round_s = s.rounds().unwrap().into_iter().find(|r| r.blind).unwrap();
+    let queue: Vec<String> = s
+        .adjudication_queue()
+        .unwrap()
+        .into_iter()
+        .map(|e| e.ext_id)
+        .collect();
+    assert_eq!(queue, vec!["jg-007"]);
+    assert!(s.blind_items(id(&s, "jg-008"), &seo).unwrap()[0]
+        .judgements
+        .is_empty());
+    s.adjudicate_blind(round_s.id, id(&s, "jg-007"), "minjun", &seo)
+        .unwrap();
+    let r = assay_sync::sync(&us, &mut s).unwrap();
+    assert_eq!(r.refused, 0);
+    assay_sync::sync(&ua, &mut a).unwrap();
+    let it = a.item(id(&a, "jg-007")).unwrap();
+    assert_eq!(it.op, Some(RefinementOp::MinorEdit));
+    assert!(a.blind_items(id(&a, "jg-007"), &aiko).unwrap()[0].adjudicated);
+    // With jg-007's judgements all in, aiko edits it again, and the team takes the edit.
+    edit_answer(&mut a, "jg-007", "after adjudication", &aiko);
+    let r = assay_sync::sync(&ua, &mut a).unwrap();
+    assert_eq!(r.refused, 0);
+    cluster.stop();
+}
