@@ -15,11 +15,12 @@ use crate::types::{
 };
 use assay_core::import::{ImportReport, Progress};
 use assay_core::store::{
-    Agreement, AgreementField, AssigneeProgress, Bin, BlindEntry, BlindItem, BlindJudgement, BoxHistograms, Comment, CriterionOverrule,
-    Dataset, Edit, Facets, Filter, Filtering, FunnelStep, ItemRow, ItemRunResult, ItemView,
-    NewRound, OpenMention, Page, PairAgreement, PersonStats, Phase1Flag, QueryResult, QueueEntry,
-    Range, ReviewDecision, RevisionInfo, RoundPurpose, RoundSummary, RunRow, Stage, StageDecision,
-    User,
+    Agreement, AgreementField, AssigneeProgress, Bin, BlindEntry, BlindItem, BlindJudgement,
+    BoxHistograms, Comment, CriterionOverrule, Dataset, Edit, Facets, Filter, Filtering,
+    FunnelStep, ItemRow, ItemRunResult, ItemView, JudgeRatingReport, JudgeReviewEntry, NewRound,
+    OpenMention, Page, PairAgreement, PersonStats, Phase1Flag, QueryResult, QueueEntry, Range,
+    RaterAgreement, ReviewDecision, RevisionInfo, RoundPurpose, RoundSummary, RunRow, Stage,
+    StageDecision, User,
 };
 use assay_core::{
     AnswerFormat, BBox, ChoiceOption, CriterionFlag, CriterionIssue, DistractorKind, IssueTag,
@@ -340,6 +341,21 @@ pub const COMMANDS: &[CommandSig] = &[
         returns: "ItemDetail",
     },
     CommandSig {
+        name: "judge_review",
+        args: &[("run", "number"), ("size", "number"), ("seed", "number")],
+        returns: "Array<JudgeReviewEntry>",
+    },
+    CommandSig {
+        name: "rate_judge",
+        args: &[("run", "number"), ("id", "number"), ("rating", "number")],
+        returns: "JudgeRatingReport",
+    },
+    CommandSig {
+        name: "judge_rating_report",
+        args: &[("run", "number")],
+        returns: "JudgeRatingReport",
+    },
+    CommandSig {
         name: "comments",
         args: &[("id", "number")],
         returns: "Array<Comment>",
@@ -502,6 +518,9 @@ pub fn generate() -> String {
         BlindJudgement::decl(&cfg),
         BlindEntry::decl(&cfg),
         BlindItem::decl(&cfg),
+        JudgeReviewEntry::decl(&cfg),
+        RaterAgreement::decl(&cfg),
+        JudgeRatingReport::decl(&cfg),
         AssigneeProgress::decl(&cfg),
         RoundSummary::decl(&cfg),
         QueueEntry::decl(&cfg),

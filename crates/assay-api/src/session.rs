@@ -471,6 +471,36 @@ impl Session {
         self.blind_items(id)
     }
 
+    /// A sample of a judged run's results for the current user to rate, drawn by seed.
+    pub fn judge_review(
+        &self,
+        run: i64,
+        size: usize,
+        seed: u64,
+    ) -> ApiResult<Vec<assay_core::store::JudgeReviewEntry>> {
+        let author = self.author()?;
+        Ok(self
+            .project()?
+            .judge_review_sample(run, size, seed, &author)?)
+    }
+
+    /// The current user rates the judge's decision on an item 1-5; returns the run's report.
+    pub fn rate_judge(
+        &mut self,
+        run: i64,
+        id: i64,
+        rating: u8,
+    ) -> ApiResult<assay_core::store::JudgeRatingReport> {
+        let author = self.author()?;
+        self.project_mut()?
+            .rate_judge(run, id, rating, None, &author)?;
+        self.judge_rating_report(run)
+    }
+
+    pub fn judge_rating_report(&self, run: i64) -> ApiResult<assay_core::store::JudgeRatingReport> {
+        Ok(self.project()?.judge_rating_report(run)?)
+    }
+
     /// An auditor writes the item's revision from `take`'s judgement.
     pub fn adjudicate_blind(&mut self, round: i64, id: i64, take: &str) -> ApiResult<ItemDetail> {
         let author = self.author()?;

@@ -67,6 +67,9 @@ enum Command {
     /// again); their agreement per pair, over all (Krippendorff's alpha) and per criterion,
     /// and the items they disagree on most.
     Panel(commands::eval::PanelArgs),
+    /// People rate a judge's decisions 1-5 on a sample of a run's judged results (by seed);
+    /// `--report` correlates their ratings with the judge's scores.
+    RateJudge(commands::judge_ratings::RateJudgeArgs),
     /// Filtering stages (HAERAE-Vision's six by default).
     #[command(subcommand)]
     Stages(commands::filtering::StagesCommand),
@@ -138,6 +141,7 @@ fn main() -> ExitCode {
         Command::Overrule(a) => commands::eval::overrule(&ctx, a),
         Command::Table(a) => commands::eval::table(&ctx, a),
         Command::Panel(a) => commands::eval::panel(&ctx, a),
+        Command::RateJudge(a) => commands::judge_ratings::rate_judge(&ctx, a),
         Command::Trace(a) => commands::eval::trace(&ctx, a),
         Command::Boxes(c) => commands::boxes::run(&ctx, c),
         Command::Stages(c) => commands::filtering::stages(&ctx, c),

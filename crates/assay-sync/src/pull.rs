@@ -5,6 +5,7 @@
 //! goes on.
 
 use assay_core::store::sync::{SyncReview, SyncRevision, SyncSignoff};
+use assay_core::store::sync_ratings::SyncJudgeRating;
 use assay_core::store::sync_runs::{SyncResponse, SyncRun, SyncRunItem};
 use assay_core::store::sync_threads::{SyncBlind, SyncComment, SyncRound};
 use assay_core::Project;
@@ -27,9 +28,10 @@ enum Table {
     Rounds,
     Blind,
     Runs,
+    JudgeRatings,
 }
 
-const TABLES: [Table; 7] = [
+const TABLES: [Table; 8] = [
     Table::Revisions,
     Table::Reviews,
     Table::Signoffs,
@@ -37,6 +39,7 @@ const TABLES: [Table; 7] = [
     Table::Rounds,
     Table::Blind,
     Table::Runs,
+    Table::JudgeRatings,
 ];
 
 impl Table {
@@ -49,6 +52,7 @@ impl Table {
             Table::Rounds => "rounds",
             Table::Blind => "blind_annotations",
             Table::Runs => "runs",
+            Table::JudgeRatings => "judge_ratings",
         }
     }
 
@@ -91,6 +95,11 @@ impl Table {
                  FROM runs r LEFT JOIN models m ON m.name = r.model
                                                AND m.author IS NOT DISTINCT FROM r.author
                  WHERE r.seq > $1 ORDER BY r.seq LIMIT $2"
+            }
+            Table::JudgeRatings => {
+                "SELECT seq, uid, snapshot, ext_id, revision_uid, response_key, rating, note,
+                        author, created_at, judge_score
+                 FROM judge_ratings WHERE seq > $1 ORDER BY seq LIMIT $2"
             }
         }
     }
@@ -178,6 +187,21 @@ impl Table {
                 seq,
             )?,
             Table::Runs => p.apply_pulled_run(&read_run(db, r)?, seq)?,
+            Table::JudgeRatings => p.apply_pulled_judge_rating(
+                &SyncJudgeRating {
+                    uid: col(r, 1)?,
+                    snapshot: col(r, 2)?,
+                    ext_id: col(r, 3)?,
+                    revision_uid: col(r, 4)?,
+                    response_key: col(r, 5)?,
+                    rating: col(r, 6)?,
+                    note: col(r, 7)?,
+                    author: col(r, 8)?,
+                    created_at: col(r, 9)?,
+                    judge_score: col(r, 10)?,
+                },
+                seq,
+            )?,
         })
     }
 }

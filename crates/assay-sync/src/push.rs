@@ -54,12 +54,14 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
     let comments = project.pending_comments()?;
     let rounds = project.pending_rounds()?;
     let blind = project.pending_blind()?;
+    let ratings = project.pending_judge_ratings()?;
     if revs.is_empty()
         && reviews.is_empty()
         && signoffs.is_empty()
         && comments.is_empty()
         && rounds.is_empty()
         && blind.is_empty()
+        && ratings.is_empty()
     {
         return Ok(Pushed::default());
     }
@@ -175,6 +177,30 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
                 seq_of(t, row, "blind_annotations", &b.uid)
             })?;
             done.add(&b.uid, outcome);
+        }
+        for g in &ratings {
+            let outcome = guarded(tx, |t| {
+                let row = t.query_opt(
+                    "INSERT INTO judge_ratings (uid, snapshot, ext_id, revision_uid, response_key,
+                                                rating, note, author, created_at, judge_score)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                     ON CONFLICT (uid) DO NOTHING RETURNING seq",
+                    &[
+                        &g.uid,
+                        &g.snapshot,
+                        &g.ext_id,
+                        &g.revision_uid,
+                        &g.response_key,
+                        &g.rating,
+                        &g.note,
+                        &g.author,
+                        &g.created_at,
+                        &g.judge_score,
+                    ],
+                )?;
+                seq_of(t, row, "judge_ratings", &g.uid)
+            })?;
+            done.add(&g.uid, outcome);
         }
     }
     Ok(done)

@@ -12,7 +12,7 @@ pub(crate) const SCHEMA: [&str; 6] = [
     include_str!("../../../migrations/postgres/0003_comments_rounds.sql"),
     include_str!("../../../migrations/postgres/0004_trust.sql"),
     include_str!("../../../migrations/postgres/0005_scorer_versions.sql"),
-    include_str!("../../../migrations/postgres/0006_blind_rounds.sql"),
+    include_str!("../../../migrations/postgres/0006_blind_rounds_judge_ratings.sql"),
 ];
 
 /// The steps a database has applied.

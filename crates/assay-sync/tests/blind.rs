@@ -3,6 +3,8 @@
 //! psql and their own login; nobody writes a judgement for someone else, for an item they were
 //! not dealt, in a round that is not blind, or after every judgement is in; an assignee does not
 //! revise the item meanwhile. Then the judgements reach every replica and an auditor adjudicates.
+//! And people's ratings of a judge's decisions travel like other judgements: under their
+//! author's name only, 1 to 5, of a judged result the team holds.
 
 mod common;
 
@@ -125,7 +127,10 @@ fn blind_judgements_stay_unreadable_until_both_are_in() {
 
     // minjun, with psql and his own login, looks for aiko's judgements.
     let mut eve_m = Client::connect(&um, NoTls).unwrap();
-    assert_eq!(count(&mut eve_m, "SELECT count(*) FROM blind_annotations"), 0);
+    assert_eq!(
+        count(&mut eve_m, "SELECT count(*) FROM blind_annotations"),
+        0
+    );
     assert_eq!(
         count(
             &mut eve_m,
@@ -259,7 +264,10 @@ fn blind_judgements_stay_unreadable_until_both_are_in() {
         Some("aiko's secret")
     );
     // Now readable to him with psql too, but only jg-007's: aiko's jg-008 stays hidden.
-    assert_eq!(count(&mut eve_m, "SELECT count(*) FROM blind_annotations"), 2);
+    assert_eq!(
+        count(&mut eve_m, "SELECT count(*) FROM blind_annotations"),
+        2
+    );
     assert_eq!(
         count(
             &mut eve_m,
@@ -309,5 +317,157 @@ fn blind_judgements_stay_unreadable_until_both_are_in() {
     edit_answer(&mut a, "jg-007", "after adjudication", &aiko);
     let r = assay_sync::sync(&ua, &mut a).unwrap();
     assert_eq!(r.refused, 0);
+    cluster.stop();
+}
+
+/// A recorded run of `scorer` on jg-001..jg-003 with the judge's scores.
+fn judged_run(p: &mut Project, scorer: &str, scores: &[f64]) -> i64 {
+    let cfg = r#"{"name":"judged","model":"judged","endpoints":["http://127.0.0.1:9/v1"]}"#;
+    let model_id = p.ensure_model_config("judged", cfg).unwrap();
+    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+    let key = assay_core::store::runs::RunKey {
+        model_id,
+        dataset_id: ds,
+        version: assay_core::Version::Before,
+        variant: "original".into(),
+        run_index: 0,
+        template: "default".into(),
+        scorer: scorer.into(),
+        source: "recorded".into(),
+    };
+    let results: Vec<_> = scores
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let item_id = id(p, &format!("jg-00{}", k + 1));
+            assay_core::store::runs::RecordedResult {
+                result: assay_core::store::runs::RunItemResult {
+                    item_id,
+                    item_rev: p.item(item_id).unwrap().rev,
+                    cache_key: None,
+                    outcome: "scored".into(),
+                    from_cache: false,
+                    score: Some(*s),
+                    parsed: None,
+                    evidence: Some(format!("the judge says {s}")),
+                    error: None,
+                    scorer: Some(scorer.into()),
+                    scorer_version: None,
+                },
+                response: format!("answer {k}"),
+                prompt: None,
+            }
+        })
+        .collect();
+    p.record_run(&key, &results, "complete").unwrap()
+}
+
+#[test]
+fn ratings_of_a_judge_travel_under_their_authors_names() {
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let dir = tempfile::tempdir().unwrap();
+    let admin = create_db(&cluster, "team");
+    let mut lead = published_project(dir.path());
+    assay_sync::init(&admin, &mut lead).unwrap();
+    for (name, role) in [
+        ("aiko", Role::Annotator),
+        ("minjun", Role::Annotator),
+        ("seo", Role::Auditor),
+    ] {
+        assay_sync::add_member(&admin, name, role, &format!("pw-{name}")).unwrap();
+    }
+    let (ua, um, us) = (
+        url(&cluster, "aiko", "team"),
+        url(&cluster, "minjun", "team"),
+        url(&cluster, "seo", "team"),
+    );
+    // seo's judged run, published; aiko and minjun rate its decisions on their replicas.
+    let (mut s, _) = assay_sync::join(&us, &dir.path().join("s.assay")).unwrap();
+    let run_s = judged_run(&mut s, "judge", &[1.0, 0.0, 1.0]);
+    assay_sync::sync(&us, &mut s).unwrap();
+    let (mut a, _) = assay_sync::join(&ua, &dir.path().join("a.assay")).unwrap();
+    let (mut m, _) = assay_sync::join(&um, &dir.path().join("m.assay")).unwrap();
+    let aiko = author(&a, "aiko");
+    let minjun = author(&m, "minjun");
+    let run_a = a.run_summaries().unwrap()[0].run.id;
+    let run_m = m.run_summaries().unwrap()[0].run.id;
+    for (ext, r) in [("jg-001", 5), ("jg-002", 4), ("jg-003", 2)] {
+        a.rate_judge(run_a, id(&a, ext), r, None, &aiko).unwrap();
+    }
+    for (ext, r) in [("jg-001", 4), ("jg-002", 2)] {
+        m.rate_judge(run_m, id(&m, ext), r, None, &minjun).unwrap();
+    }
+    for (u, p) in [(&ua, &mut a), (&um, &mut m)] {
+        let r = assay_sync::sync(u, p).unwrap();
+        assert_eq!(r.refused, 0);
+    }
+    assay_sync::sync(&us, &mut s).unwrap();
+    let report = s.judge_rating_report(run_s).unwrap();
+    assert_eq!((report.items, report.ratings), (3, 5));
+    let names: Vec<&str> = report.raters.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, vec!["aiko", "minjun"]);
+    // The same numbers on every replica.
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assert_eq!(a.judge_rating_report(run_a).unwrap(), {
+        let mut r = report.clone();
+        r.run_id = run_a;
+        r
+    });
+
+    // minjun with psql: a rating under aiko's name, out of range, of a result the run does not
+    // have, of a judged score it never gave; none changes anything.
+    let mut eve = Client::connect(&um, NoTls).unwrap();
+    let row = eve
+        .query_one(
+            "SELECT snapshot, ext_id, revision_uid, cache_key, score FROM run_items
+             WHERE ext_id = 'jg-001'",
+            &[],
+        )
+        .unwrap();
+    let (snap, ext, rev, key, score): (String, String, String, Option<String>, Option<f64>) =
+        (row.get(0), row.get(1), row.get(2), row.get(3), row.get(4));
+    let rate =
+        |db: &mut Client, uid: &str, who: &str, ext: &str, rating: i32, score: Option<f64>| {
+            db.execute(
+                "INSERT INTO judge_ratings (uid, snapshot, ext_id, revision_uid, response_key,
+                                        judge_score, rating, author, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'now')",
+                &[&uid, &snap, &ext, &rev, &key, &score, &rating, &who],
+            )
+        };
+    refused(
+        rate(&mut eve, "g1", "aiko", &ext, 1, score),
+        "a rating under another's name",
+    );
+    refused(
+        rate(&mut eve, "g2", "minjun", &ext, 6, score),
+        "a rating of 6",
+    );
+    refused(
+        rate(&mut eve, "g3", "minjun", "jg-009", 1, score),
+        "a rating of a result the run lacks",
+    );
+    refused(
+        rate(&mut eve, "g4", "minjun", &ext, 1, Some(0.5)),
+        "a rating of a decision never made",
+    );
+    refused(
+        eve.execute("UPDATE judge_ratings SET rating = 1", &[]),
+        "changing ratings",
+    );
+    rate(&mut eve, "g5", "minjun", &ext, 3, score).unwrap();
+    assay_sync::sync(&us, &mut s).unwrap();
+    let report = s.judge_rating_report(run_s).unwrap();
+    assert_eq!(
+        report.ratings, 5,
+        "minjun's latest rating of jg-001 replaces his earlier one"
+    );
+    let minjun_mean = report
+        .raters
+        .iter()
+        .find(|x| x.name == "minjun")
+        .unwrap()
+        .mean_rating;
+    assert_eq!(minjun_mean, Some(2.5));
     cluster.stop();
 }

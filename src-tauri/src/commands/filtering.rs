@@ -174,6 +174,34 @@ pub async fn adjudicate_blind(
 }
 
 #[tauri::command]
+pub async fn judge_review(
+    state: State<'_, AppState>,
+    run: i64,
+    size: usize,
+    seed: u64,
+) -> Result<Vec<assay_core::store::JudgeReviewEntry>, ApiError> {
+    state.session()?.judge_review(run, size, seed)
+}
+
+#[tauri::command]
+pub async fn rate_judge(
+    state: State<'_, AppState>,
+    run: i64,
+    id: i64,
+    rating: u8,
+) -> Result<assay_core::store::JudgeRatingReport, ApiError> {
+    state.session()?.rate_judge(run, id, rating)
+}
+
+#[tauri::command]
+pub async fn judge_rating_report(
+    state: State<'_, AppState>,
+    run: i64,
+) -> Result<assay_core::store::JudgeRatingReport, ApiError> {
+    state.session()?.judge_rating_report(run)
+}
+
+#[tauri::command]
 pub async fn comments(
     state: State<'_, AppState>,
     id: i64,

@@ -682,7 +682,9 @@ async fn blind_double_annotation_and_adjudication_in_the_window() {
     {
         use assay_core::store::{Author, NewRound, RoundPurpose};
         let mut p = assay_core::Project::open(&s.project).unwrap();
-        let lead = p.sign_in("e2e-auditor", assay_core::Role::Annotator).unwrap();
+        let lead = p
+            .sign_in("e2e-auditor", assay_core::Role::Annotator)
+            .unwrap();
         p.set_role("e2e-auditor", "e2e-auditor", assay_core::Role::Auditor)
             .unwrap();
         for who in ["e2e-annotator", "e2e-reviewer"] {
@@ -714,12 +716,14 @@ async fn blind_double_annotation_and_adjudication_in_the_window() {
 fn blind_stored(project: &Path) -> Vec<(String, Option<assay_core::RefinementOp>)> {
     let p = assay_core::Project::open(project).unwrap();
     let id = p.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
-    p.connection()
+    let mut st = p
+        .connection()
         .prepare(
             "SELECT u.name, json_extract(b.judgement, '$.op') FROM blind_annotations b
              JOIN users u ON u.id = b.user_id WHERE b.item_id = ?1 ORDER BY b.id",
         )
-        .unwrap()
+        .unwrap();
+    let rows: Vec<_> = st
         .query_map([id], |r| {
             Ok((
                 r.get::<_, String>(0)?,
@@ -729,7 +733,8 @@ fn blind_stored(project: &Path) -> Vec<(String, Option<assay_core::RefinementOp>
         })
         .unwrap()
         .map(|r| r.unwrap())
-        .collect()
+        .collect();
+    rows
 }
 
 async fn wait_blind(c: &Client, project: &Path, n: usize) {
@@ -762,7 +767,10 @@ async fn blind_double_annotation(c: &Client, project: &Path) {
     // The item itself is not edited in a blind round: the store refuses, the window says why.
     fill(c, "[data-testid=answer]", "999").await;
     keys(c, &[(None, '\u{E00C}')]).await;
-    wait_text(c, "[data-testid=editor-error]", |t| t.contains("blind round")).await;
+    wait_text(c, "[data-testid=editor-error]", |t| {
+        t.contains("blind round")
+    })
+    .await;
     assert_eq!(jg006(project).2.as_deref(), Some("171"));
     // Typed back, so no draft waits to be saved.
     fill(c, "[data-testid=answer]", "171").await;
@@ -804,7 +812,12 @@ async fn blind_double_annotation(c: &Client, project: &Path) {
     work_as(c, "e2e-auditor", "auditor").await;
     click(c, "[data-testid=team-open]").await;
     wait_for(c, "[data-testid=agreement]").await;
-    select(c, "[data-testid=agreement] select[aria-label='items of round']", "1").await;
+    select(
+        c,
+        "[data-testid=agreement] select[aria-label='items of round']",
+        "1",
+    )
+    .await;
     wait_for(c, "[data-testid=agreement-blind]").await;
     wait_text(c, "[data-testid=agreement-summary]", |t| {
         t.starts_with("1 items") && t.contains("e2e-annotator") && t.contains("e2e-reviewer")

@@ -4,6 +4,7 @@ pub mod export;
 pub mod filtering;
 pub mod import;
 pub mod items;
+pub mod judge_ratings;
 pub mod project;
 pub mod review;
 pub mod rounds;

@@ -98,6 +98,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0022_blind_rounds",
         include_str!("../../../../migrations/0022_blind_rounds.sql"),
     ),
+    (
+        "0023_judge_ratings",
+        include_str!("../../../../migrations/0023_judge_ratings.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

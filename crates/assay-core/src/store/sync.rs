@@ -375,8 +375,12 @@ impl Project {
 
     /// Marks every row as already in the team database (after publishing or joining).
     pub fn mark_all_pushed(&mut self) -> Result<()> {
-        self.conn
-            .execute("UPDATE sync_uids SET pushed = 1 WHERE pushed = 0", [])?;
+        // Ratings of a judge name a run snapshot the team holds: those of runs published with
+        // the project wait for the next sync, once the runs' positions are known here.
+        self.conn.execute(
+            "UPDATE sync_uids SET pushed = 1 WHERE pushed = 0 AND tbl <> 'judge_ratings'",
+            [],
+        )?;
         Ok(())
     }
 

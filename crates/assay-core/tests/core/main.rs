@@ -7,6 +7,7 @@ mod filtering;
 mod formats;
 mod grounding;
 mod import;
+mod judge_ratings;
 mod query;
 mod review;
 mod revisions;

@@ -424,9 +424,13 @@ export type RescoreResult = { run_id: number, scorer: string, version: number, r
 
 export type ReviewDecision = "approve" | "request_changes";
 
-export type AgreementField = "op" | "ref_type" | "tags" | "phase1" | "checklist";
+export type AgreementField = "op" | "ref_type" | "tags" | "phase1" | "checklist" | "box";
 
 export type PairAgreement = { a: string, b: string, items: number, cohen_kappa: number | null, 
+/**
+ * Boxes: the mean IoU of a's and b's boxes over their common items.
+ */
+mean_iou: number | null, 
 /**
  * Rows a, columns b: counts per (a's value, b's value), values in `labels` order.
  */
@@ -456,7 +460,16 @@ krippendorff_alpha: number | null,
 /**
  * Krippendorff's alpha (interval), where values are numbers (checklist ratings).
  */
-krippendorff_alpha_interval: number | null, };
+krippendorff_alpha_interval: number | null, 
+/**
+ * Boxes: the mean IoU over every pair of people's boxes of the same item.
+ */
+mean_iou: number | null, 
+/**
+ * Measured on a blind round's independent judgements (not on revisions, where the second
+ * person saw the first one's work).
+ */
+blind: boolean, };
 
 export type RoundPurpose = "annotate" | "review" | "audit";
 
@@ -468,7 +481,73 @@ overlap: number,
 /**
  * Take only this many of the items, drawn at random with `seed`.
  */
-sample: number | null, seed: number, };
+sample: number | null, seed: number, 
+/**
+ * Each assignee records a judgement of their own, unseen by the others until all are in,
+ * instead of editing the item (annotate rounds only; `store::blind`).
+ */
+blind: boolean, };
+
+export type BlindJudgement = { op: RefinementOp | null, tags: Array<IssueTag>, ref_type: RefType | null, 
+/**
+ * The phase-1 dimensions this person flags (none: keep).
+ */
+phase1: Array<Phase1Dimension>, 
+/**
+ * A 1-5 rating of each of the item's checklist criteria, in the checklist's order (None:
+ * not rated).
+ */
+checklist: Array<number | null>, 
+/**
+ * The target box in the first image's original pixels.
+ */
+target_box: BBox | null, note: string | null, };
+
+export type BlindEntry = { person: string, judgement: BlindJudgement, created_at: string, };
+
+export type BlindItem = { round_id: number, round: string, item_id: number, assignees: Array<string>, 
+/**
+ * The viewer is one of the assignees.
+ */
+assigned: boolean, 
+/**
+ * Every assignee's judgement is in: they are shown, and an auditor may adjudicate.
+ */
+open: boolean, 
+/**
+ * The item has a revision written after the round dealt it (the adjudication).
+ */
+adjudicated: boolean, 
+/**
+ * The viewer's own judgement, and once open everyone's (each person's latest).
+ */
+judgements: Array<BlindEntry>, };
+
+export type JudgeReviewEntry = { item_id: number, ext_id: string, question: string, reference: string | null, response: string | null, 
+/**
+ * The judge's score (0-1) and what it wrote.
+ */
+score: number | null, evidence: string | null, 
+/**
+ * This person's rating of the decision, when they gave one.
+ */
+my_rating: number | null, };
+
+export type RaterAgreement = { name: string, items: number, mean_rating: number | null, pearson: number | null, spearman: number | null, };
+
+export type JudgeRatingReport = { run_id: number, 
+/**
+ * Judged results rated by at least one person.
+ */
+items: number, ratings: number, 
+/**
+ * Each item's mean rating against the judge's score.
+ */
+pearson: number | null, spearman: number | null, raters: Array<RaterAgreement>, 
+/**
+ * Krippendorff's alpha (interval) among the raters, over items two or more rated.
+ */
+raters_alpha: number | null, raters_alpha_items: number, };
 
 export type AssigneeProgress = { name: string, assigned: number, done: number, 
 /**
@@ -480,7 +559,7 @@ approved: number, sent_back: number,
  */
 median_seconds: number | null, };
 
-export type RoundSummary = { id: number, name: string, purpose: RoundPurpose, overlap: number, created_by: string, created_at: string, items: number, 
+export type RoundSummary = { id: number, name: string, purpose: RoundPurpose, overlap: number, blind: boolean, created_by: string, created_at: string, items: number, 
 /**
  * Items assigned to two or more people.
  */
@@ -502,13 +581,21 @@ export type PersonStats = { name: string, role: Role,
  */
 items_edited: number, revisions: number, approved: number, sent_back: number, reviews: number, signoffs: number, median_seconds: number | null, };
 
-export type RoundQueue = { id: number, name: string, purpose: RoundPurpose, done: number, entries: Array<QueueEntry>, };
+export type RoundQueue = { id: number, name: string, purpose: RoundPurpose, 
+/**
+ * Blind: the person records a judgement instead of editing the item.
+ */
+blind: boolean, done: number, entries: Array<QueueEntry>, };
 
 export type MyWork = { 
 /**
  * Items waiting for review that someone else edited last.
  */
-review: Array<QueueEntry>, sent_back: Array<QueueEntry>, mentions: Array<OpenMention>, rounds: Array<RoundQueue>, };
+review: Array<QueueEntry>, sent_back: Array<QueueEntry>, mentions: Array<OpenMention>, 
+/**
+ * For auditors: items of blind rounds whose judgements are all in, to adjudicate.
+ */
+adjudicate: Array<QueueEntry>, rounds: Array<RoundQueue>, };
 
 export type User = { id: number, name: string, role: Role, };
 
@@ -536,7 +623,7 @@ export type ConflictSide = { uid: string, author: string | null, created_at: str
 
 export type ConflictSides = { item_id: number, current: ConflictSide, other: ConflictSide, };
 
-export const AGREEMENT_FIELDS: readonly AgreementField[] = ['op', 'ref_type', 'tags', 'phase1', 'checklist'];
+export const AGREEMENT_FIELDS: readonly AgreementField[] = ['op', 'ref_type', 'tags', 'phase1', 'checklist', 'box'];
 export const ROUND_PURPOSES: readonly RoundPurpose[] = ['annotate', 'review', 'audit'];
 export const ANSWER_FORMATS: readonly AnswerFormat[] = ['short_answer', 'multiple_choice', 'checklist', 'grounding', 'free_form'];
 export const REFINEMENT_OPS: readonly RefinementOp[] = ['identical', 'minor_edit', 'disambiguation', 'answer_correction', 'replacement', 'remove'];
@@ -603,6 +690,12 @@ export const commands = {
   myWork: (): Promise<MyWork> => invoke<MyWork>('my_work'),
   rounds: (): Promise<Array<RoundSummary>> => invoke<Array<RoundSummary>>('rounds'),
   createRound: (round: NewRound, filter: Filter): Promise<Array<RoundSummary>> => invoke<Array<RoundSummary>>('create_round', { round, filter }),
+  blindItems: (id: number): Promise<Array<BlindItem>> => invoke<Array<BlindItem>>('blind_items', { id }),
+  recordBlind: (round: number, id: number, judgement: BlindJudgement): Promise<Array<BlindItem>> => invoke<Array<BlindItem>>('record_blind', { round, id, judgement }),
+  adjudicateBlind: (round: number, id: number, take: string): Promise<ItemDetail> => invoke<ItemDetail>('adjudicate_blind', { round, id, take }),
+  judgeReview: (run: number, size: number, seed: number): Promise<Array<JudgeReviewEntry>> => invoke<Array<JudgeReviewEntry>>('judge_review', { run, size, seed }),
+  rateJudge: (run: number, id: number, rating: number): Promise<JudgeRatingReport> => invoke<JudgeRatingReport>('rate_judge', { run, id, rating }),
+  judgeRatingReport: (run: number): Promise<JudgeRatingReport> => invoke<JudgeRatingReport>('judge_rating_report', { run }),
   comments: (id: number): Promise<Array<Comment>> => invoke<Array<Comment>>('comments', { id }),
   addComment: (id: number, body: string): Promise<Array<Comment>> => invoke<Array<Comment>>('add_comment', { id, body }),
   users: (): Promise<Array<User>> => invoke<Array<User>>('users'),

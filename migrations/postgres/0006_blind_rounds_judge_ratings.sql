@@ -1,4 +1,5 @@
--- Blind double annotation (store::blind, docs/SECURITY.md). In a blind round each assignee's
+-- Blind double annotation (store::blind, docs/SECURITY.md), and people's ratings of a judge.
+-- Blind double annotation: In a blind round each assignee's
 -- judgement of an item is a row of their own. Against a member with psql and their own login:
 -- - nobody reads another member's judgement of an item before every assignee's is in (RLS);
 -- - a judgement is written only by an assignee of that item in that blind round, under their
@@ -160,6 +161,55 @@ DECLARE g text := (SELECT value FROM assay_meta WHERE key = 'member_group');
 BEGIN
     EXECUTE format('GRANT SELECT, INSERT ON blind_annotations TO %I', g);
     EXECUTE format('REVOKE ALL ON blind_assignments FROM %I', g);
+END $$;
+
+-- People's 1-5 ratings of a judge's decisions (store::judge_ratings): each by its author, of a
+-- judged result the team holds (the run snapshot, the item's revision and the response the judge
+-- decided on), rated 1 to 5.
+CREATE TABLE judge_ratings (
+    seq          bigint UNIQUE NOT NULL,
+    uid          text PRIMARY KEY,
+    snapshot     text NOT NULL REFERENCES runs(snapshot),
+    ext_id       text NOT NULL,
+    revision_uid text NOT NULL REFERENCES revisions(uid),
+    response_key text,
+    judge_score  double precision,
+    rating       integer NOT NULL CONSTRAINT rating_1_to_5 CHECK (rating BETWEEN 1 AND 5),
+    note         text CONSTRAINT note_bounded CHECK (length(note) <= 100000),
+    author       text NOT NULL REFERENCES members(name),
+    created_at   text NOT NULL
+);
+CREATE TRIGGER a_stamp BEFORE INSERT ON judge_ratings FOR EACH ROW
+    EXECUTE FUNCTION assay_stamp();
+CREATE TRIGGER judge_ratings_append_only BEFORE UPDATE OR DELETE ON judge_ratings
+    FOR EACH ROW EXECUTE FUNCTION assay_append_only();
+
+CREATE FUNCTION assay_check_judge_rating() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = public, pg_temp AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM judge_ratings WHERE uid = NEW.uid) THEN RETURN NEW; END IF;
+    IF split_part(coalesce((SELECT scorer FROM runs WHERE snapshot = NEW.snapshot), ''), '+', 1)
+       NOT IN ('judge', 'checklist_judge', 'rating', 'identification') THEN
+        PERFORM assay_refuse(format('rating %s: that run is not scored by a judge', NEW.uid));
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM run_items WHERE snapshot = NEW.snapshot AND ext_id = NEW.ext_id
+                     AND revision_uid = NEW.revision_uid AND outcome = 'scored'
+                     AND cache_key IS NOT DISTINCT FROM NEW.response_key
+                     AND score IS NOT DISTINCT FROM NEW.judge_score) THEN
+        PERFORM assay_refuse(format('rating %s: the run has no such judged result', NEW.uid));
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER b_rules BEFORE INSERT ON judge_ratings FOR EACH ROW
+    EXECUTE FUNCTION assay_check_judge_rating();
+
+ALTER TABLE judge_ratings ENABLE ROW LEVEL SECURITY;
+CREATE POLICY read_all ON judge_ratings FOR SELECT USING (true);
+CREATE POLICY write_own ON judge_ratings FOR INSERT WITH CHECK (author = assay_me());
+DO $$
+DECLARE g text := (SELECT value FROM assay_meta WHERE key = 'member_group');
+BEGIN
+    EXECUTE format('GRANT SELECT, INSERT ON judge_ratings TO %I', g);
 END $$;
 
 UPDATE assay_meta SET value = '6' WHERE key = 'schema';
