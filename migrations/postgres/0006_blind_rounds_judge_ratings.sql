@@ -195,7 +195,10 @@ BEGIN
     IF NOT EXISTS (SELECT 1 FROM run_items WHERE snapshot = NEW.snapshot AND ext_id = NEW.ext_id
                      AND revision_uid = NEW.revision_uid AND outcome = 'scored'
                      AND cache_key IS NOT DISTINCT FROM NEW.response_key
-                     AND score IS NOT DISTINCT FROM NEW.judge_score) THEN
+                     AND score IS NOT DISTINCT FROM NEW.judge_score
+                     -- identification's exact names are the rule's, not the judge's
+                     AND NOT (coalesce(evidence, '') LIKE '%"accepted":%'
+                              AND coalesce(evidence, '') NOT LIKE '%"judge_model":%')) THEN
         PERFORM assay_refuse(format('rating %s: the run has no such judged result', NEW.uid));
     END IF;
     RETURN NEW;

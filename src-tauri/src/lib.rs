@@ -77,6 +77,7 @@ pub fn run() {
             commands::filtering::record_blind,
             commands::filtering::adjudicate_blind,
             commands::filtering::judge_review,
+            commands::evaluation::import_predictions,
             commands::filtering::rate_judge,
             commands::filtering::judge_rating_report,
             commands::filtering::comments,

@@ -6,8 +6,8 @@ use ts_rs::{Config, TS};
 use crate::error::ApiError;
 use crate::evaluation::{
     Dashboard, DashboardRow, EvalEstimate, EvalForm, EvalStatus, ModelCheck, ModelForm, ModelPair,
-    PanelCriterion, PanelDisagreement, PanelPair, PanelView, Share, StageCell, StageView,
-    StageViewCorrelation, StageViewRow,
+    PanelCriterion, PanelDisagreement, PanelPair, PanelView, PredictionsForm, PredictionsReport,
+    Share, StageCell, StageView, StageViewCorrelation, StageViewRow,
 };
 use crate::types::{
     AppInfo, CriterionOverruled, ImportRequest, ItemDetail, ItemResults, MyWork, ProjectInfo,
@@ -341,6 +341,11 @@ pub const COMMANDS: &[CommandSig] = &[
         returns: "ItemDetail",
     },
     CommandSig {
+        name: "import_predictions",
+        args: &[("form", "PredictionsForm")],
+        returns: "PredictionsReport",
+    },
+    CommandSig {
         name: "judge_review",
         args: &[("run", "number"), ("size", "number"), ("seed", "number")],
         returns: "Array<JudgeReviewEntry>",
@@ -519,6 +524,8 @@ pub fn generate() -> String {
         BlindEntry::decl(&cfg),
         BlindItem::decl(&cfg),
         JudgeReviewEntry::decl(&cfg),
+        PredictionsForm::decl(&cfg),
+        PredictionsReport::decl(&cfg),
         RaterAgreement::decl(&cfg),
         JudgeRatingReport::decl(&cfg),
         AssigneeProgress::decl(&cfg),
@@ -547,7 +554,7 @@ pub fn generate() -> String {
     }
     // The value lists of the enums, from the same Rust lists the parsers use, so the UI never
     // keeps a list of its own.
-    let lists: [(&str, &str, Vec<&str>); 17] = [
+    let lists: [(&str, &str, Vec<&str>); 18] = [
         (
             "AGREEMENT_FIELDS",
             "AgreementField",
@@ -589,6 +596,11 @@ pub fn generate() -> String {
         ),
         ("VARIANTS", "string", assay_eval::Variant::NAMES.to_vec()),
         ("SCORERS", "string", assay_eval::ScorerKind::NAMES.to_vec()),
+        (
+            "PREDICTION_FORMATS",
+            "string",
+            assay_eval::predictions::PredictionFormat::NAMES.to_vec(),
+        ),
         (
             "BUILTIN_TEMPLATES",
             "string",

@@ -951,3 +951,137 @@ pub fn judge_panel_blocking(
             .collect(),
     })
 }
+
+/// Recorded predictions to import as a run, as the window's form fills it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct PredictionsForm {
+    pub file: String,
+    pub model: String,
+    pub dataset: String,
+    pub version: String,
+    pub variant: String,
+    pub run_index: u32,
+    /// None: the format's usual scorer.
+    pub scorer: Option<String>,
+    /// None: detected from the file.
+    pub format: Option<String>,
+    /// The judge model for judge scorers, and identification's near misses.
+    pub judge: Option<String>,
+}
+
+/// What an import of recorded predictions did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct PredictionsReport {
+    pub run_id: i64,
+    pub format: String,
+    pub matched: u64,
+    pub scored: u64,
+    pub unparsed: u64,
+    pub missing: u64,
+    pub unknown_ids: Vec<String>,
+    /// Judge requests answered (from the cache among them), unparsed and failed.
+    pub judged: u64,
+    pub judged_from_cache: u64,
+    pub judge_unparsed: u64,
+    pub judge_errors: u64,
+}
+
+/// Imports a file of another tool's predictions as a run and, with a judge, has the judge score
+/// what it decides: the CLI's `assay predictions import`, off the window's thread.
+pub fn import_predictions_blocking(
+    path: &std::path::Path,
+    form: &PredictionsForm,
+) -> ApiResult<PredictionsReport> {
+    use assay_eval::predictions::{import_predictions, PredictionFormat, PredictionImport};
+    use assay_eval::ScorerKind;
+    let parse = |what: &str, v: &str, ok: bool| {
+        if ok {
+            Ok(())
+        } else {
+            Err(ApiError::new("invalid", format!("unknown {what} {v:?}")))
+        }
+    };
+    let scorer = match form.scorer.as_deref().filter(|s| !s.is_empty()) {
+        Some(s) => {
+            let k = ScorerKind::parse(s);
+            parse("scorer", s, k.is_some())?;
+            k
+        }
+        None => None,
+    };
+    let format = match form.format.as_deref().filter(|s| !s.is_empty()) {
+        Some(s) => {
+            let f = PredictionFormat::parse(s);
+            parse("format", s, f.is_some())?;
+            f
+        }
+        None => None,
+    };
+    let version = Version::parse(&form.version)
+        .ok_or_else(|| ApiError::new("invalid", format!("unknown version {:?}", form.version)))?;
+    let variant = Variant::parse(&form.variant)
+        .ok_or_else(|| ApiError::new("invalid", format!("unknown variant {:?}", form.variant)))?;
+    let judge = form.judge.clone().filter(|j| !j.trim().is_empty());
+    if let (Some(k), None) = (scorer, &judge) {
+        if k.needs_judge() {
+            return Err(ApiError::new(
+                "invalid",
+                format!("scorer {} needs a judge model", k.as_str()),
+            ));
+        }
+    }
+    let mut project = Project::open(path)?;
+    let opts = PredictionImport {
+        model: form.model.trim().to_string(),
+        dataset: form.dataset.clone(),
+        version,
+        variant,
+        run_index: form.run_index,
+        scorer,
+        format,
+        box_convention: BoxConvention::Auto,
+        max_side: None,
+        id_field: "id".into(),
+        text_field: "prediction".into(),
+        filter: None,
+    };
+    let r = import_predictions(&mut project, std::path::Path::new(form.file.trim()), &opts)
+        .map_err(eval_err)?;
+    let mut report = PredictionsReport {
+        run_id: r.run_id,
+        format: r.format.as_str().into(),
+        matched: r.matched as u64,
+        scored: r.scored as u64,
+        unparsed: r.unparsed as u64,
+        missing: r.missing as u64,
+        unknown_ids: r.unknown_ids.into_iter().take(20).collect(),
+        judged: 0,
+        judged_from_cache: 0,
+        judge_unparsed: 0,
+        judge_errors: 0,
+    };
+    let kind = match scorer {
+        Some(k) => Some(k),
+        None => ScorerKind::parse(&project.run(r.run_id)?.scorer),
+    };
+    if let (Some(k), Some(j)) = (kind.filter(|k| k.uses_judge()), judge) {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| ApiError::new("internal", e.to_string()))?;
+        let s = rt
+            .block_on(assay_eval::judging::judge_run(
+                &mut project,
+                r.run_id,
+                k,
+                &j,
+                CancelToken::new(),
+            ))
+            .map_err(eval_err)?;
+        report.judged = s.judged as u64;
+        report.judged_from_cache = s.from_cache as u64;
+        report.judge_unparsed = s.unparsed as u64;
+        report.judge_errors = s.errors as u64;
+    }
+    Ok(report)
+}

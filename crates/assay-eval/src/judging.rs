@@ -16,7 +16,7 @@ use crate::error::{EvalError, Result};
 use crate::model::model_by_name;
 use crate::scorers::{judge, ScorerKind};
 use assay_core::store::RunItemResult;
-use assay_core::{ItemContent, Project};
+use assay_core::Project;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct JudgeSummary {
@@ -97,13 +97,6 @@ pub(crate) async fn ask_judge(
     Ok(())
 }
 
-struct Pending {
-    item_id: i64,
-    content: ItemContent,
-    question: String,
-    response: String,
-}
-
 /// Judges every item of `run_id` that has a stored response and no judgement by `scorer` yet.
 pub async fn judge_run(
     project: &mut Project,
@@ -112,7 +105,7 @@ pub async fn judge_run(
     judge_model: &str,
     cancel: CancelToken,
 ) -> Result<JudgeSummary> {
-    if !scorer.needs_judge() {
+    if !scorer.uses_judge() {
         return Err(EvalError::Config(format!(
             "scorer {} does not use a judge",
             scorer.as_str()
@@ -122,35 +115,45 @@ pub async fn judge_run(
     judge.config.validate()?;
     let variant = crate::prompt::Variant::parse(&project.run(run_id)?.variant)
         .unwrap_or(crate::prompt::Variant::Original);
-    let pending: Vec<Pending> = project
-        .pending_judgements(run_id, scorer.as_str())?
-        .into_iter()
-        .map(|p| {
-            let question = variant
-                .question(&p.content)
-                .map_or(p.content.question.clone(), |q| q.0.into_owned());
-            Pending {
-                item_id: p.item_id,
-                content: p.content,
-                question,
-                response: p.response,
-            }
-        })
-        .collect();
+    let identification = scorer == ScorerKind::Identification;
     let mut summary = JudgeSummary {
         run_id,
         ..Default::default()
     };
     let mut contents = std::collections::HashMap::new();
-    let mut requests = Vec::with_capacity(pending.len());
-    for p in pending {
-        let (system, text) = judge::judge_request(scorer, &p.question, &p.content, &p.response);
-        requests.push(JudgeAsk {
-            item_id: p.item_id,
-            system,
-            text,
-        });
-        contents.insert(p.item_id, p.content);
+    // Identification: what the exact-name rule found, which the judge's verdict completes.
+    let mut misses = std::collections::HashMap::new();
+    let mut requests = Vec::new();
+    if identification {
+        for m in project.pending_misses(run_id)? {
+            let pred = m.parsed.clone().unwrap_or_default();
+            requests.push(JudgeAsk {
+                item_id: m.item_id,
+                system: Some(crate::scorers::identification::JUDGE_SYSTEM),
+                text: crate::scorers::identification::judge_prompt(&m.content, &pred),
+            });
+            let local = crate::scorers::Scored {
+                score: m.score,
+                parsed: m.parsed,
+                evidence: serde_json::from_str(&m.evidence).unwrap_or_default(),
+                hedged: false,
+            };
+            misses.insert(m.item_id, local);
+            contents.insert(m.item_id, m.content);
+        }
+    } else {
+        for p in project.pending_judgements(run_id, scorer.as_str())? {
+            let question = variant
+                .question(&p.content)
+                .map_or(p.content.question.clone(), |q| q.0.into_owned());
+            let (system, text) = judge::judge_request(scorer, &question, &p.content, &p.response);
+            requests.push(JudgeAsk {
+                item_id: p.item_id,
+                system,
+                text,
+            });
+            contents.insert(p.item_id, p.content);
+        }
     }
     let name = judge.config.name.clone();
     ask_judge(
@@ -160,8 +163,13 @@ pub async fn judge_run(
         &cancel,
         |project, item_id, key, reply| match reply {
             Ok((raw, from_cache)) => {
-                let content = contents.get(&item_id).cloned().unwrap_or_default();
-                let s = judge::parse_judge(scorer, &raw, &content);
+                let s = match misses.get(&item_id) {
+                    Some(local) => crate::scorers::identification::judged(local, &raw, &name),
+                    None => {
+                        let content = contents.get(&item_id).cloned().unwrap_or_default();
+                        judge::parse_judge(scorer, &raw, &content)
+                    }
+                };
                 if s.score.is_none() {
                     summary.unparsed += 1;
                 }
@@ -185,7 +193,11 @@ pub async fn judge_run(
         },
     )
     .await?;
-    let left = project.pending_judgements(run_id, scorer.as_str())?.len();
+    let left = if identification {
+        project.pending_misses(run_id)?.len()
+    } else {
+        project.pending_judgements(run_id, scorer.as_str())?.len()
+    };
     let status = if left == 0 {
         "complete"
     } else if cancel.is_cancelled() {

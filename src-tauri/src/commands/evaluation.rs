@@ -44,6 +44,19 @@ pub async fn judge_panel(
 }
 
 #[tauri::command]
+pub async fn import_predictions(
+    state: State<'_, AppState>,
+    form: assay_api::evaluation::PredictionsForm,
+) -> Result<assay_api::evaluation::PredictionsReport, ApiError> {
+    let path = state.session()?.project_path()?;
+    tauri::async_runtime::spawn_blocking(move || {
+        assay_api::evaluation::import_predictions_blocking(&path, &form)
+    })
+    .await
+    .map_err(|e| ApiError::new("internal", e.to_string()))?
+}
+
+#[tauri::command]
 pub async fn stage_table(
     state: State<'_, AppState>,
     version: String,

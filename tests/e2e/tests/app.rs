@@ -172,6 +172,13 @@ async fn fill(c: &Client, css: &str, text: &str) {
     let mut last = String::new();
     for _ in 0..6 {
         let e = wait_for(c, css).await;
+        // WebKitWebDriver does not scroll a field inside a scrolled modal into view.
+        let _ = c
+            .execute(
+                "arguments[0].scrollIntoView({block: 'center'})",
+                vec![serde_json::to_value(&e).unwrap()],
+            )
+            .await;
         let typed = async {
             e.clear().await?;
             e.send_keys(text).await
@@ -1602,6 +1609,13 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
         );
         tokio::time::sleep(Duration::from_millis(150)).await;
     }
+    // The stage table drawn: one bar per model and variant in each stage's facet.
+    wait_for(c, "[data-testid=stage-chart] svg").await;
+    let bars = c
+        .find_all(Locator::Css("[data-testid=stage-chart] svg rect"))
+        .await
+        .unwrap();
+    assert!(bars.len() >= 2, "the stage chart has {} bars", bars.len());
     screenshot(c, "stages.png").await;
     // The run list says which endpoint answered: the stub, the only replica.
     let start = Instant::now();
@@ -1739,6 +1753,90 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
         "the first judge's verdict is the cached one"
     );
     screenshot(c, "judge-panel.png").await;
+
+    // A person rates the judge's decisions with the keys: in the GT-crop run, 5 (right), in the
+    // highlight run, 2. Exact names were the rule's, not the judge's: they are not offered.
+    let highlight = {
+        let p = assay_core::Project::open(project).unwrap();
+        let ds = p.dataset_by_name("crag-mini").unwrap().id;
+        p.runs_of(ds, assay_core::Version::After, "highlight")
+            .unwrap()[0]
+            .id
+    };
+    let mut rated = Vec::new();
+    for (r, key) in [(run, '5'), (highlight, '2')] {
+        select(c, "[data-testid=rating-run]", &r.to_string()).await;
+        click(c, "[data-testid=rating-draw]").await;
+        let current = wait_for(c, "[data-testid=rating-current]").await;
+        rated.push(current.attr("data-ext-id").await.unwrap().unwrap());
+        keys(c, &[(None, key)]).await;
+        wait_text(c, "[data-testid=rating-summary]", |t| {
+            t.starts_with("1 ratings of 1 decisions")
+        })
+        .await;
+        wait_text(c, "[data-testid=rating-mine]", |t| t == key.to_string()).await;
+    }
+    wait_text(c, "[data-testid=rating-raters]", |t| {
+        t.contains("e2e-researcher")
+    })
+    .await;
+    screenshot(c, "judge-rating.png").await;
+
+    // Another tool's identification replies imported from the window with stub-vlm as the
+    // judge: "Red Car" and "ramen ya sign" are exact names, "car" is an alias since earlier,
+    // and only "Ramen-ya" goes to the judge.
+    let file = project.with_file_name("other-tool.jsonl");
+    let lines = [
+        ("cr-001", "target_object: Red Car"),
+        ("cr-002", "target_object: car"),
+        ("cr-003", "target_object: Ramen-ya"),
+        ("cr-004", "target_object: ramen ya sign"),
+    ]
+    .map(|(id, text)| serde_json::json!({"id": id, "prediction": text}).to_string());
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    fill(c, "[data-testid=pred-file]", file.to_str().unwrap()).await;
+    select(c, "[data-testid=pred-format]", "jsonl").await;
+    fill(c, "[data-testid=pred-model]", "other-tool").await;
+    select(c, "[data-testid=pred-dataset]", "crag-mini").await;
+    select(c, "[data-testid=pred-scorer]", "identification").await;
+    select(c, "[data-testid=pred-judge]", "stub-vlm").await;
+    click(c, "[data-testid=pred-import]").await;
+    let report = wait_text(c, "[data-testid=pred-report]", |t| t.contains("judge:")).await;
+    assert!(report.contains("4 predictions matched"), "{report}");
+    assert!(report.contains("judge: 1 verdicts"), "{report}");
+    {
+        let p = assay_core::Project::open(project).unwrap();
+        let run = p
+            .run_summaries()
+            .unwrap()
+            .into_iter()
+            .find(|r| r.run.model == "other-tool")
+            .unwrap();
+        assert_eq!(run.accuracy, Some(1.0));
+    }
+    let p = assay_core::Project::open(project).unwrap();
+    for (r, (ext, want)) in [run, highlight].into_iter().zip(rated.iter().zip([5, 2])) {
+        let report = p.judge_rating_report(r).unwrap();
+        assert_eq!((report.items, report.ratings), (1, 1));
+        assert_eq!(report.raters[0].name, "e2e-researcher");
+        assert_eq!(report.raters[0].mean_rating, Some(want as f64));
+        let sample = p
+            .judge_review_sample(r, 20, 1, &{
+                let u = p.user_by_name("e2e-researcher").unwrap().unwrap();
+                assay_core::store::Author {
+                    user_id: u.id,
+                    role: u.role,
+                    round: 1,
+                }
+            })
+            .unwrap();
+        assert_eq!(
+            sample.len(),
+            1,
+            "only the judge's own decisions are offered"
+        );
+        assert_eq!(&sample[0].ext_id, ext);
+    }
     click(c, "[data-testid=evaluation-close]").await;
 }
 

@@ -378,7 +378,8 @@ pub enum PredictionsCommand {
         /// lmms-eval logs each doc once per filter: which filter (name or 0-based index).
         #[arg(long)]
         filter: Option<String>,
-        /// The judge model for judge scorers (judge, checklist_judge, rating).
+        /// The judge model for judge scorers (judge, checklist_judge, rating), and for
+        /// identification's replies that are not an exact name.
         #[arg(long)]
         judge: Option<String>,
         /// How the recorded boxes are written (see `assay model add --boxes`).
@@ -434,7 +435,9 @@ pub fn predictions(ctx: &Ctx, c: PredictionsCommand) -> anyhow::Result<()> {
         );
     }
     let r = import_predictions(&mut p, &file, &opts)?;
-    let judged = match (needs_judge, judge) {
+    // Identification asks the judge only about replies that are not an exact name.
+    let uses_judge = opts.scorer.filter(|s| s.uses_judge());
+    let judged = match (uses_judge, judge) {
         (Some(kind), Some(j)) => {
             let rt = tokio::runtime::Runtime::new()?;
             let cancel = CancelToken::new();

@@ -17,6 +17,15 @@ use crate::stats::{krippendorff_alpha_interval, pearson, spearman, SplitMix64};
 /// Scorers whose decisions a judge model made.
 pub const JUDGED_SCORERS: [&str; 4] = ["judge", "checklist_judge", "rating", "identification"];
 
+/// SQL over `ri` (run_items): a scored result a judge decided. Identification's exact names
+/// (and its misses when no judge was asked) were decided by the rule: their evidence lists the
+/// accepted names but names no `judge_model`.
+const JUDGE_DECIDED: &str = "ri.outcome = 'scored'
+    AND NOT (CASE WHEN json_valid(ri.evidence)
+                  THEN json_type(ri.evidence, '$.accepted') IS NOT NULL
+                       AND json_type(ri.evidence, '$.judge_model') IS NULL
+                  ELSE 0 END)";
+
 /// Whether a run's scorer (as stored: `identification+JUDGE` names its judge) is a judge's.
 pub fn is_judged(scorer: &str) -> bool {
     let base = scorer.split('+').next().unwrap_or(scorer);
@@ -148,10 +157,10 @@ impl Project {
         viewer: &Author,
     ) -> Result<Vec<JudgeReviewEntry>> {
         self.judged_run(run_id)?;
-        let mut st = self.conn.prepare(
-            "SELECT ri.item_id FROM run_items ri WHERE ri.run_id = ?1 AND ri.outcome = 'scored'
-             ORDER BY ri.item_id",
-        )?;
+        let mut st = self.conn.prepare(&format!(
+            "SELECT ri.item_id FROM run_items ri WHERE ri.run_id = ?1 AND {JUDGE_DECIDED}
+             ORDER BY ri.item_id"
+        ))?;
         let mut ids: Vec<i64> = st
             .query_map([run_id], |r| r.get(0))?
             .collect::<std::result::Result<_, _>>()?;
@@ -216,15 +225,17 @@ impl Project {
         let (rev, key, score): (i64, Option<String>, Option<f64>) = self
             .conn
             .query_row(
-                "SELECT item_rev, cache_key, score FROM run_items
-                 WHERE run_id = ?1 AND item_id = ?2 AND outcome = 'scored'",
+                &format!(
+                    "SELECT item_rev, cache_key, score FROM run_items ri
+                     WHERE ri.run_id = ?1 AND ri.item_id = ?2 AND {JUDGE_DECIDED}"
+                ),
                 [run_id, item_id],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()?
             .ok_or_else(|| {
                 Error::Invalid(format!(
-                    "run {run_id} has no judged result for item {item_id}"
+                    "run {run_id} has no result of item {item_id} that its judge decided"
                 ))
             })?;
         insert_rating(
@@ -248,17 +259,17 @@ impl Project {
     /// score, into the report.
     pub fn judge_rating_report(&self, run_id: i64) -> Result<JudgeRatingReport> {
         self.judged_run(run_id)?;
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare(&format!(
             "SELECT jr.item_id, u.name, jr.rating, ri.score FROM judge_ratings jr
              JOIN users u ON u.id = jr.author_id
              JOIN run_items ri ON ri.run_id = jr.run_id AND ri.item_id = jr.item_id
                               AND ri.item_rev = jr.item_rev AND ri.cache_key IS jr.response_key
                               AND ri.score IS jr.judge_score
-             WHERE jr.run_id = ?1 AND ri.outcome = 'scored' AND ri.score IS NOT NULL
+             WHERE jr.run_id = ?1 AND {JUDGE_DECIDED} AND ri.score IS NOT NULL
                AND jr.id = (SELECT max(j2.id) FROM judge_ratings j2 WHERE j2.run_id = jr.run_id
                               AND j2.item_id = jr.item_id AND j2.author_id = jr.author_id)
-             ORDER BY jr.item_id, u.name",
-        )?;
+             ORDER BY jr.item_id, u.name"
+        ))?;
         let rows: Vec<(i64, String, f64, f64)> = st
             .query_map([run_id], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as f64, r.get(3)?))

@@ -282,6 +282,18 @@ pub struct PendingJudgement {
     pub response: String,
 }
 
+/// A result whose local rule left the decision to a judge (identification's misses of the
+/// exact-name rule), with what the rule found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingMiss {
+    pub item_id: i64,
+    pub content: ItemContent,
+    pub score: Option<f64>,
+    pub parsed: Option<String>,
+    /// The rule's evidence (JSON), `needs_judge: true` in it.
+    pub evidence: String,
+}
+
 const RUN_COLUMNS: &str = "r.id, m.name, d.name, r.version, r.variant, r.run_index, r.template, r.scorer, r.source, r.status";
 
 fn run_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunRow> {
@@ -949,6 +961,40 @@ impl Project {
                 item_id,
                 content: super::items::parse_content(&json)?,
                 response,
+            });
+        }
+        Ok(out)
+    }
+}
+
+impl Project {
+    /// The run's results its rule left to a judge and no judge has decided yet.
+    pub fn pending_misses(&self, run_id: i64) -> Result<Vec<PendingMiss>> {
+        let mut st = self.conn.prepare(
+            "SELECT ri.item_id, rv.content, ri.score, ri.parsed, ri.evidence FROM run_items ri
+             JOIN revisions rv ON rv.item_id = ri.item_id AND rv.rev = ri.item_rev
+             WHERE ri.run_id = ?1 AND json_valid(ri.evidence)
+               AND json_extract(ri.evidence, '$.needs_judge') = 1
+             ORDER BY ri.item_id",
+        )?;
+        let rows = st.query_map([run_id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<f64>>(2)?,
+                r.get::<_, Option<String>>(3)?,
+                r.get::<_, String>(4)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (item_id, json, score, parsed, evidence) = row?;
+            out.push(PendingMiss {
+                item_id,
+                content: super::items::parse_content(&json)?,
+                score,
+                parsed,
+                evidence,
             });
         }
         Ok(out)

@@ -321,3 +321,109 @@ fn stage_statistics_match_scipy() {
         assert_eq!(bins, want);
     }
 }
+
+/// Identification predictions recorded by another tool: the exact-name rule scores them on
+/// import, a judge decides the rest (as `assay predictions import --judge` and the window's
+/// import form do), judging again sends nothing, and people are offered only the judge's own
+/// decisions to rate.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn recorded_identification_sends_only_near_misses_to_the_judge() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = fixture_project(dir.path(), "crag-mm-diagnostics/data/test.jsonl", "crag");
+    let mut p = Project::open(&path).unwrap();
+    let ds = p.dataset_by_name("crag").unwrap().id;
+    let items: Vec<(i64, String)> = p.item_ext_ids(ds).unwrap();
+    let names: Vec<String> = items
+        .iter()
+        .map(|(id, _)| p.item(*id).unwrap().content.entity_name.unwrap())
+        .collect();
+    // The first reply names the entity exactly (another case), the second a near miss the judge
+    // accepts, the rest something else.
+    let mut lines = Vec::new();
+    for (k, (_, ext)) in items.iter().enumerate() {
+        let reply = match k {
+            0 => format!("target_object: {}", names[0].to_uppercase()),
+            1 => "target_object: [the near one]".to_string(),
+            _ => format!("target_object: something else {k}"),
+        };
+        lines.push(serde_json::json!({"id": ext, "prediction": reply}).to_string());
+    }
+    let file = dir.path().join("preds.jsonl");
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let judge = StubServer::start(StubConfig {
+        rules: vec![Rule::always(
+            "Prediction: the near one",
+            Reply::Text("answer: True".into()),
+        )],
+        default_reply: Some(Reply::Text("answer: False".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "j", vec![judge.url.clone()], |_| {});
+    let mut o = recorded("other-tool", "crag");
+    o.version = assay_eval::Version::After;
+    o.scorer = Some(ScorerKind::Identification);
+    o.format = Some(assay_eval::predictions::PredictionFormat::Jsonl);
+    let r = assay_eval::predictions::import_predictions(&mut p, &file, &o).unwrap();
+    assert_eq!(r.matched, items.len());
+    assert_eq!(p.pending_misses(r.run_id).unwrap().len(), items.len() - 1);
+    let s = assay_eval::judging::judge_run(
+        &mut p,
+        r.run_id,
+        ScorerKind::Identification,
+        "j",
+        assay_eval::CancelToken::new(),
+    )
+    .await
+    .unwrap();
+    assert_eq!((s.judged, s.errors), (items.len() - 1, 0));
+    assert_eq!(judge.requests(), items.len() - 1);
+    let prompts = judge.prompts();
+    assert!(
+        prompts
+            .iter()
+            .any(|x| x.contains(&format!("Ground truth: {}", names[1]))
+                && x.contains("Prediction: the near one\n")),
+        "{prompts:?}"
+    );
+    let results = p.run_results(r.run_id).unwrap();
+    let score = |id: i64| {
+        results
+            .iter()
+            .find(|x| x.item_id == id)
+            .and_then(|x| x.score)
+    };
+    assert_eq!(score(items[0].0), Some(1.0));
+    assert_eq!(score(items[1].0), Some(1.0));
+    assert_eq!(score(items[2].0), Some(0.0));
+    assert_eq!(p.run(r.run_id).unwrap().status, "complete");
+    // Nothing is left for a judge: a second pass sends nothing.
+    let again = assay_eval::judging::judge_run(
+        &mut p,
+        r.run_id,
+        ScorerKind::Identification,
+        "j",
+        assay_eval::CancelToken::new(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(again.judged, 0);
+    assert_eq!(judge.requests(), items.len() - 1);
+    // People rate the judge's decisions: the exact name was the rule's, not offered.
+    let u = p.sign_in("aiko", assay_core::Role::Annotator).unwrap();
+    let aiko = assay_core::store::Author {
+        user_id: u.id,
+        role: u.role,
+        round: 1,
+    };
+    let sample = p.judge_review_sample(r.run_id, 20, 3, &aiko).unwrap();
+    assert_eq!(sample.len(), items.len() - 1);
+    assert!(sample.iter().all(|e| e.item_id != items[0].0));
+    assert_eq!(
+        p.rate_judge(r.run_id, items[0].0, 5, None, &aiko)
+            .unwrap_err()
+            .code(),
+        "invalid"
+    );
+}

@@ -533,6 +533,26 @@ score: number | null, evidence: string | null,
  */
 my_rating: number | null, };
 
+export type PredictionsForm = { file: string, model: string, dataset: string, version: string, variant: string, run_index: number, 
+/**
+ * None: the format's usual scorer.
+ */
+scorer: string | null, 
+/**
+ * None: detected from the file.
+ */
+format: string | null, 
+/**
+ * The judge model for judge scorers, and identification's near misses.
+ */
+judge: string | null, };
+
+export type PredictionsReport = { run_id: number, format: string, matched: number, scored: number, unparsed: number, missing: number, unknown_ids: Array<string>, 
+/**
+ * Judge requests answered (from the cache among them), unparsed and failed.
+ */
+judged: number, judged_from_cache: number, judge_unparsed: number, judge_errors: number, };
+
 export type RaterAgreement = { name: string, items: number, mean_rating: number | null, pearson: number | null, spearman: number | null, };
 
 export type JudgeRatingReport = { run_id: number, 
@@ -636,6 +656,7 @@ export const PHASE1_DIMENSIONS: readonly Phase1Dimension[] = ['image_relevance',
 export const BOX_CONVENTIONS: readonly string[] = ['auto', 'sent-pixels', 'original-pixels', 'normalized-1', 'normalized-1000', 'qwen2.5-vl', 'qwen3-vl', 'crag-mm'];
 export const VARIANTS: readonly string[] = ['original', 'explicit', 'disambiguated', 'text_only', 'no_image', 'highlight', 'gt_crop', 'entity_given'];
 export const SCORERS: readonly string[] = ['choice', 'soft_match', 'judge', 'checklist_judge', 'rating', 'grounding', 'bleu', 'identification'];
+export const PREDICTION_FORMATS: readonly string[] = ['llm-jp-eval-mm', 'lmms-eval', 'vlmevalkit', 'vague', 'crag-mm', 'haerae-vision', 'jsonl'];
 export const BUILTIN_TEMPLATES: readonly string[] = ['crag-mm/whole', 'crag-mm/visual_grounding', 'crag-mm/object_identification', 'crag-mm/object_identification_easy_query', 'crag-mm/object_identification_with_original', 'crag-mm/object_identification_image_only', 'crag-mm/knowledge_extraction'];
 export const FAILURE_TAGS: readonly string[] = ['perception', 'ocr', 'reasoning', 'knowledge', 'judge', 'annotation', 'refusal'];
 export const VERSIONS: readonly string[] = ['before', 'after'];
@@ -693,6 +714,7 @@ export const commands = {
   blindItems: (id: number): Promise<Array<BlindItem>> => invoke<Array<BlindItem>>('blind_items', { id }),
   recordBlind: (round: number, id: number, judgement: BlindJudgement): Promise<Array<BlindItem>> => invoke<Array<BlindItem>>('record_blind', { round, id, judgement }),
   adjudicateBlind: (round: number, id: number, take: string): Promise<ItemDetail> => invoke<ItemDetail>('adjudicate_blind', { round, id, take }),
+  importPredictions: (form: PredictionsForm): Promise<PredictionsReport> => invoke<PredictionsReport>('import_predictions', { form }),
   judgeReview: (run: number, size: number, seed: number): Promise<Array<JudgeReviewEntry>> => invoke<Array<JudgeReviewEntry>>('judge_review', { run, size, seed }),
   rateJudge: (run: number, id: number, rating: number): Promise<JudgeRatingReport> => invoke<JudgeRatingReport>('rate_judge', { run, id, rating }),
   judgeRatingReport: (run: number): Promise<JudgeRatingReport> => invoke<JudgeRatingReport>('judge_rating_report', { run }),
