@@ -5,8 +5,11 @@
 -- - a judgement is written only by an assignee of that item in that blind round, under their
 --   own name, and never once every judgement is in (nobody changes their mind after seeing the
 --   other's);
--- - an assignee writes no revision of the item while its judgements are not all in (it would
---   show the other assignee their judgement).
+-- - an assignee writes no revision of the item until an auditor has adjudicated it (before all
+--   are in it would show the other assignee their judgement; after, it would pre-empt the
+--   adjudication);
+-- - no transaction reads the judgements it opened before it commits (a member cannot record a
+--   throwaway last judgement, read the others' and roll back).
 -- A judgement becomes readable to the others at `open_seq`, a position drawn under the push lock
 -- when the last assignee's judgement arrives, so a replica pulling by position (the readable
 -- position, coalesce(open_seq, seq)) receives the others' judgements when they open.
@@ -22,6 +25,10 @@ CREATE TABLE blind_annotations (
     judgement    jsonb NOT NULL,
     created_at   text NOT NULL,
     open_seq     bigint UNIQUE,
+    -- The transaction that opened it: until that transaction commits, not even it reads the
+    -- others' judgements (else a member inserts a throwaway last judgement, reads, and rolls
+    -- back).
+    open_xid     xid8,
     CONSTRAINT judgement_is_object CHECK (jsonb_typeof(judgement) = 'object'),
     CONSTRAINT judgement_bounded CHECK (octet_length(judgement::text) <= 1048576)
 );
@@ -54,6 +61,15 @@ BEGIN
             PERFORM assay_refuse(format('round %s: a blind round assigns revisions of the team, each once',
                                         NEW.uid));
         END IF;
+        -- Every assignee can record (a name that is no member would hold the item forever), and
+        -- an item is dealt at one revision (else each revision would be a group of one).
+        IF EXISTS (SELECT 1 FROM blind_assignments a WHERE a.round_uid = NEW.uid
+                   AND NOT EXISTS (SELECT 1 FROM members m WHERE m.name = a.person))
+           OR EXISTS (SELECT 1 FROM blind_assignments a WHERE a.round_uid = NEW.uid
+                      GROUP BY a.dataset, a.ext_id HAVING count(DISTINCT a.revision_uid) > 1) THEN
+            PERFORM assay_refuse(format(
+                'round %s: a blind round deals each item at one revision, to members', NEW.uid));
+        END IF;
     END IF;
     RETURN NULL;
 END $$;
@@ -75,6 +91,7 @@ BEGIN
     -- Already there (a push repeated after a kill): the insert will do nothing.
     IF EXISTS (SELECT 1 FROM blind_annotations WHERE uid = NEW.uid) THEN RETURN NEW; END IF;
     NEW.open_seq := NULL;
+    NEW.open_xid := NULL;
     IF NOT coalesce((SELECT blind FROM rounds WHERE uid = NEW.round_uid), false) THEN
         PERFORM assay_refuse(format('judgement %s: its round is not blind', NEW.uid));
     END IF;
@@ -93,6 +110,7 @@ BEGIN
         END IF;
         -- The owner publishing a replica's history: the row is readable as its group is.
         NEW.open_seq := nextval('assay_position');
+        NEW.open_xid := pg_current_xact_id();
         RETURN NEW;
     END IF;
     SELECT count(*) INTO assigned FROM blind_assignments
@@ -105,9 +123,12 @@ BEGIN
         -- this one last, each at a position of its own drawn under the push lock.
         FOR r IN SELECT uid FROM blind_annotations WHERE round_uid = NEW.round_uid
                  AND revision_uid = NEW.revision_uid ORDER BY seq LOOP
-            UPDATE blind_annotations SET open_seq = nextval('assay_position') WHERE uid = r.uid;
+            UPDATE blind_annotations SET open_seq = nextval('assay_position'),
+                                         open_xid = pg_current_xact_id()
+             WHERE uid = r.uid;
         END LOOP;
         NEW.open_seq := nextval('assay_position');
+        NEW.open_xid := pg_current_xact_id();
     END IF;
     RETURN NEW;
 END $$;
@@ -118,6 +139,7 @@ CREATE TRIGGER b_rules BEFORE INSERT ON blind_annotations FOR EACH ROW
 CREATE FUNCTION assay_blind_fixed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'DELETE' OR OLD.open_seq IS NOT NULL OR NEW.open_seq IS NULL
+       OR NEW.open_xid IS NULL
        OR (NEW.uid, NEW.seq, NEW.round_uid, NEW.revision_uid, NEW.author, NEW.judgement,
            NEW.created_at)
           IS DISTINCT FROM (OLD.uid, OLD.seq, OLD.round_uid, OLD.revision_uid, OLD.author,
@@ -129,21 +151,23 @@ END $$;
 CREATE TRIGGER blind_append_only BEFORE UPDATE OR DELETE ON blind_annotations
     FOR EACH ROW EXECUTE FUNCTION assay_blind_fixed();
 
--- An assignee does not revise an item whose judgements are not all in.
+-- An assignee does not revise an item of their blind round until an auditor has adjudicated
+-- it: a revision after the one dealt, by a member the team holds as an auditor (the role is the
+-- team's, set by b_rules), recording the adjudication.
 CREATE FUNCTION assay_check_blind_hold() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = public, pg_temp AS $$
 DECLARE me text := assay_me();
 BEGIN
     IF me IS NULL THEN RETURN NEW; END IF;
     IF EXISTS (SELECT 1 FROM revisions WHERE uid = NEW.uid) THEN RETURN NEW; END IF;
-    IF EXISTS (SELECT 1 FROM blind_assignments a
+    IF EXISTS (SELECT 1 FROM blind_assignments a JOIN revisions dealt ON dealt.uid = a.revision_uid
                WHERE a.dataset = NEW.dataset AND a.ext_id = NEW.ext_id AND a.person = me
-                 AND NOT EXISTS (SELECT 1 FROM blind_annotations b
-                                 WHERE b.round_uid = a.round_uid
-                                   AND b.revision_uid = a.revision_uid
-                                   AND b.open_seq IS NOT NULL)) THEN
+                 AND NOT EXISTS (SELECT 1 FROM revisions r
+                                 WHERE r.dataset = a.dataset AND r.ext_id = a.ext_id
+                                   AND r.seq > dealt.seq AND r.role = 'auditor'
+                                   AND r.note LIKE 'adjudicated %')) THEN
         PERFORM assay_refuse(format(
-            'revision %s: %s / %s is in your blind round; record your judgement, the item is revised once all are in',
+            'revision %s: %s / %s is in your blind round; record your judgement there, the item is revised once an auditor has adjudicated it',
             NEW.uid, NEW.dataset, NEW.ext_id));
     END IF;
     RETURN NEW;
@@ -153,7 +177,8 @@ CREATE TRIGGER c_blind BEFORE INSERT ON revisions FOR EACH ROW
 
 ALTER TABLE blind_annotations ENABLE ROW LEVEL SECURITY;
 CREATE POLICY own_or_open ON blind_annotations FOR SELECT
-    USING (author = assay_me() OR open_seq IS NOT NULL);
+    USING (author = assay_me()
+           OR (open_seq IS NOT NULL AND open_xid IS DISTINCT FROM pg_current_xact_id_if_assigned()));
 CREATE POLICY write_own ON blind_annotations FOR INSERT WITH CHECK (author = assay_me());
 
 DO $$

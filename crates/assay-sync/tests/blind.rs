@@ -240,6 +240,35 @@ fn blind_judgements_stay_unreadable_until_both_are_in() {
         "forbidden"
     );
 
+    // The last judgement written by hand in a transaction rolled back: the others' judgements
+    // it would open stay unreadable inside it (read, then roll back, then record otherwise).
+    {
+        let mut tx = eve_m.transaction().unwrap();
+        tx.execute(
+            "INSERT INTO blind_annotations (uid, round_uid, revision_uid, author, judgement,
+                                            created_at)
+             VALUES ('peek', $1, $2, 'minjun', '{\"op\":\"identical\"}', 'now')",
+            &[&round_uid, &rev7],
+        )
+        .unwrap();
+        let seen: i64 = tx
+            .query_one(
+                "SELECT count(*) FROM blind_annotations WHERE author = 'aiko'",
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        assert_eq!(
+            seen, 0,
+            "aiko's judgement read inside the transaction that opened it"
+        );
+        tx.rollback().unwrap();
+    }
+    assert_eq!(
+        count(&mut eve_m, "SELECT count(*) FROM blind_annotations"),
+        0
+    );
+
     // minjun records his, honestly, through his replica: jg-007 opens, jg-008 stays closed
     // (minjun's judgement of it is not in), jg-009 has none.
     m.record_blind(
@@ -281,8 +310,39 @@ fn blind_judgements_stay_unreadable_until_both_are_in() {
         "a judgement after every judgement is in",
     );
 
+    // Until an auditor adjudicates, neither assignee revises the item.
+    refused(
+        eve_m.execute(
+            "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, created_at, tags,
+                                    status, content)
+             SELECT 'r-m2', dataset, ext_id, uid, 'minjun', 'now', 0, 'edited',
+                    jsonb_set(content, '{answer}', '\"minjun''s\"')
+             FROM revisions WHERE uid = $1",
+            &[&rev7],
+        ),
+        "an assignee revising the item before the adjudication",
+    );
+    // aiko, offline, changes her mind after minjun's is in: the team refuses it, and her
+    // replica keeps counting the judgement the team holds.
+    a.record_blind(
+        round_a.id,
+        id(&a, "jg-007"),
+        &judged(RefinementOp::Remove),
+        &aiko,
+    )
+    .unwrap();
+    let r = assay_sync::sync(&ua, &mut a).unwrap();
+    assert_eq!(r.refused, 1);
     // aiko's replica receives minjun's; the agreement is measured on the two judgements.
     assay_sync::sync(&ua, &mut a).unwrap();
+    let mine_now = a.blind_items(id(&a, "jg-007"), &aiko).unwrap()[0]
+        .judgements
+        .iter()
+        .find(|e| e.person == "aiko")
+        .unwrap()
+        .judgement
+        .op;
+    assert_eq!(mine_now, Some(RefinementOp::AnswerCorrection));
     let seen = a.blind_items(id(&a, "jg-007"), &aiko).unwrap();
     assert_eq!(seen[0].judgements.len(), 2);
     let ag = a

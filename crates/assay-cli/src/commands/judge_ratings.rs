@@ -42,10 +42,12 @@ pub fn rate_judge(ctx: &Ctx, a: RateJudgeArgs) -> anyhow::Result<()> {
         }
         let f = |x: Option<f64>| x.map_or("n/a".to_string(), |v| format!("{v:.3}"));
         println!(
-            "run {}: {} ratings of {} judged results · mean rating vs the judge's score: Pearson {} · Spearman {}",
+            "run {}: {} ratings of {} judged results · mean {} · {} rated 4-5 · mean rating vs the judge's score: Pearson {} · Spearman {}",
             r.run_id,
             r.ratings,
             r.items,
+            f(r.mean_rating),
+            r.appropriate.map_or("n/a".into(), |a| format!("{:.0} %", a * 100.0)),
             f(r.pearson),
             f(r.spearman)
         );

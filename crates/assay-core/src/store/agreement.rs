@@ -216,10 +216,11 @@ impl Project {
                         out.push((unit, who, op.as_str().to_string(), None));
                     }
                 }
+                // A judgement is whole: a type or box one person gave and the other did not is a
+                // disagreement, not a unit to leave out.
                 AgreementField::RefType => {
-                    if let Some(t) = j.ref_type {
-                        out.push((unit, who, t.as_str().to_string(), None));
-                    }
+                    let label = j.ref_type.map_or("none", |t| t.as_str());
+                    out.push((unit, who, label.to_string(), None));
                 }
                 AgreementField::Tags => {
                     out.push((unit, who, tag_label(IssueTag::to_bits(&j.tags)), None));
@@ -244,10 +245,10 @@ impl Project {
                     }
                 }
                 AgreementField::Box => {
-                    if let Some(b) = j.target_box {
-                        let json = serde_json::to_string(&b).unwrap_or_default();
-                        out.push((unit, who, json, None));
-                    }
+                    let label = j.target_box.map_or("none".to_string(), |b| {
+                        serde_json::to_string(&b).unwrap_or_default()
+                    });
+                    out.push((unit, who, label, None));
                 }
             }
         }
@@ -276,6 +277,10 @@ impl Project {
                 .insert(person, (label, number));
         }
         by_unit.retain(|_, m| m.len() >= 2);
+        if field == AgreementField::Box {
+            // Items nobody drew a box on say nothing about boxes.
+            by_unit.retain(|_, m| m.values().any(|v| v.0 != "none"));
+        }
         let mut people: Vec<String> = by_unit.values().flat_map(|m| m.keys().cloned()).collect();
         people.sort();
         people.dedup();
@@ -401,8 +406,14 @@ impl Project {
     }
 }
 
-/// The IoU of two boxes stored as JSON (a `BBox`, or a `LabeledBox` with its corners).
+/// The IoU of two boxes stored as JSON (a `BBox`, or a `LabeledBox` with its corners); a box
+/// against "none" (one person drew none) is 0, two "none"s are no pair.
 fn box_iou(a: &str, b: &str) -> Option<f64> {
+    match (a == "none", b == "none") {
+        (true, true) => return None,
+        (true, false) | (false, true) => return Some(0.0),
+        _ => {}
+    }
     let a: crate::model::BBox = serde_json::from_str(a).ok()?;
     let b: crate::model::BBox = serde_json::from_str(b).ok()?;
     Some(a.iou(&b))

@@ -7,8 +7,11 @@
 //! - nobody is shown another person's judgement on the item until every assignee's is in
 //!   ("open"); after that nobody records again, so nobody changes their mind having seen the
 //!   other's;
-//! - while the item's judgements are not all in, its assignees do not edit the item itself (an
-//!   edit would show the other assignee their judgement);
+//! - until an auditor has adjudicated the item, its assignees do not edit it (before all are in
+//!   an edit would show the other assignee their judgement; after, it would pre-empt the
+//!   adjudication);
+//! - a judgement the team refused (`sync_uids.pushed = 2`: recorded here after the others' were
+//!   in) never counts.
 //! - an auditor adjudicates an open item by writing its revision from one judgement (then edits
 //!   it as any revision).
 
@@ -121,6 +124,14 @@ pub struct BlindItem {
     pub judgements: Vec<BlindEntry>,
 }
 
+/// A judgement `b` the team has not refused.
+const KEPT: &str = "NOT EXISTS (SELECT 1 FROM sync_uids s WHERE s.tbl = 'blind_annotations'
+                                AND s.local_id = b.id AND s.pushed = 2)";
+
+/// SQL over `ri` (round_items): an auditor has adjudicated the item since it was dealt.
+const ADJUDICATED: &str = "EXISTS (SELECT 1 FROM revisions r WHERE r.item_id = ri.item_id
+        AND r.rev > ri.rev AND r.role = 'auditor' AND r.note LIKE 'adjudicated %')";
+
 /// Whether `round_id` is a blind round.
 pub(crate) fn is_blind(conn: &Connection, round_id: i64) -> Result<bool> {
     conn.query_row("SELECT blind FROM rounds WHERE id = ?1", [round_id], |r| {
@@ -132,13 +143,13 @@ pub(crate) fn is_blind(conn: &Connection, round_id: i64) -> Result<bool> {
 
 /// The assignees of an item in a round, and whether each has a judgement in.
 fn assignees(conn: &Connection, round_id: i64, item_id: i64) -> Result<Vec<(i64, String, bool)>> {
-    let mut st = conn.prepare_cached(
+    let mut st = conn.prepare_cached(&format!(
         "SELECT u.id, u.name, EXISTS (SELECT 1 FROM blind_annotations b
                    WHERE b.round_id = ri.round_id AND b.item_id = ri.item_id
-                     AND b.user_id = ri.user_id)
+                     AND b.user_id = ri.user_id AND {KEPT})
          FROM round_items ri JOIN users u ON u.id = ri.user_id
-         WHERE ri.round_id = ?1 AND ri.item_id = ?2 ORDER BY u.name",
-    )?;
+         WHERE ri.round_id = ?1 AND ri.item_id = ?2 ORDER BY u.name"
+    ))?;
     let rows = st.query_map([round_id, item_id], |r| {
         Ok((r.get(0)?, r.get(1)?, r.get(2)?))
     })?;
@@ -172,20 +183,15 @@ pub(crate) fn check_recordable(
     Ok(())
 }
 
-/// The blind round (its name) in which `user_id` still owes or awaits judgements on the item:
-/// such an assignee does not edit the item until the judgements are all in.
+/// The blind round (its name) holding `user_id` off the item: they are one of its assignees and
+/// no auditor has adjudicated it since it was dealt.
 pub(crate) fn blind_hold(conn: &Connection, item_id: i64, user_id: i64) -> Result<Option<String>> {
     Ok(conn
-        .prepare_cached(
+        .prepare_cached(&format!(
             "SELECT r.name FROM round_items ri JOIN rounds r ON r.id = ri.round_id
-             WHERE ri.item_id = ?1 AND ri.user_id = ?2 AND r.blind = 1
-               AND EXISTS (SELECT 1 FROM round_items o WHERE o.round_id = ri.round_id
-                             AND o.item_id = ri.item_id
-                             AND NOT EXISTS (SELECT 1 FROM blind_annotations b
-                                 WHERE b.round_id = o.round_id AND b.item_id = o.item_id
-                                   AND b.user_id = o.user_id))
-             LIMIT 1",
-        )?
+             WHERE ri.item_id = ?1 AND ri.user_id = ?2 AND r.blind = 1 AND NOT {ADJUDICATED}
+             LIMIT 1"
+        ))?
         .query_row([item_id, user_id], |r| r.get(0))
         .optional()?)
 }
@@ -210,14 +216,14 @@ pub(crate) fn insert_judgement(
 
 /// Each person's latest judgement of an item in a round.
 fn latest(conn: &Connection, round_id: i64, item_id: i64) -> Result<Vec<(i64, BlindEntry)>> {
-    let mut st = conn.prepare_cached(
+    let mut st = conn.prepare_cached(&format!(
         "SELECT b.user_id, u.name, b.judgement, b.created_at FROM blind_annotations b
          JOIN users u ON u.id = b.user_id
-         WHERE b.round_id = ?1 AND b.item_id = ?2
-           AND b.id = (SELECT max(b2.id) FROM blind_annotations b2 WHERE b2.round_id = b.round_id
-                         AND b2.item_id = b.item_id AND b2.user_id = b.user_id)
-         ORDER BY u.name",
-    )?;
+         WHERE b.round_id = ?1 AND b.item_id = ?2 AND {KEPT}
+           AND b.id = (SELECT max(b.id) FROM blind_annotations b WHERE b.round_id = ?1
+                         AND b.item_id = ?2 AND b.user_id = u.id AND {KEPT})
+         ORDER BY u.name"
+    ))?;
     let rows = st.query_map([round_id, item_id], |r| {
         Ok((
             r.get::<_, i64>(0)?,
@@ -257,10 +263,10 @@ fn view(conn: &Connection, round_id: i64, item_id: i64, viewer: i64) -> Result<B
         .map(|(_, e)| e)
         .collect();
     let adjudicated: bool = conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM revisions r WHERE r.item_id = ?2
-                          AND r.rev > (SELECT max(ri.rev) FROM round_items ri
-                                       WHERE ri.round_id = ?1 AND ri.item_id = ?2)
-                          AND r.note LIKE 'adjudicated %')",
+        &format!(
+            "SELECT EXISTS (SELECT 1 FROM round_items ri WHERE ri.round_id = ?1
+                              AND ri.item_id = ?2 AND {ADJUDICATED})"
+        ),
         [round_id, item_id],
         |r| r.get(0),
     )?;
@@ -318,22 +324,20 @@ impl Project {
 
     /// Items of blind rounds whose judgements are all in and that nobody has adjudicated yet.
     pub fn adjudication_queue(&self) -> Result<Vec<QueueEntry>> {
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare(&format!(
             "WITH groups AS (
-               SELECT ri.round_id, ri.item_id, max(ri.rev) AS rev,
+               SELECT ri.round_id, ri.item_id,
                       min(EXISTS (SELECT 1 FROM blind_annotations b WHERE b.round_id = ri.round_id
-                                    AND b.item_id = ri.item_id AND b.user_id = ri.user_id)) AS open
+                                    AND b.item_id = ri.item_id AND b.user_id = ri.user_id
+                                    AND {KEPT})) AS open,
+                      max({ADJUDICATED}) AS adjudicated
                FROM round_items ri JOIN rounds r ON r.id = ri.round_id
                WHERE r.blind = 1 GROUP BY ri.round_id, ri.item_id)
              SELECT i.id, d.name, i.ext_id, i.status, 0
              FROM items i JOIN datasets d ON d.id = i.dataset_id
-             WHERE i.id IN (
-               SELECT g.item_id FROM groups g
-               WHERE g.open = 1
-                 AND NOT EXISTS (SELECT 1 FROM revisions x WHERE x.item_id = g.item_id
-                                   AND x.rev > g.rev AND x.note LIKE 'adjudicated %'))
-             ORDER BY i.id",
-        )?;
+             WHERE i.id IN (SELECT g.item_id FROM groups g WHERE g.open = 1 AND g.adjudicated = 0)
+             ORDER BY i.id"
+        ))?;
         let rows = st.query_map([], super::rounds::queue_entry)?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
@@ -400,13 +404,13 @@ impl Project {
         round_id: i64,
         dataset_id: Option<i64>,
     ) -> Result<Vec<(i64, String, BlindJudgement)>> {
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare(&format!(
             "SELECT b.item_id, u.name, b.judgement FROM blind_annotations b
              JOIN users u ON u.id = b.user_id JOIN items i ON i.id = b.item_id
-             WHERE b.round_id = ?1 AND (?2 IS NULL OR i.dataset_id = ?2)
-               AND b.id = (SELECT max(b2.id) FROM blind_annotations b2 WHERE b2.round_id = b.round_id
-                             AND b2.item_id = b.item_id AND b2.user_id = b.user_id)",
-        )?;
+             WHERE b.round_id = ?1 AND (?2 IS NULL OR i.dataset_id = ?2) AND {KEPT}
+               AND b.id = (SELECT max(b.id) FROM blind_annotations b WHERE b.round_id = ?1
+                             AND b.item_id = i.id AND b.user_id = u.id AND {KEPT})"
+        ))?;
         let rows = st.query_map(params![round_id, dataset_id], |r| {
             Ok((
                 r.get::<_, i64>(0)?,

@@ -358,13 +358,18 @@ fn checklist_problem(list: &[String]) -> Option<String> {
 }
 
 /// [`Project::save_edit`]'s rules inside a caller's transaction (bulk changes share them).
-/// An assignee of a blind round whose judgements on the item are not all in does not edit it:
-/// the revision would show the other assignee their judgement (`store::blind`).
-fn refuse_blind_hold(tx: &Transaction<'_>, item_id: i64, author: &Author) -> Result<()> {
+/// An assignee of a blind round does not edit the item until an auditor has adjudicated it: the
+/// revision would show the other assignee their judgement, or pre-empt the adjudication
+/// (`store::blind`). Every path a person revises an item by asks this.
+pub(crate) fn refuse_blind_hold(
+    tx: &rusqlite::Connection,
+    item_id: i64,
+    author: &Author,
+) -> Result<()> {
     match super::blind::blind_hold(tx, item_id, author.user_id)? {
         Some(round) => Err(Error::Forbidden(format!(
             "item {item_id} is in your blind round {round:?}: record your judgement there; \
-             the item is edited once every judgement is in"
+             the item is edited once an auditor has adjudicated it"
         ))),
         None => Ok(()),
     }

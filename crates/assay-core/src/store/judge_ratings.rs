@@ -67,6 +67,10 @@ pub struct JudgeRatingReport {
     /// Judged results rated by at least one person.
     pub items: usize,
     pub ratings: usize,
+    /// The mean rating, and the share of ratings of 4 or 5 (the judge's decision found
+    /// appropriate, as HAERAE-Vision's raters judged it).
+    pub mean_rating: Option<f64>,
+    pub appropriate: Option<f64>,
     /// Each item's mean rating against the judge's score.
     pub pearson: Option<f64>,
     pub spearman: Option<f64>,
@@ -100,10 +104,14 @@ pub fn rating_report(run_id: i64, rows: &[(i64, String, f64, f64)]) -> JudgeRati
         .filter(|(_, m)| m.len() >= 2)
         .map(|(_, m)| people.iter().map(|p| m.get(p).copied()).collect())
         .collect();
+    let all: Vec<f64> = rows.iter().map(|r| r.2).collect();
     JudgeRatingReport {
         run_id,
         items: by_item.len(),
         ratings: rows.len(),
+        mean_rating: crate::stats::mean(&all),
+        appropriate: (!all.is_empty())
+            .then(|| all.iter().filter(|r| **r >= 4.0).count() as f64 / all.len() as f64),
         pearson: pearson(&means, &scores),
         spearman: spearman(&means, &scores),
         raters: by_person
@@ -343,6 +351,8 @@ mod tests {
         close(got.pearson, &f["pearson"], "pearson");
         close(got.spearman, &f["spearman"], "spearman");
         close(got.raters_alpha, &f["alpha"], "alpha");
+        close(got.mean_rating, &f["mean_rating"], "mean rating");
+        close(got.appropriate, &f["appropriate"], "share of 4 and 5");
         assert_eq!(got.items, f["items"].as_u64().unwrap() as usize);
         for r in &got.raters {
             let want = &f["raters"][&r.name];

@@ -166,6 +166,9 @@ fn judgements_stay_apart_until_all_are_in_then_an_auditor_adjudicates() {
             .code(),
         "forbidden"
     );
+    // Until an auditor adjudicates, the assignees still do not edit the item.
+    let e = answer_edit(&p, x);
+    assert_eq!(p.save_edit(x, &e, &aiko).unwrap_err().code(), "forbidden");
     let queue = p.round_queue(round, aiko.user_id).unwrap();
     assert!(queue.iter().find(|e| e.item_id == x).unwrap().done);
     assert_eq!(

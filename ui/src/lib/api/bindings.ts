@@ -561,6 +561,11 @@ export type JudgeRatingReport = { run_id: number,
  */
 items: number, ratings: number, 
 /**
+ * The mean rating, and the share of ratings of 4 or 5 (the judge's decision found
+ * appropriate, as HAERAE-Vision's raters judged it).
+ */
+mean_rating: number | null, appropriate: number | null, 
+/**
  * Each item's mean rating against the judge's score.
  */
 pearson: number | null, spearman: number | null, raters: Array<RaterAgreement>, 
