@@ -453,6 +453,16 @@ pub struct ModelPair {
     pub model: String,
     pub before: f64,
     pub after: f64,
+    /// The model's rank on each side (1 = best), ties sharing the average of their ranks: the
+    /// ranks Spearman's rho of the row is computed on, so the rank chart and rho agree.
+    pub rank_before: f64,
+    pub rank_after: f64,
+}
+
+/// Each model's rank by accuracy, best first (1), ties averaged as SciPy's `rankdata` does.
+fn ranks_best_first(accuracies: &[f64]) -> Vec<f64> {
+    let negated: Vec<f64> = accuracies.iter().map(|a| -a).collect();
+    assay_core::stats::rank_average(&negated)
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
@@ -684,21 +694,35 @@ pub fn dashboard_vs(
             accuracy_after: r.after.accuracy,
             delta: r.delta_accuracy,
             rank_correlation: r.rank_correlation,
-            models: r
-                .before
-                .models
-                .iter()
-                .map(|m| ModelPair {
-                    model: m.model.clone(),
-                    before: m.mean,
-                    after: r
-                        .after
-                        .models
-                        .iter()
-                        .find(|a| a.model == m.model)
-                        .map_or(f64::NAN, |a| a.mean),
-                })
-                .collect(),
+            models: {
+                let pairs: Vec<(String, f64, f64)> = r
+                    .before
+                    .models
+                    .iter()
+                    .map(|m| {
+                        let after = r
+                            .after
+                            .models
+                            .iter()
+                            .find(|a| a.model == m.model)
+                            .map_or(f64::NAN, |a| a.mean);
+                        (m.model.clone(), m.mean, after)
+                    })
+                    .collect();
+                let rb = ranks_best_first(&pairs.iter().map(|p| p.1).collect::<Vec<_>>());
+                let ra = ranks_best_first(&pairs.iter().map(|p| p.2).collect::<Vec<_>>());
+                pairs
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, (model, before, after))| ModelPair {
+                        model,
+                        before,
+                        after,
+                        rank_before: rb[k],
+                        rank_after: ra[k],
+                    })
+                    .collect()
+            },
         })
         .collect();
     let text = |f| render(&rows, f).map_err(eval_err);
@@ -1084,4 +1108,25 @@ pub fn import_predictions_blocking(
         report.judge_errors = s.errors as u64;
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod rank_tests {
+    use super::ranks_best_first;
+
+    /// The chart's ranks are the ones Spearman's rho uses: rho over them equals the row's rho,
+    /// ties included (SciPy: spearmanr([0.7, 0.5, 0.5, 0.2], [0.4, 0.9, 0.6, 0.6]) = -0.5).
+    #[test]
+    fn ranks_average_ties_as_spearman_does() {
+        let before = [0.7, 0.5, 0.5, 0.2];
+        let after = [0.4, 0.9, 0.6, 0.6];
+        assert_eq!(ranks_best_first(&before), vec![1.0, 2.5, 2.5, 4.0]);
+        assert_eq!(ranks_best_first(&after), vec![4.0, 1.0, 2.5, 2.5]);
+        let rho_ranks =
+            assay_core::stats::pearson(&ranks_best_first(&before), &ranks_best_first(&after))
+                .unwrap();
+        let rho = assay_core::stats::spearman(&before, &after).unwrap();
+        assert!((rho_ranks - rho).abs() < 1e-12);
+        assert!((rho - -0.5).abs() < 1e-12, "{rho}");
+    }
 }

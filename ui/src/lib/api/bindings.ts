@@ -301,7 +301,12 @@ eta_secs: number | null, cost: number | null, cancelled: boolean, run_ids: Array
  */
 form: EvalForm | null, };
 
-export type ModelPair = { model: string, before: number, after: number, };
+export type ModelPair = { model: string, before: number, after: number, 
+/**
+ * The model's rank on each side (1 = best), ties sharing the average of their ranks: the
+ * ranks Spearman's rho of the row is computed on, so the rank chart and rho agree.
+ */
+rank_before: number, rank_after: number, };
 
 export type Share = { model: string, group: string, hits: number, n: number, };
 
