@@ -759,6 +759,26 @@ async fn wait_blind(c: &Client, project: &Path, n: usize) {
 
 async fn blind_double_annotation(c: &Client, project: &Path) {
     use assay_core::RefinementOp;
+    // The command palette (Ctrl+K) runs an action by name; one the role rules out is listed
+    // with the reason and does not run; ? lists the shortcuts.
+    keys(c, &[(Some('\u{E009}'), 'k')]).await;
+    fill(c, "[data-testid=palette-input]", "sign off").await;
+    wait_text(c, "[data-testid=palette-action][data-action=sign-off]", |t| {
+        t.contains("only an auditor signs off")
+    })
+    .await;
+    keys(c, &[(None, '\u{E007}')]).await; // Enter: disabled, nothing runs
+    wait_for(c, "[data-testid=palette]").await;
+    fill(c, "[data-testid=palette-input]", "triage").await;
+    keys(c, &[(None, '\u{E007}')]).await;
+    wait_for(c, "[data-testid=triage]").await;
+    assert!(c.find(Locator::Css("[data-testid=palette]")).await.is_err());
+    click(c, "[data-testid=triage-open]").await;
+    keys(c, &[(None, '?')]).await;
+    wait_text(c, "[data-testid=shortcut][data-action=approve]", |t| t.contains("Approve")).await;
+    screenshot(c, "shortcuts.png").await;
+    keys(c, &[(None, '\u{E00C}')]).await;
+
     // The annotator finds the item in their blind queue and records a judgement there.
     assert!(in_my_work(c, "round-item", "jg-006").await);
     wait_text(c, "[data-testid=round-queue] h5", |t| t.contains("blind")).await;
