@@ -29,6 +29,25 @@ fn refused<T: std::fmt::Debug>(r: Result<T, postgres::Error>, what: &str) {
     );
 }
 
+/// A published sample project with aiko, minjun (annotators), seo (auditor) and `more` as
+/// members: (cluster, folder, the owner's URL).
+fn team(more: &[(&str, Role)]) -> (Cluster, tempfile::TempDir, String) {
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let dir = tempfile::tempdir().unwrap();
+    let admin = create_db(&cluster, "team");
+    let mut lead = published_project(dir.path());
+    assay_sync::init(&admin, &mut lead).unwrap();
+    let people = [
+        ("aiko", Role::Annotator),
+        ("minjun", Role::Annotator),
+        ("seo", Role::Auditor),
+    ];
+    for (name, role) in people.iter().chain(more) {
+        assay_sync::add_member(&admin, name, *role, &format!("pw-{name}")).unwrap();
+    }
+    (cluster, dir, admin)
+}
+
 fn judged(op: RefinementOp) -> BlindJudgement {
     BlindJudgement {
         op: Some(op),
@@ -60,19 +79,7 @@ fn dealt(db: &mut Client, ext: &str) -> (String, String) {
 
 #[test]
 fn blind_judgements_stay_unreadable_until_both_are_in() {
-    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
-    let dir = tempfile::tempdir().unwrap();
-    let admin = create_db(&cluster, "team");
-    let mut lead = published_project(dir.path());
-    assay_sync::init(&admin, &mut lead).unwrap();
-    for (name, role) in [
-        ("aiko", Role::Annotator),
-        ("minjun", Role::Annotator),
-        ("seo", Role::Auditor),
-        ("eve", Role::Annotator),
-    ] {
-        assay_sync::add_member(&admin, name, role, &format!("pw-{name}")).unwrap();
-    }
+    let (cluster, dir, admin) = team(&[("eve", Role::Annotator)]);
     let (ua, um, us) = (
         url(&cluster, "aiko", "team"),
         url(&cluster, "minjun", "team"),
@@ -424,18 +431,7 @@ fn judged_run(p: &mut Project, scorer: &str, scores: &[f64]) -> i64 {
 
 #[test]
 fn ratings_of_a_judge_travel_under_their_authors_names() {
-    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
-    let dir = tempfile::tempdir().unwrap();
-    let admin = create_db(&cluster, "team");
-    let mut lead = published_project(dir.path());
-    assay_sync::init(&admin, &mut lead).unwrap();
-    for (name, role) in [
-        ("aiko", Role::Annotator),
-        ("minjun", Role::Annotator),
-        ("seo", Role::Auditor),
-    ] {
-        assay_sync::add_member(&admin, name, role, &format!("pw-{name}")).unwrap();
-    }
+    let (cluster, dir, _) = team(&[]);
     let (ua, um, us) = (
         url(&cluster, "aiko", "team"),
         url(&cluster, "minjun", "team"),

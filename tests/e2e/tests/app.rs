@@ -237,7 +237,49 @@ async fn shift_ctrl_z(c: &Client) {
 
 /// Screenshots go under target/ so a test run never changes tracked files;
 /// `cargo xtask screenshots` points ASSAY_SCREENSHOT_DIR at docs/screenshots to refresh them.
+/// Runs axe-core (from the UI's npm packages) on what the window shows now and fails on any
+/// serious or critical violation, naming the rule and the elements.
+async fn accessible(c: &Client, view: &str) {
+    let has_axe: bool = c
+        .execute("return typeof window.axe !== 'undefined'", vec![])
+        .await
+        .unwrap()
+        .as_bool()
+        .unwrap_or(false);
+    if !has_axe {
+        let script = std::fs::read_to_string(root().join("ui/node_modules/axe-core/axe.min.js"))
+            .expect("axe-core in ui/node_modules (npm ci)");
+        c.execute(&script, vec![]).await.unwrap();
+    }
+    let found = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, { resultTypes: ['violations'] })
+               .then((r) => done(r.violations
+                 .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+                 .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 4)
+                   .map((n) => n.target.join(' ')).join(' | ')} (${v.nodes.length})`)))
+               .catch((e) => done([`axe failed: ${e}`]));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let found: Vec<String> = serde_json::from_value(found).unwrap_or_default();
+    if std::env::var_os("ASSAY_A11Y_REPORT").is_some() {
+        eprintln!("a11y {view}: {found:#?}");
+        return;
+    }
+    assert!(
+        found.is_empty(),
+        "accessibility of {view}:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Saves what the window shows as `name`, and checks that view with axe-core: every view the
+/// scenarios look at is checked for accessibility.
 async fn screenshot(c: &Client, name: &str) {
+    accessible(c, name).await;
     let png = c.screenshot().await.unwrap();
     let dir = std::env::var_os("ASSAY_SCREENSHOT_DIR")
         .map(std::path::PathBuf::from)
@@ -763,9 +805,11 @@ async fn blind_double_annotation(c: &Client, project: &Path) {
     // with the reason and does not run; ? lists the shortcuts.
     keys(c, &[(Some('\u{E009}'), 'k')]).await;
     fill(c, "[data-testid=palette-input]", "sign off").await;
-    wait_text(c, "[data-testid=palette-action][data-action=sign-off]", |t| {
-        t.contains("only an auditor signs off")
-    })
+    wait_text(
+        c,
+        "[data-testid=palette-action][data-action=sign-off]",
+        |t| t.contains("only an auditor signs off"),
+    )
     .await;
     keys(c, &[(None, '\u{E007}')]).await; // Enter: disabled, nothing runs
     wait_for(c, "[data-testid=palette]").await;
@@ -775,7 +819,10 @@ async fn blind_double_annotation(c: &Client, project: &Path) {
     assert!(c.find(Locator::Css("[data-testid=palette]")).await.is_err());
     click(c, "[data-testid=triage-open]").await;
     keys(c, &[(None, '?')]).await;
-    wait_text(c, "[data-testid=shortcut][data-action=approve]", |t| t.contains("Approve")).await;
+    wait_text(c, "[data-testid=shortcut][data-action=approve]", |t| {
+        t.contains("Approve")
+    })
+    .await;
     screenshot(c, "shortcuts.png").await;
     keys(c, &[(None, '\u{E00C}')]).await;
 

@@ -196,6 +196,10 @@ pub(crate) fn blind_hold(conn: &Connection, item_id: i64, user_id: i64) -> Resul
         .optional()?)
 }
 
+fn parse_judgement(json: &str) -> Result<BlindJudgement> {
+    serde_json::from_str(json).map_err(|e| Error::Invalid(format!("a stored judgement: {e}")))
+}
+
 /// Inserts one judgement row (made here or pulled from the team); returns its id.
 pub(crate) fn insert_judgement(
     conn: &Connection,
@@ -235,8 +239,7 @@ fn latest(conn: &Connection, round_id: i64, item_id: i64) -> Result<Vec<(i64, Bl
     let mut out = Vec::new();
     for row in rows {
         let (uid, person, json, created_at) = row?;
-        let judgement = serde_json::from_str(&json)
-            .map_err(|e| Error::Invalid(format!("a stored judgement: {e}")))?;
+        let judgement = parse_judgement(&json)?;
         out.push((
             uid,
             BlindEntry {
@@ -421,9 +424,7 @@ impl Project {
         let mut out = Vec::new();
         for row in rows {
             let (item, who, json) = row?;
-            let j: BlindJudgement = serde_json::from_str(&json)
-                .map_err(|e| Error::Invalid(format!("a stored judgement: {e}")))?;
-            out.push((item, who, j));
+            out.push((item, who, parse_judgement(&json)?));
         }
         // Agreement is measured only where every assignee's judgement is in: a unit one person
         // could see the other's answer on is never counted, and a half-done item is no unit.

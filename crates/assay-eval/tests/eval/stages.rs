@@ -322,6 +322,19 @@ fn stage_statistics_match_scipy() {
     }
 }
 
+/// Judge `run`'s identification misses with the judge model "j".
+async fn judge_misses(p: &mut Project, run: i64) -> assay_eval::judging::JudgeSummary {
+    assay_eval::judging::judge_run(
+        p,
+        run,
+        ScorerKind::Identification,
+        "j",
+        assay_eval::CancelToken::new(),
+    )
+    .await
+    .unwrap()
+}
+
 /// Identification predictions recorded by another tool: the exact-name rule scores them on
 /// import, a judge decides the rest (as `assay predictions import --judge` and the window's
 /// import form do), judging again sends nothing, and people are offered only the judge's own
@@ -368,15 +381,7 @@ async fn recorded_identification_sends_only_near_misses_to_the_judge() {
     let r = assay_eval::predictions::import_predictions(&mut p, &file, &o).unwrap();
     assert_eq!(r.matched, items.len());
     assert_eq!(p.pending_misses(r.run_id).unwrap().len(), items.len() - 1);
-    let s = assay_eval::judging::judge_run(
-        &mut p,
-        r.run_id,
-        ScorerKind::Identification,
-        "j",
-        assay_eval::CancelToken::new(),
-    )
-    .await
-    .unwrap();
+    let s = judge_misses(&mut p, r.run_id).await;
     assert_eq!((s.judged, s.errors), (items.len() - 1, 0));
     assert_eq!(judge.requests(), items.len() - 1);
     let prompts = judge.prompts();
@@ -399,15 +404,7 @@ async fn recorded_identification_sends_only_near_misses_to_the_judge() {
     assert_eq!(score(items[2].0), Some(0.0));
     assert_eq!(p.run(r.run_id).unwrap().status, "complete");
     // Nothing is left for a judge: a second pass sends nothing.
-    let again = assay_eval::judging::judge_run(
-        &mut p,
-        r.run_id,
-        ScorerKind::Identification,
-        "j",
-        assay_eval::CancelToken::new(),
-    )
-    .await
-    .unwrap();
+    let again = judge_misses(&mut p, r.run_id).await;
     assert_eq!(again.judged, 0);
     assert_eq!(judge.requests(), items.len() - 1);
     // People rate the judge's decisions: the exact name was the rule's, not offered.
