@@ -804,6 +804,25 @@ async fn blind_double_annotation(c: &Client, project: &Path) {
     // The command palette (Ctrl+K) runs an action by name; one the role rules out is listed
     // with the reason and does not run; ? lists the shortcuts.
     keys(c, &[(Some('\u{E009}'), 'k')]).await;
+    wait_for(c, "[data-testid=palette]").await;
+    // A dialog keeps the focus: Tab never leaves it.
+    keys(
+        c,
+        &[(None, '\u{E004}'), (None, '\u{E004}'), (None, '\u{E004}')],
+    )
+    .await;
+    let inside = c
+        .execute(
+            "return !!document.activeElement.closest('[data-testid=palette]')",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        inside,
+        serde_json::Value::Bool(true),
+        "Tab left the palette"
+    );
     fill(c, "[data-testid=palette-input]", "sign off").await;
     wait_text(
         c,
