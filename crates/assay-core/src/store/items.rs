@@ -638,3 +638,49 @@ pub(crate) fn insert_revision(
     )?;
     Ok(rev)
 }
+
+/// The rules the editor also checks live (ui/src/lib/review/mentions.ts, checklist/checklist.ts,
+/// grounding/refTypes.ts) against the cases both sides are tested on.
+#[cfg(test)]
+mod shared_rules {
+    use super::{checklist_problem, needs_disambiguation};
+    use crate::model::{ItemContent, RefType};
+
+    fn cases() -> serde_json::Value {
+        serde_json::from_str(include_str!(
+            "../../../../tests/fixtures/rules/editor_rules.json"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn mentions_checklists_and_disambiguation_match_the_shared_cases() {
+        let f = cases();
+        for c in f["mentions"].as_array().unwrap() {
+            let want: Vec<String> = serde_json::from_value(c["names"].clone()).unwrap();
+            let body = c["body"].as_str().unwrap();
+            assert_eq!(
+                super::super::comments::mentioned_names(body),
+                want,
+                "{body}"
+            );
+        }
+        for c in f["checklists"].as_array().unwrap() {
+            let list: Vec<String> = serde_json::from_value(c["criteria"].clone()).unwrap();
+            let ok = c["ok"].as_bool().unwrap();
+            assert_eq!(checklist_problem(&list).is_none(), ok, "{list:?}");
+        }
+        for c in f["disambiguation"].as_array().unwrap() {
+            let content = ItemContent {
+                ref_type: c["ref_type"].as_str().and_then(RefType::parse),
+                disambiguated_question: c["disambiguated_question"].as_str().map(str::to_string),
+                ..Default::default()
+            };
+            assert_eq!(
+                needs_disambiguation(&content),
+                c["needs"].as_bool().unwrap(),
+                "{c}"
+            );
+        }
+    }
+}
