@@ -1012,48 +1012,40 @@ pub struct PredictionsReport {
 
 /// Imports a file of another tool's predictions as a run and, with a judge, has the judge score
 /// what it decides: the CLI's `assay predictions import`, off the window's thread.
+/// A choice made in a form; empty means "the default".
+fn given(v: &Option<String>) -> Option<&str> {
+    v.as_deref().filter(|s| !s.is_empty())
+}
+
 pub fn import_predictions_blocking(
     path: &std::path::Path,
     form: &PredictionsForm,
 ) -> ApiResult<PredictionsReport> {
-    use assay_eval::predictions::{import_predictions, PredictionFormat, PredictionImport};
+    use assay_eval::predictions::{import_and_judge, PredictionFormat, PredictionImport};
     use assay_eval::ScorerKind;
-    let parse = |what: &str, v: &str, ok: bool| {
-        if ok {
-            Ok(())
-        } else {
-            Err(ApiError::new("invalid", format!("unknown {what} {v:?}")))
-        }
-    };
-    let scorer = match form.scorer.as_deref().filter(|s| !s.is_empty()) {
-        Some(s) => {
-            let k = ScorerKind::parse(s);
-            parse("scorer", s, k.is_some())?;
-            k
-        }
+    let scorer = match given(&form.scorer) {
+        Some(s) => Some(
+            ScorerKind::parse(s)
+                .ok_or_else(|| ApiError::new("invalid", format!("unknown scorer {s:?}")))?,
+        ),
         None => None,
     };
-    let format = match form.format.as_deref().filter(|s| !s.is_empty()) {
-        Some(s) => {
-            let f = PredictionFormat::parse(s);
-            parse("format", s, f.is_some())?;
-            f
-        }
+    let format = match given(&form.format) {
+        Some(s) => Some(
+            PredictionFormat::parse(s)
+                .ok_or_else(|| ApiError::new("invalid", format!("unknown format {s:?}")))?,
+        ),
         None => None,
     };
     let version = Version::parse(&form.version)
         .ok_or_else(|| ApiError::new("invalid", format!("unknown version {:?}", form.version)))?;
     let variant = Variant::parse(&form.variant)
         .ok_or_else(|| ApiError::new("invalid", format!("unknown variant {:?}", form.variant)))?;
-    let judge = form.judge.clone().filter(|j| !j.trim().is_empty());
-    if let (Some(k), None) = (scorer, &judge) {
-        if k.needs_judge() {
-            return Err(ApiError::new(
-                "invalid",
-                format!("scorer {} needs a judge model", k.as_str()),
-            ));
-        }
-    }
+    let judge = form
+        .judge
+        .as_deref()
+        .map(str::trim)
+        .filter(|j| !j.is_empty());
     let mut project = Project::open(path)?;
     let opts = PredictionImport {
         model: form.model.trim().to_string(),
@@ -1069,9 +1061,21 @@ pub fn import_predictions_blocking(
         text_field: "prediction".into(),
         filter: None,
     };
-    let r = import_predictions(&mut project, std::path::Path::new(form.file.trim()), &opts)
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| ApiError::new("internal", e.to_string()))?;
+    let (r, judged) = rt
+        .block_on(import_and_judge(
+            &mut project,
+            std::path::Path::new(form.file.trim()),
+            &opts,
+            judge,
+            CancelToken::new(),
+        ))
         .map_err(eval_err)?;
-    let mut report = PredictionsReport {
+    let judged = judged.unwrap_or_default();
+    Ok(PredictionsReport {
         run_id: r.run_id,
         format: r.format.as_str().into(),
         matched: r.matched as u64,
@@ -1079,35 +1083,11 @@ pub fn import_predictions_blocking(
         unparsed: r.unparsed as u64,
         missing: r.missing as u64,
         unknown_ids: r.unknown_ids.into_iter().take(20).collect(),
-        judged: 0,
-        judged_from_cache: 0,
-        judge_unparsed: 0,
-        judge_errors: 0,
-    };
-    let kind = match scorer {
-        Some(k) => Some(k),
-        None => ScorerKind::parse(&project.run(r.run_id)?.scorer),
-    };
-    if let (Some(k), Some(j)) = (kind.filter(|k| k.uses_judge()), judge) {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| ApiError::new("internal", e.to_string()))?;
-        let s = rt
-            .block_on(assay_eval::judging::judge_run(
-                &mut project,
-                r.run_id,
-                k,
-                &j,
-                CancelToken::new(),
-            ))
-            .map_err(eval_err)?;
-        report.judged = s.judged as u64;
-        report.judged_from_cache = s.from_cache as u64;
-        report.judge_unparsed = s.unparsed as u64;
-        report.judge_errors = s.errors as u64;
-    }
-    Ok(report)
+        judged: judged.judged as u64,
+        judged_from_cache: judged.from_cache as u64,
+        judge_unparsed: judged.unparsed as u64,
+        judge_errors: judged.errors as u64,
+    })
 }
 
 #[cfg(test)]

@@ -111,7 +111,7 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
     let id3 = s.item_id_by_ext("jgraph-mini", "jg-003").unwrap();
     s.sign_off(id3, true, Some("checked"), &seo).unwrap();
     assay_sync::sync(&us, &mut s).unwrap();
-    record_run(&mut a, "gpt", 1.0);
+    recorded_run(&mut a, "gpt", "exact", &[("jg-001", 1.0)]);
     assay_sync::sync(&ua, &mut a).unwrap();
     assay_sync::sync(&us, &mut s).unwrap();
     let before = (shown(&a), shown(&s));
@@ -834,41 +834,4 @@ fn one_team_one_database(cluster: &Cluster, dir: &std::path::Path) {
         .err()
         .expect("the old team's member is refused");
     assert_eq!(e.code(), Some(&SqlState::INSUFFICIENT_PRIVILEGE), "{e}");
-}
-
-/// A recorded run of `model` on jg-001 with `score`.
-fn record_run(p: &mut Project, model: &str, score: f64) {
-    let cfg =
-        format!(r#"{{"name":"{model}","model":"{model}","endpoints":["http://127.0.0.1:9/v1"]}}"#);
-    let model_id = p.ensure_model_config(model, &cfg).unwrap();
-    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
-    let key = assay_core::store::runs::RunKey {
-        model_id,
-        dataset_id: ds,
-        version: assay_core::Version::Before,
-        variant: "original".into(),
-        run_index: 0,
-        template: "default".into(),
-        scorer: "exact".into(),
-        source: "recorded".into(),
-    };
-    let id = p.item_id_by_ext("jgraph-mini", "jg-001").unwrap();
-    let result = assay_core::store::runs::RecordedResult {
-        result: assay_core::store::runs::RunItemResult {
-            item_id: id,
-            item_rev: p.item(id).unwrap().rev,
-            cache_key: None,
-            outcome: "scored".into(),
-            from_cache: false,
-            score: Some(score),
-            parsed: None,
-            evidence: None,
-            error: None,
-            scorer: Some("exact".into()),
-            scorer_version: None,
-        },
-        response: format!("the model said {score}"),
-        prompt: None,
-    };
-    p.record_run(&key, &[result], "complete").unwrap();
 }

@@ -387,48 +387,6 @@ fn blind_judgements_stay_unreadable_until_both_are_in() {
     cluster.stop();
 }
 
-/// A recorded run of `scorer` on jg-001..jg-003 with the judge's scores.
-fn judged_run(p: &mut Project, scorer: &str, scores: &[f64]) -> i64 {
-    let cfg = r#"{"name":"judged","model":"judged","endpoints":["http://127.0.0.1:9/v1"]}"#;
-    let model_id = p.ensure_model_config("judged", cfg).unwrap();
-    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
-    let key = assay_core::store::runs::RunKey {
-        model_id,
-        dataset_id: ds,
-        version: assay_core::Version::Before,
-        variant: "original".into(),
-        run_index: 0,
-        template: "default".into(),
-        scorer: scorer.into(),
-        source: "recorded".into(),
-    };
-    let results: Vec<_> = scores
-        .iter()
-        .enumerate()
-        .map(|(k, s)| {
-            let item_id = id(p, &format!("jg-00{}", k + 1));
-            assay_core::store::runs::RecordedResult {
-                result: assay_core::store::runs::RunItemResult {
-                    item_id,
-                    item_rev: p.item(item_id).unwrap().rev,
-                    cache_key: None,
-                    outcome: "scored".into(),
-                    from_cache: false,
-                    score: Some(*s),
-                    parsed: None,
-                    evidence: Some(format!("the judge says {s}")),
-                    error: None,
-                    scorer: Some(scorer.into()),
-                    scorer_version: None,
-                },
-                response: format!("answer {k}"),
-                prompt: None,
-            }
-        })
-        .collect();
-    p.record_run(&key, &results, "complete").unwrap()
-}
-
 #[test]
 fn ratings_of_a_judge_travel_under_their_authors_names() {
     let (cluster, dir, _) = team(&[]);
@@ -439,7 +397,12 @@ fn ratings_of_a_judge_travel_under_their_authors_names() {
     );
     // seo's judged run, published; aiko and minjun rate its decisions on their replicas.
     let (mut s, _) = assay_sync::join(&us, &dir.path().join("s.assay")).unwrap();
-    let run_s = judged_run(&mut s, "judge", &[1.0, 0.0, 1.0]);
+    let run_s = recorded_run(
+        &mut s,
+        "judged",
+        "judge",
+        &[("jg-001", 1.0), ("jg-002", 0.0), ("jg-003", 1.0)],
+    );
     assay_sync::sync(&us, &mut s).unwrap();
     let (mut a, _) = assay_sync::join(&ua, &dir.path().join("a.assay")).unwrap();
     let (mut m, _) = assay_sync::join(&um, &dir.path().join("m.assay")).unwrap();

@@ -10,7 +10,7 @@ use crate::output;
 use assay_core::{AnswerFormat, Role};
 use assay_eval::engine::Version;
 use assay_eval::model::{models, save_model, GenParams, ImageEncoding, ImagePolicy, ModelConfig};
-use assay_eval::predictions::{import_predictions, PredictionFormat, PredictionImport};
+use assay_eval::predictions::{import_and_judge, PredictionFormat, PredictionImport};
 use assay_eval::scorers::grounding::BoxConvention;
 use assay_eval::table::{
     before_after_table, render, variant_table, Breakdown, Spread, TableFormat, TableOptions,
@@ -427,32 +427,17 @@ pub fn predictions(ctx: &Ctx, c: PredictionsCommand) -> anyhow::Result<()> {
         text_field,
         filter,
     };
-    let needs_judge = opts.scorer.filter(|s| s.needs_judge());
-    if let (Some(_), None) = (needs_judge, &judge) {
-        anyhow::bail!(
-            "scorer {} needs a judge model: pass --judge <model>",
-            opts.scorer.map_or("", |s| s.as_str())
-        );
-    }
-    let r = import_predictions(&mut p, &file, &opts)?;
-    // Identification asks the judge only about replies that are not an exact name.
-    let uses_judge = opts.scorer.filter(|s| s.uses_judge());
-    let judged = match (uses_judge, judge) {
-        (Some(kind), Some(j)) => {
-            let rt = tokio::runtime::Runtime::new()?;
-            let cancel = CancelToken::new();
-            let c2 = cancel.clone();
-            Some(rt.block_on(async {
-                tokio::spawn(async move {
-                    if tokio::signal::ctrl_c().await.is_ok() {
-                        c2.cancel();
-                    }
-                });
-                assay_eval::judging::judge_run(&mut p, r.run_id, kind, &j, cancel).await
-            })?)
-        }
-        _ => None,
-    };
+    let rt = tokio::runtime::Runtime::new()?;
+    let cancel = CancelToken::new();
+    let c2 = cancel.clone();
+    let (r, judged) = rt.block_on(async {
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                c2.cancel();
+            }
+        });
+        import_and_judge(&mut p, &file, &opts, judge.as_deref(), cancel).await
+    })?;
     if ctx.json {
         return output::json(&serde_json::json!({"import": r, "judged": judged}));
     }

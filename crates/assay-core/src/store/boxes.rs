@@ -282,7 +282,6 @@ impl Project {
                 status: it.status,
                 note: Some(note.to_string()),
             };
-            super::items::refuse_blind_hold(&tx, it.id, author)?;
             apply_edit(&tx, it.id, &edit, author)?;
             report.changed += 1;
         }

@@ -224,7 +224,6 @@ impl Project {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        refuse_blind_hold(&tx, item_id, author)?;
         let rev = apply_edit(&tx, item_id, edit, author)?;
         tx.commit()?;
         Ok(rev)
@@ -240,7 +239,6 @@ impl Project {
                 "item {item_id} is signed off; an auditor must reopen it before it changes"
             )));
         }
-        refuse_blind_hold(&tx, item_id, author)?;
         let old = super::revisions::load(&tx, item_id, rev)?;
         let edit = Edit {
             base_rev: None,
@@ -360,12 +358,9 @@ fn checklist_problem(list: &[String]) -> Option<String> {
 /// [`Project::save_edit`]'s rules inside a caller's transaction (bulk changes share them).
 /// An assignee of a blind round does not edit the item until an auditor has adjudicated it: the
 /// revision would show the other assignee their judgement, or pre-empt the adjudication
-/// (`store::blind`). Every path a person revises an item by asks this.
-pub(crate) fn refuse_blind_hold(
-    tx: &rusqlite::Connection,
-    item_id: i64,
-    author: &Author,
-) -> Result<()> {
+/// (`store::blind`). Asked by `append_revision`, which every revision a person makes here goes
+/// through (an assignee who is an auditor therefore does not adjudicate their own round).
+fn refuse_blind_hold(tx: &rusqlite::Connection, item_id: i64, author: &Author) -> Result<()> {
     match super::blind::blind_hold(tx, item_id, author.user_id)? {
         Some(round) => Err(Error::Forbidden(format!(
             "item {item_id} is in your blind round {round:?}: record your judgement there; \
@@ -559,6 +554,7 @@ pub(crate) fn append_revision(
     edit: &Edit,
     author: &Author,
 ) -> Result<i64> {
+    refuse_blind_hold(tx, item_id, author)?;
     append_revision_at(tx, item_id, edit, author, &now())
 }
 

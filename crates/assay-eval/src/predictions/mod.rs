@@ -189,3 +189,37 @@ pub fn import_predictions(
     )?;
     Ok(report)
 }
+
+/// Imports a file of predictions as a run and, with `judge`, has the judge decide what the run's
+/// scorer leaves to one (judge scorers: every answer; identification: the replies that are not
+/// an exact name). A scorer that needs a judge is refused before anything is written when none
+/// is given. The CLI and the app's import form both go through here.
+pub async fn import_and_judge(
+    project: &mut Project,
+    path: &Path,
+    opts: &PredictionImport,
+    judge: Option<&str>,
+    cancel: crate::CancelToken,
+) -> Result<(ImportedRun, Option<crate::judging::JudgeSummary>)> {
+    if let (Some(kind), None) = (opts.scorer.filter(|s| s.needs_judge()), judge) {
+        return Err(crate::EvalError::Config(format!(
+            "scorer {} needs a judge model (--judge, or the judge picker in the app)",
+            kind.as_str()
+        )));
+    }
+    let run = import_predictions(project, path, opts)?;
+    // Without a scorer given, the run's scorer is the format's usual one.
+    let kind = opts.scorer.or_else(|| {
+        project
+            .run(run.run_id)
+            .ok()
+            .and_then(|r| ScorerKind::parse(&r.scorer))
+    });
+    let judged = match (kind.filter(|k| k.uses_judge()), judge) {
+        (Some(kind), Some(j)) => {
+            Some(crate::judging::judge_run(project, run.run_id, kind, j, cancel).await?)
+        }
+        _ => None,
+    };
+    Ok((run, judged))
+}

@@ -90,3 +90,46 @@ pub fn scores(p: &Project) -> Vec<(String, Option<f64>)> {
     v.sort_by(|x, y| x.0.cmp(&y.0));
     v
 }
+
+/// A run of `model` recorded on jgraph-mini items with the given scores, scored by `scorer`
+/// (its evidence reads like a judge's), at each item's current revision. Returns the run.
+pub fn recorded_run(p: &mut Project, model: &str, scorer: &str, scores: &[(&str, f64)]) -> i64 {
+    let cfg =
+        format!(r#"{{"name":"{model}","model":"{model}","endpoints":["http://127.0.0.1:9/v1"]}}"#);
+    let model_id = p.ensure_model_config(model, &cfg).unwrap();
+    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+    let key = assay_core::store::runs::RunKey {
+        model_id,
+        dataset_id: ds,
+        version: assay_core::Version::Before,
+        variant: "original".into(),
+        run_index: 0,
+        template: "default".into(),
+        scorer: scorer.into(),
+        source: "recorded".into(),
+    };
+    let results: Vec<_> = scores
+        .iter()
+        .map(|(ext, score)| {
+            let item_id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
+            assay_core::store::runs::RecordedResult {
+                result: assay_core::store::runs::RunItemResult {
+                    item_id,
+                    item_rev: p.item(item_id).unwrap().rev,
+                    cache_key: None,
+                    outcome: "scored".into(),
+                    from_cache: false,
+                    score: Some(*score),
+                    parsed: None,
+                    evidence: Some(format!("the judge says {score}")),
+                    error: None,
+                    scorer: Some(scorer.into()),
+                    scorer_version: None,
+                },
+                response: format!("the model said {score}"),
+                prompt: None,
+            }
+        })
+        .collect();
+    p.record_run(&key, &results, "complete").unwrap()
+}
