@@ -88,10 +88,16 @@ export class Editor {
     return { content: d.item.content, op: d.item.op, tags: d.item.tags, status: d.item.status };
   }
 
+  /** The item being fetched, so a second request for it (the URL following a click) waits. */
+  loadingId: number | null = null;
+
   async load(id: number): Promise<void> {
+    this.loadingId = id;
     await this.flush();
     try {
       const d = await api.itemDetail(id);
+      if (this.loadingId !== id) return;
+      this.loadingId = null;
       this.undo.clear();
       this.conflict = null;
       this.held = null;
@@ -113,6 +119,7 @@ export class Editor {
       }
       this.error = null;
     } catch (e) {
+      if (this.loadingId === id) this.loadingId = null;
       this.error = asApiError(e).message;
     }
   }
