@@ -371,7 +371,7 @@ fn refuse_blind_hold(tx: &rusqlite::Connection, item_id: i64, author: &Author) -
 }
 
 pub(crate) fn apply_edit(
-    tx: &Transaction<'_>,
+    tx: &rusqlite::Connection,
     item_id: i64,
     edit: &Edit,
     author: &Author,

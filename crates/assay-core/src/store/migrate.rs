@@ -102,6 +102,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0023_judge_ratings",
         include_str!("../../../../migrations/0023_judge_ratings.sql"),
     ),
+    (
+        "0024_bulk_actions_saved_views",
+        include_str!("../../../../migrations/0024_bulk_actions_saved_views.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

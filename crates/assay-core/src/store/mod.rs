@@ -3,6 +3,7 @@
 pub mod agreement;
 pub mod blind;
 pub mod boxes;
+pub mod bulk;
 pub mod comments;
 pub(crate) mod connection;
 pub mod datasets;
@@ -17,6 +18,7 @@ pub mod review;
 pub mod revisions;
 pub mod rounds;
 pub mod runs;
+pub mod saved_views;
 pub mod search;
 pub mod stages;
 pub mod summary;
@@ -36,13 +38,16 @@ use crate::error::Result;
 pub use agreement::{Agreement, AgreementField, PairAgreement};
 pub use blind::{BlindEntry, BlindItem, BlindJudgement};
 pub use boxes::BoxApplyReport;
+pub use bulk::{BulkAction, BulkChange, BulkReport};
 pub use comments::{Comment, OpenMention};
 pub use datasets::Dataset;
 pub use items::{Author, CurrentItem, Edit, ItemView, NewItem};
 pub use judge_ratings::{JudgeRatingReport, JudgeReviewEntry, RaterAgreement};
 pub use models::{ModelRow, TemplateRow};
 pub use panels::{PanelJudgement, PanelRow, PanelTodo};
-pub use query::{Bin, BoxHistograms, Facets, Filter, ItemRow, Page, QueryResult, Range};
+pub use query::{
+    Bin, BoxHistograms, Facets, Filter, ItemRow, Page, QueryResult, Range, Sort, SortColumn,
+};
 pub use review::ReviewDecision;
 pub use revisions::RevisionInfo;
 pub use rounds::{AssigneeProgress, NewRound, PersonStats, QueueEntry, RoundPurpose, RoundSummary};
@@ -51,6 +56,7 @@ pub use runs::{
     PendingJudgement, RecordedResult, ReplicaRecord, ResultRow, RunItemResult, RunKey, RunRow,
     RunSummary, RunWrite, StoredResponse, TraceRow,
 };
+pub use saved_views::SavedView;
 pub use stages::{DecidedBy, Filtering, FunnelStep, Phase1Flag, Stage, StageDecision};
 pub use users::User;
 pub use versions::{Version, VersionItem};

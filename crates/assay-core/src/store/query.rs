@@ -35,6 +35,72 @@ pub struct Filter {
     pub kept: Option<bool>,
     /// Substring of question, answer, options or question variants; case-insensitive for Latin.
     pub text: Option<String>,
+    /// Only these items (a selection made by hand); empty means no such limit.
+    pub ids: Vec<i64>,
+    /// The list's order; None is dataset order (import order).
+    pub sort: Option<Sort>,
+}
+
+crate::named_enum! {
+    /// A column the item list can be ordered by.
+    #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+    pub enum SortColumn {
+        ExtId = "ext_id",
+        Question = "question",
+        Answer = "answer",
+        Category = "category",
+        Op = "op",
+        Status = "status",
+        RefType = "ref_type",
+        SizeRatio = "size_ratio",
+        CenterDistance = "center_distance",
+        Saliency = "saliency",
+        Revision = "rev",
+        Updated = "updated_at",
+    }
+}
+
+impl SortColumn {
+    /// The SQL expression; every value comes from this list, never from the caller's text.
+    fn sql(self) -> &'static str {
+        match self {
+            Self::ExtId => "items.ext_id",
+            Self::Question => "items.question",
+            Self::Answer => "items.answer",
+            Self::Category => "items.category",
+            Self::Op => "items.op",
+            Self::Status => "items.status",
+            Self::RefType => "items.ref_type",
+            Self::SizeRatio => "items.size_ratio",
+            Self::CenterDistance => "items.center_distance",
+            Self::Saliency => "items.saliency",
+            Self::Revision => "items.rev",
+            Self::Updated => "items.updated_at",
+        }
+    }
+}
+
+/// An order for the list: a column, descending or not; empty values always last, and ties in
+/// dataset order so paging is stable.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Sort {
+    pub column: SortColumn,
+    #[serde(default)]
+    pub desc: bool,
+}
+
+impl Sort {
+    fn order_by(sort: Option<Sort>) -> String {
+        match sort {
+            None => "items.id".into(),
+            Some(s) => format!(
+                "{} {} NULLS LAST, items.id",
+                s.column.sql(),
+                if s.desc { "DESC" } else { "ASC" }
+            ),
+        }
+    }
 }
 
 /// `min <= value < max`; a max of 1 or more includes 1 (the metrics' upper end).
@@ -100,6 +166,10 @@ pub struct ItemRow {
     pub thumb_hash: Option<String>,
     pub question: String,
     pub answer: Option<String>,
+    /// The primary target box's metrics (see `grounding::metrics`); None without a box.
+    pub size_ratio: Option<f64>,
+    pub center_distance: Option<f64>,
+    pub saliency: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -262,6 +332,14 @@ impl Filter {
             }
             None => {}
         }
+        if !self.ids.is_empty() {
+            // One JSON parameter whatever the selection's size: no limit on bound variables,
+            // and one cached statement.
+            wh.push("items.id IN (SELECT value FROM json_each(?))".into());
+            p.push(Value::Text(
+                serde_json::to_string(&self.ids).unwrap_or_else(|_| "[]".into()),
+            ));
+        }
         if text_in_temp {
             wh.push("items.id IN (SELECT id FROM temp.facet_ids)".into());
         } else if let Some(t) = &self.text {
@@ -276,7 +354,7 @@ impl Filter {
 }
 
 const ROW_COLUMNS: &str = "id, dataset_id, ext_id, seq, rev, format, category, op, tags, status, \
-    ref_type, has_box, image_count, thumb_hash, question, answer";
+    ref_type, has_box, image_count, thumb_hash, question, answer, size_ratio, center_distance, saliency";
 
 /// The ids matching a text search, as SQL with its positional parameters: the trigram index
 /// for three or more characters; the CJK index for one or two kana, ideographs or Hangul (each
@@ -323,13 +401,16 @@ fn row_to_item(r: &rusqlite::Row<'_>) -> rusqlite::Result<ItemRow> {
         thumb_hash: r.get(13)?,
         question: r.get(14)?,
         answer: r.get(15)?,
+        size_ratio: r.get(16)?,
+        center_distance: r.get(17)?,
+        saliency: r.get(18)?,
     })
 }
 
 impl Project {
     /// One page of matching items in dataset order, with the total count.
     pub fn query(&self, filter: &Filter, page: Page) -> Result<QueryResult> {
-        if filter.text.as_deref().is_some_and(|t| !t.trim().is_empty()) {
+        if filter.text.as_deref().is_some_and(|t| !t.trim().is_empty()) && filter.sort.is_none() {
             return self.query_by_ids(filter, page);
         }
         let (wh, params) = filter.where_clause(Skip::None);
@@ -338,7 +419,8 @@ impl Project {
             .prepare_cached(&format!("SELECT count(*) FROM items{wh}"))?
             .query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?;
         let mut st = self.conn.prepare_cached(&format!(
-            "SELECT {ROW_COLUMNS} FROM items{wh} ORDER BY id LIMIT ? OFFSET ?"
+            "SELECT {ROW_COLUMNS} FROM items{wh} ORDER BY {} LIMIT ? OFFSET ?",
+            Sort::order_by(filter.sort)
         ))?;
         let mut all = params;
         all.push(Value::Integer(page.limit.clamp(0, 10_000)));
@@ -382,9 +464,10 @@ impl Project {
             return self.text_ids(filter.text.as_deref().unwrap_or_default());
         }
         let (wh, params) = filter.where_clause(Skip::None);
-        let mut st = self
-            .conn
-            .prepare_cached(&format!("SELECT id FROM items{wh} ORDER BY id"))?;
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT id FROM items{wh} ORDER BY {}",
+            Sort::order_by(filter.sort)
+        ))?;
         let ids = st
             .query_map(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?
             .collect::<Result<Vec<i64>, _>>()?;

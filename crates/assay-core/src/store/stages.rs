@@ -170,12 +170,7 @@ impl Project {
             DecidedBy::Person(a) => (Some(a.user_id), None),
             DecidedBy::Run(r) => (None, Some(r)),
         };
-        tx.execute(
-            "INSERT INTO stage_decisions (item_id, stage_id, keep, reason, author_id, run_id, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![item_id, stage_id, keep, reason, author, run, now()],
-        )?;
-        refresh(&tx, item_id)?;
+        record_decision(&tx, item_id, stage_id, keep, reason, author, run)?;
         tx.commit()?;
         self.filtering(item_id)
     }
@@ -407,6 +402,40 @@ fn standing_override(conn: &Connection, item_id: i64) -> Result<Option<String>> 
 }
 
 /// Recomputes an item's outcome columns from its decisions, flags and overrides.
+/// Appends one keep/drop decision and refreshes the item's filtering columns (inside the
+/// caller's transaction): the one way a decision is written, single or in bulk.
+pub(crate) fn record_decision(
+    conn: &Connection,
+    item_id: i64,
+    stage_id: i64,
+    keep: bool,
+    reason: Option<&str>,
+    author: Option<i64>,
+    run: Option<i64>,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO stage_decisions (item_id, stage_id, keep, reason, author_id, run_id, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![item_id, stage_id, keep, reason, author, run, now()],
+    )?;
+    refresh(conn, item_id)
+}
+
+/// The latest decision on an item at a stage (None: never decided).
+pub(crate) fn latest_decision(
+    conn: &Connection,
+    item_id: i64,
+    stage_id: i64,
+) -> Result<Option<bool>> {
+    Ok(conn
+        .query_row(
+            "SELECT keep FROM stage_decisions WHERE item_id = ?1 AND stage_id = ?2 ORDER BY id DESC LIMIT 1",
+            params![item_id, stage_id],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
 fn refresh(conn: &Connection, item_id: i64) -> Result<()> {
     let dropped: Option<i64> = conn.query_row(
         "SELECT min(s.position) FROM stage_decisions d JOIN stages s ON s.id = d.stage_id

@@ -1,6 +1,7 @@
 //! Integration tests of assay-core; modules mirror src/.
 
 mod blind;
+mod bulk;
 mod common;
 mod export;
 mod filtering;
