@@ -92,6 +92,15 @@ pub fn run() {
             commands::team::sync_conflicts,
             commands::team::conflict_sides,
             commands::team::resolve_sync_conflict,
+            commands::selection::bulk_edit,
+            commands::selection::undo_bulk,
+            commands::selection::bulk_actions,
+            commands::selection::saved_views,
+            commands::selection::save_view,
+            commands::selection::delete_view,
+            commands::selection::export_selection,
+            commands::selection::run_detail,
+            commands::selection::delete_run,
         ])
         .run(tauri::generate_context!())
         .expect("error while running Assay");
@@ -113,12 +122,12 @@ mod tests {
             .collect()
     }
 
-    /// The generated TypeScript wrappers (assay-api's COMMANDS) and the handlers the shell
+    /// The generated TypeScript wrappers (assay-api's `for_each_command!`) and the handlers the shell
     /// registers are the same set: a command missing on either side fails here, not at runtime.
     #[test]
     fn every_generated_command_has_a_handler_and_back() {
         let mut handlers = registered();
-        let mut generated: Vec<String> = assay_api::bindings::COMMANDS
+        let mut generated: Vec<String> = assay_api::bindings::commands()
             .iter()
             .map(|c| c.name.to_string())
             .collect();
@@ -138,16 +147,17 @@ mod tests {
             include_str!("commands/filtering.rs"),
             include_str!("commands/evaluation.rs"),
             include_str!("commands/team.rs"),
+            include_str!("commands/selection.rs"),
         ]
         .concat();
-        for c in assay_api::bindings::COMMANDS {
+        for c in assay_api::bindings::commands() {
             let at = sources
                 .find(&format!("pub async fn {}(", c.name))
                 .or_else(|| sources.find(&format!("pub fn {}(", c.name)))
                 .unwrap_or_else(|| panic!("no handler fn for {}", c.name));
             let sig_end = at + sources[at..].find(')').unwrap();
             let sig = &sources[at..sig_end];
-            for (arg, _) in c.args {
+            for (arg, _) in &c.args {
                 let rust = arg
                     .chars()
                     .flat_map(|ch| {

@@ -2,9 +2,11 @@
 //! over a function here, so the behaviour is tested without a window.
 
 pub mod bindings;
+pub mod commands;
 pub mod error;
 pub mod evaluation;
 pub mod prefs;
+pub mod selection;
 pub mod session;
 pub mod team;
 pub mod types;

@@ -44,11 +44,11 @@ impl Session {
         let _ = self.prefs.save(&self.prefs_path);
     }
 
-    fn project(&self) -> ApiResult<&Project> {
+    pub(crate) fn project(&self) -> ApiResult<&Project> {
         self.project.as_ref().ok_or_else(ApiError::no_project)
     }
 
-    fn project_mut(&mut self) -> ApiResult<&mut Project> {
+    pub(crate) fn project_mut(&mut self) -> ApiResult<&mut Project> {
         self.project.as_mut().ok_or_else(ApiError::no_project)
     }
 
@@ -145,7 +145,7 @@ impl Session {
         })
     }
 
-    fn author(&self) -> ApiResult<Author> {
+    pub(crate) fn author(&self) -> ApiResult<Author> {
         let u = self.user.as_ref().ok_or_else(ApiError::no_user)?;
         Ok(Author {
             user_id: u.id,

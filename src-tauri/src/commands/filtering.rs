@@ -65,7 +65,11 @@ pub async fn funnel(
 }
 
 #[tauri::command]
-pub async fn save_chart(path: String, data: String) -> Result<(), ApiError> {
+pub async fn save_chart(
+    _state: State<'_, AppState>,
+    path: String,
+    data: String,
+) -> Result<(), ApiError> {
     assay_api::session::save_chart(std::path::Path::new(&path), &data)
 }
 

@@ -18,6 +18,35 @@ pub fn export_jsonl(
 ) -> Result<ExportReport> {
     let ds = project.dataset_by_name(dataset)?;
     let items = current_items(project, ds.id, scope)?;
+    write_jsonl(project, ds.name, items, dir)
+}
+
+/// Writes the items a filter matches (a hand selection is `Filter::ids`), from any datasets,
+/// in the same layout: what "export the selection" in the item table writes.
+pub fn export_selection(
+    project: &Project,
+    target: &crate::store::Filter,
+    dir: &Path,
+) -> Result<ExportReport> {
+    let wanted: HashSet<i64> = project.query_ids(target)?.into_iter().collect();
+    let mut items = Vec::new();
+    for ds in project.datasets()? {
+        items.extend(
+            project
+                .current_items(ds.id)?
+                .into_iter()
+                .filter(|i| wanted.contains(&i.id)),
+        );
+    }
+    write_jsonl(project, "selection".into(), items, dir)
+}
+
+fn write_jsonl(
+    project: &Project,
+    name: String,
+    items: Vec<crate::store::CurrentItem>,
+    dir: &Path,
+) -> Result<ExportReport> {
     let img_dir = dir.join("images");
     std::fs::create_dir_all(&img_dir).map_err(|e| Error::io(&img_dir, e))?;
     let data_path = dir.join("data.jsonl");
@@ -59,7 +88,7 @@ pub fn export_jsonl(
     }
     out.flush().map_err(|e| Error::io(&data_path, e))?;
     Ok(ExportReport {
-        dataset: ds.name,
+        dataset: name,
         items: count,
         removed_left_out: removed,
         images: written.len(),

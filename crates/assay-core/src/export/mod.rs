@@ -13,13 +13,14 @@ use serde::{Deserialize, Serialize};
 pub use changelog::write_changelog;
 pub use haerae::export_haerae;
 pub use hf::{export_hf, HfReport, SPLITS as HF_SPLITS};
-pub use jsonl::export_jsonl;
+pub use jsonl::{export_jsonl, export_selection};
 pub use parquet_hf::{export_parquet, ITEM_COLUMN};
 
 use crate::error::Result;
 use crate::store::{CurrentItem, Project};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ExportReport {
     pub dataset: String,
     pub items: usize,

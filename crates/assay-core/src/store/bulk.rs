@@ -20,9 +20,9 @@ use crate::model::{IssueTag, ItemStatus, RefinementOp};
 #[serde(default)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct BulkChange {
-    /// Set the operation (Some(None) clears it).
-    #[cfg_attr(feature = "ts", ts(optional = nullable))]
-    pub op: Option<Option<RefinementOp>>,
+    /// Set the operation to `op` (None clears it); false leaves each item's as it is.
+    pub set_op: bool,
+    pub op: Option<RefinementOp>,
     pub add_tags: Vec<IssueTag>,
     pub remove_tags: Vec<IssueTag>,
     /// Set the status: todo, edited or flagged. Approval is a review, one item at a time.
@@ -67,8 +67,11 @@ const LISTED: usize = 50;
 impl BulkChange {
     fn label(&self, n: usize) -> String {
         let mut parts = Vec::new();
-        if let Some(op) = self.op {
-            parts.push(format!("operation {}", op.map_or("none", |o| o.as_str())));
+        if self.set_op {
+            parts.push(format!(
+                "operation {}",
+                self.op.map_or("none", |o| o.as_str())
+            ));
         }
         if !self.add_tags.is_empty() {
             let t: Vec<_> = self.add_tags.iter().map(|t| t.as_str()).collect();
@@ -91,7 +94,7 @@ impl BulkChange {
     }
 
     fn validate(&self) -> Result<()> {
-        if self.op.is_none()
+        if !self.set_op
             && self.add_tags.is_empty()
             && self.remove_tags.is_empty()
             && self.status.is_none()
@@ -115,7 +118,7 @@ impl BulkChange {
     }
 
     fn touches_revision(&self) -> bool {
-        self.op.is_some()
+        self.set_op
             || !self.add_tags.is_empty()
             || !self.remove_tags.is_empty()
             || self.status.is_some()
@@ -379,8 +382,8 @@ fn apply_one(
     let mut changed = false;
     if change.touches_revision() {
         let (rev, mut edit) = current_edit(tx, item_id)?;
-        if let Some(op) = change.op {
-            edit.op = op;
+        if change.set_op {
+            edit.op = change.op;
         }
         let mut bits = IssueTag::to_bits(&edit.tags);
         bits |= IssueTag::to_bits(&change.add_tags);

@@ -17,6 +17,7 @@ pub mod query;
 pub mod review;
 pub mod revisions;
 pub mod rounds;
+pub mod run_detail;
 pub mod runs;
 pub mod saved_views;
 pub mod search;
@@ -51,6 +52,7 @@ pub use query::{
 pub use review::ReviewDecision;
 pub use revisions::RevisionInfo;
 pub use rounds::{AssigneeProgress, NewRound, PersonStats, QueueEntry, RoundPurpose, RoundSummary};
+pub use run_detail::{RunDetail, RunItemLine};
 pub use runs::{
     CriterionOverrule, CurrentResult, ItemRunResult, NewCriterionOverrule, Outcome,
     PendingJudgement, RecordedResult, ReplicaRecord, ResultRow, RunItemResult, RunKey, RunRow,

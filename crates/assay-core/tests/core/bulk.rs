@@ -50,7 +50,8 @@ fn a_bulk_change_is_one_step_and_its_undo_another() {
     let revs_before: Vec<i64> = ids.iter().map(|&i| p.item(i).unwrap().rev).collect();
 
     let change = BulkChange {
-        op: Some(Some(RefinementOp::Remove)),
+        set_op: true,
+        op: Some(RefinementOp::Remove),
         add_tags: vec![IssueTag::WrongAnswer],
         ..Default::default()
     };
@@ -303,4 +304,35 @@ fn saved_views_are_their_authors_and_shared_ones_are_everyones() {
         seen.iter().find(|v| v.name == "Unreviewed").unwrap().filter,
         Filter::default()
     );
+}
+
+#[test]
+fn a_selection_exports_across_datasets_and_imports_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let pick = vec![
+        jg(&p, "jg-002"),
+        p.item_id_by_ext("vague-mini", &first_ext(&p, "vague-mini"))
+            .unwrap(),
+        jg(&p, "jg-005"),
+    ];
+    let out = dir.path().join("sel");
+    let r = assay_core::export::export_selection(&p, &selection(&pick), &out).unwrap();
+    assert_eq!(r.items, 3);
+    let text = std::fs::read_to_string(out.join("data.jsonl")).unwrap();
+    assert_eq!(text.lines().count(), 3);
+    let mut q = assay_core::Project::create(dir.path().join("q.assay")).unwrap();
+    let rep = import(
+        &mut q,
+        &out.join("data.jsonl"),
+        &assay_core::import::ImportOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(rep.items, 3, "{rep:?}");
+}
+
+fn first_ext(p: &assay_core::Project, dataset: &str) -> String {
+    let ds = p.dataset_by_name(dataset).unwrap();
+    p.item_ext_ids(ds.id).unwrap()[0].1.clone()
 }

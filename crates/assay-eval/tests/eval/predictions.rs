@@ -259,3 +259,108 @@ fn unknown_prediction_ids_are_reported() {
     .to_string();
     assert!(e.contains("bad.jsonl:2: malformed JSON"), "{e}");
 }
+
+#[test]
+fn a_runs_detail_lists_its_results_and_an_unused_run_can_be_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 0, 4);
+    let mut p = Project::open(&path).unwrap();
+    let f = write(dir.path(), "X", 0, Version::Before, 4, &[0, 2]);
+    let mut opts = recorded("X", "set");
+    opts.text_field = "text".into();
+    import_predictions(&mut p, &f, &opts).unwrap();
+    let run = p.run_summaries().unwrap()[0].run.id;
+
+    let all = p.run_detail(run, None, 0, 100).unwrap();
+    assert_eq!(all.total, 4);
+    assert_eq!(
+        all.lines
+            .iter()
+            .map(|l| l.ext_id.as_str())
+            .collect::<Vec<_>>(),
+        ["m0", "m1", "m2", "m3"]
+    );
+    assert!(all.lines.iter().all(|l| !l.stale));
+    let wrong = p.run_detail(run, Some("wrong"), 0, 100).unwrap();
+    assert_eq!(wrong.total, 2);
+    assert_eq!(
+        wrong
+            .lines
+            .iter()
+            .map(|l| l.ext_id.as_str())
+            .collect::<Vec<_>>(),
+        ["m1", "m3"]
+    );
+    let page = p.run_detail(run, None, 2, 1).unwrap();
+    assert_eq!((page.total, page.lines[0].ext_id.as_str()), (4, "m2"));
+
+    // Editing an item makes its result stale (it scored the old revision).
+    let u = p.ensure_user("aiko", Role::Annotator).unwrap();
+    let m1 = p.item_id_by_ext("set", "m1").unwrap();
+    let mut c = p.item(m1).unwrap().content;
+    c.answer = Some("C".into());
+    let aiko = Author {
+        user_id: u.id,
+        role: Role::Annotator,
+        round: 1,
+    };
+    p.save_edit(
+        m1,
+        &Edit {
+            base_rev: None,
+            content: c,
+            op: Some(RefinementOp::AnswerCorrection),
+            tags: vec![],
+            status: ItemStatus::Edited,
+            note: None,
+        },
+        &aiko,
+    )
+    .unwrap();
+    let all = p.run_detail(run, None, 0, 100).unwrap();
+    assert_eq!(
+        all.lines
+            .iter()
+            .filter(|l| l.stale)
+            .map(|l| l.ext_id.as_str())
+            .collect::<Vec<_>>(),
+        ["m1"]
+    );
+
+    // A person's overrule keeps the run; without it the run goes, its responses stay cached.
+    let responses = |p: &Project| -> i64 {
+        p.connection()
+            .query_row("SELECT count(*) FROM responses", [], |r| r.get(0))
+            .unwrap()
+    };
+    let cached = responses(&p);
+    overrule(
+        &p,
+        run,
+        m1,
+        1.0,
+        Some(aiko.user_id),
+        Some("reference was wrong"),
+    )
+    .unwrap();
+    let e = p.delete_run(run).unwrap_err().to_string();
+    assert!(e.contains("overruled"), "{e}");
+    assert!(p.delete_run(run + 100).is_err());
+
+    let f = write(dir.path(), "Z", 0, Version::Before, 4, &[0]);
+    let mut opts = recorded("Z", "set");
+    opts.text_field = "prediction".into();
+    import_predictions(&mut p, &f, &opts).unwrap();
+    let z = p
+        .run_summaries()
+        .unwrap()
+        .into_iter()
+        .find(|r| r.run.model == "Z")
+        .unwrap()
+        .run
+        .id;
+    p.delete_run(z).unwrap();
+    assert!(p.run_summaries().unwrap().iter().all(|r| r.run.id != z));
+    assert!(p.run_detail(z, None, 0, 10).is_err());
+    assert_eq!(responses(&p), cached + 4, "responses stay in the cache");
+}

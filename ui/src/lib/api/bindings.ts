@@ -2,29 +2,140 @@
 /* eslint-disable */
 import { invoke, Channel } from '@tauri-apps/api/core';
 
-export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+export type ApiError = { 
+/**
+ * Stable: the UI may branch on it. One of the `assay_core::Error::code` values, or
+ * `no_project`, `no_user`.
+ */
+code: string, message: string, };
 
-export type AnswerFormat = "short_answer" | "multiple_choice" | "checklist" | "grounding" | "free_form";
+export type AppInfo = { version: string, recent: Array<string>, user: SessionUser | null, project: ProjectInfo | null, };
+
+export type Dataset = { id: number, name: string, layout: string, source_path: string | null, imported_at: string, item_count: number, };
+
+export type ProjectInfo = { path: string, name: string, datasets: Array<Dataset>, items: number, };
+
+export type SessionUser = { name: string, role: Role, };
+
+export type Role = "annotator" | "auditor" | "researcher";
+
+export type Filter = { datasets: Array<number>, categories: Array<string>, 
+/**
+ * `None` inside the list selects items with no operation recorded yet.
+ */
+ops: Array<RefinementOp | null>, 
+/**
+ * Items carrying any of these issue tags.
+ */
+tags: Array<IssueTag>, statuses: Array<ItemStatus>, ref_types: Array<RefType>, formats: Array<AnswerFormat>, has_box: boolean | null, 
+/**
+ * Box metrics of the primary target box (see `grounding::metrics`); items without a box
+ * never match a range.
+ */
+size_ratio: Range | null, center_distance: Range | null, saliency: Range | null, 
+/**
+ * Items whose earliest "drop" decision is at this stage position.
+ */
+dropped_at: number | null, 
+/**
+ * True: the kept set (not dropped at any stage, not removed by phase-1 flags); false: the
+ * items filtering took out.
+ */
+kept: boolean | null, 
+/**
+ * Substring of question, answer, options or question variants; case-insensitive for Latin.
+ */
+text: string | null, 
+/**
+ * Only these items (a selection made by hand); empty means no such limit.
+ */
+ids: Array<number>, 
+/**
+ * The list's order; None is dataset order (import order).
+ */
+sort: Sort | null, };
 
 export type RefinementOp = "identical" | "minor_edit" | "disambiguation" | "answer_correction" | "replacement" | "remove";
+
+export type Sort = { column: SortColumn, desc: boolean, };
+
+export type SortColumn = "ext_id" | "question" | "answer" | "category" | "op" | "status" | "ref_type" | "size_ratio" | "center_distance" | "saliency" | "rev" | "updated_at";
+
+export type RefType = "salient" | "ambiguous" | "in_image_cue" | "knowledge_cue";
 
 export type IssueTag = "ambiguous" | "not_image_grounded" | "wrong_answer" | "subjective";
 
 export type ItemStatus = "todo" | "edited" | "approved" | "flagged";
 
-export type RefType = "salient" | "ambiguous" | "in_image_cue" | "knowledge_cue";
+export type AnswerFormat = "short_answer" | "multiple_choice" | "checklist" | "grounding" | "free_form";
+
+export type Range = { min: number | null, max: number | null, };
+
+export type Page = { offset: number, limit: number, };
+
+export type QueryResult = { total: number, rows: Array<ItemRow>, };
+
+export type ItemRow = { id: number, dataset_id: number, ext_id: string, seq: number, rev: number, format: AnswerFormat, category: string | null, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, ref_type: RefType | null, has_box: boolean, image_count: number, thumb_hash: string | null, question: string, answer: string | null, 
+/**
+ * The primary target box's metrics (see `grounding::metrics`); None without a box.
+ */
+size_ratio: number | null, center_distance: number | null, saliency: number | null, };
+
+export type Facets = { datasets: Array<[number, number]>, categories: Array<[string | null, number]>, ops: Array<[string | null, number]>, statuses: Array<[string, number]>, ref_types: Array<[string | null, number]>, tags: Array<[string, number]>, has_box: Array<[boolean, number]>, boxes: BoxHistograms, };
+
+export type BoxHistograms = { size_ratio: Array<Bin>, center_distance: Array<Bin>, saliency: Array<Bin>, };
+
+export type Bin = { lo: number, hi: number, count: number, };
+
+export type ItemDetail = { item: ItemView, history: Array<RevisionInfo>, };
+
+export type RevisionInfo = { rev: number, author: string | null, role: Role | null, round: number, created_at: string, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, note: string | null, };
+
+export type ItemView = { id: number, dataset_id: number, dataset: string, ext_id: string, seq: number, rev: number, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, updated_at: string, 
+/**
+ * An auditor signed it off: no edit until an auditor reopens it.
+ */
+signed_off: boolean, content: ItemContent, original: ItemContent, };
+
+export type ItemContent = { answer_format: AnswerFormat, question: string, answer?: string | null, options?: Array<ChoiceOption>, 
+/**
+ * Index into `options` of the correct one.
+ */
+correct_option?: number | null, checklist?: Array<string>, checklist_flags?: Array<CriterionFlag>, explicit_question?: string | null, disambiguated_question?: string | null, text_only_question?: string | null, 
+/**
+ * VAGUE's direct request hidden behind the indirect utterance in `question`.
+ */
+direct_request?: string | null, ref_type?: RefType | null, entity_name?: string | null, entity_url?: string | null, 
+/**
+ * Other names accepted for the entity when object identification is scored (a person adds
+ * them: "Kia Optima" for "KIA K5").
+ */
+entity_aliases?: Array<string>, 
+/**
+ * Page views of the entity's Wikipedia article (CRAG-MM-Diagnostics: views in 2025).
+ */
+popularity?: number | null, 
+/**
+ * Number of objects in the image (CRAG-MM-Diagnostics counted Grounding-DINO detections);
+ * a person may correct it.
+ */
+crowdedness?: number | null, category?: string | null, source?: string | null, images?: Array<ItemImage>, metadata?: { [key in string]: JsonValue }, };
 
 export type DistractorKind = "FSU" | "SU" | "NE";
 
-export type Role = "annotator" | "auditor" | "researcher";
+export type ChoiceOption = { text: string, 
+/**
+ * For distractors of counterfactual benchmarks (VAGUE); None for the correct option.
+ */
+kind?: DistractorKind | null, };
 
-export type Phase1Dimension = "image_relevance" | "qa_quality" | "checklist_validity" | "category" | "overall";
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
 
 export type CriterionIssue = "not_grounded" | "unverifiable";
 
 export type CriterionFlag = { criterion: string, issue: CriterionIssue, };
-
-export type BBox = { x_min: number, y_min: number, x_max: number, y_max: number, };
 
 export type LabeledBox = { label?: string | null, 
 /**
@@ -56,86 +167,6 @@ source_id?: number | null,
  */
 target_boxes?: Array<LabeledBox>, person_boxes?: Array<LabeledBox>, };
 
-export type ChoiceOption = { text: string, 
-/**
- * For distractors of counterfactual benchmarks (VAGUE); None for the correct option.
- */
-kind?: DistractorKind | null, };
-
-export type ItemContent = { answer_format: AnswerFormat, question: string, answer?: string | null, options?: Array<ChoiceOption>, 
-/**
- * Index into `options` of the correct one.
- */
-correct_option?: number | null, checklist?: Array<string>, checklist_flags?: Array<CriterionFlag>, explicit_question?: string | null, disambiguated_question?: string | null, text_only_question?: string | null, 
-/**
- * VAGUE's direct request hidden behind the indirect utterance in `question`.
- */
-direct_request?: string | null, ref_type?: RefType | null, entity_name?: string | null, entity_url?: string | null, 
-/**
- * Other names accepted for the entity when object identification is scored (a person adds
- * them: "Kia Optima" for "KIA K5").
- */
-entity_aliases?: Array<string>, 
-/**
- * Page views of the entity's Wikipedia article (CRAG-MM-Diagnostics: views in 2025).
- */
-popularity?: number | null, 
-/**
- * Number of objects in the image (CRAG-MM-Diagnostics counted Grounding-DINO detections);
- * a person may correct it.
- */
-crowdedness?: number | null, category?: string | null, source?: string | null, images?: Array<ItemImage>, metadata?: { [key in string]: JsonValue }, };
-
-export type Problem = { location: string, message: string, };
-
-export type Range = { min: number | null, max: number | null, };
-
-export type Bin = { lo: number, hi: number, count: number, };
-
-export type BoxHistograms = { size_ratio: Array<Bin>, center_distance: Array<Bin>, saliency: Array<Bin>, };
-
-export type Filter = { datasets: Array<number>, categories: Array<string>, 
-/**
- * `None` inside the list selects items with no operation recorded yet.
- */
-ops: Array<RefinementOp | null>, 
-/**
- * Items carrying any of these issue tags.
- */
-tags: Array<IssueTag>, statuses: Array<ItemStatus>, ref_types: Array<RefType>, formats: Array<AnswerFormat>, has_box: boolean | null, 
-/**
- * Box metrics of the primary target box (see `grounding::metrics`); items without a box
- * never match a range.
- */
-size_ratio: Range | null, center_distance: Range | null, saliency: Range | null, 
-/**
- * Items whose earliest "drop" decision is at this stage position.
- */
-dropped_at: number | null, 
-/**
- * True: the kept set (not dropped at any stage, not removed by phase-1 flags); false: the
- * items filtering took out.
- */
-kept: boolean | null, 
-/**
- * Substring of question, answer, options or question variants; case-insensitive for Latin.
- */
-text: string | null, };
-
-export type Page = { offset: number, limit: number, };
-
-export type ItemRow = { id: number, dataset_id: number, ext_id: string, seq: number, rev: number, format: AnswerFormat, category: string | null, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, ref_type: RefType | null, has_box: boolean, image_count: number, thumb_hash: string | null, question: string, answer: string | null, };
-
-export type QueryResult = { total: number, rows: Array<ItemRow>, };
-
-export type Facets = { datasets: Array<[number, number]>, categories: Array<[string | null, number]>, ops: Array<[string | null, number]>, statuses: Array<[string, number]>, ref_types: Array<[string | null, number]>, tags: Array<[string, number]>, has_box: Array<[boolean, number]>, boxes: BoxHistograms, };
-
-export type ItemView = { id: number, dataset_id: number, dataset: string, ext_id: string, seq: number, rev: number, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, updated_at: string, 
-/**
- * An auditor signed it off: no edit until an auditor reopens it.
- */
-signed_off: boolean, content: ItemContent, original: ItemContent, };
-
 export type Edit = { 
 /**
  * The revision this edit was made on. When the item has moved on since, the save is
@@ -144,9 +175,9 @@ export type Edit = {
  */
 base_rev: number | null, content: ItemContent, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, note: string | null, };
 
-export type RevisionInfo = { rev: number, author: string | null, role: Role | null, round: number, created_at: string, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, note: string | null, };
+export type ImportRequest = { path: string, name: string | null, layout: string | null, mapping_path: string | null, link_images: boolean, dry_run: boolean, };
 
-export type Dataset = { id: number, name: string, layout: string, source_path: string | null, imported_at: string, item_count: number, };
+export type Progress = { stage: string, done: number, total: number, };
 
 export type ImportReport = { dataset: string, dataset_id: number | null, layout: string, items: number, images: number, new_images: number, 
 /**
@@ -154,34 +185,9 @@ export type ImportReport = { dataset: string, dataset_id: number | null, layout:
  */
 unmapped_fields: Array<string>, problems: Array<Problem>, dry_run: boolean, };
 
-export type Progress = { stage: string, done: number, total: number, };
-
-export type ApiError = { 
-/**
- * Stable: the UI may branch on it. One of the `assay_core::Error::code` values, or
- * `no_project`, `no_user`.
- */
-code: string, message: string, };
-
-export type ProjectInfo = { path: string, name: string, datasets: Array<Dataset>, items: number, };
-
-export type AppInfo = { version: string, recent: Array<string>, user: SessionUser | null, project: ProjectInfo | null, };
-
-export type SessionUser = { name: string, role: Role, };
-
-export type ItemDetail = { item: ItemView, history: Array<RevisionInfo>, };
-
-export type ImportRequest = { path: string, name: string | null, layout: string | null, mapping_path: string | null, link_images: boolean, dry_run: boolean, };
+export type Problem = { location: string, message: string, };
 
 export type Stage = { id: number, position: number, name: string, description: string, };
-
-export type StageDecision = { stage_id: number, position: number, stage: string, keep: boolean, reason: string | null, 
-/**
- * The person's name, or None when a run decided.
- */
-by: string | null, run_id: number | null, created_at: string, };
-
-export type Phase1Flag = { dimension: Phase1Dimension, by: string, note: string | null, created_at: string, };
 
 export type Filtering = { decisions: Array<StageDecision>, flags: Array<Phase1Flag>, 
 /**
@@ -197,19 +203,35 @@ dropped_stage: number | null, phase1_removed: boolean,
  */
 kept: boolean, };
 
+export type Phase1Flag = { dimension: Phase1Dimension, by: string, note: string | null, created_at: string, };
+
+export type Phase1Dimension = "image_relevance" | "qa_quality" | "checklist_validity" | "category" | "overall";
+
+export type StageDecision = { stage_id: number, position: number, stage: string, keep: boolean, reason: string | null, 
+/**
+ * The person's name, or None when a run decided.
+ */
+by: string | null, run_id: number | null, created_at: string, };
+
 export type FunnelStep = { 
 /**
  * 0 for the candidates before any stage; the last step is phase-1 validation.
  */
 position: number, name: string, survivors: number, groups: Array<[string | null, number]>, };
 
-export type RunRow = { id: number, model: string, dataset: string, version: string, variant: string, run_index: number, template: string, scorer: string, source: string, status: string, };
+export type ItemResults = { results: Array<ItemRunResult>, 
+/**
+ * (run id, S_final or accuracy with overrules applied)
+ */
+run_scores: Array<[number, number | null]>, };
 
 export type CriterionOverrule = { 
 /**
  * 0-based index into the item's checklist as judged.
  */
 criterion: number, rating: number, by: string | null, note: string | null, };
+
+export type RunRow = { id: number, model: string, dataset: string, version: string, variant: string, run_index: number, template: string, scorer: string, source: string, status: string, };
 
 export type ItemRunResult = { run: RunRow, outcome: string, score: number | null, parsed: string | null, 
 /**
@@ -221,12 +243,6 @@ evidence: string | null, error: string | null, response: string | null, overrule
  * Why the response failed, as people tagged it (see `tag_failure`).
  */
 failure_tags: Array<string>, };
-
-export type ItemResults = { results: Array<ItemRunResult>, 
-/**
- * (run id, S_final or accuracy with overrules applied)
- */
-run_scores: Array<[number, number | null]>, };
 
 export type CriterionOverruled = { 
 /**
@@ -291,6 +307,50 @@ cost: number | null,
  */
 items: Array<[string, string, number]>, };
 
+export type StageView = { version: string, 
+/**
+ * Column labels: "Grounding", "Identification (crag-mm/object_identification_easy_query)".
+ */
+columns: Array<string>, rows: Array<StageViewRow>, correlations: Array<StageViewCorrelation>, markdown: string, csv: string, latex: string, };
+
+export type StageCell = { accuracy: number, items: number, };
+
+export type StageViewRow = { dataset: string, model: string, variant: string, 
+/**
+ * "all", "ref_type", "size" or "saliency".
+ */
+breakdown: string, group: string, 
+/**
+ * One per column; null where the model has no such runs.
+ */
+cells: Array<StageCell | null>, };
+
+export type StageViewCorrelation = { dataset: string, model: string, variant: string, column: string, popularity_rho: number | null, popularity_items: number, saliency_r_pb: number | null, saliency_items: number, };
+
+export type PanelView = { run_id: number, scorer: string, judges: Array<string>, 
+/**
+ * Items at least one judge gave a verdict on.
+ */
+items: number, 
+/**
+ * Identification's exact matches (scored 1 with no judge asked, not in the figures).
+ */
+exact: number, alpha_interval: number | null, pairs: Array<PanelPair>, criteria: Array<PanelCriterion>, disagreements: Array<PanelDisagreement>, 
+/**
+ * What this call asked: per judge, verdicts made and how many came from the cache.
+ */
+judged: Array<[string, number, number]>, };
+
+export type PanelPair = { a: string, b: string, items: number, pearson: number | null, spearman: number | null, };
+
+export type PanelDisagreement = { item_id: number, ext_id: string, 
+/**
+ * One per judge, in `judges` order.
+ */
+scores: Array<number | null>, spread: number, };
+
+export type PanelCriterion = { criterion: number, items: number, alpha_interval: number | null, };
+
 export type EvalStatus = { running: boolean, total: number, done: number, sent: number, cached: number, errors: number, prompt_tokens: number, completion_tokens: number, elapsed_secs: number, 
 /**
  * From the pace so far; None until something finished.
@@ -300,29 +360,6 @@ eta_secs: number | null, cost: number | null, cancelled: boolean, run_ids: Array
  * What was asked, to run it again.
  */
 form: EvalForm | null, };
-
-export type ModelPair = { model: string, before: number, after: number, 
-/**
- * The model's rank on each side (1 = best), ties sharing the average of their ranks: the
- * ranks Spearman's rho of the row is computed on, so the rank chart and rho agree.
- */
-rank_before: number, rank_after: number, };
-
-export type Share = { model: string, group: string, hits: number, n: number, };
-
-export type DashboardRow = { dataset: string, 
-/**
- * The category or operation of the row when broken down.
- */
-group: string | null, scorer: string, 
-/**
- * The scorer with the versions of its rules that made the numbers ("choice v2").
- */
-scorer_label: string, source: string, items_before: number, items_after: number, accuracy_before: number, accuracy_after: number, delta: number, rank_correlation: number | null, models: Array<ModelPair>, 
-/**
- * Unparsed and hedged responses on each side (counted as misses).
- */
-unparsed_before: number, unparsed_after: number, hedged_before: number, hedged_after: number, };
 
 export type Dashboard = { rows: Array<DashboardRow>, 
 /**
@@ -346,25 +383,28 @@ grounding_by_size: Array<Share>,
  */
 distractors: Array<Share>, markdown: string, csv: string, latex: string, };
 
-export type StageCell = { accuracy: number, items: number, };
+export type Share = { model: string, group: string, hits: number, n: number, };
 
-export type StageViewRow = { dataset: string, model: string, variant: string, 
+export type DashboardRow = { dataset: string, 
 /**
- * "all", "ref_type", "size" or "saliency".
+ * The category or operation of the row when broken down.
  */
-breakdown: string, group: string, 
+group: string | null, scorer: string, 
 /**
- * One per column; null where the model has no such runs.
+ * The scorer with the versions of its rules that made the numbers ("choice v2").
  */
-cells: Array<StageCell | null>, };
+scorer_label: string, source: string, items_before: number, items_after: number, accuracy_before: number, accuracy_after: number, delta: number, rank_correlation: number | null, models: Array<ModelPair>, 
+/**
+ * Unparsed and hedged responses on each side (counted as misses).
+ */
+unparsed_before: number, unparsed_after: number, hedged_before: number, hedged_after: number, };
 
-export type StageViewCorrelation = { dataset: string, model: string, variant: string, column: string, popularity_rho: number | null, popularity_items: number, saliency_r_pb: number | null, saliency_items: number, };
-
-export type StageView = { version: string, 
+export type ModelPair = { model: string, before: number, after: number, 
 /**
- * Column labels: "Grounding", "Identification (crag-mm/object_identification_easy_query)".
+ * The model's rank on each side (1 = best), ties sharing the average of their ranks: the
+ * ranks Spearman's rho of the row is computed on, so the rank chart and rho agree.
  */
-columns: Array<string>, rows: Array<StageViewRow>, correlations: Array<StageViewCorrelation>, markdown: string, csv: string, latex: string, };
+rank_before: number, rank_after: number, };
 
 export type ReplicaRecord = { url: string, 
 /**
@@ -379,36 +419,6 @@ mean_ms: number | null,
  * Times it was taken out of the rotation after a connection or 5xx failure.
  */
 taken_out: number, };
-
-export type PanelPair = { a: string, b: string, items: number, pearson: number | null, spearman: number | null, };
-
-export type PanelCriterion = { criterion: number, items: number, alpha_interval: number | null, };
-
-export type PanelDisagreement = { item_id: number, ext_id: string, 
-/**
- * One per judge, in `judges` order.
- */
-scores: Array<number | null>, spread: number, };
-
-export type PanelView = { run_id: number, scorer: string, judges: Array<string>, 
-/**
- * Items at least one judge gave a verdict on.
- */
-items: number, 
-/**
- * Identification's exact matches (scored 1 with no judge asked, not in the figures).
- */
-exact: number, alpha_interval: number | null, pairs: Array<PanelPair>, criteria: Array<PanelCriterion>, disagreements: Array<PanelDisagreement>, 
-/**
- * What this call asked: per judge, verdicts made and how many came from the cache.
- */
-judged: Array<[string, number, number]>, };
-
-export type TriageEntry = { item_id: number, ext_id: string, dataset: string, score: number, 
-/**
- * (kind, evidence): "wrong_reference", "not_image_grounded" or "ambiguous".
- */
-reasons: Array<[string, string]>, };
 
 export type RunListRow = { run: RunRow, 
 /**
@@ -427,19 +437,15 @@ replicas: Array<ReplicaRecord>, };
 
 export type RescoreResult = { run_id: number, scorer: string, version: number, rescored: number, changed: number, kept: number, why_kept: string | null, error: string | null, };
 
+export type TriageEntry = { item_id: number, ext_id: string, dataset: string, score: number, 
+/**
+ * (kind, evidence): "wrong_reference", "not_image_grounded" or "ambiguous".
+ */
+reasons: Array<[string, string]>, };
+
 export type ReviewDecision = "approve" | "request_changes";
 
 export type AgreementField = "op" | "ref_type" | "tags" | "phase1" | "checklist" | "box";
-
-export type PairAgreement = { a: string, b: string, items: number, cohen_kappa: number | null, 
-/**
- * Boxes: the mean IoU of a's and b's boxes over their common items.
- */
-mean_iou: number | null, 
-/**
- * Rows a, columns b: counts per (a's value, b's value), values in `labels` order.
- */
-confusion: Array<Array<number>>, };
 
 export type Agreement = { field: AgreementField, 
 /**
@@ -476,7 +482,59 @@ mean_iou: number | null,
  */
 blind: boolean, };
 
+export type PairAgreement = { a: string, b: string, items: number, cohen_kappa: number | null, 
+/**
+ * Boxes: the mean IoU of a's and b's boxes over their common items.
+ */
+mean_iou: number | null, 
+/**
+ * Rows a, columns b: counts per (a's value, b's value), values in `labels` order.
+ */
+confusion: Array<Array<number>>, };
+
+export type MyWork = { 
+/**
+ * Items waiting for review that someone else edited last.
+ */
+review: Array<QueueEntry>, sent_back: Array<QueueEntry>, mentions: Array<OpenMention>, 
+/**
+ * For auditors: items of blind rounds whose judgements are all in, to adjudicate.
+ */
+adjudicate: Array<QueueEntry>, rounds: Array<RoundQueue>, };
+
+export type QueueEntry = { item_id: number, dataset: string, ext_id: string, status: string, done: boolean, };
+
 export type RoundPurpose = "annotate" | "review" | "audit";
+
+export type RoundQueue = { id: number, name: string, purpose: RoundPurpose, 
+/**
+ * Blind: the person records a judgement instead of editing the item.
+ */
+blind: boolean, done: number, entries: Array<QueueEntry>, };
+
+export type Comment = { id: number, item_id: number, 
+/**
+ * The item's revision when the comment was written.
+ */
+rev: number, author: string, body: string, mentions: Array<string>, created_at: string, };
+
+export type OpenMention = { item_id: number, dataset: string, ext_id: string, comment: Comment, };
+
+export type AssigneeProgress = { name: string, assigned: number, done: number, 
+/**
+ * Review decisions on this person's revisions (of these items, since assignment).
+ */
+approved: number, sent_back: number, 
+/**
+ * Median seconds between this person's consecutive actions, pauses over 30 min left out.
+ */
+median_seconds: number | null, };
+
+export type RoundSummary = { id: number, name: string, purpose: RoundPurpose, overlap: number, blind: boolean, created_by: string, created_at: string, items: number, 
+/**
+ * Items assigned to two or more people.
+ */
+overlapping: number, people: Array<AssigneeProgress>, };
 
 export type NewRound = { name: string, purpose: RoundPurpose, assignees: Array<string>, 
 /**
@@ -507,6 +565,8 @@ checklist: Array<number | null>,
  * The target box in the first image's original pixels.
  */
 target_box: BBox | null, note: string | null, };
+
+export type BBox = { x_min: number, y_min: number, x_max: number, y_max: number, };
 
 export type BlindEntry = { person: string, judgement: BlindJudgement, created_at: string, };
 
@@ -558,8 +618,6 @@ export type PredictionsReport = { run_id: number, format: string, matched: numbe
  */
 judged: number, judged_from_cache: number, judge_unparsed: number, judge_errors: number, };
 
-export type RaterAgreement = { name: string, items: number, mean_rating: number | null, pearson: number | null, spearman: number | null, };
-
 export type JudgeRatingReport = { run_id: number, 
 /**
  * Judged results rated by at least one person.
@@ -579,53 +637,13 @@ pearson: number | null, spearman: number | null, raters: Array<RaterAgreement>,
  */
 raters_alpha: number | null, raters_alpha_items: number, };
 
-export type AssigneeProgress = { name: string, assigned: number, done: number, 
-/**
- * Review decisions on this person's revisions (of these items, since assignment).
- */
-approved: number, sent_back: number, 
-/**
- * Median seconds between this person's consecutive actions, pauses over 30 min left out.
- */
-median_seconds: number | null, };
-
-export type RoundSummary = { id: number, name: string, purpose: RoundPurpose, overlap: number, blind: boolean, created_by: string, created_at: string, items: number, 
-/**
- * Items assigned to two or more people.
- */
-overlapping: number, people: Array<AssigneeProgress>, };
-
-export type QueueEntry = { item_id: number, dataset: string, ext_id: string, status: string, done: boolean, };
-
-export type Comment = { id: number, item_id: number, 
-/**
- * The item's revision when the comment was written.
- */
-rev: number, author: string, body: string, mentions: Array<string>, created_at: string, };
-
-export type OpenMention = { item_id: number, dataset: string, ext_id: string, comment: Comment, };
+export type RaterAgreement = { name: string, items: number, mean_rating: number | null, pearson: number | null, spearman: number | null, };
 
 export type PersonStats = { name: string, role: Role, 
 /**
  * Items with at least one revision of theirs (review records not counted).
  */
 items_edited: number, revisions: number, approved: number, sent_back: number, reviews: number, signoffs: number, median_seconds: number | null, };
-
-export type RoundQueue = { id: number, name: string, purpose: RoundPurpose, 
-/**
- * Blind: the person records a judgement instead of editing the item.
- */
-blind: boolean, done: number, entries: Array<QueueEntry>, };
-
-export type MyWork = { 
-/**
- * Items waiting for review that someone else edited last.
- */
-review: Array<QueueEntry>, sent_back: Array<QueueEntry>, mentions: Array<OpenMention>, 
-/**
- * For auditors: items of blind rounds whose judgements are all in, to adjudicate.
- */
-adjudicate: Array<QueueEntry>, rounds: Array<RoundQueue>, };
 
 export type User = { id: number, name: string, role: Role, };
 
@@ -652,6 +670,56 @@ export type SyncConflict = { item_id: number, dataset: string, ext_id: string, h
 export type ConflictSide = { uid: string, author: string | null, created_at: string, op: RefinementOp | null, tags: Array<IssueTag>, content: ItemContent, };
 
 export type ConflictSides = { item_id: number, current: ConflictSide, other: ConflictSide, };
+
+export type BulkChange = { 
+/**
+ * Set the operation to `op` (None clears it); false leaves each item's as it is.
+ */
+set_op: boolean, op: RefinementOp | null, add_tags: Array<IssueTag>, remove_tags: Array<IssueTag>, 
+/**
+ * Set the status: todo, edited or flagged. Approval is a review, one item at a time.
+ */
+status: ItemStatus | null, 
+/**
+ * Keep (true) or drop (false) at this stage; a drop needs `reason`.
+ */
+stage: [number, boolean] | null, reason: string | null, };
+
+export type BulkReport = { 
+/**
+ * The recorded action (None when nothing changed, so there is nothing to undo).
+ */
+action_id: number | null, label: string, changed: number, 
+/**
+ * Items already as asked.
+ */
+unchanged: number, 
+/**
+ * Items the rules refused, with why (at most the first 50 are listed).
+ */
+skipped: number, skipped_reasons: Array<[number, string]>, };
+
+export type BulkAction = { id: number, label: string, author: string, created_at: string, items: number, undo_of: number | null, undone_by: number | null, };
+
+export type SavedView = { id: number, name: string, filter: Filter, 
+/**
+ * The table's columns, in order (names the UI knows; unknown ones are ignored there).
+ */
+columns: Array<string>, author: string, shared: boolean, 
+/**
+ * Whether the person asking wrote it (only they change or delete it).
+ */
+mine: boolean, };
+
+export type ExportReport = { dataset: string, items: number, removed_left_out: number, images: number, path: string, };
+
+export type RunDetail = { run_id: number, total: number, lines: Array<RunItemLine>, };
+
+export type RunItemLine = { item_id: number, dataset: string, ext_id: string, outcome: string, score: number | null, parsed: string | null, error: string | null, from_cache: boolean, 
+/**
+ * The item has changed since this result was scored (it counts for its old revision).
+ */
+stale: boolean, };
 
 export const AGREEMENT_FIELDS: readonly AgreementField[] = ['op', 'ref_type', 'tags', 'phase1', 'checklist', 'box'];
 export const ROUND_PURPOSES: readonly RoundPurpose[] = ['annotate', 'review', 'audit'];
@@ -680,7 +748,7 @@ export const commands = {
   projectInfo: (): Promise<ProjectInfo> => invoke<ProjectInfo>('project_info'),
   queryItems: (filter: Filter, page: Page): Promise<QueryResult> => invoke<QueryResult>('query_items', { filter, page }),
   facets: (filter: Filter): Promise<Facets> => invoke<Facets>('facets', { filter }),
-  itemIds: (filter: Filter): Promise<number[]> => invoke<number[]>('item_ids', { filter }),
+  itemIds: (filter: Filter): Promise<Array<number>> => invoke<Array<number>>('item_ids', { filter }),
   itemDetail: (id: number): Promise<ItemDetail> => invoke<ItemDetail>('item_detail', { id }),
   saveItem: (id: number, edit: Edit): Promise<ItemDetail> => invoke<ItemDetail>('save_item', { id, edit }),
   restoreRevision: (id: number, rev: number): Promise<ItemDetail> => invoke<ItemDetail>('restore_revision', { id, rev }),
@@ -702,12 +770,12 @@ export const commands = {
   saveModel: (form: ModelForm): Promise<ModelForm> => invoke<ModelForm>('save_model', { form }),
   checkModel: (name: string): Promise<ModelCheck> => invoke<ModelCheck>('check_model', { name }),
   estimateEval: (form: EvalForm): Promise<EvalEstimate> => invoke<EvalEstimate>('estimate_eval', { form }),
+  stageTable: (version: string): Promise<StageView> => invoke<StageView>('stage_table', { version }),
+  judgePanel: (run: number, scorer: string, judges: Array<string>): Promise<PanelView> => invoke<PanelView>('judge_panel', { run, scorer, judges }),
   startEval: (form: EvalForm): Promise<null> => invoke<null>('start_eval', { form }),
   evalStatus: (): Promise<EvalStatus> => invoke<EvalStatus>('eval_status'),
   cancelEval: (): Promise<null> => invoke<null>('cancel_eval'),
   dashboard: (by: string | null, against: string | null): Promise<Dashboard> => invoke<Dashboard>('dashboard', { by, against }),
-  stageTable: (version: string): Promise<StageView> => invoke<StageView>('stage_table', { version }),
-  judgePanel: (run: number, scorer: string, judges: Array<string>): Promise<PanelView> => invoke<PanelView>('judge_panel', { run, scorer, judges }),
   runList: (): Promise<Array<RunListRow>> => invoke<Array<RunListRow>>('run_list'),
   rescoreRuns: (run: number | null): Promise<Array<RescoreResult>> => invoke<Array<RescoreResult>>('rescore_runs', { run }),
   overruleResult: (runId: number, id: number, score: number, note: string | null): Promise<null> => invoke<null>('overrule_result', { runId, id, score, note }),
@@ -724,12 +792,13 @@ export const commands = {
   blindItems: (id: number): Promise<Array<BlindItem>> => invoke<Array<BlindItem>>('blind_items', { id }),
   recordBlind: (round: number, id: number, judgement: BlindJudgement): Promise<Array<BlindItem>> => invoke<Array<BlindItem>>('record_blind', { round, id, judgement }),
   adjudicateBlind: (round: number, id: number, take: string): Promise<ItemDetail> => invoke<ItemDetail>('adjudicate_blind', { round, id, take }),
-  importPredictions: (form: PredictionsForm): Promise<PredictionsReport> => invoke<PredictionsReport>('import_predictions', { form }),
   judgeReview: (run: number, size: number, seed: number): Promise<Array<JudgeReviewEntry>> => invoke<Array<JudgeReviewEntry>>('judge_review', { run, size, seed }),
+  importPredictions: (form: PredictionsForm): Promise<PredictionsReport> => invoke<PredictionsReport>('import_predictions', { form }),
   rateJudge: (run: number, id: number, rating: number): Promise<JudgeRatingReport> => invoke<JudgeRatingReport>('rate_judge', { run, id, rating }),
   judgeRatingReport: (run: number): Promise<JudgeRatingReport> => invoke<JudgeRatingReport>('judge_rating_report', { run }),
   comments: (id: number): Promise<Array<Comment>> => invoke<Array<Comment>>('comments', { id }),
   addComment: (id: number, body: string): Promise<Array<Comment>> => invoke<Array<Comment>>('add_comment', { id, body }),
+  people: (): Promise<Array<PersonStats>> => invoke<Array<PersonStats>>('people'),
   users: (): Promise<Array<User>> => invoke<Array<User>>('users'),
   teamStatus: (): Promise<TeamStatus> => invoke<TeamStatus>('team_status'),
   teamSync: (): Promise<TeamStatus> => invoke<TeamStatus>('team_sync'),
@@ -739,7 +808,15 @@ export const commands = {
   syncConflicts: (): Promise<Array<SyncConflict>> => invoke<Array<SyncConflict>>('sync_conflicts'),
   conflictSides: (id: number): Promise<ConflictSides | null> => invoke<ConflictSides | null>('conflict_sides', { id }),
   resolveSyncConflict: (id: number, edit: Edit): Promise<ItemDetail> => invoke<ItemDetail>('resolve_sync_conflict', { id, edit }),
-  people: (): Promise<Array<PersonStats>> => invoke<Array<PersonStats>>('people'),
+  bulkEdit: (target: Filter, change: BulkChange): Promise<BulkReport> => invoke<BulkReport>('bulk_edit', { target, change }),
+  undoBulk: (action: number): Promise<BulkReport> => invoke<BulkReport>('undo_bulk', { action }),
+  bulkActions: (): Promise<Array<BulkAction>> => invoke<Array<BulkAction>>('bulk_actions'),
+  savedViews: (): Promise<Array<SavedView>> => invoke<Array<SavedView>>('saved_views'),
+  saveView: (name: string, filter: Filter, columns: Array<string>, shared: boolean): Promise<Array<SavedView>> => invoke<Array<SavedView>>('save_view', { name, filter, columns, shared }),
+  deleteView: (name: string): Promise<Array<SavedView>> => invoke<Array<SavedView>>('delete_view', { name }),
+  exportSelection: (target: Filter, dir: string): Promise<ExportReport> => invoke<ExportReport>('export_selection', { target, dir }),
+  runDetail: (run: number, only: string | null, offset: number, limit: number): Promise<RunDetail> => invoke<RunDetail>('run_detail', { run, only, offset, limit }),
+  deleteRun: (run: number): Promise<null> => invoke<null>('delete_run', { run }),
 };
 
 export { Channel };

@@ -1,0 +1,72 @@
+//! The item table's work on many items at once: bulk actions (undone as one step), saved
+//! views, exporting a selection, and a run's own page (its results, deleting it).
+
+use std::path::Path;
+
+use assay_core::export::ExportReport;
+use assay_core::store::{BulkAction, BulkChange, BulkReport, Filter, RunDetail, SavedView};
+
+use crate::error::ApiResult;
+use crate::session::Session;
+
+impl Session {
+    pub fn bulk_edit(&mut self, target: &Filter, change: &BulkChange) -> ApiResult<BulkReport> {
+        let author = self.author()?;
+        Ok(self.project_mut()?.bulk_edit(target, change, &author)?)
+    }
+
+    pub fn undo_bulk(&mut self, action: i64) -> ApiResult<BulkReport> {
+        let author = self.author()?;
+        Ok(self.project_mut()?.undo_bulk(action, &author)?)
+    }
+
+    pub fn bulk_actions(&self) -> ApiResult<Vec<BulkAction>> {
+        Ok(self.project()?.bulk_actions(20)?)
+    }
+
+    pub fn saved_views(&self) -> ApiResult<Vec<SavedView>> {
+        let author = self.author()?;
+        Ok(self.project()?.saved_views(author.user_id)?)
+    }
+
+    pub fn save_view(
+        &mut self,
+        name: &str,
+        filter: &Filter,
+        columns: &[String],
+        shared: bool,
+    ) -> ApiResult<Vec<SavedView>> {
+        let author = self.author()?;
+        self.project_mut()?
+            .save_view(name, filter, columns, shared, &author)?;
+        self.saved_views()
+    }
+
+    pub fn delete_view(&mut self, name: &str) -> ApiResult<Vec<SavedView>> {
+        let author = self.author()?;
+        self.project_mut()?.delete_view(name, &author)?;
+        self.saved_views()
+    }
+
+    pub fn export_selection(&self, target: &Filter, dir: &Path) -> ApiResult<ExportReport> {
+        Ok(assay_core::export::export_selection(
+            self.project()?,
+            target,
+            dir,
+        )?)
+    }
+
+    pub fn run_detail(
+        &self,
+        run: i64,
+        only: Option<&str>,
+        offset: i64,
+        limit: i64,
+    ) -> ApiResult<RunDetail> {
+        Ok(self.project()?.run_detail(run, only, offset, limit)?)
+    }
+
+    pub fn delete_run(&mut self, run: i64) -> ApiResult<()> {
+        Ok(self.project_mut()?.delete_run(run)?)
+    }
+}

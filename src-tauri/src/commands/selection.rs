@@ -1,0 +1,80 @@
+use std::path::PathBuf;
+
+use assay_api::ApiError;
+use assay_core::export::ExportReport;
+use assay_core::store::{BulkAction, BulkChange, BulkReport, Filter, RunDetail, SavedView};
+use tauri::State;
+
+use crate::state::AppState;
+
+#[tauri::command]
+pub async fn bulk_edit(
+    state: State<'_, AppState>,
+    target: Filter,
+    change: BulkChange,
+) -> Result<BulkReport, ApiError> {
+    state.session()?.bulk_edit(&target, &change)
+}
+
+#[tauri::command]
+pub async fn undo_bulk(state: State<'_, AppState>, action: i64) -> Result<BulkReport, ApiError> {
+    state.session()?.undo_bulk(action)
+}
+
+#[tauri::command]
+pub async fn bulk_actions(state: State<'_, AppState>) -> Result<Vec<BulkAction>, ApiError> {
+    state.session()?.bulk_actions()
+}
+
+#[tauri::command]
+pub async fn saved_views(state: State<'_, AppState>) -> Result<Vec<SavedView>, ApiError> {
+    state.session()?.saved_views()
+}
+
+#[tauri::command]
+pub async fn save_view(
+    state: State<'_, AppState>,
+    name: String,
+    filter: Filter,
+    columns: Vec<String>,
+    shared: bool,
+) -> Result<Vec<SavedView>, ApiError> {
+    state.session()?.save_view(&name, &filter, &columns, shared)
+}
+
+#[tauri::command]
+pub async fn delete_view(
+    state: State<'_, AppState>,
+    name: String,
+) -> Result<Vec<SavedView>, ApiError> {
+    state.session()?.delete_view(&name)
+}
+
+#[tauri::command]
+pub async fn export_selection(
+    state: State<'_, AppState>,
+    target: Filter,
+    dir: String,
+) -> Result<ExportReport, ApiError> {
+    state
+        .session()?
+        .export_selection(&target, &PathBuf::from(dir))
+}
+
+#[tauri::command]
+pub async fn run_detail(
+    state: State<'_, AppState>,
+    run: i64,
+    only: Option<String>,
+    offset: i64,
+    limit: i64,
+) -> Result<RunDetail, ApiError> {
+    state
+        .session()?
+        .run_detail(run, only.as_deref(), offset, limit)
+}
+
+#[tauri::command]
+pub async fn delete_run(state: State<'_, AppState>, run: i64) -> Result<(), ApiError> {
+    state.session()?.delete_run(run)
+}
