@@ -38,3 +38,7 @@ CREATE TABLE saved_views (
     deleted    INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX saved_views_name ON saved_views (author_id, name, id);
+CREATE TRIGGER saved_views_get_uids AFTER INSERT ON saved_views
+BEGIN
+    INSERT INTO sync_uids (tbl, local_id, uid) VALUES ('saved_views', NEW.id, lower(hex(randomblob(16))));
+END;

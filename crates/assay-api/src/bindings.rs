@@ -108,7 +108,12 @@ impl TypeVisitor for Collect {
             return;
         }
         if T::output_path().is_some() {
-            self.decls.push(T::decl(&self.cfg));
+            // One Rust type can be reached under several type ids (serde_json's Value through
+            // its map and its array): declared once.
+            let decl = T::decl(&self.cfg);
+            if !self.decls.contains(&decl) {
+                self.decls.push(decl);
+            }
         }
         T::visit_dependencies(self);
         T::visit_generics(self);

@@ -8,6 +8,7 @@ use assay_core::store::sync::{SyncReview, SyncRevision, SyncSignoff};
 use assay_core::store::sync_ratings::SyncJudgeRating;
 use assay_core::store::sync_runs::{SyncResponse, SyncRun, SyncRunItem};
 use assay_core::store::sync_threads::{SyncBlind, SyncComment, SyncRound};
+use assay_core::store::sync_views::SyncSavedView;
 use assay_core::Project;
 use postgres::types::FromSql;
 use postgres::{Client, Row};
@@ -29,9 +30,10 @@ enum Table {
     Blind,
     Runs,
     JudgeRatings,
+    SavedViews,
 }
 
-const TABLES: [Table; 8] = [
+const TABLES: [Table; 9] = [
     Table::Revisions,
     Table::Reviews,
     Table::Signoffs,
@@ -40,6 +42,7 @@ const TABLES: [Table; 8] = [
     Table::Blind,
     Table::Runs,
     Table::JudgeRatings,
+    Table::SavedViews,
 ];
 
 impl Table {
@@ -53,6 +56,7 @@ impl Table {
             Table::Blind => "blind_annotations",
             Table::Runs => "runs",
             Table::JudgeRatings => "judge_ratings",
+            Table::SavedViews => "saved_views",
         }
     }
 
@@ -100,6 +104,12 @@ impl Table {
                 "SELECT seq, uid, snapshot, ext_id, revision_uid, response_key, rating, note,
                         author, created_at, judge_score
                  FROM judge_ratings WHERE seq > $1 ORDER BY seq LIMIT $2"
+            }
+            // Row-level security leaves out others' private views.
+            Table::SavedViews => {
+                "SELECT seq, uid, name, filter::text, datasets::text, columns::text, author, shared,
+                        deleted, created_at
+                 FROM saved_views WHERE seq > $1 ORDER BY seq LIMIT $2"
             }
         }
     }
@@ -199,6 +209,21 @@ impl Table {
                     author: col(r, 8)?,
                     created_at: col(r, 9)?,
                     judge_score: col(r, 10)?,
+                },
+                seq,
+            )?,
+            Table::SavedViews => p.apply_pulled_saved_view(
+                &SyncSavedView {
+                    uid: col(r, 1)?,
+                    name: col(r, 2)?,
+                    filter: col(r, 3)?,
+                    datasets: serde_json::from_str(&col::<String>(r, 4)?)
+                        .map_err(|e| SyncError::Invalid(format!("view datasets: {e}")))?,
+                    columns: col(r, 5)?,
+                    author: col(r, 6)?,
+                    shared: col(r, 7)?,
+                    deleted: col(r, 8)?,
+                    created_at: col(r, 9)?,
                 },
                 seq,
             )?,

@@ -55,6 +55,7 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
     let rounds = project.pending_rounds()?;
     let blind = project.pending_blind()?;
     let ratings = project.pending_judge_ratings()?;
+    let views = project.pending_saved_views()?;
     if revs.is_empty()
         && reviews.is_empty()
         && signoffs.is_empty()
@@ -62,6 +63,7 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
         && rounds.is_empty()
         && blind.is_empty()
         && ratings.is_empty()
+        && views.is_empty()
     {
         return Ok(Pushed::default());
     }
@@ -201,6 +203,30 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
                 seq_of(t, row, "judge_ratings", &g.uid)
             })?;
             done.add(&g.uid, outcome);
+        }
+        for v in &views {
+            let outcome = guarded(tx, |t| {
+                let datasets = serde_json::to_string(&v.datasets).unwrap_or_else(|_| "[]".into());
+                let row = t.query_opt(
+                    "INSERT INTO saved_views (uid, name, filter, datasets, columns, author, shared,
+                                              deleted, created_at)
+                     VALUES ($1, $2, $3::text::jsonb, $4::text::jsonb, $5::text::jsonb, $6, $7, $8, $9)
+                     ON CONFLICT (uid) DO NOTHING RETURNING seq",
+                    &[
+                        &v.uid,
+                        &v.name,
+                        &v.filter,
+                        &datasets,
+                        &v.columns,
+                        &v.author,
+                        &v.shared,
+                        &v.deleted,
+                        &v.created_at,
+                    ],
+                )?;
+                seq_of(t, row, "saved_views", &v.uid)
+            })?;
+            done.add(&v.uid, outcome);
         }
     }
     Ok(done)

@@ -6,13 +6,14 @@ use postgres::GenericClient;
 use crate::connect::connect;
 use crate::Result;
 
-pub(crate) const SCHEMA: [&str; 6] = [
+pub(crate) const SCHEMA: [&str; 7] = [
     include_str!("../../../migrations/postgres/0001_team.sql"),
     include_str!("../../../migrations/postgres/0002_runs.sql"),
     include_str!("../../../migrations/postgres/0003_comments_rounds.sql"),
     include_str!("../../../migrations/postgres/0004_trust.sql"),
     include_str!("../../../migrations/postgres/0005_scorer_versions.sql"),
     include_str!("../../../migrations/postgres/0006_blind_rounds_judge_ratings.sql"),
+    include_str!("../../../migrations/postgres/0007_saved_views.sql"),
 ];
 
 /// The steps a database has applied.

@@ -292,7 +292,26 @@ async fn click(c: &Client, css: &str) {
     wait_for(c, css).await.click().await.unwrap();
 }
 
+/// Goes to a view through the rail and waits until it is the one shown.
+async fn show(c: &Client, view: &str) {
+    click(c, &format!("[data-testid=nav-{view}]")).await;
+    let start = Instant::now();
+    loop {
+        if let Ok(e) = c
+            .find(Locator::Css(&format!("[data-testid=view-{view}]")))
+            .await
+        {
+            if e.attr("hidden").await.ok().flatten().is_none() {
+                return;
+            }
+        }
+        assert!(start.elapsed() < WAIT, "view {view} never shown");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 async fn search(c: &Client, text: &str) {
+    show(c, "items").await;
     let s = wait_for(c, "[data-testid=search]").await;
     s.clear().await.unwrap();
     if text.is_empty() {
@@ -307,7 +326,8 @@ async fn search(c: &Client, text: &str) {
 /// click on a row that is then replaced opens nothing; opening an item is idempotent, so the
 /// click is repeated until the editor shows the item.
 async fn open_row(c: &Client, ext_id: &str) {
-    let row = format!("[data-ext-id='{ext_id}']");
+    show(c, "items").await;
+    let row = format!("[data-testid=view-items] [data-ext-id='{ext_id}']");
     let start = Instant::now();
     while start.elapsed() < WAIT {
         if let Ok(e) = c.find(Locator::Css(&row)).await {
@@ -615,6 +635,7 @@ async fn browse_edit_and_restart() {
         t.starts_with("2 items")
     })
     .await;
+    show(&c, "settings").await;
     click(&c, "[data-testid=import-open]").await;
     wait_for(&c, ".modal").await;
     screenshot(&c, "import.png").await;
@@ -625,6 +646,16 @@ async fn browse_edit_and_restart() {
     let c = s.launch().await;
     eprintln!("e2e: second session started");
     wait_for(&c, "[data-testid=item-row]").await;
+    // The place is kept across restarts: the app reopens on the view it was left on.
+    let settings = wait_for(&c, "[data-testid=view-settings]").await;
+    assert!(settings.attr("hidden").await.unwrap().is_none());
+    assert!(c
+        .current_url()
+        .await
+        .unwrap()
+        .as_str()
+        .ends_with("#/settings"));
+    show(&c, "items").await;
     // Reported, not asserted: timings belong in benchmarks (docs/BENCHMARKS.md).
     eprintln!(
         "e2e: window usable {} ms after launch",
@@ -836,7 +867,7 @@ async fn blind_double_annotation(c: &Client, project: &Path) {
     keys(c, &[(None, '\u{E007}')]).await;
     wait_for(c, "[data-testid=triage]").await;
     assert!(c.find(Locator::Css("[data-testid=palette]")).await.is_err());
-    click(c, "[data-testid=triage-open]").await;
+    show(c, "items").await;
     keys(c, &[(None, '?')]).await;
     wait_text(c, "[data-testid=shortcut][data-action=approve]", |t| {
         t.contains("Approve")
@@ -903,7 +934,7 @@ async fn blind_double_annotation(c: &Client, project: &Path) {
 
     // The auditor reads the agreement, measured blind, then adjudicates from "My work".
     work_as(c, "e2e-auditor", "auditor").await;
-    click(c, "[data-testid=team-open]").await;
+    show(c, "team").await;
     wait_for(c, "[data-testid=agreement]").await;
     select(
         c,
@@ -917,7 +948,7 @@ async fn blind_double_annotation(c: &Client, project: &Path) {
     })
     .await;
     screenshot(c, "blind-agreement.png").await;
-    click(c, "[data-testid=team-close]").await;
+    show(c, "items").await;
     assert!(in_my_work(c, "adjudicate-item", "jg-006").await);
     click(c, "[data-testid=adjudicate-item][data-ext-id=jg-006]").await;
     wait_for(c, "[data-testid=blind-compare]").await;
@@ -945,11 +976,10 @@ async fn work_as(c: &Client, name: &str, role: &str) {
 
 /// Opens "My work" (fresh) and tells whether a list there holds the item.
 async fn in_my_work(c: &Client, list: &str, ext_id: &str) -> bool {
-    if c.find(Locator::Css("[data-testid=my-work]")).await.is_ok() {
-        click(c, "[data-testid=work-open]").await;
-    }
-    click(c, "[data-testid=work-open]").await;
-    wait_for(c, "[data-testid=my-work]").await;
+    // Coming to the view reads the lists fresh.
+    show(c, "items").await;
+    show(c, "review").await;
+    wait_for(c, "[data-testid=my-work] section").await;
     c.find(Locator::Css(&format!(
         "[data-testid={list}][data-ext-id={ext_id}]"
     )))
@@ -1077,7 +1107,7 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
     work_as(c, "e2e-auditor", "auditor").await;
     search(c, "降水量は何mm").await;
     // The auditor deals the filtered items to both people as an audit round, all overlapping.
-    click(c, "[data-testid=team-open]").await;
+    show(c, "team").await;
     wait_for(c, "[data-testid=round-form]").await;
     fill(c, "[data-testid=round-name]", "final check").await;
     click(c, "[data-testid=round-purpose] option[value=audit]").await;
@@ -1097,7 +1127,7 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
     // The form is reset once the round is stored: the frame shows the finished state.
     wait_value(c, "[data-testid=round-name]", "").await;
     screenshot(c, "team.png").await;
-    click(c, "[data-testid=team-close]").await;
+    show(c, "items").await;
     open_row(c, "jg-006").await;
     click(c, "[data-testid=sign-off]").await;
     wait_for(c, "[data-testid=signed-off]").await;
@@ -1349,7 +1379,7 @@ async fn grounding_kept_after_restart(c: &Client) {
 }
 
 async fn funnel_last(c: &Client) -> i64 {
-    click(c, "[data-testid=funnel-open]").await;
+    show(c, "filtering").await;
     wait_for(c, "[data-testid=funnel-chart] svg").await;
     let cells = c
         .find_all(Locator::Css("[data-testid=funnel-survivors]"))
@@ -1358,12 +1388,7 @@ async fn funnel_last(c: &Client) -> i64 {
     let n = cells.last().unwrap().text().await.unwrap().parse().unwrap();
     tokio::time::sleep(Duration::from_millis(400)).await;
     screenshot(c, "funnel.png").await;
-    // Escape is not bound in the dialog: close it with its button.
-    let buttons = c
-        .find_all(Locator::Css("[data-testid=funnel] header button"))
-        .await
-        .unwrap();
-    buttons.last().unwrap().click().await.unwrap();
+    show(c, "items").await;
     n
 }
 
@@ -1495,13 +1520,15 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
     })
     .await
     .unwrap();
-    click(c, "[data-testid=evaluation-open]").await;
+    show(c, "models").await;
     fill(c, "[data-testid=model-name]", "stub-qwen").await;
     fill(c, "[data-testid=model-endpoint]", &stub.url).await;
     fill(c, "[data-testid=model-id]", "qwen2.5-vl").await;
     click(c, "[data-testid=model-save]").await;
     click(c, "[data-testid=check-stub-qwen]").await;
     wait_text(c, "[data-testid=check-result]", |t| t.contains("“OK”")).await;
+    screenshot(c, "models.png").await;
+    show(c, "evaluation").await;
     // jgraph-mini only: the other sample sets need a judge or boxes.
     for other in ["vague-mini", "haerae-mini", "crag-mini"] {
         click(c, &format!("[data-testid=run-dataset-{other}]")).await;
@@ -1548,7 +1575,7 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
     assert_eq!(sent, 2 * 13 + 1, "requests sent");
     // Live what-if: every save runs the last request again in the background.
     click(c, "[data-testid=live-update]").await;
-    click(c, "[data-testid=evaluation-close]").await;
+    show(c, "items").await;
 
     // Put 171 back: the table follows without anyone starting a run.
     search(c, "降水量は何mm").await;
@@ -1556,17 +1583,17 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
     fill(c, "[data-testid=answer]", "171").await;
     keys(c, &[(None, '\u{E00C}')]).await;
     wait_text(c, "[data-testid=save-state]", |t| t.starts_with("saved")).await;
-    click(c, "[data-testid=evaluation-open]").await;
+    show(c, "evaluation").await;
     wait_text(c, "[data-testid=ba-after]", |t| t == "8.3").await;
     assert_eq!(
         stub.requests(),
         sent,
         "re-scored from stored responses, nothing sent"
     );
-    click(c, "[data-testid=evaluation-close]").await;
+    show(c, "items").await;
 
     // Triage: jg-006 is answered right without its image; N opens the next item.
-    click(c, "[data-testid=triage-open]").await;
+    show(c, "triage").await;
     wait_for(c, "[data-testid=triage-item][data-ext-id='jg-006']").await;
     wait_text(c, "[data-testid=triage-reason]", |t| {
         t.contains("not image-grounded")
@@ -1575,7 +1602,7 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
     click(c, "[data-testid=triage-item][data-ext-id='jg-006']").await;
     wait_text(c, "[data-testid=item-id]", |t| t == "jg-006").await;
     screenshot(c, "triage.png").await;
-    click(c, "[data-testid=triage-open]").await;
+    show(c, "items").await;
 
     // Why a response failed: jg-001 was answered "OK"; tag its first result as OCR.
     search(c, "Cの値は").await;
@@ -1659,11 +1686,13 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
     })
     .await
     .unwrap();
-    click(c, "[data-testid=evaluation-open]").await;
+    show(c, "models").await;
     fill(c, "[data-testid=model-name]", "stub-vlm").await;
     fill(c, "[data-testid=model-endpoint]", &stub.url).await;
     fill(c, "[data-testid=model-id]", "vlm").await;
     click(c, "[data-testid=model-save]").await;
+    wait_for(c, "[data-testid=model-row]").await;
+    show(c, "evaluation").await;
     wait_for(c, "[data-testid=run-model-stub-vlm]").await;
     for other in ["jgraph-mini", "vague-mini", "haerae-mini"] {
         click(c, &format!("[data-testid=run-dataset-{other}]")).await;
@@ -1759,7 +1788,7 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
         assert_eq!(img["view"], "crop:189,273,132,76");
         assert_eq!(img["sent_size"], json!([132, 76]));
     }
-    click(c, "[data-testid=evaluation-close]").await;
+    show(c, "items").await;
 
     // cr-002's "car" is accepted once a person adds it as another name of the entity.
     search(c, "How many doors").await;
@@ -1779,7 +1808,7 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
         assert!(start.elapsed() < WAIT, "the alias was never stored");
         tokio::time::sleep(Duration::from_millis(150)).await;
     }
-    click(c, "[data-testid=evaluation-open]").await;
+    show(c, "evaluation").await;
     let before = stub.requests();
     click(c, "[data-testid=rerun]").await;
     let start = Instant::now();
@@ -1803,10 +1832,13 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
     })
     .await
     .unwrap();
+    show(c, "models").await;
     fill(c, "[data-testid=model-name]", "stub-strict").await;
     fill(c, "[data-testid=model-endpoint]", &strict.url).await;
     fill(c, "[data-testid=model-id]", "strict").await;
     click(c, "[data-testid=model-save]").await;
+    wait_text(c, "[data-testid=models]", |t| t.contains("stub-strict")).await;
+    show(c, "evaluation").await;
     let run = {
         let p = assay_core::Project::open(project).unwrap();
         let ds = p.dataset_by_name("crag-mini").unwrap().id;
@@ -1923,7 +1955,7 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
         );
         assert_eq!(&sample[0].ext_id, ext);
     }
-    click(c, "[data-testid=evaluation-close]").await;
+    show(c, "items").await;
 }
 
 /// Two remote replicas (library calls: another person's machine) edit jg-005 on the same base.
@@ -1967,7 +1999,7 @@ async fn a_team_through_postgresql(c: &Client, project: &Path) {
     })
     .await
     .unwrap();
-    click(c, "[data-testid=team-open]").await;
+    show(c, "team").await;
     fill(
         c,
         "[data-testid=publish-url]",
@@ -1991,7 +2023,7 @@ async fn a_team_through_postgresql(c: &Client, project: &Path) {
         !stored_url.contains(assay_sync::cluster::SUPERUSER_PASSWORD),
         "{stored_url}"
     );
-    click(c, "[data-testid=team-close]").await;
+    show(c, "items").await;
     // The project's evaluation runs (the sample's recorded checklist judgement) were published
     // with it.
     let admin = cluster.admin_url("e2e");
@@ -2034,7 +2066,7 @@ async fn a_team_through_postgresql(c: &Client, project: &Path) {
         stored_answer(project, "jg-005").as_deref(),
         Some("answer from c")
     );
-    click(c, "[data-testid=team-open]").await;
+    show(c, "team").await;
     click(c, "[data-testid=conflict-item]").await;
     wait_for(c, "[data-testid=sync-conflict]").await;
     screenshot(c, "team-sync.png").await;
@@ -2060,7 +2092,7 @@ async fn a_team_through_postgresql(c: &Client, project: &Path) {
     .await
     .unwrap();
     assert_eq!(answer_b.as_deref(), Some("answer from b"));
-    click(c, "[data-testid=team-close]").await;
+    show(c, "items").await;
 
     // Another person joins from the start screen: a new replica, opened, syncing.
     click(c, "[data-testid=switch]").await;

@@ -41,6 +41,10 @@ pub struct ListArgs {
     /// Only the kept set (true) or only what filtering took out (false).
     #[arg(long)]
     pub kept: Option<bool>,
+    /// Order by a column (ext_id, question, answer, category, op, status, ref_type, size_ratio,
+    /// center_distance, saliency, rev, updated_at); `COLUMN:desc` sorts descending.
+    #[arg(long)]
+    pub sort: Option<String>,
     #[arg(long, default_value_t = 50)]
     pub limit: i64,
     #[arg(long, default_value_t = 0)]
@@ -76,6 +80,17 @@ fn parse_all<T>(
         .collect()
 }
 
+fn parse_sort(v: &str) -> anyhow::Result<assay_core::store::Sort> {
+    let (desc, name) = match v.strip_suffix(":desc") {
+        Some(n) => (true, n),
+        None => (false, v.strip_suffix(":asc").unwrap_or(v)),
+    };
+    let column = name
+        .parse::<assay_core::store::SortColumn>()
+        .map_err(anyhow::Error::msg)?;
+    Ok(assay_core::store::Sort { column, desc })
+}
+
 pub fn list(ctx: &Ctx, a: ListArgs) -> anyhow::Result<()> {
     let p = ctx.open()?;
     let mut datasets = Vec::new();
@@ -107,6 +122,8 @@ pub fn list(ctx: &Ctx, a: ListArgs) -> anyhow::Result<()> {
         dropped_at: a.dropped_at,
         kept: a.kept,
         text: a.text.clone(),
+        ids: Vec::new(),
+        sort: a.sort.as_deref().map(parse_sort).transpose()?,
     };
     let res = p.query(
         &filter,

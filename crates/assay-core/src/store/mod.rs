@@ -27,6 +27,7 @@ pub mod sync;
 pub mod sync_ratings;
 pub mod sync_runs;
 pub mod sync_threads;
+pub mod sync_views;
 pub mod users;
 pub mod versions;
 

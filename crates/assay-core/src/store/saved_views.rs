@@ -3,7 +3,7 @@
 //! one is offered to everyone in the project. Append-only rows, the latest per author and name
 //! counting, so a change or a deletion syncs like any other record.
 
-use rusqlite::params;
+use rusqlite::{params, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use super::items::Author;
@@ -65,18 +65,23 @@ impl Project {
 
     /// Deletes this person's view of that name (others' views are theirs).
     pub fn delete_view(&mut self, name: &str, author: &Author) -> Result<()> {
-        let live: bool = self.conn.query_row(
-            "SELECT NOT deleted FROM saved_views WHERE author_id = ?1 AND name = ?2 ORDER BY id DESC LIMIT 1",
-            params![author.user_id, name],
-            |r| r.get(0),
-        ).unwrap_or(false);
-        if !live {
+        // The deletion is as visible as the view was, so everyone who saw it learns it went.
+        let latest: Option<(bool, bool)> = self
+            .conn
+            .query_row(
+                "SELECT deleted, shared FROM saved_views WHERE author_id = ?1 AND name = ?2
+                 ORDER BY id DESC LIMIT 1",
+                params![author.user_id, name],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let Some((false, shared)) = latest else {
             return Err(Error::NotFound(format!("your view {name:?}")));
-        }
+        };
         self.conn.execute(
             "INSERT INTO saved_views (name, filter, columns, author_id, shared, created_at, deleted)
-             VALUES (?1, '{}', '[]', ?2, 0, ?3, 1)",
-            params![name, author.user_id, now()],
+             VALUES (?1, '{}', '[]', ?2, ?3, ?4, 1)",
+            params![name, author.user_id, shared, now()],
         )?;
         Ok(())
     }

@@ -15,9 +15,9 @@ export type Dataset = { id: number, name: string, layout: string, source_path: s
 
 export type ProjectInfo = { path: string, name: string, datasets: Array<Dataset>, items: number, };
 
-export type SessionUser = { name: string, role: Role, };
-
 export type Role = "annotator" | "auditor" | "researcher";
+
+export type SessionUser = { name: string, role: Role, };
 
 export type Filter = { datasets: Array<number>, categories: Array<string>, 
 /**
@@ -131,8 +131,6 @@ kind?: DistractorKind | null, };
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
 
-export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
-
 export type CriterionIssue = "not_grounded" | "unverifiable";
 
 export type CriterionFlag = { criterion: string, issue: CriterionIssue, };
@@ -225,14 +223,6 @@ export type ItemResults = { results: Array<ItemRunResult>,
  */
 run_scores: Array<[number, number | null]>, };
 
-export type CriterionOverrule = { 
-/**
- * 0-based index into the item's checklist as judged.
- */
-criterion: number, rating: number, by: string | null, note: string | null, };
-
-export type RunRow = { id: number, model: string, dataset: string, version: string, variant: string, run_index: number, template: string, scorer: string, source: string, status: string, };
-
 export type ItemRunResult = { run: RunRow, outcome: string, score: number | null, parsed: string | null, 
 /**
  * The scorer's evidence as JSON text (for a checklist judge: each criterion's rating,
@@ -243,6 +233,14 @@ evidence: string | null, error: string | null, response: string | null, overrule
  * Why the response failed, as people tagged it (see `tag_failure`).
  */
 failure_tags: Array<string>, };
+
+export type CriterionOverrule = { 
+/**
+ * 0-based index into the item's checklist as judged.
+ */
+criterion: number, rating: number, by: string | null, note: string | null, };
+
+export type RunRow = { id: number, model: string, dataset: string, version: string, variant: string, run_index: number, template: string, scorer: string, source: string, status: string, };
 
 export type CriterionOverruled = { 
 /**
@@ -313,8 +311,6 @@ export type StageView = { version: string,
  */
 columns: Array<string>, rows: Array<StageViewRow>, correlations: Array<StageViewCorrelation>, markdown: string, csv: string, latex: string, };
 
-export type StageCell = { accuracy: number, items: number, };
-
 export type StageViewRow = { dataset: string, model: string, variant: string, 
 /**
  * "all", "ref_type", "size" or "saliency".
@@ -324,6 +320,8 @@ breakdown: string, group: string,
  * One per column; null where the model has no such runs.
  */
 cells: Array<StageCell | null>, };
+
+export type StageCell = { accuracy: number, items: number, };
 
 export type StageViewCorrelation = { dataset: string, model: string, variant: string, column: string, popularity_rho: number | null, popularity_items: number, saliency_r_pb: number | null, saliency_items: number, };
 
@@ -343,13 +341,13 @@ judged: Array<[string, number, number]>, };
 
 export type PanelPair = { a: string, b: string, items: number, pearson: number | null, spearman: number | null, };
 
+export type PanelCriterion = { criterion: number, items: number, alpha_interval: number | null, };
+
 export type PanelDisagreement = { item_id: number, ext_id: string, 
 /**
  * One per judge, in `judges` order.
  */
 scores: Array<number | null>, spread: number, };
-
-export type PanelCriterion = { criterion: number, items: number, alpha_interval: number | null, };
 
 export type EvalStatus = { running: boolean, total: number, done: number, sent: number, cached: number, errors: number, prompt_tokens: number, completion_tokens: number, elapsed_secs: number, 
 /**

@@ -8,7 +8,7 @@ import type { ItemRow } from '../api/client';
 function row(i: number, question: string): ItemRow {
   return {
     id: i + 1, dataset_id: 1, ext_id: `q${i}`, seq: i, rev: 0, format: 'short_answer', category: null, op: null, tags: [],
-    status: 'todo', ref_type: null, has_box: false, image_count: 0, thumb_hash: null, question, answer: null,
+    status: 'todo', ref_type: null, has_box: false, image_count: 0, thumb_hash: null, question, answer: null, size_ratio: null, center_distance: null, saliency: null,
   };
 }
 

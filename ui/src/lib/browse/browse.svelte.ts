@@ -4,6 +4,7 @@ import { api, asApiError } from '../api/client';
 import { failed } from '../failures.svelte';
 import type { Facets, Filter, ItemRow } from '../api/client';
 import { emptyFilter } from './filter';
+import { SvelteSet } from 'svelte/reactivity';
 
 export const PAGE = 200;
 
@@ -16,6 +17,12 @@ export class Browse {
   error = $state<string | null>(null);
   /** Milliseconds the last filter change took for its first page and count. */
   lastQueryMs = $state(0);
+  /** Items picked in the table (ctrl/shift-click, checkboxes), by id. */
+  picked = new SvelteSet<number>();
+  /** "Select all matching": every item the filter matches, however many, without listing them. */
+  allMatching = $state(false);
+  /** The row index a shift-click extends from. */
+  private anchor: number | null = null;
   // Bookkeeping only: nothing renders from it, so it need not be reactive.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private loaded = new Set<number>();
@@ -32,6 +39,9 @@ export class Browse {
 
   setFilter(f: Filter): void {
     this.filter = f;
+    // A selection belongs to the list it was made in: acting on items no longer shown would
+    // surprise, so a new filter starts with none.
+    this.clearSelection();
     // Saved at once (the search box already debounces typing), so closing the window right
     // after a change still reopens on it.
     api.saveFilter($state.snapshot(this.filter) as Filter).catch(failed('Saving the filter', undefined));
@@ -88,6 +98,68 @@ export class Browse {
     }
   }
 
+  /** How many items a bulk action would act on. */
+  get selectedCount(): number {
+    return this.allMatching ? this.total : this.picked.size;
+  }
+
+  clearSelection(): void {
+    this.picked.clear();
+    this.allMatching = false;
+    this.anchor = null;
+  }
+
+  /** A click on row `index` (item `id`): alone it picks just that row; with Ctrl/Cmd it toggles
+   * the row; with Shift it picks the range from the last picked row (fetching the ids of rows
+   * not loaded yet, so a range over a million rows works). */
+  async pick(index: number, id: number, keys: PickKeys): Promise<void> {
+    this.allMatching = false;
+    if (keys.shift && this.anchor !== null) {
+      const [lo, hi] = this.anchor < index ? [this.anchor, index] : [index, this.anchor];
+      const ids = await this.idsBetween(lo, hi);
+      for (const i of ids) this.picked.add(i);
+      return;
+    }
+    if (keys.toggle) {
+      if (this.picked.has(id)) this.picked.delete(id);
+      else this.picked.add(id);
+    } else {
+      this.picked.clear();
+      this.picked.add(id);
+    }
+    this.anchor = index;
+  }
+
+  /** Where a later shift-click extends from, without picking (a plain click opens the row). */
+  setAnchor(index: number): void {
+    this.anchor = index;
+  }
+
+  selectAllMatching(): void {
+    this.picked.clear();
+    this.allMatching = true;
+  }
+
+  /** The items a bulk action acts on, as a filter the store understands. */
+  selectionFilter(): Filter {
+    const f = $state.snapshot(this.filter) as Filter;
+    if (this.allMatching) return { ...f, sort: null };
+    return { ...emptyFilter(), ids: [...this.picked] };
+  }
+
+  private async idsBetween(lo: number, hi: number): Promise<number[]> {
+    const out: number[] = [];
+    let missing = false;
+    for (let i = lo; i <= hi; i++) {
+      const r = this.rows[i];
+      if (r) out.push(r.id);
+      else missing = true;
+    }
+    if (!missing) return out;
+    const all = await api.itemIds($state.snapshot(this.filter) as Filter);
+    return all.slice(lo, hi + 1);
+  }
+
   indexOf(id: number): number {
     for (const [k, r] of Object.entries(this.rows)) if (r.id === id) return Number(k);
     return -1;
@@ -101,4 +173,9 @@ export class Browse {
     await this.ensurePage(Math.floor(next / PAGE));
     return this.rows[next]?.id ?? null;
   }
+}
+
+export interface PickKeys {
+  shift: boolean;
+  toggle: boolean;
 }

@@ -1,7 +1,7 @@
 import type { Filter } from '../api/client';
 
 export function emptyFilter(): Filter {
-  return { datasets: [], categories: [], ops: [], tags: [], statuses: [], ref_types: [], formats: [], has_box: null, size_ratio: null, center_distance: null, saliency: null, dropped_at: null, kept: null, text: null };
+  return { datasets: [], categories: [], ops: [], tags: [], statuses: [], ref_types: [], formats: [], has_box: null, size_ratio: null, center_distance: null, saliency: null, dropped_at: null, kept: null, text: null, ids: [], sort: null };
 }
 
 /** Adds the value if absent, removes it if present. */

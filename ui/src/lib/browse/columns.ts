@@ -1,0 +1,65 @@
+// The item table's columns: what each shows, how wide it starts, and which store column it
+// sorts by (the store sorts; the UI never reorders rows itself, so paging stays consistent).
+import type { ItemRow, SortColumn } from '../api/client';
+import { opLabel } from '../shared/ops';
+
+export interface Column {
+  id: string;
+  label: string;
+  width: number;
+  sort: SortColumn | null;
+  text: (r: ItemRow, datasetName: (id: number) => string) => string;
+  /** Numbers align right and read as such. */
+  numeric?: boolean;
+}
+
+const metric = (v: number | null) => (v === null ? '' : v.toFixed(3));
+
+export const COLUMNS: Column[] = [
+  { id: 'ext_id', label: 'ID', width: 110, sort: 'ext_id', text: (r) => r.ext_id },
+  { id: 'dataset', label: 'Dataset', width: 110, sort: null, text: (r, ds) => ds(r.dataset_id) },
+  { id: 'question', label: 'Question', width: 320, sort: 'question', text: (r) => r.question },
+  { id: 'answer', label: 'Answer', width: 140, sort: 'answer', text: (r) => r.answer ?? '' },
+  { id: 'op', label: 'Operation', width: 120, sort: 'op', text: (r) => (r.op ? opLabel(r.op) : '') },
+  { id: 'tags', label: 'Tags', width: 150, sort: null, text: (r) => r.tags.map((t) => t.replaceAll('_', ' ')).join(', ') },
+  { id: 'status', label: 'Status', width: 90, sort: 'status', text: (r) => r.status },
+  { id: 'category', label: 'Category', width: 120, sort: 'category', text: (r) => r.category ?? '' },
+  { id: 'ref_type', label: 'Ref. type', width: 110, sort: 'ref_type', text: (r) => (r.ref_type ?? '').replaceAll('_', ' ') },
+  { id: 'size_ratio', label: 'Box size', width: 90, sort: 'size_ratio', numeric: true, text: (r) => metric(r.size_ratio) },
+  { id: 'center_distance', label: 'Centre dist.', width: 100, sort: 'center_distance', numeric: true, text: (r) => metric(r.center_distance) },
+  { id: 'saliency', label: 'Saliency', width: 90, sort: 'saliency', numeric: true, text: (r) => metric(r.saliency) },
+  { id: 'rev', label: 'Rev.', width: 60, sort: 'rev', numeric: true, text: (r) => String(r.rev) },
+];
+
+export const DEFAULT_COLUMNS = ['ext_id', 'question', 'answer', 'op', 'status'];
+
+/** Known columns in the given order; unknown names (from a newer Assay's saved view) dropped. */
+export function pickColumns(ids: string[]): Column[] {
+  const out = ids.map((id) => COLUMNS.find((c) => c.id === id)).filter((c): c is Column => !!c);
+  return out.length ? out : pickColumns(DEFAULT_COLUMNS);
+}
+
+/** Clicking a header: ascending, then descending, then back to dataset order. */
+export function nextSort(current: { column: SortColumn; desc: boolean } | null, column: SortColumn): { column: SortColumn; desc: boolean } | null {
+  if (!current || current.column !== column) return { column, desc: false };
+  if (!current.desc) return { column, desc: true };
+  return null;
+}
+
+/** A virtual scroll over more rows than a browser can make tall (about 33 million pixels in
+ * WebKit and Chromium): past `maxPx` the scrollbar is scaled, and the rendered block is placed
+ * where the viewport is. */
+export function scaledWindow(scrollTop: number, viewport: number, row: number, total: number, maxPx = 8_000_000, overscan = 6) {
+  const full = total * row;
+  const height = Math.min(full, maxPx);
+  const scaled = full > maxPx;
+  // The scrollable range maps onto the list's whole range, so the bottom reaches the last row.
+  const virtualTop = scaled
+    ? Math.max(0, Math.min((scrollTop * (full - viewport)) / Math.max(1, height - viewport), full - viewport))
+    : scrollTop;
+  const first = Math.max(0, Math.floor(virtualTop / row) - overscan);
+  const last = Math.min(total - 1, Math.ceil((virtualTop + viewport) / row) + overscan);
+  // Where row `first` is drawn inside the scroll content.
+  const offset = scaled ? scrollTop + (first * row - virtualTop) : first * row;
+  return { first, last: total ? last : -1, offset, height };
+}
