@@ -86,6 +86,14 @@ pub fn build_sample_project() -> Result<PathBuf> {
             report.items, report.dataset, report.layout
         );
     }
+    drop(project);
+    // Results to look at without a model server: three synthetic models' recorded answers
+    // (assay_eval::demo says how they are made).
+    tokio::runtime::Runtime::new()?.block_on(assay_eval::demo::record_sample_runs(&path))?;
+    eprintln!(
+        "recorded {} synthetic models on jgraph-mini (original and refined)",
+        assay_eval::demo::MODELS.len()
+    );
     Ok(path)
 }
 

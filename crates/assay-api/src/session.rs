@@ -648,7 +648,51 @@ impl Session {
     /// The last evaluation this project ran from the app (what "run again" repeats).
     pub fn last_eval(&self) -> Option<crate::evaluation::EvalForm> {
         let key = self.project.as_ref()?.path().display().to_string();
-        self.prefs.evals.get(&key).cloned()
+        self.prefs
+            .evals
+            .get(&key)
+            .cloned()
+            .or_else(|| self.runs_on_the_table())
+    }
+
+    /// With no request remembered on this machine (a project built elsewhere, the sample): the
+    /// request that runs again what the latest live run measured, every model, set, version and
+    /// variant run with its scorer and template, so "update after each save" has something to
+    /// repeat. Recorded predictions are left out: nothing could send them again.
+    fn runs_on_the_table(&self) -> Option<crate::evaluation::EvalForm> {
+        let runs = self.project.as_ref()?.run_summaries().ok()?;
+        let live: Vec<_> = runs.iter().filter(|r| r.run.source == "live").collect();
+        let latest = live.iter().max_by_key(|r| r.run.id)?;
+        let same: Vec<_> = live
+            .iter()
+            .filter(|r| r.run.scorer == latest.run.scorer && r.run.template == latest.run.template)
+            .collect();
+        let distinct = |f: &dyn Fn(&assay_core::store::RunSummary) -> String| {
+            let mut v: Vec<String> = same.iter().map(|r| f(r)).collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let (scorer, judge) = match latest.run.scorer.split_once('+') {
+            Some((s, j)) => (Some(s.to_string()), Some(j.to_string())),
+            None if latest.run.scorer == "auto" => (None, None),
+            None => (Some(latest.run.scorer.clone()), None),
+        };
+        Some(crate::evaluation::EvalForm {
+            models: distinct(&|r| r.run.model.clone()),
+            datasets: distinct(&|r| r.run.dataset.clone()),
+            versions: distinct(&|r| r.run.version.clone()),
+            variants: distinct(&|r| r.run.variant.clone()),
+            runs: same
+                .iter()
+                .map(|r| r.run.run_index)
+                .max()
+                .unwrap_or(1)
+                .max(1) as u32,
+            scorer,
+            template: (latest.run.template != "default").then(|| latest.run.template.clone()),
+            judge,
+        })
     }
 
     pub fn remember_eval(&mut self, form: &crate::evaluation::EvalForm) -> ApiResult<()> {

@@ -5,6 +5,8 @@ pub mod cache;
 pub mod cancel;
 pub mod client;
 pub mod crag_mm_prompts;
+#[cfg(feature = "stub")]
+pub mod demo;
 pub mod dispatch;
 pub mod engine;
 pub mod error;

@@ -156,6 +156,30 @@ async fn wait_text(c: &Client, css: &str, check: impl Fn(&str) -> bool) -> Strin
     }
 }
 
+/// Polls until `check` is true for the text of `css` as the page has it (innerText).
+/// WebKitWebDriver's element text reads the table's grid cells as empty, though they are drawn.
+async fn wait_inner_text(c: &Client, css: &str, check: impl Fn(&str) -> bool) -> String {
+    let start = Instant::now();
+    loop {
+        let t = c
+            .execute(
+                "const e = document.querySelector(arguments[0]); return e ? e.innerText : null",
+                vec![serde_json::Value::String(css.into())],
+            )
+            .await
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string));
+        if let Some(t) = t.filter(|t| check(t)) {
+            return t;
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "timed out waiting on the text of {css}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 async fn value(c: &Client, css: &str) -> String {
     wait_for(c, css)
         .await
@@ -2119,4 +2143,338 @@ async fn a_team_through_postgresql(c: &Client, project: &Path) {
     tokio::task::spawn_blocking(move || drop(cluster))
         .await
         .unwrap();
+}
+
+/// The workspace as pages: every view reached by the rail and by its URL (back and forward
+/// too); the items as a table, three picked with Ctrl- and Shift-clicks, one bulk action on
+/// them and its undo as one step; a saved view; the palette running an action.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn views_table_and_bulk_actions_in_the_window() {
+    let s = Scenario::new("views, table and bulk actions");
+    let c = s.start_as("e2e-annotator", None).await;
+    views_table_and_bulk(&c, &s.project).await;
+    c.close().await.unwrap();
+}
+
+fn ops_of(project: &Path, exts: &[&str]) -> Vec<Option<assay_core::RefinementOp>> {
+    let p = assay_core::Project::open(project).unwrap();
+    exts.iter()
+        .map(|e| {
+            p.item(p.item_id_by_ext("jgraph-mini", e).unwrap())
+                .unwrap()
+                .op
+        })
+        .collect()
+}
+
+async fn views_table_and_bulk(c: &Client, project: &Path) {
+    const VIEWS: [&str; 8] = [
+        "items",
+        "evaluation",
+        "triage",
+        "review",
+        "filtering",
+        "team",
+        "models",
+        "settings",
+    ];
+    // Every view by the rail, each marked current and shown alone.
+    for v in VIEWS {
+        show(c, v).await;
+        let link = wait_for(c, &format!("[data-testid=nav-{v}]")).await;
+        assert_eq!(
+            link.attr("aria-current").await.unwrap().as_deref(),
+            Some("page")
+        );
+        assert!(c
+            .current_url()
+            .await
+            .unwrap()
+            .as_str()
+            .ends_with(&format!("#/{v}")));
+        accessible(c, &format!("{v} view")).await;
+    }
+    // By URL, and back: the hash is the place.
+    c.execute("location.hash = '#/triage'", vec![])
+        .await
+        .unwrap();
+    wait_for(c, "[data-testid=view-triage]").await;
+    c.execute("location.hash = '#/team'", vec![]).await.unwrap();
+    wait_for(c, "[data-testid=view-team]:not([hidden])").await;
+    c.back().await.unwrap();
+    wait_for(c, "[data-testid=view-triage]").await;
+    assert!(c
+        .current_url()
+        .await
+        .unwrap()
+        .as_str()
+        .ends_with("#/triage"));
+
+    // The items as a table.
+    show(c, "items").await;
+    click(c, "[data-testid=facet-dataset][data-name=jgraph-mini]").await;
+    wait_text(c, "[data-testid=result-count]", |t| {
+        !t.starts_with("23 items")
+    })
+    .await;
+    let jgraph = wait_for(c, "[data-testid=result-count]")
+        .await
+        .text()
+        .await
+        .unwrap();
+    // "12 items · 3 ms": the count, not the time.
+    let jgraph = jgraph.split('·').next().unwrap().trim().to_string();
+    click(c, "[data-testid=mode-table]").await;
+    wait_for(c, "[data-testid=table-row][data-ext-id='jg-001']").await;
+    // Sorted by the store: ID descending, then ascending, then dataset order.
+    click(c, "[data-testid=sort-ext_id]").await;
+    click(c, "[data-testid=sort-ext_id]").await;
+    wait_inner_text(c, "[data-testid=table-row] [data-col=ext_id]", |t| {
+        t != "jg-001"
+    })
+    .await;
+    click(c, "[data-testid=sort-ext_id]").await;
+    wait_inner_text(c, "[data-testid=table-row] [data-col=ext_id]", |t| {
+        t == "jg-001"
+    })
+    .await;
+    // A column added from the chooser.
+    click(c, "[data-testid=columns-open]").await;
+    click(c, "[data-testid=column-category]").await;
+    wait_for(c, "[data-testid=table-row] [data-col=category]").await;
+    click(c, "[data-testid=columns-open]").await;
+
+    // Three picked: the box of jg-002, Shift-click to jg-004 (jg-003 between).
+    let before = ops_of(project, &["jg-002", "jg-003", "jg-004", "jg-005"]);
+    click(
+        c,
+        "[data-testid=table-row][data-ext-id='jg-002'] [data-testid=row-pick]",
+    )
+    .await;
+    // WebKitWebDriver has no pointer actions with a held key: the same click event, Shift set.
+    let row4 = wait_for(
+        c,
+        "[data-testid=table-row][data-ext-id='jg-004'] [data-testid=row-pick]",
+    )
+    .await;
+    c.execute(
+        "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, shiftKey: true}))",
+        vec![serde_json::to_value(&row4).unwrap()],
+    )
+    .await
+    .unwrap();
+    wait_text(c, "[data-testid=bulk-count]", |t| t == "3 selected").await;
+    screenshot(c, "table.png").await;
+    select(c, "[data-testid=bulk-op]", "remove").await;
+    wait_text(c, "[data-testid=bulk-result]", |t| t.contains("3 changed")).await;
+    let start = Instant::now();
+    while ops_of(project, &["jg-002", "jg-003", "jg-004"])
+        != vec![Some(assay_core::RefinementOp::Remove); 3]
+    {
+        assert!(
+            start.elapsed() < WAIT,
+            "the bulk operation was never stored"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        ops_of(project, &["jg-005"]),
+        before[3..].to_vec(),
+        "only the three"
+    );
+    wait_inner_text(
+        c,
+        "[data-testid=table-row][data-ext-id='jg-003'] [data-col=op]",
+        |t| t == "Remove",
+    )
+    .await;
+    screenshot(c, "bulk.png").await;
+    click(c, "[data-testid=bulk-undo]").await;
+    wait_text(c, "[data-testid=bulk-result]", |t| {
+        t.starts_with("undo:") && t.contains("3 changed")
+    })
+    .await;
+    assert_eq!(
+        ops_of(project, &["jg-002", "jg-003", "jg-004", "jg-005"]),
+        before,
+        "undone in one step"
+    );
+    {
+        // One revision each way per item: the action and its undo.
+        let p = assay_core::Project::open(project).unwrap();
+        let h = p
+            .revisions(p.item_id_by_ext("jgraph-mini", "jg-003").unwrap())
+            .unwrap();
+        assert_eq!(h.len(), 3);
+        assert_eq!(
+            h[2].note
+                .as_deref()
+                .map(|n| n.starts_with("undo of bulk action")),
+            Some(true)
+        );
+    }
+
+    // A saved view keeps the filter and the columns.
+    click(c, "[data-testid=view-new]").await;
+    fill(c, "[data-testid=view-name]", "jgraph early").await;
+    click(c, "[data-testid=view-save]").await;
+    wait_text(c, "[data-testid=saved-views]", |t| {
+        t.contains("jgraph early")
+    })
+    .await;
+    click(c, "[data-testid=clear-filters]").await;
+    wait_text(c, "[data-testid=result-count]", |t| {
+        t.starts_with("23 items")
+    })
+    .await;
+    let views = wait_for(c, "[data-testid=saved-views]").await;
+    let value = c
+        .execute(
+            "return [...arguments[0].options].find(o => o.text.startsWith('jgraph early')).value",
+            vec![serde_json::to_value(&views).unwrap()],
+        )
+        .await
+        .unwrap();
+    select(c, "[data-testid=saved-views]", value.as_str().unwrap()).await;
+    wait_text(c, "[data-testid=result-count]", |t| t.starts_with(&jgraph)).await;
+    let picked = wait_for(c, "[data-testid=facet-dataset][data-name=jgraph-mini]").await;
+    assert_eq!(
+        picked.prop("checked").await.unwrap().as_deref(),
+        Some("true")
+    );
+
+    // The palette runs an action: Go to Models.
+    click(c, "[data-testid=palette-open]").await;
+    fill(c, "[data-testid=palette-input]", "go to models").await;
+    keys(c, &[(None, '\u{E007}')]).await;
+    wait_for(c, "[data-testid=view-models]:not([hidden])").await;
+    assert!(c
+        .current_url()
+        .await
+        .unwrap()
+        .as_str()
+        .ends_with("#/models"));
+}
+
+/// The sample as the demo opens it: three synthetic models' recorded answers, so Evaluation's
+/// first screen has a before/after table, triage ranks the wrong reference first, and fixing it
+/// with "update after each save" on changes the after score, with no model server (their
+/// endpoints are a closed port).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sample_shows_results_without_a_model_server() {
+    let s = Scenario::new("the sample shows results without a model server");
+    assay_eval::demo::record_sample_runs(&s.project)
+        .await
+        .unwrap();
+    let c = s.start_as("e2e-researcher", None).await;
+    show(&c, "evaluation").await;
+    let row = "[data-testid=ba-row]";
+    wait_for(&c, row).await;
+    let after = |c: &Client| {
+        let c = c.clone();
+        async move {
+            wait_for(&c, "[data-testid=ba-after]")
+                .await
+                .text()
+                .await
+                .unwrap()
+        }
+    };
+    let before_fix = after(&c).await;
+    eprintln!("e2e: sample after score before the fix: {before_fix}");
+    screenshot(&c, "evaluation-sample.png").await;
+    click(&c, "[data-testid=live-update]").await;
+
+    show(&c, "triage").await;
+    wait_text(&c, "[data-testid=triage-item]", |t| t.ends_with("jg-006")).await;
+    wait_text(&c, "[data-testid=triage-reason]", |t| {
+        t.contains("likely wrong reference")
+    })
+    .await;
+    click(&c, "[data-testid=triage-item][data-ext-id='jg-006']").await;
+    wait_text(&c, "[data-testid=item-id]", |t| t == "jg-006").await;
+    fill(&c, "[data-testid=answer]", "117").await;
+    keys(&c, &[(None, '\u{E00C}')]).await;
+    wait_text(&c, "[data-testid=save-state]", |t| t.starts_with("saved")).await;
+
+    show(&c, "evaluation").await;
+    let start = Instant::now();
+    loop {
+        let now = after(&c).await;
+        if now != before_fix {
+            let (a, b): (f64, f64) = (before_fix.parse().unwrap(), now.parse().unwrap());
+            assert!(
+                b > a,
+                "fixing the reference raised the after score: {a} -> {b}"
+            );
+            break;
+        }
+        assert!(start.elapsed() < WAIT, "the after score never moved");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // Re-scored from the recorded answers: every run finished, none with an error.
+    wait_text(&c, "[data-testid=run-state]", |t| t == "finished").await;
+    let p = assay_core::Project::open(&s.project).unwrap();
+    assert!(p.run_summaries().unwrap().iter().all(|r| r.errors == 0));
+    let runs = p.run_summaries().unwrap().len();
+    drop(p);
+
+    // A run's own results, an item opened from them beside the page and closed again.
+    let strong_after = "//tr[@data-testid='run-row'][td[2]='synthetic-strong'][td[4]='after']";
+    c.find(Locator::XPath(&format!(
+        "{strong_after}//button[@data-testid='run-open']"
+    )))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
+    wait_for(&c, "[data-testid=run-detail-line]").await;
+    select(&c, "[data-testid=run-detail-only]", "wrong").await;
+    wait_text(&c, "[data-testid=run-detail]", |t| t.contains("no results")).await;
+    select(&c, "[data-testid=run-detail-only]", "").await;
+    click(&c, "[data-testid=run-detail-line] [data-ext-id='jg-006']").await;
+    wait_text(&c, "[data-testid=item-id]", |t| t == "jg-006").await;
+    assert!(c
+        .current_url()
+        .await
+        .unwrap()
+        .as_str()
+        .contains("#/evaluation/"));
+    screenshot(&c, "run-detail.png").await;
+    click(&c, "[data-testid=item-close]").await;
+    assert!(c
+        .current_url()
+        .await
+        .unwrap()
+        .as_str()
+        .ends_with("#/evaluation"));
+    // Deleting a run takes a second click; the checklist judge's recorded run goes.
+    let judge =
+        "//tr[@data-testid='run-row'][td[2]='judge-recorded']//button[@data-testid='run-delete']";
+    c.find(Locator::XPath(judge))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, "[data-testid=run-delete]", |t| t.contains("really")).await;
+    c.find(Locator::XPath(judge))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let start = Instant::now();
+    while assay_core::Project::open(&s.project)
+        .unwrap()
+        .run_summaries()
+        .unwrap()
+        .len()
+        != runs - 1
+    {
+        assert!(start.elapsed() < WAIT, "the run was never deleted");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    c.close().await.unwrap();
 }
