@@ -147,7 +147,14 @@ pub fn generate() -> String {
     // Types the UI uses beyond the commands' own: the error every command may reject with.
     collect.root::<ApiError>();
     command_types(&mut collect);
-    let decls = collect.decls;
+    // ts-rs visits a type's dependencies in no fixed order: sorted by name, the file is the
+    // same on every run.
+    let mut decls = collect.decls;
+    decls.sort_by_key(|d| {
+        d.split_once("type ")
+            .map(|(_, rest)| rest.split([' ', '<', '=']).next().unwrap_or("").to_string())
+            .unwrap_or_default()
+    });
     let mut s = String::from(
         "// Generated from Rust by assay-api (`cargo xtask bindings`). Do not edit by hand.\n\
          /* eslint-disable */\n\

@@ -2,6 +2,45 @@
 /* eslint-disable */
 import { invoke, Channel } from '@tauri-apps/api/core';
 
+export type Agreement = { field: AgreementField, 
+/**
+ * Units (items; for checklists, criteria of a judgement) two or more people rated.
+ */
+items: number, people: Array<string>, 
+/**
+ * Every value seen, in the order confusion matrices use.
+ */
+labels: Array<string>, 
+/**
+ * Cohen's kappa and a confusion matrix for each pair of people on their common units.
+ */
+pairs: Array<PairAgreement>, 
+/**
+ * Fleiss' kappa over the units rated by the most common number of people.
+ */
+fleiss_kappa: number | null, fleiss_items: number, fleiss_raters: number, 
+/**
+ * Krippendorff's alpha (nominal) over every unit with two or more values.
+ */
+krippendorff_alpha: number | null, 
+/**
+ * Krippendorff's alpha (interval), where values are numbers (checklist ratings).
+ */
+krippendorff_alpha_interval: number | null, 
+/**
+ * Boxes: the mean IoU over every pair of people's boxes of the same item.
+ */
+mean_iou: number | null, 
+/**
+ * Measured on a blind round's independent judgements (not on revisions, where the second
+ * person saw the first one's work).
+ */
+blind: boolean, };
+
+export type AgreementField = "op" | "ref_type" | "tags" | "phase1" | "checklist" | "box";
+
+export type AnswerFormat = "short_answer" | "multiple_choice" | "checklist" | "grounding" | "free_form";
+
 export type ApiError = { 
 /**
  * Stable: the UI may branch on it. One of the `assay_core::Error::code` values, or
@@ -11,13 +50,224 @@ code: string, message: string, };
 
 export type AppInfo = { version: string, recent: Array<string>, user: SessionUser | null, project: ProjectInfo | null, };
 
+export type AssigneeProgress = { name: string, assigned: number, done: number, 
+/**
+ * Review decisions on this person's revisions (of these items, since assignment).
+ */
+approved: number, sent_back: number, 
+/**
+ * Median seconds between this person's consecutive actions, pauses over 30 min left out.
+ */
+median_seconds: number | null, };
+
+export type BBox = { x_min: number, y_min: number, x_max: number, y_max: number, };
+
+export type Bin = { lo: number, hi: number, count: number, };
+
+export type BlindEntry = { person: string, judgement: BlindJudgement, created_at: string, };
+
+export type BlindItem = { round_id: number, round: string, item_id: number, assignees: Array<string>, 
+/**
+ * The viewer is one of the assignees.
+ */
+assigned: boolean, 
+/**
+ * Every assignee's judgement is in: they are shown, and an auditor may adjudicate.
+ */
+open: boolean, 
+/**
+ * The item has a revision written after the round dealt it (the adjudication).
+ */
+adjudicated: boolean, 
+/**
+ * The viewer's own judgement, and once open everyone's (each person's latest).
+ */
+judgements: Array<BlindEntry>, };
+
+export type BlindJudgement = { op: RefinementOp | null, tags: Array<IssueTag>, ref_type: RefType | null, 
+/**
+ * The phase-1 dimensions this person flags (none: keep).
+ */
+phase1: Array<Phase1Dimension>, 
+/**
+ * A 1-5 rating of each of the item's checklist criteria, in the checklist's order (None:
+ * not rated).
+ */
+checklist: Array<number | null>, 
+/**
+ * The target box in the first image's original pixels.
+ */
+target_box: BBox | null, note: string | null, };
+
+export type BoxHistograms = { size_ratio: Array<Bin>, center_distance: Array<Bin>, saliency: Array<Bin>, };
+
+export type BulkAction = { id: number, label: string, author: string, created_at: string, items: number, undo_of: number | null, undone_by: number | null, };
+
+export type BulkChange = { 
+/**
+ * Set the operation to `op` (None clears it); false leaves each item's as it is.
+ */
+set_op: boolean, op: RefinementOp | null, add_tags: Array<IssueTag>, remove_tags: Array<IssueTag>, 
+/**
+ * Set the status: todo, edited or flagged. Approval is a review, one item at a time.
+ */
+status: ItemStatus | null, 
+/**
+ * Keep (true) or drop (false) at this stage; a drop needs `reason`.
+ */
+stage: [number, boolean] | null, reason: string | null, };
+
+export type BulkReport = { 
+/**
+ * The recorded action (None when nothing changed, so there is nothing to undo).
+ */
+action_id: number | null, label: string, changed: number, 
+/**
+ * Items already as asked.
+ */
+unchanged: number, 
+/**
+ * Items the rules refused, with why (at most the first 50 are listed).
+ */
+skipped: number, skipped_reasons: Array<[number, string]>, };
+
+export type ChoiceOption = { text: string, 
+/**
+ * For distractors of counterfactual benchmarks (VAGUE); None for the correct option.
+ */
+kind?: DistractorKind | null, };
+
+export type Comment = { id: number, item_id: number, 
+/**
+ * The item's revision when the comment was written.
+ */
+rev: number, author: string, body: string, mentions: Array<string>, created_at: string, };
+
+export type ConflictSide = { uid: string, author: string | null, created_at: string, op: RefinementOp | null, tags: Array<IssueTag>, content: ItemContent, };
+
+export type ConflictSides = { item_id: number, current: ConflictSide, other: ConflictSide, };
+
+export type CriterionFlag = { criterion: string, issue: CriterionIssue, };
+
+export type CriterionIssue = "not_grounded" | "unverifiable";
+
+export type CriterionOverrule = { 
+/**
+ * 0-based index into the item's checklist as judged.
+ */
+criterion: number, rating: number, by: string | null, note: string | null, };
+
+export type CriterionOverruled = { 
+/**
+ * The item's score in that run (S_i with the person's ratings).
+ */
+item_score: number, 
+/**
+ * The run's overall score (S_final), overrules applied.
+ */
+run_score: number | null, };
+
+export type Dashboard = { rows: Array<DashboardRow>, 
+/**
+ * (dataset, refinement operation or "unset", items): what refining did to each dataset.
+ */
+operations: Array<[string, string, number]>, 
+/**
+ * (model, failure tag, responses): why models failed, as people tagged it.
+ */
+failure_tags: Array<[string, string, number]>, 
+/**
+ * Grounding accuracy per model and referring-expression type (type "none" when unset).
+ */
+grounding_by_ref: Array<Share>, 
+/**
+ * Grounding accuracy per model and box size bin ("0.01-0.02" of the image area).
+ */
+grounding_by_size: Array<Share>, 
+/**
+ * For multiple choice: which kind of option each model chose (correct, FSU, SU, NE).
+ */
+distractors: Array<Share>, markdown: string, csv: string, latex: string, };
+
+export type DashboardRow = { dataset: string, 
+/**
+ * The category or operation of the row when broken down.
+ */
+group: string | null, scorer: string, 
+/**
+ * The scorer with the versions of its rules that made the numbers ("choice v2").
+ */
+scorer_label: string, source: string, items_before: number, items_after: number, accuracy_before: number, accuracy_after: number, delta: number, rank_correlation: number | null, models: Array<ModelPair>, 
+/**
+ * Unparsed and hedged responses on each side (counted as misses).
+ */
+unparsed_before: number, unparsed_after: number, hedged_before: number, hedged_after: number, };
+
 export type Dataset = { id: number, name: string, layout: string, source_path: string | null, imported_at: string, item_count: number, };
 
-export type ProjectInfo = { path: string, name: string, datasets: Array<Dataset>, items: number, };
+export type DistractorKind = "FSU" | "SU" | "NE";
 
-export type Role = "annotator" | "auditor" | "researcher";
+export type Edit = { 
+/**
+ * The revision this edit was made on. When the item has moved on since, the save is
+ * refused as a conflict instead of silently overwriting the other change. None: apply to
+ * whatever is current (imports, scripted bulk changes).
+ */
+base_rev: number | null, content: ItemContent, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, note: string | null, };
 
-export type SessionUser = { name: string, role: Role, };
+export type EvalEstimate = { requests: number, 
+/**
+ * Judge calls on top (at most one per answer; identification asks only about names that
+ * are not an exact match).
+ */
+judge_requests: number, 
+/**
+ * At the models' prices and the mean tokens of their stored responses; None when a model
+ * has no prices or no response with token counts yet.
+ */
+cost: number | null, 
+/**
+ * Items per dataset and version, as counted.
+ */
+items: Array<[string, string, number]>, };
+
+export type EvalForm = { models: Array<string>, datasets: Array<string>, 
+/**
+ * "before", "after"
+ */
+versions: Array<string>, 
+/**
+ * "original", "explicit", "disambiguated", "text_only", "no_image"
+ */
+variants: Array<string>, runs: number, 
+/**
+ * A scorer for every item (e.g. "grounding" for CRAG-MM's boxes); None: each item's
+ * default for its answer format.
+ */
+scorer: string | null, 
+/**
+ * "default" or None: the built-in template per answer format; a built-in name
+ * ("crag-mm/object_identification_easy_query") or a saved template "name[@version]".
+ */
+template: string | null, 
+/**
+ * The judge model for judge scorers (and identification's non-exact names).
+ */
+judge: string | null, };
+
+export type EvalStatus = { running: boolean, total: number, done: number, sent: number, cached: number, errors: number, prompt_tokens: number, completion_tokens: number, elapsed_secs: number, 
+/**
+ * From the pace so far; None until something finished.
+ */
+eta_secs: number | null, cost: number | null, cancelled: boolean, run_ids: Array<number>, error: string | null, 
+/**
+ * What was asked, to run it again.
+ */
+form: EvalForm | null, };
+
+export type ExportReport = { dataset: string, items: number, removed_left_out: number, images: number, path: string, };
+
+export type Facets = { datasets: Array<[number, number]>, categories: Array<[string | null, number]>, ops: Array<[string | null, number]>, statuses: Array<[string, number]>, ref_types: Array<[string | null, number]>, tags: Array<[string, number]>, has_box: Array<[boolean, number]>, boxes: BoxHistograms, };
 
 export type Filter = { datasets: Array<number>, categories: Array<string>, 
 /**
@@ -55,47 +305,35 @@ ids: Array<number>,
  */
 sort: Sort | null, };
 
-export type RefinementOp = "identical" | "minor_edit" | "disambiguation" | "answer_correction" | "replacement" | "remove";
+export type Filtering = { decisions: Array<StageDecision>, flags: Array<Phase1Flag>, 
+/**
+ * The auditor whose override keeps the item despite its flags.
+ */
+overridden_by: string | null, 
+/**
+ * Position of the earliest stage that dropped it.
+ */
+dropped_stage: number | null, phase1_removed: boolean, 
+/**
+ * In the kept set: not dropped at any stage and not removed by phase-1 flags.
+ */
+kept: boolean, };
 
-export type Sort = { column: SortColumn, desc: boolean, };
+export type FunnelStep = { 
+/**
+ * 0 for the candidates before any stage; the last step is phase-1 validation.
+ */
+position: number, name: string, survivors: number, groups: Array<[string | null, number]>, };
 
-export type SortColumn = "ext_id" | "question" | "answer" | "category" | "op" | "status" | "ref_type" | "size_ratio" | "center_distance" | "saliency" | "rev" | "updated_at";
+export type ImportReport = { dataset: string, dataset_id: number | null, layout: string, items: number, images: number, new_images: number, 
+/**
+ * Fields no mapping entry names; kept in each item's metadata.
+ */
+unmapped_fields: Array<string>, problems: Array<Problem>, dry_run: boolean, };
 
-export type RefType = "salient" | "ambiguous" | "in_image_cue" | "knowledge_cue";
+export type ImportRequest = { path: string, name: string | null, layout: string | null, mapping_path: string | null, link_images: boolean, dry_run: boolean, };
 
 export type IssueTag = "ambiguous" | "not_image_grounded" | "wrong_answer" | "subjective";
-
-export type ItemStatus = "todo" | "edited" | "approved" | "flagged";
-
-export type AnswerFormat = "short_answer" | "multiple_choice" | "checklist" | "grounding" | "free_form";
-
-export type Range = { min: number | null, max: number | null, };
-
-export type Page = { offset: number, limit: number, };
-
-export type QueryResult = { total: number, rows: Array<ItemRow>, };
-
-export type ItemRow = { id: number, dataset_id: number, ext_id: string, seq: number, rev: number, format: AnswerFormat, category: string | null, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, ref_type: RefType | null, has_box: boolean, image_count: number, thumb_hash: string | null, question: string, answer: string | null, 
-/**
- * The primary target box's metrics (see `grounding::metrics`); None without a box.
- */
-size_ratio: number | null, center_distance: number | null, saliency: number | null, };
-
-export type Facets = { datasets: Array<[number, number]>, categories: Array<[string | null, number]>, ops: Array<[string | null, number]>, statuses: Array<[string, number]>, ref_types: Array<[string | null, number]>, tags: Array<[string, number]>, has_box: Array<[boolean, number]>, boxes: BoxHistograms, };
-
-export type BoxHistograms = { size_ratio: Array<Bin>, center_distance: Array<Bin>, saliency: Array<Bin>, };
-
-export type Bin = { lo: number, hi: number, count: number, };
-
-export type ItemDetail = { item: ItemView, history: Array<RevisionInfo>, };
-
-export type RevisionInfo = { rev: number, author: string | null, role: Role | null, round: number, created_at: string, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, note: string | null, };
-
-export type ItemView = { id: number, dataset_id: number, dataset: string, ext_id: string, seq: number, rev: number, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, updated_at: string, 
-/**
- * An auditor signed it off: no edit until an auditor reopens it.
- */
-signed_off: boolean, content: ItemContent, original: ItemContent, };
 
 export type ItemContent = { answer_format: AnswerFormat, question: string, answer?: string | null, options?: Array<ChoiceOption>, 
 /**
@@ -121,30 +359,7 @@ popularity?: number | null,
  */
 crowdedness?: number | null, category?: string | null, source?: string | null, images?: Array<ItemImage>, metadata?: { [key in string]: JsonValue }, };
 
-export type DistractorKind = "FSU" | "SU" | "NE";
-
-export type ChoiceOption = { text: string, 
-/**
- * For distractors of counterfactual benchmarks (VAGUE); None for the correct option.
- */
-kind?: DistractorKind | null, };
-
-export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
-
-export type CriterionIssue = "not_grounded" | "unverifiable";
-
-export type CriterionFlag = { criterion: string, issue: CriterionIssue, };
-
-export type LabeledBox = { label?: string | null, 
-/**
- * COCO's `iscrowd`: the box covers a crowd of objects rather than one.
- */
-crowd?: boolean, 
-/**
- * COCO's `area` as the file gave it (its segmentation's, not the box's), kept so a
- * re-export evaluates the same; a redrawn box drops it.
- */
-area?: number | null, x_min: number, y_min: number, x_max: number, y_max: number, };
+export type ItemDetail = { item: ItemView, history: Array<RevisionInfo>, };
 
 export type ItemImage = { 
 /**
@@ -165,63 +380,17 @@ source_id?: number | null,
  */
 target_boxes?: Array<LabeledBox>, person_boxes?: Array<LabeledBox>, };
 
-export type Edit = { 
-/**
- * The revision this edit was made on. When the item has moved on since, the save is
- * refused as a conflict instead of silently overwriting the other change. None: apply to
- * whatever is current (imports, scripted bulk changes).
- */
-base_rev: number | null, content: ItemContent, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, note: string | null, };
-
-export type ImportRequest = { path: string, name: string | null, layout: string | null, mapping_path: string | null, link_images: boolean, dry_run: boolean, };
-
-export type Progress = { stage: string, done: number, total: number, };
-
-export type ImportReport = { dataset: string, dataset_id: number | null, layout: string, items: number, images: number, new_images: number, 
-/**
- * Fields no mapping entry names; kept in each item's metadata.
- */
-unmapped_fields: Array<string>, problems: Array<Problem>, dry_run: boolean, };
-
-export type Problem = { location: string, message: string, };
-
-export type Stage = { id: number, position: number, name: string, description: string, };
-
-export type Filtering = { decisions: Array<StageDecision>, flags: Array<Phase1Flag>, 
-/**
- * The auditor whose override keeps the item despite its flags.
- */
-overridden_by: string | null, 
-/**
- * Position of the earliest stage that dropped it.
- */
-dropped_stage: number | null, phase1_removed: boolean, 
-/**
- * In the kept set: not dropped at any stage and not removed by phase-1 flags.
- */
-kept: boolean, };
-
-export type Phase1Flag = { dimension: Phase1Dimension, by: string, note: string | null, created_at: string, };
-
-export type Phase1Dimension = "image_relevance" | "qa_quality" | "checklist_validity" | "category" | "overall";
-
-export type StageDecision = { stage_id: number, position: number, stage: string, keep: boolean, reason: string | null, 
-/**
- * The person's name, or None when a run decided.
- */
-by: string | null, run_id: number | null, created_at: string, };
-
-export type FunnelStep = { 
-/**
- * 0 for the candidates before any stage; the last step is phase-1 validation.
- */
-position: number, name: string, survivors: number, groups: Array<[string | null, number]>, };
-
 export type ItemResults = { results: Array<ItemRunResult>, 
 /**
  * (run id, S_final or accuracy with overrules applied)
  */
 run_scores: Array<[number, number | null]>, };
+
+export type ItemRow = { id: number, dataset_id: number, ext_id: string, seq: number, rev: number, format: AnswerFormat, category: string | null, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, ref_type: RefType | null, has_box: boolean, image_count: number, thumb_hash: string | null, question: string, answer: string | null, 
+/**
+ * The primary target box's metrics (see `grounding::metrics`); None without a box.
+ */
+size_ratio: number | null, center_distance: number | null, saliency: number | null, };
 
 export type ItemRunResult = { run: RunRow, outcome: string, score: number | null, parsed: string | null, 
 /**
@@ -234,23 +403,61 @@ evidence: string | null, error: string | null, response: string | null, overrule
  */
 failure_tags: Array<string>, };
 
-export type CriterionOverrule = { 
-/**
- * 0-based index into the item's checklist as judged.
- */
-criterion: number, rating: number, by: string | null, note: string | null, };
+export type ItemStatus = "todo" | "edited" | "approved" | "flagged";
 
-export type RunRow = { id: number, model: string, dataset: string, version: string, variant: string, run_index: number, template: string, scorer: string, source: string, status: string, };
+export type ItemView = { id: number, dataset_id: number, dataset: string, ext_id: string, seq: number, rev: number, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, updated_at: string, 
+/**
+ * An auditor signed it off: no edit until an auditor reopens it.
+ */
+signed_off: boolean, content: ItemContent, original: ItemContent, };
 
-export type CriterionOverruled = { 
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+export type JudgeRatingReport = { run_id: number, 
 /**
- * The item's score in that run (S_i with the person's ratings).
+ * Judged results rated by at least one person.
  */
-item_score: number, 
+items: number, ratings: number, 
 /**
- * The run's overall score (S_final), overrules applied.
+ * The mean rating, and the share of ratings of 4 or 5 (the judge's decision found
+ * appropriate, as HAERAE-Vision's raters judged it).
  */
-run_score: number | null, };
+mean_rating: number | null, appropriate: number | null, 
+/**
+ * Each item's mean rating against the judge's score.
+ */
+pearson: number | null, spearman: number | null, raters: Array<RaterAgreement>, 
+/**
+ * Krippendorff's alpha (interval) among the raters, over items two or more rated.
+ */
+raters_alpha: number | null, raters_alpha_items: number, };
+
+export type JudgeReviewEntry = { item_id: number, ext_id: string, question: string, reference: string | null, response: string | null, 
+/**
+ * The judge's score (0-1) and what it wrote.
+ */
+score: number | null, evidence: string | null, 
+/**
+ * This person's rating of the decision, when they gave one.
+ */
+my_rating: number | null, };
+
+export type LabeledBox = { label?: string | null, 
+/**
+ * COCO's `iscrowd`: the box covers a crowd of objects rather than one.
+ */
+crowd?: boolean, 
+/**
+ * COCO's `area` as the file gave it (its segmentation's, not the box's), kept so a
+ * re-export evaluates the same; a redrawn box drops it.
+ */
+area?: number | null, x_min: number, y_min: number, x_max: number, y_max: number, };
+
+export type ModelCheck = { ok: boolean, 
+/**
+ * The model's reply, or what went wrong in plain words.
+ */
+message: string, millis: number, };
 
 export type ModelForm = { name: string, endpoints: Array<string>, model: string, api_key_env: string | null, concurrency: number, rate_per_minute: number | null, box_convention: string, price_input: number | null, price_output: number | null, max_tokens: number, 
 /**
@@ -259,236 +466,12 @@ export type ModelForm = { name: string, endpoints: Array<string>, model: string,
  */
 accepted: boolean, };
 
-export type ModelCheck = { ok: boolean, 
-/**
- * The model's reply, or what went wrong in plain words.
- */
-message: string, millis: number, };
-
-export type EvalForm = { models: Array<string>, datasets: Array<string>, 
-/**
- * "before", "after"
- */
-versions: Array<string>, 
-/**
- * "original", "explicit", "disambiguated", "text_only", "no_image"
- */
-variants: Array<string>, runs: number, 
-/**
- * A scorer for every item (e.g. "grounding" for CRAG-MM's boxes); None: each item's
- * default for its answer format.
- */
-scorer: string | null, 
-/**
- * "default" or None: the built-in template per answer format; a built-in name
- * ("crag-mm/object_identification_easy_query") or a saved template "name[@version]".
- */
-template: string | null, 
-/**
- * The judge model for judge scorers (and identification's non-exact names).
- */
-judge: string | null, };
-
-export type EvalEstimate = { requests: number, 
-/**
- * Judge calls on top (at most one per answer; identification asks only about names that
- * are not an exact match).
- */
-judge_requests: number, 
-/**
- * At the models' prices and the mean tokens of their stored responses; None when a model
- * has no prices or no response with token counts yet.
- */
-cost: number | null, 
-/**
- * Items per dataset and version, as counted.
- */
-items: Array<[string, string, number]>, };
-
-export type StageView = { version: string, 
-/**
- * Column labels: "Grounding", "Identification (crag-mm/object_identification_easy_query)".
- */
-columns: Array<string>, rows: Array<StageViewRow>, correlations: Array<StageViewCorrelation>, markdown: string, csv: string, latex: string, };
-
-export type StageViewRow = { dataset: string, model: string, variant: string, 
-/**
- * "all", "ref_type", "size" or "saliency".
- */
-breakdown: string, group: string, 
-/**
- * One per column; null where the model has no such runs.
- */
-cells: Array<StageCell | null>, };
-
-export type StageCell = { accuracy: number, items: number, };
-
-export type StageViewCorrelation = { dataset: string, model: string, variant: string, column: string, popularity_rho: number | null, popularity_items: number, saliency_r_pb: number | null, saliency_items: number, };
-
-export type PanelView = { run_id: number, scorer: string, judges: Array<string>, 
-/**
- * Items at least one judge gave a verdict on.
- */
-items: number, 
-/**
- * Identification's exact matches (scored 1 with no judge asked, not in the figures).
- */
-exact: number, alpha_interval: number | null, pairs: Array<PanelPair>, criteria: Array<PanelCriterion>, disagreements: Array<PanelDisagreement>, 
-/**
- * What this call asked: per judge, verdicts made and how many came from the cache.
- */
-judged: Array<[string, number, number]>, };
-
-export type PanelPair = { a: string, b: string, items: number, pearson: number | null, spearman: number | null, };
-
-export type PanelCriterion = { criterion: number, items: number, alpha_interval: number | null, };
-
-export type PanelDisagreement = { item_id: number, ext_id: string, 
-/**
- * One per judge, in `judges` order.
- */
-scores: Array<number | null>, spread: number, };
-
-export type EvalStatus = { running: boolean, total: number, done: number, sent: number, cached: number, errors: number, prompt_tokens: number, completion_tokens: number, elapsed_secs: number, 
-/**
- * From the pace so far; None until something finished.
- */
-eta_secs: number | null, cost: number | null, cancelled: boolean, run_ids: Array<number>, error: string | null, 
-/**
- * What was asked, to run it again.
- */
-form: EvalForm | null, };
-
-export type Dashboard = { rows: Array<DashboardRow>, 
-/**
- * (dataset, refinement operation or "unset", items): what refining did to each dataset.
- */
-operations: Array<[string, string, number]>, 
-/**
- * (model, failure tag, responses): why models failed, as people tagged it.
- */
-failure_tags: Array<[string, string, number]>, 
-/**
- * Grounding accuracy per model and referring-expression type (type "none" when unset).
- */
-grounding_by_ref: Array<Share>, 
-/**
- * Grounding accuracy per model and box size bin ("0.01-0.02" of the image area).
- */
-grounding_by_size: Array<Share>, 
-/**
- * For multiple choice: which kind of option each model chose (correct, FSU, SU, NE).
- */
-distractors: Array<Share>, markdown: string, csv: string, latex: string, };
-
-export type Share = { model: string, group: string, hits: number, n: number, };
-
-export type DashboardRow = { dataset: string, 
-/**
- * The category or operation of the row when broken down.
- */
-group: string | null, scorer: string, 
-/**
- * The scorer with the versions of its rules that made the numbers ("choice v2").
- */
-scorer_label: string, source: string, items_before: number, items_after: number, accuracy_before: number, accuracy_after: number, delta: number, rank_correlation: number | null, models: Array<ModelPair>, 
-/**
- * Unparsed and hedged responses on each side (counted as misses).
- */
-unparsed_before: number, unparsed_after: number, hedged_before: number, hedged_after: number, };
-
 export type ModelPair = { model: string, before: number, after: number, 
 /**
  * The model's rank on each side (1 = best), ties sharing the average of their ranks: the
  * ranks Spearman's rho of the row is computed on, so the rank chart and rho agree.
  */
 rank_before: number, rank_after: number, };
-
-export type ReplicaRecord = { url: string, 
-/**
- * HTTP requests sent to it, retries included.
- */
-requests: number, failures: number, 
-/**
- * Mean time to an answer or an error, in milliseconds.
- */
-mean_ms: number | null, 
-/**
- * Times it was taken out of the rotation after a connection or 5xx failure.
- */
-taken_out: number, };
-
-export type RunListRow = { run: RunRow, 
-/**
- * The scorer with the versions of its rules that made the numbers ("choice v2").
- */
-scorer_label: string, items: number, unparsed: number, hedged: number, errors: number, accuracy: number | null, 
-/**
- * Why this replica may not rescore it (a run still going, or published by another
- * member); None when it may.
- */
-no_rescore: string | null, 
-/**
- * What each replica of the run's model did for it (requests, failures, mean latency).
- */
-replicas: Array<ReplicaRecord>, };
-
-export type RescoreResult = { run_id: number, scorer: string, version: number, rescored: number, changed: number, kept: number, why_kept: string | null, error: string | null, };
-
-export type TriageEntry = { item_id: number, ext_id: string, dataset: string, score: number, 
-/**
- * (kind, evidence): "wrong_reference", "not_image_grounded" or "ambiguous".
- */
-reasons: Array<[string, string]>, };
-
-export type ReviewDecision = "approve" | "request_changes";
-
-export type AgreementField = "op" | "ref_type" | "tags" | "phase1" | "checklist" | "box";
-
-export type Agreement = { field: AgreementField, 
-/**
- * Units (items; for checklists, criteria of a judgement) two or more people rated.
- */
-items: number, people: Array<string>, 
-/**
- * Every value seen, in the order confusion matrices use.
- */
-labels: Array<string>, 
-/**
- * Cohen's kappa and a confusion matrix for each pair of people on their common units.
- */
-pairs: Array<PairAgreement>, 
-/**
- * Fleiss' kappa over the units rated by the most common number of people.
- */
-fleiss_kappa: number | null, fleiss_items: number, fleiss_raters: number, 
-/**
- * Krippendorff's alpha (nominal) over every unit with two or more values.
- */
-krippendorff_alpha: number | null, 
-/**
- * Krippendorff's alpha (interval), where values are numbers (checklist ratings).
- */
-krippendorff_alpha_interval: number | null, 
-/**
- * Boxes: the mean IoU over every pair of people's boxes of the same item.
- */
-mean_iou: number | null, 
-/**
- * Measured on a blind round's independent judgements (not on revisions, where the second
- * person saw the first one's work).
- */
-blind: boolean, };
-
-export type PairAgreement = { a: string, b: string, items: number, cohen_kappa: number | null, 
-/**
- * Boxes: the mean IoU of a's and b's boxes over their common items.
- */
-mean_iou: number | null, 
-/**
- * Rows a, columns b: counts per (a's value, b's value), values in `labels` order.
- */
-confusion: Array<Array<number>>, };
 
 export type MyWork = { 
 /**
@@ -499,40 +482,6 @@ review: Array<QueueEntry>, sent_back: Array<QueueEntry>, mentions: Array<OpenMen
  * For auditors: items of blind rounds whose judgements are all in, to adjudicate.
  */
 adjudicate: Array<QueueEntry>, rounds: Array<RoundQueue>, };
-
-export type QueueEntry = { item_id: number, dataset: string, ext_id: string, status: string, done: boolean, };
-
-export type RoundPurpose = "annotate" | "review" | "audit";
-
-export type RoundQueue = { id: number, name: string, purpose: RoundPurpose, 
-/**
- * Blind: the person records a judgement instead of editing the item.
- */
-blind: boolean, done: number, entries: Array<QueueEntry>, };
-
-export type Comment = { id: number, item_id: number, 
-/**
- * The item's revision when the comment was written.
- */
-rev: number, author: string, body: string, mentions: Array<string>, created_at: string, };
-
-export type OpenMention = { item_id: number, dataset: string, ext_id: string, comment: Comment, };
-
-export type AssigneeProgress = { name: string, assigned: number, done: number, 
-/**
- * Review decisions on this person's revisions (of these items, since assignment).
- */
-approved: number, sent_back: number, 
-/**
- * Median seconds between this person's consecutive actions, pauses over 30 min left out.
- */
-median_seconds: number | null, };
-
-export type RoundSummary = { id: number, name: string, purpose: RoundPurpose, overlap: number, blind: boolean, created_by: string, created_at: string, items: number, 
-/**
- * Items assigned to two or more people.
- */
-overlapping: number, people: Array<AssigneeProgress>, };
 
 export type NewRound = { name: string, purpose: RoundPurpose, assignees: Array<string>, 
 /**
@@ -549,52 +498,53 @@ sample: number | null, seed: number,
  */
 blind: boolean, };
 
-export type BlindJudgement = { op: RefinementOp | null, tags: Array<IssueTag>, ref_type: RefType | null, 
-/**
- * The phase-1 dimensions this person flags (none: keep).
- */
-phase1: Array<Phase1Dimension>, 
-/**
- * A 1-5 rating of each of the item's checklist criteria, in the checklist's order (None:
- * not rated).
- */
-checklist: Array<number | null>, 
-/**
- * The target box in the first image's original pixels.
- */
-target_box: BBox | null, note: string | null, };
+export type OpenMention = { item_id: number, dataset: string, ext_id: string, comment: Comment, };
 
-export type BBox = { x_min: number, y_min: number, x_max: number, y_max: number, };
+export type Page = { offset: number, limit: number, };
 
-export type BlindEntry = { person: string, judgement: BlindJudgement, created_at: string, };
+export type PairAgreement = { a: string, b: string, items: number, cohen_kappa: number | null, 
+/**
+ * Boxes: the mean IoU of a's and b's boxes over their common items.
+ */
+mean_iou: number | null, 
+/**
+ * Rows a, columns b: counts per (a's value, b's value), values in `labels` order.
+ */
+confusion: Array<Array<number>>, };
 
-export type BlindItem = { round_id: number, round: string, item_id: number, assignees: Array<string>, 
-/**
- * The viewer is one of the assignees.
- */
-assigned: boolean, 
-/**
- * Every assignee's judgement is in: they are shown, and an auditor may adjudicate.
- */
-open: boolean, 
-/**
- * The item has a revision written after the round dealt it (the adjudication).
- */
-adjudicated: boolean, 
-/**
- * The viewer's own judgement, and once open everyone's (each person's latest).
- */
-judgements: Array<BlindEntry>, };
+export type PanelCriterion = { criterion: number, items: number, alpha_interval: number | null, };
 
-export type JudgeReviewEntry = { item_id: number, ext_id: string, question: string, reference: string | null, response: string | null, 
+export type PanelDisagreement = { item_id: number, ext_id: string, 
 /**
- * The judge's score (0-1) and what it wrote.
+ * One per judge, in `judges` order.
  */
-score: number | null, evidence: string | null, 
+scores: Array<number | null>, spread: number, };
+
+export type PanelPair = { a: string, b: string, items: number, pearson: number | null, spearman: number | null, };
+
+export type PanelView = { run_id: number, scorer: string, judges: Array<string>, 
 /**
- * This person's rating of the decision, when they gave one.
+ * Items at least one judge gave a verdict on.
  */
-my_rating: number | null, };
+items: number, 
+/**
+ * Identification's exact matches (scored 1 with no judge asked, not in the figures).
+ */
+exact: number, alpha_interval: number | null, pairs: Array<PanelPair>, criteria: Array<PanelCriterion>, disagreements: Array<PanelDisagreement>, 
+/**
+ * What this call asked: per judge, verdicts made and how many came from the cache.
+ */
+judged: Array<[string, number, number]>, };
+
+export type PersonStats = { name: string, role: Role, 
+/**
+ * Items with at least one revision of theirs (review records not counted).
+ */
+items_edited: number, revisions: number, approved: number, sent_back: number, reviews: number, signoffs: number, median_seconds: number | null, };
+
+export type Phase1Dimension = "image_relevance" | "qa_quality" | "checklist_validity" | "category" | "overall";
+
+export type Phase1Flag = { dimension: Phase1Dimension, by: string, note: string | null, created_at: string, };
 
 export type PredictionsForm = { file: string, model: string, dataset: string, version: string, variant: string, run_index: number, 
 /**
@@ -616,34 +566,132 @@ export type PredictionsReport = { run_id: number, format: string, matched: numbe
  */
 judged: number, judged_from_cache: number, judge_unparsed: number, judge_errors: number, };
 
-export type JudgeRatingReport = { run_id: number, 
-/**
- * Judged results rated by at least one person.
- */
-items: number, ratings: number, 
-/**
- * The mean rating, and the share of ratings of 4 or 5 (the judge's decision found
- * appropriate, as HAERAE-Vision's raters judged it).
- */
-mean_rating: number | null, appropriate: number | null, 
-/**
- * Each item's mean rating against the judge's score.
- */
-pearson: number | null, spearman: number | null, raters: Array<RaterAgreement>, 
-/**
- * Krippendorff's alpha (interval) among the raters, over items two or more rated.
- */
-raters_alpha: number | null, raters_alpha_items: number, };
+export type Problem = { location: string, message: string, };
+
+export type Progress = { stage: string, done: number, total: number, };
+
+export type ProjectInfo = { path: string, name: string, datasets: Array<Dataset>, items: number, };
+
+export type QueryResult = { total: number, rows: Array<ItemRow>, };
+
+export type QueueEntry = { item_id: number, dataset: string, ext_id: string, status: string, done: boolean, };
+
+export type Range = { min: number | null, max: number | null, };
 
 export type RaterAgreement = { name: string, items: number, mean_rating: number | null, pearson: number | null, spearman: number | null, };
 
-export type PersonStats = { name: string, role: Role, 
-/**
- * Items with at least one revision of theirs (review records not counted).
- */
-items_edited: number, revisions: number, approved: number, sent_back: number, reviews: number, signoffs: number, median_seconds: number | null, };
+export type RefType = "salient" | "ambiguous" | "in_image_cue" | "knowledge_cue";
 
-export type User = { id: number, name: string, role: Role, };
+export type RefinementOp = "identical" | "minor_edit" | "disambiguation" | "answer_correction" | "replacement" | "remove";
+
+export type ReplicaRecord = { url: string, 
+/**
+ * HTTP requests sent to it, retries included.
+ */
+requests: number, failures: number, 
+/**
+ * Mean time to an answer or an error, in milliseconds.
+ */
+mean_ms: number | null, 
+/**
+ * Times it was taken out of the rotation after a connection or 5xx failure.
+ */
+taken_out: number, };
+
+export type RescoreResult = { run_id: number, scorer: string, version: number, rescored: number, changed: number, kept: number, why_kept: string | null, error: string | null, };
+
+export type ReviewDecision = "approve" | "request_changes";
+
+export type RevisionInfo = { rev: number, author: string | null, role: Role | null, round: number, created_at: string, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, note: string | null, };
+
+export type Role = "annotator" | "auditor" | "researcher";
+
+export type RoundPurpose = "annotate" | "review" | "audit";
+
+export type RoundQueue = { id: number, name: string, purpose: RoundPurpose, 
+/**
+ * Blind: the person records a judgement instead of editing the item.
+ */
+blind: boolean, done: number, entries: Array<QueueEntry>, };
+
+export type RoundSummary = { id: number, name: string, purpose: RoundPurpose, overlap: number, blind: boolean, created_by: string, created_at: string, items: number, 
+/**
+ * Items assigned to two or more people.
+ */
+overlapping: number, people: Array<AssigneeProgress>, };
+
+export type RunDetail = { run_id: number, total: number, lines: Array<RunItemLine>, };
+
+export type RunItemLine = { item_id: number, dataset: string, ext_id: string, outcome: string, score: number | null, parsed: string | null, error: string | null, from_cache: boolean, 
+/**
+ * The item has changed since this result was scored (it counts for its old revision).
+ */
+stale: boolean, };
+
+export type RunListRow = { run: RunRow, 
+/**
+ * The scorer with the versions of its rules that made the numbers ("choice v2").
+ */
+scorer_label: string, items: number, unparsed: number, hedged: number, errors: number, accuracy: number | null, 
+/**
+ * Why this replica may not rescore it (a run still going, or published by another
+ * member); None when it may.
+ */
+no_rescore: string | null, 
+/**
+ * What each replica of the run's model did for it (requests, failures, mean latency).
+ */
+replicas: Array<ReplicaRecord>, };
+
+export type RunRow = { id: number, model: string, dataset: string, version: string, variant: string, run_index: number, template: string, scorer: string, source: string, status: string, };
+
+export type SavedView = { id: number, name: string, filter: Filter, 
+/**
+ * The table's columns, in order (names the UI knows; unknown ones are ignored there).
+ */
+columns: Array<string>, author: string, shared: boolean, 
+/**
+ * Whether the person asking wrote it (only they change or delete it).
+ */
+mine: boolean, };
+
+export type SessionUser = { name: string, role: Role, };
+
+export type Share = { model: string, group: string, hits: number, n: number, };
+
+export type Sort = { column: SortColumn, desc: boolean, };
+
+export type SortColumn = "ext_id" | "question" | "answer" | "category" | "op" | "status" | "ref_type" | "size_ratio" | "center_distance" | "saliency" | "rev" | "updated_at";
+
+export type Stage = { id: number, position: number, name: string, description: string, };
+
+export type StageCell = { accuracy: number, items: number, };
+
+export type StageDecision = { stage_id: number, position: number, stage: string, keep: boolean, reason: string | null, 
+/**
+ * The person's name, or None when a run decided.
+ */
+by: string | null, run_id: number | null, created_at: string, };
+
+export type StageView = { version: string, 
+/**
+ * Column labels: "Grounding", "Identification (crag-mm/object_identification_easy_query)".
+ */
+columns: Array<string>, rows: Array<StageViewRow>, correlations: Array<StageViewCorrelation>, markdown: string, csv: string, latex: string, };
+
+export type StageViewCorrelation = { dataset: string, model: string, variant: string, column: string, popularity_rho: number | null, popularity_items: number, saliency_r_pb: number | null, saliency_items: number, };
+
+export type StageViewRow = { dataset: string, model: string, variant: string, 
+/**
+ * "all", "ref_type", "size" or "saliency".
+ */
+breakdown: string, group: string, 
+/**
+ * One per column; null where the model has no such runs.
+ */
+cells: Array<StageCell | null>, };
+
+export type SyncConflict = { item_id: number, dataset: string, ext_id: string, head_uid: string, other_uid: string, };
 
 export type TeamStatus = { 
 /**
@@ -663,61 +711,13 @@ refused: number, last_sync: string | null,
  */
 offline: boolean, error: string | null, pushed: number, pulled: number, };
 
-export type SyncConflict = { item_id: number, dataset: string, ext_id: string, head_uid: string, other_uid: string, };
-
-export type ConflictSide = { uid: string, author: string | null, created_at: string, op: RefinementOp | null, tags: Array<IssueTag>, content: ItemContent, };
-
-export type ConflictSides = { item_id: number, current: ConflictSide, other: ConflictSide, };
-
-export type BulkChange = { 
+export type TriageEntry = { item_id: number, ext_id: string, dataset: string, score: number, 
 /**
- * Set the operation to `op` (None clears it); false leaves each item's as it is.
+ * (kind, evidence): "wrong_reference", "not_image_grounded" or "ambiguous".
  */
-set_op: boolean, op: RefinementOp | null, add_tags: Array<IssueTag>, remove_tags: Array<IssueTag>, 
-/**
- * Set the status: todo, edited or flagged. Approval is a review, one item at a time.
- */
-status: ItemStatus | null, 
-/**
- * Keep (true) or drop (false) at this stage; a drop needs `reason`.
- */
-stage: [number, boolean] | null, reason: string | null, };
+reasons: Array<[string, string]>, };
 
-export type BulkReport = { 
-/**
- * The recorded action (None when nothing changed, so there is nothing to undo).
- */
-action_id: number | null, label: string, changed: number, 
-/**
- * Items already as asked.
- */
-unchanged: number, 
-/**
- * Items the rules refused, with why (at most the first 50 are listed).
- */
-skipped: number, skipped_reasons: Array<[number, string]>, };
-
-export type BulkAction = { id: number, label: string, author: string, created_at: string, items: number, undo_of: number | null, undone_by: number | null, };
-
-export type SavedView = { id: number, name: string, filter: Filter, 
-/**
- * The table's columns, in order (names the UI knows; unknown ones are ignored there).
- */
-columns: Array<string>, author: string, shared: boolean, 
-/**
- * Whether the person asking wrote it (only they change or delete it).
- */
-mine: boolean, };
-
-export type ExportReport = { dataset: string, items: number, removed_left_out: number, images: number, path: string, };
-
-export type RunDetail = { run_id: number, total: number, lines: Array<RunItemLine>, };
-
-export type RunItemLine = { item_id: number, dataset: string, ext_id: string, outcome: string, score: number | null, parsed: string | null, error: string | null, from_cache: boolean, 
-/**
- * The item has changed since this result was scored (it counts for its old revision).
- */
-stale: boolean, };
+export type User = { id: number, name: string, role: Role, };
 
 export const AGREEMENT_FIELDS: readonly AgreementField[] = ['op', 'ref_type', 'tags', 'phase1', 'checklist', 'box'];
 export const ROUND_PURPOSES: readonly RoundPurpose[] = ['annotate', 'review', 'audit'];
