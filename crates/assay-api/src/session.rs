@@ -291,8 +291,26 @@ impl Session {
     /// Every run with its counts and the scorer versions that made its numbers.
     pub fn run_list(&self) -> ApiResult<Vec<crate::types::RunListRow>> {
         let p = self.project()?;
+        let prices: std::collections::HashMap<String, (Option<f64>, Option<f64>)> =
+            assay_eval::model::models(p)
+                .map_err(|e| ApiError::new(e.code(), e.to_string()))?
+                .into_iter()
+                .map(|m| {
+                    (
+                        m.config.name.clone(),
+                        (m.config.price_input, m.config.price_output),
+                    )
+                })
+                .collect();
         let mut out = Vec::new();
         for r in p.run_summaries()? {
+            // Dollars per million tokens, as the model form takes them.
+            let cost = match prices.get(&r.run.model) {
+                Some((Some(i), Some(o))) => Some(
+                    (r.prompt_tokens as f64 * i + r.completion_tokens as f64 * o) / 1_000_000.0,
+                ),
+                _ => None,
+            };
             let no_rescore = match r.run.status.as_str() {
                 "running" | "pending" => Some(format!("the run is {}", r.run.status)),
                 _ => p
@@ -306,6 +324,11 @@ impl Session {
                 hedged: r.hedged,
                 errors: r.errors,
                 accuracy: r.accuracy,
+                sent: r.items - r.from_cache,
+                prompt_tokens: r.prompt_tokens,
+                completion_tokens: r.completion_tokens,
+                cost,
+                duration_secs: r.duration_secs,
                 no_rescore,
                 replicas: p.run_replicas(r.run.id)?,
                 run: r.run,

@@ -124,6 +124,13 @@ pub struct RunListRow {
     pub hedged: i64,
     pub errors: i64,
     pub accuracy: Option<f64>,
+    /// Requests answered for this run (its results minus those reused from the cache).
+    pub sent: i64,
+    pub prompt_tokens: i64,
+    pub completion_tokens: i64,
+    /// At the model's prices (None without prices).
+    pub cost: Option<f64>,
+    pub duration_secs: Option<f64>,
     /// Why this replica may not rescore it (a run still going, or published by another
     /// member); None when it may.
     pub no_rescore: Option<String>,

@@ -55,6 +55,14 @@ pub struct RunSummary {
     pub scorer_versions: Vec<i64>,
     /// Mean score over the run's results, errors counted as 0.
     pub accuracy: Option<f64>,
+    /// Tokens of the responses this run paid for (not those it reused from the cache).
+    #[serde(default)]
+    pub prompt_tokens: i64,
+    #[serde(default)]
+    pub completion_tokens: i64,
+    /// From its start to its end (None while it runs).
+    #[serde(default)]
+    pub duration_secs: Option<f64>,
 }
 
 /// A stored model response.
@@ -518,7 +526,12 @@ impl Project {
                 (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome = 'hedged'),
                 (SELECT coalesce(group_concat(v, ','), '') FROM (SELECT DISTINCT coalesce(ri.scorer_version, 1) AS v FROM run_items ri
                     WHERE ri.run_id = r.id AND ri.outcome IN ('scored', 'unparsed', 'hedged') ORDER BY v)),
-                (SELECT avg(CASE WHEN ri.outcome = 'error' THEN 0 ELSE coalesce(ri.score, 0) END) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome != 'skipped')
+                (SELECT avg(CASE WHEN ri.outcome = 'error' THEN 0 ELSE coalesce(ri.score, 0) END) FROM run_items ri WHERE ri.run_id = r.id AND ri.outcome != 'skipped'),
+                (SELECT coalesce(sum(resp.prompt_tokens), 0) FROM run_items ri JOIN responses resp ON resp.cache_key = ri.cache_key
+                    WHERE ri.run_id = r.id AND ri.from_cache = 0),
+                (SELECT coalesce(sum(resp.completion_tokens), 0) FROM run_items ri JOIN responses resp ON resp.cache_key = ri.cache_key
+                    WHERE ri.run_id = r.id AND ri.from_cache = 0),
+                (julianday(r.finished_at) - julianday(r.created_at)) * 86400.0
              FROM runs r JOIN models m ON m.id = r.model_id JOIN datasets d ON d.id = r.dataset_id ORDER BY r.id"
         ))?;
         let rows = st.query_map([], |r| {
@@ -535,6 +548,9 @@ impl Project {
                     .filter_map(|v| v.parse().ok())
                     .collect(),
                 accuracy: r.get(16)?,
+                prompt_tokens: r.get(17)?,
+                completion_tokens: r.get(18)?,
+                duration_secs: r.get(19)?,
             })
         })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)

@@ -99,6 +99,15 @@ async fn after_editing_k_items_only_k_requests_per_run_are_sent() {
     assert_eq!(first.progress.sent, 600);
     assert_eq!(first.progress.cached, 600);
     assert_eq!(stub.requests(), 600);
+    // What each run paid for: the before runs sent everything, the after runs nothing.
+    let summaries = Project::open(&path).unwrap().run_summaries().unwrap();
+    for s in &summaries {
+        let paid = s.run.version == "before";
+        assert_eq!(s.items - s.from_cache, if paid { 200 } else { 0 }, "{s:?}");
+        assert_eq!(s.prompt_tokens > 0, paid, "{s:?}");
+        assert_eq!(s.completion_tokens > 0, paid, "{s:?}");
+        assert!(s.duration_secs.is_some_and(|d| d >= 0.0), "{s:?}");
+    }
 
     let mut p = Project::open(&path).unwrap();
     let u = p.ensure_user("aiko", Role::Annotator).unwrap();

@@ -634,6 +634,14 @@ export type RunListRow = { run: RunRow,
  */
 scorer_label: string, items: number, unparsed: number, hedged: number, errors: number, accuracy: number | null, 
 /**
+ * Requests answered for this run (its results minus those reused from the cache).
+ */
+sent: number, prompt_tokens: number, completion_tokens: number, 
+/**
+ * At the model's prices (None without prices).
+ */
+cost: number | null, duration_secs: number | null, 
+/**
  * Why this replica may not rescore it (a run still going, or published by another
  * member); None when it may.
  */
