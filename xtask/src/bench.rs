@@ -392,7 +392,62 @@ pub fn store(args: &[String]) -> Result<()> {
                 })
                 .collect(),
         )?;
+        // The item table's order: the store sorts, so every page and J/K follow it.
+        let sorted = |column, desc, extra: Filter| Filter {
+            sort: Some(assay_core::store::Sort { column, desc }),
+            ..extra
+        };
+        use assay_core::store::SortColumn;
+        run(
+            "sorted by question (first page)",
+            vec![sorted(SortColumn::Question, false, Filter::default())],
+        )?;
+        run(
+            "sorted by size ratio, descending",
+            vec![sorted(SortColumn::SizeRatio, true, Filter::default())],
+        )?;
+        run(
+            "sorted by status, category filter",
+            CATEGORIES
+                .iter()
+                .map(|c| {
+                    sorted(
+                        SortColumn::Status,
+                        false,
+                        Filter {
+                            categories: vec![c.to_string()],
+                            ..Default::default()
+                        },
+                    )
+                })
+                .collect(),
+        )?;
     }
+    // A bulk action on a selection of 1,000 items and its undo, each one transaction through
+    // the single-edit rules.
+    let mut bulk_rng = StdRng::seed_from_u64(12);
+    stats.push(time_many(
+        "bulk: set op on 1,000 picked items, then undo",
+        5,
+        |_| {
+            let start = bulk_rng.random_range(0..ids.len().saturating_sub(1000).max(1));
+            let pick = Filter {
+                ids: ids[start..(start + 1000).min(ids.len())].to_vec(),
+                ..Default::default()
+            };
+            let change = assay_core::store::BulkChange {
+                set_op: true,
+                op: Some(RefinementOp::MinorEdit),
+                ..Default::default()
+            };
+            let done = p.bulk_edit(&pick, &change, &author)?;
+            let undone = p.undo_bulk(done.action_id.unwrap_or_default(), &author)?;
+            Ok(format!(
+                "{} changed, {} undone",
+                done.changed, undone.changed
+            ))
+        },
+    )?);
     let facet_filter = Filter {
         categories: vec!["chart".into()],
         ..Default::default()
