@@ -33,4 +33,27 @@ BEGIN
     EXECUTE format('GRANT SELECT, INSERT ON saved_views TO %I', g);
 END $$;
 
+
+-- Who wrote a revision's content: a member who made a revision in its history that changed the
+-- content, operation or tags to exactly these. A revision that only changes the status (a
+-- review's record, a flag, a bulk "to do") writes nothing, and an undo or restore bringing back
+-- someone's content leaves them its writer; before, the walk stopped at the first revision that
+-- was not a review's record, so a colleague's flag let the author approve their own work.
+CREATE OR REPLACE FUNCTION assay_wrote(rev text, who text) RETURNS boolean LANGUAGE sql VOLATILE
+    SECURITY DEFINER SET search_path = public, pg_temp AS $$
+    WITH RECURSIVE chain AS (
+        SELECT r.uid, r.base_uid, r.author, r.content, r.op, r.tags
+        FROM revisions r WHERE r.uid = rev
+        UNION ALL
+        SELECT p.uid, p.base_uid, p.author, p.content, p.op, p.tags
+        FROM revisions p JOIN chain c ON p.uid = c.base_uid)
+    SELECT EXISTS (
+        SELECT 1 FROM chain c
+        JOIN revisions h ON h.uid = rev
+        LEFT JOIN revisions b ON b.uid = c.base_uid
+        WHERE c.author = who
+          AND c.content = h.content AND c.op IS NOT DISTINCT FROM h.op AND c.tags = h.tags
+          AND (b.uid IS NULL OR b.content <> c.content OR b.op IS DISTINCT FROM c.op
+               OR b.tags <> c.tags)) $$;
+
 UPDATE assay_meta SET value = '7' WHERE key = 'schema';

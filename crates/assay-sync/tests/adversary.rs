@@ -229,6 +229,34 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
         ),
         "an approval record of one's own work after a flag",
     );
+    // Nor after another member touched only its status outside a review (a bulk "to do").
+    let todo = assay_core::store::BulkChange {
+        status: Some(ItemStatus::Todo),
+        ..Default::default()
+    };
+    let only = assay_core::store::Filter {
+        ids: vec![id2],
+        ..Default::default()
+    };
+    assert_eq!(a.bulk_edit(&only, &todo, &aiko).unwrap().changed, 1);
+    assay_sync::sync(&ua, &mut a).unwrap();
+    let touched = head(&mut eve, "jg-002");
+    assert_ne!(touched, flagged);
+    refused(
+        eve.execute(
+            "INSERT INTO review_decisions (uid, revision_uid, made_uid, decision, author, created_at)
+             VALUES ('d-todo', $1, 'f7', 'approve', 'minjun', 'now')",
+            &[&touched],
+        ),
+        "approving one's own work after another member set its status",
+    );
+    // aiko flags it again: what follows reads it as flagged.
+    let again = assay_core::store::BulkChange {
+        status: Some(ItemStatus::Flagged),
+        ..Default::default()
+    };
+    a.bulk_edit(&only, &again, &aiko).unwrap();
+    assay_sync::sync(&ua, &mut a).unwrap();
     // A snapshot taken before the auditor's sign-off, written after it.
     let mut old_view = eve
         .build_transaction()

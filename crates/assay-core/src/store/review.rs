@@ -61,10 +61,12 @@ pub(crate) fn current_author(conn: &Connection, item_id: i64) -> Result<Option<i
     .ok_or_else(|| Error::NotFound(format!("item {item_id}")))
 }
 
-/// Whether `user_id` wrote the content an item has at `rev`: made that revision, or, when it is
-/// a review's own record (a flag or an approval, repeating content, op and tags), made the
-/// revision it records, back to the first that is not such a record. So nobody approves their
-/// own work by having someone else flag it first. (The same as the team's `assay_wrote`.)
+/// Whether `user_id` wrote the content an item has at `rev`: made a revision up to `rev` that
+/// changed the item's content, operation or tags to exactly what they are at `rev`. A revision
+/// that only changes the status (a review's record, a flag, a bulk "to do") writes nothing, and
+/// an undo or restore that brings back someone's content leaves them its writer, so nobody
+/// approves their own work because someone else touched the item last. (The same as the team's
+/// `assay_wrote`.)
 pub(crate) fn wrote_content(
     conn: &Connection,
     item_id: i64,
@@ -72,26 +74,19 @@ pub(crate) fn wrote_content(
     user_id: i64,
 ) -> Result<bool> {
     let mut st = conn.prepare_cached(
-        "SELECT r.rev, r.author_id, r.content, r.op, r.tags,
-                EXISTS (SELECT 1 FROM review_decisions d
-                        WHERE d.item_id = r.item_id AND d.made_rev = r.rev)
-         FROM revisions r WHERE r.item_id = ?1 AND r.rev <= ?2 ORDER BY r.rev DESC",
+        "WITH h AS (SELECT r.rev, r.author_id, r.content, r.op, r.tags,
+                           lag(r.content) OVER w AS p_content, lag(r.op) OVER w AS p_op,
+                           lag(r.tags) OVER w AS p_tags, lag(r.rev) OVER w AS p_rev
+                    FROM revisions r WHERE r.item_id = ?1 AND r.rev <= ?2
+                    WINDOW w AS (ORDER BY r.rev)),
+              cur AS (SELECT content, op, tags FROM h WHERE rev = ?2)
+         SELECT EXISTS (SELECT 1 FROM h, cur
+                        WHERE h.author_id = ?3
+                          AND h.content = cur.content AND h.op IS cur.op AND h.tags = cur.tags
+                          AND (h.p_rev IS NULL OR h.p_content != h.content
+                               OR h.p_op IS NOT h.op OR h.p_tags != h.tags))",
     )?;
-    let mut rows = st.query(params![item_id, rev])?;
-    let mut first: Option<(String, Option<String>, i64)> = None;
-    while let Some(r) = rows.next()? {
-        let (author, content, op, tags, record): (Option<i64>, String, Option<String>, i64, bool) =
-            (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?);
-        match &first {
-            None => first = Some((content, op, tags)),
-            Some(f) if *f != (content, op, tags) => break,
-            Some(_) => {}
-        }
-        if !record {
-            return Ok(author == Some(user_id));
-        }
-    }
-    Ok(false)
+    Ok(st.query_row(params![item_id, rev, user_id], |r| r.get(0))?)
 }
 
 pub(crate) fn is_signed_off(conn: &Connection, item_id: i64) -> Result<bool> {

@@ -336,3 +336,55 @@ fn first_ext(p: &assay_core::Project, dataset: &str) -> String {
     let ds = p.dataset_by_name(dataset).unwrap();
     p.item_ext_ids(ds.id).unwrap()[0].1.clone()
 }
+
+#[test]
+fn nobody_approves_their_own_work_after_someone_else_bulk_flags_or_undoes_it() {
+    use assay_core::store::{Edit, ReviewDecision};
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let aiko = person(&p, "aiko", Role::Annotator);
+    let minjun = person(&p, "minjun", Role::Annotator);
+    let seo = person(&p, "seo", Role::Annotator);
+    let (a, b) = (jg(&p, "jg-001"), jg(&p, "jg-002"));
+    for id in [a, b] {
+        let mut c = p.item(id).unwrap().content;
+        c.answer = Some("aiko's fix".into());
+        p.save_edit(
+            id,
+            &Edit {
+                base_rev: None,
+                content: c,
+                op: Some(RefinementOp::AnswerCorrection),
+                tags: vec![],
+                status: ItemStatus::Edited,
+                note: None,
+            },
+            &aiko,
+        )
+        .unwrap();
+    }
+    // minjun flags jg-001 in bulk (a status-only revision under his name)...
+    let flag = BulkChange {
+        status: Some(ItemStatus::Flagged),
+        ..Default::default()
+    };
+    p.bulk_edit(&selection(&[a]), &flag, &minjun).unwrap();
+    // ...and changes jg-002's operation in bulk, then undoes it (aiko's state, under his name).
+    let change = BulkChange {
+        set_op: true,
+        op: Some(RefinementOp::MinorEdit),
+        ..Default::default()
+    };
+    let done = p.bulk_edit(&selection(&[b]), &change, &minjun).unwrap();
+    p.undo_bulk(done.action_id.unwrap(), &minjun).unwrap();
+    for id in [a, b] {
+        let e = p
+            .review(id, ReviewDecision::Approve, None, &aiko)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("your work"), "{e}");
+        p.review(id, ReviewDecision::Approve, None, &seo).unwrap();
+        assert_eq!(p.item(id).unwrap().status, ItemStatus::Approved);
+    }
+}
