@@ -17,7 +17,8 @@ CREATE TABLE saved_views (
     created_at text NOT NULL,
     CONSTRAINT filter_is_object CHECK (jsonb_typeof(filter) = 'object'),
     CONSTRAINT lists_are_arrays CHECK (jsonb_typeof(datasets) = 'array' AND jsonb_typeof(columns) = 'array'),
-    CONSTRAINT view_bounded CHECK (octet_length(filter::text) + octet_length(columns::text) <= 262144)
+    CONSTRAINT view_bounded CHECK (octet_length(filter::text) + octet_length(datasets::text)
+                                   + octet_length(columns::text) <= 65536)
 );
 CREATE TRIGGER a_stamp BEFORE INSERT ON saved_views FOR EACH ROW
     EXECUTE FUNCTION assay_stamp();

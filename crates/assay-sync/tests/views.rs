@@ -118,4 +118,32 @@ fn shared_views_reach_the_team_and_private_ones_stay_their_authors() {
         .map(|v| format!("{}:{}", v.author, v.name))
         .collect();
     assert_eq!(on_a, ["minjun:minjun's", "aiko:my corner"], "by name");
+
+    // A shared view made private leaves the others' replicas; it stays its author's.
+    a.save_view("for now", &f, &cols, true, &aiko).unwrap();
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assay_sync::sync(&um, &mut m).unwrap();
+    let names = |p: &assay_core::Project, who: i64| -> Vec<String> {
+        p.saved_views(who)
+            .unwrap()
+            .into_iter()
+            .map(|v| v.name)
+            .collect()
+    };
+    assert!(names(&m, minjun.user_id).contains(&"for now".to_string()));
+    a.save_view("for now", &f, &cols, false, &aiko).unwrap();
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assay_sync::sync(&um, &mut m).unwrap();
+    assert!(!names(&m, minjun.user_id).contains(&"for now".to_string()));
+    assert!(names(&a, aiko.user_id).contains(&"for now".to_string()));
+    // A view too large for the team is refused there, not pulled by everyone.
+    refused(
+        eve.execute(
+            "INSERT INTO saved_views (uid, name, filter, datasets, columns, author, shared, created_at)
+             VALUES ('huge', 'huge', '{}', to_jsonb(array_fill('x'::text, ARRAY[40000])), '[]',
+                     'minjun', true, 'now')",
+            &[],
+        ),
+        "a view of 40,000 dataset names",
+    );
 }

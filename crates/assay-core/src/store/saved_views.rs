@@ -51,6 +51,11 @@ impl Project {
         }
         let f = serde_json::to_string(filter).map_err(|e| Error::Invalid(e.to_string()))?;
         let c = serde_json::to_string(columns).map_err(|e| Error::Invalid(e.to_string()))?;
+        let latest = self.latest_view_row(name, author.user_id)?;
+        if latest == Some((false, true)) && !shared {
+            // Made private: everyone who saw it shared learns it is gone for them.
+            self.insert_deletion(name, author.user_id)?;
+        }
         self.conn.execute(
             "INSERT INTO saved_views (name, filter, columns, author_id, shared, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -65,23 +70,37 @@ impl Project {
 
     /// Deletes this person's view of that name (others' views are theirs).
     pub fn delete_view(&mut self, name: &str, author: &Author) -> Result<()> {
-        // The deletion is as visible as the view was, so everyone who saw it learns it went.
-        let latest: Option<(bool, bool)> = self
+        if self
+            .latest_view_row(name, author.user_id)?
+            .map(|(deleted, _)| deleted)
+            != Some(false)
+        {
+            return Err(Error::NotFound(format!("your view {name:?}")));
+        }
+        self.insert_deletion(name, author.user_id)?;
+        Ok(())
+    }
+
+    /// (deleted, shared) of the latest row of this person's view of that name.
+    fn latest_view_row(&self, name: &str, user_id: i64) -> Result<Option<(bool, bool)>> {
+        Ok(self
             .conn
             .query_row(
                 "SELECT deleted, shared FROM saved_views WHERE author_id = ?1 AND name = ?2
                  ORDER BY id DESC LIMIT 1",
-                params![author.user_id, name],
+                params![user_id, name],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
-            .optional()?;
-        let Some((false, shared)) = latest else {
-            return Err(Error::NotFound(format!("your view {name:?}")));
-        };
+            .optional()?)
+    }
+
+    /// A deletion holds nothing private, so it is always shared: every replica that ever
+    /// received the view receives its end.
+    fn insert_deletion(&self, name: &str, user_id: i64) -> Result<()> {
         self.conn.execute(
             "INSERT INTO saved_views (name, filter, columns, author_id, shared, created_at, deleted)
-             VALUES (?1, '{}', '[]', ?2, ?3, ?4, 1)",
-            params![name, author.user_id, shared, now()],
+             VALUES (?1, '{}', '[]', ?2, 1, ?3, 1)",
+            params![name, user_id, now()],
         )?;
         Ok(())
     }
@@ -111,15 +130,18 @@ impl Project {
             .collect::<std::result::Result<Vec<_>, _>>()?;
         Ok(rows
             .into_iter()
-            .map(|(id, name, f, c, author, shared, by)| SavedView {
-                id,
-                name,
-                // A view written by a newer Assay keeps what this one understands.
-                filter: serde_json::from_str(&f).unwrap_or_default(),
-                columns: serde_json::from_str(&c).unwrap_or_default(),
-                author,
-                shared,
-                mine: by == user_id,
+            .filter_map(|(id, name, f, c, author, shared, by)| {
+                // A filter this build cannot read is left out rather than widened to every item.
+                let filter = serde_json::from_str(&f).ok()?;
+                Some(SavedView {
+                    id,
+                    name,
+                    filter,
+                    columns: serde_json::from_str(&c).unwrap_or_default(),
+                    author,
+                    shared,
+                    mine: by == user_id,
+                })
             })
             .collect())
     }

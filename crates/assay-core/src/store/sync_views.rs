@@ -97,6 +97,11 @@ impl Project {
                 ids.push(d.id);
             }
         }
+        // Datasets this replica does not hold: the view keeps the ones it does; if it holds
+        // none, the view matches nothing here (an empty list would mean every dataset).
+        if ids.is_empty() && !v.datasets.is_empty() {
+            ids.push(-1);
+        }
         f.datasets = ids;
         f.ids.clear();
         let columns: Vec<String> = serde_json::from_str(&v.columns).unwrap_or_default();

@@ -113,6 +113,15 @@ export class Browse {
    * the row; with Shift it picks the range from the last picked row (fetching the ids of rows
    * not loaded yet, so a range over a million rows works). */
   async pick(index: number, id: number, keys: PickKeys): Promise<void> {
+    if (this.allMatching && keys.toggle && !keys.shift) {
+      // Unticking one row of "all matching": every other matching item stays picked.
+      const all = await api.itemIds($state.snapshot(this.filter) as Filter);
+      this.allMatching = false;
+      this.picked.clear();
+      for (const i of all) if (i !== id) this.picked.add(i);
+      this.anchor = index;
+      return;
+    }
     this.allMatching = false;
     if (keys.shift && this.anchor !== null) {
       const [lo, hi] = this.anchor < index ? [this.anchor, index] : [index, this.anchor];

@@ -61,7 +61,12 @@ export class Router {
     if (location.hash !== formatHash(this.route)) history.replaceState(null, '', formatHash(this.route));
     const onHash = () => this.apply(parseHash(location.hash));
     window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
+    return () => {
+      window.removeEventListener('hashchange', onHash);
+      // Leaving the project (switching project or person): its item ids mean nothing to the
+      // next one, which starts from its own saved route.
+      history.replaceState(null, '', location.pathname + location.search);
+    };
   }
 
   private apply(r: Route) {
