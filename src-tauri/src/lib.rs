@@ -101,6 +101,7 @@ pub fn run() {
             commands::selection::export_selection,
             commands::selection::run_detail,
             commands::selection::delete_run,
+            commands::selection::table_extras,
         ])
         .run(tauri::generate_context!())
         .expect("error while running Assay");

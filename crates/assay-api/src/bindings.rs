@@ -62,7 +62,7 @@ type PathBuf = std::path::PathBuf;
 use crate::team::TeamStatus;
 use assay_core::export::ExportReport;
 use assay_core::store::sync::{ConflictSides, SyncConflict};
-use assay_core::store::{BulkAction, BulkChange, BulkReport, RunDetail, SavedView};
+use assay_core::store::{BulkAction, BulkChange, BulkReport, ItemExtras, RunDetail, SavedView};
 
 macro_rules! signatures {
     ($( $name:ident ( $( $arg:ident : $ty:ty ),* ) -> $ret:ty ; )*) => {

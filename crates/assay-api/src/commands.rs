@@ -89,6 +89,7 @@ macro_rules! for_each_command {
             export_selection(target: Filter, dir: String) -> ExportReport;
             run_detail(run: i64, only: Option<String>, offset: i64, limit: i64) -> RunDetail;
             delete_run(run: i64) -> ();
+            table_extras(ids: Vec<i64>, runs: Vec<i64>) -> Vec<ItemExtras>;
         }
     };
 }

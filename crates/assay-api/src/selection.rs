@@ -4,7 +4,9 @@
 use std::path::Path;
 
 use assay_core::export::ExportReport;
-use assay_core::store::{BulkAction, BulkChange, BulkReport, Filter, RunDetail, SavedView};
+use assay_core::store::{
+    BulkAction, BulkChange, BulkReport, Filter, ItemExtras, RunDetail, SavedView,
+};
 
 use crate::error::ApiResult;
 use crate::session::Session;
@@ -64,6 +66,11 @@ impl Session {
         limit: i64,
     ) -> ApiResult<RunDetail> {
         Ok(self.project()?.run_detail(run, only, offset, limit)?)
+    }
+
+    /// The table's round and run columns for the rows on screen.
+    pub fn table_extras(&self, ids: &[i64], runs: &[i64]) -> ApiResult<Vec<ItemExtras>> {
+        Ok(self.project()?.table_extras(ids, runs)?)
     }
 
     pub fn delete_run(&mut self, run: i64) -> ApiResult<()> {

@@ -2,7 +2,9 @@ use std::path::PathBuf;
 
 use assay_api::ApiError;
 use assay_core::export::ExportReport;
-use assay_core::store::{BulkAction, BulkChange, BulkReport, Filter, RunDetail, SavedView};
+use assay_core::store::{
+    BulkAction, BulkChange, BulkReport, Filter, ItemExtras, RunDetail, SavedView,
+};
 use tauri::State;
 
 use crate::state::AppState;
@@ -77,4 +79,13 @@ pub async fn run_detail(
 #[tauri::command]
 pub async fn delete_run(state: State<'_, AppState>, run: i64) -> Result<(), ApiError> {
     state.session()?.delete_run(run)
+}
+
+#[tauri::command]
+pub async fn table_extras(
+    state: State<'_, AppState>,
+    ids: Vec<i64>,
+    runs: Vec<i64>,
+) -> Result<Vec<ItemExtras>, ApiError> {
+    state.session()?.table_extras(&ids, &runs)
 }

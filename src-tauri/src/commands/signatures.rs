@@ -19,9 +19,9 @@ use assay_core::import::{ImportReport, Progress};
 use assay_core::store::sync::{ConflictSides, SyncConflict};
 use assay_core::store::{
     Agreement, AgreementField, BlindItem, BlindJudgement, BulkAction, BulkChange, BulkReport,
-    Comment, Edit, Facets, Filter, Filtering, FunnelStep, JudgeRatingReport, JudgeReviewEntry,
-    NewRound, Page, PersonStats, QueryResult, ReviewDecision, RoundSummary, RunDetail, SavedView,
-    Stage, User,
+    Comment, Edit, Facets, Filter, Filtering, FunnelStep, ItemExtras, JudgeRatingReport,
+    JudgeReviewEntry, NewRound, Page, PersonStats, QueryResult, ReviewDecision, RoundSummary,
+    RunDetail, SavedView, Stage, User,
 };
 use assay_core::{Phase1Dimension, Role};
 use tauri::ipc::Channel;

@@ -2477,5 +2477,27 @@ async fn the_sample_shows_results_without_a_model_server() {
         assert!(start.elapsed() < WAIT, "the run was never deleted");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+
+    // A run's scores as a column of the item table: jg-006 right now, against the new answer.
+    let strong = assay_core::Project::open(&s.project)
+        .unwrap()
+        .run_summaries()
+        .unwrap()
+        .into_iter()
+        .find(|r| r.run.model == "synthetic-strong" && r.run.version == "after")
+        .unwrap()
+        .run
+        .id;
+    show(&c, "items").await;
+    click(&c, "[data-testid=mode-table]").await;
+    click(&c, "[data-testid=columns-open]").await;
+    click(&c, &format!("[data-testid='column-run:{strong}']")).await;
+    wait_inner_text(
+        &c,
+        &format!("[data-testid=table-row][data-ext-id='jg-006'] [data-col='run:{strong}']"),
+        |t| t == "1.00",
+    )
+    .await;
+    screenshot(&c, "table-run-column.png").await;
     c.close().await.unwrap();
 }

@@ -28,6 +28,7 @@ pub mod sync_ratings;
 pub mod sync_runs;
 pub mod sync_threads;
 pub mod sync_views;
+pub mod table_extras;
 pub mod users;
 pub mod versions;
 
@@ -61,6 +62,7 @@ pub use runs::{
 };
 pub use saved_views::SavedView;
 pub use stages::{DecidedBy, Filtering, FunnelStep, Phase1Flag, Stage, StageDecision};
+pub use table_extras::ItemExtras;
 pub use users::User;
 pub use versions::{Version, VersionItem};
 

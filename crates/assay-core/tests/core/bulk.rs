@@ -388,3 +388,68 @@ fn nobody_approves_their_own_work_after_someone_else_bulk_flags_or_undoes_it() {
         assert_eq!(p.item(id).unwrap().status, ItemStatus::Approved);
     }
 }
+
+#[test]
+fn the_table_reads_who_an_item_is_dealt_to_and_whether_they_agree() {
+    use assay_core::store::{Edit, NewRound, RoundPurpose};
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let lead = person(&p, "lead", Role::Auditor);
+    let aiko = person(&p, "aiko", Role::Annotator);
+    let minjun = person(&p, "minjun", Role::Annotator);
+    let items = [
+        jg(&p, "jg-001"),
+        jg(&p, "jg-002"),
+        jg(&p, "jg-003"),
+        jg(&p, "jg-004"),
+    ];
+    let spec = NewRound {
+        name: "double".into(),
+        purpose: RoundPurpose::Annotate,
+        assignees: vec!["aiko".into(), "minjun".into()],
+        overlap: 1.0,
+        sample: None,
+        seed: 3,
+        blind: false,
+    };
+    p.create_round(&spec, &items[..3], &lead).unwrap();
+    let set_op = |p: &mut assay_core::Project, id: i64, op: RefinementOp, who: &Author| {
+        let content = p.item(id).unwrap().content;
+        p.save_edit(
+            id,
+            &Edit {
+                base_rev: None,
+                content,
+                op: Some(op),
+                tags: vec![],
+                status: ItemStatus::Edited,
+                note: Some("round".into()),
+            },
+            who,
+        )
+        .unwrap();
+    };
+    // jg-001: both say identical; jg-002: they differ; jg-003: only aiko so far.
+    set_op(&mut p, items[0], RefinementOp::Identical, &aiko);
+    set_op(&mut p, items[0], RefinementOp::Identical, &minjun);
+    set_op(&mut p, items[1], RefinementOp::Identical, &aiko);
+    set_op(&mut p, items[1], RefinementOp::MinorEdit, &minjun);
+    set_op(&mut p, items[2], RefinementOp::Remove, &aiko);
+    let got = p.table_extras(&items, &[]).unwrap();
+    let view: Vec<(Vec<String>, Option<String>)> = got
+        .iter()
+        .map(|e| (e.assignees.clone(), e.agreement.clone()))
+        .collect();
+    let both = vec!["aiko".to_string(), "minjun".into()];
+    assert_eq!(
+        view,
+        vec![
+            (both.clone(), Some("agree".into())),
+            (both.clone(), Some("differ".into())),
+            (both, Some("pending".into())),
+            (vec![], None),
+        ]
+    );
+    assert!(got.iter().all(|e| e.scores.is_empty()));
+}

@@ -326,6 +326,12 @@ fn a_runs_detail_lists_its_results_and_an_unused_run_can_be_deleted() {
             .collect::<Vec<_>>(),
         ["m1"]
     );
+    // The item table's score column of this run: m0 right, m1 wrong and stale.
+    let m0 = p.item_id_by_ext("set", "m0").unwrap();
+    let cols = p.table_extras(&[m0, m1], &[run, run + 99]).unwrap();
+    assert_eq!(cols[0].scores, [Some(1.0), None]);
+    assert_eq!(cols[1].scores, [Some(0.0), None]);
+    assert_eq!((cols[0].stale[0], cols[1].stale[0]), (false, true));
 
     // A person's overrule keeps the run; without it the run goes, its responses stay cached.
     let responses = |p: &Project| -> i64 {

@@ -361,6 +361,25 @@ crowdedness?: number | null, category?: string | null, source?: string | null, i
 
 export type ItemDetail = { item: ItemView, history: Array<RevisionInfo>, };
 
+export type ItemExtras = { item_id: number, 
+/**
+ * The people its latest round dealt it to.
+ */
+assignees: Array<string>, 
+/**
+ * Across those people (two or more): "agree" when all recorded the same operation since,
+ * "differ" when not, "pending" while some have not; None for one person or no round.
+ */
+agreement: string | null, 
+/**
+ * Its score in each asked run, in the order asked (None: no result in that run).
+ */
+scores: Array<number | null>, 
+/**
+ * Whether that result scored an older revision than the current one.
+ */
+stale: Array<boolean>, };
+
 export type ItemImage = { 
 /**
  * SHA-256 of the image bytes, hex.
@@ -823,6 +842,7 @@ export const commands = {
   exportSelection: (target: Filter, dir: string): Promise<ExportReport> => invoke<ExportReport>('export_selection', { target, dir }),
   runDetail: (run: number, only: string | null, offset: number, limit: number): Promise<RunDetail> => invoke<RunDetail>('run_detail', { run, only, offset, limit }),
   deleteRun: (run: number): Promise<null> => invoke<null>('delete_run', { run }),
+  tableExtras: (ids: Array<number>, runs: Array<number>): Promise<Array<ItemExtras>> => invoke<Array<ItemExtras>>('table_extras', { ids, runs }),
 };
 
 export { Channel };
