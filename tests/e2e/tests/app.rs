@@ -2267,6 +2267,13 @@ async fn views_table_and_bulk(c: &Client, project: &Path) {
     wait_text(c, "[data-testid=bulk-count]", |t| t == "3 selected").await;
     screenshot(c, "table.png").await;
     select(c, "[data-testid=bulk-op]", "remove").await;
+    // Choosing alone changes nothing: the button applies it.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        ops_of(project, &["jg-002", "jg-003", "jg-004"]),
+        before[..3].to_vec()
+    );
+    click(c, "[data-testid=bulk-op-apply]").await;
     wait_text(c, "[data-testid=bulk-result]", |t| t.contains("3 changed")).await;
     let start = Instant::now();
     while ops_of(project, &["jg-002", "jg-003", "jg-004"])
