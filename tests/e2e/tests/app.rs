@@ -97,7 +97,9 @@ async fn launch(driver: &Driver, project: &Path) -> Client {
     let caps = caps.as_object().cloned().unwrap_or_default();
     let _ = rustls::crypto::ring::default_provider().install_default();
     let mut last = None;
-    for _ in 0..5 {
+    // A busy machine can take seconds to bring up tauri-driver and its WebKit process: retry
+    // for up to ~20 s rather than fail on the first dropped connection.
+    for attempt in 0..12u64 {
         match ClientBuilder::rustls()
             .expect("tls")
             .capabilities(caps.clone())
@@ -107,7 +109,7 @@ async fn launch(driver: &Driver, project: &Path) -> Client {
             Ok(c) => return c,
             Err(e) => {
                 last = Some(e);
-                tokio::time::sleep(Duration::from_millis(500)).await;
+                tokio::time::sleep(Duration::from_millis(500 * (attempt + 1).min(4))).await;
             }
         }
     }
@@ -172,10 +174,12 @@ async fn wait_inner_text(c: &Client, css: &str, check: impl Fn(&str) -> bool) ->
         if let Some(t) = t.filter(|t| check(t)) {
             return t;
         }
-        assert!(
-            start.elapsed() < WAIT,
-            "timed out waiting on the text of {css}"
-        );
+        if start.elapsed() > WAIT {
+            if let Ok(png) = c.screenshot().await {
+                let _ = std::fs::write(root().join("target/e2e-failure.png"), png);
+            }
+            panic!("timed out waiting on the text of {css}");
+        }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -2498,13 +2502,34 @@ async fn the_sample_shows_results_without_a_model_server() {
     show(&c, "items").await;
     click(&c, "[data-testid=mode-table]").await;
     click(&c, "[data-testid=columns-open]").await;
-    click(&c, &format!("[data-testid='column-run:{strong}']")).await;
-    wait_inner_text(
-        &c,
-        &format!("[data-testid=table-row][data-ext-id='jg-006'] [data-col='run:{strong}']"),
-        |t| t == "1.00",
-    )
-    .await;
+    // The chooser opens over the table: a click on its box is checked to have landed (and
+    // repeated if not) before the column's cell is read.
+    let pick = format!("[data-testid='column-run:{strong}']");
+    let cell = format!("[data-testid=table-row][data-ext-id='jg-006'] [data-col='run:{strong}']");
+    let start = Instant::now();
+    loop {
+        let ticked = wait_for(&c, &pick).await.prop("checked").await.unwrap();
+        if ticked.as_deref() != Some("true") {
+            click(&c, &pick).await;
+        }
+        let text = c
+            .execute(
+                "const e = document.querySelector(arguments[0]); return e ? e.innerText : null",
+                vec![serde_json::Value::String(cell.clone())],
+            )
+            .await
+            .unwrap();
+        if text.as_str() == Some("1.00") {
+            break;
+        }
+        if start.elapsed() > WAIT {
+            if let Ok(png) = c.screenshot().await {
+                let _ = std::fs::write(root().join("target/e2e-failure.png"), png);
+            }
+            panic!("the run column never showed jg-006's score: {text:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
     screenshot(&c, "table-run-column.png").await;
     c.close().await.unwrap();
 }
