@@ -14,21 +14,6 @@ use assay_sync::cluster::Cluster;
 use common::*;
 use postgres::{Client, NoTls};
 
-/// Refused by a policy, a privilege or the team's rules (42501), a check (23514), or the
-/// append-only trigger (P0001).
-#[track_caller]
-fn refused<T: std::fmt::Debug>(r: Result<T, postgres::Error>, what: &str) {
-    let e = match r {
-        Ok(n) => panic!("{what}: accepted ({n:?})"),
-        Err(e) => e,
-    };
-    let code = e.code().map(|c| c.code().to_string()).unwrap_or_default();
-    assert!(
-        ["42501", "23514", "P0001"].contains(&code.as_str()),
-        "{what}: {code} {e:?}"
-    );
-}
-
 /// A published sample project with aiko, minjun (annotators), seo (auditor) and `more` as
 /// members: (cluster, folder, the owner's URL).
 fn team(more: &[(&str, Role)]) -> (Cluster, tempfile::TempDir, String) {

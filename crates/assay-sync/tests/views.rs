@@ -10,19 +10,6 @@ use assay_core::{ItemStatus, Role};
 use common::*;
 use postgres::{Client, NoTls};
 
-#[track_caller]
-fn refused<T: std::fmt::Debug>(r: Result<T, postgres::Error>, what: &str) {
-    let e = match r {
-        Ok(n) => panic!("{what}: accepted ({n:?})"),
-        Err(e) => e,
-    };
-    let code = e.code().map(|c| c.code().to_string()).unwrap_or_default();
-    assert!(
-        ["42501", "23514", "P0001"].contains(&code.as_str()),
-        "{what}: {code} {e:?}"
-    );
-}
-
 #[test]
 fn shared_views_reach_the_team_and_private_ones_stay_their_authors() {
     let cluster = assay_sync::cluster::Cluster::start().expect("a private PostgreSQL cluster");

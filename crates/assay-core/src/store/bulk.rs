@@ -186,6 +186,38 @@ fn note_skip(report: &mut BulkReport, item_id: i64, e: Error) -> Result<()> {
     }
 }
 
+/// Runs `step` on each of `items` in a savepoint of its own: kept when it changed the item
+/// (recorded) or found it already so, rolled back and reported when the rules refused it.
+fn each_in_savepoint<T>(
+    tx: &mut rusqlite::Transaction<'_>,
+    report: &mut BulkReport,
+    items: &[T],
+    item_id: impl Fn(&T) -> i64,
+    mut step: impl FnMut(&rusqlite::Connection, &T) -> Result<Option<Done>>,
+) -> Result<Vec<Done>> {
+    let mut done = Vec::new();
+    for it in items {
+        let sp = tx.savepoint()?;
+        match step(&sp, it) {
+            Ok(changed) => {
+                sp.commit()?;
+                match changed {
+                    Some(d) => {
+                        report.changed += 1;
+                        done.push(d);
+                    }
+                    None => report.unchanged += 1,
+                }
+            }
+            Err(e) => {
+                drop(sp);
+                note_skip(report, item_id(it), e)?;
+            }
+        }
+    }
+    Ok(done)
+}
+
 impl Project {
     /// Applies `change` to every item `target` matches (a hand selection is `Filter::ids`),
     /// in one transaction; see the module notes.
@@ -220,25 +252,13 @@ impl Project {
             label: change.label(ids.len()),
             ..Default::default()
         };
-        let mut done = Vec::new();
-        for &id in &ids {
-            let sp = tx.savepoint()?;
-            match apply_one(&sp, id, change, author) {
-                Ok(Some(d)) => {
-                    sp.commit()?;
-                    report.changed += 1;
-                    done.push(d);
-                }
-                Ok(None) => {
-                    sp.commit()?;
-                    report.unchanged += 1;
-                }
-                Err(e) => {
-                    drop(sp);
-                    note_skip(&mut report, id, e)?;
-                }
-            }
-        }
+        let done = each_in_savepoint(
+            &mut tx,
+            &mut report,
+            &ids,
+            |&id| id,
+            |sp, &id| apply_one(sp, id, change, author),
+        )?;
         if !done.is_empty() {
             report.action_id = Some(insert_action(&tx, &report.label, author, None, &done)?);
         }
@@ -287,25 +307,13 @@ impl Project {
             ..Default::default()
         };
         let note = format!("undo of bulk action {action_id}");
-        let mut done = Vec::new();
-        for d in &rows {
-            let sp = tx.savepoint()?;
-            match undo_one(&sp, d, &note, author) {
-                Ok(Some(back)) => {
-                    sp.commit()?;
-                    report.changed += 1;
-                    done.push(back);
-                }
-                Ok(None) => {
-                    sp.commit()?;
-                    report.unchanged += 1;
-                }
-                Err(e) => {
-                    drop(sp);
-                    note_skip(&mut report, d.item_id, e)?;
-                }
-            }
-        }
+        let done = each_in_savepoint(
+            &mut tx,
+            &mut report,
+            &rows,
+            |d| d.item_id,
+            |sp, d| undo_one(sp, d, &note, author),
+        )?;
         report.action_id = Some(insert_action(
             &tx,
             &report.label,

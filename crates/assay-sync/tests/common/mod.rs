@@ -133,3 +133,18 @@ pub fn recorded_run(p: &mut Project, model: &str, scorer: &str, scores: &[(&str,
         .collect();
     p.record_run(&key, &results, "complete").unwrap()
 }
+
+/// Refused by a policy, a privilege or the team's rules (42501), a check (23514), or the
+/// append-only trigger (P0001).
+#[track_caller]
+pub fn refused<T: std::fmt::Debug>(r: Result<T, postgres::Error>, what: &str) {
+    let e = match r {
+        Ok(n) => panic!("{what}: accepted ({n:?})"),
+        Err(e) => e,
+    };
+    let code = e.code().map(|c| c.code().to_string()).unwrap_or_default();
+    assert!(
+        ["42501", "23514", "P0001"].contains(&code.as_str()),
+        "{what}: {code} {e:?}"
+    );
+}
