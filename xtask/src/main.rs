@@ -8,13 +8,12 @@
 //! bench  engine overhead against the stub (and browsing during a 64-way run), the
 //!        before/after table at 100,000 items, the live what-if at 1,600 x 12 x 3, then the
 //!        store at 100,000 items (release build)
+//! bench-store, bench-engine, bench-table, bench-whatif, bench-memory, bench-team  one of them
 //! sample regenerate assets/sample (images and data files)
+//!
+//! The benchmarks and the sample run in `devtools` (assay-devtools), so that this crate, built
+//! first on a fresh clone, depends on nothing but anyhow.
 
-mod bench;
-mod bench_team;
-mod draw;
-mod font;
-mod sample;
 mod setup;
 
 use std::path::{Path, PathBuf};
@@ -44,63 +43,10 @@ pub(crate) fn cargo() -> Command {
     c
 }
 
-/// A new, empty project at `path`, replacing one left by an earlier run (and its WAL files).
-pub(crate) fn fresh_project(path: &Path) -> Result<assay_core::Project> {
-    for ext in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
-    }
-    Ok(assay_core::Project::create(path)?)
-}
-
-/// A new project at `path` with `data` imported (layout detected), replacing an earlier one.
-pub(crate) fn fresh_project_from(path: &Path, data: &Path) -> Result<assay_core::Project> {
-    let mut p = fresh_project(path)?;
-    assay_core::import::import_path(
-        &mut p,
-        data,
-        &Default::default(),
-        &mut |_| {},
-        &std::sync::atomic::AtomicBool::new(false),
-    )?;
-    Ok(p)
-}
-
-/// Builds the sample project from assets/sample into target/demo/sample.assay.
-pub fn build_sample_project() -> Result<PathBuf> {
-    let root = root();
-    let out = root.join("target/demo");
-    std::fs::create_dir_all(&out)?;
-    let path = out.join("sample.assay");
-    let mut project = fresh_project(&path)?;
-    let cancel = std::sync::atomic::AtomicBool::new(false);
-    for f in sample::DATA_FILES {
-        let report = assay_core::import::import_path(
-            &mut project,
-            &root.join("assets/sample").join(f),
-            &Default::default(),
-            &mut |_| {},
-            &cancel,
-        )?;
-        eprintln!(
-            "imported {} items into {} ({})",
-            report.items, report.dataset, report.layout
-        );
-    }
-    drop(project);
-    // Results to look at without a model server: three synthetic models' recorded answers
-    // (assay_eval::demo says how they are made).
-    tokio::runtime::Runtime::new()?.block_on(assay_eval::demo::record_sample_runs(&path))?;
-    eprintln!(
-        "recorded {} synthetic models on jgraph-mini (original and refined)",
-        assay_eval::demo::MODELS.len()
-    );
-    Ok(path)
-}
-
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("sample") => sample::generate(&root().join("assets/sample")),
+        Some("sample") => devtools(false, &["sample"]),
         Some("demo") => demo(),
         Some("test") => test(),
         Some("e2e") => {
@@ -119,19 +65,19 @@ fn main() -> Result<()> {
             .args(["test", "-q", "-p", "assay-api", "bindings"])
             .env("UPDATE_BINDINGS", "1")),
         Some("bench") => {
-            let release = ["run", "--release", "--quiet", "-p", "xtask", "--"];
-            run(cargo().args(release).arg("bench-engine"))?;
-            run(cargo().args(release).arg("bench-table"))?;
-            run(cargo().args(release).arg("bench-whatif"))?;
-            run(cargo().args(release).arg("bench-team"))?;
-            run(cargo().args(release).arg("bench-store").args(&args[1..]))
+            devtools(true, &["bench-engine"])?;
+            devtools(true, &["bench-table"])?;
+            devtools(true, &["bench-whatif"])?;
+            devtools(true, &["bench-team"])?;
+            let store: Vec<&str> = std::iter::once("bench-store")
+                .chain(args[1..].iter().map(String::as_str))
+                .collect();
+            devtools(true, &store)
         }
-        Some("bench-store") => bench::store(&args[1..]),
-        Some("bench-engine") => bench::engine(&args[1..]),
-        Some("bench-table") => bench::table(&args[1..]),
-        Some("bench-whatif") => bench::whatif(&args[1..]),
-        Some("bench-memory") => bench::memory(&args[1..]),
-        Some("bench-team") => bench_team::team(&args[1..]),
+        Some(task) if task.starts_with("bench-") => {
+            let all: Vec<&str> = args.iter().map(String::as_str).collect();
+            devtools(true, &all)
+        }
         _ => {
             eprintln!("usage: cargo xtask <demo|test|e2e|screenshots|bench|bindings|sample>");
             std::process::exit(2)
@@ -139,11 +85,35 @@ fn main() -> Result<()> {
     }
 }
 
+/// Runs a task of `assay-devtools` (benchmarks in a release build, where speed is the point).
+fn devtools(release: bool, args: &[&str]) -> Result<()> {
+    let mut cmd = cargo();
+    cmd.args(["run", "--quiet", "-p", "assay-devtools"]);
+    if release {
+        cmd.arg("--release");
+    }
+    run(cmd.arg("--").args(args))
+}
+
 fn demo() -> Result<()> {
     setup::apt()?;
     setup::npm()?;
     setup::build_app()?;
-    let project = build_sample_project()?;
+    let out = cargo()
+        .args([
+            "run",
+            "--quiet",
+            "-p",
+            "assay-devtools",
+            "--",
+            "sample-project",
+        ])
+        .stderr(std::process::Stdio::inherit())
+        .output()?;
+    if !out.status.success() {
+        bail!("building the sample project failed: {}", out.status);
+    }
+    let project = PathBuf::from(String::from_utf8(out.stdout)?.trim());
     run(cargo()
         .args([
             "run",
@@ -179,20 +149,19 @@ fn test() -> Result<()> {
     // The shell embeds the UI bundle at compile time, so build it before cargo sees src-tauri.
     setup::npm_run("build")?;
     run(cargo().args(["fmt", "--all", "--", "--check"]))?;
-    run(cargo().args(["clippy"]).args(WHOLE_WORKSPACE).args([
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ]))?;
     // One package selection and one feature set for every build below, so each crate compiles
     // once: cargo unifies features over the packages it is asked for, and a different selection
     // (the shell alone, the E2E crate alone) rebuilt much of the graph under other features.
-    // The app binary the E2E tests drive is built with everything else.
-    run(cargo()
-        .arg("build")
-        .args(WHOLE_WORKSPACE)
-        .arg("--all-targets"))?;
+    // Clippy lints inside that same build (clippy-driver as the workspace's compiler) instead of
+    // a `cargo clippy` of its own: a separate check pass type-checked every dependency a second
+    // time, seven of a fresh clone's 27 minutes.
+    run(linted(
+        cargo()
+            .arg("build")
+            .args(WHOLE_WORKSPACE)
+            .arg("--all-targets"),
+    )?)?;
+    // The same wrapper and arguments, so cargo finds the build above fresh.
     let mut tests = Command::new("xvfb-run");
     tests
         .args(["-a", "-s", "-screen 0 1440x900x24"])
@@ -200,7 +169,33 @@ fn test() -> Result<()> {
         .args(["test", "--no-fail-fast"])
         .args(WHOLE_WORKSPACE)
         .current_dir(root());
-    run(&mut tests)
+    run(linted(&mut tests)?)
+}
+
+/// `cmd` with clippy-driver compiling the workspace's own crates, denying warnings as `cargo
+/// clippy -- -D warnings` would. Every build of the workspace goes through this, so they all
+/// share one set of artifacts.
+fn linted(cmd: &mut Command) -> Result<&mut Command> {
+    Ok(cmd
+        .env("RUSTC_WORKSPACE_WRAPPER", clippy_driver()?)
+        // How `cargo clippy` hands its arguments to the driver.
+        .env(
+            "CLIPPY_ARGS",
+            "-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__",
+        ))
+}
+
+/// clippy-driver of the toolchain running us (next to its cargo), else the one on PATH.
+fn clippy_driver() -> Result<PathBuf> {
+    let beside = std::env::var_os("CARGO")
+        .map(PathBuf::from)
+        .and_then(|c| c.parent().map(|d| d.join("clippy-driver")))
+        .filter(|p| p.is_file());
+    match beside {
+        Some(p) => Ok(p),
+        None if setup::which("clippy-driver") => Ok(PathBuf::from("clippy-driver")),
+        None => bail!("clippy-driver is missing: rustup component add clippy"),
+    }
 }
 
 /// Every package, with the shell loading its bundled UI (what the E2E tests drive).
@@ -210,10 +205,12 @@ const WHOLE_WORKSPACE: [&str; 3] = ["--workspace", "--features", "assay-app/cust
 /// with the same selection and features as `test`, so the two share one build.
 fn e2e(screenshots: Option<&std::path::Path>) -> Result<()> {
     setup::npm_run("build")?;
-    run(cargo()
-        .arg("build")
-        .args(WHOLE_WORKSPACE)
-        .arg("--all-targets"))?;
+    run(linted(
+        cargo()
+            .arg("build")
+            .args(WHOLE_WORKSPACE)
+            .arg("--all-targets"),
+    )?)?;
     let mut cmd = Command::new("xvfb-run");
     cmd.args(["-a", "-s", "-screen 0 1440x900x24"])
         .arg(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
@@ -224,5 +221,5 @@ fn e2e(screenshots: Option<&std::path::Path>) -> Result<()> {
     if let Some(dir) = screenshots {
         cmd.env("ASSAY_SCREENSHOT_DIR", dir);
     }
-    run(&mut cmd)
+    run(linted(&mut cmd)?)
 }

@@ -36,12 +36,12 @@ fn author(p: &Project, name: &str) -> Result<Author> {
 pub fn team(args: &[String]) -> Result<()> {
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let secs: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20);
-    let dir = super::root().join("target/bench-team");
+    let dir = crate::root().join("target/bench-team");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir)?;
     let data = dir.join("synthetic.jsonl");
-    super::bench::generate(&data, n)?;
-    let mut lead = super::fresh_project_from(&dir.join("lead.assay"), &data)?;
+    crate::bench::generate(&data, n)?;
+    let mut lead = crate::fresh_project_from(&dir.join("lead.assay"), &data)?;
     let cluster = Cluster::start().map_err(anyhow::Error::msg)?;
     let mut admin = postgres::Client::connect(&cluster.admin_url("postgres"), postgres::NoTls)?;
     admin.batch_execute("CREATE DATABASE bench")?;
@@ -81,8 +81,8 @@ pub fn team(args: &[String]) -> Result<()> {
 
     // Sustained: eight annotators on a small project, each saving three revisions then syncing,
     // as fast as they can, for `secs` seconds.
-    let small = super::root().join("assets/sample/jgraph-mini/jgraph-mini.jsonl");
-    let mut base = super::fresh_project_from(&dir.join("small.assay"), &small)?;
+    let small = crate::root().join("assets/sample/jgraph-mini/jgraph-mini.jsonl");
+    let mut base = crate::fresh_project_from(&dir.join("small.assay"), &small)?;
     let small_admin = cluster.admin_url("sustained");
     assay_sync::init(&small_admin, &mut base)?;
     let names: Vec<String> = (0..8).map(|i| format!("annotator{i}")).collect();

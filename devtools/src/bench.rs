@@ -184,12 +184,12 @@ fn time_many(name: &str, n: usize, mut f: impl FnMut(usize) -> Result<String>) -
 
 pub fn store(args: &[String]) -> Result<()> {
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
-    let dir = super::root().join("target/bench");
+    let dir = crate::root().join("target/bench");
     std::fs::create_dir_all(&dir)?;
     let data = dir.join("synthetic.jsonl");
     generate(&data, n)?;
     let path = dir.join("bench.assay");
-    let mut p = super::fresh_project(&path)?;
+    let mut p = crate::fresh_project(&path)?;
     let t = Instant::now();
     let report = assay_core::import::import_path(
         &mut p,
@@ -586,7 +586,7 @@ pub fn store(args: &[String]) -> Result<()> {
 /// protocol calls them.
 fn images(dir: &Path) -> Result<Vec<Stat>> {
     let path = dir.join("photos.assay");
-    let mut p = super::fresh_project(&path)?;
+    let mut p = crate::fresh_project(&path)?;
     let photos = dir.join("photos");
     std::fs::create_dir_all(&photos)?;
     let mut rng = StdRng::seed_from_u64(5);
@@ -849,7 +849,7 @@ fn qa_project_and_stub(
     tokio::runtime::Runtime,
     assay_eval::stub::StubServer,
 )> {
-    let dir = super::root().join("target/bench");
+    let dir = crate::root().join("target/bench");
     std::fs::create_dir_all(&dir)?;
     let data = dir.join(format!("{name}.jsonl"));
     let mut body = String::new();
@@ -860,7 +860,7 @@ fn qa_project_and_stub(
     }
     std::fs::write(&data, body)?;
     let path = dir.join(format!("{name}.assay"));
-    let p = super::fresh_project_from(&path, &data)?;
+    let p = crate::fresh_project_from(&path, &data)?;
     let stub_rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -997,7 +997,7 @@ pub fn table(args: &[String]) -> Result<()> {
     use assay_eval::{Variant, Version};
 
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
-    let dir = super::root().join("target/bench");
+    let dir = crate::root().join("target/bench");
     std::fs::create_dir_all(&dir)?;
     let data = dir.join("table.jsonl");
     let mut body = String::new();
@@ -1009,7 +1009,7 @@ pub fn table(args: &[String]) -> Result<()> {
     }
     std::fs::write(&data, body)?;
     let path = dir.join("table.assay");
-    let mut p = super::fresh_project_from(&path, &data)?;
+    let mut p = crate::fresh_project_from(&path, &data)?;
     let u = p.ensure_user("bench", assay_core::Role::Annotator)?;
     let author = assay_core::store::Author {
         user_id: u.id,
@@ -1113,7 +1113,7 @@ pub fn table(args: &[String]) -> Result<()> {
 pub fn memory(args: &[String]) -> Result<()> {
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let settle: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(12);
-    let root = super::root();
+    let root = crate::root();
     let app = root.join("target/release/assay-app");
     anyhow::ensure!(
         app.exists(),
@@ -1125,7 +1125,7 @@ pub fn memory(args: &[String]) -> Result<()> {
     if !path.exists() {
         let data = dir.join(format!("memory-{n}.jsonl"));
         generate(&data, n)?;
-        super::fresh_project_from(&path, &data)?;
+        crate::fresh_project_from(&path, &data)?;
     }
     let config = dir.join("memory-config");
     let _ = std::fs::remove_dir_all(&config);

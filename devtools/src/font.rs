@@ -58,7 +58,7 @@ pub fn draw_text(
             for (ry, row) in rows.iter().enumerate() {
                 for rx in 0..5u32 {
                     if row & (0x10 >> rx) != 0 {
-                        super::draw::fill_rect(
+                        crate::draw::fill_rect(
                             img,
                             cx + rx * scale,
                             y + ry as u32 * scale,
