@@ -84,6 +84,12 @@ fn question(rng: &mut StdRng) -> String {
 /// The synthetic set: CRAG-MM-Diagnostics records (question, answer, one of eight images, a
 /// target box and a referring-expression label), so box filters and histograms are measured.
 pub(crate) fn generate(path: &Path, n: usize) -> Result<()> {
+    generate_items(path, n, true)
+}
+
+/// `n` synthetic items: with `images`, each refers to one of eight 640x480 images and has a
+/// target box and a referring-expression label; without, question, answer and category only.
+fn generate_items(path: &Path, n: usize, images: bool) -> Result<()> {
     let mut rng = StdRng::seed_from_u64(7);
     let dir = path.parent().unwrap_or(Path::new("."));
     let (w, h) = (640u32, 480u32);
@@ -104,6 +110,17 @@ pub(crate) fn generate(path: &Path, n: usize) -> Result<()> {
         let bh = (f64::from(h) * 10f64.powf(rng.random_range(-2.0..-0.22))).max(2.0);
         let x = rng.random_range(0.0..(f64::from(w) - bw)).floor();
         let y = rng.random_range(0.0..(f64::from(h) - bh)).floor();
+        if !images {
+            let rec = serde_json::json!({
+                "id": format!("q{i:06}"),
+                "question": question(&mut rng),
+                "answer": format!("答え{}", rng.random_range(0..1000)),
+                "category": CATEGORIES[rng.random_range(0..CATEGORIES.len())],
+            });
+            serde_json::to_writer(&mut out, &rec)?;
+            out.write_all(b"\n")?;
+            continue;
+        }
         let rec = serde_json::json!({
             "id": format!("q{i:06}"),
             "question": question(&mut rng),
@@ -151,6 +168,19 @@ fn plain_bulk_insert(data: &Path, db: &Path) -> Result<f64> {
     Ok(t.elapsed().as_secs_f64())
 }
 
+/// This process's peak resident memory (VmHWM), in MB.
+fn peak_rss_mb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb / 1024)
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     let idx = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[idx]
@@ -186,8 +216,15 @@ pub fn store(args: &[String]) -> Result<()> {
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let dir = crate::root().join("target/bench");
     std::fs::create_dir_all(&dir)?;
-    let data = dir.join("synthetic.jsonl");
-    generate(&data, n)?;
+    // `--text`: items with text only (no image, no box), the case issue 24 sets 50,000
+    // items/s for; by default each item has an image and a box (25,000 items/s).
+    let text_only = args.iter().any(|a| a == "--text");
+    let data = dir.join(if text_only {
+        "synthetic-text.jsonl"
+    } else {
+        "synthetic.jsonl"
+    });
+    generate_items(&data, n, !text_only)?;
     let path = dir.join("bench.assay");
     let mut p = crate::fresh_project(&path)?;
     let t = Instant::now();
@@ -200,10 +237,14 @@ pub fn store(args: &[String]) -> Result<()> {
     )?;
     let secs = t.elapsed().as_secs_f64();
     println!(
-        "import: {} items in {:.2} s = {:.0} items/s",
+        "import ({}): {} items in {:.2} s = {:.0} items/s; peak memory so far {} MB; project file {} MB from {} MB of JSONL",
+        if text_only { "text only" } else { "images and boxes" },
         report.items,
         secs,
-        report.items as f64 / secs
+        report.items as f64 / secs,
+        peak_rss_mb(),
+        std::fs::metadata(&path)?.len() / 1_000_000,
+        std::fs::metadata(&data)?.len() / 1_000_000,
     );
     let plain = plain_bulk_insert(&data, &dir.join("plain.sqlite"))?;
     println!(

@@ -19,7 +19,8 @@ use serde_json::Value;
 
 use crate::error::{Error, Problem, Result};
 use crate::model::{ItemContent, ItemImage, LabeledBox};
-use crate::store::items::ItemWriter;
+use crate::store::images::StoredImage;
+use crate::store::items::{ItemRow, ItemWriter};
 use crate::store::{NewItem, Project};
 use images::ImageLoader;
 use mapping::{Draft, ImageSource, ImageSpec, Mapping};
@@ -65,154 +66,280 @@ pub struct Progress {
 
 const IMAGE_EXTS: &[&str] = &["png", "jpg", "jpeg", "webp", "gif"];
 
-/// Imports a data file or an image folder as a new dataset.
 /// A file read and checked, not yet written: its items with their images decoded.
 pub(crate) struct Prepared {
-    pub name: String,
     pub layout: String,
     pub items: Vec<NewItem>,
-    pub loader: ImageLoader,
+    /// The images the items refer to that were new to this read, in first-seen order.
+    pub images: Vec<StoredImage>,
     pub report: ImportReport,
 }
 
-/// Reads, maps and checks every record and decodes every image; writes nothing.
+/// What a read hands on as it goes: the images first seen in it, then items (in file order)
+/// that may refer to them.
+pub(crate) struct Batch {
+    pub images: Vec<StoredImage>,
+    pub items: Vec<NewItem>,
+}
+
+/// How many items a [`Batch`] holds.
+const BATCH: usize = 1000;
+
+/// A data file opened for reading: its layout known (from its first record when not given),
+/// nothing read past that record yet.
+pub(crate) struct Opened {
+    pub name: String,
+    pub layout: String,
+    /// About how many records, for progress.
+    pub total: usize,
+    mapping: Option<Mapping>,
+    records: std::iter::Peekable<Box<dyn Iterator<Item = Result<records::Record, Problem>> + Send>>,
+    blobs: Vec<std::sync::Arc<Vec<u8>>>,
+    loader: ImageLoader,
+    /// Problems found while opening (inline image references resolved over all records).
+    problems: Vec<Problem>,
+}
+
+impl Opened {
+    pub(crate) fn open(path: &Path, opts: &ImportOptions) -> Result<Self> {
+        let (stream, data_dir) = if path.is_dir() {
+            (
+                records::Stream::whole(read_folder(path)?),
+                path.to_path_buf(),
+            )
+        } else {
+            let dir = path
+                .parent()
+                .map(Path::to_path_buf)
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or_else(|| PathBuf::from("."));
+            (records::Stream::open(path)?, dir)
+        };
+        let name = opts.name.clone().unwrap_or_else(|| {
+            path.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "dataset".into())
+        });
+        let total = stream.total;
+        let mut records = stream.records.peekable();
+        let first = records.peek().and_then(|r| r.as_ref().ok());
+        let (layout, mapping) = choose_mapping(first, opts)?;
+        let root = opts
+            .image_root
+            .clone()
+            .unwrap_or_else(|| default_image_root(&data_dir, &layout));
+        let loader = ImageLoader::new(&root, opts.link_images).map_err(Error::Invalid)?;
+        let mut problems = Vec::new();
+        // Images given inline by reference to another record need every record at hand: such
+        // files are read whole (they are the small published sets that use this).
+        if let Some(m) = mapping.as_ref().filter(|m| m.inline_images) {
+            let mut all = Vec::with_capacity(total);
+            for r in records.by_ref() {
+                match r {
+                    Ok(rec) => all.push(rec),
+                    Err(p) => problems.push(p),
+                }
+            }
+            let id = m.id.clone().unwrap_or_default();
+            let img = m.images.clone().unwrap_or_default();
+            for (loc, e) in mapping::resolve_image_refs(&mut all, &id, &img) {
+                problems.push(Problem::new(&loc, e));
+            }
+            let rest: Box<dyn Iterator<Item = Result<records::Record, Problem>> + Send> =
+                Box::new(all.into_iter().map(Ok));
+            records = rest.peekable();
+        }
+        Ok(Self {
+            name,
+            layout,
+            total,
+            mapping,
+            records,
+            blobs: stream.blobs,
+            loader,
+            problems,
+        })
+    }
+
+    /// Reads, maps and checks every record and decodes every image, handing each [`BATCH`] of
+    /// items to `sink` (false from it stops the read). Once a problem is found no more items are
+    /// handed on (nothing will be written) but the read goes on, so the report names every
+    /// problem. Writes nothing itself.
+    pub(crate) fn read(
+        mut self,
+        path: &Path,
+        dry_run: bool,
+        cancel: &AtomicBool,
+        sink: &mut dyn FnMut(Batch) -> Result<bool>,
+    ) -> Result<ImportReport> {
+        let mut problems = std::mem::take(&mut self.problems);
+        let mut unmapped = BTreeSet::new();
+        // An id's first location, to name both ends of a duplicate.
+        let mut first_seen: HashMap<Box<str>, Box<str>> = HashMap::new();
+        let mut image_refs = 0usize;
+        let mut new_images = 0usize;
+        let mut items = 0usize;
+        let mut batch: Vec<NewItem> = Vec::with_capacity(BATCH);
+        let mut stopped = false;
+        let mapped = self
+            .mapping
+            .as_ref()
+            .map(Mapping::mapped_keys)
+            .unwrap_or_default();
+        let mut hand_on = |batch: &mut Vec<NewItem>,
+                           loader: &mut ImageLoader,
+                           problems: &[Problem],
+                           stopped: &mut bool|
+         -> Result<()> {
+            let images = std::mem::take(&mut loader.new);
+            let items = std::mem::take(batch);
+            if !problems.is_empty() || *stopped {
+                return Ok(());
+            }
+            if !sink(Batch { images, items })? {
+                *stopped = true;
+            }
+            Ok(())
+        };
+        // Records in what the task reads: filters and nested lists (keep_if, explode) act before
+        // ids are given, so an id-less record's id is its 0-based position here (`str(idx)` in
+        // llm-jp-eval-mm, `doc_id` in lmms-eval).
+        let mut n = 0usize;
+        for (k, r) in self.records.by_ref().enumerate() {
+            if k % 1000 == 0 && cancel.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled);
+            }
+            let rec = match r {
+                Ok(rec) => rec,
+                Err(p) => {
+                    problems.push(p);
+                    continue;
+                }
+            };
+            let rows = match &self.mapping {
+                Some(m) if m.explode.is_some() || m.keep_if.is_some() => match m.expand(&rec.value)
+                {
+                    Ok(vs) => {
+                        let many = vs.len() > 1 || m.explode.is_some();
+                        vs.into_iter()
+                            .enumerate()
+                            .map(|(i, value)| records::Record {
+                                location: if many {
+                                    format!("{} (entry {})", rec.location, i + 1)
+                                } else {
+                                    rec.location.clone()
+                                },
+                                value,
+                            })
+                            .collect()
+                    }
+                    Err(e) => {
+                        problems.push(Problem::new(&rec.location, e));
+                        continue;
+                    }
+                },
+                _ => vec![rec],
+            };
+            for rec in rows {
+                let position = n;
+                n += 1;
+                let draft = match &self.mapping {
+                    Some(m) => m.apply(&rec.value, &mapped, &mut unmapped),
+                    None => native_draft(&rec.value),
+                };
+                let draft = match draft {
+                    Ok(d) => d,
+                    Err(errs) => {
+                        problems.extend(errs.into_iter().map(|e| Problem::new(&rec.location, e)));
+                        continue;
+                    }
+                };
+                let ext_id = draft.ext_id.clone().unwrap_or_else(|| position.to_string());
+                if let Some(prev) = first_seen.get(ext_id.as_str()) {
+                    problems.push(Problem::new(
+                        &rec.location,
+                        format!("duplicate id {ext_id:?} (first at {prev})"),
+                    ));
+                    continue;
+                }
+                first_seen.insert(ext_id.clone().into(), rec.location.as_str().into());
+                let before = self.loader.new.len();
+                match resolve_images(draft, &mut self.loader, &self.blobs) {
+                    Ok(content) => {
+                        image_refs += content.images.len();
+                        new_images += self.loader.new.len() - before;
+                        items += 1;
+                        if problems.is_empty() {
+                            batch.push(NewItem { ext_id, content });
+                        }
+                    }
+                    Err(errs) => {
+                        problems.extend(errs.into_iter().map(|e| Problem::new(&rec.location, e)))
+                    }
+                }
+                if batch.len() >= BATCH {
+                    hand_on(&mut batch, &mut self.loader, &problems, &mut stopped)?;
+                }
+            }
+            if dry_run || !problems.is_empty() {
+                // Nothing will be written: keep no image bytes.
+                self.loader.new.clear();
+                batch.clear();
+            }
+        }
+        hand_on(&mut batch, &mut self.loader, &problems, &mut stopped)?;
+        if items == 0 && problems.is_empty() {
+            problems.push(Problem::new(path.display().to_string(), "no items found"));
+        }
+        Ok(ImportReport {
+            dataset: self.name,
+            dataset_id: None,
+            layout: self.layout,
+            items,
+            images: image_refs,
+            new_images,
+            unmapped_fields: unmapped.into_iter().collect(),
+            problems,
+            dry_run,
+        })
+    }
+}
+
+/// Reads, maps and checks every record and decodes every image into memory; writes nothing.
+/// For the refined-set import, which matches every record before writing; a new dataset is
+/// written as it is read (`import_path`).
 pub(crate) fn prepare(
     path: &Path,
     opts: &ImportOptions,
     progress: &mut dyn FnMut(Progress),
     cancel: &AtomicBool,
 ) -> Result<Prepared> {
-    let (records, data_dir) = if path.is_dir() {
-        (read_folder(path)?, path.to_path_buf())
-    } else {
-        let dir = path
-            .parent()
-            .map(Path::to_path_buf)
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or_else(|| PathBuf::from("."));
-        (records::read(path)?, dir)
-    };
-    let name = opts.name.clone().unwrap_or_else(|| {
-        path.file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "dataset".into())
-    });
-    let (layout, mapping) = choose_mapping(&records, opts)?;
-    let root = opts
-        .image_root
-        .clone()
-        .unwrap_or_else(|| default_image_root(&data_dir, &layout));
-    let mut loader = ImageLoader::new(&root, opts.link_images).map_err(Error::Invalid)?;
-
-    let mut problems = records.problems.clone();
-    let mut unmapped = BTreeSet::new();
-    let mut items: Vec<NewItem> = Vec::with_capacity(records.records.len());
-    let mut first_seen: HashMap<String, String> = HashMap::new();
-    let mut image_refs = 0usize;
-    let mapped = mapping
-        .as_ref()
-        .map(Mapping::mapped_keys)
-        .unwrap_or_default();
-
-    // Filters and nested lists (keep_if, explode) act before ids are given, so an id-less
-    // record's id is its 0-based position in what the task reads (`str(idx)` in
-    // llm-jp-eval-mm, `doc_id` in lmms-eval).
-    let mut records = records;
-    if let Some(m) = mapping.as_ref().filter(|m| m.inline_images) {
-        let id = m.id.clone().unwrap_or_default();
-        let img = m.images.clone().unwrap_or_default();
-        for (loc, e) in mapping::resolve_image_refs(&mut records.records, &id, &img) {
-            problems.push(Problem::new(&loc, e));
-        }
-    }
-    let expanded: Vec<records::Record>;
-    let rows: &[records::Record] = match &mapping {
-        Some(m) if m.explode.is_some() || m.keep_if.is_some() => {
-            let mut out = Vec::with_capacity(records.records.len());
-            for rec in &records.records {
-                match m.expand(&rec.value) {
-                    Ok(vs) => {
-                        let many = vs.len() > 1 || m.explode.is_some();
-                        for (i, value) in vs.into_iter().enumerate() {
-                            let location = if many {
-                                format!("{} (entry {})", rec.location, i + 1)
-                            } else {
-                                rec.location.clone()
-                            };
-                            out.push(records::Record { location, value });
-                        }
-                    }
-                    Err(e) => problems.push(Problem::new(&rec.location, e)),
-                }
-            }
-            expanded = out;
-            &expanded
-        }
-        _ => &records.records,
-    };
-    let total = rows.len();
-    for (n, rec) in rows.iter().enumerate() {
-        if n % 1000 == 0 {
-            if cancel.load(Ordering::Relaxed) {
-                return Err(Error::Cancelled);
-            }
-            progress(Progress {
-                stage: "read",
-                done: n,
-                total,
-            });
-        }
-        let draft = match &mapping {
-            Some(m) => m.apply(&rec.value, &mapped, &mut unmapped),
-            None => native_draft(&rec.value),
-        };
-        let draft = match draft {
-            Ok(d) => d,
-            Err(errs) => {
-                problems.extend(errs.into_iter().map(|e| Problem::new(&rec.location, e)));
-                continue;
-            }
-        };
-        let ext_id = draft.ext_id.clone().unwrap_or_else(|| n.to_string());
-        if let Some(prev) = first_seen.get(&ext_id) {
-            problems.push(Problem::new(
-                &rec.location,
-                format!("duplicate id {ext_id:?} (first at {prev})"),
-            ));
-            continue;
-        }
-        first_seen.insert(ext_id.clone(), rec.location.clone());
-        match resolve_images(draft, &mut loader, &records) {
-            Ok(content) => {
-                image_refs += content.images.len();
-                items.push(NewItem { ext_id, content });
-            }
-            Err(errs) => problems.extend(errs.into_iter().map(|e| Problem::new(&rec.location, e))),
-        }
-    }
-    if items.is_empty() && problems.is_empty() {
-        problems.push(Problem::new(path.display().to_string(), "no items found"));
-    }
-    let report = ImportReport {
-        dataset: name.clone(),
-        dataset_id: None,
-        layout: layout.clone(),
-        items: items.len(),
-        images: image_refs,
-        new_images: loader.new.len(),
-        unmapped_fields: unmapped.into_iter().collect(),
-        problems,
-        dry_run: opts.dry_run,
-    };
+    let opened = Opened::open(path, opts)?;
+    let (layout, total) = (opened.layout.clone(), opened.total);
+    let mut items = Vec::new();
+    let mut images = Vec::new();
+    let report = opened.read(path, false, cancel, &mut |b| {
+        images.extend(b.images);
+        items.extend(b.items);
+        progress(Progress {
+            stage: "read",
+            done: items.len(),
+            total,
+        });
+        Ok(true)
+    })?;
     Ok(Prepared {
-        name,
         layout,
         items,
-        loader,
+        images,
         report,
     })
 }
 
+/// Imports a data file or an image folder as a new dataset, in one transaction: nothing is
+/// written unless every record is good. A JSONL file is read as it is written, on a thread of
+/// its own (parsing, mapping, images and each item's derived columns), while this thread runs
+/// the SQL, so neither the file nor its items are ever held whole.
 pub fn import_path(
     project: &mut Project,
     path: &Path,
@@ -220,55 +347,83 @@ pub fn import_path(
     progress: &mut dyn FnMut(Progress),
     cancel: &AtomicBool,
 ) -> Result<ImportReport> {
-    let Prepared {
-        name,
-        layout,
-        items,
-        loader,
-        mut report,
-    } = prepare(path, opts, progress, cancel)?;
+    let opened = Opened::open(path, opts)?;
     if opts.dry_run {
-        return Ok(report);
+        return opened.read(path, true, cancel, &mut |_| Ok(true));
     }
-    if !report.problems.is_empty() {
-        return Err(Error::Import(report.problems));
-    }
-
+    let total = opened.total;
     let tx = project
         .conn
         .transaction_with_behavior(TransactionBehavior::Immediate)?;
     let source = path.display().to_string();
-    let dataset_id = crate::store::datasets::insert(&tx, &name, &layout, Some(&source))?;
+    let dataset_id =
+        crate::store::datasets::insert(&tx, &opened.name, &opened.layout, Some(&source))?;
     let mut fresh = 0;
-    for img in &loader.new {
-        fresh += crate::store::images::put(&tx, img)? as usize;
-    }
-    {
-        let mut writer = ItemWriter::new(&tx)?;
-        for (seq, item) in items.iter().enumerate() {
-            if seq % 1000 == 0 {
-                if cancel.load(Ordering::Relaxed) {
-                    return Err(Error::Cancelled);
-                }
-                progress(Progress {
-                    stage: "write",
-                    done: seq,
-                    total: items.len(),
-                });
+    let mut writer = ItemWriter::new(&tx)?;
+    let (report, written) = std::thread::scope(|scope| -> Result<(ImportReport, usize)> {
+        // A few batches in flight: enough to keep both threads busy, little memory.
+        let (send, receive) = std::sync::mpsc::sync_channel::<(Vec<StoredImage>, Vec<ItemRow>)>(4);
+        let reader = scope.spawn(move || {
+            opened.read(path, false, cancel, &mut |b| {
+                let rows = b
+                    .items
+                    .into_iter()
+                    .map(ItemRow::new)
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(send.send((b.images, rows)).is_ok())
+            })
+        });
+        let mut written = 0usize;
+        let mut failed = None;
+        let mut write = |images: Vec<StoredImage>, rows: Vec<ItemRow>| -> Result<()> {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled);
             }
-            writer.insert(dataset_id, seq as i64, item)?;
+            for img in &images {
+                fresh += crate::store::images::put(&tx, img)? as usize;
+            }
+            for row in rows {
+                writer.insert_row(dataset_id, written as i64, row, None)?;
+                written += 1;
+            }
+            progress(Progress {
+                stage: "write",
+                done: written,
+                total: total.max(written),
+            });
+            Ok(())
+        };
+        for (images, rows) in receive.iter() {
+            if let Err(e) = write(images, rows) {
+                failed = Some(e);
+                break;
+            }
         }
-        writer.finish()?;
+        // Closing the channel stops the reader at its next batch.
+        drop(receive);
+        let read = reader
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        match failed {
+            Some(e) => Err(e),
+            None => Ok((read?, written)),
+        }
+    })?;
+    if !report.problems.is_empty() {
+        return Err(Error::Import(report.problems));
     }
+    writer.finish()?;
     tx.commit()?;
     progress(Progress {
         stage: "done",
-        done: items.len(),
-        total: items.len(),
+        done: written,
+        total: written,
     });
-    report.dataset_id = Some(dataset_id);
-    report.new_images = fresh;
-    Ok(report)
+    Ok(ImportReport {
+        dataset_id: Some(dataset_id),
+        new_images: fresh,
+        ..report
+    })
 }
 
 /// Where image paths resolve when `--image-root` is not given: the data file's folder, except
@@ -285,7 +440,10 @@ fn default_image_root(data_dir: &Path, layout: &str) -> PathBuf {
     data_dir.to_path_buf()
 }
 
-fn choose_mapping(records: &Records, opts: &ImportOptions) -> Result<(String, Option<Mapping>)> {
+fn choose_mapping(
+    first: Option<&records::Record>,
+    opts: &ImportOptions,
+) -> Result<(String, Option<Mapping>)> {
     if let Some(m) = &opts.mapping {
         let name = m.layout.clone().unwrap_or_else(|| "custom".into());
         return Ok((name, Some(m.clone())));
@@ -293,7 +451,8 @@ fn choose_mapping(records: &Records, opts: &ImportOptions) -> Result<(String, Op
     let layout = match &opts.layout {
         Some(l) => l.clone(),
         None => {
-            let first = records.records.first().map(|r| &r.value);
+            let location = first.map(|r| r.location.clone()).unwrap_or_default();
+            let first = first.map(|r| &r.value);
             match first.and_then(layouts::detect) {
                 Some(l) => l.to_string(),
                 None if first.is_none() => "jammeval".into(),
@@ -304,7 +463,7 @@ fn choose_mapping(records: &Records, opts: &ImportOptions) -> Result<(String, Op
                         .unwrap_or_default();
                     return Err(Error::Invalid(format!(
                         "{}: cannot tell the layout from the fields ({keys}); give a mapping file (--mapping) or --layout ({})",
-                        records.records[0].location,
+                        location,
                         layouts::NAMES.join(", ")
                     )));
                 }
@@ -375,12 +534,12 @@ fn native_draft(v: &Value) -> Result<Draft, Vec<String>> {
 fn resolve_images(
     draft: Draft,
     loader: &mut ImageLoader,
-    records: &Records,
+    blobs: &[std::sync::Arc<Vec<u8>>],
 ) -> Result<ItemContent, Vec<String>> {
     let mut content = draft.content;
     let mut errs = Vec::new();
     for spec in draft.images {
-        match loader.load(&spec.source, &records.blobs) {
+        match loader.load(&spec.source, blobs) {
             Ok(img) => {
                 // Boxes drawn on a differently sized copy of the image are rescaled to this one.
                 let (sx, sy) = match spec.declared_size {

@@ -1,6 +1,8 @@
 //! Reading data files into records: one JSON value per item, located by file and line (or row).
 //! Binary cells (Parquet image bytes) are moved aside and replaced by `{"$blob": n}`.
 
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -78,26 +80,141 @@ fn read_text(path: &Path) -> Result<String> {
 }
 
 fn read_jsonl(path: &Path, name: &str) -> Result<Records> {
-    let text = read_text(path)?;
     let mut out = Records::default();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let location = format!("{name}:{}", i + 1);
-        match serde_json::from_str::<Value>(line) {
-            Ok(v @ Value::Object(_)) => out.records.push(Record { location, value: v }),
-            Ok(_) => out.problems.push(Problem::new(
-                location,
-                "expected a JSON object on this line",
-            )),
-            Err(e) => out
-                .problems
-                .push(Problem::new(location, format!("malformed JSON: {e}"))),
+    for r in JsonlLines::open(path, name)? {
+        match r {
+            Ok(rec) => out.records.push(rec),
+            Err(p) => out.problems.push(p),
         }
     }
     Ok(out)
+}
+
+/// A JSONL file read a line at a time, so that an import holds one line of it, never the whole
+/// file. A line that is not UTF-8 or not a JSON object is a problem at that line.
+pub struct JsonlLines {
+    reader: BufReader<File>,
+    name: String,
+    line: usize,
+    buf: Vec<u8>,
+    done: bool,
+}
+
+impl JsonlLines {
+    pub fn open(path: &Path, name: &str) -> Result<Self> {
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        Ok(Self {
+            reader: BufReader::with_capacity(1 << 20, file),
+            name: name.to_string(),
+            line: 0,
+            buf: Vec::new(),
+            done: false,
+        })
+    }
+}
+
+impl Iterator for JsonlLines {
+    type Item = std::result::Result<Record, Problem>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            self.buf.clear();
+            match self.reader.read_until(b'\n', &mut self.buf) {
+                Ok(0) => self.done = true,
+                Ok(_) => {
+                    self.line += 1;
+                    let location = format!("{}:{}", self.name, self.line);
+                    let text = match std::str::from_utf8(&self.buf) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            return Some(Err(Problem::new(
+                                location,
+                                format!("not UTF-8 text ({e})"),
+                            )))
+                        }
+                    };
+                    let text = text.trim_start_matches('\u{feff}').trim();
+                    if !text.is_empty() {
+                        return Some(parse_line(text, location));
+                    }
+                }
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(Problem::new(&self.name, format!("reading: {e}"))));
+                }
+            }
+        }
+        None
+    }
+}
+
+fn parse_line(line: &str, location: String) -> std::result::Result<Record, Problem> {
+    match serde_json::from_str::<Value>(line) {
+        Ok(v @ Value::Object(_)) => Ok(Record { location, value: v }),
+        Ok(_) => Err(Problem::new(
+            location,
+            "expected a JSON object on this line",
+        )),
+        Err(e) => Err(Problem::new(location, format!("malformed JSON: {e}"))),
+    }
+}
+
+/// The lines in a file (a progress total), counted without holding the file.
+fn count_lines(path: &Path) -> usize {
+    let Ok(mut f) = File::open(path) else {
+        return 0;
+    };
+    let mut buf = vec![0u8; 1 << 20];
+    let mut n = 0;
+    while let Ok(k) = f.read(&mut buf) {
+        if k == 0 {
+            break;
+        }
+        n += buf[..k].iter().filter(|b| **b == b'\n').count();
+    }
+    n
+}
+
+/// A data file's records in order, each a record or a problem at its location. JSONL is read as
+/// it is consumed; the other formats (a JSON array, CSV, Parquet: their readers need the whole
+/// file) are read at once.
+pub struct Stream {
+    pub records: Box<dyn Iterator<Item = std::result::Result<Record, Problem>> + Send>,
+    pub blobs: Vec<Arc<Vec<u8>>>,
+    /// About how many records there are, for progress.
+    pub total: usize,
+}
+
+impl Stream {
+    pub fn open(path: &Path) -> Result<Self> {
+        let name = path.display().to_string();
+        let is_jsonl = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("jsonl") || e.eq_ignore_ascii_case("ndjson"));
+        if is_jsonl {
+            return Ok(Self {
+                records: Box::new(JsonlLines::open(path, &name)?),
+                blobs: Vec::new(),
+                total: count_lines(path),
+            });
+        }
+        Ok(Self::whole(read(path)?))
+    }
+
+    /// Records already read, problems first (where they were reported before streaming).
+    pub fn whole(r: Records) -> Self {
+        Self {
+            total: r.records.len(),
+            records: Box::new(
+                r.problems
+                    .into_iter()
+                    .map(Err)
+                    .chain(r.records.into_iter().map(Ok)),
+            ),
+            blobs: r.blobs,
+        }
+    }
 }
 
 fn line_of(text: &str, offset: usize) -> usize {

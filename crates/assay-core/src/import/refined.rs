@@ -61,7 +61,7 @@ pub fn import_refined(
     let Prepared {
         layout,
         items,
-        loader,
+        images,
         report,
         ..
     } = prepare(path, opts, progress, cancel)?;
@@ -121,7 +121,7 @@ pub fn import_refined(
     let tx = project
         .conn
         .transaction_with_behavior(TransactionBehavior::Immediate)?;
-    for img in &loader.new {
+    for img in &images {
         crate::store::images::put(&tx, img)?;
     }
     let note = format!("refined set {}", path.display());

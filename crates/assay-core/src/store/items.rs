@@ -78,6 +78,34 @@ impl Edit {
     }
 }
 
+/// An imported item with everything derived from its content that the writer stores (its JSON,
+/// search text, CJK tokens, box metrics), computed by [`ItemRow::new`] on the importer's reading
+/// thread so the writing thread only runs SQL.
+pub(crate) struct ItemRow {
+    item: NewItem,
+    json: String,
+    search: String,
+    search_lower: String,
+    cjk: String,
+    metrics: Option<crate::grounding::metrics::BoxMetrics>,
+}
+
+impl ItemRow {
+    pub(crate) fn new(item: NewItem) -> Result<Self> {
+        let c = &item.content;
+        let json = serde_json::to_string(c).map_err(|e| Error::Invalid(e.to_string()))?;
+        let search = c.search_text();
+        Ok(Self {
+            json,
+            search_lower: search.to_lowercase(),
+            cjk: super::search::cjk_tokens(&search),
+            search,
+            metrics: crate::grounding::metrics::of_item(c),
+            item,
+        })
+    }
+}
+
 /// How many items the writer holds back before filling the full-text indexes.
 const SEARCH_BATCH: usize = 10_000;
 
@@ -91,12 +119,8 @@ pub(crate) struct ItemWriter<'t> {
     revision: rusqlite::Statement<'t>,
     uid: rusqlite::Statement<'t>,
     scan: rusqlite::Statement<'t>,
-    /// Items written whose search text is not in the full-text indexes yet.
-    pending: Vec<(i64, String)>,
-    /// Items in the project before this writer (ids are dense: items are never deleted), and
-    /// written by it.
-    existing: i64,
-    written: i64,
+    /// Items written whose search text (and CJK tokens) are not in the full-text indexes yet.
+    pending: Vec<(i64, String, String)>,
     /// Random per writer: with the revision's id it makes a uid no other replica holds, and
     /// uids of one import are written in order into their unique index.
     uid_prefix: String,
@@ -123,16 +147,9 @@ impl<'t> ItemWriter<'t> {
             )?,
             scan: tx.prepare("INSERT INTO item_search (id, body) VALUES (?1, ?2)")?,
             pending: Vec::new(),
-            existing: tx.query_row("SELECT coalesce(max(id), 0) FROM items", [], |r| r.get(0))?,
-            written: 0,
             uid_prefix: tx.query_row("SELECT lower(hex(randomblob(8)))", [], |r| r.get(0))?,
             ts: now(),
         })
-    }
-
-    /// Writes an item and its revision 0 (the original), with a new team uid.
-    pub(crate) fn insert(&mut self, dataset_id: i64, seq: i64, item: &NewItem) -> Result<i64> {
-        self.insert_with_uid(dataset_id, seq, item, None)
     }
 
     /// Writes an item and its original; `uid` is the original's team uid when it comes from the
@@ -144,11 +161,22 @@ impl<'t> ItemWriter<'t> {
         item: &NewItem,
         uid: Option<&str>,
     ) -> Result<i64> {
-        let c = &item.content;
-        let m = crate::grounding::metrics::of_item(c);
+        self.insert_row(dataset_id, seq, ItemRow::new(item.clone())?, uid)
+    }
+
+    /// Writes a prepared item and its original (see [`ItemWriter::insert_with_uid`]).
+    pub(crate) fn insert_row(
+        &mut self,
+        dataset_id: i64,
+        seq: i64,
+        row: ItemRow,
+        uid: Option<&str>,
+    ) -> Result<i64> {
+        let c = &row.item.content;
+        let m = row.metrics;
         self.item.execute(params![
             dataset_id,
-            item.ext_id,
+            row.item.ext_id,
             seq,
             c.format.as_str(),
             c.category,
@@ -165,8 +193,7 @@ impl<'t> ItemWriter<'t> {
             m.map(|m| m.saliency),
         ])?;
         let id = self.tx.last_insert_rowid();
-        let json = serde_json::to_string(c).map_err(|e| Error::Invalid(e.to_string()))?;
-        self.revision.execute(params![id, self.ts, json])?;
+        self.revision.execute(params![id, self.ts, row.json])?;
         let rev_id = self.tx.last_insert_rowid();
         match uid {
             Some(u) => self.uid.execute(params![rev_id, u, 1])?,
@@ -176,10 +203,8 @@ impl<'t> ItemWriter<'t> {
                 0
             ])?,
         };
-        let text = c.search_text();
-        self.scan.execute(params![id, text.to_lowercase()])?;
-        self.pending.push((id, text));
-        self.written += 1;
+        self.scan.execute(params![id, row.search_lower])?;
+        self.pending.push((id, row.search, row.cjk));
         if self.pending.len() >= SEARCH_BATCH {
             self.fill_search()?;
         }
@@ -194,18 +219,14 @@ impl<'t> ItemWriter<'t> {
         Ok(())
     }
 
-    /// Writes what is held back (without it the last items would not be searchable). A write
-    /// that filled the indexes in several batches and at least doubled the project ends by
-    /// merging each index into one segment: its batches were written as a few large segments
-    /// on FTS5's lowest levels, and every later edit paid for a slice of merging them (save
-    /// p95 25 ms instead of 3 after a 100,000-item import). A smaller write into a larger
-    /// project leaves FTS5's own merging alone, which costs far less than rewriting its index.
+    /// Writes what is held back (without it the last items would not be searchable). The
+    /// indexes are left as the batches wrote them, a few segments each: FTS5 merges them as
+    /// later writes come. With positions in the index an edit after a large import paid for
+    /// that merging (save p95 25 ms), so imports ended by rewriting each index whole; with
+    /// item ids only (migration 0025) the merging is cheap (save p95 2.1 ms at 100,000 items)
+    /// and that rewrite, a sixth of an import, is gone.
     pub(crate) fn finish(mut self) -> Result<()> {
-        self.fill_search()?;
-        if self.written > SEARCH_BATCH as i64 && self.written >= self.existing {
-            super::search::optimize_full_text(self.tx)?;
-        }
-        Ok(())
+        self.fill_search()
     }
 }
 

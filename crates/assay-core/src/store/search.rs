@@ -50,25 +50,17 @@ pub fn cjk_tokens(text: &str) -> String {
 
 /// Writes new items' rows in the two full-text indexes: all of one, then all of the other (see
 /// `ItemWriter` for why the order matters).
-pub(crate) fn index_full_text(conn: &Connection, items: &[(i64, String)]) -> Result<()> {
+/// Each item is (id, search text, its [`cjk_tokens`]).
+pub(crate) fn index_full_text(conn: &Connection, items: &[(i64, String, String)]) -> Result<()> {
     let mut fts = conn.prepare_cached("INSERT INTO items_fts (rowid, body) VALUES (?1, ?2)")?;
-    for (id, text) in items {
+    for (id, text, _) in items {
         fts.execute(params![id, text])?;
     }
     let mut cjk = conn.prepare_cached("INSERT INTO items_cjk (rowid, chars) VALUES (?1, ?2)")?;
-    for (id, text) in items {
-        let tokens = cjk_tokens(text);
+    for (id, _, tokens) in items {
         if !tokens.is_empty() {
             cjk.execute(params![id, tokens])?;
         }
-    }
-    Ok(())
-}
-
-/// Merges each full-text index into one segment (see `ItemWriter::finish` for when).
-pub(crate) fn optimize_full_text(conn: &Connection) -> Result<()> {
-    for t in ["items_fts", "items_cjk"] {
-        conn.execute(&format!("INSERT INTO {t} ({t}) VALUES ('optimize')"), [])?;
     }
     Ok(())
 }
@@ -82,7 +74,8 @@ pub(crate) fn reindex(conn: &Connection, item_id: i64, c: &ItemContent) -> Resul
         .execute([item_id])?;
     conn.prepare_cached("UPDATE item_search SET body = ?2 WHERE id = ?1")?
         .execute(params![item_id, text.to_lowercase()])?;
-    index_full_text(conn, &[(item_id, text)])
+    let tokens = cjk_tokens(&text);
+    index_full_text(conn, &[(item_id, text, tokens)])
 }
 
 /// Fills the CJK table for items written before it existed (migration 0004).

@@ -431,6 +431,81 @@ mod bad_input {
         assert_eq!(p.datasets().unwrap().len(), 4);
     }
 
+    /// The import writes as it reads: a bad line after several thousand good ones (batches
+    /// already written inside the transaction) still leaves nothing behind, and the report
+    /// names that line and the duplicate's first line.
+    #[test]
+    fn a_problem_late_in_a_large_file_rolls_back_what_was_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = new_project(dir.path());
+        import_sample(&mut p);
+        let before = item_count(&p);
+        let images_before = p.image_count().unwrap();
+        let data = dir.path().join("late.jsonl");
+        let mut body: String = (0..6000)
+            .map(|i| format!("{{\"id\": \"{i}\", \"question\": \"q{i}\", \"answer\": \"a\"}}\n"))
+            .collect();
+        body.push_str("{\"id\": \"x\", \"question\": \n");
+        body.push_str("{\"id\": \"17\", \"question\": \"again\", \"answer\": \"a\"}\n");
+        std::fs::write(&data, body).unwrap();
+        let mut writes = 0;
+        let err = assay_core::import::import_path(
+            &mut p,
+            &data,
+            &ImportOptions::default(),
+            &mut |pr| writes += usize::from(pr.stage == "write"),
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+        .unwrap_err();
+        assert!(
+            writes >= 3,
+            "batches were written before the problem: {writes}"
+        );
+        let assay_core::Error::Import(problems) = err else {
+            panic!("{err}")
+        };
+        let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(text.len(), 2, "{text:#?}");
+        assert!(
+            text[0].contains("late.jsonl:6001: malformed JSON"),
+            "{text:#?}"
+        );
+        assert!(
+            text[1].contains("late.jsonl:6002: duplicate id \"17\" (first at ")
+                && text[1].contains("late.jsonl:18)"),
+            "{text:#?}"
+        );
+        assert_eq!(item_count(&p), before);
+        assert_eq!(p.image_count().unwrap(), images_before);
+        assert_eq!(p.datasets().unwrap().len(), 4);
+    }
+
+    /// A line that is not UTF-8 is a problem at that line, not the end of the read.
+    #[test]
+    fn a_line_that_is_not_utf8_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = new_project(dir.path());
+        let data = dir.path().join("latin1.jsonl");
+        let mut body = b"{\"id\": \"1\", \"question\": \"q\", \"answer\": \"a\"}\n".to_vec();
+        body.extend_from_slice(b"{\"id\": \"2\", \"question\": \"caf\xe9\", \"answer\": \"a\"}\n");
+        body.extend_from_slice(b"{\"id\": \"3\", \"question\": \"q\", \"answer\": \"a\"}\n");
+        std::fs::write(&data, body).unwrap();
+        let r = import(
+            &mut p,
+            &data,
+            &ImportOptions {
+                dry_run: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(r.items, 2);
+        assert_eq!(r.problems.len(), 1, "{:?}", r.problems);
+        assert!(r.problems[0]
+            .to_string()
+            .contains("latin1.jsonl:2: not UTF-8"));
+    }
+
     #[test]
     fn a_second_dataset_with_the_same_name_is_refused() {
         let dir = tempfile::tempdir().unwrap();

@@ -224,3 +224,65 @@ fn every_imported_batch_is_searchable() {
         assert_eq!(ids(&p, &f(format!("{a}{b}"))), vec![format!("q{i}")]);
     }
 }
+
+/// The trigram index keeps item ids only: an item holding every trigram of a query in other
+/// places must not match, a query longer than the trigrams it is narrowed by must still match
+/// exactly, and an edit's new text replaces the old in the index.
+#[test]
+fn trigram_candidates_are_confirmed_by_the_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    let file = dir.path().join("t.jsonl");
+    let long = "the quick brown fox jumps over the lazy dog near the riverbank at dawn";
+    std::fs::write(
+        &file,
+        format!(
+            "{{\"id\":\"whole\",\"question\":\"abcdef\",\"answer\":\"a\"}}\n\
+             {{\"id\":\"scattered\",\"question\":\"abcd zz cdef\",\"answer\":\"a\"}}\n\
+             {{\"id\":\"long\",\"question\":\"{long}\",\"answer\":\"a\"}}\n\
+             {{\"id\":\"almost\",\"question\":\"{}\",\"answer\":\"a\"}}\n",
+            long.replace("dawn", "dusk")
+        ),
+    )
+    .unwrap();
+    let opts = assay_core::import::ImportOptions {
+        layout: Some("jammeval".into()),
+        ..Default::default()
+    };
+    import(&mut p, &file, &opts).unwrap();
+    let f = |t: &str| Filter {
+        text: Some(t.into()),
+        ..Default::default()
+    };
+    assert_eq!(ids(&p, &f("abcdef")), vec!["whole"]);
+    assert_eq!(ids(&p, &f("ABCDEF")), vec!["whole"]);
+    assert_eq!(ids(&p, &f(long)), vec!["long"]);
+    assert_eq!(ids(&p, &f(&long.to_uppercase())), vec!["long"]);
+    let total: i64 = p
+        .facets(&f(long))
+        .unwrap()
+        .datasets
+        .iter()
+        .map(|d| d.1)
+        .sum();
+    assert_eq!(total, 1);
+    let id = p.item_id_by_ext("t", "whole").unwrap();
+    let mut content = p.item(id).unwrap().content;
+    content.question = "ghijkl".into();
+    let a = author(&p, "aiko");
+    p.save_edit(
+        id,
+        &Edit {
+            base_rev: None,
+            content,
+            op: None,
+            tags: vec![],
+            status: ItemStatus::Edited,
+            note: None,
+        },
+        &a,
+    )
+    .unwrap();
+    assert!(ids(&p, &f("abcdef")).is_empty());
+    assert_eq!(ids(&p, &f("hijk")), vec!["whole"]);
+}
