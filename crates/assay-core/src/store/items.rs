@@ -220,11 +220,11 @@ impl<'t> ItemWriter<'t> {
     }
 
     /// Writes what is held back (without it the last items would not be searchable). The
-    /// indexes are left as the batches wrote them, a few segments each: FTS5 merges them as
-    /// later writes come. With positions in the index an edit after a large import paid for
-    /// that merging (save p95 25 ms), so imports ended by rewriting each index whole; with
-    /// item ids only (migration 0025) the merging is cheap (save p95 2.1 ms at 100,000 items)
-    /// and that rewrite, a sixth of an import, is gone.
+    /// indexes are left as the batches wrote them, a few segments each, for FTS5 to merge as
+    /// later writes come. Imports used to end by rewriting each index whole ('optimize'), a
+    /// sixth of an import's time; measured without it, saving an edit right after a
+    /// 100,000-item import stays at p95 2.8 ms and a trigram search at p95 6-13 ms
+    /// (BENCHMARKS.md, issue 24).
     pub(crate) fn finish(mut self) -> Result<()> {
         self.fill_search()
     }

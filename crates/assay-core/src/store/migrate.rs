@@ -107,8 +107,8 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../../../../migrations/0024_bulk_actions_saved_views.sql"),
     ),
     (
-        "0025_search_rowids_only",
-        include_str!("../../../../migrations/0025_search_rowids_only.sql"),
+        "0025_cjk_rowids_only",
+        include_str!("../../../../migrations/0025_cjk_rowids_only.sql"),
     ),
 ];
 
@@ -148,7 +148,7 @@ pub(crate) fn migrate_with(
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute_batch(sql)?;
         // Steps SQL cannot express run in the same transaction as their migration.
-        if *name == "0004_cjk_search" || *name == "0025_search_rowids_only" {
+        if *name == "0004_cjk_search" || *name == "0025_cjk_rowids_only" {
             super::search::backfill_cjk(&tx)?;
         }
         if *name == "0005_box_metrics" {

@@ -356,18 +356,15 @@ impl Filter {
 const ROW_COLUMNS: &str = "id, dataset_id, ext_id, seq, rev, format, category, op, tags, status, \
     ref_type, has_box, image_count, thumb_hash, question, answer, size_ratio, center_distance, saliency";
 
-/// The ids matching a text search, as SQL with its positional parameters: for three or more
-/// characters, the items holding every trigram of the query (the trigram index keeps no
-/// positions), confirmed by the text itself in the narrow lower-cased table; the CJK index for
-/// one or two kana, ideographs or Hangul (each is a token there); a scan of that table for other
-/// short strings.
+/// The ids matching a text search, as SQL with its positional parameters: the trigram index
+/// for three or more characters; the CJK index for one or two kana, ideographs or Hangul (each
+/// is a token there); a scan of the narrow lower-cased table for other short strings.
 fn text_select(text: &str) -> (&'static str, Vec<String>) {
     let t = text.trim();
     if t.chars().count() >= 3 {
         return (
-            "SELECT s.id FROM items_fts f JOIN item_search s ON s.id = f.rowid
-             WHERE items_fts MATCH ? AND instr(s.body, ?) > 0",
-            vec![trigram_match(t), t.to_lowercase()],
+            "SELECT rowid FROM items_fts WHERE items_fts MATCH ?",
+            vec![format!("\"{}\"", t.replace('"', "\"\""))],
         );
     }
     match super::search::cjk_match(t) {
@@ -380,26 +377,6 @@ fn text_select(text: &str) -> (&'static str, Vec<String>) {
             vec![t.to_lowercase()],
         ),
     }
-}
-
-/// An FTS5 query for the items holding every distinct trigram of `t` (each quoted, so no
-/// character of the text is query syntax). A long query is narrowed by at most 24 trigrams
-/// spread over it; the text check that follows makes the match exact either way.
-fn trigram_match(t: &str) -> String {
-    let chars: Vec<char> = t.to_lowercase().chars().collect();
-    let mut grams: Vec<String> = chars
-        .windows(3)
-        .map(|w| w.iter().collect::<String>())
-        .collect();
-    let step = grams.len().div_ceil(24).max(1);
-    grams = grams.into_iter().step_by(step).collect();
-    grams.sort();
-    grams.dedup();
-    grams
-        .iter()
-        .map(|g| format!("\"{}\"", g.replace('"', "\"\"")))
-        .collect::<Vec<_>>()
-        .join(" AND ")
 }
 
 fn row_to_item(r: &rusqlite::Row<'_>) -> rusqlite::Result<ItemRow> {

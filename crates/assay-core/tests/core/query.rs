@@ -286,3 +286,41 @@ fn trigram_candidates_are_confirmed_by_the_text() {
     assert!(ids(&p, &f("abcdef")).is_empty());
     assert_eq!(ids(&p, &f("hijk")), vec!["whole"]);
 }
+
+/// A project made before migration 0025 (its CJK index with positions) keeps its one- and
+/// two-character searches: the step rebuilds the index from the search table.
+#[test]
+fn the_cjk_index_is_rebuilt_by_its_migration() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.assay");
+    {
+        let mut p = assay_core::Project::create(&path).unwrap();
+        import_sample(&mut p);
+    }
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "DROP TABLE items_cjk;
+             CREATE VIRTUAL TABLE items_cjk USING fts5 (chars, content = '',
+                 contentless_delete = 1, tokenize = 'unicode61');
+             PRAGMA user_version = 24;",
+        )
+        .unwrap();
+    }
+    let p = assay_core::Project::open(&path).unwrap();
+    let f = |t: &str| Filter {
+        text: Some(t.into()),
+        ..Default::default()
+    };
+    assert_eq!(ids(&p, &f("首都")), vec!["jg-008"]);
+    assert_eq!(ids(&p, &f("뜻")), vec!["101", "103"]);
+    let sql: String = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row(
+            "SELECT sql FROM sqlite_master WHERE name = 'items_cjk'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(sql.contains("detail = 'none'"), "{sql}");
+}
