@@ -796,12 +796,13 @@ pub fn engine(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// A project of `n` short-answer items "q{i} 画像の内容は？" (answer `answer`) under
-/// target/bench, and an OpenAI-compatible stub on a runtime thread of its own, as a separate
-/// server would be. The runtime must outlive the stub.
 /// Eight stub replicas at 100 ms, the last one 5x slower, 64 requests in flight on each (512
-/// in all): the run's time against the bound the replicas' capacity sets, and how the requests
-/// were spread. Round robin would leave an eighth of the work queued on the slow replica.
+/// in all), three ways over the same replicas: a bare client (reqwest, least outstanding
+/// requests, nothing stored), the engine, and the engine again on fresh replicas with the first
+/// one killed mid-run. Each against the bound the replicas' capacity sets, with the process's
+/// CPU time per request (the stubs run in this process too, so the engine's own cost is its
+/// figure minus the bare client's). Round robin would leave an eighth of the work queued on the
+/// slow replica.
 fn engine_replicas(args: &[String]) -> Result<()> {
     use assay_eval::model::{save_model, ModelConfig};
     use assay_eval::stub::{StubConfig, StubServer};
@@ -819,66 +820,185 @@ fn engine_replicas(args: &[String]) -> Result<()> {
             ..Default::default()
         },
     )?;
+    let start_stubs = |from: usize| -> Result<Vec<StubServer>> {
+        (from..replicas)
+            .map(|i| {
+                Ok(stub_rt.block_on(StubServer::start(StubConfig {
+                    latency: std::time::Duration::from_millis(latency(i)),
+                    ..Default::default()
+                }))?)
+            })
+            .collect()
+    };
     let mut stubs = vec![first];
-    for i in 1..replicas {
-        stubs.push(stub_rt.block_on(StubServer::start(StubConfig {
-            latency: std::time::Duration::from_millis(latency(i)),
-            ..Default::default()
-        }))?);
-    }
-    let rt = tokio::runtime::Runtime::new()?;
-    let summary = rt.block_on(async {
-        save_model(
-            &p,
-            &ModelConfig {
-                name: "m".into(),
-                model: "m".into(),
-                endpoints: stubs.iter().map(|s| s.url.clone()).collect(),
-                concurrency: conc,
-                ..Default::default()
-            },
-        )?;
-        let req = EvalRequest {
-            models: vec!["m".into()],
-            datasets: vec!["replicas".into()],
-            versions: vec![Version::Before],
-            runs: 1,
-            ..Default::default()
-        };
-        let t = Instant::now();
-        let s = run_eval(&path, &req, std::sync::Arc::new(|_| {}), CancelToken::new()).await?;
-        anyhow::Ok((t.elapsed().as_secs_f64(), s))
-    })?;
-    let (secs, s) = summary;
+    stubs.extend(start_stubs(1)?);
     // Each replica answers conc / latency requests a second; together they set the bound.
     let capacity: f64 = (0..replicas)
         .map(|i| conc as f64 / (latency(i) as f64 / 1000.0))
         .sum();
     let bound = n as f64 / capacity;
+    let rt = tokio::runtime::Runtime::new()?;
+    let urls: Vec<String> = stubs.iter().map(|s| s.url.clone()).collect();
+
+    let cpu0 = cpu_seconds();
+    let bare = rt.block_on(bare_client_replicas(&urls, n, conc))?;
+    let bare_cpu = (cpu_seconds() - cpu0) / n as f64 * 1000.0;
+    let bare_answered: usize = stubs.iter().map(StubServer::answered).sum();
     println!(
-        "engine over {replicas} replicas ({ms} ms, one at {} ms), {} in flight: {n} requests ({} sent, {} errors) in {secs:.3} s; endpoint bound {bound:.3} s ({:.0} % of the bound's speed)",
+        "bare client over {replicas} replicas (least outstanding, nothing stored): {n} requests in {bare:.3} s ({:.0} % of the bound's speed); {bare_cpu:.3} ms CPU per request (stubs included)",
+        bound / bare * 100.0
+    );
+
+    let eval = |model: &str,
+                endpoints: Vec<String>,
+                kill: Option<&StubServer>|
+     -> Result<(f64, f64, assay_eval::EvalSummary)> {
+        rt.block_on(async {
+            save_model(
+                &p,
+                &ModelConfig {
+                    name: model.into(),
+                    model: model.into(),
+                    endpoints,
+                    concurrency: conc,
+                    ..Default::default()
+                },
+            )?;
+            let req = EvalRequest {
+                models: vec![model.into()],
+                datasets: vec!["replicas".into()],
+                versions: vec![Version::Before],
+                runs: 1,
+                ..Default::default()
+            };
+            let cpu0 = cpu_seconds();
+            let t = Instant::now();
+            let run = run_eval(&path, &req, std::sync::Arc::new(|_| {}), CancelToken::new());
+            let s = match kill {
+                None => run.await?,
+                Some(victim) => {
+                    // Killed once a third of the bound has passed: requests are in flight on it.
+                    let killer = async {
+                        tokio::time::sleep(std::time::Duration::from_secs_f64(bound / 3.0)).await;
+                        victim.kill();
+                    };
+                    let (s, ()) = tokio::join!(run, killer);
+                    s?
+                }
+            };
+            let secs = t.elapsed().as_secs_f64();
+            anyhow::Ok((secs, (cpu_seconds() - cpu0) / n as f64 * 1000.0, s))
+        })
+    };
+    let before: Vec<usize> = stubs.iter().map(StubServer::requests).collect();
+    let (secs, cpu, s) = eval("m", urls.clone(), None)?;
+    let answered: usize = stubs.iter().map(StubServer::answered).sum::<usize>() - bare_answered;
+    println!(
+        "engine over {replicas} replicas ({ms} ms, one at {} ms), {} in flight: {n} requests ({} sent, {} errors) in {secs:.3} s; endpoint bound {bound:.3} s ({:.0} % of the bound's speed); engine / bare client = {:.3}; {cpu:.3} ms CPU per request (stubs included; the engine's own ~{:.3})",
         ms * slow,
         conc * replicas,
         s.progress.sent,
         s.progress.errors,
-        bound / secs * 100.0
+        bound / secs * 100.0,
+        secs / bare,
+        cpu - bare_cpu
     );
-    let sent: usize = stubs.iter().map(|st| st.requests()).sum();
     println!(
-        "requests the replicas received: {sent} (each answer paid once: {})",
-        sent == n
+        "answers the replicas wrote: {answered} (each paid once: {})",
+        answered == n
     );
-    for (r, st) in s.replicas.iter().zip(&stubs) {
+    for ((r, st), b) in s.replicas.iter().zip(&stubs).zip(&before) {
         println!(
             "  {}: {} requests, mean {:.0} ms",
             r.url,
-            st.requests(),
+            st.requests() - b,
             r.mean_ms.unwrap_or(0.0)
+        );
+    }
+
+    // Fresh replicas for a model of another name (nothing cached), the first killed mid-run.
+    let fresh = start_stubs(0)?;
+    let fresh_urls: Vec<String> = fresh.iter().map(|s| s.url.clone()).collect();
+    let (secs, _, s) = eval("m-kill", fresh_urls, Some(&fresh[0]))?;
+    let answered: usize = fresh.iter().map(StubServer::answered).sum();
+    let mut stored = 0;
+    for run in &s.run_ids {
+        stored += p.run_results(*run)?.len();
+    }
+    println!(
+        "engine with replica 1 killed at {:.2} s: {n} requests in {secs:.3} s ({:.0} % of the bound's speed, which counted the killed one), {} errors; results stored {stored}; answers written {answered} (none lost: {}, none paid twice: {})",
+        bound / 3.0,
+        bound / secs * 100.0,
+        s.progress.errors,
+        stored == n,
+        answered == n
+    );
+    for (r, st) in s.replicas.iter().zip(&fresh) {
+        println!(
+            "  {}: {} requests received, {} answered, {} failures, taken out {}x",
+            r.url,
+            st.requests(),
+            st.answered(),
+            r.failures,
+            r.taken_out
         );
     }
     Ok(())
 }
 
+/// User plus system CPU time of this process so far, in seconds (from /proc; ticks of 1/100 s,
+/// Linux's USER_HZ).
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // Fields after the command (which may hold spaces) begin after its ')'.
+            let rest = s.rsplit_once(')')?.1;
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            Some((f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?) / 100.0)
+        })
+        .unwrap_or(0.0)
+}
+
+/// `n` requests spread over `urls` by least outstanding requests, at most `per` in flight on
+/// each: the yardstick for the engine's dispatcher, without its cache, retries or storage.
+async fn bare_client_replicas(urls: &[String], n: usize, per: usize) -> Result<f64> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let http = reqwest::Client::new();
+    let sem = std::sync::Arc::new(tokio::sync::Semaphore::new(per * urls.len()));
+    let outstanding: std::sync::Arc<Vec<AtomicUsize>> =
+        std::sync::Arc::new(urls.iter().map(|_| AtomicUsize::new(0)).collect());
+    let t = Instant::now();
+    let mut set = tokio::task::JoinSet::new();
+    for i in 0..n {
+        let permit = sem.clone().acquire_owned().await?;
+        let k = (0..urls.len())
+            .min_by_key(|&k| outstanding[k].load(Ordering::SeqCst))
+            .unwrap_or(0);
+        outstanding[k].fetch_add(1, Ordering::SeqCst);
+        let (http, outstanding) = (http.clone(), outstanding.clone());
+        let url = format!("{}/chat/completions", urls[k]);
+        set.spawn(async move {
+            let body = serde_json::json!({"model": "bare", "messages": [{"role": "user", "content": format!("bare {i}")}]});
+            let r = http.post(&url).json(&body).send().await.and_then(|r| r.error_for_status());
+            let r = match r {
+                Ok(resp) => resp.bytes().await.map(|_| ()),
+                Err(e) => Err(e),
+            };
+            outstanding[k].fetch_sub(1, Ordering::SeqCst);
+            drop(permit);
+            r
+        });
+    }
+    while let Some(r) = set.join_next().await {
+        r??;
+    }
+    Ok(t.elapsed().as_secs_f64())
+}
+
+/// A project of `n` short-answer items "q{i} 画像の内容は？" (answer `answer`) under
+/// target/bench, and an OpenAI-compatible stub on a runtime thread of its own, as a separate
+/// server would be. The runtime must outlive the stub.
 fn qa_project_and_stub(
     name: &str,
     n: usize,

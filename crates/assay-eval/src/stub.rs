@@ -65,6 +65,10 @@ struct Shared {
     config: StubConfig,
     used: Vec<AtomicUsize>,
     requests: AtomicUsize,
+    /// Responses written in full: what a paying client would be billed for.
+    answered: AtomicUsize,
+    /// Killed: no connection accepted, no response written, connections dropped.
+    dead: std::sync::atomic::AtomicBool,
     images: AtomicUsize,
     prompts: Mutex<Vec<String>>,
     image_urls: Mutex<Vec<(String, String)>>,
@@ -85,6 +89,8 @@ impl StubServer {
             config,
             used,
             requests: AtomicUsize::new(0),
+            answered: AtomicUsize::new(0),
+            dead: std::sync::atomic::AtomicBool::new(false),
             images: AtomicUsize::new(0),
             prompts: Mutex::new(Vec::new()),
             image_urls: Mutex::new(Vec::new()),
@@ -108,6 +114,18 @@ impl StubServer {
     /// Requests received so far (including faulted ones).
     pub fn requests(&self) -> usize {
         self.shared.requests.load(Ordering::SeqCst)
+    }
+
+    /// Responses written in full (a killed replica's requests in flight are not among them).
+    pub fn answered(&self) -> usize {
+        self.shared.answered.load(Ordering::SeqCst)
+    }
+
+    /// Kills the server as a crashed replica dies: new connections are refused, and every open
+    /// one, with the requests in flight on it, is dropped without an answer.
+    pub fn kill(&self) {
+        self.shared.dead.store(true, Ordering::SeqCst);
+        self.task.abort();
     }
 
     /// Image parts (data URLs) received over all requests.
@@ -186,7 +204,7 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> {
     let mut reader = BufReader::new(r);
     loop {
         let mut line = String::new();
-        if reader.read_line(&mut line).await? == 0 {
+        if reader.read_line(&mut line).await? == 0 || shared.dead.load(Ordering::SeqCst) {
             return Ok(());
         }
         let mut content_length = 0usize;
@@ -254,6 +272,9 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> {
             }
             Reply::Text(t) => (200, String::new(), completion(&req, &t)),
         };
+        if shared.dead.load(Ordering::SeqCst) {
+            return Ok(());
+        }
         let reason = if status == 200 { "OK" } else { "Error" };
         let head = format!(
             "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{extra}Connection: keep-alive\r\n\r\n",
@@ -263,6 +284,7 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> {
         out.extend_from_slice(payload.as_bytes());
         w.write_all(&out).await?;
         w.flush().await?;
+        shared.answered.fetch_add(1, Ordering::SeqCst);
     }
 }
 
