@@ -213,6 +213,59 @@ async fn requests_spread_over_replicas_and_a_dead_one_is_skipped() {
     assert_eq!(dead.failures, dead.requests);
 }
 
+/// A replica that dies mid-run, with requests in flight on it: those requests go to the
+/// others, every item ends scored, and no answer is paid for twice (each answer written by a
+/// replica is one stored result).
+#[tokio::test]
+async fn a_replica_killed_mid_run_loses_and_double_pays_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 120, 0);
+    let stub = || {
+        StubServer::start(StubConfig {
+            latency: Duration::from_millis(30),
+            ..Default::default()
+        })
+    };
+    let (victim, a, b) = (
+        stub().await.unwrap(),
+        stub().await.unwrap(),
+        stub().await.unwrap(),
+    );
+    add_model(
+        &path,
+        "m",
+        vec![victim.url.clone(), a.url.clone(), b.url.clone()],
+        |c| c.concurrency = 4,
+    );
+    let mut req = request(&["m"], 1);
+    req.versions = vec![Version::Before];
+    let killer = async {
+        // Once it has answered some and holds requests unanswered (a state, not a time, so a
+        // busy machine changes nothing).
+        let mut polls = 0;
+        while victim.answered() < 5 || victim.requests() <= victim.answered() {
+            polls += 1;
+            assert!(polls < 30_000, "the replica never held requests in flight");
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        victim.kill();
+    };
+    let (s, ()) = tokio::join!(eval(&path, &req), killer);
+    assert_eq!(s.progress.errors, 0);
+    assert_eq!(outcomes(&path), vec![("scored".into(), 120)]);
+    let answered = victim.answered() + a.answered() + b.answered();
+    assert_eq!(answered, 120, "each stored result paid once");
+    assert!(victim.answered() > 0, "it worked before it died");
+    assert!(
+        victim.requests() > victim.answered(),
+        "requests were in flight on it when it died: {} received, {} answered",
+        victim.requests(),
+        victim.answered()
+    );
+    let dead = &s.replicas[0];
+    assert!(dead.failures >= 1 && dead.taken_out >= 1, "{dead:?}");
+}
+
 /// Least outstanding requests: a replica five times slower keeps only the share it answers,
 /// where round robin would queue half of the work on it; the run's summary says what each
 /// replica did.
