@@ -212,6 +212,10 @@ impl Opened {
             if k % 1000 == 0 && cancel.load(Ordering::Relaxed) {
                 return Err(Error::Cancelled);
             }
+            // The writer gave up (its error is the one reported): the rest is not worth reading.
+            if stopped {
+                break;
+            }
             let rec = match r {
                 Ok(rec) => rec,
                 Err(p) => {
