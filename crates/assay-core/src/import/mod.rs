@@ -121,15 +121,31 @@ impl Opened {
                 .unwrap_or_else(|| "dataset".into())
         });
         let total = stream.total;
-        let mut records = stream.records.peekable();
-        let first = records.peek().and_then(|r| r.as_ref().ok());
-        let (layout, mapping) = choose_mapping(first, opts)?;
+        let mut rest = stream.records;
+        // The layout comes from the first record that reads; problems before it are reported
+        // first, as they come in the file.
+        let mut problems = Vec::new();
+        let mut first = None;
+        for r in rest.by_ref() {
+            match r {
+                Ok(rec) => {
+                    first = Some(rec);
+                    break;
+                }
+                Err(p) => problems.push(p),
+            }
+        }
+        let (layout, mapping) = choose_mapping(first.as_ref(), opts)?;
+        let mut records: std::iter::Peekable<
+            Box<dyn Iterator<Item = Result<records::Record, Problem>> + Send>,
+        > = (Box::new(first.map(Ok).into_iter().chain(rest))
+            as Box<dyn Iterator<Item = Result<records::Record, Problem>> + Send>)
+            .peekable();
         let root = opts
             .image_root
             .clone()
             .unwrap_or_else(|| default_image_root(&data_dir, &layout));
         let loader = ImageLoader::new(&root, opts.link_images).map_err(Error::Invalid)?;
-        let mut problems = Vec::new();
         // Images given inline by reference to another record need every record at hand: such
         // files are read whole (they are the small published sets that use this).
         if let Some(m) = mapping.as_ref().filter(|m| m.inline_images) {
@@ -169,6 +185,7 @@ impl Opened {
         mut self,
         path: &Path,
         dry_run: bool,
+        every_good_item: bool,
         cancel: &AtomicBool,
         sink: &mut dyn FnMut(Batch) -> Result<bool>,
     ) -> Result<ImportReport> {
@@ -196,7 +213,7 @@ impl Opened {
          -> Result<()> {
             let images = std::mem::take(&mut loader.new);
             let items = std::mem::take(batch);
-            if !problems.is_empty() || *stopped {
+            if (!problems.is_empty() && !every_good_item) || *stopped {
                 return Ok(());
             }
             if !sink(Batch { images, items })? {
@@ -285,7 +302,7 @@ impl Opened {
                         image_refs += content.images.len();
                         new_images += self.loader.new.len() - before;
                         items += 1;
-                        if problems.is_empty() {
+                        if problems.is_empty() || every_good_item {
                             batch.push(NewItem { ext_id, content });
                         }
                     }
@@ -297,7 +314,7 @@ impl Opened {
                     hand_on(&mut batch, &mut self.loader, &problems, &mut stopped)?;
                 }
             }
-            if dry_run || !problems.is_empty() {
+            if dry_run || (!problems.is_empty() && !every_good_item) {
                 // Nothing will be written: keep no image bytes.
                 self.loader.new.clear();
                 batch.clear();
@@ -334,7 +351,9 @@ pub(crate) fn prepare(
     let (layout, total) = (opened.layout.clone(), opened.total);
     let mut items = Vec::new();
     let mut images = Vec::new();
-    let report = opened.read(path, false, cancel, &mut |b| {
+    // Every good item, problems or not: the refined import aligns each with its seed and
+    // reports every alignment problem together with the file's own.
+    let report = opened.read(path, false, true, cancel, &mut |b| {
         images.extend(b.images);
         items.extend(b.items);
         progress(Progress {
@@ -365,7 +384,7 @@ pub fn import_path(
 ) -> Result<ImportReport> {
     let opened = Opened::open(path, opts)?;
     if opts.dry_run {
-        return opened.read(path, true, cancel, &mut |_| Ok(true));
+        return opened.read(path, true, false, cancel, &mut |_| Ok(true));
     }
     let total = opened.total;
     let tx = project
@@ -380,7 +399,7 @@ pub fn import_path(
         // A few batches in flight: enough to keep both threads busy, little memory.
         let (send, receive) = std::sync::mpsc::sync_channel::<(Vec<StoredImage>, Vec<ItemRow>)>(4);
         let reader = scope.spawn(move || {
-            opened.read(path, false, cancel, &mut |b| {
+            opened.read(path, false, false, cancel, &mut |b| {
                 let rows = b
                     .items
                     .into_iter()

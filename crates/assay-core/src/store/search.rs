@@ -78,20 +78,28 @@ pub(crate) fn reindex(conn: &Connection, item_id: i64, c: &ItemContent) -> Resul
     index_full_text(conn, &[(item_id, text, tokens)])
 }
 
-/// Fills the CJK table for items written before it existed (migration 0004).
+/// Fills the CJK table from the search table (migrations 0004 and 0025), 10,000 items at a
+/// time so a large project is never held whole.
 pub(crate) fn backfill_cjk(conn: &Connection) -> Result<()> {
-    let mut st = conn.prepare("SELECT id, body FROM item_search")?;
-    let rows: Vec<(i64, String)> = st
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<std::result::Result<_, _>>()?;
+    let mut st =
+        conn.prepare("SELECT id, body FROM item_search WHERE id > ?1 ORDER BY id LIMIT 10000")?;
     let mut ins = conn.prepare("INSERT INTO items_cjk (rowid, chars) VALUES (?1, ?2)")?;
-    for (id, body) in rows {
-        let cjk = cjk_tokens(&body);
-        if !cjk.is_empty() {
-            ins.execute(params![id, cjk])?;
+    let mut after = 0i64;
+    loop {
+        let rows: Vec<(i64, String)> = st
+            .query_map([after], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<std::result::Result<_, _>>()?;
+        let Some(last) = rows.last() else {
+            return Ok(());
+        };
+        after = last.0;
+        for (id, body) in rows {
+            let cjk = cjk_tokens(&body);
+            if !cjk.is_empty() {
+                ins.execute(params![id, cjk])?;
+            }
         }
     }
-    Ok(())
 }
 
 /// A one- or two-character query made only of CJK characters, as an FTS5 match over

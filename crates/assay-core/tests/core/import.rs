@@ -480,6 +480,34 @@ mod bad_input {
         assert_eq!(p.datasets().unwrap().len(), 4);
     }
 
+    /// The layout is told from the first record that reads: a broken first line is reported,
+    /// not taken as "no layout" (which would misread every other line).
+    #[test]
+    fn a_broken_first_line_does_not_change_the_layout() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = sample_dir().join("haerae-mini");
+        let data = dir.path().join("haerae.jsonl");
+        let body = std::fs::read_to_string(src.join("haerae-mini.jsonl")).unwrap();
+        std::fs::write(&data, format!("{{\"broken\": \n{body}")).unwrap();
+        let mut p = new_project(dir.path());
+        let r = import(
+            &mut p,
+            &data,
+            &ImportOptions {
+                dry_run: true,
+                image_root: Some(src.clone()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(r.layout, "haerae-vision");
+        assert_eq!(r.problems.len(), 1, "{:?}", r.problems);
+        assert!(r.problems[0]
+            .to_string()
+            .contains("haerae.jsonl:1: malformed JSON"));
+        assert_eq!(r.items, 4);
+    }
+
     /// A line that is not UTF-8 is a problem at that line, not the end of the read.
     #[test]
     fn a_line_that_is_not_utf8_is_named() {
