@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 use serde_json::Value;
-use tokio::sync::Semaphore;
+use tokio::sync::{Notify, Semaphore, SemaphorePermit};
 
 use crate::cancel::CancelToken;
 use crate::client::{chat, ChatResponse};
@@ -26,7 +26,7 @@ struct Endpoint {
     url: String,
     permits: Semaphore,
     down_until: Mutex<Option<Instant>>,
-    /// Requests given to this replica and not answered yet, waiting for a permit included.
+    /// Requests on this replica (holding one of its permits) and not answered yet.
     outstanding: AtomicUsize,
     /// Failures in a row at the connection or 5xx level.
     failing: AtomicU32,
@@ -69,6 +69,19 @@ impl Drop for InFlight<'_> {
     }
 }
 
+/// A request's slot on a replica: its permit, and on release a wake-up for one request waiting
+/// for a free slot on any replica.
+struct Slot<'a> {
+    _permit: SemaphorePermit<'a>,
+    freed: &'a Notify,
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        self.freed.notify_one();
+    }
+}
+
 /// What one replica of a model did in a run.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ReplicaStats {
@@ -92,6 +105,8 @@ pub struct Dispatcher {
     pub config: ModelConfig,
     endpoints: Vec<Endpoint>,
     next: AtomicUsize,
+    /// Signalled whenever a slot on any replica is given back.
+    freed: Notify,
     next_slot: Mutex<Option<Instant>>,
     http: reqwest::Client,
     api_key: Option<String>,
@@ -128,6 +143,7 @@ impl Dispatcher {
             config,
             endpoints,
             next: AtomicUsize::new(0),
+            freed: Notify::new(),
             next_slot: Mutex::new(None),
             http,
             api_key,
@@ -135,30 +151,56 @@ impl Dispatcher {
         }
     }
 
-    /// The replica that is up with the fewest outstanding requests (ties in turn), so a slow
-    /// replica holds only the work it keeps up with; if all are down, the one back soonest.
-    fn pick(&self) -> usize {
-        let n = self.endpoints.len();
-        let start = self.next.fetch_add(1, Ordering::Relaxed);
-        let now = Instant::now();
-        let mut best: Option<(usize, usize)> = None;
-        for k in 0..n {
-            let i = (start + k) % n;
-            let e = &self.endpoints[i];
-            if !e.is_up(now) {
+    /// A free slot on the replica that is up with the fewest outstanding requests (ties in
+    /// turn); when every replica is full, the first slot given back anywhere. A request is
+    /// never queued behind one replica while another has room, so a slow replica holds only
+    /// the requests it is answering (queued behind it, they were the run's slow tail: the
+    /// engine was 1.23x a bare client over the same replicas). If all are down, a slot on the
+    /// one back soonest.
+    async fn slot(&self) -> (usize, Slot<'_>) {
+        loop {
+            let freed = self.freed.notified();
+            tokio::pin!(freed);
+            // Registered before looking, so a slot given back meanwhile is not missed.
+            freed.as_mut().enable();
+            let n = self.endpoints.len();
+            let start = self.next.fetch_add(1, Ordering::Relaxed);
+            let now = Instant::now();
+            let mut up: Vec<(usize, usize)> = (0..n)
+                .map(|k| (start + k) % n)
+                .filter(|&i| self.endpoints[i].is_up(now))
+                .map(|i| (self.endpoints[i].outstanding.load(Ordering::Relaxed), i))
+                .collect();
+            if up.is_empty() {
+                let i = (0..n)
+                    .min_by_key(|i| self.endpoints[*i].down_until.lock().ok().and_then(|d| *d))
+                    .unwrap_or(0);
+                if let Ok(p) = self.endpoints[i].permits.acquire().await {
+                    return (
+                        i,
+                        Slot {
+                            _permit: p,
+                            freed: &self.freed,
+                        },
+                    );
+                }
                 continue;
             }
-            let load = e.outstanding.load(Ordering::Relaxed);
-            if best.is_none_or(|(_, b)| load < b) {
-                best = Some((i, load));
+            // Stable: equal loads keep their turn order.
+            up.sort_by_key(|&(load, _)| load);
+            for (_, i) in up {
+                if let Ok(p) = self.endpoints[i].permits.try_acquire() {
+                    return (
+                        i,
+                        Slot {
+                            _permit: p,
+                            freed: &self.freed,
+                        },
+                    );
+                }
             }
+            freed.await;
         }
-        if let Some((i, _)) = best {
-            return i;
-        }
-        (0..n)
-            .min_by_key(|i| self.endpoints[*i].down_until.lock().ok().and_then(|d| *d))
-            .unwrap_or(0)
     }
 
     /// Per replica: requests, failures, mean latency and times taken out.
@@ -221,17 +263,13 @@ impl Dispatcher {
             if cancel.is_cancelled() {
                 return Outcome::Cancelled;
             }
-            let i = self.pick();
+            let (i, slot) = tokio::select! {
+                s = self.slot() => s,
+                _ = cancel.cancelled() => return Outcome::Cancelled,
+            };
             let ep = &self.endpoints[i];
-            let _in_flight = InFlight::new(&ep.outstanding);
+            let in_flight = InFlight::new(&ep.outstanding);
             let result = {
-                let permit = tokio::select! {
-                    p = ep.permits.acquire() => p,
-                    _ = cancel.cancelled() => return Outcome::Cancelled,
-                };
-                let Ok(_permit) = permit else {
-                    return Outcome::Failed("endpoint closed".into());
-                };
                 tokio::select! {
                     _ = self.rate_limit() => {}
                     _ = cancel.cancelled() => return Outcome::Cancelled,
@@ -246,6 +284,9 @@ impl Dispatcher {
                     .fetch_add(t.elapsed().as_micros() as u64, Ordering::Relaxed);
                 r
             };
+            // A retry's backoff holds no slot.
+            drop(in_flight);
+            drop(slot);
             match result {
                 Ok(r) => {
                     ep.failing.store(0, Ordering::Relaxed);
