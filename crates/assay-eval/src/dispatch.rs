@@ -72,12 +72,16 @@ impl Drop for InFlight<'_> {
 /// A request's slot on a replica: its permit, and on release a wake-up for one request waiting
 /// for a free slot on any replica.
 struct Slot<'a> {
-    _permit: SemaphorePermit<'a>,
+    permit: Option<SemaphorePermit<'a>>,
+    turn: Option<SemaphorePermit<'a>>,
     freed: &'a Notify,
 }
 
 impl Drop for Slot<'_> {
     fn drop(&mut self) {
+        // Given back before the wake-up, so the request woken finds the slot free.
+        drop(self.permit.take());
+        drop(self.turn.take());
         self.freed.notify_one();
     }
 }
@@ -105,6 +109,9 @@ pub struct Dispatcher {
     pub config: ModelConfig,
     endpoints: Vec<Endpoint>,
     next: AtomicUsize,
+    /// One permit per slot on every replica, taken first and in arrival order (tokio's
+    /// semaphore is fair), so requests get slots first come, first served.
+    turns: Semaphore,
     /// Signalled whenever a slot on any replica is given back.
     freed: Notify,
     next_slot: Mutex<Option<Instant>>,
@@ -139,10 +146,12 @@ impl Dispatcher {
             })
             .collect();
         let api_key = config.api_key();
+        let turns = config.concurrency.max(1) * config.endpoints.len().max(1);
         Self {
             config,
             endpoints,
             next: AtomicUsize::new(0),
+            turns: Semaphore::new(turns),
             freed: Notify::new(),
             next_slot: Mutex::new(None),
             http,
@@ -152,12 +161,18 @@ impl Dispatcher {
     }
 
     /// A free slot on the replica that is up with the fewest outstanding requests (ties in
-    /// turn); when every replica is full, the first slot given back anywhere. A request is
-    /// never queued behind one replica while another has room, so a slow replica holds only
-    /// the requests it is answering (queued behind it, they were the run's slow tail: the
-    /// engine was 1.23x a bare client over the same replicas). If all are down, a slot on the
-    /// one back soonest.
+    /// turn). A request is never queued behind one replica while another has room, so a slow
+    /// replica holds only the requests it is answering (queued behind it, they were the run's
+    /// slow tail: the engine was 1.23x a bare client over the same replicas).
+    ///
+    /// A request first takes its turn (one per slot of every replica, first come first
+    /// served). Holding a turn, some replica has a free slot: if it is up, the request takes
+    /// it at once. If the free slots are all on replicas taken out, it waits for a slot given
+    /// back or for a replica to come back; if none is up, it uses the one back soonest, as a
+    /// lone endpoint must (its retries' backoff paces it).
     async fn slot(&self) -> (usize, Slot<'_>) {
+        // Never closed, so never None.
+        let mut turn = self.turns.acquire().await.ok();
         loop {
             let freed = self.freed.notified();
             tokio::pin!(freed);
@@ -171,20 +186,13 @@ impl Dispatcher {
                 .filter(|&i| self.endpoints[i].is_up(now))
                 .map(|i| (self.endpoints[i].outstanding.load(Ordering::Relaxed), i))
                 .collect();
-            if up.is_empty() {
-                let i = (0..n)
+            let back_soonest = || {
+                (0..n)
                     .min_by_key(|i| self.endpoints[*i].down_until.lock().ok().and_then(|d| *d))
-                    .unwrap_or(0);
-                if let Ok(p) = self.endpoints[i].permits.acquire().await {
-                    return (
-                        i,
-                        Slot {
-                            _permit: p,
-                            freed: &self.freed,
-                        },
-                    );
-                }
-                continue;
+                    .unwrap_or(0)
+            };
+            if up.is_empty() {
+                up.push((0, back_soonest()));
             }
             // Stable: equal loads keep their turn order.
             up.sort_by_key(|&(load, _)| load);
@@ -193,13 +201,26 @@ impl Dispatcher {
                     return (
                         i,
                         Slot {
-                            _permit: p,
+                            permit: Some(p),
+                            turn: turn.take(),
                             freed: &self.freed,
                         },
                     );
                 }
             }
-            freed.await;
+            // The free slots are on replicas taken out: until one comes back or a slot is
+            // given back.
+            let until = self
+                .endpoints
+                .iter()
+                .filter_map(|e| e.down_until.lock().ok().and_then(|d| *d))
+                .filter(|t| *t > now)
+                .min()
+                .unwrap_or(now + Duration::from_millis(50));
+            tokio::select! {
+                _ = freed => {}
+                _ = tokio::time::sleep_until(until.into()) => {}
+            }
         }
     }
 
@@ -284,6 +305,13 @@ impl Dispatcher {
                     .fetch_add(t.elapsed().as_micros() as u64, Ordering::Relaxed);
                 r
             };
+            // A replica that failed is taken out before its slot is given back, so no request
+            // waiting for a slot is handed to it.
+            if let Err(e) = &result {
+                if e.endpoint_down && e.retryable && attempt < self.config.max_retries {
+                    ep.take_out();
+                }
+            }
             // A retry's backoff holds no slot.
             drop(in_flight);
             drop(slot);
@@ -305,11 +333,8 @@ impl Dispatcher {
                     }
                     self.stats.retries.fetch_add(1, Ordering::Relaxed);
                     let mut delay = e.retry_after.unwrap_or_else(|| Self::backoff(attempt));
-                    if e.endpoint_down {
-                        ep.take_out();
-                        if self.any_other_up(i) {
-                            delay = Duration::ZERO;
-                        }
+                    if e.endpoint_down && self.any_other_up(i) {
+                        delay = Duration::ZERO;
                     }
                     tokio::select! {
                         _ = tokio::time::sleep(delay) => {}
