@@ -80,6 +80,8 @@ pub(crate) struct Prepared {
 pub(crate) struct Batch {
     pub images: Vec<StoredImage>,
     pub items: Vec<NewItem>,
+    /// Records read so far (for progress; a batch may carry no items, only this).
+    pub read: usize,
 }
 
 /// How many items a [`Batch`] holds.
@@ -206,17 +208,28 @@ impl Opened {
             .as_ref()
             .map(Mapping::mapped_keys)
             .unwrap_or_default();
+        // Nothing will be written once a problem is found (unless every good item is wanted)
+        // or in a dry run: batches then carry only the progress.
         let mut hand_on = |batch: &mut Vec<NewItem>,
                            loader: &mut ImageLoader,
                            problems: &[Problem],
-                           stopped: &mut bool|
+                           stopped: &mut bool,
+                           read: usize|
          -> Result<()> {
-            let images = std::mem::take(&mut loader.new);
-            let items = std::mem::take(batch);
-            if (!problems.is_empty() && !every_good_item) || *stopped {
+            let mut images = std::mem::take(&mut loader.new);
+            let mut items = std::mem::take(batch);
+            if *stopped {
                 return Ok(());
             }
-            if !sink(Batch { images, items })? {
+            if dry_run || (!problems.is_empty() && !every_good_item) {
+                images.clear();
+                items.clear();
+            }
+            if !sink(Batch {
+                images,
+                items,
+                read,
+            })? {
                 *stopped = true;
             }
             Ok(())
@@ -225,10 +238,16 @@ impl Opened {
         // ids are given, so an id-less record's id is its 0-based position here (`str(idx)` in
         // llm-jp-eval-mm, `doc_id` in lmms-eval).
         let mut n = 0usize;
+        let mut read = 0usize;
         for (k, r) in self.records.by_ref().enumerate() {
             if k % 1000 == 0 && cancel.load(Ordering::Relaxed) {
                 return Err(Error::Cancelled);
             }
+            // Progress goes on while no items are handed on.
+            if k > 0 && k % BATCH == 0 && (dry_run || (!problems.is_empty() && !every_good_item)) {
+                hand_on(&mut batch, &mut self.loader, &problems, &mut stopped, k)?;
+            }
+            read = k + 1;
             // The writer gave up (its error is the one reported): the rest is not worth reading.
             if stopped {
                 break;
@@ -311,7 +330,7 @@ impl Opened {
                     }
                 }
                 if batch.len() >= BATCH {
-                    hand_on(&mut batch, &mut self.loader, &problems, &mut stopped)?;
+                    hand_on(&mut batch, &mut self.loader, &problems, &mut stopped, read)?;
                 }
             }
             if dry_run || (!problems.is_empty() && !every_good_item) {
@@ -320,7 +339,7 @@ impl Opened {
                 batch.clear();
             }
         }
-        hand_on(&mut batch, &mut self.loader, &problems, &mut stopped)?;
+        hand_on(&mut batch, &mut self.loader, &problems, &mut stopped, read)?;
         if items == 0 && problems.is_empty() {
             problems.push(Problem::new(path.display().to_string(), "no items found"));
         }
@@ -358,8 +377,8 @@ pub(crate) fn prepare(
         items.extend(b.items);
         progress(Progress {
             stage: "read",
-            done: items.len(),
-            total,
+            done: b.read,
+            total: total.max(b.read),
         });
         Ok(true)
     })?;
@@ -384,7 +403,15 @@ pub fn import_path(
 ) -> Result<ImportReport> {
     let opened = Opened::open(path, opts)?;
     if opts.dry_run {
-        return opened.read(path, true, false, cancel, &mut |_| Ok(true));
+        let total = opened.total;
+        return opened.read(path, true, false, cancel, &mut |b| {
+            progress(Progress {
+                stage: "read",
+                done: b.read,
+                total: total.max(b.read),
+            });
+            Ok(true)
+        });
     }
     let total = opened.total;
     let tx = project
@@ -397,7 +424,8 @@ pub fn import_path(
     let mut writer = ItemWriter::new(&tx)?;
     let (report, written) = std::thread::scope(|scope| -> Result<(ImportReport, usize)> {
         // A few batches in flight: enough to keep both threads busy, little memory.
-        let (send, receive) = std::sync::mpsc::sync_channel::<(Vec<StoredImage>, Vec<ItemRow>)>(4);
+        let (send, receive) =
+            std::sync::mpsc::sync_channel::<(Vec<StoredImage>, Vec<ItemRow>, usize)>(4);
         let reader = scope.spawn(move || {
             opened.read(path, false, false, cancel, &mut |b| {
                 let rows = b
@@ -405,31 +433,32 @@ pub fn import_path(
                     .into_iter()
                     .map(ItemRow::new)
                     .collect::<Result<Vec<_>>>()?;
-                Ok(send.send((b.images, rows)).is_ok())
+                Ok(send.send((b.images, rows, b.read)).is_ok())
             })
         });
         let mut written = 0usize;
         let mut failed = None;
-        let mut write = |images: Vec<StoredImage>, rows: Vec<ItemRow>| -> Result<()> {
+        let mut write = |images: Vec<StoredImage>, rows: Vec<ItemRow>, read: usize| -> Result<()> {
             if cancel.load(Ordering::Relaxed) {
                 return Err(Error::Cancelled);
             }
             for img in &images {
                 fresh += crate::store::images::put(&tx, img)? as usize;
             }
+            let stage = if rows.is_empty() { "read" } else { "write" };
             for row in rows {
                 writer.insert_row(dataset_id, written as i64, row, None)?;
                 written += 1;
             }
             progress(Progress {
-                stage: "write",
-                done: written,
-                total: total.max(written),
+                stage,
+                done: read,
+                total: total.max(read),
             });
             Ok(())
         };
-        for (images, rows) in receive.iter() {
-            if let Err(e) = write(images, rows) {
+        for (images, rows, read) in receive.iter() {
+            if let Err(e) = write(images, rows, read) {
                 failed = Some(e);
                 break;
             }

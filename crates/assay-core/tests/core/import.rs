@@ -508,6 +508,36 @@ mod bad_input {
         assert_eq!(r.items, 4);
     }
 
+    /// A dry run reports its progress as it reads (it writes nothing, so no batch of items
+    /// marks it), ending at the number of records read.
+    #[test]
+    fn a_dry_run_reports_progress() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = new_project(dir.path());
+        let data = dir.path().join("dry.jsonl");
+        let body: String = (0..2500)
+            .map(|i| format!("{{\"id\": \"{i}\", \"question\": \"q{i}\", \"answer\": \"a\"}}\n"))
+            .collect();
+        std::fs::write(&data, body).unwrap();
+        let mut seen = Vec::new();
+        let r = assay_core::import::import_path(
+            &mut p,
+            &data,
+            &ImportOptions {
+                dry_run: true,
+                ..Default::default()
+            },
+            &mut |pr| seen.push((pr.stage, pr.done, pr.total)),
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+        .unwrap();
+        assert_eq!(r.items, 2500);
+        assert!(seen.len() >= 3, "{seen:?}");
+        assert!(seen.iter().all(|s| s.0 == "read"), "{seen:?}");
+        assert_eq!(seen.last().map(|s| (s.1, s.2)), Some((2500, 2500)));
+        assert_eq!(item_count(&p), 0);
+    }
+
     /// A line that is not UTF-8 is a problem at that line, not the end of the read.
     #[test]
     fn a_line_that_is_not_utf8_is_named() {
