@@ -155,21 +155,31 @@ fn test() -> Result<()> {
     // Clippy lints inside that same build (clippy-driver as the workspace's compiler) instead of
     // a `cargo clippy` of its own: a separate check pass type-checked every dependency a second
     // time, seven of a fresh clone's 27 minutes.
+    build_workspace()?;
+    run(workspace_tests()?.arg("--no-fail-fast"))
+}
+
+/// The one build every test and the E2E run share: the whole workspace, all targets, linted.
+fn build_workspace() -> Result<()> {
     run(linted(
         cargo()
             .arg("build")
             .args(WHOLE_WORKSPACE)
             .arg("--all-targets"),
-    )?)?;
-    // The same wrapper and arguments, so cargo finds the build above fresh.
-    let mut tests = Command::new("xvfb-run");
-    tests
-        .args(["-a", "-s", "-screen 0 1440x900x24"])
+    )?)
+}
+
+/// `cargo test` of the whole workspace under Xvfb, with the build's wrapper, selection and
+/// features, so cargo finds that build fresh.
+fn workspace_tests() -> Result<Command> {
+    let mut cmd = Command::new("xvfb-run");
+    cmd.args(["-a", "-s", "-screen 0 1440x900x24"])
         .arg(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["test", "--no-fail-fast"])
+        .arg("test")
         .args(WHOLE_WORKSPACE)
         .current_dir(root());
-    run(linted(&mut tests)?)
+    linted(&mut cmd)?;
+    Ok(cmd)
 }
 
 /// `cmd` with clippy-driver compiling the workspace's own crates, denying warnings as `cargo
@@ -205,21 +215,11 @@ const WHOLE_WORKSPACE: [&str; 3] = ["--workspace", "--features", "assay-app/cust
 /// with the same selection and features as `test`, so the two share one build.
 fn e2e(screenshots: Option<&std::path::Path>) -> Result<()> {
     setup::npm_run("build")?;
-    run(linted(
-        cargo()
-            .arg("build")
-            .args(WHOLE_WORKSPACE)
-            .arg("--all-targets"),
-    )?)?;
-    let mut cmd = Command::new("xvfb-run");
-    cmd.args(["-a", "-s", "-screen 0 1440x900x24"])
-        .arg(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .arg("test")
-        .args(WHOLE_WORKSPACE)
-        .args(["--test", "app", "--", "--nocapture", "--test-threads=1"])
-        .current_dir(root());
+    build_workspace()?;
+    let mut cmd = workspace_tests()?;
+    cmd.args(["--test", "app", "--", "--nocapture", "--test-threads=1"]);
     if let Some(dir) = screenshots {
         cmd.env("ASSAY_SCREENSHOT_DIR", dir);
     }
-    run(linted(&mut cmd)?)
+    run(&mut cmd)
 }

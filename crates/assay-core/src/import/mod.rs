@@ -84,6 +84,27 @@ pub(crate) struct Batch {
     pub read: usize,
 }
 
+/// Which items a read hands on.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Handing {
+    /// Items to write: none once a problem is found (nothing will be written).
+    UntilAProblem,
+    /// Every good item, problems or not (the refined import matches them all first).
+    EveryGoodItem,
+    /// None: a dry run.
+    Nothing,
+}
+
+impl Handing {
+    fn keeps_items(self, problem_found: bool) -> bool {
+        match self {
+            Handing::UntilAProblem => !problem_found,
+            Handing::EveryGoodItem => true,
+            Handing::Nothing => false,
+        }
+    }
+}
+
 /// How many items a [`Batch`] holds.
 const BATCH: usize = 1000;
 
@@ -95,7 +116,7 @@ pub(crate) struct Opened {
     /// About how many records, for progress.
     pub total: usize,
     mapping: Option<Mapping>,
-    records: std::iter::Peekable<Box<dyn Iterator<Item = Result<records::Record, Problem>> + Send>>,
+    records: records::RecordIter,
     blobs: Vec<std::sync::Arc<Vec<u8>>>,
     loader: ImageLoader,
     /// Problems found while opening (inline image references resolved over all records).
@@ -138,11 +159,7 @@ impl Opened {
             }
         }
         let (layout, mapping) = choose_mapping(first.as_ref(), opts)?;
-        let mut records: std::iter::Peekable<
-            Box<dyn Iterator<Item = Result<records::Record, Problem>> + Send>,
-        > = (Box::new(first.map(Ok).into_iter().chain(rest))
-            as Box<dyn Iterator<Item = Result<records::Record, Problem>> + Send>)
-            .peekable();
+        let mut records: records::RecordIter = Box::new(first.map(Ok).into_iter().chain(rest));
         let root = opts
             .image_root
             .clone()
@@ -163,9 +180,7 @@ impl Opened {
             for (loc, e) in mapping::resolve_image_refs(&mut all, &id, &img) {
                 problems.push(Problem::new(&loc, e));
             }
-            let rest: Box<dyn Iterator<Item = Result<records::Record, Problem>> + Send> =
-                Box::new(all.into_iter().map(Ok));
-            records = rest.peekable();
+            records = Box::new(all.into_iter().map(Ok));
         }
         Ok(Self {
             name,
@@ -180,14 +195,13 @@ impl Opened {
     }
 
     /// Reads, maps and checks every record and decodes every image, handing each [`BATCH`] of
-    /// items to `sink` (false from it stops the read). Once a problem is found no more items are
-    /// handed on (nothing will be written) but the read goes on, so the report names every
-    /// problem. Writes nothing itself.
+    /// the items `handing` keeps to `sink` (false from it stops the read), or only the progress
+    /// when it keeps none. The read goes on past problems, so the report names every one.
+    /// Writes nothing itself.
     pub(crate) fn read(
         mut self,
         path: &Path,
-        dry_run: bool,
-        every_good_item: bool,
+        handing: Handing,
         cancel: &AtomicBool,
         sink: &mut dyn FnMut(Batch) -> Result<bool>,
     ) -> Result<ImportReport> {
@@ -208,8 +222,6 @@ impl Opened {
             .as_ref()
             .map(Mapping::mapped_keys)
             .unwrap_or_default();
-        // Nothing will be written once a problem is found (unless every good item is wanted)
-        // or in a dry run: batches then carry only the progress.
         let mut hand_on = |batch: &mut Vec<NewItem>,
                            loader: &mut ImageLoader,
                            problems: &[Problem],
@@ -221,7 +233,7 @@ impl Opened {
             if *stopped {
                 return Ok(());
             }
-            if dry_run || (!problems.is_empty() && !every_good_item) {
+            if !handing.keeps_items(!problems.is_empty()) {
                 images.clear();
                 items.clear();
             }
@@ -244,7 +256,7 @@ impl Opened {
                 return Err(Error::Cancelled);
             }
             // Progress goes on while no items are handed on.
-            if k > 0 && k % BATCH == 0 && (dry_run || (!problems.is_empty() && !every_good_item)) {
+            if k > 0 && k % BATCH == 0 && !handing.keeps_items(!problems.is_empty()) {
                 hand_on(&mut batch, &mut self.loader, &problems, &mut stopped, k)?;
             }
             read = k + 1;
@@ -321,7 +333,7 @@ impl Opened {
                         image_refs += content.images.len();
                         new_images += self.loader.new.len() - before;
                         items += 1;
-                        if problems.is_empty() || every_good_item {
+                        if handing.keeps_items(!problems.is_empty()) {
                             batch.push(NewItem { ext_id, content });
                         }
                     }
@@ -333,7 +345,7 @@ impl Opened {
                     hand_on(&mut batch, &mut self.loader, &problems, &mut stopped, read)?;
                 }
             }
-            if dry_run || (!problems.is_empty() && !every_good_item) {
+            if !handing.keeps_items(!problems.is_empty()) {
                 // Nothing will be written: keep no image bytes.
                 self.loader.new.clear();
                 batch.clear();
@@ -352,7 +364,7 @@ impl Opened {
             new_images,
             unmapped_fields: unmapped.into_iter().collect(),
             problems,
-            dry_run,
+            dry_run: handing == Handing::Nothing,
         })
     }
 }
@@ -372,7 +384,7 @@ pub(crate) fn prepare(
     let mut images = Vec::new();
     // Every good item, problems or not: the refined import aligns each with its seed and
     // reports every alignment problem together with the file's own.
-    let report = opened.read(path, false, true, cancel, &mut |b| {
+    let report = opened.read(path, Handing::EveryGoodItem, cancel, &mut |b| {
         images.extend(b.images);
         items.extend(b.items);
         progress(Progress {
@@ -404,7 +416,7 @@ pub fn import_path(
     let opened = Opened::open(path, opts)?;
     if opts.dry_run {
         let total = opened.total;
-        return opened.read(path, true, false, cancel, &mut |b| {
+        return opened.read(path, Handing::Nothing, cancel, &mut |b| {
             progress(Progress {
                 stage: "read",
                 done: b.read,
@@ -427,7 +439,7 @@ pub fn import_path(
         let (send, receive) =
             std::sync::mpsc::sync_channel::<(Vec<StoredImage>, Vec<ItemRow>, usize)>(4);
         let reader = scope.spawn(move || {
-            opened.read(path, false, false, cancel, &mut |b| {
+            opened.read(path, Handing::UntilAProblem, cancel, &mut |b| {
                 let rows = b
                     .items
                     .into_iter()

@@ -175,11 +175,14 @@ fn count_lines(path: &Path) -> usize {
     n
 }
 
+/// Records in file order, each a record or a problem at its location.
+pub type RecordIter = Box<dyn Iterator<Item = std::result::Result<Record, Problem>> + Send>;
+
 /// A data file's records in order, each a record or a problem at its location. JSONL is read as
 /// it is consumed; the other formats (a JSON array, CSV, Parquet: their readers need the whole
 /// file) are read at once.
 pub struct Stream {
-    pub records: Box<dyn Iterator<Item = std::result::Result<Record, Problem>> + Send>,
+    pub records: RecordIter,
     pub blobs: Vec<Arc<Vec<u8>>>,
     /// About how many records there are, for progress.
     pub total: usize,

@@ -158,10 +158,10 @@ impl<'t> ItemWriter<'t> {
         &mut self,
         dataset_id: i64,
         seq: i64,
-        item: &NewItem,
+        item: NewItem,
         uid: Option<&str>,
     ) -> Result<i64> {
-        self.insert_row(dataset_id, seq, ItemRow::new(item.clone())?, uid)
+        self.insert_row(dataset_id, seq, ItemRow::new(item)?, uid)
     }
 
     /// Writes a prepared item and its original (see [`ItemWriter::insert_with_uid`]).

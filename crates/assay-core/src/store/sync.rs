@@ -407,7 +407,7 @@ impl Project {
                 writer.insert_with_uid(
                     ds,
                     it.seq,
-                    &NewItem {
+                    NewItem {
                         ext_id: it.ext_id.clone(),
                         content,
                     },
