@@ -10,7 +10,9 @@ pub mod model;
 pub mod names;
 pub mod stats;
 pub mod store;
+pub mod suggestion;
 
 pub use error::{Error, Problem, Result};
 pub use model::*;
 pub use store::{Project, Version};
+pub use suggestion::{SuggestionKind, SuggestionValue};

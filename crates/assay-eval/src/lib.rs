@@ -21,6 +21,7 @@ pub mod scorers;
 pub mod stage_table;
 #[cfg(feature = "stub")]
 pub mod stub;
+pub mod suggest;
 pub mod table;
 pub mod trace;
 pub mod triage;

@@ -110,6 +110,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0025_cjk_rowids_only",
         include_str!("../../../../migrations/0025_cjk_rowids_only.sql"),
     ),
+    (
+        "0026_suggestions",
+        include_str!("../../../../migrations/0026_suggestions.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

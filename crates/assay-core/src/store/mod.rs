@@ -22,6 +22,7 @@ pub mod runs;
 pub mod saved_views;
 pub mod search;
 pub mod stages;
+pub mod suggestions;
 pub mod summary;
 pub mod sync;
 pub mod sync_ratings;
@@ -62,6 +63,9 @@ pub use runs::{
 };
 pub use saved_views::SavedView;
 pub use stages::{DecidedBy, Filtering, FunnelStep, Phase1Flag, Stage, StageDecision};
+pub use suggestions::{
+    Accepted, NewSuggestion, Suggestion, SuggestionFate, SuggestionReport, SuggestionStats,
+};
 pub use table_extras::ItemExtras;
 pub use users::User;
 pub use versions::{Version, VersionItem};

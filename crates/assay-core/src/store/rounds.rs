@@ -131,7 +131,7 @@ pub(crate) fn queue_entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<QueueEntry>
 }
 
 /// Pauses longer than this are breaks, not time spent on an item.
-const MAX_GAP_SECONDS: f64 = 30.0 * 60.0;
+pub(crate) const MAX_GAP_SECONDS: f64 = 30.0 * 60.0;
 
 /// Deals items to people: each item to one person in turn, and the first `overlap` share of the
 /// (shuffled) items to the next person as well. Returns (item, person index) pairs.
@@ -156,7 +156,7 @@ fn shuffle(v: &mut [i64], seed: u64) {
     }
 }
 
-fn median(mut v: Vec<f64>) -> Option<f64> {
+pub(crate) fn median(mut v: Vec<f64>) -> Option<f64> {
     if v.is_empty() {
         return None;
     }
@@ -169,7 +169,7 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
     })
 }
 
-fn seconds(ts: &str) -> Option<f64> {
+pub(crate) fn seconds(ts: &str) -> Option<f64> {
     let t = time::OffsetDateTime::parse(ts, &time::format_description::well_known::Rfc3339).ok()?;
     Some(t.unix_timestamp_nanos() as f64 / 1e9)
 }

@@ -331,7 +331,7 @@ fn insert_result(conn: &rusqlite::Connection, run_id: i64, r: &RunItemResult) ->
     Ok(())
 }
 
-fn insert_response(
+pub(crate) fn insert_response(
     conn: &rusqlite::Connection,
     key: &str,
     r: &StoredResponse,

@@ -45,6 +45,8 @@ pub struct StageDecision {
     /// The person's name, or None when a run decided.
     pub by: Option<String>,
     pub run_id: Option<i64>,
+    /// The suggestion a person accepted to make this decision.
+    pub suggestion_id: Option<i64>,
     pub created_at: String,
 }
 
@@ -237,7 +239,8 @@ impl Project {
 
     pub fn filtering(&self, item_id: i64) -> Result<Filtering> {
         let mut st = self.conn.prepare_cached(
-            "SELECT d.stage_id, s.position, s.name, d.keep, d.reason, u.name, d.run_id, d.created_at
+            "SELECT d.stage_id, s.position, s.name, d.keep, d.reason, u.name, d.run_id, d.created_at,
+                    d.suggestion_id
              FROM stage_decisions d JOIN stages s ON s.id = d.stage_id
              LEFT JOIN users u ON u.id = d.author_id
              WHERE d.item_id = ?1 AND d.id = (SELECT max(id) FROM stage_decisions
@@ -254,6 +257,7 @@ impl Project {
                     reason: r.get(4)?,
                     by: r.get(5)?,
                     run_id: r.get(6)?,
+                    suggestion_id: r.get(8)?,
                     created_at: r.get(7)?,
                 })
             })?
@@ -419,6 +423,27 @@ pub(crate) fn record_decision(
         params![item_id, stage_id, keep, reason, author, run, now()],
     )?;
     refresh(conn, item_id)
+}
+
+/// A person's decision made by accepting a suggestion: it names both.
+pub(crate) fn record_suggested_decision(
+    conn: &Connection,
+    item_id: i64,
+    stage_id: i64,
+    keep: bool,
+    reason: &str,
+    author: i64,
+    suggestion: i64,
+) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO stage_decisions (item_id, stage_id, keep, reason, author_id, suggestion_id,
+                                      created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![item_id, stage_id, keep, reason, author, suggestion, now()],
+    )?;
+    let id = conn.last_insert_rowid();
+    refresh(conn, item_id)?;
+    Ok(id)
 }
 
 /// The latest decision on an item at a stage (None: never decided).

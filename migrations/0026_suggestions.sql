@@ -1,0 +1,68 @@
+-- Model-assisted curation. A suggestion run asks one model, with one versioned prompt
+-- template, for one kind of draft over a set of items; each answer is kept as it arrived (raw
+-- text, parsed value or the reason it did not parse) against the item revision it was made
+-- for. A suggestion never changes an item: a person accepts it (as is or edited), which writes
+-- a revision or a stage decision naming it, or rejects it with a reason. Local to this file.
+CREATE TABLE suggestion_runs (
+    id          INTEGER PRIMARY KEY,
+    kind        TEXT NOT NULL,
+    model       TEXT NOT NULL,
+    template    TEXT NOT NULL,
+    requested   INTEGER NOT NULL,
+    status      TEXT NOT NULL DEFAULT 'running'
+                CHECK (status IN ('running', 'complete', 'cancelled', 'incomplete')),
+    created_at  TEXT NOT NULL,
+    finished_at TEXT
+);
+
+CREATE TABLE suggestions (
+    id         INTEGER PRIMARY KEY,
+    run_id     INTEGER NOT NULL REFERENCES suggestion_runs(id),
+    item_id    INTEGER NOT NULL REFERENCES items(id),
+    item_rev   INTEGER NOT NULL,
+    kind       TEXT NOT NULL,
+    model      TEXT NOT NULL,
+    template   TEXT NOT NULL,
+    outcome    TEXT NOT NULL CHECK (outcome IN ('parsed', 'unparsed', 'error')),
+    value      TEXT,
+    raw        TEXT,
+    problem    TEXT,
+    cache_key  TEXT,
+    from_cache INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    CHECK ((outcome = 'parsed') = (value IS NOT NULL))
+);
+CREATE INDEX suggestions_item ON suggestions (item_id, kind, id);
+CREATE INDEX suggestions_run ON suggestions (run_id);
+
+-- What a person did with a suggestion: one fate each.
+CREATE TABLE suggestion_reviews (
+    id            INTEGER PRIMARY KEY,
+    suggestion_id INTEGER NOT NULL UNIQUE REFERENCES suggestions(id),
+    decision      TEXT NOT NULL CHECK (decision IN ('accepted', 'edited', 'rejected')),
+    author_id     INTEGER NOT NULL REFERENCES users(id),
+    -- What accepting wrote: a revision of the item, or a stage decision.
+    rev           INTEGER,
+    stage_decision_id INTEGER REFERENCES stage_decisions(id),
+    -- The value accepted (after the person's edits), and how far it is from the suggestion.
+    value         TEXT,
+    edit_distance INTEGER,
+    reason        TEXT,
+    created_at    TEXT NOT NULL,
+    CHECK (decision <> 'rejected' OR (rev IS NULL AND stage_decision_id IS NULL
+                                      AND reason IS NOT NULL AND trim(reason) <> '')),
+    CHECK (decision = 'rejected' OR rev IS NOT NULL OR stage_decision_id IS NOT NULL)
+);
+
+-- A stage decision made by accepting a screening, difficulty or image-dependency suggestion
+-- names it (and through it the model, template and run), beside the person who accepted.
+ALTER TABLE stage_decisions ADD COLUMN suggestion_id INTEGER REFERENCES suggestions(id);
+
+CREATE TRIGGER suggestions_are_immutable BEFORE UPDATE ON suggestions
+BEGIN SELECT RAISE(ABORT, 'suggestions are append-only'); END;
+CREATE TRIGGER suggestions_are_permanent BEFORE DELETE ON suggestions
+BEGIN SELECT RAISE(ABORT, 'suggestions are append-only'); END;
+CREATE TRIGGER suggestion_reviews_are_immutable BEFORE UPDATE ON suggestion_reviews
+BEGIN SELECT RAISE(ABORT, 'suggestion reviews are append-only'); END;
+CREATE TRIGGER suggestion_reviews_are_permanent BEFORE DELETE ON suggestion_reviews
+BEGIN SELECT RAISE(ABORT, 'suggestion reviews are append-only'); END;
