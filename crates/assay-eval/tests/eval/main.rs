@@ -10,3 +10,4 @@ mod predictions;
 mod rescore;
 mod scorers;
 mod stages;
+mod suggest;
