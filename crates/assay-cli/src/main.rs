@@ -115,6 +115,12 @@ enum Command {
     /// Trace a run's numbers: per item the prompt sent, the raw response, what the scorer read,
     /// its rule, score and evidence, and any overrule.
     Trace(commands::eval::TraceArgs),
+    /// Ask a model for drafts (checklists, rewrites, distractors, boxes, screening, ...) over
+    /// the filtered items. Nothing changes until a person accepts one.
+    Suggest(commands::suggest::SuggestArgs),
+    /// Review suggestions: list an item's, accept (as is or edited), reject, report.
+    #[command(subcommand)]
+    Suggestion(commands::suggest::SuggestionCommand),
 }
 
 fn main() -> ExitCode {
@@ -161,6 +167,8 @@ fn main() -> ExitCode {
         Command::Flag(a) => commands::filtering::flag(&ctx, a),
         Command::Keep(a) => commands::filtering::keep(&ctx, a),
         Command::Funnel(a) => commands::filtering::funnel(&ctx, a),
+        Command::Suggest(a) => commands::suggest::suggest(&ctx, a),
+        Command::Suggestion(c) => commands::suggest::suggestion(&ctx, c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -254,3 +254,105 @@ async fn a_killed_eval_resumes_and_never_pays_twice() {
     // At most the requests in flight when the process died are paid twice.
     assert!(stub.requests() <= 100 + 2, "{}", stub.requests());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn suggest_over_a_filter_then_accept_edit_reject_and_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = setup(dir.path(), 12);
+    let stub = StubServer::start(StubConfig {
+        default_reply: Some(assay_eval::stub::Reply::Text(
+            "- 答えがOKであること\n- 理由を述べること".into(),
+        )),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let url = stub.url.clone();
+    let p2 = p.clone();
+    let (estimate, summary, again) = tokio::task::spawn_blocking(move || {
+        assay(&p2, &["model", "add", "drafter", "--endpoint", &url]);
+        // Items q1 and q10, q11: the filter decides what is asked.
+        let filter = ["--dataset", "set", "--text", "q1"];
+        let mut est = vec!["suggest", "checklist", "--model", "drafter", "--estimate"];
+        est.extend(filter);
+        let mut run = vec!["suggest", "checklist", "--model", "drafter"];
+        run.extend(filter);
+        (assay(&p2, &est), assay(&p2, &run), assay(&p2, &run))
+    })
+    .await
+    .unwrap();
+    assert_eq!(estimate["todo"], 3);
+    assert_eq!(estimate["requests"], 3);
+    assert_eq!(stub.requests(), 3);
+    assert_eq!(summary["progress"]["parsed"], 3);
+    assert_eq!(again["already"], 3);
+    let list = assay(
+        &p,
+        &["suggestion", "list", "--dataset", "set", "--id", "q1"],
+    );
+    let id = list[0]["id"].as_i64().unwrap().to_string();
+    assert_eq!(list[0]["value"]["criteria"][1], "理由を述べること");
+    let a = assay(&p, &["suggestion", "accept", &id, "--user", "aiko"]);
+    assert_eq!(a["decision"], "accepted");
+    let shown = assay(&p, &["show", "set", "q1"]);
+    assert_eq!(shown["item"]["content"]["checklist"][0], "答えがOKであること");
+    let l10 = assay(
+        &p,
+        &["suggestion", "list", "--dataset", "set", "--id", "q10"],
+    );
+    let id10 = l10[0]["id"].as_i64().unwrap().to_string();
+    let edited = r#"{"kind": "checklist", "criteria": ["答えがOKであること"]}"#;
+    let e = assay(
+        &p,
+        &[
+            "suggestion",
+            "accept",
+            &id10,
+            "--user",
+            "aiko",
+            "--value",
+            edited,
+        ],
+    );
+    assert_eq!(e["decision"], "edited");
+    let l11 = assay(
+        &p,
+        &["suggestion", "list", "--dataset", "set", "--id", "q11"],
+    );
+    let id11 = l11[0]["id"].as_i64().unwrap().to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_assay"))
+        .args([
+            "--project",
+            p.to_str().unwrap(),
+            "suggestion",
+            "reject",
+            &id11,
+        ])
+        .args(["--user", "ben", "--reason", ""])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs a reason"));
+    Command::new(env!("CARGO_BIN_EXE_assay"))
+        .args([
+            "--project",
+            p.to_str().unwrap(),
+            "suggestion",
+            "reject",
+            &id11,
+        ])
+        .args(["--user", "ben", "--reason", "not grounded in the image"])
+        .output()
+        .unwrap();
+    let r = assay(&p, &["suggestion", "report"]);
+    let row = &r["rows"][0];
+    assert_eq!(
+        (
+            &row["accepted"],
+            &row["edited"],
+            &row["rejected"],
+            &row["pending"]
+        ),
+        (&1.into(), &1.into(), &1.into(), &0.into())
+    );
+}

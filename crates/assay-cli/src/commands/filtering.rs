@@ -75,7 +75,7 @@ pub struct FunnelArgs {
 
 /// The named person with their stored role (created with `default_role` if new): naming
 /// someone here never changes what they may do.
-fn author(p: &Project, name: &str, default_role: Role) -> anyhow::Result<Author> {
+pub(crate) fn author(p: &Project, name: &str, default_role: Role) -> anyhow::Result<Author> {
     let u = match p.user_by_name(name)? {
         Some(u) => u,
         None => p.sign_in(name, default_role)?,

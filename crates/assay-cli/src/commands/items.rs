@@ -7,6 +7,17 @@ use assay_core::{IssueTag, ItemStatus, RefType, RefinementOp, Role};
 
 #[derive(Args)]
 pub struct ListArgs {
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    #[arg(long, default_value_t = 50)]
+    pub limit: i64,
+    #[arg(long, default_value_t = 0)]
+    pub offset: i64,
+}
+
+/// Which items: the same filters as the app's list.
+#[derive(Args)]
+pub struct FilterArgs {
     #[arg(long)]
     pub dataset: Vec<String>,
     #[arg(long)]
@@ -45,10 +56,6 @@ pub struct ListArgs {
     /// center_distance, saliency, rev, updated_at); `COLUMN:desc` sorts descending.
     #[arg(long)]
     pub sort: Option<String>,
-    #[arg(long, default_value_t = 50)]
-    pub limit: i64,
-    #[arg(long, default_value_t = 0)]
-    pub offset: i64,
 }
 
 fn parse_range(s: &str) -> Result<Range, String> {
@@ -93,6 +100,19 @@ fn parse_sort(v: &str) -> anyhow::Result<assay_core::store::Sort> {
 
 pub fn list(ctx: &Ctx, a: ListArgs) -> anyhow::Result<()> {
     let p = ctx.open()?;
+    let filter = filter_from(&p, &a.filter)?;
+    let res = p.query(
+        &filter,
+        Page {
+            offset: a.offset,
+            limit: a.limit,
+        },
+    )?;
+    list_out(ctx, &p, res)
+}
+
+/// The store's filter for the command line's filter flags.
+pub fn filter_from(p: &assay_core::Project, a: &FilterArgs) -> anyhow::Result<Filter> {
     let mut datasets = Vec::new();
     for name in &a.dataset {
         datasets.push(p.dataset_by_name(name)?.id);
@@ -125,13 +145,14 @@ pub fn list(ctx: &Ctx, a: ListArgs) -> anyhow::Result<()> {
         ids: Vec::new(),
         sort: a.sort.as_deref().map(parse_sort).transpose()?,
     };
-    let res = p.query(
-        &filter,
-        Page {
-            offset: a.offset,
-            limit: a.limit,
-        },
-    )?;
+    Ok(filter)
+}
+
+fn list_out(
+    ctx: &Ctx,
+    p: &assay_core::Project,
+    res: assay_core::store::QueryResult,
+) -> anyhow::Result<()> {
     if ctx.json {
         return output::json(&res);
     }

@@ -8,6 +8,7 @@ pub mod judge_ratings;
 pub mod project;
 pub mod review;
 pub mod rounds;
+pub mod suggest;
 pub mod team;
 
 use std::path::PathBuf;
