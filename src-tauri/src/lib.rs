@@ -102,6 +102,14 @@ pub fn run() {
             commands::selection::run_detail,
             commands::selection::delete_run,
             commands::selection::table_extras,
+            commands::suggestions::estimate_suggest,
+            commands::suggestions::start_suggest,
+            commands::suggestions::suggest_status,
+            commands::suggestions::cancel_suggest,
+            commands::suggestions::item_suggestions,
+            commands::suggestions::accept_suggestion,
+            commands::suggestions::reject_suggestion,
+            commands::suggestions::suggestion_report,
         ])
         .run(tauri::generate_context!())
         .expect("error while running Assay");
@@ -149,6 +157,7 @@ mod tests {
             include_str!("commands/evaluation.rs"),
             include_str!("commands/team.rs"),
             include_str!("commands/selection.rs"),
+            include_str!("commands/suggestions.rs"),
         ]
         .concat();
         for c in assay_api::bindings::commands() {

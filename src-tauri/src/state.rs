@@ -11,6 +11,8 @@ pub struct AppState {
     pub images: assay_api::session::ImageReaders,
     /// The evaluation running in the background (one at a time), and its progress.
     pub evals: Arc<assay_api::evaluation::EvalJobs>,
+    /// The suggestion run in the background (one at a time), and its progress.
+    pub suggestions: Arc<assay_api::suggestions::SuggestJobs>,
 }
 
 impl AppState {
@@ -20,6 +22,7 @@ impl AppState {
             import_cancel: Arc::new(AtomicBool::new(false)),
             images: Default::default(),
             evals: Default::default(),
+            suggestions: Default::default(),
         }
     }
 

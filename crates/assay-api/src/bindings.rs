@@ -59,10 +59,13 @@ impl<T: TS> TS for Channel<T> {
 }
 
 type PathBuf = std::path::PathBuf;
+use crate::suggestions::{SuggestEstimateView, SuggestForm, SuggestStatus};
 use crate::team::TeamStatus;
 use assay_core::export::ExportReport;
 use assay_core::store::sync::{ConflictSides, SyncConflict};
 use assay_core::store::{BulkAction, BulkChange, BulkReport, ItemExtras, RunDetail, SavedView};
+use assay_core::store::{Suggestion, SuggestionReport};
+use assay_core::SuggestionValue;
 
 macro_rules! signatures {
     ($( $name:ident ( $( $arg:ident : $ty:ty ),* ) -> $ret:ty ; )*) => {

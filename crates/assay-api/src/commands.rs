@@ -90,6 +90,14 @@ macro_rules! for_each_command {
             run_detail(run: i64, only: Option<String>, offset: i64, limit: i64) -> RunDetail;
             delete_run(run: i64) -> ();
             table_extras(ids: Vec<i64>, runs: Vec<i64>) -> Vec<ItemExtras>;
+            estimate_suggest(form: SuggestForm) -> SuggestEstimateView;
+            start_suggest(form: SuggestForm) -> ();
+            suggest_status() -> SuggestStatus;
+            cancel_suggest() -> ();
+            item_suggestions(id: i64) -> Vec<Suggestion>;
+            accept_suggestion(id: i64, suggestion: i64, base_rev: i64, value: SuggestionValue, stage_id: Option<i64>) -> ItemDetail;
+            reject_suggestion(id: i64, suggestion: i64, reason: String) -> Vec<Suggestion>;
+            suggestion_report() -> SuggestionReport;
         }
     };
 }

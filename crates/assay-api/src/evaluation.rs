@@ -17,7 +17,7 @@ use assay_eval::table::{
 };
 use assay_eval::{run_eval, CancelToken, EvalProgress, EvalRequest, Variant};
 
-fn eval_err(e: impl std::fmt::Display) -> ApiError {
+pub(crate) fn eval_err(e: impl std::fmt::Display) -> ApiError {
     ApiError::new("invalid", e.to_string())
 }
 

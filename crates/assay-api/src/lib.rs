@@ -8,6 +8,7 @@ pub mod evaluation;
 pub mod prefs;
 pub mod selection;
 pub mod session;
+pub mod suggestions;
 pub mod team;
 pub mod types;
 

@@ -295,7 +295,10 @@ async fn suggest_over_a_filter_then_accept_edit_reject_and_report() {
     let a = assay(&p, &["suggestion", "accept", &id, "--user", "aiko"]);
     assert_eq!(a["decision"], "accepted");
     let shown = assay(&p, &["show", "set", "q1"]);
-    assert_eq!(shown["item"]["content"]["checklist"][0], "答えがOKであること");
+    assert_eq!(
+        shown["item"]["content"]["checklist"][0],
+        "答えがOKであること"
+    );
     let l10 = assay(
         &p,
         &["suggestion", "list", "--dataset", "set", "--id", "q10"],

@@ -7,6 +7,7 @@ pub mod items;
 pub mod selection;
 pub mod session;
 mod signatures;
+pub mod suggestions;
 pub mod team;
 
 // One flat namespace of handlers, which the signature check below names.
@@ -16,4 +17,5 @@ pub use import::*;
 pub use items::*;
 pub use selection::*;
 pub use session::*;
+pub use suggestions::*;
 pub use team::*;

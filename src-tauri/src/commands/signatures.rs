@@ -8,6 +8,7 @@ use assay_api::evaluation::{
     Dashboard, EvalEstimate, EvalForm, EvalStatus, ModelCheck, ModelForm, PanelView,
     PredictionsForm, PredictionsReport, StageView,
 };
+use assay_api::suggestions::{SuggestEstimateView, SuggestForm, SuggestStatus};
 use assay_api::team::TeamStatus;
 use assay_api::types::{
     AppInfo, CriterionOverruled, ImportRequest, ItemDetail, ItemResults, MyWork, ProjectInfo,
@@ -23,6 +24,8 @@ use assay_core::store::{
     JudgeReviewEntry, NewRound, Page, PersonStats, QueryResult, ReviewDecision, RoundSummary,
     RunDetail, SavedView, Stage, User,
 };
+use assay_core::store::{Suggestion, SuggestionReport};
+use assay_core::SuggestionValue;
 use assay_core::{Phase1Dimension, Role};
 use tauri::ipc::Channel;
 use tauri::State;

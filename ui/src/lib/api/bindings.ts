@@ -492,6 +492,8 @@ export type ModelPair = { model: string, before: number, after: number,
  */
 rank_before: number, rank_after: number, };
 
+export type ModelScore = { model: string, score: number, runs: number, };
+
 export type MyWork = { 
 /**
  * Items waiting for review that someone else edited last.
@@ -682,6 +684,12 @@ columns: Array<string>, author: string, shared: boolean,
  */
 mine: boolean, };
 
+export type ScreeningFlag = { 
+/**
+ * "safety", "objectivity" or "time_sensitivity".
+ */
+axis: string, reason: string, };
+
 export type SessionUser = { name: string, role: Role, };
 
 export type Share = { model: string, group: string, hits: number, n: number, };
@@ -698,7 +706,11 @@ export type StageDecision = { stage_id: number, position: number, stage: string,
 /**
  * The person's name, or None when a run decided.
  */
-by: string | null, run_id: number | null, created_at: string, };
+by: string | null, run_id: number | null, 
+/**
+ * The suggestion a person accepted to make this decision.
+ */
+suggestion_id: number | null, created_at: string, };
 
 export type StageView = { version: string, 
 /**
@@ -717,6 +729,61 @@ breakdown: string, group: string,
  * One per column; null where the model has no such runs.
  */
 cells: Array<StageCell | null>, };
+
+export type SuggestEstimateView = { items: number, todo: number, requests: number, cached: number, cost: number | null, };
+
+export type SuggestForm = { kind: SuggestionKind, model: string | null, filter: Filter, template: string | null, strong_models: Array<string>, threshold: number, min_gap: number, };
+
+export type SuggestStatus = { running: boolean, kind: SuggestionKind | null, total: number, done: number, sent: number, cached: number, parsed: number, unparsed: number, errors: number, elapsed_secs: number, cost: number | null, cancelled: boolean, run_id: number | null, error: string | null, };
+
+export type Suggestion = { id: number, run_id: number, item_id: number, kind: SuggestionKind, model: string, template: string, 
+/**
+ * The revision it was made for; older than the item's current one means stale.
+ */
+item_rev: number, stale: boolean, 
+/**
+ * "parsed", "unparsed" or "error".
+ */
+outcome: string, value: SuggestionValue | null, raw: string | null, problem: string | null, 
+/**
+ * The item's current value in the place this kind changes, and the suggestion's, as text.
+ */
+current_text: string, suggested_text: string, fate: SuggestionFate | null, created_at: string, };
+
+export type SuggestionFate = { 
+/**
+ * "accepted", "edited" or "rejected".
+ */
+decision: string, by: string, rev: number | null, stage_decision_id: number | null, edit_distance: number | null, reason: string | null, created_at: string, };
+
+export type SuggestionKind = "screening" | "difficulty" | "image_dependency" | "checklist" | "explicit_rewrite" | "direct_request" | "indirect_utterance" | "distractors" | "crag_questions" | "target_box" | "operation";
+
+export type SuggestionReport = { rows: Array<SuggestionStats>, median_seconds_with: number | null, median_seconds_without: number | null, decisions_with: number, actions_without: number, };
+
+export type SuggestionStats = { kind: string, model: string, suggested: number, unparsed: number, errors: number, accepted: number, edited: number, rejected: number, 
+/**
+ * Parsed, not yet decided.
+ */
+pending: number, 
+/**
+ * Mean characters changed before an edited acceptance.
+ */
+mean_edit_distance: number | null, 
+/**
+ * Median seconds per decision on these suggestions (the gap since the person's previous
+ * action, breaks left out).
+ */
+median_seconds: number | null, };
+
+export type SuggestionValue = { "kind": "screening", keep: boolean, flags: Array<ScreeningFlag>, } | { "kind": "difficulty", keep: boolean, mean: number, threshold: number, scores: Array<ModelScore>, } | { "kind": "image_dependency", keep: boolean, 
+/**
+ * Scores on 0-10 of the answers with and without the image.
+ */
+with_image: number, without_image: number, min_gap: number, } | { "kind": "checklist", criteria: Array<string>, } | { "kind": "explicit_rewrite", question: string, } | { "kind": "direct_request", request: string, subject: string, action: string, object: string, } | { "kind": "indirect_utterance", utterance: string, } | { "kind": "distractors", fake_scene: string, superficial: string, non_existent: string, } | { "kind": "crag_questions", disambiguated: string | null, text_only: string | null, } | { "kind": "target_box", 
+/**
+ * Index of the item's image the box is on.
+ */
+image: number, bbox: BBox, } | { "kind": "operation", op: RefinementOp, question: string | null, answer: string | null, reason: string, };
 
 export type SyncConflict = { item_id: number, dataset: string, ext_id: string, head_uid: string, other_uid: string, };
 
@@ -843,6 +910,14 @@ export const commands = {
   runDetail: (run: number, only: string | null, offset: number, limit: number): Promise<RunDetail> => invoke<RunDetail>('run_detail', { run, only, offset, limit }),
   deleteRun: (run: number): Promise<null> => invoke<null>('delete_run', { run }),
   tableExtras: (ids: Array<number>, runs: Array<number>): Promise<Array<ItemExtras>> => invoke<Array<ItemExtras>>('table_extras', { ids, runs }),
+  estimateSuggest: (form: SuggestForm): Promise<SuggestEstimateView> => invoke<SuggestEstimateView>('estimate_suggest', { form }),
+  startSuggest: (form: SuggestForm): Promise<null> => invoke<null>('start_suggest', { form }),
+  suggestStatus: (): Promise<SuggestStatus> => invoke<SuggestStatus>('suggest_status'),
+  cancelSuggest: (): Promise<null> => invoke<null>('cancel_suggest'),
+  itemSuggestions: (id: number): Promise<Array<Suggestion>> => invoke<Array<Suggestion>>('item_suggestions', { id }),
+  acceptSuggestion: (id: number, suggestion: number, baseRev: number, value: SuggestionValue, stageId: number | null): Promise<ItemDetail> => invoke<ItemDetail>('accept_suggestion', { id, suggestion, baseRev, value, stageId }),
+  rejectSuggestion: (id: number, suggestion: number, reason: string): Promise<Array<Suggestion>> => invoke<Array<Suggestion>>('reject_suggestion', { id, suggestion, reason }),
+  suggestionReport: (): Promise<SuggestionReport> => invoke<SuggestionReport>('suggestion_report'),
 };
 
 export { Channel };

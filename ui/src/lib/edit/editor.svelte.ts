@@ -1,7 +1,7 @@
 // Editing one item: a working copy, autosave (debounced and on blur), drafts that survive a
 // crash, and undo/redo where every step is a new revision.
 import { api, asApiError } from '../api/client';
-import type { IssueTag, ItemContent, ItemDetail, ItemStatus, RefType, RefinementOp, ReviewDecision } from '../api/client';
+import type { IssueTag, ItemContent, ItemDetail, ItemStatus, RefType, RefinementOp, ReviewDecision, SuggestionValue } from '../api/client';
 import { needsDisambiguation } from '../grounding/refTypes';
 import { checklistProblems } from '../checklist/checklist';
 import { clearDraft, editOf, loadDraft, saveDraft } from './drafts';
@@ -258,6 +258,15 @@ export class Editor {
     if (!this.detail) return;
     await this.flush();
     await this.replaceWith(api.review(this.detail.item.id, decision, comment.trim() || null));
+  }
+
+  /** Accepts a suggestion (as given or edited) on the revision on screen; true when written. */
+  async acceptSuggestion(suggestion: number, value: SuggestionValue, stageId: number | null): Promise<boolean> {
+    if (!this.detail) return false;
+    await this.flush();
+    if (this.conflict) return false;
+    await this.replaceWith(api.acceptSuggestion(this.detail.item.id, suggestion, this.detail.item.rev, value, stageId));
+    return this.error === null;
   }
 
   /** An auditor signs the item off (locking it) or reopens it. */
