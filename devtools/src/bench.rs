@@ -699,6 +699,9 @@ pub fn engine(args: &[String]) -> Result<()> {
     if args.first().is_some_and(|a| a == "replicas") {
         return engine_replicas(&args[1..]);
     }
+    if args.first().is_some_and(|a| a == "suggest") {
+        return engine_suggest(&args[1..]);
+    }
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(5000);
     let latency_ms: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20);
     let conc = 64usize;
@@ -943,6 +946,110 @@ fn engine_replicas(args: &[String]) -> Result<()> {
             r.taken_out
         );
     }
+    Ok(())
+}
+
+/// Suggestions through the engine on the replicas bench's setup (eight stub replicas at 100
+/// ms, the last 5x slower, 64 in flight on each): explicit rewrites for `n` items against the
+/// same bound and the same bare client, then the same request again (every item answered for
+/// its revision: nothing sent).
+fn engine_suggest(args: &[String]) -> Result<()> {
+    use assay_core::SuggestionKind;
+    use assay_eval::model::{save_model, ModelConfig};
+    use assay_eval::stub::{StubConfig, StubServer};
+    use assay_eval::suggest::{run_suggestions, SuggestRequest};
+    use assay_eval::CancelToken;
+
+    let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    let (replicas, conc, ms, slow) = (8usize, 64usize, 100u64, 5u64);
+    let latency = |i: usize| if i == replicas - 1 { ms * slow } else { ms };
+    let (path, p, stub_rt, first) = qa_project_and_stub(
+        "suggest",
+        n,
+        "a",
+        StubConfig {
+            latency: std::time::Duration::from_millis(latency(0)),
+            default_reply: Some(assay_eval::stub::Reply::Text(
+                "Rewritten question: what does the image show?".into(),
+            )),
+            ..Default::default()
+        },
+    )?;
+    let mut stubs = vec![first];
+    for i in 1..replicas {
+        stubs.push(stub_rt.block_on(StubServer::start(StubConfig {
+            latency: std::time::Duration::from_millis(latency(i)),
+            default_reply: Some(assay_eval::stub::Reply::Text(
+                "Rewritten question: what does the image show?".into(),
+            )),
+            ..Default::default()
+        }))?);
+    }
+    let capacity: f64 = (0..replicas)
+        .map(|i| conc as f64 / (latency(i) as f64 / 1000.0))
+        .sum();
+    let bound = n as f64 / capacity;
+    let urls: Vec<String> = stubs.iter().map(|s| s.url.clone()).collect();
+    let rt = tokio::runtime::Runtime::new()?;
+    let cpu0 = cpu_seconds();
+    let bare = rt.block_on(bare_client_replicas(&urls, n, conc))?;
+    let bare_cpu = (cpu_seconds() - cpu0) / n as f64 * 1000.0;
+    let bare_answered: usize = stubs.iter().map(StubServer::answered).sum();
+    println!(
+        "bare client over {replicas} replicas: {n} requests in {bare:.3} s ({:.0} % of the bound's speed); {bare_cpu:.3} ms CPU per request (stubs included)",
+        bound / bare * 100.0
+    );
+    save_model(
+        &p,
+        &ModelConfig {
+            name: "drafter".into(),
+            model: "drafter".into(),
+            endpoints: urls,
+            concurrency: conc,
+            ..Default::default()
+        },
+    )?;
+    let items: Vec<i64> = p.query_ids(&Filter::default())?;
+    let req = SuggestRequest::new(
+        SuggestionKind::ExplicitRewrite,
+        Some("drafter".into()),
+        items,
+    );
+    let cpu0 = cpu_seconds();
+    let t = Instant::now();
+    let s = rt.block_on(run_suggestions(
+        &path,
+        &req,
+        std::sync::Arc::new(|_| {}),
+        CancelToken::new(),
+    ))?;
+    let secs = t.elapsed().as_secs_f64();
+    let cpu = (cpu_seconds() - cpu0) / n as f64 * 1000.0;
+    let answered = stubs.iter().map(StubServer::answered).sum::<usize>() - bare_answered;
+    println!(
+        "suggestions (explicit rewrite) over {replicas} replicas, {} in flight: {n} items ({} sent, {} parsed, {} errors) in {secs:.3} s; endpoint bound {bound:.3} s ({:.0} % of the bound's speed); suggestions / bare client = {:.3}; {cpu:.3} ms CPU per request (the engine's own ~{:.3}); answers written {answered} (each paid once: {})",
+        conc * replicas,
+        s.progress.sent,
+        s.progress.parsed,
+        s.progress.errors,
+        bound / secs * 100.0,
+        secs / bare,
+        cpu - bare_cpu,
+        answered == n
+    );
+    let t = Instant::now();
+    let again = rt.block_on(run_suggestions(
+        &path,
+        &req,
+        std::sync::Arc::new(|_| {}),
+        CancelToken::new(),
+    ))?;
+    println!(
+        "the same request again: {} of {n} already answered, {} sent, in {:.3} s",
+        again.already,
+        again.progress.sent,
+        t.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 

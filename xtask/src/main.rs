@@ -66,6 +66,8 @@ fn main() -> Result<()> {
             .env("UPDATE_BINDINGS", "1")),
         Some("bench") => {
             devtools(true, &["bench-engine"])?;
+            devtools(true, &["bench-engine", "replicas"])?;
+            devtools(true, &["bench-engine", "suggest"])?;
             devtools(true, &["bench-table"])?;
             devtools(true, &["bench-whatif"])?;
             devtools(true, &["bench-team"])?;
