@@ -41,7 +41,9 @@ CREATE TABLE suggestion_reviews (
     suggestion_id INTEGER NOT NULL UNIQUE REFERENCES suggestions(id),
     decision      TEXT NOT NULL CHECK (decision IN ('accepted', 'edited', 'rejected')),
     author_id     INTEGER NOT NULL REFERENCES users(id),
-    -- What accepting wrote: a revision of the item, or a stage decision.
+    -- What accepting wrote: a revision of the item, or a stage decision (a screening,
+    -- difficulty or image-dependency suggestion; the decision names the person, this row the
+    -- suggestion and through it the model, template and run).
     rev           INTEGER,
     stage_decision_id INTEGER REFERENCES stage_decisions(id),
     -- The value accepted (after the person's edits), and how far it is from the suggestion.
@@ -54,9 +56,8 @@ CREATE TABLE suggestion_reviews (
     CHECK (decision = 'rejected' OR rev IS NOT NULL OR stage_decision_id IS NOT NULL)
 );
 
--- A stage decision made by accepting a screening, difficulty or image-dependency suggestion
--- names it (and through it the model, template and run), beside the person who accepted.
-ALTER TABLE stage_decisions ADD COLUMN suggestion_id INTEGER REFERENCES suggestions(id);
+CREATE INDEX suggestion_reviews_decision ON suggestion_reviews (stage_decision_id)
+    WHERE stage_decision_id IS NOT NULL;
 
 CREATE TRIGGER suggestions_are_immutable BEFORE UPDATE ON suggestions
 BEGIN SELECT RAISE(ABORT, 'suggestions are append-only'); END;

@@ -240,7 +240,7 @@ impl Project {
     pub fn filtering(&self, item_id: i64) -> Result<Filtering> {
         let mut st = self.conn.prepare_cached(
             "SELECT d.stage_id, s.position, s.name, d.keep, d.reason, u.name, d.run_id, d.created_at,
-                    d.suggestion_id
+                    (SELECT f.suggestion_id FROM suggestion_reviews f WHERE f.stage_decision_id = d.id)
              FROM stage_decisions d JOIN stages s ON s.id = d.stage_id
              LEFT JOIN users u ON u.id = d.author_id
              WHERE d.item_id = ?1 AND d.id = (SELECT max(id) FROM stage_decisions
@@ -425,7 +425,7 @@ pub(crate) fn record_decision(
     refresh(conn, item_id)
 }
 
-/// A person's decision made by accepting a suggestion: it names both.
+/// A person's decision made by accepting a suggestion; the suggestion's review row points at it.
 pub(crate) fn record_suggested_decision(
     conn: &Connection,
     item_id: i64,
@@ -433,13 +433,11 @@ pub(crate) fn record_suggested_decision(
     keep: bool,
     reason: &str,
     author: i64,
-    suggestion: i64,
 ) -> Result<i64> {
     conn.execute(
-        "INSERT INTO stage_decisions (item_id, stage_id, keep, reason, author_id, suggestion_id,
-                                      created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![item_id, stage_id, keep, reason, author, suggestion, now()],
+        "INSERT INTO stage_decisions (item_id, stage_id, keep, reason, author_id, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![item_id, stage_id, keep, reason, author, now()],
     )?;
     let id = conn.last_insert_rowid();
     refresh(conn, item_id)?;

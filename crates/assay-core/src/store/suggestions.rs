@@ -390,7 +390,6 @@ impl Project {
                     keep,
                     &reason,
                     author.user_id,
-                    id,
                 )?;
                 (None, Some(d))
             }
@@ -539,7 +538,8 @@ impl Project {
                JOIN suggestions s ON s.id = f.suggestion_id WHERE f.rev IS NULL
              UNION ALL
              SELECT d.author_id, d.created_at, NULL, NULL FROM stage_decisions d
-               WHERE d.author_id IS NOT NULL AND d.suggestion_id IS NULL",
+               WHERE d.author_id IS NOT NULL AND NOT EXISTS
+                   (SELECT 1 FROM suggestion_reviews f WHERE f.stage_decision_id = d.id)",
         )?;
         type Act = (f64, Option<(String, String)>);
         let mut per_person: BTreeMap<i64, Vec<Act>> = BTreeMap::new();

@@ -303,6 +303,7 @@ fn the_cjk_index_is_rebuilt_by_its_migration() {
             "DROP TABLE items_cjk;
              CREATE VIRTUAL TABLE items_cjk USING fts5 (chars, content = '',
                  contentless_delete = 1, tokenize = 'unicode61');
+             DROP TABLE suggestion_reviews; DROP TABLE suggestions; DROP TABLE suggestion_runs;
              PRAGMA user_version = 24;",
         )
         .unwrap();
