@@ -34,6 +34,9 @@ CREATE TABLE suggestions (
 );
 CREATE INDEX suggestions_item ON suggestions (item_id, kind, id);
 CREATE INDEX suggestions_run ON suggestions (run_id);
+-- One answer per revision, model and template (failed requests are asked again).
+CREATE UNIQUE INDEX suggestions_one_answer ON suggestions (item_id, item_rev, kind, model, template)
+    WHERE outcome <> 'error';
 
 -- What a person did with a suggestion: one fate each.
 CREATE TABLE suggestion_reviews (

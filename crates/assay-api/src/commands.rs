@@ -95,7 +95,7 @@ macro_rules! for_each_command {
             suggest_status() -> SuggestStatus;
             cancel_suggest() -> ();
             item_suggestions(id: i64) -> Vec<Suggestion>;
-            accept_suggestion(id: i64, suggestion: i64, base_rev: i64, value: SuggestionValue, stage_id: Option<i64>) -> ItemDetail;
+            accept_suggestion(id: i64, suggestion: i64, base_rev: i64, value: SuggestionValue, stage_id: Option<i64>, reason: Option<String>) -> ItemDetail;
             reject_suggestion(id: i64, suggestion: i64, reason: String) -> Vec<Suggestion>;
             suggestion_report() -> SuggestionReport;
         }

@@ -170,8 +170,13 @@ impl Session {
         })
     }
 
+    /// What the current person may see: nothing while the item is in their blind round.
     pub fn item_suggestions(&self, id: i64) -> ApiResult<Vec<Suggestion>> {
-        Ok(self.project()?.item_suggestions(id)?)
+        let p = self.project()?;
+        Ok(match self.author() {
+            Ok(a) => p.item_suggestions_for(id, a.user_id)?,
+            Err(_) => p.item_suggestions(id)?,
+        })
     }
 
     /// The current person accepts a suggestion (as given or edited) on the revision they saw
@@ -183,6 +188,7 @@ impl Session {
         base_rev: i64,
         value: &SuggestionValue,
         stage_id: Option<i64>,
+        reason: Option<&str>,
     ) -> ApiResult<ItemDetail> {
         let author = self.author()?;
         let p = self.project_mut()?;
@@ -193,7 +199,7 @@ impl Session {
                 format!("suggestion {suggestion} is not about item {id}"),
             ));
         }
-        p.accept_suggestion(suggestion, base_rev, value, stage_id, &author)?;
+        p.accept_suggestion(suggestion, base_rev, value, stage_id, reason, &author)?;
         self.item_detail(id)
     }
 
@@ -212,7 +218,7 @@ impl Session {
             ));
         }
         p.reject_suggestion(suggestion, reason, &author)?;
-        Ok(p.item_suggestions(id)?)
+        Ok(p.item_suggestions_for(id, author.user_id)?)
     }
 
     pub fn suggestion_report(&self) -> ApiResult<SuggestionReport> {

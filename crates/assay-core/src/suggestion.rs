@@ -296,15 +296,16 @@ impl SuggestionValue {
                 .images
                 .iter()
                 .enumerate()
-                .find_map(|(i, img)| {
-                    img.target_boxes.first().map(|b| {
+                .flat_map(|(i, img)| {
+                    img.target_boxes.iter().map(move |b| {
                         format!(
                             "image {i}: [{:.0}, {:.0}, {:.0}, {:.0}]",
                             b.bbox.x_min, b.bbox.y_min, b.bbox.x_max, b.bbox.y_max
                         )
                     })
                 })
-                .unwrap_or_default(),
+                .collect::<Vec<_>>()
+                .join("\n"),
             SuggestionKind::Operation => {
                 let mut s = op.map_or(String::new(), |o| o.to_string());
                 s.push_str(&format!("\nquestion: {}", c.question));
@@ -391,6 +392,12 @@ impl SuggestionValue {
                 superficial,
                 non_existent,
             } => {
+                if c.correct_option.is_none_or(|i| i >= c.options.len()) {
+                    return Err(
+                        "the item has no correct option: distractors would leave only wrong answers"
+                            .into(),
+                    );
+                }
                 // The correct option stays where it is; the three distractors are replaced by
                 // kind, and added after it when the item had none of that kind.
                 for (kind, text) in [
@@ -431,6 +438,14 @@ impl SuggestionValue {
                     return Err(format!(
                         "the box lies outside the {}x{} image",
                         img.width, img.height
+                    ));
+                }
+                // One suggested box replaces one target; an image with several is edited on the
+                // canvas, where the person sees which one changes.
+                if img.target_boxes.len() > 1 {
+                    return Err(format!(
+                        "image {image} has {} target boxes: draw the change on the canvas",
+                        img.target_boxes.len()
                     ));
                 }
                 let label = img.target_boxes.first().and_then(|b| b.label.clone());

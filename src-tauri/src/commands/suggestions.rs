@@ -56,10 +56,16 @@ pub async fn accept_suggestion(
     base_rev: i64,
     value: SuggestionValue,
     stage_id: Option<i64>,
+    reason: Option<String>,
 ) -> Result<ItemDetail, ApiError> {
-    state
-        .session()?
-        .accept_suggestion(id, suggestion, base_rev, &value, stage_id)
+    state.session()?.accept_suggestion(
+        id,
+        suggestion,
+        base_rev,
+        &value,
+        stage_id,
+        reason.as_deref(),
+    )
 }
 
 #[tauri::command]

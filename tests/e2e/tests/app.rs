@@ -2684,6 +2684,7 @@ async fn suggest_and_review(c: &Client, project: &Path, stub: &assay_eval::stub:
         let id = p.item_id_by_ext("haerae-mini", ext).unwrap();
         let last = p.revisions(id).unwrap().pop().unwrap();
         assert_eq!(last.author.as_deref(), Some("e2e-annotator"));
+        assert!(last.suggestion.is_some(), "{ext}: no suggestion linked");
         let note = last.note.unwrap_or_default();
         assert!(
             note.contains("suggestion #") && note.contains("drafter"),

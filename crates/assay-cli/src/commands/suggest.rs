@@ -61,6 +61,9 @@ pub enum SuggestionCommand {
         value: Option<String>,
         #[arg(long)]
         stage: Option<i64>,
+        /// Why: required to overrule a stage suggestion's keep/drop, kept with any acceptance.
+        #[arg(long)]
+        reason: Option<String>,
     },
     /// Reject a suggestion; the reason is kept.
     Reject {
@@ -224,6 +227,7 @@ pub fn suggestion(ctx: &Ctx, c: SuggestionCommand) -> anyhow::Result<()> {
             user,
             value,
             stage,
+            reason,
         } => {
             let who = super::filtering::author(&p, &user, Role::Annotator)?;
             let s = p.suggestion(suggestion)?;
@@ -254,7 +258,8 @@ pub fn suggestion(ctx: &Ctx, c: SuggestionCommand) -> anyhow::Result<()> {
                     s.item_rev
                 );
             }
-            let a = p.accept_suggestion(suggestion, base, &value, stage_id, &who)?;
+            let a =
+                p.accept_suggestion(suggestion, base, &value, stage_id, reason.as_deref(), &who)?;
             if ctx.json {
                 return output::json(&a);
             }
@@ -312,11 +317,11 @@ pub fn suggestion(ctx: &Ctx, c: SuggestionCommand) -> anyhow::Result<()> {
                 );
             }
             println!(
-                "median seconds per action: {} with suggestions ({} decisions), {} without ({} actions)",
+                "median seconds per item: {} where a suggestion was decided ({} items), {} elsewhere ({} items)",
                 r.median_seconds_with.map_or("-".into(), |s| format!("{s:.1}")),
-                r.decisions_with,
+                r.visits_with,
                 r.median_seconds_without.map_or("-".into(), |s| format!("{s:.1}")),
-                r.actions_without
+                r.visits_without
             );
             Ok(())
         }

@@ -242,6 +242,15 @@ impl Project {
     ///   reviewer flagged is the fix and becomes "edited"); a status-only edit (approve,
     ///   flag) keeps the content.
     pub fn save_edit(&mut self, item_id: i64, edit: &Edit, author: &Author) -> Result<i64> {
+        if edit
+            .note
+            .as_deref()
+            .is_some_and(super::suggestions::claims_a_suggestion)
+        {
+            return Err(Error::Invalid(
+                "a note cannot claim a suggestion: accept the suggestion instead".into(),
+            ));
+        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;

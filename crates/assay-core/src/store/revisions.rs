@@ -20,6 +20,9 @@ pub struct RevisionInfo {
     pub tags: Vec<IssueTag>,
     pub status: ItemStatus,
     pub note: Option<String>,
+    /// The suggestion whose acceptance wrote this revision (recorded by the store, so a note
+    /// cannot claim it).
+    pub suggestion: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,7 +32,9 @@ pub struct Revision {
 }
 
 const SELECT: &str = "SELECT r.rev, u.name, r.role, r.round, r.created_at, r.op, r.tags, r.status,
-        r.note, r.content
+        r.note, r.content,
+        (SELECT f.suggestion_id FROM suggestion_reviews f JOIN suggestions s ON s.id = f.suggestion_id
+          WHERE s.item_id = r.item_id AND f.rev = r.rev)
      FROM revisions r LEFT JOIN users u ON u.id = r.author_id";
 
 fn row_to_revision(r: &rusqlite::Row<'_>) -> rusqlite::Result<(RevisionInfo, String)> {
@@ -47,6 +52,7 @@ fn row_to_revision(r: &rusqlite::Row<'_>) -> rusqlite::Result<(RevisionInfo, Str
             tags: IssueTag::from_bits(r.get(6)?),
             status: ItemStatus::parse(&status).unwrap_or_default(),
             note: r.get(8)?,
+            suggestion: r.get(10)?,
         },
         r.get(9)?,
     ))

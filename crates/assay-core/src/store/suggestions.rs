@@ -80,18 +80,21 @@ pub struct Suggestion {
 pub struct SuggestionStats {
     pub kind: String,
     pub model: String,
+    /// Outputs stored (failed requests left out).
     pub suggested: u64,
+    /// Outputs that did not parse and nobody has decided on.
     pub unparsed: u64,
+    /// Items whose latest request for this kind and model failed.
     pub errors: u64,
     pub accepted: u64,
     pub edited: u64,
     pub rejected: u64,
-    /// Parsed, not yet decided.
+    /// Parsed, not yet decided. `accepted + edited + rejected + pending + unparsed` is
+    /// `suggested`.
     pub pending: u64,
-    /// Mean characters changed before an edited acceptance.
+    /// Mean characters changed before an edited acceptance (of parsed drafts).
     pub mean_edit_distance: Option<f64>,
-    /// Median seconds per decision on these suggestions (the gap since the person's previous
-    /// action, breaks left out).
+    /// Median seconds per item where a person decided on one of these suggestions.
     pub median_seconds: Option<f64>,
 }
 
@@ -100,10 +103,11 @@ pub struct SuggestionStats {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SuggestionReport {
     pub rows: Vec<SuggestionStats>,
+    /// Median seconds per item visit with a decision on a suggestion, and without one.
     pub median_seconds_with: Option<f64>,
     pub median_seconds_without: Option<f64>,
-    pub decisions_with: u64,
-    pub actions_without: u64,
+    pub visits_with: u64,
+    pub visits_without: u64,
 }
 
 /// What accepting wrote.
@@ -130,27 +134,52 @@ fn insert_suggestion(conn: &rusqlite::Connection, s: &NewSuggestion) -> Result<i
         .map(serde_json::to_string)
         .transpose()
         .map_err(|e| Error::Invalid(e.to_string()))?;
-    conn.prepare_cached(
-        "INSERT INTO suggestions (run_id, item_id, item_rev, kind, model, template, outcome,
+    // Two runs over the same items (the CLI and the app) answer once per revision: the later
+    // answer is dropped, not stored twice.
+    let n = conn
+        .prepare_cached(
+            "INSERT INTO suggestions (run_id, item_id, item_rev, kind, model, template, outcome,
                  value, raw, problem, cache_key, from_cache, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-    )?
-    .execute(params![
-        s.run_id,
-        s.item_id,
-        s.item_rev,
-        s.kind.as_str(),
-        s.model,
-        s.template,
-        outcome,
-        value,
-        s.raw,
-        s.problem,
-        s.cache_key,
-        s.from_cache,
-        now()
-    ])?;
-    Ok(conn.last_insert_rowid())
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+             ON CONFLICT DO NOTHING",
+        )?
+        .execute(params![
+            s.run_id,
+            s.item_id,
+            s.item_rev,
+            s.kind.as_str(),
+            s.model,
+            s.template,
+            outcome,
+            value,
+            s.raw,
+            s.problem,
+            s.cache_key,
+            s.from_cache,
+            now()
+        ])?;
+    // 0: another run already answered this revision.
+    Ok(if n == 0 { 0 } else { conn.last_insert_rowid() })
+}
+
+/// A suggestion's (kind, model): the key time and acceptance are reported under.
+type KindModel = (String, String);
+
+/// Whether a note claims to come from a suggestion: only accepting one may write such a note.
+pub(crate) fn claims_a_suggestion(note: &str) -> bool {
+    let n = note.trim_start().to_lowercase();
+    n.starts_with("accepted suggestion #") || n.starts_with("edited suggestion #")
+}
+
+/// A person in a blind round over the item neither sees nor decides its suggestions.
+fn refuse_blind(tx: &rusqlite::Connection, item_id: i64, author: &Author) -> Result<()> {
+    match super::blind::blind_hold(tx, item_id, author.user_id)? {
+        Some(round) => Err(Error::Forbidden(format!(
+            "item {item_id} is in your blind round {round:?}: its suggestions wait until an \
+             auditor has adjudicated it"
+        ))),
+        None => Ok(()),
+    }
 }
 
 const SELECT: &str = "SELECT s.id, s.run_id, s.item_id, s.kind, s.model, s.template, s.item_rev,
@@ -288,58 +317,22 @@ impl Project {
     }
 
     /// Accepts a suggestion, as the model gave it or as the person edited it (`value`). Writes
-    /// a revision on `base_rev` (a conflict if the item moved on) whose note names the
-    /// suggestion, or for the stage kinds a stage decision at `stage_id` naming it. A stale
-    /// suggestion is accepted only onto the current revision the person saw (`base_rev`).
+    /// a revision on `base_rev` (a conflict if the item moved on) under every rule of an edit,
+    /// linked to the suggestion, or for the stage kinds a stage decision at `stage_id`. A stage
+    /// decision keeps the model's figures: the person chooses keep or drop, and overruling the
+    /// model needs `reason`. A draft that would change nothing is refused.
     pub fn accept_suggestion(
         &mut self,
         id: i64,
         base_rev: i64,
         value: &SuggestionValue,
         stage_id: Option<i64>,
+        reason: Option<&str>,
         author: &Author,
     ) -> Result<Accepted> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let (item_id, kind, model, template, stored, outcome, decided): (
-            i64,
-            String,
-            String,
-            String,
-            Option<String>,
-            String,
-            bool,
-        ) = tx
-            .query_row(
-                "SELECT s.item_id, s.kind, s.model, s.template, s.value, s.outcome,
-                        EXISTS (SELECT 1 FROM suggestion_reviews f WHERE f.suggestion_id = s.id)
-                 FROM suggestions s WHERE s.id = ?1",
-                [id],
-                |r| {
-                    Ok((
-                        r.get(0)?,
-                        r.get(1)?,
-                        r.get(2)?,
-                        r.get(3)?,
-                        r.get(4)?,
-                        r.get(5)?,
-                        r.get(6)?,
-                    ))
-                },
-            )
-            .optional()?
-            .ok_or_else(|| Error::NotFound(format!("suggestion {id}")))?;
-        if decided {
-            return Err(Error::Invalid(format!(
-                "suggestion {id} was already accepted or rejected"
-            )));
-        }
-        if outcome == "error" {
-            return Err(Error::Invalid(format!(
-                "suggestion {id} is a failed request; there is nothing to accept"
-            )));
-        }
+        value.validate().map_err(Error::Invalid)?;
+        let reason = reason.map(str::trim).filter(|r| !r.is_empty());
+        let (item_id, kind, model, template, stored, outcome) = self.undecided(id)?;
         let kind = SuggestionKind::parse(&kind)
             .ok_or_else(|| Error::Invalid(format!("unknown suggestion kind {kind:?}")))?;
         if value.kind() != kind {
@@ -348,12 +341,17 @@ impl Project {
                 value.kind()
             )));
         }
-        value.validate().map_err(Error::Invalid)?;
+        if outcome == "error" {
+            return Err(Error::Invalid(format!(
+                "suggestion {id} is a failed request; there is nothing to accept"
+            )));
+        }
         // An unparsed output has no value of its own: whatever the person enters is an edit
-        // of the raw text.
+        // of the raw text. Measured outside the transaction, on bounded text.
         let suggested: Option<SuggestionValue> = stored.and_then(|s| serde_json::from_str(&s).ok());
+        let clip = |t: String| t.chars().take(4000).collect::<String>();
         let distance = match &suggested {
-            Some(s) => edit_distance(&s.text(), &value.text()),
+            Some(s) => edit_distance(&clip(s.text()), &clip(value.text())),
             None => value.text().chars().count(),
         };
         let decision = if suggested.as_ref() == Some(value) {
@@ -363,8 +361,25 @@ impl Project {
         };
         let provenance =
             format!("{decision} suggestion #{id} ({kind}, model {model}, template {template})");
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if tx
+            .query_row(
+                "SELECT 1 FROM suggestion_reviews WHERE suggestion_id = ?1",
+                [id],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some()
+        {
+            return Err(Error::Invalid(format!(
+                "suggestion {id} was already accepted or rejected"
+            )));
+        }
+        refuse_blind(&tx, item_id, author)?;
         let (rev, stage_decision_id) = match value.stage_decision() {
-            Some((keep, reason)) => {
+            Some((keep, own)) => {
                 let stage = stage_id.ok_or_else(|| {
                     Error::Invalid(format!(
                         "a {kind} suggestion is a keep/drop decision: name the stage it decides"
@@ -382,13 +397,39 @@ impl Project {
                         by: "another person".into(),
                     });
                 }
-                let reason = format!("{reason} [{provenance}]");
+                // The model's figures stay as the model gave them; the person's part is keep
+                // or drop, with their reason when it is not the model's.
+                let text = match suggested.as_ref().and_then(SuggestionValue::stage_decision) {
+                    Some((model_keep, model_reason)) if model_keep == keep => match reason {
+                        Some(r) => format!("{model_reason}; {r}"),
+                        None => model_reason,
+                    },
+                    Some((_, model_reason)) => {
+                        let r = reason.ok_or_else(|| {
+                            Error::Invalid(format!(
+                                "{} overrules the model's decision: say why",
+                                if keep { "keeping" } else { "dropping" }
+                            ))
+                        })?;
+                        format!("{r} (the model said: {model_reason})")
+                    }
+                    None => reason
+                        .map(String::from)
+                        .ok_or_else(|| {
+                            Error::Invalid(format!(
+                                "the model's output did not parse: say why you {} it",
+                                if keep { "keep" } else { "drop" }
+                            ))
+                        })
+                        .map(|r| format!("{r} ({own})"))?,
+                };
+                let text = format!("{text} [{provenance}]");
                 let d = super::stages::record_suggested_decision(
                     &tx,
                     item_id,
                     stage,
                     keep,
-                    &reason,
+                    &text,
                     author.user_id,
                 )?;
                 (None, Some(d))
@@ -399,9 +440,16 @@ impl Project {
                     [item_id],
                     |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
                 )?;
-                let mut op = op.as_deref().and_then(RefinementOp::parse);
-                let mut content = super::items::current_content(&tx, item_id)?;
+                let before_op = op.as_deref().and_then(RefinementOp::parse);
+                let mut op = before_op;
+                let before = super::items::current_content(&tx, item_id)?;
+                let mut content = before.clone();
                 value.apply(&mut content, &mut op).map_err(Error::Invalid)?;
+                if content == before && op == before_op {
+                    return Err(Error::Invalid(format!(
+                        "suggestion {id} changes nothing: the item already holds it"
+                    )));
+                }
                 let status = ItemStatus::parse(&status).unwrap_or_default();
                 let edit = Edit {
                     base_rev: Some(base_rev),
@@ -414,26 +462,19 @@ impl Project {
                     } else {
                         status
                     },
-                    note: Some(provenance),
+                    note: Some(match reason {
+                        Some(r) => format!("{provenance}: {r}"),
+                        None => provenance,
+                    }),
                 };
-                let before: i64 =
-                    tx.query_row("SELECT rev FROM items WHERE id = ?1", [item_id], |r| {
-                        r.get(0)
-                    })?;
-                let rev = apply_edit(&tx, item_id, &edit, author)?;
-                if rev == before {
-                    return Err(Error::Invalid(format!(
-                        "suggestion {id} changes nothing: the item already holds it"
-                    )));
-                }
-                (Some(rev), None)
+                (Some(apply_edit(&tx, item_id, &edit, author)?), None)
             }
         };
         let value_json = serde_json::to_string(value).map_err(|e| Error::Invalid(e.to_string()))?;
         tx.execute(
             "INSERT INTO suggestion_reviews (suggestion_id, decision, author_id, rev,
-                 stage_decision_id, value, edit_distance, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                 stage_decision_id, value, edit_distance, reason, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
                 id,
                 decision,
@@ -442,6 +483,7 @@ impl Project {
                 stage_decision_id,
                 value_json,
                 distance as i64,
+                reason,
                 now()
             ],
         )?;
@@ -454,6 +496,29 @@ impl Project {
         })
     }
 
+    /// (item, kind, model, template, value, outcome) of a suggestion.
+    #[allow(clippy::type_complexity)]
+    fn undecided(&self, id: i64) -> Result<(i64, String, String, String, Option<String>, String)> {
+        self.conn
+            .query_row(
+                "SELECT item_id, kind, model, template, value, outcome FROM suggestions
+                 WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                    ))
+                },
+            )
+            .optional()?
+            .ok_or_else(|| Error::NotFound(format!("suggestion {id}")))
+    }
+
     /// Rejects a suggestion; the reason is required and kept.
     pub fn reject_suggestion(&mut self, id: i64, reason: &str, author: &Author) -> Result<()> {
         if reason.trim().is_empty() {
@@ -461,26 +526,24 @@ impl Project {
                 "rejecting a suggestion needs a reason".into(),
             ));
         }
+        let (item_id, ..) = self.undecided(id)?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let decided: Option<bool> = tx
+        if tx
             .query_row(
-                "SELECT EXISTS (SELECT 1 FROM suggestion_reviews f WHERE f.suggestion_id = s.id)
-                 FROM suggestions s WHERE s.id = ?1",
+                "SELECT 1 FROM suggestion_reviews WHERE suggestion_id = ?1",
                 [id],
-                |r| r.get(0),
+                |_| Ok(()),
             )
-            .optional()?;
-        match decided {
-            None => return Err(Error::NotFound(format!("suggestion {id}"))),
-            Some(true) => {
-                return Err(Error::Invalid(format!(
-                    "suggestion {id} was already accepted or rejected"
-                )))
-            }
-            Some(false) => {}
+            .optional()?
+            .is_some()
+        {
+            return Err(Error::Invalid(format!(
+                "suggestion {id} was already accepted or rejected"
+            )));
         }
+        refuse_blind(&tx, item_id, author)?;
         tx.execute(
             "INSERT INTO suggestion_reviews (suggestion_id, decision, author_id, reason, created_at)
              VALUES (?1, 'rejected', ?2, ?3, ?4)",
@@ -490,16 +553,33 @@ impl Project {
         Ok(())
     }
 
+    /// An item's suggestions as `user_id` may see them: none while the item is in that person's
+    /// blind round, where a model's draft would anchor both judgements.
+    pub fn item_suggestions_for(&self, item_id: i64, user_id: i64) -> Result<Vec<Suggestion>> {
+        if super::blind::blind_hold(&self.conn, item_id, user_id)?.is_some() {
+            return Ok(Vec::new());
+        }
+        self.item_suggestions(item_id)
+    }
+
     /// Per kind and model: suggested, accepted as is, accepted after edits (mean edit distance),
-    /// rejected, pending; and time per decision with suggestions against people's other work.
+    /// rejected, pending, unparsed; and time per item with suggestions against people's other
+    /// work.
     pub fn suggestion_report(&self) -> Result<SuggestionReport> {
+        // A request that failed and was asked again leaves an error row before its answer: only
+        // an item's latest failure with no answer after it counts as an error.
         let mut st = self.conn.prepare(
-            "SELECT s.kind, s.model, count(*),
-                    sum(s.outcome = 'unparsed'), sum(s.outcome = 'error'),
+            "SELECT s.kind, s.model,
+                    sum(s.outcome <> 'error'),
+                    sum(s.outcome = 'unparsed' AND f.id IS NULL),
+                    sum(s.outcome = 'error' AND NOT EXISTS (SELECT 1 FROM suggestions t
+                        WHERE t.item_id = s.item_id AND t.kind = s.kind AND t.model = s.model
+                          AND t.template = s.template AND t.id > s.id)),
                     sum(f.decision = 'accepted'), sum(f.decision = 'edited'),
                     sum(f.decision = 'rejected'),
                     sum(s.outcome = 'parsed' AND f.id IS NULL),
-                    avg(CASE WHEN f.decision = 'edited' THEN f.edit_distance END)
+                    avg(CASE WHEN f.decision = 'edited' AND s.outcome = 'parsed'
+                             THEN f.edit_distance END)
              FROM suggestions s LEFT JOIN suggestion_reviews f ON f.suggestion_id = s.id
              GROUP BY s.kind, s.model ORDER BY s.kind, s.model",
         )?;
@@ -524,58 +604,16 @@ impl Project {
             })?
             .collect::<std::result::Result<_, _>>()?;
 
-        // Every action a person took, in time order per person; an action on a suggestion
-        // carries its (kind, model). The gap since the person's previous action is the time
-        // it took, unless the gap is a break.
-        let mut acts = self.conn.prepare(
-            "SELECT r.author_id, r.created_at, x.kind, x.model FROM revisions r
-               LEFT JOIN (SELECT s.item_id, f.rev, s.kind, s.model FROM suggestion_reviews f
-                          JOIN suggestions s ON s.id = f.suggestion_id WHERE f.rev IS NOT NULL) x
-                 ON x.item_id = r.item_id AND x.rev = r.rev
-               WHERE r.author_id IS NOT NULL AND r.rev > 0
-             UNION ALL
-             SELECT f.author_id, f.created_at, s.kind, s.model FROM suggestion_reviews f
-               JOIN suggestions s ON s.id = f.suggestion_id WHERE f.rev IS NULL
-             UNION ALL
-             SELECT d.author_id, d.created_at, NULL, NULL FROM stage_decisions d
-               WHERE d.author_id IS NOT NULL AND NOT EXISTS
-                   (SELECT 1 FROM suggestion_reviews f WHERE f.stage_decision_id = d.id)",
-        )?;
-        type Act = (f64, Option<(String, String)>);
-        let mut per_person: BTreeMap<i64, Vec<Act>> = BTreeMap::new();
-        let all = acts.query_map([], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, Option<String>>(2)?,
-                r.get::<_, Option<String>>(3)?,
-            ))
-        })?;
-        for a in all {
-            let (who, ts, kind, model) = a?;
-            if let Some(t) = seconds(&ts) {
-                per_person
-                    .entry(who)
-                    .or_default()
-                    .push((t, kind.zip(model)));
-            }
-        }
+        let visits = self.item_visits()?;
         let mut with_by: BTreeMap<(String, String), Vec<f64>> = BTreeMap::new();
         let (mut with, mut without) = (Vec::new(), Vec::new());
-        for acts in per_person.values_mut() {
-            acts.sort_by(|a, b| a.0.total_cmp(&b.0));
-            for w in acts.windows(2) {
-                let gap = w[1].0 - w[0].0;
-                if gap > MAX_GAP_SECONDS {
-                    continue;
+        for (secs, key) in visits {
+            match key {
+                Some(k) => {
+                    with.push(secs);
+                    with_by.entry(k).or_default().push(secs);
                 }
-                match &w[1].1 {
-                    Some(key) => {
-                        with.push(gap);
-                        with_by.entry(key.clone()).or_default().push(gap);
-                    }
-                    None => without.push(gap),
-                }
+                None => without.push(secs),
             }
         }
         for row in &mut rows {
@@ -585,11 +623,80 @@ impl Project {
         }
         Ok(SuggestionReport {
             rows,
-            decisions_with: with.len() as u64,
-            actions_without: without.len() as u64,
+            visits_with: with.len() as u64,
+            visits_without: without.len() as u64,
             median_seconds_with: median(with),
             median_seconds_without: median(without),
         })
+    }
+
+    /// Time per item from people's own actions (their revisions, sign-offs and decisions on
+    /// suggestions; a review's record and a bulk action's revisions are not time on an item):
+    /// a person's consecutive actions on one item are one visit, which took from their previous
+    /// visit's last action to its own last one (breaks left out). A visit with a decision on a
+    /// suggestion is keyed by that suggestion's (kind, model).
+    fn item_visits(&self) -> Result<Vec<(f64, Option<KindModel>)>> {
+        let mut acts = self.conn.prepare(
+            "SELECT r.author_id, r.item_id, r.created_at, x.kind, x.model FROM revisions r
+               LEFT JOIN (SELECT s.item_id, f.rev, s.kind, s.model FROM suggestion_reviews f
+                          JOIN suggestions s ON s.id = f.suggestion_id WHERE f.rev IS NOT NULL) x
+                 ON x.item_id = r.item_id AND x.rev = r.rev
+               WHERE r.author_id IS NOT NULL AND r.rev > 0
+                 AND NOT EXISTS (SELECT 1 FROM review_decisions d
+                                 WHERE d.item_id = r.item_id AND d.made_rev = r.rev)
+                 AND NOT EXISTS (SELECT 1 FROM bulk_action_items b
+                                 WHERE b.item_id = r.item_id AND b.rev_after = r.rev)
+             UNION ALL
+             SELECT f.author_id, s.item_id, f.created_at, s.kind, s.model
+               FROM suggestion_reviews f JOIN suggestions s ON s.id = f.suggestion_id
+               WHERE f.rev IS NULL
+             UNION ALL
+             SELECT g.author_id, g.item_id, g.created_at, NULL, NULL FROM signoffs g",
+        )?;
+        type Act = (f64, i64, Option<KindModel>);
+        let mut per_person: BTreeMap<i64, Vec<Act>> = BTreeMap::new();
+        let all = acts.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, Option<String>>(3)?,
+                r.get::<_, Option<String>>(4)?,
+            ))
+        })?;
+        for a in all {
+            let (who, item, ts, kind, model) = a?;
+            if let Some(t) = seconds(&ts) {
+                per_person
+                    .entry(who)
+                    .or_default()
+                    .push((t, item, kind.zip(model)));
+            }
+        }
+        let mut out = Vec::new();
+        for acts in per_person.values_mut() {
+            acts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            // Visits: (item, last action's time, suggestion key).
+            let mut visits: Vec<(i64, f64, Option<KindModel>)> = Vec::new();
+            for (t, item, key) in acts.drain(..) {
+                match visits.last_mut() {
+                    Some(v) if v.0 == item => {
+                        v.1 = t;
+                        if v.2.is_none() {
+                            v.2 = key;
+                        }
+                    }
+                    _ => visits.push((item, t, key)),
+                }
+            }
+            for w in visits.windows(2) {
+                let gap = w[1].1 - w[0].1;
+                if gap <= MAX_GAP_SECONDS {
+                    out.push((gap, w[1].2.clone()));
+                }
+            }
+        }
+        Ok(out)
     }
 }
 

@@ -140,11 +140,14 @@ pub fn request_key(
     hex::encode(Sha256::digest(material.to_string().as_bytes()))
 }
 
+/// An image and the size it is sent at.
+type SentImage = (ItemImage, (u32, u32));
+
 /// One request: texts, images with their sent sizes.
 struct Ask {
     system: Option<String>,
     text: String,
-    images: Vec<(ItemImage, (u32, u32))>,
+    images: Vec<SentImage>,
 }
 
 type Fresh = (String, StoredResponse, String);
@@ -256,7 +259,29 @@ struct Done {
     fresh: Vec<Fresh>,
 }
 
-fn sent_images(cfg: &ModelConfig, item: &ItemContent) -> Vec<(ItemImage, (u32, u32))> {
+/// The images a kind's request carries, and for target boxes the index of the one image sent:
+/// the first that has a target already (the box to redo), else the first.
+fn request_images(
+    cfg: &ModelConfig,
+    kind: SuggestionKind,
+    item: &ItemContent,
+) -> (Vec<SentImage>, usize) {
+    if !templates::sends_images(kind) {
+        return (Vec::new(), 0);
+    }
+    let all = sent_images(cfg, item);
+    if kind != SuggestionKind::TargetBox {
+        return (all, 0);
+    }
+    let at = item
+        .images
+        .iter()
+        .position(|i| !i.target_boxes.is_empty())
+        .unwrap_or(0);
+    (all.into_iter().skip(at).take(1).collect(), at)
+}
+
+fn sent_images(cfg: &ModelConfig, item: &ItemContent) -> Vec<SentImage> {
     let ctx = cfg.score_context();
     item.images
         .iter()
@@ -304,11 +329,7 @@ async fn suggest_item(
     if kind == SuggestionKind::ImageDependency {
         return image_dependency(&asker, &template, &content, item_id, rev, min_gap).await;
     }
-    let images = if templates::sends_images(kind) {
-        sent_images(asker.cfg(), &content)
-    } else {
-        Vec::new()
-    };
+    let (images, box_image) = request_images(asker.cfg(), kind, &content);
     if kind == SuggestionKind::TargetBox && images.is_empty() {
         return failed("the item has no image to draw a box on".into(), Vec::new());
     }
@@ -333,7 +354,10 @@ async fn suggest_item(
                     *sent,
                     (img.width, img.height),
                 )
-                .map(|bbox| SuggestionValue::TargetBox { image: 0, bbox })
+                .map(|bbox| SuggestionValue::TargetBox {
+                    image: box_image,
+                    bbox,
+                })
                 .ok_or_else(|| "no box [x1, y1, x2, y2] in the reply".to_string())
             } else {
                 parse::parse(kind, &r.text)
@@ -501,11 +525,7 @@ pub fn estimate(project: &Project, req: &SuggestRequest) -> Result<SuggestEstima
     if per_item == 1 {
         for &id in &todo {
             let content = project.item(id)?.content;
-            let images = if templates::sends_images(req.kind) {
-                sent_images(&model.config, &content)
-            } else {
-                Vec::new()
-            };
+            let (images, _) = request_images(&model.config, req.kind, &content);
             let extra = Extra {
                 width: images.first().map(|(_, s)| s.0),
                 height: images.first().map(|(_, s)| s.1),
@@ -603,7 +623,8 @@ pub async fn run_suggestions(
         let mut batch = Vec::with_capacity(finished.len());
         let mut fresh = Vec::new();
         for f in finished {
-            let d = f.map_err(|e| EvalError::Config(format!("suggestion task: {e}")))?;
+            // A task that died has nothing to store; its item is asked again on resume.
+            let Ok(d) = f else { continue };
             fresh.extend(d.fresh);
             // A request cancelled midway is not an answer: it is asked again on resume.
             if d.error && cancel.is_cancelled() {

@@ -46,12 +46,14 @@ fn clean(s: &str) -> String {
 /// The text after `label:` on the first line that starts with it (case-insensitive, list
 /// markers and bold markers ignored).
 fn labelled(raw: &str, labels: &[&str]) -> Option<String> {
-    for line in raw.lines() {
-        let l = line
-            .trim()
-            .trim_start_matches(['-', '*', '#', ' '])
-            .replace("**", "");
-        for label in labels {
+    // Labels in the caller's order of preference: "Rewritten question:" wins over a
+    // "Question:" line that repeats the original.
+    for label in labels {
+        for line in raw.lines() {
+            let l = line
+                .trim()
+                .trim_start_matches(['-', '*', '#', ' '])
+                .replace("**", "");
             let head = l.get(..label.len());
             if head.is_some_and(|h| h.eq_ignore_ascii_case(label)) {
                 let rest = l[label.len()..].trim_start();
@@ -444,6 +446,13 @@ mod tests {
             }
         );
         assert!(explicit_rewrite("Line one.\nLine two.").is_err());
+        assert_eq!(
+            explicit_rewrite("Question: what is this?\nRewritten question: what is this sap tap?")
+                .unwrap(),
+            SuggestionValue::ExplicitRewrite {
+                question: "what is this sap tap?".into()
+            }
+        );
         assert_eq!(
             explicit_rewrite("\"What is the circled item in this Stardew Valley screenshot?\"")
                 .unwrap(),

@@ -128,7 +128,7 @@ async fn checklist_drafts_are_kept_parsed_or_not_resumed_free_and_reviewed_with_
     let value = first.value.clone().unwrap();
     let before = p.item(ids[0]).unwrap();
     let a = p
-        .accept_suggestion(first.id, before.rev, &value, None, &aiko)
+        .accept_suggestion(first.id, before.rev, &value, None, None, &aiko)
         .unwrap();
     assert_eq!(a.decision, "accepted");
     assert_eq!(a.edit_distance, 0);
@@ -145,11 +145,30 @@ async fn checklist_drafts_are_kept_parsed_or_not_resumed_free_and_reviewed_with_
     );
     // Once decided, a suggestion is not decided again.
     assert!(p
-        .accept_suggestion(first.id, after.rev, &value, None, &aiko)
+        .accept_suggestion(first.id, after.rev, &value, None, None, &aiko)
         .is_err());
     assert!(p
         .reject_suggestion(first.id, "changed my mind", &aiko)
         .is_err());
+
+    // A note cannot claim a suggestion; only accepting one links a revision to it.
+    let mut forged = assay_core::store::Edit {
+        base_rev: Some(after.rev),
+        content: after.content.clone(),
+        op: after.op,
+        tags: after.tags.clone(),
+        status: after.status,
+        note: Some("accepted suggestion #99 (checklist, model gpt-5, template x)".into()),
+    };
+    forged.content.question.push('!');
+    assert_eq!(
+        p.save_edit(ids[0], &forged, &aiko).unwrap_err().code(),
+        "invalid"
+    );
+    assert_eq!(
+        p.revisions(ids[0]).unwrap().last().unwrap().suggestion,
+        Some(first.id)
+    );
 
     // The unparsed one, accepted after the person wrote the criteria: an edit, with distance.
     let edited = SuggestionValue::Checklist {
@@ -157,7 +176,7 @@ async fn checklist_drafts_are_kept_parsed_or_not_resumed_free_and_reviewed_with_
     };
     let rev = p.item(ids[1]).unwrap().rev;
     let e = p
-        .accept_suggestion(refused[0].id, rev, &edited, None, &aiko)
+        .accept_suggestion(refused[0].id, rev, &edited, None, None, &aiko)
         .unwrap();
     assert_eq!(e.decision, "edited");
     assert!(e.edit_distance > 0);
@@ -192,6 +211,7 @@ async fn checklist_drafts_are_kept_parsed_or_not_resumed_free_and_reviewed_with_
             fourth.item_rev,
             &fourth.value.clone().unwrap(),
             None,
+            None,
             &aiko
         )
         .unwrap_err()
@@ -215,13 +235,16 @@ async fn checklist_drafts_are_kept_parsed_or_not_resumed_free_and_reviewed_with_
             r.unparsed,
             r.pending
         ),
-        (4, 1, 1, 1, 2, 1)
+        (4, 1, 1, 1, 0, 1)
     );
-    assert!(r.mean_edit_distance.unwrap() > 0.0);
-    // Time is the gap since the person's previous action: aiko's second acceptance has one;
-    // ben's rejection was his first action, and his edit after it is work without suggestions.
+    // The one edited acceptance was written from an output that did not parse: it is no
+    // measure of how much a draft needed changing.
+    assert_eq!(r.mean_edit_distance, None);
+    // Time per item is a person's visit to it, from their previous visit's last action:
+    // aiko's second item (an acceptance) is one visit with a suggestion; ben's rejection was
+    // his first action, and his edit of another item after it is one visit without.
     assert_eq!(
-        (report.decisions_with, report.actions_without),
+        (report.visits_with, report.visits_without),
         (1, 1),
         "{report:?}"
     );
@@ -366,7 +389,7 @@ async fn vague_stages_draft_direct_requests_utterances_and_three_distractors() {
         .find(|s| s.kind == SuggestionKind::Distractors)
         .unwrap();
     assert!(d.current_text.starts_with("FSU: "));
-    p.accept_suggestion(d.id, item.rev, &d.value.clone().unwrap(), None, &aiko)
+    p.accept_suggestion(d.id, item.rev, &d.value.clone().unwrap(), None, None, &aiko)
         .unwrap();
     let now = p.item(ids[0]).unwrap().content;
     assert_eq!(now.options.len(), item.content.options.len());
@@ -385,7 +408,7 @@ async fn vague_stages_draft_direct_requests_utterances_and_three_distractors() {
         .find(|s| s.kind == SuggestionKind::DirectRequest)
         .unwrap();
     let rev = p.item(ids[0]).unwrap().rev;
-    p.accept_suggestion(dr.id, rev, &dr.value.clone().unwrap(), None, &aiko)
+    p.accept_suggestion(dr.id, rev, &dr.value.clone().unwrap(), None, None, &aiko)
         .unwrap();
     let now = p.item(ids[0]).unwrap().content;
     assert_eq!(
@@ -447,7 +470,7 @@ async fn stage_suggestions_become_decisions_only_when_a_person_accepts_them() {
     let rev = p.item(ids[0]).unwrap().rev;
     // A stage kind needs the stage it decides.
     assert!(p
-        .accept_suggestion(sug.id, rev, &sug.value.clone().unwrap(), None, &aiko)
+        .accept_suggestion(sug.id, rev, &sug.value.clone().unwrap(), None, None, &aiko)
         .is_err());
     let a = p
         .accept_suggestion(
@@ -455,6 +478,7 @@ async fn stage_suggestions_become_decisions_only_when_a_person_accepts_them() {
             rev,
             &sug.value.clone().unwrap(),
             Some(stages[2].id),
+            None,
             &aiko,
         )
         .unwrap();
@@ -464,20 +488,39 @@ async fn stage_suggestions_become_decisions_only_when_a_person_accepts_them() {
     assert_eq!(f.decisions[0].by.as_deref(), Some("aiko"));
     assert_eq!(f.decisions[0].suggestion_id, Some(sug.id));
     assert!(f.decisions[0].reason.as_deref().unwrap().contains("gemini"));
-    // The person may overrule the model: accepting "drop" instead is an edited acceptance.
+    // The person may overrule the model, with a reason: accepting "drop" instead is an edited
+    // acceptance. Figures the person typed do not reach the record: only keep or drop does.
     let other = p.item_suggestions(ids[1]).unwrap().remove(0);
     let dropped = SuggestionValue::ImageDependency {
         keep: false,
-        with_image: 8.0,
-        without_image: 3.0,
+        with_image: 1.0,
+        without_image: 9.0,
         min_gap: 1.0,
     };
     let rev = p.item(ids[1]).unwrap().rev;
+    assert!(p
+        .accept_suggestion(other.id, rev, &dropped, Some(stages[2].id), None, &aiko)
+        .unwrap_err()
+        .to_string()
+        .contains("say why"));
     let e = p
-        .accept_suggestion(other.id, rev, &dropped, Some(stages[2].id), &aiko)
+        .accept_suggestion(
+            other.id,
+            rev,
+            &dropped,
+            Some(stages[2].id),
+            Some("the question names the sign; no image needed"),
+            &aiko,
+        )
         .unwrap();
     assert_eq!(e.decision, "edited");
-    assert!(!p.filtering(ids[1]).unwrap().kept);
+    let f = p.filtering(ids[1]).unwrap();
+    assert!(!f.kept);
+    let why = f.decisions[0].reason.clone().unwrap();
+    assert!(
+        why.starts_with("the question names the sign") && why.contains("8.0 with the image"),
+        "{why}"
+    );
 
     // Difficulty reads stored runs and sends nothing; an item without a run is an error that
     // names the model.

@@ -623,7 +623,12 @@ export type RescoreResult = { run_id: number, scorer: string, version: number, r
 
 export type ReviewDecision = "approve" | "request_changes";
 
-export type RevisionInfo = { rev: number, author: string | null, role: Role | null, round: number, created_at: string, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, note: string | null, };
+export type RevisionInfo = { rev: number, author: string | null, role: Role | null, round: number, created_at: string, op: RefinementOp | null, tags: Array<IssueTag>, status: ItemStatus, note: string | null, 
+/**
+ * The suggestion whose acceptance wrote this revision (recorded by the store, so a note
+ * cannot claim it).
+ */
+suggestion: number | null, };
 
 export type Role = "annotator" | "auditor" | "researcher";
 
@@ -758,20 +763,36 @@ decision: string, by: string, rev: number | null, stage_decision_id: number | nu
 
 export type SuggestionKind = "screening" | "difficulty" | "image_dependency" | "checklist" | "explicit_rewrite" | "direct_request" | "indirect_utterance" | "distractors" | "crag_questions" | "target_box" | "operation";
 
-export type SuggestionReport = { rows: Array<SuggestionStats>, median_seconds_with: number | null, median_seconds_without: number | null, decisions_with: number, actions_without: number, };
-
-export type SuggestionStats = { kind: string, model: string, suggested: number, unparsed: number, errors: number, accepted: number, edited: number, rejected: number, 
+export type SuggestionReport = { rows: Array<SuggestionStats>, 
 /**
- * Parsed, not yet decided.
+ * Median seconds per item visit with a decision on a suggestion, and without one.
+ */
+median_seconds_with: number | null, median_seconds_without: number | null, visits_with: number, visits_without: number, };
+
+export type SuggestionStats = { kind: string, model: string, 
+/**
+ * Outputs stored (failed requests left out).
+ */
+suggested: number, 
+/**
+ * Outputs that did not parse and nobody has decided on.
+ */
+unparsed: number, 
+/**
+ * Items whose latest request for this kind and model failed.
+ */
+errors: number, accepted: number, edited: number, rejected: number, 
+/**
+ * Parsed, not yet decided. `accepted + edited + rejected + pending + unparsed` is
+ * `suggested`.
  */
 pending: number, 
 /**
- * Mean characters changed before an edited acceptance.
+ * Mean characters changed before an edited acceptance (of parsed drafts).
  */
 mean_edit_distance: number | null, 
 /**
- * Median seconds per decision on these suggestions (the gap since the person's previous
- * action, breaks left out).
+ * Median seconds per item where a person decided on one of these suggestions.
  */
 median_seconds: number | null, };
 
@@ -915,7 +936,7 @@ export const commands = {
   suggestStatus: (): Promise<SuggestStatus> => invoke<SuggestStatus>('suggest_status'),
   cancelSuggest: (): Promise<null> => invoke<null>('cancel_suggest'),
   itemSuggestions: (id: number): Promise<Array<Suggestion>> => invoke<Array<Suggestion>>('item_suggestions', { id }),
-  acceptSuggestion: (id: number, suggestion: number, baseRev: number, value: SuggestionValue, stageId: number | null): Promise<ItemDetail> => invoke<ItemDetail>('accept_suggestion', { id, suggestion, baseRev, value, stageId }),
+  acceptSuggestion: (id: number, suggestion: number, baseRev: number, value: SuggestionValue, stageId: number | null, reason: string | null): Promise<ItemDetail> => invoke<ItemDetail>('accept_suggestion', { id, suggestion, baseRev, value, stageId, reason }),
   rejectSuggestion: (id: number, suggestion: number, reason: string): Promise<Array<Suggestion>> => invoke<Array<Suggestion>>('reject_suggestion', { id, suggestion, reason }),
   suggestionReport: (): Promise<SuggestionReport> => invoke<SuggestionReport>('suggestion_report'),
 };

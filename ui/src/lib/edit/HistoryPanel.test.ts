@@ -7,7 +7,7 @@ afterEach(cleanup);
 
 const rev = (n: number, author: string | null): RevisionInfo => ({
   rev: n, author, role: author ? 'annotator' : null, round: 1, created_at: '2026-11-30T10:00:00Z',
-  op: n ? 'answer_correction' : null, tags: [], status: n ? 'edited' : 'todo', note: null,
+  op: n ? 'answer_correction' : null, tags: [], status: n ? 'edited' : 'todo', note: null, suggestion: null,
 });
 
 describe('HistoryPanel', () => {

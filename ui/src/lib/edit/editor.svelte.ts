@@ -261,12 +261,22 @@ export class Editor {
   }
 
   /** Accepts a suggestion (as given or edited) on the revision on screen; true when written. */
-  async acceptSuggestion(suggestion: number, value: SuggestionValue, stageId: number | null): Promise<boolean> {
+  async acceptSuggestion(suggestion: number, value: SuggestionValue, stageId: number | null, reason: string | null): Promise<boolean> {
     if (!this.detail) return false;
     await this.flush();
-    if (this.conflict) return false;
-    await this.replaceWith(api.acceptSuggestion(this.detail.item.id, suggestion, this.detail.item.rev, value, stageId));
-    return this.error === null;
+    // The person's own typing comes first: a change that could not be saved (a rule it does
+    // not meet, a conflict, an error) is not replaced by the draft.
+    const w = this.work ? ($state.snapshot(this.work) as Snapshot) : null;
+    if (this.conflict || this.held || this.error || !w || !this.committed || !same(w, this.committed)) {
+      this.error = this.error ?? 'save or undo your own change to this item before accepting a suggestion';
+      return false;
+    }
+    const before = this.committed;
+    await this.replaceWith(api.acceptSuggestion(this.detail.item.id, suggestion, this.detail.item.rev, value, stageId, reason));
+    if (this.error !== null) return false;
+    // Undo takes the accepted draft back like any edit.
+    this.undo.record(before);
+    return true;
   }
 
   /** An auditor signs the item off (locking it) or reopens it. */

@@ -5,7 +5,7 @@ import { api, asApiError } from '../api/client';
 import type { Suggestion, SuggestionValue } from '../api/client';
 import { decidesStage, emptyValue, isError, template, valueFromText } from './values';
 
-export type Acceptor = (suggestion: number, value: SuggestionValue, stageId: number | null) => Promise<boolean>;
+export type Acceptor = (suggestion: number, value: SuggestionValue, stageId: number | null, reason: string | null) => Promise<boolean>;
 
 export class SuggestionReview {
   list = $state<Suggestion[]>([]);
@@ -13,7 +13,8 @@ export class SuggestionReview {
   focus = $state(0);
   texts = $state<Record<number, string>>({});
   reasons = $state<Record<number, string>>({});
-  stageId = $state<number | null>(null);
+  /** The stage each keep/drop suggestion decides, chosen per suggestion. */
+  stages = $state<Record<number, number | null>>({});
   error = $state<string | null>(null);
   /** Bumped to ask the panel to focus the reason field of the focused suggestion. */
   askReason = $state(0);
@@ -40,6 +41,7 @@ export class SuggestionReview {
       if (!same) {
         this.texts = {};
         this.reasons = {};
+        this.stages = {};
         this.focus = 0;
       }
       for (const s of list) {
@@ -74,12 +76,14 @@ export class SuggestionReview {
       this.error = v.error;
       return;
     }
-    if (decidesStage(s.kind) && this.stageId === null) {
+    const stage = this.stages[s.id] ?? null;
+    if (decidesStage(s.kind) && stage === null) {
       this.error = 'choose the stage this keep/drop decision is for';
       return;
     }
     this.error = null;
-    const ok = await accept(s.id, v, decidesStage(s.kind) ? this.stageId : null);
+    const reason = (this.reasons[s.id] ?? '').trim() || null;
+    const ok = await accept(s.id, v, decidesStage(s.kind) ? stage : null, reason);
     if (ok && this.itemId !== null) await this.load(this.itemId);
   }
 
