@@ -182,10 +182,47 @@ fn refuse_blind(tx: &rusqlite::Connection, item_id: i64, author: &Author) -> Res
     }
 }
 
+/// What a draft of `kind` rests on: the part it changes and what the model was shown (the
+/// question, the reference, the images; the options and VAGUE's direct request where its prompt
+/// shows them). A change to any of them makes it stale; an edit elsewhere leaves it current.
+fn basis(kind: SuggestionKind, c: &crate::model::ItemContent, op: Option<RefinementOp>) -> String {
+    let images: Vec<&str> = c.images.iter().map(|i| i.hash.as_str()).collect();
+    let mut b = format!(
+        "{}\u{0}{}\u{0}{}\u{0}{}",
+        SuggestionValue::current_text(kind, c, op),
+        c.question,
+        c.reference_text().unwrap_or_default(),
+        images.join("\u{1}")
+    );
+    if matches!(
+        kind,
+        SuggestionKind::Operation | SuggestionKind::Distractors
+    ) {
+        for o in &c.options {
+            b.push('\u{1}');
+            b.push_str(&o.text);
+        }
+    }
+    if matches!(
+        kind,
+        SuggestionKind::IndirectUtterance | SuggestionKind::Distractors
+    ) {
+        b.push('\u{0}');
+        b.push_str(&SuggestionValue::current_text(
+            SuggestionKind::DirectRequest,
+            c,
+            op,
+        ));
+    }
+    b
+}
+
 const SELECT: &str = "SELECT s.id, s.run_id, s.item_id, s.kind, s.model, s.template, s.item_rev,
         s.outcome, s.value, s.raw, s.problem, s.created_at, i.rev,
         f.decision, u.name, f.rev, f.stage_decision_id, f.edit_distance, f.reason, f.created_at,
-        (SELECT r.content FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev), i.op
+        (SELECT r.content FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev), i.op,
+        (SELECT r.content FROM revisions r WHERE r.item_id = i.id AND r.rev = s.item_rev),
+        (SELECT r.op FROM revisions r WHERE r.item_id = i.id AND r.rev = s.item_rev)
      FROM suggestions s JOIN items i ON i.id = s.item_id
      LEFT JOIN suggestion_reviews f ON f.suggestion_id = s.id
      LEFT JOIN users u ON u.id = f.author_id";
@@ -202,6 +239,18 @@ fn row_to_suggestion(r: &rusqlite::Row<'_>) -> rusqlite::Result<Suggestion> {
     let op: Option<String> = r.get(21)?;
     let op = op.as_deref().and_then(RefinementOp::parse);
     let decision: Option<String> = r.get(13)?;
+    let current_text = SuggestionValue::current_text(kind, &content, op);
+    // Stale when what this kind changes is no longer what the model saw: another field's edit
+    // leaves a draft current.
+    let stale = item_rev < current_rev && {
+        let then: Option<String> = r.get(22)?;
+        let then_op: Option<String> = r.get(23)?;
+        let then = then
+            .and_then(|c| super::items::parse_content(&c).ok())
+            .unwrap_or_default();
+        let then_op = then_op.as_deref().and_then(RefinementOp::parse);
+        kind.decides_stage() || basis(kind, &then, then_op) != basis(kind, &content, op)
+    };
     Ok(Suggestion {
         id: r.get(0)?,
         run_id: r.get(1)?,
@@ -210,9 +259,9 @@ fn row_to_suggestion(r: &rusqlite::Row<'_>) -> rusqlite::Result<Suggestion> {
         model: r.get(4)?,
         template: r.get(5)?,
         item_rev,
-        stale: item_rev < current_rev,
+        stale,
         outcome: r.get(7)?,
-        current_text: SuggestionValue::current_text(kind, &content, op),
+        current_text,
         suggested_text: value.as_ref().map(|v| v.text()).unwrap_or_default(),
         value,
         raw: r.get(9)?,

@@ -400,13 +400,16 @@ async fn vague_stages_draft_direct_requests_utterances_and_three_distractors() {
     assert!(now.options.iter().any(|o| o.text
         == "The speaker wants person1 to use the tow truck."
         && o.kind == Some(assay_core::DistractorKind::NonExistent)));
-    // The direct request brings its triplet into the item.
+    // The direct request brings its triplet into the item. The distractors just accepted did
+    // not touch what its draft changes or what its model was shown: still current.
     let dr = p
         .item_suggestions(ids[0])
         .unwrap()
         .into_iter()
         .find(|s| s.kind == SuggestionKind::DirectRequest)
         .unwrap();
+    assert!(dr.item_rev < p.item(ids[0]).unwrap().rev);
+    assert!(!dr.stale);
     let rev = p.item(ids[0]).unwrap().rev;
     p.accept_suggestion(dr.id, rev, &dr.value.clone().unwrap(), None, None, &aiko)
         .unwrap();
@@ -416,6 +419,14 @@ async fn vague_stages_draft_direct_requests_utterances_and_three_distractors() {
         Some("Hey, person1, move the sedan.")
     );
     assert_eq!(now.metadata["solution_triplet"]["object"], "sedan");
+    // The utterance was written from the old direct request: now stale.
+    let utterance = p
+        .item_suggestions(ids[0])
+        .unwrap()
+        .into_iter()
+        .find(|s| s.kind == SuggestionKind::IndirectUtterance)
+        .unwrap();
+    assert!(utterance.stale);
 }
 
 #[tokio::test]
