@@ -36,88 +36,123 @@ fn author(p: &Project, name: &str) -> Result<Author> {
 pub fn team(args: &[String]) -> Result<()> {
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let secs: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20);
+    let annotators: Vec<usize> = args
+        .iter()
+        .position(|a| a == "--annotators")
+        .and_then(|i| args.get(i + 1))
+        .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![8]);
+    let sustained_only = args.iter().any(|a| a == "--sustained-only");
     let dir = crate::root().join("target/bench-team");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir)?;
-    let data = dir.join("synthetic.jsonl");
-    crate::bench::generate(&data, n)?;
-    let mut lead = crate::fresh_project_from(&dir.join("lead.assay"), &data)?;
     let cluster = Cluster::start().map_err(anyhow::Error::msg)?;
     let mut admin = postgres::Client::connect(&cluster.admin_url("postgres"), postgres::NoTls)?;
-    admin.batch_execute("CREATE DATABASE bench")?;
-    admin.batch_execute("CREATE DATABASE sustained")?;
-    let admin_url = cluster.admin_url("bench");
     let member =
         |who: &str, db: &str| format!("postgres://{who}:pw@127.0.0.1:{}/{db}", cluster.port);
 
-    let t = Instant::now();
-    assay_sync::init(&admin_url, &mut lead)?;
-    println!("publish {n} items: {:.2} s", t.elapsed().as_secs_f64());
-    assay_sync::add_member(&admin_url, "aiko", Role::Annotator, "pw")?;
-    let t = Instant::now();
-    let (mut aiko, _) = assay_sync::join(&member("aiko", "bench"), &dir.join("aiko.assay"))?;
-    println!(
-        "first pull (join) of {n} items: {:.2} s",
-        t.elapsed().as_secs_f64()
-    );
+    if !sustained_only {
+        let data = dir.join("synthetic.jsonl");
+        crate::bench::generate(&data, n)?;
+        let mut lead = crate::fresh_project_from(&dir.join("lead.assay"), &data)?;
+        admin.batch_execute("CREATE DATABASE bench")?;
+        let admin_url = cluster.admin_url("bench");
+        let t = Instant::now();
+        assay_sync::init(&admin_url, &mut lead)?;
+        println!("publish {n} items: {:.2} s", t.elapsed().as_secs_f64());
+        assay_sync::add_member(&admin_url, "aiko", Role::Annotator, "pw")?;
+        let t = Instant::now();
+        let (mut aiko, _) = assay_sync::join(&member("aiko", "bench"), &dir.join("aiko.assay"))?;
+        println!(
+            "first pull (join) of {n} items: {:.2} s",
+            t.elapsed().as_secs_f64()
+        );
 
-    let ids = aiko.query_ids(&Filter::default())?;
-    let who = author(&aiko, "aiko")?;
-    edit_some(&mut aiko, &who, &ids, 100, "bench")?;
-    let t = Instant::now();
-    let r = assay_sync::sync(&member("aiko", "bench"), &mut aiko)?;
-    println!(
-        "sync pushing {} new revisions: {:.0} ms",
-        r.pushed,
-        t.elapsed().as_secs_f64() * 1e3
-    );
-    let t = Instant::now();
-    let r = assay_sync::sync(&admin_url, &mut lead)?;
-    println!(
-        "sync pulling {} new revisions: {:.0} ms",
-        r.pulled,
-        t.elapsed().as_secs_f64() * 1e3
-    );
-
-    // Sustained: eight annotators on a small project, each saving three revisions then syncing,
-    // as fast as they can, for `secs` seconds.
-    let small = crate::root().join("assets/sample/jgraph-mini/jgraph-mini.jsonl");
-    let mut base = crate::fresh_project_from(&dir.join("small.assay"), &small)?;
-    let small_admin = cluster.admin_url("sustained");
-    assay_sync::init(&small_admin, &mut base)?;
-    let names: Vec<String> = (0..8).map(|i| format!("annotator{i}")).collect();
-    for nm in &names {
-        assay_sync::add_member(&small_admin, nm, Role::Annotator, "pw")?;
+        let ids = aiko.query_ids(&Filter::default())?;
+        let who = author(&aiko, "aiko")?;
+        edit_some(&mut aiko, &who, &ids, 100, "bench")?;
+        let t = Instant::now();
+        let r = assay_sync::sync(&member("aiko", "bench"), &mut aiko)?;
+        println!(
+            "sync pushing {} new revisions: {:.0} ms",
+            r.pushed,
+            t.elapsed().as_secs_f64() * 1e3
+        );
+        let t = Instant::now();
+        let r = assay_sync::sync(&admin_url, &mut lead)?;
+        println!(
+            "sync pulling {} new revisions: {:.0} ms",
+            r.pulled,
+            t.elapsed().as_secs_f64() * 1e3
+        );
     }
-    let until = Instant::now() + Duration::from_secs(secs);
-    let made: usize = std::thread::scope(|s| -> Result<usize> {
-        let hs: Vec<_> = names
+
+    // Sustained: K annotators on a small project, each saving three revisions then syncing,
+    // as fast as they can, for `secs` seconds; for each K of `--annotators 8,20,50`.
+    let small = crate::root().join("assets/sample/jgraph-mini/jgraph-mini.jsonl");
+    for (round, &k) in annotators.iter().enumerate() {
+        let db = format!("sustained{round}");
+        admin.batch_execute(&format!("CREATE DATABASE {db}"))?;
+        let mut base = crate::fresh_project_from(&dir.join(format!("small{round}.assay")), &small)?;
+        let small_admin = cluster.admin_url(&db);
+        assay_sync::init(&small_admin, &mut base)?;
+        let names: Vec<String> = (0..k).map(|i| format!("r{round}annotator{i}")).collect();
+        for nm in &names {
+            assay_sync::add_member(&small_admin, nm, Role::Annotator, "pw")?;
+        }
+        // Everyone joins first, so the timed part is saving and syncing only.
+        let joined: Vec<(String, Project)> = names
             .iter()
             .map(|nm| {
-                let url = member(nm, "sustained");
-                let path = dir.join(format!("{nm}.assay"));
-                s.spawn(move || -> Result<usize> {
-                    let (mut p, _) = assay_sync::join(&url, &path)?;
-                    let who = author(&p, nm)?;
-                    let ids = p.query_ids(&Filter::default())?;
-                    let mut made = 0;
-                    while Instant::now() < until {
-                        edit_some(&mut p, &who, &ids, 3, nm)?;
-                        made += 3;
-                        assay_sync::sync(&url, &mut p)?;
-                    }
-                    Ok(made)
-                })
+                let url = member(nm, &db);
+                let (p, _) = assay_sync::join(&url, &dir.join(format!("{nm}.assay")))?;
+                Ok((nm.clone(), p))
             })
-            .collect();
-        hs.into_iter()
-            .map(|h| h.join().expect("annotator thread"))
-            .sum()
-    })?;
-    println!(
-        "sustained: 8 annotators saving and syncing for {secs} s: {made} revisions = {:.0} revisions/s",
-        made as f64 / secs as f64
-    );
+            .collect::<Result<_>>()?;
+        let until = Instant::now() + Duration::from_secs(secs);
+        let results: Vec<(usize, Vec<f64>)> = std::thread::scope(|s| -> Result<_> {
+            let hs: Vec<_> = joined
+                .into_iter()
+                .map(|(nm, mut p)| {
+                    let url = member(&nm, &db);
+                    s.spawn(move || -> Result<(usize, Vec<f64>)> {
+                        let who = author(&p, &nm)?;
+                        let ids = p.query_ids(&Filter::default())?;
+                        let mut made = 0;
+                        let mut syncs = Vec::new();
+                        while Instant::now() < until {
+                            edit_some(&mut p, &who, &ids, 3, &nm)?;
+                            made += 3;
+                            let t = Instant::now();
+                            assay_sync::sync(&url, &mut p)?;
+                            syncs.push(t.elapsed().as_secs_f64() * 1000.0);
+                        }
+                        Ok((made, syncs))
+                    })
+                })
+                .collect();
+            hs.into_iter()
+                .map(|h| h.join().expect("annotator thread"))
+                .collect()
+        })?;
+        let made: usize = results.iter().map(|r| r.0).sum();
+        let mut syncs: Vec<f64> = results.into_iter().flat_map(|r| r.1).collect();
+        syncs.sort_by(f64::total_cmp);
+        let pct = |q: f64| {
+            syncs
+                .get(((syncs.len() as f64 - 1.0) * q).round() as usize)
+                .copied()
+                .unwrap_or(0.0)
+        };
+        println!(
+            "sustained: {k} annotators saving and syncing for {secs} s: {made} revisions = {:.0} revisions/s; {} syncs, sync p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms",
+            made as f64 / secs as f64,
+            syncs.len(),
+            pct(0.5),
+            pct(0.95),
+            syncs.last().copied().unwrap_or(0.0)
+        );
+    }
     cluster.stop();
     let _ = Path::new(&dir);
     Ok(())

@@ -1,6 +1,7 @@
 //! Twenty simulated annotators, each with a replica of their own, saving and syncing
-//! concurrently through one PostgreSQL database for a minute (ASSAY_SOAK_SECS to change it):
-//! every revision made reaches the team exactly once and every replica ends on the same state.
+//! concurrently through one PostgreSQL database for a minute (ASSAY_SOAK_SECS and
+//! ASSAY_SOAK_PEOPLE to change them; issue 24 runs it at 50): every revision made reaches the team
+//! exactly once and every replica ends on the same state.
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -10,8 +11,6 @@ use assay_core::store::{Author, Edit};
 use assay_core::{Project, Role};
 use assay_sync::cluster::Cluster;
 use postgres::{Client, NoTls};
-
-const PEOPLE: usize = 20;
 
 fn state(p: &Project) -> Vec<(String, i64, Option<String>)> {
     let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
@@ -35,6 +34,10 @@ fn twenty_annotators_save_and_sync_at_once() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(60);
+    let people: usize = std::env::var("ASSAY_SOAK_PEOPLE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
     let cluster = Cluster::start().expect("a private PostgreSQL cluster");
     let dir = tempfile::tempdir().unwrap();
     let mut admin = Client::connect(&cluster.admin_url("postgres"), NoTls).unwrap();
@@ -50,7 +53,7 @@ fn twenty_annotators_save_and_sync_at_once() {
     )
     .unwrap();
     assay_sync::init(&cluster.admin_url("soak"), &mut lead).unwrap();
-    let names: Vec<String> = (0..PEOPLE).map(|i| format!("annotator{i:02}")).collect();
+    let names: Vec<String> = (0..people).map(|i| format!("annotator{i:02}")).collect();
     for n in &names {
         assay_sync::add_member(&cluster.admin_url("soak"), n, Role::Annotator, "pw").unwrap();
     }
@@ -101,7 +104,7 @@ fn twenty_annotators_save_and_sync_at_once() {
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     let total: usize = made.iter().sum();
-    assert!(total >= PEOPLE * 3, "every annotator saved");
+    assert!(total >= people * 3, "every annotator saved");
 
     let mut owner = Client::connect(&cluster.admin_url("soak"), NoTls).unwrap();
     let there: i64 = owner
@@ -142,7 +145,7 @@ fn twenty_annotators_save_and_sync_at_once() {
     );
     assert!(states.iter().all(|s| *s == states[0]), "replicas agree");
     eprintln!(
-        "soak: {PEOPLE} annotators, {secs} s, {total} revisions ({:.1}/s through one database)",
+        "soak: {people} annotators, {secs} s, {total} revisions ({:.1}/s through one database)",
         total as f64 / secs as f64
     );
     cluster.stop();
