@@ -18,3 +18,18 @@ pub fn clip(s: &str, max: usize) -> String {
         t
     }
 }
+
+/// A progress bar for a long job with a running message (hidden under `--json`, whose output
+/// is the result alone).
+pub fn job_bar(json: bool, len: u64) -> anyhow::Result<indicatif::ProgressBar> {
+    let bar = if json {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(len)
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("[{bar:40}] {pos}/{len} eta {eta} | {msg}")?
+            .progress_chars("=> "),
+    );
+    Ok(bar)
+}

@@ -3,7 +3,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{named, Ctx};
 use crate::output;
@@ -198,15 +197,7 @@ pub fn eval(ctx: &Ctx, a: EvalArgs) -> anyhow::Result<()> {
         scorer,
         judge: a.judge,
     };
-    let bar = if ctx.json {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(0)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("[{bar:40}] {pos}/{len} eta {eta} | {msg}")?
-            .progress_chars("=> "),
-    );
+    let bar = output::job_bar(ctx.json, 0)?;
     let b2 = bar.clone();
     let progress = Arc::new(move |p: &assay_eval::EvalProgress| {
         b2.set_length(p.total as u64);

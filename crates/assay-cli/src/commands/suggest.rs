@@ -6,7 +6,6 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use super::items::{filter_from, FilterArgs};
 use super::Ctx;
@@ -114,15 +113,7 @@ pub fn suggest(ctx: &Ctx, a: SuggestArgs) -> anyhow::Result<()> {
         );
         return Ok(());
     }
-    let bar = if ctx.json {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(est.todo as u64)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("[{bar:40}] {pos}/{len} eta {eta} | {msg}")?
-            .progress_chars("=> "),
-    );
+    let bar = output::job_bar(ctx.json, est.todo as u64)?;
     let b2 = bar.clone();
     let progress = Arc::new(move |p: &suggest::SuggestProgress| {
         b2.set_length(p.total as u64);

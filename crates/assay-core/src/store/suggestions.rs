@@ -171,6 +171,24 @@ pub(crate) fn claims_a_suggestion(note: &str) -> bool {
     n.starts_with("accepted suggestion #") || n.starts_with("edited suggestion #")
 }
 
+/// A suggestion has one fate: a second decision on it is refused.
+fn refuse_decided(tx: &rusqlite::Connection, id: i64) -> Result<()> {
+    let decided = tx
+        .query_row(
+            "SELECT 1 FROM suggestion_reviews WHERE suggestion_id = ?1",
+            [id],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some();
+    if decided {
+        return Err(Error::Invalid(format!(
+            "suggestion {id} was already accepted or rejected"
+        )));
+    }
+    Ok(())
+}
+
 /// A person in a blind round over the item neither sees nor decides its suggestions.
 fn refuse_blind(tx: &rusqlite::Connection, item_id: i64, author: &Author) -> Result<()> {
     match super::blind::blind_hold(tx, item_id, author.user_id)? {
@@ -413,19 +431,7 @@ impl Project {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if tx
-            .query_row(
-                "SELECT 1 FROM suggestion_reviews WHERE suggestion_id = ?1",
-                [id],
-                |_| Ok(()),
-            )
-            .optional()?
-            .is_some()
-        {
-            return Err(Error::Invalid(format!(
-                "suggestion {id} was already accepted or rejected"
-            )));
-        }
+        refuse_decided(&tx, id)?;
         refuse_blind(&tx, item_id, author)?;
         let (rev, stage_decision_id) = match value.stage_decision() {
             Some((keep, own)) => {
@@ -579,19 +585,7 @@ impl Project {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if tx
-            .query_row(
-                "SELECT 1 FROM suggestion_reviews WHERE suggestion_id = ?1",
-                [id],
-                |_| Ok(()),
-            )
-            .optional()?
-            .is_some()
-        {
-            return Err(Error::Invalid(format!(
-                "suggestion {id} was already accepted or rejected"
-            )));
-        }
+        refuse_decided(&tx, id)?;
         refuse_blind(&tx, item_id, author)?;
         tx.execute(
             "INSERT INTO suggestion_reviews (suggestion_id, decision, author_id, reason, created_at)

@@ -150,6 +150,42 @@ struct Ask {
     images: Vec<SentImage>,
 }
 
+impl Ask {
+    /// The request a single-request kind sends for an item, and for target boxes the index of
+    /// the image sent. The runner sends it; the estimate looks its key up in the cache.
+    fn for_item(
+        cfg: &ModelConfig,
+        kind: SuggestionKind,
+        template: &str,
+        item: &ItemContent,
+    ) -> (Self, usize) {
+        let (images, box_image) = request_images(cfg, kind, item);
+        let extra = Extra {
+            width: images.first().map(|(_, s)| s.0),
+            height: images.first().map(|(_, s)| s.1),
+            ..Default::default()
+        };
+        let (system, text) = templates::render(template, item, &extra);
+        (
+            Ask {
+                system,
+                text,
+                images,
+            },
+            box_image,
+        )
+    }
+
+    fn key(&self, cfg: &ModelConfig) -> String {
+        let sizes: Vec<(String, (u32, u32))> = self
+            .images
+            .iter()
+            .map(|(i, s)| (i.hash.clone(), *s))
+            .collect();
+        request_key(cfg, self.system.as_deref(), &self.text, &sizes)
+    }
+}
+
 type Fresh = (String, StoredResponse, String);
 type Shared = tokio::sync::OnceCell<std::result::Result<ChatResponse, String>>;
 
@@ -176,9 +212,7 @@ impl Asker {
         &self,
         a: &Ask,
     ) -> std::result::Result<(ChatResponse, String, bool, Option<Fresh>), String> {
-        let sizes: Vec<(String, (u32, u32))> =
-            a.images.iter().map(|(i, s)| (i.hash.clone(), *s)).collect();
-        let key = request_key(self.cfg(), a.system.as_deref(), &a.text, &sizes);
+        let key = a.key(self.cfg());
         let hit = self
             .reader
             .lock()
@@ -281,6 +315,22 @@ fn request_images(
     (all.into_iter().skip(at).take(1).collect(), at)
 }
 
+impl Done {
+    /// An item whose request failed (or could not be made), with the responses already paid for.
+    fn failed(item_id: i64, rev: i64, e: String, fresh: Vec<Fresh>) -> Self {
+        Done {
+            item_id,
+            rev,
+            value: Err(e),
+            raw: None,
+            error: true,
+            key: None,
+            from_cache: false,
+            fresh,
+        }
+    }
+}
+
 fn sent_images(cfg: &ModelConfig, item: &ItemContent) -> Vec<SentImage> {
     let ctx = cfg.score_context();
     item.images
@@ -303,47 +353,20 @@ async fn suggest_item(
         .and_then(|p| p.item(item_id).map_err(|e| e.to_string()));
     let (content, rev) = match loaded {
         Ok(v) => (v.content, v.rev),
-        Err(e) => {
-            return Done {
-                item_id,
-                rev: 0,
-                value: Err(e),
-                raw: None,
-                error: true,
-                key: None,
-                from_cache: false,
-                fresh: Vec::new(),
-            }
-        }
-    };
-    let failed = |e: String, fresh: Vec<Fresh>| Done {
-        item_id,
-        rev,
-        value: Err(e),
-        raw: None,
-        error: true,
-        key: None,
-        from_cache: false,
-        fresh,
+        Err(e) => return Done::failed(item_id, 0, e, Vec::new()),
     };
     if kind == SuggestionKind::ImageDependency {
         return image_dependency(&asker, &template, &content, item_id, rev, min_gap).await;
     }
-    let (images, box_image) = request_images(asker.cfg(), kind, &content);
-    if kind == SuggestionKind::TargetBox && images.is_empty() {
-        return failed("the item has no image to draw a box on".into(), Vec::new());
+    let (ask, box_image) = Ask::for_item(asker.cfg(), kind, &template, &content);
+    if kind == SuggestionKind::TargetBox && ask.images.is_empty() {
+        return Done::failed(
+            item_id,
+            rev,
+            "the item has no image to draw a box on".into(),
+            Vec::new(),
+        );
     }
-    let extra = Extra {
-        width: images.first().map(|(_, s)| s.0),
-        height: images.first().map(|(_, s)| s.1),
-        ..Default::default()
-    };
-    let (system, text) = templates::render(&template, &content, &extra);
-    let ask = Ask {
-        system,
-        text,
-        images,
-    };
     match asker.ask(&ask).await {
         Ok((r, key, from_cache, fresh)) => {
             let value = if kind == SuggestionKind::TargetBox {
@@ -373,7 +396,7 @@ async fn suggest_item(
                 fresh: fresh.into_iter().collect(),
             }
         }
-        Err(e) => failed(e, Vec::new()),
+        Err(e) => Done::failed(item_id, rev, e, Vec::new()),
     }
 }
 
@@ -394,16 +417,12 @@ async fn image_dependency(
     let mut all_cached = true;
     for variant in [Variant::Original, Variant::NoImage] {
         let Some(p) = crate::prompt::render(&answer_template, content, variant, &ctx) else {
-            return Done {
+            return Done::failed(
                 item_id,
                 rev,
-                value: Err("the item's question cannot be asked".into()),
-                raw: None,
-                error: true,
-                key: None,
-                from_cache: false,
+                "the item's question cannot be asked".into(),
                 fresh,
-            };
+            );
         };
         let ask = Ask {
             system: p.system,
@@ -416,18 +435,7 @@ async fn image_dependency(
                 fresh.extend(f);
                 answers.push(r.text);
             }
-            Err(e) => {
-                return Done {
-                    item_id,
-                    rev,
-                    value: Err(e),
-                    raw: None,
-                    error: true,
-                    key: None,
-                    from_cache: false,
-                    fresh,
-                }
-            }
+            Err(e) => return Done::failed(item_id, rev, e, fresh),
         }
     }
     let extra = Extra {
@@ -467,16 +475,7 @@ async fn image_dependency(
                 fresh,
             }
         }
-        Err(e) => Done {
-            item_id,
-            rev,
-            value: Err(e),
-            raw: None,
-            error: true,
-            key: None,
-            from_cache: false,
-            fresh,
-        },
+        Err(e) => Done::failed(item_id, rev, e, fresh),
     }
 }
 
@@ -525,17 +524,8 @@ pub fn estimate(project: &Project, req: &SuggestRequest) -> Result<SuggestEstima
     if per_item == 1 {
         for &id in &todo {
             let content = project.item(id)?.content;
-            let (images, _) = request_images(&model.config, req.kind, &content);
-            let extra = Extra {
-                width: images.first().map(|(_, s)| s.0),
-                height: images.first().map(|(_, s)| s.1),
-                ..Default::default()
-            };
-            let (system, text) = templates::render(&body, &content, &extra);
-            let sizes: Vec<(String, (u32, u32))> =
-                images.iter().map(|(i, s)| (i.hash.clone(), *s)).collect();
-            let key = request_key(&model.config, system.as_deref(), &text, &sizes);
-            cached += usize::from(project.response(&key)?.is_some());
+            let (ask, _) = Ask::for_item(&model.config, req.kind, &body, &content);
+            cached += usize::from(project.response(&ask.key(&model.config))?.is_some());
         }
     }
     let requests = todo.len() * per_item - cached;
