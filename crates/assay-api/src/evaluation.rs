@@ -3,7 +3,7 @@
 //! inputs and outputs for the window and keeps the state of the run in progress.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -356,25 +356,9 @@ pub struct EvalStatus {
 }
 
 /// The app's one evaluation at a time: its status and the token to cancel it.
-#[derive(Default)]
-pub struct EvalJobs {
-    status: Arc<Mutex<EvalStatus>>,
-    cancel: Mutex<Option<CancelToken>>,
-}
+pub type EvalJobs = crate::background::Background<EvalStatus>;
 
 impl EvalJobs {
-    pub fn status(&self) -> EvalStatus {
-        self.status.lock().map(|s| s.clone()).unwrap_or_default()
-    }
-
-    pub fn cancel(&self) {
-        if let Ok(c) = self.cancel.lock() {
-            if let Some(c) = c.as_ref() {
-                c.cancel();
-            }
-        }
-    }
-
     /// Marks a run started and returns the work to spawn; refused while one is running. A run
     /// killed midway resumes when started again: every response was committed as it came and
     /// is reused from the cache.
@@ -384,27 +368,15 @@ impl EvalJobs {
         form: EvalForm,
     ) -> ApiResult<impl std::future::Future<Output = ()> + Send + 'static> {
         let req = form.request()?;
-        let token = CancelToken::new();
-        {
-            let mut s = self
-                .status
-                .lock()
-                .map_err(|_| ApiError::new("internal", "evaluation state poisoned"))?;
-            if s.running {
-                return Err(ApiError::new(
-                    "busy",
-                    "an evaluation is already running; cancel it or wait",
-                ));
-            }
-            *s = EvalStatus {
+        let token = self.begin(
+            EvalStatus {
                 running: true,
                 form: Some(form),
                 ..Default::default()
-            };
-        }
-        if let Ok(mut c) = self.cancel.lock() {
-            *c = Some(token.clone());
-        }
+            },
+            |s| s.running,
+            "an evaluation is already running; cancel it or wait",
+        )?;
         let status = self.status.clone();
         Ok(async move {
             let started = Instant::now();

@@ -1,6 +1,7 @@
 //! The desktop app's operations, independent of Tauri: each Tauri command is a thin wrapper
 //! over a function here, so the behaviour is tested without a window.
 
+pub mod background;
 pub mod bindings;
 pub mod commands;
 pub mod error;

@@ -2,7 +2,7 @@
 //! the background, and what the editor shows and does with an item's suggestions.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -13,7 +13,6 @@ use crate::types::ItemDetail;
 use assay_core::store::{Filter, Suggestion, SuggestionReport};
 use assay_core::{SuggestionKind, SuggestionValue};
 use assay_eval::suggest::{self, SuggestProgress, SuggestRequest};
-use assay_eval::CancelToken;
 
 /// What to suggest and for which items (the list's filter).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
@@ -68,25 +67,10 @@ fn request(session: &Session, form: &SuggestForm) -> ApiResult<SuggestRequest> {
     })
 }
 
-#[derive(Default)]
-pub struct SuggestJobs {
-    status: Arc<Mutex<SuggestStatus>>,
-    cancel: Mutex<Option<CancelToken>>,
-}
+/// The app's one suggestion run at a time.
+pub type SuggestJobs = crate::background::Background<SuggestStatus>;
 
 impl SuggestJobs {
-    pub fn status(&self) -> SuggestStatus {
-        self.status.lock().map(|s| s.clone()).unwrap_or_default()
-    }
-
-    pub fn cancel(&self) {
-        if let Ok(c) = self.cancel.lock() {
-            if let Some(c) = c.as_ref() {
-                c.cancel();
-            }
-        }
-    }
-
     /// Marks a run started and returns the work to spawn; refused while one runs. Started
     /// again after a kill, it asks only what has no answer yet.
     pub fn start(
@@ -94,27 +78,15 @@ impl SuggestJobs {
         project: PathBuf,
         req: SuggestRequest,
     ) -> ApiResult<impl std::future::Future<Output = ()> + Send + 'static> {
-        let token = CancelToken::new();
-        {
-            let mut s = self
-                .status
-                .lock()
-                .map_err(|_| ApiError::new("internal", "suggestion state poisoned"))?;
-            if s.running {
-                return Err(ApiError::new(
-                    "busy",
-                    "a suggestion run is already going; cancel it or wait",
-                ));
-            }
-            *s = SuggestStatus {
+        let token = self.begin(
+            SuggestStatus {
                 running: true,
                 kind: Some(req.kind),
                 ..Default::default()
-            };
-        }
-        if let Ok(mut c) = self.cancel.lock() {
-            *c = Some(token.clone());
-        }
+            },
+            |s| s.running,
+            "a suggestion run is already going; cancel it or wait",
+        )?;
         let status = self.status.clone();
         Ok(async move {
             let started = Instant::now();
