@@ -11,8 +11,20 @@ use assay_core::{Project, Role};
 use assay_sync::cluster::Cluster;
 
 fn edit_some(p: &mut Project, who: &Author, ids: &[i64], n: usize, tag: &str) -> Result<()> {
+    edit_share(p, who, ids, n, tag, (0, ids.len()))
+}
+
+/// `n` edits among the `share.1` items of `ids` from `share.0`: an annotator's own share.
+fn edit_share(
+    p: &mut Project,
+    who: &Author,
+    ids: &[i64],
+    n: usize,
+    tag: &str,
+    share: (usize, usize),
+) -> Result<()> {
     for k in 0..n {
-        let id = ids[(k * 7919) % ids.len()];
+        let id = ids[(share.0 + (k * 7919) % share.1.max(1)) % ids.len()];
         p.save_edit(
             id,
             &Edit::answer_fix(&p.item(id)?, &format!("{tag} {k}")),
@@ -43,6 +55,9 @@ pub fn team(args: &[String]) -> Result<()> {
         .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![8]);
     let sustained_only = args.iter().any(|a| a == "--sustained-only");
+    // The ordering before schema 8 (one push lock held for each whole push), restored in the
+    // benchmark's own databases as the baseline to compare with.
+    let one_lock = args.iter().any(|a| a == "--one-lock");
     let dir = crate::root().join("target/bench-team");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir)?;
@@ -87,15 +102,21 @@ pub fn team(args: &[String]) -> Result<()> {
         );
     }
 
-    // Sustained: K annotators on a small project, each saving three revisions then syncing,
-    // as fast as they can, for `secs` seconds; for each K of `--annotators 8,20,50`.
-    let small = crate::root().join("assets/sample/jgraph-mini/jgraph-mini.jsonl");
+    // Sustained: K annotators on a project of 40 items each, each saving three revisions of
+    // their own share (as a round deals them) then syncing, as fast as they can, for `secs`
+    // seconds; for each K of `--annotators 8,20,50`.
     for (round, &k) in annotators.iter().enumerate() {
         let db = format!("sustained{round}");
         admin.batch_execute(&format!("CREATE DATABASE {db}"))?;
+        let small = dir.join(format!("small{round}/items.jsonl"));
+        std::fs::create_dir_all(small.parent().unwrap_or(&dir))?;
+        crate::bench::generate(&small, 40 * k)?;
         let mut base = crate::fresh_project_from(&dir.join(format!("small{round}.assay")), &small)?;
         let small_admin = cluster.admin_url(&db);
         assay_sync::init(&small_admin, &mut base)?;
+        if one_lock {
+            restore_one_lock(&small_admin)?;
+        }
         let names: Vec<String> = (0..k).map(|i| format!("r{round}annotator{i}")).collect();
         for nm in &names {
             assay_sync::add_member(&small_admin, nm, Role::Annotator, "pw")?;
@@ -113,7 +134,8 @@ pub fn team(args: &[String]) -> Result<()> {
         let results: Vec<(usize, Vec<f64>)> = std::thread::scope(|s| -> Result<_> {
             let hs: Vec<_> = joined
                 .into_iter()
-                .map(|(nm, mut p)| {
+                .enumerate()
+                .map(|(i, (nm, mut p))| {
                     let url = member(&nm, &db);
                     s.spawn(move || -> Result<(usize, Vec<f64>)> {
                         let who = author(&p, &nm)?;
@@ -121,7 +143,7 @@ pub fn team(args: &[String]) -> Result<()> {
                         let mut made = 0;
                         let mut syncs = Vec::new();
                         while Instant::now() < until {
-                            edit_some(&mut p, &who, &ids, 3, &nm)?;
+                            edit_share(&mut p, &who, &ids, 3, &nm, (i * 40, 40))?;
                             made += 3;
                             let t = Instant::now();
                             assay_sync::sync(&url, &mut p)?;
@@ -145,7 +167,8 @@ pub fn team(args: &[String]) -> Result<()> {
                 .unwrap_or(0.0)
         };
         println!(
-            "sustained: {k} annotators saving and syncing for {secs} s: {made} revisions = {:.0} revisions/s; {} syncs, sync p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms",
+            "sustained{}: {k} annotators saving and syncing for {secs} s: {made} revisions = {:.0} revisions/s; {} syncs, sync p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms",
+            if one_lock { " (one push lock, before schema 8)" } else { "" },
             made as f64 / secs as f64,
             syncs.len(),
             pct(0.5),
@@ -155,5 +178,36 @@ pub fn team(args: &[String]) -> Result<()> {
     }
     cluster.stop();
     let _ = Path::new(&dir);
+    Ok(())
+}
+
+/// Puts back the team's order before schema 8 in one benchmark database: every insert takes the
+/// one push lock (7412) for the rest of its transaction and draws its final position at once, and
+/// no row moves at commit.
+fn restore_one_lock(admin_url: &str) -> Result<()> {
+    let mut db = postgres::Client::connect(admin_url, postgres::NoTls)?;
+    db.batch_execute(
+        "CREATE OR REPLACE FUNCTION assay_stamp() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+             SET search_path = public, pg_temp AS $$
+         BEGIN
+             PERFORM pg_advisory_xact_lock(7412);
+             NEW.seq := nextval('assay_position');
+             IF TG_TABLE_NAME <> 'runs' THEN
+                 NEW.created_at := to_char(clock_timestamp() AT TIME ZONE 'UTC',
+                                           'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"');
+             END IF;
+             RETURN NEW;
+         END $$;
+         DO $$
+         DECLARE t text;
+         BEGIN
+             FOREACH t IN ARRAY ARRAY['revisions', 'review_decisions', 'signoffs', 'comments',
+                                      'rounds', 'runs', 'blind_annotations', 'judge_ratings',
+                                      'saved_views']
+             LOOP
+                 EXECUTE format('DROP TRIGGER z_place ON %I', t);
+             END LOOP;
+         END $$;",
+    )?;
     Ok(())
 }

@@ -120,14 +120,31 @@ pub(crate) fn is_lock_timeout(e: &postgres::Error) -> bool {
     e.code() == Some(&postgres::error::SqlState::LOCK_NOT_AVAILABLE)
 }
 
-/// Who holds the team's push lock: the member behind each session that has it.
+/// Whether PostgreSQL ended this transaction to break a deadlock (or a serialization failure):
+/// the transaction is to be tried again.
+pub(crate) fn is_deadlock(e: &postgres::Error) -> bool {
+    use postgres::error::SqlState;
+    e.code().is_some_and(|c| {
+        *c == SqlState::T_R_DEADLOCK_DETECTED || *c == SqlState::T_R_SERIALIZATION_FAILURE
+    })
+}
+
+/// Who holds the team's locks (the team lock, an item's, the commit lock): the member behind
+/// each session that has one, those idle in their transaction first (the likely reason a push
+/// waited), else every holder.
 pub(crate) fn lock_holders(db: &mut Client) -> String {
     let who = db.query(
-        "SELECT coalesce(m.name, a.usename::text, 'an unknown session'), a.pid,
-                coalesce(to_char(a.xact_start, 'YYYY-MM-DD HH24:MI:SS'), '?')
-         FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-         LEFT JOIN members m ON m.db_role = a.usename::text
-         WHERE l.locktype = 'advisory' AND l.objid = 7412 AND l.granted",
+        "WITH h AS (
+             SELECT DISTINCT coalesce(m.name, a.usename::text, 'an unknown session') AS who,
+                    a.pid, coalesce(to_char(a.xact_start, 'YYYY-MM-DD HH24:MI:SS'), '?') AS since,
+                    a.state LIKE 'idle%' AS idle
+             FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+             LEFT JOIN members m ON m.db_role = a.usename::text
+             WHERE l.locktype = 'advisory' AND l.granted AND a.pid <> pg_backend_pid()
+               AND ((l.objsubid = 1 AND l.objid IN (7412, 7414))
+                    OR (l.objsubid = 2 AND l.classid IN (7413, 7415))))
+         SELECT who, pid, since FROM h WHERE idle OR NOT EXISTS (SELECT 1 FROM h WHERE idle)
+         ORDER BY pid",
         &[],
     );
     match who {

@@ -67,7 +67,20 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
     {
         return Ok(Pushed::default());
     }
-    // The first insert takes the team's push lock (its trigger), so positions commit in order.
+    // The items this batch writes, locked up front in the team's one order, so two members'
+    // pushes that share items wait for each other rather than deadlock. Each insert's trigger
+    // takes its item's lock anyway; positions are moved into commit order when this commits.
+    let (ds, ext): (Vec<&str>, Vec<&str>) = revs
+        .iter()
+        .map(|r| (r.dataset.as_str(), r.ext_id.as_str()))
+        .unzip();
+    let named: Vec<&str> = reviews
+        .iter()
+        .map(|d| d.revision_uid.as_str())
+        .chain(signoffs.iter().map(|g| g.revision_uid.as_str()))
+        .chain(blind.iter().map(|b| b.revision_uid.as_str()))
+        .collect();
+    tx.execute("SELECT assay_lock_items($1, $2, $3)", &[&ds, &ext, &named])?;
     let mut done = Pushed::default();
     let ins_rev = tx.prepare(
         "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, role, created_at, op, tags,

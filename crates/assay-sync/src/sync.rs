@@ -2,7 +2,7 @@
 
 use assay_core::Project;
 
-use crate::connect::{connect_with, is_lock_timeout, lock_holders};
+use crate::connect::{connect_with, is_deadlock, is_lock_timeout, lock_holders};
 use crate::pull::pull;
 use crate::push::{push_batch, push_runs, RunOutcome};
 use crate::{Result, SyncError};
@@ -34,6 +34,17 @@ pub fn sync_with(url: &str, password: Option<&str>, project: &mut Project) -> Re
     let conflicts_before = project.sync_status()?.conflicts;
     let mut report = SyncReport::default();
     let mut pushed = push_all(&mut db, project, &mut report);
+    // Two members writing the same items in opposite orders can deadlock on the items' locks;
+    // PostgreSQL ends one of the two transactions, whose batch is simply pushed again.
+    for attempt in 1..=5u64 {
+        match &pushed {
+            Err(SyncError::Db(e)) if is_deadlock(e) => {
+                std::thread::sleep(std::time::Duration::from_millis(20 * attempt));
+                pushed = push_all(&mut db, project, &mut report);
+            }
+            _ => break,
+        }
+    }
     // A member who took the push lock and left their transaction idle loses that session (the
     // team's assay_break_stale_lock), and the push is tried once more.
     if matches!(&pushed, Err(SyncError::Db(e)) if is_lock_timeout(e)) {

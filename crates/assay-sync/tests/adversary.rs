@@ -709,16 +709,28 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
     let (mut late, _) = assay_sync::join(&ua, &dir.path().join("late.assay")).unwrap();
     assert_eq!(shown(&late), shown(&a));
 
-    // 8. The push lock: held by eve, it bounds everyone's wait and names her.
+    // 8. The team's locks. A comment left in an open transaction holds nobody up: pushes wait
+    // only for writers of the same item, and for commits.
     let mut tx = eve.transaction().unwrap();
-    // The way a member can hold it: an insert left in an open transaction.
     tx.execute(
         "INSERT INTO comments (uid, revision_uid, body, mentions, author, created_at)
-         VALUES ('c-held', $1, 'holding the lock', '{}', 'minjun', 'now')",
+         VALUES ('c-held', $1, 'holding a transaction open', '{}', 'minjun', 'now')",
         &[&aiko2],
     )
     .unwrap();
-    edit_answer(&mut a, "jg-009", "while eve holds the lock", &aiko);
+    edit_answer(&mut a, "jg-009", "while eve holds a comment open", &aiko);
+    assay_sync::sync(&ua, &mut a).expect("a comment's transaction blocks nobody");
+    // An insert of the item itself, left open, holds that item's lock: a push of the item waits
+    // a bounded time and names her.
+    tx.execute(
+        "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, created_at, tags, status,
+                                content)
+         SELECT 'e-held', dataset, ext_id, uid, 'minjun', 'now', 0, 'edited', content
+         FROM revisions WHERE ext_id = 'jg-009' ORDER BY seq DESC LIMIT 1",
+        &[],
+    )
+    .unwrap();
+    edit_answer(&mut a, "jg-009", "while eve holds the item", &aiko);
     let started = Instant::now();
     match assay_sync::sync(&ua, &mut a) {
         Err(SyncError::Blocked(who)) => assert!(who.contains("minjun"), "{who}"),
@@ -735,7 +747,53 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
     assay_sync::sync(&ua, &mut late).unwrap();
     assert_eq!(
         answer(&late, "jg-009").as_deref(),
-        Some("while eve holds the lock")
+        Some("while eve holds the item")
+    );
+    // The commit lock, taken mid-transaction by making the placement immediate and then left
+    // open: every commit waits a bounded time, names her, and she loses the session.
+    let mut tx = eve.transaction().unwrap();
+    tx.batch_execute("SET CONSTRAINTS ALL IMMEDIATE").unwrap();
+    tx.execute(
+        "INSERT INTO comments (uid, revision_uid, body, mentions, author, created_at)
+         VALUES ('c-held-2', $1, 'holding the commit lock', '{}', 'minjun', 'now')",
+        &[&aiko2],
+    )
+    .unwrap();
+    edit_answer(&mut a, "jg-009", "while eve holds the commit lock", &aiko);
+    match assay_sync::sync(&ua, &mut a) {
+        Err(SyncError::Blocked(who)) => assert!(who.contains("minjun"), "{who}"),
+        other => panic!("expected a bounded wait naming the holder, got {other:?}"),
+    }
+    assert_eq!(a.sync_status().unwrap().pending, 1, "kept, to push later");
+    std::thread::sleep(Duration::from_secs(2));
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assert!(tx.rollback().is_err(), "eve's session was ended");
+    let mut eve = Client::connect(&url(&cluster, "minjun", "team"), NoTls).unwrap();
+    assert_eq!(one(&mut eve, "SELECT assay_me()"), "minjun");
+    // Positions stay the server's: a row cannot be moved by hand, not even to "place" it.
+    refused(
+        eve.execute(
+            "UPDATE revisions SET seq = seq + 1000000 WHERE author = 'minjun'",
+            &[],
+        ),
+        "moving one's own row",
+    );
+    {
+        let mut tx = eve.transaction().unwrap();
+        tx.batch_execute("SELECT set_config('assay.placing', pg_current_xact_id()::text, true)")
+            .unwrap();
+        refused(
+            tx.execute(
+                "UPDATE revisions SET seq = seq + 1000000 WHERE uid = 'e3'",
+                &[],
+            ),
+            "an update in the placement's name",
+        );
+    }
+    assay_sync::sync(&ua, &mut late).unwrap();
+    assert_eq!(
+        answer(&late, "jg-009").as_deref(),
+        Some("while eve holds the commit lock")
     );
 
     // 9. A compromised server (rows written by the owner, past every member rule): replicas set

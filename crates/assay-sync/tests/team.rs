@@ -372,3 +372,103 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
     assert_eq!(local(&s), before, "no doubles in the replica");
     assert_eq!(answer(&s, "jg-003").as_deref(), Some("pushed twice?"));
 }
+
+/// Members wait for each other only on the items they both write: a push of one item goes
+/// through while another member's transaction holds a different item open, and a row that took
+/// its place earlier but committed later still reaches every replica (positions are drawn at
+/// commit, so a pull that has read up to N has seen everything below N).
+#[test]
+fn pushes_of_different_items_do_not_wait_and_arrive_in_commit_order() {
+    std::env::set_var("ASSAY_TEAM_LOCK_TIMEOUT_MS", "1500");
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let dir = tempfile::tempdir().unwrap();
+    let admin = create_db(&cluster, "team");
+    let mut lead = published_project(dir.path());
+    assay_sync::init(&admin, &mut lead).unwrap();
+    for (name, role) in [
+        ("aiko", Role::Annotator),
+        ("minjun", Role::Annotator),
+        ("seo", Role::Auditor),
+    ] {
+        assay_sync::add_member(&admin, name, role, &format!("pw-{name}")).unwrap();
+    }
+    let um = url(&cluster, "minjun", "team");
+    let us = url(&cluster, "seo", "team");
+    let (mut m, _) = assay_sync::join(&um, &dir.path().join("m.assay")).unwrap();
+    let (mut s, _) = assay_sync::join(&us, &dir.path().join("s.assay")).unwrap();
+    let minjun = author(&m, "minjun");
+
+    // aiko's client opens a transaction and writes jg-004 (its row takes a place now).
+    let mut aiko = Client::connect(&url(&cluster, "aiko", "team"), NoTls).unwrap();
+    let mut tx = aiko.transaction().unwrap();
+    let early: i64 = tx
+        .query_one(
+            "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, created_at, tags,
+                                    status, content)
+             SELECT 'slow-1', dataset, ext_id, uid, 'aiko', 'now', 0, 'edited',
+                    jsonb_set(content, '{answer}', '\"aiko, committed late\"')
+             FROM revisions WHERE ext_id = 'jg-004' ORDER BY seq DESC LIMIT 1
+             RETURNING seq",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+
+    // Meanwhile minjun pushes another item: nothing waits for aiko's open transaction.
+    edit_answer(&mut m, "jg-005", "minjun, committed first", &minjun);
+    let started = std::time::Instant::now();
+    let r = assay_sync::sync(&um, &mut m).expect("not blocked by another item's writer");
+    assert_eq!(r.pushed, 1);
+    assert!(started.elapsed() < std::time::Duration::from_millis(1500));
+    // seo's replica reads past minjun's row...
+    assay_sync::sync(&us, &mut s).unwrap();
+    assert_eq!(
+        answer(&s, "jg-005").as_deref(),
+        Some("minjun, committed first")
+    );
+    let pulled: i64 = s
+        .sync_get("pulled.revisions")
+        .unwrap()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        pulled > early,
+        "minjun's row is placed after aiko's open one"
+    );
+    // ...and still receives aiko's, committed after it: it moved to a place past minjun's.
+    tx.commit().unwrap();
+    let placed: i64 = aiko
+        .query_one("SELECT seq FROM revisions WHERE uid = 'slow-1'", &[])
+        .unwrap()
+        .get(0);
+    assert!(placed > pulled, "placed at commit: {placed} after {pulled}");
+    assay_sync::sync(&us, &mut s).unwrap();
+    assert_eq!(
+        answer(&s, "jg-004").as_deref(),
+        Some("aiko, committed late")
+    );
+
+    // Writers of the same item still take turns: minjun's push of jg-006 waits for aiko's open
+    // transaction on jg-006, bounded, and names her.
+    let mut tx = aiko.transaction().unwrap();
+    tx.execute(
+        "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, created_at, tags, status,
+                                content)
+         SELECT 'slow-2', dataset, ext_id, uid, 'aiko', 'now', 0, 'edited', content
+         FROM revisions WHERE ext_id = 'jg-006' ORDER BY seq DESC LIMIT 1",
+        &[],
+    )
+    .unwrap();
+    edit_answer(&mut m, "jg-006", "minjun, after aiko", &minjun);
+    match assay_sync::sync(&um, &mut m) {
+        Err(assay_sync::SyncError::Blocked(who)) => assert!(who.contains("aiko"), "{who}"),
+        other => panic!("expected to wait for the item's writer, got {other:?}"),
+    }
+    tx.commit().unwrap();
+    // Once aiko's revision is in, minjun's (made on the older head) is a conflict to resolve,
+    // as with any two people editing one item: nothing is lost.
+    assay_sync::sync(&um, &mut m).unwrap();
+    assert_eq!(m.sync_status().unwrap().pending, 0);
+    cluster.stop();
+}
