@@ -65,6 +65,20 @@ pub fn team(args: &[String]) -> Result<()> {
     let mut admin = postgres::Client::connect(&cluster.admin_url("postgres"), postgres::NoTls)?;
     let member =
         |who: &str, db: &str| format!("postgres://{who}:pw@127.0.0.1:{}/{db}", cluster.port);
+    // Members reach the server through a link with this round trip (a team server over a
+    // network rather than on the same machine), when `--rtt-ms` is given.
+    let rtt_ms: u64 = args
+        .iter()
+        .position(|a| a == "--rtt-ms")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let remote_port = if rtt_ms > 0 {
+        delay_proxy(cluster.port, Duration::from_micros(rtt_ms * 500))?
+    } else {
+        cluster.port
+    };
+    let remote = |who: &str, db: &str| format!("postgres://{who}:pw@127.0.0.1:{remote_port}/{db}");
 
     if !sustained_only {
         let data = dir.join("synthetic.jsonl");
@@ -136,7 +150,7 @@ pub fn team(args: &[String]) -> Result<()> {
                 .into_iter()
                 .enumerate()
                 .map(|(i, (nm, mut p))| {
-                    let url = member(&nm, &db);
+                    let url = remote(&nm, &db);
                     s.spawn(move || -> Result<(usize, Vec<f64>)> {
                         let who = author(&p, &nm)?;
                         let ids = p.query_ids(&Filter::default())?;
@@ -167,8 +181,9 @@ pub fn team(args: &[String]) -> Result<()> {
                 .unwrap_or(0.0)
         };
         println!(
-            "sustained{}: {k} annotators saving and syncing for {secs} s: {made} revisions = {:.0} revisions/s; {} syncs, sync p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms",
+            "sustained{}{}: {k} annotators saving and syncing for {secs} s: {made} revisions = {:.0} revisions/s; {} syncs, sync p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms",
             if one_lock { " (one push lock, before schema 8)" } else { "" },
+            if rtt_ms > 0 { format!(", {rtt_ms} ms round trip") } else { String::new() },
             made as f64 / secs as f64,
             syncs.len(),
             pct(0.5),
@@ -183,7 +198,7 @@ pub fn team(args: &[String]) -> Result<()> {
 
 /// Puts back the team's order before schema 8 in one benchmark database: every insert takes the
 /// one push lock (7412) for the rest of its transaction and draws its final position at once, and
-/// no row moves at commit.
+/// no row moves at commit (and a push locks no items up front).
 fn restore_one_lock(admin_url: &str) -> Result<()> {
     let mut db = postgres::Client::connect(admin_url, postgres::NoTls)?;
     db.batch_execute(
@@ -198,6 +213,8 @@ fn restore_one_lock(admin_url: &str) -> Result<()> {
              END IF;
              RETURN NEW;
          END $$;
+         CREATE OR REPLACE FUNCTION assay_lock_items(ds text[], ext text[], revs text[])
+             RETURNS void LANGUAGE sql AS $$ SELECT $$;
          DO $$
          DECLARE t text;
          BEGIN
@@ -210,4 +227,55 @@ fn restore_one_lock(admin_url: &str) -> Result<()> {
          END $$;",
     )?;
     Ok(())
+}
+
+/// A TCP relay to `port` that delivers every chunk `one_way` after it was read, each way: the
+/// latency of a network link without limiting its bandwidth. Returns the port it listens on.
+fn delay_proxy(port: u16, one_way: Duration) -> Result<u16> {
+    use std::io::{Read, Write};
+    use std::net::{Shutdown, TcpListener, TcpStream};
+    let listener = TcpListener::bind("127.0.0.1:0")?;
+    let local = listener.local_addr()?.port();
+    let relay = move |mut from: TcpStream, mut to: TcpStream| {
+        let (tx, rx) = std::sync::mpsc::channel::<(Instant, Vec<u8>)>();
+        std::thread::spawn(move || {
+            let mut buf = vec![0u8; 64 * 1024];
+            while let Ok(n) = from.read(&mut buf) {
+                if n == 0
+                    || tx
+                        .send((Instant::now() + one_way, buf[..n].to_vec()))
+                        .is_err()
+                {
+                    break;
+                }
+            }
+        });
+        std::thread::spawn(move || {
+            for (due, bytes) in rx {
+                std::thread::sleep(due.saturating_duration_since(Instant::now()));
+                if to.write_all(&bytes).is_err() {
+                    break;
+                }
+            }
+            let _ = to.shutdown(Shutdown::Write);
+        });
+    };
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(client) = conn else { continue };
+            let Ok(server) = TcpStream::connect(("127.0.0.1", port)) else {
+                continue;
+            };
+            let _ = client.set_nodelay(true);
+            let _ = server.set_nodelay(true);
+            match (client.try_clone(), server.try_clone()) {
+                (Ok(c2), Ok(s2)) => {
+                    relay(client, s2);
+                    relay(server, c2);
+                }
+                _ => continue,
+            }
+        }
+    });
+    Ok(local)
 }
