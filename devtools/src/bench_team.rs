@@ -213,7 +213,8 @@ fn restore_one_lock(admin_url: &str) -> Result<()> {
              END IF;
              RETURN NEW;
          END $$;
-         CREATE OR REPLACE FUNCTION assay_lock_items(ds text[], ext text[], revs text[])
+         CREATE OR REPLACE FUNCTION assay_lock_items(ds text[], ext text[], revs text[],
+                                                     whole_team boolean)
              RETURNS void LANGUAGE sql AS $$ SELECT $$;
          DO $$
          DECLARE t text;

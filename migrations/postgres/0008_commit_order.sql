@@ -32,12 +32,18 @@ CREATE FUNCTION assay_item_bucket(ds text, ext text) RETURNS integer LANGUAGE sq
 -- A push's items locked up front, in one order for every client, so two pushes that share items
 -- wait for each other instead of deadlocking (the triggers then find each lock already held).
 -- Items by name, and by a revision of theirs (what a review, a sign-off or a judgement names).
-CREATE FUNCTION assay_lock_items(ds text[], ext text[], revs text[]) RETURNS void
-    LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+-- A push that writes a round (an auditor's) takes the team lock exclusively up front, rather
+-- than upgrading from shared at the round's insert (two such upgrades deadlock).
+CREATE FUNCTION assay_lock_items(ds text[], ext text[], revs text[], whole_team boolean)
+    RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE b integer;
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM members WHERE db_role = session_user::text) THEN RETURN; END IF;
-    PERFORM pg_advisory_xact_lock_shared(7412);
+    IF whole_team AND assay_my_role() = 'auditor' THEN
+        PERFORM pg_advisory_xact_lock(7412);
+    ELSE
+        PERFORM pg_advisory_xact_lock_shared(7412);
+    END IF;
     FOR b IN SELECT x.b FROM (
                  SELECT assay_item_bucket(d, e) AS b FROM unnest(ds, ext) AS u(d, e)
                  UNION
@@ -61,7 +67,8 @@ BEGIN
     IF NOT EXISTS (SELECT 1 FROM members WHERE db_role = session_user::text) THEN
         PERFORM pg_advisory_xact_lock(7412);
         PERFORM pg_advisory_xact_lock(7414);
-    ELSIF TG_TABLE_NAME = 'rounds' THEN
+    ELSIF TG_TABLE_NAME = 'rounds' AND assay_my_role() = 'auditor' THEN
+        -- (Only auditors write rounds; anyone else's is refused, and takes nothing exclusive.)
         PERFORM pg_advisory_xact_lock(7412);
     ELSE
         PERFORM pg_advisory_xact_lock_shared(7412);
@@ -70,6 +77,13 @@ BEGIN
             ext := NEW.ext_id;
         ELSIF TG_TABLE_NAME IN ('review_decisions', 'signoffs', 'blind_annotations') THEN
             SELECT dataset, ext_id INTO ds, ext FROM revisions WHERE uid = NEW.revision_uid;
+            IF TG_TABLE_NAME = 'blind_annotations' THEN
+                -- The judgement's uid too: its rules open the others' judgements as a side
+                -- effect, so they run only once an insert of the same uid elsewhere (another
+                -- item, another bucket) is decided; else a twin insert with ON CONFLICT DO
+                -- NOTHING would open them without any judgement of its own going in.
+                PERFORM pg_advisory_xact_lock(7416, hashtext(NEW.uid));
+            END IF;
         ELSIF TG_TABLE_NAME = 'runs' THEN
             PERFORM pg_advisory_xact_lock(7415, hashtext(NEW.origin) & 255);
         END IF;
@@ -96,6 +110,25 @@ BEGIN
         RETURN NULL;
     END IF;
     PERFORM pg_advisory_xact_lock(7414);
+    -- A review decision and the revision that records it may be written under two items'
+    -- locks (a decision on one item naming a revision of another as its record): placements run
+    -- one at a time, so here each sees the other and the pair must match.
+    -- (Nested: a condition naming NEW's fields fails on a table without them.)
+    IF TG_TABLE_NAME = 'revisions' THEN
+        IF EXISTS (SELECT 1 FROM review_decisions d WHERE d.made_uid = NEW.uid
+                     AND (d.revision_uid IS DISTINCT FROM NEW.base_uid
+                          OR d.author <> NEW.author)) THEN
+            PERFORM assay_refuse(format(
+                'revision %s: a review decision records another revision', NEW.uid));
+        END IF;
+    ELSIF TG_TABLE_NAME = 'review_decisions' THEN
+        IF EXISTS (SELECT 1 FROM revisions r WHERE r.uid = NEW.made_uid
+                     AND (r.base_uid IS DISTINCT FROM NEW.revision_uid
+                          OR r.author <> NEW.author)) THEN
+            PERFORM assay_refuse(format(
+                'review %s: it records a revision that already exists', NEW.uid));
+        END IF;
+    END IF;
     PERFORM set_config('assay.placing', me::text, true);
     IF TG_TABLE_NAME = 'runs' THEN
         UPDATE runs SET seq = nextval('assay_position') WHERE snapshot = NEW.snapshot;

@@ -289,13 +289,30 @@ pub(crate) fn pull(db: &mut Client, project: &mut Project) -> Result<usize> {
     project.set_team_roles(&members)?;
     let mut applied = 0;
     loop {
+        // One snapshot for the page: the nine tables' reads (and a run's results) see the same
+        // commits, so a row is never read before a row of another table written before it in
+        // the same transaction (a comment before its revision would be set aside for good).
+        db.batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")?;
+        let page = pull_page(db, project);
+        let _ = db.batch_execute(if page.is_ok() { "COMMIT" } else { "ROLLBACK" });
+        match page? {
+            Some(n) => applied += n,
+            None => break,
+        }
+    }
+    Ok(applied)
+}
+
+/// Reads and applies one page of every table; None when there is nothing left to pull.
+fn pull_page(db: &mut Client, project: &mut Project) -> Result<Option<usize>> {
+    {
         let mut pages = Vec::new();
         for t in TABLES {
             let from = last_seq(project, t.name())?;
             pages.push((t, db.query(t.sql(), &[&from, &PAGE])?));
         }
         if pages.iter().all(|(_, rows)| rows.is_empty()) {
-            break;
+            return Ok(None);
         }
         // A full page may have more rows after it: rows of other tables beyond its last
         // position wait for the next round, so the order holds across pages.
@@ -315,15 +332,14 @@ pub(crate) fn pull(db: &mut Client, project: &mut Project) -> Result<usize> {
         match apply_page(db, project, next) {
             Ok(n) => {
                 project.end_pull_page()?;
-                applied += n;
+                Ok(Some(n))
             }
             Err(e) => {
                 project.abandon_pull_page();
-                return Err(e);
+                Err(e)
             }
         }
     }
-    Ok(applied)
 }
 
 /// Applies (or sets aside) one page's rows in order and saves each table's position after it,

@@ -80,7 +80,11 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
         .chain(signoffs.iter().map(|g| g.revision_uid.as_str()))
         .chain(blind.iter().map(|b| b.revision_uid.as_str()))
         .collect();
-    tx.execute("SELECT assay_lock_items($1, $2, $3)", &[&ds, &ext, &named])?;
+    let whole_team = !rounds.is_empty();
+    tx.execute(
+        "SELECT assay_lock_items($1, $2, $3, $4)",
+        &[&ds, &ext, &named, &whole_team],
+    )?;
     let mut done = Pushed::default();
     let ins_rev = tx.prepare(
         "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, role, created_at, op, tags,

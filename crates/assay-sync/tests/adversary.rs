@@ -795,6 +795,44 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
         answer(&late, "jg-009").as_deref(),
         Some("while eve holds the commit lock")
     );
+    // A review decision on one item naming, as its record, a revision eve writes of another
+    // item at the same time: under two items' locks neither insert sees the other, and the
+    // pair is caught where placements run one at a time.
+    let bucket = |db: &mut Client, ext: &str| -> i32 {
+        db.query_one("SELECT assay_item_bucket('jgraph-mini', $1)", &[&ext])
+            .unwrap()
+            .get(0)
+    };
+    assert_ne!(bucket(&mut eve, "jg-002"), bucket(&mut eve, "jg-009"));
+    let mut eve2 = Client::connect(&url(&cluster, "minjun", "team"), NoTls).unwrap();
+    let mut t1 = eve.transaction().unwrap();
+    t1.execute(
+        "INSERT INTO review_decisions (uid, revision_uid, made_uid, decision, author, created_at)
+         VALUES ('d-cross', $1, 'x-cross', 'request_changes', 'minjun', 'now')",
+        &[&aiko2],
+    )
+    .unwrap();
+    let mut t2 = eve2.transaction().unwrap();
+    t2.execute(
+        "INSERT INTO revisions (uid, dataset, ext_id, base_uid, author, created_at, tags, status,
+                                content)
+         SELECT 'x-cross', dataset, ext_id, uid, 'minjun', 'now', 0, 'edited', content
+         FROM revisions WHERE ext_id = 'jg-009' ORDER BY seq DESC LIMIT 1",
+        &[],
+    )
+    .unwrap();
+    t2.commit().unwrap();
+    let e = t1
+        .commit()
+        .expect_err("a decision recorded by another item's revision");
+    assert!(format!("{e:?}").contains("records a revision"), "{e:?}");
+    assert_eq!(
+        one(
+            &mut eve2,
+            "SELECT count(*)::text FROM review_decisions WHERE uid = 'd-cross'"
+        ),
+        "0"
+    );
 
     // 9. A compromised server (rows written by the owner, past every member rule): replicas set
     // aside what breaks a rule and keep syncing.

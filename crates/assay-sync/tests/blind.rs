@@ -369,6 +369,59 @@ fn blind_judgements_stay_unreadable_until_both_are_in() {
     edit_answer(&mut a, "jg-007", "after adjudication", &aiko);
     let r = assay_sync::sync(&ua, &mut a).unwrap();
     assert_eq!(r.refused, 0);
+
+    // A twin uid from two sessions. minjun's is the last judgement missing on jg-008. His first
+    // session writes a judgement of jg-009 under uid "x-twin" and holds it open; his second
+    // writes "x-twin" for jg-008 with ON CONFLICT DO NOTHING. Had its rules run before the uid
+    // was decided, it would open aiko's jg-008 judgement while nothing of his went in.
+    let (_, rev8) = dealt(&mut eve_m, "jg-008");
+    let (_, rev9) = dealt(&mut eve_m, "jg-009");
+    let bucket = |db: &mut Client, ext: &str| -> i32 {
+        db.query_one("SELECT assay_item_bucket('jgraph-mini', $1)", &[&ext])
+            .unwrap()
+            .get(0)
+    };
+    assert_ne!(
+        bucket(&mut eve_m, "jg-008"),
+        bucket(&mut eve_m, "jg-009"),
+        "the two items take different locks"
+    );
+    let mut first = Client::connect(&um, NoTls).unwrap();
+    let mut tx = first.transaction().unwrap();
+    tx.execute(
+        "INSERT INTO blind_annotations (uid, round_uid, revision_uid, author, judgement,
+                                        created_at)
+         VALUES ('x-twin', $1, $2, 'minjun', '{\"op\":\"identical\"}', 'now')",
+        &[&round_uid, &rev9],
+    )
+    .unwrap();
+    let second = {
+        let (um, round_uid, rev8) = (um.clone(), round_uid.clone(), rev8.clone());
+        std::thread::spawn(move || {
+            let mut db = Client::connect(&um, NoTls).unwrap();
+            db.execute(
+                "INSERT INTO blind_annotations (uid, round_uid, revision_uid, author, judgement,
+                                                created_at)
+                 VALUES ('x-twin', $1, $2, 'minjun', '{\"op\":\"remove\"}', 'now')
+                 ON CONFLICT (uid) DO NOTHING",
+                &[&round_uid, &rev8],
+            )
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    tx.commit().unwrap();
+    assert_eq!(second.join().unwrap().unwrap(), 0, "the twin went nowhere");
+    let aikos_8 = format!(
+        "SELECT count(*) FROM blind_annotations WHERE revision_uid = '{rev8}' AND author = 'aiko'"
+    );
+    assert_eq!(
+        count(&mut eve_m, &aikos_8),
+        0,
+        "aiko's jg-008 stays unreadable"
+    );
+    // His real judgement of jg-008 still goes in, and opens the item.
+    insert(&mut eve_m, "x-8", &round_uid, &rev8, "minjun").unwrap();
+    assert_eq!(count(&mut eve_m, &aikos_8), 1);
     cluster.stop();
 }
 

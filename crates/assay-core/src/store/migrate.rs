@@ -114,6 +114,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0026_suggestions",
         include_str!("../../../../migrations/0026_suggestions.sql"),
     ),
+    (
+        "0027_facet_index",
+        include_str!("../../../../migrations/0027_facet_index.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

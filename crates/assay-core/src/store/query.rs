@@ -217,6 +217,55 @@ fn metric_edges(m: usize) -> &'static [f64] {
     }
 }
 
+/// One `sum(...)` per histogram bin of the metric columns `which`, and each metric's edges.
+fn bin_sums(which: &[usize]) -> (Vec<String>, Vec<&'static [f64]>) {
+    let mut sums = Vec::new();
+    let mut shapes = Vec::new();
+    for &m in which {
+        let col = METRIC_COLUMNS[m].1;
+        let edges = metric_edges(m);
+        let last = edges.len() - 2;
+        for (i, w) in edges.windows(2).enumerate() {
+            let hi = if i == last { "<=" } else { "<" };
+            sums.push(format!(
+                "sum(items.{col} >= {:?} AND items.{col} {hi} {:?})",
+                w[0], w[1]
+            ));
+        }
+        shapes.push(edges);
+    }
+    (sums, shapes)
+}
+
+/// The histograms of `bin_sums`, from its sums in order.
+fn bins_from(shapes: &[&'static [f64]], counts: &[i64]) -> Vec<Vec<Bin>> {
+    let mut k = 0;
+    shapes
+        .iter()
+        .map(|edges| {
+            edges
+                .windows(2)
+                .map(|w| {
+                    k += 1;
+                    Bin {
+                        lo: w[0],
+                        hi: w[1],
+                        count: counts.get(k - 1).copied().unwrap_or(0),
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// One `sum(...)` per issue tag: the items carrying it.
+fn tag_sums() -> Vec<String> {
+    IssueTag::ALL
+        .iter()
+        .map(|t| format!("sum((items.tags & {}) != 0)", t.bit()))
+        .collect()
+}
+
 const METRIC_COLUMNS: [(Skip, &str); 3] = [
     (Skip::SizeRatio, "size_ratio"),
     (Skip::CenterDistance, "center_distance"),
@@ -500,21 +549,7 @@ impl Project {
         } else {
             format!("{wh} AND {cond}")
         };
-        let mut sums = Vec::new();
-        let mut shapes = Vec::new();
-        for &m in which {
-            let col = METRIC_COLUMNS[m].1;
-            let edges = metric_edges(m);
-            let last = edges.len() - 2;
-            for (i, w) in edges.windows(2).enumerate() {
-                let hi = if i == last { "<=" } else { "<" };
-                sums.push(format!(
-                    "sum({col} >= {:?} AND {col} {hi} {:?})",
-                    w[0], w[1]
-                ));
-            }
-            shapes.push(edges);
-        }
+        let (sums, shapes) = bin_sums(which);
         let mut st = self
             .conn
             .prepare_cached(&format!("SELECT {} FROM items{wh}", sums.join(", ")))?;
@@ -523,23 +558,28 @@ impl Project {
                 .map(|i| Ok(r.get::<_, Option<i64>>(i)?.unwrap_or(0)))
                 .collect()
         })?;
-        let mut k = 0;
-        Ok(shapes
-            .into_iter()
-            .map(|edges| {
-                edges
-                    .windows(2)
-                    .map(|w| {
-                        k += 1;
-                        Bin {
-                            lo: w[0],
-                            hi: w[1],
-                            count: counts[k - 1],
-                        }
-                    })
-                    .collect()
-            })
-            .collect())
+        Ok(bins_from(&shapes, &counts))
+    }
+
+    /// How many items under `filter` (without its own tag filter) carry each tag.
+    fn tag_counts(&self, filter: &Filter, with_text: bool) -> Result<Vec<i64>> {
+        let (wh, params) = filter.where_clause_with(Skip::Tags, with_text);
+        // Only tagged items can count; the partial index finds them without a full scan.
+        let wh = if wh.is_empty() {
+            " WHERE items.tags != 0".to_string()
+        } else {
+            format!("{wh} AND items.tags != 0")
+        };
+        let sums = tag_sums().join(", ");
+        let mut st = self
+            .conn
+            .prepare_cached(&format!("SELECT {sums} FROM items{wh}"))?;
+        let counts = st.query_row(rusqlite::params_from_iter(params.iter()), |r| {
+            (0..IssueTag::ALL.len())
+                .map(|i| r.get::<_, Option<i64>>(i).map(|v| v.unwrap_or(0)))
+                .collect()
+        })?;
+        Ok(counts)
     }
 
     pub fn facets(&self, filter: &Filter) -> Result<Facets> {
@@ -583,16 +623,35 @@ impl Project {
         } else {
             (0..dims.len()).filter(|&i| !dims[i].2).collect()
         };
+        // Metrics without a range of their own are counted under the whole filter, and so are
+        // the tags when no tag is filtered: with a filter, both ride on the shared pass (one
+        // read of the matching rows instead of three; at 1,000,000 items each read is ~0.1-0.3 s).
+        let ranges = filter.ranges();
+        let free: Vec<usize> = (0..METRIC_COLUMNS.len())
+            .filter(|&m| ranges[m].is_none())
+            .collect();
+        let mut hists: Vec<Vec<Bin>> = vec![Vec::new(); METRIC_COLUMNS.len()];
+        let mut hists_done = false;
+        let mut tag_counts: Option<Vec<i64>> = None;
         if !shared.is_empty() {
             let cols = shared
                 .iter()
                 .map(|&i| dims[i].1)
                 .collect::<Vec<_>>()
                 .join(", ");
+            let (bins, shapes) = bin_sums(&free);
+            let with_tags = filter.tags.is_empty();
+            let mut extra = bins.clone();
+            if with_tags {
+                extra.extend(tag_sums());
+            }
             let (wh, params) = filter.where_clause_with(Skip::None, with_text);
             let mut st = self.conn.prepare_cached(&format!(
-                "SELECT {cols}, count(*) FROM items{wh} GROUP BY {cols}"
+                "SELECT {cols}, count(*){}{} FROM items{wh} GROUP BY {cols}",
+                if extra.is_empty() { "" } else { ", " },
+                extra.join(", ")
             ))?;
+            let mut totals = vec![0i64; extra.len()];
             let mut rows = st.query(rusqlite::params_from_iter(params.iter()))?;
             while let Some(r) = rows.next()? {
                 let n: i64 = r.get(shared.len())?;
@@ -603,9 +662,19 @@ impl Project {
                         None => counts[i].push((v, n)),
                     }
                 }
+                for (j, t) in totals.iter_mut().enumerate() {
+                    *t += r.get::<_, Option<i64>>(shared.len() + 1 + j)?.unwrap_or(0);
+                }
             }
             for &i in &shared {
                 counts[i].sort_by_key(|e| std::cmp::Reverse(e.1));
+            }
+            for (m, h) in free.iter().zip(bins_from(&shapes, &totals[..bins.len()])) {
+                hists[*m] = h;
+            }
+            hists_done = true;
+            if with_tags {
+                tag_counts = Some(totals[bins.len()..].to_vec());
             }
         }
         for (i, (skip, col, _)) in dims.iter().enumerate() {
@@ -638,12 +707,7 @@ impl Project {
         };
         // Metrics without a range of their own share one pass; one with a range is counted
         // without it, so its other bins stay visible.
-        let ranges = filter.ranges();
-        let mut hists: Vec<Vec<Bin>> = vec![Vec::new(); METRIC_COLUMNS.len()];
-        let free: Vec<usize> = (0..METRIC_COLUMNS.len())
-            .filter(|&m| ranges[m].is_none())
-            .collect();
-        if !free.is_empty() {
+        if !free.is_empty() && !hists_done {
             for (m, h) in free
                 .iter()
                 .zip(self.histograms(filter, &free, Skip::None, with_text)?)
@@ -661,26 +725,10 @@ impl Project {
             center_distance: hists.next().unwrap_or_default(),
             saliency: hists.next().unwrap_or_default(),
         };
-        let (wh, params) = filter.where_clause_with(Skip::Tags, with_text);
-        // Only tagged items can count; the partial index finds them without a full scan.
-        let wh = if wh.is_empty() {
-            " WHERE items.tags != 0".to_string()
-        } else {
-            format!("{wh} AND items.tags != 0")
+        let counts = match tag_counts {
+            Some(c) => c,
+            None => self.tag_counts(filter, with_text)?,
         };
-        let sums: String = IssueTag::ALL
-            .iter()
-            .map(|t| format!("sum((tags & {}) != 0)", t.bit()))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let mut st = self
-            .conn
-            .prepare_cached(&format!("SELECT {sums} FROM items{wh}"))?;
-        let counts: Vec<i64> = st.query_row(rusqlite::params_from_iter(params.iter()), |r| {
-            (0..IssueTag::ALL.len())
-                .map(|i| r.get::<_, Option<i64>>(i).map(|v| v.unwrap_or(0)))
-                .collect()
-        })?;
         f.tags = IssueTag::ALL
             .iter()
             .zip(counts)

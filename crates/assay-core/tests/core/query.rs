@@ -304,6 +304,7 @@ fn the_cjk_index_is_rebuilt_by_its_migration() {
              CREATE VIRTUAL TABLE items_cjk USING fts5 (chars, content = '',
                  contentless_delete = 1, tokenize = 'unicode61');
              DROP TABLE suggestion_reviews; DROP TABLE suggestions; DROP TABLE suggestion_runs;
+             DROP INDEX items_facets;
              PRAGMA user_version = 24;",
         )
         .unwrap();
@@ -324,4 +325,114 @@ fn the_cjk_index_is_rebuilt_by_its_migration() {
         )
         .unwrap();
     assert!(sql.contains("detail = 'none'"), "{sql}");
+}
+
+/// Every count the facets show is the total a query returns once that value is added to the
+/// filter: dims, box histogram bars and tags, whether they come from their own pass or ride on
+/// the shared pass over the filtered rows.
+#[test]
+fn every_facet_count_is_what_its_filter_returns() {
+    use assay_core::store::Range;
+    let (_d, mut p) = project();
+    let a = author(&p, "aiko");
+    // Tags and ops on a few items of different datasets, boxed and not.
+    let picked = [
+        ("crag-mini", "cr-001"),
+        ("crag-mini", "cr-003"),
+        ("jgraph-mini", "jg-002"),
+    ];
+    for (k, (ds, ext)) in picked.into_iter().enumerate() {
+        let id = p.item_id_by_ext(ds, ext).unwrap();
+        let mut e = edit_of(&p, id);
+        e.tags = if k % 2 == 0 {
+            vec![IssueTag::WrongAnswer, IssueTag::Ambiguous]
+        } else {
+            vec![IssueTag::Ambiguous]
+        };
+        e.op = Some(RefinementOp::MinorEdit);
+        p.save_edit(id, &e, &a).unwrap();
+    }
+    let total = |f: &Filter| p.query(f, Page::default()).unwrap().total;
+    let filters = [
+        Filter::default(),
+        Filter {
+            has_box: Some(true),
+            ..Default::default()
+        },
+        Filter {
+            ops: vec![Some(RefinementOp::MinorEdit)],
+            ..Default::default()
+        },
+        Filter {
+            statuses: vec![ItemStatus::Todo, ItemStatus::Edited],
+            ref_types: vec![RefType::Ambiguous, RefType::Salient, RefType::KnowledgeCue],
+            ..Default::default()
+        },
+        Filter {
+            tags: vec![IssueTag::Ambiguous],
+            ..Default::default()
+        },
+        Filter {
+            saliency: Some(Range {
+                min: Some(0.0),
+                max: Some(0.5),
+            }),
+            has_box: Some(true),
+            ..Default::default()
+        },
+    ];
+    for f in &filters {
+        let facets = p.facets(f).unwrap();
+        if f.ops.is_empty() {
+            for (op, n) in &facets.ops {
+                let op = op.as_deref().map(|o| RefinementOp::parse(o).unwrap());
+                let with = Filter {
+                    ops: vec![op],
+                    ..f.clone()
+                };
+                assert_eq!(*n, total(&with), "op {op:?} under {f:?}");
+            }
+        }
+        if f.tags.is_empty() {
+            for (t, n) in &facets.tags {
+                let tag = IssueTag::ALL.into_iter().find(|x| x.as_str() == t).unwrap();
+                let with = Filter {
+                    tags: vec![tag],
+                    ..f.clone()
+                };
+                assert_eq!(*n, total(&with), "tag {t} under {f:?}");
+            }
+        }
+        let bars = [
+            (&facets.boxes.size_ratio, 0),
+            (&facets.boxes.center_distance, 1),
+            (&facets.boxes.saliency, 2),
+        ];
+        for (bins, m) in bars {
+            for b in bins.iter() {
+                let r = Some(Range {
+                    min: Some(b.lo),
+                    max: Some(b.hi),
+                });
+                let mut with = f.clone();
+                match m {
+                    0 => with.size_ratio = r,
+                    1 => with.center_distance = r,
+                    _ => with.saliency = r,
+                }
+                assert_eq!(b.count, total(&with), "bar {m} {b:?} under {f:?}");
+            }
+        }
+        let boxed: i64 = facets.boxes.size_ratio.iter().map(|b| b.count).sum();
+        let in_boxes = Filter {
+            has_box: Some(true),
+            size_ratio: None,
+            ..f.clone()
+        };
+        assert_eq!(
+            boxed,
+            total(&in_boxes),
+            "every boxed item in one bar, under {f:?}"
+        );
+    }
 }
