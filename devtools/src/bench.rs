@@ -510,30 +510,7 @@ pub fn store(args: &[String]) -> Result<()> {
     session
         .open_project(&path)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let boundary_filters: Vec<Filter> = vec![
-        Filter::default(),
-        Filter {
-            categories: vec!["chart".into()],
-            ..Default::default()
-        },
-        Filter {
-            ops: vec![Some(RefinementOp::MinorEdit)],
-            ..Default::default()
-        },
-        Filter {
-            text: Some("建物の".into()),
-            ..Default::default()
-        },
-        Filter {
-            text: Some("서울역".into()),
-            ..Default::default()
-        },
-        Filter {
-            tags: vec![IssueTag::WrongAnswer],
-            statuses: vec![ItemStatus::Edited],
-            ..Default::default()
-        },
-    ];
+    let boundary_filters = boundary_filters();
     let k = boundary_filters.len();
     stats.push(time_many(
         "command boundary: filter change -> first page + count (JSON)",
@@ -1464,4 +1441,64 @@ fn kill_group(pid: u32) {
     let _ = std::process::Command::new("kill")
         .args(["-TERM", "--", &format!("-{pid}")])
         .status();
+}
+
+/// The filter changes the browse view makes, as the command-boundary lines time them: none, a
+/// category, an op, a Japanese and a Korean search, and a tag with a status.
+fn boundary_filters() -> Vec<Filter> {
+    vec![
+        Filter::default(),
+        Filter {
+            categories: vec!["chart".into()],
+            ..Default::default()
+        },
+        Filter {
+            ops: vec![Some(RefinementOp::MinorEdit)],
+            ..Default::default()
+        },
+        Filter {
+            text: Some("建物の".into()),
+            ..Default::default()
+        },
+        Filter {
+            text: Some("서울역".into()),
+            ..Default::default()
+        },
+        Filter {
+            tags: vec![IssueTag::WrongAnswer],
+            statuses: vec![ItemStatus::Edited],
+            ..Default::default()
+        },
+    ]
+}
+
+/// Facet counts on an existing project, each boundary filter on its own (the boundary line of
+/// `bench-store` mixes them): `assay-devtools bench-facets PROJECT [RUNS]`.
+pub fn facets(args: &[String]) -> Result<()> {
+    let path = args
+        .first()
+        .ok_or_else(|| anyhow::anyhow!("usage: bench-facets PROJECT [RUNS]"))?;
+    let runs: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(20);
+    let p = assay_core::Project::open(path)?;
+    let names = [
+        "no filter",
+        "category",
+        "op",
+        "text, Japanese",
+        "text, Korean",
+        "tag + status",
+    ];
+    println!("| facets under | runs | p50 ms | p95 ms | result |");
+    println!("|---|---:|---:|---:|---|");
+    for (f, name) in boundary_filters().iter().zip(names) {
+        let s = time_many(name, runs, |_| {
+            let x = p.facets(f)?;
+            Ok(format!("{} categories", x.categories.len()))
+        })?;
+        println!(
+            "| {} | {} | {:.2} | {:.2} | {} |",
+            s.name, s.n, s.p50, s.p95, s.note
+        );
+    }
+    Ok(())
 }

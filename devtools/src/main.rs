@@ -86,6 +86,7 @@ fn main() -> Result<()> {
             Ok(())
         }
         Some("bench-store") => bench::store(rest),
+        Some("bench-facets") => bench::facets(rest),
         Some("bench-engine") => bench::engine(rest),
         Some("bench-table") => bench::table(rest),
         Some("bench-whatif") => bench::whatif(rest),

@@ -544,15 +544,18 @@ impl Project {
     ) -> Result<Vec<Vec<Bin>>> {
         let (wh, params) = filter.where_clause_with(skip, text_in_temp);
         let cond = "items.size_ratio IS NOT NULL";
-        let wh = if wh.is_empty() {
-            format!(" WHERE {cond}")
+        // Over every boxed item, the facet index holds all three metrics: reading it alone is
+        // ~10x faster than the planner's choice (the size-ratio index, then each row: 5.7 s at
+        // 2,000,000 items against 0.4 s). Under a filter, the filter's own index decides.
+        let (from, wh) = if wh.is_empty() {
+            ("items INDEXED BY items_facets", format!(" WHERE {cond}"))
         } else {
-            format!("{wh} AND {cond}")
+            ("items", format!("{wh} AND {cond}"))
         };
         let (sums, shapes) = bin_sums(which);
         let mut st = self
             .conn
-            .prepare_cached(&format!("SELECT {} FROM items{wh}", sums.join(", ")))?;
+            .prepare_cached(&format!("SELECT {} FROM {from}{wh}", sums.join(", ")))?;
         let counts: Vec<i64> = st.query_row(rusqlite::params_from_iter(params.iter()), |r| {
             (0..sums.len())
                 .map(|i| Ok(r.get::<_, Option<i64>>(i)?.unwrap_or(0)))
