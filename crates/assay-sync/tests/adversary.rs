@@ -865,6 +865,15 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
             &[&aiko2.clone()],
         )
         .ok();
+    // A decision on one item naming another item's revision as its record.
+    let head4 = head(&mut owner, "jg-004");
+    owner
+        .execute(
+            "INSERT INTO review_decisions (uid, revision_uid, made_uid, decision, author, created_at)
+             VALUES ('o4', $1, $2, 'request_changes', 'minjun', 'now')",
+            &[&aiko2, &head4],
+        )
+        .unwrap();
     let before_s = shown(&s);
     assay_sync::sync(&us, &mut s).unwrap();
     let after_s = shown(&s);
@@ -876,6 +885,7 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
     let aside: Vec<String> = s.refused_rows().unwrap().into_iter().map(|r| r.1).collect();
     assert!(aside.contains(&"o1".to_string()), "{aside:?}");
     assert!(aside.contains(&"o2".to_string()), "{aside:?}");
+    assert!(aside.contains(&"o4".to_string()), "{aside:?}");
 
     // Honest work still flows: seo reopens, aiko edits, seo approves, everyone sees it.
     s.sign_off(id3, false, Some("one more fix"), &seo).unwrap();

@@ -549,8 +549,19 @@ impl Project {
                 d.uid, d.author
             )));
         }
+        // The revision a decision names as its record is a revision of the same item: else a
+        // decision on one item would count as the review record of another's revision.
         let made_rev = match &d.made_uid {
-            Some(u) => Some(revision_by_uid(&tx, u)?.1),
+            Some(u) => {
+                let (made_item, made) = revision_by_uid(&tx, u)?;
+                if made_item != item_id {
+                    return Err(Error::Invalid(format!(
+                        "review {}: its record {u} is a revision of another item",
+                        d.uid
+                    )));
+                }
+                Some(made)
+            }
             None => None,
         };
         super::review::insert_decision(
