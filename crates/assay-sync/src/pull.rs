@@ -305,39 +305,37 @@ pub(crate) fn pull(db: &mut Client, project: &mut Project) -> Result<usize> {
 
 /// Reads and applies one page of every table; None when there is nothing left to pull.
 fn pull_page(db: &mut Client, project: &mut Project) -> Result<Option<usize>> {
-    {
-        let mut pages = Vec::new();
-        for t in TABLES {
-            let from = last_seq(project, t.name())?;
-            pages.push((t, db.query(t.sql(), &[&from, &PAGE])?));
+    let mut pages = Vec::new();
+    for t in TABLES {
+        let from = last_seq(project, t.name())?;
+        pages.push((t, db.query(t.sql(), &[&from, &PAGE])?));
+    }
+    if pages.iter().all(|(_, rows)| rows.is_empty()) {
+        return Ok(None);
+    }
+    // A full page may have more rows after it: rows of other tables beyond its last
+    // position wait for the next round, so the order holds across pages.
+    let frontier = pages
+        .iter()
+        .filter(|(_, rows)| rows.len() as i64 == PAGE)
+        .filter_map(|(_, rows)| rows.last().map(|r| r.get::<_, i64>(0)))
+        .min()
+        .unwrap_or(i64::MAX);
+    let mut next: Vec<(i64, Table, &Row)> = pages
+        .iter()
+        .flat_map(|(t, rows)| rows.iter().map(move |r| (r.get::<_, i64>(0), *t, r)))
+        .filter(|(seq, _, _)| *seq <= frontier)
+        .collect();
+    next.sort_by_key(|(seq, _, _)| *seq);
+    project.begin_pull_page()?;
+    match apply_page(db, project, next) {
+        Ok(n) => {
+            project.end_pull_page()?;
+            Ok(Some(n))
         }
-        if pages.iter().all(|(_, rows)| rows.is_empty()) {
-            return Ok(None);
-        }
-        // A full page may have more rows after it: rows of other tables beyond its last
-        // position wait for the next round, so the order holds across pages.
-        let frontier = pages
-            .iter()
-            .filter(|(_, rows)| rows.len() as i64 == PAGE)
-            .filter_map(|(_, rows)| rows.last().map(|r| r.get::<_, i64>(0)))
-            .min()
-            .unwrap_or(i64::MAX);
-        let mut next: Vec<(i64, Table, &Row)> = pages
-            .iter()
-            .flat_map(|(t, rows)| rows.iter().map(move |r| (r.get::<_, i64>(0), *t, r)))
-            .filter(|(seq, _, _)| *seq <= frontier)
-            .collect();
-        next.sort_by_key(|(seq, _, _)| *seq);
-        project.begin_pull_page()?;
-        match apply_page(db, project, next) {
-            Ok(n) => {
-                project.end_pull_page()?;
-                Ok(Some(n))
-            }
-            Err(e) => {
-                project.abandon_pull_page();
-                Err(e)
-            }
+        Err(e) => {
+            project.abandon_pull_page();
+            Err(e)
         }
     }
 }

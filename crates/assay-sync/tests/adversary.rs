@@ -87,16 +87,7 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
     let dir = tempfile::tempdir().unwrap();
     // This machine's accepted endpoints start empty (nothing set up here yet).
     std::env::set_var("ASSAY_TRUST_FILE", dir.path().join("accepted-endpoints"));
-    let admin = create_db(&cluster, "team");
-    let mut lead = published_project(dir.path());
-    assay_sync::init(&admin, &mut lead).unwrap();
-    for (name, role) in [
-        ("aiko", Role::Annotator),
-        ("minjun", Role::Annotator),
-        ("seo", Role::Auditor),
-    ] {
-        assay_sync::add_member(&admin, name, role, &format!("pw-{name}")).unwrap();
-    }
+    let admin = published_team(&cluster, dir.path());
     let ua = url(&cluster, "aiko", "team");
     let us = url(&cluster, "seo", "team");
     let (mut a, _) = assay_sync::join(&ua, &dir.path().join("a.assay")).unwrap();
@@ -798,12 +789,10 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
     // A review decision on one item naming, as its record, a revision eve writes of another
     // item at the same time: under two items' locks neither insert sees the other, and the
     // pair is caught where placements run one at a time.
-    let bucket = |db: &mut Client, ext: &str| -> i32 {
-        db.query_one("SELECT assay_item_bucket('jgraph-mini', $1)", &[&ext])
-            .unwrap()
-            .get(0)
-    };
-    assert_ne!(bucket(&mut eve, "jg-002"), bucket(&mut eve, "jg-009"));
+    assert_ne!(
+        item_bucket(&mut eve, "jg-002"),
+        item_bucket(&mut eve, "jg-009")
+    );
     let mut eve2 = Client::connect(&url(&cluster, "minjun", "team"), NoTls).unwrap();
     let mut t1 = eve.transaction().unwrap();
     t1.execute(

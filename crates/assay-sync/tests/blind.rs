@@ -376,14 +376,9 @@ fn blind_judgements_stay_unreadable_until_both_are_in() {
     // was decided, it would open aiko's jg-008 judgement while nothing of his went in.
     let (_, rev8) = dealt(&mut eve_m, "jg-008");
     let (_, rev9) = dealt(&mut eve_m, "jg-009");
-    let bucket = |db: &mut Client, ext: &str| -> i32 {
-        db.query_one("SELECT assay_item_bucket('jgraph-mini', $1)", &[&ext])
-            .unwrap()
-            .get(0)
-    };
     assert_ne!(
-        bucket(&mut eve_m, "jg-008"),
-        bucket(&mut eve_m, "jg-009"),
+        item_bucket(&mut eve_m, "jg-008"),
+        item_bucket(&mut eve_m, "jg-009"),
         "the two items take different locks"
     );
     let mut first = Client::connect(&um, NoTls).unwrap();

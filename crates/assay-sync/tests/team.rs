@@ -382,16 +382,7 @@ fn pushes_of_different_items_do_not_wait_and_arrive_in_commit_order() {
     std::env::set_var("ASSAY_TEAM_LOCK_TIMEOUT_MS", "1500");
     let cluster = Cluster::start().expect("a private PostgreSQL cluster");
     let dir = tempfile::tempdir().unwrap();
-    let admin = create_db(&cluster, "team");
-    let mut lead = published_project(dir.path());
-    assay_sync::init(&admin, &mut lead).unwrap();
-    for (name, role) in [
-        ("aiko", Role::Annotator),
-        ("minjun", Role::Annotator),
-        ("seo", Role::Auditor),
-    ] {
-        assay_sync::add_member(&admin, name, role, &format!("pw-{name}")).unwrap();
-    }
+    published_team(&cluster, dir.path());
     let um = url(&cluster, "minjun", "team");
     let us = url(&cluster, "seo", "team");
     let (mut m, _) = assay_sync::join(&um, &dir.path().join("m.assay")).unwrap();

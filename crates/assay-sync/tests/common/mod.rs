@@ -148,3 +148,26 @@ pub fn refused<T: std::fmt::Debug>(r: Result<T, postgres::Error>, what: &str) {
         "{what}: {code} {e:?}"
     );
 }
+
+/// The sample project published to a new database "team", with aiko and minjun (annotators)
+/// and seo (auditor) as members, each with password `pw-NAME`: the owner's URL.
+pub fn published_team(cluster: &Cluster, dir: &Path) -> String {
+    let admin = create_db(cluster, "team");
+    let mut lead = published_project(dir);
+    assay_sync::init(&admin, &mut lead).unwrap();
+    for (name, role) in [
+        ("aiko", Role::Annotator),
+        ("minjun", Role::Annotator),
+        ("seo", Role::Auditor),
+    ] {
+        assay_sync::add_member(&admin, name, role, &format!("pw-{name}")).unwrap();
+    }
+    admin
+}
+
+/// Which of the team's item locks a jgraph-mini item takes.
+pub fn item_bucket(db: &mut Client, ext: &str) -> i32 {
+    db.query_one("SELECT assay_item_bucket('jgraph-mini', $1)", &[&ext])
+        .unwrap()
+        .get(0)
+}
