@@ -1418,18 +1418,45 @@ pub fn memory(args: &[String]) -> Result<()> {
         tree.extend(parents.iter().filter(|x| x.1 == p).map(|x| x.0));
         i += 1;
     }
-    let mut total = 0u64;
-    println!("\n| process | RSS MB |\n|---|---:|");
+    // RSS counts a shared library once per process that maps it (WebKit's
+    // libraries are in all three), so PSS, which splits shared pages between
+    // the processes, is printed beside it: their sum is what the app costs.
+    let mut total = [0u64; 4];
+    println!(
+        "\n| process | RSS MB | PSS MB | private MB | anonymous MB |\n|---|---:|---:|---:|---:|"
+    );
     for (pid, _, name, rss) in parents.iter().filter(|x| tree.contains(&x.0)) {
         if name.starts_with("Xvfb") || name == "xvfb-run" || name == "xauth" || *rss == 0 {
             continue;
         }
-        println!("| {name} ({pid}) | {:.0} |", *rss as f64 / 1024.0);
-        total += rss;
+        let rollup =
+            std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).unwrap_or_default();
+        let kb = |k: &str| -> u64 {
+            rollup
+                .lines()
+                .filter_map(|l| l.strip_prefix(k))
+                .filter_map(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().ok())
+                .sum()
+        };
+        let row = [
+            *rss,
+            kb("Pss:"),
+            kb("Private_Clean:") + kb("Private_Dirty:"),
+            kb("Anonymous:"),
+        ];
+        let mb = row.map(|v| v as f64 / 1024.0);
+        println!(
+            "| {name} ({pid}) | {:.0} | {:.0} | {:.0} | {:.0} |",
+            mb[0], mb[1], mb[2], mb[3]
+        );
+        for (t, v) in total.iter_mut().zip(row) {
+            *t += v;
+        }
     }
+    let mb = total.map(|v| v as f64 / 1024.0);
     println!(
-        "| **all processes of the app** | **{:.0}** |",
-        total as f64 / 1024.0
+        "| **all processes of the app** | **{:.0}** | **{:.0}** | {:.0} | {:.0} |",
+        mb[0], mb[1], mb[2], mb[3]
     );
     // Stop the whole group (xvfb-run, Xvfb, the app and WebKit).
     kill_group(child.id());

@@ -4,12 +4,14 @@
 mod commands;
 mod images;
 mod launch;
+mod rendering;
 mod state;
 
 use state::AppState;
 use tauri::Manager;
 
 pub fn run() {
+    rendering::choose();
     let launch = launch::Launch::from_args(std::env::args().skip(1));
     tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())

@@ -64,6 +64,11 @@ impl Driver {
             ])
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
+            // Without a GPU the app turns WebKit's compositing off (src-tauri/src/rendering.rs);
+            // WebKitWebDriver's screenshot then waited forever on the blind scenario's second
+            // screenshot (two runs of two, the window painted). Screenshots are a WebDriver
+            // matter only, so the window is driven the way a machine with a GPU runs it.
+            .env("ASSAY_GPU_COMPOSITING", "1")
             .process_group(0)
             .spawn()
             .expect("tauri-driver on PATH (cargo install tauri-driver --version ^2 --locked)");
