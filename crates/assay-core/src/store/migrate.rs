@@ -118,6 +118,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0027_facet_index",
         include_str!("../../../../migrations/0027_facet_index.sql"),
     ),
+    (
+        "0028_facet_counts",
+        include_str!("../../../../migrations/0028_facet_counts.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

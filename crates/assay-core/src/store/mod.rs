@@ -7,6 +7,7 @@ pub mod bulk;
 pub mod comments;
 pub(crate) mod connection;
 pub mod datasets;
+pub(crate) mod facet_counts;
 pub mod images;
 pub mod items;
 pub mod judge_ratings;

@@ -218,7 +218,7 @@ fn metric_edges(m: usize) -> &'static [f64] {
 }
 
 /// One `sum(...)` per histogram bin of the metric columns `which`, and each metric's edges.
-fn bin_sums(which: &[usize]) -> (Vec<String>, Vec<&'static [f64]>) {
+pub(super) fn bin_sums(which: &[usize]) -> (Vec<String>, Vec<&'static [f64]>) {
     let mut sums = Vec::new();
     let mut shapes = Vec::new();
     for &m in which {
@@ -238,7 +238,7 @@ fn bin_sums(which: &[usize]) -> (Vec<String>, Vec<&'static [f64]>) {
 }
 
 /// The histograms of `bin_sums`, from its sums in order.
-fn bins_from(shapes: &[&'static [f64]], counts: &[i64]) -> Vec<Vec<Bin>> {
+pub(super) fn bins_from(shapes: &[&'static [f64]], counts: &[i64]) -> Vec<Vec<Bin>> {
     let mut k = 0;
     shapes
         .iter()
@@ -259,7 +259,7 @@ fn bins_from(shapes: &[&'static [f64]], counts: &[i64]) -> Vec<Vec<Bin>> {
 }
 
 /// One `sum(...)` per issue tag: the items carrying it.
-fn tag_sums() -> Vec<String> {
+pub(super) fn tag_sums() -> Vec<String> {
     IssueTag::ALL
         .iter()
         .map(|t| format!("sum((items.tags & {}) != 0)", t.bit()))
@@ -289,6 +289,18 @@ fn text_clause(text: &str, wh: &mut Vec<String>, params: &mut Vec<Value>) {
 }
 
 impl Filter {
+    /// True when the filter lets every item through (an order or a blank search narrows
+    /// nothing).
+    pub fn is_everything(&self) -> bool {
+        let blank = self.text.as_deref().is_none_or(|t| t.trim().is_empty());
+        blank
+            && Filter {
+                sort: None,
+                text: None,
+                ..self.clone()
+            } == Filter::default()
+    }
+
     fn ranges(&self) -> [Option<Range>; 3] {
         [self.size_ratio, self.center_distance, self.saliency]
     }
@@ -585,7 +597,19 @@ impl Project {
         Ok(counts)
     }
 
+    /// The facet counts under `filter`. With no filter (the list as it opens) they are read
+    /// from the counts the store keeps as items change ([`super::facet_counts`]); otherwise
+    /// counted over the matching items.
     pub fn facets(&self, filter: &Filter) -> Result<Facets> {
+        if filter.is_everything() {
+            return super::facet_counts::read(&self.conn);
+        }
+        self.count_facets(filter)
+    }
+
+    /// The facet counts under `filter`, counted over the items whatever the filter: what the
+    /// kept counts must equal.
+    pub fn count_facets(&self, filter: &Filter) -> Result<Facets> {
         let with_text = filter.text.as_deref().is_some_and(|t| !t.trim().is_empty());
         if with_text {
             self.conn.execute_batch(

@@ -305,6 +305,8 @@ fn the_cjk_index_is_rebuilt_by_its_migration() {
                  contentless_delete = 1, tokenize = 'unicode61');
              DROP TABLE suggestion_reviews; DROP TABLE suggestions; DROP TABLE suggestion_runs;
              DROP INDEX items_facets;
+             DROP TRIGGER items_count_facets_insert; DROP TRIGGER items_count_facets_update;
+             DROP TABLE facet_counts; DROP TABLE facet_state;
              PRAGMA user_version = 24;",
         )
         .unwrap();
@@ -316,6 +318,12 @@ fn the_cjk_index_is_rebuilt_by_its_migration() {
     };
     assert_eq!(ids(&p, &f("首都")), vec!["jg-008"]);
     assert_eq!(ids(&p, &f("뜻")), vec!["101", "103"]);
+    // The facet counts start from the items the project already had.
+    assert_eq!(
+        sorted(p.facets(&Filter::default()).unwrap()),
+        sorted(p.count_facets(&Filter::default()).unwrap())
+    );
+    assert!(p.facets(&Filter::default()).unwrap().datasets.len() == 4);
     let sql: String = rusqlite::Connection::open(&path)
         .unwrap()
         .query_row(
@@ -435,4 +443,139 @@ fn every_facet_count_is_what_its_filter_returns() {
             "every boxed item in one bar, under {f:?}"
         );
     }
+}
+
+/// Facets with each list in value order, to compare kept counts with counted ones (ties in
+/// count come in any order).
+fn sorted(mut f: assay_core::store::Facets) -> assay_core::store::Facets {
+    fn by_value<T: std::fmt::Debug>(v: &mut [(T, i64)]) {
+        v.sort_by_key(|e| format!("{:?}", e.0));
+    }
+    by_value(&mut f.datasets);
+    by_value(&mut f.categories);
+    by_value(&mut f.ops);
+    by_value(&mut f.statuses);
+    by_value(&mut f.ref_types);
+    by_value(&mut f.tags);
+    by_value(&mut f.has_box);
+    f
+}
+
+/// The facets with no filter come from counts the store keeps (triggers on each write, one pass
+/// after a bulk import). After every kind of write they must equal the counts taken over the
+/// items themselves: an edit of op, tags and status, a box removed, a bulk action and its undo,
+/// a restored revision, an import into a project that has items, and an import that fails.
+#[test]
+fn kept_facet_counts_follow_every_kind_of_write() {
+    use assay_core::store::BulkChange;
+    let same = |p: &assay_core::Project, step: &str| {
+        let everything = Filter::default();
+        let kept = p.facets(&everything).unwrap();
+        // Largest first, as the counted facets are.
+        for counts in [&kept.categories, &kept.ops, &kept.ref_types] {
+            assert!(counts.windows(2).all(|w| w[0].1 >= w[1].1), "{step}");
+        }
+        let counted = p.count_facets(&everything).unwrap();
+        assert_eq!(sorted(kept), sorted(counted), "after {step}");
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    same(&p, "creating the project");
+    import(
+        &mut p,
+        &sample_dir().join("jgraph-mini/jgraph-mini.jsonl"),
+        &Default::default(),
+    )
+    .unwrap();
+    same(&p, "the first import");
+    for f in [
+        "vague-mini/vague-mini.json",
+        "haerae-mini/haerae-mini.jsonl",
+        "crag-mini/crag-mini.jsonl",
+    ] {
+        import(&mut p, &sample_dir().join(f), &Default::default()).unwrap();
+    }
+    same(&p, "imports into a project with items");
+    let counts_before_boxes = p.facets(&Filter::default()).unwrap();
+    assert!(
+        counts_before_boxes
+            .boxes
+            .size_ratio
+            .iter()
+            .any(|b| b.count > 0),
+        "the sample has boxed items"
+    );
+
+    let a = author(&p, "aiko");
+    let id = p.item_id_by_ext("crag-mini", "cr-001").unwrap();
+    let mut e = edit_of(&p, id);
+    e.op = Some(RefinementOp::MinorEdit);
+    e.tags = vec![IssueTag::WrongAnswer, IssueTag::Subjective];
+    p.save_edit(id, &e, &a).unwrap();
+    same(&p, "an edit of op and tags");
+    let mut e = edit_of(&p, id);
+    e.tags = vec![IssueTag::Subjective];
+    e.status = ItemStatus::Flagged;
+    p.save_edit(id, &e, &a).unwrap();
+    same(&p, "a tag taken off and a flag");
+
+    let boxed = p
+        .query(
+            &Filter {
+                has_box: Some(true),
+                ..Default::default()
+            },
+            Page::default(),
+        )
+        .unwrap()
+        .rows[0]
+        .id;
+    let mut e = edit_of(&p, boxed);
+    for image in &mut e.content.images {
+        image.target_boxes.clear();
+    }
+    p.save_edit(boxed, &e, &a).unwrap();
+    same(&p, "a box removed");
+    p.restore_revision(boxed, 0, &a).unwrap();
+    same(&p, "the original restored");
+
+    let everything_in = Filter {
+        datasets: vec![1],
+        ..Default::default()
+    };
+    let r = p
+        .bulk_edit(
+            &everything_in,
+            &BulkChange {
+                set_op: true,
+                op: Some(RefinementOp::Remove),
+                add_tags: vec![IssueTag::Ambiguous],
+                status: Some(ItemStatus::Flagged),
+                ..Default::default()
+            },
+            &a,
+        )
+        .unwrap();
+    assert!(r.changed > 1, "{r:?}");
+    same(&p, "a bulk action");
+    p.undo_bulk(r.action_id.unwrap(), &a).unwrap();
+    same(&p, "its undo");
+
+    // An import that fails part-way writes nothing, counts included, and leaves the triggers on.
+    let bad = dir.path().join("bad.jsonl");
+    let good = std::fs::read_to_string(sample_dir().join("crag-mini/crag-mini.jsonl")).unwrap();
+    let renamed = good.replace("\"cr-", "\"late-");
+    std::fs::write(&bad, format!("{renamed}{{ not json\n")).unwrap();
+    let before = p.facets(&Filter::default()).unwrap();
+    assert!(import(&mut p, &bad, &Default::default()).is_err());
+    assert_eq!(p.facets(&Filter::default()).unwrap(), before);
+    let bulk: i64 = p
+        .connection()
+        .query_row("SELECT bulk FROM facet_state", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(bulk, 0, "the failed import left the triggers off");
+    let mut e = edit_of(&p, id);
+    e.op = Some(RefinementOp::AnswerCorrection);
+    p.save_edit(id, &e, &a).unwrap();
+    same(&p, "an edit after the failed import");
 }
