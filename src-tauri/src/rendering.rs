@@ -1,41 +1,50 @@
 //! How the webview draws, chosen before it starts.
 //!
-//! WebKitGTK composites the page through OpenGL. Without a GPU (no DRM render node: a VM, a
-//! remote desktop, Xvfb) that OpenGL is Mesa's llvmpipe, a software rasteriser that loads LLVM
-//! into both the app and the web process and keeps GL buffers: about 110 MB more for the app,
-//! for drawing that is no faster than WebKit's own software path. So Assay turns compositing off
-//! when there is no render node. `ASSAY_GPU_COMPOSITING=1` keeps it on anyway, `=0` turns it off
-//! on any machine, and a `WEBKIT_DISABLE_COMPOSITING_MODE` already set by the user wins.
+//! WebKitGTK composites the page through OpenGL. Without a GPU (a VM, a cloud desktop, Xvfb)
+//! that OpenGL is Mesa's llvmpipe, a software rasteriser that loads LLVM into both the app and
+//! the web process and keeps GL buffers: about 110 MB more for the app, for drawing that is no
+//! faster than WebKit's own software path. So Assay turns compositing off when it finds no GPU
+//! it can open: no DRM render node it may read and write, no NVIDIA device (the proprietary
+//! driver may come without a render node) and no WSL2 GPU. A render node that is itself
+//! software (a VM's virtio-gpu without virgl) is not told apart and keeps compositing on, as
+//! before. `ASSAY_GPU_COMPOSITING=1` keeps compositing on anyway, `=0` turns it off on any
+//! machine, and a `WEBKIT_DISABLE_COMPOSITING_MODE` the user already set wins.
 
 use std::path::Path;
 
-/// Whether WebKit should composite through OpenGL on this machine.
-pub fn compositing_wanted(setting: Option<&str>, dri: &Path) -> bool {
-    match setting {
-        Some("1") => true,
-        Some("0") => false,
-        _ => has_render_node(dri),
+/// Whether WebKit should composite through OpenGL on this machine; `dev` is `/dev`.
+pub fn compositing_wanted(setting: Option<&str>, dev: &Path) -> bool {
+    match setting.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+        Some("1" | "true" | "yes" | "on") => true,
+        Some("0" | "false" | "no" | "off") => false,
+        _ => has_gpu(dev),
     }
 }
 
-fn has_render_node(dri: &Path) -> bool {
-    std::fs::read_dir(dri)
+fn has_gpu(dev: &Path) -> bool {
+    let render_node = std::fs::read_dir(dev.join("dri"))
         .map(|entries| {
-            entries
-                .flatten()
-                .any(|e| e.file_name().to_string_lossy().starts_with("renderD"))
+            entries.flatten().any(|e| {
+                e.file_name().to_string_lossy().starts_with("renderD")
+                    && std::fs::OpenOptions::new()
+                        .read(true)
+                        .write(true)
+                        .open(e.path())
+                        .is_ok()
+            })
         })
-        .unwrap_or(false)
+        .unwrap_or(false);
+    render_node || dev.join("nvidia0").exists() || dev.join("dxg").exists()
 }
 
-/// Sets WebKit's switch before any thread or webview exists (the environment is read once, by
-/// the web process it starts).
+/// Sets WebKit's switch before any thread or webview exists (the web process it starts reads
+/// the environment).
 pub fn choose() {
     if !cfg!(target_os = "linux") || std::env::var_os("WEBKIT_DISABLE_COMPOSITING_MODE").is_some() {
         return;
     }
     let setting = std::env::var("ASSAY_GPU_COMPOSITING").ok();
-    if !compositing_wanted(setting.as_deref(), Path::new("/dev/dri")) {
+    if !compositing_wanted(setting.as_deref(), Path::new("/dev")) {
         std::env::set_var("WEBKIT_DISABLE_COMPOSITING_MODE", "1");
     }
 }
@@ -45,17 +54,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_render_node_keeps_compositing_and_the_setting_overrides_it() {
-        let dir = std::env::temp_dir().join(format!("assay-dri-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+    fn a_gpu_keeps_compositing_and_the_setting_overrides_it() {
+        let dev = std::env::temp_dir().join(format!("assay-dev-{}", std::process::id()));
+        let dri = dev.join("dri");
+        std::fs::create_dir_all(&dri).unwrap();
         // A card node alone (a display without a render node) is not a GPU WebKit can use.
-        std::fs::write(dir.join("card0"), b"").unwrap();
-        assert!(!compositing_wanted(None, &dir));
-        assert!(compositing_wanted(Some("1"), &dir));
-        std::fs::write(dir.join("renderD128"), b"").unwrap();
-        assert!(compositing_wanted(None, &dir));
-        assert!(!compositing_wanted(Some("0"), &dir));
-        assert!(!compositing_wanted(None, &dir.join("missing")));
-        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::write(dri.join("card0"), b"").unwrap();
+        assert!(!compositing_wanted(None, &dev));
+        assert!(compositing_wanted(Some("1"), &dev));
+        assert!(compositing_wanted(Some(" Yes"), &dev));
+        assert!(
+            !compositing_wanted(Some("maybe"), &dev),
+            "unknown: detected"
+        );
+        std::fs::write(dri.join("renderD128"), b"").unwrap();
+        assert!(compositing_wanted(None, &dev));
+        assert!(!compositing_wanted(Some("0"), &dev));
+        assert!(!compositing_wanted(Some("off"), &dev));
+        std::fs::remove_file(dri.join("renderD128")).unwrap();
+        // NVIDIA's driver without nvidia-drm, and WSL2, have no render node.
+        std::fs::write(dev.join("nvidia0"), b"").unwrap();
+        assert!(compositing_wanted(None, &dev));
+        std::fs::remove_file(dev.join("nvidia0")).unwrap();
+        std::fs::write(dev.join("dxg"), b"").unwrap();
+        assert!(compositing_wanted(None, &dev));
+        assert!(!compositing_wanted(None, &dev.join("missing")));
+        std::fs::remove_dir_all(&dev).unwrap();
     }
 }

@@ -186,3 +186,42 @@ pub(crate) fn read(conn: &Connection) -> Result<Facets> {
     };
     Ok(f)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grounding::metrics::{SIZE_RATIO_EDGES, UNIT_EDGES};
+
+    const MIGRATION: &str = include_str!("../../../../migrations/0028_facet_counts.sql");
+
+    /// The triggers spell out the tag bits and the histogram edges in SQL: a tag or an edge
+    /// changed in the code without a migration would quietly read 0 from the kept counts.
+    #[test]
+    fn the_triggers_count_the_tags_and_bars_of_the_code() {
+        for t in IssueTag::ALL {
+            for row in ["NEW", "OLD"] {
+                let carries = format!("({row}.tags & {}) != 0", t.bit());
+                assert!(MIGRATION.contains(&carries), "{carries}");
+            }
+        }
+        let next_bit = IssueTag::ALL.iter().map(|t| t.bit()).max().unwrap_or(0) * 2;
+        assert!(!MIGRATION.contains(&format!("tags & {next_bit})")));
+        let edges: [&[f64]; 3] = [&SIZE_RATIO_EDGES, &UNIT_EDGES, &UNIT_EDGES];
+        for (metric, edges) in METRICS.iter().zip(edges) {
+            let last = edges.len() - 2;
+            let bars = edges
+                .windows(2)
+                .enumerate()
+                .map(|(i, w)| {
+                    let hi = if i == last { "<=" } else { "<" };
+                    format!(
+                        "WHEN NEW.{metric} >= {:?} AND NEW.{metric} {hi} {:?} THEN {i}",
+                        w[0], w[1]
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(MIGRATION.contains(&format!("CASE {bars} END")), "{metric}");
+        }
+    }
+}

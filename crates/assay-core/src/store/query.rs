@@ -61,6 +61,20 @@ crate::named_enum! {
 }
 
 impl SortColumn {
+    /// Whether an index holds the column's non-empty values in order (so a page of the list
+    /// sorted by it is a walk of that index, not a sort of every match).
+    fn indexed(self) -> bool {
+        matches!(
+            self,
+            Self::Category
+                | Self::Op
+                | Self::Status
+                | Self::RefType
+                | Self::SizeRatio
+                | Self::Saliency
+        )
+    }
+
     /// The SQL expression; every value comes from this list, never from the caller's text.
     fn sql(self) -> &'static str {
         match self {
@@ -256,6 +270,27 @@ pub(super) fn bins_from(shapes: &[&'static [f64]], counts: &[i64]) -> Vec<Vec<Bi
                 .collect()
         })
         .collect()
+}
+
+/// How facet values with equal counts are listed: SQLite's order (numbers, text, blobs; text
+/// by its bytes, the BINARY collation) with no value last. The kept counts store "no value" as
+/// an empty blob, which SQLite sorts after all text, so both ways give one order.
+pub(super) fn value_order(a: &Value, b: &Value) -> std::cmp::Ordering {
+    fn rank(v: &Value) -> u8 {
+        match v {
+            Value::Integer(_) | Value::Real(_) => 0,
+            Value::Text(_) => 1,
+            Value::Blob(_) => 2,
+            Value::Null => 3,
+        }
+    }
+    rank(a).cmp(&rank(b)).then_with(|| match (a, b) {
+        (Value::Integer(x), Value::Integer(y)) => x.cmp(y),
+        (Value::Real(x), Value::Real(y)) => x.total_cmp(y),
+        (Value::Text(x), Value::Text(y)) => x.as_bytes().cmp(y.as_bytes()),
+        (Value::Blob(x), Value::Blob(y)) => x.cmp(y),
+        _ => std::cmp::Ordering::Equal,
+    })
 }
 
 /// One `sum(...)` per issue tag: the items carrying it.
@@ -474,6 +509,9 @@ impl Project {
         if filter.text.as_deref().is_some_and(|t| !t.trim().is_empty()) && filter.sort.is_none() {
             return self.query_by_ids(filter, page);
         }
+        if let Some(sort) = filter.sort.filter(|s| s.column.indexed()) {
+            return self.query_sorted_by_index(filter, sort, page);
+        }
         let (wh, params) = filter.where_clause(Skip::None);
         let total: i64 = self
             .conn
@@ -490,6 +528,110 @@ impl Project {
             .query_map(rusqlite::params_from_iter(all.iter()), row_to_item)?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(QueryResult { total, rows })
+    }
+
+    /// A page sorted by an indexed column. `ORDER BY col NULLS LAST, id` cannot walk an index
+    /// (it keeps empty values first), so SQLite sorted every match: 280-300 ms for a first page
+    /// at 1,000,000 items. The page is taken in two parts instead, the items with a value
+    /// (walking the column's index) and then those without (in id order), and as ids only, so
+    /// even a sort under a filter orders narrow index entries rather than whole rows; the
+    /// page's rows are read last, by id. Descending, the index gives each value's items in
+    /// reverse id order, so SQLite still sorts the items of each value by id: cheap for the
+    /// box metrics (few ties), not for a status most items share. The statements run in one
+    /// read transaction, so a write in between cannot move an item across the two parts.
+    fn query_sorted_by_index(
+        &self,
+        filter: &Filter,
+        sort: Sort,
+        page: Page,
+    ) -> Result<QueryResult> {
+        self.conn.execute_batch("SAVEPOINT sorted_page")?;
+        let page = self.sorted_page(filter, sort, page);
+        self.conn.execute_batch("RELEASE sorted_page")?;
+        page
+    }
+
+    fn sorted_page(&self, filter: &Filter, sort: Sort, page: Page) -> Result<QueryResult> {
+        let (wh, params) = filter.where_clause(Skip::None);
+        let col = sort.column.sql();
+        let and = |cond: &str| {
+            if wh.is_empty() {
+                format!(" WHERE {cond}")
+            } else {
+                format!("{wh} AND {cond}")
+            }
+        };
+        let total: i64 = self
+            .conn
+            .prepare_cached(&format!("SELECT count(*) FROM items{wh}"))?
+            .query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?;
+        let limit = page.limit.clamp(0, 10_000);
+        let offset = page.offset.max(0);
+        let ids_of = |sql: String, limit: i64, offset: i64| -> Result<Vec<i64>> {
+            let mut all = params.clone();
+            all.push(Value::Integer(limit));
+            all.push(Value::Integer(offset));
+            let mut st = self.conn.prepare_cached(&sql)?;
+            let ids = st
+                .query_map(rusqlite::params_from_iter(all.iter()), |r| r.get(0))?
+                .collect::<Result<Vec<i64>, _>>()?;
+            Ok(ids)
+        };
+        let dir = if sort.desc { "DESC" } else { "ASC" };
+        let mut ids = ids_of(
+            format!(
+                "SELECT items.id FROM items{} ORDER BY {col} {dir}, items.id LIMIT ? OFFSET ?",
+                and(&format!("{col} IS NOT NULL"))
+            ),
+            limit,
+            offset,
+        )?;
+        if (ids.len() as i64) < limit {
+            // Where the items without a value start: right after the last one with a value
+            // when this page holds some; otherwise count them.
+            let with_value = if ids.is_empty() {
+                self.conn
+                    .prepare_cached(&format!(
+                        "SELECT count(*) FROM items{}",
+                        and(&format!("{col} IS NOT NULL"))
+                    ))?
+                    .query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?
+            } else {
+                offset + ids.len() as i64
+            };
+            if total > with_value {
+                ids.extend(ids_of(
+                    format!(
+                        "SELECT items.id FROM items{} ORDER BY items.id LIMIT ? OFFSET ?",
+                        and(&format!("{col} IS NULL"))
+                    ),
+                    limit - ids.len() as i64,
+                    (offset - with_value).max(0),
+                )?);
+            }
+        }
+        Ok(QueryResult {
+            total,
+            rows: self.rows_in_order(&ids)?,
+        })
+    }
+
+    /// The list rows of `ids`, in that order.
+    fn rows_in_order(&self, ids: &[i64]) -> Result<Vec<ItemRow>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let marks = vec!["?"; ids.len()].join(",");
+        let mut st = self.conn.prepare(&format!(
+            "SELECT {ROW_COLUMNS} FROM items WHERE id IN ({marks})"
+        ))?;
+        let mut rows = st
+            .query_map(rusqlite::params_from_iter(ids.iter()), row_to_item)?
+            .collect::<Result<Vec<_>, _>>()?;
+        let place: std::collections::HashMap<i64, usize> =
+            ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+        rows.sort_by_key(|r| place.get(&r.id).copied().unwrap_or(usize::MAX));
+        Ok(rows)
     }
 
     /// Text searches evaluate the full-text match once: all matching ids (cheap integers) give
@@ -624,7 +766,8 @@ impl Project {
         let group = |skip: Skip, col: &str| -> Result<Vec<(Value, i64)>> {
             let (wh, params) = filter.where_clause_with(skip, with_text);
             let mut st = self.conn.prepare_cached(&format!(
-                "SELECT {col}, count(*) FROM items{wh} GROUP BY {col} ORDER BY count(*) DESC"
+                "SELECT {col}, count(*) FROM items{wh} GROUP BY {col}
+                 ORDER BY count(*) DESC, {col} IS NULL, {col}"
             ))?;
             let rows = st
                 .query_map(rusqlite::params_from_iter(params.iter()), |r| {
@@ -694,7 +837,7 @@ impl Project {
                 }
             }
             for &i in &shared {
-                counts[i].sort_by_key(|e| std::cmp::Reverse(e.1));
+                counts[i].sort_by(|a, b| b.1.cmp(&a.1).then_with(|| value_order(&a.0, &b.0)));
             }
             for (m, h) in free.iter().zip(bins_from(&shapes, &totals[..bins.len()])) {
                 hists[*m] = h;

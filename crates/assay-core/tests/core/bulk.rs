@@ -264,6 +264,93 @@ fn the_list_sorts_by_a_column_with_empty_values_last_and_selections_filter() {
         .all(|r| pick.contains(&r.id)));
 }
 
+/// A list sorted by an indexed column is paged in two parts (items with a value, walking the
+/// index, then those without): every page size, sort column, direction and filter must give
+/// the same order as the whole list, pages crossing from one part to the other included.
+#[test]
+fn sorted_pages_walk_the_whole_list_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let aiko = person(&p, "aiko", Role::Annotator);
+    // Some ops and statuses set, so those columns have values and empty ones.
+    let some = p.query_ids(&Filter::default()).unwrap();
+    for (k, id) in some.iter().enumerate().filter(|(k, _)| k % 3 == 0) {
+        let mut e = edit_of(&p, *id);
+        e.op = Some(if k % 2 == 0 {
+            RefinementOp::MinorEdit
+        } else {
+            RefinementOp::Remove
+        });
+        p.save_edit(*id, &e, &aiko).unwrap();
+    }
+    let filters = [
+        Filter::default(),
+        Filter {
+            has_box: Some(true),
+            ..Default::default()
+        },
+        Filter {
+            datasets: vec![1, 4],
+            ..Default::default()
+        },
+        Filter {
+            text: Some("the".into()),
+            ..Default::default()
+        },
+    ];
+    let columns = [
+        SortColumn::Category,
+        SortColumn::Op,
+        SortColumn::Status,
+        SortColumn::RefType,
+        SortColumn::SizeRatio,
+        SortColumn::Saliency,
+    ];
+    for base in &filters {
+        let everything = p.query_ids(base).unwrap();
+        for column in columns {
+            for desc in [false, true] {
+                let f = Filter {
+                    sort: Some(Sort { column, desc }),
+                    ..base.clone()
+                };
+                let whole = p.query_ids(&f).unwrap();
+                let mut sorted_whole = whole.clone();
+                sorted_whole.sort();
+                let mut all = everything.clone();
+                all.sort();
+                assert_eq!(sorted_whole, all, "{column:?} keeps every item");
+                for size in [1, 2, 5, 1000] {
+                    let mut paged = Vec::new();
+                    let mut offset = 0;
+                    loop {
+                        let page = p
+                            .query(
+                                &f,
+                                Page {
+                                    offset,
+                                    limit: size,
+                                },
+                            )
+                            .unwrap();
+                        assert_eq!(page.total, whole.len() as i64);
+                        if page.rows.is_empty() {
+                            break;
+                        }
+                        paged.extend(page.rows.iter().map(|r| r.id));
+                        offset += size;
+                    }
+                    assert_eq!(
+                        paged, whole,
+                        "{column:?} desc={desc} by {size} under {base:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn saved_views_are_their_authors_and_shared_ones_are_everyones() {
     let dir = tempfile::tempdir().unwrap();
