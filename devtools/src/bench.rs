@@ -1527,5 +1527,53 @@ pub fn facets(args: &[String]) -> Result<()> {
             s.name, s.n, s.p50, s.p95, s.note
         );
     }
+    // First pages of the table sorted by a column, on the same project.
+    use assay_core::store::{Page, Sort, SortColumn};
+    let sorted = |column, desc, extra: Filter| Filter {
+        sort: Some(Sort { column, desc }),
+        ..extra
+    };
+    let category = Filter {
+        categories: vec![CATEGORIES[0].to_string()],
+        ..Default::default()
+    };
+    let pages = [
+        (
+            "question",
+            sorted(SortColumn::Question, false, Filter::default()),
+        ),
+        (
+            "size ratio, descending",
+            sorted(SortColumn::SizeRatio, true, Filter::default()),
+        ),
+        (
+            "size ratio",
+            sorted(SortColumn::SizeRatio, false, Filter::default()),
+        ),
+        (
+            "status",
+            sorted(SortColumn::Status, false, Filter::default()),
+        ),
+        (
+            "status, descending",
+            sorted(SortColumn::Status, true, Filter::default()),
+        ),
+        (
+            "status, category filter",
+            sorted(SortColumn::Status, false, category),
+        ),
+    ];
+    println!("\n| first page sorted by | runs | p50 ms | p95 ms | result |");
+    println!("|---|---:|---:|---:|---|");
+    for (name, f) in &pages {
+        let s = time_many(name, runs, |_| {
+            let r = p.query(f, Page::default())?;
+            Ok(format!("{} matches", r.total))
+        })?;
+        println!(
+            "| {} | {} | {:.2} | {:.2} | {} |",
+            s.name, s.n, s.p50, s.p95, s.note
+        );
+    }
     Ok(())
 }
