@@ -101,24 +101,32 @@ async fn launch(driver: &Driver, project: &Path) -> Client {
     });
     let caps = caps.as_object().cloned().unwrap_or_default();
     let _ = rustls::crypto::ring::default_provider().install_default();
-    let mut last = None;
+    let mut last = String::new();
+    let mut timed_out = 0;
     // A busy machine can take seconds to bring up tauri-driver and its WebKit process: retry
-    // for up to ~20 s rather than fail on the first dropped connection.
+    // for up to ~20 s rather than fail on the first dropped connection. Under `stress-ng --cpu
+    // 2` the app once died in GTK's start ("Failed to initialize GTK") and WebKitWebDriver
+    // never answered the session request: each attempt is bounded, so a lost launch is tried
+    // again and, at worst, fails instead of hanging the run.
+    let url = format!("http://127.0.0.1:{}", driver.port);
     for attempt in 0..12u64 {
-        match ClientBuilder::rustls()
-            .expect("tls")
-            .capabilities(caps.clone())
-            .connect(&format!("http://127.0.0.1:{}", driver.port))
-            .await
-        {
-            Ok(c) => return c,
-            Err(e) => {
-                last = Some(e);
-                tokio::time::sleep(Duration::from_millis(500 * (attempt + 1).min(4))).await;
+        let mut builder = ClientBuilder::rustls().expect("tls");
+        builder.capabilities(caps.clone());
+        let connect = builder.connect(&url);
+        match tokio::time::timeout(Duration::from_secs(45), connect).await {
+            Ok(Ok(c)) => return c,
+            Ok(Err(e)) => last = format!("{e:?}"),
+            Err(_) => {
+                last = "no answer to the session request in 45 s".into();
+                timed_out += 1;
+                if timed_out == 3 {
+                    break;
+                }
             }
         }
+        tokio::time::sleep(Duration::from_millis(500 * (attempt + 1).min(4))).await;
     }
-    panic!("could not start a WebDriver session: {last:?}");
+    panic!("could not start a WebDriver session: {last}");
 }
 
 async fn wait_for(c: &Client, css: &str) -> fantoccini::elements::Element {
