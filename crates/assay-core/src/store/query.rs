@@ -640,20 +640,9 @@ impl Project {
         let ids = self.query_ids(filter)?;
         let start = (page.offset.max(0) as usize).min(ids.len());
         let end = (start + page.limit.clamp(0, 10_000) as usize).min(ids.len());
-        let wanted = &ids[start..end];
-        let mut rows = Vec::with_capacity(wanted.len());
-        if !wanted.is_empty() {
-            let marks = vec!["?"; wanted.len()].join(",");
-            let mut st = self.conn.prepare(&format!(
-                "SELECT {ROW_COLUMNS} FROM items WHERE id IN ({marks}) ORDER BY id"
-            ))?;
-            rows = st
-                .query_map(rusqlite::params_from_iter(wanted.iter()), row_to_item)?
-                .collect::<Result<Vec<_>, _>>()?;
-        }
         Ok(QueryResult {
             total: ids.len() as i64,
-            rows,
+            rows: self.rows_in_order(&ids[start..end])?,
         })
     }
 
