@@ -44,3 +44,25 @@ describe('ItemList', () => {
     expect(calls.some(([c]) => c === 'query_items')).toBe(true);
   });
 });
+
+describe('ItemList at a million items', () => {
+  it('keeps its scroll content within what a browser can draw', async () => {
+    mockIPC((cmd, args) => {
+      if (cmd === 'query_items') {
+        const { offset, limit } = (args as { page: { offset: number; limit: number } }).page;
+        return { total: 1_000_000, rows: Array.from({ length: limit }, (_, k) => row(offset + k, `q ${offset + k}`)) };
+      }
+      if (cmd === 'facets') return { datasets: [], categories: [], ops: [], statuses: [], ref_types: [], tags: [], has_box: [] };
+      return null;
+    });
+    const browse = new Browse();
+    await browse.refresh();
+    const { container } = render(ItemList, { browse, onSelect: () => {} });
+    await new Promise((r) => setTimeout(r, 0));
+    const list = container.querySelector('[data-testid="item-list"]') as HTMLElement;
+    const tall = Array.from(list.children).reduce((sum, el) => sum + ((el as HTMLElement).style.height ? parseFloat((el as HTMLElement).style.height) : 64), 0);
+    // 1,000,000 rows of 64 px would be 64 million pixels, past WebKit's ~33.5 million.
+    expect(tall).toBe(8_000_000);
+    expect(list.querySelectorAll('[data-testid="item-row"]').length).toBeGreaterThan(0);
+  });
+});

@@ -77,21 +77,3 @@ export function nextSort(current: { column: SortColumn; desc: boolean } | null, 
   if (!current.desc) return { column, desc: true };
   return null;
 }
-
-/** A virtual scroll over more rows than a browser can make tall (about 33 million pixels in
- * WebKit and Chromium): past `maxPx` the scrollbar is scaled, and the rendered block is placed
- * where the viewport is. */
-export function scaledWindow(scrollTop: number, viewport: number, row: number, total: number, maxPx = 8_000_000, overscan = 6) {
-  const full = total * row;
-  const height = Math.min(full, maxPx);
-  const scaled = full > maxPx;
-  // The scrollable range maps onto the list's whole range, so the bottom reaches the last row.
-  const virtualTop = scaled
-    ? Math.max(0, Math.min((scrollTop * (full - viewport)) / Math.max(1, height - viewport), full - viewport))
-    : scrollTop;
-  const first = Math.max(0, Math.floor(virtualTop / row) - overscan);
-  const last = Math.min(total - 1, Math.ceil((virtualTop + viewport) / row) + overscan);
-  // Where row `first` is drawn inside the scroll content.
-  const offset = scaled ? scrollTop + (first * row - virtualTop) : first * row;
-  return { first, last: total ? last : -1, offset, height };
-}
