@@ -1355,6 +1355,30 @@ pub fn table(args: &[String]) -> Result<()> {
 /// Resident memory of the desktop app (release build) on a project of `n` items: the app and
 /// every WebKit process it starts, read from /proc after the window has loaded the first page,
 /// the facets and the thumbnails. Xvfb itself is not counted.
+/// The project of `n` generated items (images and boxes) that `bench-memory` and `bench-open`
+/// open, made on first use and kept in `target/bench/`.
+fn large_project(n: usize) -> Result<std::path::PathBuf> {
+    let dir = crate::root().join("target/bench");
+    std::fs::create_dir_all(&dir)?;
+    let path = dir.join(format!("memory-{n}.assay"));
+    if !path.exists() {
+        let data = dir.join(format!("memory-{n}.jsonl"));
+        generate(&data, n)?;
+        crate::fresh_project_from(&path, &data)?;
+    }
+    Ok(path)
+}
+
+/// Prints the path of the large project of `n` items (default 1,000,000), making it if needed.
+pub fn project(args: &[String]) -> Result<()> {
+    let n: usize = args
+        .first()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1_000_000);
+    println!("{}", large_project(n)?.display());
+    Ok(())
+}
+
 pub fn memory(args: &[String]) -> Result<()> {
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let settle: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(12);
@@ -1364,14 +1388,8 @@ pub fn memory(args: &[String]) -> Result<()> {
         app.exists(),
         "build it first: cargo build --release -p assay-app --features custom-protocol"
     );
+    let path = large_project(n)?;
     let dir = root.join("target/bench");
-    std::fs::create_dir_all(&dir)?;
-    let path = dir.join(format!("memory-{n}.assay"));
-    if !path.exists() {
-        let data = dir.join(format!("memory-{n}.jsonl"));
-        generate(&data, n)?;
-        crate::fresh_project_from(&path, &data)?;
-    }
     let config = dir.join("memory-config");
     let _ = std::fs::remove_dir_all(&config);
     std::fs::create_dir_all(&config)?;

@@ -91,9 +91,10 @@ fn main() -> Result<()> {
         Some("bench-table") => bench::table(rest),
         Some("bench-whatif") => bench::whatif(rest),
         Some("bench-memory") => bench::memory(rest),
+        Some("bench-project") => bench::project(rest),
         Some("bench-team") => bench_team::team(rest),
         _ => {
-            eprintln!("usage: assay-devtools <sample|sample-project|bench-store|bench-engine|bench-table|bench-whatif|bench-memory|bench-team> [args]");
+            eprintln!("usage: assay-devtools <sample|sample-project|bench-store|bench-engine|bench-table|bench-whatif|bench-memory|bench-project|bench-team> [args]");
             std::process::exit(2)
         }
     }

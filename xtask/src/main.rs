@@ -9,6 +9,8 @@
 //!        before/after table at 100,000 items, the live what-if at 1,600 x 12 x 3, then the
 //!        store at 100,000 items (release build)
 //! bench-store, bench-engine, bench-table, bench-whatif, bench-memory, bench-team  one of them
+//! bench-open [N]  the release app opening N generated items (default 1,000,000): first page,
+//!        jumps through the list, wheel scrolling (WebDriver, under Xvfb)
 //! sample regenerate assets/sample (images and data files)
 //!
 //! The benchmarks and the sample run in `devtools` (assay-devtools), so that this crate, built
@@ -76,6 +78,7 @@ fn main() -> Result<()> {
                 .collect();
             devtools(true, &store)
         }
+        Some("bench-open") => bench_open(args.get(1).map_or("1000000", String::as_str)),
         Some(task) if task.starts_with("bench-") => {
             let all: Vec<&str> = args.iter().map(String::as_str).collect();
             devtools(true, &all)
@@ -215,6 +218,39 @@ const WHOLE_WORKSPACE: [&str; 3] = ["--workspace", "--features", "assay-app/cust
 
 /// The end-to-end tests; screenshots go to `screenshots` (default: target/screenshots). Built
 /// with the same selection and features as `test`, so the two share one build.
+/// Opens a project of `n` generated items in the release app through WebDriver and times the
+/// first page, jumps through the list and wheel scrolling (the ignored end-to-end test
+/// `bench_open_and_scroll_a_large_project`).
+fn bench_open(n: &str) -> Result<()> {
+    setup::apt()?;
+    setup::npm()?;
+    setup::tauri_driver()?;
+    setup::npm_run("build")?;
+    let out = cargo()
+        .args(["run", "--quiet", "--release", "-p", "assay-devtools", "--"])
+        .args(["bench-project", n])
+        .stderr(std::process::Stdio::inherit())
+        .output()?;
+    if !out.status.success() {
+        bail!("making the project failed: {}", out.status);
+    }
+    let project = PathBuf::from(String::from_utf8(out.stdout)?.trim());
+    run(cargo().args([
+        "build",
+        "--release",
+        "-p",
+        "assay-app",
+        "--features",
+        "custom-protocol",
+    ]))?;
+    let mut cmd = workspace_tests()?;
+    cmd.args(["--test", "app", "--", "--ignored", "--nocapture"])
+        .arg("bench_open_and_scroll_a_large_project")
+        .env("ASSAY_APP_BIN", root().join("target/release/assay-app"))
+        .env("ASSAY_BENCH_PROJECT", project);
+    run(&mut cmd)
+}
+
 fn e2e(screenshots: Option<&std::path::Path>) -> Result<()> {
     setup::npm_run("build")?;
     build_workspace()?;

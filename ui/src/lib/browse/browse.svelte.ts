@@ -7,12 +7,17 @@ import { emptyFilter } from './filter';
 import { SvelteSet } from 'svelte/reactivity';
 
 export const PAGE = 200;
+/** Pages of rows kept at most (10,000 rows): scrolling through a million items keeps memory
+ * and the cost of adding a page flat, the pages farthest from the new one going first. */
+export const KEEP_PAGES = 50;
 
 export class Browse {
   filter = $state<Filter>(emptyFilter());
   total = $state(0);
   facets = $state<Facets | null>(null);
-  rows = $state<Record<number, ItemRow>>({});
+  /** Loaded rows by list index. Replaced whole, never mutated: rows are data to draw, not
+   * state to track field by field. */
+  rows = $state.raw<Record<number, ItemRow>>({});
   selected = $state<number | null>(null);
   error = $state<string | null>(null);
   /** Milliseconds the last filter change took for its first page and count. */
@@ -84,6 +89,7 @@ export class Browse {
       if (gen !== this.generation) return;
       const rows = { ...this.rows };
       res.rows.forEach((r, i) => (rows[page * PAGE + i] = r));
+      this.evictFar(page, rows);
       this.rows = rows;
     } catch (e) {
       this.loaded.delete(page);
@@ -91,11 +97,28 @@ export class Browse {
     }
   }
 
+  /** Drops the pages farthest from `page` beyond [`KEEP_PAGES`], never the first page nor the
+   * one holding the open item (J/K step from it). */
+  private evictFar(page: number, rows: Record<number, ItemRow>): void {
+    if (this.loaded.size <= KEEP_PAGES) return;
+    const sel = this.selected === null ? -1 : this.indexOf(this.selected);
+    const keep = [page, 0, sel < 0 ? -1 : Math.floor(sel / PAGE)];
+    const far = [...this.loaded].filter((p) => !keep.includes(p)).sort((a, b) => Math.abs(b - page) - Math.abs(a - page));
+    for (const p of far.slice(0, this.loaded.size - KEEP_PAGES)) {
+      this.loaded.delete(p);
+      for (let i = p * PAGE; i < (p + 1) * PAGE; i++) delete rows[i];
+    }
+  }
+
   /** Updates one row after an edit without refetching the list. */
   patchRow(row: Partial<ItemRow> & { id: number }): void {
+    let rows: Record<number, ItemRow> | null = null;
     for (const [k, r] of Object.entries(this.rows)) {
-      if (r.id === row.id) this.rows[Number(k)] = { ...r, ...row };
+      if (r.id !== row.id) continue;
+      rows ??= { ...this.rows };
+      rows[Number(k)] = { ...r, ...row };
     }
+    if (rows) this.rows = rows;
   }
 
   /** How many items a bulk action would act on. */
