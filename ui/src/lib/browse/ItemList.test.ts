@@ -66,3 +66,60 @@ describe('ItemList at a million items', () => {
     expect(list.querySelectorAll('[data-testid="item-row"]').length).toBeGreaterThan(0);
   });
 });
+
+describe('ItemList near the top of a scaled list', () => {
+  it('draws row `first` where the list position puts it, even above the content’s start', async () => {
+    mockIPC((cmd, args) => {
+      if (cmd === 'query_items') {
+        const { offset, limit } = (args as { page: { offset: number; limit: number } }).page;
+        return { total: 1_000_000, rows: Array.from({ length: limit }, (_, k) => row(offset + k, `q ${offset + k}`)) };
+      }
+      if (cmd === 'facets') return { datasets: [], categories: [], ops: [], statuses: [], ref_types: [], tags: [], has_box: [] };
+      return null;
+    });
+    const browse = new Browse();
+    await browse.refresh();
+    const { container } = render(ItemList, { browse, onSelect: () => {} });
+    await new Promise((r) => setTimeout(r, 0));
+    const list = container.querySelector('[data-testid="item-list"]') as HTMLElement;
+    // Ten wheel steps of 30 px: the list position is 300 px (row 4 and a bit at the top), far
+    // more than the scaled scrollbar has moved.
+    for (let i = 0; i < 10; i++) list.dispatchEvent(new WheelEvent('wheel', { deltaY: 30, cancelable: true }));
+    await new Promise((r) => setTimeout(r, 0));
+    const spacer = list.children[0] as HTMLElement;
+    const top = parseFloat(spacer.style.height) + parseFloat(spacer.style.marginBottom || '0');
+    const first = list.querySelector('[data-testid="item-row"]') as HTMLElement;
+    const index = Number(first.dataset.index);
+    // Row `index` is drawn at `top` in the content: in view at index * 64 - 300 (above the
+    // viewport's top for the overscan rows), wherever the scaled scrollbar stands.
+    expect(list.scrollTop).toBeGreaterThan(0);
+    expect(list.scrollTop).toBeLessThan(300);
+    expect(top - list.scrollTop).toBeCloseTo(index * 64 - 300, 3);
+  });
+
+  it('scrolls away from the open item without being pulled back to it', async () => {
+    mockIPC((cmd, args) => {
+      if (cmd === 'query_items') {
+        const { offset, limit } = (args as { page: { offset: number; limit: number } }).page;
+        return { total: 1_000_000, rows: Array.from({ length: limit }, (_, k) => row(offset + k, `q ${offset + k}`)) };
+      }
+      if (cmd === 'facets') return { datasets: [], categories: [], ops: [], statuses: [], ref_types: [], tags: [], has_box: [] };
+      return null;
+    });
+    const browse = new Browse();
+    await browse.refresh();
+    // jsdom lays nothing out: the list measures 600 px high here, as a window would.
+    const was = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
+    Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
+    const { container } = render(ItemList, { browse, onSelect: () => {} });
+    if (was) Object.defineProperty(HTMLElement.prototype, 'clientHeight', was);
+    await new Promise((r) => setTimeout(r, 0));
+    const list = container.querySelector('[data-testid="item-list"]') as HTMLElement;
+    browse.selected = 6; // row 5
+    await new Promise((r) => setTimeout(r, 0));
+    list.dispatchEvent(new WheelEvent('wheel', { deltaY: 20_000, cancelable: true }));
+    await new Promise((r) => setTimeout(r, 0));
+    const first = Number((list.querySelector('[data-testid="item-row"]') as HTMLElement).dataset.index);
+    expect(first).toBeGreaterThan(20_000 / 64 - 10);
+  });
+});

@@ -31,7 +31,17 @@ export class Browse {
   // Bookkeeping only: nothing renders from it, so it need not be reactive.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private loaded = new Set<number>();
+  /** Pages whose rows have arrived: only these are ever dropped, so a fetch in flight is not
+   * dropped and then written back unbounded. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  private fetched = new Set<number>();
+  /** The rows the views draw (first, last index), set by them: never dropped, and the
+   * distance a page is dropped by is measured from them. */
+  visible: [number, number] = [0, 0];
   private generation = 0;
+  /** Changes when the list is fetched anew (filter, refresh), not when a page arrives or a row
+   * is patched: what per-row extras fetched for the list are keyed on. */
+  version = $state(0);
 
   async restore(): Promise<void> {
     try {
@@ -64,6 +74,9 @@ export class Browse {
       this.total = first.total;
       // eslint-disable-next-line svelte/prefer-svelte-reactivity
       this.loaded = new Set([0]);
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity
+      this.fetched = new Set([0]);
+      this.version = gen;
       const rows: Record<number, ItemRow> = {};
       first.rows.forEach((r, i) => (rows[i] = r));
       this.rows = rows;
@@ -89,7 +102,8 @@ export class Browse {
       if (gen !== this.generation) return;
       const rows = { ...this.rows };
       res.rows.forEach((r, i) => (rows[page * PAGE + i] = r));
-      this.evictFar(page, rows);
+      this.fetched.add(page);
+      this.evictFar(rows);
       this.rows = rows;
     } catch (e) {
       this.loaded.delete(page);
@@ -97,15 +111,18 @@ export class Browse {
     }
   }
 
-  /** Drops the pages farthest from `page` beyond [`KEEP_PAGES`], never the first page nor the
-   * one holding the open item (J/K step from it). */
-  private evictFar(page: number, rows: Record<number, ItemRow>): void {
-    if (this.loaded.size <= KEEP_PAGES) return;
+  /** Drops the fetched pages farthest from the rows in view beyond [`KEEP_PAGES`], never a
+   * page in view, the first page, nor the one holding the open item (J/K step from it). */
+  private evictFar(rows: Record<number, ItemRow>): void {
+    if (this.fetched.size <= KEEP_PAGES) return;
+    const [lo, hi] = [Math.floor(this.visible[0] / PAGE), Math.floor(this.visible[1] / PAGE)];
     const sel = this.selected === null ? -1 : this.indexOf(this.selected);
-    const keep = [page, 0, sel < 0 ? -1 : Math.floor(sel / PAGE)];
-    const far = [...this.loaded].filter((p) => !keep.includes(p)).sort((a, b) => Math.abs(b - page) - Math.abs(a - page));
-    for (const p of far.slice(0, this.loaded.size - KEEP_PAGES)) {
+    const held = (p: number) => (p >= lo && p <= hi) || p === 0 || (sel >= 0 && p === Math.floor(sel / PAGE));
+    const away = (p: number) => (p < lo ? lo - p : p - hi);
+    const far = [...this.fetched].filter((p) => !held(p)).sort((a, b) => away(b) - away(a));
+    for (const p of far.slice(0, this.fetched.size - KEEP_PAGES)) {
       this.loaded.delete(p);
+      this.fetched.delete(p);
       for (let i = p * PAGE; i < (p + 1) * PAGE; i++) delete rows[i];
     }
   }

@@ -30,7 +30,10 @@ describe('Browse pages at a million items', () => {
     await b.ensurePage(3);
     b.selected = row(3 * PAGE + 7).id;
     // Scroll far down, page by page.
-    for (let p = 10; p < 10 + 3 * KEEP_PAGES; p++) await b.ensurePage(p);
+    for (let p = 10; p < 10 + 3 * KEEP_PAGES; p++) {
+      b.visible = [p * PAGE, p * PAGE + 12];
+      await b.ensurePage(p);
+    }
     const kept = Object.keys(b.rows).length;
     expect(kept).toBeLessThanOrEqual(KEEP_PAGES * PAGE);
     expect(b.rows[0]?.ext_id).toBe('q0');
@@ -43,11 +46,18 @@ describe('Browse pages at a million items', () => {
     expect(await b.neighbour(1)).toBe(row(3 * PAGE + 8).id);
     // A page that went is fetched again when it comes back into view.
     const before = asked;
+    b.visible = [10 * PAGE, 10 * PAGE + 12];
     await b.ensurePage(10);
     expect(asked).toBe(before + 1);
     expect(b.rows[10 * PAGE]?.ext_id).toBe(`q${10 * PAGE}`);
     // An edit patches the row in place of a refetch.
     b.patchRow({ id: row(0).id, question: 'fixed' });
     expect(b.rows[0]?.question).toBe('fixed');
+    // A far page answering late does not drop the page in view (a quick drag of the scrollbar).
+    b.visible = [2500 * PAGE, 2500 * PAGE + 12];
+    await b.ensurePage(2500);
+    for (let p = 3900; p < 3900 + KEEP_PAGES; p++) await b.ensurePage(p);
+    expect(b.rows[2500 * PAGE]?.ext_id).toBe(`q${2500 * PAGE}`);
+    expect(Object.keys(b.rows).length).toBeLessThanOrEqual(KEEP_PAGES * PAGE);
   });
 });

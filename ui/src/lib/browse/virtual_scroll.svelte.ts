@@ -35,8 +35,9 @@ export class VirtualScroll {
   onScroll(el: Scrollable) {
     const st = el.scrollTop;
     this.scrollTop = st;
-    if (this.expected !== null && Math.abs(st - this.expected) <= 1) return;
+    const ours = this.expected !== null && Math.abs(st - this.expected) <= 1;
     this.expected = null;
+    if (ours) return;
     this.virtualTop = virtualFrom(st, this.height, this.row, this.total(), this.maxPx);
   }
 
@@ -50,8 +51,10 @@ export class VirtualScroll {
     if (!this.window.scaled || e.ctrlKey) return;
     e.preventDefault();
     const unit = e.deltaMode === 1 ? this.row : e.deltaMode === 2 ? this.height : 1;
-    if (e.deltaX) el.scrollLeft += e.deltaX * unit;
-    if (e.deltaY) this.scrollBy(el, e.deltaY * unit);
+    // Shift turns a plain wheel sideways (the table is wider than its pane).
+    const [dx, dy] = e.shiftKey && !e.deltaX ? [e.deltaY, 0] : [e.deltaX, e.deltaY];
+    if (dx) el.scrollLeft += dx * unit;
+    if (dy) this.scrollBy(el, dy * unit);
   }
 
   /** Listens to the wheel over `el` (not passive: a scaled list takes the wheel's move over);
@@ -64,6 +67,8 @@ export class VirtualScroll {
 
   /** Scrolls just enough that row `i` is wholly in view. */
   show(el: Scrollable, i: number) {
+    // A hidden view measures 0 high: no position shows a row wholly, so none is sought.
+    if (this.height < this.row) return;
     const v = this.window.virtualTop;
     const top = i * this.row;
     if (top < v) this.moveTo(el, top);

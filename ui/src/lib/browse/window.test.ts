@@ -124,3 +124,27 @@ describe('VirtualScroll', () => {
     expect(s.window.first).toBe(10 - 6);
   });
 });
+
+describe('VirtualScroll, what review found', () => {
+  it('does not chase a row in a view measured 0 high (a hidden view)', () => {
+    const s = new VirtualScroll(64, () => 1_000_000);
+    s.height = 0;
+    const el = element(s.window.height, 0);
+    s.show(el, 700_000);
+    expect(el.scrollTop).toBe(0);
+  });
+
+  it('a user scroll that lands where we last put the list is still followed later', () => {
+    const s = new VirtualScroll(64, () => 1_000_000);
+    s.height = 600;
+    const el = element(s.window.height, 600);
+    s.onWheel(el, wheel(640));
+    s.onScroll(el); // ours
+    const st = el.scrollTop;
+    el.scrollTop = st + 1000; // the scrollbar
+    s.onScroll(el);
+    el.scrollTop = st; // and back to exactly where we had put it
+    s.onScroll(el);
+    expect(s.window.virtualTop).toBeCloseTo(virtualFrom(st, 600, 64, 1_000_000), 6);
+  });
+});
