@@ -6,6 +6,10 @@
 //! sample-project  build target/demo/sample.assay and print its path
 //! bench-store | bench-engine | bench-table | bench-whatif | bench-memory | bench-team [args]
 
+// The same allocator as the CLI and the app, so the benchmarks time what they run.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod bench;
 mod bench_team;
 mod draw;
