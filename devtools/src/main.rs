@@ -81,6 +81,10 @@ fn build_sample_project() -> Result<PathBuf> {
 }
 
 fn main() -> Result<()> {
+    // Before any thread exists: SQLite is configured only while nothing else uses it.
+    if !assay_core::store::configure_sqlite() {
+        eprintln!("warning: SQLite kept its default allocator: the benchmarks time glibc's");
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let rest = args.get(1..).unwrap_or_default();
     match args.first().map(String::as_str) {

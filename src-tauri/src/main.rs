@@ -8,5 +8,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    // Before any thread exists: SQLite is configured only while nothing else uses it.
+    assay_core::store::configure_sqlite();
     assay_app::run();
 }

@@ -130,6 +130,8 @@ enum Command {
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    // Before any thread exists: SQLite is configured only while nothing else uses it.
+    assay_core::store::configure_sqlite();
     let cli = Cli::parse();
     let ctx = commands::Ctx {
         project: cli.project,

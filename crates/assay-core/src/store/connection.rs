@@ -32,16 +32,21 @@ mod sqlite_malloc {
     pub(super) unsafe extern "C" fn shutdown(_: *mut c_void) {}
 }
 
-/// Sets SQLite up once per process, before its first connection (SQLite takes its
-/// configuration only before it initialises; a late call is refused with SQLITE_MISUSE and
-/// changes nothing but speed):
+/// Sets SQLite up once per process, before it initialises (SQLite takes its configuration only
+/// then; a late call is refused with SQLITE_MISUSE and changes nothing but speed):
 /// - memory statistics off: with them on, every allocation SQLite makes takes a global mutex to
 ///   count itself; an import allocates for every row and every full-text term (`perf`: ~7 % of
 ///   a 100,000-item import in those locks). Nothing in Assay reads them.
 /// - its allocations through mimalloc instead of glibc's malloc (~7 % of the same import).
-fn configure_sqlite() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
+///
+/// SQLite is initialised inside the same `Once`, so a connection opened any other way waits
+/// for it or comes after. `sqlite3_config` must not run while another thread is inside SQLite:
+/// the binaries call this first thing in `main`, before any thread exists; every
+/// [`open`] calls it too, for library users and tests. Returns whether SQLite took the
+/// configuration (false: it was initialised before, and keeps its defaults consistently).
+pub fn configure_sqlite() -> bool {
+    static TAKEN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TAKEN.get_or_init(|| {
         let methods = rusqlite::ffi::sqlite3_mem_methods {
             xMalloc: Some(sqlite_malloc::malloc),
             xFree: Some(sqlite_malloc::free),
@@ -52,18 +57,24 @@ fn configure_sqlite() {
             xShutdown: Some(sqlite_malloc::shutdown),
             pAppData: std::ptr::null_mut(),
         };
-        // SAFETY: sqlite3_config is documented as callable before sqlite3_initialize, from one
-        // thread; the Once makes these calls single, and SQLite rejects late ones. SQLite copies
-        // the methods before returning; they allocate with mimalloc's C API, which is
-        // thread-safe and gives 16-byte alignment (SQLite needs 8).
+        // SAFETY: sqlite3_config is documented as callable before sqlite3_initialize with no
+        // other thread inside SQLite (see above); the OnceLock makes these calls single.
+        // SQLite copies the methods before returning (`sqlite3GlobalConfig.m = *...`); they
+        // allocate with mimalloc's C API, thread-safe and 16-byte aligned (SQLite needs 8).
         unsafe {
-            rusqlite::ffi::sqlite3_config(rusqlite::ffi::SQLITE_CONFIG_MALLOC, &methods);
-            rusqlite::ffi::sqlite3_config(
+            let ok = rusqlite::ffi::SQLITE_OK;
+            let malloc =
+                rusqlite::ffi::sqlite3_config(rusqlite::ffi::SQLITE_CONFIG_MALLOC, &methods);
+            // Statistics off only with mimalloc in: a refused MALLOC means SQLite is already
+            // running, and it refuses this too.
+            let stats = rusqlite::ffi::sqlite3_config(
                 rusqlite::ffi::SQLITE_CONFIG_MEMSTATUS,
                 0 as std::ffi::c_int,
             );
+            rusqlite::ffi::sqlite3_initialize();
+            malloc == ok && stats == ok
         }
-    });
+    })
 }
 
 pub(crate) fn open(path: &Path) -> Result<Connection> {
@@ -78,4 +89,38 @@ pub(crate) fn open(path: &Path) -> Result<Connection> {
     conn.pragma_update(None, "cache_size", -64_000)?;
     conn.busy_timeout(Duration::from_secs(10))?;
     Ok(conn)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sqlite_takes_mimalloc_and_works_with_it() {
+        // Every connection of this test binary opens through `open`, so the configuration
+        // comes first and is taken.
+        assert!(super::configure_sqlite());
+        let dir = tempfile::tempdir().unwrap();
+        let conn = super::open(&dir.path().join("m.sqlite")).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE t (x TEXT); CREATE VIRTUAL TABLE f USING fts5 (b, tokenize = 'trigram');",
+        )
+        .unwrap();
+        for i in 0..2000 {
+            let text = format!("{i} {}", "長い文章とlong text ".repeat(i % 50));
+            conn.execute("INSERT INTO t (x) VALUES (?1)", [&text])
+                .unwrap();
+            conn.execute("INSERT INTO f (b) VALUES (?1)", [&text])
+                .unwrap();
+        }
+        let n: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM f WHERE f MATCH '\"文章とl\"'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(n, 2000 - 2000 / 50);
+        let used = unsafe { rusqlite::ffi::sqlite3_memory_used() };
+        // Statistics off: SQLite counts nothing.
+        assert_eq!(used, 0);
+    }
 }

@@ -6,6 +6,7 @@ pub mod boxes;
 pub mod bulk;
 pub mod comments;
 pub(crate) mod connection;
+pub use connection::configure_sqlite;
 pub mod datasets;
 pub(crate) mod facet_counts;
 pub mod images;
