@@ -1375,9 +1375,6 @@ pub fn table(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// Resident memory of the desktop app (release build) on a project of `n` items: the app and
-/// every WebKit process it starts, read from /proc after the window has loaded the first page,
-/// the facets and the thumbnails. Xvfb itself is not counted.
 /// The project of `n` generated items (images and boxes) that `bench-memory` and `bench-open`
 /// open, made on first use and kept in `target/bench/`.
 fn large_project(n: usize) -> Result<std::path::PathBuf> {
@@ -1402,6 +1399,9 @@ pub fn project(args: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// Resident memory of the desktop app (release build) on a project of `n` items: the app and
+/// every WebKit process it starts, read from /proc after the window has loaded the first page,
+/// the facets and the thumbnails. Xvfb itself is not counted.
 pub fn memory(args: &[String]) -> Result<()> {
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let settle: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(12);

@@ -12,6 +12,34 @@ function row(i: number, question: string): ItemRow {
   };
 }
 
+/** The store as the list sees it: a million items, each page made on demand. */
+function mockMillion() {
+  mockIPC((cmd, args) => {
+    if (cmd === 'query_items') {
+      const { offset, limit } = (args as { page: { offset: number; limit: number } }).page;
+      return { total: 1_000_000, rows: Array.from({ length: limit }, (_, k) => row(offset + k, `q ${offset + k}`)) };
+    }
+    if (cmd === 'facets') return { datasets: [], categories: [], ops: [], statuses: [], ref_types: [], tags: [], has_box: [] };
+    return null;
+  });
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+/** The list over a million items, drawn; `height`: what the list measures (jsdom lays nothing
+ * out, so 0 unless given, as a hidden view would). */
+async function millionList(height?: number): Promise<{ browse: Browse; list: HTMLElement }> {
+  mockMillion();
+  const browse = new Browse();
+  await browse.refresh();
+  const was = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
+  if (height !== undefined) Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => height });
+  const { container } = render(ItemList, { browse, onSelect: () => {} });
+  if (height !== undefined && was) Object.defineProperty(HTMLElement.prototype, 'clientHeight', was);
+  await tick();
+  return { browse, list: container.querySelector('[data-testid="item-list"]') as HTMLElement };
+}
+
 afterEach(() => {
   cleanup();
   clearMocks();
@@ -34,7 +62,7 @@ describe('ItemList', () => {
     const browse = new Browse();
     await browse.refresh();
     const { container } = render(ItemList, { browse, onSelect: () => {} });
-    await new Promise((r) => setTimeout(r, 0));
+    await tick();
     const rows = container.querySelectorAll('[data-testid="item-row"]');
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThan(60);
@@ -47,19 +75,7 @@ describe('ItemList', () => {
 
 describe('ItemList at a million items', () => {
   it('keeps its scroll content within what a browser can draw', async () => {
-    mockIPC((cmd, args) => {
-      if (cmd === 'query_items') {
-        const { offset, limit } = (args as { page: { offset: number; limit: number } }).page;
-        return { total: 1_000_000, rows: Array.from({ length: limit }, (_, k) => row(offset + k, `q ${offset + k}`)) };
-      }
-      if (cmd === 'facets') return { datasets: [], categories: [], ops: [], statuses: [], ref_types: [], tags: [], has_box: [] };
-      return null;
-    });
-    const browse = new Browse();
-    await browse.refresh();
-    const { container } = render(ItemList, { browse, onSelect: () => {} });
-    await new Promise((r) => setTimeout(r, 0));
-    const list = container.querySelector('[data-testid="item-list"]') as HTMLElement;
+    const { list } = await millionList();
     const tall = Array.from(list.children).reduce((sum, el) => sum + ((el as HTMLElement).style.height ? parseFloat((el as HTMLElement).style.height) : 64), 0);
     // 1,000,000 rows of 64 px would be 64 million pixels, past WebKit's ~33.5 million.
     expect(tall).toBe(8_000_000);
@@ -69,23 +85,11 @@ describe('ItemList at a million items', () => {
 
 describe('ItemList near the top of a scaled list', () => {
   it('draws row `first` where the list position puts it, even above the content’s start', async () => {
-    mockIPC((cmd, args) => {
-      if (cmd === 'query_items') {
-        const { offset, limit } = (args as { page: { offset: number; limit: number } }).page;
-        return { total: 1_000_000, rows: Array.from({ length: limit }, (_, k) => row(offset + k, `q ${offset + k}`)) };
-      }
-      if (cmd === 'facets') return { datasets: [], categories: [], ops: [], statuses: [], ref_types: [], tags: [], has_box: [] };
-      return null;
-    });
-    const browse = new Browse();
-    await browse.refresh();
-    const { container } = render(ItemList, { browse, onSelect: () => {} });
-    await new Promise((r) => setTimeout(r, 0));
-    const list = container.querySelector('[data-testid="item-list"]') as HTMLElement;
+    const { list } = await millionList();
     // Ten wheel steps of 30 px: the list position is 300 px (row 4 and a bit at the top), far
     // more than the scaled scrollbar has moved.
     for (let i = 0; i < 10; i++) list.dispatchEvent(new WheelEvent('wheel', { deltaY: 30, cancelable: true }));
-    await new Promise((r) => setTimeout(r, 0));
+    await tick();
     const spacer = list.children[0] as HTMLElement;
     const top = parseFloat(spacer.style.height) + parseFloat(spacer.style.marginBottom || '0');
     const first = list.querySelector('[data-testid="item-row"]') as HTMLElement;
@@ -98,27 +102,12 @@ describe('ItemList near the top of a scaled list', () => {
   });
 
   it('scrolls away from the open item without being pulled back to it', async () => {
-    mockIPC((cmd, args) => {
-      if (cmd === 'query_items') {
-        const { offset, limit } = (args as { page: { offset: number; limit: number } }).page;
-        return { total: 1_000_000, rows: Array.from({ length: limit }, (_, k) => row(offset + k, `q ${offset + k}`)) };
-      }
-      if (cmd === 'facets') return { datasets: [], categories: [], ops: [], statuses: [], ref_types: [], tags: [], has_box: [] };
-      return null;
-    });
-    const browse = new Browse();
-    await browse.refresh();
-    // jsdom lays nothing out: the list measures 600 px high here, as a window would.
-    const was = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
-    Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
-    const { container } = render(ItemList, { browse, onSelect: () => {} });
-    if (was) Object.defineProperty(HTMLElement.prototype, 'clientHeight', was);
-    await new Promise((r) => setTimeout(r, 0));
-    const list = container.querySelector('[data-testid="item-list"]') as HTMLElement;
+    // 600 px high, as a window would be: a hidden view (0 px) seeks no row.
+    const { browse, list } = await millionList(600);
     browse.selected = 6; // row 5
-    await new Promise((r) => setTimeout(r, 0));
+    await tick();
     list.dispatchEvent(new WheelEvent('wheel', { deltaY: 20_000, cancelable: true }));
-    await new Promise((r) => setTimeout(r, 0));
+    await tick();
     const first = Number((list.querySelector('[data-testid="item-row"]') as HTMLElement).dataset.index);
     expect(first).toBeGreaterThan(20_000 / 64 - 10);
   });

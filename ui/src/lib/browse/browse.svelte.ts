@@ -4,6 +4,7 @@ import { api, asApiError } from '../api/client';
 import { failed } from '../failures.svelte';
 import type { Facets, Filter, ItemRow } from '../api/client';
 import { emptyFilter } from './filter';
+import { pagesFor } from './window';
 import { SvelteSet } from 'svelte/reactivity';
 
 export const PAGE = 200;
@@ -91,6 +92,17 @@ export class Browse {
   async refreshFacets(gen = this.generation): Promise<void> {
     const facets = await api.facets($state.snapshot(this.filter) as Filter);
     if (gen === this.generation) this.facets = facets;
+  }
+
+  /** The views' rows in view changed (or the rows were replaced): fetches their pages and half
+   * a page ahead either way, since a page deep in a million rows takes longer to fetch than a
+   * fast scroll takes to cross the few rows of overscan (bench-open: 33 frames of 297 drew a
+   * row still waiting, without it). */
+  showRows(first: number, last: number): void {
+    this.visible = [first, last];
+    const from = Math.max(0, first - PAGE / 2);
+    const to = Math.min(this.total - 1, last + PAGE / 2);
+    for (const p of pagesFor(from, to, PAGE)) void this.ensurePage(p);
   }
 
   async ensurePage(page: number): Promise<void> {

@@ -1,5 +1,7 @@
 // The scroll state of a virtual list, shared by the item list and the item table.
 
+import { untrack } from 'svelte';
+import type { Browse } from './browse.svelte';
 import { MAX_PX, scaledWindow, scrollTopFor, virtualFrom, type ScaledWindow } from './window';
 
 type Scrollable = { scrollTop: number; scrollLeft: number };
@@ -92,4 +94,37 @@ export class VirtualScroll {
     this.scrollTop = el.scrollTop;
     this.expected = el.scrollTop;
   }
+}
+
+/** Ties a view's scroll to the browse state, as the list and the table both do (call during the
+ * component's setup): the rows in view are fetched, the wheel is taken over, a new selection
+ * (J/K) is scrolled into view, and a new filter starts at the top. */
+export function followBrowse(scroll: VirtualScroll, getBrowse: () => Browse, viewport: () => HTMLElement | undefined) {
+  $effect(() => {
+    const browse = getBrowse();
+    // Rows replaced whole (a refresh, a page dropped) are fetched again when in view.
+    void browse.rows;
+    const w = scroll.window;
+    browse.showRows(w.first, w.last);
+  });
+  $effect(() => {
+    const el = viewport();
+    return el ? scroll.attach(el) : undefined;
+  });
+  $effect(() => {
+    const browse = getBrowse();
+    const sel = browse.selected;
+    const el = viewport();
+    if (sel === null || !el) return;
+    // Only a new selection moves the list: reading the scroll state here would pull the list
+    // back to the open item at every scroll.
+    untrack(() => {
+      const i = browse.indexOf(sel);
+      if (i >= 0) scroll.show(el, i);
+    });
+  });
+  $effect(() => {
+    void getBrowse().filter;
+    scroll.reset(viewport());
+  });
 }

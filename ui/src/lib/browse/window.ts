@@ -18,6 +18,11 @@ export type ScaledWindow = {
   /** The list position shown at the top of the viewport, in pixels over all rows. */
   virtualTop: number;
   scaled: boolean;
+  /** The spacers around the drawn rows: above (with `lift`, a negative margin, when row
+   * `first` starts above the content's top, near the top of a scaled list) and below. */
+  above: number;
+  lift: number;
+  below: number;
 };
 
 function fullHeight(row: number, total: number): number {
@@ -58,7 +63,11 @@ export function scaledWindow(
   const first = Math.max(0, Math.floor(v / row) - overscan);
   const last = total > 0 ? Math.min(total - 1, Math.ceil((v + viewport) / row) + overscan) : -1;
   const offset = scaled ? scrollTop + (first * row - v) : first * row;
-  return { first, last, offset, height, virtualTop: v, scaled };
+  const drawn = Math.max(0, last - first + 1) * row;
+  return {
+    first, last, offset, height, virtualTop: v, scaled,
+    above: Math.max(0, offset), lift: Math.min(0, offset), below: Math.max(0, height - offset - drawn),
+  };
 }
 
 export function pagesFor(first: number, last: number, pageSize: number): number[] {
