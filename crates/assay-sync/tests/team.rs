@@ -463,3 +463,91 @@ fn pushes_of_different_items_do_not_wait_and_arrive_in_commit_order() {
     assert_eq!(m.sync_status().unwrap().pending, 0);
     cluster.stop();
 }
+
+/// A dataset large enough for its originals to be packed (store/packed.rs) travels to the team
+/// and to a member's replica as the same JSON, and edits on top of it sync as usual.
+#[test]
+fn packed_originals_travel_whole() {
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let dir = tempfile::tempdir().unwrap();
+    let admin = create_db(&cluster, "team");
+    let mut lead = published_project(dir.path());
+    let seed = std::fs::read_to_string(sample().join("jgraph-mini/jgraph-mini.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = seed
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut big = String::new();
+    for k in 0..600 {
+        let mut v = lines[k % lines.len()].clone();
+        v["question_id"] = format!("many-{k:04}").into();
+        v["question"] = format!("{} ({k})", v["question"].as_str().unwrap()).into();
+        big.push_str(&format!("{v}\n"));
+    }
+    let path = dir.path().join("many.jsonl");
+    std::fs::write(&path, big).unwrap();
+    assay_core::import::import_path(
+        &mut lead,
+        &path,
+        &assay_core::import::ImportOptions {
+            name: Some("many".into()),
+            image_root: Some(sample().join("jgraph-mini")),
+            ..Default::default()
+        },
+        &mut |_| {},
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+    .unwrap();
+    let packed: i64 = lead
+        .connection()
+        .query_row(
+            "SELECT count(*) FROM revisions WHERE typeof(content) = 'blob'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(packed, 600);
+    assay_sync::init(&admin, &mut lead).unwrap();
+    assay_sync::add_member(&admin, "aiko", Role::Annotator, "pw-aiko").unwrap();
+
+    // The team holds each original as JSON.
+    let mut db = Client::connect(&admin, NoTls).unwrap();
+    let n: i64 = db
+        .query_one(
+            "SELECT count(*) FROM revisions WHERE dataset = 'many' AND content ? 'question'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(n, 600);
+
+    let ua = url(&cluster, "aiko", "team");
+    let (mut a, _) = assay_sync::join(&ua, &dir.path().join("a.assay")).unwrap();
+    let lead_ds = lead.dataset_by_name("many").unwrap().id;
+    let a_ds = a.dataset_by_name("many").unwrap().id;
+    let (lead_ids, a_ids) = (
+        lead.item_ext_ids(lead_ds).unwrap(),
+        a.item_ext_ids(a_ds).unwrap(),
+    );
+    assert_eq!(lead_ids.len(), 600);
+    for ((li, lext), (ai, aext)) in lead_ids.iter().zip(&a_ids) {
+        assert_eq!(lext, aext);
+        let (x, y) = (lead.item(*li).unwrap(), a.item(*ai).unwrap());
+        assert_eq!((&x.content, &x.original), (&y.content, &y.original));
+    }
+
+    // An edit on a packed original syncs both ways; the original stays as imported.
+    let aiko = author(&a, "aiko");
+    let id = a.item_id_by_ext("many", "many-0042").unwrap();
+    let original = a.item(id).unwrap().original;
+    let mut edit = assay_core::store::Edit::answer_fix(&a.item(id).unwrap(), "checked");
+    edit.op = Some(assay_core::RefinementOp::AnswerCorrection);
+    a.save_edit(id, &edit, &aiko).unwrap();
+    assay_sync::sync(&ua, &mut a).unwrap();
+    assay_sync::sync(&admin, &mut lead).unwrap();
+    let lid = lead.item_id_by_ext("many", "many-0042").unwrap();
+    let it = lead.item(lid).unwrap();
+    assert_eq!(it.content.answer.as_deref(), Some("checked"));
+    assert_eq!(it.original, original);
+    cluster.stop();
+}

@@ -20,7 +20,12 @@ use serde_json::Value;
 use crate::error::{Error, Problem, Result};
 use crate::model::{ItemContent, ItemImage, LabeledBox};
 use crate::store::images::StoredImage;
-use crate::store::items::{ItemRow, ItemWriter};
+use crate::store::items::{pack_rows, ItemRow, ItemWriter};
+use crate::store::packed::{ImportPacking, NewDict};
+
+/// What the reading thread hands the writer: a batch's new images, its prepared rows, how far
+/// the file has been read, and the content dictionary when this batch taught it.
+type ReadBatch = (Vec<StoredImage>, Vec<ItemRow>, usize, Option<NewDict>);
 use crate::store::{NewItem, Project};
 use images::ImageLoader;
 use mapping::{Draft, ImageSource, ImageSpec, Mapping};
@@ -434,25 +439,33 @@ pub fn import_path(
         crate::store::datasets::insert(&tx, &opened.name, &opened.layout, Some(&source))?;
     let mut fresh = 0;
     let mut writer = ItemWriter::new(&tx)?;
+    let mut packing = ImportPacking::new(crate::store::packed::next_dict_id(&tx)?);
     let (report, written) = std::thread::scope(|scope| -> Result<(ImportReport, usize)> {
         // A few batches in flight: enough to keep both threads busy, little memory.
-        let (send, receive) =
-            std::sync::mpsc::sync_channel::<(Vec<StoredImage>, Vec<ItemRow>, usize)>(4);
+        let (send, receive) = std::sync::mpsc::sync_channel::<ReadBatch>(4);
         let reader = scope.spawn(move || {
             opened.read(path, Handing::UntilAProblem, cancel, &mut |b| {
-                let rows = b
+                let mut rows = b
                     .items
                     .into_iter()
                     .map(ItemRow::new)
                     .collect::<Result<Vec<_>>>()?;
-                Ok(send.send((b.images, rows, b.read)).is_ok())
+                let dict = pack_rows(&mut packing, &mut rows)?;
+                Ok(send.send((b.images, rows, b.read, dict)).is_ok())
             })
         });
         let mut written = 0usize;
         let mut failed = None;
-        let mut write = |images: Vec<StoredImage>, rows: Vec<ItemRow>, read: usize| -> Result<()> {
+        let mut write = |images: Vec<StoredImage>,
+                         rows: Vec<ItemRow>,
+                         read: usize,
+                         dict: Option<NewDict>|
+         -> Result<()> {
             if cancel.load(Ordering::Relaxed) {
                 return Err(Error::Cancelled);
+            }
+            if let Some(dict) = dict {
+                crate::store::packed::save_dict(&tx, &dict)?;
             }
             for img in &images {
                 fresh += crate::store::images::put(&tx, img)? as usize;
@@ -469,8 +482,8 @@ pub fn import_path(
             });
             Ok(())
         };
-        for (images, rows, read) in receive.iter() {
-            if let Err(e) = write(images, rows, read) {
+        for (images, rows, read, dict) in receive.iter() {
+            if let Err(e) = write(images, rows, read, dict) {
                 failed = Some(e);
                 break;
             }

@@ -107,7 +107,7 @@ impl Project {
         Ok(match field {
             AgreementField::Box => {
                 let mut st = self.conn.prepare(&latest_own_revisions(
-                    "json_extract(r.content, '$.images[0].target_boxes[0]')",
+                    "json_extract(revision_json(r.content), '$.images[0].target_boxes[0]')",
                 ))?;
                 let rows = st.query_map(args, |r| {
                     Ok(((r.get(0)?, 0, 0), r.get(1)?, r.get::<_, String>(2)?, None))
@@ -118,7 +118,7 @@ impl Project {
                 let value = if field == AgreementField::Op {
                     "r.op"
                 } else {
-                    "json_extract(r.content, '$.ref_type')"
+                    "json_extract(revision_json(r.content), '$.ref_type')"
                 };
                 let mut st = self.conn.prepare(&latest_own_revisions(value))?;
                 let rows = st.query_map(args, |r| {

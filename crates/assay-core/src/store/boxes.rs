@@ -31,7 +31,7 @@ pub(crate) fn write_metrics(conn: &Connection, item_id: i64, c: &ItemContent) ->
 /// Fills the metric columns of items that have a box (migration 0005).
 pub(crate) fn backfill_metrics(conn: &Connection) -> Result<()> {
     let mut st = conn.prepare(
-        "SELECT i.id, r.content FROM items i
+        "SELECT i.id, revision_json(r.content) FROM items i
          JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev WHERE i.has_box = 1",
     )?;
     let rows: Vec<(i64, String)> = st

@@ -88,6 +88,7 @@ pub(crate) fn open(path: &Path) -> Result<Connection> {
     conn.pragma_update(None, "temp_store", "MEMORY")?;
     conn.pragma_update(None, "cache_size", -64_000)?;
     conn.busy_timeout(Duration::from_secs(10))?;
+    super::packed::register(&conn)?;
     Ok(conn)
 }
 

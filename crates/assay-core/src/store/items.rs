@@ -83,7 +83,9 @@ impl Edit {
 /// thread so the writing thread only runs SQL.
 pub(crate) struct ItemRow {
     item: NewItem,
-    json: String,
+    /// The original's content as stored: its JSON as TEXT, or packed as a BLOB
+    /// ([`ItemRow::pack`]).
+    json: rusqlite::types::Value,
     search: String,
     search_lower: String,
     cjk: String,
@@ -96,7 +98,7 @@ impl ItemRow {
         let json = serde_json::to_string(c).map_err(|e| Error::Invalid(e.to_string()))?;
         let search = c.search_text();
         Ok(Self {
-            json,
+            json: rusqlite::types::Value::Text(json),
             search_lower: search.to_lowercase(),
             cjk: super::search::cjk_tokens(&search),
             search,
@@ -104,6 +106,30 @@ impl ItemRow {
             item,
         })
     }
+}
+
+/// Packs the import's rows with the import's dictionary, learning it from the first batch.
+/// Returns the dictionary when this batch made it (the writer stores it with the rows).
+pub(crate) fn pack_rows(
+    packing: &mut super::packed::ImportPacking,
+    rows: &mut [ItemRow],
+) -> Result<Option<super::packed::NewDict>> {
+    let samples: Vec<&str> = rows
+        .iter()
+        .filter_map(|r| match &r.json {
+            rusqlite::types::Value::Text(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    let (packer, new_dict) = packing.for_batch(&samples);
+    if let Some(packer) = packer {
+        for row in rows.iter_mut() {
+            if let rusqlite::types::Value::Text(t) = &row.json {
+                row.json = rusqlite::types::Value::Blob(packer.pack(t)?);
+            }
+        }
+    }
+    Ok(new_dict)
 }
 
 /// How many items the writer holds back before filling the full-text indexes.
@@ -297,8 +323,8 @@ impl Project {
             .query_row(
                 "SELECT i.id, i.dataset_id, d.name, i.ext_id, i.seq, i.rev, i.op, i.tags, i.status,
                         i.updated_at,
-                        (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev),
-                        (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = 0),
+                        (SELECT revision_json(content) FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev),
+                        (SELECT revision_json(content) FROM revisions r WHERE r.item_id = i.id AND r.rev = 0),
                         i.signed_off
                  FROM items i JOIN datasets d ON d.id = i.dataset_id WHERE i.id = ?1",
                 [item_id],
@@ -515,8 +541,8 @@ impl Project {
     pub fn current_items(&self, dataset_id: i64) -> Result<Vec<CurrentItem>> {
         let mut st = self.conn.prepare(&format!(
             "SELECT i.id, i.ext_id, i.rev, i.op, i.tags, i.status, {}, i.signed_off,
-                    (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev),
-                    (SELECT content FROM revisions r WHERE r.item_id = i.id AND r.rev = 0)
+                    (SELECT revision_json(content) FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev),
+                    (SELECT revision_json(content) FROM revisions r WHERE r.item_id = i.id AND r.rev = 0)
              FROM items i WHERE i.dataset_id = ?1 ORDER BY i.seq",
             super::stages::KEPT
         ))?;
@@ -571,7 +597,7 @@ impl Project {
 /// An item's content at its current revision.
 pub(crate) fn current_content(conn: &rusqlite::Connection, item_id: i64) -> Result<ItemContent> {
     let json: String = conn.query_row(
-        "SELECT r.content FROM items i JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev WHERE i.id = ?1",
+        "SELECT revision_json(r.content) FROM items i JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev WHERE i.id = ?1",
         [item_id],
         |r| r.get(0),
     )?;

@@ -178,7 +178,7 @@ impl Project {
         }
         ids.truncate(size);
         let mut one = self.conn.prepare(
-            "SELECT i.ext_id, rv.content, resp.text, ri.score, ri.evidence,
+            "SELECT i.ext_id, revision_json(rv.content), resp.text, ri.score, ri.evidence,
                     (SELECT jr.rating FROM judge_ratings jr WHERE jr.run_id = ri.run_id
                        AND jr.item_id = ri.item_id AND jr.author_id = ?3
                        AND jr.item_rev = ri.item_rev AND jr.response_key IS ri.cache_key

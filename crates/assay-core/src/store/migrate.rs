@@ -122,6 +122,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0028_facet_counts",
         include_str!("../../../../migrations/0028_facet_counts.sql"),
     ),
+    (
+        "0029_packed_contents",
+        include_str!("../../../../migrations/0029_packed_contents.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

@@ -14,6 +14,7 @@ pub mod items;
 pub mod judge_ratings;
 pub mod migrate;
 pub mod models;
+pub(crate) mod packed;
 pub mod panels;
 pub mod query;
 pub mod review;

@@ -49,7 +49,7 @@ impl Project {
     /// for that very response and revision; a verdict that failed is asked again.
     pub fn panel_todo(&self, run_id: i64, scorer: &str, judge: &str) -> Result<Vec<PanelTodo>> {
         let mut st = self.conn.prepare(
-            "SELECT ri.item_id, ri.item_rev, ri.cache_key, rv.content, resp.text FROM run_items ri
+            "SELECT ri.item_id, ri.item_rev, ri.cache_key, revision_json(rv.content), resp.text FROM run_items ri
              JOIN revisions rv ON rv.item_id = ri.item_id AND rv.rev = ri.item_rev
              JOIN responses resp ON resp.cache_key = ri.cache_key
              WHERE ri.run_id = ?1 AND ri.outcome <> 'error'

@@ -74,8 +74,8 @@ pub(crate) fn wrote_content(
     user_id: i64,
 ) -> Result<bool> {
     let mut st = conn.prepare_cached(
-        "WITH h AS (SELECT r.rev, r.author_id, r.content, r.op, r.tags,
-                           lag(r.content) OVER w AS p_content, lag(r.op) OVER w AS p_op,
+        "WITH h AS (SELECT r.rev, r.author_id, revision_json(r.content) AS content, r.op, r.tags,
+                           lag(revision_json(r.content)) OVER w AS p_content, lag(r.op) OVER w AS p_op,
                            lag(r.tags) OVER w AS p_tags, lag(r.rev) OVER w AS p_rev
                     FROM revisions r WHERE r.item_id = ?1 AND r.rev <= ?2
                     WINDOW w AS (ORDER BY r.rev)),

@@ -32,7 +32,7 @@ pub struct Revision {
 }
 
 const SELECT: &str = "SELECT r.rev, u.name, r.role, r.round, r.created_at, r.op, r.tags, r.status,
-        r.note, r.content,
+        r.note, revision_json(r.content),
         (SELECT f.suggestion_id FROM suggestion_reviews f JOIN suggestions s ON s.id = f.suggestion_id
           WHERE s.item_id = r.item_id AND f.rev = r.rev)
      FROM revisions r LEFT JOIN users u ON u.id = r.author_id";

@@ -826,7 +826,7 @@ impl Project {
     /// with the item as it was asked: what a rescore reads.
     pub fn stored_results(&self, run_id: i64) -> Result<Vec<StoredResult>> {
         let mut st = self.conn.prepare(
-            "SELECT ri.item_id, rv.content, resp.text, ri.outcome, ri.score, coalesce(ri.scorer, r.scorer),
+            "SELECT ri.item_id, revision_json(rv.content), resp.text, ri.outcome, ri.score, coalesce(ri.scorer, r.scorer),
                     coalesce(ri.scorer_version, 1)
              FROM run_items ri JOIN runs r ON r.id = ri.run_id
              JOIN revisions rv ON rv.item_id = ri.item_id AND rv.rev = ri.item_rev
@@ -957,7 +957,7 @@ impl Project {
     /// Stored responses of a run not yet judged by `scorer`, with the item as it was asked.
     pub fn pending_judgements(&self, run_id: i64, scorer: &str) -> Result<Vec<PendingJudgement>> {
         let mut st = self.conn.prepare(
-            "SELECT ri.item_id, rv.content, resp.text FROM run_items ri
+            "SELECT ri.item_id, revision_json(rv.content), resp.text FROM run_items ri
              JOIN revisions rv ON rv.item_id = ri.item_id AND rv.rev = ri.item_rev
              JOIN responses resp ON resp.cache_key = ri.cache_key
              WHERE ri.run_id = ?1 AND NOT (ri.scorer = ?2 AND ri.outcome IN ('scored', 'unparsed', 'hedged'))
@@ -987,7 +987,7 @@ impl Project {
     /// The run's results its rule left to a judge and no judge has decided yet.
     pub fn pending_misses(&self, run_id: i64) -> Result<Vec<PendingMiss>> {
         let mut st = self.conn.prepare(
-            "SELECT ri.item_id, rv.content, ri.score, ri.parsed, ri.evidence FROM run_items ri
+            "SELECT ri.item_id, revision_json(rv.content), ri.score, ri.parsed, ri.evidence FROM run_items ri
              JOIN revisions rv ON rv.item_id = ri.item_id AND rv.rev = ri.item_rev
              WHERE ri.run_id = ?1 AND json_valid(ri.evidence)
                AND json_extract(ri.evidence, '$.needs_judge') = 1

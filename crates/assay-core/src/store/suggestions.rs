@@ -238,8 +238,8 @@ fn basis(kind: SuggestionKind, c: &crate::model::ItemContent, op: Option<Refinem
 const SELECT: &str = "SELECT s.id, s.run_id, s.item_id, s.kind, s.model, s.template, s.item_rev,
         s.outcome, s.value, s.raw, s.problem, s.created_at, i.rev,
         f.decision, u.name, f.rev, f.stage_decision_id, f.edit_distance, f.reason, f.created_at,
-        (SELECT r.content FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev), i.op,
-        (SELECT r.content FROM revisions r WHERE r.item_id = i.id AND r.rev = s.item_rev),
+        (SELECT revision_json(r.content) FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev), i.op,
+        (SELECT revision_json(r.content) FROM revisions r WHERE r.item_id = i.id AND r.rev = s.item_rev),
         (SELECT r.op FROM revisions r WHERE r.item_id = i.id AND r.rev = s.item_rev)
      FROM suggestions s JOIN items i ON i.id = s.item_id
      LEFT JOIN suggestion_reviews f ON f.suggestion_id = s.id

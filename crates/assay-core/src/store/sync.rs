@@ -104,7 +104,7 @@ pub struct SyncStatus {
 
 const REVISION_ROW: &str =
     "SELECT s.uid, d.name, i.ext_id, s.base_uid, u.name, r.role, r.created_at,
-        r.op, r.tags, r.status, r.note, r.content
+        r.op, r.tags, r.status, r.note, revision_json(r.content)
     FROM sync_uids s JOIN revisions r ON r.id = s.local_id
     JOIN items i ON i.id = r.item_id JOIN datasets d ON d.id = i.dataset_id
     LEFT JOIN users u ON u.id = r.author_id
@@ -209,7 +209,7 @@ impl Project {
     /// Every item with its original, for publishing a project.
     pub fn sync_items(&self) -> Result<Vec<SyncItem>> {
         let mut st = self.conn.prepare(
-            "SELECT d.name, d.layout, i.ext_id, i.seq, s.uid, r.content
+            "SELECT d.name, d.layout, i.ext_id, i.seq, s.uid, revision_json(r.content)
              FROM items i JOIN datasets d ON d.id = i.dataset_id
              JOIN revisions r ON r.item_id = i.id AND r.rev = 0
              JOIN sync_uids s ON s.tbl = 'revisions' AND s.local_id = r.id
@@ -654,7 +654,7 @@ impl Project {
         let side = |uid: &str| -> Result<ConflictSide> {
             self.conn
                 .query_row(
-                    "SELECT u.name, r.created_at, r.op, r.tags, r.content FROM sync_uids s
+                    "SELECT u.name, r.created_at, r.op, r.tags, revision_json(r.content) FROM sync_uids s
                      JOIN revisions r ON r.id = s.local_id LEFT JOIN users u ON u.id = r.author_id
                      WHERE s.tbl = 'revisions' AND s.uid = ?1",
                     [uid],
@@ -724,7 +724,7 @@ impl Project {
         let keep: Option<(String, Option<String>, i64, String)> = self
             .conn
             .query_row(
-                "SELECT r.content, r.op, r.tags, r.status FROM sync_uids s
+                "SELECT revision_json(r.content), r.op, r.tags, r.status FROM sync_uids s
                  JOIN revisions r ON r.id = s.local_id
                  WHERE s.uid = ?1 AND s.tbl = 'revisions' AND r.item_id = ?2",
                 params![keep_uid, item_id],

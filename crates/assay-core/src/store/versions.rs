@@ -85,9 +85,9 @@ impl Project {
         version: Version,
     ) -> Result<Vec<(VersionItem, ItemContent)>> {
         let members = self.version_members(dataset_id, version)?;
-        let mut st = self
-            .conn
-            .prepare_cached("SELECT content FROM revisions WHERE item_id = ?1 AND rev = ?2")?;
+        let mut st = self.conn.prepare_cached(
+            "SELECT revision_json(content) FROM revisions WHERE item_id = ?1 AND rev = ?2",
+        )?;
         let mut out = Vec::with_capacity(members.len());
         for m in members {
             let json: String = st.query_row(rusqlite::params![m.id, m.rev], |r| r.get(0))?;

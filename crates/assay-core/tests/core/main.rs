@@ -9,6 +9,7 @@ mod formats;
 mod grounding;
 mod import;
 mod judge_ratings;
+mod packed;
 mod query;
 mod review;
 mod revisions;

@@ -306,7 +306,7 @@ fn the_cjk_index_is_rebuilt_by_its_migration() {
              DROP TABLE suggestion_reviews; DROP TABLE suggestions; DROP TABLE suggestion_runs;
              DROP INDEX items_facets;
              DROP TRIGGER items_count_facets_insert; DROP TRIGGER items_count_facets_update;
-             DROP TABLE facet_counts; DROP TABLE facet_state;
+             DROP TABLE facet_counts; DROP TABLE facet_state; DROP TABLE content_dicts;
              PRAGMA user_version = 24;",
         )
         .unwrap();
