@@ -126,6 +126,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0029_packed_contents",
         include_str!("../../../../migrations/0029_packed_contents.sql"),
     ),
+    (
+        "0030_ref_type_metrics",
+        include_str!("../../../../migrations/0030_ref_type_metrics.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

@@ -896,3 +896,64 @@ impl Project {
         Ok(f)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::RefType;
+
+    /// Referring-expression types with a box-metric range (the diagnostics' cross-tabulation)
+    /// are counted from `items_ref_type_metrics` alone, never by reading each item: at a million
+    /// items that is 10 ms instead of 150 (BENCHMARKS.md).
+    #[test]
+    fn a_ref_type_with_a_metric_range_is_counted_from_one_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = Project::create(dir.path().join("p.assay")).unwrap();
+        let below = |max| {
+            Some(Range {
+                min: None,
+                max: Some(max),
+            })
+        };
+        let band = Some(Range {
+            min: Some(0.4),
+            max: Some(0.5),
+        });
+        let filters = [
+            Filter {
+                ref_types: vec![RefType::Ambiguous],
+                size_ratio: below(0.05),
+                ..Default::default()
+            },
+            Filter {
+                ref_types: vec![RefType::Salient, RefType::InImageCue],
+                saliency: band,
+                ..Default::default()
+            },
+            Filter {
+                ref_types: vec![RefType::KnowledgeCue],
+                center_distance: below(0.3),
+                size_ratio: band,
+                ..Default::default()
+            },
+        ];
+        for f in filters {
+            let (wh, params) = f.where_clause(Skip::None);
+            let plan: Vec<String> = p
+                .conn
+                .prepare(&format!(
+                    "EXPLAIN QUERY PLAN SELECT count(*) FROM items{wh}"
+                ))
+                .unwrap()
+                .query_map(rusqlite::params_from_iter(params.iter()), |r| r.get(3))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap();
+            let plan = plan.join("; ");
+            assert!(
+                plan.contains("COVERING INDEX items_ref_type_metrics"),
+                "{wh}: {plan}"
+            );
+        }
+    }
+}

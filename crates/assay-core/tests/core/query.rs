@@ -307,6 +307,7 @@ fn the_cjk_index_is_rebuilt_by_its_migration() {
              DROP INDEX items_facets;
              DROP TRIGGER items_count_facets_insert; DROP TRIGGER items_count_facets_update;
              DROP TABLE facet_counts; DROP TABLE facet_state; DROP TABLE content_dicts;
+             DROP INDEX items_ref_type_metrics;
              PRAGMA user_version = 24;",
         )
         .unwrap();
