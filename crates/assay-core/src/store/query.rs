@@ -513,6 +513,11 @@ impl Project {
             return self.query_sorted_by_index(filter, sort, page);
         }
         let (wh, params) = filter.where_clause(Skip::None);
+        if wh.is_empty() && filter.sort.is_none() {
+            if let Some(result) = self.whole_list_page(page)? {
+                return Ok(result);
+            }
+        }
         let total: i64 = self
             .conn
             .prepare_cached(&format!("SELECT count(*) FROM items{wh}"))?
@@ -528,6 +533,42 @@ impl Project {
             .query_map(rusqlite::params_from_iter(all.iter()), row_to_item)?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(QueryResult { total, rows })
+    }
+
+    /// A page of the whole list in its own order, found by id instead of by `OFFSET`, which
+    /// walks every row before the page: ~0.2 s for a jump to the middle of a million items.
+    /// Items are never deleted and ids are handed out in order, so the ids are 1..=count and
+    /// the item at offset k has id k + 1; the three figures come from one statement (one
+    /// snapshot). `None` if the ids have gaps after all: the caller pages by `OFFSET`.
+    fn whole_list_page(&self, page: Page) -> Result<Option<QueryResult>> {
+        let (total, first, last): (i64, Option<i64>, Option<i64>) = self
+            .conn
+            .prepare_cached(
+                "SELECT (SELECT count(*) FROM items), (SELECT min(id) FROM items),
+                        (SELECT max(id) FROM items)",
+            )?
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        let dense = total == 0 || (first == Some(1) && last == Some(total));
+        if !dense {
+            return Ok(None);
+        }
+        let rows = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {ROW_COLUMNS} FROM items WHERE id > ?1 AND id <= ?2 ORDER BY id"
+            ))?
+            .query_map(
+                rusqlite::params![
+                    page.offset.max(0),
+                    page.offset
+                        .max(0)
+                        .saturating_add(page.limit.clamp(0, 10_000))
+                        .min(total)
+                ],
+                row_to_item,
+            )?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some(QueryResult { total, rows }))
     }
 
     /// A page sorted by an indexed column. `ORDER BY col NULLS LAST, id` cannot walk an index

@@ -565,3 +565,38 @@ fn kept_facet_counts_follow_every_kind_of_write() {
     p.save_edit(id, &e, &a).unwrap();
     same(&p, "an edit after the failed import");
 }
+
+/// Pages of the whole list, taken by id rather than by OFFSET, are exactly the list's slices at
+/// every offset and size, the last page and past the end included; and if the ids ever had a
+/// gap, paging would still be right.
+#[test]
+fn whole_list_pages_are_the_lists_slices() {
+    let (_dir, mut p) = project();
+    let check = |p: &assay_core::Project| {
+        let all = p.query_ids(&Filter::default()).unwrap();
+        let n = all.len() as i64;
+        for limit in [1, 2, 5, 7, 200] {
+            for offset in (0..=n + 2).chain([n + 100]) {
+                let page = p.query(&Filter::default(), Page { offset, limit }).unwrap();
+                assert_eq!(page.total, n);
+                let ids: Vec<i64> = page.rows.iter().map(|r| r.id).collect();
+                let from = (offset as usize).min(all.len());
+                let to = ((offset + limit) as usize).min(all.len());
+                assert_eq!(ids, all[from..to], "offset {offset}, limit {limit}");
+            }
+        }
+        n
+    };
+    let n = check(&p);
+    assert!(n > 20);
+    // An item with an id past a gap: the ids are no longer 1..=count.
+    p.connection_mut()
+        .execute_batch(&format!(
+            "INSERT INTO items (id, dataset_id, ext_id, seq, rev, format, question, updated_at)
+             SELECT {}, dataset_id, 'far', 9999, 0, format, 'far away', updated_at
+             FROM items WHERE id = 1",
+            n + 50
+        ))
+        .unwrap();
+    assert_eq!(check(&p), n + 1);
+}
