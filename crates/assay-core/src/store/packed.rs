@@ -28,6 +28,8 @@ pub(crate) const MIN_SAMPLES: usize = 256;
 /// At most this many items are learnt from (one import batch is about this size).
 const MAX_SAMPLES: usize = 4096;
 const DICT_MAX_BYTES: usize = 112 * 1024;
+/// The largest JSON a packed content may claim to hold.
+const MAX_JSON_BYTES: u64 = 64 << 20;
 /// zstd's default: packing runs on the import's reading thread, which has time to spare; higher
 /// levels bought ~3 % at twice the time.
 const LEVEL: i32 = 3;
@@ -177,6 +179,12 @@ fn unpack(
     }
     let (dict_id, rest) = get_varint(rest).ok_or_else(bad)?;
     let (len, frame) = get_varint(rest).ok_or_else(bad)?;
+    // The length comes from the file, which may be someone else's: it sizes the buffer, so an
+    // absurd one is refused before anything is allocated. Images live elsewhere; an item's JSON
+    // is kilobytes.
+    if len > MAX_JSON_BYTES {
+        return Err(bad());
+    }
     let dict_id = dict_id as i64;
     let unpacker = match unpackers.entry(dict_id) {
         std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
@@ -339,6 +347,20 @@ mod tests {
         cut.truncate(p.len() - 3);
         conn.execute("DELETE FROM r", []).unwrap();
         conn.execute("INSERT INTO r (content) VALUES (?1)", [&cut])
+            .unwrap();
+        let err = conn
+            .query_row("SELECT revision_json(content) FROM r", [], |r| {
+                r.get::<_, String>(0)
+            })
+            .unwrap_err();
+        assert!(err.to_string().contains("damaged"), "{err}");
+        // A header claiming an absurd length (a crafted file) is refused, not allocated.
+        let mut huge = vec![FORMAT];
+        put_varint(&mut huge, 1);
+        put_varint(&mut huge, 1 << 62);
+        huge.extend_from_slice(&p[3..]);
+        conn.execute("DELETE FROM r", []).unwrap();
+        conn.execute("INSERT INTO r (content) VALUES (?1)", [&huge])
             .unwrap();
         let err = conn
             .query_row("SELECT revision_json(content) FROM r", [], |r| {

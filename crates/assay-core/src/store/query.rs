@@ -293,6 +293,32 @@ pub(super) fn value_order(a: &Value, b: &Value) -> std::cmp::Ordering {
     })
 }
 
+/// Facet `i` of the kept counts (in the order of `counted_facets`' dims) as the values a
+/// GROUP BY returns.
+fn kept_values(k: &Facets, i: usize) -> Vec<(Value, i64)> {
+    let text = |v: &Option<String>| v.clone().map_or(Value::Null, Value::Text);
+    match i {
+        0 => k
+            .datasets
+            .iter()
+            .map(|(d, n)| (Value::Integer(*d), *n))
+            .collect(),
+        1 => k.categories.iter().map(|(v, n)| (text(v), *n)).collect(),
+        2 => k.ops.iter().map(|(v, n)| (text(v), *n)).collect(),
+        3 => k
+            .statuses
+            .iter()
+            .map(|(v, n)| (Value::Text(v.clone()), *n))
+            .collect(),
+        4 => k.ref_types.iter().map(|(v, n)| (text(v), *n)).collect(),
+        _ => k
+            .has_box
+            .iter()
+            .map(|(b, n)| (Value::Integer(*b as i64), *n))
+            .collect(),
+    }
+}
+
 /// One `sum(...)` per issue tag: the items carrying it.
 pub(super) fn tag_sums() -> Vec<String> {
     IssueTag::ALL
@@ -334,6 +360,25 @@ impl Filter {
                 text: None,
                 ..self.clone()
             } == Filter::default()
+    }
+
+    /// The filter without the part `skip` names: what that part's own facet is counted under.
+    fn without(&self, skip: Skip) -> Filter {
+        let mut f = self.clone();
+        match skip {
+            Skip::None => {}
+            Skip::Datasets => f.datasets.clear(),
+            Skip::Categories => f.categories.clear(),
+            Skip::Ops => f.ops.clear(),
+            Skip::Statuses => f.statuses.clear(),
+            Skip::RefTypes => f.ref_types.clear(),
+            Skip::Tags => f.tags.clear(),
+            Skip::HasBox => f.has_box = None,
+            Skip::SizeRatio => f.size_ratio = None,
+            Skip::CenterDistance => f.center_distance = None,
+            Skip::Saliency => f.saliency = None,
+        }
+        f
     }
 
     fn ranges(&self) -> [Option<Range>; 3] {
@@ -772,16 +817,28 @@ impl Project {
     /// The facet counts under `filter`. With no filter (the list as it opens) they are read
     /// from the counts the store keeps as items change ([`super::facet_counts`]); otherwise
     /// counted over the matching items.
+    ///
+    /// A facet is counted without its own filter, so its other values stay visible. Under a
+    /// filter of one kind only (a category picked, a size-ratio band), that facet is counted
+    /// over every item: those counts are the kept ones too, read instead of counted (a GROUP BY
+    /// over a million items otherwise).
     pub fn facets(&self, filter: &Filter) -> Result<Facets> {
+        let kept = super::facet_counts::read(&self.conn)?;
         if filter.is_everything() {
-            return super::facet_counts::read(&self.conn);
+            return Ok(kept);
         }
-        self.count_facets(filter)
+        self.counted_facets(filter, Some(&kept))
     }
 
     /// The facet counts under `filter`, counted over the items whatever the filter: what the
     /// kept counts must equal.
     pub fn count_facets(&self, filter: &Filter) -> Result<Facets> {
+        self.counted_facets(filter, None)
+    }
+
+    /// `kept`: the counts over every item, for the facets whose own filter is all of `filter`.
+    fn counted_facets(&self, filter: &Filter, kept: Option<&Facets>) -> Result<Facets> {
+        let kept_for = |skip: Skip| kept.filter(|_| filter.without(skip).is_everything());
         let with_text = filter.text.as_deref().is_some_and(|t| !t.trim().is_empty());
         if with_text {
             self.conn.execute_batch(
@@ -879,7 +936,10 @@ impl Project {
         }
         for (i, (skip, col, _)) in dims.iter().enumerate() {
             if !shared.contains(&i) {
-                counts[i] = group(*skip, col)?;
+                counts[i] = match kept_for(*skip) {
+                    Some(k) => kept_values(k, i),
+                    None => group(*skip, col)?,
+                };
             }
         }
         let text = |v: Value| match v {
@@ -916,8 +976,18 @@ impl Project {
             }
         }
         for m in (0..METRIC_COLUMNS.len()).filter(|m| ranges[*m].is_some()) {
-            let mut h = self.histograms(filter, &[m], METRIC_COLUMNS[m].0, with_text)?;
-            hists[m] = h.pop().unwrap_or_default();
+            hists[m] = match kept_for(METRIC_COLUMNS[m].0) {
+                Some(k) => [
+                    &k.boxes.size_ratio,
+                    &k.boxes.center_distance,
+                    &k.boxes.saliency,
+                ][m]
+                    .clone(),
+                None => {
+                    let mut h = self.histograms(filter, &[m], METRIC_COLUMNS[m].0, with_text)?;
+                    h.pop().unwrap_or_default()
+                }
+            };
         }
         let mut hists = hists.into_iter();
         f.boxes = BoxHistograms {
@@ -925,9 +995,18 @@ impl Project {
             center_distance: hists.next().unwrap_or_default(),
             saliency: hists.next().unwrap_or_default(),
         };
-        let counts = match tag_counts {
-            Some(c) => c,
-            None => self.tag_counts(filter, with_text)?,
+        let counts = match (tag_counts, kept_for(Skip::Tags)) {
+            (Some(c), _) => c,
+            (None, Some(k)) => IssueTag::ALL
+                .iter()
+                .map(|t| {
+                    k.tags
+                        .iter()
+                        .find(|(name, _)| name == t.as_str())
+                        .map_or(0, |(_, n)| *n)
+                })
+                .collect(),
+            (None, None) => self.tag_counts(filter, with_text)?,
         };
         f.tags = IssueTag::ALL
             .iter()
