@@ -530,6 +530,16 @@ fn packed_originals_travel_whole() {
         a.item_ext_ids(a_ds).unwrap(),
     );
     assert_eq!(lead_ids.len(), 600);
+    // The member's replica packs them too, against a dictionary of its own.
+    let packed_here: i64 = a
+        .connection()
+        .query_row(
+            "SELECT count(*) FROM revisions WHERE typeof(content) = 'blob'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(packed_here, 600);
     for ((li, lext), (ai, aext)) in lead_ids.iter().zip(&a_ids) {
         assert_eq!(lext, aext);
         let (x, y) = (lead.item(*li).unwrap(), a.item(*ai).unwrap());

@@ -181,19 +181,8 @@ impl<'t> ItemWriter<'t> {
         })
     }
 
-    /// Writes an item and its original; `uid` is the original's team uid when it comes from the
-    /// team database (and so is already pushed), else a new one is made.
-    pub(crate) fn insert_with_uid(
-        &mut self,
-        dataset_id: i64,
-        seq: i64,
-        item: NewItem,
-        uid: Option<&str>,
-    ) -> Result<i64> {
-        self.insert_row(dataset_id, seq, ItemRow::new(item)?, uid)
-    }
-
-    /// Writes a prepared item and its original (see [`ItemWriter::insert_with_uid`]).
+    /// Writes a prepared item and its original; `uid` is the original's team uid when it comes
+    /// from the team database (and so is already pushed), else a new one is made.
     pub(crate) fn insert_row(
         &mut self,
         dataset_id: i64,

@@ -145,11 +145,25 @@ pub(crate) fn register(conn: &Connection) -> Result<()> {
     conn.create_scalar_function(
         "revision_json",
         1,
-        FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
+        // Direct only: never from a view, trigger or generated column, which a file made
+        // elsewhere could define so that loading a dictionary calls this function again.
+        FunctionFlags::SQLITE_UTF8
+            | FunctionFlags::SQLITE_DETERMINISTIC
+            | FunctionFlags::SQLITE_DIRECTONLY,
         move |ctx: &Context| -> rusqlite::Result<Value> {
             match ctx.get_raw(0) {
                 ValueRef::Blob(b) => {
-                    let mut unpackers = unpackers.lock().unwrap_or_else(|e| e.into_inner());
+                    // Not `lock`: a call from inside the dictionary query (above) would wait
+                    // on itself forever; it is refused instead.
+                    let mut unpackers = match unpackers.try_lock() {
+                        Ok(u) => u,
+                        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+                        Err(std::sync::TryLockError::WouldBlock) => {
+                            return Err(rusqlite::Error::UserFunctionError(
+                                "revision_json cannot run inside itself".into(),
+                            ))
+                        }
+                    };
                     unpack(ctx, &mut unpackers, b)
                         .map(Value::Text)
                         .map_err(|e| rusqlite::Error::UserFunctionError(e.into()))
@@ -368,6 +382,35 @@ mod tests {
             })
             .unwrap_err();
         assert!(err.to_string().contains("damaged"), "{err}");
+    }
+
+    #[test]
+    fn a_crafted_file_cannot_make_it_call_itself() {
+        let texts = samples(400);
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE r (content NOT NULL);")
+            .unwrap();
+        register(&conn).unwrap();
+        let mut packer = Packer::learn(1, &refs).unwrap();
+        let p = packer.pack(&texts[0]).unwrap();
+        conn.execute("INSERT INTO r (content) VALUES (?1)", [&p])
+            .unwrap();
+        // A "dictionary table" that is a view unpacking a content: loading the dictionary would
+        // call the function from inside itself. SQLite refuses it in a view.
+        conn.execute_batch(
+            "CREATE VIEW content_dicts AS SELECT 1 AS id, revision_json(content) AS dict FROM r;",
+        )
+        .unwrap();
+        let err = conn
+            .query_row("SELECT revision_json(content) FROM r", [], |r| {
+                r.get::<_, String>(0)
+            })
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("unsafe use of revision_json"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -6,7 +6,9 @@
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
-use super::items::{append_revision_at, insert_revision, Author, Edit, ItemWriter, NewItem};
+use super::items::{
+    append_revision_at, insert_revision, pack_rows, Author, Edit, ItemRow, ItemWriter, NewItem,
+};
 use super::{now, Project};
 use crate::error::{Error, Result};
 use crate::model::{IssueTag, ItemContent, ItemStatus, RefinementOp, Role};
@@ -393,26 +395,42 @@ impl Project {
         {
             let mut datasets: std::collections::HashMap<String, i64> = Default::default();
             let mut writer = ItemWriter::new(&tx)?;
-            for it in items {
-                let ds = match datasets.get(&it.dataset) {
+            let mut dict_id = super::packed::next_dict_id(&tx)?;
+            // Each dataset's originals are packed as its import packed them on the lead's
+            // machine: a dictionary from its first batch.
+            for run in items.chunk_by(|a, b| a.dataset == b.dataset) {
+                let ds = match datasets.get(&run[0].dataset) {
                     Some(id) => *id,
                     None => {
-                        let id = super::datasets::insert(&tx, &it.dataset, &it.layout, None)?;
-                        datasets.insert(it.dataset.clone(), id);
+                        let first = &run[0];
+                        let id = super::datasets::insert(&tx, &first.dataset, &first.layout, None)?;
+                        datasets.insert(first.dataset.clone(), id);
                         id
                     }
                 };
-                let content: ItemContent = serde_json::from_str(&it.original)
-                    .map_err(|e| Error::Invalid(format!("{} / {}: {e}", it.dataset, it.ext_id)))?;
-                writer.insert_with_uid(
-                    ds,
-                    it.seq,
-                    NewItem {
-                        ext_id: it.ext_id.clone(),
-                        content,
-                    },
-                    Some(&it.original_uid),
-                )?;
+                let mut packing = super::packed::ImportPacking::new(dict_id);
+                for batch in run.chunks(1000) {
+                    let mut rows = batch
+                        .iter()
+                        .map(|it| {
+                            let content: ItemContent =
+                                serde_json::from_str(&it.original).map_err(|e| {
+                                    Error::Invalid(format!("{} / {}: {e}", it.dataset, it.ext_id))
+                                })?;
+                            ItemRow::new(NewItem {
+                                ext_id: it.ext_id.clone(),
+                                content,
+                            })
+                        })
+                        .collect::<Result<Vec<_>>>()?;
+                    if let Some(dict) = pack_rows(&mut packing, &mut rows)? {
+                        super::packed::save_dict(&tx, &dict)?;
+                        dict_id += 1;
+                    }
+                    for (it, row) in batch.iter().zip(rows) {
+                        writer.insert_row(ds, it.seq, row, Some(&it.original_uid))?;
+                    }
+                }
             }
             writer.finish()?;
         }
