@@ -498,14 +498,7 @@ fn packed_originals_travel_whole() {
         &std::sync::atomic::AtomicBool::new(false),
     )
     .unwrap();
-    let packed: i64 = lead
-        .connection()
-        .query_row(
-            "SELECT count(*) FROM revisions WHERE typeof(content) = 'blob'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let packed = packed_originals(&lead);
     assert_eq!(packed, 600);
     assay_sync::init(&admin, &mut lead).unwrap();
     assay_sync::add_member(&admin, "aiko", Role::Annotator, "pw-aiko").unwrap();
@@ -531,14 +524,7 @@ fn packed_originals_travel_whole() {
     );
     assert_eq!(lead_ids.len(), 600);
     // The member's replica packs them too, against a dictionary of its own.
-    let packed_here: i64 = a
-        .connection()
-        .query_row(
-            "SELECT count(*) FROM revisions WHERE typeof(content) = 'blob'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let packed_here = packed_originals(&a);
     assert_eq!(packed_here, 600);
     for ((li, lext), (ai, aext)) in lead_ids.iter().zip(&a_ids) {
         assert_eq!(lext, aext);
@@ -560,4 +546,15 @@ fn packed_originals_travel_whole() {
     assert_eq!(it.content.answer.as_deref(), Some("checked"));
     assert_eq!(it.original, original);
     cluster.stop();
+}
+
+/// How many originals a project keeps packed (store/packed.rs).
+fn packed_originals(p: &Project) -> i64 {
+    p.connection()
+        .query_row(
+            "SELECT count(*) FROM revisions WHERE typeof(content) = 'blob'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap()
 }

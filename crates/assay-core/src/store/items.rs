@@ -84,7 +84,7 @@ impl Edit {
 pub(crate) struct ItemRow {
     item: NewItem,
     /// The original's content as stored: its JSON as TEXT, or packed as a BLOB
-    /// ([`ItemRow::pack`]).
+    /// ([`pack_rows`]).
     json: rusqlite::types::Value,
     search: String,
     search_lower: String,
@@ -114,14 +114,14 @@ pub(crate) fn pack_rows(
     packing: &mut super::packed::ImportPacking,
     rows: &mut [ItemRow],
 ) -> Result<Option<super::packed::NewDict>> {
-    let samples: Vec<&str> = rows
-        .iter()
-        .filter_map(|r| match &r.json {
-            rusqlite::types::Value::Text(t) => Some(t.as_str()),
-            _ => None,
-        })
-        .collect();
-    let (packer, new_dict) = packing.for_batch(&samples);
+    let (packer, new_dict) = packing.for_batch(|| {
+        rows.iter()
+            .filter_map(|r| match &r.json {
+                rusqlite::types::Value::Text(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect()
+    });
     if let Some(packer) = packer {
         for row in rows.iter_mut() {
             if let rusqlite::types::Value::Text(t) = &row.json {

@@ -107,11 +107,20 @@ impl ImportPacking {
         }
     }
 
-    pub(crate) fn for_batch(&mut self, samples: &[&str]) -> (Option<&mut Packer>, Option<NewDict>) {
+    /// The packer for a batch, and the dictionary when this batch taught it. `samples` is
+    /// called for the first batch only: later ones are not read twice.
+    pub(crate) fn for_batch<'a>(
+        &mut self,
+        samples: impl FnOnce() -> Vec<&'a str>,
+    ) -> (Option<&mut Packer>, Option<NewDict>) {
         let mut new_dict = None;
-        if !self.tried && !samples.is_empty() {
+        if !self.tried {
+            let samples = samples();
+            if samples.is_empty() {
+                return (None, None);
+            }
             self.tried = true;
-            self.packer = Packer::learn(self.id, samples);
+            self.packer = Packer::learn(self.id, &samples);
             new_dict = self.packer.as_ref().map(|p| NewDict {
                 id: p.id,
                 dict: p.dict.clone(),
@@ -282,13 +291,21 @@ mod tests {
         conn
     }
 
+    /// What reading the one row of `r` through `revision_json` fails with.
+    fn unpack_error(conn: &Connection) -> rusqlite::Error {
+        conn.query_row("SELECT revision_json(content) FROM r", [], |r| {
+            r.get::<_, String>(0)
+        })
+        .unwrap_err()
+    }
+
     #[test]
     fn packed_contents_read_back_as_the_same_json_and_are_smaller() {
         let texts = samples(1000);
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         let conn = conn_with_dicts();
         let mut packing = ImportPacking::new(next_dict_id(&conn).unwrap());
-        let (packer, dict) = packing.for_batch(&refs);
+        let (packer, dict) = packing.for_batch(|| refs.clone());
         let packer = packer.unwrap();
         save_dict(&conn, &dict.unwrap()).unwrap();
         let (mut plain, mut packed) = (0, 0);
@@ -343,11 +360,7 @@ mod tests {
         // The dictionary was never stored.
         conn.execute("INSERT INTO r (content) VALUES (?1)", [&p])
             .unwrap();
-        let err = conn
-            .query_row("SELECT revision_json(content) FROM r", [], |r| {
-                r.get::<_, String>(0)
-            })
-            .unwrap_err();
+        let err = unpack_error(&conn);
         assert!(err.to_string().contains("dictionary 1"), "{err}");
         save_dict(
             &conn,
@@ -362,11 +375,7 @@ mod tests {
         conn.execute("DELETE FROM r", []).unwrap();
         conn.execute("INSERT INTO r (content) VALUES (?1)", [&cut])
             .unwrap();
-        let err = conn
-            .query_row("SELECT revision_json(content) FROM r", [], |r| {
-                r.get::<_, String>(0)
-            })
-            .unwrap_err();
+        let err = unpack_error(&conn);
         assert!(err.to_string().contains("damaged"), "{err}");
         // A header claiming an absurd length (a crafted file) is refused, not allocated.
         let mut huge = vec![FORMAT];
@@ -376,11 +385,7 @@ mod tests {
         conn.execute("DELETE FROM r", []).unwrap();
         conn.execute("INSERT INTO r (content) VALUES (?1)", [&huge])
             .unwrap();
-        let err = conn
-            .query_row("SELECT revision_json(content) FROM r", [], |r| {
-                r.get::<_, String>(0)
-            })
-            .unwrap_err();
+        let err = unpack_error(&conn);
         assert!(err.to_string().contains("damaged"), "{err}");
     }
 
@@ -402,11 +407,7 @@ mod tests {
             "CREATE VIEW content_dicts AS SELECT 1 AS id, revision_json(content) AS dict FROM r;",
         )
         .unwrap();
-        let err = conn
-            .query_row("SELECT revision_json(content) FROM r", [], |r| {
-                r.get::<_, String>(0)
-            })
-            .unwrap_err();
+        let err = unpack_error(&conn);
         assert!(
             err.to_string().contains("unsafe use of revision_json"),
             "{err}"

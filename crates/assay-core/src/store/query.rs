@@ -362,7 +362,8 @@ impl Filter {
             } == Filter::default()
     }
 
-    /// The filter without the part `skip` names: what that part's own facet is counted under.
+    /// The filter without the part `skip` names: what that part's own facet is counted under
+    /// (the one definition: `where_clause_with` builds its SQL from it).
     fn without(&self, skip: Skip) -> Filter {
         let mut f = self.clone();
         match skip {
@@ -391,18 +392,24 @@ impl Filter {
 
     /// `text_in_temp`: the text match was already materialised into `temp.facet_ids`, so the
     /// seven facet queries do not each re-run the full-text search.
+    /// `skip` leaves out the part [`Filter::without`] removes (a facet's own filter).
     fn where_clause_with(&self, skip: Skip, text_in_temp: bool) -> (String, Vec<Value>) {
+        if skip != Skip::None {
+            return self
+                .without(skip)
+                .where_clause_with(Skip::None, text_in_temp);
+        }
         let mut wh: Vec<String> = Vec::new();
         let mut p: Vec<Value> = Vec::new();
-        if skip != Skip::Datasets && !self.datasets.is_empty() {
+        if !self.datasets.is_empty() {
             wh.push(in_list("items.dataset_id", self.datasets.len()));
             p.extend(self.datasets.iter().map(|d| Value::Integer(*d)));
         }
-        if skip != Skip::Categories && !self.categories.is_empty() {
+        if !self.categories.is_empty() {
             wh.push(in_list("items.category", self.categories.len()));
             p.extend(self.categories.iter().map(|c| Value::Text(c.clone())));
         }
-        if skip != Skip::Ops && !self.ops.is_empty() {
+        if !self.ops.is_empty() {
             let named: Vec<_> = self.ops.iter().flatten().collect();
             let mut alt = Vec::new();
             if !named.is_empty() {
@@ -414,16 +421,16 @@ impl Filter {
             }
             wh.push(format!("({})", alt.join(" OR ")));
         }
-        if skip != Skip::Tags && !self.tags.is_empty() {
+        if !self.tags.is_empty() {
             // `tags != 0` lets SQLite use the partial index of tagged items.
             wh.push("items.tags != 0 AND (items.tags & ?) != 0".into());
             p.push(Value::Integer(IssueTag::to_bits(&self.tags)));
         }
-        if skip != Skip::Statuses && !self.statuses.is_empty() {
+        if !self.statuses.is_empty() {
             wh.push(in_list("items.status", self.statuses.len()));
             p.extend(self.statuses.iter().map(|s| Value::Text(s.as_str().into())));
         }
-        if skip != Skip::RefTypes && !self.ref_types.is_empty() {
+        if !self.ref_types.is_empty() {
             wh.push(in_list("items.ref_type", self.ref_types.len()));
             p.extend(
                 self.ref_types
@@ -435,14 +442,12 @@ impl Filter {
             wh.push(in_list("items.format", self.formats.len()));
             p.extend(self.formats.iter().map(|s| Value::Text(s.as_str().into())));
         }
-        if skip != Skip::HasBox {
-            if let Some(b) = self.has_box {
-                wh.push("items.has_box = ?".into());
-                p.push(Value::Integer(b as i64));
-            }
+        if let Some(b) = self.has_box {
+            wh.push("items.has_box = ?".into());
+            p.push(Value::Integer(b as i64));
         }
-        for ((sk, col), range) in METRIC_COLUMNS.iter().zip(self.ranges()) {
-            let Some(r) = range.filter(|_| skip != *sk) else {
+        for ((_, col), range) in METRIC_COLUMNS.iter().zip(self.ranges()) {
+            let Some(r) = range else {
                 continue;
             };
             if let Some(min) = r.min {
