@@ -13,6 +13,11 @@ pub struct Launch {
 }
 
 impl Launch {
+    /// The project named on the command line, if any.
+    pub fn project_path(&self) -> Option<std::path::PathBuf> {
+        self.project.as_ref().map(std::path::PathBuf::from)
+    }
+
     pub fn from_args(args: impl Iterator<Item = String>) -> Self {
         let mut l = Launch::default();
         let mut it = args.peekable();

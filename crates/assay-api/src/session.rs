@@ -24,6 +24,9 @@ pub struct Session {
     pub round: i64,
     /// The team database password as typed: memory only, never written anywhere.
     pub team_password: Option<String>,
+    /// How many projects this session has opened: facet columns read beside it are handed
+    /// over only to the opening they were read for, never to a later one of the same path.
+    opened: u64,
 }
 
 impl Session {
@@ -36,6 +39,7 @@ impl Session {
             user: None,
             round: 1,
             team_password: None,
+            opened: 0,
         }
     }
 
@@ -93,6 +97,7 @@ impl Session {
             None => None,
         };
         self.project = Some(project);
+        self.opened += 1;
         self.prefs.touch_recent(&path);
         self.save_prefs();
         self.project_info()
@@ -101,6 +106,35 @@ impl Session {
     pub fn open_project(&mut self, path: &Path) -> ApiResult<ProjectInfo> {
         let p = Project::open(path)?;
         self.attach(p)
+    }
+
+    /// Which opening of a project this is (see [`Session::adopt_facet_columns`]).
+    pub fn opened(&self) -> u64 {
+        self.opened
+    }
+
+    /// Whether facet columns read beside the session for `opened` would still be taken: that
+    /// opening is the current one and holds none of its own.
+    pub fn wants_facet_columns(&self, opened: u64) -> bool {
+        self.opened == opened
+            && self
+                .project
+                .as_ref()
+                .is_some_and(|p| !p.holds_facet_columns())
+    }
+
+    /// Takes facet columns read beside the session ([`read_facet_columns`]) for opening
+    /// `opened`, if that is still the project open now and it holds none of its own yet.
+    pub fn adopt_facet_columns(
+        &self,
+        opened: u64,
+        read: assay_core::store::ReadFacetColumns,
+    ) -> bool {
+        self.opened == opened
+            && self
+                .project
+                .as_ref()
+                .is_some_and(|p| p.adopt_facet_columns(read))
     }
 
     pub fn create_project(&mut self, path: &Path) -> ApiResult<ProjectInfo> {
@@ -764,6 +798,12 @@ pub fn save_chart(path: &Path, base64_data: &str) -> ApiResult<()> {
     std::fs::write(path, bytes)
         .map_err(|e| ApiError::new("io", format!("{}: {e}", path.display())))?;
     Ok(())
+}
+
+/// Reads the facet columns of the project at `path` on a connection of its own, so the session
+/// is not held meanwhile; hand them over with [`Session::adopt_facet_columns`].
+pub fn read_facet_columns(path: &Path) -> ApiResult<assay_core::store::ReadFacetColumns> {
+    Ok(Project::open_reader(path, 50)?.read_facet_columns()?)
 }
 
 /// Runs an import on its own connection, so the session stays free for reads meanwhile.

@@ -257,3 +257,68 @@ fn only_an_auditor_signs_off_through_the_session() {
         .unwrap_err();
     assert_eq!(err.code, "forbidden");
 }
+
+/// Facet columns read beside the session (as the app does after opening) are handed to it,
+/// catch up with what the session wrote meanwhile, and count as SQL does; they are refused by
+/// a session on another file or one that holds its own.
+#[test]
+fn facet_columns_read_beside_the_session_are_handed_over() {
+    use assay_api::session::read_facet_columns;
+    use assay_core::{IssueTag, RefinementOp};
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path(), "aiko");
+    let path = dir.path().join("p.assay");
+    let opened = s.opened();
+    assert!(s.wants_facet_columns(opened));
+    let read = read_facet_columns(&path).unwrap();
+    // Written after the columns were read: the adopted columns must catch up.
+    let ids = s.item_ids(&Filter::default()).unwrap();
+    for (k, id) in ids.iter().take(4).enumerate() {
+        let mut e = edit_of(&s, *id, "7");
+        e.tags = vec![IssueTag::WrongAnswer];
+        e.op = Some(if k % 2 == 0 {
+            RefinementOp::MinorEdit
+        } else {
+            RefinementOp::Remove
+        });
+        s.save_item(*id, &e).unwrap();
+    }
+    assert!(s.adopt_facet_columns(opened, read));
+    assert!(!s.wants_facet_columns(opened), "holds them now");
+    let reference = assay_core::Project::open(&path).unwrap();
+    let filters = [
+        Filter {
+            ops: vec![Some(RefinementOp::MinorEdit)],
+            ..Default::default()
+        },
+        Filter {
+            tags: vec![IssueTag::WrongAnswer],
+            statuses: vec![ItemStatus::Edited],
+            ..Default::default()
+        },
+        Filter {
+            text: Some("グラフ".into()),
+            ..Default::default()
+        },
+    ];
+    for f in &filters {
+        assert_eq!(
+            s.facets(f).unwrap(),
+            reference.count_facets(f).unwrap(),
+            "{f:?}"
+        );
+    }
+    // The session holds columns now: more read beside it are not taken.
+    assert!(!s.adopt_facet_columns(opened, read_facet_columns(&path).unwrap()));
+    // Nor are another file's.
+    let other_dir = tempfile::tempdir().unwrap();
+    let other = session(other_dir.path(), "aiko");
+    let theirs = read_facet_columns(&path).unwrap();
+    assert!(!other.adopt_facet_columns(other.opened(), theirs));
+    // Nor columns read for an earlier opening of the same path.
+    let early = read_facet_columns(&path).unwrap();
+    s.open_project(&path).unwrap();
+    assert!(!s.wants_facet_columns(opened));
+    assert!(!s.adopt_facet_columns(opened, early));
+    assert!(s.wants_facet_columns(s.opened()));
+}

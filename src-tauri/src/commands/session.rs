@@ -17,7 +17,9 @@ pub async fn open_project(
     state: State<'_, AppState>,
     path: PathBuf,
 ) -> Result<ProjectInfo, ApiError> {
-    state.session()?.open_project(&path)
+    let info = state.session()?.open_project(&path)?;
+    state.read_facet_columns_soon(path);
+    Ok(info)
 }
 
 #[tauri::command]

@@ -67,7 +67,10 @@ pub async fn team_join(
     blocking(move || assay_api::team::team_join(&url, pw.as_deref(), &target)).await?;
     let mut s = state.session()?;
     s.team_password = password.filter(|p| !p.is_empty());
-    s.open_project(std::path::Path::new(&file))
+    let info = s.open_project(std::path::Path::new(&file))?;
+    drop(s);
+    state.read_facet_columns_soon(PathBuf::from(&file));
+    Ok(info)
 }
 
 #[tauri::command]

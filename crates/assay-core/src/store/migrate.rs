@@ -130,6 +130,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0030_ref_type_metrics",
         include_str!("../../../../migrations/0030_ref_type_metrics.sql"),
     ),
+    (
+        "0031_item_changes",
+        include_str!("../../../../migrations/0031_item_changes.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

@@ -8,6 +8,8 @@ pub mod comments;
 pub(crate) mod connection;
 pub use connection::configure_sqlite;
 pub mod datasets;
+mod facet_columns;
+pub use facet_columns::ReadFacetColumns;
 pub(crate) mod facet_counts;
 pub mod images;
 pub mod items;
@@ -77,6 +79,8 @@ pub use versions::{Version, VersionItem};
 pub struct Project {
     pub(crate) conn: Connection,
     path: PathBuf,
+    /// The facet columns in memory, read at the first filtered facet count.
+    facet_columns: std::cell::RefCell<facet_columns::Held>,
 }
 
 impl Project {
@@ -127,6 +131,7 @@ impl Project {
         Ok(Self {
             conn,
             path: path.to_path_buf(),
+            facet_columns: Default::default(),
         })
     }
 
@@ -136,6 +141,7 @@ impl Project {
         Ok(Self {
             conn,
             path: path.to_path_buf(),
+            facet_columns: Default::default(),
         })
     }
 

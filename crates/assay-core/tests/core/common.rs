@@ -87,3 +87,24 @@ pub fn edit_of(p: &Project, id: i64) -> Edit {
         note: None,
     }
 }
+
+/// `n` JGraph items made from the sample's twelve, each with its own id and question.
+pub fn jgraph_items(dir: &std::path::Path, n: usize, name: &str) -> std::path::PathBuf {
+    let sample =
+        std::fs::read_to_string(sample_dir().join("jgraph-mini/jgraph-mini.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = sample
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut out = String::new();
+    for k in 0..n {
+        let mut v = lines[k % lines.len()].clone();
+        v["question_id"] = format!("jg-{k:05}").into();
+        v["question"] = format!("{} ({k}番)", v["question"].as_str().unwrap()).into();
+        out.push_str(&serde_json::to_string(&v).unwrap());
+        out.push('\n');
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, out).unwrap();
+    path
+}

@@ -4,6 +4,7 @@ mod blind;
 mod bulk;
 mod common;
 mod export;
+mod facet_columns;
 mod filtering;
 mod formats;
 mod grounding;
