@@ -33,10 +33,31 @@ struct Endpoint {
     sent: AtomicUsize,
     failed: AtomicUsize,
     latency_us: AtomicU64,
+    /// Recent time to an answer, in microseconds (a moving average of successes; 0 until the
+    /// first).
+    recent_us: AtomicU64,
     taken_out: AtomicUsize,
 }
 
 impl Endpoint {
+    fn recent_ms(&self) -> f64 {
+        self.recent_us.load(Ordering::Relaxed) as f64 / 1000.0
+    }
+
+    /// Folds an answer's time into the moving average (weight 1/8: a replica that turns slow
+    /// is seen within a few dozen answers). Concurrent updates may lose one sample, which an
+    /// average can afford.
+    fn record_answer(&self, took: Duration) {
+        let sample = took.as_micros().min(u64::MAX as u128) as i64;
+        let old = self.recent_us.load(Ordering::Relaxed) as i64;
+        let new = if old == 0 {
+            sample
+        } else {
+            old + (sample - old) / 8
+        };
+        self.recent_us.store(new.max(1) as u64, Ordering::Relaxed);
+    }
+
     fn is_up(&self, now: Instant) -> bool {
         self.down_until
             .lock()
@@ -51,6 +72,33 @@ impl Endpoint {
         }
         self.taken_out.fetch_add(1, Ordering::Relaxed);
     }
+}
+
+/// Whether a request should take a free slot on a replica that answers in `own_ms`, when the
+/// replicas faster than it (`faster`: each one's recent time in ms) are full and `queued`
+/// requests (this one included) are waiting or still to come. Sent to the faster ones instead,
+/// the last of them would wait about `queued` over their combined rate and then take their
+/// time: the slow slot is worth taking only if it answers sooner than that. So a slow replica
+/// takes its share while there is plenty of work, and none of the last requests, which it
+/// would hold long after the fast ones are done (with one replica 5x slower, that tail cost
+/// the run ~15 % of the replicas' capacity).
+fn worth_sending(own_ms: f64, faster: &[f64], per_replica: usize, queued: usize) -> bool {
+    let rate: f64 = faster
+        .iter()
+        .filter(|&&ms| ms > 0.0)
+        .map(|ms| per_replica as f64 / ms)
+        .sum();
+    let Some(best) = faster
+        .iter()
+        .copied()
+        .filter(|&ms| ms > 0.0)
+        .min_by(f64::total_cmp)
+    else {
+        return true;
+    };
+    // Within half again the fastest one's time, a replica is always worth it: the times move
+    // that much with load, and such a tail costs at most half a request's time.
+    own_ms <= 0.0 || rate <= 0.0 || own_ms <= best * 1.5 || own_ms <= best + queued as f64 / rate
 }
 
 /// Counts a request as outstanding on its replica until it is answered or abandoned.
@@ -114,6 +162,10 @@ pub struct Dispatcher {
     turns: Semaphore,
     /// Signalled whenever a slot on any replica is given back.
     freed: Notify,
+    /// Requests looking for a slot now.
+    waiting: AtomicUsize,
+    /// Requests the caller said are still to come (see `expect`).
+    announced: AtomicUsize,
     next_slot: Mutex<Option<Instant>>,
     http: reqwest::Client,
     api_key: Option<String>,
@@ -142,6 +194,7 @@ impl Dispatcher {
                 sent: AtomicUsize::new(0),
                 failed: AtomicUsize::new(0),
                 latency_us: AtomicU64::new(0),
+                recent_us: AtomicU64::new(0),
                 taken_out: AtomicUsize::new(0),
             })
             .collect();
@@ -153,6 +206,8 @@ impl Dispatcher {
             next: AtomicUsize::new(0),
             turns: Semaphore::new(turns),
             freed: Notify::new(),
+            waiting: AtomicUsize::new(0),
+            announced: AtomicUsize::new(0),
             next_slot: Mutex::new(None),
             http,
             api_key,
@@ -160,8 +215,42 @@ impl Dispatcher {
         }
     }
 
+    /// Says that `n` more calls are coming (a run's planned requests), so a slow replica keeps
+    /// its share until only the last of them are left. Each call takes one back as it starts.
+    pub fn expect(&self, n: usize) {
+        self.announced.fetch_add(n, Ordering::Relaxed);
+    }
+
+    fn started(&self) {
+        let _ = self
+            .announced
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |a| a.checked_sub(1));
+    }
+
+    /// Of the replicas up (`(load, index)`), those worth a request now (`worth_sending`).
+    fn worth_it(&self, up: &mut Vec<(usize, usize)>) {
+        let recent: Vec<f64> = up
+            .iter()
+            .map(|&(_, i)| self.endpoints[i].recent_ms())
+            .collect();
+        let queued = self.waiting.load(Ordering::Relaxed) + self.announced.load(Ordering::Relaxed);
+        let per_replica = self.config.concurrency.max(1);
+        let mut k = 0;
+        up.retain(|_| {
+            let own = recent[k];
+            k += 1;
+            let faster: Vec<f64> = recent
+                .iter()
+                .copied()
+                .filter(|&ms| ms > 0.0 && ms < own)
+                .collect();
+            worth_sending(own, &faster, per_replica, queued)
+        });
+    }
+
     /// A free slot on the replica that is up with the fewest outstanding requests (ties in
-    /// turn). A request is never queued behind one replica while another has room, so a slow
+    /// turn), unless it is so much slower than the others that the work left is better waiting
+    /// for them (`worth_sending`). A request is never queued behind one replica while another has room, so a slow
     /// replica holds only the requests it is answering (queued behind it, they were the run's
     /// slow tail: the engine was 1.23x a bare client over the same replicas).
     ///
@@ -171,6 +260,7 @@ impl Dispatcher {
     /// back or for a replica to come back; if none is up, it uses the one back soonest, as a
     /// lone endpoint must (its retries' backoff paces it).
     async fn slot(&self) -> (usize, Slot<'_>) {
+        let _waiting = InFlight::new(&self.waiting);
         // Never closed, so never None.
         let mut turn = self.turns.acquire().await.ok();
         loop {
@@ -194,6 +284,11 @@ impl Dispatcher {
             if up.is_empty() {
                 up.push((0, back_soonest()));
             }
+            let all_up = up.len();
+            if all_up > 1 {
+                self.worth_it(&mut up);
+            }
+            let passed_over = up.len() < all_up;
             // Stable: equal loads keep their turn order.
             up.sort_by_key(|&(load, _)| load);
             for (_, i) in up {
@@ -217,6 +312,13 @@ impl Dispatcher {
                 .filter(|t| *t > now)
                 .min()
                 .unwrap_or(now + Duration::from_millis(50));
+            // A replica passed over is looked at again soon: the faster ones may have gone
+            // down meanwhile, with no slot given back to wake this request.
+            let until = if passed_over {
+                until.min(now + Duration::from_millis(50))
+            } else {
+                until
+            };
             tokio::select! {
                 _ = freed => {}
                 _ = tokio::time::sleep_until(until.into()) => {}
@@ -279,6 +381,7 @@ impl Dispatcher {
 
     pub async fn call(&self, body: &Value, cancel: &CancelToken) -> Outcome {
         let timeout = Duration::from_secs_f64(self.config.timeout_secs.max(0.001));
+        self.started();
         let mut last = String::from("no attempt made");
         for attempt in 0..=self.config.max_retries {
             if cancel.is_cancelled() {
@@ -301,8 +404,12 @@ impl Dispatcher {
                     r = chat(&self.http, &ep.url, self.api_key.as_deref(), body, timeout) => r,
                     _ = cancel.cancelled() => return Outcome::Cancelled,
                 };
+                let took = t.elapsed();
                 ep.latency_us
-                    .fetch_add(t.elapsed().as_micros() as u64, Ordering::Relaxed);
+                    .fetch_add(took.as_micros() as u64, Ordering::Relaxed);
+                if r.is_ok() {
+                    ep.record_answer(took);
+                }
                 r
             };
             // A replica that failed is taken out before its slot is given back, so no request
@@ -372,5 +479,66 @@ mod tests {
         assert_eq!(outs, vec![2, 4, 8, 16, 32, 60, 60, 60]);
         assert!(!e.is_up(Instant::now()));
         assert_eq!(d.replica_stats()[0].taken_out, 8);
+    }
+
+    /// Seven replicas at 100 ms and one at 500, 64 requests each in flight (the replicas
+    /// bench): the slow one is worth a request while about 1,792 or more are left (500 <= 100 +
+    /// q / 4.48), and not for the last ones.
+    #[test]
+    fn a_slow_replica_takes_work_only_while_plenty_is_left() {
+        let fast = [100.0; 7];
+        assert!(worth_sending(500.0, &fast, 64, 10_000));
+        assert!(worth_sending(500.0, &fast, 64, 1_800));
+        assert!(!worth_sending(500.0, &fast, 64, 1_780));
+        assert!(!worth_sending(500.0, &fast, 64, 1));
+        // Replicas about as fast as the others are always worth it, and so is the fastest.
+        assert!(worth_sending(101.0, &fast, 64, 1));
+        assert!(worth_sending(150.0, &fast, 64, 1));
+        assert!(!worth_sending(151.0, &fast, 64, 1));
+        assert!(worth_sending(100.0, &[], 64, 1));
+        // Times not known yet are no reason to hold back.
+        assert!(worth_sending(0.0, &fast, 64, 1));
+        assert!(worth_sending(500.0, &[0.0, 0.0], 64, 1));
+    }
+
+    /// Once both replicas' times are known, a lone request goes to the fast one even when
+    /// the slow one has the fewest outstanding (least outstanding alone alternated them).
+    #[tokio::test]
+    async fn a_lone_request_is_not_sent_to_a_much_slower_replica() {
+        use crate::stub::{StubConfig, StubServer};
+        let stub = |ms| {
+            StubServer::start(StubConfig {
+                latency: Duration::from_millis(ms),
+                ..Default::default()
+            })
+        };
+        let (slow, fast) = (stub(400).await.unwrap(), stub(5).await.unwrap());
+        let d = Dispatcher::new(
+            ModelConfig {
+                endpoints: vec![slow.url.clone(), fast.url.clone()],
+                concurrency: 1,
+                ..Default::default()
+            },
+            reqwest::Client::new(),
+        );
+        let body =
+            serde_json::json!({"model": "m", "messages": [{"role": "user", "content": "q"}]});
+        let cancel = CancelToken::new();
+        // Two at once: one to each, so both replicas' times are learnt.
+        let (a, b) = tokio::join!(d.call(&body, &cancel), d.call(&body, &cancel));
+        assert!(matches!((&a, &b), (Outcome::Ok(_), Outcome::Ok(_))));
+        assert_eq!((slow.requests(), fast.requests()), (1, 1));
+        for _ in 0..10 {
+            assert!(matches!(d.call(&body, &cancel).await, Outcome::Ok(_)));
+        }
+        assert_eq!((slow.requests(), fast.requests()), (1, 11));
+        // With plenty announced, the slow one takes its share again.
+        d.expect(1_000);
+        let call = || d.call(&body, &cancel);
+        let four = tokio::join!(call(), call(), call(), call());
+        for r in [four.0, four.1, four.2, four.3] {
+            assert!(matches!(r, Outcome::Ok(_)));
+        }
+        assert_eq!(slow.requests(), 2, "the slow replica took one of the four");
     }
 }

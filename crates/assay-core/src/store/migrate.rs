@@ -134,6 +134,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0031_item_changes",
         include_str!("../../../../migrations/0031_item_changes.sql"),
     ),
+    (
+        "0032_question_order",
+        include_str!("../../../../migrations/0032_question_order.sql"),
+    ),
 ];
 
 pub fn latest_version() -> i64 {

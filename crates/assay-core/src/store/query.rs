@@ -66,7 +66,8 @@ impl SortColumn {
     fn indexed(self) -> bool {
         matches!(
             self,
-            Self::Category
+            Self::Question
+                | Self::Category
                 | Self::Op
                 | Self::Status
                 | Self::RefType
@@ -115,6 +116,17 @@ impl Sort {
             ),
         }
     }
+}
+
+/// The ids of a page's items that have a value in the sorted column, in the list's order:
+/// the walk of the column's index. `and` adds a condition to the filter's WHERE clause.
+fn with_value_sql(and: &dyn Fn(&str) -> String, sort: Sort) -> String {
+    let col = sort.column.sql();
+    let dir = if sort.desc { "DESC" } else { "ASC" };
+    format!(
+        "SELECT items.id FROM items{} ORDER BY {col} {dir}, items.id LIMIT ? OFFSET ?",
+        and(&format!("{col} IS NOT NULL"))
+    )
 }
 
 /// `min <= value < max`; a max of 1 or more includes 1 (the metrics' upper end).
@@ -670,15 +682,7 @@ impl Project {
                 .collect::<Result<Vec<i64>, _>>()?;
             Ok(ids)
         };
-        let dir = if sort.desc { "DESC" } else { "ASC" };
-        let mut ids = ids_of(
-            format!(
-                "SELECT items.id FROM items{} ORDER BY {col} {dir}, items.id LIMIT ? OFFSET ?",
-                and(&format!("{col} IS NOT NULL"))
-            ),
-            limit,
-            offset,
-        )?;
+        let mut ids = ids_of(with_value_sql(&and, sort), limit, offset)?;
         if (ids.len() as i64) < limit {
             // Where the items without a value start: right after the last one with a value
             // when this page holds some; otherwise count them.
@@ -1214,6 +1218,49 @@ mod tests {
                 plan.contains("COVERING INDEX items_ref_type_metrics"),
                 "{wh}: {plan}"
             );
+        }
+    }
+
+    /// A page sorted by an indexed column walks its index: ascending, with no sort at all (at
+    /// a million items the question's sort of every item took ~245 ms a page).
+    #[test]
+    fn a_page_sorted_by_an_indexed_column_walks_its_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = Project::create(dir.path().join("p.assay")).unwrap();
+        let all = [
+            SortColumn::ExtId,
+            SortColumn::Question,
+            SortColumn::Answer,
+            SortColumn::Category,
+            SortColumn::Op,
+            SortColumn::Status,
+            SortColumn::RefType,
+            SortColumn::SizeRatio,
+            SortColumn::CenterDistance,
+            SortColumn::Saliency,
+            SortColumn::Revision,
+            SortColumn::Updated,
+        ];
+        for column in all.into_iter().filter(|c| c.indexed()) {
+            let and = |cond: &str| format!(" WHERE {cond}");
+            let sql = with_value_sql(
+                &and,
+                Sort {
+                    column,
+                    desc: false,
+                },
+            );
+            let plan: Vec<String> = p
+                .conn
+                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+                .unwrap()
+                .query_map([50, 0], |r| r.get(3))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap();
+            let plan = plan.join("; ");
+            assert!(plan.contains("INDEX"), "{column:?}: {plan}");
+            assert!(!plan.contains("TEMP B-TREE"), "{column:?}: {plan}");
         }
     }
 }

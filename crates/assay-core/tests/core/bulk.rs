@@ -299,7 +299,14 @@ fn sorted_pages_walk_the_whole_list_in_order() {
             ..Default::default()
         },
     ];
+    // Two questions made the same, so the question's order has a tie to break by id.
+    for id in some.iter().skip(1).step_by(7).take(2) {
+        let mut e = edit_of(&p, *id);
+        e.content.question = "Which of these is the same question?".into();
+        p.save_edit(*id, &e, &aiko).unwrap();
+    }
     let columns = [
+        SortColumn::Question,
         SortColumn::Category,
         SortColumn::Op,
         SortColumn::Status,

@@ -185,6 +185,15 @@ pub async fn run_eval(
         dispatchers.push(Dispatcher::new(j.config, http.clone()));
         dispatchers.len() - 1
     });
+    // Each model's dispatcher hears how many requests the plan holds for it, so a slow replica
+    // keeps its share until only the run's last requests are left.
+    let mut planned = vec![0usize; models.len()];
+    for j in jobs.iter().filter(|j| j.cached.is_none()) {
+        planned[j.model] += 1;
+    }
+    for (d, n) in dispatchers.iter().zip(planned) {
+        d.expect(n);
+    }
     // Enough tasks in flight to keep every endpoint busy, few enough to bound memory.
     let in_flight: usize = dispatchers
         .iter()

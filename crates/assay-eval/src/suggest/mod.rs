@@ -582,6 +582,9 @@ pub async fn run_suggestions(
         prompt_tokens: AtomicUsize::new(0),
         completion_tokens: AtomicUsize::new(0),
     });
+    // At least one request per item left (cached answers make it fewer): a slow replica keeps
+    // its share until only the last items are left.
+    asker.dispatcher.expect(todo.len());
     let template = Arc::new(body);
     let mut p = SuggestProgress {
         total: todo.len(),
