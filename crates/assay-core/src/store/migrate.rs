@@ -135,8 +135,8 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../../../../migrations/0031_item_changes.sql"),
     ),
     (
-        "0032_question_order",
-        include_str!("../../../../migrations/0032_question_order.sql"),
+        "0032_text_order",
+        include_str!("../../../../migrations/0032_text_order.sql"),
     ),
 ];
 

@@ -307,6 +307,7 @@ fn sorted_pages_walk_the_whole_list_in_order() {
     }
     let columns = [
         SortColumn::Question,
+        SortColumn::Answer,
         SortColumn::Category,
         SortColumn::Op,
         SortColumn::Status,

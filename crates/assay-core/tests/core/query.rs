@@ -308,7 +308,7 @@ fn the_cjk_index_is_rebuilt_by_its_migration() {
              DROP TRIGGER items_count_facets_insert; DROP TRIGGER items_count_facets_update;
              DROP TABLE facet_counts; DROP TABLE facet_state; DROP TABLE content_dicts;
              DROP INDEX items_ref_type_metrics;
-             DROP TRIGGER items_log_changes; DROP TABLE item_changes; DROP INDEX items_question;
+             DROP TRIGGER items_log_changes; DROP TABLE item_changes; DROP INDEX items_question_order; DROP INDEX items_answer_order;
              PRAGMA user_version = 24;",
         )
         .unwrap();
