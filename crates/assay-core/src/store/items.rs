@@ -153,7 +153,29 @@ pub(crate) struct ItemWriter<'t> {
     ts: String,
     /// The facet-count triggers are off while the writer runs; `finish` adds its items' counts.
     counts: super::facet_counts::BulkCounts,
+    /// Items written, and how many make a write large enough to build `BUILT_AFTER` at its end.
+    written: usize,
+    large_at: usize,
+    /// The definitions of the indexes dropped until `finish`.
+    dropped: Vec<String>,
 }
+
+/// Indexes of items in an order no write follows (by a value, not by id): kept up row by row,
+/// each new item is a seek to a random place in each of them. A large write drops them and
+/// builds them at its end from one sort each, which SQLite does several times faster; inside
+/// the write's transaction, so a failed write gets them back as they were.
+const BUILT_AFTER: &[&str] = &[
+    "items_size_ratio",
+    "items_saliency",
+    "items_ref_type_metrics",
+    "items_question_order",
+    "items_answer_order",
+    "items_facets",
+];
+
+/// Items a write makes before its indexes are built at its end, at least: rebuilding reads
+/// every item of the project, so the write must be large beside them too (half as many).
+const LARGE_WRITE: usize = 20_000;
 
 impl<'t> ItemWriter<'t> {
     pub(crate) fn new(tx: &'t Transaction<'t>) -> Result<Self> {
@@ -178,7 +200,35 @@ impl<'t> ItemWriter<'t> {
             uid_prefix: tx.query_row("SELECT lower(hex(randomblob(8)))", [], |r| r.get(0))?,
             ts: now(),
             counts: super::facet_counts::BulkCounts::begin(tx)?,
+            written: 0,
+            large_at: LARGE_WRITE.max(
+                tx.query_row("SELECT coalesce(max(id), 0) FROM items", [], |r| {
+                    r.get::<_, i64>(0)
+                })? as usize
+                    / 2,
+            ),
+            dropped: Vec::new(),
         })
+    }
+
+    /// Drops `BUILT_AFTER` for `finish` to build again.
+    fn defer_indexes(&mut self) -> Result<()> {
+        for name in BUILT_AFTER {
+            let sql: Option<String> = self
+                .tx
+                .query_row(
+                    "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?1",
+                    [name],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if let Some(sql) = sql {
+                // Names come from the list above, never from data.
+                self.tx.execute_batch(&format!("DROP INDEX {name}"))?;
+                self.dropped.push(sql);
+            }
+        }
+        Ok(())
     }
 
     /// Writes a prepared item and its original; `uid` is the original's team uid when it comes
@@ -222,6 +272,10 @@ impl<'t> ItemWriter<'t> {
             ])?,
         };
         self.scan.execute(params![id, row.search_lower])?;
+        self.written += 1;
+        if self.written == self.large_at {
+            self.defer_indexes()?;
+        }
         self.pending.push((id, row.search, row.cjk));
         if self.pending.len() >= SEARCH_BATCH {
             self.fill_search()?;
@@ -245,6 +299,9 @@ impl<'t> ItemWriter<'t> {
     /// (BENCHMARKS.md, issue 24).
     pub(crate) fn finish(mut self) -> Result<()> {
         self.fill_search()?;
+        for sql in std::mem::take(&mut self.dropped) {
+            self.tx.execute_batch(&sql)?;
+        }
         self.counts.finish(self.tx)
     }
 }

@@ -2,6 +2,8 @@ use std::sync::Arc;
 
 use assay_core::import::mapping::Mapping;
 use assay_core::import::ImportOptions;
+use assay_core::store::{Filter, Page, Sort, SortColumn};
+use assay_core::Project;
 use assay_core::{AnswerFormat, DistractorKind, RefType};
 
 use crate::common::*;
@@ -594,4 +596,92 @@ mod bad_input {
             "{err}"
         );
     }
+}
+
+/// The indexes of items and their definitions, as the file holds them.
+fn item_indexes(p: &Project) -> Vec<(String, Option<String>)> {
+    let mut st = p
+        .connection()
+        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' ORDER BY name")
+        .unwrap();
+    st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
+}
+
+fn integrity(p: &Project) -> String {
+    p.connection()
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap()
+}
+
+/// An import of more than 20,000 items builds the indexes kept in value order at its end
+/// (dropped while it writes): they come back with their definitions and every entry, a failed
+/// one leaves them as they were, and a small import into the large project keeps them up row
+/// by row.
+#[test]
+fn a_large_import_builds_its_value_indexes_at_its_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let before = item_indexes(&p);
+    assert!(before.iter().any(|(n, _)| n == "items_question_order"));
+    let count = item_count(&p);
+    let opts = ImportOptions {
+        image_root: Some(sample_dir().join("jgraph-mini")),
+        ..Default::default()
+    };
+
+    // Fails on its last line, after the writer passed 20,000 items (the reader hands batches of
+    // 1,000 through a channel of four).
+    let big = crate::common::jgraph_items(dir.path(), 30_000, "big.jsonl");
+    let broken = dir.path().join("broken.jsonl");
+    let mut text = std::fs::read_to_string(&big).unwrap();
+    text.push_str("{\"question_id\": \"bad\", \"question\": \n");
+    std::fs::write(&broken, text).unwrap();
+    let err = import(&mut p, &broken, &opts).unwrap_err();
+    let err = err.to_string();
+    assert!(
+        err.contains("broken.jsonl:30001"),
+        "{}",
+        &err[..err.len().min(300)]
+    );
+    assert_eq!(item_count(&p), count);
+    assert_eq!(item_indexes(&p), before);
+    assert_eq!(integrity(&p), "ok");
+
+    let report = import(&mut p, &big, &opts).unwrap();
+    assert_eq!(report.items, 30_000);
+    assert_eq!(item_indexes(&p), before);
+    assert_eq!(integrity(&p), "ok");
+    let small = crate::common::jgraph_items(dir.path(), 50, "small.jsonl");
+    import(&mut p, &small, &opts).unwrap();
+    assert_eq!(item_indexes(&p), before);
+    assert_eq!(integrity(&p), "ok");
+
+    // What the rebuilt indexes serve: a page sorted by question and facet counts.
+    let sorted = Filter {
+        sort: Some(Sort {
+            column: SortColumn::Question,
+            desc: false,
+        }),
+        ..Default::default()
+    };
+    let page = p
+        .query(
+            &sorted,
+            Page {
+                offset: 0,
+                limit: 20,
+            },
+        )
+        .unwrap();
+    let all = p.query_ids(&sorted).unwrap();
+    let ids: Vec<i64> = page.rows.iter().map(|r| r.id).collect();
+    assert_eq!(ids, all[..20]);
+    assert_eq!(
+        p.facets(&Filter::default()).unwrap(),
+        p.count_facets(&Filter::default()).unwrap()
+    );
 }
