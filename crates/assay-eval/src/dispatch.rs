@@ -20,6 +20,9 @@ use crate::model::ModelConfig;
 const COOLDOWN: Duration = Duration::from_secs(2);
 const COOLDOWN_MAX: Duration = Duration::from_secs(60);
 const BACKOFF_BASE: f64 = 0.25;
+/// A replica passed over for being slow gets one request when it has had none out for this
+/// long, so a replica that was slow once (a cold start) is timed again.
+const PROBE_AFTER: Duration = Duration::from_secs(2);
 const BACKOFF_MAX: f64 = 30.0;
 
 struct Endpoint {
@@ -33,9 +36,15 @@ struct Endpoint {
     sent: AtomicUsize,
     failed: AtomicUsize,
     latency_us: AtomicU64,
-    /// Recent time to an answer, in microseconds (a moving average of successes; 0 until the
-    /// first).
+    /// Recent time to a reply, in microseconds: a moving average (0 until the first reply).
     recent_us: AtomicU64,
+    /// Replies folded into it, and when it was last heard from (microseconds after the
+    /// dispatcher started): its last reply, or the moment it was given a request with none
+    /// out (so an idle replica given work is not taken for one that stopped answering).
+    replies: AtomicU64,
+    last_reply_us: AtomicU64,
+    /// Whether the last reply was an error: its time then says nothing of the replica's speed.
+    last_failed: std::sync::atomic::AtomicBool,
     taken_out: AtomicUsize,
 }
 
@@ -44,18 +53,37 @@ impl Endpoint {
         self.recent_us.load(Ordering::Relaxed) as f64 / 1000.0
     }
 
-    /// Folds an answer's time into the moving average (weight 1/8: a replica that turns slow
-    /// is seen within a few dozen answers). Concurrent updates may lose one sample, which an
-    /// average can afford.
-    fn record_answer(&self, took: Duration) {
-        let sample = took.as_micros().min(u64::MAX as u128) as i64;
+    /// Folds a reply's time into the moving average: the mean of the first eight, then each
+    /// new one weighing 1/8 (a replica that turns slow is seen within a few dozen replies; a
+    /// slow first reply, a cold start, is outweighed by the next few). An error's time only
+    /// ever makes the replica slower (a timeout counts in full; a quick refusal is no sign of
+    /// speed). Concurrent updates may lose one sample, which an average can afford.
+    fn record_reply(&self, took: Duration, ok: bool, at_us: u64) {
+        let sample = took.as_micros().min(i64::MAX as u128) as i64;
         let old = self.recent_us.load(Ordering::Relaxed) as i64;
-        let new = if old == 0 {
-            sample
-        } else {
-            old + (sample - old) / 8
-        };
+        self.last_reply_us.store(at_us, Ordering::Relaxed);
+        self.last_failed.store(!ok, Ordering::Relaxed);
+        if !ok && sample <= old {
+            return;
+        }
+        let n = self
+            .replies
+            .fetch_add(1, Ordering::Relaxed)
+            .saturating_add(1) as i64;
+        let new = old + (sample - old) / n.min(8);
         self.recent_us.store(new.max(1) as u64, Ordering::Relaxed);
+    }
+
+    /// How long a request takes here now, in ms: the recent average, or longer while requests
+    /// are out and no reply has come for longer than that (a replica that stopped answering
+    /// looks slow at once, not at its first timeout). 0 when nothing is known yet.
+    fn expected_ms(&self, now_us: u64, outstanding: usize) -> f64 {
+        let recent = self.recent_ms();
+        if recent <= 0.0 || outstanding == 0 {
+            return recent;
+        }
+        let silent = now_us.saturating_sub(self.last_reply_us.load(Ordering::Relaxed));
+        recent.max(silent as f64 / 1000.0)
     }
 
     fn is_up(&self, now: Instant) -> bool {
@@ -162,6 +190,8 @@ pub struct Dispatcher {
     turns: Semaphore,
     /// Signalled whenever a slot on any replica is given back.
     freed: Notify,
+    /// When the dispatcher started: replies are timed from it.
+    epoch: Instant,
     /// Requests looking for a slot now.
     waiting: AtomicUsize,
     /// Requests the caller said are still to come (see `expect`).
@@ -195,6 +225,9 @@ impl Dispatcher {
                 failed: AtomicUsize::new(0),
                 latency_us: AtomicU64::new(0),
                 recent_us: AtomicU64::new(0),
+                replies: AtomicU64::new(0),
+                last_reply_us: AtomicU64::new(0),
+                last_failed: Default::default(),
                 taken_out: AtomicUsize::new(0),
             })
             .collect();
@@ -206,6 +239,7 @@ impl Dispatcher {
             next: AtomicUsize::new(0),
             turns: Semaphore::new(turns),
             freed: Notify::new(),
+            epoch: Instant::now(),
             waiting: AtomicUsize::new(0),
             announced: AtomicUsize::new(0),
             next_slot: Mutex::new(None),
@@ -227,22 +261,35 @@ impl Dispatcher {
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |a| a.checked_sub(1));
     }
 
-    /// Of the replicas up (`(load, index)`), those worth a request now (`worth_sending`).
+    /// Of the replicas up (`(load, index)`), those worth a request now (`worth_sending`). A
+    /// replica whose last reply was an error does not count as faster than another; one with
+    /// nothing out and no reply for `PROBE_AFTER` is always worth one request, so a replica
+    /// passed over is timed again.
     fn worth_it(&self, up: &mut Vec<(usize, usize)>) {
-        let recent: Vec<f64> = up
+        let now_us = self.epoch.elapsed().as_micros() as u64;
+        let probe_us = PROBE_AFTER.as_micros() as u64;
+        let expected: Vec<f64> = up
             .iter()
-            .map(|&(_, i)| self.endpoints[i].recent_ms())
+            .map(|&(load, i)| self.endpoints[i].expected_ms(now_us, load))
+            .collect();
+        let credible: Vec<bool> = up
+            .iter()
+            .map(|&(_, i)| !self.endpoints[i].last_failed.load(Ordering::Relaxed))
             .collect();
         let queued = self.waiting.load(Ordering::Relaxed) + self.announced.load(Ordering::Relaxed);
         let per_replica = self.config.concurrency.max(1);
         let mut k = 0;
-        up.retain(|_| {
-            let own = recent[k];
+        up.retain(|&(load, i)| {
+            let own = expected[k];
             k += 1;
-            let faster: Vec<f64> = recent
-                .iter()
-                .copied()
-                .filter(|&ms| ms > 0.0 && ms < own)
+            let e = &self.endpoints[i];
+            let silent = now_us.saturating_sub(e.last_reply_us.load(Ordering::Relaxed));
+            if load == 0 && silent >= probe_us {
+                return true;
+            }
+            let faster: Vec<f64> = (expected.iter().zip(&credible))
+                .filter(|&(&ms, &ok)| ok && ms > 0.0 && ms < own)
+                .map(|(&ms, _)| ms)
                 .collect();
             worth_sending(own, &faster, per_replica, queued)
         });
@@ -392,6 +439,10 @@ impl Dispatcher {
                 _ = cancel.cancelled() => return Outcome::Cancelled,
             };
             let ep = &self.endpoints[i];
+            if ep.outstanding.load(Ordering::Relaxed) == 0 {
+                ep.last_reply_us
+                    .store(self.epoch.elapsed().as_micros() as u64, Ordering::Relaxed);
+            }
             let in_flight = InFlight::new(&ep.outstanding);
             let result = {
                 tokio::select! {
@@ -407,9 +458,8 @@ impl Dispatcher {
                 let took = t.elapsed();
                 ep.latency_us
                     .fetch_add(took.as_micros() as u64, Ordering::Relaxed);
-                if r.is_ok() {
-                    ep.record_answer(took);
-                }
+                let at = self.epoch.elapsed().as_micros() as u64;
+                ep.record_reply(took, r.is_ok(), at);
                 r
             };
             // A replica that failed is taken out before its slot is given back, so no request
@@ -540,5 +590,120 @@ mod tests {
             assert!(matches!(r, Outcome::Ok(_)));
         }
         assert_eq!(slow.requests(), 2, "the slow replica took one of the four");
+    }
+
+    /// What `worth_it` keeps, from the replicas' recorded replies: a replica silent for long
+    /// with requests out looks as slow as its silence; one that failed last is not counted as
+    /// faster; one passed over and idle for `PROBE_AFTER` is given a request again.
+    #[test]
+    fn silence_failures_and_idle_replicas_are_weighed() {
+        let d = Dispatcher::new(
+            ModelConfig {
+                endpoints: vec![
+                    "http://127.0.0.1:9/v1".into(),
+                    "http://127.0.0.1:9/v2".into(),
+                ],
+                concurrency: 4,
+                ..Default::default()
+            },
+            reqwest::Client::new(),
+        );
+        let mut d = d;
+        // As if it had been running for a while, so times can lie in the past.
+        d.epoch = Instant::now() - Duration::from_secs(60);
+        let d = d;
+        let now = || d.epoch.elapsed().as_micros() as u64;
+        let (fast, slow) = (&d.endpoints[0], &d.endpoints[1]);
+        fast.record_reply(Duration::from_millis(10), true, now());
+        slow.record_reply(Duration::from_millis(400), true, now());
+        let kept = |loads: [usize; 2]| {
+            let mut up = vec![(loads[0], 0), (loads[1], 1)];
+            d.worth_it(&mut up);
+            up.into_iter().map(|(_, i)| i).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            kept([4, 0]),
+            vec![0],
+            "the slow one waits while the fast one answers"
+        );
+        // The fast one has four requests out and has said nothing for 300 ms: 400 ms is
+        // within half again its silence.
+        fast.last_reply_us
+            .store(now().saturating_sub(300_000), Ordering::Relaxed);
+        assert_eq!(kept([4, 0]), vec![0, 1]);
+        // The fast one's last reply was an error: it is no yardstick.
+        fast.record_reply(Duration::from_millis(10), true, now());
+        assert_eq!(kept([4, 0]), vec![0]);
+        fast.record_reply(Duration::from_millis(1), false, now());
+        assert_eq!(kept([4, 0]), vec![0, 1]);
+        // A quick error did not make it look faster; a timeout made it slower.
+        assert!(
+            (fast.recent_ms() - 10.0).abs() < 1.0,
+            "{}",
+            fast.recent_ms()
+        );
+        fast.record_reply(Duration::from_millis(5_000), false, now());
+        assert!(fast.recent_ms() > 400.0, "{}", fast.recent_ms());
+        // Back to a fast one that answers; the slow one idle past PROBE_AFTER gets one request.
+        for _ in 0..60 {
+            fast.record_reply(Duration::from_millis(10), true, now());
+        }
+        assert!(fast.recent_ms() < 20.0, "{}", fast.recent_ms());
+        assert_eq!(kept([4, 0]), vec![0]);
+        slow.last_reply_us.store(
+            now().saturating_sub(PROBE_AFTER.as_micros() as u64 + 1),
+            Ordering::Relaxed,
+        );
+        assert_eq!(kept([4, 0]), vec![0, 1]);
+        assert_eq!(kept([4, 1]), vec![0], "one probe at a time");
+    }
+
+    /// A fast replica that stops answering: a request waiting for it goes to the slow one
+    /// instead of waiting for the hung request's timeout.
+    #[tokio::test]
+    async fn a_replica_that_stops_answering_is_not_waited_for() {
+        use crate::stub::{Reply, Rule, StubConfig, StubServer};
+        let fast = StubServer::start(StubConfig {
+            latency: Duration::from_millis(5),
+            rules: vec![Rule::always("hang", Reply::Hang)],
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        let slow = StubServer::start(StubConfig {
+            latency: Duration::from_millis(300),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        let d = Dispatcher::new(
+            ModelConfig {
+                endpoints: vec![fast.url.clone(), slow.url.clone()],
+                concurrency: 1,
+                timeout_secs: 5.0,
+                max_retries: 0,
+                ..Default::default()
+            },
+            reqwest::Client::new(),
+        );
+        let body = |t: &str| serde_json::json!({"model": "m", "messages": [{"role": "user", "content": t}]});
+        let cancel = CancelToken::new();
+        let (q, q2) = (body("q"), body("q2"));
+        let (a, b) = tokio::join!(d.call(&q, &cancel), d.call(&q, &cancel));
+        assert!(matches!((&a, &b), (Outcome::Ok(_), Outcome::Ok(_))));
+        assert_eq!((fast.requests(), slow.requests()), (1, 1));
+        let hang = body("hang");
+        let later = async {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            d.call(&q2, &cancel).await
+        };
+        let (hung, answered) = tokio::join!(d.call(&hang, &cancel), later);
+        assert!(matches!(hung, Outcome::Failed(_)), "{hung:?}");
+        assert!(matches!(answered, Outcome::Ok(_)), "{answered:?}");
+        assert_eq!(
+            (fast.requests(), slow.requests()),
+            (2, 2),
+            "the second request went to the slow replica"
+        );
     }
 }

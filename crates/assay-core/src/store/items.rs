@@ -157,7 +157,7 @@ pub(crate) struct ItemWriter<'t> {
     written: usize,
     large_at: usize,
     /// The definitions of the indexes dropped until `finish`.
-    dropped: Vec<String>,
+    dropped: Vec<&'static str>,
 }
 
 /// Indexes of items in an order no write follows (by a value, not by id): kept up row by row,
@@ -211,10 +211,15 @@ impl<'t> ItemWriter<'t> {
         })
     }
 
-    /// Drops `BUILT_AFTER` for `finish` to build again.
+    /// Drops `BUILT_AFTER` for `finish` to build again, each only where the file holds it as
+    /// the migrations made it: `finish` runs the migrations' statement, never text read from
+    /// the file (a crafted file could append other statements to an index's stored SQL).
     fn defer_indexes(&mut self) -> Result<()> {
         for name in BUILT_AFTER {
-            let sql: Option<String> = self
+            let Some(definition) = super::migrate::index_definition(name) else {
+                continue;
+            };
+            let stored: Option<Option<String>> = self
                 .tx
                 .query_row(
                     "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?1",
@@ -222,10 +227,10 @@ impl<'t> ItemWriter<'t> {
                     |r| r.get(0),
                 )
                 .optional()?;
-            if let Some(sql) = sql {
+            if stored.flatten().as_deref() == Some(definition) {
                 // Names come from the list above, never from data.
                 self.tx.execute_batch(&format!("DROP INDEX {name}"))?;
-                self.dropped.push(sql);
+                self.dropped.push(definition);
             }
         }
         Ok(())
@@ -300,7 +305,7 @@ impl<'t> ItemWriter<'t> {
     pub(crate) fn finish(mut self) -> Result<()> {
         self.fill_search()?;
         for sql in std::mem::take(&mut self.dropped) {
-            self.tx.execute_batch(&sql)?;
+            self.tx.execute_batch(sql)?;
         }
         self.counts.finish(self.tx)
     }
@@ -784,5 +789,32 @@ mod shared_rules {
                 "{c}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod built_after {
+    use super::BUILT_AFTER;
+    use crate::store::migrate::index_definition;
+    use crate::Project;
+
+    /// Each index a large write builds at its end is stored in a new project exactly as the
+    /// migrations wrote it, so the write recognises it (and builds it from that text).
+    #[test]
+    fn every_index_built_at_the_end_is_stored_as_its_migration_wrote_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = Project::create(dir.path().join("p.assay")).unwrap();
+        for name in BUILT_AFTER {
+            let stored: String = p
+                .conn
+                .query_row(
+                    "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?1",
+                    [name],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(index_definition(name), Some(stored.as_str()), "{name}");
+        }
+        assert_eq!(index_definition("items_nothing"), None);
     }
 }

@@ -140,6 +140,17 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ),
 ];
 
+/// The statement that creates index `name`, as the last migration that creates it wrote it
+/// (without its semicolon): what `sqlite_master` holds for it in a file these migrations made.
+pub(crate) fn index_definition(name: &str) -> Option<&'static str> {
+    let head = format!("CREATE INDEX {name} ON ");
+    MIGRATIONS.iter().rev().find_map(|(_, sql)| {
+        let start = sql.find(&head)?;
+        let len = sql[start..].find(';')?;
+        Some(&sql[start..start + len])
+    })
+}
+
 pub fn latest_version() -> i64 {
     MIGRATIONS.len() as i64
 }

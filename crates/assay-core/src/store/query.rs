@@ -109,6 +109,17 @@ impl SortColumn {
         }
     }
 
+    /// The condition that an item has a value in the column, in a form its index answers
+    /// (a text is NULL exactly when its prefix is, and the prefix index holds its NULLs first:
+    /// with `answer IS NOT NULL` an ascending page read the row of every item without one).
+    fn has_value(self) -> String {
+        let col = self.sql();
+        match self {
+            Self::Question | Self::Answer => format!("substr({col}, 1, 24) IS NOT NULL"),
+            _ => format!("{col} IS NOT NULL"),
+        }
+    }
+
     /// Columns with a handful of values, each shared by many items.
     fn few_values(self) -> bool {
         matches!(
@@ -155,7 +166,6 @@ impl Sort {
 /// The ids of a page's items that have a value in the sorted column, in the list's order:
 /// the walk of the column's index. `and` adds a condition to the filter's WHERE clause.
 fn with_value_sql(and: &dyn Fn(&str) -> String, sort: Sort, unfiltered: bool) -> String {
-    let col = sort.column.sql();
     let dir = if sort.desc { "DESC" } else { "ASC" };
     let index = sort
         .column
@@ -164,7 +174,7 @@ fn with_value_sql(and: &dyn Fn(&str) -> String, sort: Sort, unfiltered: bool) ->
         .map_or(String::new(), |i| format!(" INDEXED BY {i}"));
     format!(
         "SELECT items.id FROM items{index}{} ORDER BY {}, items.id LIMIT ? OFFSET ?",
-        and(&format!("{col} IS NOT NULL")),
+        and(&sort.column.has_value()),
         sort.column.order_terms(dir)
     )
 }
@@ -722,10 +732,14 @@ impl Project {
                 .collect::<Result<Vec<i64>, _>>()?;
             Ok(ids)
         };
-        let mut ids = if sort.desc && sort.column.few_values() {
+        let by_value = if sort.desc && sort.column.few_values() {
             self.value_by_value_desc(&and, &params, col, limit, offset)?
         } else {
-            ids_of(with_value_sql(&and, sort, wh.is_empty()), limit, offset)?
+            None
+        };
+        let mut ids = match by_value {
+            Some(ids) => ids,
+            None => ids_of(with_value_sql(&and, sort, wh.is_empty()), limit, offset)?,
         };
         if (ids.len() as i64) < limit {
             // Where the items without a value start: right after the last one with a value
@@ -762,7 +776,10 @@ impl Project {
     /// reverse id order, so SQLite sorted the whole of the first value's items for a page: at
     /// a million items with one status, 110-150 ms. Here each value, from the largest down, is
     /// one seek for the value and one range of the index read in id order; a value wholly
-    /// before the page is counted, not read.
+    /// before the page is counted, not read. None when a value is not text (only a file made
+    /// elsewhere holds one: these columns are written as text): SQLite compares such a value
+    /// with a bound parameter as text, so `= ?` may miss it and `< ?` find it again; the
+    /// caller sorts instead.
     fn value_by_value_desc(
         &self,
         and: &dyn Fn(&str) -> String,
@@ -770,7 +787,7 @@ impl Project {
         col: &str,
         limit: i64,
         offset: i64,
-    ) -> Result<Vec<i64>> {
+    ) -> Result<Option<Vec<i64>>> {
         let mut ids: Vec<i64> = Vec::new();
         let mut skip = offset;
         let mut below: Option<Value> = None;
@@ -790,8 +807,10 @@ impl Project {
                 .conn
                 .prepare_cached(&next)?
                 .query_row(rusqlite::params_from_iter(args.iter()), |r| r.get(0))?;
-            if value == Value::Null {
-                break;
+            match value {
+                Value::Null => break,
+                Value::Text(_) => {}
+                _ => return Ok(None),
             }
             let mut args = params.to_vec();
             args.push(value.clone());
@@ -822,7 +841,7 @@ impl Project {
             ids.extend(got);
             below = Some(value);
         }
-        Ok(ids)
+        Ok(Some(ids))
     }
 
     /// The list rows of `ids`, in that order.
@@ -1330,6 +1349,45 @@ mod tests {
                 plan.contains("COVERING INDEX items_ref_type_metrics"),
                 "{wh}: {plan}"
             );
+        }
+    }
+
+    /// Descending value by value stops at a value that is not text (a file made elsewhere):
+    /// SQLite compares it with a parameter as text, so it was found again below itself and the
+    /// walk never ended. The caller sorts instead.
+    #[test]
+    fn a_value_that_is_not_text_ends_the_walk_value_by_value() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = Project::create(dir.path().join("p.assay")).unwrap();
+        let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../assets/sample/jgraph-mini/jgraph-mini.jsonl");
+        crate::import::import_path(
+            &mut p,
+            &sample,
+            &Default::default(),
+            &mut |_| {},
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+        .unwrap();
+        let and = |c: &str| format!(" WHERE {c}");
+        let walk = |p: &Project| p.value_by_value_desc(&and, &[], "items.category", 3, 2);
+        let ids = walk(&p).unwrap().expect("text values are walked");
+        assert_eq!(ids.len(), 3);
+        // A BLOB: the only storage class besides text SQL can put in a TEXT column.
+        for crafted in ["x'ff'", "x'41'"] {
+            p.conn
+                .execute_batch(&format!(
+                    "UPDATE items SET category = {crafted} WHERE id = 1"
+                ))
+                .unwrap();
+            let kind: String = p
+                .conn
+                .query_row("SELECT typeof(category) FROM items WHERE id = 1", [], |r| {
+                    r.get(0)
+                })
+                .unwrap();
+            assert_eq!(kind, "blob");
+            assert_eq!(walk(&p).unwrap(), None, "{crafted}");
         }
     }
 

@@ -660,6 +660,33 @@ fn a_large_import_builds_its_value_indexes_at_its_end() {
     assert_eq!(item_indexes(&p), before);
     assert_eq!(integrity(&p), "ok");
 
+    // A file whose stored index text carries another statement: the index is kept up row by
+    // row instead, and the stored text is never run.
+    {
+        let c = p.connection();
+        c.execute_batch("PRAGMA writable_schema = ON").unwrap();
+        c.execute(
+            "UPDATE sqlite_master SET sql = sql || '; CREATE TABLE crafted (x)' WHERE name = 'items_question_order'",
+            [],
+        )
+        .unwrap();
+        c.execute_batch("PRAGMA writable_schema = OFF").unwrap();
+    }
+    let crafted_before = item_indexes(&p);
+    let again = crate::common::jgraph_items(dir.path(), 30_000, "again.jsonl");
+    import(&mut p, &again, &opts).unwrap();
+    assert_eq!(item_indexes(&p), crafted_before);
+    let crafted: i64 = p
+        .connection()
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE name = 'crafted'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(crafted, 0);
+    assert_eq!(integrity(&p), "ok");
+
     // What the rebuilt indexes serve: a page sorted by question and facet counts.
     let sorted = Filter {
         sort: Some(Sort {

@@ -194,6 +194,11 @@ pub async fn run_eval(
     for (d, n) in dispatchers.iter().zip(planned) {
         d.expect(n);
     }
+    // The judge's calls are not planned (a reply decides whether it is asked): every target
+    // is announced, which errs toward using all its replicas to the end.
+    if let Some(j) = judge {
+        dispatchers[j].expect(total);
+    }
     // Enough tasks in flight to keep every endpoint busy, few enough to bound memory.
     let in_flight: usize = dispatchers
         .iter()
