@@ -581,15 +581,23 @@ mod tests {
         for _ in 0..10 {
             assert!(matches!(d.call(&body, &cancel).await, Outcome::Ok(_)));
         }
-        assert_eq!((slow.requests(), fast.requests()), (1, 11));
+        // Least outstanding alone sent every other one to the slow replica. At most one may
+        // go there now: its probe, if the machine is so loaded that the ten took 2 s.
+        assert!(slow.requests() <= 2, "slow {}", slow.requests());
+        assert_eq!(slow.requests() + fast.requests(), 12);
         // With plenty announced, the slow one takes its share again.
         d.expect(1_000);
+        let before = slow.requests();
         let call = || d.call(&body, &cancel);
         let four = tokio::join!(call(), call(), call(), call());
         for r in [four.0, four.1, four.2, four.3] {
             assert!(matches!(r, Outcome::Ok(_)));
         }
-        assert_eq!(slow.requests(), 2, "the slow replica took one of the four");
+        assert_eq!(
+            slow.requests(),
+            before + 1,
+            "the slow replica took one of the four"
+        );
     }
 
     /// What `worth_it` keeps, from the replicas' recorded replies: a replica silent for long
