@@ -13,11 +13,6 @@ pub struct Launch {
 }
 
 impl Launch {
-    /// The project named on the command line, if any.
-    pub fn project_path(&self) -> Option<std::path::PathBuf> {
-        self.project.as_ref().map(std::path::PathBuf::from)
-    }
-
     pub fn from_args(args: impl Iterator<Item = String>) -> Self {
         let mut l = Launch::default();
         let mut it = args.peekable();
@@ -33,12 +28,12 @@ impl Launch {
     }
 
     pub fn apply(&self, state: &AppState) {
-        let Ok(mut s) = state.session() else { return };
         if let Some(u) = &self.user {
+            let Ok(mut s) = state.session() else { return };
             let _ = s.set_user(u, self.role.unwrap_or(Role::Annotator));
         }
         if let Some(p) = &self.project {
-            if let Err(e) = s.open_project(std::path::Path::new(p)) {
+            if let Err(e) = state.open_project(std::path::Path::new(p)) {
                 eprintln!("could not open {p}: {e}");
             }
         }

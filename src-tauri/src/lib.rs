@@ -22,9 +22,6 @@ pub fn run() {
             };
             let state = AppState::new(config_dir.join("prefs.json"));
             launch.apply(&state);
-            if let Some(path) = launch.project_path() {
-                state.read_facet_columns_soon(path);
-            }
             app.manage(state);
             Ok(())
         })

@@ -20,10 +20,10 @@ use crate::model::ModelConfig;
 const COOLDOWN: Duration = Duration::from_secs(2);
 const COOLDOWN_MAX: Duration = Duration::from_secs(60);
 const BACKOFF_BASE: f64 = 0.25;
+const BACKOFF_MAX: f64 = 30.0;
 /// A replica passed over for being slow gets one request when it has had none out for this
 /// long, so a replica that was slow once (a cold start) is timed again.
 const PROBE_AFTER: Duration = Duration::from_secs(2);
-const BACKOFF_MAX: f64 = 30.0;
 
 struct Endpoint {
     url: String,
@@ -110,26 +110,24 @@ impl Endpoint {
 /// takes its share while there is plenty of work, and none of the last requests, which it
 /// would hold long after the fast ones are done (with one replica 5x slower, that tail cost
 /// the run ~15 % of the replicas' capacity).
-fn worth_sending(own_ms: f64, faster: &[f64], per_replica: usize, queued: usize) -> bool {
-    let rate: f64 = faster
-        .iter()
-        .filter(|&&ms| ms > 0.0)
-        .map(|ms| per_replica as f64 / ms)
-        .sum();
-    let Some(best) = faster
-        .iter()
-        .copied()
-        .filter(|&ms| ms > 0.0)
-        .min_by(f64::total_cmp)
-    else {
-        return true;
-    };
+fn worth_sending<'a>(
+    own_ms: f64,
+    faster: impl IntoIterator<Item = &'a f64>,
+    per_replica: usize,
+    queued: usize,
+) -> bool {
+    let (mut rate, mut best) = (0.0, f64::INFINITY);
+    for &ms in faster.into_iter().filter(|&&ms| ms > 0.0) {
+        rate += per_replica as f64 / ms;
+        best = best.min(ms);
+    }
     // Within half again the fastest one's time, a replica is always worth it: the times move
     // that much with load, and such a tail costs at most half a request's time.
     own_ms <= 0.0 || rate <= 0.0 || own_ms <= best * 1.5 || own_ms <= best + queued as f64 / rate
 }
 
-/// Counts a request as outstanding on its replica until it is answered or abandoned.
+/// Counts a request in a counter (outstanding on its replica, or waiting for a slot) until it
+/// is done there or abandoned.
 struct InFlight<'a>(&'a AtomicUsize);
 
 impl<'a> InFlight<'a> {
@@ -287,19 +285,19 @@ impl Dispatcher {
             if load == 0 && silent >= probe_us {
                 return true;
             }
-            let faster: Vec<f64> = (expected.iter().zip(&credible))
-                .filter(|&(&ms, &ok)| ok && ms > 0.0 && ms < own)
-                .map(|(&ms, _)| ms)
-                .collect();
-            worth_sending(own, &faster, per_replica, queued)
+            let faster = (expected.iter().zip(&credible))
+                .filter(|&(&ms, &ok)| ok && ms < own)
+                .map(|(ms, _)| ms);
+            worth_sending(own, faster, per_replica, queued)
         });
     }
 
     /// A free slot on the replica that is up with the fewest outstanding requests (ties in
     /// turn), unless it is so much slower than the others that the work left is better waiting
-    /// for them (`worth_sending`). A request is never queued behind one replica while another has room, so a slow
-    /// replica holds only the requests it is answering (queued behind it, they were the run's
-    /// slow tail: the engine was 1.23x a bare client over the same replicas).
+    /// for them (`worth_sending`). A request is never queued behind one replica while another
+    /// has room, so a slow replica holds only the requests it is answering (queued behind it,
+    /// they were the run's slow tail: the engine was 1.23x a bare client over the same
+    /// replicas).
     ///
     /// A request first takes its turn (one per slot of every replica, first come first
     /// served). Holding a turn, some replica has a free slot: if it is up, the request takes

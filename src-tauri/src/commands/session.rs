@@ -17,9 +17,7 @@ pub async fn open_project(
     state: State<'_, AppState>,
     path: PathBuf,
 ) -> Result<ProjectInfo, ApiError> {
-    let info = state.session()?.open_project(&path)?;
-    state.read_facet_columns_soon(path);
-    Ok(info)
+    state.open_project(&path)
 }
 
 #[tauri::command]

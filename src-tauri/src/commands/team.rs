@@ -65,12 +65,8 @@ pub async fn team_join(
     let target = PathBuf::from(&file);
     let pw = password.clone();
     blocking(move || assay_api::team::team_join(&url, pw.as_deref(), &target)).await?;
-    let mut s = state.session()?;
-    s.team_password = password.filter(|p| !p.is_empty());
-    let info = s.open_project(std::path::Path::new(&file))?;
-    drop(s);
-    state.read_facet_columns_soon(PathBuf::from(&file));
-    Ok(info)
+    state.session()?.team_password = password.filter(|p| !p.is_empty());
+    state.open_project(std::path::Path::new(&file))
 }
 
 #[tauri::command]

@@ -50,6 +50,11 @@ impl BulkCounts {
         Ok(Self { first_id })
     }
 
+    /// How many items the project held when the write began, at most (its highest id).
+    pub(crate) fn items_before(&self) -> usize {
+        (self.first_id - 1).max(0) as usize
+    }
+
     /// Counts the items written since `begin` in one pass (grouped by the value columns, with
     /// a sum per tag and per histogram bar) and turns the triggers back on.
     pub(crate) fn finish(self, tx: &Transaction<'_>) -> Result<()> {

@@ -179,6 +179,7 @@ const LARGE_WRITE: usize = 20_000;
 
 impl<'t> ItemWriter<'t> {
     pub(crate) fn new(tx: &'t Transaction<'t>) -> Result<Self> {
+        let counts = super::facet_counts::BulkCounts::begin(tx)?;
         Ok(Self {
             tx,
             item: tx.prepare(
@@ -199,14 +200,9 @@ impl<'t> ItemWriter<'t> {
             pending: Vec::new(),
             uid_prefix: tx.query_row("SELECT lower(hex(randomblob(8)))", [], |r| r.get(0))?,
             ts: now(),
-            counts: super::facet_counts::BulkCounts::begin(tx)?,
             written: 0,
-            large_at: LARGE_WRITE.max(
-                tx.query_row("SELECT coalesce(max(id), 0) FROM items", [], |r| {
-                    r.get::<_, i64>(0)
-                })? as usize
-                    / 2,
-            ),
+            large_at: LARGE_WRITE.max(counts.items_before() / 2),
+            counts,
             dropped: Vec::new(),
         })
     }

@@ -94,9 +94,7 @@ impl SortColumn {
             Self::Updated => "items.updated_at",
         }
     }
-}
 
-impl SortColumn {
     /// The ORDER BY terms that walk the column's index. The question and the answer are
     /// indexed by their first 24 characters (migration 0032): ordering by that prefix and then
     /// by the whole text is the same order (texts compare byte by byte, and a prefix's order
@@ -698,12 +696,9 @@ impl Project {
         sort: Sort,
         page: Page,
     ) -> Result<QueryResult> {
-        let snapshot = ReadSnapshot::begin(&self.conn, "sorted_page")?;
-        let page = self.sorted_page(filter, sort, page);
-        let released = snapshot.release();
-        let page = page?;
-        released?;
-        Ok(page)
+        ReadSnapshot::run(&self.conn, "sorted_page", || {
+            self.sorted_page(filter, sort, page)
+        })
     }
 
     fn sorted_page(&self, filter: &Filter, sort: Sort, page: Page) -> Result<QueryResult> {
@@ -1022,19 +1017,14 @@ impl Project {
         if !self.conn.is_autocommit() {
             return Ok(None);
         }
-        let snapshot = ReadSnapshot::begin(&self.conn, "facet_columns")?;
-        let result = (|| {
+        ReadSnapshot::run(&self.conn, "facet_columns", || {
             let items = super::facet_counts::items(&self.conn)?;
             let mut held = self.facet_columns.borrow_mut();
             match held.refresh(&self.conn, items)? {
                 Some(columns) => f(columns).map(Some),
                 None => Ok(None),
             }
-        })();
-        let released = snapshot.release();
-        let result = result?;
-        released?;
-        Ok(result)
+        })
     }
 
     /// How many items this connection's facet columns hold; None before the first count
@@ -1268,6 +1258,20 @@ struct ReadSnapshot<'c> {
 }
 
 impl<'c> ReadSnapshot<'c> {
+    /// `f` inside the snapshot, released afterwards whatever `f` returned (its error first).
+    fn run<T>(
+        conn: &'c rusqlite::Connection,
+        name: &'static str,
+        f: impl FnOnce() -> Result<T>,
+    ) -> Result<T> {
+        let snapshot = Self::begin(conn, name)?;
+        let result = f();
+        let released = snapshot.release();
+        let result = result?;
+        released?;
+        Ok(result)
+    }
+
     fn begin(conn: &'c rusqlite::Connection, name: &'static str) -> Result<Self> {
         conn.execute_batch(&format!("SAVEPOINT {name}"))?;
         Ok(Self {
@@ -1398,21 +1402,7 @@ mod tests {
     fn a_page_sorted_by_an_indexed_column_walks_its_index() {
         let dir = tempfile::tempdir().unwrap();
         let p = Project::create(dir.path().join("p.assay")).unwrap();
-        let all = [
-            SortColumn::ExtId,
-            SortColumn::Question,
-            SortColumn::Answer,
-            SortColumn::Category,
-            SortColumn::Op,
-            SortColumn::Status,
-            SortColumn::RefType,
-            SortColumn::SizeRatio,
-            SortColumn::CenterDistance,
-            SortColumn::Saliency,
-            SortColumn::Revision,
-            SortColumn::Updated,
-        ];
-        for column in all.into_iter().filter(|c| c.indexed()) {
+        for column in SortColumn::ALL.into_iter().filter(|c| c.indexed()) {
             let and = |cond: &str| format!(" WHERE {cond}");
             let sql = with_value_sql(
                 &and,

@@ -187,12 +187,8 @@ pub async fn run_eval(
     });
     // Each model's dispatcher hears how many requests the plan holds for it, so a slow replica
     // keeps its share until only the run's last requests are left.
-    let mut planned = vec![0usize; models.len()];
     for j in jobs.iter().filter(|j| j.cached.is_none()) {
-        planned[j.model] += 1;
-    }
-    for (d, n) in dispatchers.iter().zip(planned) {
-        d.expect(n);
+        dispatchers[j.model].expect(1);
     }
     // The judge's calls are not planned (a reply decides whether it is asked): every target
     // is announced, which errs toward using all its replicas to the end.
