@@ -85,13 +85,20 @@ impl Project {
         version: Version,
     ) -> Result<Vec<(VersionItem, ItemContent)>> {
         let members = self.version_members(dataset_id, version)?;
+        let at: Vec<(i64, i64)> = members.iter().map(|m| (m.id, m.rev)).collect();
+        let contents = self.contents_at(&at)?;
+        Ok(members.into_iter().zip(contents).collect())
+    }
+
+    /// Items' contents, each at its given revision (`(item id, rev)`), in the order asked.
+    pub fn contents_at(&self, at: &[(i64, i64)]) -> Result<Vec<ItemContent>> {
         let mut st = self.conn.prepare_cached(
             "SELECT revision_json(content) FROM revisions WHERE item_id = ?1 AND rev = ?2",
         )?;
-        let mut out = Vec::with_capacity(members.len());
-        for m in members {
-            let json: String = st.query_row(rusqlite::params![m.id, m.rev], |r| r.get(0))?;
-            out.push((m, parse_content(&json)?));
+        let mut out = Vec::with_capacity(at.len());
+        for (id, rev) in at {
+            let json: String = st.query_row(rusqlite::params![id, rev], |r| r.get(0))?;
+            out.push(parse_content(&json)?);
         }
         Ok(out)
     }

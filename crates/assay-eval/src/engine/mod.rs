@@ -2,7 +2,7 @@
 //! scores answers. Every response (or final error) is committed as it arrives, so a killed run
 //! resumes where it stopped and never pays twice.
 //!
-//! plan.rs     runs, stale results, requests to send (nothing sent)
+//! plan.rs     runs and stale results, then the requests, a chunk of items at a time
 //! execute.rs  sending (bounded concurrency, in-flight twins sent once), scoring, judging
 //! write.rs    the one writing connection, fed by a bounded channel
 //! finish.rs   cost per model; run statuses are set by the store (`Project::finish_run`)
@@ -150,28 +150,9 @@ pub async fn run_eval(
         (s, _) => s.map_or("auto", |s| s.as_str()).to_string(),
     };
 
-    let plan::Plan {
-        jobs,
-        run_ids,
-        run_models,
-        expected,
-        skipped_writes,
-        total,
-    } = plan::plan(
-        &project,
-        req,
-        &models,
-        &template,
-        &template_label,
-        &scorer_label,
-    )?;
+    let plan = plan::plan(&project, req, &models, &template_label, &scorer_label)?;
+    let total = plan.total;
     let counters = Counters::default();
-    // Runs this call may send requests for: only they get the replicas' figures.
-    let sending: std::collections::HashSet<i64> = jobs
-        .iter()
-        .filter(|j| j.cached.is_none())
-        .flat_map(|j| j.targets.iter().map(|t| t.run_id))
-        .collect();
 
     let http = reqwest::Client::builder()
         .pool_max_idle_per_host(256)
@@ -185,11 +166,6 @@ pub async fn run_eval(
         dispatchers.push(Dispatcher::new(j.config, http.clone()));
         dispatchers.len() - 1
     });
-    // Each model's dispatcher hears how many requests the plan holds for it, so a slow replica
-    // keeps its share until only the run's last requests are left.
-    for j in jobs.iter().filter(|j| j.cached.is_none()) {
-        dispatchers[j.model].expect(1);
-    }
     // The judge's calls are not planned (a reply decides whether it is asked): every target
     // is announced, which errs toward using all its replicas to the end.
     if let Some(j) = judge {
@@ -221,27 +197,60 @@ pub async fn run_eval(
         progress,
         cancel: cancel.clone(),
     });
-    for t in skipped_writes {
-        shared.counters.skipped.fetch_add(1, Ordering::Relaxed);
-        shared
-            .send(Write::Result {
-                target: t,
-                key: None,
-                from_cache: false,
-                outcome: "skipped",
-                scored: None,
-                error: None,
-            })
-            .await;
-        shared.counters.done.fetch_add(1, Ordering::Relaxed);
-    }
     (shared.progress)(&shared.counters.snapshot(total));
 
+    // Requests are made a chunk of items at a time on a blocking thread while the first ones
+    // are already out: reading items and looking up cached answers no longer delays them.
+    // Each model's dispatcher hears of a request when it is planned, so a slow replica keeps
+    // its share until only the run's last requests are left.
+    let (plan_tx, mut planned) = mpsc::channel::<plan::Planned>(4096);
+    let planner = {
+        let shared = shared.clone();
+        let scorer = req.scorer;
+        tokio::task::spawn_blocking(move || {
+            let made = plan.stream(&project, &models, scorer, &template, &mut |p| {
+                if let plan::Planned::Job(j) = &p {
+                    if j.cached.is_none() {
+                        shared.dispatchers[j.model].expect(1);
+                    }
+                }
+                plan_tx.blocking_send(p).is_ok()
+            });
+            (project, plan, made)
+        })
+    };
+
+    // Runs this call may send requests for: only they get the replicas' figures.
+    let mut sending: std::collections::HashSet<i64> = std::collections::HashSet::new();
     let limit = Arc::new(Semaphore::new(in_flight.max(1)));
     let mut set = tokio::task::JoinSet::new();
-    for job in jobs {
-        if cancel.is_cancelled() {
-            break;
+    loop {
+        let next = tokio::select! {
+            p = planned.recv() => p,
+            _ = cancel.cancelled() => None,
+        };
+        let job = match next {
+            None => break,
+            Some(plan::Planned::Skipped(t)) => {
+                shared.counters.skipped.fetch_add(1, Ordering::Relaxed);
+                shared
+                    .send(Write::Result {
+                        target: t,
+                        key: None,
+                        from_cache: false,
+                        outcome: "skipped",
+                        scored: None,
+                        error: None,
+                    })
+                    .await;
+                shared.counters.done.fetch_add(1, Ordering::Relaxed);
+                (shared.progress)(&shared.counters.snapshot(total));
+                continue;
+            }
+            Some(plan::Planned::Job(job)) => job,
+        };
+        if job.cached.is_none() {
+            sending.extend(job.targets.iter().map(|t| t.run_id));
         }
         let permit = tokio::select! {
             p = limit.clone().acquire_owned() => p,
@@ -255,7 +264,22 @@ pub async fn run_eval(
         });
         while set.try_join_next().is_some() {}
     }
+    // Whatever stopped the loop, the planner stops at its next request.
+    drop(planned);
+    let (project, plan, made) = planner
+        .await
+        .map_err(|_| EvalError::Config("planning thread panicked".into()))?;
+    if made.is_err() {
+        // Planning failed part way: what was sent is stored, the rest is not sent.
+        cancel.cancel();
+    }
     while set.join_next().await.is_some() {}
+    let plan::Plan {
+        run_ids,
+        run_models,
+        expected,
+        ..
+    } = plan;
 
     let snapshot = shared.counters.snapshot(total);
     let retries: usize = shared
@@ -288,6 +312,13 @@ pub async fn run_eval(
         return Err(EvalError::Config(format!(
             "results could not be written, so the run was stopped: {e}"
         )));
+    }
+
+    if let Err(e) = made {
+        for id in &run_ids {
+            project.finish_run(*id, expected.get(id).copied().unwrap_or(0), true)?;
+        }
+        return Err(e);
     }
 
     // A run is complete only when every item of its version has a non-error result; a

@@ -8,9 +8,10 @@ use crate::cache;
 use crate::client::ChatResponse;
 use crate::error::Result;
 use crate::model::StoredModel;
-use crate::prompt::{default_template_for, render, Prompt};
+use crate::prompt::{default_template_for, render, Prompt, Variant};
 use crate::scorers::{ScoreContext, ScorerKind};
 use assay_core::store::RunKey;
+use assay_core::store::VersionItem;
 use assay_core::{ItemContent, Project};
 
 #[derive(Clone)]
@@ -34,50 +35,70 @@ pub(super) struct Job {
     pub(super) targets: Vec<Target>,
 }
 
-/// What a request turns into: the runs (created or resumed), the requests to send (one per
-/// distinct prompt and model, with every item and run it serves), and the items with no such
-/// variant (recorded as skipped).
+/// What a request turns into before anything is sent: the runs (created or resumed, their
+/// stale results dropped) and, per dataset, the items of each version with what each run
+/// still needs. The requests themselves are made by [`Plan::stream`], while earlier ones are
+/// already being sent.
 pub(super) struct Plan {
-    pub(super) jobs: Vec<Job>,
     pub(super) run_ids: Vec<i64>,
     /// The model (index into the request's models) of each run.
     pub(super) run_models: HashMap<i64, usize>,
     /// Items each run must have a result for to be complete.
     pub(super) expected: HashMap<i64, usize>,
-    pub(super) skipped_writes: Vec<Target>,
+    /// Targets still to do (sent, reused or skipped).
     pub(super) total: usize,
+    datasets: Vec<DatasetWork>,
 }
 
-/// Plans a request: finds or creates its runs, drops results made stale by edits, and groups
-/// the work still to do into requests, reusing cached responses. Nothing is sent.
+struct DatasetWork {
+    /// Per version: its items in dataset order and the runs over them.
+    versions: Vec<(Vec<VersionItem>, Vec<RunWork>)>,
+}
+
+struct RunWork {
+    run_id: i64,
+    model: usize,
+    variant: Variant,
+    run_index: u32,
+    /// Items with a result for their revision already.
+    done: HashSet<i64>,
+}
+
+/// What planning hands the senders, in order.
+pub(super) enum Planned {
+    Job(Job),
+    /// A target with no such variant or no prompt: recorded as skipped.
+    Skipped(Target),
+}
+
+/// Items planned together: the before and after of an item fall in the same chunk, so the
+/// request both ask for is one job; the senders start after the first chunk.
+const CHUNK: usize = 256;
+
+/// Finds or creates the request's runs and drops results made stale by edits. Nothing is sent
+/// and no item's content is read.
 pub(super) fn plan(
     project: &Project,
     req: &EvalRequest,
     models: &[StoredModel],
-    template: &Option<(String, String)>,
     template_label: &str,
     scorer_label: &str,
 ) -> Result<Plan> {
-    let mut jobs: Vec<Job> = Vec::new();
-    let mut by_key: HashMap<(usize, String), usize> = HashMap::new();
-    let mut run_ids = Vec::new();
-    let mut run_models = HashMap::new();
-    let mut expected: HashMap<i64, usize> = HashMap::new();
-    let mut total = 0usize;
-    let mut skipped_writes = Vec::new();
-
+    let mut plan = Plan {
+        run_ids: Vec::new(),
+        run_models: HashMap::new(),
+        expected: HashMap::new(),
+        total: 0,
+        datasets: Vec::new(),
+    };
     for ds in &req.datasets {
         let ds_id = project.dataset_by_name(ds)?.id;
+        let mut versions = Vec::new();
         for version in &req.versions {
-            let items: Vec<(i64, i64, Arc<ItemContent>)> = project
-                .version_items(ds_id, *version)?
-                .into_iter()
-                .map(|(m, c)| (m.id, m.rev, Arc::new(c)))
-                .collect();
-            let wanted: HashSet<(i64, i64)> =
-                items.iter().map(|(id, rev, _)| (*id, *rev)).collect();
+            let members = project.version_members(ds_id, *version)?;
+            let wanted: HashSet<(i64, i64)> = members.iter().map(|m| (m.id, m.rev)).collect();
+            let mut runs = Vec::new();
             for (mi, m) in models.iter().enumerate() {
-                let ctx = Arc::new(m.config.score_context());
                 for variant in &req.variants {
                     for run_index in 1..=req.runs {
                         let run_id = project.ensure_run(&RunKey {
@@ -90,9 +111,9 @@ pub(super) fn plan(
                             scorer: scorer_label.into(),
                             source: "live".into(),
                         })?;
-                        run_ids.push(run_id);
-                        run_models.insert(run_id, mi);
-                        expected.insert(run_id, items.len());
+                        plan.run_ids.push(run_id);
+                        plan.run_models.insert(run_id, mi);
+                        plan.expected.insert(run_id, members.len());
                         // Results for items edited or removed since are stale: drop them and redo.
                         let mut done = HashSet::new();
                         for (item, rev, outcome) in project.run_item_states(run_id)? {
@@ -103,92 +124,201 @@ pub(super) fn plan(
                             }
                         }
                         project.start_run(run_id)?;
-                        for (id, rev, content) in &items {
-                            if done.contains(id) {
+                        plan.total += members.iter().filter(|m| !done.contains(&m.id)).count();
+                        runs.push(RunWork {
+                            run_id,
+                            model: mi,
+                            variant: *variant,
+                            run_index,
+                            done,
+                        });
+                    }
+                }
+            }
+            versions.push((members, runs));
+        }
+        plan.datasets.push(DatasetWork { versions });
+    }
+    Ok(plan)
+}
+
+impl Plan {
+    /// Makes the requests still to send (one per distinct prompt and model, with every item
+    /// and run it serves; a cached response is reused) and hands them to `emit` a chunk of
+    /// items at a time, with the targets to record as skipped. Stops early when `emit` says
+    /// nobody listens. A request asked again in a later chunk (another item with the very same
+    /// prompt) is a second job: the senders send such twins once.
+    pub(super) fn stream(
+        &self,
+        project: &Project,
+        models: &[StoredModel],
+        scorer: Option<ScorerKind>,
+        template: &Option<(String, String)>,
+        emit: &mut dyn FnMut(Planned) -> bool,
+    ) -> Result<()> {
+        let ctxs: Vec<Arc<ScoreContext>> = models
+            .iter()
+            .map(|m| Arc::new(m.config.score_context()))
+            .collect();
+        for ds in &self.datasets {
+            let mut next = vec![0usize; ds.versions.len()];
+            loop {
+                // The chunk ends at the CHUNK-th next item of the version that reaches it
+                // soonest; every version takes its items up to there.
+                let last_seq = ds
+                    .versions
+                    .iter()
+                    .zip(&next)
+                    .filter_map(|((members, _), &at)| members.get(at + CHUNK - 1).map(|m| m.seq))
+                    .min()
+                    .unwrap_or(i64::MAX);
+                let ranges: Vec<(usize, usize)> = ds
+                    .versions
+                    .iter()
+                    .zip(&next)
+                    .map(|((members, _), &at)| {
+                        let end = at + members[at..].partition_point(|m| m.seq <= last_seq);
+                        (at, end)
+                    })
+                    .collect();
+                if ranges.iter().all(|(a, b)| a == b) {
+                    break;
+                }
+                let mut wanted: Vec<(i64, i64)> = ds
+                    .versions
+                    .iter()
+                    .zip(&ranges)
+                    .flat_map(|((members, _), &(a, b))| members[a..b].iter().map(|m| (m.id, m.rev)))
+                    .collect();
+                wanted.sort_unstable();
+                wanted.dedup();
+                let contents: HashMap<(i64, i64), Arc<ItemContent>> = wanted
+                    .iter()
+                    .copied()
+                    .zip(project.contents_at(&wanted)?.into_iter().map(Arc::new))
+                    .collect();
+                let mut chunk = Chunk::default();
+                for ((members, runs), &(a, b)) in ds.versions.iter().zip(&ranges) {
+                    for run in runs {
+                        let m = &models[run.model];
+                        for item in &members[a..b] {
+                            if run.done.contains(&item.id) {
                                 continue;
                             }
-                            total += 1;
-                            let scorer = req
-                                .scorer
-                                .unwrap_or_else(|| ScorerKind::default_for(content.format));
-                            let question: Arc<str> = variant
-                                .question(content)
-                                .map_or(Arc::from(content.question.as_str()), |q| {
-                                    Arc::from(q.0.as_ref())
-                                });
-                            let target = Target {
-                                run_id,
-                                item_id: *id,
-                                rev: *rev,
-                                content: content.clone(),
+                            let content = contents[&(item.id, item.rev)].clone();
+                            chunk.add(
+                                project,
+                                m,
+                                run,
+                                item,
+                                content,
                                 scorer,
-                                question,
-                                ctx: ctx.clone(),
-                            };
-                            // A box is scored only on images in its frame that do not show it;
-                            // a name only where the question does not give it.
-                            let unfit = match scorer {
-                                ScorerKind::Grounding => !variant.fits_grounding(),
-                                ScorerKind::Identification => !variant.fits_identification(),
-                                _ => false,
-                            };
-                            if unfit {
-                                skipped_writes.push(target);
-                                continue;
-                            }
-                            // The built-in template follows what is measured: a grounding run
-                            // over a VQA set (CRAG-MM) asks for a box, an identification run
-                            // for the entity's name, not the answer.
-                            let body = template.as_ref().map_or_else(
-                                || {
-                                    default_template_for(
-                                        scorer,
-                                        content.format,
-                                        *variant,
-                                        m.config.box_convention,
-                                    )
-                                },
-                                |t| t.1.clone(),
-                            );
-                            let Some(prompt) = render(&body, content, *variant, &ctx) else {
-                                skipped_writes.push(target);
-                                continue;
-                            };
-                            let key = cache::request_key(&m.config, &prompt, run_index);
-                            if let Some(&j) = by_key.get(&(mi, key.clone())) {
-                                jobs[j].targets.push(target);
-                                continue;
-                            }
-                            let cached = project.response(&key)?.map(|r| cache::from_stored(&r));
-                            by_key.insert((mi, key.clone()), jobs.len());
-                            jobs.push(Job {
-                                key,
-                                model: mi,
-                                prompt,
-                                cached,
-                                targets: vec![target],
-                            });
+                                template,
+                                &ctxs[run.model],
+                            )?;
                         }
+                    }
+                }
+                next = ranges.iter().map(|&(_, b)| b).collect();
+                for p in chunk.into_planned() {
+                    if !emit(p) {
+                        return Ok(());
                     }
                 }
             }
         }
+        Ok(())
     }
-    Ok(Plan {
-        jobs,
-        run_ids,
-        run_models,
-        expected,
-        skipped_writes,
-        total,
-    })
+}
+
+/// The jobs of one chunk of items, merged by request key, and its skipped targets.
+#[derive(Default)]
+struct Chunk {
+    jobs: Vec<Job>,
+    by_key: HashMap<(usize, String), usize>,
+    skipped: Vec<Target>,
+}
+
+impl Chunk {
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &mut self,
+        project: &Project,
+        m: &StoredModel,
+        run: &RunWork,
+        item: &VersionItem,
+        content: Arc<ItemContent>,
+        scorer: Option<ScorerKind>,
+        template: &Option<(String, String)>,
+        ctx: &Arc<ScoreContext>,
+    ) -> Result<()> {
+        let variant = run.variant;
+        let scorer = scorer.unwrap_or_else(|| ScorerKind::default_for(content.format));
+        let question: Arc<str> = variant
+            .question(&content)
+            .map_or(Arc::from(content.question.as_str()), |q| {
+                Arc::from(q.0.as_ref())
+            });
+        let target = Target {
+            run_id: run.run_id,
+            item_id: item.id,
+            rev: item.rev,
+            content: content.clone(),
+            scorer,
+            question,
+            ctx: ctx.clone(),
+        };
+        // A box is scored only on images in its frame that do not show it; a name only where
+        // the question does not give it.
+        let unfit = match scorer {
+            ScorerKind::Grounding => !variant.fits_grounding(),
+            ScorerKind::Identification => !variant.fits_identification(),
+            _ => false,
+        };
+        if unfit {
+            self.skipped.push(target);
+            return Ok(());
+        }
+        // The built-in template follows what is measured: a grounding run over a VQA set
+        // (CRAG-MM) asks for a box, an identification run for the entity's name, not the answer.
+        let body = template.as_ref().map_or_else(
+            || default_template_for(scorer, content.format, variant, m.config.box_convention),
+            |t| t.1.clone(),
+        );
+        let Some(prompt) = render(&body, &content, variant, ctx) else {
+            self.skipped.push(target);
+            return Ok(());
+        };
+        let key = cache::request_key(&m.config, &prompt, run.run_index);
+        let model = run.model;
+        if let Some(&j) = self.by_key.get(&(model, key.clone())) {
+            self.jobs[j].targets.push(target);
+            return Ok(());
+        }
+        let cached = project.response(&key)?.map(|r| cache::from_stored(&r));
+        self.by_key.insert((model, key.clone()), self.jobs.len());
+        self.jobs.push(Job {
+            key,
+            model,
+            prompt,
+            cached,
+            targets: vec![target],
+        });
+        Ok(())
+    }
+
+    fn into_planned(self) -> impl Iterator<Item = Planned> {
+        self.skipped
+            .into_iter()
+            .map(Planned::Skipped)
+            .chain(self.jobs.into_iter().map(Planned::Job))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::{save_model, ModelConfig};
-    use crate::prompt::Variant;
     use assay_core::Version;
 
     #[test]
@@ -229,13 +359,22 @@ mod tests {
             scorer: Some(ScorerKind::SoftMatch),
             ..Default::default()
         };
-        let plan = plan(&p, &req, &models, &None, "default", "soft_match").unwrap();
+        let plan = plan(&p, &req, &models, "default", "soft_match").unwrap();
+        let (mut jobs, mut skipped) = (Vec::new(), 0);
+        plan.stream(&p, &models, req.scorer, &None, &mut |x| {
+            match x {
+                Planned::Job(j) => jobs.push(j),
+                Planned::Skipped(_) => skipped += 1,
+            }
+            true
+        })
+        .unwrap();
         // 3 items x 2 versions x 2 variants = 12 targets; b and c have no explicit question.
         assert_eq!(plan.total, 12);
-        assert_eq!(plan.skipped_writes.len(), 4);
+        assert_eq!(skipped, 4);
         // Nothing was edited, so before and after ask the same thing: one request serves both.
-        assert_eq!(plan.jobs.len(), 4);
-        assert!(plan.jobs.iter().all(|j| j.targets.len() == 2));
+        assert_eq!(jobs.len(), 4);
+        assert!(jobs.iter().all(|j| j.targets.len() == 2));
         assert_eq!(plan.run_ids.len(), 4);
         assert!(plan.expected.values().all(|n| *n == 3));
     }

@@ -146,6 +146,94 @@ async fn after_editing_k_items_only_k_requests_per_run_are_sent() {
     assert_eq!((third.progress.total, third.progress.sent), (0, 0));
 }
 
+/// Planning streams a chunk of items at a time while the first requests are out: before and
+/// after of an item still share one request, and a prompt met again in a later chunk (another
+/// item edited to ask the very same thing) is not paid twice.
+#[tokio::test]
+async fn requests_planned_in_chunks_are_each_paid_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 700;
+    let path = project(dir.path(), n, 0);
+    let stub = StubServer::start(StubConfig::default()).await.unwrap();
+    add_model(&path, "m", vec![stub.url.clone()], |c| c.concurrency = 32);
+    let req = request(&["m"], 1);
+    let first = eval(&path, &req).await;
+    assert_eq!(
+        (
+            first.progress.total,
+            first.progress.sent,
+            first.progress.cached
+        ),
+        (2 * n, n, n)
+    );
+    assert_eq!(stub.requests(), n);
+
+    let mut p = Project::open(&path).unwrap();
+    let u = p.ensure_user("aiko", Role::Annotator).unwrap();
+    let author = Author {
+        user_id: u.id,
+        role: Role::Annotator,
+        round: 1,
+    };
+    let edit = |p: &mut Project, ext: &str, question: Option<String>, op| {
+        let id = p.item_id_by_ext("set", ext).unwrap();
+        let mut c = p.item(id).unwrap().content;
+        if let Some(q) = question {
+            c.question = q;
+        }
+        p.save_edit(
+            id,
+            &Edit {
+                base_rev: None,
+                content: c,
+                op: Some(op),
+                tags: vec![],
+                status: ItemStatus::Edited,
+                note: None,
+            },
+            &author,
+        )
+        .unwrap();
+    };
+    // Two new questions in the first and second chunk; item 600 now asks what item 1 asks
+    // (its request was made in the first chunk); item 650 leaves the after version.
+    edit(
+        &mut p,
+        "q0",
+        Some("q0 what exactly?".into()),
+        RefinementOp::MinorEdit,
+    );
+    edit(
+        &mut p,
+        "q300",
+        Some("q300 what exactly?".into()),
+        RefinementOp::MinorEdit,
+    );
+    edit(
+        &mut p,
+        "q600",
+        Some("q1 what is it?".into()),
+        RefinementOp::MinorEdit,
+    );
+    edit(&mut p, "q650", None, RefinementOp::Remove);
+    let second = eval(&path, &req).await;
+    assert_eq!(
+        (
+            second.progress.total,
+            second.progress.sent,
+            second.progress.cached
+        ),
+        (3, 2, 1),
+        "{:?}",
+        second.progress
+    );
+    assert_eq!(stub.requests(), n + 2);
+    let summaries = Project::open(&path).unwrap().run_summaries().unwrap();
+    let after = summaries.iter().find(|s| s.run.version == "after").unwrap();
+    assert_eq!(after.items, n as i64 - 1, "{after:?}");
+    assert_eq!(outcomes(&path), vec![("scored".into(), 2 * n as i64 - 1)]);
+}
+
 #[tokio::test]
 async fn a_cancelled_run_resumes_without_paying_twice() {
     let dir = tempfile::tempdir().unwrap();
