@@ -322,3 +322,54 @@ fn facet_columns_read_beside_the_session_are_handed_over() {
     assert!(!s.adopt_facet_columns(opened, early));
     assert!(s.wants_facet_columns(s.opened()));
 }
+
+/// The app tidies the search indexes beside the session while it is idle: on a connection of
+/// its own, stopping when told, finishing with the indexes whole, and never changing what a
+/// search finds, also when the session saves between its steps.
+#[test]
+fn the_search_tidier_stops_when_told_and_changes_no_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path(), "aiko");
+    let ids = s.item_ids(&Filter::default()).unwrap();
+    let search = |s: &Session, t: &str| {
+        s.query_items(
+            &Filter {
+                text: Some(t.into()),
+                ..Default::default()
+            },
+            Page {
+                offset: 0,
+                limit: 100,
+            },
+        )
+        .unwrap()
+        .rows
+        .into_iter()
+        .map(|r| r.id)
+        .collect::<Vec<_>>()
+    };
+    for (k, id) in ids.iter().enumerate() {
+        s.save_item(*id, &edit_of(&s, *id, &format!("fixed{k:03}z")))
+            .unwrap();
+    }
+    let tidier = assay_api::session::SearchTidier::open(&dir.path().join("p.assay")).unwrap();
+    assert!(!tidier.run(&|| false).unwrap(), "told to stop: not done");
+    // Steps interleaved with saves: the session keeps writing while the tidier merges.
+    let steps = std::cell::Cell::new(0);
+    let done = tidier
+        .run(&|| {
+            steps.set(steps.get() + 1);
+            steps.get() <= 2
+        })
+        .unwrap();
+    assert!(!done, "two steps do not merge {} edits", ids.len());
+    let last = *ids.last().unwrap();
+    s.save_item(last, &edit_of(&s, last, "latest999z")).unwrap();
+    assert!(tidier.run(&|| true).unwrap(), "left alone, it finishes");
+    assert!(tidier.run(&|| true).unwrap());
+    for (k, id) in ids.iter().enumerate().take(ids.len() - 1) {
+        assert_eq!(search(&s, &format!("fixed{k:03}z")), vec![*id]);
+    }
+    assert_eq!(search(&s, "latest999z"), vec![last]);
+    assert!(search(&s, &format!("fixed{:03}z", ids.len() - 1)).is_empty());
+}
