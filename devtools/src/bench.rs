@@ -585,6 +585,9 @@ pub fn store(args: &[String]) -> Result<()> {
     session
         .open_project(&path)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
+    // As the app does a second after opening: the facet columns read beside the session.
+    let read = assay_api::session::read_facet_columns(&path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    session.adopt_facet_columns(session.opened(), read);
     let boundary_filters = boundary_filters();
     let k = boundary_filters.len();
     stats.push(time_many(

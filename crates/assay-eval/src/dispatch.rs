@@ -253,10 +253,18 @@ impl Dispatcher {
         self.announced.fetch_add(n, Ordering::Relaxed);
     }
 
-    fn started(&self) {
+    /// Takes back `n` announced calls that will not be made (answered from the cache, or
+    /// sharing another call).
+    pub fn unexpect(&self, n: usize) {
         let _ = self
             .announced
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |a| a.checked_sub(1));
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |a| {
+                Some(a.saturating_sub(n))
+            });
+    }
+
+    fn started(&self) {
+        self.unexpect(1);
     }
 
     /// Of the replicas up (`(load, index)`), those worth a request now (`worth_sending`). A

@@ -501,8 +501,15 @@ impl FacetColumns {
 
     /// The ids among `only` (ascending) that pass every part of `filter`, in id order. The
     /// caller checks [`supports`] first.
-    pub(crate) fn matching(&self, filter: &Filter, only: &[i64]) -> Vec<i64> {
+    pub(crate) fn matching(&self, filter: &Filter, only: Option<&[i64]>) -> Vec<i64> {
         let parts = Parts::of(self, filter);
+        let Some(only) = only else {
+            // Every item, in id order (the list's).
+            return (0..self.ids.len())
+                .filter(|&i| parts.fails(self, i) == 0)
+                .map(|i| self.ids[i])
+                .collect();
+        };
         let dense = self.is_dense();
         only.iter()
             .copied()

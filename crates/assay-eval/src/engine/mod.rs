@@ -201,19 +201,27 @@ pub async fn run_eval(
 
     // Requests are made a chunk of items at a time on a blocking thread while the first ones
     // are already out: reading items and looking up cached answers no longer delays them.
-    // Each model's dispatcher hears of a request when it is planned, so a slow replica keeps
-    // its share until only the run's last requests are left.
+    // Each model's dispatcher hears of every target up front, and of each one that needs no
+    // request of its own (cached, sharing a request, skipped) as it is planned, so a slow
+    // replica keeps its share until only the run's last requests are left.
+    for (m, n) in plan.targets_per_model.iter().enumerate() {
+        shared.dispatchers[m].expect(*n);
+    }
     let (plan_tx, mut planned) = mpsc::channel::<plan::Planned>(4096);
     let planner = {
         let shared = shared.clone();
         let scorer = req.scorer;
         tokio::task::spawn_blocking(move || {
+            let run_models = plan.run_models.clone();
             let made = plan.stream(&project, &models, scorer, &template, &mut |p| {
-                if let plan::Planned::Job(j) = &p {
-                    if j.cached.is_none() {
-                        shared.dispatchers[j.model].expect(1);
+                let (model, unsent) = match &p {
+                    plan::Planned::Job(j) if j.cached.is_none() => (j.model, j.targets.len() - 1),
+                    plan::Planned::Job(j) => (j.model, j.targets.len()),
+                    plan::Planned::Skipped(t) => {
+                        (run_models.get(&t.run_id).copied().unwrap_or(0), 1)
                     }
-                }
+                };
+                shared.dispatchers[model].unexpect(unsent);
                 plan_tx.blocking_send(p).is_ok()
             });
             (project, plan, made)

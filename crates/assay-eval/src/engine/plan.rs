@@ -47,6 +47,8 @@ pub(super) struct Plan {
     pub(super) expected: HashMap<i64, usize>,
     /// Targets still to do (sent, reused or skipped).
     pub(super) total: usize,
+    /// Of those, each model's (index into the request's models).
+    pub(super) targets_per_model: Vec<usize>,
     datasets: Vec<DatasetWork>,
 }
 
@@ -89,6 +91,7 @@ pub(super) fn plan(
         run_models: HashMap::new(),
         expected: HashMap::new(),
         total: 0,
+        targets_per_model: vec![0; models.len()],
         datasets: Vec::new(),
     };
     for ds in &req.datasets {
@@ -124,7 +127,9 @@ pub(super) fn plan(
                             }
                         }
                         project.start_run(run_id)?;
-                        plan.total += members.iter().filter(|m| !done.contains(&m.id)).count();
+                        let todo = members.iter().filter(|m| !done.contains(&m.id)).count();
+                        plan.total += todo;
+                        plan.targets_per_model[mi] += todo;
                         runs.push(RunWork {
                             run_id,
                             model: mi,
