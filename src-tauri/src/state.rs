@@ -68,9 +68,15 @@ impl AppState {
     /// Opens the project at `path` in the session, then reads its facet columns beside it
     /// (`read_facet_columns_soon`). Every way the app opens a project comes through here.
     pub fn open_project(&self, path: &Path) -> Result<assay_api::types::ProjectInfo, ApiError> {
-        let info = self.session()?.open_project(path)?;
-        self.read_facet_columns_soon(path.to_path_buf());
-        self.tidy_search_when_idle(path.to_path_buf());
+        // The opening's number is read under the same lock as the opening: with two opens
+        // racing, each thread must know its own (`Session::opened`).
+        let (info, opened) = {
+            let mut s = self.session()?;
+            let info = s.open_project(path)?;
+            (info, s.opened())
+        };
+        self.read_facet_columns_soon(path.to_path_buf(), opened);
+        self.tidy_search_when_idle(path.to_path_buf(), opened);
         Ok(info)
     }
 
@@ -78,21 +84,21 @@ impl AppState {
     /// for `TIDY_WHEN_IDLE_FOR` (`SearchTidier`): edits split them, and at a million items
     /// 50,000 edits made searches ~1.5x slower. A step is at most ~80 ms of writing, and a
     /// command that comes in stops the work after the current step.
-    fn tidy_search_when_idle(&self, path: PathBuf) {
-        let Ok(opened) = self.session().map(|s| s.opened()) else {
-            return;
-        };
+    fn tidy_search_when_idle(&self, path: PathBuf, opened: u64) {
         let session = Arc::clone(&self.session);
         let activity = Arc::clone(&self.activity);
         std::thread::spawn(move || {
             let still_open = || session.lock().is_ok_and(|s| s.opened() == opened);
             let mut tidier = None;
+            // Once the indexes are whole, the next look waits; the project being closed is
+            // still noticed at every wake, so its connection is let go within seconds.
+            let mut rest_until = Instant::now();
             loop {
                 std::thread::sleep(TIDY_WHEN_IDLE_FOR);
                 if !still_open() {
                     return;
                 }
-                if !activity.idle_for(TIDY_WHEN_IDLE_FOR) {
+                if Instant::now() < rest_until || !activity.idle_for(TIDY_WHEN_IDLE_FOR) {
                     continue;
                 }
                 if tidier.is_none() {
@@ -103,9 +109,14 @@ impl AppState {
                 }
                 let Some(t) = &tidier else { return };
                 let go_on = || activity.idle_for(TIDY_WHEN_IDLE_FOR) && still_open();
-                // A step that met a busy lock fails: it is simply tried again later.
-                if let Ok(true) = t.run(&go_on) {
-                    std::thread::sleep(TIDY_LOOK_EVERY);
+                match t.run(&go_on) {
+                    Ok(true) => rest_until = Instant::now() + TIDY_LOOK_EVERY,
+                    // Stopped by a command or a busy lock: tried again at the next pause.
+                    Ok(false) => {}
+                    Err(e) => {
+                        eprintln!("search indexes not merged: {}", e.message);
+                        return;
+                    }
                 }
             }
         });
@@ -115,10 +126,7 @@ impl AppState {
     /// on a connection of their own and hands them to the session, so that the first count
     /// under a filter does not wait for them (~0.5 s at a million items). Nothing happens if
     /// another project is open by then or the session already read its own.
-    fn read_facet_columns_soon(&self, path: PathBuf) {
-        let Ok(opened) = self.session().map(|s| s.opened()) else {
-            return;
-        };
+    fn read_facet_columns_soon(&self, path: PathBuf, opened: u64) {
         let session = Arc::clone(&self.session);
         std::thread::spawn(move || {
             std::thread::sleep(std::time::Duration::from_secs(1));
@@ -133,5 +141,28 @@ impl AppState {
                 session.adopt_facet_columns(opened, read);
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_ends_the_pause_the_tidying_waits_for() {
+        let a = Activity {
+            start: Instant::now(),
+            last_ms: AtomicU64::new(0),
+        };
+        std::thread::sleep(Duration::from_millis(30));
+        assert!(a.idle_for(Duration::from_millis(20)), "no command yet");
+        a.touch();
+        assert!(
+            !a.idle_for(Duration::from_millis(20)),
+            "a command just came"
+        );
+        assert!(a.idle_for(Duration::ZERO));
+        std::thread::sleep(Duration::from_millis(30));
+        assert!(a.idle_for(Duration::from_millis(20)), "quiet again");
     }
 }

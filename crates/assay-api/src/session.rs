@@ -825,16 +825,34 @@ impl SearchTidier {
         })
     }
 
-    /// Runs steps while `go_on()` holds; returns whether the indexes are whole.
+    /// When enough has been written since the last whole merge (`search_tidy_due`), runs
+    /// steps while `go_on()` holds; returns whether nothing is left to do. A step that finds
+    /// the write lock taken ends the run, to be tried again later; a run that never ends (the
+    /// indexes of a crafted file) is an error.
     pub fn run(&self, go_on: &dyn Fn() -> bool) -> ApiResult<bool> {
-        while go_on() {
-            if !self.project.tidy_search_step(TIDY_PAGES)? {
-                return Ok(true);
+        if !self.project.search_tidy_due()? {
+            return Ok(true);
+        }
+        for _ in 0..MAX_TIDY_STEPS {
+            if !go_on() {
+                return Ok(false);
+            }
+            match self.project.tidy_search_step(TIDY_PAGES) {
+                Ok(true) => {}
+                Ok(false) => return Ok(true),
+                Err(e) if e.is_busy() => return Ok(false),
+                Err(e) => return Err(e.into()),
             }
         }
-        Ok(false)
+        Err(ApiError::new(
+            "invalid",
+            format!("the search indexes were still being merged after {MAX_TIDY_STEPS} steps"),
+        ))
     }
 }
+
+/// Steps after which a run gives up: a million items took ~265.
+const MAX_TIDY_STEPS: usize = 20_000;
 
 /// Runs an import on its own connection, so the session stays free for reads meanwhile.
 /// Readers for image requests, kept beside the session so that making a preview (decoding a

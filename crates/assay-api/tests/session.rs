@@ -324,13 +324,49 @@ fn facet_columns_read_beside_the_session_are_handed_over() {
 }
 
 /// The app tidies the search indexes beside the session while it is idle: on a connection of
-/// its own, stopping when told, finishing with the indexes whole, and never changing what a
-/// search finds, also when the session saves between its steps.
+/// its own, only once enough has been written since the last time, stopping when told,
+/// finishing with the indexes whole, and never changing what a search finds, also when the
+/// session saves between its steps.
 #[test]
 fn the_search_tidier_stops_when_told_and_changes_no_answer() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = session(dir.path(), "aiko");
-    let ids = s.item_ids(&Filter::default()).unwrap();
+    let path = dir.path().join("p.assay");
+    let due = || {
+        assay_core::Project::open(&path)
+            .unwrap()
+            .search_tidy_due()
+            .unwrap()
+    };
+    let tidier = assay_api::session::SearchTidier::open(&path).unwrap();
+    let steps = std::cell::Cell::new(0);
+    let count = || {
+        steps.set(steps.get() + 1);
+        true
+    };
+    // Twelve items and no edit: nothing worth a whole merge, so no step is taken.
+    assert!(!due());
+    assert!(tidier.run(&count).unwrap());
+    assert_eq!(steps.get(), 0);
+    // A second dataset of 1,100 items makes it due.
+    let extra = dir.path().join("extra.jsonl");
+    let lines: String = (0..1_100)
+        .map(|i| {
+            format!(
+                "{{\"id\": \"x{i}\", \"question\": \"extra{i:04}q what?\", \"answer\": \"a\"}}\n"
+            )
+        })
+        .collect();
+    std::fs::write(&extra, lines).unwrap();
+    let req = ImportRequest {
+        path: extra.display().to_string(),
+        name: None,
+        layout: None,
+        mapping_path: None,
+        link_images: false,
+        dry_run: false,
+    };
+    import_into(&path, &req, &mut |_| {}, &AtomicBool::new(false)).unwrap();
     let search = |s: &Session, t: &str| {
         s.query_items(
             &Filter {
@@ -348,28 +384,38 @@ fn the_search_tidier_stops_when_told_and_changes_no_answer() {
         .map(|r| r.id)
         .collect::<Vec<_>>()
     };
+    let ids = s
+        .item_ids(&Filter {
+            datasets: vec![1],
+            ..Default::default()
+        })
+        .unwrap();
     for (k, id) in ids.iter().enumerate() {
         s.save_item(*id, &edit_of(&s, *id, &format!("fixed{k:03}z")))
             .unwrap();
     }
-    let tidier = assay_api::session::SearchTidier::open(&dir.path().join("p.assay")).unwrap();
+    assert!(due());
     assert!(!tidier.run(&|| false).unwrap(), "told to stop: not done");
-    // Steps interleaved with saves: the session keeps writing while the tidier merges.
-    let steps = std::cell::Cell::new(0);
-    let done = tidier
+    // One step, then a save from the session, then the rest.
+    let one = std::cell::Cell::new(0);
+    tidier
         .run(&|| {
-            steps.set(steps.get() + 1);
-            steps.get() <= 2
+            one.set(one.get() + 1);
+            one.get() == 1
         })
         .unwrap();
-    assert!(!done, "two steps do not merge {} edits", ids.len());
     let last = *ids.last().unwrap();
     s.save_item(last, &edit_of(&s, last, "latest999z")).unwrap();
-    assert!(tidier.run(&|| true).unwrap(), "left alone, it finishes");
-    assert!(tidier.run(&|| true).unwrap());
+    assert!(tidier.run(&count).unwrap(), "left alone, it finishes");
+    assert!(steps.get() > 0);
+    assert!(!due(), "the whole merge is recorded");
+    let taken = steps.get();
+    assert!(tidier.run(&count).unwrap());
+    assert_eq!(steps.get(), taken, "nothing due: no step");
     for (k, id) in ids.iter().enumerate().take(ids.len() - 1) {
         assert_eq!(search(&s, &format!("fixed{k:03}z")), vec![*id]);
     }
     assert_eq!(search(&s, "latest999z"), vec![last]);
     assert!(search(&s, &format!("fixed{:03}z", ids.len() - 1)).is_empty());
+    assert_eq!(search(&s, "extra1099q").len(), 1);
 }

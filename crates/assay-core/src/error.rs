@@ -104,6 +104,18 @@ impl Error {
             Self::Forbidden(_) => "forbidden",
         }
     }
+
+    /// Another connection held the lock this one waited for past its timeout.
+    pub fn is_busy(&self) -> bool {
+        matches!(
+            self,
+            Self::Sqlite(rusqlite::Error::SqliteFailure(f, _))
+                if matches!(
+                    f.code,
+                    rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+                )
+        )
+    }
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -138,6 +138,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0032_text_order",
         include_str!("../../../../migrations/0032_text_order.sql"),
     ),
+    (
+        "0033_search_tidy",
+        include_str!("../../../../migrations/0033_search_tidy.sql"),
+    ),
 ];
 
 /// The statement that creates index `name`, as the last migration that creates it wrote it

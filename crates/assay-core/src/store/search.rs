@@ -105,15 +105,35 @@ pub(crate) fn backfill_cjk(conn: &Connection) -> Result<()> {
 /// The full-text indexes that `Project::tidy_search_step` merges.
 const FULL_TEXT_INDEXES: [&str; 2] = ["items_fts", "items_cjk"];
 
+/// Revisions since the last whole merge that make the next one due: a hundredth of the items,
+/// and at least this many. At a million items 50,000 edits made English searches ~1.5x slower;
+/// merging whole rewrites ~300 MB there, so it is not done for a handful of edits.
+const TIDY_AFTER_EDITS: i64 = 1_000;
+
 impl crate::Project {
-    /// One bounded step of merging a full-text index's segments, in its own short write.
-    /// Every edit leaves its item's new rows as a small segment of their own and its old rows
-    /// marked deleted inside the big ones, and a search reads every segment: at a million
-    /// items, 50,000 edits made the English searches of `bench-store` ~1.5x slower, and
-    /// merging brought them back. A negative budget makes FTS5 merge even a level's lone
-    /// segments, so the steps end with each index whole. Rewrites at most `pages` pages of one
-    /// index; returns whether it found work, so an idle caller repeats it while it does (a
-    /// step with nothing to do takes microseconds and writes nothing).
+    /// Whether enough has been written since the full-text indexes were last merged whole
+    /// (imports and edits both add revisions) for `tidy_search_step` to be worth running.
+    pub fn search_tidy_due(&self) -> Result<bool> {
+        let (newest, at, items): (i64, i64, i64) = self
+            .conn
+            .prepare_cached(
+                "SELECT (SELECT coalesce(max(id), 0) FROM revisions),
+                        (SELECT revisions_at FROM search_tidy WHERE id = 1),
+                        (SELECT coalesce(max(id), 0) FROM items)",
+            )?
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(newest - at >= TIDY_AFTER_EDITS.max(items / 100))
+    }
+
+    /// One bounded step of merging a full-text index's segments whole, in its own short
+    /// write. Every edit leaves its item's new rows as a small segment of their own and its
+    /// old rows marked deleted inside the big ones, and a search reads every segment: at a
+    /// million items, 50,000 edits made the English searches of `bench-store` ~1.5x slower,
+    /// and merging brought them back. A negative budget is FTS5's optimize in steps: every
+    /// segment is merged into one. Rewrites at most `pages` pages of one index; returns
+    /// whether it found work, so an idle caller repeats it while it does (a step with nothing
+    /// to do takes microseconds and writes nothing). The step that finds nothing records the
+    /// newest revision for `search_tidy_due`.
     pub fn tidy_search_step(&self, pages: u32) -> Result<bool> {
         for index in FULL_TEXT_INDEXES {
             let before = self.conn.total_changes();
@@ -128,6 +148,12 @@ impl crate::Project {
                 return Ok(true);
             }
         }
+        self.conn
+            .prepare_cached(
+                "UPDATE search_tidy SET revisions_at = (SELECT coalesce(max(id), 0) FROM revisions)
+                 WHERE id = 1",
+            )?
+            .execute([])?;
         Ok(false)
     }
 }

@@ -286,6 +286,9 @@ fn tidying_the_search_indexes_after_edits_keeps_every_answer() {
             .unwrap()
     };
     let rows_before = rows(&p);
+    // 3,000 imported items and 429 edits: more than a thousand revisions since the file was
+    // made, so a whole merge is due.
+    assert!(p.search_tidy_due().unwrap());
     let mut steps = 0;
     while p.tidy_search_step(50).unwrap() {
         steps += 1;
@@ -293,8 +296,22 @@ fn tidying_the_search_indexes_after_edits_keeps_every_answer() {
     }
     assert!(steps > 0, "the edits left segments to merge");
     assert!(!p.tidy_search_step(50).unwrap(), "a tidy index stays tidy");
+    assert!(!p.search_tidy_due().unwrap(), "the whole merge is recorded");
     assert!(rows(&p) < rows_before, "{} -> {}", rows_before, rows(&p));
     assert_eq!(probe(&p), before);
+    // A few edits more do not make another whole merge due; a thousand do.
+    let edit_answer = |p: &mut assay_core::Project, i: usize, answer: String| {
+        let id = p.item_id_by_ext("many", &format!("q{i}")).unwrap();
+        let mut e = edit_of(p, id);
+        e.content.answer = Some(answer);
+        p.save_edit(id, &e, &a).unwrap();
+    };
+    for k in 0..999 {
+        edit_answer(&mut p, k % n, format!("again{k:04}v"));
+    }
+    assert!(!p.search_tidy_due().unwrap(), "999 edits");
+    edit_answer(&mut p, 5, "again9999v".into());
+    assert!(p.search_tidy_due().unwrap(), "1,000 edits");
     p.connection()
         .execute_batch("INSERT INTO items_fts (items_fts) VALUES ('integrity-check')")
         .unwrap();
@@ -383,7 +400,7 @@ fn the_cjk_index_is_rebuilt_by_its_migration() {
              DROP TRIGGER items_count_facets_insert; DROP TRIGGER items_count_facets_update;
              DROP TABLE facet_counts; DROP TABLE facet_state; DROP TABLE content_dicts;
              DROP INDEX items_ref_type_metrics;
-             DROP TRIGGER items_log_changes; DROP TABLE item_changes; DROP INDEX items_question_order; DROP INDEX items_answer_order;
+             DROP TRIGGER items_log_changes; DROP TABLE item_changes; DROP INDEX items_question_order; DROP INDEX items_answer_order; DROP TABLE search_tidy;
              PRAGMA user_version = 24;",
         )
         .unwrap();

@@ -252,6 +252,8 @@ impl Shared {
                     match encoded {
                         Ok(u) => urls.push(u.as_str().to_string()),
                         Err(e) => {
+                            // The request announced for this job is not made.
+                            self.dispatchers[job.model].unexpect(1);
                             for t in job.targets {
                                 self.finish(
                                     t,
@@ -272,7 +274,13 @@ impl Shared {
                     .call_cached(job.model, &job.key, body, record, false)
                     .await
                 {
-                    Ok(x) => x,
+                    Ok((r, reused)) => {
+                        if reused {
+                            // A twin in flight made the call announced for this job.
+                            self.dispatchers[job.model].unexpect(1);
+                        }
+                        (r, reused)
+                    }
                     Err(Some(e)) => {
                         for t in job.targets {
                             self.finish(t, Some(job.key.clone()), false, Err(e.clone()))

@@ -277,10 +277,8 @@ pub async fn run_eval(
     let (project, plan, made) = planner
         .await
         .map_err(|_| EvalError::Config("planning thread panicked".into()))?;
-    if made.is_err() {
-        // Planning failed part way: what was sent is stored, the rest is not sent.
-        cancel.cancel();
-    }
+    // Planning that failed part way stopped the loop with no more requests: those already
+    // sent finish and are stored (cancelling them would throw away answers paid for).
     while set.join_next().await.is_some() {}
     let plan::Plan {
         run_ids,
