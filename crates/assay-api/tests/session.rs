@@ -16,6 +16,19 @@ fn sample() -> String {
         .to_string()
 }
 
+/// Imports `file` into the project at `project` as the app's import command does.
+fn import_file(project: &Path, file: &str) {
+    let req = ImportRequest {
+        path: file.into(),
+        name: None,
+        layout: None,
+        mapping_path: None,
+        link_images: false,
+        dry_run: false,
+    };
+    import_into(project, &req, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+}
+
 fn session(dir: &Path, user: &str) -> Session {
     let mut s = Session::new(dir.join(format!("prefs-{user}.json")));
     let path = dir.join("p.assay");
@@ -23,15 +36,7 @@ fn session(dir: &Path, user: &str) -> Session {
         s.open_project(&path).unwrap();
     } else {
         s.create_project(&path).unwrap();
-        let req = ImportRequest {
-            path: sample(),
-            name: None,
-            layout: None,
-            mapping_path: None,
-            link_images: false,
-            dry_run: false,
-        };
-        import_into(&path, &req, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+        import_file(&path, &sample());
     }
     s.set_user(user, Role::Annotator).unwrap();
     s
@@ -358,15 +363,7 @@ fn the_search_tidier_stops_when_told_and_changes_no_answer() {
         })
         .collect();
     std::fs::write(&extra, lines).unwrap();
-    let req = ImportRequest {
-        path: extra.display().to_string(),
-        name: None,
-        layout: None,
-        mapping_path: None,
-        link_images: false,
-        dry_run: false,
-    };
-    import_into(&path, &req, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    import_file(&path, &extra.display().to_string());
     let search = |s: &Session, t: &str| {
         s.query_items(
             &Filter {

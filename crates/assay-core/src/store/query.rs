@@ -410,11 +410,15 @@ fn text_clause(text: &str, wh: &mut Vec<String>, params: &mut Vec<Value>) {
 }
 
 impl Filter {
+    /// The text searched for, unless blank (a blank search narrows nothing).
+    pub fn search(&self) -> Option<&str> {
+        self.text.as_deref().filter(|t| !t.trim().is_empty())
+    }
+
     /// True when the filter lets every item through (an order or a blank search narrows
     /// nothing).
     pub fn is_everything(&self) -> bool {
-        let blank = self.text.as_deref().is_none_or(|t| t.trim().is_empty());
-        blank
+        self.search().is_none()
             && Filter {
                 sort: None,
                 text: None,
@@ -636,7 +640,7 @@ fn row_to_item(r: &rusqlite::Row<'_>) -> rusqlite::Result<ItemRow> {
 impl Project {
     /// One page of matching items in dataset order, with the total count.
     pub fn query(&self, filter: &Filter, page: Page) -> Result<QueryResult> {
-        if filter.text.as_deref().is_some_and(|t| !t.trim().is_empty()) && filter.sort.is_none()
+        if filter.search().is_some() && filter.sort.is_none()
             || self.lists_from_facet_columns(filter)
         {
             return self.query_by_ids(filter, page);
@@ -897,7 +901,7 @@ impl Project {
             text: filter.text.clone(),
             ..Default::default()
         };
-        let searched = filter.text.as_deref().is_some_and(|t| !t.trim().is_empty());
+        let searched = filter.search().is_some();
         if searched && *filter == text_only {
             return self.text_ids(filter.text.as_deref().unwrap_or_default());
         }
@@ -932,7 +936,7 @@ impl Project {
     /// its entries for the other (a tag and a status, ~49,000 entries each at a million
     /// items: 67 ms, against a pass over the columns of a few).
     fn lists_from_facet_columns(&self, filter: &Filter) -> bool {
-        let searched = filter.text.as_deref().is_some_and(|t| !t.trim().is_empty());
+        let searched = filter.search().is_some();
         (searched || filter.columns_filtered() >= 2)
             && filter.sort.is_none()
             && super::facet_columns::supports(filter)
@@ -1068,7 +1072,7 @@ impl Project {
     /// The ids a text search and a selection by hand allow, ascending; None when neither is
     /// set.
     fn allowed_ids(&self, filter: &Filter) -> Result<Option<Vec<i64>>> {
-        let text = filter.text.as_deref().filter(|t| !t.trim().is_empty());
+        let text = filter.search();
         let mut selected = (!filter.ids.is_empty()).then(|| {
             let mut ids = filter.ids.clone();
             ids.sort_unstable();
@@ -1094,7 +1098,7 @@ impl Project {
     /// `kept`: the counts over every item, for the facets whose own filter is all of `filter`.
     fn counted_facets(&self, filter: &Filter, kept: Option<&Facets>) -> Result<Facets> {
         let kept_for = |skip: Skip| kept.filter(|_| filter.without(skip).is_everything());
-        let with_text = filter.text.as_deref().is_some_and(|t| !t.trim().is_empty());
+        let with_text = filter.search().is_some();
         if with_text {
             self.conn.execute_batch(
                 "CREATE TEMP TABLE IF NOT EXISTS facet_ids (id INTEGER PRIMARY KEY);

@@ -212,15 +212,8 @@ pub async fn run_eval(
         let shared = shared.clone();
         let scorer = req.scorer;
         tokio::task::spawn_blocking(move || {
-            let run_models = plan.run_models.clone();
             let made = plan.stream(&project, &models, scorer, &template, &mut |p| {
-                let (model, unsent) = match &p {
-                    plan::Planned::Job(j) if j.cached.is_none() => (j.model, j.targets.len() - 1),
-                    plan::Planned::Job(j) => (j.model, j.targets.len()),
-                    plan::Planned::Skipped(t) => {
-                        (run_models.get(&t.run_id).copied().unwrap_or(0), 1)
-                    }
-                };
+                let (model, unsent) = p.unsent();
                 shared.dispatchers[model].unexpect(unsent);
                 plan_tx.blocking_send(p).is_ok()
             });
@@ -239,7 +232,7 @@ pub async fn run_eval(
         };
         let job = match next {
             None => break,
-            Some(plan::Planned::Skipped(t)) => {
+            Some(plan::Planned::Skipped(_, t)) => {
                 shared.counters.skipped.fetch_add(1, Ordering::Relaxed);
                 shared
                     .send(Write::Result {

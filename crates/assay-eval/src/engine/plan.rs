@@ -69,8 +69,20 @@ struct RunWork {
 /// What planning hands the senders, in order.
 pub(super) enum Planned {
     Job(Job),
-    /// A target with no such variant or no prompt: recorded as skipped.
-    Skipped(Target),
+    /// A target with no such variant or no prompt, and its run's model: recorded as skipped.
+    Skipped(usize, Target),
+}
+
+impl Planned {
+    /// The model this is for and how many of its targets need no request of their own
+    /// (cached, sharing this job's request, or skipped).
+    pub(super) fn unsent(&self) -> (usize, usize) {
+        match self {
+            Self::Job(j) if j.cached.is_none() => (j.model, j.targets.len() - 1),
+            Self::Job(j) => (j.model, j.targets.len()),
+            Self::Skipped(model, _) => (*model, 1),
+        }
+    }
 }
 
 /// Items planned together: the before and after of an item fall in the same chunk, so the
@@ -161,10 +173,16 @@ impl Plan {
         template: &Option<(String, String)>,
         emit: &mut dyn FnMut(Planned) -> bool,
     ) -> Result<()> {
-        let ctxs: Vec<Arc<ScoreContext>> = models
-            .iter()
-            .map(|m| Arc::new(m.config.score_context()))
-            .collect();
+        let request = Request {
+            project,
+            models,
+            ctxs: models
+                .iter()
+                .map(|m| Arc::new(m.config.score_context()))
+                .collect(),
+            scorer,
+            template,
+        };
         for ds in &self.datasets {
             let mut next = vec![0usize; ds.versions.len()];
             loop {
@@ -205,22 +223,9 @@ impl Plan {
                 let mut chunk = Chunk::default();
                 for ((members, runs), &(a, b)) in ds.versions.iter().zip(&ranges) {
                     for run in runs {
-                        let m = &models[run.model];
-                        for item in &members[a..b] {
-                            if run.done.contains(&item.id) {
-                                continue;
-                            }
+                        for item in members[a..b].iter().filter(|i| !run.done.contains(&i.id)) {
                             let content = contents[&(item.id, item.rev)].clone();
-                            chunk.add(
-                                project,
-                                m,
-                                run,
-                                item,
-                                content,
-                                scorer,
-                                template,
-                                &ctxs[run.model],
-                            )?;
+                            request.add(&mut chunk, run, item, content)?;
                         }
                     }
                 }
@@ -236,29 +241,39 @@ impl Plan {
     }
 }
 
+/// What every target of a request shares while its jobs are made.
+struct Request<'a> {
+    project: &'a Project,
+    models: &'a [StoredModel],
+    /// Per model: how its responses are read.
+    ctxs: Vec<Arc<ScoreContext>>,
+    scorer: Option<ScorerKind>,
+    template: &'a Option<(String, String)>,
+}
+
 /// The jobs of one chunk of items, merged by request key, and its skipped targets.
 #[derive(Default)]
 struct Chunk {
     jobs: Vec<Job>,
     by_key: HashMap<(usize, String), usize>,
-    skipped: Vec<Target>,
+    skipped: Vec<(usize, Target)>,
 }
 
-impl Chunk {
-    #[allow(clippy::too_many_arguments)]
+impl Request<'_> {
+    /// Adds `item`'s target in `run` to `chunk`: to the job asking the same, a new job, or
+    /// the skipped.
     fn add(
-        &mut self,
-        project: &Project,
-        m: &StoredModel,
+        &self,
+        chunk: &mut Chunk,
         run: &RunWork,
         item: &VersionItem,
         content: Arc<ItemContent>,
-        scorer: Option<ScorerKind>,
-        template: &Option<(String, String)>,
-        ctx: &Arc<ScoreContext>,
     ) -> Result<()> {
+        let (model, m, ctx) = (run.model, &self.models[run.model], &self.ctxs[run.model]);
         let variant = run.variant;
-        let scorer = scorer.unwrap_or_else(|| ScorerKind::default_for(content.format));
+        let scorer = self
+            .scorer
+            .unwrap_or_else(|| ScorerKind::default_for(content.format));
         let question: Arc<str> = variant
             .question(&content)
             .map_or(Arc::from(content.question.as_str()), |q| {
@@ -281,28 +296,27 @@ impl Chunk {
             _ => false,
         };
         if unfit {
-            self.skipped.push(target);
+            chunk.skipped.push((model, target));
             return Ok(());
         }
         // The built-in template follows what is measured: a grounding run over a VQA set
         // (CRAG-MM) asks for a box, an identification run for the entity's name, not the answer.
-        let body = template.as_ref().map_or_else(
+        let body = self.template.as_ref().map_or_else(
             || default_template_for(scorer, content.format, variant, m.config.box_convention),
             |t| t.1.clone(),
         );
         let Some(prompt) = render(&body, &content, variant, ctx) else {
-            self.skipped.push(target);
+            chunk.skipped.push((model, target));
             return Ok(());
         };
         let key = cache::request_key(&m.config, &prompt, run.run_index);
-        let model = run.model;
-        if let Some(&j) = self.by_key.get(&(model, key.clone())) {
-            self.jobs[j].targets.push(target);
+        if let Some(&j) = chunk.by_key.get(&(model, key.clone())) {
+            chunk.jobs[j].targets.push(target);
             return Ok(());
         }
-        let cached = project.response(&key)?.map(|r| cache::from_stored(&r));
-        self.by_key.insert((model, key.clone()), self.jobs.len());
-        self.jobs.push(Job {
+        let cached = self.project.response(&key)?.map(|r| cache::from_stored(&r));
+        chunk.by_key.insert((model, key.clone()), chunk.jobs.len());
+        chunk.jobs.push(Job {
             key,
             model,
             prompt,
@@ -311,11 +325,13 @@ impl Chunk {
         });
         Ok(())
     }
+}
 
+impl Chunk {
     fn into_planned(self) -> impl Iterator<Item = Planned> {
         self.skipped
             .into_iter()
-            .map(Planned::Skipped)
+            .map(|(model, t)| Planned::Skipped(model, t))
             .chain(self.jobs.into_iter().map(Planned::Job))
     }
 }
@@ -369,7 +385,7 @@ mod tests {
         plan.stream(&p, &models, req.scorer, &None, &mut |x| {
             match x {
                 Planned::Job(j) => jobs.push(j),
-                Planned::Skipped(_) => skipped += 1,
+                Planned::Skipped(..) => skipped += 1,
             }
             true
         })
