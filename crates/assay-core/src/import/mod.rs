@@ -234,7 +234,8 @@ impl Opened {
                            read: usize|
          -> Result<()> {
             let mut images = std::mem::take(&mut loader.new);
-            let mut items = std::mem::take(batch);
+            // A full-sized one left behind: grown from empty, each batch was copied ten times.
+            let mut items = std::mem::replace(batch, Vec::with_capacity(BATCH));
             if *stopped {
                 return Ok(());
             }

@@ -134,6 +134,9 @@ pub(crate) fn pack_rows(
 
 /// How many items the writer holds back before filling the full-text indexes.
 const SEARCH_BATCH: usize = 10_000;
+/// How many the writer holds back once a builder fills the indexes on its own thread (where no
+/// other statement splits its segments): small, so the builder ends soon after the writer.
+const BUILDER_BATCH: usize = 1_000;
 
 /// Writes imported items in bulk. The full-text indexes are filled after the other rows, a
 /// batch at a time, because FTS5 flushes its pending terms to disk at every statement savepoint:
@@ -158,6 +161,10 @@ pub(crate) struct ItemWriter<'t> {
     large_at: usize,
     /// The definitions of the indexes dropped until `finish`.
     dropped: Vec<&'static str>,
+    /// Fills the full-text indexes on another thread, when the first batch is a whole one and
+    /// the indexes are empty (`full_text_builder.rs`); decided at the first batch.
+    builder: Option<super::full_text_builder::FullTextBuilder>,
+    first_batch_done: bool,
 }
 
 /// Indexes of items in an order no write follows (by a value, not by id): kept up row by row,
@@ -204,6 +211,8 @@ impl<'t> ItemWriter<'t> {
             large_at: LARGE_WRITE.max(counts.items_before() / 2),
             counts,
             dropped: Vec::new(),
+            builder: None,
+            first_batch_done: false,
         })
     }
 
@@ -278,7 +287,12 @@ impl<'t> ItemWriter<'t> {
             self.defer_indexes()?;
         }
         self.pending.push((id, row.search, row.cjk));
-        if self.pending.len() >= SEARCH_BATCH {
+        let batch = if self.builder.is_some() {
+            BUILDER_BATCH
+        } else {
+            SEARCH_BATCH
+        };
+        if self.pending.len() >= batch {
             self.fill_search()?;
         }
         Ok(id)
@@ -288,8 +302,19 @@ impl<'t> ItemWriter<'t> {
     /// other statement runs between two inserts into the same one.
     fn fill_search(&mut self) -> Result<()> {
         let pending = std::mem::take(&mut self.pending);
-        super::search::index_full_text(self.tx, &pending)?;
-        Ok(())
+        if pending.is_empty() {
+            return Ok(());
+        }
+        if !self.first_batch_done {
+            self.first_batch_done = true;
+            if pending.len() >= SEARCH_BATCH {
+                self.builder = super::full_text_builder::FullTextBuilder::start(self.tx)?;
+            }
+        }
+        match &mut self.builder {
+            Some(builder) => builder.add(pending),
+            None => super::search::index_full_text(self.tx, &pending),
+        }
     }
 
     /// Writes what is held back (without it the last items would not be searchable). The
@@ -300,8 +325,12 @@ impl<'t> ItemWriter<'t> {
     /// (BENCHMARKS.md, issue 24).
     pub(crate) fn finish(mut self) -> Result<()> {
         self.fill_search()?;
+        // The builder ends its last batch while this thread builds the dropped indexes.
         for sql in std::mem::take(&mut self.dropped) {
             self.tx.execute_batch(sql)?;
+        }
+        if let Some(builder) = self.builder.take() {
+            builder.finish(self.tx)?;
         }
         self.counts.finish(self.tx)
     }

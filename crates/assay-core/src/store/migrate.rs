@@ -155,6 +155,16 @@ pub(crate) fn index_definition(name: &str) -> Option<&'static str> {
     })
 }
 
+/// The statement of the latest migration that creates virtual table `name`, as SQLite stores it.
+pub(crate) fn virtual_table_definition(name: &str) -> Option<&'static str> {
+    let head = format!("CREATE VIRTUAL TABLE {name} USING ");
+    MIGRATIONS.iter().rev().find_map(|(_, sql)| {
+        let start = sql.find(&head)?;
+        let len = sql[start..].find(';')?;
+        Some(&sql[start..start + len])
+    })
+}
+
 pub fn latest_version() -> i64 {
     MIGRATIONS.len() as i64
 }

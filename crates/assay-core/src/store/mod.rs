@@ -11,6 +11,7 @@ pub mod datasets;
 mod facet_columns;
 pub use facet_columns::ReadFacetColumns;
 pub(crate) mod facet_counts;
+mod full_text_builder;
 pub mod images;
 pub mod items;
 pub mod judge_ratings;

@@ -1,0 +1,373 @@
+//! The full-text indexes of a large import into an empty project, built on a thread of their
+//! own. Filling them took two fifths of a text import's time on the thread that writes every
+//! other row (FTS5 gathers each trigram of every text in a hash and writes it out as segments),
+//! while the machine's other core was three quarters idle. The builder fills the same two FTS5
+//! tables, defined by the same statements, in a private temporary database on another thread
+//! and connection; at the import's end the writer replaces its own (empty) tables' stored rows
+//! with the builder's, inside the import's transaction, so a failed import still writes
+//! nothing. FTS5's stored format depends only on the table's definition, which both share.
+//!
+//! Only when both indexes are empty: segments built elsewhere cannot be merged into an index
+//! that holds rows already, so an import into a project with items fills them in place.
+
+use std::sync::mpsc::{sync_channel, SyncSender};
+use std::thread::JoinHandle;
+
+use rusqlite::{params_from_iter, Connection, OptionalExtension};
+
+use crate::error::{Error, Result};
+
+/// The two FTS5 tables and the tables FTS5 stores each one's rows in (its configuration table
+/// is left alone: both sides hold the one their definition made).
+const TABLES: [&str; 2] = ["items_fts", "items_cjk"];
+const STORED: [&str; 3] = ["data", "idx", "docsize"];
+
+/// Items whose rows the builder adds: (item id, search text, CJK tokens), as
+/// [`super::search::index_full_text`] takes them.
+pub(crate) type Batch = Vec<(i64, String, String)>;
+
+pub(crate) struct FullTextBuilder {
+    send: Option<SyncSender<Batch>>,
+    thread: Option<JoinHandle<Result<Connection>>>,
+}
+
+impl FullTextBuilder {
+    /// A builder for the indexes of `conn`, or `None` when either index holds rows or is not
+    /// defined exactly as the migrations define it (a file made otherwise is filled in place).
+    pub(crate) fn start(conn: &Connection) -> Result<Option<Self>> {
+        let mut definitions = Vec::new();
+        for table in TABLES {
+            let Some(definition) = super::migrate::virtual_table_definition(table) else {
+                return Ok(None);
+            };
+            let stored: Option<Option<String>> = conn
+                .query_row(
+                    "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1",
+                    [table],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if stored.flatten().as_deref() != Some(definition) {
+                return Ok(None);
+            }
+            // Names come from the list above, never from data.
+            let empty: bool = conn.query_row(
+                &format!("SELECT NOT EXISTS (SELECT 1 FROM {table}_docsize)"),
+                [],
+                |r| r.get(0),
+            )?;
+            if !empty {
+                return Ok(None);
+            }
+            let hashsize: Option<i64> = conn
+                .query_row(
+                    &format!("SELECT v FROM {table}_config WHERE k = 'hashsize'"),
+                    [],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            definitions.push((table, definition, hashsize));
+        }
+        #[cfg(test)]
+        tests::STARTED.with(|n| n.set(n.get() + 1));
+        // Made here, so a database SQLite cannot create is this call's error.
+        let builder = Connection::open("")?;
+        // A throwaway file, deleted when the connection closes: nothing to roll back or sync.
+        builder.pragma_update(None, "journal_mode", "OFF")?;
+        builder.pragma_update(None, "synchronous", "OFF")?;
+        builder.pragma_update(None, "cache_size", -8_000)?;
+        for (table, definition, hashsize) in definitions {
+            builder.execute_batch(definition)?;
+            if let Some(size) = hashsize {
+                builder.execute(
+                    &format!("INSERT INTO {table} ({table}, rank) VALUES ('hashsize', ?1)"),
+                    [size],
+                )?;
+            }
+        }
+        // A few batches waiting at most: the writer never runs far ahead of the builder.
+        let (send, receive) = sync_channel::<Batch>(8);
+        let thread = std::thread::Builder::new()
+            .name("assay-full-text".into())
+            .spawn(move || -> Result<Connection> {
+                builder.execute_batch("BEGIN")?;
+                for batch in receive {
+                    super::search::index_full_text(&builder, &batch)?;
+                }
+                builder.execute_batch("COMMIT")?;
+                Ok(builder)
+            })
+            .map_err(|e| Error::Invalid(format!("cannot start the full-text builder: {e}")))?;
+        Ok(Some(Self {
+            send: Some(send),
+            thread: Some(thread),
+        }))
+    }
+
+    /// Hands items to the builder; waits while it is eight batches behind.
+    pub(crate) fn add(&mut self, batch: Batch) -> Result<()> {
+        let sent = self.send.as_ref().map(|s| s.send(batch).is_ok());
+        if sent == Some(true) {
+            return Ok(());
+        }
+        // The builder stopped: its error says why.
+        self.join()?;
+        Err(Error::Invalid("the full-text builder stopped".into()))
+    }
+
+    /// Waits for the builder and puts its rows in place of `conn`'s empty indexes.
+    pub(crate) fn finish(mut self, conn: &Connection) -> Result<()> {
+        let built = self.join()?;
+        for table in TABLES {
+            // 'delete-all' empties the stored rows and makes the table part of this
+            // transaction, so it hears of the savepoint below.
+            conn.execute(
+                &format!("INSERT INTO {table} ({table}) VALUES ('delete-all')"),
+                [],
+            )?;
+            for stored in STORED {
+                let name = format!("{table}_{stored}");
+                conn.execute(&format!("DELETE FROM {name}"), [])?;
+                copy_rows(&built, conn, &name)?;
+            }
+        }
+        // FTS5 keeps an index's layout in memory per connection and reloads it only when
+        // another connection has changed the file, or when a savepoint it is part of is rolled
+        // back: then it must read its stored rows again, which are the copied ones. Rolling
+        // back to a savepoint taken after the copy undoes nothing else.
+        conn.execute_batch(
+            "SAVEPOINT full_text_copied; ROLLBACK TO full_text_copied; RELEASE full_text_copied;",
+        )?;
+        Ok(())
+    }
+
+    fn join(&mut self) -> Result<Connection> {
+        self.send = None;
+        match self.thread.take() {
+            Some(t) => t
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            None => Err(Error::Invalid(
+                "the full-text builder was already used".into(),
+            )),
+        }
+    }
+}
+
+impl Drop for FullTextBuilder {
+    /// A failed import stops the builder and waits for it, so its temporary file is gone when
+    /// the import returns.
+    fn drop(&mut self) {
+        self.send = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Copies every row of one table, column for column (both sides were made by one definition).
+fn copy_rows(from: &Connection, to: &Connection, table: &str) -> Result<()> {
+    let mut read = from.prepare(&format!("SELECT * FROM {table}"))?;
+    let columns = read.column_count();
+    let marks = vec!["?"; columns].join(", ");
+    let mut write = to.prepare(&format!("INSERT INTO {table} VALUES ({marks})"))?;
+    let mut rows = read.query([])?;
+    while let Some(row) = rows.next()? {
+        let values = (0..columns)
+            .map(|i| row.get_ref(i).map(rusqlite::types::ToSqlOutput::Borrowed))
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        write.execute(params_from_iter(values))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::path::{Path, PathBuf};
+    use std::sync::atomic::AtomicBool;
+
+    use crate::import::{import_path, ImportOptions};
+    use crate::store::{Author, Edit, Filter, Page};
+    use crate::{Project, Role};
+
+    thread_local! {
+        /// Builders started on this thread (an import's writer is the caller's thread).
+        pub(super) static STARTED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    fn started() -> usize {
+        STARTED.with(|n| n.get())
+    }
+
+    /// Item i: a Latin word, a pair of kanji and a Hangul syllable of its own, a phrase all
+    /// share; every line of `broken_at` and after is cut short.
+    fn items(dir: &Path, name: &str, n: usize, first: usize, broken_at: Option<usize>) -> PathBuf {
+        let mut text = String::new();
+        for i in first..first + n {
+            if broken_at.is_some_and(|b| i >= b) {
+                text.push_str("{\"id\": \"cut\", \"question\": \n");
+                continue;
+            }
+            let a = char::from_u32(0x4E00 + (i / 100) as u32).unwrap();
+            let b = char::from_u32(0x6000 + (i % 100) as u32).unwrap();
+            let h = char::from_u32(0xAC00 + (i % 11_172) as u32).unwrap();
+            text.push_str(&format!(
+                "{{\"id\":\"q{i}\",\"question\":\"zq{i:05}x what is shown {a}{b}\",\"answer\":\"{h} old{i:05}w\"}}\n"
+            ));
+        }
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn import(p: &mut Project, file: &Path) -> crate::Result<usize> {
+        let opts = ImportOptions {
+            layout: Some("jammeval".into()),
+            ..Default::default()
+        };
+        import_path(p, file, &opts, &mut |_| {}, &AtomicBool::new(false)).map(|r| r.items)
+    }
+
+    fn found(p: &Project, text: &str) -> Vec<String> {
+        let f = Filter {
+            text: Some(text.into()),
+            ..Default::default()
+        };
+        let page = Page {
+            offset: 0,
+            limit: 1000,
+        };
+        p.query(&f, page)
+            .unwrap()
+            .rows
+            .into_iter()
+            .map(|r| r.ext_id)
+            .collect()
+    }
+
+    /// What each kind of search finds, for items on both sides of every batch boundary.
+    fn probe(p: &Project, n: usize) -> Vec<Vec<String>> {
+        let mut out = Vec::new();
+        for i in [0, 1, 999, 1_000, 9_999, 10_000, 10_001, 11_999, n - 1] {
+            let a = char::from_u32(0x4E00 + (i / 100) as u32).unwrap();
+            let b = char::from_u32(0x6000 + (i % 100) as u32).unwrap();
+            let h = char::from_u32(0xAC00 + (i % 11_172) as u32).unwrap();
+            out.push(found(p, &format!("zq{i:05}x")));
+            out.push(found(p, &format!("old{i:05}w")));
+            out.push(found(p, &format!("{a}{b}")));
+            out.push(found(p, &format!("{b}")));
+            out.push(found(p, &format!("{h}")));
+        }
+        out.push(found(p, "what is shown"));
+        out.push(found(p, "nowhere at all"));
+        out
+    }
+
+    fn fts_checks(p: &Project) {
+        for table in super::TABLES {
+            p.conn
+                .execute(
+                    &format!("INSERT INTO {table} ({table}, rank) VALUES ('integrity-check', 0)"),
+                    [],
+                )
+                .unwrap_or_else(|e| panic!("{table}: {e}"));
+        }
+        let ok: String = p
+            .conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(ok, "ok");
+    }
+
+    fn rows_in(p: &Project, table: &str) -> i64 {
+        p.conn
+            .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap()
+    }
+
+    /// A first large import fills its full-text indexes on the builder's thread; they must
+    /// answer every search as indexes filled in place do, be whole by FTS5's own check, and
+    /// serve this same connection (FTS5 caches an index's layout per connection) through an
+    /// edit and a second import. A failed one leaves them empty.
+    #[test]
+    fn indexes_built_aside_answer_as_indexes_filled_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = 12_345;
+        let file = items(dir.path(), "many.jsonl", n, 0, None);
+
+        // In place: a project that holds an item already.
+        let mut in_place = Project::create(dir.path().join("in-place.assay")).unwrap();
+        let seed = dir.path().join("seed.jsonl");
+        std::fs::write(
+            &seed,
+            "{\"id\":\"seed\",\"question\":\"a seed\",\"answer\":\"x\"}\n",
+        )
+        .unwrap();
+        import(&mut in_place, &seed).unwrap();
+        let before = started();
+        assert_eq!(import(&mut in_place, &file).unwrap(), n);
+        assert_eq!(started(), before, "an index with rows is filled in place");
+
+        // A failed first import: the builder ran, and nothing of it stays.
+        let mut aside = Project::create(dir.path().join("aside.assay")).unwrap();
+        let broken = items(dir.path(), "broken.jsonl", n, 0, Some(n - 1));
+        let err = import(&mut aside, &broken).unwrap_err().to_string();
+        assert!(err.contains("broken.jsonl:12345"), "{err}");
+        assert_eq!(started(), before + 1);
+        for table in ["items", "items_fts_docsize", "items_cjk_docsize"] {
+            assert_eq!(rows_in(&aside, table), 0, "{table}");
+        }
+        assert!(found(&aside, "what is shown").is_empty());
+
+        assert_eq!(import(&mut aside, &file).unwrap(), n);
+        assert_eq!(started(), before + 2, "a first large import builds aside");
+        fts_checks(&aside);
+        let expected = probe(&in_place, n);
+        assert_eq!(probe(&aside, n), expected);
+        assert_eq!(expected[0], vec!["q0".to_string()]);
+        assert_eq!(expected[5 * 5 + 1], vec!["q10000".to_string()]);
+        assert_eq!(expected[expected.len() - 2].len(), 1000, "a page of them");
+        assert!(expected.last().unwrap().is_empty());
+        for table in super::TABLES {
+            assert_eq!(
+                rows_in(&aside, &format!("{table}_docsize")),
+                n as i64,
+                "{table}"
+            );
+        }
+
+        // The same connection: an edit replaces an item's rows, a second import adds its own.
+        let user = aside.ensure_user("aiko", Role::Annotator).unwrap();
+        let author = Author {
+            user_id: user.id,
+            role: Role::Annotator,
+            round: 1,
+        };
+        let id = aside.item_id_by_ext("many", "q10000").unwrap();
+        let it = aside.item(id).unwrap();
+        let mut content = it.content;
+        content.answer = Some("new10000w".into());
+        let edit = Edit {
+            base_rev: Some(it.rev),
+            content,
+            op: it.op,
+            tags: it.tags,
+            status: it.status,
+            note: None,
+        };
+        aside.save_edit(id, &edit, &author).unwrap();
+        assert!(found(&aside, "old10000w").is_empty());
+        assert_eq!(found(&aside, "new10000w"), vec!["q10000".to_string()]);
+        let more = items(dir.path(), "more.jsonl", 10_500, 50_000, None);
+        assert_eq!(import(&mut aside, &more).unwrap(), 10_500);
+        assert_eq!(
+            started(),
+            before + 2,
+            "the second import fills them in place"
+        );
+        assert_eq!(found(&aside, "zq50001x"), vec!["q50001".to_string()]);
+        assert_eq!(found(&aside, "zq00007x"), vec!["q7".to_string()]);
+        fts_checks(&aside);
+    }
+}
