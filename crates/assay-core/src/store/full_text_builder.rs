@@ -22,6 +22,11 @@ use crate::error::{Error, Result};
 const TABLES: [&str; 2] = ["items_fts", "items_cjk"];
 const STORED: [&str; 3] = ["data", "idx", "docsize"];
 
+/// How many bytes of new terms each index holds before writing them out as a segment. The
+/// project's own setting (16 MB) would make the builder hold 32 MB more than an import held
+/// before; with 8 MB a million-item import stays within its memory.
+const HASHSIZE: i64 = 8 << 20;
+
 /// Items whose rows the builder adds: (item id, search text, CJK tokens), as
 /// [`super::search::index_full_text`] takes them.
 pub(crate) type Batch = Vec<(i64, String, String)>;
@@ -59,14 +64,7 @@ impl FullTextBuilder {
             if !empty {
                 return Ok(None);
             }
-            let hashsize: Option<i64> = conn
-                .query_row(
-                    &format!("SELECT v FROM {table}_config WHERE k = 'hashsize'"),
-                    [],
-                    |r| r.get(0),
-                )
-                .optional()?;
-            definitions.push((table, definition, hashsize));
+            definitions.push((table, definition));
         }
         #[cfg(test)]
         tests::STARTED.with(|n| n.set(n.get() + 1));
@@ -75,15 +73,13 @@ impl FullTextBuilder {
         // A throwaway file, deleted when the connection closes: nothing to roll back or sync.
         builder.pragma_update(None, "journal_mode", "OFF")?;
         builder.pragma_update(None, "synchronous", "OFF")?;
-        builder.pragma_update(None, "cache_size", -8_000)?;
-        for (table, definition, hashsize) in definitions {
+        builder.pragma_update(None, "cache_size", -2_000)?;
+        for (table, definition) in definitions {
             builder.execute_batch(definition)?;
-            if let Some(size) = hashsize {
-                builder.execute(
-                    &format!("INSERT INTO {table} ({table}, rank) VALUES ('hashsize', ?1)"),
-                    [size],
-                )?;
-            }
+            builder.execute(
+                &format!("INSERT INTO {table} ({table}, rank) VALUES ('hashsize', ?1)"),
+                [HASHSIZE],
+            )?;
         }
         // A few batches waiting at most: the writer never runs far ahead of the builder.
         let (send, receive) = sync_channel::<Batch>(8);
@@ -319,9 +315,20 @@ mod tests {
             assert_eq!(rows_in(&aside, table), 0, "{table}");
         }
         assert!(found(&aside, "what is shown").is_empty());
+        let cache = |p: &Project| -> i64 {
+            p.conn
+                .query_row("PRAGMA cache_size", [], |r| r.get(0))
+                .unwrap()
+        };
+        assert_eq!(
+            cache(&aside),
+            -64_000,
+            "a failed write gives the cache back"
+        );
 
         assert_eq!(import(&mut aside, &file).unwrap(), n);
         assert_eq!(started(), before + 2, "a first large import builds aside");
+        assert_eq!(cache(&aside), -64_000);
         fts_checks(&aside);
         let expected = probe(&in_place, n);
         assert_eq!(probe(&aside, n), expected);
