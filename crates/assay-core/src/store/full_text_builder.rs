@@ -2,30 +2,42 @@
 //! own. Filling them took two fifths of a text import's time on the thread that writes every
 //! other row (FTS5 gathers each trigram of every text in a hash and writes it out as segments),
 //! while the machine's other core was three quarters idle. The builder fills the same two FTS5
-//! tables, defined by the same statements, in a private temporary database on another thread
-//! and connection; at the import's end the writer replaces its own (empty) tables' stored rows
-//! with the builder's, inside the import's transaction, so a failed import still writes
-//! nothing. FTS5's stored format depends only on the table's definition, which both share.
+//! tables, defined by the same statements, in a scratch database beside the project (on another
+//! thread and connection); at the import's end the writer replaces its own (empty) tables'
+//! stored rows with the builder's, inside the import's transaction, so a failed import still
+//! writes nothing. FTS5's stored format depends only on the table's definition, which both
+//! share.
 //!
 //! Only when both indexes are empty: segments built elsewhere cannot be merged into an index
-//! that holds rows already, so an import into a project with items fills them in place.
+//! that holds rows already, so an import into a project with items fills them in place, as does
+//! one whose scratch file cannot be made.
 
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use rusqlite::{params_from_iter, Connection, OptionalExtension};
+use rusqlite::{Connection, OptionalExtension};
 
 use crate::error::{Error, Result};
 
-/// The two FTS5 tables and the tables FTS5 stores each one's rows in (its configuration table
-/// is left alone: both sides hold the one their definition made).
+/// The two FTS5 tables, and the tables FTS5 stores each one's rows in with their columns (its
+/// configuration table is left alone: both sides hold the one their definition made).
 const TABLES: [&str; 2] = ["items_fts", "items_cjk"];
-const STORED: [&str; 3] = ["data", "idx", "docsize"];
+const STORED: [(&str, &str); 3] = [
+    ("data", "id, block"),
+    ("idx", "segid, term, pgno"),
+    ("docsize", "id, sz, origin"),
+];
 
-/// How many bytes of new terms each index holds before writing them out as a segment. The
-/// project's own setting (16 MB) would make the builder hold 32 MB more than an import held
-/// before; with 8 MB a million-item import stays within its memory.
-const HASHSIZE: i64 = 8 << 20;
+/// How many bytes of new terms each index holds before writing them out as a segment: the
+/// project's own setting (migration 0018). With 8 MB a million-item import left ~1.8x slower
+/// searches until its segments were merged; the writer's smaller page cache pays for these.
+const HASHSIZE: i64 = 16 << 20;
+
+/// FTS5's id of an index's structure row, whose first four bytes are the configuration cookie.
+const STRUCTURE_ROW: i64 = 10;
 
 /// Items whose rows the builder adds: (item id, search text, CJK tokens), as
 /// [`super::search::index_full_text`] takes them.
@@ -34,61 +46,92 @@ pub(crate) type Batch = Vec<(i64, String, String)>;
 pub(crate) struct FullTextBuilder {
     send: Option<SyncSender<Batch>>,
     thread: Option<JoinHandle<Result<Connection>>>,
+    /// Set when the import fails: the builder drops what it holds without finishing.
+    stop: Arc<AtomicBool>,
+    scratch: Scratch,
+}
+
+/// The builder's file, beside the project (where the import is already writing; a temporary
+/// folder may be small, or memory), removed when the builder ends and, left by a crash, when
+/// the next one starts.
+struct Scratch(Option<PathBuf>);
+
+impl Scratch {
+    fn beside(conn: &Connection) -> Self {
+        Self(
+            conn.path()
+                .filter(|p| !p.is_empty())
+                .map(|p| PathBuf::from(format!("{p}-full-text-build"))),
+        )
+    }
+
+    fn remove(&self) {
+        if let Some(path) = &self.0 {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
 impl FullTextBuilder {
-    /// A builder for the indexes of `conn`, or `None` when either index holds rows or is not
-    /// defined exactly as the migrations define it (a file made otherwise is filled in place).
+    /// A builder for the indexes of `conn`, or `None` when either index holds rows, is not
+    /// defined exactly as the migrations define it (a file made otherwise is filled in place),
+    /// or the builder's own database cannot be made.
     pub(crate) fn start(conn: &Connection) -> Result<Option<Self>> {
         let mut definitions = Vec::new();
         for table in TABLES {
             let Some(definition) = super::migrate::virtual_table_definition(table) else {
                 return Ok(None);
             };
-            let stored: Option<Option<String>> = conn
-                .query_row(
-                    "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1",
-                    [table],
-                    |r| r.get(0),
-                )
-                .optional()?;
-            if stored.flatten().as_deref() != Some(definition) {
+            if stored_sql(conn, table)?.as_deref() != Some(definition) {
                 return Ok(None);
             }
-            // Names come from the list above, never from data.
-            let empty: bool = conn.query_row(
-                &format!("SELECT NOT EXISTS (SELECT 1 FROM {table}_docsize)"),
-                [],
-                |r| r.get(0),
-            )?;
-            if !empty {
+            // Names come from the lists above, never from data.
+            let empty: Option<bool> = conn
+                .query_row(
+                    &format!("SELECT NOT EXISTS (SELECT 1 FROM {table}_docsize)"),
+                    [],
+                    |r| r.get(0),
+                )
+                .ok();
+            if empty != Some(true) {
                 return Ok(None);
             }
             definitions.push((table, definition));
         }
+        let scratch = Scratch::beside(conn);
+        let Some(builder) = scratch_database(&scratch, &definitions) else {
+            scratch.remove();
+            return Ok(None);
+        };
+        // The stored tables must be the project's: the copy names their columns.
+        for (table, _) in &definitions {
+            for (stored, _) in STORED {
+                let name = format!("{table}_{stored}");
+                if stored_sql(conn, &name)? != stored_sql(&builder, &name)? {
+                    drop(builder);
+                    scratch.remove();
+                    return Ok(None);
+                }
+            }
+        }
         #[cfg(test)]
         tests::STARTED.with(|n| n.set(n.get() + 1));
-        // Made here, so a database SQLite cannot create is this call's error.
-        let builder = Connection::open("")?;
-        // A throwaway file, deleted when the connection closes: nothing to roll back or sync.
-        builder.pragma_update(None, "journal_mode", "OFF")?;
-        builder.pragma_update(None, "synchronous", "OFF")?;
-        builder.pragma_update(None, "cache_size", -2_000)?;
-        for (table, definition) in definitions {
-            builder.execute_batch(definition)?;
-            builder.execute(
-                &format!("INSERT INTO {table} ({table}, rank) VALUES ('hashsize', ?1)"),
-                [HASHSIZE],
-            )?;
-        }
         // A few batches waiting at most: the writer never runs far ahead of the builder.
         let (send, receive) = sync_channel::<Batch>(8);
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = stop.clone();
         let thread = std::thread::Builder::new()
             .name("assay-full-text".into())
             .spawn(move || -> Result<Connection> {
                 builder.execute_batch("BEGIN")?;
                 for batch in receive {
+                    if stopped.load(Ordering::Relaxed) {
+                        return Err(Error::Cancelled);
+                    }
                     super::search::index_full_text(&builder, &batch)?;
+                }
+                if stopped.load(Ordering::Relaxed) {
+                    return Err(Error::Cancelled);
                 }
                 builder.execute_batch("COMMIT")?;
                 Ok(builder)
@@ -97,6 +140,8 @@ impl FullTextBuilder {
         Ok(Some(Self {
             send: Some(send),
             thread: Some(thread),
+            stop,
+            scratch,
         }))
     }
 
@@ -115,17 +160,22 @@ impl FullTextBuilder {
     pub(crate) fn finish(mut self, conn: &Connection) -> Result<()> {
         let built = self.join()?;
         for table in TABLES {
+            let cookie_before = cookie(conn, table)?;
             // 'delete-all' empties the stored rows and makes the table part of this
             // transaction, so it hears of the savepoint below.
             conn.execute(
                 &format!("INSERT INTO {table} ({table}) VALUES ('delete-all')"),
                 [],
             )?;
-            for stored in STORED {
+            for (stored, columns) in STORED {
                 let name = format!("{table}_{stored}");
                 conn.execute(&format!("DELETE FROM {name}"), [])?;
-                copy_rows(&built, conn, &name)?;
+                copy_rows(&built, conn, &name, columns)?;
             }
+            // Other connections reload an index's settings when its cookie changes: the copied
+            // structure row carries the builder's, which must not go back.
+            let next = cookie_before.max(cookie(conn, table)?).wrapping_add(1);
+            set_cookie(conn, table, next)?;
         }
         // FTS5 keeps an index's layout in memory per connection and reloads it only when
         // another connection has changed the file, or when a savepoint it is part of is rolled
@@ -142,7 +192,7 @@ impl FullTextBuilder {
         match self.thread.take() {
             Some(t) => t
                 .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                .map_err(|_| Error::Invalid("the full-text builder failed".into()))?,
             None => Err(Error::Invalid(
                 "the full-text builder was already used".into(),
             )),
@@ -151,28 +201,102 @@ impl FullTextBuilder {
 }
 
 impl Drop for FullTextBuilder {
-    /// A failed import stops the builder and waits for it, so its temporary file is gone when
-    /// the import returns.
+    /// A failed import stops the builder and waits for it, so its file is gone when the import
+    /// returns.
     fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
         self.send = None;
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+        self.scratch.remove();
     }
 }
 
-/// Copies every row of one table, column for column (both sides were made by one definition).
-fn copy_rows(from: &Connection, to: &Connection, table: &str) -> Result<()> {
-    let mut read = from.prepare(&format!("SELECT * FROM {table}"))?;
-    let columns = read.column_count();
-    let marks = vec!["?"; columns].join(", ");
-    let mut write = to.prepare(&format!("INSERT INTO {table} VALUES ({marks})"))?;
+/// The builder's database with the two tables, or `None` when it cannot be made.
+fn scratch_database(scratch: &Scratch, definitions: &[(&str, &str)]) -> Option<Connection> {
+    let make = || -> rusqlite::Result<Connection> {
+        let builder = match &scratch.0 {
+            Some(path) => {
+                scratch.remove();
+                Connection::open(path)?
+            }
+            // A project in memory: SQLite's own temporary file.
+            None => Connection::open("")?,
+        };
+        // A throwaway file: nothing to roll back or sync.
+        builder.pragma_update(None, "journal_mode", "OFF")?;
+        builder.pragma_update(None, "synchronous", "OFF")?;
+        builder.pragma_update(None, "cache_size", -2_000)?;
+        for (table, definition) in definitions {
+            builder.execute_batch(definition)?;
+            builder.execute(
+                &format!("INSERT INTO {table} ({table}, rank) VALUES ('hashsize', ?1)"),
+                [HASHSIZE],
+            )?;
+        }
+        Ok(builder)
+    };
+    make().ok()
+}
+
+fn stored_sql(conn: &Connection, name: &str) -> Result<Option<String>> {
+    let sql: Option<Option<String>> = conn
+        .query_row(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1",
+            [name],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(sql.flatten())
+}
+
+fn cookie(conn: &Connection, table: &str) -> Result<u32> {
+    let block: Option<Vec<u8>> = conn
+        .query_row(
+            &format!("SELECT block FROM {table}_data WHERE id = ?1"),
+            [STRUCTURE_ROW],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(block
+        .and_then(|b| {
+            b.get(..4)
+                .map(|c| u32::from_be_bytes([c[0], c[1], c[2], c[3]]))
+        })
+        .unwrap_or(0))
+}
+
+fn set_cookie(conn: &Connection, table: &str, cookie: u32) -> Result<()> {
+    let block: Option<Vec<u8>> = conn
+        .query_row(
+            &format!("SELECT block FROM {table}_data WHERE id = ?1"),
+            [STRUCTURE_ROW],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(mut block) = block.filter(|b| b.len() >= 4) {
+        block[..4].copy_from_slice(&cookie.to_be_bytes());
+        conn.execute(
+            &format!("UPDATE {table}_data SET block = ?2 WHERE id = ?1"),
+            rusqlite::params![STRUCTURE_ROW, block],
+        )?;
+    }
+    Ok(())
+}
+
+/// Copies every row of one stored table, column by column as named.
+fn copy_rows(from: &Connection, to: &Connection, table: &str, columns: &str) -> Result<()> {
+    let mut read = from.prepare(&format!("SELECT {columns} FROM {table}"))?;
+    let count = read.column_count();
+    let marks = vec!["?"; count].join(", ");
+    let mut write = to.prepare(&format!("INSERT INTO {table} ({columns}) VALUES ({marks})"))?;
     let mut rows = read.query([])?;
     while let Some(row) = rows.next()? {
-        let values = (0..columns)
+        let values = (0..count)
             .map(|i| row.get_ref(i).map(rusqlite::types::ToSqlOutput::Borrowed))
             .collect::<rusqlite::Result<Vec<_>>>()?;
-        write.execute(params_from_iter(values))?;
+        write.execute(rusqlite::params_from_iter(values))?;
     }
     Ok(())
 }
@@ -289,7 +413,8 @@ mod tests {
     #[test]
     fn indexes_built_aside_answer_as_indexes_filled_in_place() {
         let dir = tempfile::tempdir().unwrap();
-        let n = 12_345;
+        // Past 20,000 items the writer also drops and builds indexes in the same transaction.
+        let n = 20_500;
         let file = items(dir.path(), "many.jsonl", n, 0, None);
 
         // In place: a project that holds an item already.
@@ -307,9 +432,13 @@ mod tests {
 
         // A failed first import: the builder ran, and nothing of it stays.
         let mut aside = Project::create(dir.path().join("aside.assay")).unwrap();
+        let scratch = dir.path().join("aside.assay-full-text-build");
+        // Another connection, open before the import (as the app's readers are).
+        let reader = Project::open(dir.path().join("aside.assay")).unwrap();
+        assert!(found(&reader, "what is shown").is_empty());
         let broken = items(dir.path(), "broken.jsonl", n, 0, Some(n - 1));
         let err = import(&mut aside, &broken).unwrap_err().to_string();
-        assert!(err.contains("broken.jsonl:12345"), "{err}");
+        assert!(err.contains("broken.jsonl:20500"), "{err}");
         assert_eq!(started(), before + 1);
         for table in ["items", "items_fts_docsize", "items_cjk_docsize"] {
             assert_eq!(rows_in(&aside, table), 0, "{table}");
@@ -325,13 +454,16 @@ mod tests {
             -64_000,
             "a failed write gives the cache back"
         );
+        assert!(!scratch.exists(), "the builder's file is removed");
 
         assert_eq!(import(&mut aside, &file).unwrap(), n);
         assert_eq!(started(), before + 2, "a first large import builds aside");
         assert_eq!(cache(&aside), -64_000);
+        assert!(!scratch.exists());
         fts_checks(&aside);
         let expected = probe(&in_place, n);
         assert_eq!(probe(&aside, n), expected);
+        assert_eq!(probe(&reader, n), expected, "another connection");
         assert_eq!(expected[0], vec!["q0".to_string()]);
         assert_eq!(expected[5 * 5 + 1], vec!["q10000".to_string()]);
         assert_eq!(expected[expected.len() - 2].len(), 1000, "a page of them");

@@ -195,8 +195,7 @@ impl<'t> ItemWriter<'t> {
     pub(crate) fn new(tx: &'t Transaction<'t>) -> Result<Self> {
         let counts = super::facet_counts::BulkCounts::begin(tx)?;
         let cache_before: i64 = tx.pragma_query_value(None, "cache_size", |r| r.get(0))?;
-        tx.pragma_update(None, "cache_size", -WRITER_CACHE_KIB)?;
-        Ok(Self {
+        let writer = Self {
             tx,
             item: tx.prepare(
                 "INSERT INTO items (dataset_id, ext_id, seq, rev, format, category, op, tags, status,
@@ -223,7 +222,10 @@ impl<'t> ItemWriter<'t> {
             builder: None,
             first_batch_done: false,
             cache_before,
-        })
+        };
+        // Set once the writer exists, so its drop always gives the cache back.
+        tx.pragma_update(None, "cache_size", -WRITER_CACHE_KIB)?;
+        Ok(writer)
     }
 
     /// Drops `BUILT_AFTER` for `finish` to build again, each only where the file holds it as
