@@ -509,4 +509,46 @@ mod tests {
         assert_eq!(found(&aside, "zq00007x"), vec!["q7".to_string()]);
         fts_checks(&aside);
     }
+
+    /// A member joining a team writes the lead's items through the same writer: 10,000 or more
+    /// go through the builder too, and are found as the lead finds them.
+    #[test]
+    fn a_joining_members_items_are_indexed_aside() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = 10_500;
+        let file = items(dir.path(), "many.jsonl", n, 0, None);
+        let mut lead = Project::create(dir.path().join("lead.assay")).unwrap();
+        import(&mut lead, &file).unwrap();
+        let synced: Vec<crate::store::sync::SyncItem> = (0..n)
+            .map(|i| {
+                let ext_id = format!("q{i}");
+                let item = lead
+                    .item(lead.item_id_by_ext("many", &ext_id).unwrap())
+                    .unwrap();
+                crate::store::sync::SyncItem {
+                    dataset: "many".into(),
+                    layout: "jammeval".into(),
+                    ext_id,
+                    seq: i as i64,
+                    original_uid: format!("{i:032x}"),
+                    original: serde_json::to_string(&item.content).unwrap(),
+                }
+            })
+            .collect();
+        let mut member = Project::create(dir.path().join("member.assay")).unwrap();
+        let before = started();
+        member.insert_replica_items(&synced).unwrap();
+        assert_eq!(started(), before + 1, "the join built its indexes aside");
+        fts_checks(&member);
+        for i in [0, 9_999, 10_000, n - 1] {
+            let word = format!("zq{i:05}x");
+            assert_eq!(found(&member, &word), vec![format!("q{i}")], "{word}");
+        }
+        assert_eq!(
+            found(&member, "what is shown"),
+            found(&lead, "what is shown")
+        );
+        let b = char::from_u32(0x6000 + 7).unwrap().to_string();
+        assert_eq!(found(&member, &b), found(&lead, &b));
+    }
 }
