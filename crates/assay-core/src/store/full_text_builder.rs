@@ -20,11 +20,12 @@ use std::thread::JoinHandle;
 
 use rusqlite::{Connection, OptionalExtension};
 
+use super::migrate::stored_sql;
 use crate::error::{Error, Result};
 
 /// The two FTS5 tables, and the tables FTS5 stores each one's rows in with their columns (its
 /// configuration table is left alone: both sides hold the one their definition made).
-const TABLES: [&str; 2] = ["items_fts", "items_cjk"];
+const TABLES: [&str; 2] = super::search::FULL_TEXT_INDEXES;
 const STORED: [(&str, &str); 3] = [
     ("data", "id, block"),
     ("idx", "segid, term, pgno"),
@@ -82,7 +83,7 @@ impl FullTextBuilder {
             let Some(definition) = super::migrate::virtual_table_definition(table) else {
                 return Ok(None);
             };
-            if stored_sql(conn, table)?.as_deref() != Some(definition) {
+            if stored_sql(conn, "table", table)?.as_deref() != Some(definition) {
                 return Ok(None);
             }
             // Names come from the lists above, never from data.
@@ -107,7 +108,7 @@ impl FullTextBuilder {
         for (table, _) in &definitions {
             for (stored, _) in STORED {
                 let name = format!("{table}_{stored}");
-                if stored_sql(conn, &name)? != stored_sql(&builder, &name)? {
+                if stored_sql(conn, "table", &name)? != stored_sql(&builder, "table", &name)? {
                     drop(builder);
                     scratch.remove();
                     return Ok(None);
@@ -160,7 +161,7 @@ impl FullTextBuilder {
     pub(crate) fn finish(mut self, conn: &Connection) -> Result<()> {
         let built = self.join()?;
         for table in TABLES {
-            let cookie_before = cookie(conn, table)?;
+            let cookie_before = structure_row(conn, table)?.map_or(0, |row| cookie(&row));
             // 'delete-all' empties the stored rows and makes the table part of this
             // transaction, so it hears of the savepoint below.
             conn.execute(
@@ -174,8 +175,14 @@ impl FullTextBuilder {
             }
             // Other connections reload an index's settings when its cookie changes: the copied
             // structure row carries the builder's, which must not go back.
-            let next = cookie_before.max(cookie(conn, table)?).wrapping_add(1);
-            set_cookie(conn, table, next)?;
+            if let Some(mut row) = structure_row(conn, table)? {
+                let next = cookie_before.max(cookie(&row)).wrapping_add(1);
+                row[..4].copy_from_slice(&next.to_be_bytes());
+                conn.execute(
+                    &format!("UPDATE {table}_data SET block = ?2 WHERE id = ?1"),
+                    rusqlite::params![STRUCTURE_ROW, row],
+                )?;
+            }
         }
         // FTS5 keeps an index's layout in memory per connection and reloads it only when
         // another connection has changed the file, or when a savepoint it is part of is rolled
@@ -240,49 +247,20 @@ fn scratch_database(scratch: &Scratch, definitions: &[(&str, &str)]) -> Option<C
     make().ok()
 }
 
-fn stored_sql(conn: &Connection, name: &str) -> Result<Option<String>> {
-    let sql: Option<Option<String>> = conn
-        .query_row(
-            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1",
-            [name],
-            |r| r.get(0),
-        )
-        .optional()?;
-    Ok(sql.flatten())
-}
-
-fn cookie(conn: &Connection, table: &str) -> Result<u32> {
-    let block: Option<Vec<u8>> = conn
+/// An index's structure row, whose first four bytes are its configuration cookie.
+fn structure_row(conn: &Connection, table: &str) -> Result<Option<Vec<u8>>> {
+    Ok(conn
         .query_row(
             &format!("SELECT block FROM {table}_data WHERE id = ?1"),
             [STRUCTURE_ROW],
             |r| r.get(0),
         )
-        .optional()?;
-    Ok(block
-        .and_then(|b| {
-            b.get(..4)
-                .map(|c| u32::from_be_bytes([c[0], c[1], c[2], c[3]]))
-        })
-        .unwrap_or(0))
+        .optional()?
+        .filter(|b: &Vec<u8>| b.len() >= 4))
 }
 
-fn set_cookie(conn: &Connection, table: &str, cookie: u32) -> Result<()> {
-    let block: Option<Vec<u8>> = conn
-        .query_row(
-            &format!("SELECT block FROM {table}_data WHERE id = ?1"),
-            [STRUCTURE_ROW],
-            |r| r.get(0),
-        )
-        .optional()?;
-    if let Some(mut block) = block.filter(|b| b.len() >= 4) {
-        block[..4].copy_from_slice(&cookie.to_be_bytes());
-        conn.execute(
-            &format!("UPDATE {table}_data SET block = ?2 WHERE id = ?1"),
-            rusqlite::params![STRUCTURE_ROW, block],
-        )?;
-    }
-    Ok(())
+fn cookie(row: &[u8]) -> u32 {
+    u32::from_be_bytes([row[0], row[1], row[2], row[3]])
 }
 
 /// Copies every row of one stored table, column by column as named.
@@ -320,6 +298,14 @@ mod tests {
         STARTED.with(|n| n.get())
     }
 
+    /// Item i's pair of kanji (the second shared by every hundredth item) and Hangul syllable.
+    fn marks(i: usize) -> (char, char, char) {
+        let a = char::from_u32(0x4E00 + (i / 100) as u32).unwrap();
+        let b = char::from_u32(0x6000 + (i % 100) as u32).unwrap();
+        let h = char::from_u32(0xAC00 + (i % 11_172) as u32).unwrap();
+        (a, b, h)
+    }
+
     /// Item i: a Latin word, a pair of kanji and a Hangul syllable of its own, a phrase all
     /// share; every line of `broken_at` and after is cut short.
     fn items(dir: &Path, name: &str, n: usize, first: usize, broken_at: Option<usize>) -> PathBuf {
@@ -329,9 +315,7 @@ mod tests {
                 text.push_str("{\"id\": \"cut\", \"question\": \n");
                 continue;
             }
-            let a = char::from_u32(0x4E00 + (i / 100) as u32).unwrap();
-            let b = char::from_u32(0x6000 + (i % 100) as u32).unwrap();
-            let h = char::from_u32(0xAC00 + (i % 11_172) as u32).unwrap();
+            let (a, b, h) = marks(i);
             text.push_str(&format!(
                 "{{\"id\":\"q{i}\",\"question\":\"zq{i:05}x what is shown {a}{b}\",\"answer\":\"{h} old{i:05}w\"}}\n"
             ));
@@ -370,9 +354,7 @@ mod tests {
     fn probe(p: &Project, n: usize) -> Vec<Vec<String>> {
         let mut out = Vec::new();
         for i in [0, 1, 999, 1_000, 9_999, 10_000, 10_001, 11_999, n - 1] {
-            let a = char::from_u32(0x4E00 + (i / 100) as u32).unwrap();
-            let b = char::from_u32(0x6000 + (i % 100) as u32).unwrap();
-            let h = char::from_u32(0xAC00 + (i % 11_172) as u32).unwrap();
+            let (a, b, h) = marks(i);
             out.push(found(p, &format!("zq{i:05}x")));
             out.push(found(p, &format!("old{i:05}w")));
             out.push(found(p, &format!("{a}{b}")));

@@ -164,7 +164,6 @@ pub(crate) struct ItemWriter<'t> {
     /// Fills the full-text indexes on another thread, when the first batch is a whole one and
     /// the indexes are empty (`full_text_builder.rs`); decided at the first batch.
     builder: Option<super::full_text_builder::FullTextBuilder>,
-    first_batch_done: bool,
     /// The connection's page cache before the writer made it smaller, set back when it ends.
     cache_before: i64,
 }
@@ -220,7 +219,6 @@ impl<'t> ItemWriter<'t> {
             counts: Some(counts),
             dropped: Vec::new(),
             builder: None,
-            first_batch_done: false,
             cache_before,
         };
         // Set once the writer exists, so its drop always gives the cache back.
@@ -236,15 +234,7 @@ impl<'t> ItemWriter<'t> {
             let Some(definition) = super::migrate::index_definition(name) else {
                 continue;
             };
-            let stored: Option<Option<String>> = self
-                .tx
-                .query_row(
-                    "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?1",
-                    [name],
-                    |r| r.get(0),
-                )
-                .optional()?;
-            if stored.flatten().as_deref() == Some(definition) {
+            if super::migrate::stored_sql(self.tx, "index", name)?.as_deref() == Some(definition) {
                 // Names come from the list above, never from data.
                 self.tx.execute_batch(&format!("DROP INDEX {name}"))?;
                 self.dropped.push(definition);
@@ -317,11 +307,9 @@ impl<'t> ItemWriter<'t> {
         if pending.is_empty() {
             return Ok(());
         }
-        if !self.first_batch_done {
-            self.first_batch_done = true;
-            if pending.len() >= SEARCH_BATCH {
-                self.builder = super::full_text_builder::FullTextBuilder::start(self.tx)?;
-            }
+        // The first batch: every item written so far is in it.
+        if pending.len() == self.written && pending.len() >= SEARCH_BATCH {
+            self.builder = super::full_text_builder::FullTextBuilder::start(self.tx)?;
         }
         match &mut self.builder {
             Some(builder) => builder.add(pending),

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use rusqlite::{Connection, TransactionBehavior};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
 
 use crate::error::{Error, Result};
 
@@ -147,22 +147,32 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
 /// The statement that creates index `name`, as the last migration that creates it wrote it
 /// (without its semicolon): what `sqlite_master` holds for it in a file these migrations made.
 pub(crate) fn index_definition(name: &str) -> Option<&'static str> {
-    let head = format!("CREATE INDEX {name} ON ");
+    last_statement_starting(&format!("CREATE INDEX {name} ON "))
+}
+
+/// The statement that creates virtual table `name`, as `index_definition` finds an index's.
+pub(crate) fn virtual_table_definition(name: &str) -> Option<&'static str> {
+    last_statement_starting(&format!("CREATE VIRTUAL TABLE {name} USING "))
+}
+
+fn last_statement_starting(head: &str) -> Option<&'static str> {
     MIGRATIONS.iter().rev().find_map(|(_, sql)| {
-        let start = sql.find(&head)?;
+        let start = sql.find(head)?;
         let len = sql[start..].find(';')?;
         Some(&sql[start..start + len])
     })
 }
 
-/// The statement of the latest migration that creates virtual table `name`, as SQLite stores it.
-pub(crate) fn virtual_table_definition(name: &str) -> Option<&'static str> {
-    let head = format!("CREATE VIRTUAL TABLE {name} USING ");
-    MIGRATIONS.iter().rev().find_map(|(_, sql)| {
-        let start = sql.find(&head)?;
-        let len = sql[start..].find(';')?;
-        Some(&sql[start..start + len])
-    })
+/// The SQL `conn`'s file stores for the table or index `name` (`kind`), if any.
+pub(crate) fn stored_sql(conn: &Connection, kind: &str, name: &str) -> Result<Option<String>> {
+    let sql: Option<Option<String>> = conn
+        .query_row(
+            "SELECT sql FROM sqlite_master WHERE type = ?1 AND name = ?2",
+            [kind, name],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(sql.flatten())
 }
 
 pub fn latest_version() -> i64 {

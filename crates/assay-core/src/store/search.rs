@@ -102,8 +102,8 @@ pub(crate) fn backfill_cjk(conn: &Connection) -> Result<()> {
     }
 }
 
-/// The full-text indexes that `Project::tidy_search_step` merges.
-const FULL_TEXT_INDEXES: [&str; 2] = ["items_fts", "items_cjk"];
+/// The two FTS5 tables: what `Project::tidy_search_step` merges and the full-text builder fills.
+pub(crate) const FULL_TEXT_INDEXES: [&str; 2] = ["items_fts", "items_cjk"];
 
 /// Revisions since the last whole merge that make the next one due: a hundredth of the items,
 /// and at least this many. At a million items 50,000 edits made English searches ~1.5x slower;
