@@ -159,7 +159,7 @@ pub(crate) struct ItemWriter<'t> {
     /// Items written, and how many make a write large enough to build `BUILT_AFTER` at its end.
     written: usize,
     large_at: usize,
-    /// The definitions of the indexes dropped until `finish`.
+    /// The definitions of the triggers and indexes dropped until `finish`.
     dropped: Vec<&'static str>,
     /// Fills the full-text indexes on another thread, when the first batch is a whole one and
     /// the indexes are empty (`full_text_builder.rs`); decided at the first batch.
@@ -186,14 +186,57 @@ const BUILT_AFTER: &[&str] = &[
     "items_facets",
 ];
 
+/// The insert triggers of the tables a writer fills, off while it runs. Neither does anything
+/// for its rows (the facet counts are off, `BulkCounts`; the uid trigger is for edits, rev > 0),
+/// but a table with an insert trigger makes SQLite copy every page each insert touches into a
+/// statement journal first, in case the statement must be undone alone: ~10 % of a text import.
+/// Dropped inside the write's transaction and made again by `finish` from the migrations' text,
+/// so a failed write gets them back as they were.
+const OFF_WHILE_WRITING: &[&str] = &["items_count_facets_insert", "revisions_get_uids"];
+
 /// Items a write makes before its indexes are built at its end, at least: rebuilding reads
 /// every item of the project, so the write must be large beside them too (half as many).
 const LARGE_WRITE: usize = 20_000;
+
+#[derive(Clone, Copy)]
+enum Schema {
+    Trigger,
+    Index,
+}
+
+/// Drops each of `names` that the file stores exactly as the migrations made it, and returns
+/// the migrations' statements that make them again. The writer runs those, never text read
+/// from the file (a crafted file could append other statements to an object's stored SQL); one
+/// stored otherwise is left as it is, and kept up row by row.
+fn drop_as_migrated(
+    tx: &Transaction<'_>,
+    kind: Schema,
+    names: &[&'static str],
+) -> Result<Vec<&'static str>> {
+    let (word, definition): (&str, fn(&str) -> Option<&'static str>) = match kind {
+        Schema::Trigger => ("trigger", super::migrate::trigger_definition),
+        Schema::Index => ("index", super::migrate::index_definition),
+    };
+    let mut dropped = Vec::new();
+    for name in names {
+        let Some(definition) = definition(name) else {
+            continue;
+        };
+        if super::migrate::stored_sql(tx, word, name)?.as_deref() == Some(definition) {
+            // Kinds and names come from this file's lists, never from data.
+            tx.execute_batch(&format!("DROP {word} {name}"))?;
+            dropped.push(definition);
+        }
+    }
+    Ok(dropped)
+}
 
 impl<'t> ItemWriter<'t> {
     pub(crate) fn new(tx: &'t Transaction<'t>) -> Result<Self> {
         let counts = super::facet_counts::BulkCounts::begin(tx)?;
         let cache_before: i64 = tx.pragma_query_value(None, "cache_size", |r| r.get(0))?;
+        // Before the statements are prepared, which would otherwise compile the triggers in.
+        let triggers_off = drop_as_migrated(tx, Schema::Trigger, OFF_WHILE_WRITING)?;
         let writer = Self {
             tx,
             item: tx.prepare(
@@ -217,7 +260,7 @@ impl<'t> ItemWriter<'t> {
             written: 0,
             large_at: LARGE_WRITE.max(counts.items_before() / 2),
             counts: Some(counts),
-            dropped: Vec::new(),
+            dropped: triggers_off,
             builder: None,
             cache_before,
         };
@@ -226,20 +269,10 @@ impl<'t> ItemWriter<'t> {
         Ok(writer)
     }
 
-    /// Drops `BUILT_AFTER` for `finish` to build again, each only where the file holds it as
-    /// the migrations made it: `finish` runs the migrations' statement, never text read from
-    /// the file (a crafted file could append other statements to an index's stored SQL).
+    /// Drops `BUILT_AFTER` for `finish` to build again.
     fn defer_indexes(&mut self) -> Result<()> {
-        for name in BUILT_AFTER {
-            let Some(definition) = super::migrate::index_definition(name) else {
-                continue;
-            };
-            if super::migrate::stored_sql(self.tx, "index", name)?.as_deref() == Some(definition) {
-                // Names come from the list above, never from data.
-                self.tx.execute_batch(&format!("DROP INDEX {name}"))?;
-                self.dropped.push(definition);
-            }
-        }
+        let dropped = drop_as_migrated(self.tx, Schema::Index, BUILT_AFTER)?;
+        self.dropped.extend(dropped);
         Ok(())
     }
 
@@ -325,7 +358,8 @@ impl<'t> ItemWriter<'t> {
     /// (BENCHMARKS.md, issue 24).
     pub(crate) fn finish(mut self) -> Result<()> {
         self.fill_search()?;
-        // The builder ends its last batch while this thread builds the dropped indexes.
+        // The builder ends its last batch while this thread makes the dropped triggers and
+        // indexes again.
         for sql in std::mem::take(&mut self.dropped) {
             self.tx.execute_batch(sql)?;
         }
@@ -829,8 +863,10 @@ mod shared_rules {
 
 #[cfg(test)]
 mod built_after {
-    use super::BUILT_AFTER;
-    use crate::store::migrate::index_definition;
+    use super::{Author, Edit};
+    use super::{BUILT_AFTER, OFF_WHILE_WRITING};
+    use crate::model::{ItemStatus, RefinementOp, Role};
+    use crate::store::migrate::{index_definition, stored_sql, trigger_definition};
     use crate::Project;
 
     /// Each index a large write builds at its end is stored in a new project exactly as the
@@ -851,5 +887,89 @@ mod built_after {
             assert_eq!(index_definition(name), Some(stored.as_str()), "{name}");
         }
         assert_eq!(index_definition("items_nothing"), None);
+        for name in OFF_WHILE_WRITING {
+            let stored = stored_sql(&p.conn, "trigger", name).unwrap().unwrap();
+            assert_eq!(trigger_definition(name), Some(stored.as_str()), "{name}");
+        }
+    }
+
+    fn schema(p: &Project) -> Vec<(String, String, Option<String>)> {
+        let mut st = p
+            .conn
+            .prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
+            .unwrap();
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)));
+        rows.unwrap().collect::<Result<_, _>>().unwrap()
+    }
+
+    fn import(p: &mut Project, dir: &std::path::Path, n: usize, broken: bool) -> bool {
+        let mut text = String::new();
+        for i in 0..n {
+            text.push_str(&format!(
+                "{{\"id\":\"q{i}\",\"question\":\"what is shown {i}\",\"answer\":\"a{i}\"}}\n"
+            ));
+        }
+        if broken {
+            text.push_str("{\"id\": \"cut\", \"question\": \n");
+        }
+        let file = dir.join(format!("set{n}-{broken}.jsonl"));
+        std::fs::write(&file, text).unwrap();
+        let opts = crate::import::ImportOptions {
+            layout: Some("jammeval".into()),
+            ..Default::default()
+        };
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        crate::import::import_path(p, &file, &opts, &mut |_| {}, &cancel).is_ok()
+    }
+
+    /// A write drops the insert triggers (and, when large, some indexes) and makes them again:
+    /// after it, and after one that failed, the file's schema is what it was, and the triggers
+    /// work (an edit gets its team uid and base, and moves its facet counts).
+    #[test]
+    fn a_write_leaves_the_schema_as_it_found_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut p = Project::create(dir.path().join("p.assay")).unwrap();
+        let before = schema(&p);
+        assert!(!import(&mut p, dir.path(), 30, true));
+        assert_eq!(schema(&p), before, "after a failed write");
+        assert!(import(&mut p, dir.path(), 30, false));
+        assert_eq!(schema(&p), before, "after a small write");
+        assert!(import(&mut p, dir.path(), super::LARGE_WRITE, false));
+        assert_eq!(schema(&p), before, "after a large write");
+
+        let user = p.ensure_user("ann", Role::Annotator).unwrap();
+        let author = Author {
+            user_id: user.id,
+            role: Role::Annotator,
+            round: 0,
+        };
+        let id = p.item_id_by_ext("set30-false", "q7").unwrap();
+        let mut content = p.item(id).unwrap().content;
+        content.answer = Some("fixed".into());
+        let edit = Edit {
+            base_rev: None,
+            content,
+            op: Some(RefinementOp::AnswerCorrection),
+            tags: vec![],
+            status: ItemStatus::Edited,
+            note: None,
+        };
+        p.save_edit(id, &edit, &author).unwrap();
+        let (base, original, edited): (Option<String>, String, i64) = p
+            .conn
+            .query_row(
+                "SELECT e.base_uid, o.uid,
+                        (SELECT n FROM facet_counts WHERE facet = 'status' AND value = 'edited')
+                 FROM revisions r1
+                 JOIN sync_uids e ON e.tbl = 'revisions' AND e.local_id = r1.id
+                 JOIN revisions r0 ON r0.item_id = r1.item_id AND r0.rev = 0
+                 JOIN sync_uids o ON o.tbl = 'revisions' AND o.local_id = r0.id
+                 WHERE r1.item_id = ?1 AND r1.rev = 1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        assert_eq!(base, Some(original));
+        assert_eq!(edited, 1);
     }
 }

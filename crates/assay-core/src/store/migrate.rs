@@ -155,10 +155,21 @@ pub(crate) fn virtual_table_definition(name: &str) -> Option<&'static str> {
     last_statement_starting(&format!("CREATE VIRTUAL TABLE {name} USING "))
 }
 
+/// The statement that creates trigger `name`, as `index_definition` finds an index's: up to
+/// the `END` that closes its body (the body's own statements end in semicolons).
+pub(crate) fn trigger_definition(name: &str) -> Option<&'static str> {
+    last_statement_between(&format!("CREATE TRIGGER {name} "), "\nEND;", "\nEND".len())
+}
+
 fn last_statement_starting(head: &str) -> Option<&'static str> {
+    last_statement_between(head, ";", 0)
+}
+
+/// The last migration's text from `head` to its first `end`, keeping `keep` bytes of `end`.
+fn last_statement_between(head: &str, end: &str, keep: usize) -> Option<&'static str> {
     MIGRATIONS.iter().rev().find_map(|(_, sql)| {
         let start = sql.find(head)?;
-        let len = sql[start..].find(';')?;
+        let len = sql[start..].find(end)? + keep;
         Some(&sql[start..start + len])
     })
 }
