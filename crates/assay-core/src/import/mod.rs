@@ -431,6 +431,22 @@ pub fn import_path(
             Ok(true)
         });
     }
+    let rollback_journal = crate::store::connection::rollback_journal_if_alone(&project.conn)?;
+    let written = write_dataset(project, path, opened, progress, cancel);
+    if rollback_journal {
+        crate::store::connection::back_to_wal(&project.conn);
+    }
+    written
+}
+
+/// `import_path`'s write: one transaction.
+fn write_dataset(
+    project: &mut Project,
+    path: &Path,
+    opened: Opened,
+    progress: &mut dyn FnMut(Progress),
+    cancel: &AtomicBool,
+) -> Result<ImportReport> {
     let total = opened.total;
     let tx = project
         .conn

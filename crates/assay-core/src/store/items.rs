@@ -936,6 +936,14 @@ mod built_after {
         assert_eq!(schema(&p), before, "after a small write");
         assert!(import(&mut p, dir.path(), super::LARGE_WRITE, false));
         assert_eq!(schema(&p), before, "after a large write");
+        let mode: String = p
+            .conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(
+            mode, "wal",
+            "an import alone with the file goes back to the log"
+        );
 
         let user = p.ensure_user("ann", Role::Annotator).unwrap();
         let author = Author {
