@@ -431,7 +431,12 @@ pub fn import_path(
             Ok(true)
         });
     }
-    let rollback_journal = crate::store::connection::rollback_journal_if_alone(&project.conn)?;
+    // Only into a project with no items: while a rollback journal is written, another process
+    // opening the file waits for the import to end, which costs nothing when there is nothing
+    // to read yet. An import into a project with items keeps the log, so the app or `assay
+    // list` can read it meanwhile.
+    let rollback_journal = crate::store::facet_counts::items(&project.conn)? == 0
+        && crate::store::connection::rollback_journal_if_alone(&project.conn)?;
     let written = write_dataset(project, path, opened, progress, cancel);
     if rollback_journal {
         crate::store::connection::back_to_wal(&project.conn);

@@ -78,14 +78,15 @@ pub fn configure_sqlite() -> bool {
 }
 
 /// Leaves the log (WAL) for a rollback journal when no other connection has the file open, and
-/// says whether it did: for a write so large that writing its pages twice, into the log and
+/// says whether it did: for a write into a file with nothing to read yet, so large that writing its pages twice, into the log and
 /// then from the log into the file at its commit, is a large part of it (~0.3 s of a
 /// 100,000-item import's ~2.2 s). A rollback journal keeps only the pages the write changes
 /// that were there before it, which for a new project's import is almost nothing. As safe
-/// against a crash (a hot journal is rolled back at the next open); readers wait while it
-/// writes, so it is only for a connection that has the file to itself, which SQLite checks: it
-/// leaves the log only with every other connection closed (they hold the file while in WAL).
-/// Followed by [`back_to_wal`].
+/// against a crash (a hot journal is rolled back at the next open); but while it writes, a
+/// connection opened meanwhile waits (at most its busy timeout), so it is only for a
+/// connection that has the file to itself, which SQLite checks: it leaves the log only with
+/// every other connection closed (they hold the file while in WAL). Followed by
+/// [`back_to_wal`].
 pub(crate) fn rollback_journal_if_alone(conn: &Connection) -> Result<bool> {
     let wait: i64 = conn.pragma_query_value(None, "busy_timeout", |r| r.get(0))?;
     // Another connection is a no, at once: not one to wait for.
