@@ -435,11 +435,17 @@ pub fn import_path(
     // opening the file waits for the import to end, which costs nothing when there is nothing
     // to read yet. An import into a project with items keeps the log, so the app or `assay
     // list` can read it meanwhile.
-    let rollback_journal = crate::store::facet_counts::items(&project.conn)? == 0
-        && crate::store::connection::rollback_journal_if_alone(&project.conn)?;
+    use crate::store::{connection, facet_counts};
+    let mut rollback_journal = facet_counts::items(&project.conn)? == 0
+        && connection::rollback_journal_if_alone(&project.conn)?;
+    // Another process may have imported between the count and the switch: counted again.
+    if rollback_journal && facet_counts::items(&project.conn)? != 0 {
+        connection::back_to_wal(&project.conn);
+        rollback_journal = false;
+    }
     let written = write_dataset(project, path, opened, progress, cancel);
     if rollback_journal {
-        crate::store::connection::back_to_wal(&project.conn);
+        connection::back_to_wal(&project.conn);
     }
     written
 }

@@ -78,38 +78,53 @@ pub fn configure_sqlite() -> bool {
 }
 
 /// Leaves the log (WAL) for a rollback journal when no other connection has the file open, and
-/// says whether it did: for a write into a file with nothing to read yet, so large that writing its pages twice, into the log and
-/// then from the log into the file at its commit, is a large part of it (~0.3 s of a
-/// 100,000-item import's ~2.2 s). A rollback journal keeps only the pages the write changes
-/// that were there before it, which for a new project's import is almost nothing. As safe
-/// against a crash (a hot journal is rolled back at the next open); but while it writes, a
-/// connection opened meanwhile waits (at most its busy timeout), so it is only for a
-/// connection that has the file to itself, which SQLite checks: it leaves the log only with
+/// says whether it did. For a large write into a file with nothing to read yet: through the log
+/// every page is written twice, into the log and from it into the file at the commit (~0.3 s
+/// of a 100,000-item import's ~2.2 s, and the writer's CPU for the log besides). A rollback
+/// journal keeps only the pages the write changes that were there before it, which for a new
+/// project's import is almost nothing. It is as safe against a crash (a hot journal is rolled
+/// back at the next open; `synchronous` is FULL meanwhile, as SQLite advises for a rollback
+/// journal against power loss). But while it writes, a connection opening the file waits for it
+/// (its busy timeout, then [`open`]'s error), so it is only for a connection that has the file
+/// to itself, which SQLite checks, at once and without waiting: it leaves the log only with
 /// every other connection closed (they hold the file while in WAL). Followed by
 /// [`back_to_wal`].
 pub(crate) fn rollback_journal_if_alone(conn: &Connection) -> Result<bool> {
-    let wait: i64 = conn.pragma_query_value(None, "busy_timeout", |r| r.get(0))?;
-    // Another connection is a no, at once: not one to wait for.
-    conn.busy_timeout(Duration::ZERO)?;
     let mode = conn.query_row("PRAGMA journal_mode = DELETE", [], |r| {
         r.get::<_, String>(0)
     });
-    conn.busy_timeout(Duration::from_millis(wait.max(0) as u64))?;
-    Ok(mode.is_ok_and(|m| m.eq_ignore_ascii_case("delete")))
+    let left = mode.is_ok_and(|m| m.eq_ignore_ascii_case("delete"));
+    if left {
+        conn.pragma_update(None, "synchronous", "FULL")?;
+    }
+    Ok(left)
 }
 
 /// Goes back to the log after [`rollback_journal_if_alone`]. Best effort: if another
 /// connection opened the file meanwhile, it set the log itself (as every [`open`] does).
 pub(crate) fn back_to_wal(conn: &Connection) {
     let _ = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0));
+    let _ = conn.pragma_update(None, "synchronous", "NORMAL");
 }
 
 pub(crate) fn open(path: &Path) -> Result<Connection> {
     configure_sqlite();
     let conn = Connection::open(path)?;
+    // Before the first statement, which reads the file and may wait for a writer.
+    conn.busy_timeout(Duration::from_secs(10))?;
     // WAL lets the UI read while the engine writes; NORMAL is durable across process crashes,
     // which is the failure that matters for a desktop app.
-    conn.pragma_update(None, "journal_mode", "WAL")?;
+    if let Err(e) = conn.pragma_update(None, "journal_mode", "WAL") {
+        let e = crate::Error::from(e);
+        if e.is_busy() {
+            return Err(crate::Error::Invalid(format!(
+                "{} is being written by another process that holds it alone (the first import \
+                 into a new project does, until it ends); try again when it has finished",
+                path.display()
+            )));
+        }
+        return Err(e);
+    }
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.pragma_update(None, "temp_store", "MEMORY")?;
@@ -121,20 +136,24 @@ pub(crate) fn open(path: &Path) -> Result<Connection> {
     // costs reads little (its index is a hash), and no checkpoint at all let it grow until
     // every save was slower.
     conn.pragma_update(None, "wal_autocheckpoint", 4_000)?;
-    conn.busy_timeout(Duration::from_secs(10))?;
     super::packed::register(&conn)?;
     Ok(conn)
 }
 
 #[cfg(test)]
 mod tests {
+    fn synchronous(conn: &rusqlite::Connection) -> i64 {
+        conn.query_row("PRAGMA synchronous", [], |r| r.get(0))
+            .unwrap()
+    }
+
     fn mode(conn: &rusqlite::Connection) -> String {
         conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))
             .unwrap()
     }
 
-    /// The log is left only by a connection alone with the file, at once (no wait for the
-    /// others), and taken back after.
+    /// The log is left only by a connection alone with the file, at once (SQLite does not wait
+    /// for the others), and taken back after.
     #[test]
     fn a_rollback_journal_only_for_a_connection_alone() {
         let dir = tempfile::tempdir().unwrap();
@@ -146,21 +165,32 @@ mod tests {
         assert!(!super::rollback_journal_if_alone(&conn).unwrap());
         assert!(t.elapsed() < std::time::Duration::from_secs(2), "it waited");
         assert_eq!(mode(&conn), "wal");
-        let wait: i64 = conn
-            .pragma_query_value(None, "busy_timeout", |r| r.get(0))
-            .unwrap();
-        assert_eq!(wait, 10_000, "the wait for locks is given back");
         drop(other);
         assert!(super::rollback_journal_if_alone(&conn).unwrap());
         assert_eq!(mode(&conn), "delete");
-        conn.execute("INSERT INTO t VALUES (1)", []).unwrap();
+        assert_eq!(synchronous(&conn), 2, "FULL with a rollback journal");
+        conn.execute_batch("BEGIN; INSERT INTO t VALUES (1);")
+            .unwrap();
+        // Another process opening the file while the write holds it: a clear error after
+        // its wait, not SQLite's "database is locked".
+        conn.execute_batch("PRAGMA cache_size = 1; INSERT INTO t SELECT zeroblob(100000);")
+            .unwrap();
+        let Err(e) = super::open(&path) else {
+            panic!("opened beside a writer holding the file alone")
+        };
+        assert!(
+            e.to_string().contains("being written by another process"),
+            "{e}"
+        );
+        conn.execute_batch("COMMIT").unwrap();
         super::back_to_wal(&conn);
         assert_eq!(mode(&conn), "wal");
+        assert_eq!(synchronous(&conn), 1, "NORMAL again");
         let again = super::open(&path).unwrap();
         let n: i64 = again
             .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(n, 1);
+        assert_eq!(n, 2, "both rows written with the rollback journal");
     }
 
     #[test]
