@@ -518,9 +518,23 @@ mod tests {
             })
             .collect();
         let mut member = Project::create(dir.path().join("member.assay")).unwrap();
+        let schema = |p: &Project| -> Vec<(String, Option<String>)> {
+            let mut st = p
+                .conn
+                .prepare("SELECT name, sql FROM sqlite_master ORDER BY name")
+                .unwrap();
+            let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)));
+            rows.unwrap().collect::<Result<_, _>>().unwrap()
+        };
+        let schema_before = schema(&member);
         let before = started();
         member.insert_replica_items(&synced).unwrap();
         assert_eq!(started(), before + 1, "the join built its indexes aside");
+        assert_eq!(
+            schema(&member),
+            schema_before,
+            "the join's writer made its triggers and indexes again"
+        );
         fts_checks(&member);
         for i in [0, 9_999, 10_000, n - 1] {
             let word = format!("zq{i:05}x");
