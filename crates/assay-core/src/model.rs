@@ -331,25 +331,40 @@ impl ItemContent {
             .and_then(|i| self.options.get(i))
             .map(|o| o.text.clone())
     }
-    /// Text indexed for search: question, answer, options and the question variants.
+    /// Text indexed for search: question, answer, options and the question variants, one
+    /// part a line.
     pub fn search_text(&self) -> String {
         let mut s = String::with_capacity(self.question.len() + 64);
         s.push_str(&self.question);
+        if let Some(a) = &self.answer {
+            s.push('\n');
+            s.push_str(a);
+        }
+        let extras = self.search_extras();
+        if !extras.is_empty() {
+            s.push('\n');
+            s.push_str(&extras);
+        }
+        s
+    }
+    /// The searchable text beyond the question and the answer (the question variants and the
+    /// options), one part a line; empty for most items. The short-text scan reads the items'
+    /// question and answer columns and only this besides, so it is all that is stored for it.
+    pub fn search_extras(&self) -> String {
+        let mut s = String::new();
         for part in [
-            &self.answer,
             &self.explicit_question,
             &self.disambiguated_question,
             &self.text_only_question,
         ]
         .into_iter()
         .flatten()
+        .chain(self.options.iter().map(|o| &o.text))
         {
-            s.push('\n');
+            if !s.is_empty() {
+                s.push('\n');
+            }
             s.push_str(part);
-        }
-        for o in &self.options {
-            s.push('\n');
-            s.push_str(&o.text);
         }
         s
     }

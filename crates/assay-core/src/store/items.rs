@@ -87,7 +87,9 @@ pub(crate) struct ItemRow {
     /// ([`pack_rows`]).
     json: rusqlite::types::Value,
     search: String,
-    search_lower: String,
+    /// [`ItemContent::search_extras`] lower-cased; empty for most items, which then have no
+    /// row in `item_search`.
+    extras_lower: String,
     cjk: String,
     metrics: Option<crate::grounding::metrics::BoxMetrics>,
 }
@@ -99,7 +101,7 @@ impl ItemRow {
         let search = c.search_text();
         Ok(Self {
             json: rusqlite::types::Value::Text(json),
-            search_lower: search.to_lowercase(),
+            extras_lower: c.search_extras().to_lowercase(),
             cjk: super::search::cjk_tokens(&search),
             search,
             metrics: crate::grounding::metrics::of_item(c),
@@ -316,7 +318,9 @@ impl<'t> ItemWriter<'t> {
                 0
             ])?,
         };
-        self.scan.execute(params![id, row.search_lower])?;
+        if !row.extras_lower.is_empty() {
+            self.scan.execute(params![id, row.extras_lower])?;
+        }
         self.written += 1;
         if self.written == self.large_at {
             self.defer_indexes()?;

@@ -142,6 +142,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0033_search_tidy",
         include_str!("../../../../migrations/0033_search_tidy.sql"),
     ),
+    (
+        "0034_search_extras",
+        include_str!("../../../../migrations/0034_search_extras.sql"),
+    ),
 ];
 
 /// The statement that creates index `name`, as the last migration that creates it wrote it
@@ -224,6 +228,9 @@ pub(crate) fn migrate_with(
         // Steps SQL cannot express run in the same transaction as their migration.
         if *name == "0004_cjk_search" || *name == "0025_cjk_rowids_only" {
             super::search::backfill_cjk(&tx)?;
+        }
+        if *name == "0034_search_extras" {
+            super::search::keep_extras_only(&tx)?;
         }
         if *name == "0005_box_metrics" {
             super::boxes::backfill_metrics(&tx)?;

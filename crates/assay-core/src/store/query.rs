@@ -398,7 +398,7 @@ fn in_list(col: &str, n: usize) -> String {
     format!("{col} IN ({marks})")
 }
 
-/// Text search: FTS5 trigram for 3+ characters, a scan of the narrow lower-cased search table
+/// Text search: FTS5 trigram for 3+ characters, a scan (see `text_select`)
 /// for shorter strings (trigrams cannot index them; one or two CJK characters are common).
 fn text_clause(text: &str, wh: &mut Vec<String>, params: &mut Vec<Value>) {
     if text.trim().is_empty() {
@@ -588,7 +588,8 @@ const ROW_COLUMNS: &str = "id, dataset_id, ext_id, seq, rev, format, category, o
 
 /// The ids matching a text search, as SQL with its positional parameters: the trigram index
 /// for three or more characters; the CJK index for one or two kana, ideographs or Hangul (each
-/// is a token there); a scan of the narrow lower-cased table for other short strings.
+/// is a token there); for other short strings a scan of the items' question and answer columns
+/// and of the rest of their text (`item_search`, lower-cased, only for items that have more).
 fn text_select(text: &str) -> (&'static str, Vec<String>) {
     let t = text.trim();
     if t.chars().count() >= 3 {
@@ -602,9 +603,11 @@ fn text_select(text: &str) -> (&'static str, Vec<String>) {
             "SELECT rowid FROM items_cjk WHERE items_cjk MATCH ?",
             vec![m],
         ),
+        // Positional parameters, as the clauses around it use: the needle three times.
         None => (
-            "SELECT id FROM item_search WHERE instr(body, ?) > 0",
-            vec![t.to_lowercase()],
+            "SELECT id FROM items WHERE folded_contains(question, ?) OR folded_contains(answer, ?)
+             UNION SELECT id FROM item_search WHERE instr(body, ?) > 0",
+            vec![t.to_lowercase(); 3],
         ),
     }
 }

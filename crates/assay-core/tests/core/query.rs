@@ -785,3 +785,192 @@ fn facets_under_one_kind_of_filter_are_the_counted_ones() {
         assert_eq!(p.facets(f).unwrap(), p.count_facets(f).unwrap(), "{f:?}");
     }
 }
+
+/// How many rows `item_search` holds, and the body of `ext`'s row if it has one.
+fn search_rows(p: &assay_core::Project, dir: &std::path::Path, ext: &str) -> (i64, Option<String>) {
+    let id = p.item_id_by_ext_any(ext);
+    let conn = rusqlite::Connection::open(dir.join("t.assay")).unwrap();
+    let n = conn
+        .query_row("SELECT count(*) FROM item_search", [], |r| r.get(0))
+        .unwrap();
+    let body = conn
+        .query_row("SELECT body FROM item_search WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
+        .ok();
+    (n, body)
+}
+
+trait ByExt {
+    fn item_id_by_ext_any(&self, ext: &str) -> i64;
+}
+
+impl ByExt for assay_core::Project {
+    fn item_id_by_ext_any(&self, ext: &str) -> i64 {
+        let f = Filter::default();
+        let rows = self
+            .query(
+                &f,
+                Page {
+                    offset: 0,
+                    limit: 1000,
+                },
+            )
+            .unwrap()
+            .rows;
+        rows.into_iter().find(|r| r.ext_id == ext).unwrap().id
+    }
+}
+
+#[test]
+fn short_latin_text_is_found_in_questions_answers_variants_and_options() {
+    let (d, mut p) = project();
+    let a = author(&p, "aiko");
+    let f = |t: &str| Filter {
+        text: Some(t.into()),
+        ..Default::default()
+    };
+    // Only items with text beyond their question and answer have a scan row, holding just that.
+    let with_extras = p
+        .query(
+            &Filter::default(),
+            Page {
+                offset: 0,
+                limit: 1000,
+            },
+        )
+        .unwrap()
+        .rows
+        .iter()
+        .filter(|r| !p.item(r.id).unwrap().content.search_extras().is_empty())
+        .count() as i64;
+    let (rows, body) = search_rows(&p, d.path(), "vg-001");
+    assert_eq!(rows, with_extras);
+    assert!(rows > 0, "the sample has items with options or variants");
+    let vg = p.item(p.item_id_by_ext_any("vg-001")).unwrap().content;
+    assert_eq!(
+        body,
+        Some(vg.search_extras().to_lowercase()).filter(|b| !b.is_empty())
+    );
+
+    // Two characters no item has yet: in a question (folded beyond ASCII), an answer (ASCII),
+    // a variant and an option.
+    let set =
+        |p: &mut assay_core::Project, ext: &str, change: &dyn Fn(&mut assay_core::ItemContent)| {
+            let id = p.item_id_by_ext_any(ext);
+            let mut e = edit_of(p, id);
+            change(&mut e.content);
+            p.save_edit(id, &e, &a).unwrap();
+        };
+    for q in ["ǯŧ", "qz", "ɋx", "ʁʬ"] {
+        assert!(ids(&p, &f(q)).is_empty(), "{q} already matches");
+    }
+    set(&mut p, "jg-001", &|c| c.question.push_str(" ǮŦ"));
+    set(&mut p, "cr-003", &|c| c.answer = Some("QZ noodles".into()));
+    set(&mut p, "jg-002", &|c| {
+        c.explicit_question = Some("Which Ɋx?".into())
+    });
+    set(&mut p, "vg-001", &|c| c.options[0].text.push_str(" ʁʬ"));
+    assert_eq!(ids(&p, &f("ǯŧ")), vec!["jg-001"]);
+    assert_eq!(ids(&p, &f("Ǯŧ")), vec!["jg-001"]);
+    assert_eq!(ids(&p, &f("Qz")), vec!["cr-003"]);
+    assert_eq!(ids(&p, &f("ɋX")), vec!["jg-002"]);
+    assert_eq!(ids(&p, &f("ʁʬ")), vec!["vg-001"]);
+    // Facet counts take the same ids as the list.
+    assert_eq!(
+        p.facets(&f("qz"))
+            .unwrap()
+            .datasets
+            .iter()
+            .map(|d| d.1)
+            .sum::<i64>(),
+        1
+    );
+    // A variant taken away again is no longer found, and its row goes with it.
+    let (before, _) = search_rows(&p, d.path(), "jg-002");
+    set(&mut p, "jg-002", &|c| c.explicit_question = None);
+    assert!(ids(&p, &f("ɋx")).is_empty());
+    let (after, row) = search_rows(&p, d.path(), "jg-002");
+    let jg2 = p.item(p.item_id_by_ext_any("jg-002")).unwrap().content;
+    if jg2.search_extras().is_empty() {
+        assert_eq!((after, row), (before - 1, None));
+    } else {
+        assert_eq!(row, Some(jg2.search_extras().to_lowercase()));
+    }
+}
+
+/// Migration 0034 cuts each body written before it (the whole text, lower-cased) to what
+/// follows the question and answer, and drops rows left with nothing.
+#[test]
+fn migration_keeps_only_the_search_extras() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.assay");
+    let (items, odd_id) = {
+        let mut p = assay_core::Project::create(&path).unwrap();
+        import_sample(&mut p);
+        let rows = p
+            .query(
+                &Filter::default(),
+                Page {
+                    offset: 0,
+                    limit: 1000,
+                },
+            )
+            .unwrap()
+            .rows;
+        let items: Vec<(i64, assay_core::ItemContent)> = rows
+            .iter()
+            .map(|r| (r.id, p.item(r.id).unwrap().content))
+            .collect();
+        (items, rows[0].id)
+    };
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute("DELETE FROM item_search", []).unwrap();
+        for (id, c) in &items {
+            let body = if *id == odd_id {
+                "a body some older code wrote".to_string()
+            } else {
+                c.search_text().to_lowercase()
+            };
+            conn.execute(
+                "INSERT INTO item_search (id, body) VALUES (?1, ?2)",
+                rusqlite::params![id, body],
+            )
+            .unwrap();
+        }
+        conn.execute_batch("PRAGMA user_version = 33;").unwrap();
+    }
+    let p = assay_core::Project::open(&path).unwrap();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let mut st = conn
+        .prepare("SELECT id, body FROM item_search ORDER BY id")
+        .unwrap();
+    let got: Vec<(i64, String)> = st
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let want: Vec<(i64, String)> = items
+        .iter()
+        .filter_map(|(id, c)| {
+            if *id == odd_id {
+                return Some((*id, "a body some older code wrote".to_string()));
+            }
+            let extras = c.search_extras().to_lowercase();
+            (!extras.is_empty()).then_some((*id, extras))
+        })
+        .collect();
+    assert_eq!(got, want);
+    assert!(
+        got.len() < items.len() - 1,
+        "most sample items have no extras"
+    );
+    // Searches still find what they found.
+    let f = |t: &str| Filter {
+        text: Some(t.into()),
+        ..Default::default()
+    };
+    assert_eq!(ids(&p, &f("首")), vec!["jg-008"]);
+    assert_eq!(ids(&p, &f("wash the DISHES")), vec!["vg-001"]);
+}
