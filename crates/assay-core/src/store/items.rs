@@ -78,6 +78,33 @@ impl Edit {
     }
 }
 
+/// An item's first image hash as `items.thumb_hash` stores it: the 32 bytes a lower-case
+/// SHA-256 hex spells (half the bytes of the text, in every row of the largest table), any
+/// other text as it is. [`read_thumb_hash`] gives back the text.
+pub(crate) fn stored_thumb_hash(hash: Option<&str>) -> rusqlite::types::Value {
+    use rusqlite::types::Value;
+    match hash {
+        None => Value::Null,
+        Some(h) => match hex::decode(h) {
+            Ok(bytes) if bytes.len() == 32 && hex::encode(&bytes) == h => Value::Blob(bytes),
+            _ => Value::Text(h.to_string()),
+        },
+    }
+}
+
+/// The text of a stored `items.thumb_hash`, column `idx` of `row` (a BLOB since migration
+/// 0035, TEXT before it or when it is not a lower-case SHA-256 hex).
+pub(crate) fn read_thumb_hash(
+    row: &rusqlite::Row<'_>,
+    idx: usize,
+) -> rusqlite::Result<Option<String>> {
+    use rusqlite::types::ValueRef;
+    match row.get_ref(idx)? {
+        ValueRef::Blob(b) => Ok(Some(hex::encode(b))),
+        _ => row.get(idx),
+    }
+}
+
 /// An imported item with everything derived from its content that the writer stores (its JSON,
 /// search text, CJK tokens, box metrics), computed by [`ItemRow::new`] on the importer's reading
 /// thread so the writing thread only runs SQL.
@@ -298,7 +325,7 @@ impl<'t> ItemWriter<'t> {
             c.ref_type.map(|r| r.as_str()),
             c.has_box(),
             c.images.len() as i64,
-            c.images.first().map(|i| i.hash.as_str()),
+            stored_thumb_hash(c.images.first().map(|i| i.hash.as_str())),
             c.question,
             c.answer,
             self.ts,
@@ -769,7 +796,7 @@ pub(crate) fn append_revision_at(
             c.ref_type.map(|r| r.as_str()),
             c.has_box(),
             c.images.len() as i64,
-            c.images.first().map(|i| i.hash.as_str()),
+            stored_thumb_hash(c.images.first().map(|i| i.hash.as_str())),
             c.question,
             c.answer,
             ts,
@@ -983,5 +1010,47 @@ mod built_after {
             .unwrap();
         assert_eq!(base, Some(original));
         assert_eq!(edited, 1);
+    }
+}
+
+#[cfg(test)]
+mod thumb_hash_tests {
+    use super::*;
+
+    #[test]
+    fn a_sha256_hex_is_stored_as_its_bytes_and_read_back_as_text() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE t (id INTEGER PRIMARY KEY, h)")
+            .unwrap();
+        let hex64 = "940ef62485559cb42c732fb3b3589daa0f958add1415d908d8db902db532648e";
+        let upper = hex64.to_uppercase();
+        let cases = [
+            Some(hex64),
+            Some(upper.as_str()),
+            Some("not-a-hash"),
+            Some("abcd"),
+            None,
+        ];
+        for (i, h) in cases.iter().enumerate() {
+            conn.execute(
+                "INSERT INTO t (id, h) VALUES (?1, ?2)",
+                rusqlite::params![i as i64, stored_thumb_hash(*h)],
+            )
+            .unwrap();
+        }
+        let mut st = conn
+            .prepare("SELECT h, typeof(h) FROM t ORDER BY id")
+            .unwrap();
+        let got: Vec<(Option<String>, String)> = st
+            .query_map([], |r| Ok((read_thumb_hash(r, 0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        let want: Vec<(Option<String>, String)> = cases
+            .iter()
+            .zip(["blob", "text", "text", "text", "null"])
+            .map(|(h, t)| (h.map(str::to_string), t.to_string()))
+            .collect();
+        assert_eq!(got, want);
     }
 }

@@ -146,6 +146,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0034_search_extras",
         include_str!("../../../../migrations/0034_search_extras.sql"),
     ),
+    (
+        "0035_thumb_hash_bytes",
+        include_str!("../../../../migrations/0035_thumb_hash_bytes.sql"),
+    ),
 ];
 
 /// The statement that creates index `name`, as the last migration that creates it wrote it

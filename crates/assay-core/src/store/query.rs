@@ -631,7 +631,7 @@ fn row_to_item(r: &rusqlite::Row<'_>) -> rusqlite::Result<ItemRow> {
         ref_type: ref_type.as_deref().and_then(RefType::parse),
         has_box: r.get(11)?,
         image_count: r.get(12)?,
-        thumb_hash: r.get(13)?,
+        thumb_hash: super::items::read_thumb_hash(r, 13)?,
         question: r.get(14)?,
         answer: r.get(15)?,
         size_ratio: r.get(16)?,

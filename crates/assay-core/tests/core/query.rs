@@ -974,3 +974,68 @@ fn migration_keeps_only_the_search_extras() {
     assert_eq!(ids(&p, &f("首")), vec!["jg-008"]);
     assert_eq!(ids(&p, &f("wash the DISHES")), vec!["vg-001"]);
 }
+
+/// The list's thumbnail hash is each item's first image's, whether the file holds it as bytes
+/// (since migration 0035) or as the text a project made before it holds, which the migration
+/// turns into bytes.
+#[test]
+fn thumbnail_hashes_are_stored_as_bytes_and_listed_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.assay");
+    let all = Filter::default();
+    let page = Page {
+        offset: 0,
+        limit: 1000,
+    };
+    let expected = {
+        let mut p = assay_core::Project::create(&path).unwrap();
+        import_sample(&mut p);
+        let rows = p.query(&all, page).unwrap().rows;
+        let expected: Vec<(String, Option<String>)> = rows
+            .iter()
+            .map(|r| {
+                let c = p.item(r.id).unwrap().content;
+                (r.ext_id.clone(), c.images.first().map(|i| i.hash.clone()))
+            })
+            .collect();
+        let listed: Vec<(String, Option<String>)> =
+            rows.into_iter().map(|r| (r.ext_id, r.thumb_hash)).collect();
+        assert_eq!(listed, expected);
+        assert!(
+            expected.iter().any(|e| e.1.is_some()),
+            "the sample has images"
+        );
+        expected
+    };
+    let types = |conn: &rusqlite::Connection| -> Vec<String> {
+        let mut st = conn
+            .prepare("SELECT DISTINCT typeof(thumb_hash) FROM items ORDER BY 1")
+            .unwrap();
+        st.query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        assert_eq!(types(&conn), ["blob"], "every sample item has an image");
+        // As a project made before migration 0035 holds them.
+        conn.execute_batch(
+            "UPDATE items SET thumb_hash = lower(hex(thumb_hash)) WHERE thumb_hash IS NOT NULL;
+             PRAGMA user_version = 34;",
+        )
+        .unwrap();
+        assert_eq!(types(&conn), ["text"]);
+    }
+    let p = assay_core::Project::open(&path).unwrap();
+    let listed: Vec<(String, Option<String>)> = p
+        .query(&all, page)
+        .unwrap()
+        .rows
+        .into_iter()
+        .map(|r| (r.ext_id, r.thumb_hash))
+        .collect();
+    assert_eq!(listed, expected);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    assert_eq!(types(&conn), ["blob"], "every sample item has an image");
+}
