@@ -360,6 +360,7 @@ impl ItemContent {
         .into_iter()
         .flatten()
         .chain(self.options.iter().map(|o| &o.text))
+        .filter(|part| !part.is_empty())
         {
             if !s.is_empty() {
                 s.push('\n');

@@ -146,13 +146,19 @@ pub(crate) fn keep_extras_only(conn: &Connection) -> Result<()> {
                 head.push_str(&a);
             }
             let head = head.to_lowercase();
-            if body == head {
-                delete.execute([id])?;
-            } else if let Some(rest) = body
+            // Older code wrote a line break before every part, empty ones too: what is left
+            // after the question and answer may be only line breaks, or start with them.
+            match body
                 .strip_prefix(head.as_str())
-                .and_then(|r| r.strip_prefix('\n'))
+                .map(|rest| rest.trim_start_matches('\n'))
             {
-                update.execute(params![id, rest])?;
+                Some("") => {
+                    delete.execute([id])?;
+                }
+                Some(rest) => {
+                    update.execute(params![id, rest])?;
+                }
+                None => {}
             }
         }
     }
@@ -160,28 +166,42 @@ pub(crate) fn keep_extras_only(conn: &Connection) -> Result<()> {
 
 /// Whether `haystack`, lower-cased, contains `needle` (already lower-cased): the short-text
 /// scan's test on the items' question and answer columns, registered as `folded_contains`.
-/// SQLite's own `lower` folds ASCII only. Folds into a buffer the thread keeps, so a scan of a
-/// million items allocates nothing per row.
-pub(crate) fn folded_contains(haystack: &str, needle: &str) -> bool {
-    if needle.is_empty() {
+/// SQLite's own `lower` folds ASCII only. The text comes as SQLite's bytes: the common case
+/// (an ASCII needle) never decodes it, and the rest folds into a buffer the thread keeps, so a
+/// scan of a million items allocates nothing per row.
+pub(crate) fn folded_contains(haystack: &[u8], needle: &str) -> bool {
+    let n = needle.as_bytes();
+    let Some((&first, rest)) = n.split_first() else {
         return true;
-    }
-    // Only two characters outside ASCII lower-case to ASCII: KELVIN SIGN to `k` and LATIN
-    // CAPITAL LETTER I WITH DOT ABOVE to `i` and a combining dot. Without them, an ASCII run
-    // of the lower-cased text is an ASCII run of the text lower-cased, so an ASCII needle is
-    // matched on the text's bytes, without folding it (a third of the scan's time otherwise).
-    if needle.is_ascii() && !haystack.contains(['\u{212A}', '\u{130}']) {
-        let (hay, n) = (haystack.as_bytes(), needle.as_bytes());
-        let (first, rest) = (n[0], &n[1..]);
-        return memchr::memchr2_iter(first.to_ascii_lowercase(), first.to_ascii_uppercase(), hay)
-            .any(|i| {
-                hay.get(i + 1..i + n.len())
-                    .is_some_and(|w| w.eq_ignore_ascii_case(rest))
-            });
+    };
+    // Only two characters outside ASCII lower-case to ASCII: KELVIN SIGN (E2 84 AA) to `k` and
+    // LATIN CAPITAL LETTER I WITH DOT ABOVE (C4 B0) to `i` and a combining dot. Without them,
+    // an ASCII run of the lower-cased text is an ASCII run of the text lower-cased, so an ASCII
+    // needle is matched on the text's bytes without folding or even decoding them (which
+    // took most of the scan's time).
+    if needle.is_ascii() && !folds_into_ascii(haystack) {
+        return memchr::memchr2_iter(
+            first.to_ascii_lowercase(),
+            first.to_ascii_uppercase(),
+            haystack,
+        )
+        .any(|i| {
+            haystack
+                .get(i + 1..i + n.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(rest))
+        });
     }
     if haystack.is_ascii() {
-        // A lower-cased ASCII text holds only ASCII.
+        // The needle is not ASCII here, and a lower-cased ASCII text holds only ASCII.
         return false;
+    }
+    let Ok(haystack) = std::str::from_utf8(haystack) else {
+        return false;
+    };
+    // A capital sigma lower-cases by its context (final `ς` at a word's end): only the whole
+    // text's `to_lowercase` knows, and it is what the search text was folded with before.
+    if haystack.contains('\u{3A3}') {
+        return haystack.to_lowercase().contains(needle);
     }
     thread_local! {
         static FOLDED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
@@ -193,9 +213,21 @@ pub(crate) fn folded_contains(haystack: &str, needle: &str) -> bool {
     })
 }
 
-/// Registers [`folded_contains`] on a connection.
+/// Whether a UTF-8 text holds KELVIN SIGN or LATIN CAPITAL LETTER I WITH DOT ABOVE.
+fn folds_into_ascii(text: &[u8]) -> bool {
+    memchr::memchr2_iter(0xE2, 0xC4, text).any(|i| {
+        matches!(
+            (text[i], text.get(i + 1), text.get(i + 2)),
+            (0xE2, Some(0x84), Some(0xAA)) | (0xC4, Some(0xB0), _)
+        )
+    })
+}
+
+/// Registers [`folded_contains`] on a connection: `folded_contains(text, needle)`, false when
+/// either is NULL or not text.
 pub(crate) fn register(conn: &Connection) -> Result<()> {
     use rusqlite::functions::FunctionFlags;
+    use rusqlite::types::ValueRef;
     conn.create_scalar_function(
         "folded_contains",
         2,
@@ -203,10 +235,10 @@ pub(crate) fn register(conn: &Connection) -> Result<()> {
             | FunctionFlags::SQLITE_DETERMINISTIC
             | FunctionFlags::SQLITE_INNOCUOUS,
         |ctx| {
-            let text = ctx.get_raw(0);
-            let needle = ctx.get_raw(1);
-            Ok(match (text.as_str_or_null(), needle.as_str_or_null()) {
-                (Ok(Some(t)), Ok(Some(n))) => folded_contains(t, n),
+            Ok(match (ctx.get_raw(0), ctx.get_raw(1)) {
+                (ValueRef::Text(t), ValueRef::Text(n)) => {
+                    std::str::from_utf8(n).is_ok_and(|n| folded_contains(t, n))
+                }
                 _ => false,
             })
         },
@@ -297,25 +329,34 @@ mod tests {
 
     #[test]
     fn folded_contains_folds_the_text_beyond_ascii() {
-        assert!(folded_contains("Which BRAND?", "br"));
-        assert!(folded_contains("Which BRAND?", "d?"));
-        assert!(!folded_contains("Which BRAND?", "rb"));
+        let has = |h: &str, n: &str| folded_contains(h.as_bytes(), n);
+        assert!(has("Which BRAND?", "br"));
+        assert!(has("Which BRAND?", "d?"));
+        assert!(!has("Which BRAND?", "rb"));
         // An ASCII text never holds a non-ASCII needle.
-        assert!(!folded_contains("Which BRAND?", "é"));
-        assert!(folded_contains("CAFÉ 東京", "fé"));
-        assert!(folded_contains("ÀJ", "àj"));
-        assert!(folded_contains("ΣΟΦΊΑ", "σο"));
-        assert!(!folded_contains("東京", "京東"));
-        assert!(folded_contains("", ""));
-        assert!(!folded_contains("", "a"));
+        assert!(!has("Which BRAND?", "é"));
+        assert!(has("CAFÉ 東京", "fé"));
+        assert!(has("ÀJ", "àj"));
+        assert!(has("ΣΟΦΊΑ", "σο"));
+        // A word's final capital sigma is a final sigma, as `str::to_lowercase` makes it.
+        assert!(has("ΠΟΣΟΣ", "ος"));
+        assert!(has("ΠΟΣΟΣ", "οσ"));
+        assert!(!has("ΟΣ", "σ"));
+        assert!(!has("東京", "京東"));
+        assert!(has("", ""));
+        assert!(!has("", "a"));
         // The thread's buffer starts clean for each call.
-        assert!(folded_contains("ÉTÉ long", "lo"));
-        assert!(!folded_contains("É", "lo"));
+        assert!(has("ÉTÉ long", "lo"));
+        assert!(!has("É", "lo"));
         // The two characters that lower-case to ASCII.
-        assert!(folded_contains("500 \u{212A}M", "km"));
-        assert!(folded_contains("\u{130}stanbul", "i"));
-        assert!(!folded_contains("\u{130}stanbul", "is"));
-        assert!(folded_contains("東京 Tower", "r"));
+        assert!(has("500 \u{212A}M", "km"));
+        assert!(has("\u{130}stanbul", "i"));
+        assert!(!has("\u{130}stanbul", "is"));
+        assert!(has("東京 Tower", "r"));
+        // Bytes that only start the two sequences, and an `I` with dot above beside ASCII.
+        assert!(has("\u{2100}\u{0100}x", "x"));
+        assert!(has("ÀB \u{130}", "i"));
+        assert!(!has("ÀB \u{130}", "ib"));
     }
 
     #[test]

@@ -924,12 +924,36 @@ fn migration_keeps_only_the_search_extras() {
             .collect();
         (items, rows[0].id)
     };
+    // Older code put a line break before every part, empty ones too: an item whose only
+    // extra was an empty variant, and one whose first extra was.
+    let plain_id = items
+        .iter()
+        .find(|(id, c)| *id != odd_id && c.search_extras().is_empty())
+        .unwrap()
+        .0;
+    let rich_id = items
+        .iter()
+        .find(|(id, c)| *id != odd_id && !c.search_extras().is_empty())
+        .unwrap()
+        .0;
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute("DELETE FROM item_search", []).unwrap();
         for (id, c) in &items {
+            let head = format!(
+                "{}{}",
+                c.question,
+                c.answer
+                    .as_ref()
+                    .map(|a| format!("\n{a}"))
+                    .unwrap_or_default()
+            );
             let body = if *id == odd_id {
                 "a body some older code wrote".to_string()
+            } else if *id == plain_id {
+                format!("{head}\n").to_lowercase()
+            } else if *id == rich_id {
+                format!("{head}\n\n{}", c.search_extras()).to_lowercase()
             } else {
                 c.search_text().to_lowercase()
             };
