@@ -41,6 +41,9 @@ enum Command {
     Edit(commands::items::EditArgs),
     /// Counts per dataset, operation and status.
     Stats,
+    /// Give the project file's free pages back to the file system (SQLite's VACUUM: needs free
+    /// disk about the file's size, and the project to itself, while it runs).
+    Compact,
     /// Manage users and roles.
     #[command(subcommand)]
     User(commands::project::UserCommand),
@@ -145,6 +148,7 @@ fn main() -> ExitCode {
         Command::Show(a) => commands::items::show(&ctx, a),
         Command::Edit(a) => commands::items::edit(&ctx, a),
         Command::Stats => commands::project::stats(&ctx),
+        Command::Compact => commands::project::compact(&ctx),
         Command::User(c) => commands::project::user(&ctx, c),
         Command::Model(c) => commands::eval::model(&ctx, c),
         Command::Template(c) => commands::eval::template(&ctx, c),

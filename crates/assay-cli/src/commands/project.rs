@@ -47,6 +47,21 @@ pub fn stats(ctx: &Ctx) -> anyhow::Result<()> {
     Ok(())
 }
 
+pub fn compact(ctx: &Ctx) -> anyhow::Result<()> {
+    let p = ctx.open()?;
+    let r = p.compact()?;
+    if ctx.json {
+        return output::json(&r);
+    }
+    println!(
+        "{:.1} MB -> {:.1} MB ({} free pages given back)",
+        r.bytes_before as f64 / 1e6,
+        r.bytes_after as f64 / 1e6,
+        r.free_pages_before
+    );
+    Ok(())
+}
+
 #[derive(Subcommand)]
 pub enum UserCommand {
     /// Add a user: a new person may be an annotator or a researcher (an auditor only as the

@@ -5,6 +5,7 @@ pub mod blind;
 pub mod boxes;
 pub mod bulk;
 pub mod comments;
+pub mod compact;
 pub(crate) mod connection;
 pub use connection::configure_sqlite;
 pub mod datasets;
