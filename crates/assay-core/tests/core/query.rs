@@ -788,7 +788,7 @@ fn facets_under_one_kind_of_filter_are_the_counted_ones() {
 
 /// How many rows `item_search` holds, and the body of `ext`'s row if it has one.
 fn search_rows(p: &assay_core::Project, dir: &std::path::Path, ext: &str) -> (i64, Option<String>) {
-    let id = p.item_id_by_ext_any(ext);
+    let id = sample_id(p, ext);
     let conn = rusqlite::Connection::open(dir.join("t.assay")).unwrap();
     let n = conn
         .query_row("SELECT count(*) FROM item_search", [], |r| r.get(0))
@@ -801,25 +801,24 @@ fn search_rows(p: &assay_core::Project, dir: &std::path::Path, ext: &str) -> (i6
     (n, body)
 }
 
-trait ByExt {
-    fn item_id_by_ext_any(&self, ext: &str) -> i64;
+/// The sample item `ext`'s id, through the store's own lookup (its dataset from its prefix).
+fn sample_id(p: &assay_core::Project, ext: &str) -> i64 {
+    let dataset = match ext.split('-').next() {
+        Some("jg") => "jgraph-mini",
+        Some("cr") => "crag-mini",
+        Some("vg") => "vague-mini",
+        _ => "haerae-mini",
+    };
+    p.item_id_by_ext(dataset, ext).unwrap()
 }
 
-impl ByExt for assay_core::Project {
-    fn item_id_by_ext_any(&self, ext: &str) -> i64 {
-        let f = Filter::default();
-        let rows = self
-            .query(
-                &f,
-                Page {
-                    offset: 0,
-                    limit: 1000,
-                },
-            )
-            .unwrap()
-            .rows;
-        rows.into_iter().find(|r| r.ext_id == ext).unwrap().id
-    }
+/// Every item of a small project, in list order.
+fn all_rows(p: &assay_core::Project) -> Vec<assay_core::store::ItemRow> {
+    let page = Page {
+        offset: 0,
+        limit: 10_000,
+    };
+    p.query(&Filter::default(), page).unwrap().rows
 }
 
 #[test]
@@ -831,23 +830,14 @@ fn short_latin_text_is_found_in_questions_answers_variants_and_options() {
         ..Default::default()
     };
     // Only items with text beyond their question and answer have a scan row, holding just that.
-    let with_extras = p
-        .query(
-            &Filter::default(),
-            Page {
-                offset: 0,
-                limit: 1000,
-            },
-        )
-        .unwrap()
-        .rows
+    let with_extras = all_rows(&p)
         .iter()
         .filter(|r| !p.item(r.id).unwrap().content.search_extras().is_empty())
         .count() as i64;
     let (rows, body) = search_rows(&p, d.path(), "vg-001");
     assert_eq!(rows, with_extras);
     assert!(rows > 0, "the sample has items with options or variants");
-    let vg = p.item(p.item_id_by_ext_any("vg-001")).unwrap().content;
+    let vg = p.item(sample_id(&p, "vg-001")).unwrap().content;
     assert_eq!(
         body,
         Some(vg.search_extras().to_lowercase()).filter(|b| !b.is_empty())
@@ -857,7 +847,7 @@ fn short_latin_text_is_found_in_questions_answers_variants_and_options() {
     // a variant and an option.
     let set =
         |p: &mut assay_core::Project, ext: &str, change: &dyn Fn(&mut assay_core::ItemContent)| {
-            let id = p.item_id_by_ext_any(ext);
+            let id = sample_id(p, ext);
             let mut e = edit_of(p, id);
             change(&mut e.content);
             p.save_edit(id, &e, &a).unwrap();
@@ -891,7 +881,7 @@ fn short_latin_text_is_found_in_questions_answers_variants_and_options() {
     set(&mut p, "jg-002", &|c| c.explicit_question = None);
     assert!(ids(&p, &f("ɋx")).is_empty());
     let (after, row) = search_rows(&p, d.path(), "jg-002");
-    let jg2 = p.item(p.item_id_by_ext_any("jg-002")).unwrap().content;
+    let jg2 = p.item(sample_id(&p, "jg-002")).unwrap().content;
     if jg2.search_extras().is_empty() {
         assert_eq!((after, row), (before - 1, None));
     } else {
@@ -908,16 +898,7 @@ fn migration_keeps_only_the_search_extras() {
     let (items, odd_id) = {
         let mut p = assay_core::Project::create(&path).unwrap();
         import_sample(&mut p);
-        let rows = p
-            .query(
-                &Filter::default(),
-                Page {
-                    offset: 0,
-                    limit: 1000,
-                },
-            )
-            .unwrap()
-            .rows;
+        let rows = all_rows(&p);
         let items: Vec<(i64, assay_core::ItemContent)> = rows
             .iter()
             .map(|r| (r.id, p.item(r.id).unwrap().content))
