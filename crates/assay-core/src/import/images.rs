@@ -24,6 +24,8 @@ pub struct ImageLoader {
     by_hash: HashMap<String, LoadedImage>,
     /// Images to write, in first-seen order.
     pub new: Vec<StoredImage>,
+    /// The bytes `new` holds.
+    new_bytes: usize,
 }
 
 impl ImageLoader {
@@ -38,7 +40,20 @@ impl ImageLoader {
             by_path: HashMap::new(),
             by_hash: HashMap::new(),
             new: Vec::new(),
+            new_bytes: 0,
         })
+    }
+
+    /// The images found since the last call, to be written; the loader keeps only what it
+    /// needs to recognise them again.
+    pub fn take_new(&mut self) -> Vec<StoredImage> {
+        self.new_bytes = 0;
+        std::mem::take(&mut self.new)
+    }
+
+    /// The bytes of the images found since the last [`Self::take_new`].
+    pub fn new_bytes(&self) -> usize {
+        self.new_bytes
     }
 
     pub fn load(
@@ -102,6 +117,9 @@ impl ImageLoader {
             height: info.height,
             name: None,
         };
+        if link.is_none() {
+            self.new_bytes += bytes.len();
+        }
         self.new.push(StoredImage {
             hash: hash.clone(),
             width: info.width,

@@ -3,6 +3,7 @@
 //! written unless there are none; the write itself is one transaction.
 
 pub mod images;
+mod json_array;
 pub mod layouts;
 pub mod mapping;
 pub mod records;
@@ -29,7 +30,6 @@ type ReadBatch = (Vec<StoredImage>, Vec<ItemRow>, usize, Option<NewDict>);
 use crate::store::{NewItem, Project};
 use images::ImageLoader;
 use mapping::{Draft, ImageSource, ImageSpec, Mapping};
-use records::Records;
 
 #[derive(Debug, Clone, Default)]
 pub struct ImportOptions {
@@ -110,8 +110,13 @@ impl Handing {
     }
 }
 
-/// How many items a [`Batch`] holds.
+/// How many items a [`Batch`] holds at most.
 const BATCH: usize = 1000;
+
+/// How many bytes of new images a [`Batch`] holds at most: with an image of its own per item
+/// (a Hugging Face image dataset, a folder of photos), a thousand items could be hundreds of
+/// MB, and a few batches are in flight between the reading and the writing thread.
+const BATCH_IMAGE_BYTES: usize = 16 << 20;
 
 /// A data file opened for reading: its layout known (from its first record when not given),
 /// nothing read past that record yet.
@@ -122,7 +127,6 @@ pub(crate) struct Opened {
     pub total: usize,
     mapping: Option<Mapping>,
     records: records::RecordIter,
-    blobs: Vec<std::sync::Arc<Vec<u8>>>,
     loader: ImageLoader,
     /// Problems found while opening (inline image references resolved over all records).
     problems: Vec<Problem>,
@@ -131,10 +135,7 @@ pub(crate) struct Opened {
 impl Opened {
     pub(crate) fn open(path: &Path, opts: &ImportOptions) -> Result<Self> {
         let (stream, data_dir) = if path.is_dir() {
-            (
-                records::Stream::whole(read_folder(path)?),
-                path.to_path_buf(),
-            )
+            (read_folder(path)?, path.to_path_buf())
         } else {
             let dir = path
                 .parent()
@@ -193,7 +194,6 @@ impl Opened {
             total,
             mapping,
             records,
-            blobs: stream.blobs,
             loader,
             problems,
         })
@@ -233,7 +233,7 @@ impl Opened {
                            stopped: &mut bool,
                            read: usize|
          -> Result<()> {
-            let mut images = std::mem::take(&mut loader.new);
+            let mut images = loader.take_new();
             // A full-sized one left behind: grown from empty, each batch was copied ten times.
             let mut items = std::mem::replace(batch, Vec::with_capacity(BATCH));
             if *stopped {
@@ -291,6 +291,7 @@ impl Opened {
                                     rec.location.clone()
                                 },
                                 value,
+                                blobs: rec.blobs.clone(),
                             })
                             .collect()
                     }
@@ -334,7 +335,7 @@ impl Opened {
                 };
                 first_seen.insert(ext_id.clone().into(), at);
                 let before = self.loader.new.len();
-                match resolve_images(draft, &mut self.loader, &self.blobs) {
+                match resolve_images(draft, &mut self.loader, &rec.blobs) {
                     Ok(content) => {
                         image_refs += content.images.len();
                         new_images += self.loader.new.len() - before;
@@ -347,13 +348,13 @@ impl Opened {
                         problems.extend(errs.into_iter().map(|e| Problem::new(&rec.location, e)))
                     }
                 }
-                if batch.len() >= BATCH {
+                if batch.len() >= BATCH || self.loader.new_bytes() >= BATCH_IMAGE_BYTES {
                     hand_on(&mut batch, &mut self.loader, &problems, &mut stopped, read)?;
                 }
             }
             if !handing.keeps_items(!problems.is_empty()) {
                 // Nothing will be written: keep no image bytes.
-                self.loader.new.clear();
+                self.loader.take_new();
                 batch.clear();
             }
         }
@@ -703,22 +704,19 @@ fn resolve_images(
 
 /// An image folder: Hugging Face `imagefolder` layout when it has `metadata.jsonl`/`.csv`
 /// (rows name their image in `file_name`), otherwise one item per image file.
-fn read_folder(dir: &Path) -> Result<Records> {
+fn read_folder(dir: &Path) -> Result<records::Stream> {
     for meta in ["metadata.jsonl", "metadata.csv", "metadata.json"] {
         let p = dir.join(meta);
         if p.exists() {
-            return records::read(&p);
+            return records::Stream::open(&p);
         }
     }
     // A Hugging Face dataset folder: Parquet shards at any depth (`data/`, one folder per
-    // config such as JMMMU's subjects), read in path order as one dataset.
+    // config such as JMMMU's subjects), read in path order as one dataset, a shard at a time.
     let shards = parquet_shards(dir, 3)?;
     if !shards.is_empty() {
-        let mut all = Records::default();
-        for shard in shards {
-            all.append(records::read(&shard)?);
-        }
-        return Ok(all);
+        let total = shards.iter().map(|s| records::ParquetRows::count(s)).sum();
+        return Ok(records::Stream::chain(shards, total));
     }
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| Error::io(dir, e))?
@@ -730,8 +728,8 @@ fn read_folder(dir: &Path) -> Result<Records> {
         })
         .collect();
     files.sort();
-    let mut out = Records::default();
-    for f in files {
+    let total = files.len();
+    let records = files.into_iter().map(|f| {
         let name = f
             .file_name()
             .unwrap_or_default()
@@ -742,12 +740,15 @@ fn read_folder(dir: &Path) -> Result<Records> {
             .unwrap_or_default()
             .to_string_lossy()
             .into_owned();
-        out.records.push(records::Record {
-            location: f.display().to_string(),
-            value: serde_json::json!({"id": stem, "question": "", "image": name}),
-        });
-    }
-    Ok(out)
+        Ok(records::Record::new(
+            f.display().to_string(),
+            serde_json::json!({"id": stem, "question": "", "image": name}),
+        ))
+    });
+    Ok(records::Stream {
+        records: Box::new(records),
+        total,
+    })
 }
 
 /// Parquet files under `dir` (up to `depth` folders down), sorted by path.

@@ -12,76 +12,37 @@ use crate::error::{Error, Problem, Result};
 
 pub const BLOB_KEY: &str = "$blob";
 
+/// One record of a data file. A binary cell (Parquet image bytes) is moved into `blobs` and
+/// its place in `value` holds `{"$blob": n}`, its index there: each record carries its own, so
+/// a record's bytes go when the record does.
 #[derive(Debug, Clone)]
 pub struct Record {
     pub location: String,
     pub value: Value,
+    pub blobs: Vec<Arc<Vec<u8>>>,
+}
+
+impl Record {
+    pub fn new(location: String, value: Value) -> Self {
+        Self {
+            location,
+            value,
+            blobs: Vec::new(),
+        }
+    }
 }
 
 #[derive(Debug, Default)]
 pub struct Records {
     pub records: Vec<Record>,
-    pub blobs: Vec<Arc<Vec<u8>>>,
     pub problems: Vec<Problem>,
 }
 
-impl Records {
-    /// Adds another file's records, renumbering its blob references after this one's.
-    pub fn append(&mut self, mut other: Records) {
-        let offset = self.blobs.len() as u64;
-        for r in &mut other.records {
-            shift_blobs(&mut r.value, offset);
-        }
-        self.records.append(&mut other.records);
-        self.blobs.append(&mut other.blobs);
-        self.problems.append(&mut other.problems);
-    }
-}
-
-fn shift_blobs(v: &mut Value, offset: u64) {
-    match v {
-        Value::Object(m) => {
-            if let Some(Value::Number(n)) = m.get(BLOB_KEY) {
-                if let Some(i) = n.as_u64() {
-                    m.insert(BLOB_KEY.into(), Value::from(i + offset));
-                    return;
-                }
-            }
-            m.values_mut().for_each(|x| shift_blobs(x, offset));
-        }
-        Value::Array(a) => a.iter_mut().for_each(|x| shift_blobs(x, offset)),
-        _ => {}
-    }
-}
-
+/// Reads a whole data file (for callers that need every record at hand; an import streams
+/// through [`Stream`]).
 pub fn read(path: &Path) -> Result<Records> {
-    let name = path.display().to_string();
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    match ext.as_str() {
-        "jsonl" | "ndjson" => read_jsonl(path, &name),
-        "json" => read_json(path, &name),
-        "csv" => read_csv(path, &name, b','),
-        "tsv" => read_csv(path, &name, b'\t'),
-        "parquet" => read_parquet(path, &name),
-        other => Err(Error::Invalid(format!(
-            "{name}: unsupported file type {other:?} (use .jsonl, .json, .csv, .tsv, .parquet or an image folder)"
-        ))),
-    }
-}
-
-fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    String::from_utf8(bytes)
-        .map_err(|e| Error::Invalid(format!("{}: not UTF-8 text ({e})", path.display())))
-}
-
-fn read_jsonl(path: &Path, name: &str) -> Result<Records> {
     let mut out = Records::default();
-    for r in JsonlLines::open(path, name)? {
+    for r in Stream::open(path)?.records {
         match r {
             Ok(rec) => out.records.push(rec),
             Err(p) => out.problems.push(p),
@@ -150,7 +111,7 @@ impl Iterator for JsonlLines {
 
 fn parse_line(line: &str, location: String) -> std::result::Result<Record, Problem> {
     match serde_json::from_str::<Value>(line) {
-        Ok(v @ Value::Object(_)) => Ok(Record { location, value: v }),
+        Ok(v @ Value::Object(_)) => Ok(Record::new(location, v)),
         Ok(_) => Err(Problem::new(
             location,
             "expected a JSON object on this line",
@@ -178,12 +139,10 @@ fn count_lines(path: &Path) -> usize {
 /// Records in file order, each a record or a problem at its location.
 pub type RecordIter = Box<dyn Iterator<Item = std::result::Result<Record, Problem>> + Send>;
 
-/// A data file's records in order, each a record or a problem at its location. JSONL is read as
-/// it is consumed; the other formats (a JSON array, CSV, Parquet: their readers need the whole
-/// file) are read at once.
+/// A data file's records in order, each a record or a problem at its location, read as they
+/// are consumed: whatever the file's size, an import holds a record (a Parquet batch) of it.
 pub struct Stream {
     pub records: RecordIter,
-    pub blobs: Vec<Arc<Vec<u8>>>,
     /// About how many records there are, for progress.
     pub total: usize,
 }
@@ -191,18 +150,53 @@ pub struct Stream {
 impl Stream {
     pub fn open(path: &Path) -> Result<Self> {
         let name = path.display().to_string();
-        let is_jsonl = path
+        let ext = path
             .extension()
             .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("jsonl") || e.eq_ignore_ascii_case("ndjson"));
-        if is_jsonl {
-            return Ok(Self {
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        Ok(match ext.as_str() {
+            "jsonl" | "ndjson" => Self {
                 records: Box::new(JsonlLines::open(path, &name)?),
-                blobs: Vec::new(),
                 total: count_lines(path),
-            });
+            },
+            "json" => Self {
+                records: Box::new(super::json_array::JsonArrayElements::open(path, &name)?),
+                total: super::json_array::JsonArrayElements::count(path),
+            },
+            "csv" => csv_rows(path, &name, b',')?,
+            "tsv" => csv_rows(path, &name, b'\t')?,
+            "parquet" => {
+                let rows = ParquetRows::open(path, &name)?;
+                Self {
+                    total: rows.total,
+                    records: Box::new(rows),
+                }
+            }
+            other => {
+                return Err(Error::Invalid(format!(
+                    "{name}: unsupported file type {other:?} (use .jsonl, .json, .csv, .tsv, .parquet or an image folder)"
+                )))
+            }
+        })
+    }
+
+    /// Several files' records as one stream, each file opened when the one before is done
+    /// (a file that does not open is a problem at its place).
+    pub fn chain(paths: Vec<std::path::PathBuf>, total: usize) -> Self {
+        let records = paths.into_iter().flat_map(|p| -> RecordIter {
+            match Self::open(&p) {
+                Ok(s) => s.records,
+                Err(e) => Box::new(std::iter::once(Err(Problem::new(
+                    p.display().to_string(),
+                    e.to_string(),
+                )))),
+            }
+        });
+        Self {
+            records: Box::new(records),
+            total,
         }
-        Ok(Self::whole(read(path)?))
     }
 
     /// Records already read, problems first (where they were reported before streaming).
@@ -215,65 +209,13 @@ impl Stream {
                     .map(Err)
                     .chain(r.records.into_iter().map(Ok)),
             ),
-            blobs: r.blobs,
         }
     }
 }
 
-fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset.min(text.len())]
-        .iter()
-        .filter(|b| **b == b'\n')
-        .count()
-        + 1
-}
-
-/// A JSON array of objects (or `{"data": [...]}`); each element's line is found from its
-/// position in the text.
-fn read_json(path: &Path, name: &str) -> Result<Records> {
-    let text = read_text(path)?;
-    let mut out = Records::default();
-    let raw: Vec<&serde_json::value::RawValue> = match serde_json::from_str(&text) {
-        Ok(v) => v,
-        Err(_) => {
-            #[derive(serde::Deserialize)]
-            struct Wrapped<'a> {
-                #[serde(alias = "items", alias = "rows", borrow)]
-                data: Vec<&'a serde_json::value::RawValue>,
-            }
-            match serde_json::from_str::<Wrapped>(&text) {
-                Ok(w) => w.data,
-                Err(e) => {
-                    out.problems.push(Problem::new(
-                        format!("{name}:{}", e.line()),
-                        format!("malformed JSON (expected an array of objects): {e}"),
-                    ));
-                    return Ok(out);
-                }
-            }
-        }
-    };
-    let base = text.as_ptr() as usize;
-    let mut line = 1;
-    let mut last = 0;
-    for r in raw {
-        let offset = r.get().as_ptr() as usize - base;
-        line += line_of(&text[last..offset], offset - last) - 1;
-        last = offset;
-        let location = format!("{name}:{line}");
-        match serde_json::from_str::<Value>(r.get()) {
-            Ok(v @ Value::Object(_)) => out.records.push(Record { location, value: v }),
-            Ok(_) => out
-                .problems
-                .push(Problem::new(location, "expected a JSON object")),
-            Err(e) => out.problems.push(Problem::new(location, e.to_string())),
-        }
-    }
-    Ok(out)
-}
-
-/// CSV cells that hold JSON lists or objects (a common way to flatten options) are parsed.
-fn read_csv(path: &Path, name: &str, delimiter: u8) -> Result<Records> {
+/// CSV (or TSV) rows as records; cells that hold JSON lists or objects (a common way to
+/// flatten options) are parsed. The header row is read at once: a file without one is refused.
+fn csv_rows(path: &Path, name: &str, delimiter: u8) -> Result<Stream> {
     let mut rdr = csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .flexible(false)
@@ -283,67 +225,121 @@ fn read_csv(path: &Path, name: &str, delimiter: u8) -> Result<Records> {
         .headers()
         .map_err(|e| Error::Invalid(format!("{name}:1: {e}")))?
         .clone();
-    let mut out = Records::default();
-    for rec in rdr.records() {
-        match rec {
-            Ok(r) => {
-                let line = r.position().map_or(0, |p| p.line());
-                let mut m = Map::new();
-                for (h, cell) in headers.iter().zip(r.iter()) {
-                    let t = cell.trim();
-                    let v = if (t.starts_with('[') && t.ends_with(']'))
-                        || (t.starts_with('{') && t.ends_with('}'))
-                    {
-                        serde_json::from_str(t).unwrap_or_else(|_| Value::String(cell.into()))
-                    } else if cell.is_empty() {
-                        Value::Null
-                    } else {
-                        Value::String(cell.into())
-                    };
-                    m.insert(h.to_string(), v);
-                }
-                out.records.push(Record {
-                    location: format!("{name}:{line}"),
-                    value: Value::Object(m),
-                });
+    let name = name.to_string();
+    let records = rdr.into_records().map(move |rec| match rec {
+        Ok(r) => {
+            let line = r.position().map_or(0, |p| p.line());
+            let mut m = Map::new();
+            for (h, cell) in headers.iter().zip(r.iter()) {
+                let t = cell.trim();
+                let v = if (t.starts_with('[') && t.ends_with(']'))
+                    || (t.starts_with('{') && t.ends_with('}'))
+                {
+                    serde_json::from_str(t).unwrap_or_else(|_| Value::String(cell.into()))
+                } else if cell.is_empty() {
+                    Value::Null
+                } else {
+                    Value::String(cell.into())
+                };
+                m.insert(h.to_string(), v);
             }
-            Err(e) => {
-                let line = e.position().map_or(0, |p| p.line());
-                out.problems
-                    .push(Problem::new(format!("{name}:{line}"), e.to_string()));
-            }
+            Ok(Record::new(format!("{name}:{line}"), Value::Object(m)))
         }
-    }
-    Ok(out)
+        Err(e) => {
+            let line = e.position().map_or(0, |p| p.line());
+            Err(Problem::new(format!("{name}:{line}"), e.to_string()))
+        }
+    });
+    Ok(Stream {
+        records: Box::new(records),
+        // The header is a line; a quoted cell may span lines, so this is an upper bound.
+        total: count_lines(path).saturating_sub(1),
+    })
 }
 
-fn read_parquet(path: &Path, name: &str) -> Result<Records> {
-    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-        .and_then(|b| b.with_batch_size(1024).build())
-        .map_err(|e| Error::Invalid(format!("{name}: not a readable Parquet file: {e}")))?;
-    let mut out = Records::default();
-    let mut row = 0usize;
-    for batch in reader {
-        let batch = batch.map_err(|e| Error::Invalid(format!("{name}: row {row}: {e}")))?;
-        let schema = batch.schema();
-        for r in 0..batch.num_rows() {
-            row += 1;
-            let mut m = Map::new();
-            for (field, col) in schema.fields().iter().zip(batch.columns()) {
-                m.insert(
-                    field.name().clone(),
-                    arrow_json::cell(col.as_ref(), r, &mut out.blobs),
-                );
-            }
-            out.records.push(Record {
-                location: format!("{name}:row {row}"),
-                value: Value::Object(m),
-            });
-        }
+/// Rows of a Parquet file decoded a few at a time: a batch holds at most this many rows, so
+/// that rows of large images (Hugging Face image datasets embed them) stay a few MB in memory.
+const PARQUET_BATCH_ROWS: usize = 64;
+
+pub struct ParquetRows {
+    reader: parquet::arrow::arrow_reader::ParquetRecordBatchReader,
+    batch: Option<arrow_array::RecordBatch>,
+    next_in_batch: usize,
+    row: usize,
+    name: String,
+    done: bool,
+    pub total: usize,
+}
+
+impl ParquetRows {
+    pub fn open(path: &Path, name: &str) -> Result<Self> {
+        use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        let not_readable = |e: parquet::errors::ParquetError| {
+            Error::Invalid(format!("{name}: not a readable Parquet file: {e}"))
+        };
+        let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(not_readable)?;
+        let total = usize::try_from(builder.metadata().file_metadata().num_rows()).unwrap_or(0);
+        let reader = builder
+            .with_batch_size(PARQUET_BATCH_ROWS)
+            .build()
+            .map_err(not_readable)?;
+        Ok(Self {
+            reader,
+            batch: None,
+            next_in_batch: 0,
+            row: 0,
+            name: name.to_string(),
+            done: false,
+            total,
+        })
     }
-    Ok(out)
+
+    /// The rows in a Parquet file, from its footer.
+    pub fn count(path: &Path) -> usize {
+        Self::open(path, "").map_or(0, |r| r.total)
+    }
+}
+
+impl Iterator for ParquetRows {
+    type Item = std::result::Result<Record, Problem>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            if let Some(batch) = self
+                .batch
+                .as_ref()
+                .filter(|b| self.next_in_batch < b.num_rows())
+            {
+                let r = self.next_in_batch;
+                self.next_in_batch += 1;
+                self.row += 1;
+                let mut rec = Record::new(format!("{}:row {}", self.name, self.row), Value::Null);
+                let mut m = Map::new();
+                for (field, col) in batch.schema().fields().iter().zip(batch.columns()) {
+                    m.insert(
+                        field.name().clone(),
+                        arrow_json::cell(col.as_ref(), r, &mut rec.blobs),
+                    );
+                }
+                rec.value = Value::Object(m);
+                return Some(Ok(rec));
+            }
+            self.next_in_batch = 0;
+            match self.reader.next() {
+                Some(Ok(batch)) => self.batch = Some(batch),
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Some(Err(Problem::new(
+                        format!("{}:row {}", self.name, self.row + 1),
+                        e.to_string(),
+                    )));
+                }
+                None => self.done = true,
+            }
+        }
+        None
+    }
 }
 
 /// Arrow cells to JSON values.
