@@ -32,25 +32,6 @@ impl Record {
     }
 }
 
-#[derive(Debug, Default)]
-pub struct Records {
-    pub records: Vec<Record>,
-    pub problems: Vec<Problem>,
-}
-
-/// Reads a whole data file (for callers that need every record at hand; an import streams
-/// through [`Stream`]).
-pub fn read(path: &Path) -> Result<Records> {
-    let mut out = Records::default();
-    for r in Stream::open(path)?.records {
-        match r {
-            Ok(rec) => out.records.push(rec),
-            Err(p) => out.problems.push(p),
-        }
-    }
-    Ok(out)
-}
-
 /// A JSONL file read a line at a time, so that an import holds one line of it, never the whole
 /// file. A line that is not UTF-8 or not a JSON object is a problem at that line.
 pub struct JsonlLines {
@@ -196,19 +177,6 @@ impl Stream {
         Self {
             records: Box::new(records),
             total,
-        }
-    }
-
-    /// Records already read, problems first (where they were reported before streaming).
-    pub fn whole(r: Records) -> Self {
-        Self {
-            total: r.records.len(),
-            records: Box::new(
-                r.problems
-                    .into_iter()
-                    .map(Err)
-                    .chain(r.records.into_iter().map(Ok)),
-            ),
         }
     }
 }
@@ -409,6 +377,23 @@ mod arrow_json {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Debug, Default)]
+    struct Records {
+        records: Vec<Record>,
+        problems: Vec<Problem>,
+    }
+
+    fn read(path: &Path) -> Result<Records> {
+        let mut out = Records::default();
+        for r in Stream::open(path)?.records {
+            match r {
+                Ok(rec) => out.records.push(rec),
+                Err(p) => out.problems.push(p),
+            }
+        }
+        Ok(out)
+    }
 
     #[test]
     fn json_array_elements_know_their_lines() {

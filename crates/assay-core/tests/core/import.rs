@@ -172,9 +172,16 @@ fn write_hf_parquet(path: &std::path::Path, rows: &[(&str, &str, &str, Vec<Vec<u
         ],
     )
     .unwrap();
-    let mut w =
-        parquet::arrow::ArrowWriter::try_new(std::fs::File::create(path).unwrap(), schema, None)
-            .unwrap();
+    // Row groups of 100 rows, so that a longer file has several (as published shards do).
+    let props = parquet::file::properties::WriterProperties::builder()
+        .set_max_row_group_row_count(Some(100))
+        .build();
+    let mut w = parquet::arrow::ArrowWriter::try_new(
+        std::fs::File::create(path).unwrap(),
+        schema,
+        Some(props),
+    )
+    .unwrap();
     w.write(&batch).unwrap();
     w.close().unwrap();
 }
@@ -205,6 +212,95 @@ fn hugging_face_parquet_with_image_structs() {
     assert_eq!(m1.images.len(), 2);
     assert_eq!(m1.images[1].name.as_deref(), Some("img1.png"));
     assert_eq!((m1.images[0].width, m1.images[0].height), (10, 6));
+}
+
+/// Rows are read a batch at a time and each carries its own image bytes: every item, across
+/// batches, row groups and shards, gets the image of its own row.
+#[test]
+fn parquet_shards_are_read_row_by_row_each_with_its_own_images() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("hf-set");
+    std::fs::create_dir_all(data.join("data")).unwrap();
+    let image = |i: usize| png(2 + (i / 251) as u32, 3, (i % 251) as u8);
+    let ids: Vec<String> = (0..330).map(|i| format!("r{i:03}")).collect();
+    let questions: Vec<String> = (0..330)
+        .map(|i| format!("Which colour is picture {i}?"))
+        .collect();
+    for (shard, range) in [(0, 0..170), (1, 170..330)] {
+        let rows: Vec<_> = range
+            .map(|i| {
+                (
+                    ids[i].as_str(),
+                    questions[i].as_str(),
+                    "grey",
+                    vec![image(i)],
+                )
+            })
+            .collect();
+        write_hf_parquet(
+            &data.join(format!("data/train-{shard:05}-of-00002.parquet")),
+            &rows,
+        );
+    }
+    let mut p = new_project(dir.path());
+    let r = import(&mut p, &data, &ImportOptions::default()).unwrap();
+    assert_eq!((r.items, r.new_images), (330, 330), "{:?}", r.problems);
+    for i in [0, 63, 64, 99, 100, 169, 170, 233, 234, 329] {
+        let item = p
+            .item(p.item_id_by_ext("hf-set", &ids[i]).unwrap())
+            .unwrap()
+            .content;
+        assert_eq!(item.question, questions[i]);
+        assert_eq!(item.images.len(), 1, "row {i}");
+        assert_eq!(
+            item.images[0].hash,
+            assay_core::imaging::sha256_hex(&image(i)),
+            "row {i} has another row's image"
+        );
+    }
+    let order: Vec<String> = p
+        .query(&Default::default(), Default::default())
+        .unwrap()
+        .rows
+        .into_iter()
+        .map(|r| r.ext_id)
+        .take(3)
+        .collect();
+    assert_eq!(order, vec!["r000", "r001", "r002"], "shards in path order");
+}
+
+/// A JSON array is read an element at a time: each bad element is named at its line (not
+/// only the first, as a whole-file parse did), and nothing is written.
+#[test]
+fn a_json_array_names_every_bad_element_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("set.json");
+    std::fs::write(
+        &data,
+        "{\"version\": \"1.0\", \"data\": [\n{\"id\": \"a\", \"question\": \"Q [1]?\", \"answer\": \"x\"},\n{\"id\": \"b\", \"question\": tru},\n{\"id\": \"c\", \"question\": \"Q3\", \"answer\": \"z\"},\n[1, 2],\n{\"id\": \"e\", \"question\": \"Q5\", \"answer\": \"w\"}\n]}",
+    )
+    .unwrap();
+    let mut p = new_project(dir.path());
+    let err = import(&mut p, &data, &ImportOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("set.json:3: malformed JSON"), "{err}");
+    assert!(err.contains("set.json:5: expected a JSON object"), "{err}");
+    assert!(!err.contains("set.json:4"), "{err}");
+    assert_eq!(item_count(&p), 0);
+    // Mended, the same file imports whole.
+    let text = std::fs::read_to_string(&data)
+        .unwrap()
+        .replace("tru}", "\"Q2\", \"answer\": \"y\"}")
+        .replace("[1, 2],\n", "");
+    std::fs::write(&data, text).unwrap();
+    let r = import(&mut p, &data, &ImportOptions::default()).unwrap();
+    assert_eq!(r.items, 4);
+    let a = p
+        .item(p.item_id_by_ext("set", "a").unwrap())
+        .unwrap()
+        .content;
+    assert_eq!(a.question, "Q [1]?");
 }
 
 #[test]
