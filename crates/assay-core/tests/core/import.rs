@@ -288,6 +288,13 @@ fn a_json_array_names_every_bad_element_and_writes_nothing() {
     assert!(err.contains("set.json:5: expected a JSON object"), "{err}");
     assert!(!err.contains("set.json:4"), "{err}");
     assert_eq!(item_count(&p), 0);
+    // The import's sorts went to files; the connection is given back as it was.
+    let temp_store = |p: &Project| -> i64 {
+        p.connection()
+            .query_row("PRAGMA temp_store", [], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(temp_store(&p), 2, "MEMORY again after a failed import");
     // Mended, the same file imports whole.
     let text = std::fs::read_to_string(&data)
         .unwrap()
@@ -296,6 +303,7 @@ fn a_json_array_names_every_bad_element_and_writes_nothing() {
     std::fs::write(&data, text).unwrap();
     let r = import(&mut p, &data, &ImportOptions::default()).unwrap();
     assert_eq!(r.items, 4);
+    assert_eq!(temp_store(&p), 2, "MEMORY again after an import");
     let a = p
         .item(p.item_id_by_ext("set", "a").unwrap())
         .unwrap()
