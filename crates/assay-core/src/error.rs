@@ -77,7 +77,12 @@ fn format_problems(problems: &[Problem]) -> String {
         s.push_str(&p.to_string());
     }
     if problems.len() > 50 {
-        s.push_str(&format!("\n  ... and {} more", problems.len() - 50));
+        // The last is shown too: a long list ends with how many were not even kept.
+        s.push_str(&format!(
+            "\n  ... and {} more, the last:",
+            problems.len() - 50
+        ));
+        s.push_str(&format!("\n  {}", problems[problems.len() - 1]));
     }
     s
 }

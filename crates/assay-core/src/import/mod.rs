@@ -6,6 +6,7 @@ pub mod images;
 mod json_array;
 pub mod layouts;
 pub mod mapping;
+mod problem_list;
 pub mod records;
 pub mod refined;
 mod seen_ids;
@@ -203,7 +204,8 @@ impl Opened {
 
     /// Reads, maps and checks every record and decodes every image, handing each [`BATCH`] of
     /// the items `handing` keeps to `sink` (false from it stops the read), or only the progress
-    /// when it keeps none. The read goes on past problems, so the report names every one.
+    /// when it keeps none. The read goes on past problems, so the report names them (the first
+    /// [`problem_list::KEPT`], and how many more).
     /// Writes nothing itself.
     pub(crate) fn read(
         mut self,
@@ -212,7 +214,10 @@ impl Opened {
         cancel: &AtomicBool,
         sink: &mut dyn FnMut(Batch) -> Result<bool>,
     ) -> Result<ImportReport> {
-        let mut problems = std::mem::take(&mut self.problems);
+        let mut problems = problem_list::ProblemList::new(
+            &path.display().to_string(),
+            std::mem::take(&mut self.problems),
+        );
         let mut unmapped = BTreeSet::new();
         // An id's first location, to name both ends of a duplicate.
         let mut seen = seen_ids::SeenIds::new(&path.display().to_string());
@@ -359,7 +364,7 @@ impl Opened {
             images: image_refs,
             new_images,
             unmapped_fields: unmapped.into_iter().collect(),
-            problems,
+            problems: problems.into_vec(),
             dry_run: handing == Handing::Nothing,
         })
     }

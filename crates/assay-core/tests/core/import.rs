@@ -311,6 +311,48 @@ fn a_json_array_names_every_bad_element_and_writes_nothing() {
     assert_eq!(a.question, "Q [1]?");
 }
 
+/// A large file wrong throughout keeps the first 10,000 problems and counts the rest, rather
+/// than holding one for every row.
+#[test]
+fn a_file_wrong_throughout_lists_ten_thousand_problems_and_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("gone.jsonl");
+    let text: String = (0..10_250)
+        .map(|i| {
+            format!(
+                "{{\"id\": \"g{i}\", \"question\": \"Q{i}\", \"image\": \"missing-{i}.png\"}}\n"
+            )
+        })
+        .collect();
+    std::fs::write(&data, text).unwrap();
+    let mut p = new_project(dir.path());
+    let dry = import(
+        &mut p,
+        &data,
+        &ImportOptions {
+            dry_run: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(dry.problems.len(), 10_001);
+    assert!(dry.problems[9_999]
+        .to_string()
+        .contains("gone.jsonl:10000: image not found"));
+    assert!(
+        dry.problems[10_000]
+            .to_string()
+            .contains("250 more problem(s) not listed"),
+        "{}",
+        dry.problems[10_000]
+    );
+    let err = import(&mut p, &data, &ImportOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("250 more problem(s) not listed"), "{err}");
+    assert_eq!(item_count(&p), 0);
+}
+
 #[test]
 fn image_folders_plain_and_with_metadata() {
     let dir = tempfile::tempdir().unwrap();
