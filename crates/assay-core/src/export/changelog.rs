@@ -1,6 +1,6 @@
 use std::path::Path;
 
-use super::current_items;
+use super::each_item;
 use crate::error::{Error, Result};
 use crate::model::ItemContent;
 use crate::store::Project;
@@ -51,10 +51,10 @@ pub fn write_changelog(project: &Project, dataset: &str, path: &Path) -> Result<
     w.write_record(&header)
         .map_err(|e| Error::Invalid(e.to_string()))?;
     let mut n = 0;
-    for it in current_items(project, ds.id, super::Scope::All)? {
+    each_item(project, ds.id, super::Scope::All, &mut |it| {
         let changed = it.content != it.original || it.op.is_some_and(|o| o.as_str() != "identical");
         if it.rev == 0 || !changed {
-            continue;
+            return Ok(());
         }
         let mut row = vec![
             it.ext_id.clone(),
@@ -72,7 +72,8 @@ pub fn write_changelog(project: &Project, dataset: &str, path: &Path) -> Result<
         w.write_record(&row)
             .map_err(|e| Error::Invalid(e.to_string()))?;
         n += 1;
-    }
+        Ok(())
+    })?;
     w.flush().map_err(|e| Error::io(path, e))?;
     Ok(n)
 }

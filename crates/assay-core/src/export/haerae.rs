@@ -6,13 +6,13 @@
 //! in `filtering.csv`, one row per decision or flag, since the published layout has no column
 //! for it. Only the kept set is written.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::{image_file_name, ExportReport};
+use super::ExportReport;
 use crate::error::{Error, Result};
 use crate::store::{Project, Version};
 
@@ -34,9 +34,9 @@ pub fn export_haerae(
     filtering
         .write_record(["question_idx", "stage", "decision", "reason", "by", "at"])
         .map_err(|e| Error::Invalid(e.to_string()))?;
-    let mut written: HashSet<String> = HashSet::new();
+    let mut written = HashMap::new();
     let (mut count, mut left_out) = (0, 0);
-    for it in super::current_items(project, ds.id, scope)? {
+    super::each_item(project, ds.id, scope, &mut |it| {
         // The kept set also records why the others left: their decisions are written too.
         let f = project.filtering(it.id)?;
         for d in &f.decisions {
@@ -69,17 +69,12 @@ pub fn export_haerae(
         }
         if !Version::After.includes(it.op, it.kept) {
             left_out += 1;
-            continue;
+            return Ok(());
         }
         let c = &it.content;
         let mut images = Vec::new();
         for img in &c.images {
-            let (bytes, format) = project.image_bytes(&img.hash)?;
-            let name = image_file_name(&img.hash, &format);
-            if written.insert(img.hash.clone()) {
-                let p = img_dir.join(&name);
-                std::fs::write(&p, &bytes).map_err(|e| Error::io(&p, e))?;
-            }
+            let name = super::write_image_once(project, &img.hash, &img_dir, &mut written)?;
             images.push(Value::String(format!("images/{name}")));
         }
         // question_idx is an integer in the published set; other ids stay strings.
@@ -101,7 +96,8 @@ pub fn export_haerae(
         serde_json::to_writer(&mut out, &rec).map_err(|e| Error::Invalid(e.to_string()))?;
         out.write_all(b"\n").map_err(|e| Error::io(&data_path, e))?;
         count += 1;
-    }
+        Ok(())
+    })?;
     out.flush().map_err(|e| Error::io(&data_path, e))?;
     filtering
         .flush()

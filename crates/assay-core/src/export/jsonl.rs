@@ -1,12 +1,12 @@
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{current_items, image_file_name, ExportReport};
+use super::{each_item, write_image_once, ExportReport};
 use crate::error::{Error, Result};
-use crate::store::{Project, Version};
+use crate::store::{CurrentItem, Project, Version};
 
 /// Writes `<dir>/data.jsonl` and `<dir>/images/`; the records are Assay's native layout, which
 /// the importer reads back to the same items.
@@ -17,8 +17,9 @@ pub fn export_jsonl(
     scope: super::Scope,
 ) -> Result<ExportReport> {
     let ds = project.dataset_by_name(dataset)?;
-    let items = current_items(project, ds.id, scope)?;
-    write_jsonl(project, ds.name, items, dir)
+    let mut w = JsonlWriter::create(dir)?;
+    each_item(project, ds.id, scope, &mut |it| w.write(project, it))?;
+    w.finish(ds.name)
 }
 
 /// Writes the items a filter matches (a hand selection is `Filter::ids`), from any datasets,
@@ -29,46 +30,54 @@ pub fn export_selection(
     dir: &Path,
 ) -> Result<ExportReport> {
     let wanted: HashSet<i64> = project.query_ids(target)?.into_iter().collect();
-    let mut items = Vec::new();
+    let mut w = JsonlWriter::create(dir)?;
     for ds in project.datasets()? {
-        items.extend(
-            project
-                .current_items(ds.id)?
-                .into_iter()
-                .filter(|i| wanted.contains(&i.id)),
-        );
+        project.each_current_item(ds.id, &mut |it| {
+            if wanted.contains(&it.id) {
+                w.write(project, it)?;
+            }
+            Ok(())
+        })?;
     }
-    write_jsonl(project, "selection".into(), items, dir)
+    w.finish("selection".into())
 }
 
-fn write_jsonl(
-    project: &Project,
-    name: String,
-    items: Vec<crate::store::CurrentItem>,
-    dir: &Path,
-) -> Result<ExportReport> {
-    let img_dir = dir.join("images");
-    std::fs::create_dir_all(&img_dir).map_err(|e| Error::io(&img_dir, e))?;
-    let data_path = dir.join("data.jsonl");
-    let file = std::fs::File::create(&data_path).map_err(|e| Error::io(&data_path, e))?;
-    let mut out = std::io::BufWriter::new(file);
-    let mut written: HashSet<String> = HashSet::new();
-    let mut count = 0;
-    let mut removed = 0;
-    for it in items {
+/// The JSONL file and images folder an export writes into, an item at a time.
+struct JsonlWriter {
+    out: std::io::BufWriter<std::fs::File>,
+    data_path: PathBuf,
+    img_dir: PathBuf,
+    /// Images written: hash to file name.
+    written: HashMap<String, String>,
+    count: usize,
+    removed: usize,
+}
+
+impl JsonlWriter {
+    fn create(dir: &Path) -> Result<Self> {
+        let img_dir = dir.join("images");
+        std::fs::create_dir_all(&img_dir).map_err(|e| Error::io(&img_dir, e))?;
+        let data_path = dir.join("data.jsonl");
+        let file = std::fs::File::create(&data_path).map_err(|e| Error::io(&data_path, e))?;
+        Ok(Self {
+            out: std::io::BufWriter::new(file),
+            data_path,
+            img_dir,
+            written: HashMap::new(),
+            count: 0,
+            removed: 0,
+        })
+    }
+
+    fn write(&mut self, project: &Project, it: CurrentItem) -> Result<()> {
         if !Version::After.includes(it.op, it.kept) {
-            removed += 1;
-            continue;
+            self.removed += 1;
+            return Ok(());
         }
         let mut v = serde_json::to_value(&it.content).map_err(|e| Error::Invalid(e.to_string()))?;
         let mut images = Vec::new();
         for img in &it.content.images {
-            let (bytes, format) = project.image_bytes(&img.hash)?;
-            let name = image_file_name(&img.hash, &format);
-            if written.insert(img.hash.clone()) {
-                let p = img_dir.join(&name);
-                std::fs::write(&p, &bytes).map_err(|e| Error::io(&p, e))?;
-            }
+            let name = write_image_once(project, &img.hash, &self.img_dir, &mut self.written)?;
             let mut entry = serde_json::to_value(img).map_err(|e| Error::Invalid(e.to_string()))?;
             if let Value::Object(m) = &mut entry {
                 m.insert("path".into(), Value::String(format!("images/{name}")));
@@ -79,19 +88,27 @@ fn write_jsonl(
             images.push(entry);
         }
         if let Value::Object(m) = &mut v {
-            m.insert("id".into(), Value::String(it.ext_id.clone()));
+            m.insert("id".into(), Value::String(it.ext_id));
             m.insert("images".into(), Value::Array(images));
         }
-        serde_json::to_writer(&mut out, &v).map_err(|e| Error::Invalid(e.to_string()))?;
-        out.write_all(b"\n").map_err(|e| Error::io(&data_path, e))?;
-        count += 1;
+        serde_json::to_writer(&mut self.out, &v).map_err(|e| Error::Invalid(e.to_string()))?;
+        self.out
+            .write_all(b"\n")
+            .map_err(|e| Error::io(&self.data_path, e))?;
+        self.count += 1;
+        Ok(())
     }
-    out.flush().map_err(|e| Error::io(&data_path, e))?;
-    Ok(ExportReport {
-        dataset: name,
-        items: count,
-        removed_left_out: removed,
-        images: written.len(),
-        path: data_path.display().to_string(),
-    })
+
+    fn finish(mut self, name: String) -> Result<ExportReport> {
+        self.out
+            .flush()
+            .map_err(|e| Error::io(&self.data_path, e))?;
+        Ok(ExportReport {
+            dataset: name,
+            items: self.count,
+            removed_left_out: self.removed,
+            images: self.written.len(),
+            path: self.data_path.display().to_string(),
+        })
+    }
 }

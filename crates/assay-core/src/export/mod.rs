@@ -54,15 +54,20 @@ impl Scope {
     }
 }
 
-/// The items an export reads: the dataset's current items, limited by `scope`.
-pub(crate) fn current_items(
+/// The items an export reads, one at a time: the dataset's current items, limited by `scope`.
+pub(crate) fn each_item(
     project: &Project,
     dataset_id: i64,
     scope: Scope,
-) -> Result<Vec<CurrentItem>> {
-    let mut items = project.current_items(dataset_id)?;
-    items.retain(|i| scope.includes(i));
-    Ok(items)
+    each: &mut dyn FnMut(CurrentItem) -> Result<()>,
+) -> Result<()> {
+    project.each_current_item(dataset_id, &mut |item| {
+        if scope.includes(&item) {
+            each(item)
+        } else {
+            Ok(())
+        }
+    })
 }
 
 fn image_ext(format: &str) -> &'static str {
@@ -72,6 +77,26 @@ fn image_ext(format: &str) -> &'static str {
         "gif" => "gif",
         _ => "png",
     }
+}
+
+/// Writes an image into `dir` the first time it is met (`written`: hash to file name) and
+/// returns its file name; an image met again is not read again (a million items that share a
+/// few images read each once, not a million times).
+pub(crate) fn write_image_once(
+    project: &Project,
+    hash: &str,
+    dir: &std::path::Path,
+    written: &mut std::collections::HashMap<String, String>,
+) -> Result<String> {
+    if let Some(name) = written.get(hash) {
+        return Ok(name.clone());
+    }
+    let (bytes, format) = project.image_bytes(hash)?;
+    let name = image_file_name(hash, &format);
+    let p = dir.join(&name);
+    std::fs::write(&p, &bytes).map_err(|e| crate::error::Error::io(&p, e))?;
+    written.insert(hash.to_string(), name.clone());
+    Ok(name)
 }
 
 /// File name an exported image gets: its hash, so identical images are written once.

@@ -8,7 +8,7 @@ use arrow_schema::{DataType, Field, Fields, Schema};
 use parquet::arrow::ArrowWriter;
 use serde_json::{json, Value};
 
-use super::{current_items, image_file_name, ExportReport};
+use super::{each_item, image_file_name, ExportReport};
 use crate::error::{Error, Result};
 use crate::model::{ItemContent, RefType, RefinementOp};
 use crate::store::{CurrentItem, Project, Version};
@@ -100,74 +100,40 @@ fn index_of(names: &[&str], name: &str) -> Option<i64> {
 
 /// Writes `rows` as one Parquet file in the Hugging Face datasets layout (images as a list of
 /// `{bytes, path}`, features in the schema metadata); returns the number of images written.
-pub(crate) fn write_rows(project: &Project, rows: &[Row], path: &Path) -> Result<usize> {
-    let mut id = StringBuilder::new();
-    let mut question = StringBuilder::new();
-    let mut answer = StringBuilder::new();
-    let mut options = ListBuilder::new(StringBuilder::new());
-    let mut answer_index = Int64Builder::new();
-    let mut checklist = ListBuilder::new(StringBuilder::new());
-    let mut category = StringBuilder::new();
-    let mut operation = Int64Builder::new();
-    let mut ref_type = Int64Builder::new();
-    let mut item_json = StringBuilder::new();
-    let mut img_bytes: Vec<Vec<u8>> = Vec::new();
-    let mut img_paths: Vec<String> = Vec::new();
-    let mut img_lengths: Vec<usize> = Vec::new();
+/// Rows a Parquet batch (a row group) holds at most, and the image bytes: one batch of a
+/// million items overflowed Arrow's 32-bit offsets (a panic), and held them all.
+const BATCH_ROWS: usize = 1024;
+const BATCH_IMAGE_BYTES: usize = 64 << 20;
 
-    for row in rows {
-        let c = row.content;
-        id.append_value(row.ext_id);
-        question.append_value(&c.question);
-        answer.append_option(c.reference_text());
-        for o in &c.options {
-            options.values().append_value(&o.text);
-        }
-        options.append(true);
-        answer_index.append_option(c.correct_option.map(|i| i as i64));
-        for k in &c.checklist {
-            checklist.values().append_value(k);
-        }
-        checklist.append(true);
-        category.append_option(c.category.as_deref());
-        operation.append_option(
-            row.op
-                .and_then(|o| index_of(&RefinementOp::NAMES, o.as_str())),
-        );
-        ref_type.append_option(
-            c.ref_type
-                .and_then(|r| index_of(&RefType::NAMES, r.as_str())),
-        );
-        let mut stripped = c.clone();
-        for img in &mut stripped.images {
-            img.hash.clear();
-        }
-        item_json.append_value(
-            serde_json::to_string(&stripped).map_err(|e| Error::Invalid(e.to_string()))?,
-        );
-        for img in &c.images {
-            let (bytes, format) = project.image_bytes(&img.hash)?;
-            img_paths.push(image_file_name(&img.hash, &format));
-            img_bytes.push(bytes);
-        }
-        img_lengths.push(c.images.len());
-    }
+/// A Hugging Face style Parquet file, written a batch of rows at a time.
+pub(crate) struct HfParquetWriter {
+    path: std::path::PathBuf,
+    schema: Arc<Schema>,
+    writer: ArrowWriter<std::fs::File>,
+    id: StringBuilder,
+    question: StringBuilder,
+    answer: StringBuilder,
+    options: ListBuilder<StringBuilder>,
+    answer_index: Int64Builder,
+    checklist: ListBuilder<StringBuilder>,
+    category: StringBuilder,
+    operation: Int64Builder,
+    ref_type: Int64Builder,
+    item_json: StringBuilder,
+    img_bytes: Vec<Vec<u8>>,
+    img_paths: Vec<String>,
+    img_lengths: Vec<usize>,
+    batch_image_bytes: usize,
+    /// Rows written, and images (one per reference, as the file holds them).
+    pub rows: usize,
+    pub images: usize,
+}
 
-    let structs = StructArray::new(
-        image_fields(),
-        vec![
-            Arc::new(BinaryArray::from_iter_values(img_bytes.iter())) as ArrayRef,
-            Arc::new(StringArray::from_iter_values(img_paths.iter())) as ArrayRef,
-        ],
-        None,
-    );
-    let item_field = Arc::new(Field::new("item", DataType::Struct(image_fields()), true));
-    let images = ListArray::new(
-        item_field.clone(),
-        arrow_buffer::OffsetBuffer::from_lengths(img_lengths.iter().copied()),
-        Arc::new(structs),
-        None,
-    );
+fn image_item_field() -> Arc<Field> {
+    Arc::new(Field::new("item", DataType::Struct(image_fields()), true))
+}
+
+fn schema() -> Arc<Schema> {
     let list_of = |name: &str| {
         Field::new(
             name,
@@ -176,7 +142,7 @@ pub(crate) fn write_rows(project: &Project, rows: &[Row], path: &Path) -> Result
         )
     };
     let metadata = HashMap::from([("huggingface".to_string(), hf_metadata())]);
-    let schema = Arc::new(Schema::new_with_metadata(
+    Arc::new(Schema::new_with_metadata(
         vec![
             Field::new("id", DataType::Utf8, false),
             Field::new("question", DataType::Utf8, false),
@@ -187,35 +153,151 @@ pub(crate) fn write_rows(project: &Project, rows: &[Row], path: &Path) -> Result
             Field::new("category", DataType::Utf8, true),
             Field::new("operation", DataType::Int64, true),
             Field::new("ref_type", DataType::Int64, true),
-            Field::new("images", DataType::List(item_field), true),
+            Field::new("images", DataType::List(image_item_field()), true),
             Field::new(ITEM_COLUMN, DataType::Utf8, false),
         ],
         metadata,
-    ));
-    let batch = RecordBatch::try_new(
-        schema.clone(),
-        vec![
-            Arc::new(id.finish()),
-            Arc::new(question.finish()),
-            Arc::new(answer.finish()),
-            Arc::new(options.finish()),
-            Arc::new(answer_index.finish()),
-            Arc::new(checklist.finish()),
-            Arc::new(category.finish()),
-            Arc::new(operation.finish()),
-            Arc::new(ref_type.finish()),
-            Arc::new(images),
-            Arc::new(item_json.finish()),
-        ],
-    )
-    .map_err(|e| Error::Invalid(format!("building Parquet batch: {e}")))?;
-    let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
-    let mut w = ArrowWriter::try_new(file, schema, None)
-        .map_err(|e| Error::Invalid(format!("Parquet writer: {e}")))?;
-    w.write(&batch)
-        .and_then(|_| w.close().map(|_| ()))
-        .map_err(|e| Error::Invalid(format!("writing {}: {e}", path.display())))?;
-    Ok(img_paths.len())
+    ))
+}
+
+impl HfParquetWriter {
+    pub(crate) fn create(path: &Path) -> Result<Self> {
+        let schema = schema();
+        let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+        let writer = ArrowWriter::try_new(file, schema.clone(), None)
+            .map_err(|e| Error::Invalid(format!("Parquet writer: {e}")))?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            schema,
+            writer,
+            id: StringBuilder::new(),
+            question: StringBuilder::new(),
+            answer: StringBuilder::new(),
+            options: ListBuilder::new(StringBuilder::new()),
+            answer_index: Int64Builder::new(),
+            checklist: ListBuilder::new(StringBuilder::new()),
+            category: StringBuilder::new(),
+            operation: Int64Builder::new(),
+            ref_type: Int64Builder::new(),
+            item_json: StringBuilder::new(),
+            img_bytes: Vec::new(),
+            img_paths: Vec::new(),
+            img_lengths: Vec::new(),
+            batch_image_bytes: 0,
+            rows: 0,
+            images: 0,
+        })
+    }
+
+    pub(crate) fn push(&mut self, project: &Project, row: &Row) -> Result<()> {
+        let c = row.content;
+        self.id.append_value(row.ext_id);
+        self.question.append_value(&c.question);
+        self.answer.append_option(c.reference_text());
+        for o in &c.options {
+            self.options.values().append_value(&o.text);
+        }
+        self.options.append(true);
+        self.answer_index
+            .append_option(c.correct_option.map(|i| i as i64));
+        for k in &c.checklist {
+            self.checklist.values().append_value(k);
+        }
+        self.checklist.append(true);
+        self.category.append_option(c.category.as_deref());
+        self.operation.append_option(
+            row.op
+                .and_then(|o| index_of(&RefinementOp::NAMES, o.as_str())),
+        );
+        self.ref_type.append_option(
+            c.ref_type
+                .and_then(|r| index_of(&RefType::NAMES, r.as_str())),
+        );
+        let mut stripped = c.clone();
+        for img in &mut stripped.images {
+            img.hash.clear();
+        }
+        self.item_json.append_value(
+            serde_json::to_string(&stripped).map_err(|e| Error::Invalid(e.to_string()))?,
+        );
+        for img in &c.images {
+            let (bytes, format) = project.image_bytes(&img.hash)?;
+            self.img_paths.push(image_file_name(&img.hash, &format));
+            self.batch_image_bytes += bytes.len();
+            self.img_bytes.push(bytes);
+        }
+        self.img_lengths.push(c.images.len());
+        self.rows += 1;
+        if self.img_lengths.len() >= BATCH_ROWS || self.batch_image_bytes >= BATCH_IMAGE_BYTES {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the rows pushed since the last flush as one batch.
+    fn flush(&mut self) -> Result<()> {
+        if self.img_lengths.is_empty() {
+            return Ok(());
+        }
+        let img_bytes = std::mem::take(&mut self.img_bytes);
+        let img_paths = std::mem::take(&mut self.img_paths);
+        let img_lengths = std::mem::take(&mut self.img_lengths);
+        self.images += img_paths.len();
+        self.batch_image_bytes = 0;
+        let structs = StructArray::new(
+            image_fields(),
+            vec![
+                Arc::new(BinaryArray::from_iter_values(img_bytes.iter())) as ArrayRef,
+                Arc::new(StringArray::from_iter_values(img_paths.iter())) as ArrayRef,
+            ],
+            None,
+        );
+        let images = ListArray::new(
+            image_item_field(),
+            arrow_buffer::OffsetBuffer::from_lengths(img_lengths.iter().copied()),
+            Arc::new(structs),
+            None,
+        );
+        let batch = RecordBatch::try_new(
+            self.schema.clone(),
+            vec![
+                Arc::new(self.id.finish()),
+                Arc::new(self.question.finish()),
+                Arc::new(self.answer.finish()),
+                Arc::new(self.options.finish()),
+                Arc::new(self.answer_index.finish()),
+                Arc::new(self.checklist.finish()),
+                Arc::new(self.category.finish()),
+                Arc::new(self.operation.finish()),
+                Arc::new(self.ref_type.finish()),
+                Arc::new(images),
+                Arc::new(self.item_json.finish()),
+            ],
+        )
+        .map_err(|e| Error::Invalid(format!("building Parquet batch: {e}")))?;
+        // Each batch is a row group of its own: the writer otherwise keeps encoding into one
+        // until a million rows, in memory.
+        self.writer
+            .write(&batch)
+            .and_then(|_| self.writer.flush())
+            .map_err(|e| Error::Invalid(format!("writing {}: {e}", self.path.display())))
+    }
+
+    pub(crate) fn finish(mut self) -> Result<usize> {
+        self.flush()?;
+        self.writer
+            .close()
+            .map_err(|e| Error::Invalid(format!("writing {}: {e}", self.path.display())))?;
+        Ok(self.images)
+    }
+}
+
+pub(crate) fn write_rows(project: &Project, rows: &[Row], path: &Path) -> Result<usize> {
+    let mut w = HfParquetWriter::create(path)?;
+    for row in rows {
+        w.push(project, row)?;
+    }
+    w.finish()
 }
 
 /// A Parquet file in the Hugging Face datasets layout of the after set (removed items left
@@ -227,13 +309,20 @@ pub fn export_parquet(
     scope: super::Scope,
 ) -> Result<ExportReport> {
     let ds = project.dataset_by_name(dataset)?;
-    let items: Vec<_> = current_items(project, ds.id, scope)?;
-    let rows: Vec<Row> = items.iter().filter_map(Row::refined).collect();
-    let removed = items.len() - rows.len();
-    let images = write_rows(project, &rows, path)?;
+    let mut w = HfParquetWriter::create(path)?;
+    let mut removed = 0;
+    each_item(project, ds.id, scope, &mut |it| match Row::refined(&it) {
+        Some(row) => w.push(project, &row),
+        None => {
+            removed += 1;
+            Ok(())
+        }
+    })?;
+    let rows = w.rows;
+    let images = w.finish()?;
     Ok(ExportReport {
         dataset: ds.name,
-        items: rows.len(),
+        items: rows,
         removed_left_out: removed,
         images,
         path: path.display().to_string(),

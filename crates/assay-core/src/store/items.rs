@@ -690,31 +690,53 @@ pub struct CurrentItem {
 impl Project {
     /// Every item of a dataset in file order, current state and original.
     pub fn current_items(&self, dataset_id: i64) -> Result<Vec<CurrentItem>> {
+        let mut out = Vec::new();
+        self.each_current_item(dataset_id, &mut |item| {
+            out.push(item);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Every item of a dataset in file order, current state and original, handed to `each`
+    /// one at a time: an export of a million items holds one of them, where the whole list
+    /// took 6.6 GB.
+    pub fn each_current_item(
+        &self,
+        dataset_id: i64,
+        each: &mut dyn FnMut(CurrentItem) -> Result<()>,
+    ) -> Result<()> {
+        // Only the ids are sorted, then each item is read by its id: sorting whole rows by seq
+        // put every item's JSON in SQLite's sorter, 1.5 GB at a million items.
+        let ids: Vec<i64> = self
+            .conn
+            .prepare("SELECT id FROM items WHERE dataset_id = ?1 ORDER BY seq")?
+            .query_map([dataset_id], |r| r.get(0))?
+            .collect::<std::result::Result<_, _>>()?;
         let mut st = self.conn.prepare(&format!(
             "SELECT i.id, i.ext_id, i.rev, i.op, i.tags, i.status, {}, i.signed_off,
                     (SELECT revision_json(content) FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev),
                     (SELECT revision_json(content) FROM revisions r WHERE r.item_id = i.id AND r.rev = 0)
-             FROM items i WHERE i.dataset_id = ?1 ORDER BY i.seq",
+             FROM items i WHERE i.id = ?1",
             super::stages::KEPT
         ))?;
-        let rows = st.query_map([dataset_id], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-                r.get::<_, Option<String>>(3)?,
-                r.get::<_, i64>(4)?,
-                r.get::<_, String>(5)?,
-                r.get::<_, bool>(6)?,
-                r.get::<_, bool>(7)?,
-                r.get::<_, String>(8)?,
-                r.get::<_, String>(9)?,
-            ))
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (id, ext_id, rev, op, tags, status, kept, signed_off, cur, orig) = row?;
-            out.push(CurrentItem {
+        for id in ids {
+            let row = st.query_row([id], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, i64>(4)?,
+                    r.get::<_, String>(5)?,
+                    r.get::<_, bool>(6)?,
+                    r.get::<_, bool>(7)?,
+                    r.get::<_, String>(8)?,
+                    r.get::<_, String>(9)?,
+                ))
+            })?;
+            let (id, ext_id, rev, op, tags, status, kept, signed_off, cur, orig) = row;
+            each(CurrentItem {
                 id,
                 ext_id,
                 rev,
@@ -725,9 +747,9 @@ impl Project {
                 signed_off,
                 content: parse_content(&cur)?,
                 original: parse_content(&orig)?,
-            });
+            })?;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The items of a dataset as (id, source id), in file order.

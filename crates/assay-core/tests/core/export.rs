@@ -211,3 +211,56 @@ fn the_hf_folder_has_both_splits_and_a_card_that_says_what_was_done() {
     assert!(card.contains("1 items were removed:\n- `jg-005`"), "{card}");
     assert!(card.contains("- `seoyeon`: 1"), "{card}");
 }
+
+/// A large export is written a batch at a time: several row groups, and every row read back
+/// with its own image (one batch of a million rows overflowed Arrow's offsets and held every
+/// item in memory).
+#[test]
+fn a_large_parquet_export_is_written_in_row_groups_that_read_back_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 2_500;
+    for i in 0..3 {
+        std::fs::write(dir.path().join(format!("p{i}.png")), png(4 + i, 3, i as u8)).unwrap();
+    }
+    let text: String = (0..n)
+        .map(|i| {
+            format!(
+                "{{\"id\": \"x{i}\", \"question\": \"What is shown in picture {i}?\", \"answer\": \"a{i}\", \"image\": \"p{}.png\"}}\n",
+                i % 3
+            )
+        })
+        .collect();
+    let data = dir.path().join("big.jsonl");
+    std::fs::write(&data, text).unwrap();
+    let mut p = new_project(dir.path());
+    import(&mut p, &data, &ImportOptions::default()).unwrap();
+    let out = dir.path().join("big-Refined.parquet");
+    let r = export_parquet(&p, "big", &out, Default::default()).unwrap();
+    assert_eq!((r.items, r.images), (n, n));
+    let meta = parquet::file::reader::FileReader::metadata(
+        &parquet::file::serialized_reader::SerializedFileReader::new(
+            std::fs::File::open(&out).unwrap(),
+        )
+        .unwrap(),
+    )
+    .num_row_groups();
+    assert!(meta >= 3, "{meta} row groups");
+    let mut q = assay_core::Project::create(dir.path().join("back.assay")).unwrap();
+    let back = import(
+        &mut q,
+        &out,
+        &ImportOptions {
+            name: Some("big".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(back.items, n);
+    assert_eq!(contents(&q, "big"), contents(&p, "big"));
+    // JSONL and the changelog stream the same items.
+    let jsonl = export_jsonl(&p, "big", &dir.path().join("j"), Default::default()).unwrap();
+    assert_eq!((jsonl.items, jsonl.images), (n, 3));
+    let lines = std::fs::read_to_string(dir.path().join("j/data.jsonl")).unwrap();
+    assert_eq!(lines.lines().count(), n);
+    assert!(lines.lines().last().unwrap().contains("\"x2499\""));
+}
