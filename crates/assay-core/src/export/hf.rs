@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::parquet_hf::{features, write_rows, Row};
+use super::parquet_hf::{features, HfParquetWriter, Row};
 use super::{write_changelog, Scope};
 use crate::error::{Error, Result};
 use crate::model::{ItemContent, RefinementOp};
@@ -38,61 +38,62 @@ pub struct HfReport {
 /// Writes the folder: both splits, README.md (the card) and changelog.csv.
 pub fn export_hf(project: &Project, dataset: &str, dir: &Path, scope: Scope) -> Result<HfReport> {
     let ds = project.dataset_by_name(dataset)?;
-    let items = project.current_items(ds.id)?;
     std::fs::create_dir_all(dir.join("data")).map_err(|e| Error::io(dir, e))?;
 
-    // The original split is the whole published set; the scope limits the refined one only.
-    let original: Vec<Row> = items.iter().map(Row::original).collect();
-    let refined: Vec<Row> = items
-        .iter()
-        .filter(|i| scope.includes(i))
-        .filter_map(Row::refined)
-        .collect();
-    let mut images = 0;
+    // One pass over the items, each written to both splits as it is read. The original split
+    // is the whole published set; the scope limits the refined one only.
+    let paths = SPLITS.map(|(_, file)| dir.join(file));
+    let mut original = HfParquetWriter::create(&paths[0])?;
+    let mut refined = HfParquetWriter::create(&paths[1])?;
+    let mut removed: Vec<String> = Vec::new();
+    let mut filtered_out = 0;
+    let mut ops: BTreeMap<Option<RefinementOp>, usize> = BTreeMap::new();
+    let mut languages = Languages::default();
+    project.each_current_item(ds.id, &mut |i| {
+        original.push(project, &Row::original(&i))?;
+        if let Some(row) = Row::refined(&i).filter(|_| scope.includes(&i)) {
+            refined.push(project, &row)?;
+        }
+        if i.op == Some(RefinementOp::Remove) {
+            removed.push(i.ext_id.clone());
+        } else if !i.kept {
+            filtered_out += 1;
+        }
+        *ops.entry(i.op).or_default() += 1;
+        languages.see(&i.content);
+        Ok(())
+    })?;
+    let rows = [original.rows, refined.rows];
+    let images = original.finish()? + refined.finish()?;
     let mut splits = [(0, 0); 2];
-    for (((_, file), rows), split) in SPLITS.iter().zip([&original, &refined]).zip(&mut splits) {
-        let path = dir.join(file);
-        images += write_rows(project, rows, &path)?;
-        let bytes = std::fs::metadata(&path)
-            .map_err(|e| Error::io(&path, e))?
+    for ((split, path), rows) in splits.iter_mut().zip(&paths).zip(rows) {
+        let bytes = std::fs::metadata(path)
+            .map_err(|e| Error::io(path, e))?
             .len();
-        *split = (rows.len(), bytes);
+        *split = (rows, bytes);
     }
     let changed = write_changelog(project, dataset, &dir.join("changelog.csv"))?;
-
-    let removed: Vec<&str> = items
-        .iter()
-        .filter(|i| i.op == Some(RefinementOp::Remove))
-        .map(|i| i.ext_id.as_str())
-        .collect();
-    let filtered_out = items
-        .iter()
-        .filter(|i| i.op != Some(RefinementOp::Remove) && !i.kept)
-        .count();
-    let mut ops: BTreeMap<Option<RefinementOp>, usize> = BTreeMap::new();
-    for i in &items {
-        *ops.entry(i.op).or_default() += 1;
-    }
+    let removed: Vec<&str> = removed.iter().map(String::as_str).collect();
     let summary = Summary {
         name: super::refined_name(&ds.name),
         dataset: ds.name.clone(),
-        original: original.len(),
-        refined: refined.len(),
+        original: rows[0],
+        refined: rows[1],
         removed: &removed,
         filtered_out,
         ops,
         changed,
         signed_off: project.sign_off_counts(ds.id)?,
         signed_only: scope == Scope::SignedOff,
-        languages: languages(items.iter().map(|i| &i.content)),
+        languages: languages.list(),
         splits,
     };
     let card = dir.join("README.md");
     std::fs::write(&card, dataset_card(&summary)).map_err(|e| Error::io(&card, e))?;
     Ok(HfReport {
         dataset: ds.name,
-        original: original.len(),
-        refined: refined.len(),
+        original: rows[0],
+        refined: rows[1],
         removed: removed.len(),
         changed,
         images,
@@ -119,26 +120,35 @@ struct Summary<'a> {
 
 /// The languages the questions are written in, by script: kana for Japanese, Hangul for
 /// Korean, Latin letters for English. A guess for the card's `language` field to check.
-fn languages<'a>(contents: impl Iterator<Item = &'a ItemContent>) -> Vec<&'static str> {
-    let (mut ja, mut ko, mut en) = (false, false, false);
-    for c in contents {
+#[derive(Default)]
+struct Languages {
+    ja: bool,
+    ko: bool,
+    en: bool,
+}
+
+impl Languages {
+    fn see(&mut self, c: &ItemContent) {
+        if self.ja && self.ko && self.en {
+            return;
+        }
         for ch in c.question.chars() {
             match ch {
-                '\u{3040}'..='\u{30ff}' => ja = true,
-                '\u{ac00}'..='\u{d7a3}' | '\u{1100}'..='\u{11ff}' => ko = true,
-                'a'..='z' | 'A'..='Z' => en = true,
+                '\u{3040}'..='\u{30ff}' => self.ja = true,
+                '\u{ac00}'..='\u{d7a3}' | '\u{1100}'..='\u{11ff}' => self.ko = true,
+                'a'..='z' | 'A'..='Z' => self.en = true,
                 _ => {}
             }
         }
-        if ja && ko && en {
-            break;
-        }
     }
-    [(en, "en"), (ja, "ja"), (ko, "ko")]
-        .into_iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, l)| l)
-        .collect()
+
+    fn list(&self) -> Vec<&'static str> {
+        [(self.en, "en"), (self.ja, "ja"), (self.ko, "ko")]
+            .into_iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, l)| l)
+            .collect()
+    }
 }
 
 /// A YAML scalar for any text: JSON's double-quoted string is valid YAML.

@@ -292,14 +292,6 @@ impl HfParquetWriter {
     }
 }
 
-pub(crate) fn write_rows(project: &Project, rows: &[Row], path: &Path) -> Result<usize> {
-    let mut w = HfParquetWriter::create(path)?;
-    for row in rows {
-        w.push(project, row)?;
-    }
-    w.finish()
-}
-
 /// A Parquet file in the Hugging Face datasets layout of the after set (removed items left
 /// out), readable by `datasets.load_dataset("parquet", ...)` with PIL images.
 pub fn export_parquet(
