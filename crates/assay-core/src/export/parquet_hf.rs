@@ -98,16 +98,19 @@ fn index_of(names: &[&str], name: &str) -> Option<i64> {
     names.iter().position(|n| *n == name).map(|i| i as i64)
 }
 
-/// Writes `rows` as one Parquet file in the Hugging Face datasets layout (images as a list of
-/// `{bytes, path}`, features in the schema metadata); returns the number of images written.
 /// Rows a Parquet batch (a row group) holds at most, and the image bytes: one batch of a
 /// million items overflowed Arrow's 32-bit offsets (a panic), and held them all.
 const BATCH_ROWS: usize = 1024;
 const BATCH_IMAGE_BYTES: usize = 64 << 20;
 
-/// A Hugging Face style Parquet file, written a batch of rows at a time.
+/// A Hugging Face style Parquet file (images as a list of `{bytes, path}`, features in the
+/// schema metadata), written a batch of rows at a time into a `.partial` file beside it that
+/// `finish` renames: an export that fails halfway leaves no broken file, and an earlier
+/// export where it was.
 pub(crate) struct HfParquetWriter {
     path: std::path::PathBuf,
+    partial: std::path::PathBuf,
+    finished: bool,
     schema: Arc<Schema>,
     writer: ArrowWriter<std::fs::File>,
     id: StringBuilder,
@@ -163,11 +166,16 @@ fn schema() -> Arc<Schema> {
 impl HfParquetWriter {
     pub(crate) fn create(path: &Path) -> Result<Self> {
         let schema = schema();
-        let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+        let mut partial = path.as_os_str().to_owned();
+        partial.push(".partial");
+        let partial = std::path::PathBuf::from(partial);
+        let file = std::fs::File::create(&partial).map_err(|e| Error::io(&partial, e))?;
         let writer = ArrowWriter::try_new(file, schema.clone(), None)
             .map_err(|e| Error::Invalid(format!("Parquet writer: {e}")))?;
         Ok(Self {
             path: path.to_path_buf(),
+            partial,
+            finished: false,
             schema,
             writer,
             id: StringBuilder::new(),
@@ -286,9 +294,19 @@ impl HfParquetWriter {
     pub(crate) fn finish(mut self) -> Result<usize> {
         self.flush()?;
         self.writer
-            .close()
+            .finish()
             .map_err(|e| Error::Invalid(format!("writing {}: {e}", self.path.display())))?;
+        std::fs::rename(&self.partial, &self.path).map_err(|e| Error::io(&self.path, e))?;
+        self.finished = true;
         Ok(self.images)
+    }
+}
+
+impl Drop for HfParquetWriter {
+    fn drop(&mut self) {
+        if !self.finished {
+            let _ = std::fs::remove_file(&self.partial);
+        }
     }
 }
 

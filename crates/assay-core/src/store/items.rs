@@ -706,6 +706,17 @@ impl Project {
         dataset_id: i64,
         each: &mut dyn FnMut(CurrentItem) -> Result<()>,
     ) -> Result<()> {
+        // One snapshot for the whole read: an edit committed meanwhile is in all of it or none.
+        super::query::ReadSnapshot::run(&self.conn, "each_current_item", || {
+            self.each_current_item_now(dataset_id, each)
+        })
+    }
+
+    fn each_current_item_now(
+        &self,
+        dataset_id: i64,
+        each: &mut dyn FnMut(CurrentItem) -> Result<()>,
+    ) -> Result<()> {
         // Only the ids are sorted, then each item is read by its id: sorting whole rows by seq
         // put every item's JSON in SQLite's sorter, 1.5 GB at a million items.
         let ids: Vec<i64> = self

@@ -1289,7 +1289,7 @@ pub(super) fn facets_from(
 
 /// A savepoint taken as a read snapshot; released when dropped, so a panic in between does not
 /// leave the connection inside a transaction.
-struct ReadSnapshot<'c> {
+pub(crate) struct ReadSnapshot<'c> {
     conn: &'c rusqlite::Connection,
     name: &'static str,
     open: bool,
@@ -1297,7 +1297,7 @@ struct ReadSnapshot<'c> {
 
 impl<'c> ReadSnapshot<'c> {
     /// `f` inside the snapshot, released afterwards whatever `f` returned (its error first).
-    fn run<T>(
+    pub(crate) fn run<T>(
         conn: &'c rusqlite::Connection,
         name: &'static str,
         f: impl FnOnce() -> Result<T>,

@@ -264,3 +264,44 @@ fn a_large_parquet_export_is_written_in_row_groups_that_read_back_whole() {
     assert_eq!(lines.lines().count(), n);
     assert!(lines.lines().last().unwrap().contains("\"x2499\""));
 }
+
+/// A Parquet export that fails halfway (here a linked image gone from disk) leaves no broken
+/// file, and an earlier export at the same path as it was.
+#[test]
+fn a_failed_parquet_export_leaves_the_earlier_file_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let img = dir.path().join("a.png");
+    std::fs::write(&img, png(5, 4, 9)).unwrap();
+    let data = dir.path().join("linked.jsonl");
+    std::fs::write(
+        &data,
+        "{\"id\": \"1\", \"question\": \"Q?\", \"answer\": \"A\", \"image\": \"a.png\"}\n",
+    )
+    .unwrap();
+    let mut p = new_project(dir.path());
+    import(
+        &mut p,
+        &data,
+        &ImportOptions {
+            link_images: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let out = dir.path().join("linked-Refined.parquet");
+    export_parquet(&p, "linked", &out, Default::default()).unwrap();
+    let good = std::fs::read(&out).unwrap();
+    std::fs::remove_file(&img).unwrap();
+    assert!(export_parquet(&p, "linked", &out, Default::default()).is_err());
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        good,
+        "the earlier export is untouched"
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".partial"))
+        .collect();
+    assert!(left.is_empty(), "no partial file left");
+}
