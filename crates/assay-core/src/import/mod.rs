@@ -442,17 +442,9 @@ pub fn import_path(
     // sort of every item, which SQLite's sorter keeps where temporary files go, memory on a
     // project's connection (~100 MB more at two million items, the import's peak). Files while
     // importing instead; the system's file cache keeps them as fast.
-    // Best effort, and given back as it was: the import must not fail here, after the journal
-    // switch above.
-    let temp_store: Option<i64> = project
-        .conn
-        .query_row("PRAGMA temp_store", [], |r| r.get(0))
-        .ok();
-    let _ = project.conn.pragma_update(None, "temp_store", "FILE");
+    let temp_store = connection::temp_files_on_disk(&project.conn);
     let written = write_dataset(project, path, opened, progress, cancel);
-    if let Some(before) = temp_store {
-        let _ = project.conn.pragma_update(None, "temp_store", before);
-    }
+    connection::restore_temp_store(&project.conn, temp_store);
     if rollback_journal {
         connection::back_to_wal(&project.conn);
     }

@@ -30,9 +30,9 @@ impl crate::Project {
         let (bytes_before, free_pages_before) = size(&self.conn)?;
         // The copy VACUUM builds goes where temporary tables go, which for a project's
         // connection is memory: a file instead, so a large project is not held whole in RAM.
-        self.conn.pragma_update(None, "temp_store", "FILE")?;
+        let temp_store = super::connection::temp_files_on_disk(&self.conn);
         let vacuumed = self.conn.execute_batch("VACUUM");
-        self.conn.pragma_update(None, "temp_store", "MEMORY")?;
+        super::connection::restore_temp_store(&self.conn, temp_store);
         vacuumed?;
         // Another connection still reading an older snapshot keeps the log; the file has
         // shrunk all the same once it is checkpointed later.

@@ -107,6 +107,22 @@ pub(crate) fn back_to_wal(conn: &Connection) {
     let _ = conn.pragma_update(None, "synchronous", "NORMAL");
 }
 
+/// Sends the connection's temporary files (sorts, statement journals, VACUUM's copy) to disk
+/// for a long write, where a project's connection keeps them in memory; returns the setting to
+/// give back with [`restore_temp_store`]. Best effort: a write must not fail on it.
+pub(crate) fn temp_files_on_disk(conn: &Connection) -> Option<i64> {
+    let before = conn.query_row("PRAGMA temp_store", [], |r| r.get(0)).ok();
+    let _ = conn.pragma_update(None, "temp_store", "FILE");
+    before
+}
+
+/// Gives back the setting [`temp_files_on_disk`] found.
+pub(crate) fn restore_temp_store(conn: &Connection, before: Option<i64>) {
+    if let Some(before) = before {
+        let _ = conn.pragma_update(None, "temp_store", before);
+    }
+}
+
 pub(crate) fn open(path: &Path) -> Result<Connection> {
     configure_sqlite();
     let conn = Connection::open(path)?;

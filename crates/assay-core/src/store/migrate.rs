@@ -229,9 +229,9 @@ pub(crate) fn migrate_with(
     // A migration's statement over every row (0035 rewrites every item) keeps a statement
     // journal of each page it changes, where temporary files go: memory, on a project's
     // connection. 0035 held ~330 MB at a million items. Files while migrating instead.
-    conn.pragma_update(None, "temp_store", "FILE")?;
+    let temp_store = super::connection::temp_files_on_disk(conn);
     let migrated = run_migrations(conn, migrations, found);
-    conn.pragma_update(None, "temp_store", "MEMORY")?;
+    super::connection::restore_temp_store(conn, temp_store);
     migrated
 }
 
