@@ -28,6 +28,8 @@ pub fn init(admin_url: &str, project: &mut Project) -> Result<SyncReport> {
             "the database is not empty: publish to a new database".into(),
         ));
     }
+    // The originals an import kept as uid runs get their rows, which publishing reads.
+    project.write_original_uids()?;
     let mut tx = db.transaction()?;
     for step in SCHEMA {
         tx.batch_execute(step)?;

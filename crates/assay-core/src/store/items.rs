@@ -179,9 +179,9 @@ pub(crate) struct ItemWriter<'t> {
     scan: rusqlite::Statement<'t>,
     /// Items written whose search text (and CJK tokens) are not in the full-text indexes yet.
     pending: Vec<(i64, String, String)>,
-    /// Random per writer: with the revision's id it makes a uid no other replica holds, and
-    /// uids of one import are written in order into their unique index.
-    uid_prefix: String,
+    /// The originals' uids, as runs of revision ids under a prefix random per writer: with the
+    /// revision's id it makes a uid no other replica holds (store/original_uids.rs).
+    uid_runs: super::original_uids::UidRuns,
     ts: String,
     /// The facet-count triggers are off while the writer runs; `finish` adds its items' counts.
     counts: Option<super::facet_counts::BulkCounts>,
@@ -284,7 +284,11 @@ impl<'t> ItemWriter<'t> {
             )?,
             scan: tx.prepare("INSERT INTO item_search (id, body) VALUES (?1, ?2)")?,
             pending: Vec::new(),
-            uid_prefix: tx.query_row("SELECT lower(hex(randomblob(8)))", [], |r| r.get(0))?,
+            uid_runs: super::original_uids::UidRuns::new(tx.query_row(
+                "SELECT lower(hex(randomblob(8)))",
+                [],
+                |r| r.get(0),
+            )?),
             ts: now(),
             written: 0,
             large_at: LARGE_WRITE.max(counts.items_before() / 2),
@@ -338,13 +342,11 @@ impl<'t> ItemWriter<'t> {
         self.revision.execute(params![id, self.ts, row.json])?;
         let rev_id = self.tx.last_insert_rowid();
         match uid {
-            Some(u) => self.uid.execute(params![rev_id, u, 1])?,
-            None => self.uid.execute(params![
-                rev_id,
-                format!("{}{rev_id:016x}", self.uid_prefix),
-                0
-            ])?,
-        };
+            Some(u) => {
+                self.uid.execute(params![rev_id, u, 1])?;
+            }
+            None => self.uid_runs.add(self.tx, rev_id)?,
+        }
         if !row.extras_lower.is_empty() {
             self.scan.execute(params![id, row.extras_lower])?;
         }
@@ -367,6 +369,7 @@ impl<'t> ItemWriter<'t> {
     /// Fills the full-text indexes for the items held back, one index after the other so no
     /// other statement runs between two inserts into the same one.
     fn fill_search(&mut self) -> Result<()> {
+        self.uid_runs.flush(self.tx)?;
         let pending = std::mem::take(&mut self.pending);
         if pending.is_empty() {
             return Ok(());
@@ -1027,22 +1030,36 @@ mod built_after {
             note: None,
         };
         p.save_edit(id, &edit, &author).unwrap();
-        let (base, original, edited): (Option<String>, String, i64) = p
+        // The original's uid is still a run: the trigger takes the base from it.
+        let (base, edited): (Option<String>, i64) = p
             .conn
             .query_row(
-                "SELECT e.base_uid, o.uid,
+                "SELECT e.base_uid,
                         (SELECT n FROM facet_counts WHERE facet = 'status' AND value = 'edited')
                  FROM revisions r1
                  JOIN sync_uids e ON e.tbl = 'revisions' AND e.local_id = r1.id
-                 JOIN revisions r0 ON r0.item_id = r1.item_id AND r0.rev = 0
-                 JOIN sync_uids o ON o.tbl = 'revisions' AND o.local_id = r0.id
                  WHERE r1.item_id = ?1 AND r1.rev = 1",
                 [id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .unwrap();
-        assert_eq!(base, Some(original));
         assert_eq!(edited, 1);
+        assert_eq!(p.write_original_uids().unwrap(), 30 + super::LARGE_WRITE);
+        let original: String = p
+            .conn
+            .query_row(
+                "SELECT o.uid FROM revisions r0
+                 JOIN sync_uids o ON o.tbl = 'revisions' AND o.local_id = r0.id
+                 WHERE r0.item_id = ?1 AND r0.rev = 0",
+                [id],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(
+            base,
+            Some(original),
+            "the edit's base is its original's uid"
+        );
     }
 }
 

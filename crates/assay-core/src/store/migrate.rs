@@ -150,6 +150,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0035_thumb_hash_bytes",
         include_str!("../../../../migrations/0035_thumb_hash_bytes.sql"),
     ),
+    (
+        "0036_original_uid_runs",
+        include_str!("../../../../migrations/0036_original_uid_runs.sql"),
+    ),
 ];
 
 /// The statement that creates index `name`, as the last migration that creates it wrote it

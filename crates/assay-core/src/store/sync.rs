@@ -191,8 +191,8 @@ impl Project {
             pending: self.conn.query_row(
                 "SELECT count(*) FROM sync_uids WHERE pushed = 0",
                 [],
-                |r| r.get(0),
-            )?,
+                |r| r.get::<_, i64>(0),
+            )? + super::original_uids::originals_in_runs(&self.conn)?,
             conflicts: self.conn.query_row(
                 "SELECT count(*) FROM sync_conflicts WHERE resolved_by IS NULL",
                 [],
@@ -210,6 +210,7 @@ impl Project {
 
     /// Every item with its original, for publishing a project.
     pub fn sync_items(&self) -> Result<Vec<SyncItem>> {
+        super::original_uids::require_rows(&self.conn)?;
         let mut st = self.conn.prepare(
             "SELECT d.name, d.layout, i.ext_id, i.seq, s.uid, revision_json(r.content)
              FROM items i JOIN datasets d ON d.id = i.dataset_id
@@ -238,6 +239,7 @@ impl Project {
 
     /// Revisions not pushed yet, oldest first (originals are published with their items).
     pub fn pending_revisions(&self, limit: i64) -> Result<Vec<SyncRevision>> {
+        super::original_uids::require_rows(&self.conn)?;
         let mut st = self.conn.prepare(&format!(
             "{REVISION_ROW} AND s.pushed = 0 AND r.rev > 0 ORDER BY r.id LIMIT ?1"
         ))?;
@@ -246,6 +248,7 @@ impl Project {
     }
 
     pub fn pending_reviews(&self) -> Result<Vec<SyncReview>> {
+        super::original_uids::require_rows(&self.conn)?;
         let mut st = self.conn.prepare(
             "SELECT s.uid, rs.uid, ms.uid, d.decision, d.comment, u.name, d.created_at
              FROM sync_uids s JOIN review_decisions d ON d.id = s.local_id
@@ -271,6 +274,7 @@ impl Project {
     }
 
     pub fn pending_signoffs(&self) -> Result<Vec<SyncSignoff>> {
+        super::original_uids::require_rows(&self.conn)?;
         let mut st = self.conn.prepare(
             "SELECT s.uid, rs.uid, g.signed, g.note, u.name, g.created_at
              FROM sync_uids s JOIN signoffs g ON g.id = s.local_id
@@ -307,6 +311,7 @@ impl Project {
 
     /// Forgets every push (a publish that failed as a whole).
     pub fn reset_sync_marks(&mut self) -> Result<()> {
+        super::original_uids::require_rows(&self.conn)?;
         self.conn.execute(
             "UPDATE sync_uids SET pushed = 0, seq = NULL, refusal = NULL",
             [],
@@ -329,6 +334,7 @@ impl Project {
     /// row set aside leaves the others): one commit per page instead of one per row. The page is
     /// committed by `end_pull_page`; dropped on error, the page is pulled again next time.
     pub fn begin_pull_page(&mut self) -> Result<()> {
+        super::original_uids::require_rows(&self.conn)?;
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
         Ok(())
     }
@@ -377,6 +383,7 @@ impl Project {
 
     /// Marks every row as already in the team database (after publishing or joining).
     pub fn mark_all_pushed(&mut self) -> Result<()> {
+        super::original_uids::require_rows(&self.conn)?;
         // Ratings of a judge name a run snapshot the team holds: those of runs published with
         // the project wait for the next sync, once the runs' positions are known here.
         self.conn.execute(

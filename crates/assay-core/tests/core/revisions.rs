@@ -208,9 +208,9 @@ fn no_op_saves_write_nothing_and_status_rules_apply_once() {
     assert_eq!(p.item(id).unwrap().status, ItemStatus::Edited);
 }
 
-/// Every revision has its team uid: originals from the importer (in one batch, distinct, of
-/// the usual 32 hex digits), edits from the trigger with the uid of the revision they were
-/// based on.
+/// Every revision has its team uid: originals from the importer's runs once a team needs them
+/// (distinct, of the usual 32 hex digits), edits from the trigger with the uid of the revision
+/// they were based on, taken from the runs while the original's row is not written.
 #[test]
 fn every_revision_gets_a_team_uid_and_an_edit_its_base() {
     let dir = tempfile::tempdir().unwrap();
@@ -218,6 +218,7 @@ fn every_revision_gets_a_team_uid_and_an_edit_its_base() {
     import_sample(&mut p);
     let id = p.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
     edit_answer(&mut p, id, "117", "aiko");
+    assert!(p.write_original_uids().unwrap() > 20);
     let c = p.connection();
     let (revisions, uids, distinct, well_formed): (i64, i64, i64, i64) = c
         .query_row(
