@@ -48,6 +48,8 @@ type Row = std::result::Result<i64, RowError>;
 /// transaction has committed. A row already there (a push killed after the team's commit and
 /// before the marks) is found by uid and author, so repeating a push doubles nothing.
 pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Result<Pushed> {
+    // Originals an import committed since the sync began get their rows (a no-op otherwise).
+    project.write_original_uids()?;
     let revs = project.pending_revisions(BATCH)?;
     let reviews = project.pending_reviews()?;
     let signoffs = project.pending_signoffs()?;
@@ -259,6 +261,7 @@ pub(crate) fn push_runs(
     project: &mut Project,
     author: Option<&str>,
 ) -> Result<Vec<RunOutcome>> {
+    project.write_original_uids()?;
     let runs = project.pending_runs()?;
     if runs.is_empty() {
         return Ok(Vec::new());

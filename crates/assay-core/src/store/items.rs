@@ -289,7 +289,7 @@ impl<'t> ItemWriter<'t> {
                 [],
                 |r| r.get(0),
             )?),
-            ts: now(),
+            ts: super::now_millis(),
             written: 0,
             large_at: LARGE_WRITE.max(counts.items_before() / 2),
             counts: Some(counts),

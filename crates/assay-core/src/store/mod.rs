@@ -169,10 +169,17 @@ impl Project {
     }
 }
 
-/// The time now as RFC 3339 text in UTC, to the millisecond. Finer fractions (the formatter's
-/// nanoseconds) were six more bytes in every revision and every item of the project file, 12 MB
-/// at a million items, for no reader: nothing orders by them finer than that.
 pub fn now() -> String {
+    time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
+}
+
+/// `now` to the millisecond: the time an import writes into each of its items and originals.
+/// The formatter's nanoseconds were six more bytes in each, 12 MB at a million items, and one
+/// writer's rows share one time anyway. People's actions keep `now`: the time spent per item
+/// orders a person's actions by their times, and within a millisecond they would tie.
+pub fn now_millis() -> String {
     const MILLIS: &[time::format_description::FormatItem<'_>] = time::macros::format_description!(
         "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
     );
@@ -184,8 +191,8 @@ pub fn now() -> String {
 #[cfg(test)]
 mod now_tests {
     #[test]
-    fn now_is_rfc3339_to_the_millisecond() {
-        let t = super::now();
+    fn now_millis_is_rfc3339_to_the_millisecond() {
+        let t = super::now_millis();
         assert_eq!(t.len(), "2026-12-04T12:13:40.953Z".len(), "{t}");
         let parsed =
             time::OffsetDateTime::parse(&t, &time::format_description::well_known::Rfc3339)

@@ -1,8 +1,9 @@
 //! Originals' team uids kept as runs of revision ids until a team needs them as rows
 //! (migration 0036). An import writes one `original_uid_runs` row per run of consecutive
-//! originals instead of a `sync_uids` row each; publishing and syncing write the rows
-//! from the runs first (`Project::write_original_uids`), and the readers a team relies on
-//! refuse to run while runs remain, so no original can be left out of a push unnoticed.
+//! originals instead of a `sync_uids` row each. Publishing, each push batch and each pull page
+//! write the rows from the runs first (`Project::write_original_uids`, `write_rows`), and the
+//! readers a push relies on refuse to run while runs remain, so no original can be left out
+//! of a push unnoticed, even when an import commits on another connection during a sync.
 
 use rusqlite::{params, Connection, Transaction};
 
@@ -72,22 +73,27 @@ pub(crate) fn require_rows(conn: &Connection) -> Result<()> {
     Ok(())
 }
 
-impl Project {
-    /// Writes a `sync_uids` row for each original whose uid is still a run, in uid order, and
-    /// forgets the runs; one transaction. What publishing, syncing and joining do first.
-    /// Returns how many rows it wrote.
-    pub fn write_original_uids(&mut self) -> Result<usize> {
-        let tx = self.conn.transaction()?;
-        let written = tx.execute(
-            "INSERT INTO sync_uids (tbl, local_id, uid, pushed)
+/// Writes a `sync_uids` row for each original whose uid is still a run, in uid order, and
+/// forgets the runs, inside the caller's transaction. Returns how many rows it wrote.
+pub(crate) fn write_rows(conn: &Connection) -> Result<usize> {
+    let written = conn.execute(
+        "INSERT INTO sync_uids (tbl, local_id, uid, pushed)
              SELECT 'revisions', r.id, o.prefix || printf('%016x', r.id), 0
              FROM original_uid_runs o JOIN revisions r ON r.id BETWEEN o.first_id AND o.last_id
              WHERE r.rev = 0 AND NOT EXISTS (SELECT 1 FROM sync_uids s
                                              WHERE s.tbl = 'revisions' AND s.local_id = r.id)
              ORDER BY o.prefix, r.id",
-            [],
-        )?;
-        tx.execute("DELETE FROM original_uid_runs", [])?;
+        [],
+    )?;
+    conn.execute("DELETE FROM original_uid_runs", [])?;
+    Ok(written)
+}
+
+impl Project {
+    /// `write_rows` in a transaction of its own: what publishing and each push batch do first.
+    pub fn write_original_uids(&mut self) -> Result<usize> {
+        let tx = self.conn.transaction()?;
+        let written = write_rows(&tx)?;
         tx.commit()?;
         Ok(written)
     }
@@ -133,7 +139,7 @@ mod tests {
         // What a team reads refuses to run on runs rather than miss their originals.
         assert!(matches!(p.sync_items(), Err(Error::Invalid(_))));
         assert!(matches!(p.pending_revisions(10), Err(Error::Invalid(_))));
-        assert!(p.begin_pull_page().is_err());
+        assert!(matches!(p.pending_comments(), Err(Error::Invalid(_))));
 
         let prefixes: Vec<String> = {
             let mut st = p
@@ -173,6 +179,18 @@ mod tests {
             let prefix = &prefixes[usize::from(dataset != 1)];
             assert_eq!(it.original_uid, original_uid(prefix, rev_id));
         }
+
+        // An import committed during a sync (another connection): the next pull page writes
+        // its originals' rows before it reads anything by uid.
+        import(&mut p, dir.path(), "third", 10);
+        assert_eq!(count(&p, "SELECT count(*) FROM original_uid_runs"), 1);
+        p.begin_pull_page().unwrap();
+        p.end_pull_page().unwrap();
+        assert_eq!(count(&p, "SELECT count(*) FROM original_uid_runs"), 0);
+        assert_eq!(
+            count(&p, "SELECT count(*) FROM sync_uids WHERE pushed = 0"),
+            2_550
+        );
     }
 
     #[test]

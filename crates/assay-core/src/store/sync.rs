@@ -311,7 +311,6 @@ impl Project {
 
     /// Forgets every push (a publish that failed as a whole).
     pub fn reset_sync_marks(&mut self) -> Result<()> {
-        super::original_uids::require_rows(&self.conn)?;
         self.conn.execute(
             "UPDATE sync_uids SET pushed = 0, seq = NULL, refusal = NULL",
             [],
@@ -333,9 +332,14 @@ impl Project {
     /// Applies a page of pulled rows as one transaction (each row in a savepoint of its own, so a
     /// row set aside leaves the others): one commit per page instead of one per row. The page is
     /// committed by `end_pull_page`; dropped on error, the page is pulled again next time.
+    /// Originals an import kept as uid runs (committed since the sync began) get their rows
+    /// first, inside the page: a pulled row looks its revision up by uid.
     pub fn begin_pull_page(&mut self) -> Result<()> {
-        super::original_uids::require_rows(&self.conn)?;
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        if let Err(e) = super::original_uids::write_rows(&self.conn) {
+            let _ = self.conn.execute_batch("ROLLBACK");
+            return Err(e);
+        }
         Ok(())
     }
 
@@ -383,7 +387,6 @@ impl Project {
 
     /// Marks every row as already in the team database (after publishing or joining).
     pub fn mark_all_pushed(&mut self) -> Result<()> {
-        super::original_uids::require_rows(&self.conn)?;
         // Ratings of a judge name a run snapshot the team holds: those of runs published with
         // the project wait for the next sync, once the runs' positions are known here.
         self.conn.execute(

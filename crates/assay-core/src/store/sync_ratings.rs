@@ -38,6 +38,7 @@ impl Project {
     /// Ratings made here not yet in the team, of runs whose current state the team holds (a
     /// rating of a state not yet published waits for it).
     pub fn pending_judge_ratings(&self) -> Result<Vec<SyncJudgeRating>> {
+        super::original_uids::require_rows(&self.conn)?;
         let mut st = self.conn.prepare(
             "SELECT s.uid, sr.origin || '@' || sr.snapshot, i.ext_id, vs.uid, jr.response_key,
                     jr.rating, jr.note, u.name, jr.created_at, jr.judge_score, sr.author

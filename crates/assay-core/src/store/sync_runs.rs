@@ -66,6 +66,7 @@ const FINISHED: &str =
 impl Project {
     /// Finished runs whose current state the team has not got yet, with results and responses.
     pub fn pending_runs(&mut self) -> Result<Vec<SyncRun>> {
+        super::original_uids::require_rows(&self.conn)?;
         // A run first published gets its identity now.
         self.conn.execute(
             &format!(

@@ -49,6 +49,7 @@ pub struct SyncBlind {
 
 impl Project {
     pub fn pending_comments(&self) -> Result<Vec<SyncComment>> {
+        super::original_uids::require_rows(&self.conn)?;
         let mut st = self.conn.prepare(
             "SELECT s.uid, rs.uid, c.body, u.name, c.created_at,
                     (SELECT group_concat(mu.name, char(31)) FROM comment_mentions m
@@ -76,6 +77,7 @@ impl Project {
     }
 
     pub fn pending_rounds(&self) -> Result<Vec<SyncRound>> {
+        super::original_uids::require_rows(&self.conn)?;
         let mut st = self.conn.prepare(
             "SELECT s.uid, r.id, r.name, r.purpose, r.overlap, u.name, r.created_at, r.blind
              FROM sync_uids s JOIN rounds r ON r.id = s.local_id JOIN users u ON u.id = r.created_by
@@ -190,6 +192,7 @@ impl Project {
 
     /// This replica's judgements in blind rounds not yet in the team.
     pub fn pending_blind(&self) -> Result<Vec<SyncBlind>> {
+        super::original_uids::require_rows(&self.conn)?;
         let mut st = self.conn.prepare(
             "SELECT s.uid, rs.uid, vs.uid, u.name, b.judgement, b.created_at
              FROM sync_uids s JOIN blind_annotations b ON b.id = s.local_id
