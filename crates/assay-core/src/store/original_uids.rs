@@ -61,11 +61,7 @@ pub(crate) fn originals_in_runs(conn: &Connection) -> Result<i64> {
 /// An error unless every original's uid is a row: the team readers join `sync_uids`, and an
 /// original missing there would silently drop out of what they read.
 pub(crate) fn require_rows(conn: &Connection) -> Result<()> {
-    let runs: bool =
-        conn.query_row("SELECT EXISTS (SELECT 1 FROM original_uid_runs)", [], |r| {
-            r.get(0)
-        })?;
-    if runs {
+    if originals_in_runs(conn)? > 0 {
         return Err(Error::Invalid(
             "originals' team uids are not written yet (Project::write_original_uids)".into(),
         ));
@@ -74,15 +70,14 @@ pub(crate) fn require_rows(conn: &Connection) -> Result<()> {
 }
 
 /// Writes a `sync_uids` row for each original whose uid is still a run, in uid order, and
-/// forgets the runs, inside the caller's transaction. Returns how many rows it wrote.
+/// forgets the runs, inside the caller's transaction. Returns how many rows it wrote. A run's
+/// uids rise with its ids, so they reach their unique index in order without a sort.
 pub(crate) fn write_rows(conn: &Connection) -> Result<usize> {
     let written = conn.execute(
         "INSERT INTO sync_uids (tbl, local_id, uid, pushed)
-             SELECT 'revisions', r.id, o.prefix || printf('%016x', r.id), 0
-             FROM original_uid_runs o JOIN revisions r ON r.id BETWEEN o.first_id AND o.last_id
-             WHERE r.rev = 0 AND NOT EXISTS (SELECT 1 FROM sync_uids s
-                                             WHERE s.tbl = 'revisions' AND s.local_id = r.id)
-             ORDER BY o.prefix, r.id",
+         SELECT 'revisions', v.local_id, v.uid, 0 FROM original_run_uids v
+         WHERE NOT EXISTS (SELECT 1 FROM sync_uids s
+                           WHERE s.tbl = 'revisions' AND s.local_id = v.local_id)",
         [],
     )?;
     conn.execute("DELETE FROM original_uid_runs", [])?;
@@ -91,7 +86,11 @@ pub(crate) fn write_rows(conn: &Connection) -> Result<usize> {
 
 impl Project {
     /// `write_rows` in a transaction of its own: what publishing and each push batch do first.
+    /// Without runs it writes nothing and takes no write lock (a push batch asks every time).
     pub fn write_original_uids(&mut self) -> Result<usize> {
+        if originals_in_runs(&self.conn)? == 0 {
+            return Ok(0);
+        }
         let tx = self.conn.transaction()?;
         let written = write_rows(&tx)?;
         tx.commit()?;
