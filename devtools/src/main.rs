@@ -9,6 +9,7 @@
 // The same allocator as the CLI and the app, so the benchmarks time what they run.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+assay_core::give_freed_memory_back_at_load!();
 
 mod bench;
 mod bench_team;

@@ -6,6 +6,7 @@
 // (BENCHMARKS.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+assay_core::give_freed_memory_back_at_load!();
 
 fn main() {
     // Before any thread exists: SQLite is configured only while nothing else uses it.

@@ -9,6 +9,15 @@
 //! software (a VM's virtio-gpu without virgl) is not told apart and keeps compositing on, as
 //! before. `ASSAY_GPU_COMPOSITING=1` keeps compositing on anyway, `=0` turns it off on any
 //! machine, and a `WEBKIT_DISABLE_COMPOSITING_MODE` the user already set wins.
+//!
+//! Compositing off is not enough to keep LLVM out of the app's own process: GTK opens GLX when
+//! it opens the display, and WebKit's UI side sets up an EGL display once, to find the render
+//! node it hands the web process. Both load Mesa's driver and with it LLVM (about 57 MB of the
+//! app process's RSS, measured with `bench-memory`). Without a GPU neither is used, so the
+//! software path also turns GTK's GL off, WebKit's DMA-BUF renderer off (it needs that EGL
+//! display), and names the render node (`/dev/null`: there is none, and nothing opens it once
+//! the DMA-BUF renderer is off). The web process still loads Mesa: WebKitGTK 2.50 creates its
+//! surfaceless EGL display unconditionally, and only a patched WebKit avoids that.
 
 use std::path::Path;
 
@@ -37,7 +46,23 @@ fn has_gpu(dev: &Path) -> bool {
     render_node || dev.join("nvidia0").exists() || dev.join("dxg").exists()
 }
 
-/// Sets WebKit's switch before any thread or webview exists (the web process it starts reads
+/// The environment that keeps GL out of a webview drawing in software, each variable set only
+/// where the user has not set it (`current` reads the environment).
+pub fn software_drawing_env(
+    current: impl Fn(&str) -> Option<std::ffi::OsString>,
+) -> Vec<(&'static str, &'static str)> {
+    [
+        ("WEBKIT_DISABLE_COMPOSITING_MODE", "1"),
+        ("WEBKIT_DISABLE_DMABUF_RENDERER", "1"),
+        ("WEBKIT_WEB_RENDER_DEVICE_FILE", "/dev/null"),
+        ("GDK_GL", "disable"),
+    ]
+    .into_iter()
+    .filter(|(name, _)| current(name).is_none())
+    .collect()
+}
+
+/// Sets WebKit's switches before any thread or webview exists (the web process it starts reads
 /// the environment).
 pub fn choose() {
     if !cfg!(target_os = "linux") || std::env::var_os("WEBKIT_DISABLE_COMPOSITING_MODE").is_some() {
@@ -45,7 +70,9 @@ pub fn choose() {
     }
     let setting = std::env::var("ASSAY_GPU_COMPOSITING").ok();
     if !compositing_wanted(setting.as_deref(), Path::new("/dev")) {
-        std::env::set_var("WEBKIT_DISABLE_COMPOSITING_MODE", "1");
+        for (name, value) in software_drawing_env(|name| std::env::var_os(name)) {
+            std::env::set_var(name, value);
+        }
     }
 }
 
@@ -80,5 +107,32 @@ mod tests {
         assert!(compositing_wanted(None, &dev));
         assert!(!compositing_wanted(None, &dev.join("missing")));
         std::fs::remove_dir_all(&dev).unwrap();
+    }
+
+    #[test]
+    fn software_drawing_keeps_what_the_user_set() {
+        let all = software_drawing_env(|_| None);
+        let names: Vec<_> = all.iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            names,
+            [
+                "WEBKIT_DISABLE_COMPOSITING_MODE",
+                "WEBKIT_DISABLE_DMABUF_RENDERER",
+                "WEBKIT_WEB_RENDER_DEVICE_FILE",
+                "GDK_GL"
+            ]
+        );
+        assert!(all.contains(&("GDK_GL", "disable")));
+        // A render node the user chose, or GTK's GL they asked for, stays theirs.
+        let some = software_drawing_env(|name| {
+            matches!(name, "WEBKIT_WEB_RENDER_DEVICE_FILE" | "GDK_GL").then(|| "x".into())
+        });
+        assert_eq!(
+            some,
+            [
+                ("WEBKIT_DISABLE_COMPOSITING_MODE", "1"),
+                ("WEBKIT_DISABLE_DMABUF_RENDERER", "1")
+            ]
+        );
     }
 }

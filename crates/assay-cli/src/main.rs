@@ -131,6 +131,7 @@ enum Command {
 // (BENCHMARKS.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+assay_core::give_freed_memory_back_at_load!();
 
 fn main() -> ExitCode {
     // Before any thread exists: SQLite is configured only while nothing else uses it.

@@ -1,6 +1,7 @@
 //! Assay's core: domain types, the project store, importers, exporters and statistics.
 //! No UI and no network: everything a person can do to a project is a function here.
 
+pub mod allocator;
 pub mod error;
 pub mod export;
 pub mod grounding;
