@@ -66,8 +66,10 @@ impl Driver {
             .stderr(Stdio::inherit())
             // Without a GPU the app turns WebKit's compositing off (src-tauri/src/rendering.rs);
             // WebKitWebDriver's screenshot then waited forever on the blind scenario's second
-            // screenshot (two runs of two, the window painted). Screenshots are a WebDriver
-            // matter only, so the window is driven the way a machine with a GPU runs it.
+            // screenshot (two runs of two, the window painted; again on 2026-12-04 with GTK's
+            // GL and the DMA-BUF renderer off as well). Screenshots are a WebDriver matter only
+            // (`bench-open` drives the software path without them), so the window is driven the
+            // way a machine with a GPU runs it.
             // (`ASSAY_GPU_COMPOSITING` set for the tests wins: the benchmark measures both.)
             .env(
                 "ASSAY_GPU_COMPOSITING",
