@@ -12,12 +12,12 @@
 //!
 //! Compositing off is not enough to keep LLVM out of the app's own process: GTK opens GLX when
 //! it opens the display, and WebKit's UI side sets up an EGL display once, to find the render
-//! node it hands the web process. Both load Mesa's driver and with it LLVM (about 57 MB of the
-//! app process's RSS, measured with `bench-memory`). Without a GPU neither is used, so the
-//! software path also turns GTK's GL off, WebKit's DMA-BUF renderer off (it needs that EGL
-//! display), and names the render node (`/dev/null`: there is none, and nothing opens it once
-//! the DMA-BUF renderer is off). The web process still loads Mesa: WebKitGTK 2.50 creates its
-//! surfaceless EGL display unconditionally, and only a patched WebKit avoids that.
+//! node it hands the web process. Both load Mesa's driver and with it LLVM (~50 MB of the app
+//! process's RSS, `bench-memory`). So whenever compositing is off, whoever turned it off, GTK's
+//! GL and WebKit's DMA-BUF renderer (which needs that EGL display) are turned off too, and the
+//! render node is named as a path that cannot be opened, so that nothing probes for one. The
+//! web process still loads Mesa: WebKitGTK 2.50 creates its surfaceless EGL display
+//! unconditionally, and only a patched WebKit avoids that. A variable the user set stays theirs.
 
 use std::path::Path;
 
@@ -46,15 +46,31 @@ fn has_gpu(dev: &Path) -> bool {
     render_node || dev.join("nvidia0").exists() || dev.join("dxg").exists()
 }
 
-/// The environment that keeps GL out of a webview drawing in software, each variable set only
-/// where the user has not set it (`current` reads the environment).
-pub fn software_drawing_env(
+/// A render node that does not exist: WebKit takes the name instead of probing EGL for one,
+/// and a WebKit that opens it fails at once (an openable file such as `/dev/null` would be
+/// handed to Mesa's GBM by older WebKitGTK).
+const NO_RENDER_NODE: &str = "/nonexistent/assay-no-render-node";
+
+/// The variables to set before the webview starts, given the environment (`current`) and
+/// whether this machine should composite (`wanted`, asked only if the user has not decided with
+/// `WEBKIT_DISABLE_COMPOSITING_MODE`). Empty while compositing stays on; otherwise everything
+/// that keeps GL out of a webview drawing in software, except what the user already set.
+pub fn drawing_env(
     current: impl Fn(&str) -> Option<std::ffi::OsString>,
+    wanted: impl FnOnce() -> bool,
 ) -> Vec<(&'static str, &'static str)> {
+    // WebKit reads any value but "0" as "off".
+    let compositing = match current("WEBKIT_DISABLE_COMPOSITING_MODE") {
+        Some(v) => v == "0",
+        None => wanted(),
+    };
+    if compositing {
+        return Vec::new();
+    }
     [
         ("WEBKIT_DISABLE_COMPOSITING_MODE", "1"),
         ("WEBKIT_DISABLE_DMABUF_RENDERER", "1"),
-        ("WEBKIT_WEB_RENDER_DEVICE_FILE", "/dev/null"),
+        ("WEBKIT_WEB_RENDER_DEVICE_FILE", NO_RENDER_NODE),
         ("GDK_GL", "disable"),
     ]
     .into_iter()
@@ -65,14 +81,15 @@ pub fn software_drawing_env(
 /// Sets WebKit's switches before any thread or webview exists (the web process it starts reads
 /// the environment).
 pub fn choose() {
-    if !cfg!(target_os = "linux") || std::env::var_os("WEBKIT_DISABLE_COMPOSITING_MODE").is_some() {
+    if !cfg!(target_os = "linux") {
         return;
     }
-    let setting = std::env::var("ASSAY_GPU_COMPOSITING").ok();
-    if !compositing_wanted(setting.as_deref(), Path::new("/dev")) {
-        for (name, value) in software_drawing_env(|name| std::env::var_os(name)) {
-            std::env::set_var(name, value);
-        }
+    let wanted = || {
+        let setting = std::env::var("ASSAY_GPU_COMPOSITING").ok();
+        compositing_wanted(setting.as_deref(), Path::new("/dev"))
+    };
+    for (name, value) in drawing_env(|name| std::env::var_os(name), wanted) {
+        std::env::set_var(name, value);
     }
 }
 
@@ -110,11 +127,23 @@ mod tests {
     }
 
     #[test]
-    fn software_drawing_keeps_what_the_user_set() {
-        let all = software_drawing_env(|_| None);
-        let names: Vec<_> = all.iter().map(|(n, _)| *n).collect();
+    fn software_drawing_keeps_gl_out_and_what_the_user_set() {
+        let set = |vars: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| std::ffi::OsString::from(*v))
+            }
+        };
+        fn names(env: Vec<(&'static str, &'static str)>) -> Vec<&'static str> {
+            env.into_iter().map(|(n, _)| n).collect()
+        }
+        // A GPU: nothing changes.
+        assert!(drawing_env(set(&[]), || true).is_empty());
+        // None: compositing, GTK's GL, the DMA-BUF renderer and the render-node probe off.
+        let all = drawing_env(set(&[]), || false);
         assert_eq!(
-            names,
+            names(all.clone()),
             [
                 "WEBKIT_DISABLE_COMPOSITING_MODE",
                 "WEBKIT_DISABLE_DMABUF_RENDERER",
@@ -123,10 +152,34 @@ mod tests {
             ]
         );
         assert!(all.contains(&("GDK_GL", "disable")));
-        // A render node the user chose, or GTK's GL they asked for, stays theirs.
-        let some = software_drawing_env(|name| {
-            matches!(name, "WEBKIT_WEB_RENDER_DEVICE_FILE" | "GDK_GL").then(|| "x".into())
+        let node = all
+            .iter()
+            .find(|(n, _)| n.ends_with("DEVICE_FILE"))
+            .unwrap()
+            .1;
+        assert!(std::fs::File::open(node).is_err(), "{node} must not open");
+        // Compositing turned off by the user, on any machine: GL goes too, their value stays.
+        let by_user = drawing_env(set(&[("WEBKIT_DISABLE_COMPOSITING_MODE", "1")]), || {
+            panic!("the user decided")
         });
+        assert_eq!(
+            names(by_user),
+            [
+                "WEBKIT_DISABLE_DMABUF_RENDERER",
+                "WEBKIT_WEB_RENDER_DEVICE_FILE",
+                "GDK_GL"
+            ]
+        );
+        // "0" is WebKit's "on": the user keeps compositing, even without a GPU.
+        assert!(drawing_env(set(&[("WEBKIT_DISABLE_COMPOSITING_MODE", "0")]), || false).is_empty());
+        // A render node the user chose, or GTK's GL they asked for, stays theirs.
+        let some = drawing_env(
+            set(&[
+                ("WEBKIT_WEB_RENDER_DEVICE_FILE", "/dev/dri/renderD129"),
+                ("GDK_GL", "always"),
+            ]),
+            || false,
+        );
         assert_eq!(
             some,
             [

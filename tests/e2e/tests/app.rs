@@ -1,7 +1,8 @@
 //! Drives the real Assay window through independent scenarios, each on its own copy of the
 //! sample project: browsing, editing and a restart; drawing a target box; refining a checklist
 //! and filtering; evaluating before and after against a stub model server; review by two people
-//! and an auditor; a team through PostgreSQL. Every wait is on the window's or the project's
+//! and an auditor; a team through PostgreSQL; drawing a box the way a machine without a GPU
+//! draws. Every wait is on the window's or the project's
 //! state, never on a pause tuned to an idle machine. Saves screenshots of the main views.
 //!
 //! Needs: the app built with `--features custom-protocol`, `tauri-driver` and `WebKitWebDriver`
@@ -52,7 +53,9 @@ fn free_port() -> u16 {
 }
 
 impl Driver {
-    fn start() -> Self {
+    /// `compositing`: the `ASSAY_GPU_COMPOSITING` the app gets; `None` keeps compositing on
+    /// unless the caller's environment says otherwise (see below).
+    fn start(compositing: Option<&str>) -> Self {
         use std::os::unix::process::CommandExt;
         let (port, native) = (free_port(), free_port());
         let child = Command::new("tauri-driver")
@@ -73,7 +76,9 @@ impl Driver {
             // (`ASSAY_GPU_COMPOSITING` set for the tests wins: the benchmark measures both.)
             .env(
                 "ASSAY_GPU_COMPOSITING",
-                std::env::var("ASSAY_GPU_COMPOSITING").unwrap_or_else(|_| "1".into()),
+                compositing.map(str::to_string).unwrap_or_else(|| {
+                    std::env::var("ASSAY_GPU_COMPOSITING").unwrap_or_else(|_| "1".into())
+                }),
             )
             .process_group(0)
             .spawn()
@@ -327,6 +332,10 @@ async fn accessible(c: &Client, view: &str) {
 /// scenarios look at is checked for accessibility.
 async fn screenshot(c: &Client, name: &str) {
     accessible(c, name).await;
+    if SOFTWARE_DRAWING.load(std::sync::atomic::Ordering::SeqCst) {
+        // WebKitWebDriver's screenshot can wait forever on this path (see `Driver::start`).
+        return;
+    }
     let png = c.screenshot().await.unwrap();
     let dir = std::env::var_os("ASSAY_SCREENSHOT_DIR")
         .map(std::path::PathBuf::from)
@@ -485,9 +494,15 @@ struct Scenario {
 }
 
 static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// The running scenario draws the way a machine without a GPU does (scenarios take turns).
+static SOFTWARE_DRAWING: AtomicBool = AtomicBool::new(false);
 
 impl Scenario {
     fn new(name: &str) -> Self {
+        Self::drawing(name, None)
+    }
+
+    fn drawing(name: &str, compositing: Option<&str>) -> Self {
         let turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
         assert!(
             app_binary().exists(),
@@ -497,9 +512,13 @@ impl Scenario {
         let dir = tempfile::tempdir().unwrap();
         let project = sample_project(dir.path());
         std::env::set_var("ASSAY_CONFIG_DIR", dir.path().join("config"));
+        SOFTWARE_DRAWING.store(
+            compositing == Some("0"),
+            std::sync::atomic::Ordering::SeqCst,
+        );
         Scenario {
             project,
-            driver: Driver::start(),
+            driver: Driver::start(compositing),
             _dir: dir,
             _turn: turn,
         }
@@ -747,6 +766,63 @@ async fn draw_a_target_box_and_restart() {
     wait_for(&c, "[data-testid=item-row]").await;
     grounding_kept_after_restart(&c).await;
     c.close().await.unwrap();
+}
+
+/// The same, drawn the way a machine without a GPU draws (`src-tauri/src/rendering.rs`):
+/// compositing, GTK's GL and the DMA-BUF renderer off, and no LLVM (Mesa's software GL) in the
+/// app's own process. No screenshots on this path (see `Driver::start`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draw_a_target_box_without_a_gpu() {
+    let s = Scenario::drawing("draw a target box without a GPU", Some("0"));
+    let c = s.start_as("e2e-annotator", None).await;
+    let apps = app_processes(&s.driver);
+    assert!(!apps.is_empty(), "the app's process under tauri-driver");
+    for pid in apps {
+        let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).unwrap_or_default();
+        assert!(
+            !maps.contains("libLLVM") && !maps.contains("swrast_dri"),
+            "Mesa's software GL is loaded in the app's process {pid}"
+        );
+    }
+    draw_and_label_a_target_box(&c, &s.project).await;
+    c.close().await.unwrap();
+    let c = s.launch().await;
+    wait_for(&c, "[data-testid=item-row]").await;
+    grounding_kept_after_restart(&c).await;
+    c.close().await.unwrap();
+}
+
+/// The app's processes (`assay-app`) below the scenario's tauri-driver.
+fn app_processes(driver: &Driver) -> Vec<u32> {
+    let parent_of = |pid: u32| -> Option<u32> {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("PPid:"))
+            .and_then(|v| v.trim().parse().ok())
+    };
+    let below_driver = |mut pid: u32| {
+        while let Some(parent) = parent_of(pid) {
+            if parent == driver.child.id() {
+                return true;
+            }
+            if parent <= 1 {
+                return false;
+            }
+            pid = parent;
+        }
+        false
+    };
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                .is_ok_and(|c| c.trim() == "assay-app")
+        })
+        .filter(|pid| below_driver(*pid))
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -2821,7 +2897,7 @@ async fn bench_open_and_scroll_a_large_project() {
     };
     let (total, first_ext) = nth(0);
     let last_ext = nth(total - 1).1;
-    let driver = Driver::start();
+    let driver = Driver::start(None);
     let launched = Instant::now();
     let c = launch(&driver, &project).await;
     let window = launched.elapsed();
