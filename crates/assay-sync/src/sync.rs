@@ -31,8 +31,6 @@ pub fn sync_with(url: &str, password: Option<&str>, project: &mut Project) -> Re
     if let Some(me) = &me {
         project.sync_set("member", me)?;
     }
-    // The originals an import kept as uid runs get their rows, which pushing and pulling read.
-    project.write_original_uids()?;
     let conflicts_before = project.sync_status()?.conflicts;
     let mut report = SyncReport::default();
     let mut pushed = push_all(&mut db, project, &mut report);

@@ -760,6 +760,10 @@ async fn browse_edit_and_restart() {
 async fn draw_a_target_box_and_restart() {
     let s = Scenario::new("draw a target box and restart");
     let c = s.start_as("e2e-annotator", None).await;
+    draw_a_box_and_find_it_after_a_restart(&s, c).await;
+}
+
+async fn draw_a_box_and_find_it_after_a_restart(s: &Scenario, c: Client) {
     draw_and_label_a_target_box(&c, &s.project).await;
     c.close().await.unwrap();
     let c = s.launch().await;
@@ -784,12 +788,7 @@ async fn draw_a_target_box_without_a_gpu() {
             "Mesa's software GL is loaded in the app's process {pid}"
         );
     }
-    draw_and_label_a_target_box(&c, &s.project).await;
-    c.close().await.unwrap();
-    let c = s.launch().await;
-    wait_for(&c, "[data-testid=item-row]").await;
-    grounding_kept_after_restart(&c).await;
-    c.close().await.unwrap();
+    draw_a_box_and_find_it_after_a_restart(&s, c).await;
 }
 
 /// The app's processes (`assay-app`) below the scenario's tauri-driver.

@@ -69,9 +69,9 @@ pub(crate) fn require_rows(conn: &Connection) -> Result<()> {
     Ok(())
 }
 
-/// Writes a `sync_uids` row for each original whose uid is still a run, in uid order, and
-/// forgets the runs, inside the caller's transaction. Returns how many rows it wrote. A run's
-/// uids rise with its ids, so they reach their unique index in order without a sort.
+/// Writes a `sync_uids` row for each original whose uid is still a run and forgets the runs,
+/// inside the caller's transaction. Returns how many rows it wrote. A run's uids rise with its
+/// ids, so each run's reach their unique index in order without a sort.
 pub(crate) fn write_rows(conn: &Connection) -> Result<usize> {
     let written = conn.execute(
         "INSERT INTO sync_uids (tbl, local_id, uid, pushed)
