@@ -110,6 +110,16 @@ impl Error {
         }
     }
 
+    /// The same refusal with what it concerns in front ("revision X: ..."), keeping its code.
+    pub fn context(self, what: &str) -> Self {
+        match self {
+            Self::Invalid(m) => Self::Invalid(format!("{what}: {m}")),
+            Self::Forbidden(m) => Self::Forbidden(format!("{what}: {m}")),
+            Self::NotFound(m) => Self::NotFound(format!("{what}: {m}")),
+            e => e,
+        }
+    }
+
     /// Another connection held the lock this one waited for past its timeout.
     pub fn is_busy(&self) -> bool {
         matches!(

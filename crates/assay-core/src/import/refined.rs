@@ -155,7 +155,7 @@ pub fn import_refined(
             status: ItemStatus::Edited,
             note: Some(note.clone()),
         };
-        crate::store::items::append_revision(&tx, *item_id, &edit, author)?;
+        crate::store::write_path::revision::append(&tx, *item_id, &edit, author)?;
     }
     for (item_id, _) in &seeds {
         if claimed.contains_key(item_id) {
@@ -170,7 +170,7 @@ pub fn import_refined(
             status: ItemStatus::Edited,
             note: Some(format!("{note}: absent from the refined set")),
         };
-        crate::store::items::append_revision(&tx, *item_id, &edit, author)?;
+        crate::store::write_path::revision::append(&tx, *item_id, &edit, author)?;
     }
     if opts.dry_run {
         tx.rollback()?;

@@ -20,10 +20,10 @@ use std::collections::BTreeMap;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
-use super::items::{apply_edit, current_content, Author, Edit};
-use super::review::stored_role;
+use super::items::{current_content, Author, Edit};
+use super::write_path::{self, revision::Made};
 use super::rounds::QueueEntry;
-use super::{now, Project};
+use super::Project;
 use crate::error::{Error, Result};
 use crate::model::{
     BBox, IssueTag, ItemStatus, LabeledBox, Phase1Dimension, RefType, RefinementOp, Role,
@@ -54,7 +54,7 @@ pub struct BlindJudgement {
 
 impl BlindJudgement {
     /// Checks the judgement against the item it judges.
-    fn validate(&self, item: &crate::model::ItemContent) -> Result<()> {
+    pub(crate) fn validate(&self, item: &crate::model::ItemContent) -> Result<()> {
         if self.op.is_none() {
             return Err(Error::Invalid(
                 "a judgement names a refinement operation".into(),
@@ -200,23 +200,6 @@ fn parse_judgement(json: &str) -> Result<BlindJudgement> {
     serde_json::from_str(json).map_err(|e| Error::Invalid(format!("a stored judgement: {e}")))
 }
 
-/// Inserts one judgement row (made here or pulled from the team); returns its id.
-pub(crate) fn insert_judgement(
-    conn: &Connection,
-    round_id: i64,
-    item_id: i64,
-    user_id: i64,
-    judgement: &BlindJudgement,
-    created_at: &str,
-) -> Result<i64> {
-    let json = serde_json::to_string(judgement).map_err(|e| Error::Invalid(e.to_string()))?;
-    conn.execute(
-        "INSERT INTO blind_annotations (round_id, item_id, user_id, judgement, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![round_id, item_id, user_id, json, created_at],
-    )?;
-    Ok(conn.last_insert_rowid())
-}
 
 /// Each person's latest judgement of an item in a round.
 fn latest(conn: &Connection, round_id: i64, item_id: i64) -> Result<Vec<(i64, BlindEntry)>> {
@@ -297,9 +280,7 @@ impl Project {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        check_recordable(&tx, round_id, item_id, author.user_id)?;
-        judgement.validate(&current_content(&tx, item_id)?)?;
-        insert_judgement(&tx, round_id, item_id, author.user_id, judgement, &now())?;
+        write_path::blind::record(&tx, round_id, item_id, author.user_id, judgement)?;
         let shown = view(&tx, round_id, item_id, author.user_id)?;
         tx.commit()?;
         Ok(shown)
@@ -308,7 +289,7 @@ impl Project {
     /// The blind rounds holding this item that `viewer` takes part in (as an assignee) or, for
     /// an auditor, every blind round holding it; judgements shown by the rules above.
     pub fn blind_items(&self, item_id: i64, viewer: &Author) -> Result<Vec<BlindItem>> {
-        let auditor = stored_role(&self.conn, viewer)? == Role::Auditor;
+        let auditor = write_path::rules::stored_role(&self.conn, viewer.user_id)? == Role::Auditor;
         let mut st = self.conn.prepare_cached(
             "SELECT DISTINCT ri.round_id FROM round_items ri JOIN rounds r ON r.id = ri.round_id
              WHERE ri.item_id = ?1 AND r.blind = 1
@@ -358,7 +339,7 @@ impl Project {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if stored_role(&tx, author)? != Role::Auditor {
+        if write_path::rules::stored_role(&tx, author.user_id)? != Role::Auditor {
             return Err(Error::Forbidden("only an auditor adjudicates".into()));
         }
         if !is_blind(&tx, round_id)? {
@@ -395,7 +376,7 @@ impl Project {
                 shown.round
             )),
         };
-        let rev = apply_edit(&tx, item_id, &edit, author)?;
+        let rev = write_path::revision::edit(&tx, item_id, &edit, author, Made::ByHand)?;
         tx.commit()?;
         Ok(rev)
     }

@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use rusqlite::{params, Connection, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
-use super::items::{apply_edit, current_content, Author, Edit};
+use super::items::{current_content, Author, Edit};
+use super::write_path::{self, revision::Made};
 use super::{CurrentItem, Project};
 use crate::error::{Error, Problem, Result};
 use crate::grounding::formats::{self, BoxSet};
@@ -282,7 +283,7 @@ impl Project {
                 status: it.status,
                 note: Some(note.to_string()),
             };
-            apply_edit(&tx, it.id, &edit, author)?;
+            write_path::revision::edit(&tx, it.id, &edit, author, Made::ByHand)?;
             report.changed += 1;
         }
         tx.commit()?;

@@ -1,6 +1,7 @@
 //! Bulk actions on a selection of items: set the refinement operation, add or remove issue
 //! tags, set the status, keep or drop at a filtering stage. Each action is one transaction that
-//! goes through the same rules as a single edit (`items::apply_edit`, `stages::record_decision`):
+//! goes through the same rules as a single edit (the write path: `write_path::revision::edit`,
+//! `write_path::filtering::decision`):
 //! an item those rules refuse (signed off, held by a blind round, your own revision to approve)
 //! is skipped with the reason, never forced. What the action did is recorded
 //! (`bulk_actions`), so it is undone as one step; an item changed by someone else since is left
@@ -9,7 +10,9 @@
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
-use super::items::{apply_edit, Author, Edit};
+use super::items::{Author, Edit};
+use super::stages::DecidedBy;
+use super::write_path::{filtering, revision, revision::Made};
 use super::query::Filter;
 use super::{now, Project};
 use crate::error::{Error, Result};
@@ -401,7 +404,7 @@ fn apply_one(
         if let Some(s) = change.status {
             edit.status = s;
         }
-        let new_rev = apply_edit(tx, item_id, &edit, author)?;
+        let new_rev = revision::edit(tx, item_id, &edit, author, Made::ByHand)?;
         if new_rev != rev {
             d.rev_before = Some(rev);
             d.rev_after = Some(new_rev);
@@ -411,14 +414,13 @@ fn apply_one(
     if let Some((stage, keep)) = change.stage {
         let before = super::stages::latest_decision(tx, item_id, stage)?;
         if before != Some(keep) {
-            super::stages::record_decision(
+            filtering::decision(
                 tx,
                 item_id,
                 stage,
                 keep,
                 change.reason.as_deref(),
-                Some(author.user_id),
-                None,
+                DecidedBy::Person(author),
             )?;
             d.stage_id = Some(stage);
             d.keep_before = before;
@@ -444,12 +446,6 @@ fn undo_one(
         keep_after: None,
     };
     let mut changed = false;
-    if super::review::is_signed_off(tx, d.item_id)? {
-        return Err(Error::Forbidden(format!(
-            "item {} is signed off; an auditor must reopen it before it changes",
-            d.item_id
-        )));
-    }
     if let (Some(before), Some(after)) = (d.rev_before, d.rev_after) {
         let (rev, _) = current_edit(tx, d.item_id)?;
         if rev != after {
@@ -474,7 +470,7 @@ fn undo_one(
             },
             note: Some(note.into()),
         };
-        let new_rev = super::items::append_revision(tx, d.item_id, &edit, author)?;
+        let new_rev = revision::append(tx, d.item_id, &edit, author)?;
         back.rev_before = Some(rev);
         back.rev_after = Some(new_rev);
         changed = true;
@@ -491,14 +487,13 @@ fn undo_one(
         // same way (only a drop takes an item out).
         let to = d.keep_before.unwrap_or(true);
         if to != after {
-            super::stages::record_decision(
+            filtering::decision(
                 tx,
                 d.item_id,
                 stage,
                 to,
                 Some(note),
-                Some(author.user_id),
-                None,
+                DecidedBy::Person(author),
             )?;
             back.stage_id = Some(stage);
             back.keep_before = Some(after);

@@ -3,9 +3,10 @@
 use rusqlite::{params, OptionalExtension, Transaction, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
-use super::{now, Project};
+use super::write_path::{self, revision::Made};
+use super::Project;
 use crate::error::{Error, Result};
-use crate::model::{IssueTag, ItemContent, ItemStatus, RefType, RefinementOp, Role};
+use crate::model::{IssueTag, ItemContent, ItemStatus, RefinementOp, Role};
 
 /// An item as parsed by an importer, before it has an id.
 #[derive(Debug, Clone)]
@@ -415,30 +416,13 @@ impl Drop for ItemWriter<'_> {
 }
 
 impl Project {
-    /// Saves an edit as a new revision and refreshes the item's indexed columns, in one
-    /// transaction, applying the edit rules every caller shares:
-    /// - an edit based on an older revision than the current one is a conflict
-    ///   (`Error::Conflict`), unless it makes exactly the change already made;
-    /// - an edit that changes nothing (content, operation, tags, status, no note) writes nothing
-    ///   and returns the current revision;
-    /// - changing content, operation or tags makes the item "edited" (an approved item is no
-    ///   longer approved once changed), unless the edit newly flags it (a change to an item a
-    ///   reviewer flagged is the fix and becomes "edited"); a status-only edit (approve,
-    ///   flag) keeps the content.
+    /// Saves an edit as a new revision in one transaction, under every rule of the write path
+    /// (`write_path::revision::edit` says what an edit means).
     pub fn save_edit(&mut self, item_id: i64, edit: &Edit, author: &Author) -> Result<i64> {
-        if edit
-            .note
-            .as_deref()
-            .is_some_and(super::suggestions::claims_a_suggestion)
-        {
-            return Err(Error::Invalid(
-                "a note cannot claim a suggestion: accept the suggestion instead".into(),
-            ));
-        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let rev = apply_edit(&tx, item_id, edit, author)?;
+        let rev = write_path::revision::edit(&tx, item_id, edit, author, Made::ByHand)?;
         tx.commit()?;
         Ok(rev)
     }
@@ -448,11 +432,6 @@ impl Project {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if super::review::is_signed_off(&tx, item_id)? {
-            return Err(Error::Forbidden(format!(
-                "item {item_id} is signed off; an auditor must reopen it before it changes"
-            )));
-        }
         let old = super::revisions::load(&tx, item_id, rev)?;
         let edit = Edit {
             base_rev: None,
@@ -466,7 +445,7 @@ impl Project {
             },
             note: Some(format!("restored revision {rev}")),
         };
-        let new_rev = append_revision(&tx, item_id, &edit, author)?;
+        let new_rev = write_path::revision::append(&tx, item_id, &edit, author)?;
         tx.commit()?;
         Ok(new_rev)
     }
@@ -531,146 +510,6 @@ impl Project {
             .optional()?
             .ok_or_else(|| Error::NotFound(format!("item {ext_id:?} in dataset {dataset:?}")))
     }
-}
-
-/// The rule CRAG-MM-Diagnostics' protocol sets: an ambiguous reference ("this" among many)
-/// comes with a question that names the target. Only edits that would newly break it are
-/// refused, so an item imported that way stays editable until someone writes one.
-fn needs_disambiguation(c: &ItemContent) -> bool {
-    c.ref_type == Some(RefType::Ambiguous)
-        && c.disambiguated_question
-            .as_deref()
-            .is_none_or(|q| q.trim().is_empty())
-}
-
-/// HAERAE-Vision's checklist rules for an edited checklist: 1-5 criteria (an empty list is
-/// allowed: the item has no checklist), none empty, none repeated.
-fn checklist_problem(list: &[String]) -> Option<String> {
-    if list.len() > 5 {
-        return Some(format!(
-            "a checklist has 1-5 criteria, found {}",
-            list.len()
-        ));
-    }
-    let mut seen = std::collections::HashSet::new();
-    for (i, c) in list.iter().enumerate() {
-        let norm = c
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_lowercase();
-        if norm.is_empty() {
-            return Some(format!("criterion {} is empty", i + 1));
-        }
-        if !seen.insert(norm) {
-            return Some(format!("criterion {} repeats an earlier one: {c:?}", i + 1));
-        }
-    }
-    None
-}
-
-/// [`Project::save_edit`]'s rules inside a caller's transaction (bulk changes share them).
-/// An assignee of a blind round does not edit the item until an auditor has adjudicated it: the
-/// revision would show the other assignee their judgement, or pre-empt the adjudication
-/// (`store::blind`). Asked by `append_revision`, which every revision a person makes here goes
-/// through (an assignee who is an auditor therefore does not adjudicate their own round).
-fn refuse_blind_hold(tx: &rusqlite::Connection, item_id: i64, author: &Author) -> Result<()> {
-    match super::blind::blind_hold(tx, item_id, author.user_id)? {
-        Some(round) => Err(Error::Forbidden(format!(
-            "item {item_id} is in your blind round {round:?}: record your judgement there; \
-             the item is edited once an auditor has adjudicated it"
-        ))),
-        None => Ok(()),
-    }
-}
-
-pub(crate) fn apply_edit(
-    tx: &rusqlite::Connection,
-    item_id: i64,
-    edit: &Edit,
-    author: &Author,
-) -> Result<i64> {
-    edit.content.validate().map_err(Error::Invalid)?;
-    let (rev, op, tags, status, signed_off) = tx
-        .query_row(
-            "SELECT rev, op, tags, status, signed_off FROM items WHERE id = ?1",
-            [item_id],
-            |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, Option<String>>(1)?,
-                    r.get::<_, i64>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, bool>(4)?,
-                ))
-            },
-        )
-        .optional()?
-        .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
-    let op = op.as_deref().and_then(RefinementOp::parse);
-    let tags = IssueTag::from_bits(tags);
-    let status = ItemStatus::parse(&status).unwrap_or_default();
-    let content = current_content(tx, item_id)?;
-    let changes_item = content != edit.content
-        || op != edit.op
-        || IssueTag::to_bits(&tags) != IssueTag::to_bits(&edit.tags);
-    if let Some(base) = edit.base_rev.filter(|b| *b != rev) {
-        if changes_item {
-            let by: Option<String> = tx
-                .query_row(
-                    "SELECT u.name FROM revisions r LEFT JOIN users u ON u.id = r.author_id
-                     WHERE r.item_id = ?1 AND r.rev = ?2",
-                    params![item_id, rev],
-                    |r| r.get(0),
-                )
-                .optional()?
-                .flatten();
-            return Err(Error::Conflict {
-                item_id,
-                base_rev: base,
-                current_rev: rev,
-                by: by.unwrap_or_else(|| "the import".into()),
-            });
-        }
-    }
-    if signed_off {
-        return Err(Error::Forbidden(format!(
-            "item {item_id} is signed off; an auditor must reopen it before it changes"
-        )));
-    }
-    if edit.status == ItemStatus::Approved
-        && status != ItemStatus::Approved
-        && super::review::current_author(tx, item_id)? == Some(author.user_id)
-    {
-        return Err(Error::Forbidden(
-            "you cannot approve your own revision; a reviewer must".into(),
-        ));
-    }
-    if needs_disambiguation(&edit.content) && !needs_disambiguation(&content) {
-        return Err(Error::Invalid(
-            "an ambiguous referring expression needs a disambiguated question".into(),
-        ));
-    }
-    if !changes_item && edit.status == status && edit.note.is_none() {
-        return Ok(rev);
-    }
-    if content.checklist != edit.content.checklist {
-        checklist_problem(&edit.content.checklist).map_or(Ok(()), |m| Err(Error::Invalid(m)))?;
-    }
-    let mut applied = edit.clone();
-    // A flag belongs to a criterion's text: a rewritten or deleted criterion loses its flags.
-    let criteria = &edit.content.checklist;
-    applied
-        .content
-        .checklist_flags
-        .retain(|f| criteria.contains(&f.criterion));
-    // Flagging while changing keeps the flag; changing an item that was already flagged (a
-    // reviewer asked for changes) is the fix, so it becomes "edited" and goes back for review.
-    let flags_now = edit.status == ItemStatus::Flagged && status != ItemStatus::Flagged;
-    if changes_item && !flags_now {
-        applied.status = ItemStatus::Edited;
-    }
-    append_revision(tx, item_id, &applied, author)
 }
 
 /// One item of a dataset as exports and bulk edits read it: current state and original.
@@ -793,139 +632,6 @@ pub(crate) fn current_content(conn: &rusqlite::Connection, item_id: i64) -> Resu
 
 pub(crate) fn parse_content(json: &str) -> Result<ItemContent> {
     serde_json::from_str(json).map_err(|e| Error::Invalid(format!("stored item content: {e}")))
-}
-
-pub(crate) fn append_revision(
-    tx: &rusqlite::Connection,
-    item_id: i64,
-    edit: &Edit,
-    author: &Author,
-) -> Result<i64> {
-    refuse_blind_hold(tx, item_id, author)?;
-    append_revision_at(tx, item_id, edit, author, &now())
-}
-
-/// `append_revision` with a given time (a revision pulled from a team keeps its author's time).
-/// Numbers after the highest revision, which a pulled revision kept as history can be.
-pub(crate) fn append_revision_at(
-    tx: &rusqlite::Connection,
-    item_id: i64,
-    edit: &Edit,
-    author: &Author,
-    ts: &str,
-) -> Result<i64> {
-    let rev = insert_revision(tx, item_id, edit, author, ts)?;
-    let c = &edit.content;
-    tx.execute(
-        "UPDATE items SET rev = ?2, format = ?3, category = ?4, op = ?5, tags = ?6, status = ?7,
-            ref_type = ?8, has_box = ?9, image_count = ?10, thumb_hash = ?11, question = ?12,
-            answer = ?13, updated_at = ?14, source = ?15
-         WHERE id = ?1",
-        params![
-            item_id,
-            rev,
-            c.format.as_str(),
-            c.category,
-            edit.op.map(|o| o.as_str()),
-            IssueTag::to_bits(&edit.tags),
-            edit.status.as_str(),
-            c.ref_type.map(|r| r.as_str()),
-            c.has_box(),
-            c.images.len() as i64,
-            stored_thumb_hash(c.images.first().map(|i| i.hash.as_str())),
-            c.question,
-            c.answer,
-            ts,
-            c.source
-        ],
-    )?;
-    super::search::reindex(tx, item_id, c)?;
-    super::boxes::write_metrics(tx, item_id, c)?;
-    Ok(rev)
-}
-
-/// Writes a revision row after the item's highest one without making it current (a revision
-/// pulled from a team that is older, in the team's order, than the one shown here).
-pub(crate) fn insert_revision(
-    tx: &rusqlite::Connection,
-    item_id: i64,
-    edit: &Edit,
-    author: &Author,
-    ts: &str,
-) -> Result<i64> {
-    let rev: i64 = tx
-        .query_row(
-            "SELECT max(rev) + 1 FROM revisions WHERE item_id = ?1",
-            [item_id],
-            |r| r.get::<_, Option<i64>>(0),
-        )?
-        .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
-    let json = serde_json::to_string(&edit.content).map_err(|e| Error::Invalid(e.to_string()))?;
-    let tags = IssueTag::to_bits(&edit.tags);
-    tx.execute(
-        "INSERT INTO revisions (item_id, rev, author_id, role, round, created_at, op, tags, status, note, content)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        params![
-            item_id,
-            rev,
-            author.user_id,
-            author.role.as_str(),
-            author.round,
-            ts,
-            edit.op.map(|o| o.as_str()),
-            tags,
-            edit.status.as_str(),
-            edit.note,
-            json
-        ],
-    )?;
-    Ok(rev)
-}
-
-/// The rules the editor also checks live (ui/src/lib/review/mentions.ts, checklist/checklist.ts,
-/// grounding/refTypes.ts) against the cases both sides are tested on.
-#[cfg(test)]
-mod shared_rules {
-    use super::{checklist_problem, needs_disambiguation};
-    use crate::model::{ItemContent, RefType};
-
-    fn cases() -> serde_json::Value {
-        serde_json::from_str(include_str!(
-            "../../../../tests/fixtures/rules/editor_rules.json"
-        ))
-        .unwrap()
-    }
-
-    #[test]
-    fn mentions_checklists_and_disambiguation_match_the_shared_cases() {
-        let f = cases();
-        for c in f["mentions"].as_array().unwrap() {
-            let want: Vec<String> = serde_json::from_value(c["names"].clone()).unwrap();
-            let body = c["body"].as_str().unwrap();
-            assert_eq!(
-                super::super::comments::mentioned_names(body),
-                want,
-                "{body}"
-            );
-        }
-        for c in f["checklists"].as_array().unwrap() {
-            let list: Vec<String> = serde_json::from_value(c["criteria"].clone()).unwrap();
-            let ok = c["ok"].as_bool().unwrap();
-            assert_eq!(checklist_problem(&list).is_none(), ok, "{list:?}");
-        }
-        for c in f["disambiguation"].as_array().unwrap() {
-            let content = ItemContent {
-                ref_type: c["ref_type"].as_str().and_then(RefType::parse),
-                disambiguated_question: c["disambiguated_question"].as_str().map(str::to_string),
-                ..Default::default()
-            };
-            assert_eq!(
-                needs_disambiguation(&content),
-                c["needs"].as_bool().unwrap(),
-                "{c}"
-            );
-        }
-    }
 }
 
 #[cfg(test)]

@@ -40,6 +40,7 @@ pub mod sync_views;
 pub mod table_extras;
 pub mod users;
 pub mod versions;
+pub(crate) mod write_path;
 
 use std::path::{Path, PathBuf};
 

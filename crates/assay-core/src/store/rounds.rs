@@ -9,7 +9,7 @@ use rusqlite::{params, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
 use super::items::Author;
-use super::review::stored_role;
+use super::write_path;
 use super::{now, Project};
 use crate::error::{Error, Result};
 use crate::model::Role;
@@ -241,7 +241,7 @@ impl Project {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        if stored_role(&tx, author)? != Role::Auditor {
+        if write_path::rules::stored_role(&tx, author.user_id)? != Role::Auditor {
             return Err(Error::Forbidden("only an auditor can make a round".into()));
         }
         let mut ids = Vec::new();

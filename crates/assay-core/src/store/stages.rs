@@ -10,9 +10,10 @@ use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
 use super::items::Author;
-use super::{now, Project};
+use super::write_path::filtering;
+use super::Project;
 use crate::error::{Error, Result};
-use crate::model::{Phase1Dimension, Role};
+use crate::model::Phase1Dimension;
 
 /// An item filtering kept, as SQL over `items`' columns: the one definition the list filter,
 /// the funnel, exports and the after set use.
@@ -162,17 +163,10 @@ impl Project {
         reason: Option<&str>,
         by: DecidedBy<'_>,
     ) -> Result<Filtering> {
-        if !keep && reason.is_none_or(|r| r.trim().is_empty()) {
-            return Err(Error::Invalid("dropping an item needs a reason".into()));
-        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let (author, run) = match by {
-            DecidedBy::Person(a) => (Some(a.user_id), None),
-            DecidedBy::Run(r) => (None, Some(r)),
-        };
-        record_decision(&tx, item_id, stage_id, keep, reason, author, run)?;
+        filtering::decision(&tx, item_id, stage_id, keep, reason, by)?;
         tx.commit()?;
         self.filtering(item_id)
     }
@@ -189,19 +183,7 @@ impl Project {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        tx.execute(
-            "INSERT INTO phase1_flags (item_id, dimension, flagged, note, author_id, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
-                item_id,
-                dimension.as_str(),
-                flagged,
-                note,
-                author.user_id,
-                now()
-            ],
-        )?;
-        refresh(&tx, item_id)?;
+        filtering::phase1_flag(&tx, item_id, dimension, flagged, note, author)?;
         tx.commit()?;
         self.filtering(item_id)
     }
@@ -214,25 +196,10 @@ impl Project {
         note: Option<&str>,
         author: &Author,
     ) -> Result<Filtering> {
-        let role: String = self.conn.query_row(
-            "SELECT role FROM users WHERE id = ?1",
-            [author.user_id],
-            |r| r.get(0),
-        )?;
-        if author.role != Role::Auditor || role != Role::Auditor.as_str() {
-            return Err(Error::Forbidden(
-                "only an auditor can keep an item that phase-1 flags remove".into(),
-            ));
-        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        tx.execute(
-            "INSERT INTO phase1_overrides (item_id, keep, note, author_id, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![item_id, keep, note, author.user_id, now()],
-        )?;
-        refresh(&tx, item_id)?;
+        filtering::phase1_override(&tx, item_id, keep, note, author)?;
         tx.commit()?;
         self.filtering(item_id)
     }
@@ -405,45 +372,6 @@ fn standing_override(conn: &Connection, item_id: i64) -> Result<Option<String>> 
         .and_then(|(keep, name)| keep.then_some(name)))
 }
 
-/// Recomputes an item's outcome columns from its decisions, flags and overrides.
-/// Appends one keep/drop decision and refreshes the item's filtering columns (inside the
-/// caller's transaction): the one way a decision is written, single or in bulk.
-pub(crate) fn record_decision(
-    conn: &Connection,
-    item_id: i64,
-    stage_id: i64,
-    keep: bool,
-    reason: Option<&str>,
-    author: Option<i64>,
-    run: Option<i64>,
-) -> Result<()> {
-    conn.execute(
-        "INSERT INTO stage_decisions (item_id, stage_id, keep, reason, author_id, run_id, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![item_id, stage_id, keep, reason, author, run, now()],
-    )?;
-    refresh(conn, item_id)
-}
-
-/// A person's decision made by accepting a suggestion; the suggestion's review row points at it.
-pub(crate) fn record_suggested_decision(
-    conn: &Connection,
-    item_id: i64,
-    stage_id: i64,
-    keep: bool,
-    reason: &str,
-    author: i64,
-) -> Result<i64> {
-    conn.execute(
-        "INSERT INTO stage_decisions (item_id, stage_id, keep, reason, author_id, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![item_id, stage_id, keep, reason, author, now()],
-    )?;
-    let id = conn.last_insert_rowid();
-    refresh(conn, item_id)?;
-    Ok(id)
-}
-
 /// The latest decision on an item at a stage (None: never decided).
 pub(crate) fn latest_decision(
     conn: &Connection,
@@ -459,7 +387,8 @@ pub(crate) fn latest_decision(
         .optional()?)
 }
 
-fn refresh(conn: &Connection, item_id: i64) -> Result<()> {
+/// Recomputes an item's outcome columns from its decisions, flags and overrides.
+pub(crate) fn refresh(conn: &Connection, item_id: i64) -> Result<()> {
     let dropped: Option<i64> = conn.query_row(
         "SELECT min(s.position) FROM stage_decisions d JOIN stages s ON s.id = d.stage_id
          WHERE d.item_id = ?1 AND d.keep = 0 AND d.id = (SELECT max(id) FROM stage_decisions

@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
-use super::items::{apply_edit, Author, Edit};
+use super::items::{Author, Edit};
+use super::stages::DecidedBy;
+use super::write_path::{filtering, revision, revision::Made};
 use super::rounds::{median, seconds, MAX_GAP_SECONDS};
 use super::{now, Project};
 use crate::error::{Error, Result};
@@ -479,13 +481,13 @@ impl Project {
                         .map(|r| format!("{r} ({own})"))?,
                 };
                 let text = format!("{text} [{provenance}]");
-                let d = super::stages::record_suggested_decision(
+                let d = filtering::decision(
                     &tx,
                     item_id,
                     stage,
                     keep,
-                    &text,
-                    author.user_id,
+                    Some(&text),
+                    DecidedBy::Person(author),
                 )?;
                 (None, Some(d))
             }
@@ -522,7 +524,10 @@ impl Project {
                         None => provenance,
                     }),
                 };
-                (Some(apply_edit(&tx, item_id, &edit, author)?), None)
+                (
+                    Some(revision::edit(&tx, item_id, &edit, author, Made::FromSuggestion)?),
+                    None,
+                )
             }
         };
         let value_json = serde_json::to_string(value).map_err(|e| Error::Invalid(e.to_string()))?;

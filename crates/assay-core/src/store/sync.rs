@@ -1,14 +1,13 @@
 //! The local side of team replicas: rows waiting to be pushed, rows pulled from the team
 //! database applied to the replica, and conflicts between revisions made on the same base.
-//! Pulled rows were checked by PostgreSQL (row-level security) when their authors pushed them,
-//! so they are applied as history, not re-judged by the local edit rules.
+//! Pulled rows go through the write path (`write_path`) like rows made here, so a replica
+//! applies the same rules as the one its author wrote it on; a row they refuse is set aside.
 
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
-use super::items::{
-    append_revision_at, insert_revision, pack_rows, Author, Edit, ItemRow, ItemWriter, NewItem,
-};
+use super::items::{pack_rows, Author, Edit, ItemRow, ItemWriter, NewItem};
+use super::write_path;
 use super::{now, Project};
 use crate::error::{Error, Result};
 use crate::model::{IssueTag, ItemContent, ItemStatus, RefinementOp, Role};
@@ -488,15 +487,6 @@ impl Project {
         let status = ItemStatus::parse(&rev.status).ok_or_else(|| {
             Error::Invalid(format!("revision {}: status {:?}", rev.uid, rev.status))
         })?;
-        // "Approved" is another person's review of work they did not write.
-        if status == ItemStatus::Approved
-            && super::review::wrote_content(&self.conn, item_id, base_rev, author.id)?
-        {
-            return Err(Error::Forbidden(format!(
-                "revision {}: {name} approved work of their own",
-                rev.uid
-            )));
-        }
         let tx = self.conn.savepoint()?;
         let (head_uid, head_seq): (String, Option<i64>) = tx.query_row(
             "SELECT s.uid, s.seq FROM items i
@@ -520,19 +510,18 @@ impl Project {
             role: author.role,
             round: 0,
         };
-        let becomes_head = head_seq.is_some_and(|h| seq > h);
-        if becomes_head && super::review::is_signed_off(&tx, item_id)? {
-            return Err(Error::Forbidden(format!(
-                "revision {}: {} / {} is signed off here",
-                rev.uid, rev.dataset, rev.ext_id
-            )));
-        }
         // Older in the team's order than what this replica shows: history only.
-        let local_rev = if becomes_head {
-            append_revision_at(&tx, item_id, &edit, &who, &rev.created_at)?
-        } else {
-            insert_revision(&tx, item_id, &edit, &who, &rev.created_at)?
-        };
+        let becomes_head = head_seq.is_some_and(|h| seq > h);
+        let local_rev = write_path::revision::pulled(
+            &tx,
+            item_id,
+            &edit,
+            &who,
+            base_rev,
+            &rev.created_at,
+            becomes_head,
+        )
+        .map_err(|e| e.context(&format!("revision {} of {name}", rev.uid)))?;
         let new_id: i64 = tx.query_row(
             "SELECT id FROM revisions WHERE item_id = ?1 AND rev = ?2",
             params![item_id, local_rev],
@@ -566,17 +555,6 @@ impl Project {
         let user = self.ensure_user(&d.author, Role::Annotator)?;
         let tx = self.conn.savepoint()?;
         let (item_id, rev) = revision_by_uid(&tx, &d.revision_uid)?;
-        let reviewed_author: Option<i64> = tx.query_row(
-            "SELECT author_id FROM revisions WHERE item_id = ?1 AND rev = ?2",
-            params![item_id, rev],
-            |r| r.get(0),
-        )?;
-        if reviewed_author == Some(user.id) {
-            return Err(Error::Forbidden(format!(
-                "review {}: {} reviewed their own revision",
-                d.uid, d.author
-            )));
-        }
         // The revision a decision names as its record is a revision of the same item: else a
         // decision on one item would count as the review record of another's revision.
         let made_rev = match &d.made_uid {
@@ -592,19 +570,18 @@ impl Project {
             }
             None => None,
         };
-        super::review::insert_decision(
+        let id = write_path::decisions::pulled_review(
             &tx,
-            &super::review::DecisionRow {
-                item_id,
-                rev,
-                decision: &d.decision,
-                comment: d.comment.as_deref(),
-                author_id: user.id,
-                created_at: &d.created_at,
-                made_rev,
-            },
-        )?;
-        adopt_uid(&tx, "review_decisions", tx.last_insert_rowid(), &d.uid, seq)?;
+            item_id,
+            rev,
+            &d.decision,
+            d.comment.as_deref(),
+            user.id,
+            &d.created_at,
+            made_rev,
+        )
+        .map_err(|e| e.context(&format!("review {} by {}", d.uid, d.author)))?;
+        adopt_uid(&tx, "review_decisions", id, &d.uid, seq)?;
         tx.commit()?;
         Ok(true)
     }
@@ -614,34 +591,19 @@ impl Project {
             return Ok(false);
         }
         let user = self.ensure_user(&g.author, Role::Annotator)?;
-        if user.role != Role::Auditor {
-            return Err(Error::Forbidden(format!(
-                "sign-off {}: {} is not an auditor of the team",
-                g.uid, g.author
-            )));
-        }
         let tx = self.conn.savepoint()?;
         let (item_id, rev) = revision_by_uid(&tx, &g.revision_uid)?;
-        let head: i64 = tx.query_row("SELECT rev FROM items WHERE id = ?1", [item_id], |r| {
-            r.get(0)
-        })?;
-        // What is locked is what the auditor saw; reopening needs no particular revision.
-        if g.signed && head != rev {
-            return Err(Error::Forbidden(format!(
-                "sign-off {}: the item has a newer revision than the one signed",
-                g.uid
-            )));
-        }
-        tx.execute(
-            "INSERT INTO signoffs (item_id, rev, signed, note, author_id, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![item_id, rev, g.signed, g.note, user.id, g.created_at],
-        )?;
-        adopt_uid(&tx, "signoffs", tx.last_insert_rowid(), &g.uid, seq)?;
-        tx.execute(
-            "UPDATE items SET signed_off = ?2 WHERE id = ?1",
-            params![item_id, g.signed],
-        )?;
+        let id = write_path::decisions::pulled_sign_off(
+            &tx,
+            item_id,
+            rev,
+            g.signed,
+            g.note.as_deref(),
+            user.id,
+            &g.created_at,
+        )
+        .map_err(|e| e.context(&format!("sign-off {} by {}", g.uid, g.author)))?;
+        adopt_uid(&tx, "signoffs", id, &g.uid, seq)?;
         tx.commit()?;
         Ok(true)
     }

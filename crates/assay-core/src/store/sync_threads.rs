@@ -217,10 +217,8 @@ impl Project {
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
-    /// A judgement pulled from the team, checked as far as a replica can: a blind round and its
-    /// author assigned the item at that revision. Whether the item's judgements were all in
-    /// before it is the team's order to judge (its trigger): a replica receives everyone's
-    /// judgements of an item only once they are all in, after its own.
+    /// A judgement pulled from the team, under the write path's rules for one
+    /// (`write_path::blind::pulled`).
     pub fn apply_pulled_blind(&mut self, b: &SyncBlind, seq: i64) -> Result<bool> {
         if self.mark_known("blind_annotations", &b.uid, seq)? {
             return Ok(false);
@@ -238,33 +236,16 @@ impl Project {
             .optional()?
             .ok_or_else(|| Error::NotFound(format!("round {}", b.round_uid)))?;
         let (item_id, rev) = revision_by_uid(&tx, &b.revision_uid)?;
-        let assigned_at: Option<i64> = tx
-            .query_row(
-                "SELECT rev FROM round_items WHERE round_id = ?1 AND item_id = ?2 AND user_id = ?3",
-                params![round_id, item_id, author.id],
-                |r| r.get(0),
-            )
-            .optional()?;
-        if assigned_at != Some(rev) {
-            return Err(Error::Forbidden(format!(
-                "judgement {}: {} was not assigned that item in that round",
-                b.uid, b.author
-            )));
-        }
-        if !super::blind::is_blind(&tx, round_id)? {
-            return Err(Error::Forbidden(format!(
-                "judgement {}: its round is not blind",
-                b.uid
-            )));
-        }
-        let id = super::blind::insert_judgement(
+        let id = super::write_path::blind::pulled(
             &tx,
             round_id,
             item_id,
+            rev,
             author.id,
             &judgement,
             &b.created_at,
-        )?;
+        )
+        .map_err(|e| e.context(&format!("judgement {} by {}", b.uid, b.author)))?;
         adopt_uid(&tx, "blind_annotations", id, &b.uid, seq)?;
         tx.commit()?;
         Ok(true)

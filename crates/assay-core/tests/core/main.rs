@@ -16,3 +16,4 @@ mod review;
 mod revisions;
 mod stats;
 mod users;
+mod write_path;

@@ -1,0 +1,259 @@
+//! Revisions: every revision of an item is written here, after [`check`] has applied every rule
+//! to it. Three ways in: a person's edit with the editor's meaning ([`edit`]), a revision made
+//! here written as given ([`append`]: a restore, a review's record, a refined set's import, an
+//! undo), and a revision pulled from the team ([`pulled`]).
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::rules;
+use crate::error::{Error, Result};
+use crate::model::{IssueTag, ItemContent, ItemStatus, RefinementOp};
+use crate::store::items::{current_content, stored_thumb_hash, Author, Edit};
+use crate::store::now;
+
+/// The revision a new one is made on, as the rules compare against it.
+struct Base {
+    rev: i64,
+    op: Option<RefinementOp>,
+    tags: i64,
+    status: ItemStatus,
+    content: ItemContent,
+}
+
+impl Base {
+    fn head(conn: &Connection, item_id: i64) -> Result<Self> {
+        let (rev, op, tags, status) = conn
+            .query_row(
+                "SELECT rev, op, tags, status FROM items WHERE id = ?1",
+                [item_id],
+                |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, Option<String>>(1)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, String>(3)?,
+                    ))
+                },
+            )
+            .optional()?
+            .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
+        Ok(Self {
+            rev,
+            op: op.as_deref().and_then(RefinementOp::parse),
+            tags,
+            status: ItemStatus::parse(&status).unwrap_or_default(),
+            content: current_content(conn, item_id)?,
+        })
+    }
+
+    fn at(conn: &Connection, item_id: i64, rev: i64) -> Result<Self> {
+        let old = crate::store::revisions::load(conn, item_id, rev)?;
+        Ok(Self {
+            rev,
+            op: old.info.op,
+            tags: IssueTag::to_bits(&old.info.tags),
+            status: old.info.status,
+            content: old.content,
+        })
+    }
+
+    fn changed_by(&self, edit: &Edit) -> bool {
+        self.content != edit.content
+            || self.op != edit.op
+            || self.tags != IssueTag::to_bits(&edit.tags)
+    }
+}
+
+/// Whether a note may read as the record of an accepted suggestion: only when one is accepted.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Made {
+    ByHand,
+    FromSuggestion,
+}
+
+/// Every rule a revision meets, whichever way it came in; returns its canonical content. A
+/// revision that would become the item's current one meets the sign-off lock; one kept as
+/// history (pulled, and older in the team's order than what is shown here) changes nothing.
+fn check(
+    conn: &Connection,
+    item_id: i64,
+    edit: &Edit,
+    author: &Author,
+    base: &Base,
+    becomes_head: bool,
+    made: Made,
+) -> Result<String> {
+    let json = rules::canonical_content(&edit.content)?;
+    rules::check_note("note", edit.note.as_deref())?;
+    if made == Made::ByHand
+        && edit
+            .note
+            .as_deref()
+            .is_some_and(crate::store::suggestions::claims_a_suggestion)
+    {
+        return Err(Error::Invalid(
+            "a note cannot claim a suggestion: accept the suggestion instead".into(),
+        ));
+    }
+    if becomes_head {
+        rules::refuse_signed_off(conn, item_id)?;
+    }
+    rules::refuse_blind_hold(conn, item_id, author.user_id)?;
+    if edit.status == ItemStatus::Approved && base.status != ItemStatus::Approved {
+        rules::refuse_own_work(conn, item_id, base.rev, author.user_id)?;
+    }
+    rules::check_content_rules(&base.content, &edit.content)?;
+    Ok(json)
+}
+
+/// A person's edit, with the editor's meaning:
+/// - an edit based on an older revision than the current one is a conflict
+///   (`Error::Conflict`), unless it makes exactly the change already made;
+/// - an edit that changes nothing (content, operation, tags, status, no note) writes nothing
+///   and returns the current revision;
+/// - changing content, operation or tags makes the item "edited" (an approved item is no
+///   longer approved once changed), unless the edit newly flags it (a change to an item a
+///   reviewer flagged is the fix and becomes "edited"); a status-only edit (approve, flag)
+///   keeps the content;
+/// - a rewritten or deleted checklist criterion loses its flags.
+pub(crate) fn edit(
+    conn: &Connection,
+    item_id: i64,
+    edit: &Edit,
+    author: &Author,
+    made: Made,
+) -> Result<i64> {
+    let base = Base::head(conn, item_id)?;
+    let changes_item = base.changed_by(edit);
+    if let Some(from) = edit.base_rev.filter(|b| *b != base.rev) {
+        if changes_item {
+            let by: Option<String> = conn
+                .query_row(
+                    "SELECT u.name FROM revisions r LEFT JOIN users u ON u.id = r.author_id
+                     WHERE r.item_id = ?1 AND r.rev = ?2",
+                    params![item_id, base.rev],
+                    |r| r.get(0),
+                )
+                .optional()?
+                .flatten();
+            return Err(Error::Conflict {
+                item_id,
+                base_rev: from,
+                current_rev: base.rev,
+                by: by.unwrap_or_else(|| "the import".into()),
+            });
+        }
+    }
+    let json = check(conn, item_id, edit, author, &base, true, made)?;
+    if !changes_item && edit.status == base.status && edit.note.is_none() {
+        return Ok(base.rev);
+    }
+    let mut applied = edit.clone();
+    let criteria = &edit.content.checklist;
+    applied
+        .content
+        .checklist_flags
+        .retain(|f| criteria.contains(&f.criterion));
+    let json = if applied.content == edit.content {
+        json
+    } else {
+        rules::canonical_content(&applied.content)?
+    };
+    // Flagging while changing keeps the flag; changing an item that was already flagged (a
+    // reviewer asked for changes) is the fix, so it becomes "edited" and goes back for review.
+    let flags_now = edit.status == ItemStatus::Flagged && base.status != ItemStatus::Flagged;
+    if changes_item && !flags_now {
+        applied.status = ItemStatus::Edited;
+    }
+    write(conn, item_id, &applied, &json, author, &now(), true)
+}
+
+/// A revision made here, written as given (its status too) after the same rules.
+pub(crate) fn append(conn: &Connection, item_id: i64, edit: &Edit, author: &Author) -> Result<i64> {
+    let base = Base::head(conn, item_id)?;
+    let json = check(conn, item_id, edit, author, &base, true, Made::ByHand)?;
+    write(conn, item_id, edit, &json, author, &now(), true)
+}
+
+/// A revision pulled from the team, made by `author` on the item's revision `base_rev` at
+/// `created_at`; it becomes the current one here when it is the latest in the team's order.
+pub(crate) fn pulled(
+    conn: &Connection,
+    item_id: i64,
+    edit: &Edit,
+    author: &Author,
+    base_rev: i64,
+    created_at: &str,
+    becomes_head: bool,
+) -> Result<i64> {
+    let base = Base::at(conn, item_id, base_rev)?;
+    let json = check(conn, item_id, edit, author, &base, becomes_head, Made::ByHand)?;
+    write(conn, item_id, edit, &json, author, created_at, becomes_head)
+}
+
+/// Writes the revision after the item's highest one (which a pulled revision kept as history
+/// can be) under the role the store holds for its author, and makes it current when `head`.
+fn write(
+    conn: &Connection,
+    item_id: i64,
+    edit: &Edit,
+    json: &str,
+    author: &Author,
+    ts: &str,
+    head: bool,
+) -> Result<i64> {
+    let author = rules::as_stored(conn, author)?;
+    let rev: i64 = conn
+        .query_row(
+            "SELECT max(rev) + 1 FROM revisions WHERE item_id = ?1",
+            [item_id],
+            |r| r.get::<_, Option<i64>>(0),
+        )?
+        .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
+    conn.execute(
+        "INSERT INTO revisions (item_id, rev, author_id, role, round, created_at, op, tags, status, note, content)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            item_id,
+            rev,
+            author.user_id,
+            author.role.as_str(),
+            author.round,
+            ts,
+            edit.op.map(|o| o.as_str()),
+            IssueTag::to_bits(&edit.tags),
+            edit.status.as_str(),
+            edit.note,
+            json
+        ],
+    )?;
+    if head {
+        let c = &edit.content;
+        conn.execute(
+            "UPDATE items SET rev = ?2, format = ?3, category = ?4, op = ?5, tags = ?6, status = ?7,
+                ref_type = ?8, has_box = ?9, image_count = ?10, thumb_hash = ?11, question = ?12,
+                answer = ?13, updated_at = ?14, source = ?15
+             WHERE id = ?1",
+            params![
+                item_id,
+                rev,
+                c.format.as_str(),
+                c.category,
+                edit.op.map(|o| o.as_str()),
+                IssueTag::to_bits(&edit.tags),
+                edit.status.as_str(),
+                c.ref_type.map(|r| r.as_str()),
+                c.has_box(),
+                c.images.len() as i64,
+                stored_thumb_hash(c.images.first().map(|i| i.hash.as_str())),
+                c.question,
+                c.answer,
+                ts,
+                c.source
+            ],
+        )?;
+        crate::store::search::reindex(conn, item_id, c)?;
+        crate::store::boxes::write_metrics(conn, item_id, c)?;
+    }
+    Ok(rev)
+}
