@@ -321,12 +321,7 @@ fn pull_page(db: &mut Client, project: &mut Project) -> Result<Option<usize>> {
         .filter_map(|(_, rows)| rows.last().map(|r| r.get::<_, i64>(0)))
         .min()
         .unwrap_or(i64::MAX);
-    let mut next: Vec<(i64, Table, &Row)> = pages
-        .iter()
-        .flat_map(|(t, rows)| rows.iter().map(move |r| (r.get::<_, i64>(0), *t, r)))
-        .filter(|(seq, _, _)| *seq <= frontier)
-        .collect();
-    next.sort_by_key(|(seq, _, _)| *seq);
+    let next = in_applying_order(&pages, frontier);
     project.begin_pull_page()?;
     match apply_page(db, project, next) {
         Ok(n) => {
@@ -338,6 +333,59 @@ fn pull_page(db: &mut Client, project: &mut Project) -> Result<Option<usize>> {
             Err(e)
         }
     }
+}
+
+/// A pulled row with its position and table.
+type PulledRow<'a> = (i64, Table, &'a Row);
+
+/// The page's rows up to `frontier` in the team's order, except that an approval's review
+/// decision comes right after the revision recording it. The team takes that decision first (its
+/// trigger refuses an approval no decision records), so in the team's order the decision names
+/// a revision not pulled yet. A decision whose revision lies beyond the frontier waits, with
+/// every row after it, for the next page (unless nothing would be left to apply).
+fn in_applying_order(pages: &[(Table, Vec<Row>)], frontier: i64) -> Vec<PulledRow<'_>> {
+    let uid = |r: &Row| r.try_get::<_, String>(1).ok();
+    let made_uid = |t: Table, r: &Row| match t {
+        Table::Reviews => r.try_get::<_, Option<String>>(3).ok().flatten(),
+        _ => None,
+    };
+    let revision_seq: std::collections::HashMap<String, i64> = pages
+        .iter()
+        .filter(|(t, _)| *t == Table::Revisions)
+        .flat_map(|(_, rows)| rows.iter())
+        .filter_map(|r| Some((uid(r)?, r.get::<_, i64>(0))))
+        .collect();
+    let all = || {
+        pages
+            .iter()
+            .flat_map(|(t, rows)| rows.iter().map(move |r| (r.get::<_, i64>(0), *t, r)))
+    };
+    let waiting = all()
+        .filter(|(_, t, r)| {
+            made_uid(*t, r)
+                .and_then(|m| revision_seq.get(&m))
+                .is_some_and(|s| *s > frontier)
+        })
+        .map(|(seq, _, _)| seq - 1)
+        .min();
+    let frontier = match waiting {
+        Some(f) if all().any(|(seq, _, _)| seq <= f) => f.min(frontier),
+        _ => frontier,
+    };
+    // Sorted by (position, 0) for every row but a moved decision, which sorts as (its
+    // revision's position, 1).
+    let mut next: Vec<((i64, u8), PulledRow<'_>)> = all()
+        .filter(|(seq, _, _)| *seq <= frontier)
+        .map(|(seq, t, r)| {
+            let key = made_uid(t, r)
+                .and_then(|m| revision_seq.get(&m))
+                .filter(|s| **s > seq && **s <= frontier)
+                .map_or((seq, 0), |s| (*s, 1));
+            (key, (seq, t, r))
+        })
+        .collect();
+    next.sort_by_key(|(key, _)| *key);
+    next.into_iter().map(|(_, row)| row).collect()
 }
 
 /// Applies (or sets aside) one page's rows in order and saves each table's position after it,
@@ -356,7 +404,7 @@ fn apply_page(
             applied += 1;
         }
         match reached.iter_mut().find(|(x, _)| *x == t) {
-            Some(x) => x.1 = seq,
+            Some(x) => x.1 = x.1.max(seq),
             None => reached.push((t, seq)),
         }
     }

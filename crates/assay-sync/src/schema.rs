@@ -6,7 +6,7 @@ use postgres::GenericClient;
 use crate::connect::connect;
 use crate::Result;
 
-pub(crate) const SCHEMA: [&str; 8] = [
+pub(crate) const SCHEMA: [&str; 9] = [
     include_str!("../../../migrations/postgres/0001_team.sql"),
     include_str!("../../../migrations/postgres/0002_runs.sql"),
     include_str!("../../../migrations/postgres/0003_comments_rounds.sql"),
@@ -15,6 +15,7 @@ pub(crate) const SCHEMA: [&str; 8] = [
     include_str!("../../../migrations/postgres/0006_blind_rounds_judge_ratings.sql"),
     include_str!("../../../migrations/postgres/0007_saved_views.sql"),
     include_str!("../../../migrations/postgres/0008_commit_order.sql"),
+    include_str!("../../../migrations/postgres/0009_work_not_tags.sql"),
 ];
 
 /// The steps a database has applied.

@@ -144,6 +144,18 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
     assay_sync::sync(&us, &mut s).unwrap();
     let id_s = s.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
     assert_eq!(s.item(id_s).unwrap().status, ItemStatus::Approved);
+    // The approval's decision arrives with the revision recording it, though the team holds it
+    // first: nothing is set aside.
+    assert_eq!(s.refused_rows().unwrap(), vec![]);
+    let decisions: i64 = s
+        .connection()
+        .query_row(
+            "SELECT count(*) FROM review_decisions WHERE item_id = ?1 AND made_rev IS NOT NULL",
+            [id_s],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(decisions, 1);
     let seo = author(&s, "seo");
     s.sign_off(id_s, true, None, &seo).unwrap();
     assay_sync::sync(&us, &mut s).unwrap();
