@@ -411,6 +411,44 @@ fn side_scores(
     Ok(out)
 }
 
+/// One side of a row of JAMMEval's Table 2, from each model's accuracy in each of its runs: the
+/// table's one definition, checked against NumPy and SciPy (tests/fixtures/stats).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SideFigures {
+    /// Each model's mean accuracy over its runs, in the order given.
+    pub means: Vec<f64>,
+    /// Each model's spread over its runs (the table's chosen [`Spread`]).
+    pub spreads: Vec<f64>,
+    /// The mean over models of their means.
+    pub accuracy: f64,
+    /// The mean over models of their spreads.
+    pub run_spread: f64,
+    /// The best model's mean minus the worst's.
+    pub gap: f64,
+}
+
+pub fn side_figures(per_model_runs: &[Vec<f64>], spread: Spread) -> SideFigures {
+    let means: Vec<f64> = per_model_runs
+        .iter()
+        .map(|r| mean(r).unwrap_or(0.0))
+        .collect();
+    let spreads: Vec<f64> = per_model_runs.iter().map(|r| spread.of(r)).collect();
+    SideFigures {
+        accuracy: mean(&means).unwrap_or(0.0),
+        run_spread: mean(&spreads).unwrap_or(0.0),
+        gap: means.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+            - means.iter().copied().fold(f64::INFINITY, f64::min),
+        means,
+        spreads,
+    }
+}
+
+/// Spearman's rho between the models' means on the two sides (ties averaged); None when it is
+/// undefined (fewer than two models, or every model tied on a side).
+pub fn rank_correlation(before_means: &[f64], after_means: &[f64]) -> Option<f64> {
+    spearman(before_means, after_means).filter(|x| x.is_finite())
+}
+
 /// A side's statistics over the items at positions `idx`.
 fn side_stats(scores: &SideScores, idx: &[usize], models: &[String], spread: Spread) -> SideStats {
     let n = idx.len().max(1) as f64;
@@ -428,8 +466,8 @@ fn side_stats(scores: &SideScores, idx: &[usize], models: &[String], spread: Spr
         };
         per_model.push(ModelSide {
             model: m.clone(),
-            mean: mean(&runs).unwrap_or(0.0),
-            spread: spread.of(&runs),
+            mean: 0.0,
+            spread: 0.0,
             runs,
             unparsed: count(Some(Outcome::Unparsed)),
             hedged: count(Some(Outcome::Hedged)),
@@ -437,14 +475,17 @@ fn side_stats(scores: &SideScores, idx: &[usize], models: &[String], spread: Spr
             missing: count(None),
         });
     }
-    let means: Vec<f64> = per_model.iter().map(|m| m.mean).collect();
-    let spreads: Vec<f64> = per_model.iter().map(|m| m.spread).collect();
+    let runs: Vec<Vec<f64>> = per_model.iter().map(|m| m.runs.clone()).collect();
+    let f = side_figures(&runs, spread);
+    for (m, (mean, spread)) in per_model.iter_mut().zip(f.means.iter().zip(&f.spreads)) {
+        m.mean = *mean;
+        m.spread = *spread;
+    }
     SideStats {
         items: idx.len(),
-        accuracy: mean(&means).unwrap_or(0.0),
-        run_spread: mean(&spreads).unwrap_or(0.0),
-        gap: means.iter().copied().fold(f64::NEG_INFINITY, f64::max)
-            - means.iter().copied().fold(f64::INFINITY, f64::min),
+        accuracy: f.accuracy,
+        run_spread: f.run_spread,
+        gap: f.gap,
         unparsed: per_model.iter().map(|m| m.unparsed).sum(),
         hedged: per_model.iter().map(|m| m.hedged).sum(),
         errors: per_model.iter().map(|m| m.errors).sum(),
@@ -557,7 +598,7 @@ fn compare(
                 delta_accuracy: after.accuracy - before.accuracy,
                 delta_run_spread: after.run_spread - before.run_spread,
                 delta_gap: after.gap - before.gap,
-                rank_correlation: spearman(&bm, &am).filter(|x| x.is_finite()),
+                rank_correlation: rank_correlation(&bm, &am),
                 scorer_versions: scorer_versions.clone(),
                 before,
                 after,

@@ -4,7 +4,6 @@
 //! are averaged (SciPy's `rankdata` default); accuracies are fractions in [0, 1].
 
 mod agreement;
-mod before_after;
 mod bootstrap;
 mod descriptive;
 mod paired;
@@ -12,7 +11,6 @@ mod paired;
 pub use agreement::{
     cohen_kappa, fleiss_kappa, krippendorff_alpha_interval, krippendorff_alpha_nominal,
 };
-pub use before_after::{before_after, compare_variants, BeforeAfterRow, ModelRuns, VersionStats};
 pub use bootstrap::{bootstrap_mean_ci, SplitMix64};
 pub use descriptive::{mean, pearson, rank_average, s_final, spearman, std_pop, std_sample};
 pub use paired::{paired_bootstrap, PairedIntervals};

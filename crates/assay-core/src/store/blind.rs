@@ -21,8 +21,8 @@ use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
 use super::items::{current_content, Author, Edit};
-use super::write_path::{self, revision::Made};
 use super::rounds::QueueEntry;
+use super::write_path::{self, revision::Made};
 use super::Project;
 use crate::error::{Error, Result};
 use crate::model::{
@@ -199,7 +199,6 @@ pub(crate) fn blind_hold(conn: &Connection, item_id: i64, user_id: i64) -> Resul
 fn parse_judgement(json: &str) -> Result<BlindJudgement> {
     serde_json::from_str(json).map_err(|e| Error::Invalid(format!("a stored judgement: {e}")))
 }
-
 
 /// Each person's latest judgement of an item in a round.
 fn latest(conn: &Connection, round_id: i64, item_id: i64) -> Result<Vec<(i64, BlindEntry)>> {

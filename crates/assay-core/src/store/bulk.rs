@@ -11,9 +11,9 @@ use rusqlite::{params, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
 use super::items::{Author, Edit};
+use super::query::Filter;
 use super::stages::DecidedBy;
 use super::write_path::{filtering, revision, revision::Made};
-use super::query::Filter;
 use super::{now, Project};
 use crate::error::{Error, Result};
 use crate::model::{IssueTag, ItemStatus, RefinementOp};

@@ -10,9 +10,9 @@ use rusqlite::{params, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
 use super::items::{Author, Edit};
+use super::rounds::{median, seconds, MAX_GAP_SECONDS};
 use super::stages::DecidedBy;
 use super::write_path::{filtering, revision, revision::Made};
-use super::rounds::{median, seconds, MAX_GAP_SECONDS};
 use super::{now, Project};
 use crate::error::{Error, Result};
 use crate::model::{ItemStatus, RefinementOp};
@@ -525,7 +525,13 @@ impl Project {
                     }),
                 };
                 (
-                    Some(revision::edit(&tx, item_id, &edit, author, Made::FromSuggestion)?),
+                    Some(revision::edit(
+                        &tx,
+                        item_id,
+                        &edit,
+                        author,
+                        Made::FromSuggestion,
+                    )?),
                     None,
                 )
             }

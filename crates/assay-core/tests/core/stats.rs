@@ -108,21 +108,3 @@ fn fleiss_kappa_matches_statsmodels() {
     // Ragged rows (different numbers of raters) have no Fleiss kappa.
     assert_eq!(fleiss_kappa(&[vec![2, 0], vec![1, 2]]), None);
 }
-
-#[test]
-fn before_after_matches_numpy() {
-    let f = fixtures();
-    for c in f["before_after"].as_array().unwrap() {
-        let runs: fn(&Value) -> Vec<ModelRuns> = |v| serde_json::from_value(v.clone()).unwrap();
-        let r = before_after("d", &runs(&c["before"]), &runs(&c["after"])).unwrap();
-        for (got, exp) in [
-            (&r.before, &c["expect_before"]),
-            (&r.after, &c["expect_after"]),
-        ] {
-            close(got.accuracy, exp["accuracy"].as_f64().unwrap());
-            close(got.run_std, exp["run_std"].as_f64().unwrap());
-            close(got.gap, exp["gap"].as_f64().unwrap());
-        }
-        close(r.rank_correlation.unwrap(), c["rho"].as_f64().unwrap());
-    }
-}

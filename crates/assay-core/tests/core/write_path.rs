@@ -162,8 +162,13 @@ const WRITES: &[(&str, Write)] = &[
         }
     }),
     ("review", |p, c| {
-        p.review(c.item, ReviewDecision::RequestChanges, Some("unit?"), &c.actor)
-            .map(drop)
+        p.review(
+            c.item,
+            ReviewDecision::RequestChanges,
+            Some("unit?"),
+            &c.actor,
+        )
+        .map(drop)
     }),
     ("decide_stage", |p, c| {
         p.decide_stage(
@@ -304,7 +309,9 @@ fn nobody_approves_their_own_work_by_any_write() {
     // A colleague adds a tag: the answer is still ann's work.
     let cara = person(&p, "cara", Role::Annotator);
     let mut tagged = edit_of(&p, c.item);
-    tagged.tags.push(assay_core::IssueTag::parse("ambiguous").unwrap());
+    tagged
+        .tags
+        .push(assay_core::IssueTag::parse("ambiguous").unwrap());
     p.save_edit(c.item, &tagged, &cara).unwrap();
     let approvals: &[(&str, Write)] = &[
         ("save_edit approved", |p, c| {

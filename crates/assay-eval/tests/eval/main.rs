@@ -11,3 +11,4 @@ mod rescore;
 mod scorers;
 mod stages;
 mod suggest;
+mod table;

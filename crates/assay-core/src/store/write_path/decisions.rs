@@ -79,7 +79,13 @@ pub(crate) fn review(
             ReviewDecision::RequestChanges => author_of(conn, item_id, rev)?,
             ReviewDecision::Approve => None,
         };
-        insert_comment(conn, item_id, &format!("{said}: {text}"), owner.as_slice(), author)?;
+        insert_comment(
+            conn,
+            item_id,
+            &format!("{said}: {text}"),
+            owner.as_slice(),
+            author,
+        )?;
     }
     let edit = Edit {
         base_rev: None,

@@ -24,4 +24,3 @@ pub(crate) mod decisions;
 pub(crate) mod filtering;
 pub(crate) mod revision;
 pub(crate) mod rules;
-

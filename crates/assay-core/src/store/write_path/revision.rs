@@ -187,7 +187,15 @@ pub(crate) fn pulled(
     becomes_head: bool,
 ) -> Result<i64> {
     let base = Base::at(conn, item_id, base_rev)?;
-    let json = check(conn, item_id, edit, author, &base, becomes_head, Made::ByHand)?;
+    let json = check(
+        conn,
+        item_id,
+        edit,
+        author,
+        &base,
+        becomes_head,
+        Made::ByHand,
+    )?;
     write(conn, item_id, edit, &json, author, created_at, becomes_head)
 }
 
