@@ -241,6 +241,23 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
         ),
         "approving one's own work after another member set its status",
     );
+    // Nor after another member added a tag: a tag is a remark on the work, not the work.
+    let tag = assay_core::store::BulkChange {
+        add_tags: vec![assay_core::IssueTag::Ambiguous],
+        ..Default::default()
+    };
+    assert_eq!(a.bulk_edit(&only, &tag, &aiko).unwrap().changed, 1);
+    assay_sync::sync(&ua, &mut a).unwrap();
+    let tagged = head(&mut eve, "jg-002");
+    assert_ne!(tagged, touched);
+    refused(
+        eve.execute(
+            "INSERT INTO review_decisions (uid, revision_uid, made_uid, decision, author, created_at)
+             VALUES ('d-tag', $1, 'f8', 'approve', 'minjun', 'now')",
+            &[&tagged],
+        ),
+        "approving one's own work after another member tagged it",
+    );
     // aiko flags it again: what follows reads it as flagged.
     let again = assay_core::store::BulkChange {
         status: Some(ItemStatus::Flagged),
