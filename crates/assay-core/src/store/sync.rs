@@ -570,17 +570,17 @@ impl Project {
             }
             None => None,
         };
-        let id = write_path::decisions::pulled_review(
-            &tx,
+        let row = write_path::decisions::DecisionRow {
             item_id,
             rev,
-            &d.decision,
-            d.comment.as_deref(),
-            user.id,
-            &d.created_at,
+            decision: &d.decision,
+            comment: d.comment.as_deref(),
+            user_id: user.id,
+            created_at: &d.created_at,
             made_rev,
-        )
-        .map_err(|e| e.context(&format!("review {} by {}", d.uid, d.author)))?;
+        };
+        let id = write_path::decisions::pulled_review(&tx, &row)
+            .map_err(|e| e.context(&format!("review {} by {}", d.uid, d.author)))?;
         adopt_uid(&tx, "review_decisions", id, &d.uid, seq)?;
         tx.commit()?;
         Ok(true)

@@ -6,15 +6,6 @@ use assay_core::{BBox, IssueTag, Phase1Dimension, Project, RefType, RefinementOp
 
 use crate::common::*;
 
-fn person(p: &Project, name: &str, role: Role) -> Author {
-    let u = p.ensure_user(name, role).unwrap();
-    Author {
-        user_id: u.id,
-        role,
-        round: 1,
-    }
-}
-
 fn judged(op: RefinementOp) -> BlindJudgement {
     BlindJudgement {
         op: Some(op),

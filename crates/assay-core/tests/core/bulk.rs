@@ -5,15 +5,6 @@ use assay_core::{IssueTag, ItemStatus, RefinementOp, Role};
 
 use crate::common::*;
 
-fn person(p: &assay_core::Project, name: &str, role: Role) -> Author {
-    let u = p.ensure_user(name, role).unwrap();
-    Author {
-        user_id: u.id,
-        role,
-        round: 1,
-    }
-}
-
 fn jg(p: &assay_core::Project, ext: &str) -> i64 {
     p.item_id_by_ext("jgraph-mini", ext).unwrap()
 }

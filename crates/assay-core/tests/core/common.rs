@@ -41,6 +41,16 @@ pub fn author(p: &Project, name: &str) -> Author {
     }
 }
 
+/// A person in a given stored role (a new one is created in it).
+pub fn person(p: &Project, name: &str, role: Role) -> Author {
+    let u = p.ensure_user(name, role).unwrap();
+    Author {
+        user_id: u.id,
+        role,
+        round: 1,
+    }
+}
+
 pub fn png(w: u32, h: u32, seed: u8) -> Vec<u8> {
     let img = image::RgbImage::from_pixel(w, h, image::Rgb([seed, 100, 200]));
     let mut out = std::io::Cursor::new(Vec::new());

@@ -6,15 +6,6 @@ use assay_core::{ItemStatus, RefinementOp, Role};
 
 use crate::common::*;
 
-fn person(p: &assay_core::Project, name: &str, role: Role) -> Author {
-    let u = p.ensure_user(name, role).unwrap();
-    Author {
-        user_id: u.id,
-        role,
-        round: 1,
-    }
-}
-
 fn set_op(p: &mut assay_core::Project, ext: &str, op: RefinementOp, who: &Author) {
     let id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
     let mut e = edit_of(p, id);

@@ -26,13 +26,22 @@ struct Ctx {
     dir: std::path::PathBuf,
 }
 
-fn person(p: &Project, name: &str, role: Role) -> Author {
-    let u = p.ensure_user(name, role).unwrap();
-    Author {
-        user_id: u.id,
-        role,
-        round: 1,
-    }
+/// A blind round of `assignees` over `item`, dealt by `lead`.
+fn blind_round(p: &mut Project, item: i64, assignees: &[&str], lead: &Author) -> i64 {
+    p.create_round(
+        &NewRound {
+            name: "blind".into(),
+            purpose: RoundPurpose::Annotate,
+            assignees: assignees.iter().map(|a| a.to_string()).collect(),
+            overlap: 1.0,
+            sample: None,
+            seed: 1,
+            blind: true,
+        },
+        &[item],
+        lead,
+    )
+    .unwrap()
 }
 
 /// Rows of every table the write path writes, in a fixed order.
@@ -80,21 +89,7 @@ fn setup(dir: &Path) -> (Project, Ctx, Author) {
     let item = p.item_id_by_ext("jgraph-mini", "jg-001").unwrap();
     let dataset = p.item(item).unwrap().dataset_id;
     p.save_edit(item, &changed_answer(&p, item), &ann).unwrap();
-    let round = p
-        .create_round(
-            &NewRound {
-                name: "blind".into(),
-                purpose: RoundPurpose::Annotate,
-                assignees: vec!["bob".into(), "aud".into()],
-                overlap: 1.0,
-                sample: None,
-                seed: 1,
-                blind: true,
-            },
-            &[item],
-            &lead,
-        )
-        .unwrap();
+    let round = blind_round(&mut p, item, &["bob", "aud"], &lead);
     for who in [&bob, &aud] {
         let j = BlindJudgement {
             op: Some(RefinementOp::MinorEdit),
@@ -270,21 +265,7 @@ fn a_blind_judgement_on_a_signed_off_item_is_refused() {
     let lead = person(&p, "lead", Role::Auditor);
     let bob = person(&p, "bob", Role::Annotator);
     let item = p.item_id_by_ext("jgraph-mini", "jg-002").unwrap();
-    let round = p
-        .create_round(
-            &NewRound {
-                name: "blind".into(),
-                purpose: RoundPurpose::Annotate,
-                assignees: vec!["bob".into(), "lead".into()],
-                overlap: 1.0,
-                sample: None,
-                seed: 1,
-                blind: true,
-            },
-            &[item],
-            &lead,
-        )
-        .unwrap();
+    let round = blind_round(&mut p, item, &["bob", "lead"], &lead);
     p.sign_off(item, true, None, &lead).unwrap();
     let before = rows(&p);
     let j = BlindJudgement {

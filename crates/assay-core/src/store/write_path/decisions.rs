@@ -104,52 +104,51 @@ pub(crate) fn review(
     let made = revision::append(conn, item_id, &edit, author)?;
     insert_decision(
         conn,
-        item_id,
-        rev,
-        decision.as_str(),
-        comment,
-        author.user_id,
-        &now(),
-        Some(made),
+        &DecisionRow {
+            item_id,
+            rev,
+            decision: decision.as_str(),
+            comment,
+            user_id: author.user_id,
+            created_at: &now(),
+            made_rev: Some(made),
+        },
     )?;
     Ok(made)
 }
 
-/// A review decision pulled from the team, on revision `rev`, recorded on the item by
-/// `made_rev`; returns its row id. The same rules as a review made here.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn pulled_review(
-    conn: &Connection,
-    item_id: i64,
-    rev: i64,
-    decision: &str,
-    comment: Option<&str>,
-    user_id: i64,
-    created_at: &str,
-    made_rev: Option<i64>,
-) -> Result<i64> {
-    check_review(conn, item_id, rev, decision, comment, user_id)?;
-    insert_decision(
-        conn, item_id, rev, decision, comment, user_id, created_at, made_rev,
-    )
+/// One review decision as stored: on revision `rev`, recorded on the item by `made_rev`.
+pub(crate) struct DecisionRow<'a> {
+    pub item_id: i64,
+    pub rev: i64,
+    pub decision: &'a str,
+    pub comment: Option<&'a str>,
+    pub user_id: i64,
+    pub created_at: &'a str,
+    pub made_rev: Option<i64>,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn insert_decision(
-    conn: &Connection,
-    item_id: i64,
-    rev: i64,
-    decision: &str,
-    comment: Option<&str>,
-    user_id: i64,
-    created_at: &str,
-    made_rev: Option<i64>,
-) -> Result<i64> {
+/// A review decision pulled from the team; returns its row id. The same rules as a review made
+/// here.
+pub(crate) fn pulled_review(conn: &Connection, d: &DecisionRow<'_>) -> Result<i64> {
+    check_review(conn, d.item_id, d.rev, d.decision, d.comment, d.user_id)?;
+    insert_decision(conn, d)
+}
+
+fn insert_decision(conn: &Connection, d: &DecisionRow<'_>) -> Result<i64> {
     conn.execute(
         "INSERT INTO review_decisions (item_id, rev, decision, comment, author_id, created_at,
                                        made_rev)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![item_id, rev, decision, comment, user_id, created_at, made_rev],
+        params![
+            d.item_id,
+            d.rev,
+            d.decision,
+            d.comment,
+            d.user_id,
+            d.created_at,
+            d.made_rev
+        ],
     )?;
     Ok(conn.last_insert_rowid())
 }
