@@ -211,7 +211,7 @@ pub fn generate() -> String {
             assay_eval::scorers::grounding::BoxConvention::NAMES.to_vec(),
         ),
         ("VARIANTS", "string", assay_eval::Variant::NAMES.to_vec()),
-        ("SCORERS", "string", assay_eval::ScorerKind::NAMES.to_vec()),
+        ("SCORERS", "Scorer", assay_eval::ScorerKind::NAMES.to_vec()),
         (
             "PREDICTION_FORMATS",
             "string",
@@ -234,11 +234,37 @@ pub fn generate() -> String {
             CriterionIssue::NAMES.to_vec(),
         ),
     ];
+    let quote =
+        |values: &[&str]| -> Vec<String> { values.iter().map(|v| format!("'{v}'")).collect() };
+    s.push_str(&format!(
+        "export type Scorer = {};\n",
+        quote(&assay_eval::ScorerKind::NAMES).join(" | ")
+    ));
     for (name, ty, values) in lists {
-        let quoted: Vec<String> = values.iter().map(|v| format!("'{v}'")).collect();
         s.push_str(&format!(
             "export const {name}: readonly {ty}[] = [{}];\n",
-            quoted.join(", ")
+            quote(&values).join(", ")
+        ));
+    }
+    // Which scorers need a judge model, and which ask one when given: the engine's rule
+    // (`ScorerKind::needs_judge`, `uses_judge`), so a form cannot ask otherwise.
+    let kinds = |rule: fn(assay_eval::ScorerKind) -> bool| -> Vec<&str> {
+        assay_eval::ScorerKind::ALL
+            .into_iter()
+            .filter(|k| rule(*k))
+            .map(|k| k.as_str())
+            .collect()
+    };
+    for (name, rule) in [
+        (
+            "SCORERS_NEEDING_JUDGE",
+            assay_eval::ScorerKind::needs_judge as fn(_) -> bool,
+        ),
+        ("SCORERS_USING_JUDGE", assay_eval::ScorerKind::uses_judge),
+    ] {
+        s.push_str(&format!(
+            "export const {name}: readonly Scorer[] = [{}];\n",
+            quote(&kinds(rule)).join(", ")
         ));
     }
     s.push('\n');

@@ -834,6 +834,7 @@ reasons: Array<[string, string]>, };
 
 export type User = { id: number, name: string, role: Role, };
 
+export type Scorer = 'choice' | 'soft_match' | 'judge' | 'checklist_judge' | 'rating' | 'grounding' | 'bleu' | 'identification';
 export const AGREEMENT_FIELDS: readonly AgreementField[] = ['op', 'ref_type', 'tags', 'phase1', 'checklist', 'box'];
 export const ROUND_PURPOSES: readonly RoundPurpose[] = ['annotate', 'review', 'audit'];
 export const ANSWER_FORMATS: readonly AnswerFormat[] = ['short_answer', 'multiple_choice', 'checklist', 'grounding', 'free_form'];
@@ -846,12 +847,14 @@ export const ROLES: readonly Role[] = ['annotator', 'auditor', 'researcher'];
 export const PHASE1_DIMENSIONS: readonly Phase1Dimension[] = ['image_relevance', 'qa_quality', 'checklist_validity', 'category', 'overall'];
 export const BOX_CONVENTIONS: readonly string[] = ['auto', 'sent-pixels', 'original-pixels', 'normalized-1', 'normalized-1000', 'qwen2.5-vl', 'qwen3-vl', 'crag-mm'];
 export const VARIANTS: readonly string[] = ['original', 'explicit', 'disambiguated', 'text_only', 'no_image', 'highlight', 'gt_crop', 'entity_given'];
-export const SCORERS: readonly string[] = ['choice', 'soft_match', 'judge', 'checklist_judge', 'rating', 'grounding', 'bleu', 'identification'];
+export const SCORERS: readonly Scorer[] = ['choice', 'soft_match', 'judge', 'checklist_judge', 'rating', 'grounding', 'bleu', 'identification'];
 export const PREDICTION_FORMATS: readonly string[] = ['llm-jp-eval-mm', 'lmms-eval', 'vlmevalkit', 'vague', 'crag-mm', 'haerae-vision', 'jsonl'];
 export const BUILTIN_TEMPLATES: readonly string[] = ['crag-mm/whole', 'crag-mm/visual_grounding', 'crag-mm/object_identification', 'crag-mm/object_identification_easy_query', 'crag-mm/object_identification_with_original', 'crag-mm/object_identification_image_only', 'crag-mm/knowledge_extraction'];
 export const FAILURE_TAGS: readonly string[] = ['perception', 'ocr', 'reasoning', 'knowledge', 'judge', 'annotation', 'refusal'];
 export const VERSIONS: readonly string[] = ['before', 'after'];
 export const CRITERION_ISSUES: readonly CriterionIssue[] = ['not_grounded', 'unverifiable'];
+export const SCORERS_NEEDING_JUDGE: readonly Scorer[] = ['judge', 'checklist_judge', 'rating'];
+export const SCORERS_USING_JUDGE: readonly Scorer[] = ['judge', 'checklist_judge', 'rating', 'identification'];
 
 export const commands = {
   appInfo: (): Promise<AppInfo> => invoke<AppInfo>('app_info'),
