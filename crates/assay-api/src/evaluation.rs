@@ -298,10 +298,9 @@ pub fn estimate(project: &Project, form: &EvalForm) -> ApiResult<EvalEstimate> {
     for m in &req.models {
         let cfg = model_config(project, m)?;
         let tokens = project.mean_tokens(m)?;
-        cost = match (cost, cfg.price_input, cfg.price_output, tokens) {
-            (Some(c), Some(pi), Some(po), Some((tin, tout))) => {
-                Some(c + per_model as f64 * (tin * pi + tout * po) / 1e6)
-            }
+        let n = per_model as f64;
+        cost = match (cost, tokens) {
+            (Some(c), Some((tin, tout))) => cfg.cost(n * tin, n * tout).map(|x| c + x),
             _ => None,
         };
     }
@@ -312,16 +311,13 @@ pub fn estimate(project: &Project, form: &EvalForm) -> ApiResult<EvalEstimate> {
     };
     if let Some(j) = &req.judge {
         let cfg = model_config(project, j)?;
-        cost = match (
-            cost,
-            cfg.price_input,
-            cfg.price_output,
-            project.mean_tokens(j)?,
-        ) {
-            (Some(c), Some(pi), Some(po), Some((tin, tout))) => {
-                Some(c + judge_requests as f64 * (tin * pi + tout * po) / 1e6)
-            }
-            (c, ..) if judge_requests == 0 => c,
+        let n = judge_requests as f64;
+        let judging = project
+            .mean_tokens(j)?
+            .and_then(|(tin, tout)| cfg.cost(n * tin, n * tout));
+        cost = match (cost, judging) {
+            (Some(c), Some(x)) => Some(c + x),
+            (c, _) if judge_requests == 0 => c,
             _ => None,
         };
     }

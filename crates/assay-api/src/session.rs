@@ -325,26 +325,17 @@ impl Session {
     /// Every run with its counts and the scorer versions that made its numbers.
     pub fn run_list(&self) -> ApiResult<Vec<crate::types::RunListRow>> {
         let p = self.project()?;
-        let prices: std::collections::HashMap<String, (Option<f64>, Option<f64>)> =
+        let configs: std::collections::HashMap<String, assay_eval::ModelConfig> =
             assay_eval::model::models(p)
                 .map_err(|e| ApiError::new(e.code(), e.to_string()))?
                 .into_iter()
-                .map(|m| {
-                    (
-                        m.config.name.clone(),
-                        (m.config.price_input, m.config.price_output),
-                    )
-                })
+                .map(|m| (m.config.name.clone(), m.config))
                 .collect();
         let mut out = Vec::new();
         for r in p.run_summaries()? {
-            // Dollars per million tokens, as the model form takes them.
-            let cost = match prices.get(&r.run.model) {
-                Some((Some(i), Some(o))) => Some(
-                    (r.prompt_tokens as f64 * i + r.completion_tokens as f64 * o) / 1_000_000.0,
-                ),
-                _ => None,
-            };
+            let cost = configs
+                .get(&r.run.model)
+                .and_then(|c| c.cost(r.prompt_tokens as f64, r.completion_tokens as f64));
             let no_rescore = match r.run.status.as_str() {
                 "running" | "pending" => Some(format!("the run is {}", r.run.status)),
                 _ => p

@@ -97,6 +97,15 @@ impl Default for ModelConfig {
 }
 
 impl ModelConfig {
+    /// What `prompt` and `completion` tokens cost at this model's prices (dollars per million
+    /// tokens, as the model form takes them); None unless both prices are set. Every cost Assay
+    /// shows, spent or estimated, is this.
+    pub fn cost(&self, prompt_tokens: f64, completion_tokens: f64) -> Option<f64> {
+        self.price_input
+            .zip(self.price_output)
+            .map(|(i, o)| (prompt_tokens * i + completion_tokens * o) / 1e6)
+    }
+
     pub fn validate(&self) -> Result<()> {
         if self.name.trim().is_empty() || self.model.trim().is_empty() {
             return Err(EvalError::Config(
@@ -185,4 +194,24 @@ pub fn ensure_recorded_model(project: &Project, name: &str) -> Result<i64> {
         ..Default::default()
     };
     Ok(project.ensure_model_config(name, &serde_json::to_string(&cfg)?)?)
+}
+
+#[cfg(test)]
+mod cost_tests {
+    use super::ModelConfig;
+
+    #[test]
+    fn a_cost_is_dollars_per_million_tokens_of_each_kind_and_needs_both_prices() {
+        let mut m = ModelConfig {
+            price_input: Some(2.5),
+            price_output: Some(10.0),
+            ..Default::default()
+        };
+        // 1,200 prompt tokens at $2.50/M and 300 completion tokens at $10/M.
+        let c = m.cost(1_200.0, 300.0).unwrap();
+        assert!((c - 0.006).abs() < 1e-15, "{c}");
+        assert_eq!(m.cost(0.0, 0.0), Some(0.0));
+        m.price_output = None;
+        assert_eq!(m.cost(1_200.0, 300.0), None);
+    }
 }

@@ -17,11 +17,7 @@ pub(super) fn costs(shared: &Shared) -> (Vec<ModelCost>, Option<f64>) {
                 p.load(Ordering::Relaxed) as i64,
                 c.load(Ordering::Relaxed) as i64,
             );
-            let price = d
-                .config
-                .price_input
-                .zip(d.config.price_output)
-                .map(|(pi, po)| (p as f64 * pi + c as f64 * po) / 1e6);
+            let price = d.config.cost(p as f64, c as f64);
             ModelCost {
                 model: d.config.name.clone(),
                 prompt_tokens: p,

@@ -529,17 +529,11 @@ pub fn estimate(project: &Project, req: &SuggestRequest) -> Result<SuggestEstima
         }
     }
     let requests = todo.len() * per_item - cached;
-    let cost = match (
-        model.config.price_input,
-        model.config.price_output,
-        project.mean_tokens(&model.config.name)?,
-    ) {
-        (Some(pi), Some(po), Some((tin, tout))) => {
-            Some(requests as f64 * (tin * pi + tout * po) / 1e6)
-        }
-        _ if requests == 0 => Some(0.0),
-        _ => None,
-    };
+    let n = requests as f64;
+    let cost = project
+        .mean_tokens(&model.config.name)?
+        .and_then(|(tin, tout)| model.config.cost(n * tin, n * tout))
+        .or((requests == 0).then_some(0.0));
     Ok(SuggestEstimate {
         items: req.items.len(),
         todo: todo.len(),
@@ -677,9 +671,7 @@ pub async fn run_suggestions(
     }
     let cost = model
         .config
-        .price_input
-        .zip(model.config.price_output)
-        .map(|(pi, po)| (p.prompt_tokens as f64 * pi + p.completion_tokens as f64 * po) / 1e6)
+        .cost(p.prompt_tokens as f64, p.completion_tokens as f64)
         .or((p.prompt_tokens + p.completion_tokens == 0).then_some(0.0));
     Ok(SuggestSummary {
         run_id,
