@@ -351,6 +351,14 @@ pub(crate) fn insert_response(
     Ok(())
 }
 
+/// "The latest overrule wins": the score people last gave a run item's result (NULL when
+/// nobody overruled it), as SQL over a `run_items` row aliased `ri`. Every read of a result's
+/// standing score uses it; [`OVERRULED_NOTE`] is that overrule's note.
+const OVERRULED_SCORE: &str = "(SELECT o.score FROM overrules o WHERE o.run_id = ri.run_id
+     AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1)";
+const OVERRULED_NOTE: &str = "(SELECT o.note FROM overrules o WHERE o.run_id = ri.run_id
+     AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1)";
+
 impl Project {
     /// The run for this key, created (pending) if new.
     pub fn ensure_run(&self, k: &RunKey) -> Result<i64> {
@@ -570,18 +578,17 @@ impl Project {
         dataset_id: i64,
         scorer: Option<&str>,
     ) -> Result<Vec<CurrentResult>> {
-        let mut st = self.conn.prepare_cached(
+        let mut st = self.conn.prepare_cached(&format!(
             "SELECT ri.item_id, i.ext_id, m.name, r.version, r.variant, r.run_index,
                     coalesce(ri.scorer, r.scorer),
-                    ri.outcome, ri.score, ri.parsed,
-                    (SELECT o.score FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1)
+                    ri.outcome, ri.score, ri.parsed, {OVERRULED_SCORE}
              FROM run_items ri JOIN runs r ON r.id = ri.run_id JOIN models m ON m.id = r.model_id
              JOIN items i ON i.id = ri.item_id
              WHERE r.dataset_id = ?1 AND ri.outcome IN ('scored', 'unparsed', 'hedged')
                AND ri.item_rev = i.rev
                AND (?2 IS NULL OR coalesce(ri.scorer, r.scorer) = ?2)
-             ORDER BY i.seq, m.name, r.run_index",
-        )?;
+             ORDER BY i.seq, m.name, r.run_index"
+        ))?;
         let rows = st.query_map(params![dataset_id, scorer], |r| {
             Ok(CurrentResult {
                 item_id: r.get(0)?,
@@ -706,8 +713,7 @@ impl Project {
     pub fn item_results(&self, item_id: i64) -> Result<Vec<ItemRunResult>> {
         let mut st = self.conn.prepare(&format!(
             "SELECT {RUN_COLUMNS}, ri.outcome, ri.score, ri.parsed, ri.evidence, ri.error, resp.text,
-                    (SELECT o.score FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1),
-                    (SELECT o.note FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1)
+                    {OVERRULED_SCORE}, {OVERRULED_NOTE}
              FROM run_items ri JOIN runs r ON r.id = ri.run_id
              JOIN models m ON m.id = r.model_id JOIN datasets d ON d.id = r.dataset_id
              LEFT JOIN responses resp ON resp.cache_key = ri.cache_key
@@ -791,16 +797,14 @@ impl Project {
 
     /// Everything stored about a run's items, in dataset order; `ext_id` limits it to one.
     pub fn run_trace(&self, run_id: i64, ext_id: Option<&str>) -> Result<Vec<TraceRow>> {
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare(&format!(
             "SELECT i.ext_id, ri.item_rev, ri.outcome, ri.from_cache, resp.prompt, resp.text, ri.parsed, ri.scorer,
-                    ri.score,
-                    (SELECT o.score FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1),
-                    (SELECT o.note FROM overrules o WHERE o.run_id = ri.run_id AND o.item_id = ri.item_id ORDER BY o.id DESC LIMIT 1),
+                    ri.score, {OVERRULED_SCORE}, {OVERRULED_NOTE},
                     ri.evidence, ri.error, coalesce(ri.scorer_version, 1)
              FROM run_items ri JOIN items i ON i.id = ri.item_id
              LEFT JOIN responses resp ON resp.cache_key = ri.cache_key
-             WHERE ri.run_id = ?1 AND (?2 IS NULL OR i.ext_id = ?2) ORDER BY i.seq",
-        )?;
+             WHERE ri.run_id = ?1 AND (?2 IS NULL OR i.ext_id = ?2) ORDER BY i.seq"
+        ))?;
         let rows = st.query_map(params![run_id, ext_id], |r| {
             Ok(TraceRow {
                 ext_id: r.get(0)?,

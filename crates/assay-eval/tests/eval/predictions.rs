@@ -196,6 +196,9 @@ fn before_after_table_from_recorded_predictions_matches_hand_checked_values() {
     let run: i64 = p.connection().query_row(
         "SELECT r.id FROM runs r JOIN models m ON m.id = r.model_id WHERE m.name = 'Y' AND r.version = 'before' AND r.run_index = 1", [], |x| x.get(0)).unwrap();
     let m1 = p.item_id_by_ext("set", "m1").unwrap();
+    let plain = before_after_table(&p, &["set".into()], Variant::Original, &pop).unwrap()[0]
+        .before
+        .accuracy;
     overrule(
         &p,
         run,
@@ -216,6 +219,16 @@ fn before_after_table_from_recorded_predictions_matches_hand_checked_values() {
         )
         .unwrap();
     assert_eq!(kept, None, "the scorer's own result is kept");
+    // The latest overrule wins, in the table and in every read of the result.
+    overrule(&p, run, m1, 0.0, Some(u.id), Some("no: it names D as well")).unwrap();
+    let rows3 = before_after_table(&p, &["set".into()], Variant::Original, &pop).unwrap();
+    close(rows3[0].before.accuracy, plain);
+    let trace = p.run_trace(run, Some("m1")).unwrap();
+    assert_eq!(trace[0].overruled, Some(0.0));
+    assert_eq!(
+        trace[0].overrule_note.as_deref(),
+        Some("no: it names D as well")
+    );
 }
 
 #[test]
