@@ -255,6 +255,16 @@ pub fn generate() -> String {
             .map(|k| k.as_str())
             .collect()
     };
+    // The suggestion kinds whose acceptance is a stage decision (`SuggestionKind::decides_stage`).
+    let stage_kinds: Vec<&str> = assay_core::SuggestionKind::ALL
+        .into_iter()
+        .filter(|k| k.decides_stage())
+        .map(|k| k.as_str())
+        .collect();
+    s.push_str(&format!(
+        "export const SUGGESTION_KINDS_DECIDING_STAGE: readonly SuggestionKind[] = [{}];\n",
+        quote(&stage_kinds).join(", ")
+    ));
     for (name, rule) in [
         (
             "SCORERS_NEEDING_JUDGE",

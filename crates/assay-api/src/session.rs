@@ -336,12 +336,8 @@ impl Session {
             let cost = configs
                 .get(&r.run.model)
                 .and_then(|c| c.cost(r.prompt_tokens as f64, r.completion_tokens as f64));
-            let no_rescore = match r.run.status.as_str() {
-                "running" | "pending" => Some(format!("the run is {}", r.run.status)),
-                _ => p
-                    .run_published_by_other(r.run.id)?
-                    .map(|a| format!("published by {a}")),
-            };
+            let no_rescore = assay_eval::rescore::why_not_rescorable(p, &r.run)
+                .map_err(|e| ApiError::new(e.code(), e.to_string()))?;
             out.push(crate::types::RunListRow {
                 scorer_label: assay_eval::table::scorer_label(&r.run.scorer, &r.scorer_versions),
                 items: r.items,

@@ -33,20 +33,29 @@ fn rescorable(kind: ScorerKind) -> bool {
     )
 }
 
-/// Rescores one run (see the module notes). Refused for a run still running and for a run
-/// another team member published (its numbers are theirs).
-pub fn rescore_run(project: &mut Project, run_id: i64) -> Result<RescoreReport> {
-    let run = project.run(run_id)?;
+/// Why this replica may not rescore a run, or None when it may: a run still going (its results
+/// are still arriving), or a run another team member published (its numbers are theirs). The
+/// one rule the CLI, the run list and [`rescore_run`] share.
+pub fn why_not_rescorable(
+    project: &Project,
+    run: &assay_core::store::RunRow,
+) -> Result<Option<String>> {
     if matches!(run.status.as_str(), "running" | "pending") {
-        return Err(EvalError::Config(format!(
-            "run {run_id} is {}: rescore it once it has stopped",
+        return Ok(Some(format!(
+            "the run is {}: rescore it once it has stopped",
             run.status
         )));
     }
-    if let Some(author) = project.run_published_by_other(run_id)? {
-        return Err(EvalError::Config(format!(
-            "run {run_id} was published by {author}: only they can rescore it"
-        )));
+    Ok(project
+        .run_published_by_other(run.id)?
+        .map(|author| format!("published by {author}: only they can rescore it")))
+}
+
+/// Rescores one run (see the module notes), unless [`why_not_rescorable`] says why not.
+pub fn rescore_run(project: &mut Project, run_id: i64) -> Result<RescoreReport> {
+    let run = project.run(run_id)?;
+    if let Some(why) = why_not_rescorable(project, &run)? {
+        return Err(EvalError::Config(format!("run {run_id}: {why}")));
     }
     let mut report = RescoreReport {
         run_id,

@@ -853,6 +853,7 @@ export const BUILTIN_TEMPLATES: readonly string[] = ['crag-mm/whole', 'crag-mm/v
 export const FAILURE_TAGS: readonly string[] = ['perception', 'ocr', 'reasoning', 'knowledge', 'judge', 'annotation', 'refusal'];
 export const VERSIONS: readonly string[] = ['before', 'after'];
 export const CRITERION_ISSUES: readonly CriterionIssue[] = ['not_grounded', 'unverifiable'];
+export const SUGGESTION_KINDS_DECIDING_STAGE: readonly SuggestionKind[] = ['screening', 'difficulty', 'image_dependency'];
 export const SCORERS_NEEDING_JUDGE: readonly Scorer[] = ['judge', 'checklist_judge', 'rating'];
 export const SCORERS_USING_JUDGE: readonly Scorer[] = ['judge', 'checklist_judge', 'rating', 'identification'];
 

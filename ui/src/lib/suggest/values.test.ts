@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isError, valueFromText } from './values';
+import type { SuggestionKind } from '../api/client';
+import { KIND_LABELS, decidesStage, isError, valueFromText } from './values';
 
 describe('suggestion values from edited text', () => {
   it('reads the text form assay-core shows for each kind', () => {
@@ -34,5 +35,12 @@ describe('suggestion values from edited text', () => {
     expect(isError(valueFromText({ kind: 'distractors', fake_scene: '', superficial: '', non_existent: '' }, 'FSU: a\nNE: c'))).toBe(true);
     expect(isError(valueFromText({ kind: 'target_box', image: 0, bbox: { x_min: 0, y_min: 0, x_max: 1, y_max: 1 } }, 'image 0: [10, 20, 5, 220]'))).toBe(true);
     expect(isError(valueFromText({ kind: 'operation', op: 'identical', question: null, answer: null, reason: '' }, 'rewrite: because'))).toBe(true);
+  });
+});
+
+describe('which kinds are decided at a stage', () => {
+  it('are the store’s stage kinds, generated from Rust, and no others', () => {
+    const kinds = Object.keys(KIND_LABELS) as SuggestionKind[];
+    expect(kinds.filter(decidesStage)).toEqual(['screening', 'difficulty', 'image_dependency']);
   });
 });

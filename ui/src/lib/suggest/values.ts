@@ -1,6 +1,7 @@
 // A suggestion's value as the text a person edits, and back. The text form is the one assay-core
 // shows (`SuggestionValue::text`), so the diff, the edit box and the stored edit distance agree.
 import type { RefinementOp, SuggestionKind, SuggestionValue } from '../api/client';
+import { REFINEMENT_OPS, SUGGESTION_KINDS_DECIDING_STAGE } from '../api/bindings';
 
 export const KIND_LABELS: Record<SuggestionKind, string> = {
   screening: 'Screening (safety, objectivity, time)',
@@ -16,12 +17,12 @@ export const KIND_LABELS: Record<SuggestionKind, string> = {
   operation: 'Refinement operation + fix',
 };
 
-/** Kinds whose acceptance is a keep/drop decision at a filtering stage. */
+/** Kinds whose acceptance is a keep/drop decision at a filtering stage (the store's rule). */
 export function decidesStage(kind: SuggestionKind): boolean {
-  return kind === 'screening' || kind === 'difficulty' || kind === 'image_dependency';
+  return SUGGESTION_KINDS_DECIDING_STAGE.includes(kind);
 }
 
-const OPS: RefinementOp[] = ['identical', 'minor_edit', 'disambiguation', 'answer_correction', 'replacement', 'remove'];
+const OPS: readonly RefinementOp[] = REFINEMENT_OPS;
 
 function after(line: string | undefined, label: string): string | null {
   if (line === undefined) return null;
