@@ -59,23 +59,14 @@ impl ModelForm {
     }
 
     /// The stored config with this form's fields applied (other settings kept).
+    /// (Cleaning is the saved form's: `ModelConfig::cleaned`, applied by `save_model`.)
     fn apply(&self, mut cfg: ModelConfig) -> ApiResult<ModelConfig> {
-        cfg.name = self.name.trim().to_string();
-        cfg.endpoints = self
-            .endpoints
-            .iter()
-            .map(|e| e.trim().to_string())
-            .filter(|e| !e.is_empty())
-            .collect();
-        cfg.model = self.model.trim().to_string();
-        cfg.api_key_env = self
-            .api_key_env
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(String::from);
-        cfg.concurrency = self.concurrency.max(1) as usize;
-        cfg.rate_per_minute = self.rate_per_minute.filter(|r| *r > 0);
+        cfg.name = self.name.clone();
+        cfg.endpoints = self.endpoints.clone();
+        cfg.model = self.model.clone();
+        cfg.api_key_env = self.api_key_env.clone();
+        cfg.concurrency = self.concurrency as usize;
+        cfg.rate_per_minute = self.rate_per_minute;
         cfg.box_convention = BoxConvention::parse(&self.box_convention).ok_or_else(|| {
             ApiError::new(
                 "invalid",
@@ -88,7 +79,7 @@ impl ModelForm {
         })?;
         cfg.price_input = self.price_input;
         cfg.price_output = self.price_output;
-        cfg.params.max_tokens = self.max_tokens.max(1);
+        cfg.params.max_tokens = self.max_tokens;
         Ok(cfg)
     }
 }
@@ -109,9 +100,8 @@ pub fn save_model_form(project: &Project, form: &ModelForm) -> ApiResult<ModelFo
         .find(|m| m.config.name == form.name.trim())
         .map(|m| m.config)
         .unwrap_or_default();
-    let cfg = form.apply(existing)?;
-    save_model(project, &cfg).map_err(eval_err)?;
-    Ok(ModelForm::of(&cfg))
+    let (_, saved) = save_model(project, &form.apply(existing)?).map_err(eval_err)?;
+    Ok(ModelForm::of(&saved))
 }
 
 /// Removes a model that has no runs yet.

@@ -106,6 +106,32 @@ impl ModelConfig {
             .map(|(i, o)| (prompt_tokens * i + completion_tokens * o) / 1e6)
     }
 
+    /// The form every saved configuration takes, whoever typed it (the app's form, the CLI's
+    /// flags, a script): names, ids, endpoints and the key variable without surrounding blanks,
+    /// no empty endpoint, at least one request in flight, no zero rate limit, at least one token
+    /// to generate.
+    pub fn cleaned(mut self) -> Self {
+        let trim = |s: &mut String| *s = s.trim().to_string();
+        trim(&mut self.name);
+        trim(&mut self.model);
+        self.endpoints = self
+            .endpoints
+            .iter()
+            .map(|e| e.trim().to_string())
+            .filter(|e| !e.is_empty())
+            .collect();
+        self.api_key_env = self
+            .api_key_env
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from);
+        self.concurrency = self.concurrency.max(1);
+        self.rate_per_minute = self.rate_per_minute.filter(|r| *r > 0);
+        self.params.max_tokens = self.params.max_tokens.max(1);
+        self
+    }
+
     pub fn validate(&self) -> Result<()> {
         if self.name.trim().is_empty() || self.model.trim().is_empty() {
             return Err(EvalError::Config(
@@ -157,10 +183,14 @@ pub struct StoredModel {
 }
 
 /// Saves a model set up by the person on this machine, which accepts its endpoints here.
-pub fn save_model(project: &Project, cfg: &ModelConfig) -> Result<i64> {
+/// Saves a model's configuration in its [`ModelConfig::cleaned`] form; returns its id and the
+/// configuration as saved.
+pub fn save_model(project: &Project, cfg: &ModelConfig) -> Result<(i64, ModelConfig)> {
+    let cfg = cfg.clone().cleaned();
     cfg.validate()?;
-    crate::trust::accept(cfg)?;
-    Ok(project.save_model_config(&cfg.name, &serde_json::to_string(cfg)?)?)
+    crate::trust::accept(&cfg)?;
+    let id = project.save_model_config(&cfg.name, &serde_json::to_string(&cfg)?)?;
+    Ok((id, cfg))
 }
 
 pub fn models(project: &Project) -> Result<Vec<StoredModel>> {
@@ -199,6 +229,27 @@ pub fn ensure_recorded_model(project: &Project, name: &str) -> Result<i64> {
 #[cfg(test)]
 mod cost_tests {
     use super::ModelConfig;
+
+    #[test]
+    fn a_saved_configuration_is_trimmed_and_clamped_whoever_typed_it() {
+        let c = ModelConfig {
+            name: " qwen ".into(),
+            model: " Qwen/Qwen2.5-VL-7B-Instruct\t".into(),
+            endpoints: vec![" http://gpu1:8000/v1 ".into(), "  ".into()],
+            api_key_env: Some("  ".into()),
+            concurrency: 0,
+            rate_per_minute: Some(0),
+            ..Default::default()
+        }
+        .cleaned();
+        assert_eq!(c.name, "qwen");
+        assert_eq!(c.model, "Qwen/Qwen2.5-VL-7B-Instruct");
+        assert_eq!(c.endpoints, vec!["http://gpu1:8000/v1".to_string()]);
+        assert_eq!(c.api_key_env, None);
+        assert_eq!((c.concurrency, c.rate_per_minute), (1, None));
+        assert!(c.params.max_tokens >= 1);
+        assert!(c.validate().is_ok());
+    }
 
     #[test]
     fn a_cost_is_dollars_per_million_tokens_of_each_kind_and_needs_both_prices() {

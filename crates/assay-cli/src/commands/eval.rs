@@ -104,7 +104,7 @@ pub fn model(ctx: &Ctx, c: ModelCommand) -> anyhow::Result<()> {
                 price_input: a.price_input,
                 price_output: a.price_output,
             };
-            let id = save_model(&p, &cfg)?;
+            let (id, cfg) = save_model(&p, &cfg)?;
             if ctx.json {
                 output::json(&serde_json::json!({"id": id, "model": cfg}))
             } else {
