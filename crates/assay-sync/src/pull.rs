@@ -60,11 +60,19 @@ impl Table {
         }
     }
 
+    /// The column naming a row of this table (a run's is its snapshot).
+    fn uid_column(self) -> &'static str {
+        match self {
+            Table::Runs => "snapshot",
+            _ => "uid",
+        }
+    }
+
     fn sql(self) -> &'static str {
         match self {
             Table::Revisions => {
                 "SELECT seq, uid, dataset, ext_id, base_uid, author, role, created_at, op, tags,
-                        status, note, content::text
+                        status, note, content::text AS content
                  FROM revisions WHERE seq > $1 ORDER BY seq LIMIT $2"
             }
             Table::Reviews => {
@@ -80,20 +88,20 @@ impl Table {
                  FROM comments WHERE seq > $1 ORDER BY seq LIMIT $2"
             }
             Table::Rounds => {
-                "SELECT seq, uid, name, purpose, overlap, created_by, created_at, assignments::text,
-                        blind
+                "SELECT seq, uid, name, purpose, overlap, created_by, created_at,
+                        assignments::text AS assignments, blind
                  FROM rounds WHERE seq > $1 ORDER BY seq LIMIT $2"
             }
             // A judgement is readable to the other assignees from the position it opened at
             // (row-level security hides it before), to its author from its own.
             Table::Blind => {
-                "SELECT coalesce(open_seq, seq), uid, round_uid, revision_uid, author,
-                        judgement::text, created_at
+                "SELECT coalesce(open_seq, seq) AS seq, uid, round_uid, revision_uid, author,
+                        judgement::text AS judgement, created_at
                  FROM blind_annotations WHERE coalesce(open_seq, seq) > $1
                  ORDER BY coalesce(open_seq, seq) LIMIT $2"
             }
             Table::Runs => {
-                "SELECT r.seq, r.snapshot, r.origin, r.model, m.config::text, r.dataset, r.version,
+                "SELECT r.seq, r.snapshot, r.origin, r.model, m.config::text AS config, r.dataset, r.version,
                         r.variant, r.run_index, r.template, r.scorer, r.source, r.status,
                         r.created_at, r.finished_at, r.author
                  FROM runs r LEFT JOIN models m ON m.name = r.model
@@ -107,7 +115,8 @@ impl Table {
             }
             // Row-level security leaves out others' private views.
             Table::SavedViews => {
-                "SELECT seq, uid, name, filter::text, datasets::text, columns::text, author, shared,
+                "SELECT seq, uid, name, filter::text AS filter, datasets::text AS datasets,
+                        columns::text AS columns, author, shared,
                         deleted, created_at
                  FROM saved_views WHERE seq > $1 ORDER BY seq LIMIT $2"
             }
@@ -118,112 +127,112 @@ impl Table {
         Ok(match self {
             Table::Revisions => p.apply_pulled_revision(
                 &SyncRevision {
-                    uid: col(r, 1)?,
-                    dataset: col(r, 2)?,
-                    ext_id: col(r, 3)?,
-                    base_uid: col(r, 4)?,
-                    author: col(r, 5)?,
-                    author_role: col(r, 6)?,
-                    created_at: col(r, 7)?,
-                    op: col(r, 8)?,
-                    tags: col(r, 9)?,
-                    status: col(r, 10)?,
-                    note: col(r, 11)?,
-                    content: col(r, 12)?,
+                    uid: col(r, "uid")?,
+                    dataset: col(r, "dataset")?,
+                    ext_id: col(r, "ext_id")?,
+                    base_uid: col(r, "base_uid")?,
+                    author: col(r, "author")?,
+                    author_role: col(r, "role")?,
+                    created_at: col(r, "created_at")?,
+                    op: col(r, "op")?,
+                    tags: col(r, "tags")?,
+                    status: col(r, "status")?,
+                    note: col(r, "note")?,
+                    content: col(r, "content")?,
                 },
                 seq,
             )?,
             Table::Reviews => p.apply_pulled_review(
                 &SyncReview {
-                    uid: col(r, 1)?,
-                    revision_uid: col(r, 2)?,
-                    made_uid: col(r, 3)?,
-                    decision: col(r, 4)?,
-                    comment: col(r, 5)?,
-                    author: col(r, 6)?,
-                    created_at: col(r, 7)?,
+                    uid: col(r, "uid")?,
+                    revision_uid: col(r, "revision_uid")?,
+                    made_uid: col(r, "made_uid")?,
+                    decision: col(r, "decision")?,
+                    comment: col(r, "comment")?,
+                    author: col(r, "author")?,
+                    created_at: col(r, "created_at")?,
                 },
                 seq,
             )?,
             Table::Signoffs => p.apply_pulled_signoff(
                 &SyncSignoff {
-                    uid: col(r, 1)?,
-                    revision_uid: col(r, 2)?,
-                    signed: col(r, 3)?,
-                    note: col(r, 4)?,
-                    author: col(r, 5)?,
-                    created_at: col(r, 6)?,
+                    uid: col(r, "uid")?,
+                    revision_uid: col(r, "revision_uid")?,
+                    signed: col(r, "signed")?,
+                    note: col(r, "note")?,
+                    author: col(r, "author")?,
+                    created_at: col(r, "created_at")?,
                 },
                 seq,
             )?,
             Table::Comments => p.apply_pulled_comment(
                 &SyncComment {
-                    uid: col(r, 1)?,
-                    revision_uid: col(r, 2)?,
-                    body: col(r, 3)?,
-                    mentions: col(r, 4)?,
-                    author: col(r, 5)?,
-                    created_at: col(r, 6)?,
+                    uid: col(r, "uid")?,
+                    revision_uid: col(r, "revision_uid")?,
+                    body: col(r, "body")?,
+                    mentions: col(r, "mentions")?,
+                    author: col(r, "author")?,
+                    created_at: col(r, "created_at")?,
                 },
                 seq,
             )?,
             Table::Rounds => {
                 let assignments: Vec<(String, String)> =
-                    serde_json::from_str(&col::<String>(r, 7)?)
+                    serde_json::from_str(&col::<String>(r, "assignments")?)
                         .map_err(|e| SyncError::Invalid(format!("a round's assignments: {e}")))?;
                 p.apply_pulled_round(
                     &SyncRound {
-                        uid: col(r, 1)?,
-                        name: col(r, 2)?,
-                        purpose: col(r, 3)?,
-                        overlap: col(r, 4)?,
-                        created_by: col(r, 5)?,
-                        created_at: col(r, 6)?,
+                        uid: col(r, "uid")?,
+                        name: col(r, "name")?,
+                        purpose: col(r, "purpose")?,
+                        overlap: col(r, "overlap")?,
+                        created_by: col(r, "created_by")?,
+                        created_at: col(r, "created_at")?,
                         assignments,
-                        blind: col(r, 8)?,
+                        blind: col(r, "blind")?,
                     },
                     seq,
                 )?
             }
             Table::Blind => p.apply_pulled_blind(
                 &SyncBlind {
-                    uid: col(r, 1)?,
-                    round_uid: col(r, 2)?,
-                    revision_uid: col(r, 3)?,
-                    author: col(r, 4)?,
-                    judgement: col(r, 5)?,
-                    created_at: col(r, 6)?,
+                    uid: col(r, "uid")?,
+                    round_uid: col(r, "round_uid")?,
+                    revision_uid: col(r, "revision_uid")?,
+                    author: col(r, "author")?,
+                    judgement: col(r, "judgement")?,
+                    created_at: col(r, "created_at")?,
                 },
                 seq,
             )?,
             Table::Runs => p.apply_pulled_run(&read_run(db, r)?, seq)?,
             Table::JudgeRatings => p.apply_pulled_judge_rating(
                 &SyncJudgeRating {
-                    uid: col(r, 1)?,
-                    snapshot: col(r, 2)?,
-                    ext_id: col(r, 3)?,
-                    revision_uid: col(r, 4)?,
-                    response_key: col(r, 5)?,
-                    rating: col(r, 6)?,
-                    note: col(r, 7)?,
-                    author: col(r, 8)?,
-                    created_at: col(r, 9)?,
-                    judge_score: col(r, 10)?,
+                    uid: col(r, "uid")?,
+                    snapshot: col(r, "snapshot")?,
+                    ext_id: col(r, "ext_id")?,
+                    revision_uid: col(r, "revision_uid")?,
+                    response_key: col(r, "response_key")?,
+                    rating: col(r, "rating")?,
+                    note: col(r, "note")?,
+                    author: col(r, "author")?,
+                    created_at: col(r, "created_at")?,
+                    judge_score: col(r, "judge_score")?,
                 },
                 seq,
             )?,
             Table::SavedViews => p.apply_pulled_saved_view(
                 &SyncSavedView {
-                    uid: col(r, 1)?,
-                    name: col(r, 2)?,
-                    filter: col(r, 3)?,
-                    datasets: serde_json::from_str(&col::<String>(r, 4)?)
+                    uid: col(r, "uid")?,
+                    name: col(r, "name")?,
+                    filter: col(r, "filter")?,
+                    datasets: serde_json::from_str(&col::<String>(r, "datasets")?)
                         .map_err(|e| SyncError::Invalid(format!("view datasets: {e}")))?,
-                    columns: col(r, 5)?,
-                    author: col(r, 6)?,
-                    shared: col(r, 7)?,
-                    deleted: col(r, 8)?,
-                    created_at: col(r, 9)?,
+                    columns: col(r, "columns")?,
+                    author: col(r, "author")?,
+                    shared: col(r, "shared")?,
+                    deleted: col(r, "deleted")?,
+                    created_at: col(r, "created_at")?,
                 },
                 seq,
             )?,
@@ -231,10 +240,11 @@ impl Table {
     }
 }
 
-/// A column read without trusting its type or nullness (a wrong one sets the row aside).
-fn col<'a, T: FromSql<'a>>(r: &'a Row, i: usize) -> Result<T> {
-    r.try_get(i)
-        .map_err(|e| SyncError::Invalid(format!("column {i}: {e}")))
+/// A column read by its name, without trusting its type or nullness (a wrong one sets the row
+/// aside).
+fn col<'a, T: FromSql<'a>>(r: &'a Row, name: &str) -> Result<T> {
+    r.try_get(name)
+        .map_err(|e| SyncError::Invalid(format!("column {name}: {e}")))
 }
 
 fn last_seq(project: &Project, table: &str) -> Result<i64> {
@@ -318,7 +328,7 @@ fn pull_page(db: &mut Client, project: &mut Project) -> Result<Option<usize>> {
     let frontier = pages
         .iter()
         .filter(|(_, rows)| rows.len() as i64 == PAGE)
-        .filter_map(|(_, rows)| rows.last().map(|r| r.get::<_, i64>(0)))
+        .filter_map(|(_, rows)| rows.last().map(|r| r.get::<_, i64>("seq")))
         .min()
         .unwrap_or(i64::MAX);
     let next = in_applying_order(&pages, frontier);
@@ -344,21 +354,21 @@ type PulledRow<'a> = (i64, Table, &'a Row);
 /// a revision not pulled yet. A decision whose revision lies beyond the frontier waits, with
 /// every row after it, for the next page (unless nothing would be left to apply).
 fn in_applying_order(pages: &[(Table, Vec<Row>)], frontier: i64) -> Vec<PulledRow<'_>> {
-    let uid = |r: &Row| r.try_get::<_, String>(1).ok();
+    let uid = |r: &Row| r.try_get::<_, String>("uid").ok();
     let made_uid = |t: Table, r: &Row| match t {
-        Table::Reviews => r.try_get::<_, Option<String>>(3).ok().flatten(),
+        Table::Reviews => r.try_get::<_, Option<String>>("made_uid").ok().flatten(),
         _ => None,
     };
     let revision_seq: std::collections::HashMap<String, i64> = pages
         .iter()
         .filter(|(t, _)| *t == Table::Revisions)
         .flat_map(|(_, rows)| rows.iter())
-        .filter_map(|r| Some((uid(r)?, r.get::<_, i64>(0))))
+        .filter_map(|r| Some((uid(r)?, r.get::<_, i64>("seq"))))
         .collect();
     let all = || {
         pages
             .iter()
-            .flat_map(|(t, rows)| rows.iter().map(move |r| (r.get::<_, i64>(0), *t, r)))
+            .flat_map(|(t, rows)| rows.iter().map(move |r| (r.get::<_, i64>("seq"), *t, r)))
     };
     let waiting = all()
         .filter(|(_, t, r)| {
@@ -398,7 +408,7 @@ fn apply_page(
     let mut applied = 0;
     let mut reached: Vec<(Table, i64)> = Vec::new();
     for (seq, t, r) in rows {
-        let uid: String = r.try_get(1).unwrap_or_default();
+        let uid: String = r.try_get(t.uid_column()).unwrap_or_default();
         let outcome = t.apply(db, project, r, seq);
         if take(project, t.name(), &uid, seq, outcome)? {
             applied += 1;
@@ -417,9 +427,9 @@ fn apply_page(
 /// A run snapshot with its results and the responses its publisher wrote for them (another
 /// member's response under the same key is not this run's).
 fn read_run(db: &mut Client, r: &Row) -> Result<SyncRun> {
-    let snapshot: String = col(r, 1)?;
-    let author: Option<String> = col(r, 15)?;
-    let config: Option<String> = col(r, 4)?;
+    let snapshot: String = col(r, "snapshot")?;
+    let author: Option<String> = col(r, "author")?;
+    let config: Option<String> = col(r, "config")?;
     let mut items = Vec::new();
     for i in db.query(
         "SELECT ext_id, revision_uid, cache_key, outcome, from_cache, score, parsed,
@@ -427,17 +437,17 @@ fn read_run(db: &mut Client, r: &Row) -> Result<SyncRun> {
         &[&snapshot],
     )? {
         items.push(SyncRunItem {
-            ext_id: col(&i, 0)?,
-            revision_uid: col(&i, 1)?,
-            cache_key: col(&i, 2)?,
-            outcome: col(&i, 3)?,
-            from_cache: col(&i, 4)?,
-            score: col(&i, 5)?,
-            parsed: col(&i, 6)?,
-            evidence: col(&i, 7)?,
-            error: col(&i, 8)?,
-            scorer: col(&i, 9)?,
-            scorer_version: col::<Option<i32>>(&i, 10)?.map(i64::from),
+            ext_id: col(&i, "ext_id")?,
+            revision_uid: col(&i, "revision_uid")?,
+            cache_key: col(&i, "cache_key")?,
+            outcome: col(&i, "outcome")?,
+            from_cache: col(&i, "from_cache")?,
+            score: col(&i, "score")?,
+            parsed: col(&i, "parsed")?,
+            evidence: col(&i, "evidence")?,
+            error: col(&i, "error")?,
+            scorer: col(&i, "scorer")?,
+            scorer_version: col::<Option<i32>>(&i, "scorer_version")?.map(i64::from),
         });
     }
     let keys: Vec<String> = items.iter().filter_map(|i| i.cache_key.clone()).collect();
@@ -448,30 +458,30 @@ fn read_run(db: &mut Client, r: &Row) -> Result<SyncRun> {
         &[&keys, &author],
     )? {
         responses.push(SyncResponse {
-            cache_key: col(&x, 0)?,
-            text: col(&x, 1)?,
-            prompt_tokens: col(&x, 2)?,
-            completion_tokens: col(&x, 3)?,
-            created_at: col(&x, 4)?,
-            prompt: col(&x, 5)?,
+            cache_key: col(&x, "cache_key")?,
+            text: col(&x, "text")?,
+            prompt_tokens: col(&x, "prompt_tokens")?,
+            completion_tokens: col(&x, "completion_tokens")?,
+            created_at: col(&x, "created_at")?,
+            prompt: col(&x, "prompt")?,
         });
     }
     Ok(SyncRun {
-        origin: col(r, 2)?,
-        model: col(r, 3)?,
+        origin: col(r, "origin")?,
+        model: col(r, "model")?,
         model_config: config.ok_or_else(|| {
             SyncError::Invalid("its publisher's model configuration is missing".into())
         })?,
-        dataset: col(r, 5)?,
-        version: col(r, 6)?,
-        variant: col(r, 7)?,
-        run_index: i64::from(col::<i32>(r, 8)?),
-        template: col(r, 9)?,
-        scorer: col(r, 10)?,
-        source: col(r, 11)?,
-        status: col(r, 12)?,
-        created_at: col(r, 13)?,
-        finished_at: col(r, 14)?,
+        dataset: col(r, "dataset")?,
+        version: col(r, "version")?,
+        variant: col(r, "variant")?,
+        run_index: i64::from(col::<i32>(r, "run_index")?),
+        template: col(r, "template")?,
+        scorer: col(r, "scorer")?,
+        source: col(r, "source")?,
+        status: col(r, "status")?,
+        created_at: col(r, "created_at")?,
+        finished_at: col(r, "finished_at")?,
         author,
         items,
         responses,

@@ -434,7 +434,8 @@ impl Project {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         refuse_decided(&tx, id)?;
-        refuse_blind(&tx, item_id, author)?;
+        // The sign-off lock and the blind hold are the write path's, met by the revision or the
+        // stage decision below.
         let (rev, stage_decision_id) = match value.stage_decision() {
             Some((keep, own)) => {
                 let stage = stage_id.ok_or_else(|| {

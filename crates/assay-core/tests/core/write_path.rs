@@ -7,8 +7,8 @@ use std::sync::atomic::AtomicBool;
 
 use assay_core::grounding::formats::BoxSet;
 use assay_core::store::{
-    Author, BlindJudgement, BulkChange, DecidedBy, Edit, Filter, NewRound, ReviewDecision,
-    RoundPurpose,
+    Author, BlindJudgement, BulkChange, DecidedBy, Edit, Filter, NewRound, NewSuggestion,
+    ReviewDecision, RoundPurpose,
 };
 use assay_core::{BBox, ItemStatus, LabeledBox, Phase1Dimension, Project, RefinementOp, Role};
 
@@ -207,6 +207,32 @@ const WRITES: &[(&str, Write)] = &[
     }),
     ("adjudicate_blind", |p, c| {
         p.adjudicate_blind(c.round, c.item, "bob", &c.auditor)
+            .map(drop)
+    }),
+    ("accept_suggestion", |p, c| {
+        let it = p.item(c.item)?;
+        let value = assay_core::SuggestionValue::Checklist {
+            criteria: vec!["Names the value of bar C".into()],
+        };
+        let run = p.start_suggestion_run(assay_core::SuggestionKind::Checklist, "m", "t", 1)?;
+        let ids = p.write_suggestions(
+            &[NewSuggestion {
+                run_id: run,
+                item_id: c.item,
+                item_rev: it.rev,
+                kind: assay_core::SuggestionKind::Checklist,
+                model: "m".into(),
+                template: "t".into(),
+                value: Some(value.clone()),
+                raw: Some("- Names the value of bar C".into()),
+                problem: None,
+                error: false,
+                cache_key: None,
+                from_cache: false,
+            }],
+            &[],
+        )?;
+        p.accept_suggestion(ids[0], it.rev, &value, None, None, &c.actor)
             .map(drop)
     }),
     ("import_refined", |p, c| {
