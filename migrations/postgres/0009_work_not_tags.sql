@@ -1,7 +1,8 @@
 -- Who wrote a revision's work, the same rule as the replicas' (assay-core
 -- store/write_path/rules.rs, `wrote_work`): a member who made a revision in its history that
 -- changed the content to exactly this content, or the refinement operation to exactly this
--- operation. Issue tags are remarks on the work, not the work: before, a colleague's tag made
+-- operation (clearing it included; an import's empty operation is nobody's). Issue tags are
+-- remarks on the work, not the work: before, a colleague's tag made
 -- the content "not the author's" any more, so the author could approve her own answer.
 CREATE OR REPLACE FUNCTION assay_wrote(rev text, who text) RETURNS boolean LANGUAGE sql VOLATILE
     SECURITY DEFINER SET search_path = public, pg_temp AS $$
@@ -17,7 +18,8 @@ CREATE OR REPLACE FUNCTION assay_wrote(rev text, who text) RETURNS boolean LANGU
         LEFT JOIN revisions b ON b.uid = c.base_uid
         WHERE c.author = who
           AND ((c.content = h.content AND (b.uid IS NULL OR b.content <> c.content))
-               OR (c.op IS NOT NULL AND c.op IS NOT DISTINCT FROM h.op
-                   AND (b.uid IS NULL OR b.op IS DISTINCT FROM c.op)))) $$;
+               OR (c.op IS NOT DISTINCT FROM h.op
+                   AND ((b.uid IS NOT NULL AND b.op IS DISTINCT FROM c.op)
+                        OR (b.uid IS NULL AND c.op IS NOT NULL))))) $$;
 
 UPDATE assay_meta SET value = '9' WHERE key = 'schema';

@@ -164,6 +164,46 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
     assert!(a.item(id_a).unwrap().signed_off);
     assert_eq!(a.item(id_a).unwrap().status, ItemStatus::Approved);
 
+    // An accepted suggestion travels like any revision: its note names the suggestion, which a
+    // note typed by hand may not, and the other replicas take it all the same.
+    let id_m5 = m.item_id_by_ext("jgraph-mini", "jg-005").unwrap();
+    let rev_m5 = m.item(id_m5).unwrap().rev;
+    let draft = assay_core::SuggestionValue::Checklist {
+        criteria: vec!["Reads the value off the chart".into()],
+    };
+    let srun = m
+        .start_suggestion_run(assay_core::SuggestionKind::Checklist, "m", "t", 1)
+        .unwrap();
+    let sid = m
+        .write_suggestions(
+            &[assay_core::store::NewSuggestion {
+                run_id: srun,
+                item_id: id_m5,
+                item_rev: rev_m5,
+                kind: assay_core::SuggestionKind::Checklist,
+                model: "m".into(),
+                template: "t".into(),
+                value: Some(draft.clone()),
+                raw: Some("- Reads the value off the chart".into()),
+                problem: None,
+                error: false,
+                cache_key: None,
+                from_cache: false,
+            }],
+            &[],
+        )
+        .unwrap()[0];
+    m.accept_suggestion(sid, rev_m5, &draft, None, None, &mj)
+        .unwrap();
+    assay_sync::sync(&um, &mut m).unwrap();
+    assay_sync::sync(&us, &mut s).unwrap();
+    let id_s5 = s.item_id_by_ext("jgraph-mini", "jg-005").unwrap();
+    assert_eq!(
+        s.item(id_s5).unwrap().content.checklist,
+        vec!["Reads the value off the chart".to_string()]
+    );
+    assert_eq!(s.refused_rows().unwrap(), vec![]);
+
     // seo (the lead) deals a round on her machine; minjun comments with a mention on his. Both
     // reach aiko: her queue in the round, and the mention waiting for her.
     let ids: Vec<i64> = ["jg-007", "jg-008", "jg-009"]

@@ -155,7 +155,8 @@ pub fn import_refined(
             status: ItemStatus::Edited,
             note: Some(note.clone()),
         };
-        crate::store::write_path::revision::append(&tx, *item_id, &edit, author)?;
+        crate::store::write_path::revision::append(&tx, *item_id, &edit, author)
+            .map_err(|e| e.context(&format!("{}: refined item {}", path.display(), item.ext_id)))?;
     }
     for (item_id, _) in &seeds {
         if claimed.contains_key(item_id) {
@@ -170,7 +171,8 @@ pub fn import_refined(
             status: ItemStatus::Edited,
             note: Some(format!("{note}: absent from the refined set")),
         };
-        crate::store::write_path::revision::append(&tx, *item_id, &edit, author)?;
+        crate::store::write_path::revision::append(&tx, *item_id, &edit, author)
+            .map_err(|e| e.context(&format!("{}: seed item absent from it", path.display())))?;
     }
     if opts.dry_run {
         tx.rollback()?;

@@ -375,7 +375,7 @@ impl Project {
                 shown.round
             )),
         };
-        let rev = write_path::revision::edit(&tx, item_id, &edit, author, Made::ByHand)?;
+        let rev = write_path::revision::edit(&tx, item_id, &edit, author, Made::Adjudication)?;
         tx.commit()?;
         Ok(rev)
     }

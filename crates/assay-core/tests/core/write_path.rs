@@ -354,3 +354,46 @@ fn nobody_approves_their_own_work_by_any_write() {
     let e = p.review(as_ann.item, ReviewDecision::Approve, None, &dan);
     assert!(e.is_ok(), "{e:?}");
 }
+
+/// Clearing the operation is work too: whoever cleared it does not approve it, even after a
+/// colleague touched the item since; and nobody writes a note that passes for an adjudication.
+#[test]
+fn clearing_the_operation_is_work_and_adjudication_notes_are_the_stores() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import(
+        &mut p,
+        &sample_dir().join("jgraph-mini/jgraph-mini.jsonl"),
+        &Default::default(),
+    )
+    .unwrap();
+    let ann = person(&p, "ann", Role::Annotator);
+    let bob = person(&p, "bob", Role::Annotator);
+    let cara = person(&p, "cara", Role::Annotator);
+    let item = p.item_id_by_ext("jgraph-mini", "jg-003").unwrap();
+    let mut e = changed_answer(&p, item);
+    e.op = Some(RefinementOp::Remove);
+    p.save_edit(item, &e, &ann).unwrap();
+    let mut cleared = edit_of(&p, item);
+    cleared.op = None;
+    p.save_edit(item, &cleared, &bob).unwrap();
+    let mut tagged = edit_of(&p, item);
+    tagged.tags.push(assay_core::IssueTag::Ambiguous);
+    p.save_edit(item, &tagged, &cara).unwrap();
+    let before = rows(&p);
+    let err = p
+        .review(item, ReviewDecision::Approve, None, &bob)
+        .unwrap_err();
+    assert_eq!(err.code(), "forbidden", "{err}");
+    assert_eq!(rows(&p), before);
+    // Approving by status is refused to whoever made the current revision, whatever it changed.
+    let mut approve = edit_of(&p, item);
+    approve.status = ItemStatus::Approved;
+    let err = p.save_edit(item, &approve, &cara).unwrap_err();
+    assert!(err.to_string().contains("your own revision"), "{err}");
+    let mut forged = changed_answer(&p, item);
+    forged.note = Some("adjudicated blind: took bob's judgement".into());
+    let err = p.save_edit(item, &forged, &cara).unwrap_err();
+    assert_eq!(err.code(), "invalid", "{err}");
+    assert_eq!(rows(&p), before);
+}

@@ -34,7 +34,7 @@ fn check_review(
 ) -> Result<()> {
     let decision = ReviewDecision::parse(decision)
         .ok_or_else(|| Error::Invalid(format!("a review decision {decision:?}")))?;
-    rules::check_note("comment", comment)?;
+    rules::check_comment(comment)?;
     if author_of(conn, item_id, rev)? == Some(user_id) {
         return Err(Error::Forbidden(
             "you cannot review your own revision; someone else must".into(),

@@ -64,16 +64,26 @@ impl Base {
     }
 }
 
-/// Whether a note may read as the record of an accepted suggestion: only when one is accepted.
+/// Where a revision comes from, which decides the rules it meets.
 #[derive(Clone, Copy, PartialEq)]
 pub(crate) enum Made {
+    /// A person's change here.
     ByHand,
+    /// A person's acceptance of a model's suggestion: its note names the suggestion.
     FromSuggestion,
+    /// An auditor's adjudication of a blind round: its note ends the round's hold.
+    Adjudication,
+    /// Pulled from the team, which judged it in the team's order when its author pushed it.
+    Pulled,
 }
 
-/// Every rule a revision meets, whichever way it came in; returns its canonical content. A
-/// revision that would become the item's current one meets the sign-off lock; one kept as
-/// history (pulled, and older in the team's order than what is shown here) changes nothing.
+/// Every rule a revision meets, whichever way it came in; returns its canonical content.
+///
+/// A revision made here meets them all. A pulled one meets those the team enforces the same way
+/// (its form and size, the sign-off lock when it becomes current here, nobody approving their
+/// own revision or work): the others depend on this replica's state, which is not the team's
+/// order (a blind round this replica knows of may be newer than the row), and a row the team
+/// took but a replica set aside would part that replica from the team for good.
 fn check(
     conn: &Connection,
     item_id: i64,
@@ -83,26 +93,34 @@ fn check(
     becomes_head: bool,
     made: Made,
 ) -> Result<String> {
-    let json = rules::canonical_content(&edit.content)?;
+    let json = rules::canonical_content(&edit.content, made != Made::Pulled)?;
     rules::check_note("note", edit.note.as_deref())?;
-    if made == Made::ByHand
-        && edit
-            .note
-            .as_deref()
-            .is_some_and(crate::store::suggestions::claims_a_suggestion)
-    {
-        return Err(Error::Invalid(
-            "a note cannot claim a suggestion: accept the suggestion instead".into(),
-        ));
+    if let Some(note) = edit.note.as_deref() {
+        if made == Made::ByHand && crate::store::suggestions::claims_a_suggestion(note) {
+            return Err(Error::Invalid(
+                "a note cannot claim a suggestion: accept the suggestion instead".into(),
+            ));
+        }
+        if matches!(made, Made::ByHand | Made::FromSuggestion)
+            && rules::claims_an_adjudication(note)
+        {
+            return Err(Error::Invalid(
+                "a note cannot claim an adjudication: adjudicate the blind round instead".into(),
+            ));
+        }
     }
     if becomes_head {
         rules::refuse_signed_off(conn, item_id)?;
     }
-    rules::refuse_blind_hold(conn, item_id, author.user_id)?;
-    if edit.status == ItemStatus::Approved && base.status != ItemStatus::Approved {
+    if made != Made::Pulled {
+        rules::refuse_blind_hold(conn, item_id, author.user_id)?;
+    }
+    let approving = edit.status == ItemStatus::Approved
+        && (made == Made::Pulled || base.status != ItemStatus::Approved);
+    if approving {
+        rules::refuse_own_revision(conn, item_id, base.rev, author.user_id)?;
         rules::refuse_own_work(conn, item_id, base.rev, author.user_id)?;
     }
-    rules::check_content_rules(&base.content, &edit.content)?;
     Ok(json)
 }
 
@@ -144,10 +162,15 @@ pub(crate) fn edit(
             });
         }
     }
-    let json = check(conn, item_id, edit, author, &base, true, made)?;
     if !changes_item && edit.status == base.status && edit.note.is_none() {
+        // Nothing to write; a signed-off item still says so.
+        rules::refuse_signed_off(conn, item_id)?;
         return Ok(base.rev);
     }
+    let json = check(conn, item_id, edit, author, &base, true, made)?;
+    // An edit must not newly break the content rules; a restore, an undo or a pulled row brings
+    // back what was there.
+    rules::check_content_rules(&base.content, &edit.content)?;
     let mut applied = edit.clone();
     let criteria = &edit.content.checklist;
     applied
@@ -157,7 +180,7 @@ pub(crate) fn edit(
     let json = if applied.content == edit.content {
         json
     } else {
-        rules::canonical_content(&applied.content)?
+        rules::canonical_content(&applied.content, true)?
     };
     // Flagging while changing keeps the flag; changing an item that was already flagged (a
     // reviewer asked for changes) is the fix, so it becomes "edited" and goes back for review.
@@ -194,7 +217,7 @@ pub(crate) fn pulled(
         author,
         &base,
         becomes_head,
-        Made::ByHand,
+        Made::Pulled,
     )?;
     write(conn, item_id, edit, &json, author, created_at, becomes_head)
 }

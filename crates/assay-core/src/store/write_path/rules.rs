@@ -8,12 +8,14 @@ use crate::error::{Error, Result};
 use crate::model::{ItemContent, RefType, Role};
 use crate::store::items::Author;
 
-/// The largest item content a revision holds, as its canonical JSON. Images are stored apart
-/// (by hash), so this is text and boxes: a real item is a few kilobytes.
-pub(crate) const MAX_CONTENT_BYTES: usize = 1 << 20;
+/// The largest item content a revision holds, as its canonical JSON: the team database's own
+/// bound (`content_bounded`, migrations/postgres/0004), so a replica and the team refuse the
+/// same rows. Images are stored apart (by hash): a real item is a few kilobytes.
+pub(crate) const MAX_CONTENT_BYTES: usize = 4 << 20;
 
-/// The longest note, comment or reason a person attaches to a change.
-pub(crate) const MAX_NOTE_BYTES: usize = 64 << 10;
+/// The longest note, comment or reason a person attaches to a change, in characters: the team
+/// database's bound (`note_bounded`).
+pub(crate) const MAX_NOTE_CHARS: usize = 100_000;
 
 /// The refusal of a change to a signed-off item, worded once for every caller.
 pub(crate) fn signed_off_error(item_id: i64) -> Error {
@@ -69,7 +71,7 @@ pub(crate) fn refuse_own_work(
 
 /// Whether `user_id` wrote the work an item holds at `rev`: made a revision up to `rev` that
 /// changed the content to exactly the content at `rev`, or the refinement operation to exactly
-/// the one at `rev`. Issue tags are a reader's remarks on the work, not the work: a colleague
+/// the one at `rev` (clearing it included; an import's empty operation is nobody's). Issue tags are a reader's remarks on the work, not the work: a colleague
 /// who adds a tag does not take over the content, and adding one makes nobody its writer. A
 /// revision that changes only the status (a review's record, a flag, a bulk "to do") writes
 /// nothing, and an undo or restore that brings back someone's content leaves them its writer.
@@ -86,8 +88,9 @@ pub(crate) fn wrote_work(conn: &Connection, item_id: i64, rev: i64, user_id: i64
                         WHERE h.author_id = ?3
                           AND ((h.content = cur.content
                                 AND (h.p_rev IS NULL OR h.p_content != h.content))
-                               OR (h.op IS cur.op AND h.op IS NOT NULL
-                                   AND (h.p_rev IS NULL OR h.p_op IS NOT h.op))))",
+                               OR (h.op IS cur.op
+                                   AND ((h.p_rev IS NOT NULL AND h.p_op IS NOT h.op)
+                                        OR (h.p_rev IS NULL AND h.op IS NOT NULL)))))",
     )?;
     Ok(st.query_row(params![item_id, rev, user_id], |r| r.get(0))?)
 }
@@ -121,20 +124,60 @@ pub(crate) fn require_auditor(conn: &Connection, user_id: i64, what: &str) -> Re
 
 /// A person's text attached to a change (note, comment, reason) within its size.
 pub(crate) fn check_note(what: &str, text: Option<&str>) -> Result<()> {
-    match text {
-        Some(t) if t.len() > MAX_NOTE_BYTES => Err(Error::Invalid(format!(
-            "a {what} holds at most {} KB, this one is {} KB",
-            MAX_NOTE_BYTES >> 10,
-            t.len().div_ceil(1024)
+    check_text(what, text, MAX_NOTE_CHARS)
+}
+
+/// A review's comment: its record on the item is a note that repeats it after the decision's
+/// name, which must fit too.
+pub(crate) fn check_comment(text: Option<&str>) -> Result<()> {
+    check_text("comment", text, MAX_NOTE_CHARS - 32)
+}
+
+fn check_text(what: &str, text: Option<&str>, max: usize) -> Result<()> {
+    match text.map(|t| t.chars().count()) {
+        Some(n) if n > max => Err(Error::Invalid(format!(
+            "a {what} holds at most {max} characters, this one has {n}"
         ))),
         _ => Ok(()),
     }
 }
 
-/// The canonical JSON of an item's content, refused when its rules or its size are broken.
-/// Every revision stores this form, whoever sent it, so every replica reads the same thing.
-pub(crate) fn canonical_content(content: &ItemContent) -> Result<String> {
-    content.validate().map_err(Error::Invalid)?;
+/// A note that reads as the store's own record of an adjudication (`store::blind`, which ends a
+/// blind round's hold on it) is written only by an adjudication.
+pub(crate) fn claims_an_adjudication(note: &str) -> bool {
+    note.trim_start().to_lowercase().starts_with("adjudicated ")
+}
+
+/// Nobody approves the revision they made themselves, whatever it changed.
+pub(crate) fn refuse_own_revision(
+    conn: &Connection,
+    item_id: i64,
+    rev: i64,
+    user_id: i64,
+) -> Result<()> {
+    let author: Option<i64> = conn
+        .query_row(
+            "SELECT author_id FROM revisions WHERE item_id = ?1 AND rev = ?2",
+            params![item_id, rev],
+            |r| r.get(0),
+        )
+        .optional()?
+        .ok_or_else(|| Error::NotFound(format!("revision {rev} of item {item_id}")))?;
+    if author == Some(user_id) {
+        return Err(Error::Forbidden(
+            "you cannot approve your own revision; a reviewer must".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The canonical JSON of an item's content, refused when its size (and, when `validated`, its
+/// own rules: option indices, checklist length, box shapes) is broken. Every revision stores
+/// this form, whoever sent it, so every replica reads the same thing.
+pub(crate) fn canonical_content(content: &ItemContent, validated: bool) -> Result<String> {
+    if validated {
+        content.validate().map_err(Error::Invalid)?;
+    }
     let json = serde_json::to_string(content).map_err(|e| Error::Invalid(e.to_string()))?;
     if json.len() > MAX_CONTENT_BYTES {
         return Err(Error::Invalid(format!(
