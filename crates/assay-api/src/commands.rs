@@ -2,10 +2,10 @@
 //!
 //! `for_each_command!(m)` hands the whole list to the macro `m`. The bindings generator
 //! (`bindings.rs`) turns it into typed TypeScript wrappers and collects every payload type the
-//! commands reach; the shell (`src-tauri`) checks at compile time that each of its handlers takes
-//! these arguments and returns this type. A command is therefore written as its declaration
-//! here, its session method and its handler: the types cannot drift between the three, and no
-//! TypeScript type is typed by hand.
+//! commands reach; the shell (`src-tauri`) expands the same list into its `#[tauri::command]`s
+//! and their registration, each calling a body of that name with these arguments. A command is
+//! therefore written as its declaration here, its session method and its shell body: names and
+//! types cannot drift between them, and no TypeScript type is typed by hand.
 //!
 //! Names used here must be in scope where the macro is expanded (both sites import them).
 

@@ -7,12 +7,10 @@ use tauri::State;
 
 use crate::state::AppState;
 
-#[tauri::command]
 pub async fn models(state: State<'_, AppState>) -> Result<Vec<ModelForm>, ApiError> {
     state.session()?.models()
 }
 
-#[tauri::command]
 pub async fn save_model(
     state: State<'_, AppState>,
     form: ModelForm,
@@ -21,14 +19,12 @@ pub async fn save_model(
 }
 
 /// One request to the model, sent without holding the session.
-#[tauri::command]
 pub async fn check_model(state: State<'_, AppState>, name: String) -> Result<ModelCheck, ApiError> {
     let cfg = state.session()?.model_config(&name)?;
     Ok(check(cfg).await)
 }
 
 /// Judges a run's stored responses with each judge (off the UI's threads) and reports the panel.
-#[tauri::command]
 pub async fn judge_panel(
     state: State<'_, AppState>,
     run: i64,
@@ -43,7 +39,6 @@ pub async fn judge_panel(
     .map_err(|e| ApiError::new("internal", e.to_string()))?
 }
 
-#[tauri::command]
 pub async fn import_predictions(
     state: State<'_, AppState>,
     form: assay_api::evaluation::PredictionsForm,
@@ -56,7 +51,6 @@ pub async fn import_predictions(
     .map_err(|e| ApiError::new("internal", e.to_string()))?
 }
 
-#[tauri::command]
 pub async fn stage_table(
     state: State<'_, AppState>,
     version: String,
@@ -64,7 +58,6 @@ pub async fn stage_table(
     state.session()?.stage_table(&version)
 }
 
-#[tauri::command]
 pub async fn estimate_eval(
     state: State<'_, AppState>,
     form: EvalForm,
@@ -73,7 +66,6 @@ pub async fn estimate_eval(
 }
 
 /// Starts the run in the background; progress is read with `eval_status`.
-#[tauri::command]
 pub async fn start_eval(state: State<'_, AppState>, form: EvalForm) -> Result<(), ApiError> {
     let path = {
         let mut session = state.session()?;
@@ -86,7 +78,6 @@ pub async fn start_eval(state: State<'_, AppState>, form: EvalForm) -> Result<()
 }
 
 /// The run in progress, or the last one; after a restart, the last request this project ran.
-#[tauri::command]
 pub async fn eval_status(state: State<'_, AppState>) -> Result<EvalStatus, ApiError> {
     let mut status = state.evals.status();
     if status.form.is_none() {
@@ -95,13 +86,11 @@ pub async fn eval_status(state: State<'_, AppState>) -> Result<EvalStatus, ApiEr
     Ok(status)
 }
 
-#[tauri::command]
 pub async fn cancel_eval(state: State<'_, AppState>) -> Result<(), ApiError> {
     state.evals.cancel();
     Ok(())
 }
 
-#[tauri::command]
 pub async fn dashboard(
     state: State<'_, AppState>,
     by: Option<String>,
@@ -112,14 +101,12 @@ pub async fn dashboard(
         .dashboard_vs(by.as_deref(), against.as_deref())
 }
 
-#[tauri::command]
 pub async fn run_list(
     state: State<'_, AppState>,
 ) -> Result<Vec<assay_api::types::RunListRow>, ApiError> {
     state.session()?.run_list()
 }
 
-#[tauri::command]
 pub async fn rescore_runs(
     state: State<'_, AppState>,
     run: Option<i64>,
@@ -127,7 +114,6 @@ pub async fn rescore_runs(
     state.session()?.rescore_runs(run)
 }
 
-#[tauri::command]
 pub async fn overrule_result(
     state: State<'_, AppState>,
     run_id: i64,
@@ -138,14 +124,12 @@ pub async fn overrule_result(
     state.session()?.overrule_result(run_id, id, score, note)
 }
 
-#[tauri::command]
 pub async fn triage(
     state: State<'_, AppState>,
 ) -> Result<Vec<assay_api::types::TriageEntry>, ApiError> {
     state.session()?.triage()
 }
 
-#[tauri::command]
 pub async fn tag_failure(
     state: State<'_, AppState>,
     run_id: i64,
@@ -156,7 +140,6 @@ pub async fn tag_failure(
     state.session()?.tag_failure(run_id, id, &tag, tagged)
 }
 
-#[tauri::command]
 pub async fn remove_model(state: State<'_, AppState>, name: String) -> Result<(), ApiError> {
     state.session()?.remove_model(&name)
 }

@@ -5,12 +5,10 @@ use tauri::State;
 
 use crate::state::AppState;
 
-#[tauri::command]
 pub async fn stages(state: State<'_, AppState>) -> Result<Vec<Stage>, ApiError> {
     state.session()?.stages()
 }
 
-#[tauri::command]
 pub async fn set_stages(
     state: State<'_, AppState>,
     stages: Vec<(String, String)>,
@@ -18,12 +16,10 @@ pub async fn set_stages(
     state.session()?.set_stages(&stages)
 }
 
-#[tauri::command]
 pub async fn filtering(state: State<'_, AppState>, id: i64) -> Result<Filtering, ApiError> {
     state.session()?.filtering(id)
 }
 
-#[tauri::command]
 pub async fn decide_stage(
     state: State<'_, AppState>,
     id: i64,
@@ -34,7 +30,6 @@ pub async fn decide_stage(
     state.session()?.decide_stage(id, stage_id, keep, reason)
 }
 
-#[tauri::command]
 pub async fn flag_phase1(
     state: State<'_, AppState>,
     id: i64,
@@ -45,7 +40,6 @@ pub async fn flag_phase1(
     state.session()?.flag_phase1(id, dimension, flagged, note)
 }
 
-#[tauri::command]
 pub async fn override_phase1(
     state: State<'_, AppState>,
     id: i64,
@@ -55,7 +49,6 @@ pub async fn override_phase1(
     state.session()?.override_phase1(id, keep, note)
 }
 
-#[tauri::command]
 pub async fn funnel(
     state: State<'_, AppState>,
     datasets: Vec<i64>,
@@ -64,7 +57,6 @@ pub async fn funnel(
     state.session()?.funnel(&datasets, &group)
 }
 
-#[tauri::command]
 pub async fn save_chart(
     _state: State<'_, AppState>,
     path: String,
@@ -73,7 +65,6 @@ pub async fn save_chart(
     assay_api::session::save_chart(std::path::Path::new(&path), &data)
 }
 
-#[tauri::command]
 pub async fn item_results(
     state: State<'_, AppState>,
     id: i64,
@@ -81,7 +72,6 @@ pub async fn item_results(
     state.session()?.item_results(id)
 }
 
-#[tauri::command]
 pub async fn overrule_criterion(
     state: State<'_, AppState>,
     run_id: i64,
@@ -94,7 +84,6 @@ pub async fn overrule_criterion(
         .overrule_criterion(run_id, id, criterion, rating)
 }
 
-#[tauri::command]
 pub async fn review(
     state: State<'_, AppState>,
     id: i64,
@@ -104,12 +93,10 @@ pub async fn review(
     state.session()?.review(id, decision, comment)
 }
 
-#[tauri::command]
 pub async fn review_queue(state: State<'_, AppState>) -> Result<Vec<i64>, ApiError> {
     state.session()?.review_queue()
 }
 
-#[tauri::command]
 pub async fn sign_off(
     state: State<'_, AppState>,
     id: i64,
@@ -119,7 +106,6 @@ pub async fn sign_off(
     state.session()?.sign_off(id, signed, note)
 }
 
-#[tauri::command]
 pub async fn agreement(
     state: State<'_, AppState>,
     field: assay_core::store::AgreementField,
@@ -128,19 +114,16 @@ pub async fn agreement(
     state.session()?.agreement(field, round)
 }
 
-#[tauri::command]
 pub async fn my_work(state: State<'_, AppState>) -> Result<assay_api::types::MyWork, ApiError> {
     state.session()?.my_work()
 }
 
-#[tauri::command]
 pub async fn rounds(
     state: State<'_, AppState>,
 ) -> Result<Vec<assay_core::store::RoundSummary>, ApiError> {
     state.session()?.rounds()
 }
 
-#[tauri::command]
 pub async fn create_round(
     state: State<'_, AppState>,
     round: assay_core::store::NewRound,
@@ -149,7 +132,6 @@ pub async fn create_round(
     state.session()?.create_round(&round, &filter)
 }
 
-#[tauri::command]
 pub async fn blind_items(
     state: State<'_, AppState>,
     id: i64,
@@ -157,7 +139,6 @@ pub async fn blind_items(
     state.session()?.blind_items(id)
 }
 
-#[tauri::command]
 pub async fn record_blind(
     state: State<'_, AppState>,
     round: i64,
@@ -167,7 +148,6 @@ pub async fn record_blind(
     state.session()?.record_blind(round, id, &judgement)
 }
 
-#[tauri::command]
 pub async fn adjudicate_blind(
     state: State<'_, AppState>,
     round: i64,
@@ -177,7 +157,6 @@ pub async fn adjudicate_blind(
     state.session()?.adjudicate_blind(round, id, &take)
 }
 
-#[tauri::command]
 pub async fn judge_review(
     state: State<'_, AppState>,
     run: i64,
@@ -187,7 +166,6 @@ pub async fn judge_review(
     state.session()?.judge_review(run, size, seed)
 }
 
-#[tauri::command]
 pub async fn rate_judge(
     state: State<'_, AppState>,
     run: i64,
@@ -197,7 +175,6 @@ pub async fn rate_judge(
     state.session()?.rate_judge(run, id, rating)
 }
 
-#[tauri::command]
 pub async fn judge_rating_report(
     state: State<'_, AppState>,
     run: i64,
@@ -205,7 +182,6 @@ pub async fn judge_rating_report(
     state.session()?.judge_rating_report(run)
 }
 
-#[tauri::command]
 pub async fn comments(
     state: State<'_, AppState>,
     id: i64,
@@ -213,7 +189,6 @@ pub async fn comments(
     state.session()?.comments(id)
 }
 
-#[tauri::command]
 pub async fn add_comment(
     state: State<'_, AppState>,
     id: i64,
@@ -222,14 +197,12 @@ pub async fn add_comment(
     state.session()?.add_comment(id, &body)
 }
 
-#[tauri::command]
 pub async fn people(
     state: State<'_, AppState>,
 ) -> Result<Vec<assay_core::store::PersonStats>, ApiError> {
     state.session()?.people()
 }
 
-#[tauri::command]
 pub async fn users(state: State<'_, AppState>) -> Result<Vec<assay_core::store::User>, ApiError> {
     state.session()?.users()
 }

@@ -10,7 +10,6 @@ use tauri::State;
 use crate::state::AppState;
 
 /// Imports on a blocking thread with its own connection; progress is throttled to ~10 Hz.
-#[tauri::command]
 pub async fn import_dataset(
     state: State<'_, AppState>,
     request: ImportRequest,
@@ -33,7 +32,6 @@ pub async fn import_dataset(
     .map_err(|e| ApiError::new("internal", e.to_string()))?
 }
 
-#[tauri::command]
 pub async fn cancel_import(state: State<'_, AppState>) -> Result<(), ApiError> {
     state.import_cancel.store(true, Ordering::SeqCst);
     Ok(())

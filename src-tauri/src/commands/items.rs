@@ -5,7 +5,6 @@ use tauri::State;
 
 use crate::state::AppState;
 
-#[tauri::command]
 pub async fn query_items(
     state: State<'_, AppState>,
     filter: Filter,
@@ -14,22 +13,18 @@ pub async fn query_items(
     state.session()?.query_items(&filter, page)
 }
 
-#[tauri::command]
 pub async fn facets(state: State<'_, AppState>, filter: Filter) -> Result<Facets, ApiError> {
     state.session()?.facets(&filter)
 }
 
-#[tauri::command]
 pub async fn item_ids(state: State<'_, AppState>, filter: Filter) -> Result<Vec<i64>, ApiError> {
     state.session()?.item_ids(&filter)
 }
 
-#[tauri::command]
 pub async fn item_detail(state: State<'_, AppState>, id: i64) -> Result<ItemDetail, ApiError> {
     state.session()?.item_detail(id)
 }
 
-#[tauri::command]
 pub async fn save_item(
     state: State<'_, AppState>,
     id: i64,
@@ -38,7 +33,6 @@ pub async fn save_item(
     state.session()?.save_item(id, &edit)
 }
 
-#[tauri::command]
 pub async fn restore_revision(
     state: State<'_, AppState>,
     id: i64,
@@ -47,12 +41,10 @@ pub async fn restore_revision(
     state.session()?.restore_revision(id, rev)
 }
 
-#[tauri::command]
 pub async fn saved_filter(state: State<'_, AppState>) -> Result<Filter, ApiError> {
     Ok(state.session()?.saved_filter())
 }
 
-#[tauri::command]
 pub async fn save_filter(state: State<'_, AppState>, filter: Filter) -> Result<(), ApiError> {
     state.session()?.save_filter(filter)
 }

@@ -9,7 +9,6 @@ use tauri::State;
 
 use crate::state::AppState;
 
-#[tauri::command]
 pub async fn bulk_edit(
     state: State<'_, AppState>,
     target: Filter,
@@ -18,22 +17,18 @@ pub async fn bulk_edit(
     state.session()?.bulk_edit(&target, &change)
 }
 
-#[tauri::command]
 pub async fn undo_bulk(state: State<'_, AppState>, action: i64) -> Result<BulkReport, ApiError> {
     state.session()?.undo_bulk(action)
 }
 
-#[tauri::command]
 pub async fn bulk_actions(state: State<'_, AppState>) -> Result<Vec<BulkAction>, ApiError> {
     state.session()?.bulk_actions()
 }
 
-#[tauri::command]
 pub async fn saved_views(state: State<'_, AppState>) -> Result<Vec<SavedView>, ApiError> {
     state.session()?.saved_views()
 }
 
-#[tauri::command]
 pub async fn save_view(
     state: State<'_, AppState>,
     name: String,
@@ -44,7 +39,6 @@ pub async fn save_view(
     state.session()?.save_view(&name, &filter, &columns, shared)
 }
 
-#[tauri::command]
 pub async fn delete_view(
     state: State<'_, AppState>,
     name: String,
@@ -52,7 +46,6 @@ pub async fn delete_view(
     state.session()?.delete_view(&name)
 }
 
-#[tauri::command]
 pub async fn export_selection(
     state: State<'_, AppState>,
     target: Filter,
@@ -63,7 +56,6 @@ pub async fn export_selection(
         .export_selection(&target, &PathBuf::from(dir))
 }
 
-#[tauri::command]
 pub async fn run_detail(
     state: State<'_, AppState>,
     run: i64,
@@ -76,12 +68,10 @@ pub async fn run_detail(
         .run_detail(run, only.as_deref(), offset, limit)
 }
 
-#[tauri::command]
 pub async fn delete_run(state: State<'_, AppState>, run: i64) -> Result<(), ApiError> {
     state.session()?.delete_run(run)
 }
 
-#[tauri::command]
 pub async fn table_extras(
     state: State<'_, AppState>,
     ids: Vec<i64>,

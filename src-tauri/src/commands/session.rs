@@ -7,12 +7,10 @@ use tauri::State;
 
 use crate::state::AppState;
 
-#[tauri::command]
 pub async fn app_info(state: State<'_, AppState>) -> Result<AppInfo, ApiError> {
     Ok(state.session()?.app_info())
 }
 
-#[tauri::command]
 pub async fn open_project(
     state: State<'_, AppState>,
     path: PathBuf,
@@ -20,7 +18,6 @@ pub async fn open_project(
     state.open_project(&path)
 }
 
-#[tauri::command]
 pub async fn create_project(
     state: State<'_, AppState>,
     path: PathBuf,
@@ -28,7 +25,6 @@ pub async fn create_project(
     state.session()?.create_project(&path)
 }
 
-#[tauri::command]
 pub async fn set_user(
     state: State<'_, AppState>,
     name: String,
@@ -37,7 +33,6 @@ pub async fn set_user(
     state.session()?.set_user(&name, role)
 }
 
-#[tauri::command]
 pub async fn project_info(state: State<'_, AppState>) -> Result<ProjectInfo, ApiError> {
     state.session()?.project_info()
 }

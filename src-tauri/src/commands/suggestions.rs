@@ -9,7 +9,6 @@ use tauri::State;
 
 use crate::state::AppState;
 
-#[tauri::command]
 pub async fn estimate_suggest(
     state: State<'_, AppState>,
     form: SuggestForm,
@@ -18,7 +17,6 @@ pub async fn estimate_suggest(
 }
 
 /// Starts the run in the background; progress is read with `suggest_status`.
-#[tauri::command]
 pub async fn start_suggest(state: State<'_, AppState>, form: SuggestForm) -> Result<(), ApiError> {
     let (path, req) = {
         let session = state.session()?;
@@ -29,18 +27,15 @@ pub async fn start_suggest(state: State<'_, AppState>, form: SuggestForm) -> Res
     Ok(())
 }
 
-#[tauri::command]
 pub async fn suggest_status(state: State<'_, AppState>) -> Result<SuggestStatus, ApiError> {
     Ok(state.suggestions.status())
 }
 
-#[tauri::command]
 pub async fn cancel_suggest(state: State<'_, AppState>) -> Result<(), ApiError> {
     state.suggestions.cancel();
     Ok(())
 }
 
-#[tauri::command]
 pub async fn item_suggestions(
     state: State<'_, AppState>,
     id: i64,
@@ -48,7 +43,6 @@ pub async fn item_suggestions(
     state.session()?.item_suggestions(id)
 }
 
-#[tauri::command]
 pub async fn accept_suggestion(
     state: State<'_, AppState>,
     id: i64,
@@ -68,7 +62,6 @@ pub async fn accept_suggestion(
     )
 }
 
-#[tauri::command]
 pub async fn reject_suggestion(
     state: State<'_, AppState>,
     id: i64,
@@ -78,7 +71,6 @@ pub async fn reject_suggestion(
     state.session()?.reject_suggestion(id, suggestion, &reason)
 }
 
-#[tauri::command]
 pub async fn suggestion_report(state: State<'_, AppState>) -> Result<SuggestionReport, ApiError> {
     state.session()?.suggestion_report()
 }

@@ -23,19 +23,16 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| ApiError::new("internal", e.to_string()))?
 }
 
-#[tauri::command]
 pub async fn team_status(state: State<'_, AppState>) -> Result<TeamStatus, ApiError> {
     let (path, _) = path_and_password(&state)?;
     blocking(move || assay_api::team::team_status(&path)).await
 }
 
-#[tauri::command]
 pub async fn team_sync(state: State<'_, AppState>) -> Result<TeamStatus, ApiError> {
     let (path, pw) = path_and_password(&state)?;
     blocking(move || assay_api::team::team_sync(&path, pw.as_deref())).await
 }
 
-#[tauri::command]
 pub async fn set_team_password(
     state: State<'_, AppState>,
     password: Option<String>,
@@ -44,7 +41,6 @@ pub async fn set_team_password(
     Ok(())
 }
 
-#[tauri::command]
 pub async fn team_publish(
     state: State<'_, AppState>,
     url: String,
@@ -55,7 +51,6 @@ pub async fn team_publish(
 }
 
 /// Joins a team into a new file and opens it.
-#[tauri::command]
 pub async fn team_join(
     state: State<'_, AppState>,
     url: String,
@@ -69,14 +64,12 @@ pub async fn team_join(
     state.open_project(std::path::Path::new(&file))
 }
 
-#[tauri::command]
 pub async fn sync_conflicts(
     state: State<'_, AppState>,
 ) -> Result<Vec<assay_core::store::sync::SyncConflict>, ApiError> {
     state.session()?.sync_conflicts()
 }
 
-#[tauri::command]
 pub async fn conflict_sides(
     state: State<'_, AppState>,
     id: i64,
@@ -84,7 +77,6 @@ pub async fn conflict_sides(
     state.session()?.conflict_sides(id)
 }
 
-#[tauri::command]
 pub async fn resolve_sync_conflict(
     state: State<'_, AppState>,
     id: i64,

@@ -1,6 +1,8 @@
-//! Compile-time check that the shell registers what the UI's bindings call: for each command
-//! declared in assay-api's `for_each_command!`, a handler of that name taking exactly those
-//! arguments and returning that type. A drifted handler fails the build, not a click.
+//! The Tauri commands, generated from assay-api's `for_each_command!`: for each declared command
+//! a `#[tauri::command]` named and typed as declared (so the argument names Tauri reads are the
+//! ones the generated TypeScript wrapper sends), calling this crate's body of that name with
+//! the same arguments in order. A body whose types drift from the declaration fails the build;
+//! the list Tauri registers is the same declaration (`register!` in lib.rs).
 
 use std::path::PathBuf;
 
@@ -32,16 +34,15 @@ use tauri::State;
 
 use crate::state::AppState;
 
-type Pending<T> = std::pin::Pin<Box<dyn std::future::Future<Output = Result<T, ApiError>>>>;
-
-macro_rules! check_handlers {
+macro_rules! tauri_commands {
     ($( $name:ident ( $( $arg:ident : $ty:ty ),* ) -> $ret:ty ; )*) => {
         $(
-            #[allow(dead_code, clippy::too_many_arguments)]
-            fn $name(state: State<'static, AppState>, $( $arg: $ty ),*) -> Pending<$ret> {
-                Box::pin(super::$name(state, $( $arg ),*))
+            #[tauri::command]
+            #[allow(clippy::too_many_arguments)]
+            pub async fn $name(state: State<'_, AppState>, $( $arg: $ty ),*) -> Result<$ret, ApiError> {
+                super::$name(state, $( $arg ),*).await
             }
         )*
     };
 }
-assay_api::for_each_command!(check_handlers);
+assay_api::for_each_command!(tauri_commands);
