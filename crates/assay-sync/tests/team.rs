@@ -459,10 +459,9 @@ fn pushes_of_different_items_do_not_wait_and_arrive_in_commit_order() {
 
     // Meanwhile minjun pushes another item: nothing waits for aiko's open transaction.
     edit_answer(&mut m, "jg-005", "minjun, committed first", &minjun);
-    let started = std::time::Instant::now();
+    // Waiting on aiko's lock would end in a "blocked" error naming her, not in a push.
     let r = assay_sync::sync(&um, &mut m).expect("not blocked by another item's writer");
     assert_eq!(r.pushed, 1);
-    assert!(started.elapsed() < std::time::Duration::from_millis(1500));
     // seo's replica reads past minjun's row...
     assay_sync::sync(&us, &mut s).unwrap();
     assert_eq!(
