@@ -126,6 +126,17 @@ impl ItemRow {
     pub(crate) fn new(item: NewItem) -> Result<Self> {
         let c = &item.content;
         let json = serde_json::to_string(c).map_err(|e| Error::Invalid(e.to_string()))?;
+        // The bound every revision meets (`write_path::rules`): an original over it could be
+        // imported but never edited, reviewed or restored.
+        let max = super::write_path::rules::MAX_CONTENT_BYTES;
+        if json.len() > max {
+            return Err(Error::Invalid(format!(
+                "item {:?}: its content is {} KB; an item holds at most {} KB",
+                item.ext_id,
+                json.len().div_ceil(1024),
+                max >> 10
+            )));
+        }
         let search = c.search_text();
         Ok(Self {
             json: rusqlite::types::Value::Text(json),

@@ -858,3 +858,27 @@ fn a_large_import_builds_its_value_indexes_at_its_end() {
         p.count_facets(&Filter::default()).unwrap()
     );
 }
+
+/// An item larger than any revision may be is refused at import, naming it, and the import
+/// writes nothing: otherwise it could be imported but never edited, reviewed or restored.
+#[test]
+fn an_item_over_the_content_bound_is_refused_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    let f = dir.path().join("big.jsonl");
+    let long = "x".repeat(5 << 20);
+    std::fs::write(
+        &f,
+        format!(
+            "{{\"id\": \"small\", \"question\": \"q\", \"answer\": \"a\"}}\n{{\"id\": \"huge\", \"question\": \"{long}\", \"answer\": \"a\"}}\n"
+        ),
+    )
+    .unwrap();
+    let err = import(&mut p, &f, &Default::default()).unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("\"huge\"") && msg.contains("at most 4096 KB"),
+        "{msg}"
+    );
+    assert_eq!(item_count(&p), 0);
+}
