@@ -26,6 +26,18 @@ struct Ctx {
     dir: std::path::PathBuf,
 }
 
+/// A new project holding the sample's JGraph items.
+fn jgraph_project(dir: &Path) -> Project {
+    let mut p = new_project(dir);
+    import(
+        &mut p,
+        &sample_dir().join("jgraph-mini/jgraph-mini.jsonl"),
+        &Default::default(),
+    )
+    .unwrap();
+    p
+}
+
 /// A blind round of `assignees` over `item`, dealt by `lead`.
 fn blind_round(p: &mut Project, item: i64, assignees: &[&str], lead: &Author) -> i64 {
     p.create_round(
@@ -75,13 +87,7 @@ fn changed_answer(p: &Project, item: i64) -> Edit {
 /// A project with the sample's JGraph items; `ann` has written the first item's answer, and
 /// `bob` and `aud` (an auditor) are dealt it in a blind round where both have judged it.
 fn setup(dir: &Path) -> (Project, Ctx, Author) {
-    let mut p = new_project(dir);
-    import(
-        &mut p,
-        &sample_dir().join("jgraph-mini/jgraph-mini.jsonl"),
-        &Default::default(),
-    )
-    .unwrap();
+    let mut p = jgraph_project(dir);
     let lead = person(&p, "lead", Role::Auditor);
     let ann = person(&p, "ann", Role::Annotator);
     let bob = person(&p, "bob", Role::Annotator);
@@ -281,13 +287,7 @@ fn every_write_refuses_an_assignee_while_a_blind_round_holds_the_item() {
 #[test]
 fn a_blind_judgement_on_a_signed_off_item_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let mut p = new_project(dir.path());
-    import(
-        &mut p,
-        &sample_dir().join("jgraph-mini/jgraph-mini.jsonl"),
-        &Default::default(),
-    )
-    .unwrap();
+    let mut p = jgraph_project(dir.path());
     let lead = person(&p, "lead", Role::Auditor);
     let bob = person(&p, "bob", Role::Annotator);
     let item = p.item_id_by_ext("jgraph-mini", "jg-002").unwrap();
@@ -360,13 +360,7 @@ fn nobody_approves_their_own_work_by_any_write() {
 #[test]
 fn clearing_the_operation_is_work_and_adjudication_notes_are_the_stores() {
     let dir = tempfile::tempdir().unwrap();
-    let mut p = new_project(dir.path());
-    import(
-        &mut p,
-        &sample_dir().join("jgraph-mini/jgraph-mini.jsonl"),
-        &Default::default(),
-    )
-    .unwrap();
+    let mut p = jgraph_project(dir.path());
     let ann = person(&p, "ann", Role::Annotator);
     let bob = person(&p, "bob", Role::Annotator);
     let cara = person(&p, "cara", Role::Annotator);
