@@ -593,16 +593,16 @@ impl Project {
         let user = self.ensure_user(&g.author, Role::Annotator)?;
         let tx = self.conn.savepoint()?;
         let (item_id, rev) = revision_by_uid(&tx, &g.revision_uid)?;
-        let id = write_path::decisions::pulled_sign_off(
-            &tx,
+        let row = write_path::decisions::SignoffRow {
             item_id,
             rev,
-            g.signed,
-            g.note.as_deref(),
-            user.id,
-            &g.created_at,
-        )
-        .map_err(|e| e.context(&format!("sign-off {} by {}", g.uid, g.author)))?;
+            signed: g.signed,
+            note: g.note.as_deref(),
+            user_id: user.id,
+            created_at: &g.created_at,
+        };
+        let id = write_path::decisions::pulled_sign_off(&tx, &row)
+            .map_err(|e| e.context(&format!("sign-off {} by {}", g.uid, g.author)))?;
         adopt_uid(&tx, "signoffs", id, &g.uid, seq)?;
         tx.commit()?;
         Ok(true)

@@ -169,7 +169,17 @@ pub(crate) fn sign_off(
         })
         .optional()?
         .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
-    insert_signoff(conn, item_id, rev, signed, note, author.user_id, &now())?;
+    insert_signoff(
+        conn,
+        &SignoffRow {
+            item_id,
+            rev,
+            signed,
+            note,
+            user_id: author.user_id,
+            created_at: &now(),
+        },
+    )?;
     Ok(())
 }
 
@@ -195,49 +205,42 @@ pub(crate) fn sign_off_dataset(
     Ok(n)
 }
 
-/// A sign-off pulled from the team, by `user_id` on revision `rev`: the same rule (an auditor
-/// of the team) and, for a sign-off, the lock on what the auditor saw; reopening needs no
-/// particular revision.
-pub(crate) fn pulled_sign_off(
-    conn: &Connection,
-    item_id: i64,
-    rev: i64,
-    signed: bool,
-    note: Option<&str>,
-    user_id: i64,
-    created_at: &str,
-) -> Result<i64> {
-    rules::require_auditor(conn, user_id, "sign off or reopen an item")?;
-    rules::check_note("note", note)?;
-    let head: i64 = conn.query_row("SELECT rev FROM items WHERE id = ?1", [item_id], |r| {
+/// One sign-off (or reopening) as stored: by `user_id`, of revision `rev`.
+pub(crate) struct SignoffRow<'a> {
+    pub item_id: i64,
+    pub rev: i64,
+    pub signed: bool,
+    pub note: Option<&'a str>,
+    pub user_id: i64,
+    pub created_at: &'a str,
+}
+
+/// A sign-off pulled from the team: the same rule (an auditor of the team) and, for a
+/// sign-off, the lock on what the auditor saw; reopening needs no particular revision.
+pub(crate) fn pulled_sign_off(conn: &Connection, g: &SignoffRow<'_>) -> Result<i64> {
+    rules::require_auditor(conn, g.user_id, "sign off or reopen an item")?;
+    rules::check_note("note", g.note)?;
+    let head: i64 = conn.query_row("SELECT rev FROM items WHERE id = ?1", [g.item_id], |r| {
         r.get(0)
     })?;
-    if signed && head != rev {
+    if g.signed && head != g.rev {
         return Err(Error::Forbidden(
             "the item has a newer revision than the one signed".into(),
         ));
     }
-    insert_signoff(conn, item_id, rev, signed, note, user_id, created_at)
+    insert_signoff(conn, g)
 }
 
-fn insert_signoff(
-    conn: &Connection,
-    item_id: i64,
-    rev: i64,
-    signed: bool,
-    note: Option<&str>,
-    user_id: i64,
-    created_at: &str,
-) -> Result<i64> {
+fn insert_signoff(conn: &Connection, g: &SignoffRow<'_>) -> Result<i64> {
     conn.execute(
         "INSERT INTO signoffs (item_id, rev, signed, note, author_id, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![item_id, rev, signed, note, user_id, created_at],
+        params![g.item_id, g.rev, g.signed, g.note, g.user_id, g.created_at],
     )?;
     let id = conn.last_insert_rowid();
     conn.execute(
         "UPDATE items SET signed_off = ?2 WHERE id = ?1",
-        params![item_id, signed],
+        params![g.item_id, g.signed],
     )?;
     Ok(id)
 }
