@@ -153,15 +153,10 @@ fn previews_are_served_while_another_connection_holds_the_write_lock() {
         .execute_batch("BEGIN IMMEDIATE")
         .unwrap();
     let readers = assay_api::session::ImageReaders::default();
-    let t = std::time::Instant::now();
+    // Served while the writer still holds the lock, which it keeps until after this returns: a
+    // reader that waited the writer out would never return (the cache write is skipped instead).
     let bytes = readers.preview(&path, &hash, 512).unwrap();
     assert!(!bytes.is_empty());
-    // Served without waiting out the writer (the cache write is skipped, not awaited).
-    assert!(
-        t.elapsed() < std::time::Duration::from_secs(2),
-        "{:?}",
-        t.elapsed()
-    );
     // Browsing reads are not blocked either.
     assert_eq!(
         s.query_items(
