@@ -170,7 +170,36 @@ pub fn generate() -> String {
     }
     // The value lists of the enums, from the same Rust lists the parsers use, so the UI never
     // keeps a list of its own.
-    let lists: [(&str, &str, Vec<&str>); 18] = [
+    // Kinds a rule picks out (which scorers need a judge and which ask one when given, which
+    // suggestions decide a stage), from the Rust rule itself, so a form cannot ask otherwise.
+    let scorers = |rule: fn(assay_eval::ScorerKind) -> bool| -> Vec<&str> {
+        assay_eval::ScorerKind::ALL
+            .into_iter()
+            .filter(|k| rule(*k))
+            .map(|k| k.as_str())
+            .collect()
+    };
+    let stage_kinds: Vec<&str> = assay_core::SuggestionKind::ALL
+        .into_iter()
+        .filter(|k| k.decides_stage())
+        .map(|k| k.as_str())
+        .collect();
+    let lists: [(&str, &str, Vec<&str>); 21] = [
+        (
+            "SCORERS_NEEDING_JUDGE",
+            "Scorer",
+            scorers(assay_eval::ScorerKind::needs_judge),
+        ),
+        (
+            "SCORERS_USING_JUDGE",
+            "Scorer",
+            scorers(assay_eval::ScorerKind::uses_judge),
+        ),
+        (
+            "SUGGESTION_KINDS_DECIDING_STAGE",
+            "SuggestionKind",
+            stage_kinds,
+        ),
         (
             "AGREEMENT_FIELDS",
             "AgreementField",
@@ -244,37 +273,6 @@ pub fn generate() -> String {
         s.push_str(&format!(
             "export const {name}: readonly {ty}[] = [{}];\n",
             quote(&values).join(", ")
-        ));
-    }
-    // Which scorers need a judge model, and which ask one when given: the engine's rule
-    // (`ScorerKind::needs_judge`, `uses_judge`), so a form cannot ask otherwise.
-    let kinds = |rule: fn(assay_eval::ScorerKind) -> bool| -> Vec<&str> {
-        assay_eval::ScorerKind::ALL
-            .into_iter()
-            .filter(|k| rule(*k))
-            .map(|k| k.as_str())
-            .collect()
-    };
-    // The suggestion kinds whose acceptance is a stage decision (`SuggestionKind::decides_stage`).
-    let stage_kinds: Vec<&str> = assay_core::SuggestionKind::ALL
-        .into_iter()
-        .filter(|k| k.decides_stage())
-        .map(|k| k.as_str())
-        .collect();
-    s.push_str(&format!(
-        "export const SUGGESTION_KINDS_DECIDING_STAGE: readonly SuggestionKind[] = [{}];\n",
-        quote(&stage_kinds).join(", ")
-    ));
-    for (name, rule) in [
-        (
-            "SCORERS_NEEDING_JUDGE",
-            assay_eval::ScorerKind::needs_judge as fn(_) -> bool,
-        ),
-        ("SCORERS_USING_JUDGE", assay_eval::ScorerKind::uses_judge),
-    ] {
-        s.push_str(&format!(
-            "export const {name}: readonly Scorer[] = [{}];\n",
-            quote(&kinds(rule)).join(", ")
         ));
     }
     s.push('\n');

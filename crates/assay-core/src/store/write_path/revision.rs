@@ -7,60 +7,46 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::rules;
 use crate::error::{Error, Result};
-use crate::model::{IssueTag, ItemContent, ItemStatus, RefinementOp};
+use crate::model::{IssueTag, ItemStatus, RefinementOp};
 use crate::store::items::{current_content, stored_thumb_hash, Author, Edit};
 use crate::store::now;
 
-/// The revision a new one is made on, as the rules compare against it.
+/// The revision a new one is made on, as the rules compare against it: which one, and its
+/// status (an approval is judged against the status it changes).
 struct Base {
     rev: i64,
-    op: Option<RefinementOp>,
-    tags: i64,
     status: ItemStatus,
-    content: ItemContent,
 }
 
 impl Base {
     fn head(conn: &Connection, item_id: i64) -> Result<Self> {
-        let (rev, op, tags, status) = conn
-            .query_row(
-                "SELECT rev, op, tags, status FROM items WHERE id = ?1",
-                [item_id],
-                |r| {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, Option<String>>(1)?,
-                        r.get::<_, i64>(2)?,
-                        r.get::<_, String>(3)?,
-                    ))
-                },
-            )
-            .optional()?
-            .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
-        Ok(Self {
-            rev,
-            op: op.as_deref().and_then(RefinementOp::parse),
-            tags,
-            status: ItemStatus::parse(&status).unwrap_or_default(),
-            content: current_content(conn, item_id)?,
-        })
+        Self::read(
+            conn,
+            "SELECT rev, status FROM items WHERE id = ?1",
+            params![item_id],
+        )
+        .map_err(|e| e.context(&format!("item {item_id}")))
     }
 
     fn at(conn: &Connection, item_id: i64, rev: i64) -> Result<Self> {
-        let old = crate::store::revisions::load(conn, item_id, rev)?;
-        Ok(Self {
-            rev,
-            op: old.info.op,
-            tags: IssueTag::to_bits(&old.info.tags),
-            status: old.info.status,
-            content: old.content,
-        })
+        Self::read(
+            conn,
+            "SELECT rev, status FROM revisions WHERE item_id = ?1 AND rev = ?2",
+            params![item_id, rev],
+        )
+        .map_err(|e| e.context(&format!("revision {rev} of item {item_id}")))
     }
 
-    fn changed_by(&self, edit: &Edit) -> bool {
-        self.content != edit.content
-            || self.op != edit.op
-            || self.tags != IssueTag::to_bits(&edit.tags)
+    fn read(conn: &Connection, sql: &str, args: impl rusqlite::Params) -> Result<Self> {
+        conn.prepare_cached(sql)?
+            .query_row(args, |r| {
+                Ok(Self {
+                    rev: r.get(0)?,
+                    status: ItemStatus::parse(&r.get::<_, String>(1)?).unwrap_or_default(),
+                })
+            })
+            .optional()?
+            .ok_or_else(|| Error::NotFound("it is not in this project".into()))
     }
 }
 
@@ -141,8 +127,24 @@ pub(crate) fn edit(
     author: &Author,
     made: Made,
 ) -> Result<i64> {
-    let base = Base::head(conn, item_id)?;
-    let changes_item = base.changed_by(edit);
+    let (base, op, tags) = conn
+        .query_row(
+            "SELECT rev, status, op, tags FROM items WHERE id = ?1",
+            [item_id],
+            |r| {
+                let base = Base {
+                    rev: r.get(0)?,
+                    status: ItemStatus::parse(&r.get::<_, String>(1)?).unwrap_or_default(),
+                };
+                Ok((base, r.get::<_, Option<String>>(2)?, r.get::<_, i64>(3)?))
+            },
+        )
+        .optional()?
+        .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
+    let content = current_content(conn, item_id)?;
+    let changes_item = content != edit.content
+        || op.as_deref().and_then(RefinementOp::parse) != edit.op
+        || tags != IssueTag::to_bits(&edit.tags);
     if let Some(from) = edit.base_rev.filter(|b| *b != base.rev) {
         if changes_item {
             let by: Option<String> = conn
@@ -167,21 +169,17 @@ pub(crate) fn edit(
         rules::refuse_signed_off(conn, item_id)?;
         return Ok(base.rev);
     }
-    let json = check(conn, item_id, edit, author, &base, true, made)?;
-    // An edit must not newly break the content rules; a restore, an undo or a pulled row brings
-    // back what was there.
-    rules::check_content_rules(&base.content, &edit.content)?;
+    // A flag belongs to a criterion's text: a rewritten or deleted criterion loses its flags.
     let mut applied = edit.clone();
     let criteria = &edit.content.checklist;
     applied
         .content
         .checklist_flags
         .retain(|f| criteria.contains(&f.criterion));
-    let json = if applied.content == edit.content {
-        json
-    } else {
-        rules::canonical_content(&applied.content, true)?
-    };
+    let json = check(conn, item_id, &applied, author, &base, true, made)?;
+    // An edit must not newly break the content rules; a restore, an undo or a pulled row brings
+    // back what was there.
+    rules::check_content_rules(&content, &applied.content)?;
     // Flagging while changing keeps the flag; changing an item that was already flagged (a
     // reviewer asked for changes) is the fix, so it becomes "edited" and goes back for review.
     let flags_now = edit.status == ItemStatus::Flagged && base.status != ItemStatus::Flagged;
