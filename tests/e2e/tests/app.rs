@@ -157,6 +157,36 @@ async fn wait_for(c: &Client, css: &str) -> fantoccini::elements::Element {
     }
 }
 
+/// How long a wait on state pauses between looks: the one pause the scenarios make.
+const LOOK_EVERY: Duration = Duration::from_millis(100);
+
+/// Looks at the state until `ready` says it holds, pausing [`LOOK_EVERY`] between looks; past
+/// [`WAIT`] it saves a screenshot and fails with what it waited for (`what`, worded then).
+async fn until<F, Fut>(c: &Client, what: impl Fn() -> String, mut ready: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let start = Instant::now();
+    while !ready().await {
+        if start.elapsed() > WAIT {
+            if let Ok(png) = c.screenshot().await {
+                let _ = std::fs::write(root().join("target/e2e-failure.png"), png);
+            }
+            panic!("timed out: {}", what());
+        }
+        tokio::time::sleep(LOOK_EVERY).await;
+    }
+}
+
+/// Whether the element at `xpath` is there and its text is `want`.
+async fn xpath_text_is(c: &Client, xpath: &str, want: &str) -> bool {
+    match c.find(Locator::XPath(xpath)).await {
+        Ok(e) => e.text().await.is_ok_and(|t| t == want),
+        Err(_) => false,
+    }
+}
+
 /// Polls until `check` is true for the text of `css`.
 async fn wait_text(c: &Client, css: &str, check: impl Fn(&str) -> bool) -> String {
     let start = Instant::now();
@@ -247,15 +277,12 @@ async fn fill(c: &Client, css: &str, text: &str) {
 }
 
 async fn wait_value(c: &Client, css: &str, want: &str) {
-    let start = Instant::now();
-    while value(c, css).await != want {
-        assert!(
-            start.elapsed() < WAIT,
-            "{css} never became {want:?} (is {:?})",
-            value(c, css).await
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    until(
+        c,
+        || format!("{css} never became {want:?}"),
+        move || async move { value(c, css).await == want },
+    )
+    .await;
 }
 
 async fn keys(c: &Client, seq: &[(Option<char>, char)]) {
@@ -368,19 +395,18 @@ async fn click(c: &Client, css: &str) {
 /// Goes to a view through the rail and waits until it is the one shown.
 async fn show(c: &Client, view: &str) {
     click(c, &format!("[data-testid=nav-{view}]")).await;
-    let start = Instant::now();
-    loop {
-        if let Ok(e) = c
-            .find(Locator::Css(&format!("[data-testid=view-{view}]")))
-            .await
-        {
-            if e.attr("hidden").await.ok().flatten().is_none() {
-                return;
+    let css = &format!("[data-testid=view-{view}]");
+    until(
+        c,
+        || format!("view {view} never shown"),
+        move || async move {
+            match c.find(Locator::Css(css)).await {
+                Ok(e) => e.attr("hidden").await.ok().flatten().is_none(),
+                Err(_) => false,
             }
-        }
-        assert!(start.elapsed() < WAIT, "view {view} never shown");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+        },
+    )
+    .await;
 }
 
 async fn search(c: &Client, text: &str) {
@@ -430,14 +456,12 @@ async fn op_active(c: &Client, op: &str) -> bool {
 }
 
 async fn wait_op(c: &Client, op: &str, active: bool) {
-    let start = Instant::now();
-    while op_active(c, op).await != active {
-        assert!(
-            start.elapsed() < WAIT,
-            "op {op} never became active={active}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    until(
+        c,
+        || format!("op {op} never became active={active}"),
+        move || async move { op_active(c, op).await == active },
+    )
+    .await;
 }
 
 async fn start_session(c: &Client, user: Option<&str>) {
@@ -954,16 +978,12 @@ fn blind_stored(project: &Path) -> Vec<(String, Option<assay_core::RefinementOp>
 }
 
 async fn wait_blind(c: &Client, project: &Path, n: usize) {
-    let start = Instant::now();
-    while blind_stored(project).len() < n {
-        if start.elapsed() > WAIT {
-            if let Ok(png) = c.screenshot().await {
-                let _ = std::fs::write(root().join("target/e2e-failure.png"), png);
-            }
-            panic!("never stored {n} judgements: {:?}", blind_stored(project));
-        }
-        tokio::time::sleep(Duration::from_millis(150)).await;
-    }
+    until(
+        c,
+        || format!("never stored {n} judgements: {:?}", blind_stored(project)),
+        move || async move { blind_stored(project).len() >= n },
+    )
+    .await;
 }
 
 async fn blind_double_annotation(c: &Client, project: &Path) {
@@ -1137,16 +1157,12 @@ async fn wait_jg006(
     what: &str,
     check: impl Fn(&(assay_core::ItemStatus, bool, Option<String>)) -> bool,
 ) {
-    let start = Instant::now();
-    while !check(&jg006(project)) {
-        if start.elapsed() > WAIT {
-            if let Ok(png) = c.screenshot().await {
-                let _ = std::fs::write(root().join("target/e2e-failure.png"), png);
-            }
-            panic!("never stored: {what}; now {:?}", jg006(project));
-        }
-        tokio::time::sleep(Duration::from_millis(150)).await;
-    }
+    until(
+        c,
+        || format!("never stored: {what}; now {:?}", jg006(project)),
+        || std::future::ready(check(&jg006(project))),
+    )
+    .await;
 }
 
 /// Two people and an auditor on one project: the annotator cannot review their own revision;
@@ -1302,25 +1318,20 @@ async fn wait_stored(
     what: &str,
     check: impl Fn(&assay_core::ItemContent) -> bool,
 ) {
-    let start = Instant::now();
-    loop {
-        let now = stored(project, dataset, ext);
-        if check(&now) {
-            return;
-        }
-        if start.elapsed() > WAIT {
-            if let Ok(png) = c.screenshot().await {
-                let _ = std::fs::write(root().join("target/e2e-failure.png"), png);
-            }
-            panic!(
+    until(
+        c,
+        || {
+            let now = stored(project, dataset, ext);
+            format!(
                 "never stored: {what}; stored: ref {:?}, checklist {:?}, boxes {:?}",
                 now.ref_type,
                 now.checklist,
                 now.images.first().map(|i| &i.target_boxes)
-            );
-        }
-        tokio::time::sleep(Duration::from_millis(150)).await;
-    }
+            )
+        },
+        || std::future::ready(check(&stored(project, dataset, ext))),
+    )
+    .await;
 }
 
 async fn attr_f64(e: &fantoccini::elements::Element, name: &str) -> f64 {
@@ -1346,13 +1357,17 @@ async fn draw_and_label_a_target_box(c: &Client, project: &Path) {
     canvas.click().await.unwrap();
     let fit = attr_f64(&canvas, "data-scale").await;
     keys(c, &[(None, '+'), (None, '+')]).await; // zoom in twice: not 1:1, not the fit
-    let start = Instant::now();
-    let mut scale = fit;
-    while (scale - fit).abs() < 0.05 || (scale - 1.0).abs() < 0.05 {
-        assert!(start.elapsed() < WAIT, "zoom stayed at {scale} (fit {fit})");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        scale = attr_f64(&canvas, "data-scale").await;
-    }
+    let zoomed = &canvas;
+    until(
+        c,
+        || format!("zoom stayed at the fit ({fit}) or 1:1"),
+        move || async move {
+            let scale = attr_f64(zoomed, "data-scale").await;
+            (scale - fit).abs() >= 0.05 && (scale - 1.0).abs() >= 0.05
+        },
+    )
+    .await;
+    let scale = attr_f64(&canvas, "data-scale").await;
     click(c, "[data-testid=tool-draw]").await;
     let (tx, ty) = (
         attr_f64(&canvas, "data-tx").await,
@@ -1697,11 +1712,13 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
     // the stored responses again (nothing is sent) and changes nothing here.
     for testid in ["run-scorer", "ba-scorer"] {
         let xpath = format!("//td[@data-testid='{testid}' and normalize-space()='auto v2']");
-        let start = std::time::Instant::now();
-        while c.find(Locator::XPath(&xpath)).await.is_err() {
-            assert!(start.elapsed() < WAIT, "no {testid} cell reads auto v2");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        let xpath = &xpath;
+        until(
+            c,
+            || format!("no {testid} cell reads auto v2"),
+            move || async move { c.find(Locator::XPath(xpath)).await.is_ok() },
+        )
+        .await;
     }
     click(c, "[data-testid=rescore-all]").await;
     wait_text(c, "[data-testid=rescore-result]", |t| {
@@ -1748,21 +1765,13 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
     search(c, "Cの値は").await;
     open_row(c, "jg-001").await;
     click(c, "[data-testid=failure-ocr]").await;
-    let start = Instant::now();
-    loop {
+    let tagged = || {
         let p = assay_core::Project::open(project).unwrap();
         let id = p.item_id_by_ext("jgraph-mini", "jg-001").unwrap();
-        let tagged = p
-            .item_results(id)
-            .unwrap()
-            .iter()
-            .any(|r| r.failure_tags == ["ocr"]);
-        if tagged {
-            break;
-        }
-        assert!(start.elapsed() < WAIT, "the tag was never stored");
-        tokio::time::sleep(Duration::from_millis(150)).await;
-    }
+        let results = p.item_results(id).unwrap();
+        std::future::ready(results.iter().any(|r| r.failure_tags == ["ocr"]))
+    };
+    until(c, || "the tag was never stored".into(), tagged).await;
 }
 
 fn decode_data_url(url: &str) -> image::RgbImage {
@@ -1851,19 +1860,12 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
     wait_text(c, "[data-testid=run-state]", |t| t == "finished").await;
     select(c, "[data-testid=stage-version]", "after").await;
     let all = "//tr[@data-testid='stage-row'][td[3][normalize-space()='gt crop']]/td[@data-testid='stage-cell']";
-    let start = Instant::now();
-    loop {
-        if let Ok(e) = c.find(Locator::XPath(all)).await {
-            if e.text().await.is_ok_and(|t| t == "75.0 (4)") {
-                break;
-            }
-        }
-        assert!(
-            start.elapsed() < WAIT,
-            "no gt crop stage cell reads 75.0 (4)"
-        );
-        tokio::time::sleep(Duration::from_millis(150)).await;
-    }
+    until(
+        c,
+        || "no gt crop stage cell reads 75.0 (4)".into(),
+        move || async move { xpath_text_is(c, all, "75.0 (4)").await },
+    )
+    .await;
     // The stage table drawn: one bar per model and variant in each stage's facet.
     wait_for(c, "[data-testid=stage-chart] svg").await;
     let bars = c
@@ -1873,12 +1875,13 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
     assert!(bars.len() >= 2, "the stage chart has {} bars", bars.len());
     screenshot(c, "stages.png").await;
     // The run list says which endpoint answered: the stub, the only replica.
-    let start = Instant::now();
     let replicas = "//td[@data-testid='run-replicas']/details/summary";
-    while c.find(Locator::XPath(replicas)).await.is_err() {
-        assert!(start.elapsed() < WAIT, "no run lists its replicas");
-        tokio::time::sleep(Duration::from_millis(150)).await;
-    }
+    until(
+        c,
+        || "no run lists its replicas".into(),
+        move || async move { c.find(Locator::XPath(replicas)).await.is_ok() },
+    )
+    .await;
     assert_eq!(
         c.find(Locator::XPath(replicas))
             .await
@@ -1943,24 +1946,21 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
     .unwrap();
     fill(c, "[data-testid=entity-aliases]", "car").await;
     keys(c, &[(None, '\u{E004}')]).await;
-    let start = Instant::now();
-    while stored(project, "crag-mini", "cr-002").entity_aliases != ["car"] {
-        assert!(start.elapsed() < WAIT, "the alias was never stored");
-        tokio::time::sleep(Duration::from_millis(150)).await;
-    }
+    until(
+        c,
+        || "the alias was never stored".into(),
+        move || async move { stored(project, "crag-mini", "cr-002").entity_aliases == ["car"] },
+    )
+    .await;
     show(c, "evaluation").await;
     let before = stub.requests();
     click(c, "[data-testid=rerun]").await;
-    let start = Instant::now();
-    loop {
-        if let Ok(e) = c.find(Locator::XPath(all)).await {
-            if e.text().await.is_ok_and(|t| t == "100.0 (4)") {
-                break;
-            }
-        }
-        assert!(start.elapsed() < WAIT, "the alias never counted");
-        tokio::time::sleep(Duration::from_millis(150)).await;
-    }
+    until(
+        c,
+        || "the alias never counted".into(),
+        move || async move { xpath_text_is(c, all, "100.0 (4)").await },
+    )
+    .await;
     // The question did not change: the stored answer is scored again, nothing is sent.
     assert_eq!(stub.requests(), before);
 
@@ -2212,11 +2212,12 @@ async fn a_team_through_postgresql(c: &Client, project: &Path) {
     screenshot(c, "team-sync.png").await;
     click(c, "[data-testid=pick-answer-other]").await;
     click(c, "[data-testid=resolve-conflict]").await;
-    let start = Instant::now();
-    while stored_answer(project, "jg-005").as_deref() != Some("answer from b") {
-        assert!(start.elapsed() < WAIT, "never resolved");
-        tokio::time::sleep(Duration::from_millis(150)).await;
-    }
+    until(
+        c,
+        || "never resolved".into(),
+        move || async move { stored_answer(project, "jg-005").as_deref() == Some("answer from b") },
+    )
+    .await;
     // The resolution is pushed with the next sync and reaches the others.
     click(c, "[data-testid=sync-now]").await;
     wait_text(c, "[data-testid=sync-state]", |t| {
@@ -2390,16 +2391,15 @@ async fn views_table_and_bulk(c: &Client, project: &Path) {
         t.contains("3 changed") && !t.contains("already so")
     })
     .await;
-    let start = Instant::now();
-    while ops_of(project, &["jg-002", "jg-003", "jg-004"])
-        != vec![Some(assay_core::RefinementOp::Remove); 3]
-    {
-        assert!(
-            start.elapsed() < WAIT,
-            "the bulk operation was never stored"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    until(
+        c,
+        || "the bulk operation was never stored".into(),
+        move || async move {
+            ops_of(project, &["jg-002", "jg-003", "jg-004"])
+                == vec![Some(assay_core::RefinementOp::Remove); 3]
+        },
+    )
+    .await;
     assert_eq!(
         ops_of(project, &["jg-005"]),
         before[3..].to_vec(),
@@ -2588,17 +2588,20 @@ async fn the_sample_shows_results_without_a_model_server() {
         .click()
         .await
         .unwrap();
-    let start = Instant::now();
-    while assay_core::Project::open(&s.project)
-        .unwrap()
-        .run_summaries()
-        .unwrap()
-        .len()
-        != runs - 1
-    {
-        assert!(start.elapsed() < WAIT, "the run was never deleted");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let project = &s.project;
+    until(
+        &c,
+        || "the run was never deleted".into(),
+        move || async move {
+            assay_core::Project::open(project)
+                .unwrap()
+                .run_summaries()
+                .unwrap()
+                .len()
+                == runs - 1
+        },
+    )
+    .await;
 
     // A run's scores as a column of the item table: jg-006 right now, against the new answer.
     let strong = assay_core::Project::open(&s.project)
@@ -2694,20 +2697,17 @@ fn fates(project: &Path) -> Vec<(String, String)> {
     out
 }
 
-async fn wait_fates(project: &Path, want: &[(&str, &str)]) {
+async fn wait_fates(c: &Client, project: &Path, want: &[(&str, &str)]) {
     let want: Vec<(String, String)> = want
         .iter()
         .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect();
-    let start = Instant::now();
-    while fates(project) != want {
-        assert!(
-            start.elapsed() < WAIT,
-            "suggestion fates are {:?}, not {want:?}",
-            fates(project)
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    until(
+        c,
+        || format!("suggestion fates are {:?}, not {want:?}", fates(project)),
+        || std::future::ready(fates(project) == want),
+    )
+    .await;
 }
 
 async fn suggest_and_review(c: &Client, project: &Path, stub: &assay_eval::stub::StubServer) {
@@ -2760,7 +2760,7 @@ async fn suggest_and_review(c: &Client, project: &Path, stub: &assay_eval::stub:
         |s| s.checklist == ["표지판의 뜻을 설명한다", "가야 할 방향을 안내한다"],
     )
     .await;
-    wait_fates(project, &[("101", "accepted")]).await;
+    wait_fates(c, project, &[("101", "accepted")]).await;
 
     // 102: edited, then accepted.
     open_row(c, "102").await;
@@ -2774,7 +2774,7 @@ async fn suggest_and_review(c: &Client, project: &Path, stub: &assay_eval::stub:
         |s| s.checklist == ["표지판의 뜻을 설명한다"],
     )
     .await;
-    wait_fates(project, &[("101", "accepted"), ("102", "edited")]).await;
+    wait_fates(c, project, &[("101", "accepted"), ("102", "edited")]).await;
 
     // 103: rejected with a reason; the item keeps its checklist.
     open_row(c, "103").await;
@@ -2783,6 +2783,7 @@ async fn suggest_and_review(c: &Client, project: &Path, stub: &assay_eval::stub:
     click(c, "[data-testid=suggestion-reject]").await;
     wait_for(c, "[data-testid=suggestion-decided]").await;
     wait_fates(
+        c,
         project,
         &[("101", "accepted"), ("102", "edited"), ("103", "rejected")],
     )
