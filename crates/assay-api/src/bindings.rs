@@ -62,7 +62,7 @@ type PathBuf = std::path::PathBuf;
 use crate::suggestions::{SuggestEstimateView, SuggestForm, SuggestStatus};
 use crate::team::TeamStatus;
 use assay_core::export::ExportReport;
-use assay_core::store::sync::{ConflictSides, SyncConflict};
+use assay_core::store::team::sync::{ConflictSides, SyncConflict};
 use assay_core::store::{BulkAction, BulkChange, BulkReport, ItemExtras, RunDetail, SavedView};
 use assay_core::store::{Suggestion, SuggestionReport};
 use assay_core::SuggestionValue;

@@ -2,11 +2,15 @@
 //! sync in the background (on its own connection, so browsing and editing never wait for it),
 //! and the sync state people see. A typed password lives in the session's memory only.
 
+use crate::types::*;
+use assay_core::store::*;
+
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ApiResult};
+use crate::Session;
 use assay_core::Project;
 use assay_sync::SyncError;
 
@@ -146,6 +150,27 @@ fn with_password(url: &str, password: Option<&str>) -> ApiResult<String> {
         })
         .collect();
     Ok(format!("{scheme}://{user}:{enc}@{host}"))
+}
+
+impl Session {
+    pub fn sync_conflicts(&self) -> ApiResult<Vec<assay_core::store::team::sync::SyncConflict>> {
+        Ok(self.project()?.sync_conflicts()?)
+    }
+
+    pub fn conflict_sides(
+        &self,
+        id: i64,
+    ) -> ApiResult<Option<assay_core::store::team::sync::ConflictSides>> {
+        Ok(self.project()?.conflict_sides(id)?)
+    }
+
+    /// Resolves an item's sync conflict with one side or a per-field merge, as a new revision.
+    pub fn resolve_sync_conflict(&mut self, id: i64, edit: &Edit) -> ApiResult<ItemDetail> {
+        let author = self.author()?;
+        self.project_mut()?
+            .resolve_conflict_with(id, edit, &author)?;
+        self.item_detail(id)
+    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! (the team checks this on insert too), and the size is read from the bytes here, never taken
 //! from the row. A bad image is reported and skipped, never cached.
 
-use assay_core::store::images::StoredImage;
+use assay_core::store::items::images::StoredImage;
 use assay_core::Project;
 use postgres::Client;
 

@@ -1,6 +1,6 @@
 //! Joining a team: a new local replica made from the team database.
 
-use assay_core::store::sync::SyncItem;
+use assay_core::store::team::sync::SyncItem;
 use assay_core::Project;
 
 use crate::connect::{connect_with, redact};

@@ -4,11 +4,11 @@
 //! cannot read, a reference to a row it set aside) is set aside with its reason and the pull
 //! goes on.
 
-use assay_core::store::sync::{SyncReview, SyncRevision, SyncSignoff};
-use assay_core::store::sync_ratings::SyncJudgeRating;
-use assay_core::store::sync_runs::{SyncResponse, SyncRun, SyncRunItem};
-use assay_core::store::sync_threads::{SyncBlind, SyncComment, SyncRound};
-use assay_core::store::sync_views::SyncSavedView;
+use assay_core::store::team::ratings::SyncJudgeRating;
+use assay_core::store::team::runs::{SyncResponse, SyncRun, SyncRunItem};
+use assay_core::store::team::sync::{SyncReview, SyncRevision, SyncSignoff};
+use assay_core::store::team::threads::{SyncBlind, SyncComment, SyncRound};
+use assay_core::store::team::views::SyncSavedView;
 use assay_core::Project;
 use postgres::types::FromSql;
 use postgres::{Client, Row};

@@ -2,7 +2,7 @@
 //! team refuses is set aside with PostgreSQL's reason instead of failing the push. Positions
 //! and times are assigned by the server; the push lock is waited for at most `lock_timeout`.
 
-use assay_core::store::sync::{SyncReview, SyncSignoff};
+use assay_core::store::team::sync::{SyncReview, SyncSignoff};
 use assay_core::Project;
 use postgres::Transaction;
 

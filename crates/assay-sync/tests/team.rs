@@ -299,7 +299,7 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
     let record = |p: &mut Project, scores: [f64; 2], hedged: bool| {
         let model = p.ensure_model_config("gpt", r#"{"name":"gpt"}"#).unwrap();
         let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
-        let key = assay_core::store::runs::RunKey {
+        let key = assay_core::store::evaluation::runs::RunKey {
             model_id: model,
             dataset_id: ds,
             version: assay_core::Version::Before,
@@ -309,30 +309,31 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
             scorer: "exact".into(),
             source: "recorded".into(),
         };
-        let results: Vec<assay_core::store::runs::RecordedResult> = ["jg-001", "jg-004"]
-            .iter()
-            .zip(scores)
-            .map(|(ext, score)| {
-                let id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
-                assay_core::store::runs::RecordedResult {
-                    result: assay_core::store::runs::RunItemResult {
-                        item_id: id,
-                        item_rev: p.item(id).unwrap().rev,
-                        cache_key: None,
-                        outcome: if hedged { "hedged" } else { "scored" }.into(),
-                        from_cache: false,
-                        score: Some(score),
-                        parsed: Some(format!("answer {score}")),
-                        evidence: None,
-                        error: None,
-                        scorer: Some("exact".into()),
-                        scorer_version: hedged.then_some(2),
-                    },
-                    response: format!("the model said {score}"),
-                    prompt: None,
-                }
-            })
-            .collect();
+        let results: Vec<assay_core::store::evaluation::runs::RecordedResult> =
+            ["jg-001", "jg-004"]
+                .iter()
+                .zip(scores)
+                .map(|(ext, score)| {
+                    let id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
+                    assay_core::store::evaluation::runs::RecordedResult {
+                        result: assay_core::store::evaluation::runs::RunItemResult {
+                            item_id: id,
+                            item_rev: p.item(id).unwrap().rev,
+                            cache_key: None,
+                            outcome: if hedged { "hedged" } else { "scored" }.into(),
+                            from_cache: false,
+                            score: Some(score),
+                            parsed: Some(format!("answer {score}")),
+                            evidence: None,
+                            error: None,
+                            scorer: Some("exact".into()),
+                            scorer_version: hedged.then_some(2),
+                        },
+                        response: format!("the model said {score}"),
+                        prompt: None,
+                    }
+                })
+                .collect();
         p.record_run(&key, &results, "complete").unwrap()
     };
     record(&mut a, [1.0, 0.0], false);

@@ -19,7 +19,7 @@ use assay_api::types::{
 use assay_api::ApiError;
 use assay_core::export::ExportReport;
 use assay_core::import::{ImportReport, Progress};
-use assay_core::store::sync::{ConflictSides, SyncConflict};
+use assay_core::store::team::sync::{ConflictSides, SyncConflict};
 use assay_core::store::{
     Agreement, AgreementField, BlindItem, BlindJudgement, BulkAction, BulkChange, BulkReport,
     Comment, Edit, Facets, Filter, Filtering, FunnelStep, ItemExtras, JudgeRatingReport,

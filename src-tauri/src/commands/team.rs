@@ -66,14 +66,14 @@ pub async fn team_join(
 
 pub async fn sync_conflicts(
     state: State<'_, AppState>,
-) -> Result<Vec<assay_core::store::sync::SyncConflict>, ApiError> {
+) -> Result<Vec<assay_core::store::team::sync::SyncConflict>, ApiError> {
     state.session()?.sync_conflicts()
 }
 
 pub async fn conflict_sides(
     state: State<'_, AppState>,
     id: i64,
-) -> Result<Option<assay_core::store::sync::ConflictSides>, ApiError> {
+) -> Result<Option<assay_core::store::team::sync::ConflictSides>, ApiError> {
     state.session()?.conflict_sides(id)
 }
 

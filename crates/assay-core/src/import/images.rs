@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::mapping::ImageSource;
 use crate::imaging;
-use crate::store::images::StoredImage;
+use crate::store::items::images::StoredImage;
 
 #[derive(Debug, Clone)]
 pub struct LoadedImage {

@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Problem, Result};
 use crate::model::{ItemContent, ItemImage, LabeledBox};
-use crate::store::images::StoredImage;
+use crate::store::items::images::StoredImage;
 use crate::store::items::{pack_rows, ItemRow, ItemWriter};
 use crate::store::packed::{ImportPacking, NewDict};
 
@@ -465,7 +465,7 @@ fn write_dataset(
         .transaction_with_behavior(TransactionBehavior::Immediate)?;
     let source = path.display().to_string();
     let dataset_id =
-        crate::store::datasets::insert(&tx, &opened.name, &opened.layout, Some(&source))?;
+        crate::store::items::datasets::insert(&tx, &opened.name, &opened.layout, Some(&source))?;
     let mut fresh = 0;
     let mut writer = ItemWriter::new(&tx)?;
     let mut packing = ImportPacking::new(crate::store::packed::next_dict_id(&tx)?);
@@ -497,7 +497,7 @@ fn write_dataset(
                 crate::store::packed::save_dict(&tx, &dict)?;
             }
             for img in &images {
-                fresh += crate::store::images::put(&tx, img)? as usize;
+                fresh += crate::store::items::images::put(&tx, img)? as usize;
             }
             let stage = if rows.is_empty() { "read" } else { "write" };
             for row in rows {

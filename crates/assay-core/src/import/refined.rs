@@ -122,7 +122,7 @@ pub fn import_refined(
         .conn
         .transaction_with_behavior(TransactionBehavior::Immediate)?;
     for img in &images {
-        crate::store::images::put(&tx, img)?;
+        crate::store::items::images::put(&tx, img)?;
     }
     let note = format!("refined set {}", path.display());
     for (item_id, item) in &plan {

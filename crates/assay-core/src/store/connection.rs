@@ -153,7 +153,7 @@ pub(crate) fn open(path: &Path) -> Result<Connection> {
     // every save was slower.
     conn.pragma_update(None, "wal_autocheckpoint", 4_000)?;
     super::packed::register(&conn)?;
-    super::search::register(&conn)?;
+    super::items::search::register(&conn)?;
     Ok(conn)
 }
 

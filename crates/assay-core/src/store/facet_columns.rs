@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::{params, Connection, Row};
 
-use super::query::{metric_edges, value_order, Filter, Range};
+use super::items::query::{metric_edges, value_order, Filter, Range};
 use crate::error::Result;
 use crate::model::IssueTag;
 

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use rusqlite::types::Value;
 use rusqlite::{params, Connection, Transaction};
 
-use super::query::{bin_sums, bins_from, tag_sums, BoxHistograms, Facets};
+use super::items::query::{bin_sums, bins_from, tag_sums, BoxHistograms, Facets};
 use crate::error::Result;
 use crate::model::IssueTag;
 

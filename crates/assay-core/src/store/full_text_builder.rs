@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 
 /// The two FTS5 tables, and the tables FTS5 stores each one's rows in with their columns (its
 /// configuration table is left alone: both sides hold the one their definition made).
-const TABLES: [&str; 2] = super::search::FULL_TEXT_INDEXES;
+const TABLES: [&str; 2] = super::items::search::FULL_TEXT_INDEXES;
 const STORED: [(&str, &str); 3] = [
     ("data", "id, block"),
     ("idx", "segid, term, pgno"),
@@ -41,7 +41,7 @@ const HASHSIZE: i64 = 16 << 20;
 const STRUCTURE_ROW: i64 = 10;
 
 /// Items whose rows the builder adds: (item id, search text, CJK tokens), as
-/// [`super::search::index_full_text`] takes them.
+/// [`super::items::search::index_full_text`] takes them.
 pub(crate) type Batch = Vec<(i64, String, String)>;
 
 pub(crate) struct FullTextBuilder {
@@ -129,7 +129,7 @@ impl FullTextBuilder {
                     if stopped.load(Ordering::Relaxed) {
                         return Err(Error::Cancelled);
                     }
-                    super::search::index_full_text(&builder, &batch)?;
+                    super::items::search::index_full_text(&builder, &batch)?;
                 }
                 if stopped.load(Ordering::Relaxed) {
                     return Err(Error::Cancelled);
@@ -501,13 +501,13 @@ mod tests {
         let file = items(dir.path(), "many.jsonl", n, 0, None);
         let mut lead = Project::create(dir.path().join("lead.assay")).unwrap();
         import(&mut lead, &file).unwrap();
-        let synced: Vec<crate::store::sync::SyncItem> = (0..n)
+        let synced: Vec<crate::store::team::sync::SyncItem> = (0..n)
             .map(|i| {
                 let ext_id = format!("q{i}");
                 let item = lead
                     .item(lead.item_id_by_ext("many", &ext_id).unwrap())
                     .unwrap();
-                crate::store::sync::SyncItem {
+                crate::store::team::sync::SyncItem {
                     dataset: "many".into(),
                     layout: "jammeval".into(),
                     ext_id,

@@ -245,13 +245,13 @@ fn run_migrations(conn: &mut Connection, migrations: &[(&str, &str)], found: i64
         tx.execute_batch(sql)?;
         // Steps SQL cannot express run in the same transaction as their migration.
         if *name == "0004_cjk_search" || *name == "0025_cjk_rowids_only" {
-            super::search::backfill_cjk(&tx)?;
+            super::items::search::backfill_cjk(&tx)?;
         }
         if *name == "0034_search_extras" {
-            super::search::keep_extras_only(&tx)?;
+            super::items::search::keep_extras_only(&tx)?;
         }
         if *name == "0005_box_metrics" {
-            super::boxes::backfill_metrics(&tx)?;
+            super::grounding::boxes::backfill_metrics(&tx)?;
         }
         tx.pragma_update(None, "user_version", (i + 1) as i64)?;
         tx.commit()?;

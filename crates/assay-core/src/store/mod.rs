@@ -1,45 +1,25 @@
 //! The project store: one SQLite file per project.
 
-pub mod agreement;
-pub mod blind;
-pub mod boxes;
-pub mod bulk;
-pub mod comments;
+// Domains: one folder each, a module per table or job inside.
+pub mod evaluation;
+pub mod filtering;
+pub mod grounding;
+pub mod items;
+pub mod review;
+pub mod suggestions;
+pub mod team;
+
+// Machinery the domains share.
 pub mod compact;
 pub(crate) mod connection;
 pub use connection::configure_sqlite;
-pub mod datasets;
 mod facet_columns;
 pub use facet_columns::ReadFacetColumns;
 pub(crate) mod facet_counts;
 mod full_text_builder;
-pub mod images;
-pub mod items;
-pub mod judge_ratings;
 pub mod migrate;
-pub mod models;
 mod original_uids;
 pub(crate) mod packed;
-pub mod panels;
-pub mod query;
-pub mod review;
-pub mod revisions;
-pub mod rounds;
-pub mod run_detail;
-pub mod runs;
-pub mod saved_views;
-pub mod search;
-pub mod stages;
-pub mod suggestions;
-pub mod summary;
-pub mod sync;
-pub mod sync_ratings;
-pub mod sync_runs;
-pub mod sync_threads;
-pub mod sync_views;
-pub mod table_extras;
-pub mod users;
-pub mod versions;
 pub(crate) mod write_path;
 
 use std::path::{Path, PathBuf};
@@ -48,36 +28,38 @@ use rusqlite::Connection;
 
 use crate::error::Result;
 
-pub use agreement::{Agreement, AgreementField, PairAgreement};
-pub use blind::{BlindEntry, BlindItem, BlindJudgement};
-pub use boxes::BoxApplyReport;
-pub use bulk::{BulkAction, BulkChange, BulkReport};
-pub use comments::{Comment, OpenMention};
-pub use datasets::Dataset;
-pub use items::{Author, CurrentItem, Edit, ItemView, NewItem};
-pub use judge_ratings::{JudgeRatingReport, JudgeReviewEntry, RaterAgreement};
-pub use models::{ModelRow, TemplateRow};
-pub use panels::{PanelJudgement, PanelRow, PanelTodo};
-pub use query::{
-    Bin, BoxHistograms, Facets, Filter, ItemRow, Page, QueryResult, Range, Sort, SortColumn,
-};
-pub use review::ReviewDecision;
-pub use revisions::RevisionInfo;
-pub use rounds::{AssigneeProgress, NewRound, PersonStats, QueueEntry, RoundPurpose, RoundSummary};
-pub use run_detail::{RunDetail, RunItemLine};
-pub use runs::{
+pub use evaluation::judge_ratings::{JudgeRatingReport, JudgeReviewEntry, RaterAgreement};
+pub use evaluation::models::{ModelRow, TemplateRow};
+pub use evaluation::panels::{PanelJudgement, PanelRow, PanelTodo};
+pub use evaluation::run_detail::{RunDetail, RunItemLine};
+pub use evaluation::runs::{
     CriterionOverrule, CurrentResult, ItemRunResult, NewCriterionOverrule, Outcome,
     PendingJudgement, RecordedResult, ReplicaRecord, ResultRow, RunItemResult, RunKey, RunRow,
     RunSummary, RunWrite, StoredResponse, TraceRow,
 };
-pub use saved_views::SavedView;
-pub use stages::{DecidedBy, Filtering, FunnelStep, Phase1Flag, Stage, StageDecision};
+pub use filtering::stages::{DecidedBy, Filtering, FunnelStep, Phase1Flag, Stage, StageDecision};
+pub use grounding::boxes::BoxApplyReport;
+pub use items::bulk::{BulkAction, BulkChange, BulkReport};
+pub use items::datasets::Dataset;
+pub use items::query::{
+    Bin, BoxHistograms, Facets, Filter, ItemRow, Page, QueryResult, Range, Sort, SortColumn,
+};
+pub use items::revisions::RevisionInfo;
+pub use items::saved_views::SavedView;
+pub use items::table_extras::ItemExtras;
+pub use items::versions::{Version, VersionItem};
+pub use items::{Author, CurrentItem, Edit, ItemView, NewItem};
+pub use review::agreement::{Agreement, AgreementField, PairAgreement};
+pub use review::blind::{BlindEntry, BlindItem, BlindJudgement};
+pub use review::comments::{Comment, OpenMention};
+pub use review::rounds::{
+    AssigneeProgress, NewRound, PersonStats, QueueEntry, RoundPurpose, RoundSummary,
+};
+pub use review::users::User;
+pub use review::ReviewDecision;
 pub use suggestions::{
     Accepted, NewSuggestion, Suggestion, SuggestionFate, SuggestionReport, SuggestionStats,
 };
-pub use table_extras::ItemExtras;
-pub use users::User;
-pub use versions::{Version, VersionItem};
 
 /// An open project. Cheap to open more than one per file (readers in other threads).
 pub struct Project {

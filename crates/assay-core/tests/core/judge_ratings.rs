@@ -1,7 +1,7 @@
 //! People rating a judge's decisions: a sample drawn by seed, ratings 1-5 by their authors, the
 //! latest counting, ratings of a decision that changed left out, and the report.
 
-use assay_core::store::runs::{RecordedResult, RunItemResult, RunKey};
+use assay_core::store::evaluation::runs::{RecordedResult, RunItemResult, RunKey};
 use assay_core::{Project, Version};
 
 use crate::common::*;

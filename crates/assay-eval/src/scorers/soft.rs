@@ -168,7 +168,7 @@ pub fn soft_match_asked(
 /// Kana, CJK ideographs or Hangul (the store's definition, shared with search): scripts
 /// compared by characters.
 pub fn is_unspaced_script(s: &str) -> bool {
-    s.chars().any(assay_core::store::search::is_cjk)
+    s.chars().any(assay_core::store::items::search::is_cjk)
 }
 
 /// Tokens with their byte spans: runs of ASCII letters and digits (an apostrophe inside a word

@@ -98,7 +98,7 @@ pub fn recorded_run(p: &mut Project, model: &str, scorer: &str, scores: &[(&str,
         format!(r#"{{"name":"{model}","model":"{model}","endpoints":["http://127.0.0.1:9/v1"]}}"#);
     let model_id = p.ensure_model_config(model, &cfg).unwrap();
     let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
-    let key = assay_core::store::runs::RunKey {
+    let key = assay_core::store::evaluation::runs::RunKey {
         model_id,
         dataset_id: ds,
         version: assay_core::Version::Before,
@@ -112,8 +112,8 @@ pub fn recorded_run(p: &mut Project, model: &str, scorer: &str, scores: &[(&str,
         .iter()
         .map(|(ext, score)| {
             let item_id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
-            assay_core::store::runs::RecordedResult {
-                result: assay_core::store::runs::RunItemResult {
+            assay_core::store::evaluation::runs::RecordedResult {
+                result: assay_core::store::evaluation::runs::RunItemResult {
                     item_id,
                     item_rev: p.item(item_id).unwrap().rev,
                     cache_key: None,

@@ -515,7 +515,7 @@ overlap: number,
 sample: number | null, seed: number, 
 /**
  * Each assignee records a judgement of their own, unseen by the others until all are in,
- * instead of editing the item (annotate rounds only; `store::blind`).
+ * instead of editing the item (annotate rounds only; `store::review::blind`).
  */
 blind: boolean, };
 

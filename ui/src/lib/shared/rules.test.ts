@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import cases from '../../../../tests/fixtures/rules/editor_rules.json';
 import { mentionedNames } from '../review/mentions';
-import { checklistProblems } from '../checklist/checklist';
+import { checklistProblems } from '../items/checklist';
 import { needsDisambiguation } from '../grounding/refTypes';
 import type { ItemContent, RefType } from '../api/client';
 

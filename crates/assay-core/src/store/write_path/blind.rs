@@ -1,13 +1,13 @@
 //! Blind judgements: a person's judgement of an item in a blind round, a row of its own and
-//! never the item's next revision (rules in `store::blind`).
+//! never the item's next revision (rules in `store::review::blind`).
 
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::rules;
 use crate::error::{Error, Result};
-use crate::store::blind::{check_recordable, is_blind, BlindJudgement};
 use crate::store::items::current_content;
 use crate::store::now;
+use crate::store::review::blind::{check_recordable, is_blind, BlindJudgement};
 
 /// `user_id`'s judgement made here: they are an assignee of the item in that blind round, not
 /// every judgement is in yet, the judgement fits the item, and the item is not signed off.

@@ -6,9 +6,9 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::{revision, rules};
 use crate::error::{Error, Result};
 use crate::model::{IssueTag, ItemStatus, RefinementOp};
-use crate::store::comments::insert_comment;
 use crate::store::items::{current_content, Author, Edit};
 use crate::store::now;
+use crate::store::review::comments::insert_comment;
 use crate::store::review::ReviewDecision;
 
 /// The user who made revision `rev` of an item (None: the import).

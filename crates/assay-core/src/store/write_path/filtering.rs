@@ -7,9 +7,9 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::rules;
 use crate::error::{Error, Result};
 use crate::model::Phase1Dimension;
+use crate::store::filtering::stages::{refresh, DecidedBy};
 use crate::store::items::Author;
 use crate::store::now;
-use crate::store::stages::{refresh, DecidedBy};
 
 /// The rules every filtering row meets: the item exists and is not signed off, and a person
 /// holds no blind round on it.

@@ -281,8 +281,8 @@ fn write(
                 c.source
             ],
         )?;
-        crate::store::search::reindex(conn, item_id, c)?;
-        crate::store::boxes::write_metrics(conn, item_id, c)?;
+        crate::store::items::search::reindex(conn, item_id, c)?;
+        crate::store::grounding::boxes::write_metrics(conn, item_id, c)?;
     }
     Ok(rev)
 }

@@ -42,9 +42,9 @@ pub(crate) fn refuse_signed_off(conn: &Connection, item_id: i64) -> Result<()> {
 
 /// The blind hold: an assignee of a blind round does not change the item until an auditor has
 /// adjudicated it. Before every judgement is in, a change would show the other assignee theirs;
-/// after, it would pre-empt the adjudication (`store::blind`).
+/// after, it would pre-empt the adjudication (`store::review::blind`).
 pub(crate) fn refuse_blind_hold(conn: &Connection, item_id: i64, user_id: i64) -> Result<()> {
-    match crate::store::blind::blind_hold(conn, item_id, user_id)? {
+    match crate::store::review::blind::blind_hold(conn, item_id, user_id)? {
         Some(round) => Err(Error::Forbidden(format!(
             "item {item_id} is in your blind round {round:?}: record your judgement there; \
              the item is edited once an auditor has adjudicated it"
@@ -142,7 +142,7 @@ fn check_text(what: &str, text: Option<&str>, max: usize) -> Result<()> {
     }
 }
 
-/// A note that reads as the store's own record of an adjudication (`store::blind`, which ends a
+/// A note that reads as the store's own record of an adjudication (`store::review::blind`, which ends a
 /// blind round's hold on it) is written only by an adjudication.
 pub(crate) fn claims_an_adjudication(note: &str) -> bool {
     note.trim_start().to_lowercase().starts_with("adjudicated ")
@@ -241,7 +241,7 @@ pub(crate) fn checklist_problem(list: &[String]) -> Option<String> {
     None
 }
 
-/// The rules the editor also checks live (ui/src/lib/review/mentions.ts, checklist/checklist.ts,
+/// The rules the editor also checks live (ui/src/lib/review/mentions.ts, items/checklist.ts,
 /// grounding/refTypes.ts) against the cases both sides are tested on.
 #[cfg(test)]
 mod shared_rules {
@@ -262,7 +262,7 @@ mod shared_rules {
             let want: Vec<String> = serde_json::from_value(c["names"].clone()).unwrap();
             let body = c["body"].as_str().unwrap();
             assert_eq!(
-                crate::store::comments::mentioned_names(body),
+                crate::store::review::comments::mentioned_names(body),
                 want,
                 "{body}"
             );

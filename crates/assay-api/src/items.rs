@@ -1,0 +1,102 @@
+//! The item table's work on many items at once: bulk actions (undone as one step), saved
+//! views, exporting a selection, and a run's own page (its results, deleting it).
+
+use crate::types::*;
+use assay_core::store::*;
+
+use std::path::Path;
+
+use assay_core::export::ExportReport;
+use assay_core::store::{BulkAction, BulkChange, BulkReport, Filter, ItemExtras, SavedView};
+
+use crate::error::ApiResult;
+use crate::session::Session;
+
+impl Session {
+    pub fn bulk_edit(&mut self, target: &Filter, change: &BulkChange) -> ApiResult<BulkReport> {
+        let author = self.author()?;
+        Ok(self.project_mut()?.bulk_edit(target, change, &author)?)
+    }
+
+    pub fn undo_bulk(&mut self, action: i64) -> ApiResult<BulkReport> {
+        let author = self.author()?;
+        Ok(self.project_mut()?.undo_bulk(action, &author)?)
+    }
+
+    pub fn bulk_actions(&self) -> ApiResult<Vec<BulkAction>> {
+        Ok(self.project()?.bulk_actions(20)?)
+    }
+
+    pub fn saved_views(&self) -> ApiResult<Vec<SavedView>> {
+        let author = self.author()?;
+        Ok(self.project()?.saved_views(author.user_id)?)
+    }
+
+    pub fn save_view(
+        &mut self,
+        name: &str,
+        filter: &Filter,
+        columns: &[String],
+        shared: bool,
+    ) -> ApiResult<Vec<SavedView>> {
+        let author = self.author()?;
+        self.project_mut()?
+            .save_view(name, filter, columns, shared, &author)?;
+        self.saved_views()
+    }
+
+    pub fn delete_view(&mut self, name: &str) -> ApiResult<Vec<SavedView>> {
+        let author = self.author()?;
+        self.project_mut()?.delete_view(name, &author)?;
+        self.saved_views()
+    }
+
+    pub fn export_selection(&self, target: &Filter, dir: &Path) -> ApiResult<ExportReport> {
+        Ok(assay_core::export::export_selection(
+            self.project()?,
+            target,
+            dir,
+        )?)
+    }
+
+    /// The table's round and run columns for the rows on screen.
+    pub fn table_extras(&self, ids: &[i64], runs: &[i64]) -> ApiResult<Vec<ItemExtras>> {
+        Ok(self.project()?.table_extras(ids, runs)?)
+    }
+}
+
+impl Session {
+    pub fn query_items(&self, filter: &Filter, page: Page) -> ApiResult<QueryResult> {
+        Ok(self.project()?.query(filter, page)?)
+    }
+
+    pub fn facets(&self, filter: &Filter) -> ApiResult<Facets> {
+        Ok(self.project()?.facets(filter)?)
+    }
+
+    pub fn item_ids(&self, filter: &Filter) -> ApiResult<Vec<i64>> {
+        Ok(self.project()?.query_ids(filter)?)
+    }
+
+    pub fn item_detail(&self, id: i64) -> ApiResult<ItemDetail> {
+        let p = self.project()?;
+        Ok(ItemDetail {
+            item: p.item(id)?,
+            history: p.revisions(id)?,
+        })
+    }
+
+    /// Saves an edit as a new revision; core skips no-ops (autosave calls this often) and
+    /// refuses an edit made on a superseded revision with the `conflict` code.
+    pub fn save_item(&mut self, id: i64, edit: &Edit) -> ApiResult<ItemDetail> {
+        let author = self.author()?;
+        self.project_mut()?.save_edit(id, edit, &author)?;
+        self.item_detail(id)
+    }
+
+    pub fn restore_revision(&mut self, id: i64, rev: i64) -> ApiResult<ItemDetail> {
+        let author = self.author()?;
+        self.project_mut()?.restore_revision(id, rev, &author)?;
+        self.item_detail(id)
+    }
+}

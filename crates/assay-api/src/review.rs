@@ -1,0 +1,165 @@
+//! Review in the app: decisions, the queue, sign-off, rounds, blind judgements, comments,
+//! agreement and the people of the project.
+
+use crate::types::*;
+use assay_core::store::*;
+
+use crate::error::{ApiError, ApiResult};
+use crate::Session;
+use assay_core::*;
+
+impl Session {
+    /// The person working (the project's owner or an auditor) gives someone a role.
+    pub fn set_role(&mut self, name: &str, role: Role) -> ApiResult<SessionUser> {
+        let by = self
+            .user
+            .as_ref()
+            .ok_or_else(ApiError::no_user)?
+            .name
+            .clone();
+        let p = self.project()?;
+        let u = p.set_role(&by, name, role)?;
+        Ok(SessionUser {
+            name: u.name,
+            role: u.role,
+        })
+    }
+
+    /// The current user approves someone else's revision or asks for changes.
+    pub fn review(
+        &mut self,
+        id: i64,
+        decision: assay_core::store::ReviewDecision,
+        comment: Option<String>,
+    ) -> ApiResult<ItemDetail> {
+        let author = self.author()?;
+        self.project_mut()?
+            .review(id, decision, comment.as_deref(), &author)?;
+        self.item_detail(id)
+    }
+
+    /// Items waiting for the current user's review (never their own revisions).
+    pub fn review_queue(&self) -> ApiResult<Vec<i64>> {
+        let author = self.author()?;
+        Ok(self.project()?.review_queue(author.user_id)?)
+    }
+
+    /// An auditor signs the item off (locking it) or reopens it; core refuses anyone else.
+    pub fn sign_off(
+        &mut self,
+        id: i64,
+        signed: bool,
+        note: Option<String>,
+    ) -> ApiResult<ItemDetail> {
+        let author = self.author()?;
+        self.project_mut()?
+            .sign_off(id, signed, note.as_deref(), &author)?;
+        self.item_detail(id)
+    }
+
+    pub fn agreement(
+        &self,
+        field: assay_core::store::AgreementField,
+        round: Option<i64>,
+    ) -> ApiResult<assay_core::store::Agreement> {
+        Ok(self.project()?.agreement(field, None, round)?)
+    }
+
+    /// Everything waiting for the current user, across rounds.
+    pub fn my_work(&self) -> ApiResult<crate::types::MyWork> {
+        let author = self.author()?;
+        let p = self.project()?;
+        let mut rounds = Vec::new();
+        for r in p.rounds()? {
+            let entries = p.round_queue(r.id, author.user_id)?;
+            if entries.is_empty() {
+                continue;
+            }
+            rounds.push(crate::types::RoundQueue {
+                id: r.id,
+                name: r.name,
+                purpose: r.purpose,
+                blind: r.blind,
+                done: entries.iter().filter(|e| e.done).count(),
+                entries,
+            });
+        }
+        Ok(crate::types::MyWork {
+            review: p.review_entries(author.user_id)?,
+            sent_back: p.sent_back(author.user_id)?,
+            mentions: p.open_mentions(author.user_id)?,
+            adjudicate: if author.role == assay_core::Role::Auditor {
+                p.adjudication_queue()?
+            } else {
+                Vec::new()
+            },
+            rounds,
+        })
+    }
+
+    /// The item's blind rounds as the current user may see them (their own judgement; everyone's
+    /// once all are in).
+    pub fn blind_items(&self, id: i64) -> ApiResult<Vec<assay_core::store::BlindItem>> {
+        let author = self.author()?;
+        Ok(self.project()?.blind_items(id, &author)?)
+    }
+
+    /// Records the current user's judgement of an item in a blind round.
+    pub fn record_blind(
+        &mut self,
+        round: i64,
+        id: i64,
+        judgement: &assay_core::store::BlindJudgement,
+    ) -> ApiResult<Vec<assay_core::store::BlindItem>> {
+        let author = self.author()?;
+        self.project_mut()?
+            .record_blind(round, id, judgement, &author)?;
+        self.blind_items(id)
+    }
+
+    /// An auditor writes the item's revision from `take`'s judgement.
+    pub fn adjudicate_blind(&mut self, round: i64, id: i64, take: &str) -> ApiResult<ItemDetail> {
+        let author = self.author()?;
+        self.project_mut()?
+            .adjudicate_blind(round, id, take, &author)?;
+        self.item_detail(id)
+    }
+
+    pub fn rounds(&self) -> ApiResult<Vec<assay_core::store::RoundSummary>> {
+        Ok(self.project()?.rounds()?)
+    }
+
+    /// Makes a round over the items the filter matches (core refuses anyone but an auditor).
+    pub fn create_round(
+        &mut self,
+        round: &assay_core::store::NewRound,
+        filter: &Filter,
+    ) -> ApiResult<Vec<assay_core::store::RoundSummary>> {
+        let author = self.author()?;
+        let items = self.project()?.query_ids(filter)?;
+        self.project_mut()?.create_round(round, &items, &author)?;
+        self.rounds()
+    }
+
+    pub fn comments(&self, id: i64) -> ApiResult<Vec<assay_core::store::Comment>> {
+        Ok(self.project()?.comments(id)?)
+    }
+
+    pub fn add_comment(
+        &mut self,
+        id: i64,
+        body: &str,
+    ) -> ApiResult<Vec<assay_core::store::Comment>> {
+        let author = self.author()?;
+        self.project_mut()?.add_comment(id, body, &author)?;
+        self.comments(id)
+    }
+
+    pub fn users(&self) -> ApiResult<Vec<assay_core::store::User>> {
+        Ok(self.project()?.users()?)
+    }
+
+    pub fn people(&self) -> ApiResult<Vec<assay_core::store::PersonStats>> {
+        Ok(self.project()?.people_stats()?)
+    }
+}

@@ -1,0 +1,367 @@
+//! People rating a judge's decisions, 1 (wrong) to 5 (right), as HAERAE-Vision validated its
+//! checklist judge with human ratings (Pearson 0.82 with the judge). A sample of a run's judged
+//! results is drawn by seed; each rating is a row with its author, tied to the response and
+//! revision the judge decided on; the report correlates people's ratings with the judge's scores
+//! and measures the raters' agreement.
+
+use std::collections::BTreeMap;
+
+use rusqlite::{params, OptionalExtension};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::stats::{krippendorff_alpha_interval, pearson, spearman, SplitMix64};
+use crate::store::items::Author;
+use crate::store::{now, Project};
+
+/// Scorers whose decisions a judge model made.
+pub const JUDGED_SCORERS: [&str; 4] = ["judge", "checklist_judge", "rating", "identification"];
+
+/// SQL over `ri` (run_items): a scored result a judge decided. Identification's exact names
+/// (and its misses when no judge was asked) were decided by the rule: their evidence lists the
+/// accepted names but names no `judge_model`.
+const JUDGE_DECIDED: &str = "ri.outcome = 'scored'
+    AND NOT (CASE WHEN json_valid(ri.evidence)
+                  THEN json_type(ri.evidence, '$.accepted') IS NOT NULL
+                       AND json_type(ri.evidence, '$.judge_model') IS NULL
+                  ELSE 0 END)";
+
+/// Whether a run's scorer (as stored: `identification+JUDGE` names its judge) is a judge's.
+pub fn is_judged(scorer: &str) -> bool {
+    let base = scorer.split('+').next().unwrap_or(scorer);
+    JUDGED_SCORERS.contains(&base)
+}
+
+/// One judged result in a person's judge-review queue.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct JudgeReviewEntry {
+    pub item_id: i64,
+    pub ext_id: String,
+    pub question: String,
+    pub reference: Option<String>,
+    pub response: Option<String>,
+    /// The judge's score (0-1) and what it wrote.
+    pub score: Option<f64>,
+    pub evidence: Option<String>,
+    /// This person's rating of the decision, when they gave one.
+    pub my_rating: Option<u8>,
+}
+
+/// Agreement of one rater with the judge.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RaterAgreement {
+    pub name: String,
+    pub items: usize,
+    pub mean_rating: Option<f64>,
+    pub pearson: Option<f64>,
+    pub spearman: Option<f64>,
+}
+
+/// People's ratings of a run's judge against the judge's scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct JudgeRatingReport {
+    pub run_id: i64,
+    /// Judged results rated by at least one person.
+    pub items: usize,
+    pub ratings: usize,
+    /// The mean rating, and the share of ratings of 4 or 5 (the judge's decision found
+    /// appropriate, as HAERAE-Vision's raters judged it).
+    pub mean_rating: Option<f64>,
+    pub appropriate: Option<f64>,
+    /// Each item's mean rating against the judge's score.
+    pub pearson: Option<f64>,
+    pub spearman: Option<f64>,
+    pub raters: Vec<RaterAgreement>,
+    /// Krippendorff's alpha (interval) among the raters, over items two or more rated.
+    pub raters_alpha: Option<f64>,
+    pub raters_alpha_items: usize,
+}
+
+/// (item, person, rating, judge's score) rows into the report (pure, so it is checked against
+/// SciPy and krippendorff on a fixture).
+pub fn rating_report(run_id: i64, rows: &[(i64, String, f64, f64)]) -> JudgeRatingReport {
+    let mut by_item: BTreeMap<i64, (f64, BTreeMap<&str, f64>)> = BTreeMap::new();
+    let mut by_person: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
+    for (item, who, rating, score) in rows {
+        by_item
+            .entry(*item)
+            .or_insert((*score, BTreeMap::new()))
+            .1
+            .insert(who, *rating);
+        by_person.entry(who).or_default().push((*rating, *score));
+    }
+    let means: Vec<f64> = by_item
+        .values()
+        .map(|(_, m)| m.values().sum::<f64>() / m.len() as f64)
+        .collect();
+    let scores: Vec<f64> = by_item.values().map(|(s, _)| *s).collect();
+    let people: Vec<&str> = by_person.keys().copied().collect();
+    let units: Vec<Vec<Option<f64>>> = by_item
+        .values()
+        .filter(|(_, m)| m.len() >= 2)
+        .map(|(_, m)| people.iter().map(|p| m.get(p).copied()).collect())
+        .collect();
+    let all: Vec<f64> = rows.iter().map(|r| r.2).collect();
+    JudgeRatingReport {
+        run_id,
+        items: by_item.len(),
+        ratings: rows.len(),
+        mean_rating: crate::stats::mean(&all),
+        appropriate: (!all.is_empty())
+            .then(|| all.iter().filter(|r| **r >= 4.0).count() as f64 / all.len() as f64),
+        pearson: pearson(&means, &scores),
+        spearman: spearman(&means, &scores),
+        raters: by_person
+            .iter()
+            .map(|(name, v)| {
+                let r: Vec<f64> = v.iter().map(|x| x.0).collect();
+                let s: Vec<f64> = v.iter().map(|x| x.1).collect();
+                RaterAgreement {
+                    name: name.to_string(),
+                    items: v.len(),
+                    mean_rating: crate::stats::mean(&r),
+                    pearson: pearson(&r, &s),
+                    spearman: spearman(&r, &s),
+                }
+            })
+            .collect(),
+        raters_alpha: if units.is_empty() {
+            None
+        } else {
+            krippendorff_alpha_interval(&units)
+        },
+        raters_alpha_items: units.len(),
+    }
+}
+
+impl Project {
+    /// The run, checked to be scored by a judge.
+    fn judged_run(&self, run_id: i64) -> Result<()> {
+        let scorer: String = self
+            .conn
+            .query_row("SELECT scorer FROM runs WHERE id = ?1", [run_id], |r| {
+                r.get(0)
+            })
+            .optional()?
+            .ok_or_else(|| Error::NotFound(format!("run {run_id}")))?;
+        if !is_judged(&scorer) {
+            return Err(Error::Invalid(format!(
+                "run {run_id} is scored by {scorer}, not by a judge: there is no judge to rate"
+            )));
+        }
+        Ok(())
+    }
+
+    /// A sample of `size` of the run's judged results, drawn with `seed` (the same seed draws
+    /// the same sample for everyone, so several people rate the same decisions).
+    pub fn judge_review_sample(
+        &self,
+        run_id: i64,
+        size: usize,
+        seed: u64,
+        viewer: &Author,
+    ) -> Result<Vec<JudgeReviewEntry>> {
+        self.judged_run(run_id)?;
+        let mut st = self.conn.prepare(&format!(
+            "SELECT ri.item_id FROM run_items ri WHERE ri.run_id = ?1 AND {JUDGE_DECIDED}
+             ORDER BY ri.item_id"
+        ))?;
+        let mut ids: Vec<i64> = st
+            .query_map([run_id], |r| r.get(0))?
+            .collect::<std::result::Result<_, _>>()?;
+        let mut rng = SplitMix64::new(seed);
+        for i in (1..ids.len()).rev() {
+            ids.swap(i, rng.below(i + 1));
+        }
+        ids.truncate(size);
+        let mut one = self.conn.prepare(
+            "SELECT i.ext_id, revision_json(rv.content), resp.text, ri.score, ri.evidence,
+                    (SELECT jr.rating FROM judge_ratings jr WHERE jr.run_id = ri.run_id
+                       AND jr.item_id = ri.item_id AND jr.author_id = ?3
+                       AND jr.item_rev = ri.item_rev AND jr.response_key IS ri.cache_key
+                       AND jr.judge_score IS ri.score
+                     ORDER BY jr.id DESC LIMIT 1)
+             FROM run_items ri JOIN items i ON i.id = ri.item_id
+             JOIN revisions rv ON rv.item_id = ri.item_id AND rv.rev = ri.item_rev
+             LEFT JOIN responses resp ON resp.cache_key = ri.cache_key
+             WHERE ri.run_id = ?1 AND ri.item_id = ?2",
+        )?;
+        ids.into_iter()
+            .map(|id| {
+                let (ext_id, json, response, score, evidence, mine) =
+                    one.query_row(params![run_id, id, viewer.user_id], |r| {
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, Option<String>>(2)?,
+                            r.get::<_, Option<f64>>(3)?,
+                            r.get::<_, Option<String>>(4)?,
+                            r.get::<_, Option<u8>>(5)?,
+                        ))
+                    })?;
+                let content = crate::store::items::parse_content(&json)?;
+                Ok(JudgeReviewEntry {
+                    item_id: id,
+                    ext_id,
+                    question: content.question,
+                    reference: content.answer,
+                    response,
+                    score,
+                    evidence,
+                    my_rating: mine,
+                })
+            })
+            .collect()
+    }
+
+    /// Records `author`'s 1-5 rating of the judge's decision on the item in this run.
+    pub fn rate_judge(
+        &mut self,
+        run_id: i64,
+        item_id: i64,
+        rating: u8,
+        note: Option<&str>,
+        author: &Author,
+    ) -> Result<()> {
+        if !(1..=5).contains(&rating) {
+            return Err(Error::Invalid("a rating is 1 to 5".into()));
+        }
+        self.judged_run(run_id)?;
+        let (rev, key, score): (i64, Option<String>, Option<f64>) = self
+            .conn
+            .query_row(
+                &format!(
+                    "SELECT item_rev, cache_key, score FROM run_items ri
+                     WHERE ri.run_id = ?1 AND ri.item_id = ?2 AND {JUDGE_DECIDED}"
+                ),
+                [run_id, item_id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?
+            .ok_or_else(|| {
+                Error::Invalid(format!(
+                    "run {run_id} has no result of item {item_id} that its judge decided"
+                ))
+            })?;
+        insert_rating(
+            &self.conn,
+            &RatingRow {
+                run_id,
+                item_id,
+                item_rev: rev,
+                response_key: key.as_deref(),
+                judge_score: score,
+                rating,
+                note,
+                author_id: author.user_id,
+                created_at: &now(),
+            },
+        )?;
+        Ok(())
+    }
+
+    /// Everyone's latest rating of each of the run's current judged results, with the judge's
+    /// score, into the report.
+    pub fn judge_rating_report(&self, run_id: i64) -> Result<JudgeRatingReport> {
+        self.judged_run(run_id)?;
+        let mut st = self.conn.prepare(&format!(
+            "SELECT jr.item_id, u.name, jr.rating, ri.score FROM judge_ratings jr
+             JOIN users u ON u.id = jr.author_id
+             JOIN run_items ri ON ri.run_id = jr.run_id AND ri.item_id = jr.item_id
+                              AND ri.item_rev = jr.item_rev AND ri.cache_key IS jr.response_key
+                              AND ri.score IS jr.judge_score
+             WHERE jr.run_id = ?1 AND {JUDGE_DECIDED} AND ri.score IS NOT NULL
+               AND jr.id = (SELECT max(j2.id) FROM judge_ratings j2 WHERE j2.run_id = jr.run_id
+                              AND j2.item_id = jr.item_id AND j2.author_id = jr.author_id)
+             ORDER BY jr.item_id, u.name"
+        ))?;
+        let rows: Vec<(i64, String, f64, f64)> = st
+            .query_map([run_id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as f64, r.get(3)?))
+            })?
+            .collect::<std::result::Result<_, _>>()?;
+        Ok(rating_report(run_id, &rows))
+    }
+}
+
+/// One rating as stored (made here, or pulled from the team).
+pub(crate) struct RatingRow<'a> {
+    pub run_id: i64,
+    pub item_id: i64,
+    pub item_rev: i64,
+    pub response_key: Option<&'a str>,
+    pub judge_score: Option<f64>,
+    pub rating: u8,
+    pub note: Option<&'a str>,
+    pub author_id: i64,
+    pub created_at: &'a str,
+}
+
+pub(crate) fn insert_rating(conn: &rusqlite::Connection, r: &RatingRow<'_>) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO judge_ratings (run_id, item_id, item_rev, response_key, judge_score, rating,
+                                    note, author_id, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        params![
+            r.run_id,
+            r.item_id,
+            r.item_rev,
+            r.response_key,
+            r.judge_score,
+            r.rating,
+            r.note,
+            r.author_id,
+            r.created_at
+        ],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reference values in tests/fixtures/stats/judge_ratings.json come from SciPy
+    /// (pearsonr, spearmanr) and krippendorff (interval); make_judge_rating_fixtures.py.
+    #[test]
+    fn the_report_matches_scipy_and_krippendorff() {
+        let text = include_str!("../../../../../tests/fixtures/stats/judge_ratings.json");
+        let f: serde_json::Value = serde_json::from_str(text).unwrap();
+        let rows: Vec<(i64, String, f64, f64)> = f["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r[0].as_i64().unwrap(),
+                    r[1].as_str().unwrap().to_string(),
+                    r[2].as_f64().unwrap(),
+                    r[3].as_f64().unwrap(),
+                )
+            })
+            .collect();
+        let got = rating_report(1, &rows);
+        let close = |a: Option<f64>, b: &serde_json::Value, what: &str| {
+            let (a, b) = (a.unwrap(), b.as_f64().unwrap());
+            assert!((a - b).abs() < 1e-9, "{what}: {a} vs {b}");
+        };
+        close(got.pearson, &f["pearson"], "pearson");
+        close(got.spearman, &f["spearman"], "spearman");
+        close(got.raters_alpha, &f["alpha"], "alpha");
+        close(got.mean_rating, &f["mean_rating"], "mean rating");
+        close(got.appropriate, &f["appropriate"], "share of 4 and 5");
+        assert_eq!(got.items, f["items"].as_u64().unwrap() as usize);
+        for r in &got.raters {
+            let want = &f["raters"][&r.name];
+            close(r.pearson, &want["pearson"], &format!("{} pearson", r.name));
+            close(
+                r.spearman,
+                &want["spearman"],
+                &format!("{} spearman", r.name),
+            );
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! Grounding: target boxes read from box files.
+
+pub mod boxes;

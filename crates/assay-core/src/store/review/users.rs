@@ -1,0 +1,145 @@
+//! Users and their roles.
+
+use rusqlite::{params, OptionalExtension};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::model::Role;
+use crate::store::{now, Project};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct User {
+    pub id: i64,
+    pub name: String,
+    pub role: Role,
+}
+
+impl Project {
+    /// Returns the user with this name, creating it with `role` if missing. An existing user keeps
+    /// the role stored for them: a role changes only through `set_role` (or, in a team, the
+    /// team's members table). The first user of a project is its owner.
+    pub fn ensure_user(&self, name: &str, role: Role) -> Result<User> {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(Error::Invalid("a user needs a name".into()));
+        }
+        self.conn.execute(
+            "INSERT INTO users (name, role, created_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT(name) DO NOTHING",
+            params![name, role.as_str(), now()],
+        )?;
+        self.conn.execute(
+            "INSERT OR IGNORE INTO project_meta (key, value)
+             SELECT 'owner', name FROM users ORDER BY id LIMIT 1",
+            [],
+        )?;
+        self.user_by_name(name)?
+            .ok_or_else(|| Error::NotFound(format!("user {name}")))
+    }
+
+    /// The person who owns this project (its first user): they assign roles.
+    pub fn owner(&self) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT value FROM project_meta WHERE key = 'owner'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Someone starts working under `name` (the start screen, the CLI's `--user/--role`). A known
+    /// person works in the role stored for them, whatever they ask for; a new person may be an
+    /// annotator or a researcher, and only the first person of a project (its owner) may start
+    /// as an auditor. Nobody raises their own role.
+    pub fn sign_in(&self, name: &str, requested: Role) -> Result<User> {
+        if let Some(u) = self.user_by_name(name.trim())? {
+            return Ok(u);
+        }
+        if requested == Role::Auditor && self.owner()?.is_some() {
+            return Err(Error::Forbidden(format!(
+                "{} is new here: only the project's owner can make someone an auditor \
+                 (assay users set-role)",
+                name.trim()
+            )));
+        }
+        self.ensure_user(name, requested)
+    }
+
+    /// The owner or an auditor gives a person a role. In a team the members table is the only
+    /// source of roles, so this is refused there.
+    pub fn set_role(&self, by: &str, name: &str, role: Role) -> Result<User> {
+        if self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM sync_state WHERE key = 'team')",
+            [],
+            |r| r.get::<_, bool>(0),
+        )? {
+            return Err(Error::Forbidden(
+                "this project is part of a team: roles come from the team's members table".into(),
+            ));
+        }
+        let actor = self
+            .user_by_name(by)?
+            .ok_or_else(|| Error::NotFound(format!("user {by}")))?;
+        let is_owner = self.owner()?.as_deref() == Some(actor.name.as_str());
+        if !is_owner && actor.role != Role::Auditor {
+            return Err(Error::Forbidden(
+                "only the project's owner or an auditor assigns roles".into(),
+            ));
+        }
+        if actor.name == name.trim() && !is_owner && role != actor.role {
+            return Err(Error::Forbidden("nobody changes their own role".into()));
+        }
+        self.ensure_user(name, role)?;
+        self.conn.execute(
+            "UPDATE users SET role = ?2 WHERE name = ?1",
+            params![name.trim(), role.as_str()],
+        )?;
+        self.user_by_name(name.trim())?
+            .ok_or_else(|| Error::NotFound(format!("user {name}")))
+    }
+
+    /// The team's members with their roles: the team is the only source, so these overwrite.
+    pub fn set_team_roles(&mut self, members: &[(String, Role)]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        for (name, role) in members {
+            tx.execute(
+                "INSERT INTO users (name, role, created_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(name) DO UPDATE SET role = excluded.role",
+                params![name, role.as_str(), now()],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn user_by_name(&self, name: &str) -> Result<Option<User>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT id, name, role FROM users WHERE name = ?1",
+                [name],
+                row_to_user,
+            )
+            .optional()?)
+    }
+
+    pub fn users(&self) -> Result<Vec<User>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT id, name, role FROM users ORDER BY name")?;
+        let rows = st.query_map([], row_to_user)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+fn row_to_user(r: &rusqlite::Row<'_>) -> rusqlite::Result<User> {
+    let role: String = r.get(2)?;
+    Ok(User {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        role: Role::parse(&role).unwrap_or(Role::Annotator),
+    })
+}

@@ -1,0 +1,229 @@
+//! The workspace as pages, and the items as a table: sorting, columns, a bulk action on picked
+//! rows and its undo, a saved view, the palette.
+
+use std::path::Path;
+
+use fantoccini::Client;
+
+use crate::common::fixtures::Scenario;
+use crate::common::until;
+use crate::common::window::{
+    click, fill, keys, screenshot, select, show, wait_for, wait_inner_text, wait_text,
+};
+
+/// The workspace as pages: every view reached by the rail and by its URL (back and forward
+/// too); the items as a table, three picked with Ctrl- and Shift-clicks, one bulk action on
+/// them and its undo as one step; a saved view; the palette running an action.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn views_table_and_bulk_actions_in_the_window() {
+    let s = Scenario::new("views, table and bulk actions");
+    let c = s.start_as("e2e-annotator", None).await;
+    views_table_and_bulk(&c, &s.project).await;
+    c.close().await.unwrap();
+}
+
+fn ops_of(project: &Path, exts: &[&str]) -> Vec<Option<assay_core::RefinementOp>> {
+    let p = assay_core::Project::open(project).unwrap();
+    exts.iter()
+        .map(|e| {
+            p.item(p.item_id_by_ext("jgraph-mini", e).unwrap())
+                .unwrap()
+                .op
+        })
+        .collect()
+}
+
+async fn views_table_and_bulk(c: &Client, project: &Path) {
+    const VIEWS: [&str; 8] = [
+        "items",
+        "evaluation",
+        "triage",
+        "review",
+        "filtering",
+        "team",
+        "models",
+        "settings",
+    ];
+    // Every view by the rail, each marked current and shown alone.
+    for v in VIEWS {
+        show(c, v).await;
+        let link = wait_for(c, &format!("[data-testid=nav-{v}]")).await;
+        assert_eq!(
+            link.attr("aria-current").await.unwrap().as_deref(),
+            Some("page")
+        );
+        assert!(c
+            .current_url()
+            .await
+            .unwrap()
+            .as_str()
+            .ends_with(&format!("#/{v}")));
+        // Each view looked at (and checked with axe-core first).
+        screenshot(c, &format!("view-{v}.png")).await;
+    }
+    // By URL, and back: the hash is the place.
+    c.execute("location.hash = '#/triage'", vec![])
+        .await
+        .unwrap();
+    wait_for(c, "[data-testid=view-triage]").await;
+    c.execute("location.hash = '#/team'", vec![]).await.unwrap();
+    wait_for(c, "[data-testid=view-team]:not([hidden])").await;
+    c.back().await.unwrap();
+    wait_for(c, "[data-testid=view-triage]").await;
+    assert!(c
+        .current_url()
+        .await
+        .unwrap()
+        .as_str()
+        .ends_with("#/triage"));
+
+    // The items as a table.
+    show(c, "items").await;
+    click(c, "[data-testid=facet-dataset][data-name=jgraph-mini]").await;
+    wait_text(c, "[data-testid=result-count]", |t| {
+        !t.starts_with("23 items")
+    })
+    .await;
+    let jgraph = wait_for(c, "[data-testid=result-count]")
+        .await
+        .text()
+        .await
+        .unwrap();
+    // "12 items · 3 ms": the count, not the time.
+    let jgraph = jgraph.split('·').next().unwrap().trim().to_string();
+    click(c, "[data-testid=mode-table]").await;
+    wait_for(c, "[data-testid=table-row][data-ext-id='jg-001']").await;
+    // Sorted by the store: ID descending, then ascending, then dataset order.
+    click(c, "[data-testid=sort-ext_id]").await;
+    click(c, "[data-testid=sort-ext_id]").await;
+    wait_inner_text(c, "[data-testid=table-row] [data-col=ext_id]", |t| {
+        t != "jg-001"
+    })
+    .await;
+    click(c, "[data-testid=sort-ext_id]").await;
+    wait_inner_text(c, "[data-testid=table-row] [data-col=ext_id]", |t| {
+        t == "jg-001"
+    })
+    .await;
+    // A column added from the chooser.
+    click(c, "[data-testid=columns-open]").await;
+    click(c, "[data-testid=column-category]").await;
+    wait_for(c, "[data-testid=table-row] [data-col=category]").await;
+    click(c, "[data-testid=columns-open]").await;
+
+    // Three picked: the box of jg-002, Shift-click to jg-004 (jg-003 between).
+    let before = ops_of(project, &["jg-002", "jg-003", "jg-004", "jg-005"]);
+    click(
+        c,
+        "[data-testid=table-row][data-ext-id='jg-002'] [data-testid=row-pick]",
+    )
+    .await;
+    // WebKitWebDriver has no pointer actions with a held key: the same click event, Shift set.
+    let row4 = wait_for(
+        c,
+        "[data-testid=table-row][data-ext-id='jg-004'] [data-testid=row-pick]",
+    )
+    .await;
+    c.execute(
+        "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, shiftKey: true}))",
+        vec![serde_json::to_value(&row4).unwrap()],
+    )
+    .await
+    .unwrap();
+    wait_text(c, "[data-testid=bulk-count]", |t| t == "3 selected").await;
+    screenshot(c, "table.png").await;
+    select(c, "[data-testid=bulk-op]", "remove").await;
+    // Choosing alone changes nothing, the button applies it: the action reports all three as
+    // changed, which it could not had choosing already set their operation.
+    click(c, "[data-testid=bulk-op-apply]").await;
+    wait_text(c, "[data-testid=bulk-result]", |t| {
+        t.contains("3 changed") && !t.contains("already so")
+    })
+    .await;
+    until(
+        c,
+        || "the bulk operation was never stored".into(),
+        move || async move {
+            ops_of(project, &["jg-002", "jg-003", "jg-004"])
+                == vec![Some(assay_core::RefinementOp::Remove); 3]
+        },
+    )
+    .await;
+    assert_eq!(
+        ops_of(project, &["jg-005"]),
+        before[3..].to_vec(),
+        "only the three"
+    );
+    wait_inner_text(
+        c,
+        "[data-testid=table-row][data-ext-id='jg-003'] [data-col=op]",
+        |t| t == "Remove",
+    )
+    .await;
+    screenshot(c, "bulk.png").await;
+    click(c, "[data-testid=bulk-undo]").await;
+    wait_text(c, "[data-testid=bulk-result]", |t| {
+        t.starts_with("undo:") && t.contains("3 changed")
+    })
+    .await;
+    assert_eq!(
+        ops_of(project, &["jg-002", "jg-003", "jg-004", "jg-005"]),
+        before,
+        "undone in one step"
+    );
+    {
+        // One revision each way per item: the action and its undo.
+        let p = assay_core::Project::open(project).unwrap();
+        let h = p
+            .revisions(p.item_id_by_ext("jgraph-mini", "jg-003").unwrap())
+            .unwrap();
+        assert_eq!(h.len(), 3);
+        assert_eq!(
+            h[2].note
+                .as_deref()
+                .map(|n| n.starts_with("undo of bulk action")),
+            Some(true)
+        );
+    }
+
+    // A saved view keeps the filter and the columns.
+    click(c, "[data-testid=view-new]").await;
+    fill(c, "[data-testid=view-name]", "jgraph early").await;
+    click(c, "[data-testid=view-save]").await;
+    wait_text(c, "[data-testid=saved-views]", |t| {
+        t.contains("jgraph early")
+    })
+    .await;
+    click(c, "[data-testid=clear-filters]").await;
+    wait_text(c, "[data-testid=result-count]", |t| {
+        t.starts_with("23 items")
+    })
+    .await;
+    let views = wait_for(c, "[data-testid=saved-views]").await;
+    let value = c
+        .execute(
+            "return [...arguments[0].options].find(o => o.text.startsWith('jgraph early')).value",
+            vec![serde_json::to_value(&views).unwrap()],
+        )
+        .await
+        .unwrap();
+    select(c, "[data-testid=saved-views]", value.as_str().unwrap()).await;
+    wait_text(c, "[data-testid=result-count]", |t| t.starts_with(&jgraph)).await;
+    let picked = wait_for(c, "[data-testid=facet-dataset][data-name=jgraph-mini]").await;
+    assert_eq!(
+        picked.prop("checked").await.unwrap().as_deref(),
+        Some("true")
+    );
+
+    // The palette runs an action: Go to Models.
+    click(c, "[data-testid=palette-open]").await;
+    fill(c, "[data-testid=palette-input]", "go to models").await;
+    keys(c, &[(None, '\u{E007}')]).await;
+    wait_for(c, "[data-testid=view-models]:not([hidden])").await;
+    assert!(c
+        .current_url()
+        .await
+        .unwrap()
+        .as_str()
+        .ends_with("#/models"));
+}
