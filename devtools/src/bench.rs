@@ -609,7 +609,7 @@ pub fn store(args: &[String]) -> Result<()> {
         300,
         |i| {
             let r = session
-                .query_items(&boundary_filters[i % k], page)
+                .query_items(boundary_filters[i % k].clone(), page)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             let json = serde_json::to_string(&r)?;
             Ok(format!("{} bytes", json.len()))
@@ -620,7 +620,7 @@ pub fn store(args: &[String]) -> Result<()> {
         300,
         |i| {
             let f = session
-                .facets(&boundary_filters[i % k])
+                .facets(boundary_filters[i % k].clone())
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             Ok(format!("{} bytes", serde_json::to_string(&f)?.len()))
         },
@@ -657,7 +657,7 @@ pub fn store(args: &[String]) -> Result<()> {
         while !done.load(std::sync::atomic::Ordering::SeqCst) {
             let t = Instant::now();
             session
-                .query_items(&boundary_filters[i % k], page)
+                .query_items(boundary_filters[i % k].clone(), page)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             times.push(t.elapsed().as_secs_f64() * 1000.0);
             i += 1;
@@ -833,7 +833,7 @@ pub fn engine(args: &[String]) -> Result<()> {
         while !browse_done.load(std::sync::atomic::Ordering::SeqCst) {
             let t = Instant::now();
             session
-                .query_items(&filters[i % filters.len()], page)
+                .query_items(filters[i % filters.len()].clone(), page)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             times.push(t.elapsed().as_secs_f64() * 1000.0);
             i += 1;

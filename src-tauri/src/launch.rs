@@ -30,7 +30,7 @@ impl Launch {
     pub fn apply(&self, state: &AppState) {
         if let Some(u) = &self.user {
             let Ok(mut s) = state.session() else { return };
-            let _ = s.set_user(u, self.role.unwrap_or(Role::Annotator));
+            let _ = s.set_user(u.clone(), self.role.unwrap_or(Role::Annotator));
         }
         if let Some(p) = &self.project {
             if let Err(e) = state.open_project(std::path::Path::new(p)) {

@@ -12,7 +12,7 @@ use tauri::Manager;
 
 /// Every declared command, registered with Tauri: the same list its TypeScript wrappers come from.
 macro_rules! register {
-    ($( $name:ident ( $( $arg:ident : $ty:ty ),* ) -> $ret:ty ; )*) => {
+    ($( $kind:ident $name:ident ( $( $arg:ident : $ty:ty ),* ) -> $ret:ty ; )*) => {
         tauri::generate_handler![ $( commands::generated::$name ),* ]
     };
 }

@@ -24,7 +24,13 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    // Cargo sets the manifest folder when it runs us too; the one compiled in is only a
+    // fallback, since a binary built in another clone that shares this target folder (and is
+    // fresh to cargo) would otherwise test that clone instead of this one.
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    manifest
         .parent()
         .expect("xtask lives in the workspace")
         .to_path_buf()
@@ -251,7 +257,7 @@ fn bench_open(n: &str) -> Result<()> {
     run(&mut cmd)
 }
 
-fn e2e(screenshots: Option<&std::path::Path>) -> Result<()> {
+fn e2e(screenshots: Option<&Path>) -> Result<()> {
     setup::npm_run("build")?;
     build_workspace()?;
     let mut cmd = workspace_tests()?;

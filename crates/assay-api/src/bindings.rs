@@ -68,7 +68,7 @@ use assay_core::store::{Suggestion, SuggestionReport};
 use assay_core::SuggestionValue;
 
 macro_rules! signatures {
-    ($( $name:ident ( $( $arg:ident : $ty:ty ),* ) -> $ret:ty ; )*) => {
+    ($( $kind:ident $name:ident ( $( $arg:ident : $ty:ty ),* ) -> $ret:ty ; )*) => {
         /// Every command, from `for_each_command!`.
         pub fn commands() -> Vec<CommandSig> {
             let cfg = Config::new().with_large_int("number");

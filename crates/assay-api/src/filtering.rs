@@ -12,7 +12,8 @@ impl Session {
     }
 
     /// Replaces the project's stages: `(name, description)` in order.
-    pub fn set_stages(&mut self, stages: &[(String, String)]) -> ApiResult<Vec<Stage>> {
+    pub fn set_stages(&mut self, stages: Vec<(String, String)>) -> ApiResult<Vec<Stage>> {
+        let stages = stages.as_slice();
         Ok(self.project_mut()?.set_stages(stages)?)
     }
 
@@ -64,7 +65,9 @@ impl Session {
             .override_phase1(id, keep, note.as_deref(), &author)?)
     }
 
-    pub fn funnel(&self, datasets: &[i64], group: &str) -> ApiResult<Vec<FunnelStep>> {
+    pub fn funnel(&self, datasets: Vec<i64>, group: String) -> ApiResult<Vec<FunnelStep>> {
+        let datasets = datasets.as_slice();
+        let group = group.as_str();
         Ok(self.project()?.funnel(datasets, group)?)
     }
 }

@@ -1,10 +1,8 @@
-//! The item table's work on many items at once: bulk actions (undone as one step), saved
-//! views, exporting a selection, and a run's own page (its results, deleting it).
+//! Items in the app: the table (a page, facets, ids), one item and its edits, and the work on
+//! many items at once: bulk actions (undone as one step), saved views, exporting a selection.
 
 use crate::types::*;
 use assay_core::store::*;
-
-use std::path::Path;
 
 use assay_core::export::ExportReport;
 use assay_core::store::{BulkAction, BulkChange, BulkReport, Filter, ItemExtras, SavedView};
@@ -13,7 +11,9 @@ use crate::error::ApiResult;
 use crate::session::Session;
 
 impl Session {
-    pub fn bulk_edit(&mut self, target: &Filter, change: &BulkChange) -> ApiResult<BulkReport> {
+    pub fn bulk_edit(&mut self, target: Filter, change: BulkChange) -> ApiResult<BulkReport> {
+        let target = &target;
+        let change = &change;
         let author = self.author()?;
         Ok(self.project_mut()?.bulk_edit(target, change, &author)?)
     }
@@ -34,24 +34,30 @@ impl Session {
 
     pub fn save_view(
         &mut self,
-        name: &str,
-        filter: &Filter,
-        columns: &[String],
+        name: String,
+        filter: Filter,
+        columns: Vec<String>,
         shared: bool,
     ) -> ApiResult<Vec<SavedView>> {
+        let name = name.as_str();
+        let filter = &filter;
+        let columns = columns.as_slice();
         let author = self.author()?;
         self.project_mut()?
             .save_view(name, filter, columns, shared, &author)?;
         self.saved_views()
     }
 
-    pub fn delete_view(&mut self, name: &str) -> ApiResult<Vec<SavedView>> {
+    pub fn delete_view(&mut self, name: String) -> ApiResult<Vec<SavedView>> {
+        let name = name.as_str();
         let author = self.author()?;
         self.project_mut()?.delete_view(name, &author)?;
         self.saved_views()
     }
 
-    pub fn export_selection(&self, target: &Filter, dir: &Path) -> ApiResult<ExportReport> {
+    pub fn export_selection(&self, target: Filter, dir: String) -> ApiResult<ExportReport> {
+        let target = &target;
+        let dir = std::path::Path::new(&dir);
         Ok(assay_core::export::export_selection(
             self.project()?,
             target,
@@ -60,21 +66,26 @@ impl Session {
     }
 
     /// The table's round and run columns for the rows on screen.
-    pub fn table_extras(&self, ids: &[i64], runs: &[i64]) -> ApiResult<Vec<ItemExtras>> {
+    pub fn table_extras(&self, ids: Vec<i64>, runs: Vec<i64>) -> ApiResult<Vec<ItemExtras>> {
+        let ids = ids.as_slice();
+        let runs = runs.as_slice();
         Ok(self.project()?.table_extras(ids, runs)?)
     }
 }
 
 impl Session {
-    pub fn query_items(&self, filter: &Filter, page: Page) -> ApiResult<QueryResult> {
+    pub fn query_items(&self, filter: Filter, page: Page) -> ApiResult<QueryResult> {
+        let filter = &filter;
         Ok(self.project()?.query(filter, page)?)
     }
 
-    pub fn facets(&self, filter: &Filter) -> ApiResult<Facets> {
+    pub fn facets(&self, filter: Filter) -> ApiResult<Facets> {
+        let filter = &filter;
         Ok(self.project()?.facets(filter)?)
     }
 
-    pub fn item_ids(&self, filter: &Filter) -> ApiResult<Vec<i64>> {
+    pub fn item_ids(&self, filter: Filter) -> ApiResult<Vec<i64>> {
+        let filter = &filter;
         Ok(self.project()?.query_ids(filter)?)
     }
 
@@ -88,7 +99,8 @@ impl Session {
 
     /// Saves an edit as a new revision; core skips no-ops (autosave calls this often) and
     /// refuses an edit made on a superseded revision with the `conflict` code.
-    pub fn save_item(&mut self, id: i64, edit: &Edit) -> ApiResult<ItemDetail> {
+    pub fn save_item(&mut self, id: i64, edit: Edit) -> ApiResult<ItemDetail> {
+        let edit = &edit;
         let author = self.author()?;
         self.project_mut()?.save_edit(id, edit, &author)?;
         self.item_detail(id)

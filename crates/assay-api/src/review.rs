@@ -29,7 +29,7 @@ impl Session {
     pub fn review(
         &mut self,
         id: i64,
-        decision: assay_core::store::ReviewDecision,
+        decision: ReviewDecision,
         comment: Option<String>,
     ) -> ApiResult<ItemDetail> {
         let author = self.author()?;
@@ -59,7 +59,7 @@ impl Session {
 
     pub fn agreement(
         &self,
-        field: assay_core::store::AgreementField,
+        field: AgreementField,
         round: Option<i64>,
     ) -> ApiResult<assay_core::store::Agreement> {
         Ok(self.project()?.agreement(field, None, round)?)
@@ -109,8 +109,9 @@ impl Session {
         &mut self,
         round: i64,
         id: i64,
-        judgement: &assay_core::store::BlindJudgement,
+        judgement: BlindJudgement,
     ) -> ApiResult<Vec<assay_core::store::BlindItem>> {
+        let judgement = &judgement;
         let author = self.author()?;
         self.project_mut()?
             .record_blind(round, id, judgement, &author)?;
@@ -118,7 +119,8 @@ impl Session {
     }
 
     /// An auditor writes the item's revision from `take`'s judgement.
-    pub fn adjudicate_blind(&mut self, round: i64, id: i64, take: &str) -> ApiResult<ItemDetail> {
+    pub fn adjudicate_blind(&mut self, round: i64, id: i64, take: String) -> ApiResult<ItemDetail> {
+        let take = take.as_str();
         let author = self.author()?;
         self.project_mut()?
             .adjudicate_blind(round, id, take, &author)?;
@@ -132,9 +134,11 @@ impl Session {
     /// Makes a round over the items the filter matches (core refuses anyone but an auditor).
     pub fn create_round(
         &mut self,
-        round: &assay_core::store::NewRound,
-        filter: &Filter,
+        round: NewRound,
+        filter: Filter,
     ) -> ApiResult<Vec<assay_core::store::RoundSummary>> {
+        let round = &round;
+        let filter = &filter;
         let author = self.author()?;
         let items = self.project()?.query_ids(filter)?;
         self.project_mut()?.create_round(round, &items, &author)?;
@@ -148,8 +152,9 @@ impl Session {
     pub fn add_comment(
         &mut self,
         id: i64,
-        body: &str,
+        body: String,
     ) -> ApiResult<Vec<assay_core::store::Comment>> {
+        let body = body.as_str();
         let author = self.author()?;
         self.project_mut()?.add_comment(id, body, &author)?;
         self.comments(id)

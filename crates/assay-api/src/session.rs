@@ -55,13 +55,13 @@ impl Session {
         Ok(self.project()?.path().to_path_buf())
     }
 
-    pub fn app_info(&self) -> AppInfo {
-        AppInfo {
+    pub fn app_info(&self) -> ApiResult<AppInfo> {
+        Ok(AppInfo {
             version: env!("CARGO_PKG_VERSION").into(),
             recent: self.prefs.recent.clone(),
             user: self.prefs.user.clone(),
             project: self.project_info().ok(),
-        }
+        })
     }
 
     pub fn project_info(&self) -> ApiResult<ProjectInfo> {
@@ -132,13 +132,15 @@ impl Session {
                 .is_some_and(|p| p.adopt_facet_columns(read))
     }
 
-    pub fn create_project(&mut self, path: &Path) -> ApiResult<ProjectInfo> {
+    pub fn create_project(&mut self, path: PathBuf) -> ApiResult<ProjectInfo> {
+        let path = path.as_path();
         let p = Project::create(path)?;
         self.attach(p)
     }
 
     /// Chooses who is working; recorded on every revision from now on.
-    pub fn set_user(&mut self, name: &str, role: Role) -> ApiResult<SessionUser> {
+    pub fn set_user(&mut self, name: String, role: Role) -> ApiResult<SessionUser> {
+        let name = name.as_str();
         if name.trim().is_empty() {
             return Err(ApiError::new("invalid", "a name is needed"));
         }
@@ -171,8 +173,9 @@ impl Session {
         self.user.as_ref().map(user_view)
     }
 
-    pub fn saved_filter(&self) -> Filter {
-        self.project
+    pub fn saved_filter(&self) -> ApiResult<Filter> {
+        Ok(self
+            .project
             .as_ref()
             .and_then(|p| {
                 self.prefs
@@ -180,7 +183,7 @@ impl Session {
                     .get(&p.path().display().to_string())
                     .cloned()
             })
-            .unwrap_or_default()
+            .unwrap_or_default())
     }
 
     pub fn save_filter(&mut self, filter: Filter) -> ApiResult<()> {

@@ -55,7 +55,7 @@ pub struct SuggestStatus {
 }
 
 fn request(session: &Session, form: &SuggestForm) -> ApiResult<SuggestRequest> {
-    let items = session.item_ids(&form.filter)?;
+    let items = session.project()?.query_ids(&form.filter)?;
     Ok(SuggestRequest {
         kind: form.kind,
         model: form.model.clone().filter(|m| !m.is_empty()),
@@ -130,7 +130,8 @@ impl Session {
         request(self, form)
     }
 
-    pub fn estimate_suggest(&self, form: &SuggestForm) -> ApiResult<SuggestEstimateView> {
+    pub fn estimate_suggest(&self, form: SuggestForm) -> ApiResult<SuggestEstimateView> {
+        let form = &form;
         let req = request(self, form)?;
         let e = suggest::estimate(self.project()?, &req).map_err(crate::evaluation::eval_err)?;
         Ok(SuggestEstimateView {
@@ -158,10 +159,12 @@ impl Session {
         id: i64,
         suggestion: i64,
         base_rev: i64,
-        value: &SuggestionValue,
+        value: SuggestionValue,
         stage_id: Option<i64>,
-        reason: Option<&str>,
+        reason: Option<String>,
     ) -> ApiResult<ItemDetail> {
+        let value = &value;
+        let reason = reason.as_deref();
         let author = self.author()?;
         let p = self.project_mut()?;
         let s = p.suggestion(suggestion)?;
@@ -179,8 +182,9 @@ impl Session {
         &mut self,
         id: i64,
         suggestion: i64,
-        reason: &str,
+        reason: String,
     ) -> ApiResult<Vec<Suggestion>> {
+        let reason = reason.as_str();
         let author = self.author()?;
         let p = self.project_mut()?;
         if p.suggestion(suggestion)?.item_id != id {

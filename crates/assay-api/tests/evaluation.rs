@@ -15,7 +15,7 @@ use assay_eval::stub::{Reply, Rule, StubConfig, StubServer};
 fn session(dir: &Path) -> Session {
     let path = dir.join("p.assay");
     let mut s = Session::new(dir.join("prefs.json"));
-    s.create_project(&path).unwrap();
+    s.create_project(path.clone()).unwrap();
     let req = ImportRequest {
         path: Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../assets/sample/jgraph-mini/jgraph-mini.jsonl")
@@ -28,7 +28,7 @@ fn session(dir: &Path) -> Session {
         dry_run: false,
     };
     import_into(&path, &req, &mut |_| {}, &AtomicBool::new(false)).unwrap();
-    s.set_user("rin", Role::Researcher).unwrap();
+    s.set_user("rin".into(), Role::Researcher).unwrap();
     s
 }
 
@@ -59,7 +59,7 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
     })
     .await
     .unwrap();
-    let saved = s.save_model(&form(&stub.url)).unwrap();
+    let saved = s.save_model(form(&stub.url).clone()).unwrap();
     assert_eq!(saved.endpoints, vec![stub.url.clone()]);
     assert_eq!(s.models().unwrap().len(), 1);
 
@@ -68,7 +68,7 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
     assert_eq!(check.message, "OK");
     let mut down = form("http://127.0.0.1:9/v1");
     down.name = "down".into();
-    s.save_model(&down).unwrap();
+    s.save_model(down.clone()).unwrap();
     let bad = check_model(s.model_config("down").unwrap()).await;
     assert!(
         !bad.ok && bad.message.contains("127.0.0.1:9"),
@@ -86,10 +86,10 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
         template: None,
         judge: None,
     };
-    let est = s.estimate_eval(&run).unwrap();
+    let est = s.estimate_eval(run.clone()).unwrap();
     assert_eq!(est.requests, 24, "12 items x 2 versions, before any cache");
     assert_eq!(est.cost, None, "no stored responses to price yet");
-    s.remove_model("down").unwrap();
+    s.remove_model("down".into()).unwrap();
     assert_eq!(s.models().unwrap().len(), 1);
 
     s.remember_eval(&run).unwrap();
@@ -116,11 +116,11 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
     assert_eq!(stub.requests(), 13, "12 prompts + the test request");
     assert!(st.cost.is_some());
     // The stub reports token counts: now the estimate can price a run.
-    assert!(s.estimate_eval(&run).unwrap().cost.unwrap() > 0.0);
-    let err = s.remove_model("qwen").unwrap_err();
+    assert!(s.estimate_eval(run.clone()).unwrap().cost.unwrap() > 0.0);
+    let err = s.remove_model("qwen".into()).unwrap_err();
     assert!(err.message.contains("runs"), "{}", err.message);
 
-    let dash = s.dashboard(None).unwrap();
+    let dash = s.dashboard(None, None).unwrap();
     let row = &dash.rows[0];
     assert_eq!(row.dataset, "jgraph-mini");
     assert!((row.accuracy_before - 1.0 / 12.0).abs() < 1e-12);
@@ -135,34 +135,36 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
         .sum();
     assert_eq!(ops, 12, "every item counted once in the operations chart");
     // A person tags why jg-001 failed; the dashboard counts it per model.
-    let first = s.item_ids(&Default::default()).unwrap()[0];
+    let first = s.item_ids(Default::default()).unwrap()[0];
     let run_id = st.run_ids[0];
-    s.tag_failure(run_id, first, "OCR", true).unwrap();
-    s.tag_failure(run_id, first, "reasoning", true).unwrap();
-    s.tag_failure(run_id, first, "reasoning", false).unwrap();
-    let tags = s.dashboard(None).unwrap().failure_tags;
+    s.tag_failure(run_id, first, "OCR".into(), true).unwrap();
+    s.tag_failure(run_id, first, "reasoning".into(), true)
+        .unwrap();
+    s.tag_failure(run_id, first, "reasoning".into(), false)
+        .unwrap();
+    let tags = s.dashboard(None, None).unwrap().failure_tags;
     assert_eq!(tags, vec![("qwen".to_string(), "ocr".to_string(), 1)]);
-    assert!(s.tag_failure(run_id, first, "  ", true).is_err());
+    assert!(s.tag_failure(run_id, first, "  ".into(), true).is_err());
     // The no-image variant was not run: no model has a result on that side.
-    let vs = s.dashboard_vs(None, Some("no_image")).unwrap();
+    let vs = s.dashboard(None, Some("no_image".into())).unwrap();
     assert!(
         vs.rows
             .iter()
             .all(|r| r.models.iter().all(|m| m.after.is_nan())),
         "{vs:?}"
     );
-    assert!(s.dashboard_vs(None, Some("sideways")).is_err());
-    let by_op = s.dashboard(Some("op")).unwrap();
+    assert!(s.dashboard(None, Some("sideways".into())).is_err());
+    let by_op = s.dashboard(Some("op".into()), None).unwrap();
     assert!(!by_op.rows.is_empty());
     assert!(
         by_op.rows.iter().all(|r| r.group.is_some()),
         "one row per operation"
     );
-    assert!(s.dashboard(Some("colour")).is_err());
+    assert!(s.dashboard(Some("colour".into()), None).is_err());
 
     // Fix jg-006's answer to 117: the after side loses its one hit, no request is sent.
     let id = s
-        .item_ids(&Default::default())
+        .item_ids(Default::default())
         .unwrap()
         .into_iter()
         .find(|i| s.item_detail(*i).unwrap().item.ext_id == "jg-006")
@@ -172,7 +174,7 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
     content.answer = Some("117".into());
     s.save_item(
         id,
-        &Edit {
+        Edit {
             base_rev: Some(d.item.rev),
             content,
             op: Some(assay_core::RefinementOp::AnswerCorrection),
@@ -184,7 +186,7 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
     .unwrap();
     jobs.start(path, run).unwrap().await;
     assert_eq!(stub.requests(), 13, "re-scored from the cache");
-    let row = &s.dashboard(None).unwrap().rows[0];
+    let row = &s.dashboard(None, None).unwrap().rows[0];
     assert!((row.accuracy_before - 1.0 / 12.0).abs() < 1e-12);
     assert_eq!(row.accuracy_after, 0.0);
 }
@@ -194,7 +196,7 @@ async fn the_dashboard_breaks_grounding_and_distractors_down() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("p.assay");
     let mut s = Session::new(dir.path().join("prefs.json"));
-    s.create_project(&path).unwrap();
+    s.create_project(path.clone()).unwrap();
     for f in ["vague-mini/vague-mini.json", "crag-mini/crag-mini.jsonl"] {
         let req = ImportRequest {
             path: Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -210,7 +212,7 @@ async fn the_dashboard_breaks_grounding_and_distractors_down() {
         };
         import_into(&path, &req, &mut |_| {}, &AtomicBool::new(false)).unwrap();
     }
-    s.set_user("rin", Role::Researcher).unwrap();
+    s.set_user("rin".into(), Role::Researcher).unwrap();
     // Every multiple-choice answer is "A"; cr-001 is answered with its car's box (original
     // pixels), the other CRAG items with no box at all.
     let stub = StubServer::start(StubConfig {
@@ -225,7 +227,7 @@ async fn the_dashboard_breaks_grounding_and_distractors_down() {
     .unwrap();
     let mut m = form(&stub.url);
     m.box_convention = "original-pixels".into();
-    s.save_model(&m).unwrap();
+    s.save_model(m.clone()).unwrap();
     let choice = EvalForm {
         models: vec!["qwen".into()],
         datasets: vec!["vague-mini".into()],
@@ -254,7 +256,7 @@ async fn the_dashboard_breaks_grounding_and_distractors_down() {
         judge: Some("qwen".into()),
         ..boxes.clone()
     };
-    let est = s.estimate_eval(&named).unwrap();
+    let est = s.estimate_eval(named.clone()).unwrap();
     assert_eq!(est.judge_requests, est.requests);
     assert!(est.requests > 0);
     let needs = EvalForm {
@@ -262,13 +264,13 @@ async fn the_dashboard_breaks_grounding_and_distractors_down() {
         ..choice.clone()
     };
     assert!(s
-        .estimate_eval(&needs)
+        .estimate_eval(needs.clone())
         .unwrap_err()
         .message
         .contains("judge model"));
     jobs.start(path, named).unwrap().await;
     assert!(jobs.status().error.is_none(), "{:?}", jobs.status());
-    let stages = s.stage_table("after").unwrap();
+    let stages = s.stage_table("after".into()).unwrap();
     assert_eq!(
         stages.columns,
         vec![
@@ -284,8 +286,8 @@ async fn the_dashboard_breaks_grounding_and_distractors_down() {
         .iter()
         .any(|r| r.variant == "highlight" && r.breakdown == "all" && r.cells[1].is_some()));
     assert!(stages.markdown.contains("Spearman"));
-    assert_eq!(s.stage_table("later").unwrap_err().code, "invalid");
-    let d = s.dashboard(None).unwrap();
+    assert_eq!(s.stage_table("later".into()).unwrap_err().code, "invalid");
+    let d = s.dashboard(None, None).unwrap();
 
     // VAGUE: option A is whatever kind each item's ordering put first; three items, one pick each.
     let picks: u64 = d.distractors.iter().map(|x| x.n).sum();

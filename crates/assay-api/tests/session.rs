@@ -35,10 +35,10 @@ fn session(dir: &Path, user: &str) -> Session {
     if path.exists() {
         s.open_project(&path).unwrap();
     } else {
-        s.create_project(&path).unwrap();
+        s.create_project(path.clone()).unwrap();
         import_file(&path, &sample());
     }
-    s.set_user(user, Role::Annotator).unwrap();
+    s.set_user(user.to_string(), Role::Annotator).unwrap();
     s
 }
 
@@ -70,7 +70,8 @@ fn editing_needs_a_user_and_errors_cross_as_code_and_message() {
     );
     let back: ApiError = serde_json::from_value(json).unwrap();
     assert_eq!(back, e);
-    s.create_project(&dir.path().join("p.assay")).unwrap();
+    s.create_project(dir.path().join("p.assay").clone())
+        .unwrap();
     let edit = Edit {
         base_rev: None,
         content: Default::default(),
@@ -79,7 +80,7 @@ fn editing_needs_a_user_and_errors_cross_as_code_and_message() {
         status: ItemStatus::Edited,
         note: None,
     };
-    assert_eq!(s.save_item(1, &edit).unwrap_err().code, "no_user");
+    assert_eq!(s.save_item(1, edit.clone()).unwrap_err().code, "no_user");
     assert_eq!(s.item_detail(999).unwrap_err().code, "not_found");
 }
 
@@ -88,14 +89,14 @@ fn two_sessions_on_one_file_lose_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let mut a = session(dir.path(), "aiko");
     let mut b = session(dir.path(), "minjun");
-    let ids = a.item_ids(&Filter::default()).unwrap();
+    let ids = a.item_ids(Filter::default().clone()).unwrap();
     let id = ids[5];
     // Both open the item at revision 0; aiko saves first.
     let mine = edit_of(&a, id, "117");
     let theirs = edit_of(&b, id, "171 mm");
-    assert_eq!(a.save_item(id, &mine).unwrap().item.rev, 1);
+    assert_eq!(a.save_item(id, mine.clone()).unwrap().item.rev, 1);
     // minjun's save is refused as a conflict, aiko's answer stays.
-    let e = b.save_item(id, &theirs).unwrap_err();
+    let e = b.save_item(id, theirs.clone()).unwrap_err();
     assert_eq!(e.code, "conflict", "{e}");
     assert_eq!(
         b.item_detail(id).unwrap().item.content.answer.as_deref(),
@@ -103,13 +104,13 @@ fn two_sessions_on_one_file_lose_nothing() {
     );
     // Autosave of an unchanged state writes nothing.
     let again = edit_of(&a, id, "117");
-    assert_eq!(a.save_item(id, &again).unwrap().history.len(), 2);
+    assert_eq!(a.save_item(id, again.clone()).unwrap().history.len(), 2);
     // Rebased on revision 1, minjun's change goes in.
     let rebased = edit_of(&b, id, "171 mm");
-    assert_eq!(b.save_item(id, &rebased).unwrap().item.rev, 2);
+    assert_eq!(b.save_item(id, rebased.clone()).unwrap().item.rev, 2);
     let page = a
         .query_items(
-            &Filter::default(),
+            Filter::default().clone(),
             Page {
                 offset: 0,
                 limit: 100,
@@ -124,7 +125,7 @@ fn previews_come_in_fixed_sizes() {
     let dir = tempfile::tempdir().unwrap();
     let s = session(dir.path(), "aiko");
     let d = s
-        .item_detail(s.item_ids(&Filter::default()).unwrap()[0])
+        .item_detail(s.item_ids(Filter::default().clone()).unwrap()[0])
         .unwrap();
     let hash = &d.item.content.images[0].hash;
     let small = s.preview(hash, 96).unwrap();
@@ -143,7 +144,7 @@ fn previews_are_served_while_another_connection_holds_the_write_lock() {
     let s = session(dir.path(), "aiko");
     let path = dir.path().join("p.assay");
     let d = s
-        .item_detail(s.item_ids(&Filter::default()).unwrap()[0])
+        .item_detail(s.item_ids(Filter::default().clone()).unwrap()[0])
         .unwrap();
     let hash = d.item.content.images[0].hash.clone();
     // A long write elsewhere (an import) holds the lock.
@@ -160,7 +161,7 @@ fn previews_are_served_while_another_connection_holds_the_write_lock() {
     // Browsing reads are not blocked either.
     assert_eq!(
         s.query_items(
-            &Filter::default(),
+            Filter::default().clone(),
             Page {
                 offset: 0,
                 limit: 10
@@ -189,7 +190,7 @@ fn filtering_through_the_session_enforces_the_auditor_rule() {
     let dir = tempfile::tempdir().unwrap();
     let mut annotator = session(dir.path(), "aiko");
     let id = annotator
-        .item_ids(&Filter::default())
+        .item_ids(Filter::default().clone())
         .unwrap()
         .first()
         .copied()
@@ -205,18 +206,21 @@ fn filtering_through_the_session_enforces_the_auditor_rule() {
     assert!(f.phase1_removed);
     let err = annotator.override_phase1(id, true, None).unwrap_err();
     assert_eq!(err.code, "forbidden");
-    let funnel = annotator.funnel(&[], "category").unwrap();
+    let funnel = annotator.funnel(vec![], "category".into()).unwrap();
     assert_eq!(funnel.last().unwrap().survivors, funnel[0].survivors - 1);
 
     let mut auditor = Session::new(dir.path().join("prefs-rin.json"));
     auditor.open_project(&dir.path().join("p.assay")).unwrap();
     // Nobody makes themselves an auditor; the project's owner (aiko, its first person) does.
     assert_eq!(
-        auditor.set_user("rin", Role::Auditor).unwrap_err().code,
+        auditor
+            .set_user("rin".into(), Role::Auditor)
+            .unwrap_err()
+            .code,
         "forbidden"
     );
     annotator.set_role("rin", Role::Auditor).unwrap();
-    auditor.set_user("rin", Role::Auditor).unwrap();
+    auditor.set_user("rin".into(), Role::Auditor).unwrap();
     let f = auditor.override_phase1(id, true, None).unwrap();
     assert_eq!(f.overridden_by.as_deref(), Some("rin"));
 }
@@ -236,7 +240,7 @@ fn charts_are_written_only_as_svg_or_png() {
 fn only_an_auditor_signs_off_through_the_session() {
     let dir = tempfile::tempdir().unwrap();
     let mut annotator = session(dir.path(), "aiko");
-    let id = annotator.item_ids(&Filter::default()).unwrap()[0];
+    let id = annotator.item_ids(Filter::default().clone()).unwrap()[0];
     let err = annotator.sign_off(id, true, None).unwrap_err();
     assert_eq!(err.code, "forbidden");
     assert!(!annotator.item_detail(id).unwrap().item.signed_off);
@@ -245,15 +249,18 @@ fn only_an_auditor_signs_off_through_the_session() {
     auditor.open_project(&dir.path().join("p.assay")).unwrap();
     // Nobody makes themselves an auditor; the project's owner (aiko, its first person) does.
     assert_eq!(
-        auditor.set_user("rin", Role::Auditor).unwrap_err().code,
+        auditor
+            .set_user("rin".into(), Role::Auditor)
+            .unwrap_err()
+            .code,
         "forbidden"
     );
     annotator.set_role("rin", Role::Auditor).unwrap();
-    auditor.set_user("rin", Role::Auditor).unwrap();
+    auditor.set_user("rin".into(), Role::Auditor).unwrap();
     assert!(auditor.sign_off(id, true, None).unwrap().item.signed_off);
     // The annotator's next save is refused by the store, not just hidden in the window.
     let err = annotator
-        .save_item(id, &edit_of(&annotator, id, "42"))
+        .save_item(id, edit_of(&annotator, id, "42").clone())
         .unwrap_err();
     assert_eq!(err.code, "forbidden");
 }
@@ -272,7 +279,7 @@ fn facet_columns_read_beside_the_session_are_handed_over() {
     assert!(s.wants_facet_columns(opened));
     let read = read_facet_columns(&path).unwrap();
     // Written after the columns were read: the adopted columns must catch up.
-    let ids = s.item_ids(&Filter::default()).unwrap();
+    let ids = s.item_ids(Filter::default().clone()).unwrap();
     for (k, id) in ids.iter().take(4).enumerate() {
         let mut e = edit_of(&s, *id, "7");
         e.tags = vec![IssueTag::WrongAnswer];
@@ -281,7 +288,7 @@ fn facet_columns_read_beside_the_session_are_handed_over() {
         } else {
             RefinementOp::Remove
         });
-        s.save_item(*id, &e).unwrap();
+        s.save_item(*id, e.clone()).unwrap();
     }
     assert!(s.adopt_facet_columns(opened, read));
     assert!(!s.wants_facet_columns(opened), "holds them now");
@@ -303,7 +310,7 @@ fn facet_columns_read_beside_the_session_are_handed_over() {
     ];
     for f in &filters {
         assert_eq!(
-            s.facets(f).unwrap(),
+            s.facets(f.clone()).unwrap(),
             reference.count_facets(f).unwrap(),
             "{f:?}"
         );
@@ -361,7 +368,7 @@ fn the_search_tidier_stops_when_told_and_changes_no_answer() {
     import_file(&path, &extra.display().to_string());
     let search = |s: &Session, t: &str| {
         s.query_items(
-            &Filter {
+            Filter {
                 text: Some(t.into()),
                 ..Default::default()
             },
@@ -377,13 +384,13 @@ fn the_search_tidier_stops_when_told_and_changes_no_answer() {
         .collect::<Vec<_>>()
     };
     let ids = s
-        .item_ids(&Filter {
+        .item_ids(Filter {
             datasets: vec![1],
             ..Default::default()
         })
         .unwrap();
     for (k, id) in ids.iter().enumerate() {
-        s.save_item(*id, &edit_of(&s, *id, &format!("fixed{k:03}z")))
+        s.save_item(*id, edit_of(&s, *id, &format!("fixed{k:03}z")).clone())
             .unwrap();
     }
     assert!(due());
@@ -397,7 +404,8 @@ fn the_search_tidier_stops_when_told_and_changes_no_answer() {
         })
         .unwrap();
     let last = *ids.last().unwrap();
-    s.save_item(last, &edit_of(&s, last, "latest999z")).unwrap();
+    s.save_item(last, edit_of(&s, last, "latest999z").clone())
+        .unwrap();
     assert!(tidier.run(&count).unwrap(), "left alone, it finishes");
     assert!(steps.get() > 0);
     assert!(!due(), "the whole merge is recorded");

@@ -30,9 +30,9 @@ enum Command {
     /// Create an empty project file.
     New(commands::project::NewArgs),
     /// Import a data file or image folder as a new dataset.
-    Import(commands::import::ImportArgs),
+    Import(commands::project::import::ImportArgs),
     /// Export a dataset's current set (removed items left out) with a changelog.
-    Export(commands::export::ExportArgs),
+    Export(commands::project::export::ExportArgs),
     /// List items matching filters.
     List(commands::items::ListArgs),
     /// Show one item: current state, original and history.
@@ -49,30 +49,30 @@ enum Command {
     User(commands::project::UserCommand),
     /// Models (endpoints) used for evaluation.
     #[command(subcommand)]
-    Model(commands::eval::ModelCommand),
+    Model(commands::evaluation::ModelCommand),
     /// Prompt templates (versioned: a changed body becomes a new version).
     #[command(subcommand)]
-    Template(commands::eval::TemplateCommand),
+    Template(commands::evaluation::TemplateCommand),
     /// Run models over datasets, before and after refinement.
-    Eval(commands::eval::EvalArgs),
+    Eval(commands::evaluation::EvalArgs),
     /// List evaluation runs.
     Runs,
     /// Rescore stored responses with the current scorer rules (nothing is sent to a model).
-    Rescore(commands::eval::RescoreArgs),
+    Rescore(commands::evaluation::RescoreArgs),
     /// Import predictions recorded by other tools as runs.
     #[command(subcommand)]
-    Predictions(commands::eval::PredictionsCommand),
+    Predictions(commands::evaluation::PredictionsCommand),
     /// Overrule a scorer's judgement of one item in one run (the scorer's result is kept).
-    Overrule(commands::eval::OverruleArgs),
+    Overrule(commands::evaluation::OverruleArgs),
     /// The before/after table.
-    Table(commands::eval::TableArgs),
+    Table(commands::evaluation::TableArgs),
     /// A judge panel: several judges score one run's stored responses (no model request sent
     /// again); their agreement per pair, over all (Krippendorff's alpha) and per criterion,
     /// and the items they disagree on most.
-    Panel(commands::eval::PanelArgs),
+    Panel(commands::evaluation::PanelArgs),
     /// People rate a judge's decisions 1-5 on a sample of a run's judged results (by seed);
     /// `--report` correlates their ratings with the judge's scores.
-    RateJudge(commands::judge_ratings::RateJudgeArgs),
+    RateJudge(commands::evaluation::judge_ratings::RateJudgeArgs),
     /// Filtering stages (HAERAE-Vision's six by default).
     #[command(subcommand)]
     Stages(commands::filtering::StagesCommand),
@@ -95,11 +95,11 @@ enum Command {
     Agreement(commands::review::AgreementArgs),
     /// Rounds of work: make one with assignments and overlap, list progress, a person's queue.
     #[command(subcommand)]
-    Round(commands::rounds::RoundCommand),
+    Round(commands::review::rounds::RoundCommand),
     /// Add a comment to an item's thread (`@name` mentions who must act).
-    Comment(commands::rounds::CommentArgs),
+    Comment(commands::review::rounds::CommentArgs),
     /// An item's comment thread.
-    Comments(commands::rounds::CommentsArgs),
+    Comments(commands::review::rounds::CommentsArgs),
     /// Each person's account: items done, approved, sent back, reviews, time per item.
     People,
     /// Share a project through PostgreSQL: publish, add members, join as a replica.
@@ -114,16 +114,16 @@ enum Command {
     /// Target and person boxes to and from COCO, Label Studio, CRAG-MM-Diagnostics and model
     /// outputs.
     #[command(subcommand)]
-    Boxes(commands::boxes::BoxesCommand),
+    Boxes(commands::grounding::BoxesCommand),
     /// Trace a run's numbers: per item the prompt sent, the raw response, what the scorer read,
     /// its rule, score and evidence, and any overrule.
-    Trace(commands::eval::TraceArgs),
+    Trace(commands::evaluation::TraceArgs),
     /// Ask a model for drafts (checklists, rewrites, distractors, boxes, screening, ...) over
     /// the filtered items. Nothing changes until a person accepts one.
-    Suggest(commands::suggest::SuggestArgs),
+    Suggest(commands::suggestions::SuggestArgs),
     /// Review suggestions: list an item's, accept (as is or edited), reject, report.
     #[command(subcommand)]
-    Suggestion(commands::suggest::SuggestionCommand),
+    Suggestion(commands::suggestions::SuggestionCommand),
 }
 
 // mimalloc: glibc's malloc made the import's two threads (reading and writing) wait on each
@@ -143,35 +143,35 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::New(a) => commands::project::new(&ctx, a),
-        Command::Import(a) => commands::import::run(&ctx, a),
-        Command::Export(a) => commands::export::run(&ctx, a),
+        Command::Import(a) => commands::project::import::run(&ctx, a),
+        Command::Export(a) => commands::project::export::run(&ctx, a),
         Command::List(a) => commands::items::list(&ctx, a),
         Command::Show(a) => commands::items::show(&ctx, a),
         Command::Edit(a) => commands::items::edit(&ctx, a),
         Command::Stats => commands::project::stats(&ctx),
         Command::Compact => commands::project::compact(&ctx),
         Command::User(c) => commands::project::user(&ctx, c),
-        Command::Model(c) => commands::eval::model(&ctx, c),
-        Command::Template(c) => commands::eval::template(&ctx, c),
-        Command::Eval(a) => commands::eval::eval(&ctx, a),
-        Command::Runs => commands::eval::runs(&ctx),
-        Command::Rescore(a) => commands::eval::rescore(&ctx, a),
-        Command::Predictions(c) => commands::eval::predictions(&ctx, c),
-        Command::Overrule(a) => commands::eval::overrule(&ctx, a),
-        Command::Table(a) => commands::eval::table(&ctx, a),
-        Command::Panel(a) => commands::eval::panel(&ctx, a),
-        Command::RateJudge(a) => commands::judge_ratings::rate_judge(&ctx, a),
-        Command::Trace(a) => commands::eval::trace(&ctx, a),
-        Command::Boxes(c) => commands::boxes::run(&ctx, c),
+        Command::Model(c) => commands::evaluation::model(&ctx, c),
+        Command::Template(c) => commands::evaluation::template(&ctx, c),
+        Command::Eval(a) => commands::evaluation::eval(&ctx, a),
+        Command::Runs => commands::evaluation::runs(&ctx),
+        Command::Rescore(a) => commands::evaluation::rescore(&ctx, a),
+        Command::Predictions(c) => commands::evaluation::predictions(&ctx, c),
+        Command::Overrule(a) => commands::evaluation::overrule(&ctx, a),
+        Command::Table(a) => commands::evaluation::table(&ctx, a),
+        Command::Panel(a) => commands::evaluation::panel(&ctx, a),
+        Command::RateJudge(a) => commands::evaluation::judge_ratings::rate_judge(&ctx, a),
+        Command::Trace(a) => commands::evaluation::trace(&ctx, a),
+        Command::Boxes(c) => commands::grounding::run(&ctx, c),
         Command::Stages(c) => commands::filtering::stages(&ctx, c),
         Command::Review(a) => commands::review::review(&ctx, a),
         Command::Queue(a) => commands::review::queue(&ctx, a),
         Command::SignOff(a) => commands::review::sign_off(&ctx, a),
         Command::Agreement(a) => commands::review::agreement(&ctx, a),
-        Command::Round(c) => commands::rounds::round(&ctx, c),
-        Command::Comment(a) => commands::rounds::comment(&ctx, a),
-        Command::Comments(a) => commands::rounds::comments(&ctx, a),
-        Command::People => commands::rounds::people(&ctx),
+        Command::Round(c) => commands::review::rounds::round(&ctx, c),
+        Command::Comment(a) => commands::review::rounds::comment(&ctx, a),
+        Command::Comments(a) => commands::review::rounds::comments(&ctx, a),
+        Command::People => commands::review::rounds::people(&ctx),
         Command::Team(c) => commands::team::team(&ctx, c),
         Command::Sync => commands::team::sync(&ctx),
         Command::Conflicts => commands::team::conflicts(&ctx),
@@ -180,8 +180,8 @@ fn main() -> ExitCode {
         Command::Flag(a) => commands::filtering::flag(&ctx, a),
         Command::Keep(a) => commands::filtering::keep(&ctx, a),
         Command::Funnel(a) => commands::filtering::funnel(&ctx, a),
-        Command::Suggest(a) => commands::suggest::suggest(&ctx, a),
-        Command::Suggestion(c) => commands::suggest::suggestion(&ctx, c),
+        Command::Suggest(a) => commands::suggestions::suggest(&ctx, a),
+        Command::Suggestion(c) => commands::suggestions::suggestion(&ctx, c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

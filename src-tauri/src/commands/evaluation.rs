@@ -1,22 +1,10 @@
-use assay_api::evaluation::{
-    check_model as check, Dashboard, EvalEstimate, EvalForm, EvalStatus, ModelCheck, ModelForm,
-    PanelView, StageView,
-};
-use assay_api::ApiError;
-use tauri::State;
+//! Evaluation commands that work beside the session: a model's test request, the background
+//! run, a judge panel and recorded predictions (blocking work off the session's lock).
 
 use crate::state::AppState;
-
-pub async fn models(state: State<'_, AppState>) -> Result<Vec<ModelForm>, ApiError> {
-    state.session()?.models()
-}
-
-pub async fn save_model(
-    state: State<'_, AppState>,
-    form: ModelForm,
-) -> Result<ModelForm, ApiError> {
-    state.session()?.save_model(&form)
-}
+use assay_api::evaluation::{check_model as check, EvalForm, EvalStatus, ModelCheck, PanelView};
+use assay_api::ApiError;
+use tauri::State;
 
 /// One request to the model, sent without holding the session.
 pub async fn check_model(state: State<'_, AppState>, name: String) -> Result<ModelCheck, ApiError> {
@@ -51,20 +39,6 @@ pub async fn import_predictions(
     .map_err(|e| ApiError::new("internal", e.to_string()))?
 }
 
-pub async fn stage_table(
-    state: State<'_, AppState>,
-    version: String,
-) -> Result<StageView, ApiError> {
-    state.session()?.stage_table(&version)
-}
-
-pub async fn estimate_eval(
-    state: State<'_, AppState>,
-    form: EvalForm,
-) -> Result<EvalEstimate, ApiError> {
-    state.session()?.estimate_eval(&form)
-}
-
 /// Starts the run in the background; progress is read with `eval_status`.
 pub async fn start_eval(state: State<'_, AppState>, form: EvalForm) -> Result<(), ApiError> {
     let path = {
@@ -89,57 +63,4 @@ pub async fn eval_status(state: State<'_, AppState>) -> Result<EvalStatus, ApiEr
 pub async fn cancel_eval(state: State<'_, AppState>) -> Result<(), ApiError> {
     state.evals.cancel();
     Ok(())
-}
-
-pub async fn dashboard(
-    state: State<'_, AppState>,
-    by: Option<String>,
-    against: Option<String>,
-) -> Result<Dashboard, ApiError> {
-    state
-        .session()?
-        .dashboard_vs(by.as_deref(), against.as_deref())
-}
-
-pub async fn run_list(
-    state: State<'_, AppState>,
-) -> Result<Vec<assay_api::types::RunListRow>, ApiError> {
-    state.session()?.run_list()
-}
-
-pub async fn rescore_runs(
-    state: State<'_, AppState>,
-    run: Option<i64>,
-) -> Result<Vec<assay_api::types::RescoreResult>, ApiError> {
-    state.session()?.rescore_runs(run)
-}
-
-pub async fn overrule_result(
-    state: State<'_, AppState>,
-    run_id: i64,
-    id: i64,
-    score: f64,
-    note: Option<String>,
-) -> Result<(), ApiError> {
-    state.session()?.overrule_result(run_id, id, score, note)
-}
-
-pub async fn triage(
-    state: State<'_, AppState>,
-) -> Result<Vec<assay_api::types::TriageEntry>, ApiError> {
-    state.session()?.triage()
-}
-
-pub async fn tag_failure(
-    state: State<'_, AppState>,
-    run_id: i64,
-    id: i64,
-    tag: String,
-    tagged: bool,
-) -> Result<(), ApiError> {
-    state.session()?.tag_failure(run_id, id, &tag, tagged)
-}
-
-pub async fn remove_model(state: State<'_, AppState>, name: String) -> Result<(), ApiError> {
-    state.session()?.remove_model(&name)
 }

@@ -35,14 +35,28 @@ use tauri::State;
 use crate::state::AppState;
 
 macro_rules! tauri_commands {
-    ($( $name:ident ( $( $arg:ident : $ty:ty ),* ) -> $ret:ty ; )*) => {
-        $(
-            #[tauri::command]
-            #[allow(clippy::too_many_arguments)]
-            pub async fn $name(state: State<'_, AppState>, $( $arg: $ty ),*) -> Result<$ret, ApiError> {
-                super::$name(state, $( $arg ),*).await
-            }
-        )*
+    ($( $kind:ident $name:ident ( $( $arg:ident : $ty:ty ),* ) -> $ret:ty ; )*) => {
+        $( tauri_command!($kind $name ( $( $arg : $ty ),* ) -> $ret); )*
+    };
+}
+
+/// A `session` command is the session method of its name, called under the session's lock;
+/// a `shell` command has a body in this crate (it works beside the session: a background
+/// job, a blocking call off the session's lock, or the window's own state).
+macro_rules! tauri_command {
+    (session $name:ident ( $( $arg:ident : $ty:ty ),* ) -> $ret:ty) => {
+        #[tauri::command]
+        #[allow(clippy::too_many_arguments)]
+        pub async fn $name(state: State<'_, AppState>, $( $arg: $ty ),*) -> Result<$ret, ApiError> {
+            state.session()?.$name($( $arg ),*)
+        }
+    };
+    (shell $name:ident ( $( $arg:ident : $ty:ty ),* ) -> $ret:ty) => {
+        #[tauri::command]
+        #[allow(clippy::too_many_arguments)]
+        pub async fn $name(state: State<'_, AppState>, $( $arg: $ty ),*) -> Result<$ret, ApiError> {
+            super::$name(state, $( $arg ),*).await
+        }
     };
 }
 assay_api::for_each_command!(tauri_commands);

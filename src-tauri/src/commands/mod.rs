@@ -1,22 +1,15 @@
-//! Commands by domain; each body is a few lines over assay-api. `generated` declares them to
-//! Tauri, from the one list in assay-api.
+//! The shell's own command bodies, by domain: only the commands that work beside the session
+//! (background jobs, blocking calls off its lock, the window's state). Every other command is
+//! a session method, called by the handler `generated` makes from assay-api's one list.
 
 pub mod evaluation;
-pub mod filtering;
 pub mod generated;
-pub mod import;
-pub mod items;
-pub mod selection;
-pub mod session;
+pub mod project;
 pub mod suggestions;
 pub mod team;
 
 // One flat namespace of bodies, which the generated commands call.
 pub use evaluation::*;
-pub use filtering::*;
-pub use import::*;
-pub use items::*;
-pub use selection::*;
-pub use session::*;
+pub use project::*;
 pub use suggestions::*;
 pub use team::*;

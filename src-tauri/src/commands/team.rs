@@ -1,14 +1,11 @@
-//! Team replicas: thin wrappers over assay_api::team. Syncs run on a blocking thread with their
-//! own connection; the session lock is held only to read the project path and password.
-
-use std::path::PathBuf;
-
-use tauri::State;
+//! Team commands: sync, publish and join run off the session's lock, on connections of their own.
 
 use crate::state::AppState;
 use assay_api::team::TeamStatus;
-use assay_api::types::{ItemDetail, ProjectInfo};
+use assay_api::types::ProjectInfo;
 use assay_api::ApiError;
+use std::path::PathBuf;
+use tauri::State;
 
 fn path_and_password(state: &State<'_, AppState>) -> Result<(PathBuf, Option<String>), ApiError> {
     let s = state.session()?;
@@ -62,25 +59,4 @@ pub async fn team_join(
     blocking(move || assay_api::team::team_join(&url, pw.as_deref(), &target)).await?;
     state.session()?.team_password = password.filter(|p| !p.is_empty());
     state.open_project(std::path::Path::new(&file))
-}
-
-pub async fn sync_conflicts(
-    state: State<'_, AppState>,
-) -> Result<Vec<assay_core::store::team::sync::SyncConflict>, ApiError> {
-    state.session()?.sync_conflicts()
-}
-
-pub async fn conflict_sides(
-    state: State<'_, AppState>,
-    id: i64,
-) -> Result<Option<assay_core::store::team::sync::ConflictSides>, ApiError> {
-    state.session()?.conflict_sides(id)
-}
-
-pub async fn resolve_sync_conflict(
-    state: State<'_, AppState>,
-    id: i64,
-    edit: assay_core::store::Edit,
-) -> Result<ItemDetail, ApiError> {
-    state.session()?.resolve_sync_conflict(id, &edit)
 }

@@ -315,17 +315,14 @@ pub fn dashboard_vs(
 }
 
 impl Session {
-    pub fn dashboard(&self, by: Option<&str>) -> ApiResult<crate::evaluation::Dashboard> {
-        crate::evaluation::dashboard(self.project()?, by)
-    }
-
-    /// The original question against another variant on the after version, per dataset.
-    pub fn dashboard_vs(
+    /// The before/after table, optionally one row per category or refinement operation; with
+    /// `against`, the original question against that variant on the after version.
+    pub fn dashboard(
         &self,
-        by: Option<&str>,
-        against: Option<&str>,
+        by: Option<String>,
+        against: Option<String>,
     ) -> ApiResult<crate::evaluation::Dashboard> {
-        crate::evaluation::dashboard_vs(self.project()?, by, against)
+        crate::evaluation::dashboard_vs(self.project()?, by.as_deref(), against.as_deref())
     }
 }
 

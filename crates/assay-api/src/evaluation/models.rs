@@ -176,14 +176,13 @@ impl Session {
         crate::evaluation::model_forms(self.project()?)
     }
 
-    pub fn save_model(
-        &mut self,
-        form: &crate::evaluation::ModelForm,
-    ) -> ApiResult<crate::evaluation::ModelForm> {
+    pub fn save_model(&mut self, form: ModelForm) -> ApiResult<crate::evaluation::ModelForm> {
+        let form = &form;
         crate::evaluation::save_model_form(self.project()?, form)
     }
 
-    pub fn remove_model(&self, name: &str) -> ApiResult<()> {
+    pub fn remove_model(&self, name: String) -> ApiResult<()> {
+        let name = name.as_str();
         crate::evaluation::remove_model(self.project()?, name)
     }
 

@@ -290,10 +290,8 @@ impl Session {
         })
     }
 
-    pub fn estimate_eval(
-        &self,
-        form: &crate::evaluation::EvalForm,
-    ) -> ApiResult<crate::evaluation::EvalEstimate> {
+    pub fn estimate_eval(&self, form: EvalForm) -> ApiResult<crate::evaluation::EvalEstimate> {
+        let form = &form;
         crate::evaluation::estimate(self.project()?, form)
     }
 
@@ -406,7 +404,8 @@ impl Session {
     }
 
     /// The current user sets or withdraws a failure tag on one run's result for an item.
-    pub fn tag_failure(&self, run_id: i64, id: i64, tag: &str, tagged: bool) -> ApiResult<()> {
+    pub fn tag_failure(&self, run_id: i64, id: i64, tag: String, tagged: bool) -> ApiResult<()> {
+        let tag = tag.as_str();
         let author = self.author()?;
         Ok(self
             .project()?
@@ -473,10 +472,11 @@ impl Session {
     pub fn run_detail(
         &self,
         run: i64,
-        only: Option<&str>,
+        only: Option<String>,
         offset: i64,
         limit: i64,
     ) -> ApiResult<RunDetail> {
+        let only = only.as_deref();
         Ok(self.project()?.run_detail(run, only, offset, limit)?)
     }
 

@@ -1,14 +1,12 @@
-pub mod boxes;
-pub mod eval;
-pub mod export;
+//! The CLI's commands, one module per domain (the same names as the store's and the app's).
+
+pub mod evaluation;
 pub mod filtering;
-pub mod import;
+pub mod grounding;
 pub mod items;
-pub mod judge_ratings;
 pub mod project;
 pub mod review;
-pub mod rounds;
-pub mod suggest;
+pub mod suggestions;
 pub mod team;
 
 use std::path::PathBuf;

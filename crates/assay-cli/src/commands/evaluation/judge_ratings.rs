@@ -3,8 +3,8 @@
 
 use clap::Args;
 
-use super::review::person;
-use super::Ctx;
+use crate::commands::review::person;
+use crate::commands::Ctx;
 use crate::output;
 
 #[derive(Args)]

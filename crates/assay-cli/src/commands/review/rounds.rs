@@ -4,8 +4,8 @@
 
 use clap::{Args, Subcommand};
 
-use super::review::person;
-use super::{named, Ctx};
+use crate::commands::review::person;
+use crate::commands::{named, Ctx};
 use crate::output;
 use assay_core::store::{BlindItem, BlindJudgement, Filter, NewRound, RoundPurpose};
 use assay_core::{BBox, IssueTag, ItemStatus, Phase1Dimension, RefType, RefinementOp};

@@ -1,13 +1,23 @@
-use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+//! The project's own commands: opening it, importing into it (a job beside the session, with
+//! progress and cancelling), saving a chart the window drew.
 
+use crate::state::AppState;
 use assay_api::types::ImportRequest;
+use assay_api::types::ProjectInfo;
 use assay_api::ApiError;
 use assay_core::import::{ImportReport, Progress};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 use tauri::ipc::Channel;
 use tauri::State;
 
-use crate::state::AppState;
+pub async fn open_project(
+    state: State<'_, AppState>,
+    path: PathBuf,
+) -> Result<ProjectInfo, ApiError> {
+    state.open_project(&path)
+}
 
 /// Imports on a blocking thread with its own connection; progress is throttled to ~10 Hz.
 pub async fn import_dataset(
@@ -35,4 +45,12 @@ pub async fn import_dataset(
 pub async fn cancel_import(state: State<'_, AppState>) -> Result<(), ApiError> {
     state.import_cancel.store(true, Ordering::SeqCst);
     Ok(())
+}
+
+pub async fn save_chart(
+    _state: State<'_, AppState>,
+    path: String,
+    data: String,
+) -> Result<(), ApiError> {
+    assay_api::session::save_chart(std::path::Path::new(&path), &data)
 }

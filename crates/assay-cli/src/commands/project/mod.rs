@@ -1,3 +1,6 @@
+pub mod export;
+pub mod import;
+
 use clap::{Args, Subcommand};
 
 use super::Ctx;

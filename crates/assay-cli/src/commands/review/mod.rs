@@ -1,6 +1,8 @@
 //! `assay review`, `assay queue`, `assay sign-off`, `assay agreement`: review rules and the
 //! auditor's final pass, enforced by the store (the CLI only asks).
 
+pub mod rounds;
+
 use clap::Args;
 
 use super::{named, Ctx};

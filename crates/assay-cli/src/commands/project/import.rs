@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::Ctx;
+use crate::commands::Ctx;
 use crate::output;
 use assay_core::import::{import_path, mapping::Mapping, ImportOptions};
 

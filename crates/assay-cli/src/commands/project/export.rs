@@ -2,7 +2,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::Ctx;
+use crate::commands::Ctx;
 use crate::output;
 use assay_core::export;
 
