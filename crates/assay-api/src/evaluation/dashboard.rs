@@ -93,7 +93,8 @@ fn shares(map: std::collections::BTreeMap<(String, String), (u64, u64)>) -> Vec<
 fn breakdowns(project: &Project) -> ApiResult<(Vec<Share>, Vec<Share>, Vec<Share>)> {
     use std::collections::{BTreeMap, HashMap};
     let (mut by_ref, mut by_size, mut picks) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
-    let edges = assay_core::grounding::metrics::SIZE_RATIO_EDGES;
+    use assay_core::grounding::metrics;
+    let edges = metrics::SIZE_RATIO_EDGES;
     for d in project.datasets()? {
         // Only the two scorers broken down here, and only in datasets that can have them (boxes,
         // options): a short-answer dataset reads no results at all.
@@ -136,12 +137,10 @@ fn breakdowns(project: &Project) -> ApiResult<(Vec<Share>, Vec<Share>, Vec<Share
                 "grounding" => {
                     let rt = c.ref_type.map_or("none", |t| t.as_str());
                     count(&mut by_ref, &r.model, rt, hit);
-                    if let Some(m) = assay_core::grounding::metrics::of_item(c) {
-                        if let Some(w) = edges
-                            .windows(2)
-                            .find(|w| m.size_ratio < w[1] || w[1] >= 1.0)
-                        {
-                            count(&mut by_size, &r.model, &format!("{}-{}", w[0], w[1]), hit);
+                    if let Some(m) = metrics::of_item(c) {
+                        if let Some(i) = metrics::bar(&edges, m.size_ratio) {
+                            let group = format!("{}-{}", edges[i], edges[i + 1]);
+                            count(&mut by_size, &r.model, &group, hit);
                         }
                     }
                 }

@@ -74,9 +74,71 @@ pub fn of_item(c: &ItemContent) -> Option<BoxMetrics> {
 pub const SIZE_RATIO_EDGES: [f64; 9] = [0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0];
 pub const UNIT_EDGES: [f64; 11] = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 
+/// The bar of a histogram over `edges` that holds `v`: `lo <= v < hi`, the last bar closed (a
+/// ratio of exactly 1 is in the top bar). None outside the edges and for NaN. Every histogram
+/// counts by this rule; [`bar_conditions`] is the same rule in SQL.
+pub fn bar(edges: &[f64], v: f64) -> Option<usize> {
+    let last = edges.len().checked_sub(2)?;
+    edges
+        .windows(2)
+        .enumerate()
+        .position(|(i, w)| v >= w[0] && (v < w[1] || (i == last && v <= w[1])))
+}
+
+/// [`bar`] as one SQL condition per bar on the column `col`, in the bars' order.
+pub fn bar_conditions(edges: &[f64], col: &str) -> Vec<String> {
+    let last = edges.len().saturating_sub(2);
+    edges
+        .windows(2)
+        .enumerate()
+        .map(|(i, w)| {
+            let hi = if i == last { "<=" } else { "<" };
+            format!("{col} >= {:?} AND {col} {hi} {:?}", w[0], w[1])
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_is_in_the_bar_its_lower_edge_opens_and_the_top_bar_is_closed() {
+        let e = [0.0, 0.5, 1.0];
+        assert_eq!(bar(&e, 0.0), Some(0));
+        assert_eq!(bar(&e, 0.5), Some(1));
+        assert_eq!(bar(&e, 1.0), Some(1));
+        assert_eq!(bar(&e, 1.0001), None);
+        assert_eq!(bar(&e, -0.1), None);
+        assert_eq!(bar(&e, f64::NAN), None);
+        assert_eq!(
+            bar_conditions(&e, "x"),
+            ["x >= 0.0 AND x < 0.5", "x >= 0.5 AND x <= 1.0"]
+        );
+    }
+
+    /// SQLite decides the SQL form on the same values as the Rust one, edges included.
+    #[test]
+    fn the_sql_bars_agree_with_the_rust_bars() {
+        // As every connection of this binary: SQLite configured before its first one.
+        crate::store::configure_sqlite();
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        for edges in [&SIZE_RATIO_EDGES[..], &UNIT_EDGES[..]] {
+            let conds = bar_conditions(edges, "?1");
+            for v in edges.iter().copied().chain([-0.5, 0.015, 0.33, 0.999, 1.5]) {
+                let in_sql: Vec<usize> = conds
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| {
+                        conn.query_row(&format!("SELECT {c}"), [v], |r| r.get::<_, bool>(0))
+                            .unwrap()
+                    })
+                    .map(|(i, _)| i)
+                    .collect();
+                assert_eq!(in_sql, bar(edges, v).into_iter().collect::<Vec<_>>(), "{v}");
+            }
+        }
+    }
 
     fn bx(x_min: f64, y_min: f64, x_max: f64, y_max: f64) -> BBox {
         BBox {

@@ -607,12 +607,8 @@ fn in_range(v: f64, r: &Range) -> bool {
 /// Adds `v` to each bar of `edges` it falls in, as `bin_sums` counts: `lo <= v < hi`, the last
 /// bar closed.
 fn count_bar(edges: &[f64], v: f64, bars: &mut [i64]) {
-    let last = edges.len() - 2;
-    for (i, w) in edges.windows(2).enumerate() {
-        let below = if i == last { v <= w[1] } else { v < w[1] };
-        if v >= w[0] && below {
-            bars[i] += 1;
-        }
+    if let Some(i) = crate::grounding::metrics::bar(edges, v) {
+        bars[i] += 1;
     }
 }
 

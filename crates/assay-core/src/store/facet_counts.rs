@@ -207,7 +207,7 @@ pub(crate) fn read(conn: &Connection) -> Result<Facets> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grounding::metrics::{SIZE_RATIO_EDGES, UNIT_EDGES};
+    use crate::grounding::metrics::{bar_conditions, SIZE_RATIO_EDGES, UNIT_EDGES};
 
     const MIGRATION: &str = include_str!("../../../../migrations/0028_facet_counts.sql");
 
@@ -225,17 +225,10 @@ mod tests {
         assert!(!MIGRATION.contains(&format!("tags & {next_bit})")));
         let edges: [&[f64]; 3] = [&SIZE_RATIO_EDGES, &UNIT_EDGES, &UNIT_EDGES];
         for (metric, edges) in METRICS.iter().zip(edges) {
-            let last = edges.len() - 2;
-            let bars = edges
-                .windows(2)
+            let bars = bar_conditions(edges, &format!("NEW.{metric}"))
+                .iter()
                 .enumerate()
-                .map(|(i, w)| {
-                    let hi = if i == last { "<=" } else { "<" };
-                    format!(
-                        "WHEN NEW.{metric} >= {:?} AND NEW.{metric} {hi} {:?} THEN {i}",
-                        w[0], w[1]
-                    )
-                })
+                .map(|(i, c)| format!("WHEN {c} THEN {i}"))
                 .collect::<Vec<_>>()
                 .join(" ");
             assert!(MIGRATION.contains(&format!("CASE {bars} END")), "{metric}");

@@ -31,7 +31,7 @@ use regex::Regex;
 use serde_json::json;
 
 use super::normalize::nfkc;
-use super::text::{self, negation, words};
+use super::text::{self, corrections, negation, words};
 use super::{ScoreContext, Scored, Scorer};
 use assay_core::ItemContent;
 
@@ -128,13 +128,6 @@ fn hedge_cue() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
         re(r"\bboth\b|\beither\b|possible answers|could be any|one of (?:these|them|the)|どちらも|どちらか|いずれか|どっちも|둘 다|둘 중|중 하나|모두 가능")
-    })
-}
-
-fn correction() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| {
-        re(r"wait|actually|on second thought|correction|\bno,|hmm|reconsider|re-?check|rethink|looking again|closer|more carefully|more closely|待って|いや|いえ、|やはり|やっぱり|訂正|改めて|と思いましたが|と思ったが|よく見ると|かもしれませんが|かもしれないが|잠깐|아니|다시|정정|줄 알았는데|자세히 보니|일 수도 있지만|일 수도 있으나")
     })
 }
 
@@ -410,7 +403,7 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
                 .enumerate()
                 .skip(s + 1)
                 .filter(|(_, m)| weak_ok(m))
-                .filter(|(_, m)| hedged || correction().is_match(&l[live[s].pos..m.pos]))
+                .filter(|(_, m)| hedged || corrections::any_in(&l[live[s].pos..m.pos]))
                 .map(|(k, _)| k)
                 .next_back();
             Some((

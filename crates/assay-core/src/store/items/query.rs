@@ -296,15 +296,10 @@ pub(in crate::store) fn bin_sums(which: &[usize]) -> (Vec<String>, Vec<&'static 
     let mut sums = Vec::new();
     let mut shapes = Vec::new();
     for &m in which {
-        let col = METRIC_COLUMNS[m].1;
+        let col = format!("items.{}", METRIC_COLUMNS[m].1);
         let edges = metric_edges(m);
-        let last = edges.len() - 2;
-        for (i, w) in edges.windows(2).enumerate() {
-            let hi = if i == last { "<=" } else { "<" };
-            sums.push(format!(
-                "sum(items.{col} >= {:?} AND items.{col} {hi} {:?})",
-                w[0], w[1]
-            ));
+        for cond in metrics::bar_conditions(edges, &col) {
+            sums.push(format!("sum({cond})"));
         }
         shapes.push(edges);
     }

@@ -5,6 +5,7 @@
 //! katakana folded to hiragana) so that byte offsets found by one rule are valid for the
 //! others; the folding keeps every character's byte length.
 
+pub mod corrections;
 pub mod negation;
 pub mod numbers;
 pub mod words;

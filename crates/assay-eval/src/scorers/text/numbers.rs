@@ -580,18 +580,6 @@ fn not_even(p: &str, m: &Mention) -> bool {
         .is_match(&p[m.end..])
 }
 
-fn corrections() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| {
-        Regex::new(r"\bwait\b|\bactually\b|\bno,|on second thought|looking again|counting again|いや|いえ、|と思いましたが|と思ったが|と思ったけど|かと思いきや|아니,|아니요,|줄 알았는데|줄 알았지만|생각했는데|다시 세어|다시 보니").expect("valid")
-    })
-}
-
-/// Where the last correction in a reply ends.
-fn last_correction(p: &str) -> Option<usize> {
-    corrections().find_iter(p).last().map(|m| m.end())
-}
-
 /// A number given as an addition: "one more", "another 2", "もう一人", "한 명 더".
 fn is_addition(p: &str, m: &Mention) -> bool {
     let before = &p[..m.start];
@@ -753,7 +741,7 @@ pub fn committed(
     }
     // After a correction ("wait, actually", "いや", "아니", "と思いましたが", "줄 알았는데"), the
     // numbers before it are taken back when the reply gives one after it.
-    if let Some(c) = last_correction(response) {
+    if let Some(c) = super::corrections::last_end(response) {
         if filtered.iter().any(|m| m.start >= c) {
             filtered.retain(|m| m.start >= c);
         }
