@@ -44,11 +44,18 @@ pub fn request_key(cfg: &ModelConfig, prompt: &Prompt, run_index: u32) -> String
     hex::encode(Sha256::digest(material.to_string().as_bytes()))
 }
 
-/// Judge calls are keyed on the judge model and the full judge prompt (system message first;
-/// with none the key is that of the text alone, as before system messages existed).
-pub fn judge_key(cfg: &ModelConfig, system: Option<&str>, text: &str) -> String {
+/// Judge calls are keyed on the judge model, the full judge prompt (system message first;
+/// with none the key is that of the text alone, as before system messages existed) and the
+/// run of the answering model. A judge is asked afresh in each run, as the seeds run it:
+/// JAMMEval runs every evaluation three times to see run-to-run variation and CRAG-MM averages
+/// three judge runs, so run 2's verdict on a reply is never run 1's reused. Run 1 keeps the
+/// key it had before runs were part of it.
+pub fn judge_key(cfg: &ModelConfig, system: Option<&str>, text: &str, run_index: u32) -> String {
     let judge_prompt = format!("{}{text}", system.unwrap_or(""));
-    let material = json!({"judge": cfg.model, "params": cfg.params, "prompt": judge_prompt});
+    let mut material = json!({"judge": cfg.model, "params": cfg.params, "prompt": judge_prompt});
+    if run_index > 1 {
+        material["run"] = json!(run_index);
+    }
     hex::encode(Sha256::digest(material.to_string().as_bytes()))
 }
 

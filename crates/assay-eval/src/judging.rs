@@ -49,6 +49,7 @@ pub(crate) async fn ask_judge(
     project: &Project,
     judge: &crate::model::StoredModel,
     requests: Vec<JudgeAsk>,
+    run_index: u32,
     cancel: &CancelToken,
     mut done: impl FnMut(&Project, i64, &str, std::result::Result<(String, bool), String>) -> Result<()>,
 ) -> Result<()> {
@@ -62,7 +63,7 @@ pub(crate) async fn ask_judge(
     loop {
         while set.len() < limit.max(1) && !cancel.is_cancelled() {
             let Some(ask) = queue.next() else { break };
-            let key = cache::judge_key(&judge.config, ask.system, &ask.text);
+            let key = cache::judge_key(&judge.config, ask.system, &ask.text, run_index);
             if let Some(hit) = project.response(&key)? {
                 done(project, ask.item_id, &key, Ok((hit.text, true)))?;
                 continue;
@@ -113,8 +114,9 @@ pub async fn judge_run(
     }
     let judge = crate::trust::model_for_requests(project, judge_model)?;
     judge.config.validate()?;
-    let variant = crate::prompt::Variant::parse(&project.run(run_id)?.variant)
-        .unwrap_or(crate::prompt::Variant::Original);
+    let run = project.run(run_id)?;
+    let variant =
+        crate::prompt::Variant::parse(&run.variant).unwrap_or(crate::prompt::Variant::Original);
     let identification = scorer == ScorerKind::Identification;
     let mut summary = JudgeSummary {
         run_id,
@@ -160,6 +162,7 @@ pub async fn judge_run(
         project,
         &judge,
         requests,
+        run.run_index as u32,
         &cancel,
         |project, item_id, key, reply| match reply {
             Ok((raw, from_cache)) => {

@@ -38,7 +38,8 @@ pub async fn judge_panel(
     if judges.is_empty() {
         return Err(EvalError::Config("a panel needs at least one judge".into()));
     }
-    let variant = Variant::parse(&project.run(run_id)?.variant).unwrap_or(Variant::Original);
+    let run = project.run(run_id)?;
+    let variant = Variant::parse(&run.variant).unwrap_or(Variant::Original);
     let mut out = Vec::new();
     for name in judges {
         let judge_model = crate::trust::model_for_requests(project, name)?;
@@ -92,6 +93,7 @@ pub async fn judge_panel(
             project,
             &judge_model,
             asks,
+            run.run_index as u32,
             &cancel,
             |project, item_id, key, reply| {
                 let Some((t, local)) = pending.get(&item_id) else {

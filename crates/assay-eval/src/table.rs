@@ -145,11 +145,16 @@ impl Spread {
             Self::StandardError => "SE over runs",
         }
     }
-    fn of(self, runs: &[f64]) -> f64 {
+    /// The spread of one model's runs; none with fewer than two runs, where there is no
+    /// run-to-run variation to report (not a spread of 0).
+    fn of(self, runs: &[f64]) -> Option<f64> {
+        if runs.len() < 2 {
+            return None;
+        }
         match self {
-            Self::SampleStd => std_sample(runs).unwrap_or(0.0),
-            Self::PopulationStd => std_pop(runs).unwrap_or(0.0),
-            Self::StandardError => std_sample(runs).unwrap_or(0.0) / (runs.len() as f64).sqrt(),
+            Self::SampleStd => std_sample(runs),
+            Self::PopulationStd => std_pop(runs),
+            Self::StandardError => std_sample(runs).map(|s| s / (runs.len() as f64).sqrt()),
         }
     }
 }
@@ -204,7 +209,8 @@ pub struct ModelSide {
     /// Accuracy of each run on the side's item set.
     pub runs: Vec<f64>,
     pub mean: f64,
-    pub spread: f64,
+    /// None with a single run.
+    pub spread: Option<f64>,
     /// Totals over the model's runs.
     pub unparsed: i64,
     /// Several answers offered without commitment (scored as misses).
@@ -219,8 +225,9 @@ pub struct SideStats {
     /// Items every model is scored on.
     pub items: usize,
     pub accuracy: f64,
-    /// Mean over models of each model's spread over runs.
-    pub run_spread: f64,
+    /// Mean over the models with two or more runs of each one's spread over runs; none when
+    /// no model has two.
+    pub run_spread: Option<f64>,
     pub gap: f64,
     pub models: Vec<ModelSide>,
     pub unparsed: i64,
@@ -242,7 +249,7 @@ pub struct TableRow {
     pub before: SideStats,
     pub after: SideStats,
     pub delta_accuracy: f64,
-    pub delta_run_spread: f64,
+    pub delta_run_spread: Option<f64>,
     pub delta_gap: f64,
     /// Spearman's rho between the models' mean accuracies on the two sides.
     pub rank_correlation: Option<f64>,
@@ -417,12 +424,13 @@ fn side_scores(
 pub struct SideFigures {
     /// Each model's mean accuracy over its runs, in the order given.
     pub means: Vec<f64>,
-    /// Each model's spread over its runs (the table's chosen [`Spread`]).
-    pub spreads: Vec<f64>,
+    /// Each model's spread over its runs (the table's chosen [`Spread`]); none for a model
+    /// with a single run.
+    pub spreads: Vec<Option<f64>>,
     /// The mean over models of their means.
     pub accuracy: f64,
-    /// The mean over models of their spreads.
-    pub run_spread: f64,
+    /// The mean of the spreads there are: a single-run model adds nothing, not a 0.
+    pub run_spread: Option<f64>,
     /// The best model's mean minus the worst's.
     pub gap: f64,
 }
@@ -432,10 +440,11 @@ pub fn side_figures(per_model_runs: &[Vec<f64>], spread: Spread) -> SideFigures 
         .iter()
         .map(|r| mean(r).unwrap_or(0.0))
         .collect();
-    let spreads: Vec<f64> = per_model_runs.iter().map(|r| spread.of(r)).collect();
+    let spreads: Vec<Option<f64>> = per_model_runs.iter().map(|r| spread.of(r)).collect();
+    let known: Vec<f64> = spreads.iter().flatten().copied().collect();
     SideFigures {
         accuracy: mean(&means).unwrap_or(0.0),
-        run_spread: mean(&spreads).unwrap_or(0.0),
+        run_spread: mean(&known),
         gap: means.iter().copied().fold(f64::NEG_INFINITY, f64::max)
             - means.iter().copied().fold(f64::INFINITY, f64::min),
         means,
@@ -467,7 +476,7 @@ fn side_stats(scores: &SideScores, idx: &[usize], models: &[String], spread: Spr
         per_model.push(ModelSide {
             model: m.clone(),
             mean: 0.0,
-            spread: 0.0,
+            spread: None,
             runs,
             unparsed: count(Some(Outcome::Unparsed)),
             hedged: count(Some(Outcome::Hedged)),
@@ -596,7 +605,7 @@ fn compare(
                 spread: opts.spread,
                 models: names.len(),
                 delta_accuracy: after.accuracy - before.accuracy,
-                delta_run_spread: after.run_spread - before.run_spread,
+                delta_run_spread: after.run_spread.zip(before.run_spread).map(|(a, b)| a - b),
                 delta_gap: after.gap - before.gap,
                 rank_correlation: rank_correlation(&bm, &am),
                 scorer_versions: scorer_versions.clone(),
@@ -701,6 +710,11 @@ fn headers(rows: &[TableRow]) -> Vec<String> {
     ]
 }
 
+/// A figure, or "n/a" where it does not exist (a spread of single runs).
+fn na(x: Option<f64>, show: &dyn Fn(f64) -> String) -> String {
+    x.map_or_else(|| "n/a".into(), show)
+}
+
 fn cells(r: &TableRow) -> Vec<String> {
     let p = |x: f64| format!("{:.1}", x * 100.0);
     let d = |x: f64| format!("{:+.1}", x * 100.0);
@@ -729,9 +743,9 @@ fn cells(r: &TableRow) -> Vec<String> {
             d(r.delta_accuracy),
             ci_signed(r.ci.map(|c| c.delta))
         ),
-        p(r.before.run_spread),
-        p(r.after.run_spread),
-        d(r.delta_run_spread),
+        na(r.before.run_spread, &p),
+        na(r.after.run_spread, &p),
+        na(r.delta_run_spread, &d),
         p(r.before.gap),
         p(r.after.gap),
         match r.rank_correlation {

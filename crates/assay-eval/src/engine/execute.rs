@@ -194,7 +194,7 @@ impl Shared {
             )));
         };
         let (system, prompt) = judge::judge_request(t.scorer, &t.question, &t.content, response);
-        let raw = self.ask_judge(j, system, &prompt).await?;
+        let raw = self.ask_judge(j, system, &prompt, t.run_index).await?;
         let mut s = judge::parse_judge(t.scorer, &raw, &t.content);
         s.evidence["judge_model"] = json!(self.dispatchers[j].config.name);
         Ok(s)
@@ -206,9 +206,10 @@ impl Shared {
         j: usize,
         system: Option<&str>,
         prompt: &str,
+        run_index: u32,
     ) -> std::result::Result<String, Option<String>> {
         let cfg = &self.dispatchers[j].config;
-        let key = cache::judge_key(cfg, system, prompt);
+        let key = cache::judge_key(cfg, system, prompt, run_index);
         let body = request_body(cfg, system, prompt, &[]);
         let record = cache::text_record(system, prompt);
         let (r, _) = self.call_cached(j, &key, body, record, true).await?;
@@ -228,7 +229,7 @@ impl Shared {
         let pred = local.parsed.clone().unwrap_or_default();
         let prompt = identification::judge_prompt(&t.content, &pred);
         let raw = self
-            .ask_judge(j, Some(identification::JUDGE_SYSTEM), &prompt)
+            .ask_judge(j, Some(identification::JUDGE_SYSTEM), &prompt, t.run_index)
             .await?;
         Ok(identification::judged(
             &local,

@@ -25,6 +25,8 @@ pub(super) struct Target {
     pub(super) question: Arc<str>,
     /// How the answering model's responses are read.
     pub(super) ctx: Arc<ScoreContext>,
+    /// Which run of the model this is (1-based): a judge is asked afresh in each.
+    pub(super) run_index: u32,
 }
 
 pub(super) struct Job {
@@ -287,6 +289,7 @@ impl Request<'_> {
             scorer,
             question,
             ctx: ctx.clone(),
+            run_index: run.run_index,
         };
         // A box is scored only on images in its frame that do not show it; a name only where
         // the question does not give it.

@@ -492,6 +492,56 @@ async fn a_choice_answer_without_a_letter_is_unparsed_not_wrong() {
     );
 }
 
+/// JAMMEval runs each evaluation three times and CRAG-MM averages three judge runs: a model
+/// that gives the same reply in every run still gets its judge asked once per run, so the
+/// run-to-run spread of a judged score is the judge's as well as the model's.
+#[tokio::test]
+async fn a_judge_is_asked_in_every_run_even_about_the_same_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.assay");
+    let mut p = Project::create(&path).unwrap();
+    let data = dir.path().join("hv.jsonl");
+    std::fs::write(&data, "{\"id\": \"1\", \"question_original\": \"이거 뭐야?\", \"question_explicit\": \"EXIT 표지판은 무슨 뜻?\", \"checklist\": [\"출구라고 설명\", \"방향 안내\"]}\n").unwrap();
+    assay_core::import::import_path(
+        &mut p,
+        &data,
+        &Default::default(),
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    let model = StubServer::start(StubConfig {
+        default_reply: Some(Reply::Text("출구라는 뜻입니다.".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let judge = StubServer::start(StubConfig {
+        default_reply: Some(Reply::Text("[{\"criterion\":1,\"rating\":\"met\",\"evidence\":\"출구라는 뜻\",\"justification\":\"ok\"},{\"criterion\":2,\"rating\":\"partially_met\",\"evidence\":\"\",\"justification\":\"no direction\"}]".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "m", vec![model.url.clone()], |_| {});
+    add_model(&path, "judge", vec![judge.url.clone()], |_| {});
+    let mut req = request(&["m"], 3);
+    req.datasets = vec!["hv".into()];
+    req.versions = vec![Version::Before];
+    req.judge = Some("judge".into());
+    let s = eval(&path, &req).await;
+    assert_eq!(s.progress.errors, 0);
+    assert_eq!(model.requests(), 3, "one request per run");
+    assert_eq!(
+        judge.requests(),
+        3,
+        "the same reply judged once in each run"
+    );
+    // Each run's verdicts are cached for that run: evaluating again asks nothing.
+    let again = eval(&path, &req).await;
+    assert_eq!(again.progress.errors, 0);
+    assert_eq!(judge.requests(), 3);
+}
+
 #[tokio::test]
 async fn checklist_items_are_judged_and_judgements_cached() {
     let dir = tempfile::tempdir().unwrap();

@@ -136,13 +136,19 @@ fn before_after_table_from_recorded_predictions_matches_hand_checked_values() {
     let r = &rows[0];
     let close = |a: f64, b: f64| assert!((a - b).abs() < 1e-9, "{a} vs {b}");
     close(r.before.accuracy, 7.0 / 12.0);
-    close(r.before.run_spread, 2.0 * (1.0f64 / 72.0).sqrt() / 3.0);
+    close(
+        r.before.run_spread.unwrap(),
+        2.0 * (1.0f64 / 72.0).sqrt() / 3.0,
+    );
     close(r.before.gap, 2.0 / 3.0);
     close(r.after.accuracy, 19.0 / 27.0);
-    close(r.after.run_spread, (2.0f64 / 81.0).sqrt() / 3.0);
+    close(r.after.run_spread.unwrap(), (2.0f64 / 81.0).sqrt() / 3.0);
     close(r.after.gap, 5.0 / 9.0);
     close(r.delta_accuracy, 19.0 / 27.0 - 7.0 / 12.0);
-    close(r.delta_run_spread, r.after.run_spread - r.before.run_spread);
+    close(
+        r.delta_run_spread.unwrap(),
+        r.after.run_spread.unwrap() - r.before.run_spread.unwrap(),
+    );
     close(r.rank_correlation.unwrap(), 1.0);
     assert_eq!((r.before.unparsed, r.after.unparsed), (1, 0));
     assert_eq!((r.before.items, r.after.items), (4, 3));
@@ -158,7 +164,7 @@ fn before_after_table_from_recorded_predictions_matches_hand_checked_values() {
         .find(|m| m.model == "X")
         .unwrap();
     close(
-        x.spread,
+        x.spread.unwrap(),
         (((0.5f64 - 7.0 / 12.0).powi(2) * 2.0 + (0.75f64 - 7.0 / 12.0).powi(2)) / 2.0).sqrt(),
     );
     // By operation: the removed item has no "after", so only the untouched items form a row,

@@ -41,7 +41,7 @@ fn a_rows_accuracy_spread_gap_and_rank_change_match_numpy_and_scipy() {
         let after = side_figures(&runs(&c["after"]), Spread::PopulationStd);
         for (got, exp) in [(&before, &c["expect_before"]), (&after, &c["expect_after"])] {
             close(got.accuracy, exp["accuracy"].as_f64().unwrap());
-            close(got.run_spread, exp["run_std"].as_f64().unwrap());
+            close(got.run_spread.unwrap(), exp["run_std"].as_f64().unwrap());
             close(got.gap, exp["gap"].as_f64().unwrap());
         }
         close(
@@ -59,7 +59,7 @@ fn a_hand_checked_row_and_a_side_where_every_model_ties() {
         Spread::PopulationStd,
     );
     close(f.accuracy, 1.6 / 3.0);
-    close(f.run_spread, 0.2 / 3.0);
+    close(f.run_spread.unwrap(), 0.2 / 3.0);
     close(f.gap, 0.5);
     // After: 0.6, 0.6, 0.9 ties a and b -> ranks 1.5, 1.5, 3.
     let a = side_figures(
@@ -70,6 +70,15 @@ fn a_hand_checked_row_and_a_side_where_every_model_ties() {
     close(
         rank_correlation(&f.means, &a.means).unwrap(),
         0.866_025_403_784_438_6,
+    );
+    // A model with a single run has no spread: it is left out of the mean, not counted as 0,
+    // and a side where no model has two runs has none.
+    let single = side_figures(&[vec![0.2, 0.4], vec![0.9]], Spread::SampleStd);
+    assert_eq!(single.spreads[1], None);
+    close(single.run_spread.unwrap(), (0.02f64).sqrt());
+    assert_eq!(
+        side_figures(&[vec![0.9]], Spread::PopulationStd).run_spread,
+        None
     );
     // Every model tied on one side: no rank correlation.
     assert_eq!(rank_correlation(&[0.5, 0.5], &[0.2, 0.7]), None);
