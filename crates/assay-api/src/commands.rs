@@ -75,6 +75,7 @@ macro_rules! for_each_command {
             session add_comment(id: i64, body: String) -> Vec<Comment>;
             session people() -> Vec<PersonStats>;
             session users() -> Vec<User>;
+            session role_choices(name: String) -> Vec<RoleChoice>;
             shell team_status() -> TeamStatus;
             shell team_sync() -> TeamStatus;
             shell set_team_password(password: Option<String>) -> ();

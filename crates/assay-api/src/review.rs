@@ -164,6 +164,21 @@ impl Session {
         Ok(self.project()?.users()?)
     }
 
+    /// The roles `name` can start working in on the open project, each with the reason when
+    /// not; with no project open yet, every role (the project decides when it opens).
+    pub fn role_choices(&self, name: String) -> ApiResult<Vec<assay_core::store::RoleChoice>> {
+        match &self.project {
+            Some(p) if !name.trim().is_empty() => Ok(p.role_choices(&name)?),
+            _ => Ok(Role::ALL
+                .iter()
+                .map(|&role| assay_core::store::RoleChoice {
+                    role,
+                    why_not: None,
+                })
+                .collect()),
+        }
+    }
+
     pub fn people(&self) -> ApiResult<Vec<assay_core::store::PersonStats>> {
         Ok(self.project()?.people_stats()?)
     }

@@ -55,7 +55,7 @@ pub use review::comments::{Comment, OpenMention};
 pub use review::rounds::{
     AssigneeProgress, NewRound, PersonStats, QueueEntry, RoundPurpose, RoundSummary,
 };
-pub use review::users::User;
+pub use review::users::{RoleChoice, User};
 pub use review::ReviewDecision;
 pub use suggestions::{
     Accepted, NewSuggestion, Suggestion, SuggestionFate, SuggestionReport, SuggestionStats,

@@ -90,3 +90,53 @@ fn in_a_team_the_members_table_is_the_only_source_of_roles() {
         "forbidden"
     );
 }
+
+/// The start screen's choices come from the rule `sign_in` applies: each role offered is one
+/// `sign_in` accepts, each one refused carries the reason `sign_in` gives.
+#[test]
+fn the_roles_offered_are_the_roles_sign_in_accepts() {
+    let team = || {
+        let dir = tempfile::tempdir().unwrap();
+        let p = new_project(dir.path());
+        p.sign_in("lead", Role::Auditor).unwrap();
+        p.sign_in("aiko", Role::Annotator).unwrap();
+        (dir, p)
+    };
+    // Nobody yet: the first person is the owner and may start as anything.
+    let dir = tempfile::tempdir().unwrap();
+    let empty = new_project(dir.path());
+    assert!(empty
+        .role_choices("lead")
+        .unwrap()
+        .iter()
+        .all(|c| c.why_not.is_none()));
+    for name in ["eve", "aiko", "lead"] {
+        for c in team().1.role_choices(name).unwrap() {
+            // Each choice tried on a project of its own, as signing in changes it.
+            let (_dir, q) = team();
+            let known = q.user_by_name(name).unwrap().is_some();
+            let signed = q.sign_in(name, c.role);
+            match &c.why_not {
+                None => assert_eq!(signed.unwrap().role, c.role, "{name} as {:?}", c.role),
+                // A known person is not refused: they work in their stored role instead.
+                Some(why) if known => assert_ne!(signed.unwrap().role, c.role, "{name}: {why}"),
+                Some(why) => {
+                    let err = signed.unwrap_err().to_string();
+                    assert!(err.contains(why.as_str()), "{err} / {why}");
+                }
+            }
+        }
+    }
+    let (_dir, p) = team();
+    let eve = p.role_choices("eve").unwrap();
+    let auditor = eve.iter().find(|c| c.role == Role::Auditor).unwrap();
+    assert!(auditor.why_not.as_deref().unwrap().contains("owner"));
+    let aiko = p.role_choices("aiko").unwrap();
+    assert_eq!(
+        aiko.iter()
+            .filter(|c| c.why_not.is_none())
+            .map(|c| c.role)
+            .collect::<Vec<_>>(),
+        [Role::Annotator]
+    );
+}

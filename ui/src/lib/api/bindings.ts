@@ -632,6 +632,8 @@ suggestion: number | null, };
 
 export type Role = "annotator" | "auditor" | "researcher";
 
+export type RoleChoice = { role: Role, why_not: string | null, };
+
 export type RoundPurpose = "annotate" | "review" | "audit";
 
 export type RoundQueue = { id: number, name: string, purpose: RoundPurpose, 
@@ -917,6 +919,7 @@ export const commands = {
   addComment: (id: number, body: string): Promise<Array<Comment>> => invoke<Array<Comment>>('add_comment', { id, body }),
   people: (): Promise<Array<PersonStats>> => invoke<Array<PersonStats>>('people'),
   users: (): Promise<Array<User>> => invoke<Array<User>>('users'),
+  roleChoices: (name: string): Promise<Array<RoleChoice>> => invoke<Array<RoleChoice>>('role_choices', { name }),
   teamStatus: (): Promise<TeamStatus> => invoke<TeamStatus>('team_status'),
   teamSync: (): Promise<TeamStatus> => invoke<TeamStatus>('team_sync'),
   setTeamPassword: (password: string | null): Promise<null> => invoke<null>('set_team_password', { password }),

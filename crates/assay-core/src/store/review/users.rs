@@ -15,6 +15,14 @@ pub struct User {
     pub role: Role,
 }
 
+/// A role someone may or may not start working in, and why not.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RoleChoice {
+    pub role: Role,
+    pub why_not: Option<String>,
+}
+
 impl Project {
     /// Returns the user with this name, creating it with `role` if missing. An existing user keeps
     /// the role stored for them: a role changes only through `set_role` (or, in a team, the
@@ -58,14 +66,43 @@ impl Project {
         if let Some(u) = self.user_by_name(name.trim())? {
             return Ok(u);
         }
-        if requested == Role::Auditor && self.owner()?.is_some() {
-            return Err(Error::Forbidden(format!(
+        if let Some(why) = self.new_person_may_not_be(name, requested)? {
+            return Err(Error::Forbidden(why));
+        }
+        self.ensure_user(name, requested)
+    }
+
+    /// Each role and whether `name` can start working in it here, with the reason when not:
+    /// the start screen shows the choices a person cannot take disabled, by the rule
+    /// [`Project::sign_in`] applies.
+    pub fn role_choices(&self, name: &str) -> Result<Vec<RoleChoice>> {
+        let known = self.user_by_name(name.trim())?;
+        Role::ALL
+            .iter()
+            .map(|&role| {
+                let why_not = match &known {
+                    Some(u) if u.role != role => Some(format!(
+                        "{} works here as {}: the project's owner changes a stored role",
+                        u.name,
+                        u.role.as_str()
+                    )),
+                    Some(_) => None,
+                    None => self.new_person_may_not_be(name, role)?,
+                };
+                Ok(RoleChoice { role, why_not })
+            })
+            .collect()
+    }
+
+    /// Why a person new to the project may not start as `role`, if they may not.
+    fn new_person_may_not_be(&self, name: &str, role: Role) -> Result<Option<String>> {
+        Ok((role == Role::Auditor && self.owner()?.is_some()).then(|| {
+            format!(
                 "{} is new here: only the project's owner can make someone an auditor \
                  (assay users set-role)",
                 name.trim()
-            )));
-        }
-        self.ensure_user(name, requested)
+            )
+        }))
     }
 
     /// The owner or an auditor gives a person a role. In a team the members table is the only
