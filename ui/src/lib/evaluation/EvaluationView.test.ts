@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render } from '@testing-library/svelte';
+import { cleanup, fireEvent, render } from '@testing-library/svelte';
 
 // vi.mock is hoisted above the module's other statements, so what it uses is hoisted too.
 const { calls, answer } = vi.hoisted(() => {
@@ -16,7 +16,15 @@ vi.mock('../api/client', () => ({
   api: {
     models: answer('models', []),
     evalStatus: answer('evalStatus', { running: false, form: null }),
-    dashboard: answer('dashboard', null),
+    dashboard: answer('dashboard', {
+      rows: [{
+        dataset: 'refcoco', group: null, scorer: 'soft_match', scorer_label: 'soft match v2', source: 'live',
+        items_before: 3, items_after: 3, accuracy_before: 0.5, accuracy_after: 0.6, delta: 0.1, rank_correlation: null,
+        models: [{ model: 'm', before: 0.5, after: 0.6, rank_before: 1, rank_after: 1 }],
+        unparsed_before: 0, unparsed_after: 0, hedged_before: 0, hedged_after: 0,
+      }], operations: [], failure_tags: [], grounding_by_ref: [], grounding_by_size: [], distractors: [],
+      markdown: '', csv: '', latex: '',
+    }),
     stageTable: answer('stageTable', null),
     runList: answer('runList', []),
     estimateEval: answer('estimateEval', null),
@@ -47,5 +55,21 @@ describe('Evaluation view', () => {
     await vi.advanceTimersByTimeAsync(400);
     expect(calls.evalStatus).toBe(2);
     expect(calls.dashboard).toBe(1);
+  });
+});
+
+describe('Evaluation view with nothing run yet', () => {
+  it('says what would fill each empty chart and sets up the run that would', async () => {
+    const { getByTestId } = render(EvaluationView, {
+      datasets: [{ id: 1, name: 'refcoco', layout: 'jsonl', source_path: null, imported_at: '', item_count: 3 }], visible: true, onRunFinished: vi.fn(), onOpenItem: vi.fn(),
+    });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(getByTestId('empty-grounding').textContent).toContain('grounding scorer');
+    expect(getByTestId('empty-distractors').textContent).toContain('multiple-choice');
+    expect(getByTestId('empty-rank-change').textContent).toContain('two or more models');
+    expect(getByTestId('empty-operations').textContent).toContain('operation');
+    await fireEvent.click(getByTestId('empty-grounding-action'));
+    expect((getByTestId('run-scorer-select') as HTMLSelectElement).value).toBe('grounding');
+    expect((getByTestId('run-dataset-refcoco') as HTMLInputElement).checked).toBe(true);
   });
 });
