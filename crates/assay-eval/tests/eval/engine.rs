@@ -492,11 +492,14 @@ async fn a_choice_answer_without_a_letter_is_unparsed_not_wrong() {
     );
 }
 
-/// JAMMEval runs each evaluation three times and CRAG-MM averages three judge runs: a model
-/// that gives the same reply in every run still gets its judge asked once per run, so the
-/// run-to-run spread of a judged score is the judge's as well as the model's.
-#[tokio::test]
-async fn a_judge_is_asked_in_every_run_even_about_the_same_reply() {
+/// A one-item HAERAE-style checklist project with a stub model "m" that always gives the same
+/// reply and a stub judge "judge" rating the two criteria met and partially met.
+async fn checklist_with_a_judge() -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    StubServer,
+    StubServer,
+) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("p.assay");
     let mut p = Project::create(&path).unwrap();
@@ -524,6 +527,15 @@ async fn a_judge_is_asked_in_every_run_even_about_the_same_reply() {
     .unwrap();
     add_model(&path, "m", vec![model.url.clone()], |_| {});
     add_model(&path, "judge", vec![judge.url.clone()], |_| {});
+    (dir, path, model, judge)
+}
+
+/// JAMMEval runs each evaluation three times and CRAG-MM averages three judge runs: a model
+/// that gives the same reply in every run still gets its judge asked once per run, so the
+/// run-to-run spread of a judged score is the judge's as well as the model's.
+#[tokio::test]
+async fn a_judge_is_asked_in_every_run_even_about_the_same_reply() {
+    let (_dir, path, model, judge) = checklist_with_a_judge().await;
     let mut req = request(&["m"], 3);
     req.datasets = vec!["hv".into()];
     req.versions = vec![Version::Before];
@@ -544,33 +556,7 @@ async fn a_judge_is_asked_in_every_run_even_about_the_same_reply() {
 
 #[tokio::test]
 async fn checklist_items_are_judged_and_judgements_cached() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("p.assay");
-    let mut p = Project::create(&path).unwrap();
-    let data = dir.path().join("hv.jsonl");
-    std::fs::write(&data, "{\"id\": \"1\", \"question_original\": \"이거 뭐야?\", \"question_explicit\": \"EXIT 표지판은 무슨 뜻?\", \"checklist\": [\"출구라고 설명\", \"방향 안내\"]}\n").unwrap();
-    assay_core::import::import_path(
-        &mut p,
-        &data,
-        &Default::default(),
-        &mut |_| {},
-        &AtomicBool::new(false),
-    )
-    .unwrap();
-    let model = StubServer::start(StubConfig {
-        default_reply: Some(Reply::Text("출구라는 뜻입니다.".into())),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    let judge = StubServer::start(StubConfig {
-        default_reply: Some(Reply::Text("[{\"criterion\":1,\"rating\":\"met\",\"evidence\":\"출구라는 뜻\",\"justification\":\"ok\"},{\"criterion\":2,\"rating\":\"partially_met\",\"evidence\":\"\",\"justification\":\"no direction\"}]".into())),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    add_model(&path, "m", vec![model.url.clone()], |_| {});
-    add_model(&path, "judge", vec![judge.url.clone()], |_| {});
+    let (_dir, path, _model, judge) = checklist_with_a_judge().await;
     let mut req = request(&["m"], 1);
     req.datasets = vec!["hv".into()];
     req.versions = vec![Version::Before];
