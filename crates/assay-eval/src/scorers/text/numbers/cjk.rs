@@ -1,0 +1,219 @@
+//! Japanese numerals and counters (五, 十二, 三つ, ひとり, 4人) and Korean native numerals (다섯,
+//! 세 개, 열두 마리).
+
+use super::*;
+use crate::scorers::text::{char_at, char_before, is_hangul, is_kanji};
+
+/// Japanese counters (and units) that may follow a numeral.
+pub(super) const JA_COUNTERS: &str = "段号頁周缶膳錠束人匹頭羽個本枚台冊歳才回件杯着足軒階名分秒時日月年度円倍割点位体機隻粒輪脚組種色列行文字箇ヶ週曲品通棟戸基冊両席";
+
+/// Korean counters that may follow a native numeral.
+pub(super) const KO_COUNTERS: &[&str] = &[
+    "명", "개", "마리", "대", "권", "잔", "장", "살", "번", "사람", "그루", "송이", "채", "척",
+    "자루", "켤레", "벌", "가지", "군데", "곳", "층", "줄", "쌍", "조각", "병", "통", "봉지", "알",
+    "분", "시간", "달", "칸", "개의", "명의",
+];
+
+/// Korean particles and copulas that may end a word after a standalone numeral.
+pub(super) const KO_ENDINGS: &[&str] = &[
+    "",
+    "이",
+    "가",
+    "은",
+    "는",
+    "을",
+    "를",
+    "입니다",
+    "이에요",
+    "예요",
+    "요",
+    "이다",
+    "다",
+    "도",
+    "뿐",
+    "만",
+    "이요",
+    "이야",
+    "야",
+    "입니까",
+    "인",
+    "이고",
+    "고",
+];
+
+pub(super) const KO_TENS: &[(&str, f64)] = &[
+    ("스물", 20.0),
+    ("스무", 20.0),
+    ("서른", 30.0),
+    ("마흔", 40.0),
+    ("쉰", 50.0),
+    ("열", 10.0),
+];
+
+/// Korean units: (word, value, standalone form?). Short forms (한, 두, 세, 네) need a counter.
+pub(super) const KO_UNITS: &[(&str, f64, bool)] = &[
+    ("하나", 1.0, true),
+    ("둘", 2.0, true),
+    ("셋", 3.0, true),
+    ("넷", 4.0, true),
+    ("다섯", 5.0, true),
+    ("여섯", 6.0, true),
+    ("일곱", 7.0, true),
+    ("여덟", 8.0, true),
+    ("아홉", 9.0, true),
+    ("한", 1.0, false),
+    ("두", 2.0, false),
+    ("세", 3.0, false),
+    ("네", 4.0, false),
+];
+
+pub(super) const JA_KANA: &[(&str, f64)] = &[
+    ("ひとつ", 1.0),
+    ("ふたつ", 2.0),
+    ("みっつ", 3.0),
+    ("よっつ", 4.0),
+    ("いつつ", 5.0),
+    ("むっつ", 6.0),
+    ("ななつ", 7.0),
+    ("やっつ", 8.0),
+    ("ここのつ", 9.0),
+    ("ひとり", 1.0),
+    ("ふたり", 2.0),
+    ("ぜろ", 0.0),
+];
+
+pub(super) fn kanji_digit(c: char) -> Option<u32> {
+    "〇一二三四五六七八九"
+        .chars()
+        .position(|d| d == c)
+        .map(|i| i as u32)
+}
+
+pub(super) fn kanji_mentions(p: &str) -> Vec<Mention> {
+    let is_num = |c: char| kanji_digit(c).is_some() || "十百千万".contains(c);
+    let mut out = Vec::new();
+    let mut iter = p.char_indices().peekable();
+    while let Some((start, c)) = iter.next() {
+        if !is_num(c) {
+            continue;
+        }
+        let mut end = start + c.len_utf8();
+        let mut run = vec![c];
+        while let Some(&(i, n)) = iter.peek() {
+            if !is_num(n) {
+                break;
+            }
+            run.push(n);
+            end = i + n.len_utf8();
+            iter.next();
+        }
+        // Inside a word (唯一, 一緒, 統一): not a number. After another kanji only 一 is part
+        // of a word; 午後三時 is three o'clock.
+        let before =
+            run == ['一'] && char_before(p, start).is_some_and(|b| is_kanji(b) && !is_num(b));
+        let after = char_at(p, end).is_some_and(|a| is_kanji(a) && !JA_COUNTERS.contains(a));
+        if before || after {
+            continue;
+        }
+        if let Some(v) = kanji_value(&run) {
+            out.push(Mention {
+                value: v,
+                start,
+                end,
+                digits: false,
+            });
+        }
+    }
+    out
+}
+
+/// 十二 = 12, 二十 = 20, 三百五 = 305, 二〇二四 = 2024.
+pub(super) fn kanji_value(run: &[char]) -> Option<f64> {
+    if run.iter().all(|c| kanji_digit(*c).is_some()) {
+        let s: String = run
+            .iter()
+            .map(|c| char::from_digit(kanji_digit(*c).unwrap_or(0), 10).unwrap_or('0'))
+            .collect();
+        return s.parse().ok();
+    }
+    let (mut total, mut section, mut digit) = (0u64, 0u64, 0u64);
+    for c in run {
+        match c {
+            '十' => {
+                section += digit.max(1) * 10;
+                digit = 0;
+            }
+            '百' => {
+                section += digit.max(1) * 100;
+                digit = 0;
+            }
+            '千' => {
+                section += digit.max(1) * 1000;
+                digit = 0;
+            }
+            '万' => {
+                total += (section + digit).max(1) * 10_000;
+                section = 0;
+                digit = 0;
+            }
+            c => digit = kanji_digit(*c)? as u64,
+        }
+    }
+    Some((total + section + digit) as f64)
+}
+
+pub(super) fn korean_mentions(p: &str) -> Vec<Mention> {
+    let mut out = Vec::new();
+    for (start, c) in p.char_indices() {
+        if !is_hangul(c) || char_before(p, start).is_some_and(is_hangul) {
+            continue;
+        }
+        let word_end = p[start..]
+            .char_indices()
+            .find(|(_, c)| !is_hangul(*c))
+            .map(|(i, _)| start + i)
+            .unwrap_or(p.len());
+        let word = &p[start..word_end];
+        if word.starts_with("하나도") || word.starts_with("아무도") {
+            out.push(Mention {
+                value: 0.0,
+                start,
+                end: start + "하나도".len(),
+                digits: false,
+            });
+            continue;
+        }
+        let (mut value, mut len, mut standalone) = (0.0, 0, true);
+        if let Some((w, v)) = KO_TENS.iter().find(|(w, _)| word.starts_with(w)) {
+            value = *v;
+            len = w.len();
+            standalone = *w != "스무" && *w != "열";
+        }
+        if let Some((w, v, alone)) = KO_UNITS.iter().find(|(w, _, _)| word[len..].starts_with(w)) {
+            value += v;
+            len += w.len();
+            standalone = *alone;
+        }
+        if len == 0 {
+            continue;
+        }
+        let rest = &word[len..];
+        let next_word = p[word_end..].trim_start_matches(' ');
+        let counter = |s: &str| KO_COUNTERS.iter().any(|k| s.starts_with(k));
+        let ok = (standalone && KO_ENDINGS.contains(&rest))
+            || counter(rest)
+            || (rest.is_empty()
+                && word_end < p.len()
+                && p[word_end..].starts_with(' ')
+                && counter(next_word));
+        if ok {
+            out.push(Mention {
+                value,
+                start,
+                end: start + len,
+                digits: false,
+            });
+        }
+    }
+    out
+}

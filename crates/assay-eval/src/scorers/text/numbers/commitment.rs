@@ -1,0 +1,386 @@
+//! Which number a reply commits to: the rules of the module notes, in order.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::*;
+use crate::scorers::text::{is_hangul, is_kanji};
+
+pub(super) fn statement_marks() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(r"(?:answer|total|altogether|in all|final count|count is|so|therefore|thus|hence|overall|答え|正解|合計|全部で|計|よって|したがって|つまり|最終的|のは|정답|답은|답:|총|모두|합계|따라서|그러므로|결론|것은)").expect("valid")
+    })
+}
+
+pub(super) fn total_before() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(r"(?:of the|out of|of all(?: the)?|among(?: the)?|from the)\s*$").expect("valid")
+    })
+}
+
+pub(super) fn total_after() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| Regex::new(r"^\s*\S{0,3}?\s*(?:中|のうち|の中|중|가운데)").expect("valid"))
+}
+
+/// The end of a number's counter or unit written straight after it ("4개가", "4人"), so that
+/// a denial after the unit governs the number.
+pub(super) fn unit_end(p: &str, end: usize) -> usize {
+    let mut e = end;
+    for c in p[end..].chars() {
+        if is_kanji(c) || is_hangul(c) || c == '%' {
+            e += c.len_utf8();
+        } else {
+            break;
+        }
+    }
+    e
+}
+
+pub(super) fn year_like(m: &Mention) -> bool {
+    m.digits
+        && m.value.fract() == 0.0
+        && (1000.0..=2999.0).contains(&m.value)
+        && m.end - m.start == 4
+}
+
+/// A first impression the reply takes back ("at first I thought 6", "ぱっと見6台", "처음에 6개").
+pub(super) fn retracted(p: &str, m: &Mention) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let clause_start = p[..m.start]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| matches!(c, ',' | '.' | ';' | '!' | '?' | '\n' | '、' | '。'))
+        .map(|(i, c)| i + c.len_utf8())
+        .unwrap_or(0);
+    // A contrast starts the clause that corrects the impression ("6개 같지만 ... 7개").
+    let clause_start = [" but ", "however", "지만", "는데", "けど", "けれど", "のに"]
+        .iter()
+        .filter_map(|w| {
+            p[clause_start..m.start]
+                .rfind(w)
+                .map(|i| clause_start + i + w.len())
+        })
+        .max()
+        .unwrap_or(clause_start);
+    R.get_or_init(|| {
+        Regex::new(r"at first|initially|first glance|originally|i thought|looked like|looks like|最初|はじめ|初め|ぱっと見|一見|처음|언뜻|얼핏").expect("valid")
+    })
+    .is_match(&p[clause_start..m.start])
+}
+
+/// "한 마리도 없습니다", "一人もいません": not even one, a count of zero.
+pub(super) fn not_even(p: &str, m: &Mention) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    m.value == 1.0
+        && R.get_or_init(|| {
+            Regex::new(
+                r"^\s*[^\s.,。、]*?(?:도\s*(?:없|안 |보이지)|も(?:いな|いま|な|あり|見当たら))",
+            )
+            .expect("valid")
+        })
+        .is_match(&p[m.end..])
+}
+
+/// A number given as an addition: "one more", "another 2", "もう一人", "한 명 더".
+pub(super) fn is_addition(p: &str, m: &Mention) -> bool {
+    let before = &p[..m.start];
+    let after = &p[unit_end(p, m.end)..];
+    before.trim_end().ends_with("another")
+        || before.ends_with("もう")
+        || after.starts_with(" more")
+        || after.trim_start().starts_with("더")
+        || (after.starts_with(' ')
+            && after[1..]
+                .split(' ')
+                .nth(1)
+                .is_some_and(|w| w.starts_with('더'))
+            && !after[1..].starts_with(|c: char| c.is_ascii()))
+}
+
+/// Words after a number that say what it counts are not the asked noun: "3 dogs" when the
+/// question counts cats. Function words and a bare number count nothing.
+pub(super) fn counts_other(p: &str, m: &Mention) -> bool {
+    const FUNCTION: &[&str] = &[
+        "and", "or", "of", "in", "on", "at", "is", "are", "was", "were", "there", "but", "also",
+        "the", "a", "an", "total", "more", "other", "than", "to", "from", "with", "by", "it",
+        "that", "this", "so", "i", "we", "you", "they",
+    ];
+    let mut to = (m.end + 24).min(p.len());
+    while !p.is_char_boundary(to) {
+        to -= 1;
+    }
+    let after = p[m.end..to]
+        .split([',', '.', '、', '。', ';', '\n'])
+        .next()
+        .unwrap_or("");
+    match after
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .find(|w| !w.is_empty())
+    {
+        Some(w) => after.trim_start().starts_with(w) && !FUNCTION.contains(&w),
+        None => false,
+    }
+}
+
+/// The noun a counting question asks about: "how many cats" → "cat", "車は何台" → "車",
+/// "의자는 몇 개" → "의자".
+pub(super) fn asked_noun(q: &str) -> Option<String> {
+    static R: OnceLock<[Regex; 3]> = OnceLock::new();
+    let [en, ja, ko] = R.get_or_init(|| {
+        [
+            Regex::new(r"how many ([a-z]+)").expect("valid"),
+            Regex::new(r"([^\s、。はがのをにで]+)(?:は|が)(?:何|いくつ|どれくらい)")
+                .expect("valid"),
+            Regex::new(r"([^\s]+?)(?:은|는|이|가)\s*몇").expect("valid"),
+        ]
+    });
+    if let Some(c) = en.captures(q) {
+        let w = c[1].to_string();
+        let stem = w
+            .strip_suffix("es")
+            .filter(|s| s.len() >= 3)
+            .or_else(|| w.strip_suffix('s'))
+            .unwrap_or(&w);
+        return Some(stem.to_string());
+    }
+    ja.captures(q)
+        .or_else(|| ko.captures(q))
+        .map(|c| c[1].to_string())
+}
+
+/// Whether the words right after (English) or right before (Japanese, Korean) a number name
+/// the noun.
+pub(super) fn counts_noun(p: &str, m: &Mention, noun: &str) -> bool {
+    let mut to = (m.end + 24).min(p.len());
+    while !p.is_char_boundary(to) {
+        to -= 1;
+    }
+    let mut from = m.start.saturating_sub(15);
+    while !p.is_char_boundary(from) {
+        from += 1;
+    }
+    let after = &p[m.end..to];
+    let after = after
+        .split([',', '.', '、', '。', ';'])
+        .next()
+        .unwrap_or("");
+    // Up to the next number: "3 dogs and 2 cats" counts dogs with 3.
+    let after = after
+        .split(|c: char| c.is_ascii_digit())
+        .next()
+        .unwrap_or("");
+    let before = &p[from..m.start];
+    let before = before
+        .rsplit([',', '.', '、', '。', ';'])
+        .next()
+        .unwrap_or("");
+    if noun.is_ascii() {
+        after
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|w| !w.is_empty())
+            .take(3)
+            .any(|w| w.starts_with(noun))
+    } else {
+        before.contains(noun) || after.contains(noun)
+    }
+}
+
+/// The number a reply commits to, with the rule that chose it (see the module notes).
+pub fn committed(
+    response: &str,
+    question: Option<&str>,
+    reference: f64,
+) -> Option<(f64, &'static str)> {
+    let ms: Vec<Mention> = mentions(response)
+        .into_iter()
+        .map(|m| {
+            if not_even(response, &m) {
+                Mention { value: 0.0, ..m }
+            } else {
+                m
+            }
+        })
+        .collect();
+    let kept: Vec<Mention> = ms
+        .iter()
+        .copied()
+        .filter(|m| {
+            crate::scorers::text::negation::denied(response, m.start, unit_end(response, m.end))
+                .is_none()
+        })
+        .filter(|m| !retracted(response, m))
+        .collect();
+    let mut kept = kept;
+    drop_counting_aloud(response, &mut kept, true);
+    if kept.is_empty() {
+        return None;
+    }
+    let asked: Vec<f64> = question
+        .map(|q| mentions(q).iter().map(|m| m.value).collect())
+        .unwrap_or_default();
+    let ref_is_year = reference.fract() == 0.0 && (1000.0..=2999.0).contains(&reference);
+    let mut filtered: Vec<Mention> = kept
+        .iter()
+        .copied()
+        .filter(|m| !asked.contains(&m.value))
+        .filter(|m| {
+            !total_before().is_match(&response[..m.start])
+                && !total_after().is_match(&response[m.end..])
+        })
+        .filter(|m| ref_is_year || !year_like(m))
+        .collect();
+    // A year answers "when"; a count, an age or a duration answers the rest.
+    if ref_is_year && filtered.iter().any(year_like) {
+        filtered.retain(year_like);
+    }
+    drop_counting_aloud(response, &mut filtered, false);
+    // "One more", "another", "もう一人", "한 명 더": an addition, not the count.
+    let additive: Vec<Mention> = filtered
+        .iter()
+        .copied()
+        .filter(|m| !is_addition(response, m))
+        .collect();
+    if !additive.is_empty() {
+        filtered = additive;
+    }
+    // After a correction ("wait, actually", "いや", "아니", "と思いましたが", "줄 알았는데"), the
+    // numbers before it are taken back when the reply gives one after it.
+    if let Some(c) = crate::scorers::text::corrections::last_end(response) {
+        if filtered.iter().any(|m| m.start >= c) {
+            filtered.retain(|m| m.start >= c);
+        }
+    }
+    let mut cands = if filtered.is_empty() { kept } else { filtered };
+    // "45 - 22 = 23": the operands of a calculation are out when its result is there.
+    let is_result = |m: &Mention| response[..m.start].trim_end().ends_with('=');
+    if cands.iter().any(is_result) {
+        let operands: Vec<Mention> = cands
+            .iter()
+            .copied()
+            .filter(|m| {
+                let rest = response[unit_end(response, m.end)..].trim_start();
+                rest.starts_with(['+', '-', '−', '×', '*', '/', '÷', '=', 'x'])
+            })
+            .collect();
+        cands.retain(|m| !operands.contains(m));
+    }
+    // The number right after the last answer statement in its sentence.
+    let mut stated: Option<Mention> = None;
+    for mark in statement_marks().find_iter(response) {
+        let word_start =
+            mark.start() == 0 || !response.as_bytes()[mark.start() - 1].is_ascii_alphabetic();
+        let word_end = response
+            .as_bytes()
+            .get(mark.end())
+            .is_none_or(|b| !b.is_ascii_alphabetic());
+        if !(word_start && word_end) {
+            continue;
+        }
+        let next = cands.iter().find(|m| {
+            m.start >= mark.end()
+                && !response[mark.end()..m.start].contains(['.', '。', '\n', '!', '?'])
+        });
+        if let Some(m) = next {
+            stated = Some(*m);
+        }
+    }
+    // "4 of them", "2 of which", "そのうち2人", "그중 2명": the part counted from a whole.
+    if let Some(m) = cands.iter().rev().find(|m| partitive(response, m)) {
+        if stated.is_none_or(|s| s.start < m.start) {
+            stated = Some(*m);
+        }
+    }
+    // "3 or 4 birds", "3-4", "5匹か6匹": several numbers offered, none committed to.
+    if let Some(m) = stated.or(cands.first().copied()) {
+        if offered_range(response, &m) {
+            return Some((f64::NAN, HEDGE_RULE));
+        }
+    }
+    // Else the numbers that count what the question asks about, when others count other things.
+    if let (None, Some(noun)) = (stated, question.and_then(asked_noun)) {
+        let counting: Vec<Mention> = cands
+            .iter()
+            .copied()
+            .filter(|m| counts_noun(response, m, &noun))
+            .collect();
+        if !counting.is_empty() {
+            // Japanese and Korean write the noun before its count: numbers that do not count
+            // the asked noun count something else ("大人が3人、子どもが2人").
+            let cjk = !noun.is_ascii();
+            cands.retain(|m| counting.contains(m) || (!cjk && !counts_other(response, m)));
+        }
+    }
+    match stated {
+        Some(m) => Some((m.value, "the number of the last answer statement")),
+        None => Some((cands[0].value, "the number the reply leads with")),
+    }
+}
+
+/// The rule of a reply that offers several numbers ("3 or 4"): a hedge, its own outcome.
+pub const HEDGE_RULE: &str = "several numbers offered (a hedge)";
+
+pub(super) fn partitive(p: &str, m: &Mention) -> bool {
+    static R: OnceLock<[Regex; 2]> = OnceLock::new();
+    let [after, before] = R.get_or_init(|| {
+        [
+            Regex::new(r"^\s+of\s+(?:them|those|these|which|whom)\b").expect("valid"),
+            Regex::new(r"(?:そのうち|うち|その中で|그중|그 중|그중에|이 중)\s*[^\s、。,.]{0,8}$")
+                .expect("valid"),
+        ]
+    });
+    let mut from = m.start.saturating_sub(30);
+    while !p.is_char_boundary(from) {
+        from += 1;
+    }
+    after.is_match(&p[m.end..]) || before.is_match(&p[from..m.start])
+}
+
+pub(super) fn offered_range(p: &str, m: &Mention) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(r"^[^\s:：0-9.]{0,3}?\s*(?:\bor\b|\bto\b|-|–|~|〜|か|또는|혹은|아니면|이나|나)\s*[0-9一二三四五六七八九十]").expect("valid")
+    })
+    .is_match(&p[m.end..])
+}
+
+/// "1, 2, 3, 4": a run of consecutive counts from one keeps only its last number.
+/// A count that trails off ("3, 4, 5... there appear to be") keeps nothing: it never arrived.
+pub(super) fn drop_counting_aloud(p: &str, ms: &mut Vec<Mention>, drop_unfinished: bool) {
+    let mut i = 0;
+    while i < ms.len() {
+        if ms[i].value == 1.0 {
+            let mut j = i;
+            while j + 1 < ms.len() && ms[j + 1].value == ms[j].value + 1.0 {
+                j += 1;
+            }
+            if j - i >= 2 {
+                let rest = &p[ms[j].end..];
+                let unfinished = rest.starts_with("...") || rest.starts_with('…');
+                ms.drain(
+                    i..if unfinished && drop_unfinished {
+                        j + 1
+                    } else {
+                        j
+                    },
+                );
+                if !unfinished || drop_unfinished {
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// A reply that says nothing is there ("none", "there are no dogs", "いません", "없습니다").
+pub fn says_absence(p: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(r"\b(?:none|zero|nobody|no one|not any|n't any|no [a-z]+)\b|いない|いません|ありません|ない|なし|見当たらな|없|아무도|하나도").expect("valid")
+    })
+    .is_match(p)
+}

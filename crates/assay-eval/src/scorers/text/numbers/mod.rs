@@ -1,0 +1,255 @@
+//! Numbers as a reply states them, and which one it commits to.
+//!
+//! A number is written in digits ("1,234", "3.5", "４"), in English words ("twenty-one", "a
+//! dozen", "none"), in Japanese numerals and counters (五, 十二, 三つ, ひとり, 4人) or in Korean
+//! native numerals (다섯, 세 개, 네 명, 열두 마리). Which number a reply commits to
+//! ([`committed`]), in order:
+//! 1. numbers a denial governs are out ("not 4 but 5", "4ではなく5", "4가 아니라 5");
+//! 2. numbers that only restate the question are out ("3月の降水量は117mmです" for "3月の降水量は？");
+//! 3. totals a count is taken from are out ("of the 10 people, 4 ...", "10人中4人");
+//! 4. counting aloud keeps only where it ends ("1, 2, 3, 4: four birds"), and nothing when it
+//!    trails off ("3, 4, 5... there appear to be");
+//! 5. a year is out when the reference is not a year ("built in 1998, it is 26 years old");
+//! 6. then the number in the last **answer statement** ("the answer is", "in total", "so",
+//!    答え, 合計, 全部で, 정답, 총, 모두 ...), else the number the reply **leads with**.
+//!
+//! When every number is ruled out by 2-5, those rules are not applied (a reply that only restates
+//! still answers).
+
+mod cjk;
+mod commitment;
+mod digits;
+mod english;
+
+use cjk::*;
+pub use commitment::{committed, says_absence, HEDGE_RULE};
+use digits::*;
+use english::*;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Mention {
+    pub value: f64,
+    pub start: usize,
+    pub end: usize,
+    /// Written in digits (years are only recognised in digits or before 年/년).
+    pub digits: bool,
+}
+
+/// Every number in a prepared text, in order.
+pub fn mentions(p: &str) -> Vec<Mention> {
+    let mut out = digit_mentions(p);
+    out.extend(english_mentions(p));
+    out.extend(kanji_mentions(p));
+    out.extend(korean_mentions(p));
+    for (w, v) in JA_KANA {
+        for (i, _) in p.match_indices(w) {
+            out.push(Mention {
+                value: *v,
+                start: i,
+                end: i + w.len(),
+                digits: false,
+            });
+        }
+    }
+    out.sort_by_key(|m| m.start);
+    // An overlap (a kana word inside a longer one) keeps the first found.
+    let mut kept: Vec<Mention> = Vec::with_capacity(out.len());
+    for m in out {
+        if kept.last().is_none_or(|k| m.start >= k.end) {
+            kept.push(m);
+        }
+    }
+    kept
+}
+
+/// A reference that is one number (with at most a short unit or noun: "80人", "5 apples",
+/// "다섯 명", "two"): its value.
+pub fn numeric_reference(p: &str) -> Option<f64> {
+    let ms = mentions(p);
+    let [m] = ms.as_slice() else {
+        return None;
+    };
+    let rest = format!("{} {}", &p[..m.start], &p[m.end..]);
+    let latin: Vec<&str> = rest
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let other = rest
+        .chars()
+        .filter(|c| !c.is_ascii() && !c.is_whitespace())
+        .count();
+    (latin.len() <= 2
+        && latin.iter().map(|w| w.len()).sum::<usize>() <= 14
+        && other <= 4
+        && (latin.is_empty() || other == 0))
+        .then_some(m.value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::prepare;
+    use super::*;
+
+    fn values(s: &str) -> Vec<f64> {
+        mentions(&prepare(s)).iter().map(|m| m.value).collect()
+    }
+
+    fn pick(resp: &str, q: Option<&str>, r: f64) -> Option<f64> {
+        committed(&prepare(resp), q.map(prepare).as_deref(), r).map(|x| x.0)
+    }
+
+    #[test]
+    fn numbers_in_every_script() {
+        assert_eq!(values("1,234 and 3.5 and -2"), vec![1234.0, 3.5, -2.0]);
+        assert_eq!(
+            values("twenty-one birds and one hundred and five cars"),
+            vec![21.0, 105.0]
+        );
+        assert_eq!(values("五人と十二匹と三つ"), vec![5.0, 12.0, 3.0]);
+        assert_eq!(values("唯一の一緒"), Vec::<f64>::new());
+        assert_eq!(values("午後三時です"), vec![3.0]);
+        assert_eq!(
+            values("다섯 명, 세 개, 열두 마리, 둘이"),
+            vec![5.0, 3.0, 12.0, 2.0]
+        );
+        assert_eq!(values("세계에서 네, 맞습니다"), Vec::<f64>::new());
+        assert_eq!(values("mp3 h2o"), Vec::<f64>::new());
+        assert_eq!(values("the one on the left has 3"), vec![3.0]);
+        assert_eq!(values("ひとりとふたつ"), vec![1.0, 2.0]);
+    }
+
+    #[test]
+    fn the_number_a_reply_commits_to() {
+        assert_eq!(pick("There are 3 dogs and 2 cats.", None, 3.0), Some(3.0));
+        assert_eq!(pick("Not 4 but 5.", None, 5.0), Some(5.0));
+        assert_eq!(
+            pick("Of the 10 people, 4 are wearing hats.", None, 4.0),
+            Some(4.0)
+        );
+        assert_eq!(
+            pick("10人中4人が帽子をかぶっています", None, 4.0),
+            Some(4.0)
+        );
+        assert_eq!(
+            pick("Built in 1998, it is 26 years old.", None, 26.0),
+            Some(26.0)
+        );
+        assert_eq!(
+            pick("Built in 1998, it is 26 years old.", None, 1998.0),
+            Some(1998.0)
+        );
+        assert_eq!(pick("1, 2, 3, 4 — four birds.", None, 4.0), Some(4.0));
+        assert_eq!(
+            pick("Counting: 1, 2, 3, 4, 5... there appear to be", None, 5.0),
+            None
+        );
+        assert_eq!(
+            pick("**Four.** Four people are visible.", None, 4.0),
+            Some(4.0)
+        );
+        assert_eq!(pick("There is only one cat.", None, 1.0), Some(1.0));
+        assert_eq!(
+            pick(
+                "There are 6 people, and 4 of them are wearing hats.",
+                None,
+                4.0
+            ),
+            Some(4.0)
+        );
+        assert_eq!(pick("So, 45 - 22 = 23.", None, 23.0), Some(23.0));
+        assert_eq!(
+            pick(
+                "大人が3人、子どもが2人います。",
+                Some("子どもは何人いますか？"),
+                2.0
+            ),
+            Some(2.0)
+        );
+        assert!(pick("There are 3 or 4 birds.", None, 3.0).is_some_and(f64::is_nan));
+        assert_eq!(
+            pick("3月の降水量は117mmです。", Some("3月の降水量は？"), 117.0),
+            Some(117.0)
+        );
+        assert_eq!(
+            pick("At first I saw 6, but the answer is 7.", None, 7.0),
+            Some(7.0)
+        );
+        assert_eq!(pick("4ではなく5です", None, 5.0), Some(5.0));
+        assert_eq!(pick("4개가 아니라 5개입니다", None, 5.0), Some(5.0));
+        assert_eq!(
+            pick(
+                "I can see 3 dogs and 2 cats.",
+                Some("How many cats are there?"),
+                2.0
+            ),
+            Some(2.0)
+        );
+        assert_eq!(
+            pick("At first I thought 6, but there are 8 apples.", None, 6.0),
+            Some(8.0)
+        );
+        assert_eq!(
+            pick("1998年に建てられたので、築26年です。", None, 26.0),
+            Some(26.0)
+        );
+        assert_eq!(
+            pick("築26年なので、1998年ごろの建築です。", None, 1998.0),
+            Some(1998.0)
+        );
+        assert_eq!(pick("새는 한 마리도 없습니다.", None, 0.0), Some(0.0));
+        assert_eq!(
+            pick("There are 3 cats... wait, actually 4.", None, 3.0),
+            Some(4.0)
+        );
+        assert_eq!(
+            pick("4人…いや、右端にもう一人いるので5人です。", None, 5.0),
+            Some(5.0)
+        );
+        assert_eq!(
+            pick(
+                "두 명... 아니, 뒤에 한 명 더 있어서 세 명입니다.",
+                None,
+                3.0
+            ),
+            Some(3.0)
+        );
+        assert_eq!(
+            pick("4人だと思いましたが、よく見ると3人でした。", None, 4.0),
+            Some(3.0)
+        );
+        assert_eq!(
+            pick(
+                "2. There are also 3 more birds on the roof.",
+                Some("How many birds are on the fence?"),
+                2.0
+            ),
+            Some(2.0)
+        );
+        assert_eq!(
+            pick(
+                "**Answer:** 12\n\nTwo rows of six eggs.",
+                Some("How many eggs?"),
+                12.0
+            ),
+            Some(12.0)
+        );
+        assert_eq!(
+            pick(
+                "2番線と3番線がありますが、停まっているのは3番線です。",
+                None,
+                3.0
+            ),
+            Some(3.0)
+        );
+    }
+
+    #[test]
+    fn references_that_are_one_number() {
+        assert_eq!(numeric_reference(&prepare("80人")), Some(80.0));
+        assert_eq!(numeric_reference(&prepare("5 apples")), Some(5.0));
+        assert_eq!(numeric_reference(&prepare("다섯 명")), Some(5.0));
+        assert_eq!(numeric_reference(&prepare("two")), Some(2.0));
+        assert_eq!(numeric_reference(&prepare("3 dogs and 2 cats")), None);
+        assert_eq!(numeric_reference(&prepare("Tokyo")), None);
+    }
+}
