@@ -186,8 +186,13 @@ mod tests {
         }
         conn.busy_handler(Some(count_wait)).unwrap();
         assert!(!super::rollback_journal_if_alone(&conn).unwrap());
-        assert_eq!(WAITS.load(std::sync::atomic::Ordering::SeqCst), 0, "it waited");
-        conn.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
+        assert_eq!(
+            WAITS.load(std::sync::atomic::Ordering::SeqCst),
+            0,
+            "it waited"
+        );
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .unwrap();
         assert_eq!(mode(&conn), "wal");
         drop(other);
         assert!(super::rollback_journal_if_alone(&conn).unwrap());
