@@ -71,8 +71,12 @@ impl Table {
     fn sql(self) -> &'static str {
         match self {
             Table::Revisions => {
+                // Content over the team's bound (`MAX_CONTENT_BYTES`) is not fetched: one row
+                // of hundreds of megabytes would otherwise stop every colleague's pull.
                 "SELECT seq, uid, dataset, ext_id, base_uid, author, role, created_at, op, tags,
-                        status, note, content::text AS content
+                        status, note, octet_length(content::text) AS content_bytes,
+                        CASE WHEN octet_length(content::text) <= 4194304 THEN content::text END
+                            AS content
                  FROM revisions WHERE seq > $1 ORDER BY seq LIMIT $2"
             }
             Table::Reviews => {
@@ -138,7 +142,7 @@ impl Table {
                     tags: col(r, "tags")?,
                     status: col(r, "status")?,
                     note: col(r, "note")?,
-                    content: col(r, "content")?,
+                    content: within_bound(r, "content")?,
                 },
                 seq,
             )?,
@@ -242,6 +246,31 @@ impl Table {
 
 /// A column read by its name, without trusting its type or nullness (a wrong one sets the row
 /// aside).
+/// A text column the query left out when it was over the team's bound (its length is in
+/// `<name>_bytes`): such a row is set aside unread.
+fn within_bound(r: &Row, name: &str) -> Result<String> {
+    match col::<Option<String>>(r, name)? {
+        Some(text) => Ok(text),
+        None => Err(SyncError::Invalid(over_bound(
+            name,
+            col::<i32>(r, &format!("{name}_bytes"))? as i64,
+            assay_core::store::MAX_CONTENT_BYTES,
+        ))),
+    }
+}
+
+fn over_bound(what: &str, bytes: i64, bound: usize) -> String {
+    format!(
+        "its {what} is {bytes} bytes, over the team's bound of {} MiB",
+        bound >> 20
+    )
+}
+
+/// The largest result (its parsed reply, evidence and error) or response a pulled run may
+/// hold: the team's bound on a response's text (0004_trust.sql), so that no row a colleague
+/// writes can make a replica read hundreds of megabytes.
+const MAX_RESULT_BYTES: usize = 16 << 20;
+
 fn col<'a, T: FromSql<'a>>(r: &'a Row, name: &str) -> Result<T> {
     r.try_get(name)
         .map_err(|e| SyncError::Invalid(format!("column {name}: {e}")))
@@ -430,6 +459,29 @@ fn read_run(db: &mut Client, r: &Row) -> Result<SyncRun> {
     let snapshot: String = col(r, "snapshot")?;
     let author: Option<String> = col(r, "author")?;
     let config: Option<String> = col(r, "config")?;
+    // Measured before anything is fetched: a result or response over the team's bound sets the
+    // run aside unread.
+    let largest: i64 = db
+        .query_one(
+            "SELECT greatest(
+                 (SELECT max(octet_length(coalesce(parsed, '')) + octet_length(coalesce(evidence, ''))
+                             + octet_length(coalesce(error, '')))
+                  FROM run_items WHERE snapshot = $1),
+                 (SELECT max(octet_length(x.text) + octet_length(coalesce(x.prompt, '')))
+                  FROM responses x
+                  WHERE x.cache_key IN (SELECT cache_key FROM run_items WHERE snapshot = $1)
+                    AND x.author IS NOT DISTINCT FROM $2))::int8",
+            &[&snapshot, &author],
+        )?
+        .get::<_, Option<i64>>(0)
+        .unwrap_or(0);
+    if largest > MAX_RESULT_BYTES as i64 {
+        return Err(SyncError::Invalid(over_bound(
+            "largest result",
+            largest,
+            MAX_RESULT_BYTES,
+        )));
+    }
     let mut items = Vec::new();
     for i in db.query(
         "SELECT ext_id, revision_uid, cache_key, outcome, from_cache, score, parsed,
@@ -486,4 +538,24 @@ fn read_run(db: &mut Client, r: &Row) -> Result<SyncRun> {
         items,
         responses,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// The pull's SQL spells the content bound out; it must be the one the write path holds.
+    #[test]
+    fn the_pulls_bounds_are_the_write_paths_and_the_teams() {
+        let sql = super::Table::Revisions.sql();
+        assert!(sql.contains(&format!("<= {} THEN", assay_core::store::MAX_CONTENT_BYTES)));
+        // And they are the team's own bounds.
+        let team = include_str!("../../../migrations/postgres/0004_trust.sql");
+        assert!(team.contains(&format!(
+            "CHECK (octet_length(text) <= {})",
+            super::MAX_RESULT_BYTES
+        )));
+        assert!(team.contains(&format!(
+            "CHECK (octet_length(content::text) <= {})",
+            assay_core::store::MAX_CONTENT_BYTES
+        )));
+    }
 }

@@ -974,3 +974,49 @@ fn one_team_one_database(cluster: &Cluster, dir: &std::path::Path) {
         .expect("the old team's member is refused");
     assert_eq!(e.code(), Some(&SqlState::INSUFFICIENT_PRIVILEGE), "{e}");
 }
+
+/// A member writes a run whose one result carries 20 MB of evidence (compressed by PostgreSQL,
+/// so cheap to write): a colleague's sync reads none of it, sets the run aside with the
+/// reason, and goes on taking the team's other rows.
+#[test]
+fn a_result_over_the_bound_is_set_aside_unread_and_the_pull_goes_on() {
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let dir = tempfile::tempdir().unwrap();
+    std::env::set_var("ASSAY_TRUST_FILE", dir.path().join("accepted-endpoints"));
+    published_team(&cluster, dir.path());
+    let ua = url(&cluster, "aiko", "team");
+    let um = url(&cluster, "minjun", "team");
+    let us = url(&cluster, "seo", "team");
+    let (mut a, _) = assay_sync::join(&ua, &dir.path().join("a.assay")).unwrap();
+    let (mut m, _) = assay_sync::join(&um, &dir.path().join("m.assay")).unwrap();
+    let (mut s, _) = assay_sync::join(&us, &dir.path().join("s.assay")).unwrap();
+
+    let run = recorded_run(&mut m, "huge", "exact", &[("jg-001", 1.0)]);
+    m.connection()
+        .execute(
+            "UPDATE run_items SET evidence = ?2 WHERE run_id = ?1",
+            rusqlite::params![run, "x".repeat(20 << 20)],
+        )
+        .unwrap();
+    assay_sync::sync(&um, &mut m).unwrap();
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-002", "after the huge run", &aiko);
+    assay_sync::sync(&ua, &mut a).unwrap();
+
+    let report = assay_sync::sync(&us, &mut s).unwrap();
+    assert!(report.pulled >= 1, "{report:?}");
+    assert_eq!(answer(&s, "jg-002").as_deref(), Some("after the huge run"));
+    assert!(
+        scores(&s).is_empty(),
+        "the huge run was taken: {:?}",
+        scores(&s)
+    );
+    let aside = s.refused_rows().unwrap();
+    assert!(
+        aside
+            .iter()
+            .any(|(t, _, why)| t == "pulled runs" && why.contains("over the team's bound")),
+        "{aside:?}"
+    );
+    cluster.stop();
+}

@@ -21,6 +21,8 @@ pub mod migrate;
 mod original_uids;
 pub(crate) mod packed;
 pub(crate) mod write_path;
+/// The team's bound on one row's content, which a replica also holds every pulled row to.
+pub use write_path::rules::MAX_CONTENT_BYTES;
 
 use std::path::{Path, PathBuf};
 

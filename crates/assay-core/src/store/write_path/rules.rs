@@ -11,7 +11,7 @@ use crate::store::items::Author;
 /// The largest item content a revision holds, as its canonical JSON: the team database's own
 /// bound (`content_bounded`, migrations/postgres/0004), so a replica and the team refuse the
 /// same rows. Images are stored apart (by hash): a real item is a few kilobytes.
-pub(crate) const MAX_CONTENT_BYTES: usize = 4 << 20;
+pub const MAX_CONTENT_BYTES: usize = 4 << 20;
 
 /// The longest note, comment or reason a person attaches to a change, in characters: the team
 /// database's bound (`note_bounded`).
