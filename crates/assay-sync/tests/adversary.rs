@@ -699,8 +699,9 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
     // naming the team password is refused even then.
     // aiko's "gpt" is still aiko's configuration on every replica; eve's is kept apart under
     // her name and is never used to send a request (nor is its key variable ever read).
-    for p in [&a, &s] {
-        let gpt = assay_eval::model::model_by_name(p, "gpt").unwrap().config;
+    // On seo's replica aiko's model carries her name: a model is its publisher's.
+    for (p, name) in [(&a, "gpt"), (&s, "gpt (aiko)")] {
+        let gpt = assay_eval::model::model_by_name(p, name).unwrap().config;
         assert_eq!(gpt.api_key_env, None, "aiko's configuration kept");
     }
     let evil = assay_eval::model::model_by_name(&s, "gpt (minjun)")
@@ -712,7 +713,7 @@ fn a_hostile_member_cannot_forge_what_the_team_certifies() {
         evil.api_key().is_none(),
         "a key variable naming Assay's secret is never read"
     );
-    assert!(assay_eval::trust::model_for_requests(&s, "gpt").is_err());
+    assert!(assay_eval::trust::model_for_requests(&s, "gpt (aiko)").is_err());
     // A fresh replica joins past all of it.
     let (mut late, _) = assay_sync::join(&ua, &dir.path().join("late.assay")).unwrap();
     assert_eq!(shown(&late), shown(&a));
@@ -1018,5 +1019,47 @@ fn a_result_over_the_bound_is_set_aside_unread_and_the_pull_goes_on() {
             .any(|(t, _, why)| t == "pulled runs" && why.contains("over the team's bound")),
         "{aside:?}"
     );
+    cluster.stop();
+}
+
+/// A member publishes a model under the name and with the very configuration a colleague will
+/// use, with a run of forged scores: the colleague's own model of that name stays his, with
+/// his runs only, and the forged run is shown under the member's name.
+#[test]
+fn a_model_published_first_under_a_colleagues_name_stays_its_publishers() {
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let dir = tempfile::tempdir().unwrap();
+    std::env::set_var("ASSAY_TRUST_FILE", dir.path().join("accepted-endpoints"));
+    published_team(&cluster, dir.path());
+    let um = url(&cluster, "minjun", "team");
+    let us = url(&cluster, "seo", "team");
+    let (mut m, _) = assay_sync::join(&um, &dir.path().join("m.assay")).unwrap();
+    let (mut s, _) = assay_sync::join(&us, &dir.path().join("s.assay")).unwrap();
+
+    // Eve (minjun) goes first: seo's model name and configuration, and a perfect score.
+    recorded_run(&mut m, "claude", "exact", &[("jg-001", 1.0)]);
+    assay_sync::sync(&um, &mut m).unwrap();
+    assay_sync::sync(&us, &mut s).unwrap();
+    // Seo then records his own run of his "claude", the same configuration.
+    recorded_run(&mut s, "claude", "exact", &[("jg-001", 0.0)]);
+    assay_sync::sync(&us, &mut s).unwrap();
+    assay_sync::sync(&um, &mut m).unwrap();
+
+    let runs = |p: &Project| -> Vec<String> {
+        let mut v: Vec<_> = p
+            .run_summaries()
+            .unwrap()
+            .into_iter()
+            .map(|r| r.run.model)
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        runs(&s),
+        ["claude", "claude (minjun)"],
+        "seo's model holds his run only"
+    );
+    assert_eq!(runs(&m), ["claude", "claude (seo)"]);
     cluster.stop();
 }

@@ -221,23 +221,19 @@ impl Project {
                 return Ok(false);
             }
         }
-        // Someone else's configuration under a name this replica uses for another is kept apart
-        // (their results are not shown as a run of this machine's model).
-        let local: Option<String> = tx
+        // A model's name is its publisher's: another member's model is kept under the name
+        // with theirs, whatever this replica has or will have under the plain name, so nothing
+        // a member publishes is adopted as this machine's model, merged into it, or given its
+        // runs (even with the same configuration, copied to pass for it).
+        let me: Option<String> = tx
             .query_row(
-                "SELECT config FROM models WHERE name = ?1",
-                [&run.model],
+                "SELECT value FROM sync_state WHERE key = 'member'",
+                [],
                 |r| r.get(0),
             )
             .optional()?;
-        let same = |a: &str, b: &str| {
-            serde_json::from_str::<serde_json::Value>(a).ok()
-                == serde_json::from_str::<serde_json::Value>(b).ok()
-        };
-        let model_name = match (&local, author) {
-            (Some(cfg), Some(who)) if !same(cfg, &run.model_config) => {
-                format!("{} ({who})", run.model)
-            }
+        let model_name = match author {
+            Some(who) if me.as_deref() != Some(who) => format!("{} ({who})", run.model),
             _ => run.model.clone(),
         };
         tx.execute(
