@@ -1,10 +1,9 @@
 //! Filtering in the app: stages, stage decisions, phase-1 flags, overrides and the funnel.
 
-use assay_core::store::*;
-
 use crate::error::ApiResult;
 use crate::Session;
-use assay_core::*;
+use assay_core::store::{DecidedBy, Filtering, FunnelStep, Stage};
+use assay_core::Phase1Dimension;
 
 impl Session {
     pub fn stages(&self) -> ApiResult<Vec<Stage>> {

@@ -1,11 +1,10 @@
 //! Items in the app: the table (a page, facets, ids), one item and its edits, and the work on
 //! many items at once: bulk actions (undone as one step), saved views, exporting a selection.
 
-use crate::types::*;
-use assay_core::store::*;
-
+use crate::types::ItemDetail;
 use assay_core::export::ExportReport;
 use assay_core::store::{BulkAction, BulkChange, BulkReport, Filter, ItemExtras, SavedView};
+use assay_core::store::{Edit, Facets, Page, QueryResult};
 
 use crate::error::ApiResult;
 use crate::session::Session;

@@ -1,12 +1,11 @@
 //! Review in the app: decisions, the queue, sign-off, rounds, blind judgements, comments,
 //! agreement and the people of the project.
 
-use crate::types::*;
-use assay_core::store::*;
-
 use crate::error::{ApiError, ApiResult};
+use crate::types::{ItemDetail, SessionUser};
 use crate::Session;
-use assay_core::*;
+use assay_core::store::{AgreementField, BlindJudgement, Filter, NewRound, ReviewDecision};
+use assay_core::Role;
 
 impl Session {
     /// The person working (the project's owner or an auditor) gives someone a role.

@@ -2,9 +2,8 @@
 //! sync in the background (on its own connection, so browsing and editing never wait for it),
 //! and the sync state people see. A typed password lives in the session's memory only.
 
-use crate::types::*;
-use assay_core::store::*;
-
+use crate::types::ItemDetail;
+use assay_core::store::Edit;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};

@@ -1,9 +1,8 @@
 //! A run as a person asks for it, its estimate, and the one background run with live progress.
 
-use super::*;
-use crate::types::*;
-use assay_core::store::*;
-
+use super::model_config;
+use crate::types::{CriterionOverruled, ItemResults};
+use assay_core::store::RunDetail;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
