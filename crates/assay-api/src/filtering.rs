@@ -12,8 +12,7 @@ impl Session {
 
     /// Replaces the project's stages: `(name, description)` in order.
     pub fn set_stages(&mut self, stages: Vec<(String, String)>) -> ApiResult<Vec<Stage>> {
-        let stages = stages.as_slice();
-        Ok(self.project_mut()?.set_stages(stages)?)
+        Ok(self.project_mut()?.set_stages(&stages)?)
     }
 
     pub fn filtering(&self, id: i64) -> ApiResult<Filtering> {
@@ -65,8 +64,6 @@ impl Session {
     }
 
     pub fn funnel(&self, datasets: Vec<i64>, group: String) -> ApiResult<Vec<FunnelStep>> {
-        let datasets = datasets.as_slice();
-        let group = group.as_str();
-        Ok(self.project()?.funnel(datasets, group)?)
+        Ok(self.project()?.funnel(&datasets, &group)?)
     }
 }

@@ -11,10 +11,8 @@ use crate::session::Session;
 
 impl Session {
     pub fn bulk_edit(&mut self, target: Filter, change: BulkChange) -> ApiResult<BulkReport> {
-        let target = &target;
-        let change = &change;
         let author = self.author()?;
-        Ok(self.project_mut()?.bulk_edit(target, change, &author)?)
+        Ok(self.project_mut()?.bulk_edit(&target, &change, &author)?)
     }
 
     pub fn undo_bulk(&mut self, action: i64) -> ApiResult<BulkReport> {
@@ -38,54 +36,44 @@ impl Session {
         columns: Vec<String>,
         shared: bool,
     ) -> ApiResult<Vec<SavedView>> {
-        let name = name.as_str();
-        let filter = &filter;
-        let columns = columns.as_slice();
         let author = self.author()?;
         self.project_mut()?
-            .save_view(name, filter, columns, shared, &author)?;
+            .save_view(&name, &filter, &columns, shared, &author)?;
         self.saved_views()
     }
 
     pub fn delete_view(&mut self, name: String) -> ApiResult<Vec<SavedView>> {
-        let name = name.as_str();
         let author = self.author()?;
-        self.project_mut()?.delete_view(name, &author)?;
+        self.project_mut()?.delete_view(&name, &author)?;
         self.saved_views()
     }
 
     pub fn export_selection(&self, target: Filter, dir: String) -> ApiResult<ExportReport> {
-        let target = &target;
         let dir = std::path::Path::new(&dir);
         Ok(assay_core::export::export_selection(
             self.project()?,
-            target,
+            &target,
             dir,
         )?)
     }
 
     /// The table's round and run columns for the rows on screen.
     pub fn table_extras(&self, ids: Vec<i64>, runs: Vec<i64>) -> ApiResult<Vec<ItemExtras>> {
-        let ids = ids.as_slice();
-        let runs = runs.as_slice();
-        Ok(self.project()?.table_extras(ids, runs)?)
+        Ok(self.project()?.table_extras(&ids, &runs)?)
     }
 }
 
 impl Session {
     pub fn query_items(&self, filter: Filter, page: Page) -> ApiResult<QueryResult> {
-        let filter = &filter;
-        Ok(self.project()?.query(filter, page)?)
+        Ok(self.project()?.query(&filter, page)?)
     }
 
     pub fn facets(&self, filter: Filter) -> ApiResult<Facets> {
-        let filter = &filter;
-        Ok(self.project()?.facets(filter)?)
+        Ok(self.project()?.facets(&filter)?)
     }
 
     pub fn item_ids(&self, filter: Filter) -> ApiResult<Vec<i64>> {
-        let filter = &filter;
-        Ok(self.project()?.query_ids(filter)?)
+        Ok(self.project()?.query_ids(&filter)?)
     }
 
     pub fn item_detail(&self, id: i64) -> ApiResult<ItemDetail> {
@@ -99,9 +87,8 @@ impl Session {
     /// Saves an edit as a new revision; core skips no-ops (autosave calls this often) and
     /// refuses an edit made on a superseded revision with the `conflict` code.
     pub fn save_item(&mut self, id: i64, edit: Edit) -> ApiResult<ItemDetail> {
-        let edit = &edit;
         let author = self.author()?;
-        self.project_mut()?.save_edit(id, edit, &author)?;
+        self.project_mut()?.save_edit(id, &edit, &author)?;
         self.item_detail(id)
     }
 

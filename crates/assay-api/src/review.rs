@@ -110,19 +110,17 @@ impl Session {
         id: i64,
         judgement: BlindJudgement,
     ) -> ApiResult<Vec<assay_core::store::BlindItem>> {
-        let judgement = &judgement;
         let author = self.author()?;
         self.project_mut()?
-            .record_blind(round, id, judgement, &author)?;
+            .record_blind(round, id, &judgement, &author)?;
         self.blind_items(id)
     }
 
     /// An auditor writes the item's revision from `take`'s judgement.
     pub fn adjudicate_blind(&mut self, round: i64, id: i64, take: String) -> ApiResult<ItemDetail> {
-        let take = take.as_str();
         let author = self.author()?;
         self.project_mut()?
-            .adjudicate_blind(round, id, take, &author)?;
+            .adjudicate_blind(round, id, &take, &author)?;
         self.item_detail(id)
     }
 
@@ -136,11 +134,9 @@ impl Session {
         round: NewRound,
         filter: Filter,
     ) -> ApiResult<Vec<assay_core::store::RoundSummary>> {
-        let round = &round;
-        let filter = &filter;
         let author = self.author()?;
-        let items = self.project()?.query_ids(filter)?;
-        self.project_mut()?.create_round(round, &items, &author)?;
+        let items = self.project()?.query_ids(&filter)?;
+        self.project_mut()?.create_round(&round, &items, &author)?;
         self.rounds()
     }
 
@@ -153,9 +149,8 @@ impl Session {
         id: i64,
         body: String,
     ) -> ApiResult<Vec<assay_core::store::Comment>> {
-        let body = body.as_str();
         let author = self.author()?;
-        self.project_mut()?.add_comment(id, body, &author)?;
+        self.project_mut()?.add_comment(id, &body, &author)?;
         self.comments(id)
     }
 

@@ -140,7 +140,6 @@ impl Session {
 
     /// Chooses who is working; recorded on every revision from now on.
     pub fn set_user(&mut self, name: String, role: Role) -> ApiResult<SessionUser> {
-        let name = name.as_str();
         if name.trim().is_empty() {
             return Err(ApiError::new("invalid", "a name is needed"));
         }

@@ -131,8 +131,7 @@ impl Session {
     }
 
     pub fn estimate_suggest(&self, form: SuggestForm) -> ApiResult<SuggestEstimateView> {
-        let form = &form;
-        let req = request(self, form)?;
+        let req = request(self, &form)?;
         let e = suggest::estimate(self.project()?, &req).map_err(crate::evaluation::eval_err)?;
         Ok(SuggestEstimateView {
             items: e.items as u64,
@@ -163,8 +162,6 @@ impl Session {
         stage_id: Option<i64>,
         reason: Option<String>,
     ) -> ApiResult<ItemDetail> {
-        let value = &value;
-        let reason = reason.as_deref();
         let author = self.author()?;
         let p = self.project_mut()?;
         let s = p.suggestion(suggestion)?;
@@ -174,7 +171,14 @@ impl Session {
                 format!("suggestion {suggestion} is not about item {id}"),
             ));
         }
-        p.accept_suggestion(suggestion, base_rev, value, stage_id, reason, &author)?;
+        p.accept_suggestion(
+            suggestion,
+            base_rev,
+            &value,
+            stage_id,
+            reason.as_deref(),
+            &author,
+        )?;
         self.item_detail(id)
     }
 
@@ -184,7 +188,6 @@ impl Session {
         suggestion: i64,
         reason: String,
     ) -> ApiResult<Vec<Suggestion>> {
-        let reason = reason.as_str();
         let author = self.author()?;
         let p = self.project_mut()?;
         if p.suggestion(suggestion)?.item_id != id {
@@ -193,7 +196,7 @@ impl Session {
                 format!("suggestion {suggestion} is not about item {id}"),
             ));
         }
-        p.reject_suggestion(suggestion, reason, &author)?;
+        p.reject_suggestion(suggestion, &reason, &author)?;
         Ok(p.item_suggestions_for(id, author.user_id)?)
     }
 

@@ -165,10 +165,9 @@ impl Session {
 
     /// Resolves an item's sync conflict with one side or a per-field merge, as a new revision.
     pub fn resolve_sync_conflict(&mut self, id: i64, edit: Edit) -> ApiResult<ItemDetail> {
-        let edit = &edit;
         let author = self.author()?;
         self.project_mut()?
-            .resolve_conflict_with(id, edit, &author)?;
+            .resolve_conflict_with(id, &edit, &author)?;
         self.item_detail(id)
     }
 }

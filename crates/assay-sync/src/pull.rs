@@ -72,12 +72,15 @@ impl Table {
         match self {
             Table::Revisions => {
                 // Content over the team's bound (`MAX_CONTENT_BYTES`) is not fetched: one row
-                // of hundreds of megabytes would otherwise stop every colleague's pull.
-                "SELECT seq, uid, dataset, ext_id, base_uid, author, role, created_at, op, tags,
-                        status, note, octet_length(content::text) AS content_bytes,
-                        CASE WHEN octet_length(content::text) <= 4194304 THEN content::text END
-                            AS content
-                 FROM revisions WHERE seq > $1 ORDER BY seq LIMIT $2"
+                // of hundreds of megabytes would otherwise stop every colleague's pull. The
+                // content is turned into text once per row (`OFFSET 0` keeps the planner from
+                // repeating the cast in each place it is used).
+                "SELECT r.seq, r.uid, r.dataset, r.ext_id, r.base_uid, r.author, r.role,
+                        r.created_at, r.op, r.tags, r.status, r.note,
+                        octet_length(c.txt) AS content_bytes,
+                        CASE WHEN octet_length(c.txt) <= 4194304 THEN c.txt END AS content
+                 FROM revisions r CROSS JOIN LATERAL (SELECT r.content::text AS txt OFFSET 0) c
+                 WHERE r.seq > $1 ORDER BY r.seq LIMIT $2"
             }
             Table::Reviews => {
                 "SELECT seq, uid, revision_uid, made_uid, decision, comment, author, created_at

@@ -177,13 +177,11 @@ impl Session {
     }
 
     pub fn save_model(&mut self, form: ModelForm) -> ApiResult<crate::evaluation::ModelForm> {
-        let form = &form;
-        crate::evaluation::save_model_form(self.project()?, form)
+        crate::evaluation::save_model_form(self.project()?, &form)
     }
 
     pub fn remove_model(&self, name: String) -> ApiResult<()> {
-        let name = name.as_str();
-        crate::evaluation::remove_model(self.project()?, name)
+        crate::evaluation::remove_model(self.project()?, &name)
     }
 
     /// The model's config, to test it outside the session lock.

@@ -290,8 +290,7 @@ impl Session {
     }
 
     pub fn estimate_eval(&self, form: EvalForm) -> ApiResult<crate::evaluation::EvalEstimate> {
-        let form = &form;
-        crate::evaluation::estimate(self.project()?, form)
+        crate::evaluation::estimate(self.project()?, &form)
     }
 
     /// The current user's judgement of one run's result for an item (0..1), over the scorer's,
@@ -404,11 +403,10 @@ impl Session {
 
     /// The current user sets or withdraws a failure tag on one run's result for an item.
     pub fn tag_failure(&self, run_id: i64, id: i64, tag: String, tagged: bool) -> ApiResult<()> {
-        let tag = tag.as_str();
         let author = self.author()?;
         Ok(self
             .project()?
-            .tag_failure(run_id, id, tag, tagged, Some(author.user_id))?)
+            .tag_failure(run_id, id, &tag, tagged, Some(author.user_id))?)
     }
 
     /// The last evaluation this project ran from the app (what "run again" repeats).
@@ -475,8 +473,9 @@ impl Session {
         offset: i64,
         limit: i64,
     ) -> ApiResult<RunDetail> {
-        let only = only.as_deref();
-        Ok(self.project()?.run_detail(run, only, offset, limit)?)
+        Ok(self
+            .project()?
+            .run_detail(run, only.as_deref(), offset, limit)?)
     }
 
     pub fn delete_run(&mut self, run: i64) -> ApiResult<()> {

@@ -116,7 +116,6 @@ pub fn stage_view(project: &Project, version: &str) -> ApiResult<StageView> {
 impl Session {
     /// The before/after table, optionally one row per category or refinement operation.
     pub fn stage_table(&self, version: String) -> ApiResult<crate::evaluation::StageView> {
-        let version = version.as_str();
-        crate::evaluation::stage_view(self.project()?, version)
+        crate::evaluation::stage_view(self.project()?, &version)
     }
 }

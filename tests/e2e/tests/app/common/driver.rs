@@ -4,12 +4,12 @@
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use fantoccini::{Client, ClientBuilder};
 use serde_json::json;
 
-use super::{root, LOOK_EVERY, WAIT};
+use super::{poll, root, WAIT};
 
 pub fn app_binary() -> PathBuf {
     std::env::var_os("ASSAY_APP_BIN")
@@ -63,11 +63,10 @@ impl Driver {
             .process_group(0)
             .spawn()
             .expect("tauri-driver on PATH (cargo install tauri-driver --version ^2 --locked)");
-        let start = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(start.elapsed() < WAIT, "tauri-driver did not start");
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        assert!(
+            poll(WAIT, || TcpStream::connect(("127.0.0.1", port)).is_ok()),
+            "tauri-driver did not start"
+        );
         Driver { child, port }
     }
 }
@@ -81,10 +80,7 @@ impl Drop for Driver {
         let pgid = self.child.id();
         let group = format!("-{pgid}");
         let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
-        let start = Instant::now();
-        while group_running(pgid) && start.elapsed() < GRACE {
-            std::thread::sleep(LOOK_EVERY);
-        }
+        poll(GRACE, || !group_running(pgid));
         let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
         let _ = self.child.wait();
     }

@@ -32,6 +32,19 @@ pub async fn failure_screenshot(c: &Client) {
 /// How long a wait on state pauses between looks: the one pause the scenarios make.
 pub const LOOK_EVERY: Duration = Duration::from_millis(100);
 
+/// Looks at a state outside the window (a port, the driver's processes) until `ready` holds,
+/// pausing [`LOOK_EVERY`] between looks, for at most `limit`; whether it came to hold.
+pub fn poll(limit: Duration, mut ready: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while !ready() {
+        if start.elapsed() >= limit {
+            return false;
+        }
+        std::thread::sleep(LOOK_EVERY);
+    }
+    true
+}
+
 /// Looks at the state until `ready` says it holds, pausing [`LOOK_EVERY`] between looks; past
 /// [`WAIT`] it saves a screenshot and fails with what it waited for (`what`, worded then).
 pub async fn until<F, Fut>(c: &Client, what: impl Fn() -> String, mut ready: F)
