@@ -33,3 +33,11 @@ describe('Start screen', () => {
     expect((getByTestId('role-annotator') as HTMLInputElement).checked).toBe(true);
   });
 });
+
+describe('Start screen when the roles cannot be read', () => {
+  it('says so instead of showing the choices as if all were open', async () => {
+    roleChoices.mockRejectedValue({ code: 'io', message: 'disk gone' });
+    const { findByRole } = render(StartScreen, { info, user: { name: 'lead', role: 'auditor' }, project, onReady: vi.fn() });
+    expect((await findByRole('alert')).textContent).toContain('disk gone');
+  });
+});
