@@ -38,6 +38,14 @@ impl From<SyncError> for ApiError {
             SyncError::Invalid(m) => ApiError::new("invalid", m),
             SyncError::Tls(m) => ApiError::new("tls", m),
             e @ SyncError::Blocked(_) => ApiError::new("blocked", e.to_string()),
+            SyncError::Service { status, message } => ApiError::new(
+                if status == 401 || status == 403 {
+                    "unauthorized"
+                } else {
+                    "team"
+                },
+                message,
+            ),
             SyncError::Db(d) => ApiError::new(
                 "team",
                 d.as_db_error()

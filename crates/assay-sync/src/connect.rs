@@ -24,7 +24,7 @@ fn lock_timeout_ms() -> u64 {
 
 /// Connects with the URL's password, or else `ASSAY_TEAM_PASSWORD`, or else libpq's
 /// `PGPASSWORD`: the project file keeps the URL without it.
-pub(crate) fn connect(url: &str) -> Result<Client> {
+pub fn connect(url: &str) -> Result<Client> {
     connect_with(url, None)
 }
 

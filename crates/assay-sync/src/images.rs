@@ -43,7 +43,12 @@ fn fetch_one(db: &mut Client, project: &mut Project, hash: &str) -> Result<bool>
     let Some(r) = db.query_opt("SELECT bytes FROM images WHERE hash = $1", &[&hash])? else {
         return Ok(false);
     };
-    let bytes: Vec<u8> = r.get(0);
+    store_image(project, hash, r.get(0))
+}
+
+/// Keeps an image fetched from the team (the database or the service) in the replica: only if
+/// its bytes hash to the key it was fetched by and are an image this replica can read.
+pub(crate) fn store_image(project: &mut Project, hash: &str, bytes: Vec<u8>) -> Result<bool> {
     if assay_core::imaging::sha256_hex(&bytes) != hash {
         return Err(SyncError::Invalid(format!(
             "image {hash}: the team's bytes do not match their hash"
@@ -92,6 +97,9 @@ impl ImageSource {
     }
 
     pub fn fetch(&mut self, project: &mut Project, hash: &str) -> Result<bool> {
+        if crate::service::is_service_url(&self.url) {
+            return crate::service::fetch_image(project, hash);
+        }
         let db = match self.db.as_mut() {
             Some(db) if !db.is_closed() => db,
             _ => self
@@ -109,6 +117,9 @@ impl ImageSource {
 /// Fetches every image the replica does not have yet (to work offline).
 pub fn fetch_images(project: &mut Project, password: Option<&str>) -> Result<FetchReport> {
     let url = team_url(project)?;
+    if crate::service::is_service_url(&url) {
+        return crate::service::fetch_images(project);
+    }
     fetch_images_at(&url, password, project)
 }
 

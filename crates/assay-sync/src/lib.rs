@@ -12,18 +12,19 @@ mod images;
 mod join;
 mod members;
 mod publish;
-mod pull;
-mod push;
+pub mod pull;
+pub mod push;
 mod schema;
+pub mod service;
 mod sync;
 mod tls;
 
-pub use connect::{check_connection, redact};
+pub use connect::{check_connection, connect as connect_admin, redact};
 pub use images::{fetch_image, fetch_images, fetch_images_at, FetchReport, ImageSource};
 pub use join::{join, join_with};
 pub use members::add_member;
 pub use publish::init;
-pub use schema::upgrade;
+pub use schema::{require_current as require_current_schema, upgrade};
 pub use sync::{sync, sync_stored, sync_with, SyncReport};
 
 #[derive(Debug, thiserror::Error)]
@@ -43,6 +44,9 @@ pub enum SyncError {
     /// Someone holds the team's push lock longer than this replica waits: nothing was pushed.
     #[error("the team's push lock is held by {0}; nothing was pushed (try again later)")]
     Blocked(String),
+    /// The team service refused a request (its status and its reason).
+    #[error("the team service refused ({status}): {message}")]
+    Service { status: u16, message: String },
 }
 
 pub type Result<T> = std::result::Result<T, SyncError>;

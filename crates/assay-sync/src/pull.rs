@@ -11,7 +11,8 @@ use assay_core::store::team::threads::{SyncBlind, SyncComment, SyncRound};
 use assay_core::store::team::views::SyncSavedView;
 use assay_core::Project;
 use postgres::types::FromSql;
-use postgres::{Client, Row};
+use postgres::{Client, GenericClient, Row};
+use serde::{Deserialize, Serialize};
 
 use crate::{Result, SyncError};
 
@@ -130,121 +131,156 @@ impl Table {
         }
     }
 
-    fn apply(self, db: &mut Client, p: &mut Project, r: &Row, seq: i64) -> Result<bool> {
+    fn named(name: &str) -> Option<Table> {
+        TABLES.into_iter().find(|t| t.name() == name)
+    }
+
+    /// A row as read from the team database, in the form it travels in.
+    fn read(self, db: &mut Client, r: &Row) -> Result<Pulled> {
         Ok(match self {
-            Table::Revisions => p.apply_pulled_revision(
-                &SyncRevision {
-                    uid: col(r, "uid")?,
-                    dataset: col(r, "dataset")?,
-                    ext_id: col(r, "ext_id")?,
-                    base_uid: col(r, "base_uid")?,
-                    author: col(r, "author")?,
-                    author_role: col(r, "role")?,
-                    created_at: col(r, "created_at")?,
-                    op: col(r, "op")?,
-                    tags: col(r, "tags")?,
-                    status: col(r, "status")?,
-                    note: col(r, "note")?,
-                    content: within_bound(r, "content")?,
-                },
-                seq,
-            )?,
-            Table::Reviews => p.apply_pulled_review(
-                &SyncReview {
-                    uid: col(r, "uid")?,
-                    revision_uid: col(r, "revision_uid")?,
-                    made_uid: col(r, "made_uid")?,
-                    decision: col(r, "decision")?,
-                    comment: col(r, "comment")?,
-                    author: col(r, "author")?,
-                    created_at: col(r, "created_at")?,
-                },
-                seq,
-            )?,
-            Table::Signoffs => p.apply_pulled_signoff(
-                &SyncSignoff {
-                    uid: col(r, "uid")?,
-                    revision_uid: col(r, "revision_uid")?,
-                    signed: col(r, "signed")?,
-                    note: col(r, "note")?,
-                    author: col(r, "author")?,
-                    created_at: col(r, "created_at")?,
-                },
-                seq,
-            )?,
-            Table::Comments => p.apply_pulled_comment(
-                &SyncComment {
-                    uid: col(r, "uid")?,
-                    revision_uid: col(r, "revision_uid")?,
-                    body: col(r, "body")?,
-                    mentions: col(r, "mentions")?,
-                    author: col(r, "author")?,
-                    created_at: col(r, "created_at")?,
-                },
-                seq,
-            )?,
+            Table::Revisions => Pulled::Revision(SyncRevision {
+                uid: col(r, "uid")?,
+                dataset: col(r, "dataset")?,
+                ext_id: col(r, "ext_id")?,
+                base_uid: col(r, "base_uid")?,
+                author: col(r, "author")?,
+                author_role: col(r, "role")?,
+                created_at: col(r, "created_at")?,
+                op: col(r, "op")?,
+                tags: col(r, "tags")?,
+                status: col(r, "status")?,
+                note: col(r, "note")?,
+                content: within_bound(r, "content")?,
+            }),
+            Table::Reviews => Pulled::Review(SyncReview {
+                uid: col(r, "uid")?,
+                revision_uid: col(r, "revision_uid")?,
+                made_uid: col(r, "made_uid")?,
+                decision: col(r, "decision")?,
+                comment: col(r, "comment")?,
+                author: col(r, "author")?,
+                created_at: col(r, "created_at")?,
+            }),
+            Table::Signoffs => Pulled::Signoff(SyncSignoff {
+                uid: col(r, "uid")?,
+                revision_uid: col(r, "revision_uid")?,
+                signed: col(r, "signed")?,
+                note: col(r, "note")?,
+                author: col(r, "author")?,
+                created_at: col(r, "created_at")?,
+            }),
+            Table::Comments => Pulled::Comment(SyncComment {
+                uid: col(r, "uid")?,
+                revision_uid: col(r, "revision_uid")?,
+                body: col(r, "body")?,
+                mentions: col(r, "mentions")?,
+                author: col(r, "author")?,
+                created_at: col(r, "created_at")?,
+            }),
             Table::Rounds => {
                 let assignments: Vec<(String, String)> =
                     serde_json::from_str(&col::<String>(r, "assignments")?)
                         .map_err(|e| SyncError::Invalid(format!("a round's assignments: {e}")))?;
-                p.apply_pulled_round(
-                    &SyncRound {
-                        uid: col(r, "uid")?,
-                        name: col(r, "name")?,
-                        purpose: col(r, "purpose")?,
-                        overlap: col(r, "overlap")?,
-                        created_by: col(r, "created_by")?,
-                        created_at: col(r, "created_at")?,
-                        assignments,
-                        blind: col(r, "blind")?,
-                    },
-                    seq,
-                )?
-            }
-            Table::Blind => p.apply_pulled_blind(
-                &SyncBlind {
-                    uid: col(r, "uid")?,
-                    round_uid: col(r, "round_uid")?,
-                    revision_uid: col(r, "revision_uid")?,
-                    author: col(r, "author")?,
-                    judgement: col(r, "judgement")?,
-                    created_at: col(r, "created_at")?,
-                },
-                seq,
-            )?,
-            Table::Runs => p.apply_pulled_run(&read_run(db, r)?, seq)?,
-            Table::JudgeRatings => p.apply_pulled_judge_rating(
-                &SyncJudgeRating {
-                    uid: col(r, "uid")?,
-                    snapshot: col(r, "snapshot")?,
-                    ext_id: col(r, "ext_id")?,
-                    revision_uid: col(r, "revision_uid")?,
-                    response_key: col(r, "response_key")?,
-                    rating: col(r, "rating")?,
-                    note: col(r, "note")?,
-                    author: col(r, "author")?,
-                    created_at: col(r, "created_at")?,
-                    judge_score: col(r, "judge_score")?,
-                },
-                seq,
-            )?,
-            Table::SavedViews => p.apply_pulled_saved_view(
-                &SyncSavedView {
+                Pulled::Round(SyncRound {
                     uid: col(r, "uid")?,
                     name: col(r, "name")?,
-                    filter: col(r, "filter")?,
-                    datasets: serde_json::from_str(&col::<String>(r, "datasets")?)
-                        .map_err(|e| SyncError::Invalid(format!("view datasets: {e}")))?,
-                    columns: col(r, "columns")?,
-                    author: col(r, "author")?,
-                    shared: col(r, "shared")?,
-                    deleted: col(r, "deleted")?,
+                    purpose: col(r, "purpose")?,
+                    overlap: col(r, "overlap")?,
+                    created_by: col(r, "created_by")?,
                     created_at: col(r, "created_at")?,
-                },
-                seq,
-            )?,
+                    assignments,
+                    blind: col(r, "blind")?,
+                })
+            }
+            Table::Blind => Pulled::Blind(SyncBlind {
+                uid: col(r, "uid")?,
+                round_uid: col(r, "round_uid")?,
+                revision_uid: col(r, "revision_uid")?,
+                author: col(r, "author")?,
+                judgement: col(r, "judgement")?,
+                created_at: col(r, "created_at")?,
+            }),
+            Table::Runs => Pulled::Run(Box::new(read_run(db, r)?)),
+            Table::JudgeRatings => Pulled::JudgeRating(SyncJudgeRating {
+                uid: col(r, "uid")?,
+                snapshot: col(r, "snapshot")?,
+                ext_id: col(r, "ext_id")?,
+                revision_uid: col(r, "revision_uid")?,
+                response_key: col(r, "response_key")?,
+                rating: col(r, "rating")?,
+                note: col(r, "note")?,
+                author: col(r, "author")?,
+                created_at: col(r, "created_at")?,
+                judge_score: col(r, "judge_score")?,
+            }),
+            Table::SavedViews => Pulled::SavedView(SyncSavedView {
+                uid: col(r, "uid")?,
+                name: col(r, "name")?,
+                filter: col(r, "filter")?,
+                datasets: serde_json::from_str(&col::<String>(r, "datasets")?)
+                    .map_err(|e| SyncError::Invalid(format!("view datasets: {e}")))?,
+                columns: col(r, "columns")?,
+                author: col(r, "author")?,
+                shared: col(r, "shared")?,
+                deleted: col(r, "deleted")?,
+                created_at: col(r, "created_at")?,
+            }),
         })
     }
+}
+
+/// A row of the team in the form it travels in (from the team database, or from the team
+/// service as JSON), applied to a replica by the write path like a row made there.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "row", rename_all = "snake_case")]
+pub enum Pulled {
+    Revision(SyncRevision),
+    Review(SyncReview),
+    Signoff(SyncSignoff),
+    Comment(SyncComment),
+    Round(SyncRound),
+    Blind(SyncBlind),
+    Run(Box<SyncRun>),
+    JudgeRating(SyncJudgeRating),
+    SavedView(SyncSavedView),
+}
+
+impl Pulled {
+    /// Applies the row at `seq` through the replica's write path: Ok(false) when it was known.
+    pub fn apply(&self, p: &mut Project, seq: i64) -> Result<bool> {
+        Ok(match self {
+            Pulled::Revision(x) => p.apply_pulled_revision(x, seq)?,
+            Pulled::Review(x) => p.apply_pulled_review(x, seq)?,
+            Pulled::Signoff(x) => p.apply_pulled_signoff(x, seq)?,
+            Pulled::Comment(x) => p.apply_pulled_comment(x, seq)?,
+            Pulled::Round(x) => p.apply_pulled_round(x, seq)?,
+            Pulled::Blind(x) => p.apply_pulled_blind(x, seq)?,
+            Pulled::Run(x) => p.apply_pulled_run(x, seq)?,
+            Pulled::JudgeRating(x) => p.apply_pulled_judge_rating(x, seq)?,
+            Pulled::SavedView(x) => p.apply_pulled_saved_view(x, seq)?,
+        })
+    }
+}
+
+/// One row of a page: its position, table and uid, and the row, or why it could not be read
+/// (a replica sets such a row aside with the reason).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PulledRow {
+    pub seq: i64,
+    pub table: String,
+    pub uid: String,
+    pub row: std::result::Result<Pulled, String>,
+}
+
+/// Where a replica is in each of the team's tables: the last position it has seen.
+pub type Positions = std::collections::BTreeMap<String, i64>;
+
+/// A replica's positions, as its pull requests the next page with.
+pub fn positions(project: &Project) -> Result<Positions> {
+    TABLES
+        .iter()
+        .map(|t| Ok((t.name().to_string(), last_seq(project, t.name())?)))
+        .collect()
 }
 
 /// A column read by its name, without trusting its type or nullness (a wrong one sets the row
@@ -296,19 +332,9 @@ fn take(
     seq: i64,
     outcome: Result<bool>,
 ) -> Result<bool> {
-    use assay_core::Error as Core;
-    let about_the_row = |e: &SyncError| match e {
-        SyncError::Invalid(_) => true,
-        SyncError::Core(Core::Sqlite(rusqlite::Error::SqliteFailure(f, _))) => {
-            f.code == rusqlite::ErrorCode::ConstraintViolation
-        }
-        SyncError::Core(Core::Sqlite(_) | Core::Io { .. }) => false,
-        SyncError::Core(_) => true,
-        _ => false,
-    };
     match outcome {
         Ok(applied) => Ok(applied),
-        Err(e) if about_the_row(&e) => {
+        Err(e) if is_about_the_row(&e) => {
             project.set_aside_pulled(table, uid, Some(seq), &e.to_string())?;
             Ok(false)
         }
@@ -316,41 +342,67 @@ fn take(
     }
 }
 
-/// Pulls everything after what this replica has seen, in the team's order across tables.
-pub(crate) fn pull(db: &mut Client, project: &mut Project) -> Result<usize> {
-    // The team's people with the roles the team gave them: the only source of roles here.
-    let members: Vec<(String, assay_core::Role)> = db
-        .query("SELECT name, role FROM members", &[])?
+/// The team's people with the roles the team gave them: the only source of roles in a team.
+pub fn read_members(db: &mut impl GenericClient) -> Result<Vec<(String, assay_core::Role)>> {
+    Ok(db
+        .query("SELECT name, role FROM members ORDER BY name", &[])?
         .iter()
         .filter_map(|r| {
             let name: String = r.try_get(0).ok()?;
             let role: String = r.try_get(1).ok()?;
             Some((name, assay_core::Role::parse(&role)?))
         })
-        .collect();
-    project.set_team_roles(&members)?;
+        .collect())
+}
+
+/// Whether a failure to apply a row is about the row (a broken rule, a reference to a row not
+/// there, a local constraint): the row is set aside. Anything else (the disk, a locked or
+/// corrupt replica) is a failure of the replica.
+pub fn is_about_the_row(e: &SyncError) -> bool {
+    use assay_core::Error as Core;
+    match e {
+        SyncError::Invalid(_) => true,
+        SyncError::Core(Core::Sqlite(rusqlite::Error::SqliteFailure(f, _))) => {
+            f.code == rusqlite::ErrorCode::ConstraintViolation
+        }
+        SyncError::Core(Core::Sqlite(_) | Core::Io { .. }) => false,
+        SyncError::Core(_) => true,
+        _ => false,
+    }
+}
+
+/// Pulls everything after what this replica has seen, in the team's order across tables.
+pub fn pull(db: &mut Client, project: &mut Project) -> Result<usize> {
+    project.set_team_roles(&read_members(db)?)?;
     let mut applied = 0;
     loop {
-        // One snapshot for the page: the nine tables' reads (and a run's results) see the same
-        // commits, so a row is never read before a row of another table written before it in
-        // the same transaction (a comment before its revision would be set aside for good).
-        db.batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")?;
-        let page = pull_page(db, project);
-        let _ = db.batch_execute(if page.is_ok() { "COMMIT" } else { "ROLLBACK" });
-        match page? {
-            Some(n) => applied += n,
+        let page = read_page_consistent(db, &positions(project)?)?;
+        match page {
+            Some(rows) => applied += apply_rows(project, &rows)?,
             None => break,
         }
     }
     Ok(applied)
 }
 
-/// Reads and applies one page of every table; None when there is nothing left to pull.
-fn pull_page(db: &mut Client, project: &mut Project) -> Result<Option<usize>> {
+/// `read_page` in one snapshot: the nine tables' reads (and a run's results) see the same
+/// commits, so a row is never read before a row of another table written before it in the same
+/// transaction (a comment before its revision would be set aside for good).
+pub fn read_page_consistent(db: &mut Client, from: &Positions) -> Result<Option<Vec<PulledRow>>> {
+    db.batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")?;
+    let page = read_page(db, from);
+    let _ = db.batch_execute(if page.is_ok() { "COMMIT" } else { "ROLLBACK" });
+    page
+}
+
+/// Reads one page of every table after `from` (each table's last position seen), in the order a
+/// replica applies them; None when there is nothing left to pull. A table `from` does not name
+/// is read from its start.
+pub fn read_page(db: &mut Client, from: &Positions) -> Result<Option<Vec<PulledRow>>> {
     let mut pages = Vec::new();
     for t in TABLES {
-        let from = last_seq(project, t.name())?;
-        pages.push((t, db.query(t.sql(), &[&from, &PAGE])?));
+        let after = from.get(t.name()).copied().unwrap_or(0);
+        pages.push((t, db.query(t.sql(), &[&after, &PAGE])?));
     }
     if pages.iter().all(|(_, rows)| rows.is_empty()) {
         return Ok(None);
@@ -364,11 +416,32 @@ fn pull_page(db: &mut Client, project: &mut Project) -> Result<Option<usize>> {
         .min()
         .unwrap_or(i64::MAX);
     let next = in_applying_order(&pages, frontier);
+    let mut out = Vec::with_capacity(next.len());
+    for (seq, t, r) in next {
+        let uid: String = r.try_get(t.uid_column()).unwrap_or_default();
+        let row = match t.read(db, r) {
+            Ok(row) => Ok(row),
+            Err(SyncError::Invalid(why)) => Err(why),
+            Err(e) => return Err(e),
+        };
+        out.push(PulledRow {
+            seq,
+            table: t.name().to_string(),
+            uid,
+            row,
+        });
+    }
+    Ok(Some(out))
+}
+
+/// Applies (or sets aside) one page's rows in order and saves each table's position after it,
+/// all in one transaction of the replica; returns how many rows were new here.
+pub fn apply_rows(project: &mut Project, rows: &[PulledRow]) -> Result<usize> {
     project.begin_pull_page()?;
-    match apply_page(db, project, next) {
+    match apply_page(project, rows) {
         Ok(n) => {
             project.end_pull_page()?;
-            Ok(Some(n))
+            Ok(n)
         }
         Err(e) => {
             project.abandon_pull_page();
@@ -377,15 +450,59 @@ fn pull_page(db: &mut Client, project: &mut Project) -> Result<Option<usize>> {
     }
 }
 
+fn apply_page(project: &mut Project, rows: &[PulledRow]) -> Result<usize> {
+    let mut applied = 0;
+    let mut reached: Vec<(Table, i64)> = Vec::new();
+    for r in rows {
+        let t = Table::named(&r.table)
+            .ok_or_else(|| SyncError::Invalid(format!("a pulled row of table {:?}", r.table)))?;
+        let outcome = match &r.row {
+            Ok(row) if row.table() == t => row.apply(project, r.seq),
+            Ok(_) => Err(SyncError::Invalid(format!(
+                "a row of another table pulled as one of {}",
+                r.table
+            ))),
+            Err(why) => Err(SyncError::Invalid(why.clone())),
+        };
+        if take(project, t.name(), &r.uid, r.seq, outcome)? {
+            applied += 1;
+        }
+        match reached.iter_mut().find(|(x, _)| *x == t) {
+            Some(x) => x.1 = x.1.max(r.seq),
+            None => reached.push((t, r.seq)),
+        }
+    }
+    for (t, seq) in reached {
+        project.sync_set(&format!("pulled.{}", t.name()), &seq.to_string())?;
+    }
+    Ok(applied)
+}
+
+impl Pulled {
+    fn table(&self) -> Table {
+        match self {
+            Pulled::Revision(_) => Table::Revisions,
+            Pulled::Review(_) => Table::Reviews,
+            Pulled::Signoff(_) => Table::Signoffs,
+            Pulled::Comment(_) => Table::Comments,
+            Pulled::Round(_) => Table::Rounds,
+            Pulled::Blind(_) => Table::Blind,
+            Pulled::Run(_) => Table::Runs,
+            Pulled::JudgeRating(_) => Table::JudgeRatings,
+            Pulled::SavedView(_) => Table::SavedViews,
+        }
+    }
+}
+
 /// A pulled row with its position and table.
-type PulledRow<'a> = (i64, Table, &'a Row);
+type ReadRow<'a> = (i64, Table, &'a Row);
 
 /// The page's rows up to `frontier` in the team's order, except that an approval's review
 /// decision comes right after the revision recording it. The team takes that decision first (its
 /// trigger refuses an approval no decision records), so in the team's order the decision names
 /// a revision not pulled yet. A decision whose revision lies beyond the frontier waits, with
 /// every row after it, for the next page (unless nothing would be left to apply).
-fn in_applying_order(pages: &[(Table, Vec<Row>)], frontier: i64) -> Vec<PulledRow<'_>> {
+fn in_applying_order(pages: &[(Table, Vec<Row>)], frontier: i64) -> Vec<ReadRow<'_>> {
     let uid = |r: &Row| r.try_get::<_, String>("uid").ok();
     let made_uid = |t: Table, r: &Row| match t {
         Table::Reviews => r.try_get::<_, Option<String>>("made_uid").ok().flatten(),
@@ -416,7 +533,7 @@ fn in_applying_order(pages: &[(Table, Vec<Row>)], frontier: i64) -> Vec<PulledRo
     };
     // Sorted by (position, 0) for every row but a moved decision, which sorts as (its
     // revision's position, 1).
-    let mut next: Vec<((i64, u8), PulledRow<'_>)> = all()
+    let mut next: Vec<((i64, u8), ReadRow<'_>)> = all()
         .filter(|(seq, _, _)| *seq <= frontier)
         .map(|(seq, t, r)| {
             let key = made_uid(t, r)
@@ -428,32 +545,6 @@ fn in_applying_order(pages: &[(Table, Vec<Row>)], frontier: i64) -> Vec<PulledRo
         .collect();
     next.sort_by_key(|(key, _)| *key);
     next.into_iter().map(|(_, row)| row).collect()
-}
-
-/// Applies (or sets aside) one page's rows in order and saves each table's position after it,
-/// all in the page's one transaction.
-fn apply_page(
-    db: &mut Client,
-    project: &mut Project,
-    rows: Vec<(i64, Table, &Row)>,
-) -> Result<usize> {
-    let mut applied = 0;
-    let mut reached: Vec<(Table, i64)> = Vec::new();
-    for (seq, t, r) in rows {
-        let uid: String = r.try_get(t.uid_column()).unwrap_or_default();
-        let outcome = t.apply(db, project, r, seq);
-        if take(project, t.name(), &uid, seq, outcome)? {
-            applied += 1;
-        }
-        match reached.iter_mut().find(|(x, _)| *x == t) {
-            Some(x) => x.1 = x.1.max(seq),
-            None => reached.push((t, seq)),
-        }
-    }
-    for (t, seq) in reached {
-        project.sync_set(&format!("pulled.{}", t.name()), &seq.to_string())?;
-    }
-    Ok(applied)
 }
 
 /// A run snapshot with its results and the responses its publisher wrote for them (another
@@ -473,7 +564,7 @@ fn read_run(db: &mut Client, r: &Row) -> Result<SyncRun> {
                  (SELECT max(octet_length(x.text) + octet_length(coalesce(x.prompt, '')))
                   FROM responses x
                   WHERE x.cache_key IN (SELECT cache_key FROM run_items WHERE snapshot = $1)
-                    AND x.author IS NOT DISTINCT FROM $2))::int8",
+                    AND coalesce(x.author, '') = coalesce($2::text, '')))::int8",
             &[&snapshot, &author],
         )?
         .get::<_, Option<i64>>(0)
@@ -509,7 +600,7 @@ fn read_run(db: &mut Client, r: &Row) -> Result<SyncRun> {
     let mut responses = Vec::new();
     for x in db.query(
         "SELECT cache_key, text, prompt_tokens, completion_tokens, created_at, prompt
-         FROM responses WHERE cache_key = ANY($1) AND author IS NOT DISTINCT FROM $2",
+         FROM responses WHERE cache_key = ANY($1) AND coalesce(author, '') = coalesce($2::text, '')",
         &[&keys, &author],
     )? {
         responses.push(SyncResponse {

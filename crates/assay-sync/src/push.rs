@@ -2,18 +2,23 @@
 //! team refuses is set aside with PostgreSQL's reason instead of failing the push. Positions
 //! and times are assigned by the server; the push lock is waited for at most `lock_timeout`.
 
-use assay_core::store::team::sync::{SyncReview, SyncSignoff};
+use assay_core::store::team::ratings::SyncJudgeRating;
+use assay_core::store::team::runs::SyncRun;
+use assay_core::store::team::sync::{SyncReview, SyncRevision, SyncSignoff};
+use assay_core::store::team::threads::{SyncBlind, SyncComment, SyncRound};
+use assay_core::store::team::views::SyncSavedView;
 use assay_core::Project;
 use postgres::Transaction;
+use serde::{Deserialize, Serialize};
 
 use crate::Result;
 
 /// Rows per push batch: one transaction on each side per batch.
-pub(crate) const BATCH: i64 = 2000;
+pub const BATCH: i64 = 2000;
 
 /// What one push batch did: rows now in the team (uid, seq) and rows it refused (uid, why).
-#[derive(Default)]
-pub(crate) struct Pushed {
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pushed {
     pub done: Vec<(String, i64)>,
     pub refused: Vec<(String, String)>,
 }
@@ -22,7 +27,7 @@ impl Pushed {
     pub fn is_empty(&self) -> bool {
         self.done.is_empty() && self.refused.is_empty()
     }
-    fn add(&mut self, uid: &str, outcome: std::result::Result<i64, String>) {
+    pub fn add(&mut self, uid: &str, outcome: std::result::Result<i64, String>) {
         match outcome {
             Ok(seq) => self.done.push((uid.to_string(), seq)),
             Err(why) => self.refused.push((uid.to_string(), why)),
@@ -44,29 +49,82 @@ impl From<postgres::Error> for RowError {
 
 type Row = std::result::Result<i64, RowError>;
 
+/// A replica's rows waiting to be pushed, as one batch: at most `BATCH` revisions, and the rows
+/// that refer to revisions only once every pending revision is in it.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pending {
+    pub revisions: Vec<SyncRevision>,
+    pub reviews: Vec<SyncReview>,
+    pub signoffs: Vec<SyncSignoff>,
+    pub comments: Vec<SyncComment>,
+    pub rounds: Vec<SyncRound>,
+    pub blind: Vec<SyncBlind>,
+    pub ratings: Vec<SyncJudgeRating>,
+    pub views: Vec<SyncSavedView>,
+}
+
+impl Pending {
+    /// The replica's next batch.
+    pub fn gather(project: &mut Project) -> Result<Pending> {
+        // Originals an import committed since the sync began get their rows (a no-op otherwise).
+        project.write_original_uids()?;
+        Ok(Pending {
+            revisions: project.pending_revisions(BATCH)?,
+            reviews: project.pending_reviews()?,
+            signoffs: project.pending_signoffs()?,
+            comments: project.pending_comments()?,
+            rounds: project.pending_rounds()?,
+            blind: project.pending_blind()?,
+            ratings: project.pending_judge_ratings()?,
+            views: project.pending_saved_views()?,
+        })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Rows in the batch.
+    pub fn len(&self) -> usize {
+        self.revisions.len()
+            + self.reviews.len()
+            + self.signoffs.len()
+            + self.comments.len()
+            + self.rounds.len()
+            + self.blind.len()
+            + self.ratings.len()
+            + self.views.len()
+    }
+
+    /// Whether the rows that refer to revisions wait for a later batch: the batch is full of
+    /// revisions, so some may still be missing.
+    pub fn revisions_only(&self) -> bool {
+        self.revisions.len() >= BATCH as usize
+    }
+}
+
 /// Pushes one batch of pending rows in the caller's transaction; the caller marks them once the
 /// transaction has committed. A row already there (a push killed after the team's commit and
 /// before the marks) is found by uid and author, so repeating a push doubles nothing.
 pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Result<Pushed> {
-    // Originals an import committed since the sync began get their rows (a no-op otherwise).
-    project.write_original_uids()?;
-    let revs = project.pending_revisions(BATCH)?;
-    let reviews = project.pending_reviews()?;
-    let signoffs = project.pending_signoffs()?;
-    let comments = project.pending_comments()?;
-    let rounds = project.pending_rounds()?;
-    let blind = project.pending_blind()?;
-    let ratings = project.pending_judge_ratings()?;
-    let views = project.pending_saved_views()?;
-    if revs.is_empty()
-        && reviews.is_empty()
-        && signoffs.is_empty()
-        && comments.is_empty()
-        && rounds.is_empty()
-        && blind.is_empty()
-        && ratings.is_empty()
-        && views.is_empty()
-    {
+    let pending = Pending::gather(project)?;
+    write_batch(tx, &pending)
+}
+
+/// Writes one batch in the caller's transaction (as the member the transaction is for): each
+/// row in a savepoint, a row the team refuses set aside with its reason.
+pub fn write_batch(tx: &mut Transaction<'_>, pending: &Pending) -> Result<Pushed> {
+    let Pending {
+        revisions: revs,
+        reviews,
+        signoffs,
+        comments,
+        rounds,
+        blind,
+        ratings,
+        views,
+    } = pending;
+    if pending.is_empty() {
         return Ok(Pushed::default());
     }
     // The items this batch writes, locked up front in the team's one order, so two members'
@@ -95,7 +153,7 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
          ON CONFLICT (uid) DO NOTHING RETURNING seq",
     )?;
     let mut sent_reviews = std::collections::HashSet::new();
-    for r in &revs {
+    for r in revs.iter() {
         // An approval is the record of a review: the team takes it only after the decision.
         let decision = reviews
             .iter()
@@ -135,16 +193,16 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
         done.add(&r.uid, outcome);
     }
     // Reviews and sign-offs refer to revisions: push them once their revisions are all there.
-    if revs.len() < BATCH as usize {
+    if !pending.revisions_only() {
         for d in reviews.iter().filter(|d| !sent_reviews.contains(&d.uid)) {
             let outcome = guarded(tx, |t| push_review(t, d))?;
             done.add(&d.uid, outcome);
         }
-        for g in &signoffs {
+        for g in signoffs.iter() {
             let outcome = guarded(tx, |t| push_signoff(t, g))?;
             done.add(&g.uid, outcome);
         }
-        for c in &comments {
+        for c in comments.iter() {
             let outcome =
                 guarded(tx, |t| {
                     let row = t.query_opt(
@@ -156,7 +214,7 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
                 })?;
             done.add(&c.uid, outcome);
         }
-        for r in &rounds {
+        for r in rounds.iter() {
             let assignments = serde_json::to_string(&r.assignments).unwrap_or_default();
             let outcome = guarded(tx, |t| {
                 let row = t.query_opt(
@@ -179,7 +237,7 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
             })?;
             done.add(&r.uid, outcome);
         }
-        for b in &blind {
+        for b in blind.iter() {
             let outcome = guarded(tx, |t| {
                 let row = t.query_opt(
                     "INSERT INTO blind_annotations (uid, round_uid, revision_uid, author, judgement,
@@ -199,7 +257,7 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
             })?;
             done.add(&b.uid, outcome);
         }
-        for g in &ratings {
+        for g in ratings.iter() {
             let outcome = guarded(tx, |t| {
                 let row = t.query_opt(
                     "INSERT INTO judge_ratings (uid, snapshot, ext_id, revision_uid, response_key,
@@ -223,7 +281,7 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
             })?;
             done.add(&g.uid, outcome);
         }
-        for v in &views {
+        for v in views.iter() {
             let outcome = guarded(tx, |t| {
                 let datasets = serde_json::to_string(&v.datasets).unwrap_or_else(|_| "[]".into());
                 let row = t.query_opt(
@@ -252,7 +310,7 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
 }
 
 /// A run snapshot the team took (origin, finished_at, seq) or refused (origin, finished_at, why).
-pub(crate) type RunOutcome = (String, String, std::result::Result<i64, String>);
+pub type RunOutcome = (String, String, std::result::Result<i64, String>);
 
 /// Pushes the snapshots of finished runs (after their revisions), each with its model and
 /// responses under `author` (the member pushing; the owner names the project's owner).
@@ -263,11 +321,17 @@ pub(crate) fn push_runs(
 ) -> Result<Vec<RunOutcome>> {
     project.write_original_uids()?;
     let runs = project.pending_runs()?;
-    if runs.is_empty() {
-        return Ok(Vec::new());
-    }
+    write_runs(tx, &runs, author)
+}
+
+/// Writes run snapshots in the caller's transaction under `author`, each in a savepoint.
+pub fn write_runs(
+    tx: &mut Transaction<'_>,
+    runs: &[SyncRun],
+    author: Option<&str>,
+) -> Result<Vec<RunOutcome>> {
     let mut done = Vec::new();
-    for run in &runs {
+    for run in runs {
         let snapshot = format!("{}@{}", run.origin, run.finished_at);
         let outcome = guarded(tx, |tx| {
             tx.execute(

@@ -6,7 +6,7 @@ use postgres::GenericClient;
 use crate::connect::connect;
 use crate::Result;
 
-pub(crate) const SCHEMA: [&str; 9] = [
+pub(crate) const SCHEMA: [&str; 10] = [
     include_str!("../../../migrations/postgres/0001_team.sql"),
     include_str!("../../../migrations/postgres/0002_runs.sql"),
     include_str!("../../../migrations/postgres/0003_comments_rounds.sql"),
@@ -16,6 +16,7 @@ pub(crate) const SCHEMA: [&str; 9] = [
     include_str!("../../../migrations/postgres/0007_saved_views.sql"),
     include_str!("../../../migrations/postgres/0008_commit_order.sql"),
     include_str!("../../../migrations/postgres/0009_work_not_tags.sql"),
+    include_str!("../../../migrations/postgres/0010_service.sql"),
 ];
 
 /// The steps a database has applied.
@@ -29,7 +30,7 @@ pub(crate) fn applied(db: &mut impl GenericClient) -> Result<usize> {
 
 /// Refuses to sync with a team database older than this build (its owner upgrades it first),
 /// so no column or outcome this build writes is refused row by row.
-pub(crate) fn require_current(db: &mut impl GenericClient) -> Result<()> {
+pub fn require_current(db: &mut impl GenericClient) -> Result<()> {
     let have = applied(db)?;
     if have < SCHEMA.len() {
         return Err(crate::SyncError::Invalid(format!(

@@ -132,6 +132,9 @@ pub(crate) fn mark_runs(
 /// Syncs with the team database the project was published to or joined from.
 pub fn sync_stored(project: &mut Project, password: Option<&str>) -> Result<SyncReport> {
     let url = team_url(project)?;
+    if crate::service::is_service_url(&url) {
+        return crate::service::sync_service(project, &crate::service::Keyring::default_path()?);
+    }
     sync_with(&url, password, project)
 }
 

@@ -62,9 +62,9 @@ fn an_old_team_database_is_upgraded_to_the_trust_rules() {
     assert!(refused.contains("assay team upgrade"), "{refused}");
     assert!(!early.path().join("r.assay").exists(), "nothing created");
 
-    // Schema 3 to 9: the trust rules, scorer versions, blind rounds and judge ratings, saved
-    // views, positions at commit, who wrote the work (not its tags).
-    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 6);
+    // Schema 3 to 10: the trust rules, scorer versions, blind rounds and judge ratings, saved
+    // views, positions at commit, who wrote the work (not its tags), the team service's members.
+    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 7);
     assert_eq!(assay_sync::upgrade(&admin).unwrap(), 0, "already current");
 
     let mut aiko = Client::connect(&url(&cluster, "aiko", "old"), NoTls).expect("still a member");

@@ -29,6 +29,32 @@ pub struct SyncRevision {
     pub content: String,
 }
 
+impl SyncRevision {
+    /// The one form a revision travels and is stored in, by the team service and every
+    /// replica alike: its content as the item it parses to (fields Assay does not know are
+    /// dropped, so no hidden field can make two readers disagree), its tags as the tags Assay
+    /// knows, its operation as one Assay knows (or none), its status as a status.
+    pub fn canonical(&self) -> Result<SyncRevision> {
+        let content: ItemContent = serde_json::from_str(&self.content)
+            .map_err(|e| Error::Invalid(format!("revision {}: {e}", self.uid)))?;
+        let status = ItemStatus::parse(&self.status).ok_or_else(|| {
+            Error::Invalid(format!("revision {}: status {:?}", self.uid, self.status))
+        })?;
+        Ok(SyncRevision {
+            content: serde_json::to_string(&content)
+                .map_err(|e| Error::Invalid(format!("revision {}: {e}", self.uid)))?,
+            tags: IssueTag::to_bits(&IssueTag::from_bits(self.tags)),
+            op: self
+                .op
+                .as_deref()
+                .and_then(RefinementOp::parse)
+                .map(|o| o.as_str().to_string()),
+            status: status.as_str().to_string(),
+            ..self.clone()
+        })
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SyncReview {
     pub uid: String,
@@ -51,7 +77,7 @@ pub struct SyncSignoff {
 }
 
 /// An item of a published project, with the uid of its original (revision 0).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SyncItem {
     pub dataset: String,
     pub layout: String,

@@ -1,0 +1,514 @@
+//! The service's HTTP API. Every route but `/health` and `/v1/join` needs a member's credential
+//! (`Authorization: Bearer ID.SECRET`); each request is one transaction of the team database run
+//! as that member. Bodies are parsed here, bounded first; rows are checked by the write path on
+//! the service's replica before anything is written (`checks`).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use assay_core::store::team::runs::SyncRun;
+use assay_core::store::team::sync::SyncItem;
+use assay_sync::push::{Pending, Pushed, RunOutcome};
+use assay_sync::service::wire::{Health, JoinRequest, Joined, Me, PullPage, PullRequest};
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, HeaderMap, Request, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+use crate::checks::Replica;
+use crate::error::{Result, ServiceError};
+use crate::limits::{Limits, RateLimiter};
+use crate::members::{self, Member};
+use crate::pool::{as_member, Pool};
+
+/// Items per page of `/v1/items`.
+const ITEMS_PAGE: i64 = 5000;
+
+pub struct AppState {
+    pub pool: Pool,
+    /// The service's replica; holding it is holding the right to push (one check at a time).
+    pub replica: Mutex<Replica>,
+    /// Credentials verified once (SHA-256 of the token -> credential ID): argon2 is slow on
+    /// purpose, and a member's role and revocation are read afresh on every request anyway.
+    verified: Mutex<HashMap<String, String>>,
+    pub limits: Limits,
+    rate: RateLimiter,
+}
+
+impl AppState {
+    pub fn new(pool: Pool, replica: Replica, limits: Limits) -> Self {
+        Self {
+            pool,
+            replica: Mutex::new(replica),
+            verified: Mutex::new(HashMap::new()),
+            rate: RateLimiter::new(limits.requests_per_minute),
+            limits,
+        }
+    }
+}
+
+type Shared = Arc<AppState>;
+
+pub fn router(state: Shared) -> Router {
+    let push_limit = state.limits.push_bytes;
+    let run_limit = state.limits.run_bytes;
+    Router::new()
+        .route("/health", get(health))
+        .route("/v1/join", post(join))
+        .route("/v1/me", get(me))
+        .route("/v1/items", get(items))
+        .route("/v1/pull", post(pull).layer(DefaultBodyLimit::max(1 << 20)))
+        .route(
+            "/v1/push",
+            post(push).layer(DefaultBodyLimit::max(push_limit)),
+        )
+        .route(
+            "/v1/runs",
+            post(push_run).layer(DefaultBodyLimit::max(run_limit)),
+        )
+        .route("/v1/images", get(image_list))
+        .route("/v1/images/{hash}", get(image))
+        .route("/v1/members", get(member_list))
+        .layer(DefaultBodyLimit::max(1 << 20))
+        .layer(axum::middleware::from_fn(log))
+        .with_state(state)
+}
+
+/// Who a request was for, for the log line.
+#[derive(Clone)]
+struct Who(String);
+
+/// One JSON line per request on stderr: time, member, method, path, status, milliseconds, and
+/// the refusal if any.
+async fn log(req: Request<axum::body::Body>, next: Next) -> Response {
+    let started = Instant::now();
+    let method = req.method().to_string();
+    let path = req.uri().path().to_string();
+    let res = next.run(req).await;
+    let who = res.extensions().get::<Who>().map(|w| w.0.clone());
+    let error = res.extensions().get::<Refused>().map(|r| r.0.clone());
+    let line = serde_json::json!({
+        "time": assay_core::store::now(),
+        "member": who,
+        "method": method,
+        "path": path,
+        "status": res.status().as_u16(),
+        "ms": started.elapsed().as_secs_f64() * 1000.0,
+        "error": error,
+    });
+    eprintln!("{line}");
+    res
+}
+
+#[derive(Clone)]
+struct Refused(String);
+
+/// A handler's result as a response: the value as JSON, or the refusal (remembered for the log).
+fn respond<T: Serialize>(who: Option<String>, r: Result<T>) -> Response {
+    let mut res = match r {
+        Ok(v) => Json(v).into_response(),
+        Err(e) => {
+            let why = e.to_string();
+            let mut res = e.into_response();
+            res.extensions_mut().insert(Refused(why));
+            res
+        }
+    };
+    if let Some(w) = who {
+        res.extensions_mut().insert(Who(w));
+    }
+    res
+}
+
+/// Runs `work` off the async threads (the database and the replica block).
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T> + Send + 'static,
+) -> Result<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ServiceError::Internal(format!("a request's task failed: {e}")))?
+}
+
+fn bearer(headers: &HeaderMap) -> Result<String> {
+    let v = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .ok_or_else(|| {
+            ServiceError::Unauthorized("sign in first: this request carries no credential".into())
+        })?;
+    Ok(v.trim().to_string())
+}
+
+/// The member a request is from, their rate counted.
+fn signed_in(state: &AppState, db: &mut postgres::Client, token: &str) -> Result<Member> {
+    use sha2::Digest;
+    let key = hex::encode(sha2::Sha256::digest(token.as_bytes()));
+    let known = state
+        .verified
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&key)
+        .cloned();
+    let member = match known {
+        Some(id) => match members::member_of_credential(db, &id) {
+            Ok(Some((_, m))) => m,
+            Ok(None) => {
+                return Err(ServiceError::Unauthorized(
+                    "this credential is not one of this team's".into(),
+                ))
+            }
+            Err(e) => {
+                state
+                    .verified
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(&key);
+                return Err(e);
+            }
+        },
+        None => {
+            let m = members::authenticate(db, token)?;
+            if let Some((id, _)) = crate::credentials::split(token) {
+                state
+                    .verified
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(key, id.to_string());
+            }
+            m
+        }
+    };
+    state.rate.allow(&member.name)?;
+    Ok(member)
+}
+
+/// Parses a JSON body, saying where it is malformed.
+fn parse<T: for<'de> Deserialize<'de>>(
+    body: std::result::Result<Bytes, BytesRejection>,
+) -> Result<T> {
+    let bytes = body.map_err(|e| match e.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            ServiceError::TooLarge(format!("the request is too large: {e}"))
+        }
+        _ => ServiceError::BadRequest(e.to_string()),
+    })?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ServiceError::BadRequest(format!("the request's JSON: {e}")))
+}
+
+/// Runs `work` as `member` in one transaction of the team database, and commits it.
+fn as_member_tx<T>(
+    db: &mut postgres::Client,
+    member: &Member,
+    work: impl FnOnce(&mut postgres::Transaction<'_>) -> Result<T>,
+) -> Result<T> {
+    let mut tx = db.transaction()?;
+    as_member(&mut tx, member)?;
+    let out = work(&mut tx)?;
+    tx.commit()?;
+    Ok(out)
+}
+
+async fn health(State(state): State<Shared>) -> Response {
+    let r = blocking(move || {
+        let mut db = state.pool.get()?;
+        let schema: String = db
+            .query_one("SELECT value FROM assay_meta WHERE key = 'schema'", &[])?
+            .get(0);
+        state.pool.put(db);
+        Ok(Health {
+            status: "ok".into(),
+            schema: schema.parse().unwrap_or(0),
+        })
+    })
+    .await;
+    respond(None, r)
+}
+
+async fn join(
+    State(state): State<Shared>,
+    body: std::result::Result<Bytes, BytesRejection>,
+) -> Response {
+    let r = blocking(move || {
+        let req: JoinRequest = parse(Ok(
+            body.map_err(|e| ServiceError::BadRequest(e.to_string()))?
+        ))?;
+        let mut db = state.pool.get()?;
+        let (member, credential) = members::redeem(&mut db, &req.invitation)?;
+        state.pool.put(db);
+        Ok(Joined {
+            member: member.name,
+            role: member.role.as_str().to_string(),
+            credential,
+        })
+    })
+    .await;
+    respond(None, r)
+}
+
+async fn me(State(state): State<Shared>, headers: HeaderMap) -> Response {
+    let r = blocking(move || {
+        let token = bearer(&headers)?;
+        let mut db = state.pool.get()?;
+        let m = signed_in(&state, &mut db, &token)?;
+        state.pool.put(db);
+        Ok(Me {
+            name: m.name,
+            role: m.role.as_str().to_string(),
+        })
+    })
+    .await;
+    respond(None, r)
+}
+
+#[derive(Deserialize)]
+struct ItemsAfter {
+    #[serde(default)]
+    dataset: String,
+    #[serde(default)]
+    seq: Option<i64>,
+}
+
+/// The team's items with their originals, a page at a time in (dataset, seq) order.
+async fn items(
+    State(state): State<Shared>,
+    headers: HeaderMap,
+    Query(after): Query<ItemsAfter>,
+) -> Response {
+    let r = blocking(move || {
+        let token = bearer(&headers)?;
+        let mut db = state.pool.get()?;
+        let m = signed_in(&state, &mut db, &token)?;
+        let rows = as_member_tx(&mut db, &m, |tx| {
+            Ok(tx.query(
+                "SELECT i.dataset, d.layout, i.ext_id, i.seq, r.uid, r.content::text
+                 FROM items i JOIN datasets d ON d.name = i.dataset
+                 JOIN revisions r ON r.dataset = i.dataset AND r.ext_id = i.ext_id
+                                  AND r.author IS NULL AND r.base_uid IS NULL
+                 WHERE (i.dataset, i.seq) > ($1, $2)
+                 ORDER BY i.dataset, i.seq LIMIT $3",
+                &[&after.dataset, &after.seq.unwrap_or(i64::MIN), &ITEMS_PAGE],
+            )?)
+        })?;
+        state.pool.put(db);
+        Ok(rows
+            .iter()
+            .map(|r| SyncItem {
+                dataset: r.get(0),
+                layout: r.get(1),
+                ext_id: r.get(2),
+                seq: r.get(3),
+                original_uid: r.get(4),
+                original: r.get(5),
+            })
+            .collect::<Vec<_>>())
+    })
+    .await;
+    respond(None, r)
+}
+
+async fn pull(
+    State(state): State<Shared>,
+    headers: HeaderMap,
+    body: std::result::Result<Bytes, BytesRejection>,
+) -> Response {
+    let who = Arc::new(Mutex::new(None));
+    let w = who.clone();
+    let r = blocking(move || {
+        let token = bearer(&headers)?;
+        let req: PullRequest = parse(body)?;
+        let mut db = state.pool.get()?;
+        let m = signed_in(&state, &mut db, &token)?;
+        *w.lock().unwrap_or_else(|p| p.into_inner()) = Some(m.name.clone());
+        // One snapshot, as the member: row-level security hides what they may not read yet.
+        db.batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")?;
+        let page = (|| -> Result<PullPage> {
+            db.batch_execute(&format!(
+                "SET LOCAL ROLE {}",
+                crate::members::quote_ident(&m.db_role)
+            ))?;
+            db.execute(
+                "SELECT set_config('assay.member_role', $1, true)",
+                &[&m.db_role],
+            )?;
+            let members = assay_sync::pull::read_members(&mut db)?
+                .into_iter()
+                .map(|(n, r)| (n, r.as_str().to_string()))
+                .collect();
+            let rows = assay_sync::pull::read_page(&mut db, &req.positions)?;
+            Ok(PullPage { members, rows })
+        })();
+        let _ = db.batch_execute(if page.is_ok() { "COMMIT" } else { "ROLLBACK" });
+        state.pool.put(db);
+        page
+    })
+    .await;
+    let who = who.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    respond(who, r)
+}
+
+async fn push(
+    State(state): State<Shared>,
+    headers: HeaderMap,
+    body: std::result::Result<Bytes, BytesRejection>,
+) -> Response {
+    let who = Arc::new(Mutex::new(None));
+    let w = who.clone();
+    let r = blocking(move || {
+        let token = bearer(&headers)?;
+        let mut db = state.pool.get()?;
+        let m = signed_in(&state, &mut db, &token)?;
+        *w.lock().unwrap_or_else(|p| p.into_inner()) = Some(m.name.clone());
+        let pending: Pending = parse(body)?;
+        state.limits.check_batch(&pending)?;
+        let mut replica = state.replica.lock().unwrap_or_else(|p| p.into_inner());
+        replica.catch_up(&mut db)?;
+        let (ok, refused) = replica.check(&m, &pending)?;
+        let mut pushed = with_retries(|| {
+            as_member_tx(&mut db, &m, |tx| {
+                Ok(assay_sync::push::write_batch(tx, &ok)?)
+            })
+        })?;
+        pushed.refused.extend(refused);
+        replica.catch_up(&mut db)?;
+        drop(replica);
+        state.pool.put(db);
+        Ok::<Pushed, ServiceError>(pushed)
+    })
+    .await;
+    let who = who.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    respond(who, r)
+}
+
+async fn push_run(
+    State(state): State<Shared>,
+    headers: HeaderMap,
+    body: std::result::Result<Bytes, BytesRejection>,
+) -> Response {
+    let who = Arc::new(Mutex::new(None));
+    let w = who.clone();
+    let r = blocking(move || {
+        let token = bearer(&headers)?;
+        let mut db = state.pool.get()?;
+        let m = signed_in(&state, &mut db, &token)?;
+        *w.lock().unwrap_or_else(|p| p.into_inner()) = Some(m.name.clone());
+        let run: SyncRun = parse(body)?;
+        state.limits.check_run(&run)?;
+        let mut replica = state.replica.lock().unwrap_or_else(|p| p.into_inner());
+        replica.catch_up(&mut db)?;
+        let outcome: RunOutcome = match replica.check_run(&m, &run)? {
+            Err(why) => (run.origin.clone(), run.finished_at.clone(), Err(why)),
+            Ok(run) => {
+                let mut done = with_retries(|| {
+                    as_member_tx(&mut db, &m, |tx| {
+                        Ok(assay_sync::push::write_runs(
+                            tx,
+                            std::slice::from_ref(&run),
+                            Some(&m.name),
+                        )?)
+                    })
+                })?;
+                done.pop()
+                    .ok_or_else(|| ServiceError::Internal("a run without an outcome".into()))?
+            }
+        };
+        replica.catch_up(&mut db)?;
+        drop(replica);
+        state.pool.put(db);
+        Ok(outcome)
+    })
+    .await;
+    let who = who.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    respond(who, r)
+}
+
+/// A write the team database ended to break a deadlock (with the owner's own sync) is tried
+/// again, a few times.
+fn with_retries<T>(mut work: impl FnMut() -> Result<T>) -> Result<T> {
+    let mut attempt = 0;
+    loop {
+        match work() {
+            Err(ServiceError::Internal(why)) if attempt < 4 && why.contains("deadlock") => {
+                attempt += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20 * attempt));
+            }
+            other => return other,
+        }
+    }
+}
+
+async fn image_list(State(state): State<Shared>, headers: HeaderMap) -> Response {
+    let r = blocking(move || {
+        let token = bearer(&headers)?;
+        let mut db = state.pool.get()?;
+        let m = signed_in(&state, &mut db, &token)?;
+        let hashes: Vec<String> = as_member_tx(&mut db, &m, |tx| {
+            Ok(tx
+                .query("SELECT hash FROM images ORDER BY hash", &[])?
+                .iter()
+                .map(|r| r.get(0))
+                .collect())
+        })?;
+        state.pool.put(db);
+        Ok(hashes)
+    })
+    .await;
+    respond(None, r)
+}
+
+async fn image(
+    State(state): State<Shared>,
+    headers: HeaderMap,
+    Path(hash): Path<String>,
+) -> Response {
+    let r = blocking(move || {
+        let token = bearer(&headers)?;
+        let mut db = state.pool.get()?;
+        let m = signed_in(&state, &mut db, &token)?;
+        let bytes: Option<Vec<u8>> = as_member_tx(&mut db, &m, |tx| {
+            Ok(tx
+                .query_opt("SELECT bytes FROM images WHERE hash = $1", &[&hash])?
+                .map(|r| r.get(0)))
+        })?;
+        state.pool.put(db);
+        Ok(bytes)
+    })
+    .await;
+    match r {
+        Ok(Some(bytes)) => {
+            ([(header::CONTENT_TYPE, "application/octet-stream")], bytes).into_response()
+        }
+        Ok(None) => (
+            StatusCode::NOT_FOUND,
+            Json(serde_json::json!({"error": "the team has no such image"})),
+        )
+            .into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The team's members, their roles and open invitations: for auditors, who lead the team.
+async fn member_list(State(state): State<Shared>, headers: HeaderMap) -> Response {
+    let r = blocking(move || {
+        let token = bearer(&headers)?;
+        let mut db = state.pool.get()?;
+        let m = signed_in(&state, &mut db, &token)?;
+        if m.role != assay_core::Role::Auditor {
+            return Err(ServiceError::Forbidden(
+                "only an auditor sees the team's members and invitations".into(),
+            ));
+        }
+        let list = members::list(&mut db)?;
+        state.pool.put(db);
+        Ok(list)
+    })
+    .await;
+    respond(None, r)
+}

@@ -1,0 +1,67 @@
+//! Every refusal the service makes, with the HTTP status it is sent as and a sentence that says
+//! why (the client shows it as is).
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// No credential, an unknown one, or a revoked one.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// A member asking for what their role does not allow.
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    TooLarge(String),
+    #[error("{0}")]
+    TooMany(String),
+    /// The team database or the service's replica failed: nothing was written.
+    #[error("the team service failed: {0}")]
+    Internal(String),
+}
+
+impl From<postgres::Error> for ServiceError {
+    fn from(e: postgres::Error) -> Self {
+        ServiceError::Internal(format!("team database: {e}"))
+    }
+}
+
+impl From<assay_sync::SyncError> for ServiceError {
+    fn from(e: assay_sync::SyncError) -> Self {
+        match e {
+            assay_sync::SyncError::Invalid(why) => ServiceError::BadRequest(why),
+            other => ServiceError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<assay_core::Error> for ServiceError {
+    fn from(e: assay_core::Error) -> Self {
+        ServiceError::Internal(e.to_string())
+    }
+}
+
+impl ServiceError {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ServiceError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ServiceError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ServiceError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ServiceError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ServiceError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            ServiceError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl IntoResponse for ServiceError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.to_string() });
+        (self.status(), axum::Json(body)).into_response()
+    }
+}
+
+pub type Result<T> = std::result::Result<T, ServiceError>;

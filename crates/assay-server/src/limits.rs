@@ -1,0 +1,188 @@
+//! What one member may send: bytes per request, rows per batch, bytes per row, and requests per
+//! minute. Checked before anything is parsed into the replica or written to the team.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use assay_core::store::team::runs::SyncRun;
+use assay_sync::push::Pending;
+
+use crate::error::{Result, ServiceError};
+
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Bytes of one push request (a batch of rows).
+    pub push_bytes: usize,
+    /// Bytes of one run snapshot with its results and responses.
+    pub run_bytes: usize,
+    /// Rows of one push batch.
+    pub batch_rows: usize,
+    /// Bytes of any one row's text but an item's content and a run's results.
+    pub row_text_bytes: usize,
+    /// Requests one member may make in a minute.
+    pub requests_per_minute: u32,
+}
+
+/// A run's results and responses: the team's bound on each (0004_trust.sql).
+pub const RESULT_BYTES: usize = 16 << 20;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            push_bytes: 64 << 20,
+            run_bytes: 256 << 20,
+            batch_rows: 20_000,
+            row_text_bytes: 256 << 10,
+            requests_per_minute: 600,
+        }
+    }
+}
+
+impl Limits {
+    /// Refuses a batch with more rows than a push sends, or a row with more text than a person
+    /// writes (a note, a comment, a view's filter); an item's content has the write path's
+    /// own bound.
+    pub fn check_batch(&self, p: &Pending) -> Result<()> {
+        if p.len() > self.batch_rows || p.revisions.len() > assay_sync::push::BATCH as usize {
+            return Err(ServiceError::TooLarge(format!(
+                "a push batch holds at most {} rows ({} revisions); this one holds {}",
+                self.batch_rows,
+                assay_sync::push::BATCH,
+                p.len()
+            )));
+        }
+        let over = |what: &str, uid: &str, text: &str| -> Result<()> {
+            if text.len() > self.row_text_bytes {
+                return Err(ServiceError::TooLarge(format!(
+                    "{what} {uid}: {} bytes of text, over the bound of {} KiB",
+                    text.len(),
+                    self.row_text_bytes >> 10
+                )));
+            }
+            Ok(())
+        };
+        for r in &p.revisions {
+            over("revision", &r.uid, r.note.as_deref().unwrap_or(""))?;
+            if r.content.len() > assay_core::store::MAX_CONTENT_BYTES {
+                return Err(ServiceError::TooLarge(format!(
+                    "revision {}: its content is {} bytes, over the bound of {} MiB",
+                    r.uid,
+                    r.content.len(),
+                    assay_core::store::MAX_CONTENT_BYTES >> 20
+                )));
+            }
+        }
+        for d in &p.reviews {
+            over("review", &d.uid, d.comment.as_deref().unwrap_or(""))?;
+        }
+        for g in &p.signoffs {
+            over("sign-off", &g.uid, g.note.as_deref().unwrap_or(""))?;
+        }
+        for c in &p.comments {
+            over("comment", &c.uid, &c.body)?;
+            over("comment", &c.uid, &c.mentions.concat())?;
+        }
+        for r in &p.rounds {
+            over("round", &r.uid, &r.name)?;
+            over("round", &r.uid, &r.purpose)?;
+            let assigned: usize = r.assignments.iter().map(|(a, b)| a.len() + b.len()).sum();
+            if assigned > self.row_text_bytes * 64 {
+                return Err(ServiceError::TooLarge(format!(
+                    "round {}: {assigned} bytes of assignments",
+                    r.uid
+                )));
+            }
+        }
+        for b in &p.blind {
+            over("judgement", &b.uid, &b.judgement)?;
+        }
+        for g in &p.ratings {
+            over("rating", &g.uid, g.note.as_deref().unwrap_or(""))?;
+        }
+        for v in &p.views {
+            over("view", &v.uid, &v.filter)?;
+            over("view", &v.uid, &v.name)?;
+            over("view", &v.uid, &v.columns)?;
+        }
+        Ok(())
+    }
+
+    /// Refuses a run whose results or responses are over the team's bound.
+    pub fn check_run(&self, run: &SyncRun) -> Result<()> {
+        let big = |n: usize| n > RESULT_BYTES;
+        for it in &run.items {
+            let n = [&it.parsed, &it.evidence, &it.error]
+                .iter()
+                .map(|s| s.as_deref().map_or(0, str::len))
+                .sum::<usize>();
+            if big(n) {
+                return Err(ServiceError::TooLarge(format!(
+                    "run {}: the result of {} is {n} bytes, over the bound of {} MiB",
+                    run.origin,
+                    it.ext_id,
+                    RESULT_BYTES >> 20
+                )));
+            }
+        }
+        for r in &run.responses {
+            let n = r.text.len() + r.prompt.as_deref().map_or(0, str::len);
+            if big(n) {
+                return Err(ServiceError::TooLarge(format!(
+                    "run {}: a response is {n} bytes, over the bound of {} MiB",
+                    run.origin,
+                    RESULT_BYTES >> 20
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Requests per member per minute, counted in fixed one-minute windows.
+pub struct RateLimiter {
+    per_minute: u32,
+    windows: Mutex<HashMap<String, (Instant, u32)>>,
+}
+
+impl RateLimiter {
+    pub fn new(per_minute: u32) -> Self {
+        Self {
+            per_minute,
+            windows: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn allow(&self, member: &str) -> Result<()> {
+        let mut w = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        let entry = w.entry(member.to_string()).or_insert((now, 0));
+        if now.duration_since(entry.0) >= Duration::from_secs(60) {
+            *entry = (now, 0);
+        }
+        entry.1 += 1;
+        if entry.1 > self.per_minute {
+            let wait = 60 - now.duration_since(entry.0).as_secs();
+            return Err(ServiceError::TooMany(format!(
+                "{member}: more than {} requests in a minute; try again in {wait} s",
+                self.per_minute
+            )));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_member_over_the_rate_is_refused_and_others_are_not() {
+        let r = RateLimiter::new(3);
+        for _ in 0..3 {
+            r.allow("aiko").unwrap();
+        }
+        assert!(matches!(r.allow("aiko"), Err(ServiceError::TooMany(_))));
+        r.allow("seo").unwrap();
+    }
+}

@@ -1,0 +1,519 @@
+//! The team service end to end: a real PostgreSQL, the service on 127.0.0.1 over TLS, members'
+//! replicas that hold no database login, and a hand-written HTTP client that sends anything.
+
+#[path = "../../assay-sync/tests/common/mod.rs"]
+mod common;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use assay_core::store::ReviewDecision;
+use assay_core::{ItemStatus, Project, Role};
+use assay_server::{Config, Running};
+use assay_sync::cluster::Cluster;
+use assay_sync::service::{join_service, sync_service, JoinLink};
+use common::{answer, author, create_db, edit_answer, published_project};
+use postgres::{Client, NoTls};
+
+struct Team {
+    cluster: Cluster,
+    admin: String,
+    service: Option<Running>,
+    dir: tempfile::TempDir,
+}
+
+impl Team {
+    /// The sample published to a new database, and the service started in front of it.
+    fn start(limits: assay_server::limits::Limits) -> Team {
+        let cluster = Cluster::start().expect("PostgreSQL");
+        let dir = tempfile::tempdir().unwrap();
+        let admin = create_db(&cluster, "team");
+        let mut lead = published_project(dir.path());
+        assay_sync::init(&admin, &mut lead).unwrap();
+        let service = assay_server::start(Config {
+            admin_url: admin.clone(),
+            listen: "127.0.0.1:0".parse().unwrap(),
+            data_dir: dir.path().join("service"),
+            cert: None,
+            public_url: None,
+            limits,
+        })
+        .unwrap();
+        Team {
+            cluster,
+            admin,
+            service: Some(service),
+            dir,
+        }
+    }
+
+    fn service(&self) -> &Running {
+        self.service.as_ref().unwrap()
+    }
+
+    fn db(&self) -> Client {
+        Client::connect(&self.admin, NoTls).unwrap()
+    }
+
+    /// A join link for `name` with `role`, as the lead makes it.
+    fn link(&self, name: &str, role: Role) -> String {
+        let code =
+            assay_server::members::invite(&mut self.db(), name, role, Duration::from_secs(3600))
+                .unwrap();
+        JoinLink {
+            url: self.service().url.clone(),
+            invitation: code,
+            pin: self.service().pin.clone(),
+        }
+        .format()
+    }
+
+    fn keyring(&self, name: &str) -> PathBuf {
+        self.dir.path().join(format!("{name}-keyring.json"))
+    }
+
+    /// `name` joins with an invitation into a new replica.
+    fn join(&self, name: &str, role: Role) -> Project {
+        let (p, _) = join_service(
+            &self.link(name, role),
+            &self.dir.path().join(format!("{name}.assay")),
+            &self.keyring(name),
+        )
+        .unwrap();
+        p
+    }
+
+    fn sync(&self, name: &str, p: &mut Project) -> assay_sync::SyncReport {
+        sync_service(p, &self.keyring(name)).unwrap()
+    }
+
+    fn credential(&self, name: &str) -> String {
+        assay_sync::service::Keyring::load(&self.keyring(name))
+            .unwrap()
+            .teams[0]
+            .credential
+            .clone()
+    }
+}
+
+impl Drop for Team {
+    fn drop(&mut self) {
+        if let Some(s) = self.service.take() {
+            s.stop();
+        }
+    }
+}
+
+/// A hand-written client: any body, any header, certificate not checked.
+fn raw() -> reqwest::blocking::Client {
+    reqwest::blocking::Client::builder()
+        .danger_accept_invalid_certs(true)
+        .build()
+        .unwrap()
+}
+
+fn post(t: &Team, path: &str, token: Option<&str>, body: Vec<u8>) -> (u16, serde_json::Value) {
+    let mut r = raw()
+        .post(format!("{}{path}", t.service().url))
+        .header("content-type", "application/json")
+        .body(body);
+    if let Some(tok) = token {
+        r = r.bearer_auth(tok);
+    }
+    let res = r.send().unwrap();
+    let status = res.status().as_u16();
+    let text = res.text().unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text)),
+    )
+}
+
+/// Every item's current revision uid and answer, by ext id: two replicas that agree on this
+/// show the same team.
+fn heads(p: &Project) -> Vec<(String, Option<String>, ItemStatus)> {
+    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+    let mut v: Vec<_> = p
+        .item_ext_ids(ds)
+        .unwrap()
+        .into_iter()
+        .map(|(id, ext)| {
+            let it = p.item(id).unwrap();
+            (ext, it.content.answer, it.status)
+        })
+        .collect();
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    v
+}
+
+fn has_login(db: &mut Client, member: &str) -> bool {
+    db.query_one(
+        "SELECT coalesce(bool_or(r.rolcanlogin), false) FROM members m
+         JOIN pg_roles r ON r.rolname = m.db_role WHERE m.name = $1",
+        &[&member],
+    )
+    .unwrap()
+    .get(0)
+}
+
+#[test]
+fn members_edit_review_and_sign_off_through_the_service_without_a_login() {
+    let t = Team::start(Default::default());
+    let mut a = t.join("aiko", Role::Annotator);
+    let mut m = t.join("minjun", Role::Annotator);
+    let mut s = t.join("seo", Role::Auditor);
+    for p in [&a, &m, &s] {
+        assert_eq!(answer(p, "jg-001").as_deref(), Some("before publishing"));
+    }
+    let mut db = t.db();
+    for name in ["aiko", "minjun", "seo"] {
+        assert!(!has_login(&mut db, name), "{name} holds no database login");
+    }
+
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-006", "117", &aiko);
+    edit_answer(&mut a, "jg-006", "117mm", &aiko);
+    assert_eq!(t.sync("aiko", &mut a).pushed, 2);
+    t.sync("minjun", &mut m);
+    assert_eq!(answer(&m, "jg-006").as_deref(), Some("117mm"));
+
+    // minjun approves; the approval's decision and the revision recording it arrive together.
+    let mj = author(&m, "minjun");
+    let id_m = m.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
+    m.review(id_m, ReviewDecision::Approve, Some("ok"), &mj)
+        .unwrap();
+    let r = t.sync("minjun", &mut m);
+    assert!(r.pushed >= 2 && r.refused == 0, "{r:?}");
+    t.sync("seo", &mut s);
+    let id_s = s.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
+    assert_eq!(s.item(id_s).unwrap().status, ItemStatus::Approved);
+    assert_eq!(s.refused_rows().unwrap(), vec![]);
+    let seo = author(&s, "seo");
+    s.sign_off(id_s, true, None, &seo).unwrap();
+    t.sync("seo", &mut s);
+    t.sync("aiko", &mut a);
+    let id_a = a.item_id_by_ext("jgraph-mini", "jg-006").unwrap();
+    assert!(a.item(id_a).unwrap().signed_off);
+
+    // Images by hash through the service.
+    let ds = a.dataset_by_name("jgraph-mini").unwrap().id;
+    let hash = a
+        .item_ext_ids(ds)
+        .unwrap()
+        .into_iter()
+        .flat_map(|(id, _)| a.item(id).unwrap().content.images)
+        .map(|i| i.hash)
+        .next()
+        .unwrap();
+    std::env::set_var("ASSAY_KEYRING", t.keyring("aiko"));
+    assert!(assay_sync::fetch_image(&mut a, &hash, None).unwrap());
+    assert_eq!(
+        assay_core::imaging::sha256_hex(&a.image_bytes(&hash).unwrap().0),
+        hash
+    );
+
+    // Every replica, and one made fresh now, shows the same team.
+    t.sync("minjun", &mut m);
+    let fresh = t.join("kenji", Role::Annotator);
+    for p in [&a, &m, &s] {
+        assert_eq!(heads(p), heads(&fresh));
+        assert_eq!(p.refused_rows().unwrap(), vec![]);
+    }
+}
+
+#[test]
+fn an_invitation_works_once_and_a_revoked_member_is_refused() {
+    let t = Team::start(Default::default());
+    let link = t.link("aiko", Role::Annotator);
+    let (mut a, _) =
+        join_service(&link, &t.dir.path().join("a.assay"), &t.keyring("aiko")).unwrap();
+    let again = join_service(&link, &t.dir.path().join("a2.assay"), &t.keyring("x"))
+        .map(|_| ())
+        .unwrap_err();
+    assert!(again.to_string().contains("used already"), "{again}");
+    // A code with one character changed is no invitation.
+    let l = JoinLink::parse(&t.link("minjun", Role::Annotator)).unwrap();
+    let mut forged = l.clone();
+    let last = forged.invitation.pop().unwrap();
+    forged.invitation.push(if last == '0' { '1' } else { '0' });
+    let e = join_service(
+        &forged.format(),
+        &t.dir.path().join("m.assay"),
+        &t.keyring("m"),
+    )
+    .map(|_| ())
+    .unwrap_err();
+    assert!(e.to_string().contains("not valid"), "{e}");
+
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-002", "before revocation", &aiko);
+    t.sync("aiko", &mut a);
+    assert_eq!(
+        assay_server::members::revoke(&mut t.db(), "aiko").unwrap(),
+        1
+    );
+    edit_answer(&mut a, "jg-002", "after revocation", &aiko);
+    let e = sync_service(&mut a, &t.keyring("aiko"))
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e.to_string().contains("revoked"), "{e}");
+    let mut db = t.db();
+    let n: i64 = db
+        .query_one(
+            "SELECT count(*) FROM revisions WHERE author = 'aiko' AND content->>'answer' = 'after revocation'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(n, 0);
+    // The change stays on aiko's machine, pending.
+    assert_eq!(a.sync_status().unwrap().pending, 1);
+}
+
+#[test]
+fn rows_are_checked_by_the_write_path_and_stored_canonical() {
+    let t = Team::start(Default::default());
+    let mut a = t.join("aiko", Role::Annotator);
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-003", "honest", &aiko);
+    let mut pending = assay_sync::push::Pending::gather(&mut a).unwrap();
+    assert_eq!(pending.revisions.len(), 1);
+    let honest = pending.revisions[0].clone();
+    let token = t.credential("aiko");
+
+    // Written as someone else: refused with the reason, nothing stored.
+    let mut forged = honest.clone();
+    forged.uid = "forged-as-seo".into();
+    forged.author = Some("seo".into());
+    // A hidden field and tag bits Assay does not know: stored without them.
+    let mut hidden = honest.clone();
+    let mut content: serde_json::Value = serde_json::from_str(&hidden.content).unwrap();
+    content["zz_hidden"] = serde_json::json!("only some readers see this");
+    hidden.content = content.to_string();
+    hidden.tags = 1 | (1 << 40);
+    // Approving one's own answer: the write path refuses it.
+    let mut own_approval = honest.clone();
+    own_approval.uid = "self-approved".into();
+    own_approval.base_uid = Some(hidden.uid.clone());
+    own_approval.status = "approved".into();
+    // JSON that is not an item.
+    let mut not_item = honest.clone();
+    not_item.uid = "not-an-item".into();
+    not_item.content = "[1, 2, 3]".into();
+    pending.revisions = vec![forged, hidden, own_approval, not_item];
+    let (status, body) = post(
+        &t,
+        "/v1/push",
+        Some(&token),
+        serde_json::to_vec(&pending).unwrap(),
+    );
+    assert_eq!(status, 200, "{body}");
+    let pushed: assay_sync::push::Pushed = serde_json::from_value(body).unwrap();
+    assert_eq!(pushed.done.len(), 1, "{pushed:?}");
+    assert_eq!(pushed.done[0].0, honest.uid);
+    let why = |uid: &str| {
+        pushed
+            .refused
+            .iter()
+            .find(|(u, _)| u == uid)
+            .map(|(_, w)| w.clone())
+            .unwrap_or_else(|| panic!("{uid} not refused: {pushed:?}"))
+    };
+    assert!(why("forged-as-seo").contains("written as seo"));
+    assert!(
+        why("self-approved").contains("approv"),
+        "{}",
+        why("self-approved")
+    );
+    assert!(why("not-an-item").contains("not-an-item"));
+
+    let mut db = t.db();
+    let row = db
+        .query_one(
+            "SELECT content::text, tags FROM revisions WHERE uid = $1",
+            &[&honest.uid],
+        )
+        .unwrap();
+    let (stored, tags): (String, i64) = (row.get(0), row.get(1));
+    assert!(!stored.contains("zz_hidden"), "{stored}");
+    assert_eq!(tags, 1);
+    let others: i64 = db
+        .query_one(
+            "SELECT count(*) FROM revisions WHERE uid IN ('forged-as-seo', 'self-approved', 'not-an-item')",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(others, 0);
+
+    // aiko's replica, seo's and a fresh one read the same row.
+    a.mark_pushed(&pushed.done).unwrap();
+    let mut s = t.join("seo", Role::Auditor);
+    t.sync("aiko", &mut a);
+    t.sync("seo", &mut s);
+    assert_eq!(heads(&a), heads(&s));
+    assert_eq!(answer(&s, "jg-003").as_deref(), Some("honest"));
+}
+
+#[test]
+fn anything_a_client_sends_gets_a_clear_refusal_and_breaks_nothing() {
+    let limits = assay_server::limits::Limits {
+        push_bytes: 1 << 20,
+        requests_per_minute: 100_000,
+        ..Default::default()
+    };
+    let t = Team::start(limits);
+    let mut a = t.join("aiko", Role::Annotator);
+    let token = t.credential("aiko");
+    let url = &t.service().url;
+
+    // No credential, a made-up one, a malformed one.
+    let res = raw().get(format!("{url}/v1/me")).send().unwrap();
+    assert_eq!(res.status().as_u16(), 401);
+    for bad in [
+        "0123456789abcdef.".to_string() + &"0".repeat(48),
+        "garbage".into(),
+        String::new(),
+    ] {
+        let res = raw()
+            .get(format!("{url}/v1/me"))
+            .bearer_auth(&bad)
+            .send()
+            .unwrap();
+        assert_eq!(res.status().as_u16(), 401, "{bad}");
+    }
+    let (status, body) = post(&t, "/v1/push", Some(&token), b"{not json".to_vec());
+    assert_eq!(status, 400);
+    assert!(body["error"].as_str().unwrap().contains("line 1"), "{body}");
+    let (status, _) = post(&t, "/v1/push", Some(&token), vec![b' '; 2 << 20]);
+    assert_eq!(status, 413);
+
+    // Arbitrary mutations of an honest batch: never a failure of the service.
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-004", "fuzzed base", &aiko);
+    let honest = serde_json::to_value(assay_sync::push::Pending::gather(&mut a).unwrap()).unwrap();
+    let mut rng = 0x2545F4914F6CDD1Du64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let values = [
+        serde_json::json!(null),
+        serde_json::json!(-1),
+        serde_json::json!(i64::MAX),
+        serde_json::json!("x"),
+        serde_json::json!(""),
+        serde_json::json!([]),
+        serde_json::json!({}),
+        serde_json::json!("approved"),
+        serde_json::json!("seo"),
+        serde_json::json!("{\"question\":\"q\"}"),
+        serde_json::json!(1.5),
+        serde_json::json!("'; DROP TABLE revisions; --"),
+    ];
+    for _ in 0..150 {
+        let mut v = honest.clone();
+        let rev = &mut v["revisions"][0];
+        let fields = [
+            "uid",
+            "dataset",
+            "ext_id",
+            "base_uid",
+            "author",
+            "author_role",
+            "created_at",
+            "op",
+            "tags",
+            "status",
+            "note",
+            "content",
+        ];
+        for _ in 0..(1 + next() % 3) {
+            let f = fields[(next() % fields.len() as u64) as usize];
+            rev[f] = values[(next() % values.len() as u64) as usize].clone();
+        }
+        let (status, body) = post(
+            &t,
+            "/v1/push",
+            Some(&token),
+            serde_json::to_vec(&v).unwrap(),
+        );
+        assert!([200, 400, 413].contains(&status), "{status} {body} for {v}");
+    }
+    let res = raw().get(format!("{url}/health")).send().unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+
+    // The honest row still goes in, and replicas agree.
+    let r = t.sync("aiko", &mut a);
+    assert_eq!(r.refused, 0);
+    let mut s = t.join("seo", Role::Auditor);
+    t.sync("seo", &mut s);
+    let fresh = t.join("kenji", Role::Annotator);
+    assert_eq!(heads(&a), heads(&s));
+    assert_eq!(heads(&a), heads(&fresh));
+    assert_eq!(answer(&fresh, "jg-004").as_deref(), Some("fuzzed base"));
+    for p in [&a, &s, &fresh] {
+        assert_eq!(p.refused_rows().unwrap(), vec![]);
+    }
+}
+
+#[test]
+fn a_project_file_naming_another_server_or_certificate_is_refused_before_sending() {
+    let t = Team::start(Default::default());
+    let mut a = t.join("aiko", Role::Annotator);
+    // A colleague's project file edited to name a server aiko never joined.
+    a.sync_set("team", "https://127.0.0.1:9").unwrap();
+    let e = sync_service(&mut a, &t.keyring("aiko"))
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e.to_string().contains("not joined"), "{e}");
+    // The right server with another certificate than the one pinned at join.
+    a.sync_set("team", &t.service().url).unwrap();
+    a.sync_set("team_pin", &"0".repeat(64)).unwrap();
+    let e = sync_service(&mut a, &t.keyring("aiko"))
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e.to_string().contains("another certificate"), "{e}");
+    // A server showing another certificate than the pinned one: no request reaches it.
+    let mut ring = assay_sync::service::Keyring::load(&t.keyring("aiko")).unwrap();
+    ring.teams[0].pin = "1".repeat(64);
+    ring.save(&t.keyring("aiko")).unwrap();
+    a.sync_set("team_pin", &"1".repeat(64)).unwrap();
+    let e = sync_service(&mut a, &t.keyring("aiko"))
+        .map(|_| ())
+        .unwrap_err();
+    assert!(matches!(e, assay_sync::SyncError::Tls(_)), "{e}");
+    assert!(e.to_string().contains("nothing was sent"), "{e}");
+}
+
+#[test]
+fn a_team_of_logins_is_migrated_to_the_service() {
+    let t = Team::start(Default::default());
+    assay_sync::add_member(&t.admin, "aiko", Role::Annotator, "pw-aiko").unwrap();
+    let legacy = common::url(&t.cluster, "aiko", "team");
+    Client::connect(&legacy, NoTls).expect("a login of the earlier design");
+    let codes = assay_server::members::migrate(&mut t.db(), Duration::from_secs(3600)).unwrap();
+    assert!(
+        Client::connect(&legacy, NoTls).is_err(),
+        "the login is gone"
+    );
+    let (_, code) = codes.iter().find(|(n, _)| n == "aiko").unwrap();
+    let link = JoinLink {
+        url: t.service().url.clone(),
+        invitation: code.clone(),
+        pin: t.service().pin.clone(),
+    };
+    let (mut a, _) = join_service(
+        &link.format(),
+        &t.dir.path().join("a.assay"),
+        &t.keyring("aiko"),
+    )
+    .unwrap();
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-005", "after migrating", &aiko);
+    assert_eq!(t.sync("aiko", &mut a).pushed, 1);
+    let mut db = t.db();
+    assert!(!has_login(&mut db, "aiko"));
+}

@@ -1,0 +1,187 @@
+//! Joining, syncing and fetching images through the team service.
+
+use std::path::Path;
+
+use assay_core::store::team::sync::SyncItem;
+use assay_core::{Project, Role};
+
+use crate::pull::{apply_rows, positions};
+use crate::push::{Pending, Pushed, RunOutcome};
+use crate::service::client::ServiceClient;
+use crate::service::keyring::{Keyring, KeyringEntry};
+use crate::service::link::JoinLink;
+use crate::service::wire::{JoinRequest, Joined, Me, PullPage, PullRequest};
+use crate::sync::{mark_runs, team_url, SyncReport};
+use crate::{FetchReport, Result, SyncError};
+
+/// Joins a team with a join link: takes the invitation (once), keeps the credential in the
+/// keyring at `keyring` with the certificate pinned, and makes a new replica at `path`.
+pub fn join_service(link: &str, path: &Path, keyring: &Path) -> Result<(Project, SyncReport)> {
+    let link = JoinLink::parse(link)?;
+    let anonymous = ServiceClient::new(&link.url, &link.pin)?;
+    let joined: Joined = anonymous.post(
+        "/v1/join",
+        &JoinRequest {
+            invitation: link.invitation.clone(),
+        },
+    )?;
+    let mut ring = Keyring::load(keyring)?;
+    ring.put(KeyringEntry {
+        url: link.url.clone(),
+        pin: link.pin.clone(),
+        member: joined.member.clone(),
+        credential: joined.credential.clone(),
+    });
+    ring.save(keyring)?;
+    let client = anonymous.with_credential(&joined.credential);
+    let mut items: Vec<SyncItem> = Vec::new();
+    loop {
+        let mut query = Vec::new();
+        if let Some(last) = items.last() {
+            query.push(("dataset", last.dataset.clone()));
+            query.push(("seq", last.seq.to_string()));
+        }
+        let page: Vec<SyncItem> = client.get("/v1/items", &query)?;
+        if page.is_empty() {
+            break;
+        }
+        items.extend(page);
+    }
+    let mut project = Project::create(path)?;
+    project.insert_replica_items(&items)?;
+    project.sync_set("team", &link.url)?;
+    project.sync_set("team_pin", &link.pin)?;
+    project.sync_set("member", &joined.member)?;
+    let pulled = pull_service(&client, &mut project)?;
+    Ok((
+        project,
+        SyncReport {
+            pulled,
+            ..Default::default()
+        },
+    ))
+}
+
+/// The client for the service this replica belongs to, with the person's credential for it. A
+/// project whose service is not in the keyring, or is there with another certificate, is
+/// refused before anything is sent.
+fn client_for(project: &Project, keyring: &Path) -> Result<(ServiceClient, KeyringEntry)> {
+    let url = team_url(project)?;
+    let pin = project.sync_get("team_pin")?.unwrap_or_default();
+    let ring = Keyring::load(keyring)?;
+    let entry = ring.find(&url).cloned().ok_or_else(|| {
+        SyncError::Invalid(format!(
+            "this project names the team service at {url}, which you have not joined on this \
+             machine: join it with an invitation from its lead (nothing was sent to it)"
+        ))
+    })?;
+    if entry.pin != pin {
+        return Err(SyncError::Tls(format!(
+            "this project names the team service at {url} with another certificate than the one \
+             you joined it with: refused (nothing was sent to it)"
+        )));
+    }
+    let client = ServiceClient::new(&entry.url, &entry.pin)?.with_credential(&entry.credential);
+    Ok((client, entry))
+}
+
+/// Pushes what is new here through the service, then pulls what is new there. Safe to kill
+/// and run again: rows are recognised by their uid.
+pub fn sync_service(project: &mut Project, keyring: &Path) -> Result<SyncReport> {
+    let (client, _) = client_for(project, keyring)?;
+    let me: Me = client.get("/v1/me", &[])?;
+    project.sync_set("member", &me.name)?;
+    let conflicts_before = project.sync_status()?.conflicts;
+    let mut report = SyncReport::default();
+    loop {
+        let pending = Pending::gather(project)?;
+        if pending.is_empty() {
+            break;
+        }
+        let pushed: Pushed = client.post("/v1/push", &pending)?;
+        if pushed.is_empty() {
+            // Nothing taken or refused: pushing the same batch again would do the same.
+            break;
+        }
+        report.pushed += pushed.done.len();
+        report.refused += pushed.refused.len();
+        project.mark_pushed(&pushed.done)?;
+        project.mark_refused(&pushed.refused)?;
+    }
+    project.write_original_uids()?;
+    for run in project.pending_runs()? {
+        let outcome: RunOutcome = client.post("/v1/runs", &run)?;
+        let taken = mark_runs(project, std::slice::from_ref(&outcome), Some(&me.name))?;
+        report.pushed += taken;
+        report.refused += 1 - taken;
+    }
+    report.pulled = pull_service(&client, project)?;
+    report.conflicts = (project.sync_status()?.conflicts - conflicts_before).max(0) as usize;
+    project.sync_set("last_sync", &assay_core::store::now())?;
+    Ok(report)
+}
+
+/// Pulls every page after this replica's positions; each page is one transaction here.
+fn pull_service(client: &ServiceClient, project: &mut Project) -> Result<usize> {
+    let mut applied = 0;
+    loop {
+        let from = positions(project)?;
+        let page: PullPage = client.post(
+            "/v1/pull",
+            &PullRequest {
+                positions: from.clone(),
+            },
+        )?;
+        let members: Vec<(String, Role)> = page
+            .members
+            .iter()
+            .filter_map(|(n, r)| Some((n.clone(), Role::parse(r)?)))
+            .collect();
+        project.set_team_roles(&members)?;
+        let Some(rows) = page.rows else { break };
+        applied += apply_rows(project, &rows)?;
+        // A page that moves no position would be asked for again and again.
+        if positions(project)? == from {
+            return Err(SyncError::Invalid(
+                "the team service sent a page that moves no position: stopped".into(),
+            ));
+        }
+    }
+    Ok(applied)
+}
+
+/// Copies one image from the service into the replica (on first view). Ok(false) when the team
+/// has no such image.
+pub fn fetch_image(project: &mut Project, hash: &str) -> Result<bool> {
+    let (client, _) = client_for(project, &Keyring::default_path()?)?;
+    fetch_one(&client, project, hash)
+}
+
+fn fetch_one(client: &ServiceClient, project: &mut Project, hash: &str) -> Result<bool> {
+    if hash.is_empty() || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(SyncError::Invalid(format!(
+            "image {hash:?}: not a content hash"
+        )));
+    }
+    match client.get_bytes(&format!("/v1/images/{hash}"))? {
+        Some(bytes) => crate::images::store_image(project, hash, bytes),
+        None => Ok(false),
+    }
+}
+
+/// Fetches every image the replica does not have yet, from the service.
+pub fn fetch_images(project: &mut Project) -> Result<FetchReport> {
+    let (client, _) = client_for(project, &Keyring::default_path()?)?;
+    let have: std::collections::HashSet<String> = project.image_hashes()?.into_iter().collect();
+    let all: Vec<String> = client.get("/v1/images", &[])?;
+    let mut report = FetchReport::default();
+    for hash in all.into_iter().filter(|h| !have.contains(h)) {
+        match fetch_one(&client, project, &hash) {
+            Ok(true) => report.fetched += 1,
+            Ok(false) => {}
+            Err(SyncError::Invalid(why)) => report.bad.push((hash, why)),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(report)
+}
