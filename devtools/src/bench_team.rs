@@ -55,6 +55,9 @@ pub fn team(args: &[String]) -> Result<()> {
         .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![8]);
     let sustained_only = args.iter().any(|a| a == "--sustained-only");
+    // Members sync through the team service (`assay serve`) instead of logging in to the
+    // database.
+    let service = args.iter().any(|a| a == "--service");
     // The ordering before schema 8 (one push lock held for each whole push), restored in the
     // benchmark's own databases as the baseline to compare with.
     let one_lock = args.iter().any(|a| a == "--one-lock");
@@ -89,31 +92,69 @@ pub fn team(args: &[String]) -> Result<()> {
         let t = Instant::now();
         assay_sync::init(&admin_url, &mut lead)?;
         println!("publish {n} items: {:.2} s", t.elapsed().as_secs_f64());
-        assay_sync::add_member(&admin_url, "aiko", Role::Annotator, "pw")?;
+        let served = if service {
+            Some(start_service(&admin_url, &dir.join("service-bench"))?)
+        } else {
+            assay_sync::add_member(&admin_url, "aiko", Role::Annotator, "pw")?;
+            None
+        };
+        let ring = dir.join("aiko-keyring.json");
         let t = Instant::now();
-        let (mut aiko, _) = assay_sync::join(&member("aiko", "bench"), &dir.join("aiko.assay"))?;
+        let (mut aiko, _) = match &served {
+            Some(s) => assay_sync::service::join_service(
+                &link(&admin_url, s, "aiko")?,
+                &dir.join("aiko.assay"),
+                &ring,
+            )?,
+            None => assay_sync::join(&member("aiko", "bench"), &dir.join("aiko.assay"))?,
+        };
         println!(
-            "first pull (join) of {n} items: {:.2} s",
+            "first pull (join) of {n} items{}: {:.2} s",
+            via(service),
             t.elapsed().as_secs_f64()
         );
 
+        // Through the service, a second member pulls what aiko pushes.
+        let mut minjun = match &served {
+            Some(s) => {
+                let ring = dir.join("minjun-keyring.json");
+                let (m, _) = assay_sync::service::join_service(
+                    &link(&admin_url, s, "minjun")?,
+                    &dir.join("minjun.assay"),
+                    &ring,
+                )?;
+                Some((m, ring))
+            }
+            None => None,
+        };
         let ids = aiko.query_ids(&Filter::default())?;
         let who = author(&aiko, "aiko")?;
         edit_some(&mut aiko, &who, &ids, 100, "bench")?;
         let t = Instant::now();
-        let r = assay_sync::sync(&member("aiko", "bench"), &mut aiko)?;
+        let r = match &served {
+            Some(_) => assay_sync::service::sync_service(&mut aiko, &ring)?,
+            None => assay_sync::sync(&member("aiko", "bench"), &mut aiko)?,
+        };
         println!(
-            "sync pushing {} new revisions: {:.0} ms",
+            "sync pushing {} new revisions{}: {:.0} ms",
             r.pushed,
+            via(service),
             t.elapsed().as_secs_f64() * 1e3
         );
         let t = Instant::now();
-        let r = assay_sync::sync(&admin_url, &mut lead)?;
+        let (r, whose) = match &mut minjun {
+            Some((m, ring)) => (
+                assay_sync::service::sync_service(m, ring)?,
+                "a member, through the service",
+            ),
+            None => (assay_sync::sync(&admin_url, &mut lead)?, "the owner"),
+        };
         println!(
-            "sync pulling {} new revisions: {:.0} ms",
+            "sync pulling {} new revisions ({whose}): {:.0} ms",
             r.pulled,
             t.elapsed().as_secs_f64() * 1e3
         );
+        drop(served);
     }
 
     // Sustained: K annotators on a project of 40 items each, each saving three revisions of
@@ -132,15 +173,31 @@ pub fn team(args: &[String]) -> Result<()> {
             restore_one_lock(&small_admin)?;
         }
         let names: Vec<String> = (0..k).map(|i| format!("r{round}annotator{i}")).collect();
-        for nm in &names {
-            assay_sync::add_member(&small_admin, nm, Role::Annotator, "pw")?;
-        }
+        let served = if service {
+            Some(start_service(
+                &small_admin,
+                &dir.join(format!("service{round}")),
+            )?)
+        } else {
+            for nm in &names {
+                assay_sync::add_member(&small_admin, nm, Role::Annotator, "pw")?;
+            }
+            None
+        };
+        let ring_of = |nm: &str| dir.join(format!("{nm}-keyring.json"));
         // Everyone joins first, so the timed part is saving and syncing only.
         let joined: Vec<(String, Project)> = names
             .iter()
             .map(|nm| {
-                let url = member(nm, &db);
-                let (p, _) = assay_sync::join(&url, &dir.join(format!("{nm}.assay")))?;
+                let file = dir.join(format!("{nm}.assay"));
+                let (p, _) = match &served {
+                    Some(s) => assay_sync::service::join_service(
+                        &link(&small_admin, s, nm)?,
+                        &file,
+                        &ring_of(nm),
+                    )?,
+                    None => assay_sync::join(&member(nm, &db), &file)?,
+                };
                 Ok((nm.clone(), p))
             })
             .collect::<Result<_>>()?;
@@ -151,6 +208,7 @@ pub fn team(args: &[String]) -> Result<()> {
                 .enumerate()
                 .map(|(i, (nm, mut p))| {
                     let url = remote(&nm, &db);
+                    let ring = ring_of(&nm);
                     s.spawn(move || -> Result<(usize, Vec<f64>)> {
                         let who = author(&p, &nm)?;
                         let ids = p.query_ids(&Filter::default())?;
@@ -160,7 +218,11 @@ pub fn team(args: &[String]) -> Result<()> {
                             edit_share(&mut p, &who, &ids, 3, &nm, (i * 40, 40))?;
                             made += 3;
                             let t = Instant::now();
-                            assay_sync::sync(&url, &mut p)?;
+                            if service {
+                                assay_sync::service::sync_service(&mut p, &ring)?;
+                            } else {
+                                assay_sync::sync(&url, &mut p)?;
+                            }
                             syncs.push(t.elapsed().as_secs_f64() * 1000.0);
                         }
                         Ok((made, syncs))
@@ -181,8 +243,9 @@ pub fn team(args: &[String]) -> Result<()> {
                 .unwrap_or(0.0)
         };
         println!(
-            "sustained{}{}: {k} annotators saving and syncing for {secs} s: {made} revisions = {:.0} revisions/s; {} syncs, sync p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms",
+            "sustained{}{}{}: {k} annotators saving and syncing for {secs} s: {made} revisions = {:.0} revisions/s; {} syncs, sync p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms",
             if one_lock { " (one push lock, before schema 8)" } else { "" },
+            via(service),
             if rtt_ms > 0 { format!(", {rtt_ms} ms round trip") } else { String::new() },
             made as f64 / secs as f64,
             syncs.len(),
@@ -190,10 +253,47 @@ pub fn team(args: &[String]) -> Result<()> {
             pct(0.95),
             syncs.last().copied().unwrap_or(0.0)
         );
+        drop(served);
     }
     cluster.stop();
     let _ = Path::new(&dir);
     Ok(())
+}
+
+fn via(service: bool) -> &'static str {
+    if service {
+        " through the service"
+    } else {
+        ""
+    }
+}
+
+/// The team service in front of the database at `admin_url`, on a free local port.
+fn start_service(admin_url: &str, data: &Path) -> Result<assay_server::Running> {
+    Ok(assay_server::start(assay_server::Config {
+        admin_url: admin_url.to_string(),
+        listen: "127.0.0.1:0".parse()?,
+        data_dir: data.to_path_buf(),
+        cert: None,
+        public_url: None,
+        limits: assay_server::limits::Limits {
+            requests_per_minute: u32::MAX,
+            ..Default::default()
+        },
+    })?)
+}
+
+/// A join link for `name`, as the owner makes it.
+fn link(admin_url: &str, served: &assay_server::Running, name: &str) -> Result<String> {
+    let mut db = postgres::Client::connect(admin_url, postgres::NoTls)?;
+    let code =
+        assay_server::members::invite(&mut db, name, Role::Annotator, Duration::from_secs(3600))?;
+    Ok(assay_sync::service::JoinLink {
+        url: served.url.clone(),
+        invitation: code,
+        pin: served.pin.clone(),
+    }
+    .format())
 }
 
 /// Puts back the team's order before schema 8 in one benchmark database: every insert takes the

@@ -190,11 +190,15 @@ CREATE TABLE service_credentials (
     revoked_at  timestamptz
 );
 CREATE INDEX service_credentials_member ON service_credentials (member);
+-- A lead manages the team's members through the service (invites, roles, revocation); only
+-- the owner makes leads.
+ALTER TABLE members ADD COLUMN lead boolean NOT NULL DEFAULT false;
 CREATE TABLE service_invitations (
     id          text PRIMARY KEY,
     member      text NOT NULL CHECK (length(member) BETWEEN 1 AND 63),
     role        text NOT NULL CHECK (role IN ('annotator', 'auditor', 'researcher')),
     hash        text NOT NULL,
+    lead        boolean NOT NULL DEFAULT false,
     created_at  timestamptz NOT NULL DEFAULT now(),
     expires_at  timestamptz NOT NULL,
     used_at     timestamptz

@@ -60,7 +60,7 @@ impl<T: TS> TS for Channel<T> {
 
 type PathBuf = std::path::PathBuf;
 use crate::suggestions::{SuggestEstimateView, SuggestForm, SuggestStatus};
-use crate::team::TeamStatus;
+use crate::team::{TeamMember, TeamStatus};
 use assay_core::export::ExportReport;
 use assay_core::store::team::sync::{ConflictSides, SyncConflict};
 use assay_core::store::{BulkAction, BulkChange, BulkReport, ItemExtras, RunDetail, SavedView};

@@ -81,6 +81,10 @@ macro_rules! for_each_command {
             shell set_team_password(password: Option<String>) -> ();
             shell team_publish(url: String, password: Option<String>) -> TeamStatus;
             shell team_join(url: String, password: Option<String>, file: String) -> ProjectInfo;
+            shell team_members() -> Vec<TeamMember>;
+            shell team_invite(name: String, role: Role, days: Option<u32>) -> String;
+            shell team_set_role(name: String, role: Role) -> ();
+            shell team_revoke(name: String) -> u32;
             session sync_conflicts() -> Vec<SyncConflict>;
             session conflict_sides(id: i64) -> Option<ConflictSides>;
             session resolve_sync_conflict(id: i64, edit: Edit) -> ItemDetail;

@@ -124,13 +124,79 @@ pub fn team_publish(project: &Path, url: &str, password: Option<&str>) -> ApiRes
     })
 }
 
-/// Makes a new replica at `file` from the team database.
+/// A member of the team as its lead sees them in the Team view.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct TeamMember {
+    pub name: String,
+    pub role: assay_core::Role,
+    /// Manages the team's members (made so by the owner).
+    pub lead: bool,
+    /// Credentials not revoked.
+    pub active: u32,
+    /// Invitations not used and not expired.
+    pub invited: u32,
+}
+
+fn keyring() -> ApiResult<std::path::PathBuf> {
+    Ok(assay_sync::service::Keyring::default_path()?)
+}
+
+/// The team's members, for a lead of a team service (refused for anyone else, by the service).
+pub fn team_members(project: &Path) -> ApiResult<Vec<TeamMember>> {
+    let p = Project::open(project)?;
+    Ok(assay_sync::service::members(&p, &keyring()?)?
+        .into_iter()
+        .map(|m| TeamMember {
+            role: assay_core::Role::parse(&m.role).unwrap_or(assay_core::Role::Annotator),
+            name: m.name,
+            lead: m.lead,
+            active: m.active.clamp(0, u32::MAX as i64) as u32,
+            invited: m.invited.clamp(0, u32::MAX as i64) as u32,
+        })
+        .collect())
+}
+
+/// A lead's invitation: the one-time join link to hand over.
+pub fn team_invite(
+    project: &Path,
+    name: &str,
+    role: assay_core::Role,
+    days: Option<u32>,
+) -> ApiResult<String> {
+    let p = Project::open(project)?;
+    Ok(assay_sync::service::invite(
+        &p,
+        &keyring()?,
+        name,
+        role,
+        days.map(u64::from),
+    )?)
+}
+
+pub fn team_set_role(project: &Path, name: &str, role: assay_core::Role) -> ApiResult<()> {
+    let p = Project::open(project)?;
+    Ok(assay_sync::service::set_role(&p, &keyring()?, name, role)?)
+}
+
+/// Ends a member's access: how many credentials were revoked.
+pub fn team_revoke(project: &Path, name: &str) -> ApiResult<u32> {
+    let p = Project::open(project)?;
+    Ok(assay_sync::service::revoke(&p, &keyring()?, name)?.min(u32::MAX as u64) as u32)
+}
+
+/// Makes a new replica at `file` from a join link of the team service (`assay-join:…`, the
+/// credential kept in the person's keyring), or from a team database of the earlier design.
 pub fn team_join(url: &str, password: Option<&str>, file: &Path) -> ApiResult<()> {
     if file.exists() {
         return Err(ApiError::new(
             "invalid",
             format!("{} exists: join into a new file", file.display()),
         ));
+    }
+    if url.trim_start().starts_with("assay-join:") {
+        let ring = assay_sync::service::Keyring::default_path()?;
+        assay_sync::service::join_service(url.trim(), file, &ring)?;
+        return Ok(());
     }
     assay_sync::join_with(url, password, file)?;
     Ok(())

@@ -102,11 +102,13 @@ enum Command {
     Comments(commands::review::rounds::CommentsArgs),
     /// Each person's account: items done, approved, sent back, reviews, time per item.
     People,
-    /// Share a project through PostgreSQL: publish, add members, join as a replica.
+    /// Share a project: publish, invite members, join as a replica.
     #[command(subcommand)]
     Team(commands::team::TeamCommand),
-    /// Push new local rows to the team database and pull everyone else's.
+    /// Push new local rows to the team and pull everyone else's.
     Sync,
+    /// Run the team service in front of a team database: members sync through it.
+    Serve(commands::serve::ServeArgs),
     /// Items where two people's revisions met (from a sync).
     Conflicts,
     /// Resolve an item's conflict by keeping one revision's content as a new revision.
@@ -174,6 +176,7 @@ fn main() -> ExitCode {
         Command::People => commands::review::rounds::people(&ctx),
         Command::Team(c) => commands::team::team(&ctx, c),
         Command::Sync => commands::team::sync(&ctx),
+        Command::Serve(a) => commands::serve::serve(a),
         Command::Conflicts => commands::team::conflicts(&ctx),
         Command::Resolve(a) => commands::team::resolve(&ctx, a),
         Command::Decide(a) => commands::filtering::decide(&ctx, a),

@@ -227,3 +227,125 @@ fn sync_survives_being_killed_during_push_and_pull() {
     }
     cluster.stop();
 }
+
+/// `assay serve` as a process: the owner invites, a member joins with the link and syncs with
+/// no database login, and SIGTERM stops the service cleanly.
+#[test]
+fn the_team_service_runs_invites_serves_and_stops_on_sigterm() {
+    use std::io::BufRead;
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let dir = tempfile::tempdir().unwrap();
+    let mut admin = Client::connect(&cluster.admin_url("postgres"), NoTls).unwrap();
+    admin.batch_execute("CREATE DATABASE svc").unwrap();
+    let admin_url = cluster.admin_url("svc");
+    let lead = dir.path().join("lead.assay");
+    ok(assay(&lead, &["new"], ""), "new");
+    ok(
+        assay(
+            &lead,
+            &["import", &sample("jgraph-mini/jgraph-mini.jsonl")],
+            "",
+        ),
+        "import",
+    );
+    ok(assay(&lead, &["team", "init", &admin_url], ""), "team init");
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_assay"))
+        .args([
+            "serve",
+            "--db",
+            &admin_url,
+            "--listen",
+            "127.0.0.1:0",
+            "--data",
+        ])
+        .arg(dir.path().join("service"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(serve.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(
+        first.starts_with("serving the team at https://127.0.0.1:"),
+        "{first}"
+    );
+
+    let out = ok(
+        assay(
+            &lead,
+            &[
+                "--json",
+                "team",
+                "invite",
+                &admin_url,
+                "aiko",
+                "--role",
+                "annotator",
+            ],
+            "",
+        ),
+        "invite",
+    );
+    let link = serde_json::from_str::<serde_json::Value>(&out).unwrap()["link"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(link.starts_with("assay-join:https://127.0.0.1:"), "{link}");
+    let a = dir.path().join("aiko.assay");
+    let ring = dir.path().join("aiko-keyring.json");
+    let as_aiko = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_assay"))
+            .arg("--project")
+            .arg(&a)
+            .args(args)
+            .env("ASSAY_KEYRING", &ring)
+            .env_remove("ASSAY_TEAM_PASSWORD")
+            .env_remove("PGPASSWORD")
+            .output()
+            .unwrap()
+    };
+    let out = ok(
+        as_aiko(&["team", "join", &link, a.to_str().unwrap()]),
+        "join",
+    );
+    assert!(out.contains("replica with"), "{out}");
+    assert!(!String::from_utf8_lossy(&std::fs::read(&a).unwrap()).contains(&admin_url));
+    {
+        let mut p = Project::open(&a).unwrap();
+        let u = p.ensure_user("aiko", Role::Annotator).unwrap();
+        let who = Author {
+            user_id: u.id,
+            role: u.role,
+            round: 0,
+        };
+        let id = p.item_id_by_ext("jgraph-mini", "jg-002").unwrap();
+        let edit = Edit::answer_fix(&p.item(id).unwrap(), "through the service");
+        p.save_edit(id, &edit, &who).unwrap();
+    }
+    let out = ok(as_aiko(&["sync"]), "sync");
+    assert!(out.contains("pushed 1"), "{out}");
+    let n: i64 = Client::connect(&admin_url, NoTls)
+        .unwrap()
+        .query_one(
+            "SELECT count(*) FROM revisions WHERE author = 'aiko' AND content->>'answer' = 'through the service'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(n, 1);
+    let out = ok(
+        assay(&lead, &["--json", "team", "members", &admin_url], ""),
+        "members",
+    );
+    assert!(out.contains("\"aiko\""), "{out}");
+
+    let term = Command::new("kill")
+        .args(["-TERM", &serve.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    let status = serve.wait().unwrap();
+    assert!(status.success(), "stopped cleanly on SIGTERM: {status:?}");
+}

@@ -10,7 +10,10 @@ use std::time::Instant;
 use assay_core::store::team::runs::SyncRun;
 use assay_core::store::team::sync::SyncItem;
 use assay_sync::push::{Pending, Pushed, RunOutcome};
-use assay_sync::service::wire::{Health, JoinRequest, Joined, Me, PullPage, PullRequest};
+use assay_sync::service::wire::{
+    Health, InviteRequest, Invited, JoinRequest, Joined, Me, PullPage, PullRequest, RevokeRequest,
+    Revoked, RoleRequest,
+};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
@@ -39,17 +42,29 @@ pub struct AppState {
     verified: Mutex<HashMap<String, String>>,
     pub limits: Limits,
     rate: RateLimiter,
+    /// Where members reach the service, and its certificate's pin: what a join link names.
+    pub url: String,
+    pub pin: String,
 }
 
 impl AppState {
-    pub fn new(pool: Pool, replica: Replica, limits: Limits) -> Self {
+    pub fn new(pool: Pool, replica: Replica, limits: Limits, url: &str, pin: &str) -> Self {
         Self {
             pool,
             replica: Mutex::new(replica),
             verified: Mutex::new(HashMap::new()),
             rate: RateLimiter::new(limits.requests_per_minute),
             limits,
+            url: url.to_string(),
+            pin: pin.to_string(),
         }
+    }
+
+    fn forget_credentials(&self) {
+        self.verified
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
     }
 }
 
@@ -75,6 +90,9 @@ pub fn router(state: Shared) -> Router {
         .route("/v1/images", get(image_list))
         .route("/v1/images/{hash}", get(image))
         .route("/v1/members", get(member_list))
+        .route("/v1/members/invite", post(member_invite))
+        .route("/v1/members/role", post(member_role))
+        .route("/v1/members/revoke", post(member_revoke))
         .layer(DefaultBodyLimit::max(1 << 20))
         .layer(axum::middleware::from_fn(log))
         .with_state(state)
@@ -370,15 +388,24 @@ async fn push(
         state.limits.check_batch(&pending)?;
         let mut replica = state.replica.lock().unwrap_or_else(|p| p.into_inner());
         replica.catch_up(&mut db)?;
-        let (ok, refused) = replica.check(&m, &pending)?;
-        let mut pushed = with_retries(|| {
+        let (ok, refused) = replica.check_held(&m, &pending)?;
+        let written = with_retries(|| {
             as_member_tx(&mut db, &m, |tx| {
                 Ok(assay_sync::push::write_batch(tx, &ok)?)
             })
-        })?;
-        pushed.refused.extend(refused);
-        replica.catch_up(&mut db)?;
+        });
+        let mut pushed = match written {
+            Ok(p) => {
+                replica.settle(p.refused.is_empty())?;
+                p
+            }
+            Err(e) => {
+                replica.settle(false)?;
+                return Err(e);
+            }
+        };
         drop(replica);
+        pushed.refused.extend(refused);
         state.pool.put(db);
         Ok::<Pushed, ServiceError>(pushed)
     })
@@ -419,7 +446,6 @@ async fn push_run(
                     .ok_or_else(|| ServiceError::Internal("a run without an outcome".into()))?
             }
         };
-        replica.catch_up(&mut db)?;
         drop(replica);
         state.pool.put(db);
         Ok(outcome)
@@ -494,21 +520,113 @@ async fn image(
     }
 }
 
-/// The team's members, their roles and open invitations: for auditors, who lead the team.
+/// A member who manages the team's members, or a refusal that says so.
+fn lead(state: &AppState, db: &mut postgres::Client, headers: &HeaderMap) -> Result<Member> {
+    let m = signed_in(state, db, &bearer(headers)?)?;
+    if !m.lead {
+        return Err(ServiceError::Forbidden(format!(
+            "{} is not a lead of this team: only a lead (made by its owner) manages members",
+            m.name
+        )));
+    }
+    Ok(m)
+}
+
+fn role_named(role: &str) -> Result<assay_core::Role> {
+    assay_core::Role::parse(role).ok_or_else(|| {
+        ServiceError::BadRequest(format!(
+            "{role:?} is not a role (annotator, auditor or researcher)"
+        ))
+    })
+}
+
+/// The team's members, their roles and open invitations: for leads.
 async fn member_list(State(state): State<Shared>, headers: HeaderMap) -> Response {
     let r = blocking(move || {
-        let token = bearer(&headers)?;
         let mut db = state.pool.get()?;
-        let m = signed_in(&state, &mut db, &token)?;
-        if m.role != assay_core::Role::Auditor {
-            return Err(ServiceError::Forbidden(
-                "only an auditor sees the team's members and invitations".into(),
-            ));
-        }
+        lead(&state, &mut db, &headers)?;
         let list = members::list(&mut db)?;
         state.pool.put(db);
         Ok(list)
     })
     .await;
     respond(None, r)
+}
+
+async fn member_invite(
+    State(state): State<Shared>,
+    headers: HeaderMap,
+    body: std::result::Result<Bytes, BytesRejection>,
+) -> Response {
+    let r = blocking(move || {
+        let mut db = state.pool.get()?;
+        let by = lead(&state, &mut db, &headers)?;
+        let req: InviteRequest = parse(body)?;
+        let role = role_named(&req.role)?;
+        let days = req.days.unwrap_or(7);
+        let code = members::invite(
+            &mut db,
+            &req.name,
+            role,
+            std::time::Duration::from_secs(days.saturating_mul(86_400)),
+        )?;
+        state.pool.put(db);
+        log_event("invited", &by.name, &req.name);
+        Ok(Invited {
+            link: assay_sync::service::JoinLink {
+                url: state.url.clone(),
+                invitation: code,
+                pin: state.pin.clone(),
+            }
+            .format(),
+        })
+    })
+    .await;
+    respond(None, r)
+}
+
+async fn member_role(
+    State(state): State<Shared>,
+    headers: HeaderMap,
+    body: std::result::Result<Bytes, BytesRejection>,
+) -> Response {
+    let r = blocking(move || {
+        let mut db = state.pool.get()?;
+        let by = lead(&state, &mut db, &headers)?;
+        let req: RoleRequest = parse(body)?;
+        members::set_role(&mut db, &req.name, role_named(&req.role)?)?;
+        state.pool.put(db);
+        log_event("role", &by.name, &req.name);
+        Ok(serde_json::json!({"name": req.name, "role": req.role}))
+    })
+    .await;
+    respond(None, r)
+}
+
+async fn member_revoke(
+    State(state): State<Shared>,
+    headers: HeaderMap,
+    body: std::result::Result<Bytes, BytesRejection>,
+) -> Response {
+    let r = blocking(move || {
+        let mut db = state.pool.get()?;
+        let by = lead(&state, &mut db, &headers)?;
+        let req: RevokeRequest = parse(body)?;
+        let credentials = members::revoke(&mut db, &req.name)?;
+        state.pool.put(db);
+        state.forget_credentials();
+        log_event("revoked", &by.name, &req.name);
+        Ok(Revoked { credentials })
+    })
+    .await;
+    respond(None, r)
+}
+
+/// A line in the log for a change to the team's members: who did what to whom.
+fn log_event(event: &str, by: &str, member: &str) {
+    eprintln!(
+        "{}",
+        serde_json::json!({"time": assay_core::store::now(), "event": event, "by": by,
+                           "member": member})
+    );
 }

@@ -20,6 +20,9 @@ const PROVISIONAL: i64 = i64::MAX / 2;
 
 pub struct Replica {
     project: Project,
+    /// The team's position counter when the replica last caught up: unchanged, nothing new
+    /// was committed since (a member's rows take their positions at commit).
+    seen: Option<i64>,
 }
 
 /// Why a row was refused: (uid, reason).
@@ -45,12 +48,56 @@ impl Replica {
                 .map_err(|e| ServiceError::Internal(format!("{}: {e}", path.display())))?;
             Project::open(&path)?
         };
-        Ok(Self { project })
+        Ok(Self {
+            project,
+            seen: None,
+        })
     }
 
-    /// Brings the replica up to the team's head (as the owner, who reads every row).
+    /// Brings the replica up to the team's head (as the owner, who reads every row); a no-op
+    /// when the team's position counter has not moved since the last time. (The owner's own
+    /// rows keep the position drawn at insert, so one committed later can wait for the next
+    /// move: the team database's rules hold meanwhile.)
     pub fn catch_up(&mut self, db: &mut postgres::Client) -> Result<usize> {
-        Ok(assay_sync::pull::pull(db, &mut self.project)?)
+        let last: i64 = db
+            .query_one("SELECT last_value FROM assay_position", &[])?
+            .get(0);
+        if self.seen == Some(last) {
+            return Ok(0);
+        }
+        let n = assay_sync::pull::pull(db, &mut self.project)?;
+        self.seen = Some(last);
+        Ok(n)
+    }
+
+    /// Checks a push batch and keeps it applied, uncommitted, until `settle`: committed when
+    /// the team took every row the check took (the next catch-up then only records their
+    /// positions), rolled back otherwise (the next catch-up pulls what the team did take).
+    pub fn check_held(
+        &mut self,
+        member: &Member,
+        pending: &Pending,
+    ) -> Result<(Pending, Vec<Refusal>)> {
+        self.project.begin_pull_page()?;
+        let checked = self.dry_run(member, pending);
+        if checked.is_err() {
+            self.project.abandon_pull_page();
+        }
+        checked
+    }
+
+    pub fn settle(&mut self, keep: bool) -> Result<()> {
+        if keep {
+            if let Err(e) = self.project.end_pull_page() {
+                self.project.abandon_pull_page();
+                self.seen = None;
+                return Err(e.into());
+            }
+        } else {
+            self.project.abandon_pull_page();
+            self.seen = None;
+        }
+        Ok(())
     }
 
     pub fn project(&self) -> &Project {

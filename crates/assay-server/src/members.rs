@@ -17,18 +17,11 @@ pub struct Member {
     pub name: String,
     pub role: Role,
     pub db_role: String,
+    /// Manages the team's members through the service (made so by the owner only).
+    pub lead: bool,
 }
 
-/// A member as listed for the team's lead.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct MemberInfo {
-    pub name: String,
-    pub role: String,
-    /// Credentials not revoked.
-    pub active: i64,
-    /// Invitations not used and not expired.
-    pub invited: i64,
-}
+pub use assay_sync::service::wire::MemberInfo;
 
 pub(crate) fn quote_ident(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
@@ -51,20 +44,61 @@ pub fn invite(
     role: Role,
     valid_for: Duration,
 ) -> Result<String> {
+    invite_as(db, name, role, valid_for, false)
+}
+
+/// `invite`, making the member a lead when `lead` (the owner's call alone).
+pub fn invite_as(
+    db: &mut impl GenericClient,
+    name: &str,
+    role: Role,
+    valid_for: Duration,
+    lead: bool,
+) -> Result<String> {
     check_name(name)?;
+    if valid_for.is_zero() || valid_for > Duration::from_secs(90 * 86_400) {
+        return Err(ServiceError::BadRequest(
+            "an invitation is valid for 1 second to 90 days".into(),
+        ));
+    }
     let (code, id, hash) = credentials::issue();
     db.execute(
-        "INSERT INTO service_invitations (id, member, role, hash, expires_at)
-         VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))",
+        "INSERT INTO service_invitations (id, member, role, hash, expires_at, lead)
+         VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5), $6)",
         &[
             &id,
             &name,
             &role.as_str(),
             &hash,
             &(valid_for.as_secs_f64()),
+            &lead,
         ],
     )?;
     Ok(code)
+}
+
+/// The join link for an invitation `code`: the address and certificate pin the running service
+/// recorded in the team database when it started.
+pub fn join_link(db: &mut impl GenericClient, code: &str) -> Result<String> {
+    let mut read = |key: &str| -> Result<Option<String>> {
+        Ok(db
+            .query_opt("SELECT value FROM assay_meta WHERE key = $1", &[&key])?
+            .map(|r| r.get(0)))
+    };
+    let url = read("service_url")?;
+    let pin = read("service_pin")?;
+    match (url, pin) {
+        (Some(url), Some(pin)) => Ok(assay_sync::service::JoinLink {
+            url,
+            invitation: code.to_string(),
+            pin,
+        }
+        .format()),
+        _ => Err(ServiceError::BadRequest(
+            "start the team service first (assay serve): the link names its address and certificate"
+                .into(),
+        )),
+    }
 }
 
 /// The database role a service member's requests run as: one per team and name, no login.
@@ -83,7 +117,7 @@ pub fn redeem(db: &mut postgres::Client, code: &str) -> Result<(Member, String)>
     let mut tx = db.transaction()?;
     let row = tx
         .query_opt(
-            "SELECT member, role, hash, expires_at > now(), used_at IS NULL
+            "SELECT member, role, hash, expires_at > now(), used_at IS NULL, lead
              FROM service_invitations WHERE id = $1 FOR UPDATE",
             &[&id],
         )?
@@ -103,11 +137,12 @@ pub fn redeem(db: &mut postgres::Client, code: &str) -> Result<(Member, String)>
         ));
     }
     let role = Role::parse(&role).ok_or_else(refused)?;
+    let lead: bool = row.get(5);
     tx.execute(
         "UPDATE service_invitations SET used_at = now() WHERE id = $1",
         &[&id],
     )?;
-    let member = ensure_member(&mut tx, &name, role)?;
+    let member = ensure_member(&mut tx, &name, role, lead)?;
     let (token, cid, chash) = credentials::issue();
     tx.execute(
         "INSERT INTO service_credentials (id, member, hash) VALUES ($1, $2, $3)",
@@ -120,7 +155,12 @@ pub fn redeem(db: &mut postgres::Client, code: &str) -> Result<(Member, String)>
 /// The member row and its login-less database role, made or brought to the service's form. A
 /// login of the earlier design (a member's own) loses its login and its place in the team's
 /// group, so that only the service writes as a member from now on.
-fn ensure_member(tx: &mut postgres::Transaction<'_>, name: &str, role: Role) -> Result<Member> {
+fn ensure_member(
+    tx: &mut postgres::Transaction<'_>,
+    name: &str,
+    role: Role,
+    lead: bool,
+) -> Result<Member> {
     let group: String = tx
         .query_one(
             "SELECT value FROM assay_meta WHERE key = 'member_group'",
@@ -146,14 +186,16 @@ fn ensure_member(tx: &mut postgres::Transaction<'_>, name: &str, role: Role) -> 
         r = quote_ident(&db_role)
     ))?;
     tx.execute(
-        "INSERT INTO members (name, role, db_role) VALUES ($1, $2, $3)
-         ON CONFLICT (name) DO UPDATE SET role = excluded.role, db_role = excluded.db_role",
-        &[&name, &role.as_str(), &db_role],
+        "INSERT INTO members (name, role, db_role, lead) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (name) DO UPDATE
+         SET role = excluded.role, db_role = excluded.db_role, lead = excluded.lead",
+        &[&name, &role.as_str(), &db_role, &lead],
     )?;
     Ok(Member {
         name: name.to_string(),
         role,
         db_role,
+        lead,
     })
 }
 
@@ -190,7 +232,7 @@ pub fn member_of_credential(
     id: &str,
 ) -> Result<Option<(String, Member)>> {
     let row = db.query_opt(
-        "SELECT c.hash, c.revoked_at IS NULL, m.name, m.role, m.db_role
+        "SELECT c.hash, c.revoked_at IS NULL, m.name, m.role, m.db_role, m.lead
          FROM service_credentials c JOIN members m ON m.name = c.member WHERE c.id = $1",
         &[&id],
     )?;
@@ -208,6 +250,7 @@ pub fn member_of_credential(
             name: row.get(2),
             role,
             db_role: row.get(4),
+            lead: row.get(5),
         },
     )))
 }
@@ -253,7 +296,7 @@ pub fn set_role(db: &mut impl GenericClient, name: &str, role: Role) -> Result<(
 pub fn list(db: &mut impl GenericClient) -> Result<Vec<MemberInfo>> {
     Ok(db
         .query(
-            "SELECT m.name, m.role,
+            "SELECT m.name, m.role, m.lead,
                     (SELECT count(*) FROM service_credentials c
                      WHERE c.member = m.name AND c.revoked_at IS NULL),
                     (SELECT count(*) FROM service_invitations i
@@ -265,8 +308,9 @@ pub fn list(db: &mut impl GenericClient) -> Result<Vec<MemberInfo>> {
         .map(|r| MemberInfo {
             name: r.get(0),
             role: r.get(1),
-            active: r.get(2),
-            invited: r.get(3),
+            lead: r.get(2),
+            active: r.get(3),
+            invited: r.get(4),
         })
         .collect())
 }

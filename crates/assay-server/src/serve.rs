@@ -118,9 +118,11 @@ pub fn start(config: Config) -> Result<Running> {
     drop(db);
     let replica = Replica::open(&config.data_dir, &config.admin_url)?;
     let state = Arc::new(AppState::new(
-        Pool::new(&config.admin_url, 16),
+        Pool::new(&config.admin_url, 64),
         replica,
         config.limits.clone(),
+        &url,
+        &pin,
     ));
     let tls = rustls::ServerConfig::builder_with_provider(Arc::new(
         rustls::crypto::ring::default_provider(),

@@ -517,3 +517,137 @@ fn a_team_of_logins_is_migrated_to_the_service() {
     let mut db = t.db();
     assert!(!has_login(&mut db, "aiko"));
 }
+
+#[test]
+fn a_lead_manages_members_and_nobody_else_can() {
+    let t = Team::start(Default::default());
+    let code = assay_server::members::invite_as(
+        &mut t.db(),
+        "seo",
+        Role::Auditor,
+        Duration::from_secs(3600),
+        true,
+    )
+    .unwrap();
+    let link = JoinLink {
+        url: t.service().url.clone(),
+        invitation: code,
+        pin: t.service().pin.clone(),
+    };
+    let (s, _) = join_service(
+        &link.format(),
+        &t.dir.path().join("seo.assay"),
+        &t.keyring("seo"),
+    )
+    .unwrap();
+    let a = t.join("aiko", Role::Annotator);
+    use assay_sync::service::{invite, members, revoke, set_role};
+
+    // aiko is no lead: every member action is refused, with the reason.
+    let e = members(&a, &t.keyring("aiko")).unwrap_err().to_string();
+    assert!(e.contains("not a lead"), "{e}");
+    let e = invite(&a, &t.keyring("aiko"), "sock", Role::Auditor, None).unwrap_err();
+    assert!(e.to_string().contains("not a lead"), "{e}");
+    assert!(set_role(&a, &t.keyring("aiko"), "aiko", Role::Auditor).is_err());
+    assert!(revoke(&a, &t.keyring("aiko"), "seo").is_err());
+    let (status, _) = post(
+        &t,
+        "/v1/members/invite",
+        Some(&t.credential("aiko")),
+        br#"{"name":"sock","role":"auditor"}"#.to_vec(),
+    );
+    assert_eq!(status, 403);
+
+    // seo invites kenji, who joins; sets his role; revokes him.
+    let kenji_link = invite(&s, &t.keyring("seo"), "kenji", Role::Annotator, Some(1)).unwrap();
+    let (mut k, _) = join_service(
+        &kenji_link,
+        &t.dir.path().join("kenji.assay"),
+        &t.keyring("kenji"),
+    )
+    .unwrap();
+    let list = members(&s, &t.keyring("seo")).unwrap();
+    let kenji = list.iter().find(|m| m.name == "kenji").unwrap();
+    assert_eq!(
+        (kenji.role.as_str(), kenji.active, kenji.lead),
+        ("annotator", 1, false)
+    );
+    assert!(list.iter().find(|m| m.name == "seo").unwrap().lead);
+    set_role(&s, &t.keyring("seo"), "kenji", Role::Researcher).unwrap();
+    assert!(set_role(&s, &t.keyring("seo"), "nobody", Role::Researcher).is_err());
+    t.sync("kenji", &mut k);
+    assert_eq!(
+        k.user_by_name("kenji").unwrap().unwrap().role,
+        Role::Researcher
+    );
+    assert_eq!(revoke(&s, &t.keyring("seo"), "kenji").unwrap(), 1);
+    let e = sync_service(&mut k, &t.keyring("kenji")).unwrap_err();
+    assert!(e.to_string().contains("revoked"), "{e}");
+    // A role that is not one is refused by name.
+    let (status, body) = post(
+        &t,
+        "/v1/members/role",
+        Some(&t.credential("seo")),
+        br#"{"name":"aiko","role":"owner"}"#.to_vec(),
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("not a role"));
+}
+
+/// The service's check sees what the push before it wrote: a revision of an item another
+/// member signed off a moment ago is refused by the write path's sign-off lock (its message,
+/// not the database's), and the same holds after the service restarts on its kept replica.
+#[test]
+fn each_check_sees_the_team_as_the_last_push_left_it() {
+    let mut t = Team::start(Default::default());
+    let mut a = t.join("aiko", Role::Annotator);
+    let mut m = t.join("minjun", Role::Annotator);
+    let mut s = t.join("seo", Role::Auditor);
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-007", "to be signed", &aiko);
+    t.sync("aiko", &mut a);
+    t.sync("minjun", &mut m);
+    let mj = author(&m, "minjun");
+    let id_m = m.item_id_by_ext("jgraph-mini", "jg-007").unwrap();
+    m.review(id_m, ReviewDecision::Approve, None, &mj).unwrap();
+    t.sync("minjun", &mut m);
+    t.sync("seo", &mut s);
+    let id_s = s.item_id_by_ext("jgraph-mini", "jg-007").unwrap();
+    let seo = author(&s, "seo");
+    s.sign_off(id_s, true, None, &seo).unwrap();
+    t.sync("seo", &mut s);
+
+    // aiko's replica has not pulled the sign-off: her edit is made locally, and her push of it
+    // is refused by the service's check.
+    edit_answer(&mut a, "jg-007", "after the sign-off", &aiko);
+    let r = t.sync("aiko", &mut a);
+    assert_eq!((r.pushed, r.refused), (0, 1), "{r:?}");
+    let refused = a.refused_rows().unwrap();
+    assert!(
+        refused[0].2.contains("signed off; an auditor must reopen"),
+        "{refused:?}"
+    );
+
+    // Restarted on the replica it kept, the service still knows.
+    let data = t.dir.path().join("service");
+    t.service.take().unwrap().stop();
+    t.service = Some(
+        assay_server::start(Config {
+            admin_url: t.admin.clone(),
+            listen: "127.0.0.1:0".parse().unwrap(),
+            data_dir: data,
+            cert: None,
+            public_url: None,
+            limits: Default::default(),
+        })
+        .unwrap(),
+    );
+    // The same certificate: the pin in the keyring still holds, only the port moved.
+    let mut ring = assay_sync::service::Keyring::load(&t.keyring("minjun")).unwrap();
+    ring.teams[0].url = t.service().url.clone();
+    ring.save(&t.keyring("minjun")).unwrap();
+    m.sync_set("team", &t.service().url).unwrap();
+    edit_answer(&mut m, "jg-007", "minjun after the sign-off", &mj);
+    let r = t.sync("minjun", &mut m);
+    assert_eq!((r.pushed, r.refused), (0, 1), "{r:?}");
+}

@@ -11,7 +11,7 @@ use assay_api::evaluation::{
     PredictionsForm, PredictionsReport, StageView,
 };
 use assay_api::suggestions::{SuggestEstimateView, SuggestForm, SuggestStatus};
-use assay_api::team::TeamStatus;
+use assay_api::team::{TeamMember, TeamStatus};
 use assay_api::types::{
     AppInfo, CriterionOverruled, ImportRequest, ItemDetail, ItemResults, MyWork, ProjectInfo,
     RescoreResult, RunListRow, SessionUser, TriageEntry,

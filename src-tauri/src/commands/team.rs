@@ -60,3 +60,34 @@ pub async fn team_join(
     state.session()?.team_password = password.filter(|p| !p.is_empty());
     state.open_project(std::path::Path::new(&file))
 }
+
+pub async fn team_members(
+    state: State<'_, AppState>,
+) -> Result<Vec<assay_api::team::TeamMember>, ApiError> {
+    let (path, _) = path_and_password(&state)?;
+    blocking(move || assay_api::team::team_members(&path)).await
+}
+
+pub async fn team_invite(
+    state: State<'_, AppState>,
+    name: String,
+    role: assay_core::Role,
+    days: Option<u32>,
+) -> Result<String, ApiError> {
+    let (path, _) = path_and_password(&state)?;
+    blocking(move || assay_api::team::team_invite(&path, &name, role, days)).await
+}
+
+pub async fn team_set_role(
+    state: State<'_, AppState>,
+    name: String,
+    role: assay_core::Role,
+) -> Result<(), ApiError> {
+    let (path, _) = path_and_password(&state)?;
+    blocking(move || assay_api::team::team_set_role(&path, &name, role)).await
+}
+
+pub async fn team_revoke(state: State<'_, AppState>, name: String) -> Result<u32, ApiError> {
+    let (path, _) = path_and_password(&state)?;
+    blocking(move || assay_api::team::team_revoke(&path, &name)).await
+}

@@ -6,6 +6,7 @@ pub mod grounding;
 pub mod items;
 pub mod project;
 pub mod review;
+pub mod serve;
 pub mod suggestions;
 pub mod team;
 

@@ -1,6 +1,8 @@
-//! `assay team init|add-member|join`, `assay sync`, `assay conflicts`, `assay resolve`: a project
-//! shared through PostgreSQL. Passwords come from the URL, `ASSAY_TEAM_PASSWORD` or `PGPASSWORD`
-//! and are never written to the project file.
+//! `assay team init|invite|members|set-role|revoke|migrate|join`, `assay sync`, `assay
+//! conflicts`, `assay resolve`: a project shared through the team service (`assay serve`), or
+//! for a team of the earlier design straight through PostgreSQL. The owner's commands take the
+//! database URL; its password comes from the URL, `ASSAY_TEAM_PASSWORD` or `PGPASSWORD` and is
+//! never written to the project file. Members' credentials live in their own keyring file.
 
 use clap::{Args, Subcommand};
 
@@ -20,7 +22,39 @@ pub enum TeamCommand {
         #[arg(long, value_parser = named::<Role>(&Role::NAMES))]
         role: Role,
     },
-    /// Make a local replica of a team's project at FILE (images come on first view).
+    /// Invite a person to the team service (as the owner): prints a one-time join link.
+    Invite {
+        url: String,
+        name: String,
+        #[arg(long, value_parser = named::<Role>(&Role::NAMES))]
+        role: Role,
+        /// Days the invitation stays valid.
+        #[arg(long, default_value_t = 7)]
+        days: u64,
+        /// Make them a lead: they manage the team's members from the app.
+        #[arg(long)]
+        lead: bool,
+    },
+    /// The team's members, their roles, credentials and open invitations (as the owner).
+    Members { url: String },
+    /// Give a member another role (as the owner).
+    SetRole {
+        url: String,
+        name: String,
+        #[arg(long, value_parser = named::<Role>(&Role::NAMES))]
+        role: Role,
+    },
+    /// End a member's access: every credential and open invitation (as the owner).
+    Revoke { url: String, name: String },
+    /// Move a team of member logins (the earlier design) to the team service: the logins end
+    /// and each member gets a join link (as the owner).
+    Migrate {
+        url: String,
+        #[arg(long, default_value_t = 7)]
+        days: u64,
+    },
+    /// Make a local replica of a team's project at FILE from a join link (`assay-join:…`) or,
+    /// for a team of the earlier design, a database URL (images come on first view).
     Join {
         url: String,
         file: std::path::PathBuf,
@@ -82,10 +116,70 @@ pub fn team(ctx: &Ctx, c: TeamCommand) -> anyhow::Result<()> {
                 eprintln!("skipped image {hash}: {why}");
             }
         }
+        TeamCommand::Invite {
+            url,
+            name,
+            role,
+            days,
+            lead,
+        } => {
+            let mut db = assay_sync::connect_admin(&url)?;
+            let code = assay_server::members::invite_as(&mut db, &name, role, days_of(days), lead)?;
+            let link = assay_server::members::join_link(&mut db, &code)?;
+            if ctx.json {
+                return output::json(&serde_json::json!({"name": name, "link": link}));
+            }
+            println!("{name} ({role}) joins with (once, within {days} days):\n{link}");
+        }
+        TeamCommand::Members { url } => {
+            let list = assay_server::members::list(&mut assay_sync::connect_admin(&url)?)?;
+            if ctx.json {
+                return output::json(&list);
+            }
+            for m in list {
+                println!(
+                    "{}\t{}\t{} credentials\t{} invitations open",
+                    m.name, m.role, m.active, m.invited
+                );
+            }
+        }
+        TeamCommand::SetRole { url, name, role } => {
+            assay_server::members::set_role(&mut assay_sync::connect_admin(&url)?, &name, role)?;
+            println!("{name} is now {role}");
+        }
+        TeamCommand::Revoke { url, name } => {
+            let n = assay_server::members::revoke(&mut assay_sync::connect_admin(&url)?, &name)?;
+            println!("{name}: {n} credentials revoked");
+        }
+        TeamCommand::Migrate { url, days } => {
+            let mut db = assay_sync::connect_admin(&url)?;
+            let codes = assay_server::members::migrate(&mut db, days_of(days))?;
+            let mut links = Vec::new();
+            for (name, code) in codes {
+                links.push((name, assay_server::members::join_link(&mut db, &code)?));
+            }
+            if ctx.json {
+                return output::json(&links);
+            }
+            for (name, link) in links {
+                println!("{name}\t{link}");
+            }
+        }
         TeamCommand::Join { url, file, images } => {
-            let (mut p, r) = assay_sync::join(&url, &file)?;
+            let service = url.starts_with("assay-join:");
+            let (mut p, r) = if service {
+                let ring = assay_sync::service::Keyring::default_path()?;
+                assay_sync::service::join_service(&url, &file, &ring)?
+            } else {
+                assay_sync::join(&url, &file)?
+            };
             if images {
-                for (hash, why) in assay_sync::fetch_images_at(&url, None, &mut p)?.bad {
+                let fetched = if service {
+                    assay_sync::fetch_images(&mut p, None)?
+                } else {
+                    assay_sync::fetch_images_at(&url, None, &mut p)?
+                };
+                for (hash, why) in fetched.bad {
                     eprintln!("skipped image {hash}: {why}");
                 }
             }
@@ -101,6 +195,10 @@ pub fn team(ctx: &Ctx, c: TeamCommand) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+fn days_of(days: u64) -> std::time::Duration {
+    std::time::Duration::from_secs(days.saturating_mul(86_400))
 }
 
 pub fn sync(ctx: &Ctx) -> anyhow::Result<()> {

@@ -13,7 +13,9 @@ pub mod wire;
 pub use client::ServiceClient;
 pub use keyring::{Keyring, KeyringEntry};
 pub use link::JoinLink;
-pub use sync::{fetch_image, fetch_images, join_service, sync_service};
+pub use sync::{
+    fetch_image, fetch_images, invite, join_service, members, revoke, set_role, sync_service,
+};
 
 /// Whether a team address is a team service's (else it is a database URL of the earlier design).
 pub fn is_service_url(url: &str) -> bool {

@@ -10,7 +10,10 @@ use crate::push::{Pending, Pushed, RunOutcome};
 use crate::service::client::ServiceClient;
 use crate::service::keyring::{Keyring, KeyringEntry};
 use crate::service::link::JoinLink;
-use crate::service::wire::{JoinRequest, Joined, Me, PullPage, PullRequest};
+use crate::service::wire::{
+    InviteRequest, Invited, JoinRequest, Joined, Me, MemberInfo, PullPage, PullRequest,
+    RevokeRequest, Revoked, RoleRequest,
+};
 use crate::sync::{mark_runs, team_url, SyncReport};
 use crate::{FetchReport, Result, SyncError};
 
@@ -184,4 +187,55 @@ pub fn fetch_images(project: &mut Project) -> Result<FetchReport> {
         }
     }
     Ok(report)
+}
+
+/// The team's members, for a lead (the service refuses anyone else).
+pub fn members(project: &Project, keyring: &Path) -> Result<Vec<MemberInfo>> {
+    let (client, _) = client_for(project, keyring)?;
+    client.get("/v1/members", &[])
+}
+
+/// A lead's invitation of `name` as `role`: the join link to hand over.
+pub fn invite(
+    project: &Project,
+    keyring: &Path,
+    name: &str,
+    role: Role,
+    days: Option<u64>,
+) -> Result<String> {
+    let (client, _) = client_for(project, keyring)?;
+    let invited: Invited = client.post(
+        "/v1/members/invite",
+        &InviteRequest {
+            name: name.to_string(),
+            role: role.as_str().to_string(),
+            days,
+        },
+    )?;
+    Ok(invited.link)
+}
+
+/// A lead gives a member another role.
+pub fn set_role(project: &Project, keyring: &Path, name: &str, role: Role) -> Result<()> {
+    let (client, _) = client_for(project, keyring)?;
+    let _: serde_json::Value = client.post(
+        "/v1/members/role",
+        &RoleRequest {
+            name: name.to_string(),
+            role: role.as_str().to_string(),
+        },
+    )?;
+    Ok(())
+}
+
+/// A lead ends a member's access: how many credentials were revoked.
+pub fn revoke(project: &Project, keyring: &Path, name: &str) -> Result<u64> {
+    let (client, _) = client_for(project, keyring)?;
+    let r: Revoked = client.post(
+        "/v1/members/revoke",
+        &RevokeRequest {
+            name: name.to_string(),
+        },
+    )?;
+    Ok(r.credentials)
 }

@@ -47,3 +47,46 @@ pub struct PullPage {
 pub struct Refusal {
     pub error: String,
 }
+
+/// A member as listed for the team's lead.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MemberInfo {
+    pub name: String,
+    pub role: String,
+    /// Manages the team's members (made so by the owner).
+    pub lead: bool,
+    /// Credentials not revoked.
+    pub active: i64,
+    /// Invitations not used and not expired.
+    pub invited: i64,
+}
+
+/// A lead's invitation of a new member (never a lead: only the owner makes leads).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct InviteRequest {
+    pub name: String,
+    pub role: String,
+    /// Days the invitation stays valid (7 if not given).
+    pub days: Option<u64>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Invited {
+    pub link: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct RoleRequest {
+    pub name: String,
+    pub role: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct RevokeRequest {
+    pub name: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Revoked {
+    pub credentials: u64,
+}

@@ -810,6 +810,20 @@ image: number, bbox: BBox, } | { "kind": "operation", op: RefinementOp, question
 
 export type SyncConflict = { item_id: number, dataset: string, ext_id: string, head_uid: string, other_uid: string, };
 
+export type TeamMember = { name: string, role: Role, 
+/**
+ * Manages the team's members (made so by the owner).
+ */
+lead: boolean, 
+/**
+ * Credentials not revoked.
+ */
+active: number, 
+/**
+ * Invitations not used and not expired.
+ */
+invited: number, };
+
 export type TeamStatus = { 
 /**
  * The team database (URL without password); None: a project of one.
@@ -925,6 +939,10 @@ export const commands = {
   setTeamPassword: (password: string | null): Promise<null> => invoke<null>('set_team_password', { password }),
   teamPublish: (url: string, password: string | null): Promise<TeamStatus> => invoke<TeamStatus>('team_publish', { url, password }),
   teamJoin: (url: string, password: string | null, file: string): Promise<ProjectInfo> => invoke<ProjectInfo>('team_join', { url, password, file }),
+  teamMembers: (): Promise<Array<TeamMember>> => invoke<Array<TeamMember>>('team_members'),
+  teamInvite: (name: string, role: Role, days: number | null): Promise<string> => invoke<string>('team_invite', { name, role, days }),
+  teamSetRole: (name: string, role: Role): Promise<null> => invoke<null>('team_set_role', { name, role }),
+  teamRevoke: (name: string): Promise<number> => invoke<number>('team_revoke', { name }),
   syncConflicts: (): Promise<Array<SyncConflict>> => invoke<Array<SyncConflict>>('sync_conflicts'),
   conflictSides: (id: number): Promise<ConflictSides | null> => invoke<ConflictSides | null>('conflict_sides', { id }),
   resolveSyncConflict: (id: number, edit: Edit): Promise<ItemDetail> => invoke<ItemDetail>('resolve_sync_conflict', { id, edit }),
