@@ -31,7 +31,7 @@ use crate::members::{self, Member};
 use crate::pool::{as_member, Pool};
 
 /// Items per page of `/v1/items`.
-const ITEMS_PAGE: i64 = 5000;
+const ITEMS_PAGE: i64 = 20_000;
 
 pub struct AppState {
     pub pool: Pool,
@@ -306,12 +306,18 @@ async fn items(
         let m = signed_in(&state, &mut db, &token)?;
         let rows = as_member_tx(&mut db, &m, |tx| {
             Ok(tx.query(
-                "SELECT i.dataset, d.layout, i.ext_id, i.seq, r.uid, r.content::text
-                 FROM items i JOIN datasets d ON d.name = i.dataset
-                 JOIN revisions r ON r.dataset = i.dataset AND r.ext_id = i.ext_id
-                                  AND r.author IS NULL AND r.base_uid IS NULL
-                 WHERE (i.dataset, i.seq) > ($1, $2)
-                 ORDER BY i.dataset, i.seq LIMIT $3",
+                // The page's items first (by the key), then each one's original: else every
+                // page would join the rest of the table.
+                "WITH page AS (SELECT dataset, ext_id, seq FROM items
+                               WHERE (dataset, seq) > ($1, $2)
+                               ORDER BY dataset, seq LIMIT $3)
+                 SELECT p.dataset, d.layout, p.ext_id, p.seq, r.uid, r.content::text
+                 FROM page p JOIN datasets d ON d.name = p.dataset
+                 CROSS JOIN LATERAL (SELECT uid, content FROM revisions r
+                                     WHERE r.dataset = p.dataset AND r.ext_id = p.ext_id
+                                       AND r.author IS NULL AND r.base_uid IS NULL
+                                     LIMIT 1) r
+                 ORDER BY p.dataset, p.seq",
                 &[&after.dataset, &after.seq.unwrap_or(i64::MIN), &ITEMS_PAGE],
             )?)
         })?;
