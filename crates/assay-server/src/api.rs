@@ -45,6 +45,7 @@ pub struct AppState {
     /// Where members reach the service, and its certificate's pin: what a join link names.
     pub url: String,
     pub pin: String,
+    pub(crate) sessions: crate::web::Sessions,
 }
 
 impl AppState {
@@ -57,6 +58,7 @@ impl AppState {
             limits,
             url: url.to_string(),
             pin: pin.to_string(),
+            sessions: Default::default(),
         }
     }
 
@@ -89,6 +91,9 @@ pub fn router(state: Shared) -> Router {
         )
         .route("/v1/images", get(image_list))
         .route("/v1/images/{hash}", get(image))
+        .route("/team", get(crate::web::team))
+        .route("/team/login", post(crate::web::login))
+        .route("/team/logout", post(crate::web::logout))
         .route("/v1/members", get(member_list))
         .route("/v1/members/invite", post(member_invite))
         .route("/v1/members/role", post(member_role))

@@ -13,6 +13,7 @@ pub mod limits;
 pub mod members;
 pub mod pool;
 pub mod serve;
+pub mod web;
 
 pub use error::ServiceError;
 pub use serve::{start, Config, Running};

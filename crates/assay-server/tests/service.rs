@@ -651,3 +651,85 @@ fn each_check_sees_the_team_as_the_last_push_left_it() {
     let r = t.sync("minjun", &mut m);
     assert_eq!((r.pushed, r.refused), (0, 1), "{r:?}");
 }
+
+/// The team page in a browser: a sign-in form, a session cookie only for a team credential,
+/// and the team's state with every text from the team escaped.
+#[test]
+fn the_team_page_shows_progress_to_a_signed_in_member_with_text_escaped() {
+    let t = Team::start(Default::default());
+    let mut a = t.join("aiko", Role::Annotator);
+    let evil = "<img src=x onerror=alert(1)>";
+    let mut hostile = t.join(evil, Role::Annotator);
+    let who = author(&hostile, evil);
+    edit_answer(&mut hostile, "jg-009", "<script>alert(2)</script>", &who);
+    t.sync(evil, &mut hostile);
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-008", "for the page", &aiko);
+    t.sync("aiko", &mut a);
+    let url = &t.service().url;
+    let client = reqwest::blocking::Client::builder()
+        .danger_accept_invalid_certs(true)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+
+    let res = client.get(format!("{url}/team")).send().unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    let csp = res.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(csp.contains("default-src 'none'"), "{csp}");
+    assert!(res.text().unwrap().contains("name=\"credential\""));
+
+    let res = client
+        .post(format!("{url}/team/login"))
+        .form(&[(
+            "credential",
+            "0123456789abcdef.".to_string() + &"0".repeat(48),
+        )])
+        .send()
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 401);
+    assert!(res.headers().get("set-cookie").is_none());
+
+    let res = client
+        .post(format!("{url}/team/login"))
+        .form(&[("credential", t.credential("aiko"))])
+        .send()
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 303);
+    let set = res.headers()["set-cookie"].to_str().unwrap().to_string();
+    for attr in ["HttpOnly", "Secure", "SameSite=Strict", "Path=/team"] {
+        assert!(set.contains(attr), "{set}");
+    }
+    let cookie = set.split(';').next().unwrap().to_string();
+    let page = client
+        .get(format!("{url}/team"))
+        .header("cookie", &cookie)
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
+    assert!(page.contains("Signed in as aiko"), "{page}");
+    assert!(page.contains("jgraph-mini"));
+    assert!(
+        page.contains("&lt;img src=x onerror=alert(1)&gt;"),
+        "the name is escaped"
+    );
+    assert!(!page.contains("<img src=x"), "no markup from the team");
+    assert!(!page.contains("<script"), "no script at all");
+    // aiko's edit shows in her row of the people table.
+    let row = page.split("<tr><td>aiko</td>").nth(1).unwrap();
+    assert!(row.starts_with("<td>annotator</td><td>2</td>"), "{row}");
+
+    // Revoked, the session shows the sign-in form again.
+    assay_server::members::revoke(&mut t.db(), "aiko").unwrap();
+    let res = client
+        .get(format!("{url}/team"))
+        .header("cookie", &cookie)
+        .send()
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 401);
+    assert!(res.text().unwrap().contains("revoked"));
+}
