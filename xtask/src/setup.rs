@@ -23,6 +23,9 @@ pub const APT_PACKAGES: &[&str] = &[
     "xvfb",
     "xauth",
     "webkit2gtk-driver",
+    // The team page is tested in a real headless Chromium, driven by chromedriver.
+    "chromium",
+    "chromium-driver",
     "imagemagick",
     "fonts-noto-cjk",
     // The team tests start a private cluster of their own (assay-sync's cluster.rs).

@@ -244,8 +244,8 @@ fn render(p: &assay_core::Project, me: &str) -> Result<String> {
     let mut h = String::new();
     let _ = write!(
         h,
-        "<h1>Assay team</h1><p class=\"muted\">Signed in as {}. Read-only; as of the team's latest sync. \
-         <form method=\"post\" action=\"/team/logout\" style=\"display:inline\"><button type=\"submit\">Sign out</button></form></p>",
+        "<h1>Assay team</h1><p class=\"muted\">Signed in as {}. Read-only; as of the team's latest sync.</p>\
+         <form method=\"post\" action=\"/team/logout\"><button type=\"submit\">Sign out</button></form>",
         esc(me)
     );
 
