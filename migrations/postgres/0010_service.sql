@@ -202,6 +202,8 @@ CREATE TABLE service_invitations (
     role        text NOT NULL CHECK (role IN ('annotator', 'auditor', 'researcher')),
     hash        text NOT NULL,
     lead        boolean NOT NULL DEFAULT false,
+    -- The lead who made it (none: the owner); revoking a lead voids what they handed out.
+    invited_by  text,
     created_at  timestamptz NOT NULL DEFAULT now(),
     expires_at  timestamptz NOT NULL,
     used_at     timestamptz

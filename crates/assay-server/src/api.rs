@@ -41,7 +41,7 @@ pub struct AppState {
     /// purpose, and a member's role and revocation are read afresh on every request anyway.
     verified: Mutex<HashMap<String, String>>,
     pub limits: Limits,
-    rate: RateLimiter,
+    pub(crate) rate: RateLimiter,
     /// Where members reach the service, and its certificate's pin: what a join link names.
     pub url: String,
     pub pin: String,
@@ -197,6 +197,11 @@ fn signed_in(state: &AppState, db: &mut postgres::Client, token: &str) -> Result
             }
         },
         None => {
+            // Counted before the argon2 check, per credential ID: guessing costs the guesser.
+            let id = crate::credentials::split(token)
+                .map(|(id, _)| id.to_string())
+                .unwrap_or_default();
+            state.rate.allow(&format!("sign-in {id}"))?;
             let m = members::authenticate(db, token)?;
             if let Some((id, _)) = crate::credentials::split(token) {
                 state
@@ -263,6 +268,10 @@ async fn join(
         let req: JoinRequest = parse(Ok(
             body.map_err(|e| ServiceError::BadRequest(e.to_string()))?
         ))?;
+        let id = crate::credentials::split(&req.invitation)
+            .map(|(id, _)| id.to_string())
+            .unwrap_or_default();
+        state.rate.allow(&format!("invitation {id}"))?;
         let mut db = state.pool.get()?;
         let (member, credential) = members::redeem(&mut db, &req.invitation)?;
         state.pool.put(db);
@@ -367,7 +376,7 @@ async fn pull(
                 "SELECT set_config('assay.member_role', $1, true)",
                 &[&m.db_role],
             )?;
-            let members = assay_sync::pull::read_members(&mut db)?
+            let members = assay_sync::pull::read_members(&mut *db)?
                 .into_iter()
                 .map(|(n, r)| (n, r.as_str().to_string()))
                 .collect();
@@ -407,11 +416,11 @@ async fn push(
         });
         let mut pushed = match written {
             Ok(p) => {
-                replica.settle(p.refused.is_empty())?;
+                replica.settle(p.refused.is_empty(), &p.done)?;
                 p
             }
             Err(e) => {
-                replica.settle(false)?;
+                replica.settle(false, &[])?;
                 return Err(e);
             }
         };
@@ -543,6 +552,24 @@ fn lead(state: &AppState, db: &mut postgres::Client, headers: &HeaderMap) -> Res
     Ok(m)
 }
 
+/// A lead manages other members, never themselves or another lead (the owner's to manage).
+fn not_a_lead_or_self(db: &mut postgres::Client, by: &Member, name: &str) -> Result<()> {
+    if name == by.name {
+        return Err(ServiceError::Forbidden(
+            "a lead does not change their own role or access: ask the team's owner".into(),
+        ));
+    }
+    let lead: Option<bool> = db
+        .query_opt("SELECT lead FROM members WHERE name = $1", &[&name])?
+        .map(|r| r.get(0));
+    if lead == Some(true) {
+        return Err(ServiceError::Forbidden(format!(
+            "{name} is a lead: only the team's owner manages leads"
+        )));
+    }
+    Ok(())
+}
+
 fn role_named(role: &str) -> Result<assay_core::Role> {
     assay_core::Role::parse(role).ok_or_else(|| {
         ServiceError::BadRequest(format!(
@@ -556,7 +583,7 @@ async fn member_list(State(state): State<Shared>, headers: HeaderMap) -> Respons
     let r = blocking(move || {
         let mut db = state.pool.get()?;
         lead(&state, &mut db, &headers)?;
-        let list = members::list(&mut db)?;
+        let list = members::list(&mut *db)?;
         state.pool.put(db);
         Ok(list)
     })
@@ -575,8 +602,9 @@ async fn member_invite(
         let req: InviteRequest = parse(body)?;
         let role = role_named(&req.role)?;
         let days = req.days.unwrap_or(7);
-        let code = members::invite(
-            &mut db,
+        let code = members::invite_by_lead(
+            &mut *db,
+            &by.name,
             &req.name,
             role,
             std::time::Duration::from_secs(days.saturating_mul(86_400)),
@@ -605,7 +633,8 @@ async fn member_role(
         let mut db = state.pool.get()?;
         let by = lead(&state, &mut db, &headers)?;
         let req: RoleRequest = parse(body)?;
-        members::set_role(&mut db, &req.name, role_named(&req.role)?)?;
+        not_a_lead_or_self(&mut db, &by, &req.name)?;
+        members::set_role(&mut *db, &req.name, role_named(&req.role)?)?;
         state.pool.put(db);
         log_event("role", &by.name, &req.name);
         Ok(serde_json::json!({"name": req.name, "role": req.role}))
@@ -623,7 +652,8 @@ async fn member_revoke(
         let mut db = state.pool.get()?;
         let by = lead(&state, &mut db, &headers)?;
         let req: RevokeRequest = parse(body)?;
-        let credentials = members::revoke(&mut db, &req.name)?;
+        not_a_lead_or_self(&mut db, &by, &req.name)?;
+        let credentials = members::revoke(&mut *db, &req.name)?;
         state.pool.put(db);
         state.forget_credentials();
         log_event("revoked", &by.name, &req.name);

@@ -62,6 +62,9 @@ impl Replica {
         let last: i64 = db
             .query_one("SELECT last_value FROM assay_position", &[])?
             .get(0);
+        // Roles change without moving positions: read them every time (one small query).
+        let members = assay_sync::pull::read_members(db)?;
+        self.project.set_team_roles(&members)?;
         if self.seen == Some(last) {
             return Ok(0);
         }
@@ -86,12 +89,20 @@ impl Replica {
         checked
     }
 
-    pub fn settle(&mut self, keep: bool) -> Result<()> {
+    /// Ends a held check: `taken` are the rows the team holds now with their positions (new or
+    /// already there: a push repeated after a kill), which the replica records before it
+    /// commits, so no provisional position outlives the check.
+    pub fn settle(&mut self, keep: bool, taken: &[(String, i64)]) -> Result<()> {
         if keep {
-            if let Err(e) = self.project.end_pull_page() {
+            if let Err(e) = self
+                .project
+                .record_team_positions(taken)
+                .map_err(crate::ServiceError::from)
+                .and_then(|()| Ok(self.project.end_pull_page()?))
+            {
                 self.project.abandon_pull_page();
                 self.seen = None;
-                return Err(e.into());
+                return Err(e);
             }
         } else {
             self.project.abandon_pull_page();

@@ -24,6 +24,9 @@ pub struct Limits {
     pub requests_per_minute: u32,
 }
 
+/// Bytes of a uid, a dataset or item id, or a person's name.
+pub const KEY_BYTES: usize = 512;
+
 /// A run's results and responses: the team's bound on each (0004_trust.sql).
 pub const RESULT_BYTES: usize = 16 << 20;
 
@@ -62,6 +65,70 @@ impl Limits {
             }
             Ok(())
         };
+        // Keys and names are short: a long one would only make an index entry too large.
+        let keys = p
+            .revisions
+            .iter()
+            .flat_map(|r| {
+                [
+                    Some(&r.uid),
+                    Some(&r.dataset),
+                    Some(&r.ext_id),
+                    r.base_uid.as_ref(),
+                    r.author.as_ref(),
+                ]
+            })
+            .chain(p.reviews.iter().flat_map(|d| {
+                [
+                    Some(&d.uid),
+                    Some(&d.revision_uid),
+                    d.made_uid.as_ref(),
+                    Some(&d.author),
+                ]
+            }))
+            .chain(
+                p.signoffs
+                    .iter()
+                    .flat_map(|g| [Some(&g.uid), Some(&g.revision_uid), Some(&g.author)]),
+            )
+            .chain(
+                p.comments
+                    .iter()
+                    .flat_map(|c| [Some(&c.uid), Some(&c.revision_uid), Some(&c.author)]),
+            )
+            .chain(
+                p.rounds
+                    .iter()
+                    .flat_map(|r| [Some(&r.uid), Some(&r.created_by), None, None]),
+            )
+            .chain(p.blind.iter().flat_map(|b| {
+                [
+                    Some(&b.uid),
+                    Some(&b.round_uid),
+                    Some(&b.revision_uid),
+                    Some(&b.author),
+                ]
+            }))
+            .chain(
+                p.ratings
+                    .iter()
+                    .flat_map(|g| [Some(&g.uid), Some(&g.snapshot), Some(&g.author), None]),
+            )
+            .chain(
+                p.views
+                    .iter()
+                    .flat_map(|v| [Some(&v.uid), Some(&v.author), None, None]),
+            )
+            .flatten();
+        for k in keys {
+            if k.len() > KEY_BYTES {
+                return Err(ServiceError::TooLarge(format!(
+                    "a key or name of {} bytes (at most {KEY_BYTES}): {}…",
+                    k.len(),
+                    k.chars().take(40).collect::<String>()
+                )));
+            }
+        }
         for r in &p.revisions {
             over("revision", &r.uid, r.note.as_deref().unwrap_or(""))?;
             if r.content.len() > assay_core::store::MAX_CONTENT_BYTES {

@@ -47,6 +47,40 @@ pub fn invite(
     invite_as(db, name, role, valid_for, false)
 }
 
+/// A lead's invitation (through the service): only of someone new to the team, never a lead;
+/// revoking the lead voids it.
+pub fn invite_by_lead(
+    db: &mut impl GenericClient,
+    lead: &str,
+    name: &str,
+    role: Role,
+    valid_for: Duration,
+) -> Result<String> {
+    let known = db
+        .query_opt("SELECT 1 FROM members WHERE name = $1", &[&name])?
+        .is_some()
+        || db
+            .query_opt(
+                "SELECT 1 FROM service_invitations
+                 WHERE member = $1 AND used_at IS NULL AND expires_at > now()",
+                &[&name],
+            )?
+            .is_some();
+    if known {
+        return Err(ServiceError::Forbidden(format!(
+            "{name} is a member of this team already (or invited): a lead invites only new \
+             people; the team's owner gives an existing member a new credential"
+        )));
+    }
+    let code = invite_as(db, name, role, valid_for, false)?;
+    let id = credentials::split(&code).map(|(id, _)| id.to_string());
+    db.execute(
+        "UPDATE service_invitations SET invited_by = $2 WHERE id = $1",
+        &[&id, &lead],
+    )?;
+    Ok(code)
+}
+
 /// `invite`, making the member a lead when `lead` (the owner's call alone).
 pub fn invite_as(
     db: &mut impl GenericClient,
@@ -123,9 +157,7 @@ pub fn redeem(db: &mut postgres::Client, code: &str) -> Result<(Member, String)>
         )?
         .ok_or_else(refused)?;
     let (name, role, hash): (String, String, String) = (row.get(0), row.get(1), row.get(2));
-    if !credentials::verify(secret, &hash) {
-        return Err(refused());
-    }
+    // Used or expired first: an old link costs no argon2 check.
     if !row.get::<_, bool>(4) {
         return Err(ServiceError::Unauthorized(
             "this invitation was used already: ask for a new one".into(),
@@ -135,6 +167,9 @@ pub fn redeem(db: &mut postgres::Client, code: &str) -> Result<(Member, String)>
         return Err(ServiceError::Unauthorized(
             "this invitation has expired: ask for a new one".into(),
         ));
+    }
+    if !credentials::verify(secret, &hash) {
+        return Err(refused());
     }
     let role = Role::parse(&role).ok_or_else(refused)?;
     let lead: bool = row.get(5);
@@ -273,7 +308,8 @@ pub fn revoke(db: &mut impl GenericClient, name: &str) -> Result<u64> {
         &[&name],
     )?;
     db.execute(
-        "UPDATE service_invitations SET used_at = now() WHERE member = $1 AND used_at IS NULL",
+        "UPDATE service_invitations SET used_at = now()
+         WHERE (member = $1 OR invited_by = $1) AND used_at IS NULL",
         &[&name],
     )?;
     Ok(n)

@@ -17,6 +17,40 @@ pub struct Pool {
     url: String,
     idle: Mutex<Vec<Client>>,
     keep: usize,
+    /// Connections out at once, at most `keep`: a crowd of requests waits for one (up to
+    /// `WAIT`) instead of using up the database server's connections.
+    out: Mutex<usize>,
+    freed: std::sync::Condvar,
+}
+
+/// How long a request waits for a connection before it is told to come back.
+const WAIT: Duration = Duration::from_secs(15);
+
+/// A connection of the pool, given back when dropped.
+pub struct Conn<'a> {
+    pool: &'a Pool,
+    client: Option<Client>,
+}
+
+impl std::ops::Deref for Conn<'_> {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        self.client.as_ref().expect("a connection until dropped")
+    }
+}
+
+impl std::ops::DerefMut for Conn<'_> {
+    fn deref_mut(&mut self) -> &mut Client {
+        self.client.as_mut().expect("a connection until dropped")
+    }
+}
+
+impl Drop for Conn<'_> {
+    fn drop(&mut self) {
+        if let Some(c) = self.client.take() {
+            self.pool.give_back(c);
+        }
+    }
 }
 
 impl Pool {
@@ -25,6 +59,8 @@ impl Pool {
             url: url.to_string(),
             idle: Mutex::new(Vec::new()),
             keep,
+            out: Mutex::new(0),
+            freed: std::sync::Condvar::new(),
         }
     }
 
@@ -32,12 +68,38 @@ impl Pool {
         &self.url
     }
 
-    pub fn get(&self) -> Result<Client> {
-        if let Some(c) = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop() {
-            if !c.is_closed() {
-                return Ok(c);
+    pub fn get(&self) -> Result<Conn<'_>> {
+        {
+            let out = self.out.lock().unwrap_or_else(|p| p.into_inner());
+            let (mut out, timeout) = self
+                .freed
+                .wait_timeout_while(out, WAIT, |n| *n >= self.keep)
+                .unwrap_or_else(|p| p.into_inner());
+            if timeout.timed_out() && *out >= self.keep {
+                return Err(crate::ServiceError::TooMany(
+                    "the team service is busy: try again in a moment".into(),
+                ));
+            }
+            *out += 1;
+        }
+        let reused = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let client = match reused.filter(|c| !c.is_closed()) {
+            Some(c) => Ok(c),
+            None => self.connect(),
+        };
+        match client {
+            Ok(c) => Ok(Conn {
+                pool: self,
+                client: Some(c),
+            }),
+            Err(e) => {
+                self.release();
+                Err(e)
             }
         }
+    }
+
+    fn connect(&self) -> Result<Client> {
         let mut c = assay_sync::connect_admin(&self.url)?;
         c.batch_execute(&format!(
             "SET statement_timeout = {}; SET idle_in_transaction_session_timeout = 60000;
@@ -47,11 +109,22 @@ impl Pool {
         Ok(c)
     }
 
-    pub fn put(&self, c: Client) {
-        let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
-        if !c.is_closed() && idle.len() < self.keep {
-            idle.push(c);
+    /// Kept for the callers that hand a connection back by hand; dropping it does the same.
+    pub fn put(&self, c: Conn<'_>) {
+        drop(c);
+    }
+
+    fn give_back(&self, c: Client) {
+        if !c.is_closed() {
+            self.idle.lock().unwrap_or_else(|p| p.into_inner()).push(c);
         }
+        self.release();
+    }
+
+    fn release(&self) {
+        let mut out = self.out.lock().unwrap_or_else(|p| p.into_inner());
+        *out = out.saturating_sub(1);
+        self.freed.notify_one();
     }
 }
 

@@ -1,4 +1,4 @@
-//! The team page in a browser, for a team lead without the app: progress per person and round,
+//! The team page in a browser, for a team's leads without the app: progress per person and round,
 //! agreement on the refinement operation, where items stand (waiting for review or sign-off),
 //! and the latest before/after table. Read-only, from the service's replica, behind the same
 //! member credential as the app (a session cookie: HttpOnly, Secure, SameSite=Strict, eight
@@ -150,8 +150,18 @@ async fn blocking<T: Send + 'static>(
 pub async fn login(State(state): State<Arc<AppState>>, Form(form): Form<Login>) -> Response {
     let r = blocking(move || {
         let mut db = state.pool.get()?;
-        members::authenticate(&mut db, &form.credential)?;
+        let id = crate::credentials::split(&form.credential)
+            .map(|(id, _)| id.to_string())
+            .unwrap_or_default();
+        state.rate.allow(&format!("sign-in {id}"))?;
+        let m = members::authenticate(&mut *db, &form.credential)?;
         state.pool.put(db);
+        if !m.lead {
+            return Err(ServiceError::Unauthorized(format!(
+                "{} is not a lead of this team: the team page is for its leads",
+                m.name
+            )));
+        }
         let (id, _) = crate::credentials::split(&form.credential)
             .ok_or_else(|| ServiceError::Unauthorized("not a credential".into()))?;
         Ok(state.sessions.start(id))
@@ -207,8 +217,17 @@ pub async fn team(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Res
             ServiceError::Unauthorized("your session ended: sign in again".into())
         })?;
         let mut db = state.pool.get()?;
-        let (_, member) = members::member_of_credential(&mut db, &id)?
+        let (_, member) = members::member_of_credential(&mut *db, &id)?
             .ok_or_else(|| ServiceError::Unauthorized("sign in again".into()))?;
+        // The page is the leads' (it reads the whole team under the replica's lock), and
+        // counted against their rate like any request.
+        if !member.lead {
+            return Err(ServiceError::Unauthorized(format!(
+                "{} is not a lead of this team: the team page is for its leads",
+                member.name
+            )));
+        }
+        state.rate.allow(&member.name)?;
         let mut replica = state.replica.lock().unwrap_or_else(|p| p.into_inner());
         replica.catch_up(&mut db)?;
         state.pool.put(db);

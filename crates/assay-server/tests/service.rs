@@ -463,6 +463,24 @@ fn anything_a_client_sends_gets_a_clear_refusal_and_breaks_nothing() {
 fn a_project_file_naming_another_server_or_certificate_is_refused_before_sending() {
     let t = Team::start(Default::default());
     let mut a = t.join("aiko", Role::Annotator);
+    // minjun's own replica, dressed as aiko's (her name, with a row in her name waiting), and
+    // handed to her: her credential does not sync it.
+    let mut m = t.join("minjun", Role::Annotator);
+    m.sync_set("member", "aiko").unwrap();
+    m.ensure_user("aiko", Role::Annotator).unwrap();
+    let as_aiko = author(&m, "aiko");
+    edit_answer(&mut m, "jg-010", "planted in aiko's name", &as_aiko);
+    let e = sync_service(&mut m, &t.keyring("aiko")).unwrap_err();
+    assert!(e.to_string().contains("not a replica you made"), "{e}");
+    let planted: i64 = t
+        .db()
+        .query_one(
+            "SELECT count(*) FROM revisions WHERE content->>'answer' = 'planted in aiko''s name'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(planted, 0);
     // A colleague's project file edited to name a server aiko never joined.
     a.sync_set("team", "https://127.0.0.1:9").unwrap();
     let e = sync_service(&mut a, &t.keyring("aiko"))
@@ -592,6 +610,22 @@ fn a_lead_manages_members_and_nobody_else_can() {
     );
     assert_eq!(status, 400, "{body}");
     assert!(body["error"].as_str().unwrap().contains("not a role"));
+
+    // A lead cannot become someone else, raise or keep themselves, or outlast revocation.
+    let e = invite(&s, &t.keyring("seo"), "aiko", Role::Auditor, None).unwrap_err();
+    assert!(e.to_string().contains("already"), "{e}");
+    let e = set_role(&s, &t.keyring("seo"), "seo", Role::Auditor).unwrap_err();
+    assert!(e.to_string().contains("own role"), "{e}");
+    let spare = invite(&s, &t.keyring("seo"), "spare", Role::Auditor, Some(30)).unwrap();
+    assay_server::members::revoke(&mut t.db(), "seo").unwrap();
+    let e = join_service(
+        &spare,
+        &t.dir.path().join("spare.assay"),
+        &t.keyring("spare"),
+    )
+    .map(|_| ())
+    .unwrap_err();
+    assert!(e.to_string().contains("used already"), "{e}");
 }
 
 /// The service's check sees what the push before it wrote: a revision of an item another
@@ -657,7 +691,25 @@ fn each_check_sees_the_team_as_the_last_push_left_it() {
 #[test]
 fn the_team_page_shows_progress_to_a_signed_in_member_with_text_escaped() {
     let t = Team::start(Default::default());
-    let mut a = t.join("aiko", Role::Annotator);
+    let code = assay_server::members::invite_as(
+        &mut t.db(),
+        "aiko",
+        Role::Annotator,
+        Duration::from_secs(3600),
+        true,
+    )
+    .unwrap();
+    let link = JoinLink {
+        url: t.service().url.clone(),
+        invitation: code,
+        pin: t.service().pin.clone(),
+    };
+    let (mut a, _) = join_service(
+        &link.format(),
+        &t.dir.path().join("aiko.assay"),
+        &t.keyring("aiko"),
+    )
+    .unwrap();
     let evil = "<img src=x onerror=alert(1)>";
     let mut hostile = t.join(evil, Role::Annotator);
     let who = author(&hostile, evil);
@@ -732,4 +784,49 @@ fn the_team_page_shows_progress_to_a_signed_in_member_with_text_escaped() {
         .unwrap();
     assert_eq!(res.status().as_u16(), 401);
     assert!(res.text().unwrap().contains("revoked"));
+}
+
+/// A push sent twice (a client killed before it marked its rows, or on purpose) leaves the
+/// service's replica on the team's positions: later work on the item is checked against the
+/// item as the team has it.
+#[test]
+fn a_repeated_push_leaves_the_services_replica_on_the_teams_positions() {
+    let t = Team::start(Default::default());
+    let mut a = t.join("aiko", Role::Annotator);
+    let mut m = t.join("minjun", Role::Annotator);
+    let mut s = t.join("seo", Role::Auditor);
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-011", "aiko's", &aiko);
+    let pending = assay_sync::push::Pending::gather(&mut a).unwrap();
+    let body = serde_json::to_vec(&pending).unwrap();
+    for _ in 0..2 {
+        let (status, reply) = post(&t, "/v1/push", Some(&t.credential("aiko")), body.clone());
+        assert_eq!(status, 200, "{reply}");
+        let pushed: assay_sync::push::Pushed = serde_json::from_value(reply).unwrap();
+        assert_eq!(
+            (pushed.done.len(), pushed.refused.len()),
+            (1, 0),
+            "{pushed:?}"
+        );
+    }
+    t.sync("aiko", &mut a);
+    t.sync("minjun", &mut m);
+    let mj = author(&m, "minjun");
+    edit_answer(&mut m, "jg-011", "minjun's", &mj);
+    let r = t.sync("minjun", &mut m);
+    assert_eq!((r.pushed, r.refused), (1, 0));
+    // seo approves minjun's revision, the item's head in the team: the service agrees.
+    t.sync("seo", &mut s);
+    let seo = author(&s, "seo");
+    let id = s.item_id_by_ext("jgraph-mini", "jg-011").unwrap();
+    assert_eq!(answer(&s, "jg-011").as_deref(), Some("minjun's"));
+    s.review(id, ReviewDecision::Approve, None, &seo).unwrap();
+    let r = t.sync("seo", &mut s);
+    assert!(
+        r.pushed >= 2 && r.refused == 0,
+        "{r:?} {:?}",
+        s.refused_rows().unwrap()
+    );
+    let fresh = t.join("kenji", Role::Annotator);
+    assert_eq!(heads(&fresh), heads(&s));
 }

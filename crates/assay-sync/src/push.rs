@@ -524,7 +524,8 @@ fn is_refusal(e: &postgres::Error) -> bool {
             SqlState::RAISE_EXCEPTION,
         ]
         .contains(c)
-            // data exceptions: malformed values
+            // data exceptions: malformed values; program limits: a value too large to index
             || c.code().starts_with("22")
+            || c.code().starts_with("54")
     })
 }

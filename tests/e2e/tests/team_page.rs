@@ -71,11 +71,12 @@ fn a_lead_reads_the_team_page_in_a_browser() {
         limits: Default::default(),
     })
     .unwrap();
-    let code = assay_server::members::invite(
+    let code = assay_server::members::invite_as(
         &mut postgres::Client::connect(&admin_url, postgres::NoTls).unwrap(),
         "seo",
         Role::Auditor,
         Duration::from_secs(600),
+        true,
     )
     .unwrap();
     let link = assay_sync::service::JoinLink {

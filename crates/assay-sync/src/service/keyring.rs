@@ -14,6 +14,10 @@ pub struct KeyringEntry {
     pub pin: String,
     pub member: String,
     pub credential: String,
+    /// The replicas made on this machine by joining with this credential: a project file
+    /// someone else made (with rows written as this person, waiting to be pushed) is not one.
+    #[serde(default)]
+    pub replicas: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -74,7 +78,20 @@ impl Keyring {
         self.teams.iter().find(|e| e.url == url)
     }
 
-    pub fn put(&mut self, entry: KeyringEntry) {
+    /// Keeps `entry` for its service; the replicas made with the same member's earlier
+    /// credential there stay theirs.
+    pub fn put(&mut self, mut entry: KeyringEntry) {
+        if let Some(old) = self.find(&entry.url) {
+            if old.member == entry.member {
+                let kept: Vec<String> = old
+                    .replicas
+                    .iter()
+                    .filter(|r| !entry.replicas.contains(r))
+                    .cloned()
+                    .collect();
+                entry.replicas.extend(kept);
+            }
+        }
         self.teams.retain(|e| e.url != entry.url);
         self.teams.push(entry);
     }

@@ -28,12 +28,14 @@ pub fn join_service(link: &str, path: &Path, keyring: &Path) -> Result<(Project,
             invitation: link.invitation.clone(),
         },
     )?;
+    let replica = replica_id()?;
     let mut ring = Keyring::load(keyring)?;
     ring.put(KeyringEntry {
         url: link.url.clone(),
         pin: link.pin.clone(),
         member: joined.member.clone(),
         credential: joined.credential.clone(),
+        replicas: vec![replica.clone()],
     });
     ring.save(keyring)?;
     let client = anonymous.with_credential(&joined.credential);
@@ -55,6 +57,7 @@ pub fn join_service(link: &str, path: &Path, keyring: &Path) -> Result<(Project,
     project.sync_set("team", &link.url)?;
     project.sync_set("team_pin", &link.pin)?;
     project.sync_set("member", &joined.member)?;
+    project.sync_set("replica", &replica)?;
     let pulled = pull_service(&client, &mut project)?;
     Ok((
         project,
@@ -63,6 +66,16 @@ pub fn join_service(link: &str, path: &Path, keyring: &Path) -> Result<(Project,
             ..Default::default()
         },
     ))
+}
+
+/// A new replica's identity: 128 random bits.
+fn replica_id() -> Result<String> {
+    let mut buf = [0u8; 16];
+    rustls::crypto::ring::default_provider()
+        .secure_random
+        .fill(&mut buf)
+        .map_err(|_| SyncError::Invalid("no random source".into()))?;
+    Ok(hex::encode(buf))
 }
 
 /// The client for the service this replica belongs to, with the person's credential for it. A
@@ -82,6 +95,16 @@ fn client_for(project: &Project, keyring: &Path) -> Result<(ServiceClient, Keyri
         return Err(SyncError::Tls(format!(
             "this project names the team service at {url} with another certificate than the one \
              you joined it with: refused (nothing was sent to it)"
+        )));
+    }
+    // Only a replica this person made by joining syncs with their credential: a project file
+    // handed over could hold rows written in their name, waiting to be pushed.
+    let replica = project.sync_get("replica")?.unwrap_or_default();
+    let member = project.sync_get("member")?;
+    if !entry.replicas.contains(&replica) || member.is_some_and(|m| m != entry.member) {
+        return Err(SyncError::Invalid(format!(
+            "this project file is not a replica you made by joining the team at {url} on this \
+             machine: refused (nothing was sent); join with an invitation to make one"
         )));
     }
     let client = ServiceClient::new(&entry.url, &entry.pin)?.with_credential(&entry.credential);

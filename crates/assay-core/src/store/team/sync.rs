@@ -192,6 +192,18 @@ impl Project {
         )? > 0)
     }
 
+    /// Records the team's positions of rows this replica holds (uid, seq), whatever position
+    /// they were applied at: the team service's check applies a push at provisional positions.
+    pub fn record_team_positions(&self, rows: &[(String, i64)]) -> Result<()> {
+        let mut st = self
+            .conn
+            .prepare_cached("UPDATE sync_uids SET pushed = 1, seq = ?2 WHERE uid = ?1")?;
+        for (uid, seq) in rows {
+            st.execute(params![uid, seq])?;
+        }
+        Ok(())
+    }
+
     pub fn sync_get(&self, key: &str) -> Result<Option<String>> {
         Ok(self
             .conn
