@@ -99,8 +99,63 @@ pub fn router(state: Shared) -> Router {
         .route("/v1/members/role", post(member_role))
         .route("/v1/members/revoke", post(member_revoke))
         .layer(DefaultBodyLimit::max(1 << 20))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), admit))
         .layer(axum::middleware::from_fn(log))
         .with_state(state)
+}
+
+/// Large bodies (pushes and runs) read at once, across all members.
+const BODIES_AT_ONCE: usize = 8;
+/// How long a request with a large body may take, reading included.
+const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(300);
+
+static BODIES: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(BODIES_AT_ONCE);
+
+/// Before a push or a run's body is read: a member's credential (no one else makes the
+/// service read megabytes), one of a few places for large bodies, and a deadline on the whole
+/// request, so a body sent slowly cannot hold the service.
+async fn admit(
+    State(state): State<Shared>,
+    req: Request<axum::body::Body>,
+    next: Next,
+) -> Response {
+    let path = req.uri().path();
+    if path != "/v1/push" && path != "/v1/runs" {
+        return next.run(req).await;
+    }
+    let headers = req.headers().clone();
+    let st = state.clone();
+    let checked = blocking(move || {
+        let token = bearer(&headers)?;
+        let mut db = st.pool.get()?;
+        signed_in(&st, &mut db, &token).map(|_| ())
+    })
+    .await;
+    if let Err(e) = checked {
+        return respond::<()>(None, Err(e));
+    }
+    let permit =
+        match tokio::time::timeout(std::time::Duration::from_secs(30), BODIES.acquire()).await {
+            Ok(Ok(p)) => p,
+            _ => {
+                return respond::<()>(
+                    None,
+                    Err(ServiceError::TooMany(
+                        "the team service is taking in other pushes: try again in a moment".into(),
+                    )),
+                )
+            }
+        };
+    let res = match tokio::time::timeout(BODY_DEADLINE, next.run(req)).await {
+        Ok(res) => res,
+        Err(_) => (
+            StatusCode::REQUEST_TIMEOUT,
+            Json(serde_json::json!({"error": "the request took longer than 300 s; the next sync finds out what the team took"})),
+        )
+            .into_response(),
+    };
+    drop(permit);
+    res
 }
 
 /// Who a request was for, for the log line.
@@ -406,7 +461,11 @@ async fn push(
         *w.lock().unwrap_or_else(|p| p.into_inner()) = Some(m.name.clone());
         let pending: Pending = parse(body)?;
         state.limits.check_batch(&pending)?;
+        // No connection is held while waiting for the replica: a queue of pushes must not
+        // take every connection from the pulls.
+        drop(db);
         let mut replica = state.replica.lock().unwrap_or_else(|p| p.into_inner());
+        let mut db = state.pool.get()?;
         replica.catch_up(&mut db)?;
         let (ok, refused) = replica.check_held(&m, &pending)?;
         let written = with_retries(|| {
@@ -448,7 +507,11 @@ async fn push_run(
         *w.lock().unwrap_or_else(|p| p.into_inner()) = Some(m.name.clone());
         let run: SyncRun = parse(body)?;
         state.limits.check_run(&run)?;
+        // No connection is held while waiting for the replica: a queue of pushes must not
+        // take every connection from the pulls.
+        drop(db);
         let mut replica = state.replica.lock().unwrap_or_else(|p| p.into_inner());
+        let mut db = state.pool.get()?;
         replica.catch_up(&mut db)?;
         let outcome: RunOutcome = match replica.check_run(&m, &run)? {
             Err(why) => (run.origin.clone(), run.finished_at.clone(), Err(why)),

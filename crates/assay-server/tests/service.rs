@@ -387,6 +387,17 @@ fn anything_a_client_sends_gets_a_clear_refusal_and_breaks_nothing() {
     assert!(body["error"].as_str().unwrap().contains("line 1"), "{body}");
     let (status, _) = post(&t, "/v1/push", Some(&token), vec![b' '; 2 << 20]);
     assert_eq!(status, 413);
+    // Without a credential the body is never read: the service answers 401 and closes, which
+    // the client may see as its write being cut off.
+    let sent = raw()
+        .post(format!("{url}/v1/push"))
+        .header("content-type", "application/json")
+        .body(vec![b' '; 2 << 20])
+        .send();
+    match sent {
+        Ok(res) => assert_eq!(res.status().as_u16(), 401),
+        Err(e) => assert!(format!("{e:?}").contains("BodyWrite"), "{e:?}"),
+    }
 
     // Arbitrary mutations of an honest batch: never a failure of the service.
     let aiko = author(&a, "aiko");
