@@ -37,7 +37,7 @@ describe('Team members', () => {
     api.teamRevoke.mockResolvedValue(1);
     const { findAllByTestId, getByTestId, findByTestId } = render(TeamMembers);
     const rows = await findAllByTestId('member-row');
-    expect(rows.map((r) => r.textContent)).toEqual([expect.stringContaining('seo (lead)'), expect.stringContaining('kenji')]);
+    expect(rows.map((r) => r.textContent)).toEqual([expect.stringContaining('seo(lead)'), expect.stringContaining('kenji')]);
 
     await fireEvent.input(getByTestId('invite-name'), { target: { value: 'mina' } });
     await fireEvent.submit(getByTestId('invite-form'));
