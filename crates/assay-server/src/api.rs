@@ -8,7 +8,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use assay_core::store::team::runs::SyncRun;
-use assay_core::store::team::sync::SyncItem;
 use assay_sync::push::{Pending, Pushed, RunOutcome};
 use assay_sync::service::wire::{
     Health, InviteRequest, Invited, JoinRequest, Joined, Me, PullPage, PullRequest, RevokeRequest,
@@ -28,10 +27,7 @@ use crate::checks::Replica;
 use crate::error::{Result, ServiceError};
 use crate::limits::{Limits, RateLimiter};
 use crate::members::{self, Member};
-use crate::pool::{as_member, Pool};
-
-/// Items per page of `/v1/items`.
-const ITEMS_PAGE: i64 = 20_000;
+use crate::pool::{as_member, Conn, Pool};
 
 pub struct AppState {
     pub pool: Pool,
@@ -286,6 +282,27 @@ fn parse<T: for<'de> Deserialize<'de>>(
         .map_err(|e| ServiceError::BadRequest(format!("the request's JSON: {e}")))
 }
 
+/// A member's request: signed in with their credential, run off the async threads with one of
+/// the pool's connections, answered as JSON, and logged under their name.
+async fn signed_request<T: Serialize + Send + 'static>(
+    state: Shared,
+    headers: HeaderMap,
+    work: impl FnOnce(&AppState, &Member, &mut Conn<'_>) -> Result<T> + Send + 'static,
+) -> Response {
+    let who = Arc::new(Mutex::new(None));
+    let w = who.clone();
+    let r = blocking(move || {
+        let token = bearer(&headers)?;
+        let mut db = state.pool.get()?;
+        let m = signed_in(&state, &mut db, &token)?;
+        *w.lock().unwrap_or_else(|p| p.into_inner()) = Some(m.name.clone());
+        work(&state, &m, &mut db)
+    })
+    .await;
+    let who = who.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    respond(who, r)
+}
+
 /// Runs `work` as `member` in one transaction of the team database, and commits it.
 fn as_member_tx<T>(
     db: &mut postgres::Client,
@@ -305,7 +322,6 @@ async fn health(State(state): State<Shared>) -> Response {
         let schema: String = db
             .query_one("SELECT value FROM assay_meta WHERE key = 'schema'", &[])?
             .get(0);
-        state.pool.put(db);
         Ok(Health {
             status: "ok".into(),
             schema: schema.parse().unwrap_or(0),
@@ -329,7 +345,6 @@ async fn join(
         state.rate.allow(&format!("invitation {id}"))?;
         let mut db = state.pool.get()?;
         let (member, credential) = members::redeem(&mut db, &req.invitation)?;
-        state.pool.put(db);
         Ok(Joined {
             member: member.name,
             role: member.role.as_str().to_string(),
@@ -341,18 +356,13 @@ async fn join(
 }
 
 async fn me(State(state): State<Shared>, headers: HeaderMap) -> Response {
-    let r = blocking(move || {
-        let token = bearer(&headers)?;
-        let mut db = state.pool.get()?;
-        let m = signed_in(&state, &mut db, &token)?;
-        state.pool.put(db);
+    signed_request(state, headers, |_, m, _| {
         Ok(Me {
-            name: m.name,
+            name: m.name.clone(),
             role: m.role.as_str().to_string(),
         })
     })
-    .await;
-    respond(None, r)
+    .await
 }
 
 #[derive(Deserialize)]
@@ -369,42 +379,16 @@ async fn items(
     headers: HeaderMap,
     Query(after): Query<ItemsAfter>,
 ) -> Response {
-    let r = blocking(move || {
-        let token = bearer(&headers)?;
-        let mut db = state.pool.get()?;
-        let m = signed_in(&state, &mut db, &token)?;
-        let rows = as_member_tx(&mut db, &m, |tx| {
-            Ok(tx.query(
-                // The page's items first (by the key), then each one's original: else every
-                // page would join the rest of the table.
-                "WITH page AS (SELECT dataset, ext_id, seq FROM items
-                               WHERE (dataset, seq) > ($1, $2)
-                               ORDER BY dataset, seq LIMIT $3)
-                 SELECT p.dataset, d.layout, p.ext_id, p.seq, r.uid, r.content::text
-                 FROM page p JOIN datasets d ON d.name = p.dataset
-                 CROSS JOIN LATERAL (SELECT uid, content FROM revisions r
-                                     WHERE r.dataset = p.dataset AND r.ext_id = p.ext_id
-                                       AND r.author IS NULL AND r.base_uid IS NULL
-                                     LIMIT 1) r
-                 ORDER BY p.dataset, p.seq",
-                &[&after.dataset, &after.seq.unwrap_or(i64::MIN), &ITEMS_PAGE],
+    signed_request(state, headers, move |_, m, db| {
+        let after = after.seq.map(|seq| (after.dataset.clone(), seq));
+        as_member_tx(db, m, |tx| {
+            Ok(assay_sync::items_page(
+                tx,
+                after.as_ref().map(|(d, s)| (d.as_str(), *s)),
             )?)
-        })?;
-        state.pool.put(db);
-        Ok(rows
-            .iter()
-            .map(|r| SyncItem {
-                dataset: r.get(0),
-                layout: r.get(1),
-                ext_id: r.get(2),
-                seq: r.get(3),
-                original_uid: r.get(4),
-                original: r.get(5),
-            })
-            .collect::<Vec<_>>())
+        })
     })
-    .await;
-    respond(None, r)
+    .await
 }
 
 async fn pull(
@@ -412,39 +396,23 @@ async fn pull(
     headers: HeaderMap,
     body: std::result::Result<Bytes, BytesRejection>,
 ) -> Response {
-    let who = Arc::new(Mutex::new(None));
-    let w = who.clone();
-    let r = blocking(move || {
-        let token = bearer(&headers)?;
+    signed_request(state, headers, move |_, m, db| {
         let req: PullRequest = parse(body)?;
-        let mut db = state.pool.get()?;
-        let m = signed_in(&state, &mut db, &token)?;
-        *w.lock().unwrap_or_else(|p| p.into_inner()) = Some(m.name.clone());
         // One snapshot, as the member: row-level security hides what they may not read yet.
         db.batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")?;
         let page = (|| -> Result<PullPage> {
-            db.batch_execute(&format!(
-                "SET LOCAL ROLE {}",
-                crate::members::quote_ident(&m.db_role)
-            ))?;
-            db.execute(
-                "SELECT set_config('assay.member_role', $1, true)",
-                &[&m.db_role],
-            )?;
-            let members = assay_sync::pull::read_members(&mut *db)?
+            as_member(&mut **db, m)?;
+            let members = assay_sync::pull::read_members(&mut **db)?
                 .into_iter()
                 .map(|(n, r)| (n, r.as_str().to_string()))
                 .collect();
-            let rows = assay_sync::pull::read_page(&mut db, &req.positions)?;
+            let rows = assay_sync::pull::read_page(db, &req.positions)?;
             Ok(PullPage { members, rows })
         })();
         let _ = db.batch_execute(if page.is_ok() { "COMMIT" } else { "ROLLBACK" });
-        state.pool.put(db);
         page
     })
-    .await;
-    let who = who.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    respond(who, r)
+    .await
 }
 
 async fn push(
@@ -452,26 +420,18 @@ async fn push(
     headers: HeaderMap,
     body: std::result::Result<Bytes, BytesRejection>,
 ) -> Response {
-    let who = Arc::new(Mutex::new(None));
-    let w = who.clone();
-    let r = blocking(move || {
-        let token = bearer(&headers)?;
-        let mut db = state.pool.get()?;
-        let m = signed_in(&state, &mut db, &token)?;
-        *w.lock().unwrap_or_else(|p| p.into_inner()) = Some(m.name.clone());
+    signed_request(state, headers, move |state, m, db| {
         let pending: Pending = parse(body)?;
         state.limits.check_batch(&pending)?;
         // No connection is held while waiting for the replica: a queue of pushes must not
         // take every connection from the pulls.
-        drop(db);
+        db.give_back();
         let mut replica = state.replica.lock().unwrap_or_else(|p| p.into_inner());
         let mut db = state.pool.get()?;
         replica.catch_up(&mut db)?;
-        let (ok, refused) = replica.check_held(&m, &pending)?;
+        let (ok, refused) = replica.check_held(m, &pending)?;
         let written = with_retries(|| {
-            as_member_tx(&mut db, &m, |tx| {
-                Ok(assay_sync::push::write_batch(tx, &ok)?)
-            })
+            as_member_tx(&mut db, m, |tx| Ok(assay_sync::push::write_batch(tx, &ok)?))
         });
         let mut pushed = match written {
             Ok(p) => {
@@ -485,12 +445,9 @@ async fn push(
         };
         drop(replica);
         pushed.refused.extend(refused);
-        state.pool.put(db);
         Ok::<Pushed, ServiceError>(pushed)
     })
-    .await;
-    let who = who.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    respond(who, r)
+    .await
 }
 
 async fn push_run(
@@ -498,26 +455,20 @@ async fn push_run(
     headers: HeaderMap,
     body: std::result::Result<Bytes, BytesRejection>,
 ) -> Response {
-    let who = Arc::new(Mutex::new(None));
-    let w = who.clone();
-    let r = blocking(move || {
-        let token = bearer(&headers)?;
-        let mut db = state.pool.get()?;
-        let m = signed_in(&state, &mut db, &token)?;
-        *w.lock().unwrap_or_else(|p| p.into_inner()) = Some(m.name.clone());
+    signed_request(state, headers, move |state, m, db| {
         let run: SyncRun = parse(body)?;
         state.limits.check_run(&run)?;
         // No connection is held while waiting for the replica: a queue of pushes must not
         // take every connection from the pulls.
-        drop(db);
+        db.give_back();
         let mut replica = state.replica.lock().unwrap_or_else(|p| p.into_inner());
         let mut db = state.pool.get()?;
         replica.catch_up(&mut db)?;
-        let outcome: RunOutcome = match replica.check_run(&m, &run)? {
+        let outcome: RunOutcome = match replica.check_run(m, &run)? {
             Err(why) => (run.origin.clone(), run.finished_at.clone(), Err(why)),
             Ok(run) => {
                 let mut done = with_retries(|| {
-                    as_member_tx(&mut db, &m, |tx| {
+                    as_member_tx(&mut db, m, |tx| {
                         Ok(assay_sync::push::write_runs(
                             tx,
                             std::slice::from_ref(&run),
@@ -530,12 +481,9 @@ async fn push_run(
             }
         };
         drop(replica);
-        state.pool.put(db);
         Ok(outcome)
     })
-    .await;
-    let who = who.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    respond(who, r)
+    .await
 }
 
 /// A write the team database ended to break a deadlock (with the owner's own sync) is tried
@@ -554,22 +502,16 @@ fn with_retries<T>(mut work: impl FnMut() -> Result<T>) -> Result<T> {
 }
 
 async fn image_list(State(state): State<Shared>, headers: HeaderMap) -> Response {
-    let r = blocking(move || {
-        let token = bearer(&headers)?;
-        let mut db = state.pool.get()?;
-        let m = signed_in(&state, &mut db, &token)?;
-        let hashes: Vec<String> = as_member_tx(&mut db, &m, |tx| {
+    signed_request(state, headers, |_, m, db| {
+        as_member_tx(db, m, |tx| {
             Ok(tx
                 .query("SELECT hash FROM images ORDER BY hash", &[])?
                 .iter()
-                .map(|r| r.get(0))
-                .collect())
-        })?;
-        state.pool.put(db);
-        Ok(hashes)
+                .map(|r| r.get::<_, String>(0))
+                .collect::<Vec<_>>())
+        })
     })
-    .await;
-    respond(None, r)
+    .await
 }
 
 async fn image(
@@ -586,7 +528,6 @@ async fn image(
                 .query_opt("SELECT bytes FROM images WHERE hash = $1", &[&hash])?
                 .map(|r| r.get(0)))
         })?;
-        state.pool.put(db);
         Ok(bytes)
     })
     .await;
@@ -647,7 +588,6 @@ async fn member_list(State(state): State<Shared>, headers: HeaderMap) -> Respons
         let mut db = state.pool.get()?;
         lead(&state, &mut db, &headers)?;
         let list = members::list(&mut *db)?;
-        state.pool.put(db);
         Ok(list)
     })
     .await;
@@ -672,7 +612,6 @@ async fn member_invite(
             role,
             std::time::Duration::from_secs(days.saturating_mul(86_400)),
         )?;
-        state.pool.put(db);
         log_event("invited", &by.name, &req.name);
         Ok(Invited {
             link: assay_sync::service::JoinLink {
@@ -698,7 +637,6 @@ async fn member_role(
         let req: RoleRequest = parse(body)?;
         not_a_lead_or_self(&mut db, &by, &req.name)?;
         members::set_role(&mut *db, &req.name, role_named(&req.role)?)?;
-        state.pool.put(db);
         log_event("role", &by.name, &req.name);
         Ok(serde_json::json!({"name": req.name, "role": req.role}))
     })
@@ -717,7 +655,6 @@ async fn member_revoke(
         let req: RevokeRequest = parse(body)?;
         not_a_lead_or_self(&mut db, &by, &req.name)?;
         let credentials = members::revoke(&mut *db, &req.name)?;
-        state.pool.put(db);
         state.forget_credentials();
         log_event("revoked", &by.name, &req.name);
         Ok(Revoked { credentials })

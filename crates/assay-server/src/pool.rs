@@ -5,7 +5,7 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use postgres::{Client, Transaction};
+use postgres::{Client, GenericClient};
 
 use crate::error::Result;
 use crate::members::{quote_ident, Member};
@@ -42,6 +42,16 @@ impl std::ops::Deref for Conn<'_> {
 impl std::ops::DerefMut for Conn<'_> {
     fn deref_mut(&mut self) -> &mut Client {
         self.client.as_mut().expect("a connection until dropped")
+    }
+}
+
+impl Conn<'_> {
+    /// Hands the connection back before the caller is done (one waiting for a lock holds
+    /// none); using it after is a bug.
+    pub fn give_back(&mut self) {
+        if let Some(c) = self.client.take() {
+            self.pool.give_back(c);
+        }
     }
 }
 
@@ -109,11 +119,6 @@ impl Pool {
         Ok(c)
     }
 
-    /// Kept for the callers that hand a connection back by hand; dropping it does the same.
-    pub fn put(&self, c: Conn<'_>) {
-        drop(c);
-    }
-
     fn give_back(&self, c: Client) {
         if !c.is_closed() {
             self.idle.lock().unwrap_or_else(|p| p.into_inner()).push(c);
@@ -141,7 +146,8 @@ impl Drop for Pool {
 
 /// Makes the transaction run as `member`: their database role (row-level security and
 /// privileges apply) and the setting the team's rules read the member from.
-pub fn as_member(tx: &mut Transaction<'_>, member: &Member) -> Result<()> {
+/// (In a transaction: `SET LOCAL` ends with it.)
+pub fn as_member(tx: &mut impl GenericClient, member: &Member) -> Result<()> {
     tx.batch_execute(&format!("SET LOCAL ROLE {}", quote_ident(&member.db_role)))?;
     tx.execute(
         "SELECT set_config('assay.member_role', $1, true)",

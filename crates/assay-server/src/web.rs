@@ -155,7 +155,6 @@ pub async fn login(State(state): State<Arc<AppState>>, Form(form): Form<Login>) 
             .unwrap_or_default();
         state.rate.allow(&format!("sign-in {id}"))?;
         let m = members::authenticate(&mut *db, &form.credential)?;
-        state.pool.put(db);
         if !m.lead {
             return Err(ServiceError::Unauthorized(format!(
                 "{} is not a lead of this team: the team page is for its leads",
@@ -230,7 +229,7 @@ pub async fn team(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Res
         state.rate.allow(&member.name)?;
         let mut replica = state.replica.lock().unwrap_or_else(|p| p.into_inner());
         replica.catch_up(&mut db)?;
-        state.pool.put(db);
+        db.give_back();
         render(replica.project(), &member.name)
     })
     .await;

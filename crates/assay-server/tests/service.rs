@@ -55,11 +55,16 @@ impl Team {
         Client::connect(&self.admin, NoTls).unwrap()
     }
 
-    /// A join link for `name` with `role`, as the lead makes it.
-    fn link(&self, name: &str, role: Role) -> String {
-        let code =
-            assay_server::members::invite(&mut self.db(), name, role, Duration::from_secs(3600))
-                .unwrap();
+    /// A join link for `name` with `role`, as the owner makes it (a lead's when `lead`).
+    fn link_as(&self, name: &str, role: Role, lead: bool) -> String {
+        let code = assay_server::members::invite_as(
+            &mut self.db(),
+            name,
+            role,
+            Duration::from_secs(3600),
+            lead,
+        )
+        .unwrap();
         JoinLink {
             url: self.service().url.clone(),
             invitation: code,
@@ -72,10 +77,23 @@ impl Team {
         self.dir.path().join(format!("{name}-keyring.json"))
     }
 
+    fn link(&self, name: &str, role: Role) -> String {
+        self.link_as(name, role, false)
+    }
+
     /// `name` joins with an invitation into a new replica.
     fn join(&self, name: &str, role: Role) -> Project {
+        self.join_with(&self.link(name, role), name)
+    }
+
+    /// `name` joins as a lead of the team.
+    fn join_lead(&self, name: &str, role: Role) -> Project {
+        self.join_with(&self.link_as(name, role, true), name)
+    }
+
+    fn join_with(&self, link: &str, name: &str) -> Project {
         let (p, _) = join_service(
-            &self.link(name, role),
+            link,
             &self.dir.path().join(format!("{name}.assay")),
             &self.keyring(name),
         )
@@ -550,25 +568,7 @@ fn a_team_of_logins_is_migrated_to_the_service() {
 #[test]
 fn a_lead_manages_members_and_nobody_else_can() {
     let t = Team::start(Default::default());
-    let code = assay_server::members::invite_as(
-        &mut t.db(),
-        "seo",
-        Role::Auditor,
-        Duration::from_secs(3600),
-        true,
-    )
-    .unwrap();
-    let link = JoinLink {
-        url: t.service().url.clone(),
-        invitation: code,
-        pin: t.service().pin.clone(),
-    };
-    let (s, _) = join_service(
-        &link.format(),
-        &t.dir.path().join("seo.assay"),
-        &t.keyring("seo"),
-    )
-    .unwrap();
+    let s = t.join_lead("seo", Role::Auditor);
     let a = t.join("aiko", Role::Annotator);
     use assay_sync::service::{invite, members, revoke, set_role};
 
@@ -702,25 +702,7 @@ fn each_check_sees_the_team_as_the_last_push_left_it() {
 #[test]
 fn the_team_page_shows_progress_to_a_signed_in_member_with_text_escaped() {
     let t = Team::start(Default::default());
-    let code = assay_server::members::invite_as(
-        &mut t.db(),
-        "aiko",
-        Role::Annotator,
-        Duration::from_secs(3600),
-        true,
-    )
-    .unwrap();
-    let link = JoinLink {
-        url: t.service().url.clone(),
-        invitation: code,
-        pin: t.service().pin.clone(),
-    };
-    let (mut a, _) = join_service(
-        &link.format(),
-        &t.dir.path().join("aiko.assay"),
-        &t.keyring("aiko"),
-    )
-    .unwrap();
+    let mut a = t.join_lead("aiko", Role::Annotator);
     let evil = "<img src=x onerror=alert(1)>";
     let mut hostile = t.join(evil, Role::Annotator);
     let who = author(&hostile, evil);

@@ -21,7 +21,7 @@ mod tls;
 
 pub use connect::{check_connection, connect as connect_admin, redact};
 pub use images::{fetch_image, fetch_images, fetch_images_at, FetchReport, ImageSource};
-pub use join::{join, join_with};
+pub use join::{items_page, join, join_with};
 pub use members::add_member;
 pub use publish::init;
 pub use schema::{require_current as require_current_schema, upgrade};

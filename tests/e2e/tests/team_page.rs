@@ -2,17 +2,20 @@
 //! through chromedriver: sign in with a team credential, read the team's progress, and no
 //! serious or critical accessibility violation (axe-core, as for the app's views).
 
+// The app scenarios' helpers: `poll` for waiting on state, `window::accessible` for axe-core.
+#[path = "app/common/mod.rs"]
+#[allow(dead_code)]
+mod common;
+
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use assay_core::Role;
+use common::window::accessible;
+use common::{poll, root};
 use fantoccini::{ClientBuilder, Locator};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 struct Driver(Child);
 
@@ -29,18 +32,6 @@ fn free_port() -> u16 {
         .local_addr()
         .unwrap()
         .port()
-}
-
-/// Waits until `ready` holds, looking every 50 ms, for at most `limit`.
-fn poll(limit: Duration, mut ready: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while !ready() {
-        if start.elapsed() > limit {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    true
 }
 
 #[test]
@@ -148,7 +139,7 @@ async fn browse(url: &str, credential: &str) {
         .for_element(Locator::Id("credential"))
         .await
         .unwrap();
-    accessible(&c, "sign-in").await;
+    accessible(&c, "team page: sign-in").await;
     field.send_keys(credential).await.unwrap();
     c.find(Locator::Css("button[type=submit]"))
         .await
@@ -192,29 +183,4 @@ async fn browse(url: &str, credential: &str) {
         std::fs::write(Path::new(&out).join("team-page.png"), png).unwrap();
     }
     c.close().await.unwrap();
-}
-
-/// axe-core from the UI's npm packages on what the page shows: no serious or critical violation.
-async fn accessible(c: &fantoccini::Client, what: &str) {
-    let script = std::fs::read_to_string(root().join("ui/node_modules/axe-core/axe.min.js"))
-        .expect("axe-core in ui/node_modules (npm ci)");
-    c.execute(&script, vec![]).await.unwrap();
-    let found = c
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             axe.run(document, { resultTypes: ['violations'] })
-               .then((r) => done(r.violations
-                 .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-                 .map((v) => `${v.impact} ${v.id}: ${v.help}`)))
-               .catch((e) => done([`axe failed: ${e}`]));",
-            vec![],
-        )
-        .await
-        .unwrap();
-    let found: Vec<String> = serde_json::from_value(found).unwrap_or_default();
-    assert!(
-        found.is_empty(),
-        "accessibility of the {what}:\n{}",
-        found.join("\n")
-    );
 }
