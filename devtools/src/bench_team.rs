@@ -184,6 +184,16 @@ pub fn team(args: &[String]) -> Result<()> {
             }
             None
         };
+        // Through a link with the round trip asked for, members reach the service as from
+        // machines of their own (the certificate is pinned, so the proxy changes nothing else).
+        let service_url = match &served {
+            Some(s) if rtt_ms > 0 => Some(format!(
+                "https://127.0.0.1:{}",
+                delay_proxy(s.addr.port(), Duration::from_micros(rtt_ms * 500))?
+            )),
+            Some(s) => Some(s.url.clone()),
+            None => None,
+        };
         let ring_of = |nm: &str| dir.join(format!("{nm}-keyring.json"));
         // Everyone joins first, so the timed part is saving and syncing only.
         let joined: Vec<(String, Project)> = names
@@ -192,7 +202,7 @@ pub fn team(args: &[String]) -> Result<()> {
                 let file = dir.join(format!("{nm}.assay"));
                 let (p, _) = match &served {
                     Some(s) => assay_sync::service::join_service(
-                        &link(&small_admin, s, nm)?,
+                        &link_via(&small_admin, s, service_url.as_deref(), nm)?,
                         &file,
                         &ring_of(nm),
                     )?,
@@ -285,11 +295,21 @@ fn start_service(admin_url: &str, data: &Path) -> Result<assay_server::Running> 
 
 /// A join link for `name`, as the owner makes it.
 fn link(admin_url: &str, served: &assay_server::Running, name: &str) -> Result<String> {
+    link_via(admin_url, served, None, name)
+}
+
+/// A join link for `name` to the service at `url` (its own address when None).
+fn link_via(
+    admin_url: &str,
+    served: &assay_server::Running,
+    url: Option<&str>,
+    name: &str,
+) -> Result<String> {
     let mut db = postgres::Client::connect(admin_url, postgres::NoTls)?;
     let code =
         assay_server::members::invite(&mut db, name, Role::Annotator, Duration::from_secs(3600))?;
     Ok(assay_sync::service::JoinLink {
-        url: served.url.clone(),
+        url: url.unwrap_or(&served.url).to_string(),
         invitation: code,
         pin: served.pin.clone(),
     }

@@ -421,6 +421,7 @@ async fn push(
     body: std::result::Result<Bytes, BytesRejection>,
 ) -> Response {
     signed_request(state, headers, move |state, m, db| {
+        charge(state, db, m, &body)?;
         let pending: Pending = parse(body)?;
         state.limits.check_batch(&pending)?;
         // No connection is held while waiting for the replica: a queue of pushes must not
@@ -456,6 +457,7 @@ async fn push_run(
     body: std::result::Result<Bytes, BytesRejection>,
 ) -> Response {
     signed_request(state, headers, move |state, m, db| {
+        charge(state, db, m, &body)?;
         let run: SyncRun = parse(body)?;
         state.limits.check_run(&run)?;
         // No connection is held while waiting for the replica: a queue of pushes must not
@@ -484,6 +486,17 @@ async fn push_run(
         Ok(outcome)
     })
     .await
+}
+
+/// Counts a push's or a run's body against its sender's daily quota before it is parsed.
+fn charge(
+    state: &AppState,
+    db: &mut postgres::Client,
+    m: &Member,
+    body: &std::result::Result<Bytes, BytesRejection>,
+) -> Result<()> {
+    let n = body.as_ref().map_or(0, Bytes::len);
+    state.limits.charge(db, &m.name, n)
 }
 
 /// A write the team database ended to break a deadlock (with the owner's own sync) is tried

@@ -25,7 +25,11 @@ pub enum ServiceError {
 
 impl From<postgres::Error> for ServiceError {
     fn from(e: postgres::Error) -> Self {
-        ServiceError::Internal(format!("team database: {e}"))
+        // The database's own message ("db error" alone says nothing).
+        match e.as_db_error() {
+            Some(d) => ServiceError::Internal(format!("team database: {}", d.message())),
+            None => ServiceError::Internal(format!("team database: {e}")),
+        }
     }
 }
 

@@ -22,6 +22,9 @@ pub struct Limits {
     pub row_text_bytes: usize,
     /// Requests one member may make in a minute.
     pub requests_per_minute: u32,
+    /// Bytes of pushes and runs one member may send in a day (UTC): a member who stays within
+    /// every other bound can still fill the team's disk, a day's quota at a time.
+    pub bytes_per_day: u64,
 }
 
 /// Bytes of a uid, a dataset or item id, or a person's name.
@@ -38,6 +41,7 @@ impl Default for Limits {
             batch_rows: 20_000,
             row_text_bytes: 256 << 10,
             requests_per_minute: 600,
+            bytes_per_day: 4 << 30,
         }
     }
 }
@@ -175,6 +179,43 @@ impl Limits {
         Ok(())
     }
 
+    /// Counts `bytes` that `member` sent against their quota for today, or refuses them (and
+    /// counts nothing) when they would go over it. On the owner's connection, outside any
+    /// member's transaction: the count stands whatever becomes of the rows.
+    pub fn charge(&self, db: &mut postgres::Client, member: &str, bytes: usize) -> Result<()> {
+        let bytes = bytes as i64;
+        let quota = i64::try_from(self.bytes_per_day).unwrap_or(i64::MAX);
+        let taken = bytes <= quota
+            && db
+                .query_opt(
+                    "INSERT INTO service_usage AS u (member, day, bytes)
+                     VALUES ($1, (now() AT TIME ZONE 'UTC')::date, $2)
+                     ON CONFLICT (member, day) DO UPDATE SET bytes = u.bytes + EXCLUDED.bytes
+                     WHERE u.bytes + EXCLUDED.bytes <= $3
+                     RETURNING bytes",
+                    &[&member, &bytes, &quota],
+                )?
+                .is_some();
+        if taken {
+            return Ok(());
+        }
+        let used: i64 = db
+            .query_opt(
+                "SELECT bytes FROM service_usage
+                 WHERE member = $1 AND day = (now() AT TIME ZONE 'UTC')::date",
+                &[&member],
+            )?
+            .map_or(0, |r| r.get(0));
+        Err(ServiceError::TooMany(format!(
+            "{member} has sent {} today and this request would add {}: the team's quota is {} \
+             a day per member; the rest waits for tomorrow (UTC) or for the owner to raise it \
+             (`assay serve --quota-mib`)",
+            size(used as u64),
+            size(bytes as u64),
+            size(self.bytes_per_day)
+        )))
+    }
+
     /// Refuses a run whose results or responses are over the team's bound.
     pub fn check_run(&self, run: &SyncRun) -> Result<()> {
         let big = |n: usize| n > RESULT_BYTES;
@@ -203,6 +244,22 @@ impl Limits {
             }
         }
         Ok(())
+    }
+}
+
+/// A byte count as a person reads it: "61.4 KiB", "4.0 GiB".
+fn size(bytes: u64) -> String {
+    let units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = bytes as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < units.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{v:.1} {}", units[u])
     }
 }
 
@@ -247,6 +304,13 @@ impl RateLimiter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_read_as_a_person_writes_them() {
+        assert_eq!(size(900), "900 bytes");
+        assert_eq!(size(62_900), "61.4 KiB");
+        assert_eq!(size(4 << 30), "4.0 GiB");
+    }
 
     #[test]
     fn a_member_over_the_rate_is_refused_and_others_are_not() {

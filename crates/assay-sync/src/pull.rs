@@ -19,6 +19,12 @@ use crate::{Result, SyncError};
 /// Rows per page and table.
 const PAGE: i64 = 2000;
 
+/// Bytes of row text per page (content, notes, comments, results): a page holds rows up to this
+/// much and at least one, so no run of large rows a colleague wrote makes the service or a
+/// replica hold gigabytes at once. The revisions' query leaves out the content of rows beyond it
+/// (counted as [`weight`] counts them), so they are not even fetched.
+pub const PAGE_BYTES: i64 = 16 << 20;
+
 /// The shared tables, and how a row of each is read (`seq` and the row's uid first; `$1` is the
 /// table's position, `$2` the page size).
 #[derive(Clone, Copy, PartialEq)]
@@ -73,15 +79,25 @@ impl Table {
         match self {
             Table::Revisions => {
                 // Content over the team's bound (`MAX_CONTENT_BYTES`) is not fetched: one row
-                // of hundreds of megabytes would otherwise stop every colleague's pull. The
-                // content is turned into text once per row (`OFFSET 0` keeps the planner from
-                // repeating the cast in each place it is used).
-                "SELECT r.seq, r.uid, r.dataset, r.ext_id, r.base_uid, r.author, r.role,
-                        r.created_at, r.op, r.tags, r.status, r.note,
-                        octet_length(c.txt) AS content_bytes,
-                        CASE WHEN octet_length(c.txt) <= 4194304 THEN c.txt END AS content
-                 FROM revisions r CROSS JOIN LATERAL (SELECT r.content::text AS txt OFFSET 0) c
-                 WHERE r.seq > $1 ORDER BY r.seq LIMIT $2"
+                // of hundreds of megabytes would otherwise stop every colleague's pull.
+                // The content is left out too once the page's earlier revisions hold
+                // `PAGE_BYTES` ($3), counted by the size kept beside it (0011: measuring jsonb
+                // means converting it), so only the content sent is read. An original's (no
+                // author) is never sent: a replica has it from joining (`items_page`) and only
+                // records the original's position; one it lacks is set aside whatever its
+                // content.
+                "SELECT w.*, CASE WHEN w.author IS NULL THEN ''
+                                  WHEN w.content_bytes <= 4194304
+                                   AND w.running - w.counted < $3 THEN r.content::text
+                             END AS content
+                 FROM (SELECT i.*, sum(i.counted) OVER (ORDER BY i.seq)::int8 AS running
+                       FROM (SELECT r.seq, r.uid, r.dataset, r.ext_id, r.base_uid, r.author,
+                                    r.role, r.created_at, r.op, r.tags, r.status, r.note,
+                                    r.content_bytes,
+                                    CASE WHEN r.author IS NULL OR r.content_bytes > 4194304
+                                         THEN 0 ELSE r.content_bytes END::int8 AS counted
+                             FROM revisions r WHERE r.seq > $1 ORDER BY r.seq LIMIT $2) i) w
+                 JOIN revisions r ON r.seq = w.seq ORDER BY w.seq"
             }
             Table::Reviews => {
                 "SELECT seq, uid, revision_uid, made_uid, decision, comment, author, created_at
@@ -402,7 +418,11 @@ pub fn read_page(db: &mut Client, from: &Positions) -> Result<Option<Vec<PulledR
     let mut pages = Vec::new();
     for t in TABLES {
         let after = from.get(t.name()).copied().unwrap_or(0);
-        pages.push((t, db.query(t.sql(), &[&after, &PAGE])?));
+        let rows = match t {
+            Table::Revisions => db.query(t.sql(), &[&after, &PAGE, &PAGE_BYTES])?,
+            _ => db.query(t.sql(), &[&after, &PAGE])?,
+        };
+        pages.push((t, rows));
     }
     if pages.iter().all(|(_, rows)| rows.is_empty()) {
         return Ok(None);
@@ -417,12 +437,34 @@ pub fn read_page(db: &mut Client, from: &Positions) -> Result<Option<Vec<PulledR
         .unwrap_or(i64::MAX);
     let next = in_applying_order(&pages, frontier);
     let mut out = Vec::with_capacity(next.len());
-    for (seq, t, r) in next {
+    let mut bytes = 0;
+    for (key, (seq, t, r)) in next {
+        if bytes >= PAGE_BYTES as usize {
+            // The page is full: it ends before this row's place in the order, as if the
+            // frontier were there (a decision moved after its revision goes with it); unless
+            // that would leave nothing.
+            let keep: std::collections::HashSet<(i64, &str)> = in_applying_order(&pages, key.0 - 1)
+                .into_iter()
+                .map(|(_, (seq, t, _))| (seq, t.name()))
+                .collect();
+            if out
+                .iter()
+                .any(|row: &PulledRow| keep.contains(&(row.seq, row.table.as_str())))
+            {
+                out.retain(|row: &PulledRow| keep.contains(&(row.seq, row.table.as_str())));
+                break;
+            }
+        }
         let uid: String = r.try_get(t.uid_column()).unwrap_or_default();
         let row = match t.read(db, r) {
             Ok(row) => Ok(row),
             Err(SyncError::Invalid(why)) => Err(why),
             Err(e) => return Err(e),
+        };
+        bytes += match t {
+            // As the query counted it, whatever became of the row.
+            Table::Revisions => r.try_get::<_, i64>("counted").unwrap_or(0).max(0) as usize,
+            _ => row.as_ref().map_or(0, weight),
         };
         out.push(PulledRow {
             seq,
@@ -432,6 +474,33 @@ pub fn read_page(db: &mut Client, from: &Positions) -> Result<Option<Vec<PulledR
         });
     }
     Ok(Some(out))
+}
+
+/// The bytes of text a pulled row holds, as a page counts them. (A revision is counted as the
+/// revisions' query counted its content, so a row whose content it left out is never reached.)
+fn weight(row: &Pulled) -> usize {
+    let opt = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+    match row {
+        Pulled::Revision(r) => r.content.len(),
+        Pulled::Review(d) => opt(&d.comment),
+        Pulled::Signoff(g) => opt(&g.note),
+        Pulled::Comment(c) => c.body.len(),
+        Pulled::Round(r) => r.assignments.iter().map(|(a, b)| a.len() + b.len()).sum(),
+        Pulled::Blind(b) => b.judgement.len(),
+        Pulled::Run(run) => {
+            run.items
+                .iter()
+                .map(|i| opt(&i.parsed) + opt(&i.evidence) + opt(&i.error))
+                .sum::<usize>()
+                + run
+                    .responses
+                    .iter()
+                    .map(|x| x.text.len() + opt(&x.prompt))
+                    .sum::<usize>()
+        }
+        Pulled::JudgeRating(g) => opt(&g.note),
+        Pulled::SavedView(v) => v.filter.len() + v.columns.len(),
+    }
 }
 
 /// Applies (or sets aside) one page's rows in order and saves each table's position after it,
@@ -502,7 +571,7 @@ type ReadRow<'a> = (i64, Table, &'a Row);
 /// trigger refuses an approval no decision records), so in the team's order the decision names
 /// a revision not pulled yet. A decision whose revision lies beyond the frontier waits, with
 /// every row after it, for the next page (unless nothing would be left to apply).
-fn in_applying_order(pages: &[(Table, Vec<Row>)], frontier: i64) -> Vec<ReadRow<'_>> {
+fn in_applying_order(pages: &[(Table, Vec<Row>)], frontier: i64) -> Vec<((i64, u8), ReadRow<'_>)> {
     let uid = |r: &Row| r.try_get::<_, String>("uid").ok();
     let made_uid = |t: Table, r: &Row| match t {
         Table::Reviews => r.try_get::<_, Option<String>>("made_uid").ok().flatten(),
@@ -544,7 +613,7 @@ fn in_applying_order(pages: &[(Table, Vec<Row>)], frontier: i64) -> Vec<ReadRow<
         })
         .collect();
     next.sort_by_key(|(key, _)| *key);
-    next.into_iter().map(|(_, row)| row).collect()
+    next
 }
 
 /// A run snapshot with its results and the responses its publisher wrote for them (another
@@ -640,7 +709,9 @@ mod tests {
     #[test]
     fn the_pulls_bounds_are_the_write_paths_and_the_teams() {
         let sql = super::Table::Revisions.sql();
-        assert!(sql.contains(&format!("<= {} THEN", assay_core::store::MAX_CONTENT_BYTES)));
+        let max = assay_core::store::MAX_CONTENT_BYTES;
+        assert!(sql.contains(&format!("w.content_bytes <= {max}")));
+        assert!(sql.contains(&format!("r.content_bytes > {max}")));
         // And they are the team's own bounds.
         let team = include_str!("../../../migrations/postgres/0004_trust.sql");
         assert!(team.contains(&format!(

@@ -16,6 +16,10 @@ use crate::Result;
 /// Rows per push batch: one transaction on each side per batch.
 pub const BATCH: i64 = 2000;
 
+/// Bytes of revision content in one batch: with the JSON around it (escaped at most about
+/// twice over) well within the service's bound on a request (64 MiB by default).
+pub const BATCH_BYTES: usize = 16 << 20;
+
 /// What one push batch did: rows now in the team (uid, seq) and rows it refused (uid, why).
 #[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pushed {
@@ -68,8 +72,9 @@ impl Pending {
     pub fn gather(project: &mut Project) -> Result<Pending> {
         // Originals an import committed since the sync began get their rows (a no-op otherwise).
         project.write_original_uids()?;
-        Ok(Pending {
-            revisions: project.pending_revisions(BATCH)?,
+        let (revisions, cut) = project.pending_revisions(BATCH, BATCH_BYTES)?;
+        let mut pending = Pending {
+            revisions,
             reviews: project.pending_reviews()?,
             signoffs: project.pending_signoffs()?,
             comments: project.pending_comments()?,
@@ -77,7 +82,27 @@ impl Pending {
             blind: project.pending_blind()?,
             ratings: project.pending_judge_ratings()?,
             views: project.pending_saved_views()?,
-        })
+        };
+        if cut {
+            pending.keep_revisions_only();
+        }
+        Ok(pending)
+    }
+
+    /// A batch of some of the pending revisions only (more wait for the next batch): the rows
+    /// that refer to revisions wait too, but for the decisions these revisions record, which
+    /// travel with them.
+    fn keep_revisions_only(&mut self) {
+        let uids: std::collections::HashSet<&str> =
+            self.revisions.iter().map(|r| r.uid.as_str()).collect();
+        self.reviews
+            .retain(|d| d.made_uid.as_deref().is_some_and(|m| uids.contains(m)));
+        self.signoffs.clear();
+        self.comments.clear();
+        self.rounds.clear();
+        self.blind.clear();
+        self.ratings.clear();
+        self.views.clear();
     }
 
     pub fn is_empty(&self) -> bool {

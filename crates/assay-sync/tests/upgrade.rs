@@ -64,7 +64,7 @@ fn an_old_team_database_is_upgraded_to_the_trust_rules() {
 
     // Schema 3 to 10: the trust rules, scorer versions, blind rounds and judge ratings, saved
     // views, positions at commit, who wrote the work (not its tags), the team service's members.
-    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 7);
+    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 8);
     assert_eq!(assay_sync::upgrade(&admin).unwrap(), 0, "already current");
 
     let mut aiko = Client::connect(&url(&cluster, "aiko", "old"), NoTls).expect("still a member");

@@ -29,6 +29,9 @@ pub struct ServeArgs {
     /// Requests one member may make per minute.
     #[arg(long, default_value_t = 600)]
     pub rate: u32,
+    /// MiB of pushes and runs one member may send per day (UTC).
+    #[arg(long, default_value_t = 4096)]
+    pub quota_mib: u64,
 }
 
 pub fn serve(a: ServeArgs) -> anyhow::Result<()> {
@@ -40,6 +43,7 @@ pub fn serve(a: ServeArgs) -> anyhow::Result<()> {
         public_url: a.public_url,
         limits: assay_server::limits::Limits {
             requests_per_minute: a.rate,
+            bytes_per_day: a.quota_mib << 20,
             ..Default::default()
         },
     })?;

@@ -137,7 +137,10 @@ mod tests {
         assert_eq!(p.sync_status().unwrap().pending, 2_540, "runs are pending");
         // What a team reads refuses to run on runs rather than miss their originals.
         assert!(matches!(p.sync_items(), Err(Error::Invalid(_))));
-        assert!(matches!(p.pending_revisions(10), Err(Error::Invalid(_))));
+        assert!(matches!(
+            p.pending_revisions(10, usize::MAX),
+            Err(Error::Invalid(_))
+        ));
         assert!(matches!(p.pending_comments(), Err(Error::Invalid(_))));
 
         let prefixes: Vec<String> = {

@@ -275,13 +275,30 @@ impl Project {
     }
 
     /// Revisions not pushed yet, oldest first (originals are published with their items).
-    pub fn pending_revisions(&self, limit: i64) -> Result<Vec<SyncRevision>> {
+    /// The next revisions to push, oldest first: at most `limit` of them, and no more after
+    /// those read hold `max_bytes` of content (always one at least), so a batch of large items
+    /// stays within what the team takes in one request. The flag says the bytes cut it short.
+    pub fn pending_revisions(
+        &self,
+        limit: i64,
+        max_bytes: usize,
+    ) -> Result<(Vec<SyncRevision>, bool)> {
         crate::store::original_uids::require_rows(&self.conn)?;
         let mut st = self.conn.prepare(&format!(
             "{REVISION_ROW} AND s.pushed = 0 AND r.rev > 0 ORDER BY r.id LIMIT ?1"
         ))?;
-        let rows = st.query_map([limit], revision_row)?;
-        Ok(rows.collect::<std::result::Result<_, _>>()?)
+        let mut rows = st.query_map([limit], revision_row)?;
+        let mut out: Vec<SyncRevision> = Vec::new();
+        let mut bytes = 0;
+        for row in rows.by_ref() {
+            if bytes >= max_bytes {
+                return Ok((out, true));
+            }
+            let row = row?;
+            bytes += row.content.len() + row.note.as_ref().map_or(0, String::len);
+            out.push(row);
+        }
+        Ok((out, false))
     }
 
     pub fn pending_reviews(&self) -> Result<Vec<SyncReview>> {

@@ -1,0 +1,169 @@
+//! What one member can make the team hold or send: pages of a pull bounded in bytes (a run of
+//! large rows arrives over several pages, none set aside), push batches an honest replica keeps
+//! within the service's bound on a request, and a daily quota of bytes per member. Through the
+//! real service and a real PostgreSQL.
+
+mod support;
+
+use assay_core::Role;
+use assay_server::limits::Limits;
+use assay_sync::pull::PAGE_BYTES;
+use support::common::{answer, author, edit_answer};
+use support::{post, Team};
+
+const ITEMS: [&str; 12] = [
+    "jg-001", "jg-002", "jg-003", "jg-004", "jg-005", "jg-006", "jg-007", "jg-008", "jg-009",
+    "jg-010", "jg-011", "jg-012",
+];
+
+/// An answer of `mib` MiB, different for each `k`.
+fn long_answer(k: usize, mib: usize) -> String {
+    format!("{k}:{}", "x".repeat(mib << 20))
+}
+
+#[test]
+fn large_rows_travel_in_pages_and_batches_of_bounded_bytes_and_none_is_lost() {
+    // 24 MiB of content in all, over a bound of 20 MiB on one request.
+    let t = Team::start(Limits {
+        push_bytes: 20 << 20,
+        ..Default::default()
+    });
+    let mut a = t.join("aiko", Role::Annotator);
+    let mut m = t.join("minjun", Role::Annotator);
+    let ds = a.dataset_by_name("jgraph-mini").unwrap().id;
+    assert_eq!(a.item_ext_ids(ds).unwrap().len(), ITEMS.len());
+    let aiko = author(&a, "aiko");
+    for (k, ext) in ITEMS.iter().enumerate() {
+        edit_answer(&mut a, ext, &long_answer(k, 2), &aiko);
+    }
+    let r = t.sync("aiko", &mut a);
+    assert_eq!((r.pushed, r.refused), (ITEMS.len(), 0), "every row taken");
+
+    // The first page from the start holds the originals and large revisions up to the bound
+    // (one row may cross it), not all of them.
+    let (status, page) = post(
+        &t,
+        "/v1/pull",
+        Some(&t.credential("minjun")),
+        br#"{"positions":{}}"#.to_vec(),
+    );
+    assert_eq!(status, 200, "{page}");
+    let rows = page["rows"].as_array().expect("a page of rows");
+    let large: Vec<usize> = rows
+        .iter()
+        .filter_map(|r| r["row"]["Ok"]["row"]["content"].as_str())
+        .map(str::len)
+        .filter(|n| *n > 1 << 20)
+        .collect();
+    assert!(
+        !large.is_empty() && large.len() < ITEMS.len(),
+        "some of the large revisions: {}",
+        large.len()
+    );
+    let bytes: usize = large.iter().sum();
+    assert!(
+        bytes <= PAGE_BYTES as usize + (3 << 20),
+        "{bytes} bytes in one page"
+    );
+    assert!(
+        rows.iter().all(|r| r["row"].get("Ok").is_some()),
+        "no row of the page is left unread"
+    );
+
+    // A replica pulls them all, over several pages, and sets none aside.
+    t.sync("minjun", &mut m);
+    for (k, ext) in ITEMS.iter().enumerate() {
+        assert_eq!(answer(&m, ext), Some(long_answer(k, 2)), "{ext}");
+    }
+    assert_eq!(m.refused_rows().unwrap(), vec![], "nothing set aside");
+    let mut fresh = t.join("seo", Role::Auditor);
+    t.sync("seo", &mut fresh);
+    assert_eq!(answer(&fresh, "jg-012"), Some(long_answer(11, 2)));
+    assert_eq!(fresh.refused_rows().unwrap(), vec![]);
+}
+
+#[test]
+fn a_member_over_the_daily_quota_is_refused_and_the_others_are_not() {
+    let t = Team::start(Limits {
+        bytes_per_day: 160 << 10,
+        ..Default::default()
+    });
+    let mut a = t.join("aiko", Role::Annotator);
+    let mut m = t.join("minjun", Role::Annotator);
+    let aiko = author(&a, "aiko");
+    let before = aikos(&t);
+    edit_answer(&mut a, "jg-001", &"a".repeat(60 << 10), &aiko);
+    assert_eq!(t.sync("aiko", &mut a).pushed, 1);
+    edit_answer(&mut a, "jg-002", &"b".repeat(60 << 10), &aiko);
+    assert_eq!(t.sync("aiko", &mut a).pushed, 1);
+
+    // The third would go over the day's 160 KiB: refused with the reason, nothing stored.
+    edit_answer(&mut a, "jg-003", &"c".repeat(60 << 10), &aiko);
+    let err = assay_sync::service::sync_service(&mut a, &t.keyring("aiko"))
+        .expect_err("over the quota")
+        .to_string();
+    assert!(err.contains("quota") && err.contains("aiko"), "{err}");
+    assert_eq!(
+        aikos(&t),
+        before + 2,
+        "the two within the quota, not the third"
+    );
+
+    // A body over the whole quota is refused before it is read into the replica, and counts
+    // nothing: a small push still fits afterwards.
+    let (status, body) = post(
+        &t,
+        "/v1/push",
+        Some(&t.credential("minjun")),
+        vec![b' '; 200 << 10],
+    );
+    assert_eq!(status, 429, "{body}");
+    let minjun = author(&m, "minjun");
+    edit_answer(&mut m, "jg-004", "4", &minjun);
+    let r = t.sync("minjun", &mut m);
+    assert_eq!(
+        (r.pushed, r.refused),
+        (1, 0),
+        "another member's quota is their own"
+    );
+    assert_eq!(answer(&m, "jg-001"), Some("a".repeat(60 << 10)));
+}
+
+/// aiko's revisions in the team.
+fn aikos(t: &Team) -> i64 {
+    t.db()
+        .query_one("SELECT count(*) FROM revisions WHERE author = 'aiko'", &[])
+        .unwrap()
+        .get(0)
+}
+
+#[test]
+fn a_key_or_name_over_its_bound_is_refused_whole() {
+    let t = Team::start(Default::default());
+    let mut a = t.join("aiko", Role::Annotator);
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-005", "5", &aiko);
+    let honest = serde_json::to_value(assay_sync::push::Pending::gather(&mut a).unwrap()).unwrap();
+    for field in ["uid", "dataset", "ext_id", "base_uid"] {
+        let mut v = honest.clone();
+        v["revisions"][0][field] = serde_json::json!("k".repeat(600));
+        let (status, body) = post(
+            &t,
+            "/v1/push",
+            Some(&t.credential("aiko")),
+            serde_json::to_vec(&v).unwrap(),
+        );
+        assert_eq!(status, 413, "{field}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains("600 bytes"),
+            "{field}: {body}"
+        );
+    }
+    assert_eq!(aikos(&t), 1, "only the revision made before publishing");
+    let r = t.sync("aiko", &mut a);
+    assert_eq!(
+        (r.pushed, r.refused),
+        (1, 0),
+        "the honest row still goes in"
+    );
+}
