@@ -1,9 +1,11 @@
 //! Box metrics as CRAG-MM-Diagnostics defines them (appendix 0.A.4), computed from the stored
 //! box so they follow every edit:
 //! - size ratio `s = (x_max - x_min)(y_max - y_min) / (W H)`, in [0, 1];
-//! - distance to centre: the paper says "the distance between the target centroid and the image
-//!   center" without a normalisation; Assay divides each axis by the image's side and the
-//!   result by its largest value, √0.5, so 0 is centred and 1 is a corner whatever the size;
+//! - distance to centre: as the paper's code computes it (`calculate_distance` in
+//!   CRAG-MM-Diagnostics' `utils/utils.py`): the pixels between the box's centre and the
+//!   image's over half the image's diagonal, so 0 is centred and 1 a corner (above 1 only for a
+//!   box centred outside the image); checked side by side with that function in assay-eval's
+//!   `tests/eval/reference.rs`;
 //! - crowdedness: the number of objects in the image, an editable count on the item;
 //! - saliency: the paper combines the three but its formula did not survive into any text we
 //!   could reach (the section is empty in the published text and no code computes it). Assay
@@ -44,13 +46,16 @@ pub fn center_distance(b: &BBox, width: u32, height: u32) -> f64 {
         return 0.0;
     }
     let (w, h) = (f64::from(width), f64::from(height));
-    let dx = ((b.x_min + b.x_max) / 2.0 - w / 2.0) / w;
-    let dy = ((b.y_min + b.y_max) / 2.0 - h / 2.0) / h;
-    ((dx * dx + dy * dy).sqrt() / 0.5f64.sqrt()).clamp(0.0, 1.0)
+    let dx = w / 2.0 - (b.x_min + b.x_max) / 2.0;
+    let dy = h / 2.0 - (b.y_min + b.y_max) / 2.0;
+    // `** 0.5` as the published code takes it (the C library's pow, as powf), so the numbers
+    // are the same to the last bit.
+    let half_diagonal = (w.powi(2) + h.powi(2)).powf(0.5) / 2.0;
+    (dx.powi(2) + dy.powi(2)).powf(0.5) / half_diagonal
 }
 
 pub fn saliency(size_ratio: f64, center_distance: f64, crowdedness: Option<u32>) -> f64 {
-    let mut parts = vec![size_ratio.sqrt(), 1.0 - center_distance];
+    let mut parts = vec![size_ratio.sqrt(), 1.0 - center_distance.min(1.0)];
     if let Some(c) = crowdedness {
         parts.push(1.0 / (1.0 + f64::from(c)));
     }
@@ -190,9 +195,11 @@ mod tests {
         assert_eq!(center_distance(&bx(40.0, 30.0, 60.0, 70.0), 100, 100), 0.0);
         let corner = center_distance(&bx(0.0, 0.0, 0.0, 0.0), 3000, 4000);
         assert!((corner - 1.0).abs() < 1e-12);
-        // Half-way to the right edge on a wide image: 0.25 of the width → 0.25 / √0.5.
+        // 25 pixels right of the centre of a 200 x 100 image, whose half-diagonal is √12500.
         let d = center_distance(&bx(70.0, 45.0, 80.0, 55.0), 200, 100);
-        assert!((d - 0.125 / 0.5f64.sqrt()).abs() < 1e-12);
+        assert!((d - 25.0 / 12500f64.sqrt()).abs() < 1e-12);
+        // A box centred outside the image is further than a corner.
+        assert!(center_distance(&bx(150.0, 150.0, 250.0, 250.0), 100, 100) > 2.9);
     }
 
     #[test]

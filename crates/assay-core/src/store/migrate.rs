@@ -154,6 +154,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0036_original_uid_runs",
         include_str!("../../../../migrations/0036_original_uid_runs.sql"),
     ),
+    (
+        "0037_official_center_distance",
+        include_str!("../../../../migrations/0037_official_center_distance.sql"),
+    ),
 ];
 
 /// The statement that creates index `name`, as the last migration that creates it wrote it
@@ -250,7 +254,7 @@ fn run_migrations(conn: &mut Connection, migrations: &[(&str, &str)], found: i64
         if *name == "0034_search_extras" {
             super::items::search::keep_extras_only(&tx)?;
         }
-        if *name == "0005_box_metrics" {
+        if *name == "0005_box_metrics" || *name == "0037_official_center_distance" {
             super::grounding::boxes::backfill_metrics(&tx)?;
         }
         tx.pragma_update(None, "user_version", (i + 1) as i64)?;

@@ -88,24 +88,6 @@ fn first_verdict_phrase(low: &str) -> Option<bool> {
     }
 }
 
-/// HAERAE-Vision's checklist judge: met 1 / partially met 0.5 / not met 0 per criterion, with
-/// one evidence quote and a justification each.
-pub fn checklist_prompt(question: &str, checklist: &[String], response: &str) -> String {
-    let items: String = checklist
-        .iter()
-        .enumerate()
-        .map(|(i, c)| format!("{}. {c}\n", i + 1))
-        .collect();
-    format!(
-        "You are grading a response against a checklist.\n\n[question]: {question}\n\n[response]: \
-{response}\n\n[checklist]:\n{items}\nFor each checklist item decide whether the response meets \
-it: \"met\" (1.0), \"partially_met\" (0.5) or \"not_met\" (0.0). Quote one line of evidence from \
-the response and give a short justification. Reply with only a JSON array, one object per \
-checklist item in order: [{{\"criterion\": 1, \"rating\": \"met\", \"evidence\": \"...\", \
-\"justification\": \"...\"}}]"
-    )
-}
-
 fn rating_value(v: &Value) -> Option<f64> {
     match v {
         Value::Number(n) => n.as_f64().filter(|x| [0.0, 0.5, 1.0].contains(x)),
@@ -119,7 +101,23 @@ fn rating_value(v: &Value) -> Option<f64> {
     }
 }
 
+/// Reads a checklist judge's reply: the official `<score>` tag (`checklist_judge::parse`);
+/// a reply without one in the JSON form Assay's own prompt asked for (runs scored by version 1
+/// of the checklist judge, read again by a rescore) by that form.
 pub fn parse_checklist(raw: &str, item: &ItemContent) -> Scored {
+    let official = super::checklist_judge::parse(raw, item);
+    if official.score.is_none() && !raw.to_lowercase().contains("<score") {
+        let earlier = parse_checklist_json(raw, item);
+        if earlier.score.is_some() {
+            return earlier;
+        }
+    }
+    official
+}
+
+/// The JSON array Assay's own checklist prompt asked for before the official one: met 1 /
+/// partially met 0.5 / not met 0 per criterion, with a quote and a justification each.
+fn parse_checklist_json(raw: &str, item: &ItemContent) -> Scored {
     let m = item.checklist.len();
     let start = raw.find('[');
     let end = raw.rfind(']');
@@ -242,7 +240,11 @@ pub fn judge_request(
 ) -> (Option<&'static str>, String) {
     match kind {
         super::ScorerKind::ChecklistJudge => {
-            (None, checklist_prompt(question, &item.checklist, response))
+            // No system message, as `score.py` sends none.
+            (
+                None,
+                super::checklist_judge::prompt(question, &item.checklist, response),
+            )
         }
         super::ScorerKind::Rating => {
             let context = item

@@ -1,6 +1,7 @@
 //! Scorers: one trait, each returning a score plus the evidence a person needs to check it.
 
 pub mod bleu;
+pub mod checklist_judge;
 pub mod choice;
 pub mod grounding;
 pub mod identification;
@@ -134,7 +135,8 @@ impl ScorerKind {
     /// as version 1.
     pub fn version(self) -> i64 {
         match self {
-            Self::Choice | Self::SoftMatch => 2,
+            // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
+            Self::Choice | Self::SoftMatch | Self::ChecklistJudge => 2,
             _ => 1,
         }
     }

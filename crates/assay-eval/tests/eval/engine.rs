@@ -574,7 +574,9 @@ async fn checklist_items_are_judged_and_judgements_cached() {
         .map(|r| r.unwrap())
         .collect();
     assert_eq!(scores, vec![0.75, 0.75]);
-    assert!(judge.prompts()[0].contains("partially_met"));
+    // HAERAE-Vision's official prompt (the stub answers in Assay's earlier JSON form, which a
+    // reply without a <score> tag is still read by).
+    assert!(judge.prompts()[0].starts_with("[GOAL]") && judge.prompts()[0].contains("<score>"));
     // The judge sees the question as it was asked: each variant is judged on its own text.
     assert_eq!(judge.requests(), 2);
     let prompts = judge.prompts();

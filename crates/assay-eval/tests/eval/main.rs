@@ -7,6 +7,7 @@ mod engine;
 mod formats;
 mod panel;
 mod predictions;
+mod reference;
 mod rescore;
 mod scorers;
 mod stages;

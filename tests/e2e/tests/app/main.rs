@@ -23,4 +23,5 @@ mod identification;
 mod review;
 mod suggestions;
 mod team;
+mod team_service;
 mod views;
