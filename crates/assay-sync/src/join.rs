@@ -73,6 +73,7 @@ pub fn join_with(
     project.insert_replica_items(&items)?;
     project.sync_set("team", &redact(url))?;
     let pulled = pull(&mut db, &mut project)?;
+    project.sync_set("last_sync", &assay_core::store::now())?;
     Ok((
         project,
         SyncReport {

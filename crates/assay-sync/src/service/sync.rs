@@ -59,6 +59,8 @@ pub fn join_service(link: &str, path: &Path, keyring: &Path) -> Result<(Project,
     project.sync_set("member", &joined.member)?;
     project.sync_set("replica", &replica)?;
     let pulled = pull_service(&client, &mut project)?;
+    // Joining pulled everything: the replica is as synced as after a sync.
+    project.sync_set("last_sync", &assay_core::store::now())?;
     Ok((
         project,
         SyncReport {

@@ -107,6 +107,11 @@ async fn a_lead_manages_the_teams_members_in_the_window() {
 
     let c = s.launch().await;
     start_session(&c, Some("lead-e2e")).await;
+    // Joining pulled the whole team: the replica says when.
+    wait_text(&c, "[data-testid=sync-pill]", |t| {
+        t.starts_with("synced") && !t.contains("never")
+    })
+    .await;
     show(&c, "team").await;
     wait_for(&c, "[data-testid=team-members]").await;
     wait_text(&c, "[data-testid=team-members]", |t| {
@@ -200,8 +205,21 @@ async fn a_lead_manages_the_teams_members_in_the_window() {
         },
     )
     .await;
-    wait_text(&c, "[data-testid=team-members]", |t| t.contains("kenji")).await;
-    screenshot(&c, "team-members").await;
+    // Her row says so: no credential left, nothing to revoke.
+    until(
+        &c,
+        || "minjun's row never showed her access ended".into(),
+        || async {
+            let b = minjuns_row(&c)
+                .await
+                .find(Locator::Css(revoke))
+                .await
+                .unwrap();
+            !b.is_enabled().await.unwrap_or(true)
+        },
+    )
+    .await;
+    screenshot(&c, "team-members.png").await;
     c.close().await.unwrap();
     tokio::task::spawn_blocking(move || {
         served.service.stop();
