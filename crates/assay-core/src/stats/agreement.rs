@@ -73,6 +73,38 @@ pub fn krippendorff_alpha_interval(units: &[Vec<Option<f64>>]) -> Option<f64> {
     alpha(units, |a, b| (a - b).powi(2))
 }
 
+/// Krippendorff's alpha with a distance of one's own between coded values (e.g. sets of labels
+/// coded as their index, with [`masi_distance`] between the sets).
+pub fn krippendorff_alpha_with(
+    units: &[Vec<Option<f64>>],
+    dist: impl Fn(f64, f64) -> f64,
+) -> Option<f64> {
+    alpha(units, dist)
+}
+
+/// MASI (Passonneau 2006), the distance between two sets of labels that NLTK's
+/// `masi_distance` computes: 1 − Jaccard · m, where m is 1 for equal sets, 0.67 when one holds
+/// the other, 0.33 when they overlap otherwise and 0 when they are disjoint. Two empty sets
+/// agree (NLTK divides by zero there).
+pub fn masi_distance<T: Ord>(
+    a: &std::collections::BTreeSet<T>,
+    b: &std::collections::BTreeSet<T>,
+) -> f64 {
+    if a == b {
+        return 0.0;
+    }
+    let inter = a.intersection(b).count();
+    let union = a.union(b).count();
+    let m = if inter == a.len().min(b.len()) {
+        0.67
+    } else if inter > 0 {
+        0.33
+    } else {
+        0.0
+    };
+    1.0 - inter as f64 / union as f64 * m
+}
+
 /// Krippendorff's alpha for nominal data (labels coded as numbers).
 pub fn krippendorff_alpha_nominal(units: &[Vec<Option<f64>>]) -> Option<f64> {
     alpha(units, |a, b| if a == b { 0.0 } else { 1.0 })

@@ -245,6 +245,48 @@ fn agreement_on_tags_and_phase1_flags() {
     assert!((ag.pairs[0].cohen_kappa.unwrap() - 0.4999999999999999).abs() < 1e-9);
 }
 
+/// Sets of tags: one tag in common is partial agreement under MASI, full disagreement for the
+/// nominal alpha. References from NLTK 3.9.1 (`AnnotationTask(data, distance=masi_distance)
+/// .alpha()` = 0.4830976198689203; with the sets as plain labels, 0.4193548387096774).
+#[test]
+fn a_shared_tag_is_partial_agreement_under_masi() {
+    use assay_core::IssueTag::*;
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let aiko = person(&p, "aiko", Role::Annotator);
+    let minjun = person(&p, "minjun", Role::Annotator);
+    let mut tag = |ext: &str, tags: Vec<assay_core::IssueTag>, who: &Author| {
+        let id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
+        let mut e = edit_of(&p, id);
+        e.tags = tags;
+        e.base_rev = None;
+        e.note = Some("tagged".into());
+        p.save_edit(id, &e, who).unwrap();
+    };
+    for (ext, a, m) in [
+        ("jg-001", vec![], vec![]),
+        (
+            "jg-002",
+            vec![WrongAnswer, Ambiguous],
+            vec![Ambiguous, WrongAnswer],
+        ),
+        ("jg-003", vec![WrongAnswer], vec![]),
+        ("jg-004", vec![], vec![]),
+        ("jg-005", vec![WrongAnswer, Ambiguous], vec![WrongAnswer]),
+    ] {
+        tag(ext, a, &aiko);
+        tag(ext, m, &minjun);
+    }
+    let ag = p.agreement(AgreementField::Tags, None, None).unwrap();
+    assert_eq!(ag.items, 5);
+    assert!((ag.krippendorff_alpha_masi.unwrap() - 0.4830976198689203).abs() < 1e-12);
+    assert!((ag.krippendorff_alpha.unwrap() - 0.4193548387096774).abs() < 1e-12);
+    // Fields that are not sets have no MASI figure.
+    let ops = p.agreement(AgreementField::Op, None, None).unwrap();
+    assert_eq!(ops.krippendorff_alpha_masi, None);
+}
+
 /// A lead deals a round with overlap; each person sees their queue and progress; the overlap is
 /// what agreement is measured on; a review round never hands someone their own revision.
 #[test]

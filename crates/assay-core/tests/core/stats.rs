@@ -108,3 +108,57 @@ fn fleiss_kappa_matches_statsmodels() {
     // Ragged rows (different numbers of raters) have no Fleiss kappa.
     assert_eq!(fleiss_kappa(&[vec![2, 0], vec![1, 2]]), None);
 }
+
+/// Set-valued labels (issue tags, phase-1 flags): MASI distances and Krippendorff's alpha with
+/// them, against NLTK (tests/fixtures/stats/make_masi_fixtures.py).
+#[test]
+fn alpha_on_sets_of_labels_matches_nltk_masi() {
+    use std::collections::BTreeSet;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/stats/masi.json");
+    let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert!(cases.len() >= 5);
+    let set = |v: &Value| -> BTreeSet<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap().to_string())
+            .collect()
+    };
+    for case in &cases {
+        for d in case["distances"].as_array().unwrap() {
+            close(
+                masi_distance(&set(&d["a"]), &set(&d["b"])),
+                d["distance"].as_f64().unwrap(),
+            );
+        }
+        // Each distinct set coded as its index, as the agreement report codes labels.
+        let mut sets: Vec<BTreeSet<String>> = Vec::new();
+        let units: Vec<Vec<Option<f64>>> = case["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| {
+                row.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| {
+                        (!v.is_null()).then(|| {
+                            let s = set(v);
+                            let i = sets.iter().position(|x| *x == s).unwrap_or_else(|| {
+                                sets.push(s);
+                                sets.len() - 1
+                            });
+                            i as f64
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        let alpha = krippendorff_alpha_with(&units, |a, b| {
+            masi_distance(&sets[a as usize], &sets[b as usize])
+        })
+        .unwrap();
+        close(alpha, case["alpha"].as_f64().unwrap());
+    }
+}

@@ -28,6 +28,12 @@ krippendorff_alpha: number | null,
  */
 krippendorff_alpha_interval: number | null, 
 /**
+ * Krippendorff's alpha with the MASI distance between sets, where a value is a set of
+ * labels (issue tags, phase-1 flags): one tag of two in common is partial agreement, not
+ * the full disagreement the nominal alpha counts it as.
+ */
+krippendorff_alpha_masi: number | null, 
+/**
  * Boxes: the mean IoU over every pair of people's boxes of the same item.
  */
 mean_iou: number | null, 

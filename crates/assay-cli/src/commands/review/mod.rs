@@ -214,5 +214,11 @@ pub fn agreement(ctx: &Ctx, a: AgreementArgs) -> anyhow::Result<()> {
             num(ag.krippendorff_alpha_interval)
         );
     }
+    if ag.krippendorff_alpha_masi.is_some() {
+        println!(
+            "  Krippendorff's alpha (MASI, sets of labels: partial overlap is partial agreement): {}",
+            num(ag.krippendorff_alpha_masi)
+        );
+    }
     Ok(())
 }

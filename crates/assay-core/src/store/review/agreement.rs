@@ -2,7 +2,7 @@
 //! did: each person's latest value per unit (an item, or one checklist criterion of one run's
 //! judgement), never a reviewer's record of approving someone else's revision.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -10,6 +10,7 @@ use crate::error::Result;
 use crate::model::IssueTag;
 use crate::stats::{
     cohen_kappa, fleiss_kappa, krippendorff_alpha_interval, krippendorff_alpha_nominal,
+    krippendorff_alpha_with, masi_distance,
 };
 use crate::store::Project;
 
@@ -47,6 +48,10 @@ pub struct Agreement {
     pub krippendorff_alpha: Option<f64>,
     /// Krippendorff's alpha (interval), where values are numbers (checklist ratings).
     pub krippendorff_alpha_interval: Option<f64>,
+    /// Krippendorff's alpha with the MASI distance between sets, where a value is a set of
+    /// labels (issue tags, phase-1 flags): one tag of two in common is partial agreement, not
+    /// the full disagreement the nominal alpha counts it as.
+    pub krippendorff_alpha_masi: Option<f64>,
     /// Boxes: the mean IoU over every pair of people's boxes of the same item.
     pub mean_iou: Option<f64>,
     /// Measured on a blind round's independent judgements (not on revisions, where the second
@@ -362,6 +367,7 @@ impl Project {
                 fleiss_raters: 0,
                 krippendorff_alpha: None,
                 krippendorff_alpha_interval: None,
+                krippendorff_alpha_masi: None,
                 mean_iou: mean(&ious),
                 blind,
             });
@@ -400,6 +406,14 @@ impl Project {
             fleiss_raters: raters,
             krippendorff_alpha: krippendorff_alpha_nominal(&nominal),
             krippendorff_alpha_interval: interval.as_deref().and_then(krippendorff_alpha_interval),
+            krippendorff_alpha_masi: matches!(field, AgreementField::Tags | AgreementField::Phase1)
+                .then(|| {
+                    let sets: Vec<BTreeSet<&str>> = labels.iter().map(|l| label_set(l)).collect();
+                    krippendorff_alpha_with(&nominal, |a, b| {
+                        masi_distance(&sets[a as usize], &sets[b as usize])
+                    })
+                })
+                .flatten(),
             mean_iou: None,
             blind,
         })
@@ -421,6 +435,14 @@ fn box_iou(a: &str, b: &str) -> Option<f64> {
 
 fn mean(v: &[f64]) -> Option<f64> {
     (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+/// The set a set-valued label ("none", or names joined by "+") stands for.
+fn label_set(label: &str) -> BTreeSet<&str> {
+    if label == "none" {
+        return BTreeSet::new();
+    }
+    label.split('+').collect()
 }
 
 /// A set of issue tags as one nominal value ("none" when empty).
