@@ -137,6 +137,55 @@ pub fn rating_report(run_id: i64, rows: &[(i64, String, f64, f64)]) -> JudgeRati
     }
 }
 
+/// Score intervals a judge-review sample is stratified by: [0, 0.2), [0.2, 0.4), …, [0.8, 1].
+pub const STRATA: usize = 5;
+
+/// The stratum of a judge's score (a score outside [0, 1] goes to the nearest end).
+fn stratum(score: Option<f64>) -> usize {
+    let s = score.unwrap_or(0.0).clamp(0.0, 1.0);
+    ((s * STRATA as f64) as usize).min(STRATA - 1)
+}
+
+/// `size` of the (item, score) pairs, drawn with `seed`: the pairs are shuffled once, then each
+/// stratum gives its share of `size` (the first `size % 5` strata one more) in shuffled order;
+/// a stratum with fewer items than its share leaves the rest to the others, taken in shuffled
+/// order, so a binary judge's sample is half 0s and half 1s where it can be. The result keeps
+/// the shuffled order, so the strata come mixed.
+pub fn stratified(mut scored: Vec<(i64, Option<f64>)>, size: usize, seed: u64) -> Vec<i64> {
+    let mut rng = SplitMix64::new(seed);
+    for i in (1..scored.len()).rev() {
+        scored.swap(i, rng.below(i + 1));
+    }
+    let mut quota: Vec<usize> = (0..STRATA)
+        .map(|k| size / STRATA + usize::from(k < size % STRATA))
+        .collect();
+    let mut taken = vec![false; scored.len()];
+    let mut n = 0;
+    for (i, (_, score)) in scored.iter().enumerate() {
+        let k = stratum(*score);
+        if quota[k] > 0 {
+            quota[k] -= 1;
+            taken[i] = true;
+            n += 1;
+        }
+    }
+    for t in taken.iter_mut() {
+        if n >= size {
+            break;
+        }
+        if !*t {
+            *t = true;
+            n += 1;
+        }
+    }
+    scored
+        .into_iter()
+        .zip(taken)
+        .filter(|(_, t)| *t)
+        .map(|((id, _), _)| id)
+        .collect()
+}
+
 impl Project {
     /// The run, checked to be scored by a judge.
     fn judged_run(&self, run_id: i64) -> Result<()> {
@@ -156,7 +205,9 @@ impl Project {
     }
 
     /// A sample of `size` of the run's judged results, drawn with `seed` (the same seed draws
-    /// the same sample for everyone, so several people rate the same decisions).
+    /// the same sample for everyone, so several people rate the same decisions), stratified by
+    /// the judge's score as HAERAE-Vision validated its judge (250 items, 50 per 0.2 interval):
+    /// an equal share from each fifth of [0, 1] (see [`stratified`]).
     pub fn judge_review_sample(
         &self,
         run_id: i64,
@@ -166,17 +217,13 @@ impl Project {
     ) -> Result<Vec<JudgeReviewEntry>> {
         self.judged_run(run_id)?;
         let mut st = self.conn.prepare(&format!(
-            "SELECT ri.item_id FROM run_items ri WHERE ri.run_id = ?1 AND {JUDGE_DECIDED}
-             ORDER BY ri.item_id"
+            "SELECT ri.item_id, ri.score FROM run_items ri
+             WHERE ri.run_id = ?1 AND {JUDGE_DECIDED} ORDER BY ri.item_id"
         ))?;
-        let mut ids: Vec<i64> = st
-            .query_map([run_id], |r| r.get(0))?
+        let scored: Vec<(i64, Option<f64>)> = st
+            .query_map([run_id], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<std::result::Result<_, _>>()?;
-        let mut rng = SplitMix64::new(seed);
-        for i in (1..ids.len()).rev() {
-            ids.swap(i, rng.below(i + 1));
-        }
-        ids.truncate(size);
+        let ids = stratified(scored, size, seed);
         let mut one = self.conn.prepare(
             "SELECT i.ext_id, revision_json(rv.content), resp.text, ri.score, ri.evidence,
                     (SELECT jr.rating FROM judge_ratings jr WHERE jr.run_id = ri.run_id
@@ -318,6 +365,38 @@ pub(crate) fn insert_rating(conn: &rusqlite::Connection, r: &RatingRow<'_>) -> R
         ],
     )?;
     Ok(conn.last_insert_rowid())
+}
+
+#[cfg(test)]
+mod stratified_tests {
+    use super::*;
+
+    #[test]
+    fn each_fifth_of_the_scores_gives_its_share() {
+        // 100 items per fifth: 250 draws 50 from each, as HAERAE-Vision sampled.
+        let scored: Vec<(i64, Option<f64>)> = (0..500)
+            .map(|i| (i, Some((i % 5) as f64 * 0.2 + 0.1)))
+            .collect();
+        let ids = stratified(scored.clone(), 250, 9);
+        assert_eq!(ids.len(), 250);
+        for k in 0..5 {
+            let n = ids.iter().filter(|id| *id % 5 == k).count();
+            assert_eq!(n, 50, "stratum {k}");
+        }
+        assert_eq!(ids, stratified(scored.clone(), 250, 9), "the seed decides");
+        assert_ne!(ids, stratified(scored, 250, 10));
+        // A binary judge: the two ends share the sample; the middle's shares go to them.
+        let binary: Vec<(i64, Option<f64>)> =
+            (0..100).map(|i| (i, Some(f64::from(i % 2 == 0)))).collect();
+        let ids = stratified(binary, 20, 1);
+        assert_eq!(ids.len(), 20);
+        let ones = ids.iter().filter(|id| *id % 2 == 0).count();
+        assert!((4..=16).contains(&ones), "{ones} of 20 are 1s");
+        // 1.0 is in the top fifth; fewer items than asked: all of them.
+        assert_eq!(stratum(Some(1.0)), 4);
+        assert_eq!(stratum(Some(0.2)), 1);
+        assert_eq!(stratified(vec![(1, Some(0.5)), (2, None)], 10, 3).len(), 2);
+    }
 }
 
 #[cfg(test)]
