@@ -421,9 +421,12 @@ async fn push(
     body: std::result::Result<Bytes, BytesRejection>,
 ) -> Response {
     signed_request(state, headers, move |state, m, db| {
-        charge(state, db, m, &body)?;
+        // Counted once the batch is one the service takes in: a malformed or oversized body
+        // is refused without counting (the rate and the body's bound hold those).
+        let sent = body.as_ref().map_or(0, Bytes::len);
         let pending: Pending = parse(body)?;
         state.limits.check_batch(&pending)?;
+        state.limits.charge(db, &m.name, sent)?;
         // No connection is held while waiting for the replica: a queue of pushes must not
         // take every connection from the pulls.
         db.give_back();
@@ -457,9 +460,10 @@ async fn push_run(
     body: std::result::Result<Bytes, BytesRejection>,
 ) -> Response {
     signed_request(state, headers, move |state, m, db| {
-        charge(state, db, m, &body)?;
+        let sent = body.as_ref().map_or(0, Bytes::len);
         let run: SyncRun = parse(body)?;
         state.limits.check_run(&run)?;
+        state.limits.charge(db, &m.name, sent)?;
         // No connection is held while waiting for the replica: a queue of pushes must not
         // take every connection from the pulls.
         db.give_back();
@@ -486,17 +490,6 @@ async fn push_run(
         Ok(outcome)
     })
     .await
-}
-
-/// Counts a push's or a run's body against its sender's daily quota before it is parsed.
-fn charge(
-    state: &AppState,
-    db: &mut postgres::Client,
-    m: &Member,
-    body: &std::result::Result<Bytes, BytesRejection>,
-) -> Result<()> {
-    let n = body.as_ref().map_or(0, Bytes::len);
-    state.limits.charge(db, &m.name, n)
 }
 
 /// A write the team database ended to break a deadlock (with the owner's own sync) is tried

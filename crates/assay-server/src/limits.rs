@@ -218,6 +218,22 @@ impl Limits {
 
     /// Refuses a run whose results or responses are over the team's bound.
     pub fn check_run(&self, run: &SyncRun) -> Result<()> {
+        // Texts every colleague's pull carries with each of the model's runs.
+        for (what, text) in [
+            ("model configuration", &run.model_config),
+            ("template", &run.template),
+            ("source", &run.source),
+            ("model", &run.model),
+        ] {
+            if text.len() > self.row_text_bytes {
+                return Err(ServiceError::TooLarge(format!(
+                    "run {}: its {what} is {} bytes, over the bound of {} KiB",
+                    run.origin,
+                    text.len(),
+                    self.row_text_bytes >> 10
+                )));
+            }
+        }
         let big = |n: usize| n > RESULT_BYTES;
         for it in &run.items {
             let n = [&it.parsed, &it.evidence, &it.error]
@@ -304,6 +320,35 @@ impl RateLimiter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_runs_texts_that_travel_with_every_pull_are_bounded() {
+        let run = |config: String| SyncRun {
+            origin: "o".into(),
+            model: "m".into(),
+            model_config: config,
+            dataset: "d".into(),
+            version: "before".into(),
+            variant: "original".into(),
+            run_index: 0,
+            template: "default".into(),
+            scorer: "choice".into(),
+            source: "recorded".into(),
+            status: "complete".into(),
+            created_at: "t".into(),
+            finished_at: "t".into(),
+            author: None,
+            items: vec![],
+            responses: vec![],
+        };
+        let limits = Limits::default();
+        limits.check_run(&run("{}".into())).unwrap();
+        let e = limits.check_run(&run("x".repeat(300 << 10))).unwrap_err();
+        assert!(
+            matches!(&e, ServiceError::TooLarge(m) if m.contains("model configuration")),
+            "{e}"
+        );
+    }
 
     #[test]
     fn sizes_read_as_a_person_writes_them() {

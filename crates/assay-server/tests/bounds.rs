@@ -97,7 +97,11 @@ fn a_member_over_the_daily_quota_is_refused_and_the_others_are_not() {
     edit_answer(&mut a, "jg-002", &"b".repeat(60 << 10), &aiko);
     assert_eq!(t.sync("aiko", &mut a).pushed, 1);
 
-    // The third would go over the day's 160 KiB: refused with the reason, nothing stored.
+    // The third would go over the day's 160 KiB: refused with the reason, nothing stored; the
+    // sync still brings in what a colleague pushed meanwhile.
+    let minjun = author(&m, "minjun");
+    edit_answer(&mut m, "jg-006", "from minjun", &minjun);
+    assert_eq!(t.sync("minjun", &mut m).pushed, 1);
     edit_answer(&mut a, "jg-003", &"c".repeat(60 << 10), &aiko);
     let err = assay_sync::service::sync_service(&mut a, &t.keyring("aiko"))
         .expect_err("over the quota")
@@ -108,17 +112,34 @@ fn a_member_over_the_daily_quota_is_refused_and_the_others_are_not() {
         before + 2,
         "the two within the quota, not the third"
     );
+    assert_eq!(answer(&a, "jg-006").as_deref(), Some("from minjun"));
+    assert_eq!(
+        a.sync_status().unwrap().pending,
+        1,
+        "the third waits for tomorrow"
+    );
 
-    // A body over the whole quota is refused before it is read into the replica, and counts
-    // nothing: a small push still fits afterwards.
+    // A batch over the whole quota is refused and counts nothing; nor does a malformed body:
+    // a small push still fits afterwards.
+    let padded = format!(
+        "{}{}",
+        " ".repeat(200 << 10),
+        serde_json::to_string(&assay_sync::push::Pending::default()).unwrap()
+    );
     let (status, body) = post(
         &t,
         "/v1/push",
         Some(&t.credential("minjun")),
-        vec![b' '; 200 << 10],
+        padded.into_bytes(),
     );
     assert_eq!(status, 429, "{body}");
-    let minjun = author(&m, "minjun");
+    let (status, _) = post(
+        &t,
+        "/v1/push",
+        Some(&t.credential("minjun")),
+        vec![b'x'; 150 << 10],
+    );
+    assert_eq!(status, 400);
     edit_answer(&mut m, "jg-004", "4", &minjun);
     let r = t.sync("minjun", &mut m);
     assert_eq!(

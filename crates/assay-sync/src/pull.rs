@@ -94,8 +94,9 @@ impl Table {
                        FROM (SELECT r.seq, r.uid, r.dataset, r.ext_id, r.base_uid, r.author,
                                     r.role, r.created_at, r.op, r.tags, r.status, r.note,
                                     r.content_bytes,
-                                    CASE WHEN r.author IS NULL OR r.content_bytes > 4194304
-                                         THEN 0 ELSE r.content_bytes END::int8 AS counted
+                                    (CASE WHEN r.author IS NULL OR r.content_bytes > 4194304
+                                          THEN 0 ELSE r.content_bytes END
+                                     + octet_length(coalesce(r.note, '')))::int8 AS counted
                              FROM revisions r WHERE r.seq > $1 ORDER BY r.seq LIMIT $2) i) w
                  JOIN revisions r ON r.seq = w.seq ORDER BY w.seq"
             }
@@ -438,15 +439,22 @@ pub fn read_page(db: &mut Client, from: &Positions) -> Result<Option<Vec<PulledR
     let next = in_applying_order(&pages, frontier);
     let mut out = Vec::with_capacity(next.len());
     let mut bytes = 0;
-    for (key, (seq, t, r)) in next {
+    for (k, &(_, (seq, t, r))) in next.iter().enumerate() {
         if bytes >= PAGE_BYTES as usize {
-            // The page is full: it ends before this row's place in the order, as if the
-            // frontier were there (a decision moved after its revision goes with it); unless
-            // that would leave nothing.
-            let keep: std::collections::HashSet<(i64, &str)> = in_applying_order(&pages, key.0 - 1)
-                .into_iter()
-                .map(|(_, (seq, t, _))| (seq, t.name()))
-                .collect();
+            // The page is full: it ends before the lowest position not read yet, as if the
+            // frontier were there (so no row below a position the replica records is left
+            // unread, and a decision moved after its revision goes with it); unless that
+            // would leave nothing.
+            let unread = next[k..]
+                .iter()
+                .map(|(_, (s, _, _))| *s)
+                .min()
+                .unwrap_or(seq);
+            let keep: std::collections::HashSet<(i64, &str)> =
+                in_applying_order(&pages, unread - 1)
+                    .into_iter()
+                    .map(|(_, (seq, t, _))| (seq, t.name()))
+                    .collect();
             if out
                 .iter()
                 .any(|row: &PulledRow| keep.contains(&(row.seq, row.table.as_str())))
@@ -488,10 +496,12 @@ fn weight(row: &Pulled) -> usize {
         Pulled::Round(r) => r.assignments.iter().map(|(a, b)| a.len() + b.len()).sum(),
         Pulled::Blind(b) => b.judgement.len(),
         Pulled::Run(run) => {
-            run.items
-                .iter()
-                .map(|i| opt(&i.parsed) + opt(&i.evidence) + opt(&i.error))
-                .sum::<usize>()
+            run.model_config.len()
+                + run
+                    .items
+                    .iter()
+                    .map(|i| opt(&i.parsed) + opt(&i.evidence) + opt(&i.error))
+                    .sum::<usize>()
                 + run
                     .responses
                     .iter()

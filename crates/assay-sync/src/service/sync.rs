@@ -121,6 +121,35 @@ pub fn sync_service(project: &mut Project, keyring: &Path) -> Result<SyncReport>
     project.sync_set("member", &me.name)?;
     let conflicts_before = project.sync_status()?.conflicts;
     let mut report = SyncReport::default();
+    let pushed = push_service(&client, project, &me.name, &mut report);
+    // The service refusing what this replica sends (over the day's quota, too large, too many
+    // requests) stops pushing, never pulling: the team's rows come in anyway, and the refusal
+    // is the sync's answer. The rows wait here, pending, for the next sync.
+    let refused = match pushed {
+        Err(SyncError::Service { status, message }) if [413, 429].contains(&status) => {
+            Some(SyncError::Service { status, message })
+        }
+        other => {
+            other?;
+            None
+        }
+    };
+    report.pulled = pull_service(&client, project)?;
+    report.conflicts = (project.sync_status()?.conflicts - conflicts_before).max(0) as usize;
+    if let Some(e) = refused {
+        return Err(e);
+    }
+    project.sync_set("last_sync", &assay_core::store::now())?;
+    Ok(report)
+}
+
+/// Pushes this replica's pending rows, a batch at a time, then its finished runs.
+fn push_service(
+    client: &ServiceClient,
+    project: &mut Project,
+    me: &str,
+    report: &mut SyncReport,
+) -> Result<()> {
     loop {
         let pending = Pending::gather(project)?;
         if pending.is_empty() {
@@ -139,14 +168,11 @@ pub fn sync_service(project: &mut Project, keyring: &Path) -> Result<SyncReport>
     project.write_original_uids()?;
     for run in project.pending_runs()? {
         let outcome: RunOutcome = client.post("/v1/runs", &run)?;
-        let taken = mark_runs(project, std::slice::from_ref(&outcome), Some(&me.name))?;
+        let taken = mark_runs(project, std::slice::from_ref(&outcome), Some(me))?;
         report.pushed += taken;
         report.refused += 1 - taken;
     }
-    report.pulled = pull_service(&client, project)?;
-    report.conflicts = (project.sync_status()?.conflicts - conflicts_before).max(0) as usize;
-    project.sync_set("last_sync", &assay_core::store::now())?;
-    Ok(report)
+    Ok(())
 }
 
 /// Pulls every page after this replica's positions; each page is one transaction here.
