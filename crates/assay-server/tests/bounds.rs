@@ -188,3 +188,49 @@ fn a_key_or_name_over_its_bound_is_refused_whole() {
         "the honest row still goes in"
     );
 }
+
+#[test]
+fn a_run_of_large_comments_arrives_over_several_pages() {
+    let t = Team::start(Default::default());
+    let mut a = t.join("aiko", Role::Annotator);
+    let aiko = author(&a, "aiko");
+    let id = a.item_id_by_ext("jgraph-mini", "jg-001").unwrap();
+    // 200 comments of 90,000 characters: 17 MiB, each within what a comment may hold.
+    for k in 0..200 {
+        a.add_comment(id, &format!("{k:03} {}", "c".repeat(90_000)), &aiko)
+            .unwrap();
+    }
+    let r = t.sync("aiko", &mut a);
+    assert_eq!((r.pushed, r.refused), (200, 0));
+
+    // The first page from the start carries comments up to the bound, not all of them.
+    let (status, page) = post(
+        &t,
+        "/v1/pull",
+        Some(&t.credential("aiko")),
+        br#"{"positions":{}}"#.to_vec(),
+    );
+    assert_eq!(status, 200, "{page}");
+    let bodies: Vec<usize> = page["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["table"] == "comments")
+        .filter_map(|r| r["row"]["Ok"]["row"]["body"].as_str())
+        .map(str::len)
+        .collect();
+    assert!(
+        !bodies.is_empty() && bodies.len() < 200,
+        "{} comments in the first page",
+        bodies.len()
+    );
+    assert!(bodies.iter().sum::<usize>() <= PAGE_BYTES as usize + 100_000);
+
+    // A fresh replica gets all of them, in order, nothing set aside.
+    let fresh = t.join("seo", Role::Auditor);
+    let id = fresh.item_id_by_ext("jgraph-mini", "jg-001").unwrap();
+    let thread = fresh.comments(id).unwrap();
+    assert_eq!(thread.len(), 200);
+    assert!(thread[199].body.starts_with("199 "));
+    assert_eq!(fresh.refused_rows().unwrap(), vec![]);
+}

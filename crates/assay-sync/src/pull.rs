@@ -148,6 +148,46 @@ impl Table {
         }
     }
 
+    /// The bytes of text a row of this table's query holds (its output columns as `x.`), which
+    /// a page counts in SQL so that no table sends more than `PAGE_BYTES` at once (the
+    /// revisions' query counts its own).
+    fn bytes_sql(self) -> Option<&'static str> {
+        Some(match self {
+            Table::Revisions => return None,
+            Table::Reviews => "octet_length(coalesce(x.comment, ''))",
+            Table::Signoffs => "octet_length(coalesce(x.note, ''))",
+            Table::Comments => {
+                "octet_length(x.body) + octet_length(array_to_string(x.mentions, ','))"
+            }
+            Table::Rounds => {
+                "octet_length(x.assignments) + octet_length(x.name) + octet_length(x.purpose)"
+            }
+            Table::Blind => "octet_length(x.judgement)",
+            Table::Runs => "octet_length(coalesce(x.config, ''))",
+            Table::JudgeRatings => "octet_length(coalesce(x.note, ''))",
+            Table::SavedViews => {
+                "octet_length(x.filter) + octet_length(x.columns) + octet_length(x.datasets)"
+            }
+        })
+    }
+
+    /// The page's query: the table's own, and for every table but the revisions the rows past
+    /// `PAGE_BYTES` ($3) of text left out in SQL (one row at least); `fetched` says how many the
+    /// table's query gave before that, so a table cut short counts as a full page.
+    fn page_sql(self) -> String {
+        match self.bytes_sql() {
+            None => self.sql().to_string(),
+            Some(bytes) => format!(
+                "SELECT w.* FROM (
+                   SELECT y.*, sum(y.row_bytes) OVER (ORDER BY y.seq)::int8 AS running,
+                          count(*) OVER () AS fetched
+                   FROM (SELECT x.*, ({bytes})::int8 AS row_bytes FROM ({}) x) y) w
+                 WHERE w.running - w.row_bytes < $3 ORDER BY w.seq",
+                self.sql()
+            ),
+        }
+    }
+
     fn named(name: &str) -> Option<Table> {
         TABLES.into_iter().find(|t| t.name() == name)
     }
@@ -419,20 +459,23 @@ pub fn read_page(db: &mut Client, from: &Positions) -> Result<Option<Vec<PulledR
     let mut pages = Vec::new();
     for t in TABLES {
         let after = from.get(t.name()).copied().unwrap_or(0);
-        let rows = match t {
-            Table::Revisions => db.query(t.sql(), &[&after, &PAGE, &PAGE_BYTES])?,
-            _ => db.query(t.sql(), &[&after, &PAGE])?,
-        };
+        let rows = db.query(&t.page_sql(), &[&after, &PAGE, &PAGE_BYTES])?;
         pages.push((t, rows));
     }
     if pages.iter().all(|(_, rows)| rows.is_empty()) {
         return Ok(None);
     }
-    // A full page may have more rows after it: rows of other tables beyond its last
-    // position wait for the next round, so the order holds across pages.
+    // A full page (or one its bytes cut short) may have more rows after it: rows of other
+    // tables beyond its last position wait for the next round, so the order holds across
+    // pages.
+    let cut = |rows: &[Row]| {
+        rows.first()
+            .and_then(|r| r.try_get::<_, i64>("fetched").ok())
+            .is_some_and(|n| n > rows.len() as i64)
+    };
     let frontier = pages
         .iter()
-        .filter(|(_, rows)| rows.len() as i64 == PAGE)
+        .filter(|(_, rows)| rows.len() as i64 == PAGE || cut(rows))
         .filter_map(|(_, rows)| rows.last().map(|r| r.get::<_, i64>("seq")))
         .min()
         .unwrap_or(i64::MAX);
