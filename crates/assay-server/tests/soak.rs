@@ -7,8 +7,8 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use assay_core::store::{Author, Edit};
 use assay_core::{Project, Role};
+use support::common::annotate_until;
 use support::Team;
 
 fn env_or(name: &str, default: u64) -> u64 {
@@ -56,34 +56,10 @@ fn annotators_save_and_sync_at_once_through_the_service() {
             .map(|(k, (n, mut p))| {
                 let t = &t;
                 s.spawn(move || {
-                    let u = p.user_by_name(&n).unwrap().unwrap();
-                    let who = Author {
-                        user_id: u.id,
-                        role: u.role,
-                        round: 1,
-                    };
-                    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
-                    let ids: Vec<i64> = p
-                        .item_ext_ids(ds)
-                        .unwrap()
-                        .into_iter()
-                        .map(|x| x.0)
-                        .collect();
-                    let mut made = 0;
-                    let mut step = k;
-                    while Instant::now() < until {
-                        // A few saves, then a sync, as the app does every few seconds.
-                        for _ in 0..3 {
-                            step = (step * 7 + 3) % 1_000_003;
-                            let id = ids[step % ids.len()];
-                            let edit =
-                                Edit::answer_fix(&p.item(id).unwrap(), &format!("{n}-{made}"));
-                            p.save_edit(id, &edit, &who).unwrap();
-                            made += 1;
-                        }
-                        let r = t.sync(&n, &mut p);
+                    let made = annotate_until(&mut p, &n, k, until, |p| {
+                        let r = t.sync(&n, p);
                         assert_eq!(r.refused, 0, "{n}: an honest row refused");
-                    }
+                    });
                     t.sync(&n, &mut p);
                     made
                 })

@@ -7,9 +7,11 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use assay_core::store::{Author, Edit};
+mod common;
+
 use assay_core::{Project, Role};
 use assay_sync::cluster::Cluster;
+use common::annotate_until;
 use postgres::{Client, NoTls};
 
 fn state(p: &Project) -> Vec<(String, i64, Option<String>)> {
@@ -69,33 +71,9 @@ fn twenty_annotators_save_and_sync_at_once() {
                 let url = url(n);
                 s.spawn(move || {
                     let (mut p, _) = assay_sync::join(&url, &path).unwrap();
-                    let u = p.user_by_name(n).unwrap().unwrap();
-                    let who = Author {
-                        user_id: u.id,
-                        role: u.role,
-                        round: 1,
-                    };
-                    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
-                    let ids: Vec<i64> = p
-                        .item_ext_ids(ds)
-                        .unwrap()
-                        .into_iter()
-                        .map(|x| x.0)
-                        .collect();
-                    let mut made = 0;
-                    let mut step = k;
-                    while Instant::now() < until {
-                        // A few saves, then a sync, as the app does every few seconds.
-                        for _ in 0..3 {
-                            step = (step * 7 + 3) % 1_000_003;
-                            let id = ids[step % ids.len()];
-                            let edit =
-                                Edit::answer_fix(&p.item(id).unwrap(), &format!("{n}-{made}"));
-                            p.save_edit(id, &edit, &who).unwrap();
-                            made += 1;
-                        }
-                        assay_sync::sync(&url, &mut p).unwrap();
-                    }
+                    let made = annotate_until(&mut p, n, k, until, |p| {
+                        assay_sync::sync(&url, p).unwrap();
+                    });
                     assay_sync::sync(&url, &mut p).unwrap();
                     made
                 })

@@ -171,3 +171,39 @@ pub fn item_bucket(db: &mut Client, ext: &str) -> i32 {
         .unwrap()
         .get(0)
 }
+
+/// One simulated annotator of jgraph-mini until `until`: a few saves (three answers, the
+/// `k`-th person's own walk over the items), then a `sync`, as the app does every few seconds;
+/// how many revisions they made.
+pub fn annotate_until(
+    p: &mut Project,
+    name: &str,
+    k: usize,
+    until: std::time::Instant,
+    mut sync: impl FnMut(&mut Project),
+) -> usize {
+    let who = author(p, name);
+    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+    let ids: Vec<i64> = p
+        .item_ext_ids(ds)
+        .unwrap()
+        .into_iter()
+        .map(|x| x.0)
+        .collect();
+    let mut made = 0;
+    let mut step = k;
+    while std::time::Instant::now() < until {
+        for _ in 0..3 {
+            step = (step * 7 + 3) % 1_000_003;
+            let id = ids[step % ids.len()];
+            let edit = assay_core::store::Edit::answer_fix(
+                &p.item(id).unwrap(),
+                &format!("{name}-{made}"),
+            );
+            p.save_edit(id, &edit, &who).unwrap();
+            made += 1;
+        }
+        sync(p);
+    }
+    made
+}
