@@ -392,3 +392,46 @@ fn an_image_found_by_content_or_shared_by_items_is_handled_explicitly() {
     assert!(err.contains("several items (cr-001, cr-002)"), "{err}");
     assert!(err.contains("task 1"), "{err}");
 }
+
+/// A project made before schema 37 kept Assay's per-axis distance; opening it computes every
+/// boxed item's metrics again, as CRAG-MM-Diagnostics' `calculate_distance` defines the
+/// distance.
+#[test]
+fn opening_a_project_from_before_schema_37_computes_the_distances_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.assay");
+    {
+        let mut p = assay_core::Project::create(&path).unwrap();
+        crag(&mut p);
+        let c = p.connection();
+        let stale = c
+            .execute(
+                "UPDATE items SET center_distance = -1, saliency = -1 WHERE has_box = 1",
+                [],
+            )
+            .unwrap();
+        assert!(stale >= 3, "{stale} boxed items");
+        c.pragma_update(None, "user_version", 36).unwrap();
+    }
+    let p = assay_core::Project::open(&path).unwrap();
+    let ds = p.dataset_by_name("crag-mini").unwrap().id;
+    let mut checked = 0;
+    for (id, _) in p.item_ext_ids(ds).unwrap() {
+        let content = p.item(id).unwrap().content;
+        let Some(want) = assay_core::grounding::metrics::of_item(&content) else {
+            continue;
+        };
+        let (d, s): (f64, f64) = p
+            .connection()
+            .query_row(
+                "SELECT center_distance, saliency FROM items WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(d, want.center_distance);
+        assert_eq!(s, want.saliency);
+        checked += 1;
+    }
+    assert!(checked >= 3);
+}

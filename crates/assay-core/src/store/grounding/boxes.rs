@@ -29,19 +29,27 @@ pub(crate) fn write_metrics(conn: &Connection, item_id: i64, c: &ItemContent) ->
     Ok(())
 }
 
-/// Fills the metric columns of items that have a box (migration 0005).
+/// Fills the metric columns of items that have a box (migrations 0005 and 0037), 10,000 items
+/// at a time, so a million-item project is never held whole while its metrics are computed.
 pub(crate) fn backfill_metrics(conn: &Connection) -> Result<()> {
     let mut st = conn.prepare(
         "SELECT i.id, revision_json(r.content) FROM items i
-         JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev WHERE i.has_box = 1",
+         JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev
+         WHERE i.has_box = 1 AND i.id > ?1 ORDER BY i.id LIMIT 10000",
     )?;
-    let rows: Vec<(i64, String)> = st
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<std::result::Result<_, _>>()?;
-    for (id, json) in rows {
-        write_metrics(conn, id, &crate::store::items::parse_content(&json)?)?;
+    let mut after = 0i64;
+    loop {
+        let rows: Vec<(i64, String)> = st
+            .query_map([after], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<std::result::Result<_, _>>()?;
+        let Some(last) = rows.last().map(|r| r.0) else {
+            return Ok(());
+        };
+        for (id, json) in rows {
+            write_metrics(conn, id, &crate::store::items::parse_content(&json)?)?;
+        }
+        after = last;
     }
-    Ok(())
 }
 
 /// What applying a box file did.
