@@ -21,8 +21,8 @@ const PAGE: i64 = 2000;
 
 /// Bytes of row text per page (content, notes, comments, results): a page holds rows up to this
 /// much and at least one, so no run of large rows a colleague wrote makes the service or a
-/// replica hold gigabytes at once. The revisions' query leaves out the content of rows beyond it
-/// (counted as [`weight`] counts them), so they are not even fetched.
+/// replica hold gigabytes at once. Each table's query counts its rows' text (`row_bytes`) and
+/// leaves out those past it; the revisions' query does not even fetch their content.
 pub const PAGE_BYTES: i64 = 16 << 20;
 
 /// The shared tables, and how a row of each is read (`seq` and the row's uid first; `$1` is the
@@ -88,15 +88,15 @@ impl Table {
                 // content.
                 "SELECT w.*, CASE WHEN w.author IS NULL THEN ''
                                   WHEN w.content_bytes <= 4194304
-                                   AND w.running - w.counted < $3 THEN r.content::text
+                                   AND w.running - w.row_bytes < $3 THEN r.content::text
                              END AS content
-                 FROM (SELECT i.*, sum(i.counted) OVER (ORDER BY i.seq)::int8 AS running
+                 FROM (SELECT i.*, sum(i.row_bytes) OVER (ORDER BY i.seq)::int8 AS running
                        FROM (SELECT r.seq, r.uid, r.dataset, r.ext_id, r.base_uid, r.author,
                                     r.role, r.created_at, r.op, r.tags, r.status, r.note,
                                     r.content_bytes,
                                     (CASE WHEN r.author IS NULL OR r.content_bytes > 4194304
                                           THEN 0 ELSE r.content_bytes END
-                                     + octet_length(coalesce(r.note, '')))::int8 AS counted
+                                     + octet_length(coalesce(r.note, '')))::int8 AS row_bytes
                              FROM revisions r WHERE r.seq > $1 ORDER BY r.seq LIMIT $2) i) w
                  JOIN revisions r ON r.seq = w.seq ORDER BY w.seq"
             }
@@ -173,8 +173,16 @@ impl Table {
 
     /// The page's query: the table's own, and for every table but the revisions the rows past
     /// `PAGE_BYTES` ($3) of text left out in SQL (one row at least); `fetched` says how many the
-    /// table's query gave before that, so a table cut short counts as a full page.
-    fn page_sql(self) -> String {
+    /// table's query gave before that, so a table cut short counts as a full page. Every
+    /// table's rows carry their `row_bytes`. Made once per process.
+    fn page_sql(self) -> &'static str {
+        static SQL: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+        let all = SQL.get_or_init(|| TABLES.iter().map(|t| t.build_page_sql()).collect());
+        let i = TABLES.iter().position(|t| *t == self).unwrap_or(0);
+        &all[i]
+    }
+
+    fn build_page_sql(self) -> String {
         match self.bytes_sql() {
             None => self.sql().to_string(),
             Some(bytes) => format!(
@@ -459,7 +467,7 @@ pub fn read_page(db: &mut Client, from: &Positions) -> Result<Option<Vec<PulledR
     let mut pages = Vec::new();
     for t in TABLES {
         let after = from.get(t.name()).copied().unwrap_or(0);
-        let rows = db.query(&t.page_sql(), &[&after, &PAGE, &PAGE_BYTES])?;
+        let rows = db.query(t.page_sql(), &[&after, &PAGE, &PAGE_BYTES])?;
         pages.push((t, rows));
     }
     if pages.iter().all(|(_, rows)| rows.is_empty()) {
@@ -512,11 +520,13 @@ pub fn read_page(db: &mut Client, from: &Positions) -> Result<Option<Vec<PulledR
             Err(SyncError::Invalid(why)) => Err(why),
             Err(e) => return Err(e),
         };
-        bytes += match t {
-            // As the query counted it, whatever became of the row.
-            Table::Revisions => r.try_get::<_, i64>("counted").unwrap_or(0).max(0) as usize,
-            _ => row.as_ref().map_or(0, weight),
-        };
+        // As the query counted the row, whatever became of it, and a run's results, which it
+        // reads apart.
+        bytes += r.try_get::<_, i64>("row_bytes").unwrap_or(0).max(0) as usize
+            + match &row {
+                Ok(Pulled::Run(run)) => results_bytes(run),
+                _ => 0,
+            };
         out.push(PulledRow {
             seq,
             table: t.name().to_string(),
@@ -527,33 +537,18 @@ pub fn read_page(db: &mut Client, from: &Positions) -> Result<Option<Vec<PulledR
     Ok(Some(out))
 }
 
-/// The bytes of text a pulled row holds, as a page counts them. (A revision is counted as the
-/// revisions' query counted its content, so a row whose content it left out is never reached.)
-fn weight(row: &Pulled) -> usize {
+/// The bytes of a run's results and responses, which its query does not read.
+fn results_bytes(run: &SyncRun) -> usize {
     let opt = |s: &Option<String>| s.as_ref().map_or(0, String::len);
-    match row {
-        Pulled::Revision(r) => r.content.len(),
-        Pulled::Review(d) => opt(&d.comment),
-        Pulled::Signoff(g) => opt(&g.note),
-        Pulled::Comment(c) => c.body.len(),
-        Pulled::Round(r) => r.assignments.iter().map(|(a, b)| a.len() + b.len()).sum(),
-        Pulled::Blind(b) => b.judgement.len(),
-        Pulled::Run(run) => {
-            run.model_config.len()
-                + run
-                    .items
-                    .iter()
-                    .map(|i| opt(&i.parsed) + opt(&i.evidence) + opt(&i.error))
-                    .sum::<usize>()
-                + run
-                    .responses
-                    .iter()
-                    .map(|x| x.text.len() + opt(&x.prompt))
-                    .sum::<usize>()
-        }
-        Pulled::JudgeRating(g) => opt(&g.note),
-        Pulled::SavedView(v) => v.filter.len() + v.columns.len(),
-    }
+    run.items
+        .iter()
+        .map(|i| opt(&i.parsed) + opt(&i.evidence) + opt(&i.error))
+        .sum::<usize>()
+        + run
+            .responses
+            .iter()
+            .map(|x| x.text.len() + opt(&x.prompt))
+            .sum::<usize>()
 }
 
 /// Applies (or sets aside) one page's rows in order and saves each table's position after it,

@@ -83,7 +83,8 @@ impl Pending {
             ratings: project.pending_judge_ratings()?,
             views: project.pending_saved_views()?,
         };
-        if cut {
+        // Full by count or by bytes: one rule for what waits.
+        if cut || pending.revisions_only() {
             pending.keep_revisions_only();
         }
         Ok(pending)

@@ -274,8 +274,8 @@ impl Project {
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
-    /// Revisions not pushed yet, oldest first (originals are published with their items).
-    /// The next revisions to push, oldest first: at most `limit` of them, and no more after
+    /// The next revisions to push, oldest first (originals are published with their items): at
+    /// most `limit` of them, and no more after
     /// those read hold `max_bytes` of content (always one at least), so a batch of large items
     /// stays within what the team takes in one request. The flag says the bytes cut it short.
     pub fn pending_revisions(
