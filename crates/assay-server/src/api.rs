@@ -463,7 +463,12 @@ async fn push_run(
         let sent = body.as_ref().map_or(0, Bytes::len);
         let run: SyncRun = parse(body)?;
         state.limits.check_run(&run)?;
-        state.limits.charge(db, &m.name, sent)?;
+        let named = assay_sync::push::referenced_response_bytes(&mut **db, &m.name, &run)?;
+        state.limits.charge(
+            db,
+            &m.name,
+            sent.saturating_add(usize::try_from(named).unwrap_or(usize::MAX)),
+        )?;
         // No connection is held while waiting for the replica: a queue of pushes must not
         // take every connection from the pulls.
         db.give_back();

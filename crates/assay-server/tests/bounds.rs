@@ -234,3 +234,85 @@ fn a_run_of_large_comments_arrives_over_several_pages() {
     assert!(thread[199].body.starts_with("199 "));
     assert_eq!(fresh.refused_rows().unwrap(), vec![]);
 }
+
+/// A run that names a member's stored responses by key, without sending them, costs every
+/// colleague's pull those responses again: the quota counts them, so a stream of tiny runs
+/// cannot multiply what the team reads.
+#[test]
+fn a_run_naming_stored_responses_is_charged_for_them() {
+    let t = Team::start(Limits {
+        bytes_per_day: 300 << 10,
+        ..Default::default()
+    });
+    let mut a = t.join("aiko", Role::Annotator);
+    support::common::recorded_run(
+        &mut a,
+        "tiny",
+        "exact",
+        &[("jg-001", 1.0), ("jg-002", 0.0), ("jg-003", 1.0)],
+    );
+    let mut run = a.pending_runs().unwrap().pop().expect("the recorded run");
+    let keys = ["k1", "k2", "k3"];
+    for (it, k) in run.items.iter_mut().zip(keys) {
+        it.cache_key = Some(k.to_string());
+    }
+    run.responses = keys
+        .iter()
+        .map(|k| assay_core::store::team::runs::SyncResponse {
+            cache_key: k.to_string(),
+            text: k.repeat(20 << 10),
+            prompt_tokens: None,
+            completion_tokens: None,
+            created_at: "2026-12-06T00:00:00Z".into(),
+            prompt: None,
+        })
+        .collect();
+    let cred = t.credential("aiko");
+    let (status, body) = post(
+        &t,
+        "/v1/runs",
+        Some(&cred),
+        serde_json::to_vec(&run).unwrap(),
+    );
+    assert_eq!(status, 200, "the run with its 120 KiB of responses: {body}");
+    assert!(body[2].get("Err").is_none(), "taken: {body}");
+    let used = || -> i64 {
+        t.db()
+            .query_one(
+                "SELECT coalesce(sum(bytes), 0)::bigint FROM service_usage WHERE member = 'aiko'",
+                &[],
+            )
+            .unwrap()
+            .get(0)
+    };
+    let after_first = used();
+    assert!(after_first > 120 << 10, "{after_first}");
+
+    // The same results again under a new identity, the responses only named: a few KiB sent,
+    // but charged as the 120 KiB a colleague's pull reads.
+    let mut tiny = run.clone();
+    tiny.responses.clear();
+    tiny.origin = "0123456789abcdef0123456789abcdef".into();
+    let (status, body) = post(
+        &t,
+        "/v1/runs",
+        Some(&cred),
+        serde_json::to_vec(&tiny).unwrap(),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body[2].get("Err").is_none(), "taken: {body}");
+    let charged = used() - after_first;
+    assert!(
+        charged > 120 << 10,
+        "the named responses are counted: {charged} bytes"
+    );
+    tiny.origin = "fedcba9876543210fedcba9876543210".into();
+    let (status, body) = post(
+        &t,
+        "/v1/runs",
+        Some(&cred),
+        serde_json::to_vec(&tiny).unwrap(),
+    );
+    assert_eq!(status, 429, "the third 120 KiB goes over 300 KiB: {body}");
+    assert!(body.to_string().contains("quota"), "{body}");
+}

@@ -437,6 +437,38 @@ pub fn write_runs(
     Ok(done)
 }
 
+/// The bytes of `author`'s stored responses that `run` names by cache key without sending
+/// them: every colleague's pull of the run reads them again, so a run of a few bytes that
+/// names megabytes of earlier responses costs the team those megabytes, and its quota counts
+/// them.
+pub fn referenced_response_bytes(
+    db: &mut impl postgres::GenericClient,
+    author: &str,
+    run: &SyncRun,
+) -> Result<u64> {
+    let sent: std::collections::HashSet<&str> =
+        run.responses.iter().map(|r| r.cache_key.as_str()).collect();
+    let mut keys: Vec<&str> = run
+        .items
+        .iter()
+        .filter_map(|i| i.cache_key.as_deref())
+        .filter(|k| !sent.contains(k))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    if keys.is_empty() {
+        return Ok(0);
+    }
+    let bytes: i64 = db
+        .query_one(
+            "SELECT coalesce(sum(octet_length(text) + coalesce(octet_length(prompt), 0)), 0)::bigint
+             FROM responses WHERE coalesce(author, '') = $1 AND cache_key = ANY($2)",
+            &[&author, &keys],
+        )?
+        .get(0);
+    Ok(u64::try_from(bytes).unwrap_or(0))
+}
+
 fn push_review(tx: &mut Transaction<'_>, d: &SyncReview) -> Row {
     let row = tx.query_opt(
         "INSERT INTO review_decisions (uid, revision_uid, made_uid, decision, comment, author,

@@ -12,6 +12,7 @@ mod import;
 mod judge_ratings;
 mod packed;
 mod query;
+mod replica_join;
 mod review;
 mod revisions;
 mod stats;

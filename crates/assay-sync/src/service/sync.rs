@@ -39,21 +39,57 @@ pub fn join_service(link: &str, path: &Path, keyring: &Path) -> Result<(Project,
     });
     ring.save(keyring)?;
     let client = anonymous.with_credential(&joined.credential);
-    let mut items: Vec<SyncItem> = Vec::new();
-    loop {
-        let mut query = Vec::new();
-        if let Some(last) = items.last() {
-            query.push(("dataset", last.dataset.clone()));
-            query.push(("seq", last.seq.to_string()));
-        }
-        let page: Vec<SyncItem> = client.get("/v1/items", &query)?;
-        if page.is_empty() {
-            break;
-        }
-        items.extend(page);
-    }
     let mut project = Project::create(path)?;
-    project.insert_replica_items(&items)?;
+    // Pages are fetched on their own thread while the last one is inserted: the service
+    // reading and the replica writing overlap instead of taking turns.
+    let inserted = std::thread::scope(|scope| -> Result<()> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Vec<SyncItem>>>(1);
+        let fetcher = &client;
+        scope.spawn(move || {
+            let mut after: Option<(String, i64)> = None;
+            loop {
+                let mut query = Vec::new();
+                if let Some((dataset, seq)) = &after {
+                    query.push(("dataset", dataset.clone()));
+                    query.push(("seq", seq.to_string()));
+                }
+                let page: Result<Vec<SyncItem>> = fetcher.get("/v1/items", &query);
+                let done = match &page {
+                    Ok(p) => match p.last() {
+                        Some(last) => {
+                            after = Some((last.dataset.clone(), last.seq));
+                            false
+                        }
+                        None => true,
+                    },
+                    Err(_) => true,
+                };
+                // The inserter stopped (an error of its own): nothing more to fetch for.
+                if tx.send(page).is_err() || done {
+                    return;
+                }
+            }
+        });
+        project.insert_replica_item_pages(|| match rx.recv() {
+            Ok(Ok(page)) if page.is_empty() => Ok(None),
+            Ok(Ok(page)) => Ok(Some(page)),
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(SyncError::Invalid(
+                "the team service's items stopped arriving".into(),
+            )),
+        })
+    });
+    if let Err(e) = inserted {
+        // As before the pages overlapped: a join whose items did not arrive leaves no file
+        // behind (the transaction left it empty), so trying again is not refused.
+        drop(project);
+        for suffix in ["", "-wal", "-shm"] {
+            let mut p = path.as_os_str().to_owned();
+            p.push(suffix);
+            let _ = std::fs::remove_file(p);
+        }
+        return Err(e);
+    }
     project.sync_set("team", &link.url)?;
     project.sync_set("team_pin", &link.pin)?;
     project.sync_set("member", &joined.member)?;

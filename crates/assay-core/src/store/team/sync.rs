@@ -453,57 +453,83 @@ impl Project {
     /// Makes this (empty) project a replica's start: datasets and items with their originals,
     /// each original keeping its team uid. One transaction.
     pub fn insert_replica_items(&mut self, items: &[SyncItem]) -> Result<()> {
+        let mut pages = std::iter::once(items);
+        self.insert_replica_item_pages(|| Ok::<_, Error>(pages.next()))
+    }
+
+    /// As `insert_replica_items`, with the items arriving in pages (in (dataset, seq) order)
+    /// from `next_page` until it returns None, so a join can insert one page while the next is
+    /// on its way. One transaction: an error from `next_page` leaves the project empty.
+    pub fn insert_replica_item_pages<P: AsRef<[SyncItem]>, E: From<Error>>(
+        &mut self,
+        mut next_page: impl FnMut() -> std::result::Result<Option<P>, E>,
+    ) -> std::result::Result<(), E> {
         let tx = self
             .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(Error::from)?;
         {
-            let mut datasets: std::collections::HashMap<String, i64> = Default::default();
             let mut writer = ItemWriter::new(&tx)?;
             let mut dict_id = crate::store::packed::next_dict_id(&tx)?;
-            // Each dataset's originals are packed as its import packed them on the lead's
-            // machine: a dictionary from its first batch.
-            for run in items.chunk_by(|a, b| a.dataset == b.dataset) {
-                let ds = match datasets.get(&run[0].dataset) {
-                    Some(id) => *id,
-                    None => {
-                        let first = &run[0];
-                        let id = crate::store::items::datasets::insert(
-                            &tx,
-                            &first.dataset,
-                            &first.layout,
-                            None,
-                        )?;
-                        datasets.insert(first.dataset.clone(), id);
-                        id
+            let mut datasets: std::collections::HashMap<String, i64> = Default::default();
+            // The dataset being inserted and its packing: each dataset's originals are packed
+            // as its import packed them on the lead's machine, a dictionary from its first
+            // batch, whichever page that batch arrived in.
+            let mut current: Option<(String, i64, crate::store::packed::ImportPacking)> = None;
+            while let Some(page) = next_page()? {
+                for run in page.as_ref().chunk_by(|a, b| a.dataset == b.dataset) {
+                    let first = &run[0];
+                    if current.as_ref().map(|c| c.0.as_str()) != Some(first.dataset.as_str()) {
+                        let id = match datasets.get(&first.dataset) {
+                            Some(id) => *id,
+                            None => {
+                                let id = crate::store::items::datasets::insert(
+                                    &tx,
+                                    &first.dataset,
+                                    &first.layout,
+                                    None,
+                                )?;
+                                datasets.insert(first.dataset.clone(), id);
+                                id
+                            }
+                        };
+                        current = Some((
+                            first.dataset.clone(),
+                            id,
+                            crate::store::packed::ImportPacking::new(dict_id),
+                        ));
                     }
-                };
-                let mut packing = crate::store::packed::ImportPacking::new(dict_id);
-                for batch in run.chunks(1000) {
-                    let mut rows = batch
-                        .iter()
-                        .map(|it| {
-                            let content: ItemContent =
-                                serde_json::from_str(&it.original).map_err(|e| {
-                                    Error::Invalid(format!("{} / {}: {e}", it.dataset, it.ext_id))
-                                })?;
-                            ItemRow::new(NewItem {
-                                ext_id: it.ext_id.clone(),
-                                content,
+                    let (_, ds, packing) = current.as_mut().expect("set above");
+                    for batch in run.chunks(1000) {
+                        let mut rows = batch
+                            .iter()
+                            .map(|it| {
+                                let content: ItemContent = serde_json::from_str(&it.original)
+                                    .map_err(|e| {
+                                        Error::Invalid(format!(
+                                            "{} / {}: {e}",
+                                            it.dataset, it.ext_id
+                                        ))
+                                    })?;
+                                ItemRow::new(NewItem {
+                                    ext_id: it.ext_id.clone(),
+                                    content,
+                                })
                             })
-                        })
-                        .collect::<Result<Vec<_>>>()?;
-                    if let Some(dict) = pack_rows(&mut packing, &mut rows)? {
-                        crate::store::packed::save_dict(&tx, &dict)?;
-                        dict_id += 1;
-                    }
-                    for (it, row) in batch.iter().zip(rows) {
-                        writer.insert_row(ds, it.seq, row, Some(&it.original_uid))?;
+                            .collect::<Result<Vec<_>>>()?;
+                        if let Some(dict) = pack_rows(packing, &mut rows)? {
+                            crate::store::packed::save_dict(&tx, &dict)?;
+                            dict_id += 1;
+                        }
+                        for (it, row) in batch.iter().zip(rows) {
+                            writer.insert_row(*ds, it.seq, row, Some(&it.original_uid))?;
+                        }
                     }
                 }
             }
             writer.finish()?;
         }
-        tx.commit()?;
+        tx.commit().map_err(Error::from)?;
         Ok(())
     }
 
