@@ -275,6 +275,26 @@ pub fn generate() -> String {
             quote(&values).join(", ")
         ));
     }
+    // The seeds' presets as the run form fills them in (the engine checks them again).
+    s.push_str(
+        "export type ProtocolPreset = { runs: number; variants: readonly string[]; scorers: readonly Scorer[]; needs_judge: boolean; unparsed: string };\n",
+    );
+    s.push_str("export const PROTOCOL_PRESETS: Readonly<Record<string, ProtocolPreset>> = {\n");
+    for p in assay_core::EvalProtocol::ALL {
+        let preset = assay_eval::protocol::preset(p);
+        let variants: Vec<&str> = preset.variants.iter().map(|v| v.as_str()).collect();
+        let scorers: Vec<&str> = preset.scorers.iter().map(|v| v.as_str()).collect();
+        s.push_str(&format!(
+            "  '{}': {{ runs: {}, variants: [{}], scorers: [{}], needs_judge: {}, unparsed: '{}' }},\n",
+            p.as_str(),
+            preset.runs,
+            quote(&variants).join(", "),
+            quote(&scorers).join(", "),
+            preset.needs_judge,
+            preset.unparsed.label()
+        ));
+    }
+    s.push_str("};\n");
     s.push('\n');
     s.push_str("export const commands = {\n");
     for c in commands() {

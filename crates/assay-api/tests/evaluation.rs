@@ -85,6 +85,7 @@ async fn a_run_from_the_app_then_an_answer_fix_rescored_without_a_request() {
         scorer: None,
         template: None,
         judge: None,
+        protocol: None,
     };
     let est = s.estimate_eval(run.clone()).unwrap();
     assert_eq!(est.requests, 24, "12 items x 2 versions, before any cache");
@@ -237,6 +238,7 @@ async fn the_dashboard_breaks_grounding_and_distractors_down() {
         scorer: None,
         template: None,
         judge: None,
+        protocol: None,
     };
     let boxes = EvalForm {
         datasets: vec!["crag-mini".into()],
@@ -268,6 +270,29 @@ async fn the_dashboard_breaks_grounding_and_distractors_down() {
         .unwrap_err()
         .message
         .contains("judge model"));
+    // A form that names a protocol follows it, or is refused with what differs.
+    let departs = EvalForm {
+        protocol: Some("vague".into()),
+        runs: 2,
+        ..choice.clone()
+    };
+    let why = s.estimate_eval(departs).unwrap_err().message;
+    assert!(why.contains("vague protocol") && why.contains("1 run"), "{why}");
+    let unknown = EvalForm {
+        protocol: Some("mmbench".into()),
+        ..choice.clone()
+    };
+    assert!(s
+        .estimate_eval(unknown)
+        .unwrap_err()
+        .message
+        .contains("unknown protocol"));
+    let follows = EvalForm {
+        protocol: Some("vague".into()),
+        scorer: Some("choice".into()),
+        ..choice.clone()
+    };
+    assert!(s.estimate_eval(follows).unwrap().requests > 0);
     jobs.start(path, named).unwrap().await;
     assert!(jobs.status().error.is_none(), "{:?}", jobs.status());
     let stages = s.stage_table("after".into()).unwrap();

@@ -17,6 +17,20 @@ crate::named_enum! {
 }
 
 crate::named_enum! {
+    /// A seed's evaluation protocol as a named preset: which prompts, scorers, runs and
+    /// variants make its numbers, and how its table reads them (docs/PROTOCOLS.md). A run
+    /// records the one it was made under, and the table never compares runs of different ones.
+    #[derive(PartialOrd, Ord)]
+    #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+    pub enum EvalProtocol {
+        Jammeval = "jammeval",
+        HaeraeVision = "haerae-vision",
+        CragMm = "crag-mm",
+        Vague = "vague",
+    }
+}
+
+crate::named_enum! {
     /// The six JAMMEval refinement operations; every item ends a pass with exactly one.
     #[derive(PartialOrd, Ord)]
     #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

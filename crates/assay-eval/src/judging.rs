@@ -316,6 +316,7 @@ pub fn record_checklist_judgements(
         template: "default".into(),
         scorer: ScorerKind::ChecklistJudge.as_str().into(),
         source: "recorded".into(),
+        protocol: None,
     };
     Ok(project.record_run(&key, &results, "complete")?)
 }

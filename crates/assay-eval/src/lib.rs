@@ -16,6 +16,7 @@ pub mod model;
 pub mod panel;
 pub mod predictions;
 pub mod prompt;
+pub mod protocol;
 pub mod rescore;
 pub mod scorers;
 pub mod stage_table;

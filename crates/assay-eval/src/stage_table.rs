@@ -253,6 +253,7 @@ pub fn stage_table(
                         template: r.template,
                         scorer: r.scorer,
                         source: r.source,
+                        preset: r.protocol,
                     },
                 };
                 runs.entry((r.model, column)).or_default().push(r.id);

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::Version;
 use crate::error::{EvalError, Result};
 use crate::prompt::Variant;
+use crate::protocol::UnparsedRule;
 use assay_core::stats::{mean, paired_bootstrap, spearman, std_pop, std_sample, PairedIntervals};
 use assay_core::store::Outcome;
 use assay_core::Project;
@@ -200,6 +201,16 @@ pub struct Protocol {
     pub template: String,
     pub scorer: String,
     pub source: String,
+    /// The named protocol (a seed's preset) the runs were made under; None: by hand. It also
+    /// says how the row counts unparsed replies (`UnparsedRule`).
+    #[serde(default)]
+    pub preset: Option<String>,
+}
+
+impl Protocol {
+    pub fn unparsed_rule(&self) -> UnparsedRule {
+        UnparsedRule::of(self.preset.as_deref())
+    }
 }
 
 /// One model on one side of the table.
@@ -300,6 +311,9 @@ pub(crate) fn item_set(
 pub(crate) struct RunScores {
     pub(crate) score: Vec<f64>,
     pub(crate) state: Vec<Option<Outcome>>,
+    /// Item i has a reading: scored or hedged, or unparsed and then scored by a person. A
+    /// protocol that leaves unparsed replies out divides by these.
+    pub(crate) valid: Vec<bool>,
     /// The scorer versions of the results counted here.
     versions: Vec<i64>,
 }
@@ -309,6 +323,7 @@ pub(crate) fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Resul
     let mut out = RunScores {
         score: vec![0.0; n],
         state: vec![None; n],
+        valid: vec![false; n],
         versions: Vec::new(),
     };
     for r in project.run_results(run_id)? {
@@ -332,6 +347,7 @@ pub(crate) fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Resul
         if r.outcome != Outcome::Error {
             out.score[i] = r.score.unwrap_or(0.0);
         }
+        out.valid[i] = matches!(r.outcome, Outcome::Scored | Outcome::Hedged);
     }
     for (item, score) in project.run_overrules(run_id)? {
         if let Some(&i) = set.pos.get(&item) {
@@ -340,6 +356,7 @@ pub(crate) fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Resul
                 Some(Outcome::Scored | Outcome::Unparsed | Outcome::Hedged)
             ) {
                 out.score[i] = score;
+                out.valid[i] = true;
             }
         }
     }
@@ -389,6 +406,7 @@ fn side_runs(
             template: r.template,
             scorer: r.scorer,
             source: r.source,
+            preset: r.protocol,
         };
         out.entry(protocol)
             .or_default()
@@ -458,15 +476,27 @@ pub fn rank_correlation(before_means: &[f64], after_means: &[f64]) -> Option<f64
     spearman(before_means, after_means).filter(|x| x.is_finite())
 }
 
-/// A side's statistics over the items at positions `idx`.
-fn side_stats(scores: &SideScores, idx: &[usize], models: &[String], spread: Spread) -> SideStats {
-    let n = idx.len().max(1) as f64;
+/// A side's statistics over the items at positions `idx`: each run's accuracy over them, or
+/// over those it has a reading for when the row's protocol leaves unparsed replies out.
+fn side_stats(
+    scores: &SideScores,
+    idx: &[usize],
+    models: &[String],
+    spread: Spread,
+    rule: UnparsedRule,
+) -> SideStats {
     let mut per_model = Vec::new();
     for m in models {
         let rs = &scores[m];
         let runs: Vec<f64> = rs
             .iter()
-            .map(|r| idx.iter().map(|&i| r.score[i]).sum::<f64>() / n)
+            .map(|r| {
+                let counted: Vec<usize> = match rule {
+                    UnparsedRule::CountedWrong => idx.to_vec(),
+                    UnparsedRule::LeftOut => idx.iter().copied().filter(|&i| r.valid[i]).collect(),
+                };
+                counted.iter().map(|&i| r.score[i]).sum::<f64>() / counted.len().max(1) as f64
+            })
             .collect();
         let count = |state: Option<Outcome>| -> i64 {
             rs.iter()
@@ -504,22 +534,29 @@ fn side_stats(scores: &SideScores, idx: &[usize], models: &[String], spread: Spr
 }
 
 /// Item i's score per model (the mean over that model's runs), keyed by item id.
+/// Under a protocol that leaves unparsed replies out, the mean is over the runs with a
+/// reading, and an item some model never read is left out of the intervals.
 fn item_matrix(
     scores: &SideScores,
     set: &ItemSet,
     idx: &[usize],
     models: &[String],
+    rule: UnparsedRule,
 ) -> HashMap<i64, Vec<f64>> {
     idx.iter()
-        .map(|&i| {
+        .filter_map(|&i| {
             let row = models
                 .iter()
                 .map(|m| {
-                    let rs = &scores[m];
-                    rs.iter().map(|r| r.score[i]).sum::<f64>() / rs.len() as f64
+                    let counted: Vec<f64> = scores[m]
+                        .iter()
+                        .filter(|r| rule == UnparsedRule::CountedWrong || r.valid[i])
+                        .map(|r| r.score[i])
+                        .collect();
+                    mean(&counted)
                 })
-                .collect();
-            (set.ids[i], row)
+                .collect::<Option<Vec<f64>>>()?;
+            Some((set.ids[i], row))
         })
         .collect()
 }
@@ -578,10 +615,11 @@ fn compare(
             if ia.is_empty() || ib.is_empty() {
                 continue;
             }
-            let before = side_stats(&sa, &ia, &names, opts.spread);
-            let after = side_stats(&sb, &ib, &names, opts.spread);
-            let ma = item_matrix(&sa, &set_a, &ia, &names);
-            let mb = item_matrix(&sb, &set_b, &ib, &names);
+            let rule = protocol.unparsed_rule();
+            let before = side_stats(&sa, &ia, &names, opts.spread, rule);
+            let after = side_stats(&sb, &ib, &names, opts.spread, rule);
+            let ma = item_matrix(&sa, &set_a, &ia, &names, rule);
+            let mb = item_matrix(&sb, &set_b, &ib, &names, rule);
             let mut union: Vec<i64> = ma.keys().chain(mb.keys()).copied().collect();
             union.sort_unstable();
             union.dedup();
@@ -689,6 +727,7 @@ fn headers(rows: &[TableRow]) -> Vec<String> {
     vec![
         "Dataset".into(),
         "Group".into(),
+        "Protocol".into(),
         "Template".into(),
         "Scorer".into(),
         "Source".into(),
@@ -731,6 +770,7 @@ fn cells(r: &TableRow) -> Vec<String> {
     vec![
         r.dataset.clone(),
         r.group.clone().unwrap_or_else(|| "all".into()),
+        protocol_label(&r.protocol),
         r.protocol.template.clone(),
         scorer_label(&r.protocol.scorer, &r.scorer_versions),
         r.protocol.source.clone(),
@@ -761,6 +801,15 @@ fn cells(r: &TableRow) -> Vec<String> {
         format!("{}/{}", r.before.errors, r.after.errors),
         format!("{}/{}", r.before.missing, r.after.missing),
     ]
+}
+
+/// The row's protocol and how it counted unparsed replies: "vague (unparsed left out)", or
+/// "by hand".
+pub fn protocol_label(p: &Protocol) -> String {
+    match &p.preset {
+        Some(name) => format!("{name} ({})", p.unparsed_rule().label()),
+        None => "by hand".into(),
+    }
 }
 
 /// A scorer with the versions of its rules that made a row: "choice v2", "choice v1+v2".

@@ -338,6 +338,7 @@ mod tests {
             created_at: "t".into(),
             finished_at: "t".into(),
             author: None,
+            protocol: None,
             items: vec![],
             responses: vec![],
         };

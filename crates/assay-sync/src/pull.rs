@@ -128,7 +128,7 @@ impl Table {
             Table::Runs => {
                 "SELECT r.seq, r.snapshot, r.origin, r.model, m.config::text AS config, r.dataset, r.version,
                         r.variant, r.run_index, r.template, r.scorer, r.source, r.status,
-                        r.created_at, r.finished_at, r.author
+                        r.created_at, r.finished_at, r.author, r.protocol
                  FROM runs r LEFT JOIN models m ON m.name = r.model
                                                AND m.author IS NOT DISTINCT FROM r.author
                  WHERE r.seq > $1 ORDER BY r.seq LIMIT $2"
@@ -745,6 +745,7 @@ fn read_run(db: &mut Client, r: &Row) -> Result<SyncRun> {
         status: col(r, "status")?,
         created_at: col(r, "created_at")?,
         finished_at: col(r, "finished_at")?,
+        protocol: col(r, "protocol")?,
         author,
         items,
         responses,

@@ -368,8 +368,8 @@ pub fn write_runs(
             let row = tx.query_opt(
                 "INSERT INTO runs (snapshot, origin, model, dataset, version, variant, run_index,
                                    template, scorer, source, status, created_at, finished_at,
-                                   author)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                                   author, protocol)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
                  ON CONFLICT (snapshot) DO NOTHING RETURNING seq",
                 &[
                     &snapshot,
@@ -386,6 +386,7 @@ pub fn write_runs(
                     &run.created_at,
                     &run.finished_at,
                     &author,
+                    &run.protocol,
                 ],
             )?;
             if row.is_some() {

@@ -6,7 +6,7 @@ use postgres::GenericClient;
 use crate::connect::connect;
 use crate::Result;
 
-pub(crate) const SCHEMA: [&str; 11] = [
+pub(crate) const SCHEMA: [&str; 12] = [
     include_str!("../../../migrations/postgres/0001_team.sql"),
     include_str!("../../../migrations/postgres/0002_runs.sql"),
     include_str!("../../../migrations/postgres/0003_comments_rounds.sql"),
@@ -18,6 +18,7 @@ pub(crate) const SCHEMA: [&str; 11] = [
     include_str!("../../../migrations/postgres/0009_work_not_tags.sql"),
     include_str!("../../../migrations/postgres/0010_service.sql"),
     include_str!("../../../migrations/postgres/0011_quota_and_sizes.sql"),
+    include_str!("../../../migrations/postgres/0012_run_protocols.sql"),
 ];
 
 /// The steps a database has applied.

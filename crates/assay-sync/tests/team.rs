@@ -308,6 +308,7 @@ fn three_replicas_edit_review_and_sign_off(cluster: &Cluster, dir: &Path) {
             template: "default".into(),
             scorer: "exact".into(),
             source: "recorded".into(),
+            protocol: None,
         };
         let results: Vec<assay_core::store::evaluation::runs::RecordedResult> =
             ["jg-001", "jg-004"]

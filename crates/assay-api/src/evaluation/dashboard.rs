@@ -39,6 +39,9 @@ pub struct DashboardRow {
     /// The scorer with the versions of its rules that made the numbers ("choice v2").
     pub scorer_label: String,
     pub source: String,
+    /// The protocol that made the row and how it counted unparsed replies ("vague (unparsed
+    /// left out)", or "by hand"): rows of different protocols are never compared.
+    pub protocol: String,
     pub items_before: u64,
     pub items_after: u64,
     pub accuracy_before: f64,
@@ -248,6 +251,7 @@ pub fn dashboard_vs(
             scorer: r.protocol.scorer.clone(),
             scorer_label: assay_eval::table::scorer_label(&r.protocol.scorer, &r.scorer_versions),
             source: r.protocol.source.clone(),
+            protocol: assay_eval::table::protocol_label(&r.protocol),
             unparsed_before: r.before.unparsed as u64,
             unparsed_after: r.after.unparsed as u64,
             hedged_before: r.before.hedged as u64,

@@ -35,6 +35,10 @@ pub struct EvalForm {
     /// The judge model for judge scorers (and identification's non-exact names).
     #[serde(default)]
     pub judge: Option<String>,
+    /// A seed's protocol ("jammeval", "haerae-vision", "crag-mm", "vague"): the form must
+    /// follow it (`assay_eval::protocol::check`), and its runs record it.
+    #[serde(default)]
+    pub protocol: Option<String>,
 }
 
 impl EvalForm {
@@ -72,7 +76,20 @@ impl EvalForm {
                 "this scorer needs a judge model: pick one under judge",
             ));
         }
-        Ok(EvalRequest {
+        let protocol = match self.protocol.as_deref().filter(|p| !p.is_empty()) {
+            None => None,
+            Some(name) => Some(assay_core::EvalProtocol::parse(name).ok_or_else(|| {
+                ApiError::new(
+                    "invalid",
+                    format!(
+                        "unknown protocol {name:?}; one of {}",
+                        assay_core::EvalProtocol::NAMES.join(", ")
+                    ),
+                )
+            })?),
+        };
+        let req = EvalRequest {
+            protocol,
             scorer,
             judge,
             template: self
@@ -93,7 +110,9 @@ impl EvalForm {
                 .filter_map(|v| Variant::parse(v))
                 .collect(),
             runs: self.runs,
-        })
+        };
+        assay_eval::protocol::check(&req).map_err(|e| ApiError::new("invalid", e.to_string()))?;
+        Ok(req)
     }
 }
 
@@ -438,6 +457,7 @@ impl Session {
             v
         };
         let (scorer, judge) = match latest.run.scorer.split_once('+') {
+            Some(("auto", j)) => (None, Some(j.to_string())),
             Some((s, j)) => (Some(s.to_string()), Some(j.to_string())),
             None if latest.run.scorer == "auto" => (None, None),
             None => (Some(latest.run.scorer.clone()), None),
@@ -456,6 +476,7 @@ impl Session {
             scorer,
             template: (latest.run.template != "default").then(|| latest.run.template.clone()),
             judge,
+            protocol: latest.run.protocol.clone(),
         })
     }
 

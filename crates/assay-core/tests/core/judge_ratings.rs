@@ -20,6 +20,7 @@ fn judged_run(p: &mut Project, scorer: &str, scores: &[f64], response: &str) -> 
         template: "default".into(),
         scorer: scorer.into(),
         source: "recorded".into(),
+        protocol: None,
     };
     let ids = p.item_ext_ids(ds).unwrap();
     let results: Vec<RecordedResult> = scores

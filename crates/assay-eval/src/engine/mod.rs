@@ -48,6 +48,9 @@ pub struct EvalRequest {
     pub scorer: Option<ScorerKind>,
     /// The judge model for judge scorers.
     pub judge: Option<String>,
+    /// The named protocol the request follows (`protocol::check` holds it to it); its runs
+    /// record it.
+    pub protocol: Option<assay_core::EvalProtocol>,
 }
 
 impl Default for EvalRequest {
@@ -61,6 +64,7 @@ impl Default for EvalRequest {
             template: "default".into(),
             scorer: None,
             judge: None,
+            protocol: None,
         }
     }
 }
@@ -122,6 +126,7 @@ pub async fn run_eval(
     progress: ProgressFn,
     cancel: CancelToken,
 ) -> Result<EvalSummary> {
+    crate::protocol::check(req)?;
     let project = Project::open(path)?;
     let models: Vec<StoredModel> = req
         .models
@@ -147,6 +152,10 @@ pub async fn run_eval(
     // different judges (or none) are different measurements: the judge is in the run's key.
     let scorer_label = match (req.scorer, &req.judge) {
         (Some(ScorerKind::Identification), Some(j)) => format!("identification+{j}"),
+        // JAMMEval's short answers are judged: its runs by different judges differ too.
+        (None, Some(j)) if req.protocol == Some(assay_core::EvalProtocol::Jammeval) => {
+            format!("auto+{j}")
+        }
         (s, _) => s.map_or("auto", |s| s.as_str()).to_string(),
     };
 

@@ -52,6 +52,8 @@ pub(super) struct Plan {
     /// Of those, each model's (index into the request's models).
     pub(super) targets_per_model: Vec<usize>,
     datasets: Vec<DatasetWork>,
+    /// Picks the scorer of an item when the request names none.
+    protocol: Option<assay_core::EvalProtocol>,
 }
 
 struct DatasetWork {
@@ -107,6 +109,7 @@ pub(super) fn plan(
         total: 0,
         targets_per_model: vec![0; models.len()],
         datasets: Vec::new(),
+        protocol: req.protocol,
     };
     for ds in &req.datasets {
         let ds_id = project.dataset_by_name(ds)?.id;
@@ -127,6 +130,7 @@ pub(super) fn plan(
                             template: template_label.to_string(),
                             scorer: scorer_label.into(),
                             source: "live".into(),
+                            protocol: req.protocol,
                         })?;
                         plan.run_ids.push(run_id);
                         plan.run_models.insert(run_id, mi);
@@ -184,6 +188,7 @@ impl Plan {
                 .collect(),
             scorer,
             template,
+            protocol: self.protocol,
         };
         for ds in &self.datasets {
             let mut next = vec![0usize; ds.versions.len()];
@@ -251,6 +256,7 @@ struct Request<'a> {
     ctxs: Vec<Arc<ScoreContext>>,
     scorer: Option<ScorerKind>,
     template: &'a Option<(String, String)>,
+    protocol: Option<assay_core::EvalProtocol>,
 }
 
 /// The jobs of one chunk of items, merged by request key, and its skipped targets.
@@ -275,7 +281,7 @@ impl Request<'_> {
         let variant = run.variant;
         let scorer = self
             .scorer
-            .unwrap_or_else(|| ScorerKind::default_for(content.format));
+            .unwrap_or_else(|| crate::protocol::default_scorer(self.protocol, content.format));
         let question: Arc<str> = variant
             .question(&content)
             .map_or(Arc::from(content.question.as_str()), |q| {

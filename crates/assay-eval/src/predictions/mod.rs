@@ -183,6 +183,7 @@ pub fn import_predictions(
             template: "recorded".into(),
             scorer: scorer_label.into(),
             source: "recorded".into(),
+            protocol: None,
         },
         &results,
         if judged_later { "pending" } else { "complete" },

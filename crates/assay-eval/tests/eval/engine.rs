@@ -937,3 +937,130 @@ async fn cost_prices_each_models_tokens_at_its_own_rates() {
     assert!((dear.cost.unwrap() - want(&dear, 10.0, 20.0)).abs() < 1e-12);
     assert!((s.cost.unwrap() - cheap.cost.unwrap() - dear.cost.unwrap()).abs() < 1e-12);
 }
+
+/// A run made under a protocol records it; the table keeps it in its own row, counts unparsed
+/// replies as that protocol does (VAGUE: over the valid replies), and a request that departs
+/// from the protocol, or claims a run another protocol made, is refused.
+#[tokio::test]
+async fn a_protocol_is_recorded_with_its_runs_and_decides_how_the_table_counts() {
+    use assay_core::EvalProtocol;
+    use assay_eval::table::{before_after_table, protocol_label, TableOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 0, 8);
+    // Four letters right, two wrong, two that name no option at all.
+    let mut rules = Vec::new();
+    for i in 0..8 {
+        let reply = match i {
+            0..=3 => "B",
+            4 | 5 => "A",
+            _ => "I cannot tell from the picture.",
+        };
+        rules.push(Rule::always(&format!("m{i} "), Reply::Text(reply.into())));
+    }
+    let stub = StubServer::start(StubConfig {
+        rules,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "m", vec![stub.url.clone()], |_| {});
+    add_model(&path, "n", vec![stub.url.clone()], |_| {});
+
+    // Departing from the preset is refused before anything is sent.
+    let mut wrong =
+        assay_eval::protocol::request(EvalProtocol::Vague, vec!["m".into()], vec!["set".into()]);
+    wrong.runs = 3;
+    let err = run_eval(&path, &wrong, Arc::new(|_| {}), CancelToken::new())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("vague protocol") && err.contains("1 run"),
+        "{err}"
+    );
+    assert_eq!(stub.requests(), 0);
+
+    let vague = assay_eval::protocol::request(
+        EvalProtocol::Vague,
+        vec!["m".into(), "n".into()],
+        vec!["set".into()],
+    );
+    let s = eval(&path, &vague).await;
+    assert_eq!(s.progress.errors, 0);
+    // The same measurement by hand (choice, one run): its numbers count unparsed as wrong.
+    let mut by_hand = request(&["m", "n"], 1);
+    by_hand.scorer = Some(assay_eval::ScorerKind::Choice);
+    by_hand.template = "default".into();
+    eval(&path, &by_hand).await;
+
+    let p = Project::open(&path).unwrap();
+    let recorded: Vec<Option<String>> = p
+        .connection()
+        .prepare("SELECT DISTINCT protocol FROM runs ORDER BY protocol")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    // The run made by hand has the preset's key, so it is the preset's run: one protocol.
+    assert_eq!(recorded, vec![Some("vague".to_string())]);
+
+    let rows = before_after_table(
+        &p,
+        &["set".into()],
+        assay_eval::Variant::Original,
+        &TableOptions {
+            bootstrap: 0,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let row = &rows[0];
+    assert_eq!(protocol_label(&row.protocol), "vague (unparsed left out)");
+    // 4 right of 6 valid replies (the paper's denominator), not 4 of 8.
+    assert!(
+        (row.before.accuracy - 4.0 / 6.0).abs() < 1e-12,
+        "{}",
+        row.before.accuracy
+    );
+    assert_eq!(
+        row.before.unparsed, 4,
+        "two unparsed per model, still listed"
+    );
+
+    // Another protocol never takes over a run this one made.
+    let mut jam =
+        assay_eval::protocol::request(EvalProtocol::Jammeval, vec!["m".into()], vec!["set".into()]);
+    jam.judge = Some("n".into());
+    jam.runs = 3;
+    // JAMMEval's label differs ("auto+n"), so its runs are its own, never vague's.
+    let s = eval(&path, &jam).await;
+    assert_eq!(s.progress.errors, 0);
+    let p = Project::open(&path).unwrap();
+    let jam_runs: i64 = p
+        .connection()
+        .query_row(
+            "SELECT count(*) FROM runs WHERE protocol = 'jammeval' AND scorer = 'auto+n'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(jam_runs, 6, "three runs on each version");
+    let key = assay_core::store::RunKey {
+        model_id: p
+            .connection()
+            .query_row("SELECT id FROM models WHERE name = 'm'", [], |r| r.get(0))
+            .unwrap(),
+        dataset_id: p.dataset_by_name("set").unwrap().id,
+        version: Version::Before,
+        variant: "original".into(),
+        run_index: 1,
+        template: "default".into(),
+        scorer: "choice".into(),
+        source: "live".into(),
+        protocol: Some(EvalProtocol::CragMm),
+    };
+    let err = p.ensure_run(&key).unwrap_err().to_string();
+    assert!(err.contains("vague") && err.contains("crag-mm"), "{err}");
+}

@@ -107,6 +107,7 @@ pub fn recorded_run(p: &mut Project, model: &str, scorer: &str, scores: &[(&str,
         template: "default".into(),
         scorer: scorer.into(),
         source: "recorded".into(),
+        protocol: None,
     };
     let results: Vec<_> = scores
         .iter()

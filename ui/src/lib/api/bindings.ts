@@ -203,7 +203,12 @@ group: string | null, scorer: string,
 /**
  * The scorer with the versions of its rules that made the numbers ("choice v2").
  */
-scorer_label: string, source: string, items_before: number, items_after: number, accuracy_before: number, accuracy_after: number, delta: number, rank_correlation: number | null, models: Array<ModelPair>, 
+scorer_label: string, source: string, 
+/**
+ * The protocol that made the row and how it counted unparsed replies ("vague (unparsed
+ * left out)", or "by hand"): rows of different protocols are never compared.
+ */
+protocol: string, items_before: number, items_after: number, accuracy_before: number, accuracy_after: number, delta: number, rank_correlation: number | null, models: Array<ModelPair>, 
 /**
  * Unparsed and hedged responses on each side (counted as misses).
  */
@@ -259,7 +264,12 @@ template: string | null,
 /**
  * The judge model for judge scorers (and identification's non-exact names).
  */
-judge: string | null, };
+judge: string | null, 
+/**
+ * A seed's protocol ("jammeval", "haerae-vision", "crag-mm", "vague"): the form must
+ * follow it (`assay_eval::protocol::check`), and its runs record it.
+ */
+protocol: string | null, };
 
 export type EvalStatus = { running: boolean, total: number, done: number, sent: number, cached: number, errors: number, prompt_tokens: number, completion_tokens: number, elapsed_secs: number, 
 /**
@@ -685,7 +695,11 @@ no_rescore: string | null,
  */
 replicas: Array<ReplicaRecord>, };
 
-export type RunRow = { id: number, model: string, dataset: string, version: string, variant: string, run_index: number, template: string, scorer: string, source: string, status: string, };
+export type RunRow = { id: number, model: string, dataset: string, version: string, variant: string, run_index: number, template: string, scorer: string, source: string, status: string, 
+/**
+ * The named protocol it was made under (`EvalProtocol`'s name), if any.
+ */
+protocol: string | null, };
 
 export type SavedView = { id: number, name: string, filter: Filter, 
 /**
@@ -878,6 +892,13 @@ export const BUILTIN_TEMPLATES: readonly string[] = ['crag-mm/whole', 'crag-mm/v
 export const FAILURE_TAGS: readonly string[] = ['perception', 'ocr', 'reasoning', 'knowledge', 'judge', 'annotation', 'refusal'];
 export const VERSIONS: readonly string[] = ['before', 'after'];
 export const CRITERION_ISSUES: readonly CriterionIssue[] = ['not_grounded', 'unverifiable'];
+export type ProtocolPreset = { runs: number; variants: readonly string[]; scorers: readonly Scorer[]; needs_judge: boolean; unparsed: string };
+export const PROTOCOL_PRESETS: Readonly<Record<string, ProtocolPreset>> = {
+  'jammeval': { runs: 3, variants: ['original'], scorers: [], needs_judge: true, unparsed: 'unparsed counted wrong' },
+  'haerae-vision': { runs: 3, variants: ['original', 'explicit'], scorers: ['checklist_judge'], needs_judge: true, unparsed: 'unparsed left out' },
+  'crag-mm': { runs: 3, variants: ['original', 'highlight', 'gt_crop', 'entity_given'], scorers: ['grounding', 'identification', 'soft_match'], needs_judge: false, unparsed: 'unparsed counted wrong' },
+  'vague': { runs: 1, variants: ['original'], scorers: ['choice'], needs_judge: false, unparsed: 'unparsed left out' },
+};
 
 export const commands = {
   appInfo: (): Promise<AppInfo> => invoke<AppInfo>('app_info'),

@@ -24,8 +24,9 @@ pub struct EvalArgs {
     /// The question variant (default: original).
     #[arg(long = "variant", value_parser = named::<Variant>(&Variant::NAMES))]
     pub variants: Vec<Variant>,
-    #[arg(long, default_value_t = 3)]
-    pub runs: u32,
+    /// Runs per model (default: 3, or the protocol's).
+    #[arg(long)]
+    pub runs: Option<u32>,
     #[arg(long, default_value = "default")]
     pub template: String,
     /// The scorer (default: per answer format).
@@ -35,31 +36,38 @@ pub struct EvalArgs {
     /// match).
     #[arg(long)]
     pub judge: Option<String>,
+    /// A seed's protocol (docs/PROTOCOLS.md): fixes the runs, variants and scorers, and is
+    /// recorded with every run it makes; the table never compares runs of different protocols.
+    #[arg(long, value_parser = named::<assay_core::EvalProtocol>(&assay_core::EvalProtocol::NAMES))]
+    pub protocol: Option<assay_core::EvalProtocol>,
 }
 
 pub fn eval(ctx: &Ctx, a: EvalArgs) -> anyhow::Result<()> {
     let path = ctx.path()?.clone();
-    let versions = if a.versions.is_empty() {
-        vec![Version::Before, Version::After]
-    } else {
-        a.versions
+    // A protocol's own choices fill in what is not given; what is given must agree with it
+    // (the engine refuses a request that departs from its protocol).
+    let mut req = match a.protocol {
+        Some(p) => assay_eval::protocol::request(p, a.models, a.datasets),
+        None => EvalRequest {
+            models: a.models,
+            datasets: a.datasets,
+            ..Default::default()
+        },
     };
-    let variants = if a.variants.is_empty() {
-        vec![Variant::Original]
-    } else {
-        a.variants
-    };
-    let scorer = a.scorer;
-    let req = EvalRequest {
-        models: a.models,
-        datasets: a.datasets,
-        versions,
-        variants,
-        runs: a.runs,
-        template: a.template,
-        scorer,
-        judge: a.judge,
-    };
+    if !a.versions.is_empty() {
+        req.versions = a.versions;
+    }
+    if !a.variants.is_empty() {
+        req.variants = a.variants;
+    }
+    if let Some(runs) = a.runs {
+        req.runs = runs;
+    }
+    req.template = a.template;
+    if a.scorer.is_some() {
+        req.scorer = a.scorer;
+    }
+    req.judge = a.judge;
     let bar = output::job_bar(ctx.json, 0)?;
     let b2 = bar.clone();
     let progress = Arc::new(move |p: &assay_eval::EvalProgress| {

@@ -22,6 +22,11 @@ pub struct RunKey {
     pub scorer: String,
     /// "live" or "recorded".
     pub source: String,
+    /// The named protocol the run is made under, if any. Not part of the run's identity: the
+    /// fields above already fix what the preset chooses for a run, so a run made by hand with
+    /// the same fields is the same measurement, and takes the preset's name when resumed under
+    /// it. Two presets that would both claim one run are refused.
+    pub protocol: Option<crate::EvalProtocol>,
 }
 
 /// A run as listed.
@@ -38,6 +43,8 @@ pub struct RunRow {
     pub scorer: String,
     pub source: String,
     pub status: String,
+    /// The named protocol it was made under (`EvalProtocol`'s name), if any.
+    pub protocol: Option<String>,
 }
 
 /// A run with its counts, for `assay runs`.
@@ -302,7 +309,7 @@ pub struct PendingMiss {
     pub evidence: String,
 }
 
-const RUN_COLUMNS: &str = "r.id, m.name, d.name, r.version, r.variant, r.run_index, r.template, r.scorer, r.source, r.status";
+const RUN_COLUMNS: &str = "r.id, m.name, d.name, r.version, r.variant, r.run_index, r.template, r.scorer, r.source, r.status, r.protocol";
 
 fn run_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunRow> {
     Ok(RunRow {
@@ -316,6 +323,7 @@ fn run_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunRow> {
         scorer: r.get(7)?,
         source: r.get(8)?,
         status: r.get(9)?,
+        protocol: r.get(10)?,
     })
 }
 
@@ -545,20 +553,20 @@ impl Project {
         let rows = st.query_map([], |r| {
             Ok(RunSummary {
                 run: run_row(r)?,
-                items: r.get(10)?,
-                from_cache: r.get(11)?,
-                unparsed: r.get(12)?,
-                errors: r.get(13)?,
-                hedged: r.get(14)?,
+                items: r.get(11)?,
+                from_cache: r.get(12)?,
+                unparsed: r.get(13)?,
+                errors: r.get(14)?,
+                hedged: r.get(15)?,
                 scorer_versions: r
-                    .get::<_, String>(15)?
+                    .get::<_, String>(16)?
                     .split(',')
                     .filter_map(|v| v.parse().ok())
                     .collect(),
-                accuracy: r.get(16)?,
-                prompt_tokens: r.get(17)?,
-                completion_tokens: r.get(18)?,
-                duration_secs: r.get(19)?,
+                accuracy: r.get(17)?,
+                prompt_tokens: r.get(18)?,
+                completion_tokens: r.get(19)?,
+                duration_secs: r.get(20)?,
             })
         })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
@@ -723,14 +731,14 @@ impl Project {
             let run = run_row(r)?;
             Ok(ItemRunResult {
                 run,
-                outcome: r.get(10)?,
-                score: r.get(11)?,
-                parsed: r.get(12)?,
-                evidence: r.get(13)?,
-                error: r.get(14)?,
-                response: r.get(15)?,
-                overruled: r.get(16)?,
-                overrule_note: r.get(17)?,
+                outcome: r.get(11)?,
+                score: r.get(12)?,
+                parsed: r.get(13)?,
+                evidence: r.get(14)?,
+                error: r.get(15)?,
+                response: r.get(16)?,
+                overruled: r.get(17)?,
+                overrule_note: r.get(18)?,
                 criterion_overrules: Vec::new(),
                 failure_tags: Vec::new(),
             })
@@ -1022,15 +1030,36 @@ impl Project {
 }
 
 fn ensure_run(conn: &rusqlite::Connection, k: &RunKey) -> Result<i64> {
+    let protocol = k.protocol.map(|p| p.as_str());
     conn.execute(
-        "INSERT OR IGNORE INTO runs (model_id, dataset_id, version, variant, run_index, template, scorer, source, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        params![k.model_id, k.dataset_id, k.version.as_str(), k.variant, k.run_index, k.template, k.scorer, k.source, now()],
+        "INSERT OR IGNORE INTO runs (model_id, dataset_id, version, variant, run_index, template, scorer, source, created_at, protocol)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        params![k.model_id, k.dataset_id, k.version.as_str(), k.variant, k.run_index, k.template, k.scorer, k.source, now(), protocol],
     )?;
-    Ok(conn.query_row(
-        "SELECT id FROM runs WHERE model_id = ?1 AND dataset_id = ?2 AND version = ?3 AND variant = ?4
+    let (id, had): (i64, Option<String>) = conn.query_row(
+        "SELECT id, protocol FROM runs WHERE model_id = ?1 AND dataset_id = ?2 AND version = ?3 AND variant = ?4
          AND run_index = ?5 AND template = ?6 AND scorer = ?7",
         params![k.model_id, k.dataset_id, k.version.as_str(), k.variant, k.run_index, k.template, k.scorer],
-        |r| r.get(0),
-    )?)
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    match (had.as_deref(), protocol) {
+        (Some(had), Some(now)) if had != now => Err(Error::Invalid(format!(
+            "run {} ({} {} run {}, template {}, scorer {}) was made under the {had} protocol, not \
+             {now}: two protocols never share a run (choose another template or scorer)",
+            id,
+            k.version.as_str(),
+            k.variant,
+            k.run_index,
+            k.template,
+            k.scorer
+        ))),
+        (None, Some(now)) => {
+            conn.execute(
+                "UPDATE runs SET protocol = ?2 WHERE id = ?1",
+                params![id, now],
+            )?;
+            Ok(id)
+        }
+        _ => Ok(id),
+    }
 }

@@ -27,6 +27,10 @@ pub struct SyncRun {
     /// The member who published it (None on the way out: the team fills it in).
     #[serde(default)]
     pub author: Option<String>,
+    /// The named protocol it was made under (None: set up by hand, or published before runs
+    /// recorded one).
+    #[serde(default)]
+    pub protocol: Option<String>,
     pub items: Vec<SyncRunItem>,
     pub responses: Vec<SyncResponse>,
 }
@@ -78,7 +82,8 @@ impl Project {
         )?;
         let mut st = self.conn.prepare(&format!(
             "SELECT r.id, s.origin, m.name, m.config, d.name, r.version, r.variant, r.run_index,
-                    r.template, r.scorer, r.source, r.status, r.created_at, r.finished_at
+                    r.template, r.scorer, r.source, r.status, r.created_at, r.finished_at,
+                    r.protocol
              FROM runs r JOIN sync_runs s ON s.run_id = r.id JOIN models m ON m.id = r.model_id
              JOIN datasets d ON d.id = r.dataset_id
              WHERE {FINISHED} AND s.snapshot IS NOT r.finished_at ORDER BY r.id"
@@ -101,6 +106,7 @@ impl Project {
                         status: r.get(11)?,
                         created_at: r.get(12)?,
                         finished_at: r.get(13)?,
+                        protocol: r.get(14)?,
                         author: None,
                         items: Vec::new(),
                         responses: Vec::new(),
@@ -190,6 +196,19 @@ impl Project {
 
     /// Applies a run snapshot pulled from the team; false when this replica has it already.
     pub fn apply_pulled_run(&mut self, run: &SyncRun, seq: i64) -> Result<bool> {
+        if let Some(p) = &run.protocol {
+            if crate::EvalProtocol::parse(p).is_none() {
+                return Err(Error::Invalid(format!(
+                    "run {}: protocol {p:?} is none Assay knows ({})",
+                    run.origin,
+                    crate::EvalProtocol::ALL
+                        .iter()
+                        .map(|p| p.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+        }
         let tx = self.conn.savepoint()?;
         let known: Option<(i64, Option<String>, Option<String>)> = tx
             .query_row(
@@ -257,8 +276,8 @@ impl Project {
             Some((id, _, _)) => {
                 tx.execute("DELETE FROM run_items WHERE run_id = ?1", [id])?;
                 tx.execute(
-                    "UPDATE runs SET status = ?2, finished_at = ?3 WHERE id = ?1",
-                    params![id, run.status, run.finished_at],
+                    "UPDATE runs SET status = ?2, finished_at = ?3, protocol = ?4 WHERE id = ?1",
+                    params![id, run.status, run.finished_at, run.protocol],
                 )?;
                 id
             }
@@ -282,8 +301,8 @@ impl Project {
                 let index = taken.map_or(run.run_index, |t| t + 1);
                 tx.execute(
                     "INSERT INTO runs (model_id, dataset_id, version, variant, run_index, template,
-                                       scorer, source, status, created_at, finished_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                                       scorer, source, status, created_at, finished_at, protocol)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                     params![
                         model_id,
                         dataset_id,
@@ -295,7 +314,8 @@ impl Project {
                         run.source,
                         run.status,
                         run.created_at,
-                        run.finished_at
+                        run.finished_at,
+                        run.protocol
                     ],
                 )?;
                 let id = tx.last_insert_rowid();

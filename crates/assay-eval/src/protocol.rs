@@ -1,0 +1,298 @@
+//! The seeds' protocols as named presets (`--protocol`, docs/PROTOCOLS.md): what each fixes of
+//! an evaluation request, which scorer grades which answer format under it, and how a table
+//! counts the replies no rule could read. A run records the protocol it was made under, and
+//! the table keeps runs of different protocols in different rows.
+
+use serde::{Deserialize, Serialize};
+
+use assay_core::AnswerFormat;
+pub use assay_core::EvalProtocol;
+
+use crate::engine::EvalRequest;
+use crate::error::{EvalError, Result};
+use crate::prompt::{Variant, BUILTIN_TEMPLATES};
+use crate::scorers::ScorerKind;
+
+/// How a table counts a run's replies that no rule could read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnparsedRule {
+    /// As wrong answers (0), in the denominator: JAMMEval (a letter the regex cannot find is
+    /// wrong), CRAG-MM-Diagnostics (a box that cannot be read is no hit), and runs made by hand.
+    CountedWrong,
+    /// Out of the denominator: HAERAE-Vision's `score.py` leaves an unparsed judgement's cell
+    /// empty ("none") and averages the rest; VAGUE reports accuracy over the valid replies.
+    LeftOut,
+}
+
+impl UnparsedRule {
+    /// The rule of the runs made under `protocol` (a run's recorded name; None: by hand).
+    pub fn of(protocol: Option<&str>) -> Self {
+        protocol
+            .and_then(EvalProtocol::parse)
+            .map_or(Self::CountedWrong, |p| preset(p).unparsed)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::CountedWrong => "unparsed counted wrong",
+            Self::LeftOut => "unparsed left out",
+        }
+    }
+}
+
+/// What a protocol fixes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preset {
+    pub protocol: EvalProtocol,
+    /// Runs per model, version and variant; a judge is asked afresh in each.
+    pub runs: u32,
+    /// The variants (conditions) it compares; a request may ask for some of them.
+    pub variants: &'static [Variant],
+    /// The scorers a request may choose; None in the request means `default_scorer`.
+    pub scorers: &'static [ScorerKind],
+    /// Built-in templates it allows besides each format's default.
+    pub templates: &'static [&'static str],
+    /// A judge model is required.
+    pub needs_judge: bool,
+    pub unparsed: UnparsedRule,
+}
+
+pub fn preset(p: EvalProtocol) -> Preset {
+    match p {
+        // Table 2: three runs at temperature 0; letters by regex, short answers by an LLM's
+        // soft exact match.
+        EvalProtocol::Jammeval => Preset {
+            protocol: p,
+            runs: 3,
+            variants: &[Variant::Original],
+            scorers: &[],
+            templates: &[],
+            needs_judge: true,
+            unparsed: UnparsedRule::CountedWrong,
+        },
+        // §4.2: each instance evaluated three times and averaged; original against explicit;
+        // the checklist judge; an unparsed judgement is "none".
+        EvalProtocol::HaeraeVision => Preset {
+            protocol: p,
+            runs: 3,
+            variants: &[Variant::Original, Variant::Explicit],
+            scorers: &[ScorerKind::ChecklistJudge],
+            templates: &[],
+            needs_judge: true,
+            unparsed: UnparsedRule::LeftOut,
+        },
+        // The stage table: grounding, identification and the answer, per condition, three
+        // judge runs averaged.
+        EvalProtocol::CragMm => Preset {
+            protocol: p,
+            runs: 3,
+            variants: &[
+                Variant::Original,
+                Variant::Highlight,
+                Variant::GtCrop,
+                Variant::EntityGiven,
+            ],
+            scorers: &[
+                ScorerKind::Grounding,
+                ScorerKind::Identification,
+                ScorerKind::SoftMatch,
+            ],
+            templates: &BUILTIN_TEMPLATES,
+            needs_judge: false,
+            unparsed: UnparsedRule::CountedWrong,
+        },
+        // Multiple choice over the four options; accuracy and the counterfactual shares over
+        // the valid replies.
+        EvalProtocol::Vague => Preset {
+            protocol: p,
+            runs: 1,
+            variants: &[Variant::Original],
+            scorers: &[ScorerKind::Choice],
+            templates: &[],
+            needs_judge: false,
+            unparsed: UnparsedRule::LeftOut,
+        },
+    }
+}
+
+/// The scorer an item of `format` gets when the request names none.
+pub fn default_scorer(protocol: Option<EvalProtocol>, format: AnswerFormat) -> ScorerKind {
+    match (protocol, format) {
+        // JAMMEval grades short answers with a judge, not by rules.
+        (Some(EvalProtocol::Jammeval), AnswerFormat::ShortAnswer) => ScorerKind::Judge,
+        _ => ScorerKind::default_for(format),
+    }
+}
+
+/// A request made to the protocol: its runs, variants and scorer, the rest as given.
+pub fn request(p: EvalProtocol, models: Vec<String>, datasets: Vec<String>) -> EvalRequest {
+    let preset = preset(p);
+    EvalRequest {
+        models,
+        datasets,
+        runs: preset.runs,
+        variants: preset.variants.to_vec(),
+        scorer: preset
+            .scorers
+            .first()
+            .copied()
+            .filter(|_| preset.scorers.len() == 1),
+        protocol: Some(p),
+        ..Default::default()
+    }
+}
+
+/// Refuses a request that claims a protocol but departs from it, naming what differs. The
+/// engine calls this for every request, so no caller can record a run under a protocol it did
+/// not follow.
+pub fn check(req: &EvalRequest) -> Result<()> {
+    let Some(p) = req.protocol else {
+        return Ok(());
+    };
+    let preset = preset(p);
+    let name = p.as_str();
+    let refuse = |what: String| Err(EvalError::Config(format!("the {name} protocol {what}")));
+    if req.runs != preset.runs {
+        return refuse(format!(
+            "makes {} run(s) per model, not {} (leave --runs out)",
+            preset.runs, req.runs
+        ));
+    }
+    if let Some(v) = req.variants.iter().find(|v| !preset.variants.contains(v)) {
+        return refuse(format!(
+            "compares {}, not {}",
+            names(preset.variants.iter().map(|v| v.as_str())),
+            v.as_str()
+        ));
+    }
+    match req.scorer {
+        Some(s) if !preset.scorers.is_empty() && !preset.scorers.contains(&s) => {
+            return refuse(format!(
+                "scores with {}, not {}",
+                names(preset.scorers.iter().map(|s| s.as_str())),
+                s.as_str()
+            ));
+        }
+        Some(s) if preset.scorers.is_empty() => {
+            return refuse(format!(
+                "scores each answer format its own way (letters by rule, short answers by the \
+                 judge), not all with {} (leave --scorer out)",
+                s.as_str()
+            ));
+        }
+        None if preset.scorers.len() > 1 => {
+            return refuse(format!(
+                "has one stage per scorer: choose --scorer {}",
+                names(preset.scorers.iter().map(|s| s.as_str()))
+            ));
+        }
+        _ => {}
+    }
+    if req.template != "default" && !preset.templates.contains(&req.template.as_str()) {
+        return refuse(format!(
+            "sends its own prompts, not template {:?}",
+            req.template
+        ));
+    }
+    if preset.needs_judge && req.judge.is_none() {
+        return refuse("needs a judge model (--judge MODEL)".into());
+    }
+    Ok(())
+}
+
+fn names<'a>(it: impl Iterator<Item = &'a str>) -> String {
+    it.collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_judge(mut r: EvalRequest) -> EvalRequest {
+        r.judge = Some("judge".into());
+        r
+    }
+
+    #[test]
+    fn each_presets_own_request_passes_its_check() {
+        for p in EvalProtocol::ALL {
+            let mut req = with_judge(request(p, vec!["m".into()], vec!["d".into()]));
+            if p == EvalProtocol::CragMm {
+                req.scorer = Some(ScorerKind::Grounding);
+            }
+            check(&req).unwrap_or_else(|e| panic!("{}: {e}", p.as_str()));
+        }
+    }
+
+    #[test]
+    fn a_request_departing_from_its_protocol_is_refused_with_what_differs() {
+        let base = || with_judge(request(EvalProtocol::HaeraeVision, vec![], vec![]));
+        let mut r = base();
+        r.runs = 1;
+        assert!(check(&r).unwrap_err().to_string().contains("3 run(s)"));
+        let mut r = base();
+        r.variants = vec![Variant::GtCrop];
+        assert!(check(&r).unwrap_err().to_string().contains("gt_crop"));
+        let mut r = base();
+        r.scorer = Some(ScorerKind::Judge);
+        assert!(check(&r)
+            .unwrap_err()
+            .to_string()
+            .contains("checklist_judge"));
+        let mut r = base();
+        r.judge = None;
+        assert!(check(&r).unwrap_err().to_string().contains("--judge"));
+        let mut r = base();
+        r.template = "mine@1".into();
+        assert!(check(&r).unwrap_err().to_string().contains("template"));
+        // JAMMEval picks the scorer per format: one scorer for all is not its protocol.
+        let mut r = with_judge(request(EvalProtocol::Jammeval, vec![], vec![]));
+        r.scorer = Some(ScorerKind::SoftMatch);
+        assert!(check(&r).is_err());
+        // CRAG-MM's stage must be named; its task templates are its own.
+        let mut r = request(EvalProtocol::CragMm, vec![], vec![]);
+        assert!(check(&r).unwrap_err().to_string().contains("--scorer"));
+        r.scorer = Some(ScorerKind::Identification);
+        r.template = "crag-mm/object_identification".into();
+        r.variants = vec![Variant::Highlight];
+        check(&r).unwrap();
+        // No protocol: anything goes, as before.
+        let free = EvalRequest {
+            runs: 7,
+            ..Default::default()
+        };
+        check(&free).unwrap();
+    }
+
+    #[test]
+    fn jammeval_grades_short_answers_by_judge_and_the_rest_by_default() {
+        let p = Some(EvalProtocol::Jammeval);
+        assert_eq!(
+            default_scorer(p, AnswerFormat::ShortAnswer),
+            ScorerKind::Judge
+        );
+        assert_eq!(
+            default_scorer(p, AnswerFormat::MultipleChoice),
+            ScorerKind::Choice
+        );
+        assert_eq!(
+            default_scorer(None, AnswerFormat::ShortAnswer),
+            ScorerKind::SoftMatch
+        );
+    }
+
+    #[test]
+    fn unparsed_replies_are_left_out_where_the_seed_leaves_them_out() {
+        assert_eq!(UnparsedRule::of(None), UnparsedRule::CountedWrong);
+        assert_eq!(
+            UnparsedRule::of(Some("jammeval")),
+            UnparsedRule::CountedWrong
+        );
+        assert_eq!(
+            UnparsedRule::of(Some("haerae-vision")),
+            UnparsedRule::LeftOut
+        );
+        assert_eq!(UnparsedRule::of(Some("vague")), UnparsedRule::LeftOut);
+    }
+}
