@@ -277,7 +277,10 @@ async fn the_dashboard_breaks_grounding_and_distractors_down() {
         ..choice.clone()
     };
     let why = s.estimate_eval(departs).unwrap_err().message;
-    assert!(why.contains("vague protocol") && why.contains("1 run"), "{why}");
+    assert!(
+        why.contains("vague protocol") && why.contains("1 run"),
+        "{why}"
+    );
     let unknown = EvalForm {
         protocol: Some("mmbench".into()),
         ..choice.clone()

@@ -87,6 +87,28 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
         t.contains("results rescored, 0 changed")
     })
     .await;
+    // A run set up by hand says so; choosing a seed's protocol fills the form with its own
+    // runs, variants and scorer (VAGUE: one run of the original, multiple choice).
+    wait_text(c, "[data-testid=ba-protocol]", |t| t == "by hand").await;
+    select(c, "[data-testid=run-protocol]", "vague").await;
+    let value = |css: &'static str| async move {
+        crate::common::window::select_value(&wait_for(c, css).await).await
+    };
+    until(
+        c,
+        || "the vague preset did not fill the form".into(),
+        || async {
+            value("[data-testid=run-count]").await == "1"
+                && value("[data-testid=run-scorer-select]").await == "choice"
+                && !wait_for(c, "[data-testid=run-variant-no_image]")
+                    .await
+                    .is_selected()
+                    .await
+                    .unwrap()
+        },
+    )
+    .await;
+    select(c, "[data-testid=run-protocol]", "").await;
     screenshot(c, "evaluation.png").await;
     let sent = stub.requests();
     // Per variant 12 prompts before and jg-007's question edited earlier in this test (the
