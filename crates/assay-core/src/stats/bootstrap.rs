@@ -31,15 +31,25 @@ pub fn bootstrap_mean_ci(
     }
     let mut rng = SplitMix64::new(seed);
     let n = values.len();
-    let mut means: Vec<f64> = (0..iters)
+    let means: Vec<f64> = (0..iters)
         .map(|_| (0..n).map(|_| values[rng.below(n)]).sum::<f64>() / n as f64)
         .collect();
-    means.sort_by(|a, b| a.total_cmp(b));
+    percentile_interval(means, level)
+}
+
+/// The (alpha/2, 1 - alpha/2) quantiles of bootstrap statistics (linear interpolation, NumPy's
+/// default); None when there are none.
+pub fn percentile_interval(mut stats: Vec<f64>, level: f64) -> Option<(f64, f64)> {
+    if stats.is_empty() {
+        return None;
+    }
+    stats.sort_by(|a, b| a.total_cmp(b));
+    let n = stats.len();
     let q = |p: f64| {
-        let pos = p * (iters - 1) as f64;
+        let pos = p * (n - 1) as f64;
         let lo = pos.floor() as usize;
         let hi = pos.ceil() as usize;
-        means[lo] + (means[hi] - means[lo]) * (pos - lo as f64)
+        stats[lo] + (stats[hi] - stats[lo]) * (pos - lo as f64)
     };
     let a = (1.0 - level) / 2.0;
     Some((q(a), q(1.0 - a)))

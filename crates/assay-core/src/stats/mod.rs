@@ -12,6 +12,6 @@ pub use agreement::{
     cohen_kappa, fleiss_kappa, krippendorff_alpha_interval, krippendorff_alpha_nominal,
     krippendorff_alpha_with, masi_distance,
 };
-pub use bootstrap::{bootstrap_mean_ci, SplitMix64};
+pub use bootstrap::{bootstrap_mean_ci, percentile_interval, SplitMix64};
 pub use descriptive::{mean, pearson, rank_average, s_final, spearman, std_pop, std_sample};
 pub use paired::{paired_bootstrap, PairedIntervals};

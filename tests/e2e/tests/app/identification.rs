@@ -261,6 +261,9 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
         })
         .await;
         wait_text(c, "[data-testid=rating-mine]", |t| t == key.to_string()).await;
+        // A 5 agrees with the judge's decision, a 2 disagrees: agreement is stated first.
+        let agreement = if key == '5' { "100.0 %" } else { "0.0 %" };
+        wait_text(c, "[data-testid=verdict-accuracy]", |t| t == agreement).await;
     }
     wait_text(c, "[data-testid=rating-raters]", |t| {
         t.contains("e2e-researcher")

@@ -465,7 +465,12 @@ pearson: number | null, spearman: number | null, raters: Array<RaterAgreement>,
 /**
  * Krippendorff's alpha (interval) among the raters, over items two or more rated.
  */
-raters_alpha: number | null, raters_alpha_items: number, };
+raters_alpha: number | null, raters_alpha_items: number, 
+/**
+ * People's verdicts against the judge's: agreement itself, where the correlations above
+ * only say that ratings rise with scores. None until a rating states a verdict.
+ */
+verdicts: VerdictAgreement | null, };
 
 export type JudgeReviewEntry = { item_id: number, ext_id: string, question: string, reference: string | null, response: string | null, 
 /**
@@ -869,6 +874,20 @@ export type TriageEntry = { item_id: number, ext_id: string, dataset: string, sc
 reasons: Array<[string, string]>, };
 
 export type User = { id: number, name: string, role: Role, };
+
+export type VerdictAgreement = { 
+/**
+ * Ratings that state a verdict, and the items they rate.
+ */
+ratings: number, items: number, 
+/**
+ * The share of them that agree with the judge.
+ */
+accuracy: number, accuracy_ci: [number, number] | null, 
+/**
+ * Binary judges only: Cohen's kappa between the people's verdicts and the judge's.
+ */
+kappa: number | null, kappa_ci: [number, number] | null, level: number, };
 
 export type Scorer = 'choice' | 'soft_match' | 'judge' | 'checklist_judge' | 'rating' | 'grounding' | 'bleu' | 'identification';
 export const SCORERS_NEEDING_JUDGE: readonly Scorer[] = ['judge', 'checklist_judge', 'rating'];

@@ -41,8 +41,31 @@ pub fn rate_judge(ctx: &Ctx, a: RateJudgeArgs) -> anyhow::Result<()> {
             return output::json(&r);
         }
         let f = |x: Option<f64>| x.map_or("n/a".to_string(), |v| format!("{v:.3}"));
+        let ci = |c: Option<(f64, f64)>, k: f64| {
+            c.map_or(String::new(), |(lo, hi)| {
+                format!(" [{:.3}, {:.3}]", lo * k, hi * k)
+            })
+        };
+        // Agreement first: the people's verdicts against the judge's.
+        match &r.verdicts {
+            Some(v) => println!(
+                "run {}: people's verdicts against the judge's ({} ratings of {} results stating one; 4-5 agree, 1-2 disagree): agreement {:.1} %{} · Cohen's kappa {}{} ({:.0} % intervals, items resampled)",
+                r.run_id,
+                v.ratings,
+                v.items,
+                v.accuracy * 100.0,
+                ci(v.accuracy_ci, 100.0),
+                v.kappa.map_or("n/a (the judge's scores are not 0 or 1)".to_string(), |k| format!("{k:.3}")),
+                ci(v.kappa_ci, 1.0),
+                v.level * 100.0
+            ),
+            None => println!(
+                "run {}: no rating states a verdict yet (3 is neither)",
+                r.run_id
+            ),
+        }
         println!(
-            "run {}: {} ratings of {} judged results · mean {} · {} rated 4-5 · mean rating vs the judge's score: Pearson {} · Spearman {}",
+            "run {}: {} ratings of {} judged results · mean {} · {} rated 4-5 · beside agreement, mean rating vs the judge's score: Pearson {} · Spearman {}",
             r.run_id,
             r.ratings,
             r.items,

@@ -78,6 +78,84 @@ pub struct JudgeRatingReport {
     /// Krippendorff's alpha (interval) among the raters, over items two or more rated.
     pub raters_alpha: Option<f64>,
     pub raters_alpha_items: usize,
+    /// People's verdicts against the judge's: agreement itself, where the correlations above
+    /// only say that ratings rise with scores. None until a rating states a verdict.
+    pub verdicts: Option<VerdictAgreement>,
+}
+
+/// A rating of 4 or 5 says the judge decided right, 1 or 2 that it decided wrong; a 3 says
+/// neither and is left out. On a binary judge (every score 0 or 1) a rating is thus a person's
+/// own verdict (the judge's, or its opposite), and agreement is Cohen's kappa between the two,
+/// which a judge right only by always saying the same does not pass. Intervals are percentile
+/// bootstraps over items (an item's ratings go together), `VERDICT_BOOTSTRAP` draws, seed 42.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct VerdictAgreement {
+    /// Ratings that state a verdict, and the items they rate.
+    pub ratings: usize,
+    pub items: usize,
+    /// The share of them that agree with the judge.
+    pub accuracy: f64,
+    pub accuracy_ci: Option<(f64, f64)>,
+    /// Binary judges only: Cohen's kappa between the people's verdicts and the judge's.
+    pub kappa: Option<f64>,
+    pub kappa_ci: Option<(f64, f64)>,
+    pub level: f64,
+}
+
+/// Bootstrap draws behind a verdict interval.
+pub const VERDICT_BOOTSTRAP: usize = 2000;
+
+/// (item, agrees, judge's score) for each rating that states a verdict.
+fn verdict_agreement(rows: &[(i64, String, f64, f64)]) -> Option<VerdictAgreement> {
+    let mut by_item: BTreeMap<i64, Vec<(bool, f64)>> = BTreeMap::new();
+    for (item, _, rating, score) in rows {
+        let agrees = match *rating {
+            r if r >= 4.0 => true,
+            r if r <= 2.0 => false,
+            _ => continue,
+        };
+        by_item.entry(*item).or_default().push((agrees, *score));
+    }
+    if by_item.is_empty() {
+        return None;
+    }
+    let binary = rows.iter().all(|r| r.3 == 0.0 || r.3 == 1.0);
+    let measure = |items: &[&Vec<(bool, f64)>]| -> (f64, Option<f64>) {
+        let pairs: Vec<&(bool, f64)> = items.iter().flat_map(|v| v.iter()).collect();
+        let agree = pairs.iter().filter(|p| p.0).count() as f64 / pairs.len() as f64;
+        let kappa = binary
+            .then(|| {
+                let label = |yes: bool| if yes { "right" } else { "wrong" };
+                let judge: Vec<&str> = pairs.iter().map(|p| label(p.1 == 1.0)).collect();
+                // Agreeing takes the judge's verdict; disagreeing, the other.
+                let person: Vec<&str> = pairs.iter().map(|p| label((p.1 == 1.0) == p.0)).collect();
+                crate::stats::cohen_kappa(&person, &judge)
+            })
+            .flatten();
+        (agree, kappa)
+    };
+    let all: Vec<&Vec<(bool, f64)>> = by_item.values().collect();
+    let (accuracy, kappa) = measure(&all);
+    let mut rng = SplitMix64::new(42);
+    let (mut accs, mut kappas) = (Vec::new(), Vec::new());
+    for _ in 0..VERDICT_BOOTSTRAP {
+        let draw: Vec<&Vec<(bool, f64)>> =
+            (0..all.len()).map(|_| all[rng.below(all.len())]).collect();
+        let (a, k) = measure(&draw);
+        accs.push(a);
+        kappas.extend(k);
+    }
+    let level = 0.95;
+    Some(VerdictAgreement {
+        ratings: all.iter().map(|v| v.len()).sum(),
+        items: all.len(),
+        accuracy,
+        accuracy_ci: crate::stats::percentile_interval(accs, level),
+        kappa,
+        kappa_ci: kappa.and_then(|_| crate::stats::percentile_interval(kappas, level)),
+        level,
+    })
 }
 
 /// (item, person, rating, judge's score) rows into the report (pure, so it is checked against
@@ -134,6 +212,7 @@ pub fn rating_report(run_id: i64, rows: &[(i64, String, f64, f64)]) -> JudgeRati
             krippendorff_alpha_interval(&units)
         },
         raters_alpha_items: units.len(),
+        verdicts: verdict_agreement(rows),
     }
 }
 
@@ -442,5 +521,67 @@ mod tests {
                 &format!("{} spearman", r.name),
             );
         }
+        // A judge with graded scores has no verdict to put a kappa on; the share that agrees
+        // is still there.
+        let v = got.verdicts.expect("ratings state verdicts");
+        assert!(v.kappa.is_none());
+        let stated: Vec<f64> = rows.iter().map(|r| r.2).filter(|r| *r != 3.0).collect();
+        let agree = stated.iter().filter(|r| **r >= 4.0).count() as f64 / stated.len() as f64;
+        assert!((v.accuracy - agree).abs() < 1e-12);
+    }
+
+    /// scikit-learn's `cohen_kappa_score` between the people's verdicts and a binary judge's
+    /// (the fixture's `binary` part).
+    #[test]
+    fn verdict_kappa_on_a_binary_judge_matches_scikit_learn() {
+        let text = include_str!("../../../../../tests/fixtures/stats/judge_ratings.json");
+        let f: serde_json::Value = serde_json::from_str(text).unwrap();
+        let b = &f["binary"];
+        let rows: Vec<(i64, String, f64, f64)> = b["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r[0].as_i64().unwrap(),
+                    r[1].as_str().unwrap().to_string(),
+                    r[2].as_f64().unwrap(),
+                    r[3].as_f64().unwrap(),
+                )
+            })
+            .collect();
+        let v = rating_report(1, &rows).verdicts.unwrap();
+        assert_eq!(v.ratings, b["ratings"].as_u64().unwrap() as usize);
+        assert_eq!(v.items, b["items"].as_u64().unwrap() as usize);
+        assert!((v.accuracy - b["accuracy"].as_f64().unwrap()).abs() < 1e-12);
+        let k = v.kappa.unwrap();
+        assert!((k - b["kappa"].as_f64().unwrap()).abs() < 1e-9, "{k}");
+        let (lo, hi) = v.kappa_ci.unwrap();
+        assert!(lo < k && k < hi, "{lo} {k} {hi}");
+        let (alo, ahi) = v.accuracy_ci.unwrap();
+        assert!(alo < v.accuracy && v.accuracy < ahi);
+        assert_eq!(
+            rating_report(1, &rows).verdicts,
+            Some(v),
+            "the same draws each time"
+        );
+    }
+
+    /// A judge that says "right" every time, rated right nine times in ten: correlation has
+    /// nothing to say (the judge's score never varies), the share agreeing looks high, and
+    /// kappa shows the judge tells nothing apart.
+    #[test]
+    fn a_judge_that_always_says_the_same_agrees_by_chance_only() {
+        let rows: Vec<(i64, String, f64, f64)> = (0..20)
+            .map(|i| (i, "aiko".to_string(), if i < 18 { 5.0 } else { 1.0 }, 1.0))
+            .collect();
+        let r = rating_report(1, &rows);
+        assert_eq!(r.pearson, None);
+        let v = r.verdicts.unwrap();
+        assert!((v.accuracy - 0.9).abs() < 1e-12);
+        assert!(v.kappa.unwrap().abs() < 1e-12, "{:?}", v.kappa);
+        // Only 3s: no verdict stated.
+        let unsure = vec![(1, "aiko".to_string(), 3.0, 1.0)];
+        assert_eq!(rating_report(1, &unsure).verdicts, None);
     }
 }
