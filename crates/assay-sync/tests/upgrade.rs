@@ -62,9 +62,10 @@ fn an_old_team_database_is_upgraded_to_the_trust_rules() {
     assert!(refused.contains("assay team upgrade"), "{refused}");
     assert!(!early.path().join("r.assay").exists(), "nothing created");
 
-    // Schema 3 to 10: the trust rules, scorer versions, blind rounds and judge ratings, saved
-    // views, positions at commit, who wrote the work (not its tags), the team service's members.
-    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 8);
+    // Schema 3 to 12: the trust rules, scorer versions, blind rounds and judge ratings, saved
+    // views, positions at commit, who wrote the work (not its tags), the team service's members,
+    // sizes and the quota, runs' protocols.
+    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 9);
     assert_eq!(assay_sync::upgrade(&admin).unwrap(), 0, "already current");
 
     let mut aiko = Client::connect(&url(&cluster, "aiko", "old"), NoTls).expect("still a member");
