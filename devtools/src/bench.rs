@@ -524,7 +524,11 @@ pub fn store(args: &[String]) -> Result<()> {
         )?;
         // The item table's order: the store sorts, so every page and J/K follow it.
         let sorted = |column, desc, extra: Filter| Filter {
-            sort: Some(assay_core::store::Sort { column, desc }),
+            sort: Some(assay_core::store::Sort {
+                column,
+                desc,
+                run: None,
+            }),
             ..extra
         };
         use assay_core::store::SortColumn;
@@ -1680,7 +1684,11 @@ pub fn facets(args: &[String]) -> Result<()> {
     // First pages of the table sorted by a column, on the same project.
     use assay_core::store::{Sort, SortColumn};
     let sorted = |column, desc, extra: Filter| Filter {
-        sort: Some(Sort { column, desc }),
+        sort: Some(Sort {
+            column,
+            desc,
+            run: None,
+        }),
         ..extra
     };
     let category = Filter {
@@ -1717,7 +1725,7 @@ pub fn facets(args: &[String]) -> Result<()> {
 }
 
 /// A table of first pages under each named filter, `runs` times each.
-fn first_pages(
+pub(crate) fn first_pages(
     p: &assay_core::Project,
     title: &str,
     filters: &[(&str, Filter)],
@@ -1736,4 +1744,51 @@ fn first_pages(
         );
     }
     Ok(())
+}
+
+/// A recorded run of a model "bench-model" with a score for each of `ids` (a spread of values,
+/// some errors and unparsed replies), for benchmarks that read runs.
+pub(crate) fn recorded_scores_run(p: &mut assay_core::Project, ids: &[i64]) -> Result<i64> {
+    use assay_core::store::evaluation::runs::{RecordedResult, RunItemResult, RunKey};
+    let cfg =
+        r#"{"name":"bench-model","model":"bench-model","endpoints":["http://127.0.0.1:9/v1"]}"#;
+    let model_id = p.ensure_model_config("bench-model", cfg)?;
+    let dataset_id = p.item(ids[0])?.dataset_id;
+    let key = RunKey {
+        model_id,
+        dataset_id,
+        version: assay_core::Version::Before,
+        variant: "original".into(),
+        run_index: 1,
+        template: "default".into(),
+        scorer: "soft_match".into(),
+        source: "recorded".into(),
+        protocol: None,
+    };
+    let mut results = Vec::with_capacity(ids.len());
+    for (k, &item_id) in ids.iter().enumerate() {
+        let outcome = match k % 50 {
+            0 => "error",
+            1 => "unparsed",
+            _ => "scored",
+        };
+        results.push(RecordedResult {
+            result: RunItemResult {
+                item_id,
+                item_rev: p.item(item_id)?.rev,
+                cache_key: None,
+                outcome: outcome.into(),
+                from_cache: false,
+                score: (outcome == "scored").then(|| ((k * 7919) % 101) as f64 / 100.0),
+                parsed: None,
+                evidence: None,
+                error: (outcome == "error").then(|| "timeout".to_string()),
+                scorer: Some("soft_match".into()),
+                scorer_version: None,
+            },
+            response: format!("reply {k}"),
+            prompt: None,
+        });
+    }
+    Ok(p.record_run(&key, &results, "complete")?)
 }

@@ -12,6 +12,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 assay_core::give_freed_memory_back_at_load!();
 
 mod bench;
+mod bench_sort;
 mod bench_team;
 mod draw;
 mod font;
@@ -96,6 +97,7 @@ fn main() -> Result<()> {
         }
         Some("bench-store") => bench::store(rest),
         Some("bench-facets") => bench::facets(rest),
+        Some("bench-sort") => bench_sort::sort_extras(rest),
         Some("bench-engine") => bench::engine(rest),
         Some("bench-table") => bench::table(rest),
         Some("bench-whatif") => bench::whatif(rest),

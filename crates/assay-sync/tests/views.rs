@@ -33,6 +33,7 @@ fn shared_views_reach_the_team_and_private_ones_stay_their_authors() {
         sort: Some(Sort {
             column: SortColumn::Question,
             desc: true,
+            run: None,
         }),
         ..Default::default()
     };

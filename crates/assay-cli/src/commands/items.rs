@@ -53,7 +53,8 @@ pub struct FilterArgs {
     #[arg(long)]
     pub kept: Option<bool>,
     /// Order by a column (ext_id, question, answer, category, op, status, ref_type, size_ratio,
-    /// center_distance, saliency, rev, updated_at); `COLUMN:desc` sorts descending.
+    /// center_distance, saliency, rev, updated_at, assignee, agreement, run_score=RUN);
+    /// `COLUMN:desc` sorts descending.
     #[arg(long)]
     pub sort: Option<String>,
 }
@@ -92,10 +93,21 @@ fn parse_sort(v: &str) -> anyhow::Result<assay_core::store::Sort> {
         Some(n) => (true, n),
         None => (false, v.strip_suffix(":asc").unwrap_or(v)),
     };
+    // A run's score names its run: run_score=12.
+    let (name, run) = match name.split_once('=') {
+        Some((n, run)) => (
+            n,
+            Some(
+                run.parse::<i64>()
+                    .map_err(|_| anyhow::anyhow!("{v:?}: a run is a number (run_score=12)"))?,
+            ),
+        ),
+        None => (name, None),
+    };
     let column = name
         .parse::<assay_core::store::SortColumn>()
         .map_err(anyhow::Error::msg)?;
-    Ok(assay_core::store::Sort { column, desc })
+    Ok(assay_core::store::Sort { column, desc, run })
 }
 
 pub fn list(ctx: &Ctx, a: ListArgs) -> anyhow::Result<()> {

@@ -204,7 +204,11 @@ fn the_list_sorts_by_a_column_with_empty_values_last_and_selections_filter() {
         .unwrap();
     let by = |col, desc| {
         let f = Filter {
-            sort: Some(Sort { column: col, desc }),
+            sort: Some(Sort {
+                column: col,
+                desc,
+                run: None,
+            }),
             ..Default::default()
         };
         let rows = p
@@ -311,7 +315,11 @@ fn sorted_pages_walk_the_whole_list_in_order() {
         for column in columns {
             for desc in [false, true] {
                 let f = Filter {
-                    sort: Some(Sort { column, desc }),
+                    sort: Some(Sort {
+                        column,
+                        desc,
+                        run: None,
+                    }),
                     ..base.clone()
                 };
                 let whole = p.query_ids(&f).unwrap();
@@ -362,6 +370,7 @@ fn saved_views_are_their_authors_and_shared_ones_are_everyones() {
         sort: Some(Sort {
             column: SortColumn::ExtId,
             desc: true,
+            run: None,
         }),
         ..Default::default()
     };

@@ -838,6 +838,7 @@ fn a_large_import_builds_its_value_indexes_at_its_end() {
         sort: Some(Sort {
             column: SortColumn::Question,
             desc: false,
+            run: None,
         }),
         ..Default::default()
     };

@@ -511,3 +511,196 @@ fn nobody_approves_their_own_work_after_someone_else_flags_it() {
     set_op(&mut p, "jg-006", RefinementOp::MinorEdit, &minjun);
     p.review(id, ReviewDecision::Approve, None, &aiko).unwrap();
 }
+
+/// The list sorts by the columns that are not on the item, with the values the table shows:
+/// who an item is dealt to, whether they agree, and a run's score; J/K walk the same order.
+#[test]
+fn the_list_sorts_by_assignee_agreement_and_a_runs_score() {
+    use assay_core::store::{Filter, Page, Sort, SortColumn};
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let aiko = person(&p, "aiko", Role::Annotator);
+    let minjun = person(&p, "minjun", Role::Annotator);
+    person(&p, "seo", Role::Annotator);
+    let lead = person(&p, "lead", Role::Auditor);
+    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+    let items: Vec<i64> = p
+        .item_ext_ids(ds)
+        .unwrap()
+        .into_iter()
+        .map(|x| x.0)
+        .collect();
+    let spec = NewRound {
+        name: "pairs".into(),
+        purpose: RoundPurpose::Annotate,
+        assignees: vec!["aiko".into(), "minjun".into(), "seo".into()],
+        overlap: 1.0,
+        sample: None,
+        seed: 5,
+        blind: false,
+    };
+    p.create_round(&spec, &items, &lead).unwrap();
+    // Both of jg-001's people record the same operation, jg-002's two different ones, jg-003's
+    // only one of two.
+    for (ext, ops) in [
+        ("jg-001", [RefinementOp::MinorEdit, RefinementOp::MinorEdit]),
+        ("jg-002", [RefinementOp::MinorEdit, RefinementOp::Remove]),
+    ] {
+        let id = p.item_id_by_ext("jgraph-mini", ext).unwrap();
+        let dealt = p.table_extras(&[id], &[]).unwrap().remove(0).assignees;
+        for (who, op) in dealt.iter().zip(ops) {
+            let author = person(&p, who, Role::Annotator);
+            set_op(&mut p, ext, op, &author);
+        }
+    }
+    let id3 = p.item_id_by_ext("jgraph-mini", "jg-003").unwrap();
+    let first3 = p.table_extras(&[id3], &[]).unwrap().remove(0).assignees[0].clone();
+    set_op(
+        &mut p,
+        "jg-003",
+        RefinementOp::Identical,
+        if first3 == "aiko" { &aiko } else { &minjun },
+    );
+    // jg-003's first assignee might be seo, who has not worked: then it is still pending.
+
+    // A recorded run with a result on half the items.
+    let cfg = r#"{"name":"m","model":"m","endpoints":["http://127.0.0.1:9/v1"]}"#;
+    let model_id = p.ensure_model_config("m", cfg).unwrap();
+    let key = assay_core::store::RunKey {
+        model_id,
+        dataset_id: ds,
+        version: assay_core::Version::Before,
+        variant: "original".into(),
+        run_index: 1,
+        template: "default".into(),
+        scorer: "soft_match".into(),
+        source: "recorded".into(),
+        protocol: None,
+    };
+    let results: Vec<_> = items
+        .iter()
+        .take(6)
+        .enumerate()
+        .map(
+            |(k, &item_id)| assay_core::store::evaluation::runs::RecordedResult {
+                result: assay_core::store::evaluation::runs::RunItemResult {
+                    item_id,
+                    item_rev: p.item(item_id).unwrap().rev,
+                    cache_key: None,
+                    outcome: if k == 0 {
+                        "error".into()
+                    } else {
+                        "scored".into()
+                    },
+                    from_cache: false,
+                    score: Some([0.9, 0.2, 1.0, 0.5, 0.0, 0.7][k]),
+                    parsed: None,
+                    evidence: None,
+                    error: None,
+                    scorer: Some("soft_match".into()),
+                    scorer_version: None,
+                },
+                response: "r".into(),
+                prompt: None,
+            },
+        )
+        .collect();
+    let run = p.record_run(&key, &results, "complete").unwrap();
+    let only = Filter {
+        datasets: vec![ds],
+        ..Default::default()
+    };
+    let sorted = |column, desc, run| Filter {
+        sort: Some(Sort { column, desc, run }),
+        ..only.clone()
+    };
+    let page = |f: &Filter| -> Vec<i64> {
+        let ids: Vec<i64> = p
+            .query(
+                f,
+                Page {
+                    offset: 0,
+                    limit: 100,
+                },
+            )
+            .unwrap()
+            .rows
+            .into_iter()
+            .map(|r| r.id)
+            .collect();
+        assert_eq!(p.query_ids(f).unwrap(), ids, "J/K walk the list's order");
+        ids
+    };
+    let extras = |ids: &[i64]| p.table_extras(ids, &[]).unwrap();
+
+    // Agreement: agree, differ, then pending, the rest (no agreement yet: pending too) by id.
+    let by_agreement = page(&sorted(SortColumn::Agreement, false, None));
+    let shown: Vec<Option<String>> = extras(&by_agreement)
+        .into_iter()
+        .map(|e| e.agreement)
+        .collect();
+    let mut want = shown.clone();
+    want.sort_by(|a, b| match (a, b) {
+        (Some(x), Some(y)) => x.cmp(y),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    });
+    assert_eq!(shown, want, "sorted as the column reads");
+    assert_eq!(shown[0].as_deref(), Some("agree"));
+    assert_eq!(shown[1].as_deref(), Some("differ"));
+    assert_eq!(
+        by_agreement[..2],
+        [
+            p.item_id_by_ext("jgraph-mini", "jg-001").unwrap(),
+            p.item_id_by_ext("jgraph-mini", "jg-002").unwrap()
+        ]
+    );
+
+    // Assignee: by the first name dealt, descending reverses the names, ties in dataset order.
+    let by_person = page(&sorted(SortColumn::Assignee, true, None));
+    let firsts: Vec<String> = extras(&by_person)
+        .into_iter()
+        .map(|e| e.assignees[0].clone())
+        .collect();
+    let mut want = firsts.clone();
+    want.sort_by(|a, b| b.cmp(a));
+    assert_eq!(firsts, want);
+    assert_eq!(by_person.len(), 12);
+
+    // A run's score: descending, those without a result last.
+    let by_score = page(&sorted(SortColumn::RunScore, true, Some(run)));
+    let scores: Vec<Option<f64>> = p
+        .table_extras(&by_score, &[run])
+        .unwrap()
+        .into_iter()
+        .map(|e| e.scores[0])
+        .collect();
+    // The error counts 0, as the column shows it; items without a result last, by id.
+    assert_eq!(
+        scores,
+        [
+            vec![
+                Some(1.0),
+                Some(0.7),
+                Some(0.5),
+                Some(0.2),
+                Some(0.0),
+                Some(0.0)
+            ],
+            vec![None; 6]
+        ]
+        .concat()
+    );
+    assert_eq!(
+        by_score[4], items[0],
+        "0 from the error, before the true 0 by id"
+    );
+    assert_eq!(by_score[6..], items[6..]);
+    let err = p
+        .query(&sorted(SortColumn::RunScore, false, None), Page::default())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("needs the run"), "{err}");
+}

@@ -726,9 +726,13 @@ export type SessionUser = { name: string, role: Role, };
 
 export type Share = { model: string, group: string, hits: number, n: number, };
 
-export type Sort = { column: SortColumn, desc: boolean, };
+export type Sort = { column: SortColumn, desc: boolean, 
+/**
+ * The run whose scores `RunScore` sorts by.
+ */
+run?: number, };
 
-export type SortColumn = "ext_id" | "question" | "answer" | "category" | "op" | "status" | "ref_type" | "size_ratio" | "center_distance" | "saliency" | "rev" | "updated_at";
+export type SortColumn = "ext_id" | "question" | "answer" | "category" | "op" | "status" | "ref_type" | "size_ratio" | "center_distance" | "saliency" | "rev" | "updated_at" | "assignee" | "agreement" | "run_score";
 
 export type Stage = { id: number, position: number, name: string, description: string, };
 

@@ -15,5 +15,14 @@ describe('table columns', () => {
     expect(nextSort(b, 'question')).toBeNull();
     expect(nextSort(b, 'status')).toEqual({ column: 'status', desc: false });
   });
+  it("sorts a run's score column by its own run", () => {
+    const a = nextSort(null, 'run_score', 4);
+    expect(a).toEqual({ column: 'run_score', desc: false, run: 4 });
+    expect(nextSort(a, 'run_score', 4)).toEqual({ column: 'run_score', desc: true, run: 4 });
+    // Another run's column starts again from ascending.
+    expect(nextSort(a, 'run_score', 5)).toEqual({ column: 'run_score', desc: false, run: 5 });
+    expect(COLUMNS.find((c) => c.id === 'assignees')?.sort).toBe('assignee');
+    expect(COLUMNS.find((c) => c.id === 'agreement')?.sort).toBe('agreement');
+  });
 });
 

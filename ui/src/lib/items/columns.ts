@@ -1,6 +1,6 @@
 // The item table's columns: what each shows, how wide it starts, and which store column it
 // sorts by (the store sorts; the UI never reorders rows itself, so paging stays consistent).
-import type { ItemExtras, ItemRow, RunListRow, SortColumn } from '../api/client';
+import type { ItemExtras, ItemRow, RunListRow, Sort, SortColumn } from '../api/client';
 import { opLabel } from '../shared/ops';
 
 /** What a cell may read beyond its row: dataset names, and the round and run columns fetched
@@ -15,6 +15,8 @@ export interface Column {
   label: string;
   width: number;
   sort: SortColumn | null;
+  /** The run a `run_score` column sorts by. */
+  sortRun?: number;
   text: (r: ItemRow, ctx: ColumnContext) => string;
   /** Numbers align right and read as such. */
   numeric?: boolean;
@@ -38,8 +40,8 @@ export const COLUMNS: Column[] = [
   { id: 'center_distance', label: 'Centre dist.', width: 100, sort: 'center_distance', numeric: true, text: (r) => metric(r.center_distance) },
   { id: 'saliency', label: 'Saliency', width: 90, sort: 'saliency', numeric: true, text: (r) => metric(r.saliency) },
   { id: 'rev', label: 'Rev.', width: 60, sort: 'rev', numeric: true, text: (r) => String(r.rev) },
-  { id: 'assignees', label: 'Assigned to', width: 140, sort: null, extra: true, text: (r, ctx) => ctx.extra(r.id)?.assignees.join(', ') ?? '' },
-  { id: 'agreement', label: 'Agreement', width: 90, sort: null, extra: true, text: (r, ctx) => ctx.extra(r.id)?.agreement ?? '' },
+  { id: 'assignees', label: 'Assigned to', width: 140, sort: 'assignee', extra: true, text: (r, ctx) => ctx.extra(r.id)?.assignees.join(', ') ?? '' },
+  { id: 'agreement', label: 'Agreement', width: 90, sort: 'agreement', extra: true, text: (r, ctx) => ctx.extra(r.id)?.agreement ?? '' },
 ];
 
 /** A column of one run's score on each item ("stale" when it scored an older revision). `at`
@@ -49,7 +51,8 @@ export function runColumn(row: RunListRow, at: number): Column {
     id: `run:${row.run.id}`,
     label: `${row.run.model} · ${row.run.version}${row.run.variant === 'original' ? '' : ` · ${row.run.variant.replaceAll('_', ' ')}`}`,
     width: 120,
-    sort: null,
+    sort: 'run_score',
+    sortRun: row.run.id,
     numeric: true,
     extra: true,
     text: (r, ctx) => {
@@ -71,9 +74,16 @@ export function pickColumns(ids: string[], extra: Column[] = []): Column[] {
   return out.length ? out : pickColumns(DEFAULT_COLUMNS);
 }
 
-/** Clicking a header: ascending, then descending, then back to dataset order. */
-export function nextSort(current: { column: SortColumn; desc: boolean } | null, column: SortColumn): { column: SortColumn; desc: boolean } | null {
-  if (!current || current.column !== column) return { column, desc: false };
-  if (!current.desc) return { column, desc: true };
+/** Whether `sort` is the order of `column` (of its run, for a run's score). */
+export function sortedBy(sort: Sort | null, column: SortColumn, run?: number): boolean {
+  return !!sort && sort.column === column && (sort.run ?? undefined) === run;
+}
+
+/** Clicking a header: ascending, then descending, then back to dataset order. A run's score
+ * column names its run. */
+export function nextSort(current: Sort | null, column: SortColumn, run?: number): Sort | null {
+  const base: Sort = run === undefined ? { column, desc: false } : { column, desc: false, run };
+  if (!current || !sortedBy(current, column, run)) return base;
+  if (!current.desc) return { ...base, desc: true };
   return null;
 }

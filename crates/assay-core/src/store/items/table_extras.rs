@@ -39,56 +39,41 @@ impl Project {
             })
             .collect();
         let at = |out: &mut Vec<ItemExtras>, id: i64| out.iter().position(|e| e.item_id == id);
-        let mut st = self.conn.prepare_cached(
-            "WITH latest AS (SELECT item_id, max(round_id) AS round_id FROM round_items
-                             WHERE item_id IN (SELECT value FROM json_each(?1)) GROUP BY item_id),
-                  dealt AS (SELECT ri.item_id, ri.user_id, ri.rev FROM round_items ri
-                            JOIN latest l ON l.item_id = ri.item_id AND l.round_id = ri.round_id),
-                  judged AS (SELECT d.item_id, d.user_id,
-                                    (SELECT coalesce(r.op, '') FROM revisions r
-                                     WHERE r.item_id = d.item_id AND r.author_id = d.user_id
-                                       AND r.rev > d.rev ORDER BY r.rev DESC LIMIT 1) AS op
-                             FROM dealt d)
-             SELECT j.item_id, group_concat(u.name, char(10)), count(*), count(j.op),
-                    count(DISTINCT j.op)
-             FROM judged j JOIN users u ON u.id = j.user_id GROUP BY j.item_id",
-        )?;
+        // The same definitions the list sorts by (`query::sort`), so a column and its order
+        // never disagree.
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT items.id, {}, {} FROM items
+             WHERE items.id IN (SELECT value FROM json_each(?1))",
+            super::query::assignees_sql(),
+            super::query::agreement_sql()
+        ))?;
         let rows = st.query_map([&ids_json], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-                r.get::<_, i64>(3)?,
-                r.get::<_, i64>(4)?,
+                r.get::<_, Option<String>>(1)?,
+                r.get::<_, Option<String>>(2)?,
             ))
         })?;
         for row in rows {
-            let (id, names, people, done, ops) = row?;
+            let (id, names, agreement) = row?;
             if let Some(k) = at(&mut out, id) {
-                let mut names: Vec<String> = names.split('\n').map(str::to_string).collect();
+                let mut names: Vec<String> = names
+                    .map(|n| n.split('\n').map(str::to_string).collect())
+                    .unwrap_or_default();
                 names.sort();
                 out[k].assignees = names;
-                out[k].agreement = (people >= 2).then(|| {
-                    if done < people {
-                        "pending"
-                    } else if ops == 1 {
-                        "agree"
-                    } else {
-                        "differ"
-                    }
-                    .to_string()
-                });
+                out[k].agreement = agreement;
             }
         }
         if !runs.is_empty() {
             let runs_json = serde_json::to_string(runs).unwrap_or_default();
-            let mut st = self.conn.prepare_cached(
-                "SELECT ri.item_id, ri.run_id, CASE WHEN ri.outcome = 'error' THEN 0 ELSE ri.score END,
-                        ri.item_rev != i.rev
-                 FROM run_items ri JOIN items i ON i.id = ri.item_id
-                 WHERE ri.item_id IN (SELECT value FROM json_each(?1))
-                   AND ri.run_id IN (SELECT value FROM json_each(?2)) AND ri.outcome != 'skipped'",
-            )?;
+            let mut st = self.conn.prepare_cached(&format!(
+                "SELECT s.item_id, s.run_id, {}, s.item_rev != i.rev
+                 FROM run_items s JOIN items i ON i.id = s.item_id
+                 WHERE s.item_id IN (SELECT value FROM json_each(?1))
+                   AND s.run_id IN (SELECT value FROM json_each(?2)) AND s.outcome != 'skipped'",
+                super::query::EFFECTIVE_SCORE
+            ))?;
             let rows = st.query_map(params![ids_json, runs_json], |r| {
                 Ok((
                     r.get::<_, i64>(0)?,

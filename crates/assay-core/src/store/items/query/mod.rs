@@ -99,6 +99,9 @@ fn row_to_item(r: &rusqlite::Row<'_>) -> rusqlite::Result<ItemRow> {
 impl Project {
     /// One page of matching items in dataset order, with the total count.
     pub fn query(&self, filter: &Filter, page: Page) -> Result<QueryResult> {
+        if let Some(sort) = &filter.sort {
+            sort.check()?;
+        }
         if filter.search().is_some() && filter.sort.is_none()
             || self.lists_from_facet_columns(filter)
         {
@@ -356,6 +359,9 @@ impl Project {
 
     /// Ids of all matching items in list order: what J/K walk through.
     pub fn query_ids(&self, filter: &Filter) -> Result<Vec<i64>> {
+        if let Some(sort) = &filter.sort {
+            sort.check()?;
+        }
         let text_only = Filter {
             text: filter.text.clone(),
             ..Default::default()
@@ -526,6 +532,7 @@ mod tests {
                 Sort {
                     column,
                     desc: false,
+                    run: None,
                 },
                 true,
             );

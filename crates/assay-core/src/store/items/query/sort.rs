@@ -20,7 +20,63 @@ crate::named_enum! {
         Saliency = "saliency",
         Revision = "rev",
         Updated = "updated_at",
+        /// The first, by name, of the people the item's latest round dealt it to.
+        Assignee = "assignee",
+        /// Whether those people agree: agree, differ, pending (none for one person).
+        Agreement = "agreement",
+        /// The item's score in one run (`Sort::run`): errors 0, no result last.
+        RunScore = "run_score",
     }
+}
+
+/// The item's latest round (SQL over `items`).
+const LATEST_ROUND: &str = "(SELECT max(l.round_id) FROM round_items l WHERE l.item_id = items.id)";
+
+/// The people the item's latest round dealt it to, one name per line (SQL over `items`): the
+/// table's "Assigned to" column.
+pub(in crate::store) fn assignees_sql() -> String {
+    format!(
+        "(SELECT group_concat(u.name, char(10)) FROM round_items d JOIN users u ON u.id = d.user_id
+          WHERE d.item_id = items.id AND d.round_id = {LATEST_ROUND})"
+    )
+}
+
+/// The first of them by name: what the list sorts by.
+fn first_assignee_sql() -> String {
+    format!(
+        "(SELECT min(u.name) FROM round_items d JOIN users u ON u.id = d.user_id
+          WHERE d.item_id = items.id AND d.round_id = {LATEST_ROUND})"
+    )
+}
+
+/// Across the people the item's latest round dealt it to (two or more): 'agree' when each
+/// recorded the same operation since, 'differ' when not, 'pending' while some have not; NULL
+/// for one person or no round (SQL over `items`). The table's column and the list's order both
+/// read this one definition.
+pub(in crate::store) fn agreement_sql() -> String {
+    format!(
+        "(SELECT CASE WHEN count(*) < 2 THEN NULL
+                      WHEN count(j.op) < count(*) THEN 'pending'
+                      WHEN count(DISTINCT j.op) = 1 THEN 'agree' ELSE 'differ' END
+          FROM (SELECT (SELECT coalesce(r.op, '') FROM revisions r
+                        WHERE r.item_id = d.item_id AND r.author_id = d.user_id AND r.rev > d.rev
+                        ORDER BY r.rev DESC LIMIT 1) AS op
+                FROM round_items d
+                WHERE d.item_id = items.id AND d.round_id = {LATEST_ROUND}) j)"
+    )
+}
+
+/// A run's result as the table shows it (over `run_items` as `s`): an error counts 0, an
+/// unparsed reply 0.
+pub(in crate::store) const EFFECTIVE_SCORE: &str =
+    "CASE WHEN s.outcome = 'error' THEN 0 ELSE coalesce(s.score, 0) END";
+
+/// The item's score in run `run` (SQL over `items`); NULL without a result.
+fn run_score_sql(run: i64) -> String {
+    format!(
+        "(SELECT {EFFECTIVE_SCORE} FROM run_items s
+          WHERE s.run_id = {run} AND s.item_id = items.id AND s.outcome != 'skipped')"
+    )
 }
 impl SortColumn {
     /// Whether an index holds the column's non-empty values in order (so a page of the list
@@ -54,6 +110,8 @@ impl SortColumn {
             Self::Saliency => "items.saliency",
             Self::Revision => "items.rev",
             Self::Updated => "items.updated_at",
+            // Not on the item: `Sort::expr` reads them.
+            Self::Assignee | Self::Agreement | Self::RunScore => "NULL",
         }
     }
 
@@ -107,15 +165,40 @@ pub struct Sort {
     pub column: SortColumn,
     #[serde(default)]
     pub desc: bool,
+    /// The run whose scores `RunScore` sorts by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub run: Option<i64>,
 }
 
 impl Sort {
+    /// The value the list is ordered by, in SQL over `items`: every piece is this module's,
+    /// the run a number.
+    pub(in crate::store) fn expr(&self) -> String {
+        match self.column {
+            SortColumn::Assignee => first_assignee_sql(),
+            SortColumn::Agreement => agreement_sql(),
+            SortColumn::RunScore => run_score_sql(self.run.unwrap_or(0)),
+            c => c.sql().to_string(),
+        }
+    }
+
+    /// A sort the list can take: a run's score names its run.
+    pub(in crate::store) fn check(&self) -> Result<()> {
+        if self.column == SortColumn::RunScore && self.run.is_none() {
+            return Err(crate::Error::Invalid(
+                "sorting by a run's score needs the run".into(),
+            ));
+        }
+        Ok(())
+    }
+
     pub(in crate::store) fn order_by(sort: Option<Sort>) -> String {
         match sort {
             None => "items.id".into(),
             Some(s) => format!(
                 "{} {} NULLS LAST, items.id",
-                s.column.sql(),
+                s.expr(),
                 if s.desc { "DESC" } else { "ASC" }
             ),
         }
