@@ -162,6 +162,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0038_run_protocols",
         include_str!("../../../../migrations/0038_run_protocols.sql"),
     ),
+    (
+        "0039_run_score_order",
+        include_str!("../../../../migrations/0039_run_score_order.sql"),
+    ),
 ];
 
 /// The statement that creates index `name`, as the last migration that creates it wrote it

@@ -698,6 +698,36 @@ fn the_list_sorts_by_assignee_agreement_and_a_runs_score() {
         "0 from the error, before the true 0 by id"
     );
     assert_eq!(by_score[6..], items[6..]);
+    // Pages of five cross from the results to the items without one, in the same order; a
+    // filter holds in both parts.
+    let f = sorted(SortColumn::RunScore, true, Some(run));
+    let mut paged = Vec::new();
+    for offset in (0..12).step_by(5) {
+        paged.extend(
+            p.query(&f, Page { offset, limit: 5 })
+                .unwrap()
+                .rows
+                .into_iter()
+                .map(|r| r.id),
+        );
+    }
+    assert_eq!(paged, by_score);
+    let some = Filter {
+        ids: vec![items[1], items[2], items[7], items[9]],
+        ..f.clone()
+    };
+    let r = p
+        .query(
+            &some,
+            Page {
+                offset: 0,
+                limit: 10,
+            },
+        )
+        .unwrap();
+    assert_eq!(r.total, 4);
+    let got: Vec<i64> = r.rows.into_iter().map(|r| r.id).collect();
+    assert_eq!(got, vec![items[2], items[1], items[7], items[9]]);
     let err = p
         .query(&sorted(SortColumn::RunScore, false, None), Page::default())
         .unwrap_err()

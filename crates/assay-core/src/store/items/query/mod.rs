@@ -110,6 +110,11 @@ impl Project {
         if let Some(sort) = filter.sort.filter(|s| s.column.indexed()) {
             return self.query_sorted_by_index(filter, sort, page);
         }
+        if let Some(sort) = filter.sort.filter(|s| s.column == SortColumn::RunScore) {
+            return ReadSnapshot::run(&self.conn, "run_sorted_page", || {
+                self.run_sorted_page(filter, sort, page)
+            });
+        }
         let (wh, params) = filter.where_clause(Skip::None);
         if wh.is_empty() && filter.sort.is_none() {
             if let Some(result) = self.whole_list_page(page)? {
@@ -243,6 +248,76 @@ impl Project {
                         "SELECT items.id FROM items{} ORDER BY items.id LIMIT ? OFFSET ?",
                         and(&format!("{col} IS NULL"))
                     ),
+                    limit - ids.len() as i64,
+                    (offset - with_value).max(0),
+                )?);
+            }
+        }
+        Ok(QueryResult {
+            total,
+            rows: self.rows_in_order(&ids)?,
+        })
+    }
+
+    /// A page sorted by a run's score, as `sorted_page` takes one: the items with a result
+    /// walking the run's results in score order (`run_items_effective`, migration 0039), then
+    /// those without one in id order. A correlated lookup of every item's score sorted all of
+    /// them: ~230 ms a page at 100,000 items.
+    fn run_sorted_page(&self, filter: &Filter, sort: Sort, page: Page) -> Result<QueryResult> {
+        let run = sort.run.unwrap_or(0);
+        let (wh, params) = filter.where_clause(Skip::None);
+        let also = wh
+            .strip_prefix(" WHERE ")
+            .map_or(String::new(), |c| format!(" AND ({c})"));
+        let total: i64 = self
+            .conn
+            .prepare_cached(&format!("SELECT count(*) FROM items{wh}"))?
+            .query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?;
+        let limit = page.limit.clamp(0, 10_000);
+        let offset = page.offset.max(0);
+        let ids_of = |sql: &str, limit: i64, offset: i64| -> Result<Vec<i64>> {
+            let mut all = params.clone();
+            all.push(Value::Integer(limit));
+            all.push(Value::Integer(offset));
+            let mut st = self.conn.prepare_cached(sql)?;
+            let ids = st
+                .query_map(rusqlite::params_from_iter(all.iter()), |r| r.get(0))?
+                .collect::<Result<Vec<i64>, _>>()?;
+            Ok(ids)
+        };
+        let dir = if sort.desc { "DESC" } else { "ASC" };
+        let results = format!(
+            "FROM run_items s INDEXED BY run_items_effective JOIN items ON items.id = s.item_id
+             WHERE s.run_id = {run} AND s.outcome != 'skipped'{also}"
+        );
+        let mut ids = ids_of(
+            &format!(
+                "SELECT s.item_id {results} ORDER BY {} {dir}, s.item_id LIMIT ? OFFSET ?",
+                sort::EFFECTIVE_SCORE
+            ),
+            limit,
+            offset,
+        )?;
+        if (ids.len() as i64) < limit {
+            let with_value = if ids.is_empty() {
+                self.conn
+                    .prepare_cached(&format!("SELECT count(*) {results}"))?
+                    .query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?
+            } else {
+                offset + ids.len() as i64
+            };
+            if total > with_value {
+                let none = format!(
+                    "NOT EXISTS (SELECT 1 FROM run_items s WHERE s.run_id = {run}
+                                 AND s.item_id = items.id AND s.outcome != 'skipped')"
+                );
+                let cond = if wh.is_empty() {
+                    format!(" WHERE {none}")
+                } else {
+                    format!("{wh} AND {none}")
+                };
+                ids.extend(ids_of(
+                    &format!("SELECT items.id FROM items{cond} ORDER BY items.id LIMIT ? OFFSET ?"),
                     limit - ids.len() as i64,
                     (offset - with_value).max(0),
                 )?);
