@@ -17,9 +17,53 @@ use crate::common::window::{
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn views_table_and_bulk_actions_in_the_window() {
     let s = Scenario::new("views, table and bulk actions");
+    recorded_run(&s.project);
     let c = s.start_as("e2e-annotator", None).await;
     views_table_and_bulk(&c, &s.project).await;
     c.close().await.unwrap();
+}
+
+/// A model's recorded run on jgraph-mini, scoring jg-005 highest, for the table's run column.
+fn recorded_run(project: &Path) {
+    use assay_core::store::evaluation::runs::{RecordedResult, RunItemResult, RunKey};
+    let mut p = assay_core::Project::open(project).unwrap();
+    let cfg = r#"{"name":"table-model","model":"m","endpoints":["http://127.0.0.1:9/v1"]}"#;
+    let model_id = p.ensure_model_config("table-model", cfg).unwrap();
+    let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+    let key = RunKey {
+        model_id,
+        dataset_id: ds,
+        version: assay_core::Version::Before,
+        variant: "original".into(),
+        run_index: 1,
+        template: "default".into(),
+        scorer: "soft_match".into(),
+        source: "recorded".into(),
+        protocol: None,
+    };
+    let results: Vec<RecordedResult> = p
+        .item_ext_ids(ds)
+        .unwrap()
+        .into_iter()
+        .map(|(item_id, ext)| RecordedResult {
+            result: RunItemResult {
+                item_id,
+                item_rev: p.item(item_id).unwrap().rev,
+                cache_key: None,
+                outcome: "scored".into(),
+                from_cache: false,
+                score: Some(if ext == "jg-005" { 1.0 } else { 0.5 }),
+                parsed: None,
+                evidence: None,
+                error: None,
+                scorer: Some("soft_match".into()),
+                scorer_version: None,
+            },
+            response: format!("reply to {ext}"),
+            prompt: None,
+        })
+        .collect();
+    p.record_run(&key, &results, "complete").unwrap();
 }
 
 fn ops_of(project: &Path, exts: &[&str]) -> Vec<Option<assay_core::RefinementOp>> {
@@ -109,7 +153,46 @@ async fn views_table_and_bulk(c: &Client, project: &Path) {
     click(c, "[data-testid=columns-open]").await;
     click(c, "[data-testid=column-category]").await;
     wait_for(c, "[data-testid=table-row] [data-col=category]").await;
+    // A run's score as a column, sorted by the store, highest first: the order the store gives
+    // for that run (checked to differ from the dataset's order first).
+    let (run, best) = {
+        use assay_core::store::{Filter, Page, Sort, SortColumn};
+        let p = assay_core::Project::open(project).unwrap();
+        let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+        let first = |run: i64| -> String {
+            let f = Filter {
+                datasets: vec![ds],
+                sort: Some(Sort {
+                    column: SortColumn::RunScore,
+                    desc: true,
+                    run: Some(run),
+                }),
+                ..Default::default()
+            };
+            p.query(&f, Page::default()).unwrap().rows[0].ext_id.clone()
+        };
+        p.run_summaries()
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.run.dataset == "jgraph-mini")
+            .map(|r| (r.run.id, first(r.run.id)))
+            .find(|(_, best)| best != "jg-001")
+            .expect("a jgraph-mini run whose best item is not the first")
+    };
+    click(c, &format!("[data-testid='column-run:{run}']")).await;
     click(c, "[data-testid=columns-open]").await;
+    click(c, &format!("[data-testid='sort-run:{run}']")).await;
+    click(c, &format!("[data-testid='sort-run:{run}']")).await;
+    wait_inner_text(c, "[data-testid=table-row] [data-col=ext_id]", |t| {
+        t == best
+    })
+    .await;
+    // Back to dataset order (a third click), as the rest expects.
+    click(c, &format!("[data-testid='sort-run:{run}']")).await;
+    wait_inner_text(c, "[data-testid=table-row] [data-col=ext_id]", |t| {
+        t == "jg-001"
+    })
+    .await;
 
     // Three picked: the box of jg-002, Shift-click to jg-004 (jg-003 between).
     let before = ops_of(project, &["jg-002", "jg-003", "jg-004", "jg-005"]);
