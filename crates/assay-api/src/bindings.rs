@@ -61,7 +61,7 @@ impl<T: TS> TS for Channel<T> {
 type PathBuf = std::path::PathBuf;
 use crate::suggestions::{SuggestEstimateView, SuggestForm, SuggestStatus};
 use crate::team::{TeamMember, TeamStatus};
-use assay_core::export::ExportReport;
+use assay_core::export::{DatasetExport, ExportFormat, ExportReport};
 use assay_core::store::team::sync::{ConflictSides, SyncConflict};
 use assay_core::store::{BulkAction, BulkChange, BulkReport, ItemExtras, RunDetail, SavedView};
 use assay_core::store::{Suggestion, SuggestionReport};
@@ -184,7 +184,12 @@ pub fn generate() -> String {
         .filter(|k| k.decides_stage())
         .map(|k| k.as_str())
         .collect();
-    let lists: [(&str, &str, Vec<&str>); 21] = [
+    let lists: [(&str, &str, Vec<&str>); 22] = [
+        (
+            "EXPORT_FORMATS",
+            "ExportFormat",
+            ExportFormat::NAMES.to_vec(),
+        ),
         (
             "SCORERS_NEEDING_JUDGE",
             "Scorer",

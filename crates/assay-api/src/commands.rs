@@ -95,6 +95,7 @@ macro_rules! for_each_command {
             session save_view(name: String, filter: Filter, columns: Vec<String>, shared: bool) -> Vec<SavedView>;
             session delete_view(name: String) -> Vec<SavedView>;
             session export_selection(target: Filter, dir: String) -> ExportReport;
+            session export_dataset(dataset: String, format: ExportFormat, dir: String, signed_off_only: bool) -> DatasetExport;
             session run_detail(run: i64, only: Option<String>, offset: i64, limit: i64) -> RunDetail;
             session delete_run(run: i64) -> ();
             session table_extras(ids: Vec<i64>, runs: Vec<i64>) -> Vec<ItemExtras>;

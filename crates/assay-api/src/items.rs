@@ -57,6 +57,36 @@ impl Session {
         )?)
     }
 
+    /// A whole dataset in one of the export formats, with its changelog, into the folder
+    /// `dir` (made if missing): what `assay export` writes.
+    pub fn export_dataset(
+        &self,
+        dataset: String,
+        format: assay_core::export::ExportFormat,
+        dir: String,
+        signed_off_only: bool,
+    ) -> ApiResult<assay_core::export::DatasetExport> {
+        if dir.trim().is_empty() {
+            return Err(crate::ApiError::new(
+                "invalid",
+                "choose the folder to export into",
+            ));
+        }
+        let scope = if signed_off_only {
+            assay_core::export::Scope::SignedOff
+        } else {
+            assay_core::export::Scope::All
+        };
+        Ok(assay_core::export::export_dataset(
+            self.project()?,
+            &dataset,
+            std::path::Path::new(&dir),
+            format,
+            scope,
+            None,
+        )?)
+    }
+
     /// The table's round and run columns for the rows on screen.
     pub fn table_extras(&self, ids: Vec<i64>, runs: Vec<i64>) -> ApiResult<Vec<ItemExtras>> {
         Ok(self.project()?.table_extras(&ids, &runs)?)

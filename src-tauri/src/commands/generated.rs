@@ -17,7 +17,7 @@ use assay_api::types::{
     RescoreResult, RunListRow, SessionUser, TriageEntry,
 };
 use assay_api::ApiError;
-use assay_core::export::ExportReport;
+use assay_core::export::{DatasetExport, ExportFormat, ExportReport};
 use assay_core::import::{ImportReport, Progress};
 use assay_core::store::team::sync::{ConflictSides, SyncConflict};
 use assay_core::store::{

@@ -3,6 +3,7 @@
 //! with one row per changed item.
 
 mod changelog;
+mod dataset;
 mod haerae;
 mod hf;
 mod jsonl;
@@ -11,6 +12,7 @@ mod parquet_hf;
 use serde::{Deserialize, Serialize};
 
 pub use changelog::write_changelog;
+pub use dataset::{export_dataset, DatasetExport, ExportFormat};
 pub use haerae::export_haerae;
 pub use hf::{export_hf, HfReport, SPLITS as HF_SPLITS};
 pub use jsonl::{export_jsonl, export_selection};

@@ -310,3 +310,46 @@ async fn views_table_and_bulk(c: &Client, project: &Path) {
         .as_str()
         .ends_with("#/models"));
 }
+
+/// A dataset exported from Settings as a Hugging Face folder: the result names where the files
+/// are, and they are there (the card, both splits, the changelog); a folder left empty is
+/// refused with the reason before anything is written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn export_a_dataset_from_the_window() {
+    let s = Scenario::new("export from the window");
+    let c = s.start_as("e2e-annotator", None).await;
+    let out = s.project.with_file_name("hf-export");
+    show(&c, "settings").await;
+    select(&c, "[data-testid=export-dataset]", "jgraph-mini").await;
+    select(&c, "[data-testid=export-format]", "hf").await;
+    wait_text(&c, "[data-testid=export-format-what]", |t| {
+        t.contains("Hugging Face dataset folder")
+    })
+    .await;
+    fill(&c, "[data-testid=export-dir]", " ").await;
+    wait_text(&c, "[data-testid=export-why]", |t| {
+        t.contains("choose a folder")
+    })
+    .await;
+    fill(&c, "[data-testid=export-dir]", out.to_str().unwrap()).await;
+    click(&c, "[data-testid=export-run]").await;
+    let result = wait_text(&c, "[data-testid=export-result]", |t| {
+        t.contains("written to")
+    })
+    .await;
+    assert!(
+        result.starts_with("12 items (and 12 in the original split)"),
+        "{result}"
+    );
+    assert!(result.contains(out.to_str().unwrap()), "{result}");
+    for file in [
+        "README.md",
+        "changelog.csv",
+        "data/original-00000-of-00001.parquet",
+        "data/refined-00000-of-00001.parquet",
+    ] {
+        assert!(out.join(file).is_file(), "{file} was not written");
+    }
+    screenshot(&c, "export.png").await;
+    c.close().await.unwrap();
+}

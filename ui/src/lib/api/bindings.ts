@@ -216,6 +216,28 @@ unparsed_before: number, unparsed_after: number, hedged_before: number, hedged_a
 
 export type Dataset = { id: number, name: string, layout: string, source_path: string | null, imported_at: string, item_count: number, };
 
+export type DatasetExport = { dataset: string, format: ExportFormat, 
+/**
+ * Items written (the refined split's, for `hf`).
+ */
+items: number, 
+/**
+ * `hf` only: the original split's items.
+ */
+original: number | null, 
+/**
+ * Items marked remove, left out of the refined set.
+ */
+removed_left_out: number, images: number, 
+/**
+ * The file or folder written.
+ */
+path: string, 
+/**
+ * Items changed since import, and the changelog listing them.
+ */
+changed: number, changelog: string, };
+
 export type DistractorKind = "FSU" | "SU" | "NE";
 
 export type Edit = { 
@@ -280,6 +302,8 @@ eta_secs: number | null, cost: number | null, cancelled: boolean, run_ids: Array
  * What was asked, to run it again.
  */
 form: EvalForm | null, };
+
+export type ExportFormat = "jsonl" | "parquet" | "hf" | "haerae-vision";
 
 export type ExportReport = { dataset: string, items: number, removed_left_out: number, images: number, path: string, };
 
@@ -894,6 +918,7 @@ accuracy: number, accuracy_ci: [number, number] | null,
 kappa: number | null, kappa_ci: [number, number] | null, level: number, };
 
 export type Scorer = 'choice' | 'soft_match' | 'judge' | 'checklist_judge' | 'rating' | 'grounding' | 'bleu' | 'identification';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'parquet', 'hf', 'haerae-vision'];
 export const SCORERS_NEEDING_JUDGE: readonly Scorer[] = ['judge', 'checklist_judge', 'rating'];
 export const SCORERS_USING_JUDGE: readonly Scorer[] = ['judge', 'checklist_judge', 'rating', 'identification'];
 export const SUGGESTION_KINDS_DECIDING_STAGE: readonly SuggestionKind[] = ['screening', 'difficulty', 'image_dependency'];
@@ -1003,6 +1028,7 @@ export const commands = {
   saveView: (name: string, filter: Filter, columns: Array<string>, shared: boolean): Promise<Array<SavedView>> => invoke<Array<SavedView>>('save_view', { name, filter, columns, shared }),
   deleteView: (name: string): Promise<Array<SavedView>> => invoke<Array<SavedView>>('delete_view', { name }),
   exportSelection: (target: Filter, dir: string): Promise<ExportReport> => invoke<ExportReport>('export_selection', { target, dir }),
+  exportDataset: (dataset: string, format: ExportFormat, dir: string, signedOffOnly: boolean): Promise<DatasetExport> => invoke<DatasetExport>('export_dataset', { dataset, format, dir, signedOffOnly }),
   runDetail: (run: number, only: string | null, offset: number, limit: number): Promise<RunDetail> => invoke<RunDetail>('run_detail', { run, only, offset, limit }),
   deleteRun: (run: number): Promise<null> => invoke<null>('delete_run', { run }),
   tableExtras: (ids: Array<number>, runs: Array<number>): Promise<Array<ItemExtras>> => invoke<Array<ItemExtras>>('table_extras', { ids, runs }),

@@ -29,52 +29,36 @@ pub struct ExportArgs {
 
 pub fn run(ctx: &Ctx, a: ExportArgs) -> anyhow::Result<()> {
     let p = ctx.open()?;
-    let name = a.name.unwrap_or_else(|| export::refined_name(&a.dataset));
-    std::fs::create_dir_all(&a.out)?;
     let scope = if a.signed_off_only {
         export::Scope::SignedOff
     } else {
         export::Scope::All
     };
-    if a.format == "hf" {
-        let r = export::export_hf(&p, &a.dataset, &a.out, scope)?;
-        if ctx.json {
-            return output::json(&serde_json::json!({ "export": r }));
-        }
+    let format = export::ExportFormat::parse(&a.format)
+        .ok_or_else(|| anyhow::anyhow!("unknown format {:?}", a.format))?;
+    let r = export::export_dataset(&p, &a.dataset, &a.out, format, scope, a.name.as_deref())?;
+    if ctx.json {
+        return output::json(&serde_json::json!({
+            "export": r, "changelog": r.changelog, "changed_items": r.changed
+        }));
+    }
+    if format == export::ExportFormat::Hf {
         println!(
             "wrote {} original and {} refined items ({} removed, {} changed, {} images) to {}",
-            r.original, r.refined, r.removed, r.changed, r.images, r.path
+            r.original.unwrap_or_default(),
+            r.items,
+            r.removed_left_out,
+            r.changed,
+            r.images,
+            r.path
         );
         println!("dataset card: {}", a.out.join("README.md").display());
         return Ok(());
     }
-    let report = if a.format == "parquet" {
-        export::export_parquet(
-            &p,
-            &a.dataset,
-            &a.out.join(format!("{name}.parquet")),
-            scope,
-        )?
-    } else if a.format == "haerae-vision" {
-        export::export_haerae(&p, &a.dataset, &a.out.join(&name), scope)?
-    } else {
-        export::export_jsonl(&p, &a.dataset, &a.out.join(&name), scope)?
-    };
-    let changelog = a.out.join(format!("{name}.changelog.csv"));
-    let changed = export::write_changelog(&p, &a.dataset, &changelog)?;
-    if ctx.json {
-        return output::json(&serde_json::json!({
-            "export": report, "changelog": changelog, "changed_items": changed
-        }));
-    }
     println!(
         "wrote {} items ({} removed left out, {} images) to {}",
-        report.items, report.removed_left_out, report.images, report.path
+        r.items, r.removed_left_out, r.images, r.path
     );
-    println!(
-        "changelog: {} changed items in {}",
-        changed,
-        changelog.display()
-    );
+    println!("changelog: {} changed items in {}", r.changed, r.changelog);
     Ok(())
 }
