@@ -75,6 +75,8 @@ macro_rules! for_each_command {
             session add_comment(id: i64, body: String) -> Vec<Comment>;
             session people() -> Vec<PersonStats>;
             session users() -> Vec<User>;
+            session set_role(name: String, role: Role) -> SessionUser;
+            session why_not_assign_roles() -> Option<String>;
             session role_choices(name: String) -> Vec<RoleChoice>;
             shell team_status() -> TeamStatus;
             shell team_sync() -> TeamStatus;

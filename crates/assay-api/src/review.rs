@@ -9,7 +9,7 @@ use assay_core::Role;
 
 impl Session {
     /// The person working (the project's owner or an auditor) gives someone a role.
-    pub fn set_role(&mut self, name: &str, role: Role) -> ApiResult<SessionUser> {
+    pub fn set_role(&mut self, name: String, role: Role) -> ApiResult<SessionUser> {
         let by = self
             .user
             .as_ref()
@@ -17,11 +17,22 @@ impl Session {
             .name
             .clone();
         let p = self.project()?;
-        let u = p.set_role(&by, name, role)?;
+        let u = p.set_role(&by, &name, role)?;
         Ok(SessionUser {
             name: u.name,
             role: u.role,
         })
+    }
+
+    /// Why the person working may not give people roles, if they may not.
+    pub fn why_not_assign_roles(&self) -> ApiResult<Option<String>> {
+        let by = self
+            .user
+            .as_ref()
+            .ok_or_else(ApiError::no_user)?
+            .name
+            .clone();
+        Ok(self.project()?.why_not_assign_roles(&by)?)
     }
 
     /// The current user approves someone else's revision or asks for changes.

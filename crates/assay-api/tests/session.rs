@@ -219,8 +219,27 @@ fn filtering_through_the_session_enforces_the_auditor_rule() {
             .code,
         "forbidden"
     );
-    annotator.set_role("rin", Role::Auditor).unwrap();
+    assert_eq!(
+        annotator.why_not_assign_roles().unwrap(),
+        None,
+        "the owner may"
+    );
+    annotator.set_role("rin".into(), Role::Auditor).unwrap();
     auditor.set_user("rin".into(), Role::Auditor).unwrap();
+    assert_eq!(
+        auditor.why_not_assign_roles().unwrap(),
+        None,
+        "an auditor may"
+    );
+    // Another annotator may not, and is told why before trying; trying is refused the same.
+    let mut ken = Session::new(dir.path().join("prefs-ken.json"));
+    ken.open_project(&dir.path().join("p.assay")).unwrap();
+    ken.set_user("ken".into(), Role::Annotator).unwrap();
+    let why = ken.why_not_assign_roles().unwrap().expect("a reason");
+    assert!(why.contains("owner or an auditor"), "{why}");
+    let refused = ken.set_role("rin".into(), Role::Annotator).unwrap_err();
+    assert_eq!(refused.code, "forbidden");
+    assert!(refused.message.ends_with(&why), "{}", refused.message);
     let f = auditor.override_phase1(id, true, None).unwrap();
     assert_eq!(f.overridden_by.as_deref(), Some("rin"));
 }
@@ -255,7 +274,7 @@ fn only_an_auditor_signs_off_through_the_session() {
             .code,
         "forbidden"
     );
-    annotator.set_role("rin", Role::Auditor).unwrap();
+    annotator.set_role("rin".into(), Role::Auditor).unwrap();
     auditor.set_user("rin".into(), Role::Auditor).unwrap();
     assert!(auditor.sign_off(id, true, None).unwrap().item.signed_off);
     // The annotator's next save is refused by the store, not just hidden in the window.

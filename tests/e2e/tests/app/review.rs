@@ -106,6 +106,23 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
     keys(c, &[(None, 'y')]).await; // approve
     wait_jg006(c, project, "the approval", |s| s.0 == ItemStatus::Approved).await;
 
+    // An annotator sees everyone's role, the choice disabled with the reason.
+    show(c, "team").await;
+    wait_text(c, "[data-testid=roles-why]", |t| {
+        t.contains("only the project's owner or an auditor assigns roles")
+    })
+    .await;
+    let role = wait_for(
+        c,
+        "[data-testid=person][data-name=e2e-annotator] [data-testid=person-role]",
+    )
+    .await;
+    assert!(
+        !role.is_enabled().await.unwrap(),
+        "not offered to an annotator"
+    );
+    show(c, "items").await;
+
     // The project's owner makes e2e-auditor an auditor: nobody makes themselves one.
     {
         let p = assay_core::Project::open(project).unwrap();
@@ -118,6 +135,21 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
     // The auditor deals the filtered items to both people as an audit round, all overlapping.
     show(c, "team").await;
     wait_for(c, "[data-testid=round-form]").await;
+    // An auditor gives roles from the People table: e2e-reviewer made an auditor and back.
+    let role_of = |name: &'static str| {
+        let p = assay_core::Project::open(project).unwrap();
+        p.user_by_name(name).unwrap().unwrap().role
+    };
+    let reviewer = "[data-testid=person][data-name=e2e-reviewer] [data-testid=person-role]";
+    for role in [assay_core::Role::Auditor, assay_core::Role::Annotator] {
+        select(c, reviewer, role.as_str()).await;
+        until(
+            c,
+            || format!("e2e-reviewer never became {}", role.as_str()),
+            move || std::future::ready(role_of("e2e-reviewer") == role),
+        )
+        .await;
+    }
     fill(c, "[data-testid=round-name]", "final check").await;
     click(c, "[data-testid=round-purpose] option[value=audit]").await;
     for who in ["e2e-annotator", "e2e-reviewer"] {

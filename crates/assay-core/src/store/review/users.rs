@@ -105,27 +105,38 @@ impl Project {
         }))
     }
 
-    /// The owner or an auditor gives a person a role. In a team the members table is the only
-    /// source of roles, so this is refused there.
-    pub fn set_role(&self, by: &str, name: &str, role: Role) -> Result<User> {
+    /// Why `by` may not give people roles here, if they may not: what `set_role` refuses, so a
+    /// window can show the choice disabled with the reason before anyone tries.
+    pub fn why_not_assign_roles(&self, by: &str) -> Result<Option<String>> {
         if self.conn.query_row(
             "SELECT EXISTS (SELECT 1 FROM sync_state WHERE key = 'team')",
             [],
             |r| r.get::<_, bool>(0),
         )? {
-            return Err(Error::Forbidden(
-                "this project is part of a team: roles come from the team's members table".into(),
+            return Ok(Some(
+                "this project is part of a team: roles come from the team's members table (Team \
+                 → Members, for its lead)"
+                    .into(),
             ));
+        }
+        let Some(actor) = self.user_by_name(by)? else {
+            return Err(Error::NotFound(format!("user {by}")));
+        };
+        let is_owner = self.owner()?.as_deref() == Some(actor.name.as_str());
+        Ok((!is_owner && actor.role != Role::Auditor)
+            .then(|| "only the project's owner or an auditor assigns roles".to_string()))
+    }
+
+    /// The owner or an auditor gives a person a role. In a team the members table is the only
+    /// source of roles, so this is refused there.
+    pub fn set_role(&self, by: &str, name: &str, role: Role) -> Result<User> {
+        if let Some(why) = self.why_not_assign_roles(by)? {
+            return Err(Error::Forbidden(why));
         }
         let actor = self
             .user_by_name(by)?
             .ok_or_else(|| Error::NotFound(format!("user {by}")))?;
         let is_owner = self.owner()?.as_deref() == Some(actor.name.as_str());
-        if !is_owner && actor.role != Role::Auditor {
-            return Err(Error::Forbidden(
-                "only the project's owner or an auditor assigns roles".into(),
-            ));
-        }
         if actor.name == name.trim() && !is_owner && role != actor.role {
             return Err(Error::Forbidden("nobody changes their own role".into()));
         }
