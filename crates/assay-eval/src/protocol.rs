@@ -187,6 +187,14 @@ pub fn check(req: &EvalRequest) -> Result<()> {
                 names(preset.scorers.iter().map(|s| s.as_str()))
             ));
         }
+        // Its runs would be labelled by its name but scored by each format's rules.
+        None if preset.scorers.len() == 1 => {
+            return refuse(format!(
+                "scores with {}: name it (--scorer {})",
+                preset.scorers[0].as_str(),
+                preset.scorers[0].as_str()
+            ));
+        }
         _ => {}
     }
     if req.template != "default" && !preset.templates.contains(&req.template.as_str()) {
@@ -243,6 +251,12 @@ mod tests {
         let mut r = base();
         r.judge = None;
         assert!(check(&r).unwrap_err().to_string().contains("--judge"));
+        let mut r = base();
+        r.scorer = None;
+        assert!(check(&r)
+            .unwrap_err()
+            .to_string()
+            .contains("--scorer checklist_judge"));
         let mut r = base();
         r.template = "mine@1".into();
         assert!(check(&r).unwrap_err().to_string().contains("template"));

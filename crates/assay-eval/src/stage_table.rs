@@ -361,7 +361,49 @@ pub fn stage_table(
             });
         }
     }
+    let means = mean_over_models(&table.correlations);
+    table.correlations.extend(means);
     Ok(table)
+}
+
+/// The label of a correlation row that averages the models' rows.
+pub const MEAN_OVER_MODELS: &str = "mean over models";
+
+/// The paper's figures: each correlation averaged over the models (CRAG-MM-Diagnostics reports
+/// "an average Spearman's ρ of 0.314" for popularity), one row per dataset, variant and stage
+/// after the models' own. A model whose correlation is undefined is left out of the mean; the
+/// row's item counts are the models' summed, its model names how many were averaged.
+pub fn mean_over_models(rows: &[StageCorrelation]) -> Vec<StageCorrelation> {
+    let mut groups: BTreeMap<(String, String, usize), Vec<&StageCorrelation>> = BTreeMap::new();
+    for r in rows
+        .iter()
+        .filter(|r| !r.model.starts_with(MEAN_OVER_MODELS))
+    {
+        groups
+            .entry((r.dataset.clone(), r.variant.clone(), r.column))
+            .or_default()
+            .push(r);
+    }
+    groups
+        .into_iter()
+        .filter(|(_, rs)| rs.len() >= 2)
+        .map(|((dataset, variant, column), rs)| {
+            let avg = |get: &dyn Fn(&StageCorrelation) -> Option<f64>| -> Option<f64> {
+                let known: Vec<f64> = rs.iter().filter_map(|r| get(r)).collect();
+                assay_core::stats::mean(&known)
+            };
+            StageCorrelation {
+                model: format!("{MEAN_OVER_MODELS} ({})", rs.len()),
+                dataset,
+                variant,
+                column,
+                popularity_rho: avg(&|r| r.popularity_rho),
+                popularity_items: rs.iter().map(|r| r.popularity_items).sum(),
+                saliency_r_pb: avg(&|r| r.saliency_r_pb),
+                saliency_items: rs.iter().map(|r| r.saliency_items).sum(),
+            }
+        })
+        .collect()
 }
 
 /// A breakdown's name, the group's label, and which item positions belong to it.

@@ -311,8 +311,9 @@ pub(crate) fn item_set(
 pub(crate) struct RunScores {
     pub(crate) score: Vec<f64>,
     pub(crate) state: Vec<Option<Outcome>>,
-    /// Item i has a reading: scored or hedged, or unparsed and then scored by a person. A
-    /// protocol that leaves unparsed replies out divides by these.
+    /// Item i counts in a denominator that leaves unparsed replies out: everything but an
+    /// unparsed reply no person has scored (errors and missing results still count 0, so a
+    /// run that failed or was not re-run on edited items is not flattered).
     pub(crate) valid: Vec<bool>,
     /// The scorer versions of the results counted here.
     versions: Vec<i64>,
@@ -323,7 +324,7 @@ pub(crate) fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Resul
     let mut out = RunScores {
         score: vec![0.0; n],
         state: vec![None; n],
-        valid: vec![false; n],
+        valid: vec![true; n],
         versions: Vec::new(),
     };
     for r in project.run_results(run_id)? {
@@ -347,7 +348,7 @@ pub(crate) fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Resul
         if r.outcome != Outcome::Error {
             out.score[i] = r.score.unwrap_or(0.0);
         }
-        out.valid[i] = matches!(r.outcome, Outcome::Scored | Outcome::Hedged);
+        out.valid[i] = r.outcome != Outcome::Unparsed;
     }
     for (item, score) in project.run_overrules(run_id)? {
         if let Some(&i) = set.pos.get(&item) {
@@ -488,14 +489,17 @@ fn side_stats(
     let mut per_model = Vec::new();
     for m in models {
         let rs = &scores[m];
+        // A run with nothing to count (every reply unparsed) is left out, not a 0.
         let runs: Vec<f64> = rs
             .iter()
-            .map(|r| {
+            .filter_map(|r| {
                 let counted: Vec<usize> = match rule {
                     UnparsedRule::CountedWrong => idx.to_vec(),
                     UnparsedRule::LeftOut => idx.iter().copied().filter(|&i| r.valid[i]).collect(),
                 };
-                counted.iter().map(|&i| r.score[i]).sum::<f64>() / counted.len().max(1) as f64
+                (!counted.is_empty() || rule == UnparsedRule::CountedWrong).then(|| {
+                    counted.iter().map(|&i| r.score[i]).sum::<f64>() / counted.len().max(1) as f64
+                })
             })
             .collect();
         let count = |state: Option<Outcome>| -> i64 {
@@ -625,14 +629,21 @@ fn compare(
             union.dedup();
             let rows_a: Vec<Option<Vec<f64>>> = union.iter().map(|i| ma.get(i).cloned()).collect();
             let rows_b: Vec<Option<Vec<f64>>> = union.iter().map(|i| mb.get(i).cloned()).collect();
-            let ci = paired_bootstrap(
-                &rows_a,
-                &rows_b,
-                names.len(),
-                opts.bootstrap,
-                opts.level,
-                opts.seed,
-            );
+            // Under a protocol that leaves unparsed replies out, each run divides by its own
+            // count, which an item bootstrap does not reproduce: no interval rather than one
+            // centred elsewhere than the figure beside it.
+            let ci = (rule == UnparsedRule::CountedWrong)
+                .then(|| {
+                    paired_bootstrap(
+                        &rows_a,
+                        &rows_b,
+                        names.len(),
+                        opts.bootstrap,
+                        opts.level,
+                        opts.seed,
+                    )
+                })
+                .flatten();
             let bm: Vec<f64> = before.models.iter().map(|m| m.mean).collect();
             let am: Vec<f64> = after.models.iter().map(|m| m.mean).collect();
             out.push(TableRow {

@@ -438,22 +438,21 @@ pub fn write_runs(
     Ok(done)
 }
 
-/// The bytes of `author`'s stored responses that `run` names by cache key without sending
-/// them: every colleague's pull of the run reads them again, so a run of a few bytes that
-/// names megabytes of earlier responses costs the team those megabytes, and its quota counts
-/// them.
+/// The bytes of `author`'s stored responses that `run` names by cache key: every colleague's
+/// pull of the run reads them again, so a run of a few bytes that names megabytes of earlier
+/// responses costs the team those megabytes, and its quota counts them.
 pub fn referenced_response_bytes(
     db: &mut impl postgres::GenericClient,
     author: &str,
     run: &SyncRun,
 ) -> Result<u64> {
-    let sent: std::collections::HashSet<&str> =
-        run.responses.iter().map(|r| r.cache_key.as_str()).collect();
+    // Every key the run names, sent or not: a key sent again for a response the author has
+    // stored already keeps the stored one (the insert does nothing), so a stub sent under it
+    // must not stand in for what colleagues will read.
     let mut keys: Vec<&str> = run
         .items
         .iter()
         .filter_map(|i| i.cache_key.as_deref())
-        .filter(|k| !sent.contains(k))
         .collect();
     keys.sort_unstable();
     keys.dedup();

@@ -58,7 +58,11 @@ pub fn export_dataset(
     name: Option<&str>,
 ) -> Result<DatasetExport> {
     let name = name.map_or_else(|| refined_name(dataset), str::to_string);
-    if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+    let one_name = matches!(
+        Path::new(&name).components().collect::<Vec<_>>().as_slice(),
+        [std::path::Component::Normal(_)]
+    );
+    if !one_name || name.contains(['/', '\\']) {
         return Err(Error::Invalid(format!(
             "{name:?} cannot name an exported set: a file name without a folder"
         )));

@@ -987,11 +987,19 @@ async fn a_protocol_is_recorded_with_its_runs_and_decides_how_the_table_counts()
     );
     let s = eval(&path, &vague).await;
     assert_eq!(s.progress.errors, 0);
-    // The same measurement by hand (choice, one run): its numbers count unparsed as wrong.
+    // The same fields by hand (choice, one run) would add to the preset's runs: refused, so no
+    // run holds results made two ways.
     let mut by_hand = request(&["m", "n"], 1);
     by_hand.scorer = Some(assay_eval::ScorerKind::Choice);
     by_hand.template = "default".into();
-    eval(&path, &by_hand).await;
+    let err = run_eval(&path, &by_hand, Arc::new(|_| {}), CancelToken::new())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("made under the vague protocol") && err.contains("request is by hand"),
+        "{err}"
+    );
 
     let p = Project::open(&path).unwrap();
     let recorded: Vec<Option<String>> = p
@@ -1002,7 +1010,6 @@ async fn a_protocol_is_recorded_with_its_runs_and_decides_how_the_table_counts()
         .unwrap()
         .map(|r| r.unwrap())
         .collect();
-    // The run made by hand has the preset's key, so it is the preset's run: one protocol.
     assert_eq!(recorded, vec![Some("vague".to_string())]);
 
     let rows = before_after_table(

@@ -322,6 +322,39 @@ fn stage_statistics_match_scipy() {
     }
 }
 
+/// The paper averages each correlation over the models; a model whose correlation is
+/// undefined is left out of that mean, and a single model gets no mean row.
+#[test]
+fn correlations_are_averaged_over_models_as_the_paper_reports_them() {
+    use assay_eval::stage_table::{mean_over_models, StageCorrelation};
+    let row = |model: &str, rho: Option<f64>, rpb: Option<f64>| StageCorrelation {
+        dataset: "crag".into(),
+        model: model.into(),
+        variant: "original".into(),
+        column: 0,
+        popularity_rho: rho,
+        popularity_items: 10,
+        saliency_r_pb: rpb,
+        saliency_items: 8,
+    };
+    let rows = vec![
+        row("a", Some(0.2), Some(0.5)),
+        row("b", Some(0.4), None),
+        row("c", None, Some(0.1)),
+        StageCorrelation {
+            column: 1,
+            ..row("a", Some(0.9), None)
+        },
+    ];
+    let means = mean_over_models(&rows);
+    assert_eq!(means.len(), 1, "column 1 has one model: no mean");
+    let m = &means[0];
+    assert_eq!(m.model, "mean over models (3)");
+    assert!((m.popularity_rho.unwrap() - 0.3).abs() < 1e-12);
+    assert!((m.saliency_r_pb.unwrap() - 0.3).abs() < 1e-12);
+    assert_eq!((m.popularity_items, m.saliency_items), (30, 24));
+}
+
 /// Judge `run`'s identification misses with the judge model "j".
 async fn judge_misses(p: &mut Project, run: i64) -> assay_eval::judging::JudgeSummary {
     assay_eval::judging::judge_run(

@@ -147,13 +147,19 @@ fn verdict_agreement(rows: &[(i64, String, f64, f64)]) -> Option<VerdictAgreemen
         kappas.extend(k);
     }
     let level = 0.95;
+    // Draws where kappa is undefined (every verdict the same) are not a kappa of their own:
+    // an interval from the rest would describe only the draws that happened to vary, so it
+    // is given only when nearly all are defined (as the table's rho interval).
+    let kappa_ci = (kappa.is_some() && kappas.len() * 20 >= VERDICT_BOOTSTRAP * 19)
+        .then(|| crate::stats::percentile_interval(kappas, level))
+        .flatten();
     Some(VerdictAgreement {
         ratings: all.iter().map(|v| v.len()).sum(),
         items: all.len(),
         accuracy,
         accuracy_ci: crate::stats::percentile_interval(accs, level),
         kappa,
-        kappa_ci: kappa.and_then(|_| crate::stats::percentile_interval(kappas, level)),
+        kappa_ci,
         level,
     })
 }

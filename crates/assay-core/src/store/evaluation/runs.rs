@@ -22,10 +22,9 @@ pub struct RunKey {
     pub scorer: String,
     /// "live" or "recorded".
     pub source: String,
-    /// The named protocol the run is made under, if any. Not part of the run's identity: the
-    /// fields above already fix what the preset chooses for a run, so a run made by hand with
-    /// the same fields is the same measurement, and takes the preset's name when resumed under
-    /// it. Two presets that would both claim one run are refused.
+    /// The named protocol the run is made under, if any: fixed when the run is made. A request
+    /// with other fields' same values but another protocol (or none) is refused rather than
+    /// mixing results made two ways in one run.
     pub protocol: Option<crate::EvalProtocol>,
 }
 
@@ -1042,24 +1041,26 @@ fn ensure_run(conn: &rusqlite::Connection, k: &RunKey) -> Result<i64> {
         params![k.model_id, k.dataset_id, k.version.as_str(), k.variant, k.run_index, k.template, k.scorer],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
-    match (had.as_deref(), protocol) {
-        (Some(had), Some(now)) if had != now => Err(Error::Invalid(format!(
-            "run {} ({} {} run {}, template {}, scorer {}) was made under the {had} protocol, not \
-             {now}: two protocols never share a run (choose another template or scorer)",
+    // A run's protocol is fixed when it is made: a preset never adopts a run made by hand
+    // (its results may have been made another way, e.g. by another judge), and a request
+    // without the preset never adds to the preset's run.
+    if had.as_deref() != protocol {
+        let named = |p: Option<&str>| {
+            p.map_or("by hand".to_string(), |p| format!("under the {p} protocol"))
+        };
+        return Err(Error::Invalid(format!(
+            "run {} ({} {} run {}, template {}, scorer {}) was made {}, and this request is {}: \
+             a run keeps the protocol it was made under (name the same protocol to resume it, or \
+             choose another template or scorer)",
             id,
             k.version.as_str(),
             k.variant,
             k.run_index,
             k.template,
-            k.scorer
-        ))),
-        (None, Some(now)) => {
-            conn.execute(
-                "UPDATE runs SET protocol = ?2 WHERE id = ?1",
-                params![id, now],
-            )?;
-            Ok(id)
-        }
-        _ => Ok(id),
+            k.scorer,
+            named(had.as_deref()),
+            named(protocol)
+        )));
     }
+    Ok(id)
 }
