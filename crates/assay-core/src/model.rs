@@ -30,6 +30,78 @@ crate::named_enum! {
     }
 }
 
+impl EvalProtocol {
+    /// Runs per model, version and variant (JAMMEval, HAERAE-Vision and CRAG-MM three, VAGUE
+    /// one); a judge is asked afresh in each.
+    pub fn runs(self) -> i64 {
+        match self {
+            Self::Vague => 1,
+            _ => 3,
+        }
+    }
+
+    /// The variants (conditions) it compares, by name.
+    pub fn variants(self) -> &'static [&'static str] {
+        match self {
+            Self::Jammeval | Self::Vague => &["original"],
+            Self::HaeraeVision => &["original", "explicit"],
+            Self::CragMm => &["original", "highlight", "gt_crop", "entity_given"],
+        }
+    }
+
+    /// The scorers its requests may name (empty: each answer format its own, JAMMEval's
+    /// letters by rule and short answers by a judge).
+    pub fn scorers(self) -> &'static [&'static str] {
+        match self {
+            Self::Jammeval => &[],
+            Self::HaeraeVision => &["checklist_judge"],
+            Self::CragMm => &["grounding", "identification", "soft_match"],
+            Self::Vague => &["choice"],
+        }
+    }
+
+    /// Whether a run with these fields can have been made under the protocol: what a replica
+    /// and the team service check of a run that says so, so no one labels a run of their own
+    /// making with a seed's name (the engine holds its own requests to the same lists).
+    pub fn admits(
+        self,
+        variant: &str,
+        run_index: i64,
+        template: &str,
+        scorer: &str,
+    ) -> std::result::Result<(), String> {
+        let name = self.as_str();
+        if !self.variants().contains(&variant) {
+            return Err(format!("the {name} protocol has no variant {variant:?}"));
+        }
+        if !(1..=self.runs()).contains(&run_index) {
+            return Err(format!(
+                "the {name} protocol makes runs 1 to {}, not run {run_index}",
+                self.runs()
+            ));
+        }
+        // A judge named after `+` (identification's, JAMMEval's) is part of the label.
+        let base = scorer.split_once('+').map_or(scorer, |(s, _)| s);
+        let scorer_ok = match self.scorers() {
+            [] => base == "auto",
+            allowed => allowed.contains(&base),
+        };
+        if !scorer_ok {
+            return Err(format!(
+                "the {name} protocol does not score with {scorer:?}"
+            ));
+        }
+        let template_ok =
+            template == "default" || (self == Self::CragMm && template.starts_with("crag-mm/"));
+        if !template_ok {
+            return Err(format!(
+                "the {name} protocol sends its own prompts, not {template:?}"
+            ));
+        }
+        Ok(())
+    }
+}
+
 crate::named_enum! {
     /// The six JAMMEval refinement operations; every item ends a pass with exactly one.
     #[derive(PartialOrd, Ord)]

@@ -48,9 +48,9 @@ pub struct Preset {
     /// Runs per model, version and variant; a judge is asked afresh in each.
     pub runs: u32,
     /// The variants (conditions) it compares; a request may ask for some of them.
-    pub variants: &'static [Variant],
-    /// The scorers a request may choose; None in the request means `default_scorer`.
-    pub scorers: &'static [ScorerKind],
+    pub variants: Vec<Variant>,
+    /// The scorers a request may choose (empty: `default_scorer` per format).
+    pub scorers: Vec<ScorerKind>,
     /// Built-in templates it allows besides each format's default.
     pub templates: &'static [&'static str],
     /// A judge model is required.
@@ -58,60 +58,36 @@ pub struct Preset {
     pub unparsed: UnparsedRule,
 }
 
+/// The preset of `p`: its runs, variants and scorers as core lists them
+/// (`EvalProtocol::admits` checks a pulled run against the same lists), with what the engine
+/// and the table need besides.
 pub fn preset(p: EvalProtocol) -> Preset {
-    match p {
-        // Table 2: three runs at temperature 0; letters by regex, short answers by an LLM's
-        // soft exact match.
-        EvalProtocol::Jammeval => Preset {
-            protocol: p,
-            runs: 3,
-            variants: &[Variant::Original],
-            scorers: &[],
-            templates: &[],
-            needs_judge: true,
-            unparsed: UnparsedRule::CountedWrong,
+    Preset {
+        protocol: p,
+        runs: u32::try_from(p.runs()).unwrap_or(1),
+        variants: p
+            .variants()
+            .iter()
+            .filter_map(|v| Variant::parse(v))
+            .collect(),
+        scorers: p
+            .scorers()
+            .iter()
+            .filter_map(|s| ScorerKind::parse(s))
+            .collect(),
+        // CRAG-MM's task prompts are built-in templates.
+        templates: if p == EvalProtocol::CragMm {
+            &BUILTIN_TEMPLATES
+        } else {
+            &[]
         },
-        // §4.2: each instance evaluated three times and averaged; original against explicit;
-        // the checklist judge; an unparsed judgement is "none".
-        EvalProtocol::HaeraeVision => Preset {
-            protocol: p,
-            runs: 3,
-            variants: &[Variant::Original, Variant::Explicit],
-            scorers: &[ScorerKind::ChecklistJudge],
-            templates: &[],
-            needs_judge: true,
-            unparsed: UnparsedRule::LeftOut,
-        },
-        // The stage table: grounding, identification and the answer, per condition, three
-        // judge runs averaged.
-        EvalProtocol::CragMm => Preset {
-            protocol: p,
-            runs: 3,
-            variants: &[
-                Variant::Original,
-                Variant::Highlight,
-                Variant::GtCrop,
-                Variant::EntityGiven,
-            ],
-            scorers: &[
-                ScorerKind::Grounding,
-                ScorerKind::Identification,
-                ScorerKind::SoftMatch,
-            ],
-            templates: &BUILTIN_TEMPLATES,
-            needs_judge: false,
-            unparsed: UnparsedRule::CountedWrong,
-        },
-        // Multiple choice over the four options; accuracy and the counterfactual shares over
-        // the valid replies.
-        EvalProtocol::Vague => Preset {
-            protocol: p,
-            runs: 1,
-            variants: &[Variant::Original],
-            scorers: &[ScorerKind::Choice],
-            templates: &[],
-            needs_judge: false,
-            unparsed: UnparsedRule::LeftOut,
+        // JAMMEval grades short answers with a judge; HAERAE-Vision's checklist judge is one.
+        needs_judge: matches!(p, EvalProtocol::Jammeval | EvalProtocol::HaeraeVision),
+        // HAERAE-Vision's score.py leaves an unparsed judgement "none"; VAGUE divides by the
+        // valid replies. JAMMEval and CRAG-MM count a reply no rule reads as wrong.
+        unparsed: match p {
+            EvalProtocol::HaeraeVision | EvalProtocol::Vague => UnparsedRule::LeftOut,
+            _ => UnparsedRule::CountedWrong,
         },
     }
 }
@@ -132,7 +108,7 @@ pub fn request(p: EvalProtocol, models: Vec<String>, datasets: Vec<String>) -> E
         models,
         datasets,
         runs: preset.runs,
-        variants: preset.variants.to_vec(),
+        variants: preset.variants.clone(),
         scorer: preset
             .scorers
             .first()
@@ -159,7 +135,7 @@ pub fn check(req: &EvalRequest) -> Result<()> {
             preset.runs, req.runs
         ));
     }
-    if let Some(v) = req.variants.iter().find(|v| !preset.variants.contains(v)) {
+    if let Some(v) = req.variants.iter().find(|v| !preset.variants.contains(*v)) {
         return refuse(format!(
             "compares {}, not {}",
             names(preset.variants.iter().map(|v| v.as_str())),
@@ -294,6 +270,52 @@ mod tests {
             default_scorer(None, AnswerFormat::ShortAnswer),
             ScorerKind::SoftMatch
         );
+    }
+
+    /// Every preset's own runs pass core's check of a pulled run, and the core lists all name
+    /// variants and scorers the engine knows.
+    #[test]
+    fn a_presets_runs_pass_the_check_replicas_make_of_pulled_runs() {
+        for p in EvalProtocol::ALL {
+            let preset = preset(p);
+            assert_eq!(preset.variants.len(), p.variants().len(), "{}", p.as_str());
+            assert_eq!(preset.scorers.len(), p.scorers().len(), "{}", p.as_str());
+            let scorer = match preset.scorers.first() {
+                Some(s) => s.as_str().to_string(),
+                None => "auto+judge".to_string(),
+            };
+            for v in &preset.variants {
+                for run in 1..=preset.runs {
+                    p.admits(v.as_str(), i64::from(run), "default", &scorer)
+                        .unwrap_or_else(|e| panic!("{e}"));
+                }
+            }
+            assert!(p
+                .admits(
+                    preset.variants[0].as_str(),
+                    i64::from(preset.runs) + 1,
+                    "default",
+                    &scorer
+                )
+                .is_err());
+        }
+        assert!(EvalProtocol::Vague
+            .admits("gt_crop", 1, "default", "choice")
+            .is_err());
+        assert!(EvalProtocol::Vague
+            .admits("original", 1, "mine@2", "choice")
+            .is_err());
+        assert!(EvalProtocol::HaeraeVision
+            .admits("explicit", 2, "default", "soft_match")
+            .is_err());
+        EvalProtocol::CragMm
+            .admits(
+                "highlight",
+                3,
+                "crag-mm/object_identification",
+                "identification+j",
+            )
+            .unwrap();
     }
 
     #[test]

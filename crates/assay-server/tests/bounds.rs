@@ -320,3 +320,53 @@ fn a_run_naming_stored_responses_is_charged_for_them() {
     assert_eq!(status, 429, "the third 120 KiB goes over 300 KiB: {body}");
     assert!(body.to_string().contains("quota"), "{body}");
 }
+
+/// A member labels a run of their own making with a seed's protocol: the service's write path
+/// refuses it with the reason, so no replica counts it in that protocol's row; the same run
+/// that follows the protocol is taken.
+#[test]
+fn a_run_claiming_a_protocol_it_did_not_follow_is_refused() {
+    let t = Team::start(Limits::default());
+    let mut a = t.join("aiko", Role::Annotator);
+    support::common::recorded_run(&mut a, "tiny", "soft_match", &[("jg-001", 1.0)]);
+    let mut run = a.pending_runs().unwrap().pop().expect("the recorded run");
+    let cred = t.credential("aiko");
+    run.protocol = Some("vague".into());
+    let (status, body) = post(
+        &t,
+        "/v1/runs",
+        Some(&cred),
+        serde_json::to_vec(&run).unwrap(),
+    );
+    assert_eq!(status, 200, "{body}");
+    let why = body[2]["Err"].as_str().unwrap_or_default().to_string();
+    assert!(
+        why.contains("vague protocol"),
+        "refused with the reason: {body}"
+    );
+    run.protocol = Some("mmbench".into());
+    let (_, body) = post(
+        &t,
+        "/v1/runs",
+        Some(&cred),
+        serde_json::to_vec(&run).unwrap(),
+    );
+    assert!(body.to_string().contains("none Assay knows"), "{body}");
+    let stored: i64 = t
+        .db()
+        .query_one("SELECT count(*) FROM runs WHERE protocol IS NOT NULL", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(stored, 0);
+    // Scored by choice on run 1 of the original: what VAGUE's preset makes.
+    run.protocol = Some("vague".into());
+    run.scorer = "choice".into();
+    run.run_index = 1;
+    let (_, body) = post(
+        &t,
+        "/v1/runs",
+        Some(&cred),
+        serde_json::to_vec(&run).unwrap(),
+    );
+    assert!(body[2].get("Err").is_none(), "taken: {body}");
+}

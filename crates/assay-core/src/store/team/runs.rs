@@ -197,17 +197,16 @@ impl Project {
     /// Applies a run snapshot pulled from the team; false when this replica has it already.
     pub fn apply_pulled_run(&mut self, run: &SyncRun, seq: i64) -> Result<bool> {
         if let Some(p) = &run.protocol {
-            if crate::EvalProtocol::parse(p).is_none() {
+            let Some(protocol) = crate::EvalProtocol::parse(p) else {
                 return Err(Error::Invalid(format!(
                     "run {}: protocol {p:?} is none Assay knows ({})",
                     run.origin,
-                    crate::EvalProtocol::ALL
-                        .iter()
-                        .map(|p| p.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    crate::EvalProtocol::NAMES.join(", ")
                 )));
-            }
+            };
+            protocol
+                .admits(&run.variant, run.run_index, &run.template, &run.scorer)
+                .map_err(|why| Error::Invalid(format!("run {}: {why}", run.origin)))?;
         }
         let tx = self.conn.savepoint()?;
         let known: Option<(i64, Option<String>, Option<String>)> = tx
