@@ -29,8 +29,8 @@ assay_core::named_enum! {
         /// CRAG-MM-Diagnostics' "GT crop".
         GtCrop = "gt_crop",
         /// CRAG-MM's knowledge extraction: the entity is given and no image is sent. The
-        /// text-only question when the item has one, else the question with the entity's
-        /// name supplied after it.
+        /// text-only question when the item has one, else the question itself (as the
+        /// official loader falls back).
         EntityGiven = "entity_given",
     }
 }
@@ -69,18 +69,12 @@ impl Variant {
             Self::NoImage => Some((q(&item.question), Sent::None)),
             Self::Highlight => item.has_box().then(|| (q(&item.question), Sent::Highlight)),
             Self::GtCrop => item.has_box().then(|| (q(&item.question), Sent::Crop)),
-            Self::EntityGiven => match (&item.text_only_question, &item.entity_name) {
-                (Some(t), _) => Some((q(t), Sent::None)),
-                (None, Some(name)) if !name.trim().is_empty() => Some((
-                    Cow::Owned(format!(
-                        "{}\n(The object the question refers to is {}.)",
-                        item.question,
-                        name.trim()
-                    )),
-                    Sent::None,
-                )),
-                _ => None,
-            },
+            // As CRAG-MM-Diagnostics' loader builds knowledge extraction:
+            // `metadata.get("textual_only_question", turn["question"])`, no image.
+            Self::EntityGiven => Some((
+                q(item.text_only_question.as_deref().unwrap_or(&item.question)),
+                Sent::None,
+            )),
         }
     }
 
@@ -398,26 +392,22 @@ mod tests {
     }
 
     #[test]
-    fn entity_given_uses_the_text_only_question_or_names_the_entity() {
+    fn entity_given_uses_the_text_only_question_or_the_question_as_the_official_loader() {
         let mut item = ItemContent {
             question: "When was this built?".into(),
             entity_name: Some("Tokyo Tower".into()),
             ..Default::default()
         };
+        // `metadata.get("textual_only_question", turn["question"])`, no image.
         let (q, sent) = Variant::EntityGiven.question(&item).unwrap();
-        assert_eq!(
-            q,
-            "When was this built?\n(The object the question refers to is Tokyo Tower.)"
-        );
+        assert_eq!(q, "When was this built?");
         assert_eq!(sent, Sent::None);
         item.text_only_question = Some("When was Tokyo Tower built?".into());
         assert_eq!(
             Variant::EntityGiven.question(&item).unwrap().0,
             "When was Tokyo Tower built?"
         );
-        item.entity_name = None;
         item.text_only_question = None;
-        assert!(Variant::EntityGiven.question(&item).is_none());
         // Highlight and crop need a target box.
         assert!(Variant::Highlight.question(&item).is_none());
         assert!(Variant::GtCrop.question(&item).is_none());
