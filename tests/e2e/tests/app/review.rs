@@ -150,6 +150,7 @@ async fn review_by_two_people_and_an_auditor(c: &Client, project: &Path) {
         )
         .await;
     }
+    screenshot(c, "team-roles.png").await;
     fill(c, "[data-testid=round-name]", "final check").await;
     click(c, "[data-testid=round-purpose] option[value=audit]").await;
     for who in ["e2e-annotator", "e2e-reviewer"] {
