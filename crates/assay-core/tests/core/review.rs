@@ -734,3 +734,53 @@ fn the_list_sorts_by_assignee_agreement_and_a_runs_score() {
         .to_string();
     assert!(err.contains("needs the run"), "{err}");
 }
+
+/// A view sorted by a run's score names the run by this replica's id: it travels without that
+/// order both ways, rather than sorting a colleague's list by whatever run has the same id.
+#[test]
+fn a_views_run_sort_does_not_travel_between_replicas() {
+    use assay_core::store::team::views::SyncSavedView;
+    use assay_core::store::{Filter, Sort, SortColumn};
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let aiko = person(&p, "aiko", Role::Annotator);
+    let by_run = Filter {
+        statuses: vec![ItemStatus::Todo],
+        sort: Some(Sort {
+            column: SortColumn::RunScore,
+            desc: true,
+            run: Some(3),
+        }),
+        ..Default::default()
+    };
+    p.save_view("by a run", &by_run, &[], true, &aiko).unwrap();
+    let out = p.pending_saved_views().unwrap();
+    let sent: Filter = serde_json::from_str(&out[0].filter).unwrap();
+    assert_eq!(sent.sort, None);
+    assert_eq!(
+        sent.statuses,
+        vec![ItemStatus::Todo],
+        "the rest of the filter goes"
+    );
+
+    let pulled = SyncSavedView {
+        uid: "0f".repeat(16),
+        name: "theirs".into(),
+        filter: serde_json::to_string(&by_run).unwrap(),
+        datasets: vec![],
+        columns: "[]".into(),
+        author: "minjun".into(),
+        shared: true,
+        deleted: false,
+        created_at: String::new(),
+    };
+    p.apply_pulled_saved_view(&pulled, 1).unwrap();
+    let theirs = p
+        .saved_views(aiko.user_id)
+        .unwrap()
+        .into_iter()
+        .find(|v| v.name == "theirs")
+        .unwrap();
+    assert_eq!(theirs.filter.sort, None);
+}

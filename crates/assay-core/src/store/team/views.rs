@@ -66,6 +66,7 @@ impl Project {
                         .collect();
                     f.datasets.clear();
                     f.ids.clear();
+                    drop_run_sort(&mut f);
                     Ok(SyncSavedView {
                         uid,
                         name,
@@ -104,6 +105,7 @@ impl Project {
         }
         f.datasets = ids;
         f.ids.clear();
+        drop_run_sort(&mut f);
         let columns: Vec<String> = serde_json::from_str(&v.columns).unwrap_or_default();
         let author = self.ensure_user(&v.author, Role::Annotator)?;
         let tx = self.conn.savepoint()?;
@@ -124,5 +126,16 @@ impl Project {
         adopt_uid(&tx, "saved_views", id, &v.uid, seq)?;
         tx.commit()?;
         Ok(true)
+    }
+}
+
+/// A run's score names its run by this replica's id, which means another run (or none) on a
+/// colleague's: the order is left out of a view between replicas, both ways, rather than
+/// sorting by a run nobody chose.
+fn drop_run_sort(f: &mut Filter) {
+    if f.sort
+        .is_some_and(|s| s.column == crate::store::items::query::SortColumn::RunScore)
+    {
+        f.sort = None;
     }
 }
