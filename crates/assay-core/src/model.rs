@@ -60,6 +60,17 @@ impl EvalProtocol {
         }
     }
 
+    /// The templates its runs may use: each format's default, or the seed's own prompts
+    /// (CRAG-MM's task templates, VAGUE's settings).
+    pub fn admits_template(self, template: &str) -> bool {
+        template == "default"
+            || match self {
+                Self::CragMm => template.starts_with("crag-mm/"),
+                Self::Vague => template.starts_with("vague/"),
+                _ => false,
+            }
+    }
+
     /// Whether a run with these fields can have been made under the protocol: what a replica
     /// and the team service check of a run that says so, so no one labels a run of their own
     /// making with a seed's name (the engine holds its own requests to the same lists).

@@ -27,6 +27,7 @@ pub mod table;
 pub mod trace;
 pub mod triage;
 pub mod trust;
+pub mod vague_prompts;
 
 pub use cancel::CancelToken;
 pub use engine::{run_eval, EvalProgress, EvalRequest, EvalSummary, Version};

@@ -132,10 +132,14 @@ fn crag_template(system: &str, easy_query: bool) -> String {
     format!("{SYSTEM_MARKER}{system}{USER_MARKER}# Question: \"{question}\"\n")
 }
 
-/// The built-in templates that can be picked by name: each CRAG-MM-Diagnostics task type as
+/// The built-in templates that can be picked by name: VAGUE's multiple-choice settings as
+/// `vague/<setting>` (`vague_prompts`), and each CRAG-MM-Diagnostics task type as
 /// `crag-mm/<task_type>`, pairing with the variant its task sends (`object_identification`
 /// and `..._easy_query` with `highlight`, `knowledge_extraction` with `entity_given`).
-pub const BUILTIN_TEMPLATES: [&str; 7] = [
+pub const BUILTIN_TEMPLATES: [&str; 10] = [
+    "vague/plain",
+    "vague/text_only",
+    "vague/zeroshot_cot",
     "crag-mm/whole",
     "crag-mm/visual_grounding",
     "crag-mm/object_identification",
@@ -146,6 +150,17 @@ pub const BUILTIN_TEMPLATES: [&str; 7] = [
 ];
 
 pub fn builtin_template(name: &str) -> Option<String> {
+    if let Some(setting) = name.strip_prefix("vague/") {
+        return Some(
+            match setting {
+                "plain" => crate::vague_prompts::PLAIN,
+                "text_only" => crate::vague_prompts::TEXT_ONLY,
+                "zeroshot_cot" => crate::vague_prompts::ZEROSHOT_COT,
+                _ => return None,
+            }
+            .to_string(),
+        );
+    }
     Some(match name.strip_prefix("crag-mm/")? {
         "whole" => crag_template(crag::WHOLE, false),
         "visual_grounding" => crag_template(crag::VISUAL_GROUNDING, false),
@@ -200,10 +215,15 @@ pub struct Prompt {
 }
 
 pub fn format_options(item: &ItemContent) -> String {
+    format_options_with(item, ". ")
+}
+
+/// The options lettered A, B, … one per line, the letter and the text joined by `sep`.
+fn format_options_with(item: &ItemContent, sep: &str) -> String {
     item.options
         .iter()
         .enumerate()
-        .map(|(i, o)| format!("{}. {}", (b'A' + i as u8) as char, o.text))
+        .map(|(i, o)| format!("{}{sep}{}", (b'A' + i as u8) as char, o.text))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -221,6 +241,7 @@ fn fill(template: &str, item: &ItemContent, question: &str, frame: Option<(u32, 
         let field = [
             "question",
             "options",
+            "options_colon",
             "checklist",
             "target",
             "width",
@@ -231,6 +252,8 @@ fn fill(template: &str, item: &ItemContent, question: &str, frame: Option<(u32, 
         let (value, len) = match field {
             Some("question") => (question.to_string(), "{question}".len()),
             Some("options") => (format_options(item), "{options}".len()),
+            // VAGUE's repository lists options as "A: ...".
+            Some("options_colon") => (format_options_with(item, ": "), "{options_colon}".len()),
             Some("checklist") => (item.checklist.join("\n"), "{checklist}".len()),
             Some("target") => (target.clone(), "{target}".len()),
             Some("width") => (
@@ -411,6 +434,39 @@ mod tests {
         // Highlight and crop need a target box.
         assert!(Variant::Highlight.question(&item).is_none());
         assert!(Variant::GtCrop.question(&item).is_none());
+    }
+
+    /// VAGUE's settings render as its repository's `plain_mcq`, `text_mcq` and
+    /// `zeroshot_cot_mcq` do (expected texts printed by those functions, `utils/exp_prompts.py`
+    /// at fbfdef7, for the utterance "UTT" and these two options).
+    #[test]
+    fn vague_settings_render_as_the_repositorys_prompts() {
+        let item = ItemContent {
+            question: "UTT".into(),
+            format: AnswerFormat::MultipleChoice,
+            options: vec![
+                assay_core::ChoiceOption {
+                    text: "The speaker wants person1 to stop.".into(),
+                    kind: None,
+                },
+                assay_core::ChoiceOption {
+                    text: "The speaker wants person2 to sit.".into(),
+                    kind: None,
+                },
+            ],
+            ..Default::default()
+        };
+        let ctx = ScoreContext::default();
+        for (name, want) in [
+            ("vague/plain", "\nSelect the option that best explains the underlying intention of the speaker's utterance based on the given image. \nMake sure any possible situation outside of the image SHOULD NOT affect your choice.\nWe assume that the speaker wants the listener to take a specific action appropriate to the situation.\n\nUtterance : UTT\n[Choices]\nA: The speaker wants person1 to stop.\nB: The speaker wants person2 to sit.\n\nYour answer : (Output only the letter among A,B,C and D)\n    "),
+            ("vague/text_only", "\nSelect the option that best explains the intention of the speaker's utterance. \nWe assume that the speaker wants the listener to take a specific action. \n\nUtterance : UTT\n[Choices]\nA: The speaker wants person1 to stop.\nB: The speaker wants person2 to sit.\n\nYour answer : (Output only the letter among A,B,C and D)\n    "),
+            ("vague/zeroshot_cot", "\nSelect the option that best explains the underlying intention of the speaker's utterance based on the given image. \nMake sure any possible situation outside of the image SHOULD NOT affect your choice.\nWe assume that the speaker wants the listener to take a specific action appropriate to the situation.\nAlso, explain reasoning process of your answer.\n\nUtterance : UTT\n[Choices]\nA: The speaker wants person1 to stop.\nB: The speaker wants person2 to sit.\n\nYour answer1 (reasoning) : (Output your reasoning process in 2~3 sentences, which starts with \"Let's think step by step.\")\nYour answer2 (intention) : (Output only the letter among A,B,C and D)\n    "),
+        ] {
+            let t = builtin_template(name).unwrap();
+            let p = render(&t, &item, Variant::Original, &ctx).unwrap();
+            assert_eq!(p.text, want, "{name}");
+            assert!(p.system.is_none());
+        }
     }
 
     #[test]

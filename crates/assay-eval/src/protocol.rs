@@ -52,7 +52,7 @@ pub struct Preset {
     /// The scorers a request may choose (empty: `default_scorer` per format).
     pub scorers: Vec<ScorerKind>,
     /// Built-in templates it allows besides each format's default.
-    pub templates: &'static [&'static str],
+    pub templates: Vec<&'static str>,
     /// A judge model is required.
     pub needs_judge: bool,
     pub unparsed: UnparsedRule,
@@ -75,12 +75,13 @@ pub fn preset(p: EvalProtocol) -> Preset {
             .iter()
             .filter_map(|s| ScorerKind::parse(s))
             .collect(),
-        // CRAG-MM's task prompts are built-in templates.
-        templates: if p == EvalProtocol::CragMm {
-            &BUILTIN_TEMPLATES
-        } else {
-            &[]
-        },
+        // The seed's own prompts, where they are built-in templates (CRAG-MM's tasks, VAGUE's
+        // settings).
+        templates: BUILTIN_TEMPLATES
+            .into_iter()
+            .filter(|t| p.admits_template(t))
+            .filter(|t| *t != "default")
+            .collect(),
         // JAMMEval grades short answers with a judge; HAERAE-Vision's checklist judge is one.
         needs_judge: matches!(p, EvalProtocol::Jammeval | EvalProtocol::HaeraeVision),
         // HAERAE-Vision's score.py leaves an unparsed judgement "none"; VAGUE divides by the
