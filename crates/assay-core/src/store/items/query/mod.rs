@@ -204,59 +204,32 @@ impl Project {
                 format!("{wh} AND {cond}")
             }
         };
-        let total: i64 = self
-            .conn
-            .prepare_cached(&format!("SELECT count(*) FROM items{wh}"))?
-            .query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?;
-        let limit = page.limit.clamp(0, 10_000);
-        let offset = page.offset.max(0);
-        let ids_of = |sql: String, limit: i64, offset: i64| -> Result<Vec<i64>> {
-            let mut all = params.clone();
-            all.push(Value::Integer(limit));
-            all.push(Value::Integer(offset));
-            let mut st = self.conn.prepare_cached(&sql)?;
-            let ids = st
-                .query_map(rusqlite::params_from_iter(all.iter()), |r| r.get(0))?
-                .collect::<Result<Vec<i64>, _>>()?;
-            Ok(ids)
-        };
+        let (limit, offset) = (page.limit.clamp(0, 10_000), page.offset.max(0));
         let by_value = if sort.desc && sort.column.few_values() {
             self.value_by_value_desc(&and, &params, col, limit, offset)?
         } else {
             None
         };
-        let mut ids = match by_value {
+        let with_value = match by_value {
             Some(ids) => ids,
-            None => ids_of(with_value_sql(&and, sort, wh.is_empty()), limit, offset)?,
+            None => self.page_ids(
+                &with_value_sql(&and, sort, wh.is_empty()),
+                &params,
+                limit,
+                offset,
+            )?,
         };
-        if (ids.len() as i64) < limit {
-            // Where the items without a value start: right after the last one with a value
-            // when this page holds some; otherwise count them.
-            let with_value = if ids.is_empty() {
-                self.conn
-                    .prepare_cached(&format!(
-                        "SELECT count(*) FROM items{}",
-                        and(&format!("{col} IS NOT NULL"))
-                    ))?
-                    .query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?
-            } else {
-                offset + ids.len() as i64
-            };
-            if total > with_value {
-                ids.extend(ids_of(
-                    format!(
-                        "SELECT items.id FROM items{} ORDER BY items.id LIMIT ? OFFSET ?",
-                        and(&format!("{col} IS NULL"))
-                    ),
-                    limit - ids.len() as i64,
-                    (offset - with_value).max(0),
-                )?);
-            }
-        }
-        Ok(QueryResult {
-            total,
-            rows: self.rows_in_order(&ids)?,
-        })
+        self.two_part_page(
+            &params,
+            &wh,
+            with_value,
+            &format!(
+                "SELECT count(*) FROM items{}",
+                and(&format!("{col} IS NOT NULL"))
+            ),
+            &format!("{col} IS NULL"),
+            page,
+        )
     }
 
     /// A page sorted by a run's score, as `sorted_page` takes one: the items with a result
@@ -269,55 +242,83 @@ impl Project {
         let also = wh
             .strip_prefix(" WHERE ")
             .map_or(String::new(), |c| format!(" AND ({c})"));
-        let total: i64 = self
-            .conn
-            .prepare_cached(&format!("SELECT count(*) FROM items{wh}"))?
-            .query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?;
-        let limit = page.limit.clamp(0, 10_000);
-        let offset = page.offset.max(0);
-        let ids_of = |sql: &str, limit: i64, offset: i64| -> Result<Vec<i64>> {
-            let mut all = params.clone();
-            all.push(Value::Integer(limit));
-            all.push(Value::Integer(offset));
-            let mut st = self.conn.prepare_cached(sql)?;
-            let ids = st
-                .query_map(rusqlite::params_from_iter(all.iter()), |r| r.get(0))?
-                .collect::<Result<Vec<i64>, _>>()?;
-            Ok(ids)
-        };
         let dir = if sort.desc { "DESC" } else { "ASC" };
         let results = format!(
             "FROM run_items s INDEXED BY run_items_effective JOIN items ON items.id = s.item_id
              WHERE s.run_id = {run} AND s.outcome != 'skipped'{also}"
         );
-        let mut ids = ids_of(
+        let with_value = self.page_ids(
             &format!(
                 "SELECT s.item_id {results} ORDER BY {} {dir}, s.item_id LIMIT ? OFFSET ?",
                 sort::EFFECTIVE_SCORE
             ),
-            limit,
-            offset,
+            &params,
+            page.limit.clamp(0, 10_000),
+            page.offset.max(0),
         )?;
+        self.two_part_page(
+            &params,
+            &wh,
+            with_value,
+            &format!("SELECT count(*) {results}"),
+            &format!(
+                "NOT EXISTS (SELECT 1 FROM run_items s WHERE s.run_id = {run}
+                             AND s.item_id = items.id AND s.outcome != 'skipped')"
+            ),
+            page,
+        )
+    }
+
+    /// Ids from `sql`, whose last two parameters are `LIMIT ? OFFSET ?`, after `params`.
+    fn page_ids(&self, sql: &str, params: &[Value], limit: i64, offset: i64) -> Result<Vec<i64>> {
+        let mut all = params.to_vec();
+        all.push(Value::Integer(limit));
+        all.push(Value::Integer(offset));
+        let mut st = self.conn.prepare_cached(sql)?;
+        let ids = st
+            .query_map(rusqlite::params_from_iter(all.iter()), |r| r.get(0))?
+            .collect::<Result<Vec<i64>, _>>()?;
+        Ok(ids)
+    }
+
+    /// A sorted page in two parts: `with_value`, the page's items that have a value (in the
+    /// sort's order), then, where they leave room, the items matching `without` in id order.
+    /// `count_with` counts the items with a value under the filter `wh`, needed only when the
+    /// page starts past all of them. The statements run in the caller's read snapshot, so a
+    /// write in between cannot move an item across the two parts.
+    fn two_part_page(
+        &self,
+        params: &[Value],
+        wh: &str,
+        mut ids: Vec<i64>,
+        count_with: &str,
+        without: &str,
+        page: Page,
+    ) -> Result<QueryResult> {
+        let total: i64 = self
+            .conn
+            .prepare_cached(&format!("SELECT count(*) FROM items{wh}"))?
+            .query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?;
+        let (limit, offset) = (page.limit.clamp(0, 10_000), page.offset.max(0));
         if (ids.len() as i64) < limit {
+            // Where the items without a value start: right after the last one with a value
+            // when this page holds some; otherwise count them.
             let with_value = if ids.is_empty() {
                 self.conn
-                    .prepare_cached(&format!("SELECT count(*) {results}"))?
+                    .prepare_cached(count_with)?
                     .query_row(rusqlite::params_from_iter(params.iter()), |r| r.get(0))?
             } else {
                 offset + ids.len() as i64
             };
             if total > with_value {
-                let none = format!(
-                    "NOT EXISTS (SELECT 1 FROM run_items s WHERE s.run_id = {run}
-                                 AND s.item_id = items.id AND s.outcome != 'skipped')"
-                );
                 let cond = if wh.is_empty() {
-                    format!(" WHERE {none}")
+                    format!(" WHERE {without}")
                 } else {
-                    format!("{wh} AND {none}")
+                    format!("{wh} AND {without}")
                 };
-                ids.extend(ids_of(
+                ids.extend(self.page_ids(
                     &format!("SELECT items.id FROM items{cond} ORDER BY items.id LIMIT ? OFFSET ?"),
+                    params,
                     limit - ids.len() as i64,
                     (offset - with_value).max(0),
                 )?);
