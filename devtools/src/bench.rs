@@ -1749,7 +1749,7 @@ pub(crate) fn first_pages(
 /// A recorded run of a model "bench-model" with a score for each of `ids` (a spread of values,
 /// some errors and unparsed replies), for benchmarks that read runs.
 pub(crate) fn recorded_scores_run(p: &mut assay_core::Project, ids: &[i64]) -> Result<i64> {
-    use assay_core::store::evaluation::runs::{RecordedResult, RunItemResult, RunKey};
+    use assay_core::store::evaluation::runs::{RecordedResult, RunKey};
     let cfg =
         r#"{"name":"bench-model","model":"bench-model","endpoints":["http://127.0.0.1:9/v1"]}"#;
     let model_id = p.ensure_model_config("bench-model", cfg)?;
@@ -1772,23 +1772,16 @@ pub(crate) fn recorded_scores_run(p: &mut assay_core::Project, ids: &[i64]) -> R
             1 => "unparsed",
             _ => "scored",
         };
-        results.push(RecordedResult {
-            result: RunItemResult {
-                item_id,
-                item_rev: p.item(item_id)?.rev,
-                cache_key: None,
-                outcome: outcome.into(),
-                from_cache: false,
-                score: (outcome == "scored").then(|| ((k * 7919) % 101) as f64 / 100.0),
-                parsed: None,
-                evidence: None,
-                error: (outcome == "error").then(|| "timeout".to_string()),
-                scorer: Some("soft_match".into()),
-                scorer_version: None,
-            },
-            response: format!("reply {k}"),
-            prompt: None,
-        });
+        let mut r = RecordedResult::plain(
+            item_id,
+            p.item(item_id)?.rev,
+            outcome,
+            (outcome == "scored").then(|| ((k * 7919) % 101) as f64 / 100.0),
+            "soft_match",
+            format!("reply {k}"),
+        );
+        r.result.error = (outcome == "error").then(|| "timeout".to_string());
+        results.push(r);
     }
     Ok(p.record_run(&key, &results, "complete")?)
 }

@@ -582,29 +582,19 @@ fn the_list_sorts_by_assignee_agreement_and_a_runs_score() {
         .iter()
         .take(6)
         .enumerate()
-        .map(
-            |(k, &item_id)| assay_core::store::evaluation::runs::RecordedResult {
-                result: assay_core::store::evaluation::runs::RunItemResult {
-                    item_id,
-                    item_rev: p.item(item_id).unwrap().rev,
-                    cache_key: None,
-                    outcome: if k == 0 {
-                        "error".into()
-                    } else {
-                        "scored".into()
-                    },
-                    from_cache: false,
-                    score: Some([0.9, 0.2, 1.0, 0.5, 0.0, 0.7][k]),
-                    parsed: None,
-                    evidence: None,
-                    error: None,
-                    scorer: Some("soft_match".into()),
-                    scorer_version: None,
-                },
-                response: "r".into(),
-                prompt: None,
-            },
-        )
+        .map(|(k, &item_id)| {
+            let outcome = if k == 0 { "error" } else { "scored" };
+            let score = [0.9, 0.2, 1.0, 0.5, 0.0, 0.7][k];
+            let rev = p.item(item_id).unwrap().rev;
+            assay_core::store::evaluation::runs::RecordedResult::plain(
+                item_id,
+                rev,
+                outcome,
+                Some(score),
+                "soft_match",
+                "r".into(),
+            )
+        })
         .collect();
     let run = p.record_run(&key, &results, "complete").unwrap();
     let only = Filter {

@@ -25,7 +25,7 @@ async fn views_table_and_bulk_actions_in_the_window() {
 
 /// A model's recorded run on jgraph-mini, scoring jg-005 highest, for the table's run column.
 fn recorded_run(project: &Path) {
-    use assay_core::store::evaluation::runs::{RecordedResult, RunItemResult, RunKey};
+    use assay_core::store::evaluation::runs::{RecordedResult, RunKey};
     let mut p = assay_core::Project::open(project).unwrap();
     let cfg = r#"{"name":"table-model","model":"m","endpoints":["http://127.0.0.1:9/v1"]}"#;
     let model_id = p.ensure_model_config("table-model", cfg).unwrap();
@@ -45,22 +45,17 @@ fn recorded_run(project: &Path) {
         .item_ext_ids(ds)
         .unwrap()
         .into_iter()
-        .map(|(item_id, ext)| RecordedResult {
-            result: RunItemResult {
+        .map(|(item_id, ext)| {
+            let score = if ext == "jg-005" { 1.0 } else { 0.5 };
+            let rev = p.item(item_id).unwrap().rev;
+            RecordedResult::plain(
                 item_id,
-                item_rev: p.item(item_id).unwrap().rev,
-                cache_key: None,
-                outcome: "scored".into(),
-                from_cache: false,
-                score: Some(if ext == "jg-005" { 1.0 } else { 0.5 }),
-                parsed: None,
-                evidence: None,
-                error: None,
-                scorer: Some("soft_match".into()),
-                scorer_version: None,
-            },
-            response: format!("reply to {ext}"),
-            prompt: None,
+                rev,
+                "scored",
+                Some(score),
+                "soft_match",
+                format!("reply to {ext}"),
+            )
         })
         .collect();
     p.record_run(&key, &results, "complete").unwrap();

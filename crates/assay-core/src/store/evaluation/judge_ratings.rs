@@ -494,19 +494,7 @@ mod tests {
     fn the_report_matches_scipy_and_krippendorff() {
         let text = include_str!("../../../../../tests/fixtures/stats/judge_ratings.json");
         let f: serde_json::Value = serde_json::from_str(text).unwrap();
-        let rows: Vec<(i64, String, f64, f64)> = f["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| {
-                (
-                    r[0].as_i64().unwrap(),
-                    r[1].as_str().unwrap().to_string(),
-                    r[2].as_f64().unwrap(),
-                    r[3].as_f64().unwrap(),
-                )
-            })
-            .collect();
+        let rows = fixture_rows(&f["rows"]);
         let got = rating_report(1, &rows);
         let close = |a: Option<f64>, b: &serde_json::Value, what: &str| {
             let (a, b) = (a.unwrap(), b.as_f64().unwrap());
@@ -536,15 +524,9 @@ mod tests {
         assert!((v.accuracy - agree).abs() < 1e-12);
     }
 
-    /// scikit-learn's `cohen_kappa_score` between the people's verdicts and a binary judge's
-    /// (the fixture's `binary` part).
-    #[test]
-    fn verdict_kappa_on_a_binary_judge_matches_scikit_learn() {
-        let text = include_str!("../../../../../tests/fixtures/stats/judge_ratings.json");
-        let f: serde_json::Value = serde_json::from_str(text).unwrap();
-        let b = &f["binary"];
-        let rows: Vec<(i64, String, f64, f64)> = b["rows"]
-            .as_array()
+    /// (item, person, rating, judge's score) rows as the fixture lists them.
+    fn fixture_rows(v: &serde_json::Value) -> Vec<(i64, String, f64, f64)> {
+        v.as_array()
             .unwrap()
             .iter()
             .map(|r| {
@@ -555,7 +537,17 @@ mod tests {
                     r[3].as_f64().unwrap(),
                 )
             })
-            .collect();
+            .collect()
+    }
+
+    /// scikit-learn's `cohen_kappa_score` between the people's verdicts and a binary judge's
+    /// (the fixture's `binary` part).
+    #[test]
+    fn verdict_kappa_on_a_binary_judge_matches_scikit_learn() {
+        let text = include_str!("../../../../../tests/fixtures/stats/judge_ratings.json");
+        let f: serde_json::Value = serde_json::from_str(text).unwrap();
+        let b = &f["binary"];
+        let rows = fixture_rows(&b["rows"]);
         let v = rating_report(1, &rows).verdicts.unwrap();
         assert_eq!(v.ratings, b["ratings"].as_u64().unwrap() as usize);
         assert_eq!(v.items, b["items"].as_u64().unwrap() as usize);

@@ -121,6 +121,38 @@ pub struct RecordedResult {
     pub prompt: Option<String>,
 }
 
+impl RecordedResult {
+    /// A reply recorded with its outcome and score under `scorer`, nothing else known (no
+    /// cache key, evidence or prompt): what a file of another tool's predictions, a bench or a
+    /// test records.
+    pub fn plain(
+        item_id: i64,
+        item_rev: i64,
+        outcome: &str,
+        score: Option<f64>,
+        scorer: &str,
+        response: String,
+    ) -> Self {
+        Self {
+            result: RunItemResult {
+                item_id,
+                item_rev,
+                cache_key: None,
+                outcome: outcome.into(),
+                from_cache: false,
+                score,
+                parsed: None,
+                evidence: None,
+                error: None,
+                scorer: Some(scorer.into()),
+                scorer_version: None,
+            },
+            response,
+            prompt: None,
+        }
+    }
+}
+
 /// How a run's result stands, for the tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
