@@ -174,16 +174,24 @@ async fn a_lead_manages_the_teams_members_in_the_window() {
         .click()
         .await
         .unwrap();
+    // The button says what a second click does once the page has drawn it again.
     let confirm = minjuns_row(&c)
         .await
         .find(Locator::Css(revoke))
         .await
         .unwrap();
-    assert!(confirm
-        .text()
-        .await
-        .unwrap()
-        .contains("End minjun's access"));
+    let confirm_ref = &confirm;
+    until(
+        &c,
+        || "the revoke button never asked to confirm".into(),
+        move || async move {
+            confirm_ref
+                .text()
+                .await
+                .is_ok_and(|t| t.contains("End minjun's access"))
+        },
+    )
+    .await;
     confirm.click().await.unwrap();
     let (file, ring) = (served.minjun.clone(), served.minjun_ring.clone());
     until(
