@@ -33,6 +33,9 @@ pub const APT_PACKAGES: &[&str] = &[
     // The interoperability test reads exports with datasets, pycocotools and Label Studio's
     // converter in a virtual environment of its own (crates/assay-cli/tests/interop.rs).
     "python3-venv",
+    // Japanese readings (kanji to kana) for the short-answer scorer: IPAdic's noun lists
+    // (crates/assay-eval/src/scorers/text/readings.rs).
+    "mecab-ipadic",
 ];
 
 fn missing_apt() -> Vec<&'static str> {

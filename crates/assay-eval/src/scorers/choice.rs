@@ -351,6 +351,64 @@ fn hedge_groups(l: &str, ms: &[Mention]) -> Vec<(usize, usize)> {
     groups
 }
 
+/// Letters joined by "and" and presented together as the answer ("Both A and C are visible",
+/// "BとDの両方", "B와 D 모두 가능"): several answers, so a hedge, like letters joined by "or".
+fn both_groups(l: &str, ms: &[Mention]) -> Vec<(usize, usize)> {
+    static BEFORE: OnceLock<Regex> = OnceLock::new();
+    static AFTER: OnceLock<Regex> = OnceLock::new();
+    let before = BEFORE.get_or_init(|| re(r"\bboth\s+(?:options?\s+|choices?\s+)?[(\[*_]*\s*$"));
+    let after = AFTER.get_or_init(|| {
+        re(r"^\s*[)\]*_]*\s*(?:(?:are|could|would|might|seem|look|fit|both|all)\b[^.!?\n]{0,24}?\b(?:both|correct|right|possible|plausible|true|fit|apply|valid)\b|(?:の)?(?:両方|どちらも|いずれも)|\s*(?:둘\s*다|모두|다\s*(?:맞|가능|정답)))")
+    });
+    let mut groups = Vec::new();
+    let mut i = 0;
+    while i < ms.len() {
+        let mut j = i;
+        while j + 1 < ms.len() && list_join().is_match(&l[ms[j].pos + 1..ms[j + 1].pos]) {
+            j += 1;
+        }
+        let distinct = {
+            let mut v: Vec<usize> = ms[i..=j].iter().map(|m| m.idx).collect();
+            v.sort_unstable();
+            v.dedup();
+            v.len()
+        };
+        if distinct >= 2
+            && (before.is_match(tail(l, ms[i].pos, 40)) || after.is_match(&l[ms[j].pos + 1..]))
+        {
+            groups.push((i, j));
+        }
+        i = j + 1;
+    }
+    groups
+}
+
+/// A letter offered as an alternative after the answer ("I think it's A, but it could also be
+/// C", "Probably B, though D is also possible", "Cの可能性もあります", "D일 수도 있습니다"),
+/// unless the same sentence goes on to dismiss it ("C is possible in theory, but …").
+fn alternative(l: &str, m: &Mention) -> bool {
+    static BEFORE: OnceLock<Regex> = OnceLock::new();
+    static AFTER: OnceLock<Regex> = OnceLock::new();
+    static DISMISS: OnceLock<Regex> = OnceLock::new();
+    let before = BEFORE.get_or_init(|| {
+        re(r"(?:\b(?:could|might|may|can)\s+(?:also|equally|just as well|possibly|even)\s+be|\bcould\s+be|\bmight\s+be|\bor\s+(?:maybe|possibly|perhaps)|\bpossibly|\bperhaps|\bcan(?:'t|not| not)\s+(?:rule out|exclude))\s*(?:option\s+|choice\s+)?[(\[*_]*\s*$")
+    });
+    let after = AFTER.get_or_init(|| {
+        re(r"^\s*[)\]*_]*\s*(?:(?:is|seems|would be|remains|could be|might be)\s+(?:also\s+|equally\s+|still\s+|quite\s+)?(?:possible|plausible|an option|a possibility|likely too|also likely)|(?:could|might|may)\s+(?:also\s+)?(?:work|fit|be (?:right|correct))|(?:の)?可能性も|もあり得|もありえ|も考えられ|(?:일|인|이|가)?\s*(?:수도|가능성도)|도\s*가능)")
+    });
+    let dismiss = DISMISS.get_or_init(|| {
+        re(r"^[^.!?\n。]*\b(?:but|however|although|though)\b|^[^.!?\n。]*(?:が、|けど|지만)")
+    });
+    let before_ok = before.is_match(tail(l, m.pos, 48));
+    let rest = &l[m.pos + 1..];
+    let after_m = after.find(rest);
+    if !before_ok && after_m.is_none() {
+        return false;
+    }
+    let from = after_m.map_or(0, |x| x.end());
+    !dismiss.is_match(&rest[from..])
+}
+
 /// What a response says about `n_options` options (see the module notes for the rules).
 pub fn read_choice(response: &str, n_options: usize) -> Reading {
     read_choice_numbered(response, n_options, true)
@@ -382,7 +440,9 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
         }
     }
     let live: Vec<Mention> = all.iter().copied().filter(|m| !m.denied).collect();
-    let groups = hedge_groups(&l, &live);
+    let mut groups = hedge_groups(&l, &live);
+    groups.extend(both_groups(&l, &live));
+    groups.sort_unstable();
     let group_of = |k: usize| groups.iter().find(|(a, b)| (*a..=*b).contains(&k));
     let letters_of = |(a, b): (usize, usize)| {
         let mut v: Vec<usize> = live[a..=b].iter().map(|m| m.idx).collect();
@@ -425,10 +485,22 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
         }
     }
     if let Some((k, rule)) = chosen {
-        return match group_of(k) {
-            Some(&g) => Reading::Hedged(letters_of(g)),
-            None => Reading::Letter(live[k].idx, rule),
-        };
+        if let Some(&g) = group_of(k) {
+            return Reading::Hedged(letters_of(g));
+        }
+        // "I think it's A, but it could also be C": an alternative left open after the answer.
+        let mut offered: Vec<usize> = live[k + 1..]
+            .iter()
+            .filter(|m| m.idx != live[k].idx && alternative(&l, m))
+            .map(|m| m.idx)
+            .collect();
+        if !offered.is_empty() {
+            offered.push(live[k].idx);
+            offered.sort_unstable();
+            offered.dedup();
+            return Reading::Hedged(offered);
+        }
+        return Reading::Letter(live[k].idx, rule);
     }
     if let Some(&g) = groups.last() {
         return Reading::Hedged(letters_of(g));
@@ -569,6 +641,19 @@ fn named_option(item: &ItemContent, response: &str) -> Option<usize> {
     (named.len() == 1).then(|| named[0])
 }
 
+/// The one option a reply describes in other words ([`text::similarity`]), when its words
+/// clearly match that option's and no other's, and the reply denies nothing (a denial's scope
+/// is not traced word by word here, so a reply with one is left unread).
+fn described_option(item: &ItemContent, response: &str) -> Option<usize> {
+    let p = text::prepare(response);
+    if negation::has_denial(&p) {
+        return None;
+    }
+    let options: Vec<&str> = item.options.iter().map(|o| o.text.as_str()).collect();
+    let (best, sim, second) = text::similarity::described_option(&options, response)?;
+    (sim >= 0.75 && second < 0.5).then_some(best)
+}
+
 fn letter(i: usize) -> String {
     ((b'A' + i as u8) as char).to_string()
 }
@@ -588,7 +673,10 @@ impl Scorer for ChoiceScorer {
         let reading = match read_choice_numbered(response, n, !numbered_texts) {
             Reading::Nothing(why) => match named_option(item, response) {
                 Some(i) => Reading::Letter(i, "option text"),
-                None => Reading::Nothing(why),
+                None => match described_option(item, response) {
+                    Some(i) => Reading::Letter(i, "an option described in other words"),
+                    None => Reading::Nothing(why),
+                },
             },
             r => r,
         };

@@ -135,8 +135,11 @@ impl ScorerKind {
     /// as version 1.
     pub fn version(self) -> i64 {
         match self {
+            // Issue 49: elimination, "both", alternatives left open, options in other words;
+            // units, clock times, shares, ordinals, restated yes/no, readings, compounds.
+            Self::Choice | Self::SoftMatch => 3,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
-            Self::Choice | Self::SoftMatch | Self::ChecklistJudge => 2,
+            Self::ChecklistJudge => 2,
             _ => 1,
         }
     }

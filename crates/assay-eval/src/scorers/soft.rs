@@ -19,7 +19,7 @@
 use serde_json::json;
 
 use super::normalize::normalize;
-use super::text::{self, negation, numbers, words};
+use super::text::{self, clock, negation, numbers, ordinals, proportion, restated, units, words};
 use super::{ScoreContext, Scored, Scorer};
 use assay_core::ItemContent;
 
@@ -100,12 +100,41 @@ pub fn soft_match_asked(
     }
     let pr = text::prepare(reference);
     let pp = text::prepare(response);
+    if let Some(want) = clock::time_reference(&pr) {
+        return time_rule(&pp, &want);
+    }
+    if let Some(want) = ordinals::ordinal_reference(&pr) {
+        return ordinal_rule(&pp, want);
+    }
+    if let Some(want) = proportion::share_reference(&pr) {
+        if let Some(decided) = share_rule(&pp, want) {
+            return decided;
+        }
+    }
     if let Some(want) = numbers::numeric_reference(&pr) {
         let q = question.map(text::prepare);
-        return match numbers::committed(&pp, q.as_deref(), want) {
-            Some((got, rule)) if (got - want).abs() < 1e-9 => (true, rule),
+        let ref_unit = numbers::mentions(&pr)
+            .first()
+            .and_then(|m| units::unit_at(&pr[m.end..]))
+            .map(|u| u.0);
+        return match numbers::committed_mention(&pp, q.as_deref(), want) {
             Some((_, rule)) if rule == numbers::HEDGE_RULE => (false, rule),
-            Some(_) => (false, "the number the response commits to differs"),
+            Some((got, rule)) => {
+                let got_unit = units::unit_at(&pp[got.end..]).map(|u| u.0);
+                match (ref_unit, got_unit) {
+                    (Some(ru), Some(gu)) if ru.symbol != gu.symbol => {
+                        if units::same_quantity(got.value, &gu, want, &ru) {
+                            (true, "the same quantity in another unit")
+                        } else if ru.dimension == gu.dimension {
+                            (false, "a different quantity (units converted)")
+                        } else {
+                            (false, "a quantity of another kind (its unit differs)")
+                        }
+                    }
+                    _ if (got.value - want).abs() < 1e-9 => (true, rule),
+                    _ => (false, "the number the response commits to differs"),
+                }
+            }
             None if want == 0.0 && numbers::says_absence(&pp) => {
                 (true, "says nothing is there, for a count of zero")
             }
@@ -113,18 +142,33 @@ pub fn soft_match_asked(
         };
     }
     // A yes/no reference is answered by the reply's polarity, never by the word "no"
-    // somewhere in it ("Yes. ... no pedestrians are visible").
+    // somewhere in it ("Yes. ... no pedestrians are visible"); a reply that restates the
+    // question's fact says yes ("Is the light on?" → "The light is on.").
     if let Some(want) = polarity_word(&pr) {
-        return match polarity(&pp) {
+        let restated = || {
+            question
+                .filter(|q| restated::restates(q, response))
+                .map(|_| true)
+        };
+        return match polarity(&pp).or_else(restated) {
             Some(got) if got == want => (true, "a yes/no reference: the reply's polarity matches"),
             Some(_) => (false, "a yes/no reference: the reply's polarity differs"),
             None => (false, "a yes/no reference: the reply says neither"),
         };
     }
+    let mut by_reading = false;
     let spans = if is_unspaced_script(&r) {
         let needle = pr.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
         let asked = question.map(text::prepare).unwrap_or_default();
-        words::occurrences(&pp, &text::nfkc_lower(response), needle, &asked)
+        let script = text::nfkc_lower(response);
+        let spans = words::occurrences(&pp, &script, needle, &asked);
+        if spans.is_empty() {
+            let read = reading_spans(&pp, &script, needle, &asked);
+            by_reading = !read.is_empty();
+            read
+        } else {
+            spans
+        }
     } else {
         let asked = question.map(text::prepare).unwrap_or_default();
         token_runs(&pp, &pr, &super::normalize::nfkc(response), &asked)
@@ -158,11 +202,100 @@ pub fn soft_match_asked(
     if spans.iter().all(|&(s, e)| offered_with_another(&pp, s, e)) {
         return (false, HEDGE_RULE);
     }
-    if is_unspaced_script(&r) {
+    if by_reading {
+        (true, "response contains reference by its reading (IPAdic)")
+    } else if is_unspaced_script(&r) {
         (true, "response contains reference (as a word)")
     } else {
         (true, "response contains reference (whole tokens)")
     }
+}
+
+/// A Japanese reference found by its reading ([`text::readings`]): a kanji reference's kana
+/// ("猫" in "ねこです"), or a kanji word of the reply read as a kana reference ("林檎です" for
+/// "りんご"). Readings of one kana are too common to mean a word and are not used.
+fn reading_spans(pp: &str, script: &str, needle: &str, asked: &str) -> Vec<(usize, usize)> {
+    let japanese = needle
+        .chars()
+        .all(|c| text::is_kanji(c) || text::is_hiragana(c) || c == 'ー');
+    if !japanese {
+        return Vec::new();
+    }
+    if needle.chars().any(text::is_kanji) {
+        return text::readings::of(needle)
+            .iter()
+            .filter(|r| r.chars().count() >= 2)
+            .flat_map(|r| words::occurrences(pp, script, r, asked))
+            .collect();
+    }
+    if needle.chars().count() < 2 || !pp.chars().any(text::is_kanji) {
+        return Vec::new();
+    }
+    let chars: Vec<(usize, char)> = pp.char_indices().collect();
+    let mut out = Vec::new();
+    for i in 0..chars.len() {
+        if !text::is_kanji(chars[i].1) {
+            continue;
+        }
+        for len in 1..=4 {
+            let Some(last) = chars.get(i + len - 1) else {
+                break;
+            };
+            if !text::is_kanji(last.1) {
+                break;
+            }
+            let (s, e) = (chars[i].0, last.0 + last.1.len_utf8());
+            let word = &pp[s..e];
+            if text::readings::of(word).iter().any(|r| r == needle) {
+                out.extend(
+                    words::occurrences(pp, script, word, asked)
+                        .into_iter()
+                        .filter(|sp| sp.0 == s),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The reply's first clock time no denial governs (after a correction, the first after it).
+fn time_rule(pp: &str, want: &clock::ClockTime) -> (bool, &'static str) {
+    let times: Vec<clock::ClockTime> = clock::times(pp)
+        .into_iter()
+        .filter(|t| negation::denied(pp, t.start, t.end).is_none())
+        .collect();
+    let after =
+        text::corrections::last_end(pp).and_then(|c| times.iter().find(|t| t.start >= c).copied());
+    match after.or(times.first().copied()) {
+        Some(t) if t.same(want) => (true, "the same clock time"),
+        Some(_) => (false, "another clock time"),
+        None => (false, "no clock time in response"),
+    }
+}
+
+/// The reply's first ordinal no denial governs.
+fn ordinal_rule(pp: &str, want: u32) -> (bool, &'static str) {
+    let found = ordinals::ordinals(pp)
+        .into_iter()
+        .find(|o| negation::denied(pp, o.start, o.end).is_none());
+    match found {
+        Some(o) if o.position == want => (true, "the same position (ordinal)"),
+        Some(_) => (false, "another position (ordinal)"),
+        None => (false, "no ordinal in response"),
+    }
+}
+
+/// A share reference against the reply's first share no denial governs; None when the reply
+/// states no share (a bare number then answers "50%" by the number rule).
+fn share_rule(pp: &str, want: f64) -> Option<(bool, &'static str)> {
+    let s = proportion::shares(pp)
+        .into_iter()
+        .find(|s| negation::denied(pp, s.start, s.end).is_none())?;
+    Some(if proportion::same_share(s.value, want) {
+        (true, "the same share (fraction or percentage)")
+    } else {
+        (false, "another share")
+    })
 }
 
 /// Kana, CJK ideographs or Hangul (the store's definition, shared with search): scripts
@@ -236,6 +369,11 @@ fn token_runs(pp: &str, pr: &str, script: &str, asked: &str) -> Vec<(usize, usiz
         .filter(|&i| {
             needle.len() > 1
                 || i == 0
+                || !changes_the_kind(hay[i - 1].2, needle[0].trim_end_matches('s'))
+        })
+        .filter(|&i| {
+            needle.len() > 1
+                || i == 0
                 || !PLACE_PREFIXES.contains(&hay[i - 1].2)
                 || !script[hay[i - 1].0..].starts_with(|c: char| c.is_ascii_uppercase())
         })
@@ -244,6 +382,37 @@ fn token_runs(pp: &str, pr: &str, script: &str, asked: &str) -> Vec<(usize, usiz
 }
 
 /// Words before a place name that make another place of it ("New York" is not York).
+/// A word before a noun that makes it another thing: "a hot dog" is food, "a sea lion" a seal,
+/// "a teddy bear" and "a toy car" toys. "A polar bear" stays a bear.
+fn changes_the_kind(before: &str, noun: &str) -> bool {
+    const ANY: &[&str] = &["toy", "stuffed", "plush", "fake", "teddy", "inflatable"];
+    const PAIRS: &[(&str, &str)] = &[
+        ("hot", "dog"),
+        ("prairie", "dog"),
+        ("sea", "lion"),
+        ("sea", "horse"),
+        ("sea", "cow"),
+        ("sea", "dog"),
+        ("guinea", "pig"),
+        ("koala", "bear"),
+        ("water", "bear"),
+        ("jelly", "fish"),
+        ("star", "fish"),
+        ("cray", "fish"),
+        ("silver", "fish"),
+        ("fire", "fly"),
+        ("dragon", "fly"),
+        ("butter", "fly"),
+        ("killer", "whale"),
+        ("spider", "crab"),
+        ("horseshoe", "crab"),
+        ("mountain", "lion"),
+        ("ant", "lion"),
+        ("french", "fries"),
+    ];
+    ANY.contains(&before) || PAIRS.iter().any(|(b, n)| *b == before && *n == noun)
+}
+
 const PLACE_PREFIXES: &[&str] = &[
     "new", "north", "south", "east", "west", "port", "fort", "san", "santa", "saint", "st", "los",
     "las",

@@ -187,7 +187,10 @@ fn before_after_table_from_recorded_predictions_matches_hand_checked_values() {
     close(xb.mean, 7.0 / 9.0);
     let md = render(&rows, TableFormat::Markdown).unwrap();
     assert!(
-        md.contains("| set | all | by hand | recorded | auto v2 | recorded | 3 | 4/3 | 58.3 ["),
+        md.contains(&format!(
+            "| set | all | by hand | recorded | auto v{} | recorded | 3 | 4/3 | 58.3 [",
+            assay_eval::scorers::ScorerKind::Choice.version()
+        )),
         "{md}"
     );
     assert!(md.contains("Std (population, n)"), "{md}");

@@ -55,12 +55,18 @@ fn a_rescore_applies_the_current_rules_to_stored_responses_and_records_their_ver
     let texts = ["maybe B or C", "Not C.", "The answer is (B)."];
     let before = import(&mut p, dir.path(), Version::Before, &texts);
     let after = import(&mut p, dir.path(), Version::After, &texts);
+    let current = assay_eval::scorers::ScorerKind::Choice.version();
     assert_eq!(
         outcomes(&p, before),
         vec![
-            ("hedged".into(), Some(0.0), Some("B|C".into()), Some(2)),
-            ("unparsed".into(), None, None, Some(2)),
-            ("scored".into(), Some(1.0), Some("B".into()), Some(2)),
+            (
+                "hedged".into(),
+                Some(0.0),
+                Some("B|C".into()),
+                Some(current)
+            ),
+            ("unparsed".into(), None, None, Some(current)),
+            ("scored".into(), Some(1.0), Some("B".into()), Some(current)),
         ]
     );
     // What version 1 stored for the same responses: the hedge read as B, the denied C as C.
@@ -77,7 +83,7 @@ fn a_rescore_applies_the_current_rules_to_stored_responses_and_records_their_ver
             .unwrap()
             .scorer_versions
     };
-    assert_eq!(versions(&p, before), vec![1, 2]);
+    assert_eq!(versions(&p, before), vec![1, current]);
     let rows = before_after_table(
         &p,
         &["set".to_string()],
@@ -87,7 +93,7 @@ fn a_rescore_applies_the_current_rules_to_stored_responses_and_records_their_ver
     .unwrap();
     assert_eq!(
         rows[0].scorer_versions,
-        vec![1, 2],
+        vec![1, current],
         "the table says two rule versions made it"
     );
     assert!((rows[0].before.accuracy - 2.0 / 3.0).abs() < 1e-9);
@@ -102,7 +108,10 @@ fn a_rescore_applies_the_current_rules_to_stored_responses_and_records_their_ver
     std::thread::sleep(std::time::Duration::from_millis(5));
 
     let r = rescore_run(&mut p, before).unwrap();
-    assert_eq!((r.rescored, r.changed, r.kept, r.version), (3, 2, 0, 2));
+    assert_eq!(
+        (r.rescored, r.changed, r.kept, r.version),
+        (3, 2, 0, current)
+    );
     assert_eq!(outcomes(&p, before), outcomes(&p, after));
     let rows = before_after_table(
         &p,
@@ -111,7 +120,7 @@ fn a_rescore_applies_the_current_rules_to_stored_responses_and_records_their_ver
         &TableOptions::default(),
     )
     .unwrap();
-    assert_eq!(rows[0].scorer_versions, vec![2]);
+    assert_eq!(rows[0].scorer_versions, vec![current]);
     assert!((rows[0].before.accuracy - 1.0 / 3.0).abs() < 1e-9);
     assert_eq!((rows[0].before.hedged, rows[0].before.unparsed), (1, 1));
     let moved: String = p

@@ -73,11 +73,16 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
     // The run list names the version of the scorer's rules behind each number; rescoring reads
     // the stored responses again (nothing is sent) and changes nothing here.
     for testid in ["run-scorer", "ba-scorer"] {
-        let xpath = format!("//td[@data-testid='{testid}' and normalize-space()='auto v2']");
+        let label = format!(
+            "auto v{}",
+            assay_eval::scorers::ScorerKind::Choice.version()
+        );
+        let xpath = format!("//td[@data-testid='{testid}' and normalize-space()='{label}']");
         let xpath = &xpath;
+        let label = &label;
         until(
             c,
-            || format!("no {testid} cell reads auto v2"),
+            || format!("no {testid} cell reads {label}"),
             move || async move { c.find(Locator::XPath(xpath)).await.is_ok() },
         )
         .await;

@@ -5,9 +5,16 @@
 //! katakana folded to hiragana) so that byte offsets found by one rule are valid for the
 //! others; the folding keeps every character's byte length.
 
+pub mod clock;
 pub mod corrections;
 pub mod negation;
 pub mod numbers;
+pub mod ordinals;
+pub mod proportion;
+pub mod readings;
+pub mod restated;
+pub mod similarity;
+pub mod units;
 pub mod words;
 
 use super::normalize::nfkc;

@@ -58,7 +58,7 @@ fn after_rules() -> &'static [(Regex, &'static str)] {
                 "a verdict after it denies it",
             ),
             (
-                r#"^\s*[)\]"'’*]*\s*(?:is|was|are|seems|looks|appears|would\s+be)?\s*(?:definitely\s+|clearly\s+|also\s+)?(?:wrong|incorrect|false|unlikely|ruled\s+out|excluded|eliminated|out(?:\s|[.,;!]|$))"#,
+                r#"^\s*[)\]"'’*]*\s*(?:is|was|are|seems?|looks?|appears?|would\s+be)?\s*(?:definitely\s+|clearly\s+|also\s+|both\s+|all\s+|quite\s+|very\s+|rather\s+)?(?:wrong|incorrect|false|unlikely|ruled\s+out|excluded|eliminated|out(?:\s|[.,;!]|$))"#,
                 "a verdict after it denies it",
             ),
             (
@@ -94,6 +94,26 @@ fn after_rules() -> &'static [(Regex, &'static str)] {
         .map(|(p, why)| (Regex::new(p).expect("valid pattern"), *why))
         .collect()
     })
+}
+
+/// Whether the text denies anything at all: an English negator or "n't", or a Japanese or
+/// Korean denial. For rules that cannot trace a denial's scope word by word.
+pub fn has_denial(p: &str) -> bool {
+    p.split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
+        .any(|w| NEGATORS.contains(&w) || w.ends_with("n't") || w.ends_with("n’t"))
+        || [
+            "ない",
+            "なく",
+            "ません",
+            "違",
+            "아니",
+            "아닌",
+            "않",
+            "없",
+            "못",
+        ]
+        .iter()
+        .any(|n| p.contains(n))
 }
 
 /// Whether a denial governs the words at `start..end` of `p`, and which.

@@ -195,6 +195,15 @@ pub fn committed(
     question: Option<&str>,
     reference: f64,
 ) -> Option<(f64, &'static str)> {
+    committed_mention(response, question, reference).map(|(m, rule)| (m.value, rule))
+}
+
+/// [`committed`], with where the number stands (its unit follows it); a hedge's value is NaN.
+pub fn committed_mention(
+    response: &str,
+    question: Option<&str>,
+    reference: f64,
+) -> Option<(Mention, &'static str)> {
     let ms: Vec<Mention> = mentions(response)
         .into_iter()
         .map(|m| {
@@ -297,7 +306,13 @@ pub fn committed(
     // "3 or 4 birds", "3-4", "5匹か6匹": several numbers offered, none committed to.
     if let Some(m) = stated.or(cands.first().copied()) {
         if offered_range(response, &m) {
-            return Some((f64::NAN, HEDGE_RULE));
+            return Some((
+                Mention {
+                    value: f64::NAN,
+                    ..m
+                },
+                HEDGE_RULE,
+            ));
         }
     }
     // Else the numbers that count what the question asks about, when others count other things.
@@ -315,8 +330,8 @@ pub fn committed(
         }
     }
     match stated {
-        Some(m) => Some((m.value, "the number of the last answer statement")),
-        None => Some((cands[0].value, "the number the reply leads with")),
+        Some(m) => Some((m, "the number of the last answer statement")),
+        None => Some((cands[0], "the number the reply leads with")),
     }
 }
 
@@ -341,10 +356,17 @@ pub(super) fn partitive(p: &str, m: &Mention) -> bool {
 
 pub(super) fn offered_range(p: &str, m: &Mention) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| {
+    static MAYBE: OnceLock<Regex> = OnceLock::new();
+    let or = R.get_or_init(|| {
         Regex::new(r"^[^\s:：0-9.]{0,3}?\s*(?:\bor\b|\bto\b|-|–|~|〜|か|또는|혹은|아니면|이나|나)\s*[0-9一二三四五六七八九十]").expect("valid")
-    })
-    .is_match(&p[m.end..])
+    });
+    // "5 birds, maybe 6", "4 people, possibly 5", "3羽、もしかしたら4羽", "4마리, 어쩌면 5마리":
+    // a second number offered in the same sentence.
+    let maybe = MAYBE.get_or_init(|| {
+        Regex::new(r"^(?:\s*[^\s,、.。!?:0-9]{1,12}){0,2}\s*[,、]?\s*(?:\(|—|-)?\s*(?:or\s+)?(?:maybe|possibly|perhaps|probably|or so|might be|could be|もしかしたら|もしかすると|あるいは|たぶん|おそらく|어쩌면|아마|아마도|혹시)\s*(?:even\s+|also\s+)?(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s)").expect("valid")
+    });
+    let rest = &p[m.end..];
+    or.is_match(rest) || maybe.is_match(rest)
 }
 
 /// "1, 2, 3, 4": a run of consecutive counts from one keeps only its last number.

@@ -22,7 +22,7 @@ mod digits;
 mod english;
 
 use cjk::*;
-pub use commitment::{committed, says_absence, HEDGE_RULE};
+pub use commitment::{committed, committed_mention, says_absence, HEDGE_RULE};
 use digits::*;
 use english::*;
 
@@ -69,6 +69,14 @@ pub fn numeric_reference(p: &str) -> Option<f64> {
     let [m] = ms.as_slice() else {
         return None;
     };
+    // A known unit is a unit whatever its script ("20 °C", "5 km/h", "3キロメートル").
+    if p[..m.start].trim().is_empty() {
+        if let Some((_, len)) = super::units::unit_at(&p[m.end..]) {
+            if p[m.end + len..].trim().is_empty() {
+                return Some(m.value);
+            }
+        }
+    }
     let rest = format!("{} {}", &p[..m.start], &p[m.end..]);
     let latin: Vec<&str> = rest
         .split(|c: char| !c.is_ascii_alphabetic())

@@ -1,0 +1,152 @@
+//! Ordinals written as words or digits ("third", "3rd", "3番目", "세 번째"), read to their
+//! position, so that "She finished third" answers "3rd" and "the 4th floor" answers "fourth".
+//! Only a reference that is an ordinal is read this way: "at first I thought" is no position.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::numbers;
+
+const WORDS: &[(&str, u32)] = &[
+    ("first", 1),
+    ("second", 2),
+    ("third", 3),
+    ("fourth", 4),
+    ("fifth", 5),
+    ("sixth", 6),
+    ("seventh", 7),
+    ("eighth", 8),
+    ("ninth", 9),
+    ("tenth", 10),
+    ("eleventh", 11),
+    ("twelfth", 12),
+    ("thirteenth", 13),
+    ("fourteenth", 14),
+    ("fifteenth", 15),
+    ("sixteenth", 16),
+    ("seventeenth", 17),
+    ("eighteenth", 18),
+    ("nineteenth", 19),
+    ("twentieth", 20),
+    ("last", 0),
+];
+
+/// An ordinal found in a text: its position (0 for "last") and byte span.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ordinal {
+    pub position: u32,
+    pub start: usize,
+    pub end: usize,
+}
+
+fn patterns() -> &'static [Regex; 3] {
+    static R: OnceLock<[Regex; 3]> = OnceLock::new();
+    R.get_or_init(|| {
+        [
+            Regex::new(r"\b(?P<n>\d{1,3})(?:st|nd|rd|th)(?-u:\b)").expect("valid"),
+            Regex::new(r"\b(?P<w>[a-z]+)\b").expect("valid"),
+            // 3番目, 三番目, 第3, 세 번째, 3번째, 첫 번째, 첫째
+            Regex::new(r"(?:第\s*(?P<a>\d+|[一二三四五六七八九十]+))|(?P<b>\d+|[一二三四五六七八九十]+)\s*番目|(?P<c>\d+|첫|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*번\s*째|(?P<d>첫|둘|셋|넷)째").expect("valid"),
+        ]
+    })
+}
+
+fn value(w: &str) -> Option<u32> {
+    match w {
+        "첫" => return Some(1),
+        "두" | "둘" => return Some(2),
+        "세" | "셋" => return Some(3),
+        "네" | "넷" => return Some(4),
+        _ => {}
+    }
+    let p = super::prepare(w);
+    numbers::mentions(&p)
+        .first()
+        .filter(|m| m.start == 0 && m.end == p.len() && m.value >= 1.0)
+        .map(|m| m.value as u32)
+}
+
+/// Every ordinal in a prepared text, in order.
+pub fn ordinals(p: &str) -> Vec<Ordinal> {
+    let [digits, words, cjk] = patterns();
+    let mut out = Vec::new();
+    for c in digits.captures_iter(p) {
+        let m = c.get(0).expect("whole match");
+        if let Ok(n) = c["n"].parse() {
+            out.push(Ordinal {
+                position: n,
+                start: m.start(),
+                end: m.end(),
+            });
+        }
+    }
+    for c in words.captures_iter(p) {
+        let m = c.get(0).expect("whole match");
+        if let Some((_, n)) = WORDS.iter().find(|(w, _)| *w == m.as_str()) {
+            out.push(Ordinal {
+                position: *n,
+                start: m.start(),
+                end: m.end(),
+            });
+        }
+    }
+    for c in cjk.captures_iter(p) {
+        let m = c.get(0).expect("whole match");
+        let n = ["a", "b", "c", "d"]
+            .iter()
+            .find_map(|g| c.name(g))
+            .and_then(|g| value(g.as_str()));
+        if let Some(n) = n {
+            out.push(Ordinal {
+                position: n,
+                start: m.start(),
+                end: m.end(),
+            });
+        }
+    }
+    out.sort_by_key(|o| o.start);
+    out
+}
+
+/// A reference that is one ordinal, with at most a short noun ("3rd", "fourth", "2nd place",
+/// "4th floor", "3番目", "두 번째").
+pub fn ordinal_reference(p: &str) -> Option<u32> {
+    let os = ordinals(p);
+    let [o] = os.as_slice() else {
+        return None;
+    };
+    let rest = format!("{} {}", &p[..o.start], &p[o.end..]);
+    let words: Vec<&str> = rest
+        .split(|c: char| c.is_whitespace() || super::is_clause_mark(c))
+        .filter(|w| !w.is_empty() && !matches!(*w, "the" | "a"))
+        .collect();
+    (words.len() <= 1 && words.iter().all(|w| w.chars().count() <= 8)).then_some(o.position)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::prepare;
+    use super::*;
+
+    fn pos(s: &str) -> Vec<u32> {
+        ordinals(&prepare(s)).iter().map(|o| o.position).collect()
+    }
+
+    #[test]
+    fn ordinals_in_every_script() {
+        assert_eq!(pos("She finished third."), vec![3]);
+        assert_eq!(pos("It's on the 4th floor."), vec![4]);
+        assert_eq!(pos("三番目です"), vec![3]);
+        assert_eq!(pos("세 번째입니다"), vec![3]);
+        assert_eq!(pos("첫 번째 차"), vec![1]);
+        assert_eq!(pos("There are 3 cats."), Vec::<u32>::new());
+        assert_eq!(ordinal_reference(&prepare("3rd")), Some(3));
+        assert_eq!(ordinal_reference(&prepare("fourth floor")), Some(4));
+        assert_eq!(
+            ordinal_reference(&prepare("the first car on the left")),
+            None
+        );
+        assert_eq!(ordinal_reference(&prepare("Tokyo")), None);
+    }
+}
