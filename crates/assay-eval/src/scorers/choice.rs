@@ -394,7 +394,7 @@ fn alternative(l: &str, m: &Mention) -> bool {
         re(r"(?:\b(?:could|might|may|can)\s+(?:also|equally|just as well|possibly|even)\s+be|\bcould\s+be|\bmight\s+be|\bor\s+(?:maybe|possibly|perhaps)|\bpossibly|\bperhaps|\bcan(?:'t|not| not)\s+(?:rule out|exclude))\s*(?:option\s+|choice\s+)?[(\[*_]*\s*$")
     });
     let after = AFTER.get_or_init(|| {
-        re(r"^\s*[)\]*_]*\s*(?:(?:is|seems|would be|remains|could be|might be)\s+(?:also\s+|equally\s+|still\s+|quite\s+)?(?:possible|plausible|an option|a possibility|likely too|also likely)|(?:could|might|may)\s+(?:also\s+)?(?:work|fit|be (?:right|correct))|(?:の)?可能性も|もあり得|もありえ|も考えられ|(?:일|인|이|가)?\s*(?:수도|가능성도)|도\s*가능)")
+        re(r"^\s*[)\]*_]*\s*(?:(?:is|seems|would be|remains|could be|might be)\s+(?:also\s+|equally\s+|still\s+|quite\s+)?(?:possible|plausible|an option|(?:a|an)\s+(?:real\s+|strong\s+|distinct\s+|genuine\s+|open\s+)?(?:possibility|option|contender)|likely too|also likely)|(?:could|might|may)\s+(?:also\s+)?(?:work|fit|be (?:right|correct))|(?:の)?可能性も|もあり得|もありえ|も考えられ|(?:일|인|이|가)?\s*(?:수도|가능성도)|도\s*(?:충분히\s*|역시\s*|또한\s*)?가능)")
     });
     let dismiss = DISMISS.get_or_init(|| {
         re(r"^[^.!?\n。]*\b(?:but|however|although|though)\b|^[^.!?\n。]*(?:が、|けど|지만)")
@@ -407,6 +407,20 @@ fn alternative(l: &str, m: &Mention) -> bool {
     }
     let from = after_m.map_or(0, |x| x.end());
     !dismiss.is_match(&rest[from..])
+}
+
+/// Where the reply's last sentence says it cannot decide between options ("can't tell which",
+/// "これ以上は絞り込めません", "어느 것인지는 알 수 없습니다"), if it does.
+pub(crate) fn undecided_end(l: &str) -> Option<usize> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = R.get_or_init(|| {
+        re(r"(?:can(?:'t|’t|not| not)\s+(?:tell|say|determine|decide|narrow (?:it|this|them) down)\s+(?:for sure\s+)?(?:which|between)|(?:hard|difficult|impossible)\s+to\s+(?:tell|say|determine|decide)\s+which|not\s+(?:sure|certain)\s+which|can(?:'t|’t|not| not)\s+narrow|絞り込め(?:ません|ない)|どちらか(?:は)?(?:判断|わかり|分かり|決め)(?:でき|られ|かね)?(?:ません|ない)|どちらとも言え|判断(?:でき|し)(?:ません|かね)|断定(?:でき|は)(?:ません|できません)|(?:어느|어떤)\s*(?:것|쪽)인지[^.!?\n]*(?:알\s*수\s*없|어렵|모르)|단정(?:하기|하긴|할\s*수)[^.!?\n]*(?:어렵|없)|판단(?:하기|하긴)[^.!?\n]*어렵)")
+    });
+    let trimmed = l.trim_end_matches(|c: char| c.is_whitespace() || ".。!！".contains(c));
+    let last_start = trimmed.rfind(['.', '。', '!', '！', '\n']).map_or(0, |i| {
+        i + trimmed[i..].chars().next().map_or(1, char::len_utf8)
+    });
+    r.find(&l[last_start..]).map(|m| last_start + m.start())
 }
 
 /// What a response says about `n_options` options (see the module notes for the rules).
@@ -454,7 +468,8 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
     // Statements, then commitments.
     let usable = |m: &Mention| !m.lower || m.idx != 0 || !m.article_like;
     let strong = live.iter().rposition(|m| m.strong && usable(m));
-    let weak_ok = |m: &Mention| m.weak && !m.article_like;
+    // A letter offered as a possibility ("so B remains a real possibility") commits to nothing.
+    let weak_ok = |m: &Mention| m.weak && !m.article_like && !alternative(&l, m);
     let chosen = match strong {
         Some(s) => {
             let hedged = group_of(s).is_some();
@@ -487,6 +502,19 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
     if let Some((k, rule)) = chosen {
         if let Some(&g) = group_of(k) {
             return Reading::Hedged(letters_of(g));
+        }
+        // "…残りはA・Bですが、これ以上は絞り込めません。": the reply ends saying it cannot decide.
+        if let Some(u) = undecided_end(&l) {
+            if u > live[k].pos {
+                let mut offered: Vec<usize> = live.iter().map(|m| m.idx).collect();
+                offered.sort_unstable();
+                offered.dedup();
+                return if offered.len() >= 2 {
+                    Reading::Hedged(offered)
+                } else {
+                    Reading::Nothing("the reply says it cannot decide")
+                };
+            }
         }
         // "I think it's A, but it could also be C": an alternative left open after the answer.
         let mut offered: Vec<usize> = live[k + 1..]
@@ -576,15 +604,46 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
 ///입니다" reads B). One digit becomes one letter, so byte offsets stay.
 fn numbered_options(s: &str, n_options: usize) -> String {
     static R: OnceLock<Regex> = OnceLock::new();
-    let re = R.get_or_init(|| re(r"(^|[^0-9])([1-9])(\s*(?:번|番))"));
-    re.replace_all(s, |c: &regex::Captures| {
-        let d = c[2].as_bytes()[0] - b'0';
-        let letter = if (d as usize) <= n_options {
-            ((b'A' + d - 1) as char).to_string()
-        } else {
-            c[2].to_string()
+    let digits = R.get_or_init(|| re(r"(^|[^0-9])([1-9])(\s*(?:번|番))"));
+    let renumbered = digits
+        .replace_all(s, |c: &regex::Captures| {
+            let d = c[2].as_bytes()[0] - b'0';
+            let letter = if (d as usize) <= n_options {
+                ((b'A' + d - 1) as char).to_string()
+            } else {
+                c[2].to_string()
+            };
+            format!("{}{letter}{}", &c[1], &c[3])
+        })
+        .into_owned();
+    // "option two", "choice #3", "the second option": the option by its number, in English.
+    static EN: OnceLock<Regex> = OnceLock::new();
+    let en = EN.get_or_init(|| {
+        re(r"(?i)\b(?:(option|choice)\s+(?:number\s+|no\.\s*|#\s*)?(one|two|three|four|five|1|2|3|4|5)\b|the\s+(first|second|third|fourth|fifth)\s+(option|choice)\b)")
+    });
+    en.replace_all(&renumbered, |c: &regex::Captures| {
+        let word = c
+            .get(2)
+            .or(c.get(3))
+            .map_or("", |m| m.as_str())
+            .to_ascii_lowercase();
+        let d = match word.as_str() {
+            "one" | "1" | "first" => 1,
+            "two" | "2" | "second" => 2,
+            "three" | "3" | "third" => 3,
+            "four" | "4" | "fourth" => 4,
+            _ => 5,
         };
-        format!("{}{letter}{}", &c[1], &c[3])
+        let kind = c.get(1).or(c.get(4)).map_or("option", |m| m.as_str());
+        if d <= n_options {
+            // The letter in the case of the text it replaces, so the prepared (lower-case)
+            // text and the original read alike.
+            let upper = c[0].chars().any(|x| x.is_ascii_uppercase());
+            let letter = (if upper { b'A' } else { b'a' } + d as u8 - 1) as char;
+            format!("{kind} {letter}")
+        } else {
+            c[0].to_string()
+        }
     })
     .into_owned()
 }
@@ -597,9 +656,11 @@ pub fn extract_letter(response: &str, n_options: usize) -> Option<(usize, &'stat
     }
 }
 
-/// The one option whose text the response names and does not deny (a text inside a longer
-/// named option's text counts as that option).
-fn named_option(item: &ItemContent, response: &str) -> Option<usize> {
+/// What the option texts a response names, and does not deny, say (a text inside a longer named
+/// option's text counts as that option): one option; several, with the last sentence naming
+/// one ("Not a cello … not a flute … Violin it is."); an option offered with another ("swans or
+/// geese") is a hedge; None when no option's text is named.
+fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
     let p = text::prepare(response);
     // Options that are all numbers ("4匹", "3명", "5"): the number the response commits to.
     let values: Vec<Option<f64>> = item
@@ -613,7 +674,10 @@ fn named_option(item: &ItemContent, response: &str) -> Option<usize> {
         let hits: Vec<usize> = (0..values.len())
             .filter(|&i| values[i].is_some_and(|v| (v - got).abs() < 1e-9))
             .collect();
-        return (hits.len() == 1).then(|| hits[0]);
+        return match hits.as_slice() {
+            [one] => Some(Reading::Letter(*one, "option text")),
+            _ => Some(Reading::Nothing("no one option's number")),
+        };
     }
     let script = text::nfkc_lower(response);
     let asked = text::prepare(&item.question);
@@ -631,14 +695,57 @@ fn named_option(item: &ItemContent, response: &str) -> Option<usize> {
         }
     }
     let inside = |a: (usize, usize), b: (usize, usize)| b.0 <= a.0 && a.1 <= b.1 && a != b;
-    let mut named: Vec<usize> = hits
+    let hits: Vec<(usize, (usize, usize))> = hits
         .iter()
+        .copied()
         .filter(|(_, s)| !hits.iter().any(|(_, o)| inside(*s, *o)))
-        .map(|(i, _)| *i)
         .collect();
-    named.sort_unstable();
-    named.dedup();
-    (named.len() == 1).then(|| named[0])
+    if hits.is_empty() {
+        return None;
+    }
+    let distinct = |hs: &[(usize, (usize, usize))]| {
+        let mut v: Vec<usize> = hs.iter().map(|h| h.0).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let named = distinct(&hits);
+    let offered: Vec<usize> = hits
+        .iter()
+        .filter(|(_, (s, e))| super::soft::offered_with_another(&p, *s, *e))
+        .map(|h| h.0)
+        .collect();
+    if !offered.is_empty() {
+        // "swans or geese": an option offered with another answer, an option or not.
+        return Some(if named.len() >= 2 {
+            Reading::Hedged(named)
+        } else {
+            Reading::Nothing("an option's text offered with another answer")
+        });
+    }
+    if let [one] = named.as_slice() {
+        return Some(Reading::Letter(*one, "option text"));
+    }
+    // Several named: the last sentence decides when it names one and is not a question.
+    let last_start = p
+        .trim_end_matches(|c: char| c.is_whitespace() || ".。!！".contains(c))
+        .rfind(['.', '。', '!', '！', '?', '？', '\n'])
+        .map_or(0, |i| i + p[i..].chars().next().map_or(1, char::len_utf8));
+    let last: Vec<(usize, (usize, usize))> = hits
+        .iter()
+        .copied()
+        .filter(|(_, (s, _))| *s >= last_start)
+        .collect();
+    let opening = p[last_start..].trim_start();
+    let tentative = ["or ", "maybe", "possibly", "perhaps"]
+        .iter()
+        .any(|w| opening.starts_with(w));
+    match distinct(&last).as_slice() {
+        [one] if !p[last_start..].contains(['?', '？']) && !tentative => {
+            Some(Reading::Letter(*one, "option text in the last sentence"))
+        }
+        _ => Some(Reading::Nothing("several options' texts named")),
+    }
 }
 
 /// The one option a reply describes in other words ([`text::similarity`]), when its words
@@ -646,7 +753,12 @@ fn named_option(item: &ItemContent, response: &str) -> Option<usize> {
 /// is not traced word by word here, so a reply with one is left unread).
 fn described_option(item: &ItemContent, response: &str) -> Option<usize> {
     let p = text::prepare(response);
-    if negation::has_denial(&p) {
+    // Nor a reply offering alternatives ("swans or geese").
+    let alternatives = p.split(|c: char| !c.is_alphanumeric()).any(|w| w == "or")
+        || ["または", "もしくは", "또는", "혹은", "아니면"]
+            .iter()
+            .any(|w| p.contains(w));
+    if negation::has_denial(&p) || alternatives {
         return None;
     }
     let options: Vec<&str> = item.options.iter().map(|o| o.text.as_str()).collect();
@@ -670,9 +782,13 @@ impl Scorer for ChoiceScorer {
             let t = nfkc(&o.text);
             t.contains("번") || t.contains('番')
         });
+        let undecided = undecided_end(&nfkc(response).to_ascii_lowercase()).is_some();
         let reading = match read_choice_numbered(response, n, !numbered_texts) {
+            // Options named by their text in a reply that ends undecided ("3층, 4층, 5층 중 어느
+            // 것인지는 … 어렵습니다") are candidates, not an answer.
+            Reading::Nothing(why) if undecided => Reading::Nothing(why),
             Reading::Nothing(why) => match named_option(item, response) {
-                Some(i) => Reading::Letter(i, "option text"),
+                Some(reading) => reading,
                 None => match described_option(item, response) {
                     Some(i) => Reading::Letter(i, "an option described in other words"),
                     None => Reading::Nothing(why),

@@ -98,6 +98,13 @@ pub fn soft_match_asked(
     if r == p {
         return (true, "exact after normalisation");
     }
+    // "鳥の羽の色は青色です。" answered by "青色です。": the sentence's answer part decides
+    // when the reply does not contain the whole sentence.
+    if let Some(part) = text::sentence_reference::answer_part(question, reference) {
+        if !response.contains(reference.trim()) {
+            return soft_match_asked(question, &part, response);
+        }
+    }
     let pr = text::prepare(reference);
     let pp = text::prepare(response);
     if let Some(want) = clock::time_reference(&pr) {
@@ -145,11 +152,7 @@ pub fn soft_match_asked(
     // somewhere in it ("Yes. ... no pedestrians are visible"); a reply that restates the
     // question's fact says yes ("Is the light on?" → "The light is on.").
     if let Some(want) = polarity_word(&pr) {
-        let restated = || {
-            question
-                .filter(|q| restated::restates(q, response))
-                .map(|_| true)
-        };
+        let restated = || question.and_then(|q| restated::restated_polarity(q, response));
         return match polarity(&pp).or_else(restated) {
             Some(got) if got == want => (true, "a yes/no reference: the reply's polarity matches"),
             Some(_) => (false, "a yes/no reference: the reply's polarity differs"),
@@ -266,7 +269,13 @@ fn time_rule(pp: &str, want: &clock::ClockTime) -> (bool, &'static str) {
         .collect();
     let after =
         text::corrections::last_end(pp).and_then(|c| times.iter().find(|t| t.start >= c).copied());
-    match after.or(times.first().copied()) {
+    // "10時を指していますが、…夜の10時、つまり22時": a reference that fixes the half of the
+    // day is answered by the last time that fixes it too.
+    let fixed = want
+        .half_known
+        .then(|| times.iter().rev().find(|t| t.half_known).copied())
+        .flatten();
+    match after.or(fixed).or(times.first().copied()) {
         Some(t) if t.same(want) => (true, "the same clock time"),
         Some(_) => (false, "another clock time"),
         None => (false, "no clock time in response"),
@@ -516,7 +525,7 @@ fn polarity(pp: &str) -> Option<bool> {
 
 /// "a cat or possibly a fox", "キツネかタヌキ", "고양이 또는 강아지": the reference joined by "or"
 /// to another answer, so the reply commits to neither.
-fn offered_with_another(pp: &str, s: usize, e: usize) -> bool {
+pub(crate) fn offered_with_another(pp: &str, s: usize, e: usize) -> bool {
     use std::sync::OnceLock;
     static AFTER: OnceLock<regex::Regex> = OnceLock::new();
     static BEFORE: OnceLock<regex::Regex> = OnceLock::new();
@@ -583,7 +592,12 @@ impl Scorer for SoftMatch {
             score: Some(ok as u8 as f64),
             parsed: Some(normalize(response)),
             hedged: rule == HEDGE_RULE || rule == numbers::HEDGE_RULE,
-            evidence: json!({"rule": rule, "reference": reference, "normalised_reference": normalize(&reference)}),
+            evidence: json!({
+                "rule": rule,
+                "reference": reference,
+                "normalised_reference": normalize(&reference),
+                "answer_part": text::sentence_reference::answer_part(Some(&item.question), &reference),
+            }),
         }
     }
 }

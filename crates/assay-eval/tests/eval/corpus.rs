@@ -296,11 +296,30 @@ fn the_read_letter_is_one_of_the_options() {
 #[test]
 fn the_rules_carry_over_to_graded_sets_written_apart() {
     for name in ["holdout.jsonl", "holdout2.jsonl", "holdout3.jsonl"] {
-        carries_over(name);
+        carries_over(name, 0.93, 0.93);
     }
 }
 
-fn carries_over(name: &str) {
+/// holdout4.jsonl was written blind (its author read only the grading policy, never the rules)
+/// in the kinds issue 49 names and in free styles. Multiple choice stays below the other sets:
+/// 12 of its 60 replies describe an option in words that share no letters with it ("a cloudy
+/// day" for "Overcast", "シェフ" for "料理人"), which only a judge can read (`--judge`).
+#[test]
+fn the_rules_carry_over_to_a_set_written_blind() {
+    carries_over("holdout4.jsonl", 0.78, 0.97);
+}
+
+/// real.jsonl: replies recorded in the formats' samples (../shared/formats), 18 of them
+/// verbatim model outputs (Heron-Bench's Claude 3 Opus, Gemini 1.0 Pro Vision and GPT-4V
+/// answers), graded by hand. Many short-answer references are whole sentences (Heron-Bench,
+/// ja-vg-vqa): the rules read their answer part, and the rest (the same fact said otherwise)
+/// is a judge's work.
+#[test]
+fn the_rules_hold_on_recorded_replies() {
+    carries_over("real.jsonl", 0.95, 0.70);
+}
+
+fn carries_over(name: &str, choice_floor: f64, short_floor: f64) {
     let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
         .expect("holdout file");
     let lines: Vec<Value> = text
@@ -311,13 +330,23 @@ fn carries_over(name: &str) {
     for task in ["choice", "short"] {
         let of: Vec<&Value> = lines.iter().filter(|l| l["task"] == task).collect();
         let agree = of.iter().filter(|l| agrees(l, &assay_reading(l))).count();
+        let floor = if task == "choice" {
+            choice_floor
+        } else {
+            short_floor
+        };
         assert!(
-            agree as f64 >= 0.93 * of.len() as f64,
+            agree as f64 >= floor * of.len() as f64,
             "{name} {task}: {agree}/{} agree with the hand grade",
             of.len()
         );
         assert!(
-            !of.iter().any(|l| lucky(l, &assay_reading(l))),
+            // A reply read as no answer scores 0 like a wrong pick would; only a letter read
+            // in place of another is luck.
+            !of.iter().any(|l| {
+                let r = assay_reading(l);
+                lucky(l, &r) && r != "none" && r != "hedged"
+            }),
             "{task}: a verdict right by luck"
         );
     }

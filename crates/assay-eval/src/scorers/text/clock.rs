@@ -53,7 +53,7 @@ fn patterns() -> &'static [Regex; 4] {
             ))
             .expect("valid"),
             // 3時15分, 午後3時半, 3시 30분, 오후 3시 반, 三時
-            Regex::new(r"(?P<ap>午前|午後|오전|오후)?\s*(?P<h>\d{1,2}|[一二三四五六七八九十]{1,3}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|열한|열두)\s*(?:時|시)\s*(?:(?P<m>\d{1,2}|[一二三四五六七八九十]{1,3})\s*(?:分|분)|(?P<half>半|반))?")
+            Regex::new(r"(?P<ap>午前|午後|오전|오후)?\s*(?P<h>\d{1,2}|[一二三四五六七八九十]{1,3}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|열한|열두)\s*(?:時|시)\s*(?:(?P<m>\d{1,2}|[一二三四五六七八九十]{1,3}|[일이삼사오육칠팔구십]{1,3})\s*(?:分|분)|(?P<half>半|반))?")
                 .expect("valid"),
         ]
     })
@@ -78,11 +78,35 @@ fn word_value(w: &str) -> Option<u32> {
         "열두" => return Some(12),
         _ => {}
     }
+    if let Some(v) = sino_korean(w) {
+        return Some(v);
+    }
     let p = super::prepare(w);
     numbers::mentions(&p)
         .first()
         .filter(|m| m.start == 0 && m.end == p.len())
         .map(|m| m.value as u32)
+}
+
+/// Sino-Korean numerals for minutes ("십", "이십오", "삼십"), up to 59.
+fn sino_korean(w: &str) -> Option<u32> {
+    let digit = |c: char| "일이삼사오육칠팔구".find(c).map(|i| i as u32 / 3 + 1);
+    let cs: Vec<char> = w.chars().collect();
+    if cs.is_empty() || !cs.iter().all(|&c| c == '십' || digit(c).is_some()) {
+        return None;
+    }
+    match cs.iter().position(|&c| c == '십') {
+        None if cs.len() == 1 => digit(cs[0]),
+        None => None,
+        Some(i) => {
+            let tens = if i == 0 { 1 } else { digit(cs[0])? };
+            let ones = match cs.get(i + 1) {
+                Some(&c) => digit(c)?,
+                None => 0,
+            };
+            (i <= 1 && cs.len() <= i + 2).then_some(tens * 10 + ones)
+        }
+    }
 }
 
 fn with_half(hour: u32, minute: u32, ap: Option<&str>) -> Option<(u32, bool)> {
@@ -212,6 +236,8 @@ mod tests {
         assert_eq!(mins("a quarter to four"), vec![225]);
         assert_eq!(mins("A quarter to eight."), vec![465]);
         assert_eq!(mins("three thirty"), vec![210]);
+        assert_eq!(mins("오후 두 시 십 분"), vec![850]);
+        assert_eq!(mins("세 시 이십오 분"), vec![205]);
         assert_eq!(mins("There are 3 cats."), Vec::<u32>::new());
     }
 

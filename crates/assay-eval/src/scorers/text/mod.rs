@@ -13,6 +13,7 @@ pub mod ordinals;
 pub mod proportion;
 pub mod readings;
 pub mod restated;
+pub mod sentence_reference;
 pub mod similarity;
 pub mod units;
 pub mod words;

@@ -47,14 +47,18 @@ fn patterns() -> &'static [Regex; 3] {
             Regex::new(r"\b(?P<n>\d{1,3})(?:st|nd|rd|th)(?-u:\b)").expect("valid"),
             Regex::new(r"\b(?P<w>[a-z]+)\b").expect("valid"),
             // 3番目, 三番目, 第3, 세 번째, 3번째, 첫 번째, 첫째
-            Regex::new(r"(?:第\s*(?P<a>\d+|[一二三四五六七八九十]+))|(?P<b>\d+|[一二三四五六七八九十]+)\s*番目|(?P<c>\d+|첫|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*번\s*째|(?P<d>첫|둘|셋|넷)째").expect("valid"),
+            Regex::new(r"(?:第\s*(?P<a>\d+|[一二三四五六七八九十]+))|(?P<b>\d+|[一二三四五六七八九十]+)\s*番目|(?P<c>\d+|첫|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*번\s*째|(?P<d>첫|둘|셋|넷)째|(?P<e>\d+|[一二三四五六七八九十]+)\s*位|(?P<f>\d+|일|이|삼|사|오)등").expect("valid"),
         ]
     })
 }
 
 fn value(w: &str) -> Option<u32> {
     match w {
-        "첫" => return Some(1),
+        "첫" | "일" => return Some(1),
+        "이" => return Some(2),
+        "삼" => return Some(3),
+        "사" => return Some(4),
+        "오" => return Some(5),
         "두" | "둘" => return Some(2),
         "세" | "셋" => return Some(3),
         "네" | "넷" => return Some(4),
@@ -93,7 +97,7 @@ pub fn ordinals(p: &str) -> Vec<Ordinal> {
     }
     for c in cjk.captures_iter(p) {
         let m = c.get(0).expect("whole match");
-        let n = ["a", "b", "c", "d"]
+        let n = ["a", "b", "c", "d", "e", "f"]
             .iter()
             .find_map(|g| c.name(g))
             .and_then(|g| value(g.as_str()));
@@ -141,6 +145,9 @@ mod tests {
         assert_eq!(pos("세 번째입니다"), vec![3]);
         assert_eq!(pos("첫 번째 차"), vec![1]);
         assert_eq!(pos("There are 3 cats."), Vec::<u32>::new());
+        assert_eq!(pos("二位です"), vec![2]);
+        assert_eq!(pos("2등입니다"), vec![2]);
+        assert_eq!(ordinal_reference(&prepare("2位")), Some(2));
         assert_eq!(ordinal_reference(&prepare("3rd")), Some(3));
         assert_eq!(ordinal_reference(&prepare("fourth floor")), Some(4));
         assert_eq!(

@@ -7,8 +7,11 @@
 //! - Japanese: every run of kanji or katakana in the reply is one of the question's, and the
 //!   reply ends in the question's predicate (so "帽子を持っています" is not "帽子をかぶって
 //!   いますか");
-//! - Korean: every word of the reply begins as a word of the question does (its first two
-//!   syllables; the predicate's first), the subject may be dropped.
+//! - Japanese also: the reply shares one of the question's kanji or katakana words and ends in
+//!   its predicate ("部屋の電気はついています。" for "電気はついていますか？");
+//! - Korean: the reply ends in the question's predicate (its last two words, compared by their
+//!   first syllables: "거실 조명이 환하게 켜져 있습니다" for "불이 켜져 있나요?");
+//! - a state replaced by its opposite says no ("Is the door open?" → "The door is shut.").
 //!
 //! A negated restatement is read by the caller's polarity first ("He isn't wearing a hat" is
 //! no); this only says whether an affirmative reply restates the question.
@@ -170,8 +173,51 @@ fn korean_keys(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// States a yes/no question may ask about, each with its opposite ("Is the door open?" → "The
+/// door is shut." says no).
+const OPPOSITES: &[(&str, &str)] = &[
+    ("open", "closed"),
+    ("open", "shut"),
+    ("on", "off"),
+    ("full", "empty"),
+    ("empty", "occupied"),
+    ("awake", "asleep"),
+    ("wet", "dry"),
+    ("clean", "dirty"),
+    ("left", "right"),
+    ("up", "down"),
+    ("inside", "outside"),
+    ("indoor", "outdoor"),
+    ("day", "night"),
+    ("daytime", "nighttime"),
+    ("same", "different"),
+    ("lit", "unlit"),
+];
+
+fn opposite(k: &str) -> Vec<&'static str> {
+    OPPOSITES
+        .iter()
+        .filter_map(|(a, b)| {
+            if *a == k {
+                Some(*b)
+            } else if *b == k {
+                Some(*a)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
 /// Whether `reply` restates the fact `question` asks about, affirmatively.
 pub fn restates(question: &str, reply: &str) -> bool {
+    restated_polarity(question, reply) == Some(true)
+}
+
+/// What a reply restating a yes/no question's fact answers: yes when it states it, no when it
+/// states its opposite state ("Is the door open?" → "The door is shut."); None when it states
+/// something else. A negated restatement is the caller's polarity rule.
+pub fn restated_polarity(question: &str, reply: &str) -> Option<bool> {
     let q = nfkc_lower(question);
     // Only the reply's first sentence answers.
     let r = nfkc_lower(reply);
@@ -180,9 +226,23 @@ pub fn restates(question: &str, reply: &str) -> bool {
         .find(|s| !s.trim().is_empty())
         .unwrap_or("");
     if q.chars().any(is_hangul) {
+        // The predicate decides ("불이 켜져 있나요?" → "거실 조명이 환하게 켜져 있습니다").
         let qk = korean_keys(&q);
         let rk = korean_keys(r);
-        return rk.len() >= 2 && rk.iter().all(|k| qk.contains(k));
+        let tail = |k: &[String]| k[k.len().saturating_sub(2)..].to_vec();
+        // The subject may be named otherwise (조명 for 불), the object may not (안경 for 모자).
+        let objects = |s: &str| -> Vec<String> {
+            s.split(|c: char| !is_hangul(c))
+                .filter(|w| w.ends_with('을') || w.ends_with('를'))
+                .map(|w| w.chars().take(2).collect())
+                .collect()
+        };
+        let (qo, ro) = (objects(&q), objects(r));
+        return (rk.len() >= 2
+            && qk.len() >= 2
+            && tail(&qk) == tail(&rk)
+            && ro.iter().all(|o| qo.contains(o)))
+        .then_some(true);
     }
     if q.chars()
         .any(|c| is_kanji(c) || is_katakana(c) || super::is_hiragana(c))
@@ -191,11 +251,20 @@ pub fn restates(question: &str, reply: &str) -> bool {
         let rr = japanese_runs(r);
         let qp = japanese_predicate(&q);
         let rp = japanese_predicate(r);
-        return !rr.is_empty() && rr.iter().all(|k| qr.contains(k)) && !rp.is_empty() && qp == rp;
+        let shared = rr.iter().any(|k| qr.contains(k)) || rr.is_empty();
+        return (!rp.is_empty() && qp == rp && shared).then_some(true);
     }
     let qk = latin_keys(&q);
     let rk = latin_keys(r);
-    !qk.is_empty() && qk.iter().all(|k| rk.contains(k))
+    if qk.is_empty() {
+        return None;
+    }
+    let missing: Vec<&String> = qk.iter().filter(|k| !rk.contains(k)).collect();
+    match missing.as_slice() {
+        [] => Some(true),
+        [one] if opposite(one).iter().any(|o| rk.iter().any(|k| k == o)) => Some(false),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

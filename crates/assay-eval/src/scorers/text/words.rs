@@ -74,8 +74,49 @@ pub fn occurrences(hay: &str, script: &str, needle: &str, asked: &str) -> Vec<(u
     }
     hay.match_indices(needle)
         .map(|(i, m)| (i, i + m.len()))
-        .filter(|&(s, e)| starts_word(script, s) && ends_word(script, s, e, asked))
+        .filter(|&(s, e)| {
+            (starts_word(script, s) || ends_a_compound(script, needle, s, e))
+                && ends_word(script, s, e, asked)
+        })
         .collect()
+}
+
+/// Japanese compounds put their head last: "富士山" is a 山, "シロクマ" a クマ, "黒猫" a 猫. A
+/// reference may end a word of its own script when it is one kanji, or two or more katakana and
+/// the katakana word ends with it. Two kanji stay whole words ("京都" is not in "東京都": a
+/// place is not a kind). Korean heads of two syllables or more may end a word after a modifier
+/// of two or more ("덤프트럭" is a 트럭); "대문" is not in "동대문", a landmark's name.
+fn ends_a_compound(script: &str, needle: &str, s: usize, e: usize) -> bool {
+    let (Some(first), Some(before)) = (char_at(script, s), char_before(script, s)) else {
+        return false;
+    };
+    let n = needle.chars().count();
+    let after = char_at(script, e);
+    // Modifiers that make another thing of the head: 木馬 and 竹馬 are toys, 海豚 and 海馬 sea
+    // animals; 바다사자 is a sea lion, 장난감 자동차 a toy.
+    if is_kanji(first) && is_kanji(before) {
+        return n == 1 && !"木竹紙海縫".contains(before);
+    }
+    if is_katakana(first) && is_katakana(before) {
+        return n >= 2 && !after.is_some_and(is_katakana);
+    }
+    // Korean: a head of two or more syllables after a modifier of two or more ("덤프트럭",
+    // "북극곰" is left: one syllable), so "동대문" (one-syllable 동) keeps 대문 whole.
+    if is_hangul(first) && is_hangul(before) && n >= 2 {
+        let modifier: String = script[..s]
+            .chars()
+            .rev()
+            .take_while(|c| is_hangul(*c))
+            .collect::<Vec<char>>()
+            .into_iter()
+            .rev()
+            .collect();
+        return modifier.chars().count() >= 2
+            && !["바다", "장난감", "인형", "종이", "풍선"]
+                .iter()
+                .any(|m| modifier.ends_with(m));
+    }
+    false
 }
 
 fn starts_word(script: &str, s: usize) -> bool {

@@ -358,15 +358,70 @@ pub(super) fn offered_range(p: &str, m: &Mention) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     static MAYBE: OnceLock<Regex> = OnceLock::new();
     let or = R.get_or_init(|| {
-        Regex::new(r"^[^\s:：0-9.]{0,3}?\s*(?:\bor\b|\bto\b|-|–|~|〜|か|또는|혹은|아니면|이나|나)\s*[0-9一二三四五六七八九十]").expect("valid")
+        Regex::new(r"^[^\s:：0-9.]{0,3}?\s*(?:\bor\b|\bto\b|-|–|~|〜|か|또는|혹은|아니면|이나|나)\s*(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b)").expect("valid")
     });
     // "5 birds, maybe 6", "4 people, possibly 5", "3羽、もしかしたら4羽", "4마리, 어쩌면 5마리":
     // a second number offered in the same sentence.
     let maybe = MAYBE.get_or_init(|| {
-        Regex::new(r"^(?:\s*[^\s,、.。!?:0-9]{1,12}){0,2}\s*[,、]?\s*(?:\(|—|-)?\s*(?:or\s+)?(?:maybe|possibly|perhaps|probably|or so|might be|could be|もしかしたら|もしかすると|あるいは|たぶん|おそらく|어쩌면|아마|아마도|혹시)\s*(?:even\s+|also\s+)?(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s)").expect("valid")
+        Regex::new(r"^(?:\s*[^\s,、.。!?:0-9]{1,12}){0,6}?\s*[,、]?\s*(?:\(|—|-)?\s*(?:or\s+)?(?:maybe|possibly|perhaps|probably|or so|might be|could be|もしかしたら|もしかすると|あるいは|たぶん|おそらく|어쩌면|아마|아마도|혹시)\s*(?:even\s+|also\s+)?(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s)").expect("valid")
     });
     let rest = &p[m.end..];
-    or.is_match(rest) || maybe.is_match(rest)
+    if or.is_match(rest) {
+        return true;
+    }
+    // The words up to "maybe" must not start another thing counted ("3 dogs and maybe 2 cats").
+    if let Some(x) = maybe.find(rest) {
+        let between = &rest[..x.end()];
+        let joined = between
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| matches!(w, "and" | "plus" | "also"))
+            || ["と", "하고", "그리고"].iter().any(|w| between.contains(w));
+        if !joined {
+            return true;
+        }
+    }
+    later_tentative(p, m)
+}
+
+/// A later sentence offering another figure with the same counter as a possibility ("７台ほど
+/// です。奥に隠れている車があれば８台になるかもしれません。", "… there might be 6 birds").
+fn later_tentative(p: &str, m: &Mention) -> bool {
+    static T: OnceLock<Regex> = OnceLock::new();
+    let tentative = T.get_or_init(|| {
+        Regex::new(r"かもしれ|かも知れ|可能性|might|may be|could be|possibly|perhaps|maybe|수도\s*있|일지도|가능성").expect("valid")
+    });
+    let counter = |x: &Mention| {
+        let end = unit_end(p, x.end);
+        let own = p[x.end..end].trim().to_string();
+        if own.is_empty() {
+            p[x.end..]
+                .split_whitespace()
+                .next()
+                .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string())
+                .unwrap_or_default()
+        } else {
+            own
+        }
+    };
+    let mine = counter(m);
+    if mine.is_empty() {
+        return false;
+    }
+    mentions(p)
+        .iter()
+        .filter(|x| x.start > m.end && x.value != m.value)
+        .any(|x| {
+            let sentence_start = p[..x.start]
+                .rfind(['.', '。', '!', '?', '\n'])
+                .map_or(0, |i| i + p[i..].chars().next().map_or(1, char::len_utf8));
+            let sentence_end = p[x.end..]
+                .find(['.', '。', '!', '?', '\n'])
+                .map_or(p.len(), |i| x.end + i);
+            counter(x) == mine
+                && sentence_start > m.end
+                && tentative.is_match(&p[sentence_start..sentence_end])
+                && crate::scorers::text::negation::denied(p, x.start, x.end).is_none()
+        })
 }
 
 /// "1, 2, 3, 4": a run of consecutive counts from one keeps only its last number.
