@@ -106,7 +106,8 @@ pub async fn judge_run(
     judge_model: &str,
     cancel: CancelToken,
 ) -> Result<JudgeSummary> {
-    if !scorer.uses_judge() {
+    let hybrid = crate::scorers::hybrid::decides(scorer);
+    if !scorer.uses_judge() && !hybrid {
         return Err(EvalError::Config(format!(
             "scorer {} does not use a judge",
             scorer.as_str()
@@ -126,7 +127,32 @@ pub async fn judge_run(
     // Identification: what the exact-name rule found, which the judge's verdict completes.
     let mut misses = std::collections::HashMap::new();
     let mut requests = Vec::new();
-    if identification {
+    if hybrid {
+        // The rules' unsure verdicts, each with the reply they read.
+        for m in project.pending_misses(run_id)? {
+            let Some(response) = m.response.clone() else {
+                continue;
+            };
+            let question = variant
+                .question(&m.content)
+                .map_or(m.content.question.clone(), |q| q.0.into_owned());
+            let (system, text) =
+                crate::scorers::hybrid::judge_request(&question, &m.content, &response);
+            requests.push(JudgeAsk {
+                item_id: m.item_id,
+                system,
+                text,
+            });
+            let local = crate::scorers::Scored {
+                score: m.score,
+                parsed: m.parsed,
+                evidence: serde_json::from_str(&m.evidence).unwrap_or_default(),
+                hedged: false,
+            };
+            misses.insert(m.item_id, local);
+            contents.insert(m.item_id, m.content);
+        }
+    } else if identification {
         for m in project.pending_misses(run_id)? {
             let pred = m.parsed.clone().unwrap_or_default();
             requests.push(JudgeAsk {
@@ -167,6 +193,10 @@ pub async fn judge_run(
         |project, item_id, key, reply| match reply {
             Ok((raw, from_cache)) => {
                 let s = match misses.get(&item_id) {
+                    Some(local) if hybrid => {
+                        let content = contents.get(&item_id).cloned().unwrap_or_default();
+                        crate::scorers::hybrid::judged(local, &raw, &content, &name)
+                    }
                     Some(local) => crate::scorers::identification::judged(local, &raw, &name),
                     None => {
                         let content = contents.get(&item_id).cloned().unwrap_or_default();
@@ -178,12 +208,17 @@ pub async fn judge_run(
                 }
                 summary.from_cache += usize::from(from_cache);
                 summary.judged += 1;
+                // A hybrid pass over an `auto` run keeps each result's own rules' name.
+                let kind = match contents.get(&item_id) {
+                    Some(c) if hybrid => ScorerKind::default_for(c.format),
+                    _ => scorer,
+                };
                 write(
                     project,
                     run_id,
                     item_id,
                     key,
-                    scorer,
+                    kind,
                     Ok(s),
                     from_cache,
                     &name,
@@ -191,12 +226,17 @@ pub async fn judge_run(
             }
             Err(e) => {
                 summary.errors += 1;
-                write(project, run_id, item_id, key, scorer, Err(e), false, &name)
+                // A judge that failed leaves the rules' verdict, unsure, as it was.
+                if hybrid {
+                    Ok(())
+                } else {
+                    write(project, run_id, item_id, key, scorer, Err(e), false, &name)
+                }
             }
         },
     )
     .await?;
-    let left = if identification {
+    let left = if identification || hybrid {
         project.pending_misses(run_id)?.len()
     } else {
         project.pending_judgements(run_id, scorer.as_str())?.len()
@@ -208,7 +248,10 @@ pub async fn judge_run(
     } else {
         "incomplete"
     };
-    project.set_run_status(run_id, status)?;
+    // A hybrid pass completes a run that was complete already: its status stays.
+    if !hybrid {
+        project.set_run_status(run_id, status)?;
+    }
     Ok(summary)
 }
 

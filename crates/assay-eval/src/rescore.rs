@@ -78,6 +78,11 @@ pub fn rescore_run(project: &mut Project, run_id: i64) -> Result<RescoreReport> 
             ));
             continue;
         };
+        if r.judge_decided {
+            report.kept += 1;
+            report.why_kept = Some("a judge decided them for the rules (hybrid)".into());
+            continue;
+        }
         let s = scorer.score(&r.content, &r.response, &ScoreContext::default());
         report.version = report.version.max(kind.version());
         report.rescored += 1;
@@ -114,4 +119,75 @@ pub fn rescore_all(
         .into_iter()
         .map(|id| rescore_run(project, id).map_err(|e| (id, format!("run {id}: {e}"))))
         .collect())
+}
+
+/// What a judge did with a run's unsure verdicts ([`judge_unsure`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct HybridReport {
+    pub run_id: i64,
+    pub judge: String,
+    /// The run's results.
+    pub replies: usize,
+    /// Verdicts the rules were unsure of before the judge.
+    pub unsure_before: usize,
+    /// Judge requests made or found in the cache.
+    pub judged: usize,
+    pub from_cache: usize,
+    pub errors: usize,
+    /// Still unsure after (the judge gave no verdict, failed, or the reply was not stored).
+    pub unsure_after: usize,
+    /// The hybrid scorer's cost: judge calls per 1,000 replies.
+    pub judge_calls_per_1000: f64,
+}
+
+/// The hybrid scorer on a stored run: the judge `judge` decides each verdict the rules were
+/// unsure of, the rules' reading kept beside its verdict ([`crate::scorers::hybrid`]). Judge
+/// replies go through the response cache, so a second pass sends nothing.
+pub async fn judge_unsure(
+    project: &mut Project,
+    run_id: i64,
+    judge: &str,
+    cancel: crate::cancel::CancelToken,
+) -> Result<HybridReport> {
+    let run = project.run(run_id)?;
+    // `auto` runs score letters with choice and short answers with soft_match.
+    let kind = if run.scorer == "auto" {
+        Some(ScorerKind::Choice)
+    } else {
+        ScorerKind::parse(&run.scorer)
+    };
+    let kind = kind
+        .filter(|k| crate::scorers::hybrid::decides(*k))
+        .ok_or_else(|| {
+            EvalError::Config(format!(
+                "run {run_id} is scored by {}: a judge decides unsure verdicts of choice, soft_match and auto runs",
+                run.scorer
+            ))
+        })?;
+    let count = |p: &Project| -> Result<(usize, usize)> {
+        let s = p
+            .run_summaries()?
+            .into_iter()
+            .find(|s| s.run.id == run_id)
+            .ok_or_else(|| EvalError::Config(format!("no run {run_id}")))?;
+        Ok((s.items as usize, s.unsure as usize))
+    };
+    let (replies, unsure_before) = count(project)?;
+    let s = crate::judging::judge_run(project, run_id, kind, judge, cancel).await?;
+    let (_, unsure_after) = count(project)?;
+    Ok(HybridReport {
+        run_id,
+        judge: judge.to_string(),
+        replies,
+        unsure_before,
+        judged: s.judged,
+        from_cache: s.from_cache,
+        errors: s.errors,
+        unsure_after,
+        judge_calls_per_1000: if replies == 0 {
+            0.0
+        } else {
+            (s.judged + s.errors) as f64 * 1000.0 / replies as f64
+        },
+    })
 }

@@ -226,6 +226,9 @@ pub struct ModelSide {
     pub unparsed: i64,
     /// Several answers offered without commitment (scored as misses).
     pub hedged: i64,
+    /// Verdicts the rules were not sure of (counted as they were scored, listed apart).
+    #[serde(default)]
+    pub unsure: i64,
     pub errors: i64,
     /// Items of the set with no result in a run (not run, skipped, or run on an older revision).
     pub missing: i64,
@@ -243,6 +246,8 @@ pub struct SideStats {
     pub models: Vec<ModelSide>,
     pub unparsed: i64,
     pub hedged: i64,
+    #[serde(default)]
+    pub unsure: i64,
     pub errors: i64,
     pub missing: i64,
 }
@@ -311,6 +316,8 @@ pub(crate) fn item_set(
 pub(crate) struct RunScores {
     pub(crate) score: Vec<f64>,
     pub(crate) state: Vec<Option<Outcome>>,
+    /// The rules were not sure of item i's verdict.
+    pub(crate) unsure: Vec<bool>,
     /// Item i counts in a denominator that leaves unparsed replies out: everything but an
     /// unparsed reply no person has scored (errors and missing results still count 0, so a
     /// run that failed or was not re-run on edited items is not flattered).
@@ -324,6 +331,7 @@ pub(crate) fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Resul
     let mut out = RunScores {
         score: vec![0.0; n],
         state: vec![None; n],
+        unsure: vec![false; n],
         valid: vec![true; n],
         versions: Vec::new(),
     };
@@ -338,6 +346,7 @@ pub(crate) fn run_scores(project: &Project, run_id: i64, set: &ItemSet) -> Resul
         };
         // A skipped item has no result for this version: it counts as missing.
         out.state[i] = (r.outcome != Outcome::Skipped).then_some(r.outcome);
+        out.unsure[i] = r.unsure;
         if matches!(
             r.outcome,
             Outcome::Scored | Outcome::Unparsed | Outcome::Hedged
@@ -514,6 +523,10 @@ fn side_stats(
             runs,
             unparsed: count(Some(Outcome::Unparsed)),
             hedged: count(Some(Outcome::Hedged)),
+            unsure: rs
+                .iter()
+                .map(|r| idx.iter().filter(|&&i| r.unsure[i]).count() as i64)
+                .sum(),
             errors: count(Some(Outcome::Error)),
             missing: count(None),
         });
@@ -531,6 +544,7 @@ fn side_stats(
         gap: f.gap,
         unparsed: per_model.iter().map(|m| m.unparsed).sum(),
         hedged: per_model.iter().map(|m| m.hedged).sum(),
+        unsure: per_model.iter().map(|m| m.unsure).sum(),
         errors: per_model.iter().map(|m| m.errors).sum(),
         missing: per_model.iter().map(|m| m.missing).sum(),
         models: per_model,
@@ -755,6 +769,7 @@ fn headers(rows: &[TableRow]) -> Vec<String> {
         format!("ρ [{level:.0}% CI]"),
         format!("Unparsed {a}/{b}"),
         format!("Hedged {a}/{b}"),
+        format!("Unsure {a}/{b}"),
         format!("Errors {a}/{b}"),
         format!("Missing {a}/{b}"),
     ]
@@ -809,6 +824,7 @@ fn cells(r: &TableRow) -> Vec<String> {
         },
         format!("{}/{}", r.before.unparsed, r.after.unparsed),
         format!("{}/{}", r.before.hedged, r.after.hedged),
+        format!("{}/{}", r.before.unsure, r.after.unsure),
         format!("{}/{}", r.before.errors, r.after.errors),
         format!("{}/{}", r.before.missing, r.after.missing),
     ]

@@ -166,6 +166,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0039_run_score_order",
         include_str!("../../../../migrations/0039_run_score_order.sql"),
     ),
+    (
+        "0040_unsure_verdicts",
+        include_str!("../../../../migrations/0040_unsure_verdicts.sql"),
+    ),
 ];
 
 /// The statement that creates index `name`, as the last migration that creates it wrote it
@@ -256,7 +260,8 @@ fn run_migrations(conn: &mut Connection, migrations: &[(&str, &str)], found: i64
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         // A file whose version was set back (a restored backup's header, or tests that
         // simulate an older file) may have the column already: adding it again would fail.
-        let done = *name == "0038_run_protocols" && has_column(&tx, "runs", "protocol")?;
+        let done = (*name == "0038_run_protocols" && has_column(&tx, "runs", "protocol")?)
+            || (*name == "0040_unsure_verdicts" && has_column(&tx, "run_items", "unsure")?);
         if !done {
             tx.execute_batch(sql)?;
         }

@@ -766,6 +766,13 @@ fn described_option(item: &ItemContent, response: &str) -> Option<usize> {
     (sim >= 0.75 && second < 0.5).then_some(best)
 }
 
+/// The option a reply's words lean to, too weakly to decide ([`described_option`]'s bar not
+/// met), with its similarity.
+fn described_leaning(item: &ItemContent, response: &str) -> Option<(usize, f64)> {
+    let options: Vec<&str> = item.options.iter().map(|o| o.text.as_str()).collect();
+    text::similarity::described_option(&options, response).map(|(i, sim, _)| (i, sim))
+}
+
 fn letter(i: usize) -> String {
     ((b'A' + i as u8) as char).to_string()
 }
@@ -827,7 +834,25 @@ impl Scorer for ChoiceScorer {
                     }),
                 }
             }
-            Reading::Nothing(why) => Scored::unparsed(json!({"rule": why, "options": n})),
+            Reading::Nothing(why) => {
+                // The rules read no answer from a reply that says something: a judge may
+                // (an option described in words the rules cannot match, a decision phrased
+                // another way). The rules' best guess is kept for the person who checks it.
+                let leaning = described_leaning(item, response);
+                let mut evidence = json!({"rule": why, "options": n});
+                if response.split_whitespace().count() >= 2 || response.chars().count() >= 6 {
+                    evidence["unsure"] = json!(match leaning {
+                        Some(_) => "the reply may describe an option in other words",
+                        None => "no answer the rules can read",
+                    });
+                    evidence["needs_judge"] = json!(true);
+                    if let Some((i, sim)) = leaning {
+                        evidence["leaning"] = json!(letter(i));
+                        evidence["similarity"] = json!((sim * 100.0).round() / 100.0);
+                    }
+                }
+                Scored::unparsed(evidence)
+            }
         }
     }
 }

@@ -4,6 +4,7 @@ pub mod bleu;
 pub mod checklist_judge;
 pub mod choice;
 pub mod grounding;
+pub mod hybrid;
 pub mod identification;
 pub mod judge;
 pub mod normalize;

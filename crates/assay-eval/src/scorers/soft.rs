@@ -579,6 +579,39 @@ fn has_negation(s: &str) -> bool {
         .any(|n| p.contains(n))
 }
 
+/// Why a miss is one the rules cannot be sure of, if it is: the reference is a phrase or a
+/// sentence that a reply can state in other words, a long reply may state the answer in words
+/// the rules do not match, or a yes/no question got a reply with no polarity. A short reply that
+/// names something else ("Osaka" for "Tokyo") is a sure miss.
+pub fn unsure_miss(
+    ok: bool,
+    rule: &str,
+    reference: &str,
+    has_answer_part: bool,
+    response: &str,
+) -> Option<&'static str> {
+    if ok || response.trim().is_empty() {
+        return None;
+    }
+    if rule == "a yes/no reference: the reply says neither" {
+        return Some("a yes/no question answered with neither");
+    }
+    if rule != "no match" {
+        return None;
+    }
+    let words = |s: &str| {
+        if is_unspaced_script(s) {
+            s.chars().filter(|c| c.is_alphanumeric()).count() / 3
+        } else {
+            s.split_whitespace().count()
+        }
+    };
+    if words(reference) >= 3 && !has_answer_part {
+        return Some("the reference is a phrase a reply can say in other words");
+    }
+    (words(response) >= 12).then_some("a long reply may state the answer in other words")
+}
+
 impl Scorer for SoftMatch {
     fn name(&self) -> &'static str {
         "soft_match"
@@ -588,16 +621,22 @@ impl Scorer for SoftMatch {
             return Scored::unparsed(json!({"rule": "item has no reference answer"}));
         };
         let (ok, rule) = soft_match_asked(Some(&item.question), &reference, response);
+        let answer_part = text::sentence_reference::answer_part(Some(&item.question), &reference);
+        let mut evidence = json!({
+            "rule": rule,
+            "reference": reference,
+            "normalised_reference": normalize(&reference),
+            "answer_part": answer_part,
+        });
+        if let Some(why) = unsure_miss(ok, rule, &reference, answer_part.is_some(), response) {
+            evidence["unsure"] = json!(why);
+            evidence["needs_judge"] = json!(true);
+        }
         Scored {
             score: Some(ok as u8 as f64),
             parsed: Some(normalize(response)),
             hedged: rule == HEDGE_RULE || rule == numbers::HEDGE_RULE,
-            evidence: json!({
-                "rule": rule,
-                "reference": reference,
-                "normalised_reference": normalize(&reference),
-                "answer_part": text::sentence_reference::answer_part(Some(&item.question), &reference),
-            }),
+            evidence,
         }
     }
 }

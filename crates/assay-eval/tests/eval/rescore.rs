@@ -179,3 +179,91 @@ fn a_running_run_is_not_rescored_and_judged_results_are_kept() {
         .unwrap();
     assert_eq!(kept, 2.0, "a judge's verdicts stay as they were");
 }
+
+/// The hybrid scorer on a stored run: only the verdict the rules were unsure of goes to the
+/// judge (a local stub), its verdict replaces the score, both readings stay in the evidence,
+/// the cost is reported per 1,000 replies, and a second pass sends nothing.
+#[tokio::test]
+async fn a_judge_decides_only_the_verdicts_the_rules_are_unsure_of() {
+    use assay_eval::stub::{Reply, Rule, StubConfig, StubServer};
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 0, 3);
+    let mut p = Project::open(&path).unwrap();
+    let texts = [
+        "I would describe it as the middle thing in the row.",
+        "The answer is (B).",
+        "(B)",
+    ];
+    let run = import(&mut p, dir.path(), Version::Before, &texts);
+    let summary = |p: &Project| {
+        p.run_summaries()
+            .unwrap()
+            .into_iter()
+            .find(|s| s.run.id == run)
+            .unwrap()
+    };
+    assert_eq!(summary(&p).unsure, 1, "one reply the rules cannot read");
+    assert!((summary(&p).accuracy.unwrap() - 2.0 / 3.0).abs() < 1e-9);
+
+    let judge = StubServer::start(StubConfig {
+        rules: vec![Rule::always(
+            "middle thing",
+            Reply::Text("correct: yes".into()),
+        )],
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    assay_eval::model::save_model(
+        &p,
+        &assay_eval::ModelConfig {
+            name: "judge".into(),
+            model: "gpt-4o".into(),
+            endpoints: vec![judge.url.clone()],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let cancel = assay_eval::CancelToken::new();
+    let r = assay_eval::rescore::judge_unsure(&mut p, run, "judge", cancel.clone())
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            r.replies,
+            r.unsure_before,
+            r.judged,
+            r.errors,
+            r.unsure_after
+        ),
+        (3, 1, 1, 0, 0)
+    );
+    assert!((r.judge_calls_per_1000 - 1000.0 / 3.0).abs() < 1e-9);
+    let prompts = judge.prompts();
+    assert_eq!(prompts.len(), 1, "the sure verdicts were not sent");
+    assert!(prompts[0].contains("(B) y"), "{}", prompts[0]);
+    assert!((summary(&p).accuracy.unwrap() - 1.0).abs() < 1e-9);
+    let evidence: String = p
+        .connection()
+        .query_row(
+            "SELECT evidence FROM run_items WHERE run_id = ?1 AND item_id = (SELECT id FROM items WHERE ext_id = 'm0')",
+            [run],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let e: serde_json::Value = serde_json::from_str(&evidence).unwrap();
+    assert_eq!(e["decided_by"], "judge");
+    assert_eq!(e["rules_unsure"], "no answer the rules can read");
+    assert!(e["rule_score"].is_null(), "the rules read no answer: {e}");
+    assert_eq!(e["judge_model"], "judge");
+
+    let again = assay_eval::rescore::judge_unsure(&mut p, run, "judge", cancel)
+        .await
+        .unwrap();
+    assert_eq!((again.unsure_before, again.judged), (0, 0));
+    assert_eq!(judge.prompts().len(), 1);
+    // Rescoring with the rules keeps what the judge decided.
+    let kept = rescore_run(&mut p, run).unwrap();
+    assert_eq!(kept.kept, 1);
+    assert!((summary(&p).accuracy.unwrap() - 1.0).abs() < 1e-9);
+}

@@ -143,10 +143,10 @@ pub fn runs(ctx: &Ctx) -> anyhow::Result<()> {
     }
     for r in rows {
         println!(
-            "{:>4} {:<12} {:<16} {:<6} {:<13} r{} {:<9} {:<14} items {:>5} cached {:>5} unparsed {:>3} hedged {:>3} errors {:>3} acc {}",
+            "{:>4} {:<12} {:<16} {:<6} {:<13} r{} {:<9} {:<14} items {:>5} cached {:>5} unparsed {:>3} hedged {:>3} unsure {:>3} errors {:>3} acc {}",
             r.run.id, r.run.model, r.run.dataset, r.run.version, r.run.variant, r.run.run_index, r.run.status,
             assay_eval::table::scorer_label(&r.run.scorer, &r.scorer_versions),
-            r.items, r.from_cache, r.unparsed, r.hedged, r.errors,
+            r.items, r.from_cache, r.unparsed, r.hedged, r.unsure, r.errors,
             r.accuracy.map_or("-".into(), |a| format!("{:.1}", a * 100.0))
         );
         let replicas = p.run_replicas(r.run.id)?;
@@ -174,11 +174,31 @@ pub struct RescoreArgs {
     /// Every run this replica may rescore.
     #[arg(long)]
     pub all: bool,
+    /// Then the hybrid scorer: this judge model decides the verdicts the rules are unsure of
+    /// (choice and soft_match runs); the report gives its cost in judge calls per 1,000 replies.
+    #[arg(long, requires = "run")]
+    pub judge: Option<String>,
 }
 
 /// Rescores stored responses with the current rules; nothing is sent to a model.
 pub fn rescore(ctx: &Ctx, a: RescoreArgs) -> anyhow::Result<()> {
     let mut p = ctx.open()?;
+    if let (Some(run), Some(judge)) = (a.run, a.judge.as_deref()) {
+        assay_eval::rescore::rescore_run(&mut p, run)?;
+        let rt = tokio::runtime::Runtime::new()?;
+        let cancel = assay_eval::cancel::CancelToken::new();
+        let r = rt.block_on(assay_eval::rescore::judge_unsure(
+            &mut p, run, judge, cancel,
+        ))?;
+        if ctx.json {
+            return output::json(&r);
+        }
+        println!(
+            "run {}: {} of {} verdicts unsure; judge {} asked {} ({} from cache, {} errors); {} still unsure; {:.1} judge calls per 1,000 replies",
+            r.run_id, r.unsure_before, r.replies, r.judge, r.judged, r.from_cache, r.errors, r.unsure_after, r.judge_calls_per_1000
+        );
+        return Ok(());
+    }
     let reports: Vec<Result<assay_eval::rescore::RescoreReport, String>> = match a.run {
         Some(id) => vec![Ok(assay_eval::rescore::rescore_run(&mut p, id)?)],
         None => assay_eval::rescore::rescore_all(&mut p)?

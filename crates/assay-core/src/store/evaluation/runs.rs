@@ -69,6 +69,10 @@ pub struct RunSummary {
     /// From its start to its end (None while it runs).
     #[serde(default)]
     pub duration_secs: Option<f64>,
+    /// Verdicts its rules were not sure of (their evidence says why): counted apart, listed in
+    /// triage, and sent to a judge by `assay rescore --judge`.
+    #[serde(default)]
+    pub unsure: i64,
 }
 
 /// A stored model response.
@@ -185,6 +189,8 @@ pub struct ResultRow {
     pub score: Option<f64>,
     /// The version of the scorer's rules (1 for results stored before versions were kept).
     pub scorer_version: i64,
+    /// Its rules were not sure of the verdict.
+    pub unsure: bool,
 }
 
 /// Everything stored about one item of a run, for tracing.
@@ -283,6 +289,8 @@ pub struct StoredResult {
     pub score: Option<f64>,
     pub scorer: String,
     pub scorer_version: i64,
+    /// A judge decided this verdict for the rules (the hybrid scorer): rules do not undo it.
+    pub judge_decided: bool,
 }
 
 /// What one replica (endpoint) of a run's model did for the run.
@@ -338,6 +346,8 @@ pub struct PendingMiss {
     pub parsed: Option<String>,
     /// The rule's evidence (JSON), `needs_judge: true` in it.
     pub evidence: String,
+    /// The stored reply the rule read (None when the run kept no response).
+    pub response: Option<String>,
 }
 
 const RUN_COLUMNS: &str = "r.id, m.name, d.name, r.version, r.variant, r.run_index, r.template, r.scorer, r.source, r.status, r.protocol";
@@ -360,8 +370,8 @@ fn run_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunRow> {
 
 fn insert_result(conn: &rusqlite::Connection, run_id: i64, r: &RunItemResult) -> Result<()> {
     conn.prepare_cached(
-        "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome, from_cache, score, parsed, evidence, error, scorer, scorer_version)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome, from_cache, score, parsed, evidence, error, scorer, scorer_version, unsure)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, CASE WHEN json_valid(?9) THEN json_extract(?9, '$.unsure') END)",
     )?
     .execute(params![
         run_id, r.item_id, r.item_rev, r.cache_key, r.outcome, r.from_cache, r.score, r.parsed,
@@ -534,7 +544,8 @@ impl Project {
     /// item revision and cache key stay as stored, whatever `r` holds for them.
     pub fn update_run_item(&self, run_id: i64, r: &RunItemResult) -> Result<()> {
         self.conn.execute(
-            "UPDATE run_items SET outcome = ?3, score = ?4, parsed = ?5, evidence = ?6, error = ?7, scorer = ?8, from_cache = ?9, scorer_version = ?10
+            "UPDATE run_items SET outcome = ?3, score = ?4, parsed = ?5, evidence = ?6, error = ?7, scorer = ?8, from_cache = ?9, scorer_version = ?10,
+                    unsure = CASE WHEN json_valid(?6) THEN json_extract(?6, '$.unsure') END
              WHERE run_id = ?1 AND item_id = ?2",
             params![run_id, r.item_id, r.outcome, r.score, r.parsed, r.evidence, r.error, r.scorer, r.from_cache, r.scorer_version],
         )?;
@@ -578,7 +589,8 @@ impl Project {
                     WHERE ri.run_id = r.id AND ri.from_cache = 0),
                 (SELECT coalesce(sum(resp.completion_tokens), 0) FROM run_items ri JOIN responses resp ON resp.cache_key = ri.cache_key
                     WHERE ri.run_id = r.id AND ri.from_cache = 0),
-                (julianday(r.finished_at) - julianday(r.created_at)) * 86400.0
+                (julianday(r.finished_at) - julianday(r.created_at)) * 86400.0,
+                (SELECT count(*) FROM run_items ri WHERE ri.run_id = r.id AND ri.unsure IS NOT NULL)
              FROM runs r JOIN models m ON m.id = r.model_id JOIN datasets d ON d.id = r.dataset_id ORDER BY r.id"
         ))?;
         let rows = st.query_map([], |r| {
@@ -598,6 +610,7 @@ impl Project {
                 prompt_tokens: r.get(18)?,
                 completion_tokens: r.get(19)?,
                 duration_secs: r.get(20)?,
+                unsure: r.get(21)?,
             })
         })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
@@ -695,7 +708,7 @@ impl Project {
     /// A run's results as the tables read them.
     pub fn run_results(&self, run_id: i64) -> Result<Vec<ResultRow>> {
         let mut st = self.conn.prepare_cached(
-            "SELECT item_id, outcome, item_rev, score, coalesce(scorer_version, 1) FROM run_items WHERE run_id = ?1",
+            "SELECT item_id, outcome, item_rev, score, coalesce(scorer_version, 1), unsure IS NOT NULL FROM run_items WHERE run_id = ?1",
         )?;
         let rows = st.query_map([run_id], |r| {
             Ok((
@@ -704,17 +717,19 @@ impl Project {
                 r.get::<_, i64>(2)?,
                 r.get::<_, Option<f64>>(3)?,
                 r.get::<_, i64>(4)?,
+                r.get::<_, bool>(5)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (item_id, outcome, item_rev, score, scorer_version) = row?;
+            let (item_id, outcome, item_rev, score, scorer_version, unsure) = row?;
             out.push(ResultRow {
                 item_id,
                 outcome: Outcome::parse(&outcome),
                 item_rev,
                 score,
                 scorer_version,
+                unsure,
             });
         }
         Ok(out)
@@ -870,7 +885,8 @@ impl Project {
     pub fn stored_results(&self, run_id: i64) -> Result<Vec<StoredResult>> {
         let mut st = self.conn.prepare(
             "SELECT ri.item_id, revision_json(rv.content), resp.text, ri.outcome, ri.score, coalesce(ri.scorer, r.scorer),
-                    coalesce(ri.scorer_version, 1)
+                    coalesce(ri.scorer_version, 1),
+                    json_valid(ri.evidence) AND json_extract(ri.evidence, '$.decided_by') = 'judge'
              FROM run_items ri JOIN runs r ON r.id = ri.run_id
              JOIN revisions rv ON rv.item_id = ri.item_id AND rv.rev = ri.item_rev
              JOIN responses resp ON resp.cache_key = ri.cache_key
@@ -886,11 +902,13 @@ impl Project {
                 r.get::<_, Option<f64>>(4)?,
                 r.get::<_, String>(5)?,
                 r.get::<_, i64>(6)?,
+                r.get::<_, Option<bool>>(7)?.unwrap_or(false),
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (item_id, json, response, outcome, score, scorer, scorer_version) = row?;
+            let (item_id, json, response, outcome, score, scorer, scorer_version, judge_decided) =
+                row?;
             out.push(StoredResult {
                 item_id,
                 content: crate::store::items::parse_content(&json)?,
@@ -899,6 +917,7 @@ impl Project {
                 score,
                 scorer,
                 scorer_version,
+                judge_decided,
             });
         }
         Ok(out)
@@ -911,7 +930,8 @@ impl Project {
         let tx = self.conn.transaction()?;
         {
             let mut st = tx.prepare_cached(
-                "UPDATE run_items SET outcome = ?3, score = ?4, parsed = ?5, evidence = ?6, scorer = ?7, scorer_version = ?8
+                "UPDATE run_items SET outcome = ?3, score = ?4, parsed = ?5, evidence = ?6, scorer = ?7, scorer_version = ?8,
+                        unsure = CASE WHEN json_valid(?6) THEN json_extract(?6, '$.unsure') END
                  WHERE run_id = ?1 AND item_id = ?2",
             )?;
             for r in results {
@@ -1030,8 +1050,9 @@ impl Project {
     /// The run's results its rule left to a judge and no judge has decided yet.
     pub fn pending_misses(&self, run_id: i64) -> Result<Vec<PendingMiss>> {
         let mut st = self.conn.prepare(
-            "SELECT ri.item_id, revision_json(rv.content), ri.score, ri.parsed, ri.evidence FROM run_items ri
+            "SELECT ri.item_id, revision_json(rv.content), ri.score, ri.parsed, ri.evidence, resp.text FROM run_items ri
              JOIN revisions rv ON rv.item_id = ri.item_id AND rv.rev = ri.item_rev
+             LEFT JOIN responses resp ON resp.cache_key = ri.cache_key
              WHERE ri.run_id = ?1 AND json_valid(ri.evidence)
                AND json_extract(ri.evidence, '$.needs_judge') = 1
              ORDER BY ri.item_id",
@@ -1043,17 +1064,19 @@ impl Project {
                 r.get::<_, Option<f64>>(2)?,
                 r.get::<_, Option<String>>(3)?,
                 r.get::<_, String>(4)?,
+                r.get::<_, Option<String>>(5)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (item_id, json, score, parsed, evidence) = row?;
+            let (item_id, json, score, parsed, evidence, response) = row?;
             out.push(PendingMiss {
                 item_id,
                 content: crate::store::items::parse_content(&json)?,
                 score,
                 parsed,
                 evidence,
+                response,
             });
         }
         Ok(out)

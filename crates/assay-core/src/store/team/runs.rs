@@ -363,8 +363,9 @@ impl Project {
             tx.execute(
                 "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome,
                                                    from_cache, score, parsed, evidence, error, scorer,
-                                                   scorer_version)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                                                   scorer_version, unsure)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,
+                         CASE WHEN json_valid(?9) THEN json_extract(?9, '$.unsure') END)",
                 params![
                     run_id,
                     item_id,
