@@ -122,6 +122,8 @@ pub struct RunListRow {
     pub items: i64,
     pub unparsed: i64,
     pub hedged: i64,
+    /// Verdicts the rules were not sure of (a judge or a person decides them).
+    pub unsure: i64,
     pub errors: i64,
     pub accuracy: Option<f64>,
     /// Requests answered for this run (its results minus those reused from the cache).

@@ -7,7 +7,9 @@
 //!   same answer, and it is scored wrong (weight 3 x the share of models agreeing);
 //! - not image-grounded: a text-only or no-image run answered correctly (weight 2 per model);
 //! - ambiguous: one model's runs disagree with each other, or models split on right and wrong
-//!   (weight 1 x how evenly they split).
+//!   (weight 1 x how evenly they split);
+//! - unsure verdict: the scorer's rules were not sure of a result no person has overruled
+//!   (weight 0.5 per result, each with why), for a person or `assay rescore --judge`.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -20,7 +22,7 @@ use assay_core::Project;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TriageReason {
-    /// "wrong_reference", "not_image_grounded" or "ambiguous".
+    /// "wrong_reference", "not_image_grounded", "ambiguous" or "unsure_verdict".
     pub kind: String,
     pub detail: String,
 }
@@ -121,6 +123,22 @@ fn rank(results: &[&CurrentResult]) -> Option<(f64, Vec<TriageReason>)> {
             detail,
         });
     }
+    let unsure: Vec<String> = results
+        .iter()
+        .filter(|r| r.overruled.is_none())
+        .filter_map(|r| {
+            r.unsure
+                .as_ref()
+                .map(|why| format!("{} run {}: {why}", r.model, r.run_index))
+        })
+        .collect();
+    if !unsure.is_empty() {
+        score += 0.5 * unsure.len() as f64;
+        reasons.push(TriageReason {
+            kind: "unsure_verdict".into(),
+            detail: format!("the rules were not sure: {}", unsure.join("; ")),
+        });
+    }
     (!reasons.is_empty()).then_some((score, reasons))
 }
 
@@ -159,6 +177,7 @@ mod tests {
 
     fn r(model: &str, variant: &str, run: i64, parsed: &str, score: f64) -> CurrentResult {
         CurrentResult {
+            unsure: None,
             item_id: 1,
             ext_id: "x".into(),
             model: model.into(),
@@ -171,6 +190,22 @@ mod tests {
             parsed: Some(parsed.into()),
             overruled: None,
         }
+    }
+
+    #[test]
+    fn a_verdict_the_rules_were_unsure_of_is_listed_until_a_person_overrules_it() {
+        let mut unsure = r("a", "original", 1, "a cloudy day", 0.0);
+        unsure.unsure = Some("a long reply may state the answer in other words".into());
+        let (score, reasons) = rank(&[&unsure]).unwrap();
+        assert_eq!(reasons[0].kind, "unsure_verdict");
+        assert!(
+            reasons[0].detail.contains("a run 1: a long reply"),
+            "{}",
+            reasons[0].detail
+        );
+        assert!((score - 0.5).abs() < 1e-12);
+        unsure.overruled = Some(1.0);
+        assert!(rank(&[&unsure]).is_none());
     }
 
     #[test]

@@ -54,6 +54,9 @@ pub struct DashboardRow {
     pub unparsed_after: u64,
     pub hedged_before: u64,
     pub hedged_after: u64,
+    /// Verdicts the rules were not sure of on each side (counted as scored).
+    pub unsure_before: u64,
+    pub unsure_after: u64,
 }
 
 /// A model's share in one group: `hits` of `n` results (accuracy, or how often an option kind
@@ -256,6 +259,8 @@ pub fn dashboard_vs(
             unparsed_after: r.after.unparsed as u64,
             hedged_before: r.before.hedged as u64,
             hedged_after: r.after.hedged as u64,
+            unsure_before: r.before.unsure as u64,
+            unsure_after: r.after.unsure as u64,
             items_before: r.before.items as u64,
             items_after: r.after.items as u64,
             accuracy_before: r.before.accuracy,

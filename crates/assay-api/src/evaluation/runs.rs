@@ -348,6 +348,7 @@ impl Session {
                 items: r.items,
                 unparsed: r.unparsed,
                 hedged: r.hedged,
+                unsure: r.unsure,
                 errors: r.errors,
                 accuracy: r.accuracy,
                 sent: r.items - r.from_cache,

@@ -212,7 +212,11 @@ protocol: string, items_before: number, items_after: number, accuracy_before: nu
 /**
  * Unparsed and hedged responses on each side (counted as misses).
  */
-unparsed_before: number, unparsed_after: number, hedged_before: number, hedged_after: number, };
+unparsed_before: number, unparsed_after: number, hedged_before: number, hedged_after: number, 
+/**
+ * Verdicts the rules were not sure of on each side (counted as scored).
+ */
+unsure_before: number, unsure_after: number, };
 
 export type Dataset = { id: number, name: string, layout: string, source_path: string | null, imported_at: string, item_count: number, };
 
@@ -705,7 +709,11 @@ export type RunListRow = { run: RunRow,
 /**
  * The scorer with the versions of its rules that made the numbers ("choice v2").
  */
-scorer_label: string, items: number, unparsed: number, hedged: number, errors: number, accuracy: number | null, 
+scorer_label: string, items: number, unparsed: number, hedged: number, 
+/**
+ * Verdicts the rules were not sure of (a judge or a person decides them).
+ */
+unsure: number, errors: number, accuracy: number | null, 
 /**
  * Requests answered for this run (its results minus those reused from the cache).
  */

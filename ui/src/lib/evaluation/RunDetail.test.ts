@@ -13,7 +13,7 @@ afterEach(cleanup);
 
 const row = {
   run: { id: 4, model: 'm', dataset: 'd', version: 'after', variant: 'original', run_index: 1, template: 'default', scorer: 'auto', source: 'live', status: 'complete', protocol: null },
-  scorer_label: 'auto v2', items: 2, unparsed: 0, hedged: 0, errors: 0, accuracy: 0.5, sent: 2, prompt_tokens: 0, completion_tokens: 0,
+  scorer_label: 'auto v2', items: 2, unparsed: 0, hedged: 0, unsure: 0, errors: 0, accuracy: 0.5, sent: 2, prompt_tokens: 0, completion_tokens: 0,
   cost: null, duration_secs: 1, no_rescore: null, replicas: [],
 };
 

@@ -208,6 +208,8 @@ pub struct CurrentResult {
     pub score: Option<f64>,
     pub parsed: Option<String>,
     pub overruled: Option<f64>,
+    /// Why the rules were not sure of this verdict, if they were not.
+    pub unsure: Option<String>,
 }
 
 /// One run's result for one item, with the run it belongs to and any overrule.
@@ -633,7 +635,7 @@ impl Project {
         let mut st = self.conn.prepare_cached(&format!(
             "SELECT ri.item_id, i.ext_id, m.name, r.version, r.variant, r.run_index,
                     coalesce(ri.scorer, r.scorer),
-                    ri.outcome, ri.score, ri.parsed, {OVERRULED_SCORE}
+                    ri.outcome, ri.score, ri.parsed, {OVERRULED_SCORE}, ri.unsure
              FROM run_items ri JOIN runs r ON r.id = ri.run_id JOIN models m ON m.id = r.model_id
              JOIN items i ON i.id = ri.item_id
              WHERE r.dataset_id = ?1 AND ri.outcome IN ('scored', 'unparsed', 'hedged')
@@ -654,6 +656,7 @@ impl Project {
                 score: r.get(8)?,
                 parsed: r.get(9)?,
                 overruled: r.get(10)?,
+                unsure: r.get(11)?,
             })
         })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
