@@ -351,3 +351,67 @@ fn carries_over(name: &str, choice_floor: f64, short_floor: f64) {
         );
     }
 }
+
+/// The scorer's verdict on a line, with its evidence (for unsure).
+fn scored(line: &Value) -> assay_eval::scorers::Scored {
+    use assay_eval::scorers::{ScoreContext, Scorer};
+    let response = line["response"].as_str().unwrap_or("");
+    let mut item = ItemContent {
+        question: line["question"].as_str().unwrap_or("").into(),
+        ..Default::default()
+    };
+    if line["task"] == "choice" {
+        item.format = AnswerFormat::MultipleChoice;
+        item.options = line["options"]
+            .as_array()
+            .expect("options")
+            .iter()
+            .map(|o| ChoiceOption {
+                text: o.as_str().unwrap_or("").into(),
+                kind: None,
+            })
+            .collect();
+        item.correct_option = Some(letter_index(line["correct"].as_str().expect("correct")));
+        assay_eval::scorers::choice::ChoiceScorer.score(&item, response, &ScoreContext::default())
+    } else {
+        item.format = AnswerFormat::ShortAnswer;
+        item.answer = line["reference"].as_str().map(String::from);
+        assay_eval::scorers::soft::SoftMatch.score(&item, response, &ScoreContext::default())
+    }
+}
+
+/// The rules abstain where they are likely wrong: on the sets written apart, most replies the
+/// rules misread are flagged unsure (so the hybrid scorer sends them to a judge), while few
+/// replies are flagged at all (the judge's cost). The figures are docs/SCORING.md's.
+#[test]
+fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
+    let mut lines = Vec::new();
+    for name in ["holdout4.jsonl", "real.jsonl"] {
+        let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
+            .expect("graded set");
+        lines.extend(
+            text.lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| serde_json::from_str::<Value>(l).expect("graded line")),
+        );
+    }
+    let (mut wrong, mut wrong_flagged, mut flagged) = (0, 0, 0);
+    for l in &lines {
+        let unsure = scored(l).evidence.get("unsure").is_some();
+        flagged += usize::from(unsure);
+        if !agrees(l, &assay_reading(l)) {
+            wrong += 1;
+            wrong_flagged += usize::from(unsure);
+        }
+    }
+    eprintln!(
+        "{} replies: {flagged} unsure ({:.0} judge calls per 1,000), {wrong_flagged} of {wrong} misreadings among them",
+        lines.len(),
+        flagged as f64 * 1000.0 / lines.len() as f64
+    );
+    assert!(
+        wrong_flagged * 10 >= wrong * 8,
+        "{wrong_flagged} of {wrong} misreadings flagged"
+    );
+    assert!(flagged * 100 <= lines.len() * 25, "{flagged} flagged");
+}
