@@ -415,3 +415,34 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
     );
     assert!(flagged * 100 <= lines.len() * 25, "{flagged} flagged");
 }
+
+/// The peers' own parsers on the sets written apart (peers.py run on each file, its readings in
+/// peers_<set>.json): Assay agrees with the hand grade at least as often as every peer, per task.
+#[test]
+fn assay_leads_every_peer_on_the_sets_written_apart() {
+    for name in ["holdout4", "real"] {
+        let dir = root().join("tests/fixtures/scoring");
+        let text = std::fs::read_to_string(dir.join(format!("{name}.jsonl"))).expect("set");
+        let lines: Vec<Value> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).expect("line"))
+            .collect();
+        let peers: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("peers_{name}.json"))).expect("peers"),
+        )
+        .expect("peers parse");
+        let t = tally(&lines, &peers);
+        for task in ["all choice", "all short"] {
+            let assay = t.agree[&(task.to_string(), "Assay".to_string())].0;
+            for ((key, who), (agree, of)) in &t.agree {
+                if key == task && who != "Assay" {
+                    assert!(
+                        assay >= *agree,
+                        "{name} {task}: Assay {assay}/{of}, {who} {agree}"
+                    );
+                }
+            }
+        }
+    }
+}
