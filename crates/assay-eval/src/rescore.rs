@@ -151,10 +151,12 @@ pub async fn judge_unsure(
 ) -> Result<HybridReport> {
     let run = project.run(run_id)?;
     // `auto` runs score letters with choice and short answers with soft_match.
-    let kind = if run.scorer == "auto" {
+    // A live hybrid run is labelled with its judge ("choice+J").
+    let base = run.scorer.split('+').next().unwrap_or("");
+    let kind = if base == "auto" {
         Some(ScorerKind::Choice)
     } else {
-        ScorerKind::parse(&run.scorer)
+        ScorerKind::parse(base)
     };
     let kind = kind
         .filter(|k| crate::scorers::hybrid::decides(*k))

@@ -50,6 +50,9 @@ pub(super) type InFlight = tokio::sync::OnceCell<CallResult>;
 pub(super) struct Shared {
     pub(super) dispatchers: Vec<Dispatcher>,
     pub(super) judge: Option<usize>,
+    /// The hybrid scorer: a run of choice or soft_match rules with a judge, outside the seeds'
+    /// protocols, sends the verdicts its rules are unsure of to the judge.
+    pub(super) hybrid: bool,
     pub(super) images: ImageEncoder,
     pub(super) reader: Mutex<Project>,
     /// Bounded: when the database falls behind, senders wait instead of piling up results.
@@ -185,7 +188,21 @@ impl Shared {
             return self.identify(t, response).await;
         }
         if let Some(local) = t.scorer.local() {
-            return Ok(local.score(&t.content, response, &t.ctx));
+            let s = local.score(&t.content, response, &t.ctx);
+            return match self.judge {
+                Some(j) if self.hybrid && s.evidence["needs_judge"] == true => {
+                    let (system, prompt) =
+                        crate::scorers::hybrid::judge_request(&t.question, &t.content, response);
+                    let raw = self.ask_judge(j, system, &prompt, t.run_index).await?;
+                    Ok(crate::scorers::hybrid::judged(
+                        &s,
+                        &raw,
+                        &t.content,
+                        &self.dispatchers[j].config.name,
+                    ))
+                }
+                _ => Ok(s),
+            };
         }
         let Some(j) = self.judge else {
             return Err(Some(format!(

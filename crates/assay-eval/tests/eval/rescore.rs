@@ -267,3 +267,45 @@ async fn a_judge_decides_only_the_verdicts_the_rules_are_unsure_of() {
     assert_eq!(kept.kept, 1);
     assert!((summary(&p).accuracy.unwrap() - 1.0).abs() < 1e-9);
 }
+
+/// The hybrid scorer in a live run: `--judge` given to choice rules outside a protocol sends
+/// only the unsure verdicts to the judge, and the judge is part of the run's key.
+#[tokio::test]
+async fn a_live_run_with_a_judge_sends_only_unsure_verdicts_to_it() {
+    use assay_eval::stub::{Reply, Rule, StubConfig, StubServer};
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 0, 3);
+    let model = StubServer::start(StubConfig {
+        rules: vec![Rule::always(
+            "m0 which one",
+            Reply::Text("I would describe it as the middle thing in the row.".into()),
+        )],
+        default_reply: Some(Reply::Text("The answer is (B).".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let judge = StubServer::start(StubConfig {
+        default_reply: Some(Reply::Text("correct: yes".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    crate::common::add_model(&path, "m", vec![model.url.clone()], |_| {});
+    crate::common::add_model(&path, "j", vec![judge.url.clone()], |_| {});
+    let mut req = crate::common::request(&["m"], 1);
+    req.versions = vec![Version::Before];
+    req.scorer = Some(assay_eval::ScorerKind::Choice);
+    req.judge = Some("j".into());
+    crate::common::eval(&path, &req).await;
+    assert_eq!(
+        judge.prompts().len(),
+        1,
+        "only the unsure verdict is judged"
+    );
+    let p = Project::open(&path).unwrap();
+    let s = &p.run_summaries().unwrap()[0];
+    assert_eq!(s.run.scorer, "choice+j");
+    assert_eq!((s.unsure, s.items), (0, 3));
+    assert!((s.accuracy.unwrap() - 1.0).abs() < 1e-9);
+}
