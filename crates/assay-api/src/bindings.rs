@@ -9,8 +9,8 @@ use crate::evaluation::{
     PredictionsForm, PredictionsReport, StageView,
 };
 use crate::types::{
-    AppInfo, CriterionOverruled, ImportRequest, ItemDetail, ItemResults, MyWork, ProjectInfo,
-    RescoreResult, RunListRow, SessionUser, TriageEntry,
+    AppInfo, CriterionOverruled, HybridResult, ImportRequest, ItemDetail, ItemResults, MyWork,
+    ProjectInfo, RescoreResult, RunListRow, SessionUser, TriageEntry,
 };
 use assay_core::import::{ImportReport, Progress};
 use assay_core::store::{

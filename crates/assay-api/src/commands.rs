@@ -47,6 +47,7 @@ macro_rules! for_each_command {
             session estimate_eval(form: EvalForm) -> EvalEstimate;
             session stage_table(version: String) -> StageView;
             shell judge_panel(run: i64, scorer: String, judges: Vec<String>) -> PanelView;
+            shell judge_unsure(run: i64, judge: String) -> HybridResult;
             shell start_eval(form: EvalForm) -> ();
             shell eval_status() -> EvalStatus;
             shell cancel_eval() -> ();

@@ -140,6 +140,21 @@ pub struct RunListRow {
     pub replicas: Vec<assay_core::store::ReplicaRecord>,
 }
 
+/// What the hybrid scorer's judge did with a run's unsure verdicts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct HybridResult {
+    pub run_id: i64,
+    pub judge: String,
+    pub replies: u64,
+    pub unsure_before: u64,
+    pub judged: u64,
+    pub from_cache: u64,
+    pub errors: u64,
+    pub unsure_after: u64,
+    /// The cost: judge calls per 1,000 replies.
+    pub judge_calls_per_1000: f64,
+}
+
 /// What a rescore did to one run, or why it was not done.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct RescoreResult {

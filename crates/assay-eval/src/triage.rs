@@ -9,7 +9,8 @@
 //! - ambiguous: one model's runs disagree with each other, or models split on right and wrong
 //!   (weight 1 x how evenly they split);
 //! - unsure verdict: the scorer's rules were not sure of a result no person has overruled
-//!   (weight 0.5 per result, each with why), for a person or `assay rescore --judge`.
+//!   (weight 0.5 per item, below the others; each reason once per model), for a person or
+//!   `assay rescore --judge`.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -123,20 +124,30 @@ fn rank(results: &[&CurrentResult]) -> Option<(f64, Vec<TriageReason>)> {
             detail,
         });
     }
-    let unsure: Vec<String> = results
-        .iter()
-        .filter(|r| r.overruled.is_none())
-        .filter_map(|r| {
-            r.unsure
-                .as_ref()
-                .map(|why| format!("{} run {}: {why}", r.model, r.run_index))
-        })
-        .collect();
+    // Unsure verdicts ask for a person but say nothing against the item: they rank below the
+    // other signals (0.5 per item however many results), each reason said once per model.
+    let mut unsure: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for r in results.iter().filter(|r| r.overruled.is_none()) {
+        if let Some(why) = &r.unsure {
+            *unsure.entry((r.model.clone(), why.clone())).or_default() += 1;
+        }
+    }
     if !unsure.is_empty() {
-        score += 0.5 * unsure.len() as f64;
+        score += 0.5;
+        let detail: Vec<String> = unsure
+            .iter()
+            .map(|((model, why), n)| {
+                let times = if *n > 1 {
+                    format!(" ({n} results)")
+                } else {
+                    String::new()
+                };
+                format!("{model}: {why}{times}")
+            })
+            .collect();
         reasons.push(TriageReason {
             kind: "unsure_verdict".into(),
-            detail: format!("the rules were not sure: {}", unsure.join("; ")),
+            detail: format!("the rules were not sure: {}", detail.join("; ")),
         });
     }
     (!reasons.is_empty()).then_some((score, reasons))
@@ -199,11 +210,21 @@ mod tests {
         let (score, reasons) = rank(&[&unsure]).unwrap();
         assert_eq!(reasons[0].kind, "unsure_verdict");
         assert!(
-            reasons[0].detail.contains("a run 1: a long reply"),
+            reasons[0].detail.contains("a: a long reply"),
             "{}",
             reasons[0].detail
         );
         assert!((score - 0.5).abs() < 1e-12);
+        let again = CurrentResult {
+            unsure: unsure.unsure.clone(),
+            ..r("a", "original", 2, "a cloudy day", 0.0)
+        };
+        let (score, reasons) = rank(&[&unsure, &again]).unwrap();
+        assert!((score - 0.5).abs() < 1e-12, "two results, one item");
+        assert!(
+            reasons.iter().any(|r| r.detail.ends_with("(2 results)")),
+            "{reasons:?}"
+        );
         unsure.overruled = Some(1.0);
         assert!(rank(&[&unsure]).is_none());
     }

@@ -27,6 +27,21 @@ pub async fn judge_panel(
     .map_err(|e| ApiError::new("internal", e.to_string()))?
 }
 
+/// The hybrid scorer on a stored run (off the UI's threads): the judge decides the verdicts its
+/// rules were unsure of.
+pub async fn judge_unsure(
+    state: State<'_, AppState>,
+    run: i64,
+    judge: String,
+) -> Result<assay_api::types::HybridResult, ApiError> {
+    let path = state.session()?.project_path()?;
+    tauri::async_runtime::spawn_blocking(move || {
+        assay_api::evaluation::judge_unsure_blocking(&path, run, &judge)
+    })
+    .await
+    .map_err(|e| ApiError::new("internal", e.to_string()))?
+}
+
 pub async fn import_predictions(
     state: State<'_, AppState>,
     form: assay_api::evaluation::PredictionsForm,

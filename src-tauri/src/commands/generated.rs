@@ -13,8 +13,8 @@ use assay_api::evaluation::{
 use assay_api::suggestions::{SuggestEstimateView, SuggestForm, SuggestStatus};
 use assay_api::team::{TeamMember, TeamStatus};
 use assay_api::types::{
-    AppInfo, CriterionOverruled, ImportRequest, ItemDetail, ItemResults, MyWork, ProjectInfo,
-    RescoreResult, RunListRow, SessionUser, TriageEntry,
+    AppInfo, CriterionOverruled, HybridResult, ImportRequest, ItemDetail, ItemResults, MyWork,
+    ProjectInfo, RescoreResult, RunListRow, SessionUser, TriageEntry,
 };
 use assay_api::ApiError;
 use assay_core::export::{DatasetExport, ExportFormat, ExportReport};

@@ -51,6 +51,40 @@ pub struct PanelView {
     pub judged: Vec<(String, u64, u64)>,
 }
 
+/// The hybrid scorer on a stored run: the judge decides the verdicts its rules were unsure of.
+/// Blocking (judge calls run on a runtime of this thread), so the caller runs it off the UI's
+/// threads.
+pub fn judge_unsure_blocking(
+    path: &std::path::Path,
+    run_id: i64,
+    judge: &str,
+) -> ApiResult<crate::types::HybridResult> {
+    let mut project = Project::open(path)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| ApiError::new("internal", e.to_string()))?;
+    let r = rt
+        .block_on(assay_eval::rescore::judge_unsure(
+            &mut project,
+            run_id,
+            judge,
+            assay_eval::CancelToken::new(),
+        ))
+        .map_err(eval_err)?;
+    Ok(crate::types::HybridResult {
+        run_id: r.run_id,
+        judge: r.judge,
+        replies: r.replies as u64,
+        unsure_before: r.unsure_before as u64,
+        judged: r.judged as u64,
+        from_cache: r.from_cache as u64,
+        errors: r.errors as u64,
+        unsure_after: r.unsure_after as u64,
+        judge_calls_per_1000: r.judge_calls_per_1000,
+    })
+}
+
 /// Asks each judge about the run's stored responses (none when `judges` is empty), then
 /// reports the panel. Blocking: judge calls run on a runtime of this thread, so the caller
 /// runs it off the UI's threads.

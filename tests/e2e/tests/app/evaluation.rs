@@ -92,6 +92,31 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
         t.contains("results rescored, 0 changed")
     })
     .await;
+    // The hybrid scorer asks a judge only about unsure verdicts: the stub's replies here are
+    // numbers the rules read surely, so no run offers it, and each button says why.
+    select(c, "[data-testid=unsure-judge]", "stub-qwen").await;
+    let first = "(//tr[@data-testid='run-row'])[1]";
+    let unsure = c
+        .find(Locator::XPath(&format!(
+            "{first}//td[@data-testid='run-unsure']"
+        )))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(unsure, "0");
+    let button = c
+        .find(Locator::XPath(&format!(
+            "{first}//button[@data-testid='judge-unsure']"
+        )))
+        .await
+        .unwrap();
+    assert!(!button.is_enabled().await.unwrap());
+    assert_eq!(
+        button.attr("title").await.unwrap().as_deref(),
+        Some("no verdict of this run is unsure")
+    );
     // A run set up by hand says so; choosing a seed's protocol fills the form with its own
     // runs, variants and scorer (VAGUE: one run of the original, multiple choice).
     wait_text(c, "[data-testid=ba-protocol]", |t| t == "by hand").await;

@@ -369,6 +369,12 @@ export type FunnelStep = {
  */
 position: number, name: string, survivors: number, groups: Array<[string | null, number]>, };
 
+export type HybridResult = { run_id: number, judge: string, replies: number, unsure_before: number, judged: number, from_cache: number, errors: number, unsure_after: number, 
+/**
+ * The cost: judge calls per 1,000 replies.
+ */
+judge_calls_per_1000: number, };
+
 export type ImportReport = { dataset: string, dataset_id: number | null, layout: string, items: number, images: number, new_images: number, 
 /**
  * Fields no mapping entry names; kept in each item's metadata.
@@ -988,6 +994,7 @@ export const commands = {
   estimateEval: (form: EvalForm): Promise<EvalEstimate> => invoke<EvalEstimate>('estimate_eval', { form }),
   stageTable: (version: string): Promise<StageView> => invoke<StageView>('stage_table', { version }),
   judgePanel: (run: number, scorer: string, judges: Array<string>): Promise<PanelView> => invoke<PanelView>('judge_panel', { run, scorer, judges }),
+  judgeUnsure: (run: number, judge: string): Promise<HybridResult> => invoke<HybridResult>('judge_unsure', { run, judge }),
   startEval: (form: EvalForm): Promise<null> => invoke<null>('start_eval', { form }),
   evalStatus: (): Promise<EvalStatus> => invoke<EvalStatus>('eval_status'),
   cancelEval: (): Promise<null> => invoke<null>('cancel_eval'),
