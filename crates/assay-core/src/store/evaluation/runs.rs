@@ -373,13 +373,22 @@ fn run_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunRow> {
 fn insert_result(conn: &rusqlite::Connection, run_id: i64, r: &RunItemResult) -> Result<()> {
     conn.prepare_cached(
         "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome, from_cache, score, parsed, evidence, error, scorer, scorer_version, unsure)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, CASE WHEN json_valid(?9) THEN json_extract(?9, '$.unsure') END)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     )?
     .execute(params![
         run_id, r.item_id, r.item_rev, r.cache_key, r.outcome, r.from_cache, r.score, r.parsed,
-        r.evidence, r.error, r.scorer, r.scorer_version
+        r.evidence, r.error, r.scorer, r.scorer_version, unsure_of(r.evidence.as_deref())
     ])?;
     Ok(())
+}
+
+/// Why a result's rules were unsure, from its evidence (`unsure`): the one place the store
+/// reads it, for every statement that writes a result. Most evidence has none, and a substring
+/// test settles those without parsing.
+pub(crate) fn unsure_of(evidence: Option<&str>) -> Option<String> {
+    let e = evidence.filter(|e| e.contains("\"unsure\""))?;
+    let v: serde_json::Value = serde_json::from_str(e).ok()?;
+    v.get("unsure")?.as_str().map(str::to_string)
 }
 
 pub(crate) fn insert_response(
@@ -547,9 +556,9 @@ impl Project {
     pub fn update_run_item(&self, run_id: i64, r: &RunItemResult) -> Result<()> {
         self.conn.execute(
             "UPDATE run_items SET outcome = ?3, score = ?4, parsed = ?5, evidence = ?6, error = ?7, scorer = ?8, from_cache = ?9, scorer_version = ?10,
-                    unsure = CASE WHEN json_valid(?6) THEN json_extract(?6, '$.unsure') END
+                    unsure = ?11
              WHERE run_id = ?1 AND item_id = ?2",
-            params![run_id, r.item_id, r.outcome, r.score, r.parsed, r.evidence, r.error, r.scorer, r.from_cache, r.scorer_version],
+            params![run_id, r.item_id, r.outcome, r.score, r.parsed, r.evidence, r.error, r.scorer, r.from_cache, r.scorer_version, unsure_of(r.evidence.as_deref())],
         )?;
         Ok(())
     }
@@ -711,8 +720,16 @@ impl Project {
     /// A run's results as the tables read them.
     pub fn run_results(&self, run_id: i64) -> Result<Vec<ResultRow>> {
         let mut st = self.conn.prepare_cached(
-            "SELECT item_id, outcome, item_rev, score, coalesce(scorer_version, 1), unsure IS NOT NULL FROM run_items WHERE run_id = ?1",
+            "SELECT item_id, outcome, item_rev, score, coalesce(scorer_version, 1) FROM run_items WHERE run_id = ?1",
         )?;
+        // The unsure ones through their partial index, not by reading each result's row to its end.
+        let unsure: std::collections::HashSet<i64> = self
+            .conn
+            .prepare_cached(
+                "SELECT item_id FROM run_items WHERE run_id = ?1 AND unsure IS NOT NULL",
+            )?
+            .query_map([run_id], |r| r.get(0))?
+            .collect::<std::result::Result<_, _>>()?;
         let rows = st.query_map([run_id], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
@@ -720,12 +737,12 @@ impl Project {
                 r.get::<_, i64>(2)?,
                 r.get::<_, Option<f64>>(3)?,
                 r.get::<_, i64>(4)?,
-                r.get::<_, bool>(5)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (item_id, outcome, item_rev, score, scorer_version, unsure) = row?;
+            let (item_id, outcome, item_rev, score, scorer_version) = row?;
+            let unsure = unsure.contains(&item_id);
             out.push(ResultRow {
                 item_id,
                 outcome: Outcome::parse(&outcome),
@@ -934,7 +951,7 @@ impl Project {
         {
             let mut st = tx.prepare_cached(
                 "UPDATE run_items SET outcome = ?3, score = ?4, parsed = ?5, evidence = ?6, scorer = ?7, scorer_version = ?8,
-                        unsure = CASE WHEN json_valid(?6) THEN json_extract(?6, '$.unsure') END
+                        unsure = ?9
                  WHERE run_id = ?1 AND item_id = ?2",
             )?;
             for r in results {
@@ -946,7 +963,8 @@ impl Project {
                     r.parsed,
                     r.evidence,
                     r.scorer,
-                    r.scorer_version
+                    r.scorer_version,
+                    unsure_of(r.evidence.as_deref())
                 ])?;
             }
         }

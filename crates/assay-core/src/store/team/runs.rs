@@ -364,8 +364,7 @@ impl Project {
                 "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome,
                                                    from_cache, score, parsed, evidence, error, scorer,
                                                    scorer_version, unsure)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,
-                         CASE WHEN json_valid(?9) THEN json_extract(?9, '$.unsure') END)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                 params![
                     run_id,
                     item_id,
@@ -378,7 +377,8 @@ impl Project {
                     it.evidence,
                     it.error,
                     it.scorer,
-                    it.scorer_version
+                    it.scorer_version,
+                    crate::store::evaluation::runs::unsure_of(it.evidence.as_deref())
                 ],
             )?;
         }
