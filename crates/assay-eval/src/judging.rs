@@ -184,6 +184,7 @@ pub async fn judge_run(
         }
     }
     let name = judge.config.name.clone();
+    let mut decided: Vec<RunItemResult> = Vec::new();
     ask_judge(
         project,
         &judge,
@@ -208,17 +209,36 @@ pub async fn judge_run(
                 }
                 summary.from_cache += usize::from(from_cache);
                 summary.judged += 1;
-                // A hybrid pass over an `auto` run keeps each result's own rules' name.
-                let kind = match contents.get(&item_id) {
-                    Some(c) if hybrid => ScorerKind::default_for(c.format),
-                    _ => scorer,
-                };
+                // A hybrid pass is written at its end as a rescore (the run's own cache counts
+                // stay; its finished time moves so a team sees the new verdicts), each result
+                // under its own rules' name (`auto` runs hold both).
+                if hybrid {
+                    let kind = contents
+                        .get(&item_id)
+                        .map_or(scorer, |c| ScorerKind::default_for(c.format));
+                    let mut s = s;
+                    s.evidence["judge_key"] = serde_json::json!(key);
+                    decided.push(RunItemResult {
+                        item_id,
+                        item_rev: 0,
+                        cache_key: None,
+                        outcome: s.outcome().into(),
+                        from_cache: true,
+                        score: s.score,
+                        parsed: s.parsed,
+                        evidence: Some(s.evidence.to_string()),
+                        error: None,
+                        scorer: Some(kind.as_str().into()),
+                        scorer_version: Some(kind.version()),
+                    });
+                    return Ok(());
+                }
                 write(
                     project,
                     run_id,
                     item_id,
                     key,
-                    kind,
+                    scorer,
                     Ok(s),
                     from_cache,
                     &name,
@@ -236,6 +256,9 @@ pub async fn judge_run(
         },
     )
     .await?;
+    if !decided.is_empty() {
+        project.write_rescore(run_id, &decided)?;
+    }
     let left = if identification || hybrid {
         project.pending_misses(run_id)?.len()
     } else {

@@ -150,6 +150,10 @@ pub async fn judge_unsure(
     cancel: crate::cancel::CancelToken,
 ) -> Result<HybridReport> {
     let run = project.run(run_id)?;
+    // The same rule as a rescore: not while it runs, not another member's published run.
+    if let Some(why) = why_not_rescorable(project, &run)? {
+        return Err(EvalError::Config(format!("run {run_id}: {why}")));
+    }
     // `auto` runs score letters with choice and short answers with soft_match.
     // A live hybrid run is labelled with its judge ("choice+J").
     let base = run.scorer.split('+').next().unwrap_or("");

@@ -193,13 +193,21 @@ impl Shared {
                 Some(j) if self.hybrid && s.evidence["needs_judge"] == true => {
                     let (system, prompt) =
                         crate::scorers::hybrid::judge_request(&t.question, &t.content, response);
-                    let raw = self.ask_judge(j, system, &prompt, t.run_index).await?;
-                    Ok(crate::scorers::hybrid::judged(
-                        &s,
-                        &raw,
-                        &t.content,
-                        &self.dispatchers[j].config.name,
-                    ))
+                    // A judge that fails leaves the rules' verdict, unsure, for a later pass.
+                    match self.ask_judge(j, system, &prompt, t.run_index).await {
+                        Ok(raw) => Ok(crate::scorers::hybrid::judged(
+                            &s,
+                            &raw,
+                            &t.content,
+                            &self.dispatchers[j].config.name,
+                        )),
+                        Err(e) => {
+                            let mut s = s;
+                            s.evidence["judge_error"] =
+                                json!(e.unwrap_or_else(|| "cancelled".into()));
+                            Ok(s)
+                        }
+                    }
                 }
                 _ => Ok(s),
             };

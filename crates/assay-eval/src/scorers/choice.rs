@@ -414,7 +414,7 @@ fn alternative(l: &str, m: &Mention) -> bool {
 pub(crate) fn undecided_end(l: &str) -> Option<usize> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = R.get_or_init(|| {
-        re(r"(?:can(?:'t|’t|not| not)\s+(?:tell|say|determine|decide|narrow (?:it|this|them) down)\s+(?:for sure\s+)?(?:which|between)|(?:hard|difficult|impossible)\s+to\s+(?:tell|say|determine|decide)\s+which|not\s+(?:sure|certain)\s+which|can(?:'t|’t|not| not)\s+narrow|絞り込め(?:ません|ない)|どちらか(?:は)?(?:判断|わかり|分かり|決め)(?:でき|られ|かね)?(?:ません|ない)|どちらとも言え|判断(?:でき|し)(?:ません|かね)|断定(?:でき|は)(?:ません|できません)|(?:어느|어떤)\s*(?:것|쪽)인지[^.!?\n]*(?:알\s*수\s*없|어렵|모르)|단정(?:하기|하긴|할\s*수)[^.!?\n]*(?:어렵|없)|판단(?:하기|하긴)[^.!?\n]*어렵)")
+        re(r"(?:can(?:'t|’t|not| not)\s+(?:tell|say|determine|decide|narrow (?:it|this|them) down)\s+(?:for sure\s+)?(?:which(?:\s+(?:one|of|is|it|option|answer|letter)\b|\s*[.!?]|$)|between)|(?:hard|difficult|impossible)\s+to\s+(?:tell|say|determine|decide)\s+which(?:\s+(?:one|of|is|it|option|answer|letter)\b|\s*[.!?]|$)|not\s+(?:sure|certain)\s+which(?:\s+(?:one|of|is|it|option|answer|letter)\b|\s*[.!?]|$)|can(?:'t|’t|not| not)\s+narrow|絞り込め(?:ません|ない)|どちらか(?:は)?(?:判断|わかり|分かり|決め)(?:でき|られ|かね)?(?:ません|ない)|どちらとも言え|判断(?:でき|し)(?:ません|かね)|断定(?:でき|は)(?:ません|できません)|(?:어느|어떤)\s*(?:것|쪽)인지[^.!?\n]*(?:알\s*수\s*없|어렵|모르)|단정(?:하기|하긴|할\s*수)[^.!?\n]*(?:어렵|없)|판단(?:하기|하긴)[^.!?\n]*어렵)")
     });
     let trimmed = l.trim_end_matches(|c: char| c.is_whitespace() || ".。!！".contains(c));
     let last_start = trimmed.rfind(['.', '。', '!', '！', '\n']).map_or(0, |i| {
@@ -636,10 +636,8 @@ fn numbered_options(s: &str, n_options: usize) -> String {
         };
         let kind = c.get(1).or(c.get(4)).map_or("option", |m| m.as_str());
         if d <= n_options {
-            // The letter in the case of the text it replaces, so the prepared (lower-case)
-            // text and the original read alike.
-            let upper = c[0].chars().any(|x| x.is_ascii_uppercase());
-            let letter = (if upper { b'A' } else { b'a' } + d as u8 - 1) as char;
+            // Upper case in every text: a lower-case "a" before a word is the article.
+            let letter = (b'A' + d as u8 - 1) as char;
             format!("{kind} {letter}")
         } else {
             c[0].to_string()
@@ -737,9 +735,18 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
         .filter(|(_, (s, _))| *s >= last_start)
         .collect();
     let opening = p[last_start..].trim_start();
+    // An aside ("A cello would be much larger.") is no decision.
     let tentative = ["or ", "maybe", "possibly", "perhaps"]
         .iter()
-        .any(|w| opening.starts_with(w));
+        .any(|w| opening.starts_with(w))
+        || opening
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .any(|w| {
+                matches!(
+                    w,
+                    "would" | "could" | "might" | "may" | "if" | "than" | "unlike"
+                )
+            });
     match distinct(&last).as_slice() {
         [one] if !p[last_start..].contains(['?', '？']) && !tentative => {
             Some(Reading::Letter(*one, "option text in the last sentence"))
@@ -751,7 +758,7 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
 /// The one option a reply describes in other words ([`text::similarity`]), when its words
 /// clearly match that option's and no other's, and the reply denies nothing (a denial's scope
 /// is not traced word by word here, so a reply with one is left unread).
-fn described_option(item: &ItemContent, response: &str) -> Option<usize> {
+fn described_option(item: &ItemContent, response: &str) -> Option<(usize, bool)> {
     let p = text::prepare(response);
     // Nor a reply offering alternatives ("swans or geese").
     let alternatives = p.split(|c: char| !c.is_alphanumeric()).any(|w| w == "or")
@@ -763,7 +770,10 @@ fn described_option(item: &ItemContent, response: &str) -> Option<usize> {
     }
     let options: Vec<&str> = item.options.iter().map(|o| o.text.as_str()).collect();
     let (best, sim, second) = text::similarity::described_option(&options, response)?;
-    (sim >= 0.75 && second < 0.5).then_some(best)
+    // One shared word of a longer option ("a fence" for "Painting a fence") is a leaning, not
+    // a reading: half its words must meet the reply's.
+    let share = text::similarity::words_met(options[best], response);
+    (sim >= 0.75 && second < 0.5 && share >= 0.5).then_some((best, share > 0.5))
 }
 
 /// The option a reply's words lean to, too weakly to decide ([`described_option`]'s bar not
@@ -772,6 +782,9 @@ fn described_leaning(item: &ItemContent, response: &str) -> Option<(usize, f64)>
     let options: Vec<&str> = item.options.iter().map(|o| o.text.as_str()).collect();
     text::similarity::described_option(&options, response).map(|(i, sim, _)| (i, sim))
 }
+
+const DESCRIBED_RULE: &str = "an option described in other words";
+const DESCRIBED_BY_ONE_WORD: &str = "an option described in other words (one word of it met)";
 
 fn letter(i: usize) -> String {
     ((b'A' + i as u8) as char).to_string()
@@ -797,7 +810,8 @@ impl Scorer for ChoiceScorer {
             Reading::Nothing(why) => match named_option(item, response) {
                 Some(reading) => reading,
                 None => match described_option(item, response) {
-                    Some(i) => Reading::Letter(i, "an option described in other words"),
+                    Some((i, true)) => Reading::Letter(i, DESCRIBED_RULE),
+                    Some((i, false)) => Reading::Letter(i, DESCRIBED_BY_ONE_WORD),
                     None => Reading::Nothing(why),
                 },
             },
@@ -809,16 +823,23 @@ impl Scorer for ChoiceScorer {
         match reading {
             Reading::Letter(i, rule) => {
                 let kind = item.options.get(i).and_then(|o| o.kind).map(|k| k.as_str());
+                let mut evidence = json!({
+                    "rule": rule,
+                    "chosen": letter(i),
+                    "correct": letter(correct),
+                    "chosen_kind": kind,
+                });
+                // One word of a longer option met ("a fence" for "Painting a fence"): read,
+                // but a judge should confirm it.
+                if rule == DESCRIBED_BY_ONE_WORD {
+                    evidence["unsure"] = json!("one word of the option's text met in other words");
+                    evidence["needs_judge"] = json!(true);
+                }
                 Scored {
                     score: Some((i == correct) as u8 as f64),
                     parsed: Some(letter(i)),
                     hedged: false,
-                    evidence: json!({
-                        "rule": rule,
-                        "chosen": letter(i),
-                        "correct": letter(correct),
-                        "chosen_kind": kind,
-                    }),
+                    evidence,
                 }
             }
             Reading::Hedged(letters) => {

@@ -37,7 +37,6 @@ pub fn judge_request(
 pub fn judged(local: &Scored, raw: &str, content: &ItemContent, judge_model: &str) -> Scored {
     let verdict = judge::parse_judge(ScorerKind::Judge, raw, content);
     let mut evidence = local.evidence.clone();
-    evidence["needs_judge"] = json!(false);
     evidence["rule_reading"] = json!(local.parsed);
     evidence["rule_score"] = json!(local.score);
     evidence["judge_model"] = json!(judge_model);
@@ -52,6 +51,7 @@ pub fn judged(local: &Scored, raw: &str, content: &ItemContent, judge_model: &st
                 o.remove("unsure");
             }
             evidence["decided_by"] = json!("judge");
+            evidence["needs_judge"] = json!(false);
             Scored {
                 score: Some(score),
                 parsed: local.parsed.clone(),
@@ -59,7 +59,8 @@ pub fn judged(local: &Scored, raw: &str, content: &ItemContent, judge_model: &st
                 hedged: false,
             }
         }
-        // The judge gave no verdict: the rules' verdict stands, still unsure.
+        // The judge gave no verdict: the rules' verdict stands, still unsure and still for a
+        // judge (asked again, the same prompt comes from the cache or another judge answers).
         None => {
             evidence["judge_rule"] = json!("judge gave no verdict");
             Scored {

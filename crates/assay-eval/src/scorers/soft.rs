@@ -25,6 +25,9 @@ use assay_core::ItemContent;
 
 pub struct SoftMatch;
 
+/// The rule of a match at the end of a compound word: read as a kind of the reference, unsure.
+pub const COMPOUND_RULE: &str = "reference ends a compound word (a kind of it, or another thing)";
+
 /// The rule of a reply that offers the reference with another answer (its own outcome).
 pub const HEDGE_RULE: &str = "reference offered with another answer (a hedge)";
 
@@ -160,6 +163,7 @@ pub fn soft_match_asked(
         };
     }
     let mut by_reading = false;
+    let mut by_compound = false;
     let spans = if is_unspaced_script(&r) {
         let needle = pr.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
         let asked = question.map(text::prepare).unwrap_or_default();
@@ -168,7 +172,22 @@ pub fn soft_match_asked(
         if spans.is_empty() {
             let read = reading_spans(&pp, &script, needle, &asked);
             by_reading = !read.is_empty();
-            read
+            if read.is_empty() {
+                // The end of a compound, as written or by its reading: unsure (below).
+                let mut ends = words::compound_ends(&pp, &script, needle, &asked);
+                if ends.is_empty() && needle.chars().any(text::is_kanji) {
+                    for r in text::readings::of(needle)
+                        .iter()
+                        .filter(|r| r.chars().count() >= 2)
+                    {
+                        ends.extend(words::compound_ends(&pp, &script, r, &asked));
+                    }
+                }
+                by_compound = !ends.is_empty();
+                ends
+            } else {
+                read
+            }
         } else {
             spans
         }
@@ -205,7 +224,9 @@ pub fn soft_match_asked(
     if spans.iter().all(|&(s, e)| offered_with_another(&pp, s, e)) {
         return (false, HEDGE_RULE);
     }
-    if by_reading {
+    if by_compound {
+        (true, COMPOUND_RULE)
+    } else if by_reading {
         (true, "response contains reference by its reading (IPAdic)")
     } else if is_unspaced_script(&r) {
         (true, "response contains reference (as a word)")
@@ -225,10 +246,21 @@ fn reading_spans(pp: &str, script: &str, needle: &str, asked: &str) -> Vec<(usiz
         return Vec::new();
     }
     if needle.chars().any(text::is_kanji) {
+        // A reading found in hiragana must be a word of its own: "かわ" (川) is not in
+        // "かわいい"; a particle or copula may follow it, and one may precede it.
+        const AFTER: &str = "でだがはをにのともやかねよ";
+        const BEFORE: &str = "はのがをにともや";
+        let edge = |(s, e): (usize, usize)| {
+            let before = text::char_before(script, s);
+            let after = text::char_at(script, e);
+            before.is_none_or(|c| !text::is_hiragana(c) || BEFORE.contains(c))
+                && after.is_none_or(|c| !text::is_hiragana(c) || AFTER.contains(c))
+        };
         return text::readings::of(needle)
             .iter()
             .filter(|r| r.chars().count() >= 2)
             .flat_map(|r| words::occurrences(pp, script, r, asked))
+            .filter(|&sp| edge(sp))
             .collect();
     }
     if needle.chars().count() < 2 || !pp.chars().any(text::is_kanji) {
@@ -276,6 +308,8 @@ fn time_rule(pp: &str, want: &clock::ClockTime) -> (bool, &'static str) {
         .then(|| times.iter().rev().find(|t| t.half_known).copied())
         .flatten();
     match after.or(fixed).or(times.first().copied()) {
+        // "either 3:15 or 3:45": offered with another, a hedge.
+        Some(t) if offered_with_another(pp, t.start, t.end) => (false, HEDGE_RULE),
         Some(t) if t.same(want) => (true, "the same clock time"),
         Some(_) => (false, "another clock time"),
         None => (false, "no clock time in response"),
@@ -284,10 +318,30 @@ fn time_rule(pp: &str, want: &clock::ClockTime) -> (bool, &'static str) {
 
 /// The reply's first ordinal no denial governs.
 fn ordinal_rule(pp: &str, want: u32) -> (bool, &'static str) {
-    let found = ordinals::ordinals(pp)
+    let found: Vec<ordinals::Ordinal> = ordinals::ordinals(pp)
         .into_iter()
-        .find(|o| negation::denied(pp, o.start, o.end).is_none());
-    match found {
+        .filter(|o| negation::denied(pp, o.start, o.end).is_none())
+        .collect();
+    // The position the reply states as its answer ("finished third", "came in 2nd", "is
+    // fourth."), before one that names a thing ("the second runner from the left").
+    let stated = found.iter().find(|o| {
+        let rest = pp[o.end..].trim_start();
+        rest.is_empty()
+            || rest.starts_with(|c: char| text::is_clause_mark(c))
+            || rest.starts_with("place")
+            || pp[..o.start]
+                .trim_end()
+                .rsplit(' ')
+                .next()
+                .is_some_and(|w| {
+                    matches!(
+                        w,
+                        "finished" | "came" | "placed" | "ranked" | "in" | "is" | "was" | "at"
+                    )
+                })
+    });
+    match stated.or(found.first()).copied() {
+        Some(o) if offered_with_another(pp, o.start, o.end) => (false, HEDGE_RULE),
         Some(o) if o.position == want => (true, "the same position (ordinal)"),
         Some(_) => (false, "another position (ordinal)"),
         None => (false, "no ordinal in response"),
@@ -297,9 +351,18 @@ fn ordinal_rule(pp: &str, want: u32) -> (bool, &'static str) {
 /// A share reference against the reply's first share no denial governs; None when the reply
 /// states no share (a bare number then answers "50%" by the number rule).
 fn share_rule(pp: &str, want: f64) -> Option<(bool, &'static str)> {
-    let s = proportion::shares(pp)
+    let found: Vec<proportion::Share> = proportion::shares(pp)
         .into_iter()
-        .find(|s| negation::denied(pp, s.start, s.end).is_none())?;
+        .filter(|s| negation::denied(pp, s.start, s.end).is_none())
+        .collect();
+    // A figure ("60%", "1/3") before a word ("more than half, about 60%").
+    let figure = found
+        .iter()
+        .find(|s| pp[s.start..s.end].starts_with(|c: char| c.is_ascii_digit()));
+    let s = figure.or(found.first()).copied()?;
+    if offered_with_another(pp, s.start, s.end) {
+        return Some((false, HEDGE_RULE));
+    }
     Some(if proportion::same_share(s.value, want) {
         (true, "the same share (fraction or percentage)")
     } else {
@@ -590,6 +653,9 @@ pub fn unsure_miss(
     has_answer_part: bool,
     response: &str,
 ) -> Option<&'static str> {
+    if rule == COMPOUND_RULE {
+        return Some("the reference ends a compound word: a kind of it, or another thing");
+    }
     if ok || response.trim().is_empty() {
         return None;
     }

@@ -306,7 +306,9 @@ fn the_rules_carry_over_to_graded_sets_written_apart() {
 /// day" for "Overcast", "シェフ" for "料理人"), which only a judge can read (`--judge`).
 #[test]
 fn the_rules_carry_over_to_a_set_written_blind() {
-    carries_over("holdout4.jsonl", 0.78, 0.97);
+    // Short answers: two restated yes/no replies name the subject otherwise ("거실 조명이" for
+    // "불이", "部屋の電気") and are left unsure for a judge rather than read as yes.
+    carries_over("holdout4.jsonl", 0.78, 0.96);
 }
 
 /// real.jsonl: replies recorded in the formats' samples (../shared/formats), 18 of them

@@ -161,6 +161,11 @@ pub fn times(p: &str) -> Vec<ClockTime> {
         push(&c, v);
     }
     for c in oclock.captures_iter(p) {
+        // "one american flag": "am" must end its word.
+        let end = c.get(0).map_or(0, |m| m.end());
+        if p[end..].starts_with(|x: char| x.is_ascii_alphabetic()) {
+            continue;
+        }
         let v = (|| {
             let h = word_value(&c["h"])?;
             let m = c
@@ -176,12 +181,19 @@ pub fn times(p: &str) -> Vec<ClockTime> {
         }
     }
     for c in cjk.captures_iter(p) {
-        // "3時間", "3시간": hours of duration, not a time of day.
+        // "3時間", "3시간", "시계", "一時停止": a duration or a longer word, not a time of day.
         let end = c.get(0).map_or(0, |m| m.end());
-        if c.name("m").is_none() && c.name("half").is_none() && p[end..].starts_with(['間', '간'])
+        let next = p[end..].chars().next();
+        if c.name("m").is_none()
+            && c.name("half").is_none()
+            && next.is_some_and(|x| {
+                (super::is_kanji(x) && !"頃半".contains(x))
+                    || (super::is_hangul(x) && !"입이에예요쯤경정반까부".contains(x))
+            })
         {
             continue;
         }
+
         let v = (|| {
             let h = word_value(&c["h"])?;
             let m = match (c.name("m"), c.name("half")) {
@@ -239,6 +251,10 @@ mod tests {
         assert_eq!(mins("오후 두 시 십 분"), vec![850]);
         assert_eq!(mins("세 시 이십오 분"), vec![205]);
         assert_eq!(mins("There are 3 cats."), Vec::<u32>::new());
+        assert_eq!(mins("두 시계 중 왼쪽은 3시 15분입니다"), vec![195]);
+        assert_eq!(mins("3시입니다"), vec![180]);
+        assert_eq!(mins("3時頃です"), vec![180]);
+        assert_eq!(mins("one american flag at 3:15"), vec![195]);
     }
 
     #[test]

@@ -87,6 +87,22 @@ pub fn ordinals(p: &str) -> Vec<Ordinal> {
     }
     for c in words.captures_iter(p) {
         let m = c.get(0).expect("whole match");
+        // "at first", "first of all", "First, look …", "1 second": no position.
+        let before = p[..m.start()].trim_end();
+        let after = p[m.end()..].trim_start();
+        let not_a_position = (m.as_str() == "first"
+            && (before.ends_with("at")
+                || after.starts_with("of all")
+                || after.starts_with("glance")
+                || after.starts_with("sight")
+                || after.starts_with(',')
+                || after.starts_with("time")))
+            || (m.as_str() == "second"
+                && before.ends_with(|c: char| c.is_ascii_digit() || c == 'a'))
+            || (m.as_str() == "second" && after.starts_with("s "));
+        if not_a_position {
+            continue;
+        }
         if let Some((_, n)) = WORDS.iter().find(|(w, _)| *w == m.as_str()) {
             out.push(Ordinal {
                 position: *n,
@@ -155,5 +171,10 @@ mod tests {
             None
         );
         assert_eq!(ordinal_reference(&prepare("Tokyo")), None);
+        assert_eq!(ordinal_reference(&prepare("1 second")), None);
+        assert_eq!(
+            pos("At first glance it leads, but it finished third."),
+            vec![3]
+        );
     }
 }

@@ -43,7 +43,7 @@ fn patterns() -> &'static [Regex; 5] {
             // 3分の1, 三分の一, 3분의 1
             Regex::new(r"(?P<b>\d+|[一二三四五六七八九十]+)\s*(?:分の|분의)\s*(?P<a>\d+|[一二三四五六七八九十]+)").expect("valid"),
             // 半分, 半数, 절반, 반 (a word of its own)
-            Regex::new(r"半分|半数|절반|(?:^|\s)반(?:\s|입|이|은|을|정도|쯤|$)").expect("valid"),
+            Regex::new(r"半分|半数|절반|(?:^|\s)반(?:\s*(?:입|이에|이요|정도|쯤)|[.。]|$)").expect("valid"),
         ]
     })
 }
@@ -102,6 +102,30 @@ pub fn shares(p: &str) -> Vec<Share> {
         // "third" alone is an ordinal too ("she finished third") unless a count precedes it.
         let bare_third = c.name("a").is_none() && c["d"].starts_with("third");
         if ordinal_like || bare_third {
+            continue;
+        }
+        // "more than half", "the bottom half", "the second half": not a share stated.
+        let before = p[..m.start()].trim_end();
+        let qualified = [
+            "more than",
+            "less than",
+            "over",
+            "under",
+            "nearly",
+            "almost",
+            "bottom",
+            "top",
+            "first",
+            "second",
+            "other",
+            "upper",
+            "lower",
+            "left",
+            "right",
+        ]
+        .iter()
+        .any(|w| before.ends_with(w));
+        if qualified && c.name("a").is_none() {
             continue;
         }
         let a = c.name("a").map_or(Some(1.0), |a| count(a.as_str()));
@@ -170,6 +194,8 @@ mod tests {
             Vec::<f64>::new()
         );
         assert_eq!(vals("12/25/2024"), Vec::<f64>::new());
+        assert_eq!(vals("More than half, about 60%."), vec![0.6]);
+        assert_eq!(vals("반 이상"), Vec::<f64>::new());
     }
 
     #[test]

@@ -7,10 +7,12 @@
 //! - Japanese: every run of kanji or katakana in the reply is one of the question's, and the
 //!   reply ends in the question's predicate (so "帽子を持っています" is not "帽子をかぶって
 //!   いますか");
-//! - Japanese also: the reply shares one of the question's kanji or katakana words and ends in
-//!   its predicate ("部屋の電気はついています。" for "電気はついていますか？");
+//! - English words in the question's order ("The cat is bigger than the dog" does not restate
+//!   "Is the dog bigger than the cat?");
 //! - Korean: the reply ends in the question's predicate (its last two words, compared by their
-//!   first syllables: "거실 조명이 환하게 켜져 있습니다" for "불이 켜져 있나요?");
+//!   first syllables) and names no other subject or object ("모자를 쓰고 있습니다" for "남자는
+//!   모자를 쓰고 있나요?", not "강아지가 의자 위에 있습니다" for "고양이가 의자 위에 있나요?").
+//!   A subject named otherwise ("거실 조명이" for "불이") is not read: unsure, for a judge;
 //! - a state replaced by its opposite says no ("Is the door open?" → "The door is shut.").
 //!
 //! A negated restatement is read by the caller's polarity first ("He isn't wearing a hat" is
@@ -238,10 +240,20 @@ pub fn restated_polarity(question: &str, reply: &str) -> Option<bool> {
                 .collect()
         };
         let (qo, ro) = (objects(&q), objects(r));
+        // Nor may the subject ("강아지가" for "고양이가 … 있나요?").
+        let subjects = |s: &str| -> Vec<String> {
+            s.split(|c: char| !is_hangul(c))
+                .filter(|w| w.chars().count() >= 2 && w.ends_with(['이', '가', '은', '는']))
+                .map(|w| w.chars().take(2).collect())
+                .collect()
+        };
+        let qs = subjects(&q);
+        let rs = subjects(r);
         return (rk.len() >= 2
             && qk.len() >= 2
             && tail(&qk) == tail(&rk)
-            && ro.iter().all(|o| qo.contains(o)))
+            && ro.iter().all(|o| qo.contains(o))
+            && rs.iter().all(|x| qs.contains(x) || qo.contains(x)))
         .then_some(true);
     }
     if q.chars()
@@ -251,8 +263,9 @@ pub fn restated_polarity(question: &str, reply: &str) -> Option<bool> {
         let rr = japanese_runs(r);
         let qp = japanese_predicate(&q);
         let rp = japanese_predicate(r);
-        let shared = rr.iter().any(|k| qr.contains(k)) || rr.is_empty();
-        return (!rp.is_empty() && qp == rp && shared).then_some(true);
+        // Every kanji or katakana word of the reply is the question's ("机の下に猫" adds 下).
+        let within = rr.iter().all(|k| qr.contains(k));
+        return (!rp.is_empty() && qp == rp && within).then_some(true);
     }
     let qk = latin_keys(&q);
     let rk = latin_keys(r);
@@ -260,8 +273,22 @@ pub fn restated_polarity(question: &str, reply: &str) -> Option<bool> {
         return None;
     }
     let missing: Vec<&String> = qk.iter().filter(|k| !rk.contains(k)).collect();
+    // In the question's order: "The cat is bigger than the dog" does not restate "Is the dog
+    // bigger than the cat?", nor "The cat is under the table, on a rug" "Is the cat on the table?".
+    let in_order = || {
+        let mut at = 0;
+        qk.iter()
+            .all(|k| match rk[at..].iter().position(|r| r == k) {
+                Some(i) => {
+                    at += i + 1;
+                    true
+                }
+                None => false,
+            })
+    };
     match missing.as_slice() {
-        [] => Some(true),
+        [] if in_order() => Some(true),
+        [] => None,
         [one] if opposite(one).iter().any(|o| rk.iter().any(|k| k == o)) => Some(false),
         _ => None,
     }
@@ -307,5 +334,32 @@ mod tests {
             "남자는 모자를 쓰고 있나요?",
             "안경을 쓰고 있습니다."
         ));
+        assert!(!restates(
+            "불이 켜져 있나요?",
+            "거실 조명이 환하게 켜져 있습니다."
+        ));
+        assert!(restates("불이 켜져 있나요?", "불이 켜져 있습니다."));
+        assert!(!restates(
+            "고양이가 의자 위에 있나요?",
+            "강아지가 의자 위에 있습니다."
+        ));
+        assert!(restates("電気はついていますか？", "電気はついています。"));
+        assert!(!restates(
+            "電気はついていますか？",
+            "部屋の電気はついています。"
+        ));
+        assert!(!restates("机の上に猫がいますか？", "机の下に猫がいます。"));
+        assert!(!restates(
+            "Is the dog bigger than the cat?",
+            "The cat is bigger than the dog."
+        ));
+        assert!(!restates(
+            "Is the cat on the table?",
+            "The cat is under the table, sitting on a rug."
+        ));
+        assert_eq!(
+            super::restated_polarity("Is the door open?", "The front door is shut."),
+            Some(false)
+        );
     }
 }

@@ -51,19 +51,39 @@ pub fn answer_part(question: Option<&str>, reference: &str) -> Option<String> {
             }
         }
     }
-    // 2. The one number the sentence states, with its counter.
+    // 2. The one number the sentence states, with its counter (Japanese writes the counter on
+    // the number; in English the noun may differ, so only a count the question asks for).
     let p = prepare(first);
     let ms = numbers::mentions(&p);
+    let asks_count = question.is_some_and(|q| {
+        let q = q.to_ascii_lowercase();
+        q.contains("how many") || q.contains("how much") || q.contains("what number")
+    });
     if let [m] = ms.as_slice() {
+        if !japanese && !asks_count {
+            return None;
+        }
+        // Cut from the prepared text (NFKC: "１００人" is "100人"), the counter's kanji or
+        // katakana kept, at most four characters.
         let end = p[m.end..]
             .char_indices()
-            .find(|(_, c)| !(super::is_kanji(*c) || c.is_alphabetic()) || is_hiragana(*c))
-            .map_or(p.len(), |(i, _)| m.end + i);
-        let end = end.min(m.end + 12);
-        if end <= first.len() && first.is_char_boundary(m.start) && first.is_char_boundary(end) {
-            return Some(first[m.start..end].trim().to_string());
-        }
-        return Some(p[m.start..m.end].to_string());
+            .take(4)
+            .find(|(_, c)| !(super::is_kanji(*c) || super::is_katakana(*c)))
+            .map_or_else(
+                || {
+                    p[m.end..]
+                        .char_indices()
+                        .nth(4)
+                        .map_or(p.len(), |(i, _)| m.end + i)
+                },
+                |(i, _)| m.end + i,
+            );
+        let part = if japanese {
+            &p[m.start..end]
+        } else {
+            &p[m.start..m.end]
+        };
+        return Some(part.trim().to_string());
     }
     if !japanese {
         return None;
@@ -137,6 +157,19 @@ mod tests {
             )
             .as_deref(),
             Some("2本")
+        );
+        assert_eq!(
+            answer_part(None, "写真には１００人がいます。").as_deref(),
+            Some("100人")
+        );
+        assert_eq!(answer_part(None, "There are 3 cats on the sofa."), None);
+        assert_eq!(
+            answer_part(
+                Some("How many cats are on the sofa?"),
+                "There are 3 cats on the sofa."
+            )
+            .as_deref(),
+            Some("3")
         );
         assert_eq!(answer_part(None, "Tokyo"), None);
         assert_eq!(answer_part(None, "3匹"), None);

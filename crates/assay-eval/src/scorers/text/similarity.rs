@@ -124,6 +124,20 @@ pub fn option_similarity(option: &str, reply_words: &[String]) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// The share of an option's content words that meet one of the reply's (0.5 or more each).
+pub fn words_met(option: &str, reply: &str) -> f64 {
+    let words = content_words(reply);
+    let own = content_words(option);
+    if own.is_empty() {
+        return 0.0;
+    }
+    let met = own
+        .iter()
+        .filter(|o| words.iter().any(|r| word_match(o, r) >= 0.5))
+        .count();
+    met as f64 / own.len() as f64
+}
+
 /// The option a reply describes, when one stands clearly above the rest: its index and its
 /// similarity, with the runner-up's.
 pub fn described_option(options: &[&str], reply: &str) -> Option<(usize, f64, f64)> {

@@ -74,8 +74,22 @@ pub fn occurrences(hay: &str, script: &str, needle: &str, asked: &str) -> Vec<(u
     }
     hay.match_indices(needle)
         .map(|(i, m)| (i, i + m.len()))
+        .filter(|&(s, e)| starts_word(script, s) && ends_word(script, s, e, asked))
+        .collect()
+}
+
+/// Where the reference ends a compound word of its own script ([`ends_a_compound`]) and is
+/// found no other way: a kind of it ("富士山" is a 山) or another thing ("自転車" is no 車,
+/// "フライパン" no パン), which rules cannot tell apart, so the scorer flags the match unsure.
+pub fn compound_ends(hay: &str, script: &str, needle: &str, asked: &str) -> Vec<(usize, usize)> {
+    if needle.is_empty() {
+        return Vec::new();
+    }
+    hay.match_indices(needle)
+        .map(|(i, m)| (i, i + m.len()))
         .filter(|&(s, e)| {
-            (starts_word(script, s) || ends_a_compound(script, needle, s, e))
+            !starts_word(script, s)
+                && ends_a_compound(script, needle, s, e)
                 && ends_word(script, s, e, asked)
         })
         .collect()

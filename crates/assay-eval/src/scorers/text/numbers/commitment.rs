@@ -369,14 +369,36 @@ pub(super) fn offered_range(p: &str, m: &Mention) -> bool {
     if or.is_match(rest) {
         return true;
     }
-    // The words up to "maybe" must not start another thing counted ("3 dogs and maybe 2 cats").
+    // The words up to "maybe" must not start another thing counted ("3 dogs and maybe 2 cats"),
+    // and the second number must count the same thing ("3 people, probably two adults and a
+    // child" is a breakdown, not another count).
     if let Some(x) = maybe.find(rest) {
         let between = &rest[..x.end()];
         let joined = between
             .split(|c: char| !c.is_alphanumeric())
             .any(|w| matches!(w, "and" | "plus" | "also"))
             || ["と", "하고", "그리고"].iter().any(|w| between.contains(w));
-        if !joined {
+        let word_after = |s: &str| {
+            s.split(|c: char| !c.is_alphanumeric())
+                .find(|w| !w.is_empty())
+                .unwrap_or("")
+                .to_string()
+        };
+        let first_counts = word_after(rest);
+        let second = mentions(rest)
+            .into_iter()
+            .find(|n| n.end >= x.end())
+            .map(|n| word_after(&rest[n.end..]))
+            .unwrap_or_default();
+        let other_thing = !second.is_empty()
+            && second.chars().all(|c| c.is_ascii_alphabetic())
+            && !first_counts.is_empty()
+            && second.trim_end_matches('s') != first_counts.trim_end_matches('s')
+            && !matches!(
+                second.as_str(),
+                "if" | "or" | "but" | "though" | "in" | "on" | "of"
+            );
+        if !joined && !other_thing {
             return true;
         }
     }
@@ -407,9 +429,11 @@ fn later_tentative(p: &str, m: &Mention) -> bool {
     if mine.is_empty() {
         return false;
     }
+    // Only a larger figure is another count offered ("８台になるかもしれません"); a smaller one
+    // is a part of the first ("5 cars. 2 cars might be taxis.").
     mentions(p)
         .iter()
-        .filter(|x| x.start > m.end && x.value != m.value)
+        .filter(|x| x.start > m.end && x.value > m.value)
         .any(|x| {
             let sentence_start = p[..x.start]
                 .rfind(['.', '。', '!', '?', '\n'])

@@ -174,6 +174,19 @@ mod tests {
             Some(2.0)
         );
         assert!(pick("There are 3 or 4 birds.", None, 3.0).is_some_and(f64::is_nan));
+        assert!(pick("There are 5 birds, maybe 6.", None, 5.0).is_some_and(f64::is_nan));
+        assert_eq!(
+            pick(
+                "I count 3 people — probably two adults and a child.",
+                None,
+                3.0
+            ),
+            Some(3.0)
+        );
+        assert_eq!(
+            pick("There are 5 cars. 2 cars might be taxis.", None, 5.0),
+            Some(5.0)
+        );
         assert_eq!(
             pick("3月の降水量は117mmです。", Some("3月の降水量は？"), 117.0),
             Some(117.0)
