@@ -136,7 +136,7 @@ pub struct HybridReport {
     pub errors: usize,
     /// Still unsure after (the judge gave no verdict, failed, or the reply was not stored).
     pub unsure_after: usize,
-    /// The hybrid scorer's cost: judge calls per 1,000 replies.
+    /// The hybrid scorer's cost: judge requests sent per 1,000 replies (cached ones are free).
     pub judge_calls_per_1000: f64,
 }
 
@@ -193,7 +193,8 @@ pub async fn judge_unsure(
         judge_calls_per_1000: if replies == 0 {
             0.0
         } else {
-            (s.judged + s.errors) as f64 * 1000.0 / replies as f64
+            // Requests sent: replies found in the cache cost nothing.
+            (s.judged - s.from_cache + s.errors) as f64 * 1000.0 / replies as f64
         },
     })
 }
