@@ -98,6 +98,16 @@ pub(crate) async fn ask_judge(
     Ok(())
 }
 
+/// The rules' verdict a judge is asked to complete, as the store kept it.
+fn rules_verdict(m: &assay_core::store::evaluation::runs::PendingMiss) -> crate::scorers::Scored {
+    crate::scorers::Scored {
+        score: m.score,
+        parsed: m.parsed.clone(),
+        evidence: serde_json::from_str(&m.evidence).unwrap_or_default(),
+        hedged: false,
+    }
+}
+
 /// Judges every item of `run_id` that has a stored response and no judgement by `scorer` yet.
 pub async fn judge_run(
     project: &mut Project,
@@ -143,13 +153,7 @@ pub async fn judge_run(
                 system,
                 text,
             });
-            let local = crate::scorers::Scored {
-                score: m.score,
-                parsed: m.parsed,
-                evidence: serde_json::from_str(&m.evidence).unwrap_or_default(),
-                hedged: false,
-            };
-            misses.insert(m.item_id, local);
+            misses.insert(m.item_id, rules_verdict(&m));
             contents.insert(m.item_id, m.content);
         }
     } else if identification {
@@ -160,13 +164,7 @@ pub async fn judge_run(
                 system: Some(crate::scorers::identification::JUDGE_SYSTEM),
                 text: crate::scorers::identification::judge_prompt(&m.content, &pred),
             });
-            let local = crate::scorers::Scored {
-                score: m.score,
-                parsed: m.parsed,
-                evidence: serde_json::from_str(&m.evidence).unwrap_or_default(),
-                hedged: false,
-            };
-            misses.insert(m.item_id, local);
+            misses.insert(m.item_id, rules_verdict(&m));
             contents.insert(m.item_id, m.content);
         }
     } else {

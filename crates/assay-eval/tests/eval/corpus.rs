@@ -36,30 +36,8 @@ fn letter_index(s: &str) -> usize {
 
 /// Assay's reading of a line: a letter, "hedged" or "none" (choice); "1"/"0" (short).
 fn assay_reading(line: &Value) -> String {
-    let response = line["response"].as_str().unwrap_or("");
     if line["task"] == "choice" {
-        let options: Vec<ChoiceOption> = line["options"]
-            .as_array()
-            .expect("options")
-            .iter()
-            .map(|o| ChoiceOption {
-                text: o.as_str().unwrap_or("").into(),
-                kind: None,
-            })
-            .collect();
-        let item = ItemContent {
-            format: AnswerFormat::MultipleChoice,
-            question: line["question"].as_str().unwrap_or("").into(),
-            correct_option: Some(letter_index(line["correct"].as_str().expect("correct"))),
-            options,
-            ..Default::default()
-        };
-        use assay_eval::scorers::{ScoreContext, Scorer};
-        let s = assay_eval::scorers::choice::ChoiceScorer.score(
-            &item,
-            response,
-            &ScoreContext::default(),
-        );
+        let s = scored(line);
         if s.hedged {
             return "hedged".into();
         }
@@ -68,7 +46,7 @@ fn assay_reading(line: &Value) -> String {
     let (ok, _) = soft_match_asked(
         line["question"].as_str(),
         line["reference"].as_str().expect("reference"),
-        response,
+        line["response"].as_str().unwrap_or(""),
     );
     (ok as u8).to_string()
 }

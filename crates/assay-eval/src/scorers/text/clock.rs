@@ -81,11 +81,7 @@ fn word_value(w: &str) -> Option<u32> {
     if let Some(v) = sino_korean(w) {
         return Some(v);
     }
-    let p = super::prepare(w);
-    numbers::mentions(&p)
-        .first()
-        .filter(|m| m.start == 0 && m.end == p.len())
-        .map(|m| m.value as u32)
+    numbers::whole(w).map(|v| v as u32)
 }
 
 /// Sino-Korean numerals for minutes ("십", "이십오", "삼십"), up to 59.
@@ -205,14 +201,7 @@ pub fn times(p: &str) -> Vec<ClockTime> {
         })();
         push(&c, v);
     }
-    out.sort_by_key(|t| t.start);
-    let mut kept: Vec<ClockTime> = Vec::with_capacity(out.len());
-    for t in out {
-        if kept.last().is_none_or(|k| t.start >= k.end) {
-            kept.push(t);
-        }
-    }
-    kept
+    super::first_of_overlaps(out, |t| (t.start, t.end))
 }
 
 /// A reference that is one clock time and nothing else ("3:15", "15:30", "3時15分", "3시 반").

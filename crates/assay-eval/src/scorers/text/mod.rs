@@ -58,6 +58,20 @@ pub fn is_hiragana(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x309F)
 }
 
+/// Spans sorted by start with overlaps dropped, the first found kept (a kana word inside a
+/// longer one, "a quarter" inside "a quarter to four"): the readers of numbers, times and shares
+/// share it.
+pub fn first_of_overlaps<T>(mut found: Vec<T>, span: impl Fn(&T) -> (usize, usize)) -> Vec<T> {
+    found.sort_by_key(|x| span(x).0);
+    let mut kept: Vec<T> = Vec::with_capacity(found.len());
+    for x in found {
+        if kept.last().is_none_or(|k| span(&x).0 >= span(k).1) {
+            kept.push(x);
+        }
+    }
+    kept
+}
+
 /// The character before byte offset `at`, if any.
 pub fn char_before(s: &str, at: usize) -> Option<char> {
     s[..at].chars().next_back()

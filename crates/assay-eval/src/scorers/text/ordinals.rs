@@ -64,11 +64,7 @@ fn value(w: &str) -> Option<u32> {
         "네" | "넷" => return Some(4),
         _ => {}
     }
-    let p = super::prepare(w);
-    numbers::mentions(&p)
-        .first()
-        .filter(|m| m.start == 0 && m.end == p.len() && m.value >= 1.0)
-        .map(|m| m.value as u32)
+    numbers::whole(w).filter(|v| *v >= 1.0).map(|v| v as u32)
 }
 
 /// Every ordinal in a prepared text, in order.

@@ -52,11 +52,7 @@ fn count(w: &str) -> Option<f64> {
     if w == "a" || w == "an" {
         return Some(1.0);
     }
-    let p = super::prepare(w);
-    numbers::mentions(&p)
-        .first()
-        .filter(|m| m.start == 0 && m.end == p.len())
-        .map(|m| m.value)
+    numbers::whole(w)
 }
 
 /// Every share in a prepared text, in order.
@@ -139,14 +135,7 @@ pub fn shares(p: &str) -> Vec<Share> {
     for m in half.find_iter(p) {
         push(Some(0.5), m.start(), m.end());
     }
-    out.sort_by_key(|a| a.start);
-    let mut kept: Vec<Share> = Vec::with_capacity(out.len());
-    for s in out {
-        if kept.last().is_none_or(|k| s.start >= k.end) {
-            kept.push(s);
-        }
-    }
-    kept
+    super::first_of_overlaps(out, |s| (s.start, s.end))
 }
 
 /// A reference that is one share and nothing else ("50%", "1/3", "a quarter", "3分の1").

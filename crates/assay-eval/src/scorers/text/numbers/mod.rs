@@ -51,15 +51,16 @@ pub fn mentions(p: &str) -> Vec<Mention> {
             });
         }
     }
-    out.sort_by_key(|m| m.start);
-    // An overlap (a kana word inside a longer one) keeps the first found.
-    let mut kept: Vec<Mention> = Vec::with_capacity(out.len());
-    for m in out {
-        if kept.last().is_none_or(|k| m.start >= k.end) {
-            kept.push(m);
-        }
-    }
-    kept
+    super::first_of_overlaps(out, |m| (m.start, m.end))
+}
+
+/// The value of a text that is one number and nothing else ("five", "十二", "12").
+pub fn whole(s: &str) -> Option<f64> {
+    let p = super::prepare(s.trim());
+    mentions(&p)
+        .first()
+        .filter(|m| m.start == 0 && m.end == p.len())
+        .map(|m| m.value)
 }
 
 /// A reference that is one number (with at most a short unit or noun: "80人", "5 apples",
