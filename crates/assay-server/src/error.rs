@@ -18,6 +18,10 @@ pub enum ServiceError {
     TooLarge(String),
     #[error("{0}")]
     TooMany(String),
+    /// The service or its database is too busy to answer now; nothing of the request was
+    /// written, and the same request can be sent again.
+    #[error("{0}")]
+    Unavailable(String),
     /// The team database or the service's replica failed: nothing was written.
     #[error("the team service failed: {0}")]
     Internal(String),
@@ -25,6 +29,21 @@ pub enum ServiceError {
 
 impl From<postgres::Error> for ServiceError {
     fn from(e: postgres::Error) -> Self {
+        use postgres::error::SqlState;
+        // The service's own statement and lock timeouts: the request took too long, not a
+        // failure of the team.
+        let timed_out = [
+            SqlState::QUERY_CANCELED,
+            SqlState::LOCK_NOT_AVAILABLE,
+            SqlState::IDLE_IN_TRANSACTION_SESSION_TIMEOUT,
+        ];
+        if e.code().is_some_and(|c| timed_out.contains(c)) {
+            return ServiceError::Unavailable(
+                "the team database did not answer within the service's time limit, so nothing \
+                 of this request was written: try again in a moment"
+                    .into(),
+            );
+        }
         // The database's own message ("db error" alone says nothing).
         match e.as_db_error() {
             Some(d) => ServiceError::Internal(format!("team database: {}", d.message())),
@@ -37,6 +56,7 @@ impl From<assay_sync::SyncError> for ServiceError {
     fn from(e: assay_sync::SyncError) -> Self {
         match e {
             assay_sync::SyncError::Invalid(why) => ServiceError::BadRequest(why),
+            assay_sync::SyncError::Db(e) => e.into(),
             other => ServiceError::Internal(other.to_string()),
         }
     }
@@ -56,6 +76,7 @@ impl ServiceError {
             ServiceError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ServiceError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ServiceError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            ServiceError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ServiceError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

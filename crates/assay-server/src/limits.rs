@@ -25,6 +25,14 @@ pub struct Limits {
     /// Bytes of pushes and runs one member may send in a day (UTC): a member who stays within
     /// every other bound can still fill the team's disk, a day's quota at a time.
     pub bytes_per_day: u64,
+    /// Connections to the team database the service holds at once: a crowd of requests waits
+    /// for one instead of using up the database server's connections.
+    pub connections: usize,
+    /// How long a request waits for a connection before it is told to come back.
+    pub connection_wait: Duration,
+    /// How long one statement of a request may run. Set by the service on its own connections;
+    /// no member holds a login that could raise it.
+    pub statement_timeout: Duration,
 }
 
 /// Bytes of a uid, a dataset or item id, or a person's name.
@@ -42,6 +50,9 @@ impl Default for Limits {
             row_text_bytes: 256 << 10,
             requests_per_minute: 600,
             bytes_per_day: 4 << 30,
+            connections: 64,
+            connection_wait: Duration::from_secs(15),
+            statement_timeout: Duration::from_secs(30),
         }
     }
 }

@@ -10,21 +10,23 @@ use postgres::{Client, GenericClient};
 use crate::error::Result;
 use crate::members::{quote_ident, Member};
 
-/// How long one statement of a member's request may run: set by the service, never by a client.
-pub const STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
+/// What the service's sessions are called in `pg_stat_activity`, so the owner can tell them
+/// from their own.
+pub const APPLICATION_NAME: &str = "assay-serve";
 
 pub struct Pool {
     url: String,
     idle: Mutex<Vec<Client>>,
     keep: usize,
+    /// How long a request waits for a connection before it is told to come back.
+    wait: Duration,
+    /// How long one statement may run (the service's setting, never a client's).
+    statement_timeout: Duration,
     /// Connections out at once, at most `keep`: a crowd of requests waits for one (up to
     /// `WAIT`) instead of using up the database server's connections.
     out: Mutex<usize>,
     freed: std::sync::Condvar,
 }
-
-/// How long a request waits for a connection before it is told to come back.
-const WAIT: Duration = Duration::from_secs(15);
 
 /// A connection of the pool, given back when dropped.
 pub struct Conn<'a> {
@@ -64,11 +66,15 @@ impl Drop for Conn<'_> {
 }
 
 impl Pool {
-    pub fn new(url: &str, keep: usize) -> Self {
+    /// At most `keep` connections, a request waiting up to `wait` for one, each statement ended
+    /// after `statement_timeout`.
+    pub fn new(url: &str, keep: usize, wait: Duration, statement_timeout: Duration) -> Self {
         Self {
             url: url.to_string(),
             idle: Mutex::new(Vec::new()),
-            keep,
+            keep: keep.max(1),
+            wait,
+            statement_timeout,
             out: Mutex::new(0),
             freed: std::sync::Condvar::new(),
         }
@@ -83,10 +89,10 @@ impl Pool {
             let out = self.out.lock().unwrap_or_else(|p| p.into_inner());
             let (mut out, timeout) = self
                 .freed
-                .wait_timeout_while(out, WAIT, |n| *n >= self.keep)
+                .wait_timeout_while(out, self.wait, |n| *n >= self.keep)
                 .unwrap_or_else(|p| p.into_inner());
             if timeout.timed_out() && *out >= self.keep {
-                return Err(crate::ServiceError::TooMany(
+                return Err(crate::ServiceError::Unavailable(
                     "the team service is busy: try again in a moment".into(),
                 ));
             }
@@ -113,8 +119,13 @@ impl Pool {
         let mut c = assay_sync::connect_admin(&self.url)?;
         c.batch_execute(&format!(
             "SET statement_timeout = {}; SET idle_in_transaction_session_timeout = 60000;
-             SET lock_timeout = 20000",
-            STATEMENT_TIMEOUT.as_millis()
+             SET lock_timeout = {}; SET application_name = '{APPLICATION_NAME}'",
+            self.statement_timeout.as_millis().max(1),
+            // A lock waited for is one statement's time at most.
+            self.statement_timeout
+                .min(Duration::from_secs(20))
+                .as_millis()
+                .max(1)
         ))?;
         Ok(c)
     }

@@ -118,7 +118,12 @@ pub fn start(config: Config) -> Result<Running> {
     drop(db);
     let replica = Replica::open(&config.data_dir, &config.admin_url)?;
     let state = Arc::new(AppState::new(
-        Pool::new(&config.admin_url, 64),
+        Pool::new(
+            &config.admin_url,
+            config.limits.connections,
+            config.limits.connection_wait,
+            config.limits.statement_timeout,
+        ),
         replica,
         config.limits.clone(),
         &url,

@@ -24,7 +24,10 @@ pub use images::{fetch_image, fetch_images, fetch_images_at, FetchReport, ImageS
 pub use join::{items_page, join, join_with};
 pub use members::add_member;
 pub use publish::init;
-pub use schema::{require_current as require_current_schema, upgrade};
+pub use schema::{
+    fill_content_bytes, require_current as require_current_schema, upgrade, upgrade_to,
+    SCHEMA as TEAM_SCHEMA,
+};
 pub use sync::{sync, sync_stored, sync_with, SyncReport};
 
 #[derive(Debug, thiserror::Error)]

@@ -91,13 +91,15 @@ impl Table {
                                    AND w.running - w.row_bytes < $3 THEN r.content::text
                              END AS content
                  FROM (SELECT i.*, sum(i.row_bytes) OVER (ORDER BY i.seq)::int8 AS running
-                       FROM (SELECT r.seq, r.uid, r.dataset, r.ext_id, r.base_uid, r.author,
-                                    r.role, r.created_at, r.op, r.tags, r.status, r.note,
-                                    r.content_bytes,
-                                    (CASE WHEN r.author IS NULL OR r.content_bytes > 4194304
-                                          THEN 0 ELSE r.content_bytes END
-                                     + octet_length(coalesce(r.note, '')))::int8 AS row_bytes
-                             FROM revisions r WHERE r.seq > $1 ORDER BY r.seq LIMIT $2) i) w
+                       FROM (SELECT s.*,
+                                    (CASE WHEN s.author IS NULL OR s.content_bytes > 4194304
+                                          THEN 0 ELSE s.content_bytes END
+                                     + octet_length(coalesce(s.note, '')))::int8 AS row_bytes
+                             FROM (SELECT r.seq, r.uid, r.dataset, r.ext_id, r.base_uid, r.author,
+                                          r.role, r.created_at, r.op, r.tags, r.status, r.note,
+                                          coalesce(r.content_bytes, octet_length(r.content::text))
+                                              AS content_bytes
+                                   FROM revisions r WHERE r.seq > $1 ORDER BY r.seq LIMIT $2) s) i) w
                  JOIN revisions r ON r.seq = w.seq ORDER BY w.seq"
             }
             Table::Reviews => {
@@ -760,7 +762,7 @@ mod tests {
         let sql = super::Table::Revisions.sql();
         let max = assay_core::store::MAX_CONTENT_BYTES;
         assert!(sql.contains(&format!("w.content_bytes <= {max}")));
-        assert!(sql.contains(&format!("r.content_bytes > {max}")));
+        assert!(sql.contains(&format!("s.content_bytes > {max}")));
         // And they are the team's own bounds.
         let team = include_str!("../../../migrations/postgres/0004_trust.sql");
         assert!(team.contains(&format!(

@@ -6,7 +6,7 @@ use postgres::GenericClient;
 use crate::connect::connect;
 use crate::Result;
 
-pub(crate) const SCHEMA: [&str; 12] = [
+pub const SCHEMA: [&str; 12] = [
     include_str!("../../../migrations/postgres/0001_team.sql"),
     include_str!("../../../migrations/postgres/0002_runs.sql"),
     include_str!("../../../migrations/postgres/0003_comments_rounds.sql"),
@@ -44,18 +44,66 @@ pub fn require_current(db: &mut impl GenericClient) -> Result<()> {
 }
 
 /// Brings a published team database up to this build's schema (run by its owner); returns the
-/// number of steps applied. Each step is one transaction.
+/// number of steps applied. Each step is one transaction; the sizes step 11 adds are filled
+/// after, a batch per transaction, so no step holds the revisions for long.
 pub fn upgrade(admin_url: &str) -> Result<usize> {
+    upgrade_to(admin_url, SCHEMA.len())
+}
+
+/// `upgrade`, up to `steps` of the schema (an older build's, for tests of the upgrade itself).
+pub fn upgrade_to(admin_url: &str, steps: usize) -> Result<usize> {
     let mut db = connect(admin_url)?;
     let have = applied(&mut db)?;
     let mut n = 0;
-    for step in SCHEMA.iter().skip(have) {
+    for step in SCHEMA.iter().take(steps).skip(have) {
         let mut tx = db.transaction()?;
         tx.batch_execute(step)?;
         tx.commit()?;
         n += 1;
     }
+    if have.max(n + have) >= 11 {
+        fill_content_bytes(&mut db)?;
+    }
     Ok(n)
+}
+
+/// Revisions walked per transaction when their sizes are filled.
+const FILL_BATCH: i64 = 10_000;
+
+/// Gives every revision written before step 11 its content's size, walking the table by
+/// position a batch at a time (each its own transaction: members' pushes wait for one batch at
+/// most). Returns how many it filled; none on a team whose sizes are generated or already set.
+pub fn fill_content_bytes(db: &mut impl GenericClient) -> Result<u64> {
+    let generated: bool = db
+        .query_one(
+            "SELECT coalesce(bool_or(attgenerated <> ''), false) FROM pg_attribute
+             WHERE attrelid = 'revisions'::regclass AND attname = 'content_bytes'",
+            &[],
+        )?
+        .get(0);
+    if generated {
+        return Ok(0);
+    }
+    let mut after = i64::MIN;
+    let mut filled = 0;
+    loop {
+        let upto: Option<i64> = db
+            .query_one(
+                "SELECT max(seq) FROM (SELECT seq FROM revisions WHERE seq > $1
+                                       ORDER BY seq LIMIT $2) b",
+                &[&after, &FILL_BATCH],
+            )?
+            .get(0);
+        let Some(upto) = upto else {
+            return Ok(filled);
+        };
+        filled += db.execute(
+            "UPDATE revisions SET content_bytes = octet_length(content::text)
+             WHERE seq > $1 AND seq <= $2 AND content_bytes IS NULL",
+            &[&after, &upto],
+        )?;
+        after = upto;
+    }
 }
 
 /// The group role whose members may connect to this team's database (and no other).

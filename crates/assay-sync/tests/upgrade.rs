@@ -106,3 +106,110 @@ fn an_old_team_database_is_upgraded_to_the_trust_rules() {
     assert_eq!(p.revisions(id).unwrap().len(), 3);
     cluster.stop();
 }
+
+/// Step 11 gives every revision its content's size. On a team with many revisions that must
+/// not rewrite the table under an exclusive lock (every member's push would wait for it): the
+/// column is added empty and filled in batches, to the same numbers a generated column holds,
+/// and the filled rows stay append-only.
+#[test]
+fn content_sizes_arrive_without_rewriting_the_revisions() {
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let admin = create_db(&cluster, "ten");
+    let mut owner = Client::connect(&admin, NoTls).unwrap();
+    let mut tx = owner.transaction().unwrap();
+    for step in &assay_sync::TEAM_SCHEMA[..10] {
+        tx.batch_execute(step).unwrap();
+    }
+    tx.batch_execute(
+        "INSERT INTO datasets VALUES ('big', 'qa');
+         INSERT INTO items SELECT 'big', 'e' || g, g FROM generate_series(1, 25000) g;
+         INSERT INTO revisions (uid, dataset, ext_id, created_at, tags, status, content)
+         SELECT 'o' || g, 'big', 'e' || g, '', 0, 'todo',
+                jsonb_build_object('question', repeat('q', g % 97), 'answer', 'あ' || g)
+         FROM generate_series(1, 25000) g;",
+    )
+    .unwrap();
+    tx.commit().unwrap();
+    let file = |db: &mut Client| -> u32 {
+        db.query_one("SELECT pg_relation_filenode('revisions')::oid", &[])
+            .unwrap()
+            .get(0)
+    };
+    let before = file(&mut owner);
+
+    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 2);
+    assert_eq!(file(&mut owner), before, "the revisions were not rewritten");
+    let wrong: i64 = owner
+        .query_one(
+            "SELECT count(*) FROM revisions
+             WHERE content_bytes IS DISTINCT FROM octet_length(content::text)",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(wrong, 0, "every size filled, with the content's own");
+    assert_eq!(
+        assay_sync::fill_content_bytes(&mut owner).unwrap(),
+        0,
+        "nothing left"
+    );
+
+    // New rows get theirs on insert; a size once set, or any other column, cannot be changed.
+    owner
+        .batch_execute(
+            "INSERT INTO items VALUES ('big', 'new', 0);
+             INSERT INTO revisions (uid, dataset, ext_id, created_at, tags, status, content)
+             VALUES ('o-new', 'big', 'new', '', 0, 'todo', '{\"question\": \"где?\"}')",
+        )
+        .unwrap();
+    let size: Option<i32> = owner
+        .query_one(
+            "SELECT content_bytes FROM revisions WHERE uid = 'o-new'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(size, Some(r#"{"question": "где?"}"#.len() as i32));
+    for change in [
+        "UPDATE revisions SET content_bytes = 1 WHERE uid = 'o7'",
+        "UPDATE revisions SET content_bytes = NULL WHERE uid = 'o7'",
+        "UPDATE revisions SET note = 'x', content_bytes = content_bytes WHERE uid = 'o7'",
+    ] {
+        let e = owner.batch_execute(change).expect_err(change);
+        assert!(
+            e.to_string().contains("append-only") || format!("{e:?}").contains("append-only"),
+            "{change}: {e:?}"
+        );
+    }
+    cluster.stop();
+}
+
+/// A team that took step 11 in an earlier build has a generated size column: the upgrade goes
+/// on past it (nothing to fill, nothing refused) and its pulls read the same sizes.
+#[test]
+fn a_team_with_generated_sizes_upgrades_on() {
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let admin = create_db(&cluster, "eleven");
+    let mut owner = Client::connect(&admin, NoTls).unwrap();
+    let mut tx = owner.transaction().unwrap();
+    for step in &assay_sync::TEAM_SCHEMA[..10] {
+        tx.batch_execute(step).unwrap();
+    }
+    tx.batch_execute(include_str!("0011_generated_sizes.sql"))
+        .unwrap();
+    tx.batch_execute(
+        "INSERT INTO datasets VALUES ('d', 'qa'); INSERT INTO items VALUES ('d', 'e1', 1);
+         INSERT INTO revisions (uid, dataset, ext_id, created_at, tags, status, content)
+         VALUES ('o1', 'd', 'e1', '', 0, 'todo', '{\"question\": \"q\"}')",
+    )
+    .unwrap();
+    tx.commit().unwrap();
+    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 1);
+    assert_eq!(assay_sync::fill_content_bytes(&mut owner).unwrap(), 0);
+    let size: i32 = owner
+        .query_one("SELECT content_bytes FROM revisions WHERE uid = 'o1'", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(size, r#"{"question": "q"}"#.len() as i32);
+    cluster.stop();
+}

@@ -32,6 +32,13 @@ pub struct ServeArgs {
     /// MiB of pushes and runs one member may send per day (UTC).
     #[arg(long, default_value_t = 4096)]
     pub quota_mib: u64,
+    /// Connections to the team database the service holds at most (keep it under the
+    /// database server's `max_connections`).
+    #[arg(long, default_value_t = 64)]
+    pub connections: usize,
+    /// Seconds one statement of a request may run before the service ends it.
+    #[arg(long, default_value_t = 30)]
+    pub statement_timeout_secs: u64,
 }
 
 pub fn serve(a: ServeArgs) -> anyhow::Result<()> {
@@ -44,6 +51,8 @@ pub fn serve(a: ServeArgs) -> anyhow::Result<()> {
         limits: assay_server::limits::Limits {
             requests_per_minute: a.rate,
             bytes_per_day: a.quota_mib << 20,
+            connections: a.connections,
+            statement_timeout: std::time::Duration::from_secs(a.statement_timeout_secs.max(1)),
             ..Default::default()
         },
     })?;

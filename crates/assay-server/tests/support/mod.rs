@@ -164,6 +164,21 @@ pub fn heads(p: &Project) -> Vec<(String, Option<String>, ItemStatus)> {
     v
 }
 
+/// Looks at `ready` until it holds or `limit` passes (a short pause between looks): whether it
+/// held.
+pub fn wait_until(limit: Duration, mut ready: impl FnMut() -> bool) -> bool {
+    let until = std::time::Instant::now() + limit;
+    loop {
+        if ready() {
+            return true;
+        }
+        if std::time::Instant::now() > until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 pub fn has_login(db: &mut Client, member: &str) -> bool {
     db.query_one(
         "SELECT coalesce(bool_or(r.rolcanlogin), false) FROM members m

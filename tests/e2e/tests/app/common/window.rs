@@ -226,7 +226,15 @@ pub async fn accessible(c: &Client, view: &str) {
 pub async fn settled(c: &Client) {
     c.execute_async(
         "const done = arguments[arguments.length - 1];
-         const pending = [...document.images].filter((i) => !i.complete)
+         // A lazy image outside the viewport (a hidden view's list) loads only once shown:
+         // waiting for it would wait forever.
+         const shown = (i) => {
+           if (i.loading !== 'lazy') return true;
+           const r = i.getBoundingClientRect();
+           return i.offsetParent !== null && r.width > 0 && r.bottom > 0 && r.right > 0
+             && r.top < innerHeight && r.left < innerWidth;
+         };
+         const pending = [...document.images].filter((i) => !i.complete && shown(i))
            .map((i) => new Promise((r) => { i.addEventListener('load', r, { once: true });
                                              i.addEventListener('error', r, { once: true }); }));
          Promise.all([document.fonts.ready, ...pending])

@@ -1,0 +1,182 @@
+//! A member who sends more than the team database can take at once, or whose request runs longer
+//! than the service allows: the service holds no more connections than its pool, tells the rest
+//! to come back, ends a statement that runs past its time limit, and writes nothing half. Through
+//! the real service and a real PostgreSQL, with the owner holding a lock to make requests wait.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use assay_core::Role;
+use assay_server::limits::Limits;
+use assay_server::pool::APPLICATION_NAME;
+use assay_sync::SyncError;
+use postgres::Client;
+use support::common::{answer, author, edit_answer};
+use support::{post, wait_until, Team};
+
+/// The service's sessions in the team database: (all, those waiting for a lock).
+fn service_sessions(db: &mut Client) -> (i64, i64) {
+    let row = db
+        .query_one(
+            "SELECT count(*), count(*) FILTER (WHERE wait_event_type = 'Lock')
+             FROM pg_stat_activity WHERE application_name = $1",
+            &[&APPLICATION_NAME],
+        )
+        .unwrap();
+    (row.get(0), row.get(1))
+}
+
+/// A pull from the start, as a member's hand-written client sends it.
+fn pull(t: &Team, token: &str) -> (u16, serde_json::Value) {
+    post(t, "/v1/pull", Some(token), br#"{"positions":{}}"#.to_vec())
+}
+
+#[test]
+fn a_crowd_of_requests_holds_no_more_connections_than_the_pool_and_is_told_to_come_back() {
+    let t = Team::start(Limits {
+        connections: 3,
+        connection_wait: Duration::from_millis(300),
+        requests_per_minute: 100_000,
+        ..Default::default()
+    });
+    let mut a = t.join("aiko", Role::Annotator);
+    let token = t.credential("aiko");
+    let mut watch = t.db();
+
+    // The owner holds the lock every pull's read waits for: the pulls that have a connection
+    // keep it until the lock is let go.
+    let mut owner = t.db();
+    let mut lock = owner.transaction().unwrap();
+    lock.batch_execute("LOCK TABLE revisions IN ACCESS EXCLUSIVE MODE")
+        .unwrap();
+    let held: Vec<_> = (0..3)
+        .map(|_| {
+            let token = token.clone();
+            let url = t.service().url.clone();
+            std::thread::spawn(move || {
+                let res = support::raw()
+                    .post(format!("{url}/v1/pull"))
+                    .bearer_auth(token)
+                    .header("content-type", "application/json")
+                    .body(r#"{"positions":{}}"#)
+                    .send()
+                    .unwrap();
+                res.status().as_u16()
+            })
+        })
+        .collect();
+    assert!(
+        wait_until(Duration::from_secs(20), || service_sessions(&mut watch).1
+            == 3),
+        "three pulls waiting on the owner's lock: {:?}",
+        service_sessions(&mut watch)
+    );
+
+    // A crowd of forty more: each is told the service is busy, none is served by a new
+    // connection, and the team database never sees more than the pool's three.
+    let most = std::sync::atomic::AtomicI64::new(0);
+    let crowd_done = std::sync::atomic::AtomicBool::new(false);
+    let answers: Vec<(u16, serde_json::Value)> = std::thread::scope(|s| {
+        let watcher = s.spawn(|| {
+            let mut db = t.db();
+            while !crowd_done.load(std::sync::atomic::Ordering::SeqCst) {
+                let (all, _) = service_sessions(&mut db);
+                most.fetch_max(all, std::sync::atomic::Ordering::SeqCst);
+            }
+        });
+        let crowd: Vec<_> = (0..40).map(|_| s.spawn(|| pull(&t, &token))).collect();
+        let answers = crowd.into_iter().map(|h| h.join().unwrap()).collect();
+        crowd_done.store(true, std::sync::atomic::Ordering::SeqCst);
+        watcher.join().unwrap();
+        answers
+    });
+    for (status, body) in &answers {
+        assert_eq!(*status, 503, "{body}");
+        let why = body["error"].as_str().unwrap_or_default();
+        assert!(why.contains("busy") && why.contains("try again"), "{why}");
+    }
+    assert_eq!(
+        most.load(std::sync::atomic::Ordering::SeqCst),
+        3,
+        "the service's sessions never went past its pool"
+    );
+
+    // The owner lets go: the three waiting pulls are answered, and the service is whole.
+    lock.commit().unwrap();
+    for h in held {
+        assert_eq!(h.join().unwrap(), 200);
+    }
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-001", "after the crowd", &aiko);
+    let r = t.sync("aiko", &mut a);
+    assert_eq!((r.pushed, r.refused), (1, 0));
+    let mut m = t.join("minjun", Role::Annotator);
+    t.sync("minjun", &mut m);
+    assert_eq!(answer(&m, "jg-001").as_deref(), Some("after the crowd"));
+}
+
+#[test]
+fn a_push_that_runs_past_the_time_limit_is_ended_and_writes_nothing() {
+    let t = Team::start(Limits {
+        statement_timeout: Duration::from_millis(500),
+        ..Default::default()
+    });
+    let mut a = t.join("aiko", Role::Annotator);
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-002", "while the table is held", &aiko);
+    let before: i64 = t
+        .db()
+        .query_one("SELECT count(*) FROM revisions", &[])
+        .unwrap()
+        .get(0);
+
+    // The owner holds the revisions for longer than the service lets a statement wait.
+    let mut owner = t.db();
+    let mut lock = owner.transaction().unwrap();
+    lock.batch_execute("LOCK TABLE revisions IN ACCESS EXCLUSIVE MODE")
+        .unwrap();
+    let started = Instant::now();
+    let err = assay_sync::service::sync_service(&mut a, &t.keyring("aiko"))
+        .expect_err("the push waits past the time limit");
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "ended by the service's limit, not the lock's: {:?}",
+        started.elapsed()
+    );
+    match &err {
+        SyncError::Service { status, message } => {
+            assert_eq!(*status, 503, "{message}");
+            assert!(
+                message.contains("time limit") && message.contains("nothing"),
+                "{message}"
+            );
+        }
+        other => panic!("a refusal of the service, not {other}"),
+    }
+    let during: i64 = lock
+        .query_one("SELECT count(*) FROM revisions", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(during, before, "nothing of the push was written");
+    lock.commit().unwrap();
+
+    // The edit waited on the replica and goes through once the table is free.
+    assert_eq!(a.sync_status().unwrap().pending, 1);
+    let r = t.sync("aiko", &mut a);
+    assert_eq!((r.pushed, r.refused), (1, 0));
+    let n: i64 = t
+        .db()
+        .query_one(
+            "SELECT count(*) FROM revisions WHERE author = 'aiko' AND ext_id = 'jg-002'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(n, 1, "written once");
+    let health = support::raw()
+        .get(format!("{}/health", t.service().url))
+        .send()
+        .unwrap();
+    assert_eq!(health.status().as_u16(), 200);
+}
