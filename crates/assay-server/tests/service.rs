@@ -672,3 +672,41 @@ fn a_repeated_push_leaves_the_services_replica_on_the_teams_positions() {
     let fresh = t.join("kenji", Role::Annotator);
     assert_eq!(heads(&fresh), heads(&s));
 }
+
+/// A pulled page indexes the items it changes once, at its end: a replica finds the pulled
+/// text (trigram and CJK search) and no longer finds what it replaced, also for an item edited
+/// twice in one page.
+#[test]
+fn pulled_edits_are_found_by_search_and_the_text_they_replaced_is_not() {
+    let t = Team::start(Default::default());
+    let mut a = t.join("aiko", Role::Annotator);
+    let mut m = t.join("minjun", Role::Annotator);
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-001", "quokkazebra", &aiko);
+    edit_answer(&mut a, "jg-002", "富士山頂の気温", &aiko);
+    edit_answer(&mut a, "jg-001", "wombatfinch", &aiko);
+    assert_eq!(t.sync("aiko", &mut a).pushed, 3);
+    assert_eq!(t.sync("minjun", &mut m).pulled, 3);
+    let found = |p: &assay_core::Project, text: &str| -> Vec<String> {
+        let f = assay_core::store::Filter {
+            text: Some(text.into()),
+            ..Default::default()
+        };
+        p.query_ids(&f)
+            .unwrap()
+            .into_iter()
+            .map(|id| p.item(id).unwrap().ext_id)
+            .collect()
+    };
+    for p in [&a, &m] {
+        assert_eq!(found(p, "wombatfinch"), ["jg-001"]);
+        assert!(found(p, "quokkazebra").is_empty(), "the replaced answer");
+        assert_eq!(found(p, "山頂"), ["jg-002"]);
+        assert_eq!(found(p, "頂"), ["jg-002"]);
+    }
+    // The next local edit is indexed at once, as before any pull.
+    let minjun = author(&m, "minjun");
+    edit_answer(&mut m, "jg-002", "platypusowl", &minjun);
+    assert_eq!(found(&m, "platypusowl"), ["jg-002"]);
+    assert!(found(&m, "山頂").is_empty());
+}

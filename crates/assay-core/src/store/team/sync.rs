@@ -390,14 +390,18 @@ impl Project {
     /// first, inside the page: a pulled row looks its revision up by uid.
     pub fn begin_pull_page(&mut self) -> Result<()> {
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
-        if let Err(e) = crate::store::original_uids::write_rows(&self.conn) {
+        let begun = crate::store::original_uids::write_rows(&self.conn)
+            .and_then(|_| crate::store::items::search::defer_full_text(&self.conn));
+        if let Err(e) = begun {
             let _ = self.conn.execute_batch("ROLLBACK");
             return Err(e);
         }
         Ok(())
     }
 
+    /// Commits a page begun with `begin_pull_page`, its items' search rows with it.
     pub fn end_pull_page(&mut self) -> Result<()> {
+        crate::store::items::search::flush_full_text(&self.conn)?;
         self.conn.execute_batch("COMMIT")?;
         Ok(())
     }
