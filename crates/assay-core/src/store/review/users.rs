@@ -32,16 +32,18 @@ impl Project {
         if name.is_empty() {
             return Err(Error::Invalid("a user needs a name".into()));
         }
-        self.conn.execute(
-            "INSERT INTO users (name, role, created_at) VALUES (?1, ?2, ?3)
-             ON CONFLICT(name) DO NOTHING",
-            params![name, role.as_str(), now()],
-        )?;
-        self.conn.execute(
-            "INSERT OR IGNORE INTO project_meta (key, value)
-             SELECT 'owner', name FROM users ORDER BY id LIMIT 1",
-            [],
-        )?;
+        self.conn
+            .prepare_cached(
+                "INSERT INTO users (name, role, created_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(name) DO NOTHING",
+            )?
+            .execute(params![name, role.as_str(), now()])?;
+        self.conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO project_meta (key, value)
+                 SELECT 'owner', name FROM users ORDER BY id LIMIT 1",
+            )?
+            .execute([])?;
         self.user_by_name(name)?
             .ok_or_else(|| Error::NotFound(format!("user {name}")))
     }
@@ -166,11 +168,8 @@ impl Project {
     pub fn user_by_name(&self, name: &str) -> Result<Option<User>> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT id, name, role FROM users WHERE name = ?1",
-                [name],
-                row_to_user,
-            )
+            .prepare_cached("SELECT id, name, role FROM users WHERE name = ?1")?
+            .query_row([name], row_to_user)
             .optional()?)
     }
 

@@ -156,12 +156,11 @@ fn revision_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SyncRevision> {
 
 /// The local (item, rev) of a revision known by its team uid.
 pub(crate) fn revision_by_uid(conn: &rusqlite::Connection, uid: &str) -> Result<(i64, i64)> {
-    conn.query_row(
+    conn.prepare_cached(
         "SELECT r.item_id, r.rev FROM sync_uids s JOIN revisions r ON r.id = s.local_id
          WHERE s.uid = ?1 AND s.tbl = 'revisions'",
-        [uid],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )
+    )?
+    .query_row([uid], |r| Ok((r.get(0)?, r.get(1)?)))
     .optional()?
     .ok_or_else(|| Error::NotFound(format!("revision {uid} (pulled out of order?)")))
 }
@@ -175,10 +174,10 @@ pub(crate) fn adopt_uid(
     uid: &str,
     seq: i64,
 ) -> Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "UPDATE sync_uids SET uid = ?3, pushed = 1, seq = ?4 WHERE tbl = ?1 AND local_id = ?2",
-        params![tbl, local_id, uid, seq],
-    )?;
+    )?
+    .execute(params![tbl, local_id, uid, seq])?;
     Ok(())
 }
 
@@ -186,10 +185,13 @@ impl Project {
     /// A pulled row this replica already has (its own, pushed earlier): record its position.
     /// Only a row of the same table counts: a uid another table uses is not this row.
     pub(crate) fn mark_known(&self, tbl: &str, uid: &str, seq: i64) -> Result<bool> {
-        Ok(self.conn.execute(
-            "UPDATE sync_uids SET pushed = 1, seq = ?3 WHERE uid = ?2 AND tbl = ?1",
-            params![tbl, uid, seq],
-        )? > 0)
+        Ok(self
+            .conn
+            .prepare_cached(
+                "UPDATE sync_uids SET pushed = 1, seq = ?3 WHERE uid = ?2 AND tbl = ?1",
+            )?
+            .execute(params![tbl, uid, seq])?
+            > 0)
     }
 
     /// Records the team's positions of rows this replica holds (uid, seq), whatever position
@@ -581,13 +583,13 @@ impl Project {
             Error::Invalid(format!("revision {}: status {:?}", rev.uid, rev.status))
         })?;
         let tx = self.conn.savepoint()?;
-        let (head_uid, head_seq): (String, Option<i64>) = tx.query_row(
-            "SELECT s.uid, s.seq FROM items i
-             JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev
-             JOIN sync_uids s ON s.tbl = 'revisions' AND s.local_id = r.id WHERE i.id = ?1",
-            [item_id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
+        let (head_uid, head_seq): (String, Option<i64>) = tx
+            .prepare_cached(
+                "SELECT s.uid, s.seq FROM items i
+                 JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev
+                 JOIN sync_uids s ON s.tbl = 'revisions' AND s.local_id = r.id WHERE i.id = ?1",
+            )?
+            .query_row([item_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
         let content: ItemContent = serde_json::from_str(&rev.content)
             .map_err(|e| Error::Invalid(format!("revision {}: {e}", rev.uid)))?;
         let edit = Edit {
@@ -615,16 +617,14 @@ impl Project {
             becomes_head,
         )
         .map_err(|e| e.context(&format!("revision {} of {name}", rev.uid)))?;
-        let new_id: i64 = tx.query_row(
-            "SELECT id FROM revisions WHERE item_id = ?1 AND rev = ?2",
-            params![item_id, local_rev],
-            |r| r.get(0),
-        )?;
+        let new_id: i64 = tx
+            .prepare_cached("SELECT id FROM revisions WHERE item_id = ?1 AND rev = ?2")?
+            .query_row(params![item_id, local_rev], |r| r.get(0))?;
         adopt_uid(&tx, "revisions", new_id, &rev.uid, seq)?;
-        tx.execute(
+        tx.prepare_cached(
             "UPDATE sync_uids SET base_uid = ?2 WHERE tbl = 'revisions' AND local_id = ?1",
-            params![new_id, rev.base_uid],
-        )?;
+        )?
+        .execute(params![new_id, rev.base_uid])?;
         if rev.base_uid.as_deref() != Some(head_uid.as_str()) {
             let (head, other) = if becomes_head {
                 (rev.uid.clone(), head_uid)

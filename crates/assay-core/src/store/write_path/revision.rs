@@ -128,17 +128,14 @@ pub(crate) fn edit(
     made: Made,
 ) -> Result<i64> {
     let (base, op, tags) = conn
-        .query_row(
-            "SELECT rev, status, op, tags FROM items WHERE id = ?1",
-            [item_id],
-            |r| {
-                let base = Base {
-                    rev: r.get(0)?,
-                    status: ItemStatus::parse(&r.get::<_, String>(1)?).unwrap_or_default(),
-                };
-                Ok((base, r.get::<_, Option<String>>(2)?, r.get::<_, i64>(3)?))
-            },
-        )
+        .prepare_cached("SELECT rev, status, op, tags FROM items WHERE id = ?1")?
+        .query_row([item_id], |r| {
+            let base = Base {
+                rev: r.get(0)?,
+                status: ItemStatus::parse(&r.get::<_, String>(1)?).unwrap_or_default(),
+            };
+            Ok((base, r.get::<_, Option<String>>(2)?, r.get::<_, i64>(3)?))
+        })
         .optional()?
         .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
     let content = current_content(conn, item_id)?;
@@ -233,16 +230,14 @@ fn write(
 ) -> Result<i64> {
     let author = rules::as_stored(conn, author)?;
     let rev: i64 = conn
-        .query_row(
-            "SELECT max(rev) + 1 FROM revisions WHERE item_id = ?1",
-            [item_id],
-            |r| r.get::<_, Option<i64>>(0),
-        )?
+        .prepare_cached("SELECT max(rev) + 1 FROM revisions WHERE item_id = ?1")?
+        .query_row([item_id], |r| r.get::<_, Option<i64>>(0))?
         .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO revisions (item_id, rev, author_id, role, round, created_at, op, tags, status, note, content)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        params![
+    )?
+    .execute(params![
             item_id,
             rev,
             author.user_id,
@@ -254,16 +249,16 @@ fn write(
             edit.status.as_str(),
             edit.note,
             json
-        ],
-    )?;
+        ])?;
     if head {
         let c = &edit.content;
-        conn.execute(
+        conn.prepare_cached(
             "UPDATE items SET rev = ?2, format = ?3, category = ?4, op = ?5, tags = ?6, status = ?7,
                 ref_type = ?8, has_box = ?9, image_count = ?10, thumb_hash = ?11, question = ?12,
                 answer = ?13, updated_at = ?14, source = ?15
              WHERE id = ?1",
-            params![
+        )?
+        .execute(params![
                 item_id,
                 rev,
                 c.format.as_str(),
@@ -279,8 +274,7 @@ fn write(
                 c.answer,
                 ts,
                 c.source
-            ],
-        )?;
+            ])?;
         crate::store::items::search::reindex(conn, item_id, c)?;
         crate::store::grounding::boxes::write_metrics(conn, item_id, c)?;
     }
