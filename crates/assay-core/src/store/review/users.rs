@@ -153,8 +153,21 @@ impl Project {
 
     /// The team's members with their roles: the team is the only source, so these overwrite.
     pub fn set_team_roles(&mut self, members: &[(String, Role)]) -> Result<()> {
+        // Every pull reads the members, and roles seldom change: no write when none did.
+        let held: std::collections::HashMap<String, Role> = self
+            .users()?
+            .into_iter()
+            .map(|u| (u.name, u.role))
+            .collect();
+        let changed: Vec<&(String, Role)> = members
+            .iter()
+            .filter(|(name, role)| held.get(name) != Some(role))
+            .collect();
+        if changed.is_empty() {
+            return Ok(());
+        }
         let tx = self.conn.transaction()?;
-        for (name, role) in members {
+        for (name, role) in changed {
             tx.execute(
                 "INSERT INTO users (name, role, created_at) VALUES (?1, ?2, ?3)
                  ON CONFLICT(name) DO UPDATE SET role = excluded.role",
