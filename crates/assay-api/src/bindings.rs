@@ -6,7 +6,7 @@ use ts_rs::{Config, TypeVisitor, TS};
 use crate::error::ApiError;
 use crate::evaluation::{
     Dashboard, EvalEstimate, EvalForm, EvalStatus, ModelCheck, ModelForm, PanelView,
-    PredictionsForm, PredictionsReport, StageView,
+    PredictionsForm, PredictionsReport, SavedTemplate, StageView, TemplateForm, TemplateLibrary,
 };
 use crate::types::{
     AppInfo, CriterionOverruled, HybridResult, ImportRequest, ItemDetail, ItemResults, MyWork,

@@ -58,6 +58,8 @@ macro_rules! for_each_command {
             session triage() -> Vec<TriageEntry>;
             session tag_failure(run_id: i64, id: i64, tag: String, tagged: bool) -> ();
             session remove_model(name: String) -> ();
+            session templates() -> TemplateLibrary;
+            session save_template(form: TemplateForm) -> SavedTemplate;
             session review(id: i64, decision: ReviewDecision, comment: Option<String>) -> ItemDetail;
             session review_queue() -> Vec<i64>;
             session sign_off(id: i64, signed: bool, note: Option<String>) -> ItemDetail;

@@ -344,11 +344,6 @@ pub fn save_template(
     format: AnswerFormat,
     body: &str,
 ) -> Result<String> {
-    if name == "default" || name.starts_with("crag-mm/") {
-        return Err(EvalError::Config(format!(
-            "{name:?} names a built-in template; pick another name"
-        )));
-    }
     let version = project.save_template(name, format.as_str(), body)?;
     Ok(format!("{name}@{version}"))
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use assay_api::evaluation::{
     Dashboard, EvalEstimate, EvalForm, EvalStatus, ModelCheck, ModelForm, PanelView,
-    PredictionsForm, PredictionsReport, StageView,
+    PredictionsForm, PredictionsReport, SavedTemplate, StageView, TemplateForm, TemplateLibrary,
 };
 use assay_api::suggestions::{SuggestEstimateView, SuggestForm, SuggestStatus};
 use assay_api::team::{TeamMember, TeamStatus};

@@ -8,6 +8,7 @@ pub mod panel;
 pub mod predictions;
 pub mod runs;
 pub mod stage_table;
+pub mod templates;
 
 pub use dashboard::*;
 pub use models::*;
@@ -15,6 +16,7 @@ pub use panel::*;
 pub use predictions::*;
 pub use runs::*;
 pub use stage_table::*;
+pub use templates::*;
 
 use crate::error::ApiError;
 

@@ -31,7 +31,9 @@ use rusqlite::Connection;
 use crate::error::Result;
 
 pub use evaluation::judge_ratings::{JudgeRatingReport, JudgeReviewEntry, RaterAgreement};
-pub use evaluation::models::{ModelRow, TemplateRow};
+pub use evaluation::models::{
+    why_not_template_name, ModelRow, TemplateRow, TemplateVersion, BUILTIN_TEMPLATE_PREFIXES,
+};
 pub use evaluation::panels::{PanelJudgement, PanelRow, PanelTodo};
 pub use evaluation::run_detail::{RunDetail, RunItemLine};
 pub use evaluation::runs::{

@@ -219,11 +219,6 @@ pub fn load(
 
 /// Saves a project template for a kind (a changed body is a new version); "name@version".
 pub fn save(project: &Project, name: &str, body: &str) -> Result<String> {
-    if name.trim().is_empty() || name.contains('@') {
-        return Err(EvalError::Config(
-            "a template name is non-empty and has no '@'".into(),
-        ));
-    }
     let version = project.save_template(name, TEMPLATE_FORMAT, body)?;
     Ok(format!("{name}@{version}"))
 }

@@ -9,7 +9,7 @@ use fantoccini::{Client, Locator};
 use crate::common::fixtures::Scenario;
 use crate::common::until;
 use crate::common::window::{
-    click, fill, keys, open_row, screenshot, search, select, show, wait_for, wait_text,
+    click, fill, keys, open_row, screenshot, search, select, show, wait_for, wait_text, wait_value,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -45,6 +45,7 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
     click(c, "[data-testid=check-stub-qwen]").await;
     wait_text(c, "[data-testid=check-result]", |t| t.contains("“OK”")).await;
     screenshot(c, "models.png").await;
+    templates_in_the_window(c).await;
     show(c, "evaluation").await;
     // jgraph-mini only: the other sample sets need a judge or boxes.
     for other in ["vague-mini", "haerae-mini", "crag-mini"] {
@@ -370,4 +371,63 @@ async fn the_sample_shows_results_without_a_model_server() {
     }
     screenshot(&c, "table-run-column.png").await;
     c.close().await.unwrap();
+}
+
+/// A prompt template started from a built-in, saved, changed into a second version, saved
+/// unchanged (no third), both versions readable; then offered by name and version in the run
+/// form. A name only a built-in may take is refused with the store's reason.
+async fn templates_in_the_window(c: &Client) {
+    select(c, "[data-testid=template-builtin]", "default/short_answer").await;
+    wait_value(
+        c,
+        "[data-testid=template-text]",
+        "{question}\nAnswer the question using a single word or phrase.",
+    )
+    .await;
+    fill(c, "[data-testid=template-name]", "vague/mine").await;
+    click(c, "[data-testid=template-save]").await;
+    wait_text(c, "[data-testid=templates-error]", |t| {
+        t.contains("names a built-in template")
+    })
+    .await;
+    fill(c, "[data-testid=template-name]", "terse").await;
+    click(c, "[data-testid=template-save]").await;
+    wait_text(c, "[data-testid=template-result]", |t| {
+        t == "Saved as terse@1"
+    })
+    .await;
+    fill(
+        c,
+        "[data-testid=template-text]",
+        "{question} One word, no sentence.",
+    )
+    .await;
+    click(c, "[data-testid=template-save]").await;
+    wait_text(c, "[data-testid=template-result]", |t| {
+        t == "Saved as terse@2"
+    })
+    .await;
+    click(c, "[data-testid=template-save]").await;
+    wait_text(c, "[data-testid=template-result]", |t| {
+        t == "Unchanged: still terse@2"
+    })
+    .await;
+    wait_text(c, "[data-testid=template-row]", |t| {
+        t.contains("v2") && t.contains("2 versions")
+    })
+    .await;
+    wait_text(c, "[data-testid=template-body]", |t| {
+        t.contains("One word, no sentence.")
+    })
+    .await;
+    select(c, "[data-testid=template-version]", "1").await;
+    wait_text(c, "[data-testid=template-body]", |t| {
+        t.contains("single word or phrase")
+    })
+    .await;
+    screenshot(c, "templates.png").await;
+    show(c, "evaluation").await;
+    select(c, "[data-testid=run-template]", "terse@1").await;
+    select(c, "[data-testid=run-template]", "").await;
+    show(c, "models").await;
 }

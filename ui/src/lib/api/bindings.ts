@@ -107,6 +107,17 @@ target_box: BBox | null, note: string | null, };
 
 export type BoxHistograms = { size_ratio: Array<Bin>, center_distance: Array<Bin>, saliency: Array<Bin>, };
 
+export type BuiltinTemplate = { 
+/**
+ * How a run or a suggestion names it ("vague/plain", "default/short_answer",
+ * "suggest/screening").
+ */
+name: string, kind: TemplateKind, 
+/**
+ * The answer format (prompt templates) or "suggestion".
+ */
+format: string, body: string, };
+
 export type BulkAction = { id: number, label: string, author: string, created_at: string, items: number, undo_of: number | null, undone_by: number | null, };
 
 export type BulkChange = { 
@@ -744,6 +755,8 @@ export type RunRow = { id: number, model: string, dataset: string, version: stri
  */
 protocol: string | null, };
 
+export type SavedTemplate = { label: string, version: number, unchanged: boolean, };
+
 export type SavedView = { id: number, name: string, filter: Filter, 
 /**
  * The table's columns, in order (names the UI knows; unknown ones are ignored there).
@@ -909,6 +922,22 @@ refused: number, last_sync: string | null,
  */
 offline: boolean, error: string | null, pushed: number, pulled: number, };
 
+export type TemplateForm = { name: string, kind: TemplateKind, 
+/**
+ * The answer format of a prompt template (ignored for a suggestion template).
+ */
+format: AnswerFormat, body: string, };
+
+export type TemplateKind = "prompt" | "suggestion";
+
+export type TemplateLibrary = { saved: Array<TemplateVersion>, builtins: Array<BuiltinTemplate>, };
+
+export type TemplateVersion = { name: string, version: number, 
+/**
+ * The answer format a prompt template is for, or "suggestion".
+ */
+format: string, body: string, created_at: string, };
+
 export type TriageEntry = { item_id: number, ext_id: string, dataset: string, score: number, 
 /**
  * (kind, evidence): "wrong_reference", "not_image_grounded" or "ambiguous".
@@ -1005,6 +1034,8 @@ export const commands = {
   triage: (): Promise<Array<TriageEntry>> => invoke<Array<TriageEntry>>('triage'),
   tagFailure: (runId: number, id: number, tag: string, tagged: boolean): Promise<null> => invoke<null>('tag_failure', { runId, id, tag, tagged }),
   removeModel: (name: string): Promise<null> => invoke<null>('remove_model', { name }),
+  templates: (): Promise<TemplateLibrary> => invoke<TemplateLibrary>('templates'),
+  saveTemplate: (form: TemplateForm): Promise<SavedTemplate> => invoke<SavedTemplate>('save_template', { form }),
   review: (id: number, decision: ReviewDecision, comment: string | null): Promise<ItemDetail> => invoke<ItemDetail>('review', { id, decision, comment }),
   reviewQueue: (): Promise<Array<number>> => invoke<Array<number>>('review_queue'),
   signOff: (id: number, signed: boolean, note: string | null): Promise<ItemDetail> => invoke<ItemDetail>('sign_off', { id, signed, note }),

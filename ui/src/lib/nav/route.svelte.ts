@@ -18,7 +18,7 @@ export const VIEW_LABELS: Record<View, string> = {
   review: 'Review',
   filtering: 'Filtering',
   team: 'Team',
-  models: 'Models',
+  models: 'Models and templates',
   settings: 'Settings',
 };
 

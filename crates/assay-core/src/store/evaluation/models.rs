@@ -2,6 +2,7 @@
 //! configuration is JSON the engine owns; API keys are never part of it.
 
 use rusqlite::{params, OptionalExtension};
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::store::{now, Project};
@@ -21,6 +22,44 @@ pub struct TemplateRow {
     pub version: i64,
     pub format: String,
     pub body: String,
+}
+
+/// One saved version of a template, as the templates page lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct TemplateVersion {
+    pub name: String,
+    pub version: i64,
+    /// The answer format a prompt template is for, or "suggestion".
+    pub format: String,
+    pub body: String,
+    pub created_at: String,
+}
+
+/// Prefixes of the built-in templates' names: a saved template under one would be shadowed by
+/// the built-in when a run names it.
+pub const BUILTIN_TEMPLATE_PREFIXES: [&str; 3] = ["crag-mm/", "vague/", "default/"];
+
+/// Why `name` cannot name a saved template, if it cannot.
+pub fn why_not_template_name(name: &str) -> Option<String> {
+    if name.trim().is_empty() || name.trim() != name {
+        return Some("a template needs a name without spaces around it".into());
+    }
+    if name.contains('@') {
+        return Some(format!(
+            "{name:?}: '@' separates a template's name from its version"
+        ));
+    }
+    if name == "default"
+        || BUILTIN_TEMPLATE_PREFIXES
+            .iter()
+            .any(|p| name.starts_with(p))
+    {
+        return Some(format!(
+            "{name:?} names a built-in template; pick another name"
+        ));
+    }
+    None
 }
 
 impl Project {
@@ -149,8 +188,36 @@ impl Project {
         })
     }
 
+    /// Every saved version of every template, by name, newest first.
+    pub fn template_versions(&self) -> Result<Vec<TemplateVersion>> {
+        let mut st = self.conn.prepare(
+            "SELECT name, version, format, body, created_at FROM prompt_templates
+             ORDER BY name, version DESC",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok(TemplateVersion {
+                name: r.get(0)?,
+                version: r.get(1)?,
+                format: r.get(2)?,
+                body: r.get(3)?,
+                created_at: r.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
     /// Saves a template body; an unchanged body keeps its version, a changed one is the next.
+    /// A name a run could not name it by (see `why_not_template_name`) or an empty body is
+    /// refused.
     pub fn save_template(&self, name: &str, format: &str, body: &str) -> Result<i64> {
+        if let Some(why) = why_not_template_name(name) {
+            return Err(Error::Invalid(why));
+        }
+        if body.trim().is_empty() {
+            return Err(Error::Invalid(format!(
+                "template {name}: the body is empty"
+            )));
+        }
         let version = match self.template(name, None)? {
             Some(t) if t.body == body => return Ok(t.version),
             Some(t) => t.version + 1,
@@ -161,5 +228,57 @@ impl Project {
             params![name, version, format, body, now()],
         )?;
         Ok(version)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_template_is_saved_only_under_a_name_a_run_can_name_and_with_a_body() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = Project::create(dir.path().join("t.assay")).unwrap();
+        for bad in [
+            "",
+            " terse",
+            "terse@2",
+            "default",
+            "vague/plain",
+            "crag-mm/x",
+            "default/short_answer",
+        ] {
+            assert!(
+                matches!(
+                    p.save_template(bad, "short_answer", "{question}"),
+                    Err(Error::Invalid(_))
+                ),
+                "{bad:?}"
+            );
+        }
+        assert!(p.save_template("terse", "short_answer", "  ").is_err());
+        assert_eq!(
+            p.save_template("terse", "short_answer", "a {question}")
+                .unwrap(),
+            1
+        );
+        assert_eq!(
+            p.save_template("terse", "short_answer", "a {question}")
+                .unwrap(),
+            1
+        );
+        assert_eq!(
+            p.save_template("terse", "short_answer", "b {question}")
+                .unwrap(),
+            2
+        );
+        let all = p.template_versions().unwrap();
+        assert_eq!(
+            all.iter()
+                .map(|t| (t.name.as_str(), t.version))
+                .collect::<Vec<_>>(),
+            [("terse", 2), ("terse", 1)]
+        );
+        assert_eq!(all[1].body, "a {question}");
     }
 }
