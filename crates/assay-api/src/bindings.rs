@@ -13,6 +13,7 @@ use crate::types::{
     ProjectInfo, RescoreResult, RunListRow, SessionUser, TriageEntry,
 };
 use assay_core::import::{ImportReport, Progress};
+use assay_core::store::compact::CompactReport;
 use assay_core::store::{
     Agreement, AgreementField, BlindItem, BlindJudgement, Comment, Edit, Facets, Filter, Filtering,
     FunnelStep, JudgeRatingReport, JudgeReviewEntry, NewRound, Page, PersonStats, QueryResult,

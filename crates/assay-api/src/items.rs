@@ -57,6 +57,12 @@ impl Session {
         )?)
     }
 
+    /// Gives the file's free pages back to the file system (`assay compact`): items,
+    /// revisions and ids unchanged; refused while something else writes the project.
+    pub fn compact_project(&self) -> ApiResult<assay_core::store::compact::CompactReport> {
+        Ok(self.project()?.compact()?)
+    }
+
     /// A whole dataset in one of the export formats, with its changelog, into the folder
     /// `dir` (made if missing): what `assay export` writes.
     pub fn export_dataset(

@@ -2,12 +2,13 @@
 //! freed (a migration that cut a table, merged full-text segments, a failed import's growth)
 //! for later writes and never shrinks the file by itself.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
 
 /// What [`crate::Project::compact`] did, in bytes of the main file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CompactReport {
     pub bytes_before: u64,
     pub bytes_after: u64,
@@ -33,7 +34,17 @@ impl crate::Project {
         let temp_store = super::connection::temp_files_on_disk(&self.conn);
         let vacuumed = self.conn.execute_batch("VACUUM");
         super::connection::restore_temp_store(&self.conn, temp_store);
-        vacuumed?;
+        if let Err(e) = vacuumed {
+            let e = crate::Error::from(e);
+            if e.is_busy() {
+                return Err(crate::Error::Invalid(
+                    "the project is being written (an evaluation, a suggestion run or an import): \
+                     compact it when that has finished; nothing was changed"
+                        .into(),
+                ));
+            }
+            return Err(e);
+        }
         // Another connection still reading an older snapshot keeps the log; the file has
         // shrunk all the same once it is checkpointed later.
         self.conn

@@ -1116,3 +1116,29 @@ fn compacting_gives_free_pages_back_and_keeps_everything() {
     assert_eq!(after, before);
     assert!(after.0 > 3000, "{}", after.0);
 }
+
+#[test]
+fn compacting_while_another_writes_is_refused_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.assay");
+    let mut p = assay_core::Project::create(&path).unwrap();
+    import_sample(&mut p);
+    drop(p);
+    // Another process holds the write lock (an evaluation run writing results).
+    let writer = rusqlite::Connection::open(&path).unwrap();
+    writer.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let p = assay_core::Project::open_reader(&path, 50).unwrap();
+    let before = std::fs::metadata(&path).unwrap().len();
+    match p.compact() {
+        Err(assay_core::Error::Invalid(why)) => {
+            assert!(
+                why.contains("being written") && why.contains("nothing was changed"),
+                "{why}"
+            )
+        }
+        other => panic!("refused while another writes, not {other:?}"),
+    }
+    writer.execute_batch("ROLLBACK").unwrap();
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), before);
+    p.compact().expect("compacts once the writer is done");
+}

@@ -346,5 +346,17 @@ async fn export_a_dataset_from_the_window() {
         assert!(out.join(file).is_file(), "{file} was not written");
     }
     screenshot(&c, "export.png").await;
+
+    // Compacting from the same page: the file is rewritten, and the project still opens on
+    // the same items.
+    click(&c, "[data-testid=compact-run]").await;
+    let compacted = wait_text(&c, "[data-testid=compact-result]", |t| {
+        t.contains("free pages given back")
+    })
+    .await;
+    assert!(compacted.contains(" MB → "), "{compacted}");
+    let p = assay_core::Project::open(&s.project).unwrap();
+    let items: i64 = p.datasets().unwrap().iter().map(|d| d.item_count).sum();
+    assert_eq!(items, 23);
     c.close().await.unwrap();
 }

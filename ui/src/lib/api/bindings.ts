@@ -160,6 +160,12 @@ export type Comment = { id: number, item_id: number,
  */
 rev: number, author: string, body: string, mentions: Array<string>, created_at: string, };
 
+export type CompactReport = { bytes_before: number, bytes_after: number, 
+/**
+ * Pages that held nothing before.
+ */
+free_pages_before: number, };
+
 export type ConflictSide = { uid: string, author: string | null, created_at: string, op: RefinementOp | null, tags: Array<IssueTag>, content: ItemContent, };
 
 export type ConflictSides = { item_id: number, current: ConflictSide, other: ConflictSide, };
@@ -1077,6 +1083,7 @@ export const commands = {
   deleteView: (name: string): Promise<Array<SavedView>> => invoke<Array<SavedView>>('delete_view', { name }),
   exportSelection: (target: Filter, dir: string): Promise<ExportReport> => invoke<ExportReport>('export_selection', { target, dir }),
   exportDataset: (dataset: string, format: ExportFormat, dir: string, signedOffOnly: boolean): Promise<DatasetExport> => invoke<DatasetExport>('export_dataset', { dataset, format, dir, signedOffOnly }),
+  compactProject: (): Promise<CompactReport> => invoke<CompactReport>('compact_project'),
   runDetail: (run: number, only: string | null, offset: number, limit: number): Promise<RunDetail> => invoke<RunDetail>('run_detail', { run, only, offset, limit }),
   deleteRun: (run: number): Promise<null> => invoke<null>('delete_run', { run }),
   tableExtras: (ids: Array<number>, runs: Array<number>): Promise<Array<ItemExtras>> => invoke<Array<ItemExtras>>('table_extras', { ids, runs }),
