@@ -60,6 +60,7 @@ macro_rules! for_each_command {
             session remove_model(name: String) -> ();
             session templates() -> TemplateLibrary;
             session save_template(form: TemplateForm) -> SavedTemplate;
+            session why_not_template_name(name: String) -> Option<String>;
             session review(id: i64, decision: ReviewDecision, comment: Option<String>) -> ItemDetail;
             session review_queue() -> Vec<i64>;
             session sign_off(id: i64, signed: bool, note: Option<String>) -> ItemDetail;

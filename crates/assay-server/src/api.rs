@@ -430,28 +430,57 @@ async fn push(
         // No connection is held while waiting for the replica: a queue of pushes must not
         // take every connection from the pulls.
         db.give_back();
-        let mut replica = state.replica.lock().unwrap_or_else(|p| p.into_inner());
-        let mut db = state.pool.get()?;
-        replica.catch_up(&mut db)?;
-        let (ok, refused) = replica.check_held(m, &pending)?;
-        let written = with_retries(|| {
-            as_member_tx(&mut db, m, |tx| Ok(assay_sync::push::write_batch(tx, &ok)?))
-        });
-        let mut pushed = match written {
-            Ok(p) => {
-                replica.settle(p.refused.is_empty(), &p.done)?;
-                p
-            }
-            Err(e) => {
-                replica.settle(false, &[])?;
-                return Err(e);
-            }
-        };
-        drop(replica);
-        pushed.refused.extend(refused);
-        Ok::<Pushed, ServiceError>(pushed)
+        let mut committed = false;
+        let outcome = (|| {
+            let mut replica = state.replica.lock().unwrap_or_else(|p| p.into_inner());
+            let mut db = state.pool.get()?;
+            replica.catch_up(&mut db)?;
+            let (ok, refused) = replica.check_held(m, &pending)?;
+            let written = with_retries(|| {
+                as_member_tx(&mut db, m, |tx| Ok(assay_sync::push::write_batch(tx, &ok)?))
+            });
+            let mut pushed = match written {
+                Ok(p) => {
+                    committed = true;
+                    replica.settle(p.refused.is_empty(), &p.done)?;
+                    p
+                }
+                Err(e) => {
+                    replica.settle(false, &[])?;
+                    return Err(e);
+                }
+            };
+            pushed.refused.extend(refused);
+            Ok::<Pushed, ServiceError>(pushed)
+        })();
+        refund_unless(state, m, sent, committed, &outcome);
+        outcome
     })
     .await
+}
+
+/// A request that failed before its write committed gives back what it was charged (a refusal
+/// that says nothing was written must not count against the day's quota either).
+fn refund_unless<T>(
+    state: &AppState,
+    m: &Member,
+    sent: usize,
+    committed: bool,
+    outcome: &Result<T>,
+) {
+    if outcome.is_err() && !committed {
+        let refunded = state
+            .pool
+            .get()
+            .and_then(|mut db| state.limits.refund(&mut db, &m.name, sent));
+        if let Err(e) = refunded {
+            eprintln!(
+                "{}",
+                serde_json::json!({"time": assay_core::store::now(), "event": "refund failed",
+                                   "member": m.name, "bytes": sent, "error": e.to_string()})
+            );
+        }
+    }
 }
 
 async fn push_run(
@@ -464,35 +493,37 @@ async fn push_run(
         let run: SyncRun = parse(body)?;
         state.limits.check_run(&run)?;
         let named = assay_sync::push::referenced_response_bytes(&mut **db, &m.name, &run)?;
-        state.limits.charge(
-            db,
-            &m.name,
-            sent.saturating_add(usize::try_from(named).unwrap_or(usize::MAX)),
-        )?;
+        let charged = sent.saturating_add(usize::try_from(named).unwrap_or(usize::MAX));
+        state.limits.charge(db, &m.name, charged)?;
         // No connection is held while waiting for the replica: a queue of pushes must not
         // take every connection from the pulls.
         db.give_back();
-        let mut replica = state.replica.lock().unwrap_or_else(|p| p.into_inner());
-        let mut db = state.pool.get()?;
-        replica.catch_up(&mut db)?;
-        let outcome: RunOutcome = match replica.check_run(m, &run)? {
-            Err(why) => (run.origin.clone(), run.finished_at.clone(), Err(why)),
-            Ok(run) => {
-                let mut done = with_retries(|| {
-                    as_member_tx(&mut db, m, |tx| {
-                        Ok(assay_sync::push::write_runs(
-                            tx,
-                            std::slice::from_ref(&run),
-                            Some(&m.name),
-                        )?)
-                    })
-                })?;
-                done.pop()
-                    .ok_or_else(|| ServiceError::Internal("a run without an outcome".into()))?
-            }
-        };
-        drop(replica);
-        Ok(outcome)
+        let mut committed = false;
+        let outcome = (|| {
+            let mut replica = state.replica.lock().unwrap_or_else(|p| p.into_inner());
+            let mut db = state.pool.get()?;
+            replica.catch_up(&mut db)?;
+            let outcome: RunOutcome = match replica.check_run(m, &run)? {
+                Err(why) => (run.origin.clone(), run.finished_at.clone(), Err(why)),
+                Ok(run) => {
+                    let mut done = with_retries(|| {
+                        as_member_tx(&mut db, m, |tx| {
+                            Ok(assay_sync::push::write_runs(
+                                tx,
+                                std::slice::from_ref(&run),
+                                Some(&m.name),
+                            )?)
+                        })
+                    })?;
+                    committed = true;
+                    done.pop()
+                        .ok_or_else(|| ServiceError::Internal("a run without an outcome".into()))?
+                }
+            };
+            Ok(outcome)
+        })();
+        refund_unless(state, m, charged, committed, &outcome);
+        outcome
     })
     .await
 }

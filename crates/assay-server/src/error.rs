@@ -36,11 +36,14 @@ impl From<postgres::Error> for ServiceError {
             SqlState::QUERY_CANCELED,
             SqlState::LOCK_NOT_AVAILABLE,
             SqlState::IDLE_IN_TRANSACTION_SESSION_TIMEOUT,
+            SqlState::TOO_MANY_CONNECTIONS,
+            SqlState::CANNOT_CONNECT_NOW,
         ];
         if e.code().is_some_and(|c| timed_out.contains(c)) {
             return ServiceError::Unavailable(
-                "the team database did not answer within the service's time limit, so nothing \
-                 of this request was written: try again in a moment"
+                "the team database did not answer in time or took no more connections, so nothing \
+                 of this request was written (nor counted against the day's quota): try again in \
+                 a moment"
                     .into(),
             );
         }

@@ -227,6 +227,17 @@ impl Limits {
         )))
     }
 
+    /// Gives back what `charge` counted for a request that then wrote nothing (the database
+    /// timed out or the service failed before the write committed).
+    pub fn refund(&self, db: &mut postgres::Client, member: &str, bytes: usize) -> Result<()> {
+        db.execute(
+            "UPDATE service_usage SET bytes = greatest(bytes - $2, 0)
+             WHERE member = $1 AND day = (now() AT TIME ZONE 'UTC')::date",
+            &[&member, &(bytes as i64)],
+        )?;
+        Ok(())
+    }
+
     /// Refuses a run whose results or responses are over the team's bound.
     pub fn check_run(&self, run: &SyncRun) -> Result<()> {
         // Texts every colleague's pull carries with each of the model's runs.

@@ -56,6 +56,9 @@ pub fn invite_by_lead(
     role: Role,
     valid_for: Duration,
 ) -> Result<String> {
+    // One transaction: an invitation is never left behind without the lead who made it.
+    let mut tx = db.transaction()?;
+    let db = &mut tx;
     let known = db
         .query_opt("SELECT 1 FROM members WHERE name = $1", &[&name])?
         .is_some()
@@ -78,6 +81,7 @@ pub fn invite_by_lead(
         "UPDATE service_invitations SET invited_by = $2 WHERE id = $1",
         &[&id, &lead],
     )?;
+    tx.commit()?;
     Ok(code)
 }
 
@@ -303,6 +307,9 @@ pub fn authenticate(db: &mut impl GenericClient, token: &str) -> Result<Member> 
 
 /// Revokes every credential and open invitation of `name`: how many credentials were revoked.
 pub fn revoke(db: &mut impl GenericClient, name: &str) -> Result<u64> {
+    // One transaction: credentials and invitations are revoked together or not at all.
+    let mut tx = db.transaction()?;
+    let db = &mut tx;
     let n = db.execute(
         "UPDATE service_credentials SET revoked_at = now() WHERE member = $1 AND revoked_at IS NULL",
         &[&name],
@@ -312,6 +319,7 @@ pub fn revoke(db: &mut impl GenericClient, name: &str) -> Result<u64> {
          WHERE (member = $1 OR invited_by = $1) AND used_at IS NULL",
         &[&name],
     )?;
+    tx.commit()?;
     Ok(n)
 }
 

@@ -13,7 +13,7 @@ use assay_server::pool::APPLICATION_NAME;
 use assay_sync::SyncError;
 use postgres::Client;
 use support::common::{answer, author, edit_answer};
-use support::{post, wait_until, Team};
+use support::{heads, post, wait_until, Team};
 
 /// The service's sessions in the team database: (all, those waiting for a lock).
 fn service_sessions(db: &mut Client) -> (i64, i64) {
@@ -124,21 +124,24 @@ fn a_push_that_runs_past_the_time_limit_is_ended_and_writes_nothing() {
     });
     let mut a = t.join("aiko", Role::Annotator);
     let aiko = author(&a, "aiko");
-    edit_answer(&mut a, "jg-002", "while the table is held", &aiko);
-    let before: i64 = t
-        .db()
-        .query_one("SELECT count(*) FROM revisions", &[])
-        .unwrap()
-        .get(0);
+    edit_answer(&mut a, "jg-001", "before the lock", &aiko);
+    assert_eq!(t.sync("aiko", &mut a).pushed, 1);
+    edit_answer(&mut a, "jg-002", "while the commit lock is held", &aiko);
+    let count = |sql: &str| -> i64 { t.db().query_one(sql, &[]).unwrap().get(0) };
+    let revisions = "SELECT count(*) FROM revisions";
+    let used = "SELECT coalesce(sum(bytes), 0)::int8 FROM service_usage WHERE member = 'aiko'";
+    let (before, used_before) = (count(revisions), count(used));
 
-    // The owner holds the revisions for longer than the service lets a statement wait.
+    // The owner holds the lock a push takes to write (the team's commit lock) for longer than
+    // the service lets a statement wait: the push gets through its checks and stops at the
+    // write, which the time limit ends.
     let mut owner = t.db();
-    let mut lock = owner.transaction().unwrap();
-    lock.batch_execute("LOCK TABLE revisions IN ACCESS EXCLUSIVE MODE")
+    owner
+        .batch_execute("SELECT pg_advisory_lock(7414)")
         .unwrap();
     let started = Instant::now();
     let err = assay_sync::service::sync_service(&mut a, &t.keyring("aiko"))
-        .expect_err("the push waits past the time limit");
+        .expect_err("the write waits past the time limit");
     assert!(
         started.elapsed() < Duration::from_secs(15),
         "ended by the service's limit, not the lock's: {:?}",
@@ -148,32 +151,39 @@ fn a_push_that_runs_past_the_time_limit_is_ended_and_writes_nothing() {
         SyncError::Service { status, message } => {
             assert_eq!(*status, 503, "{message}");
             assert!(
-                message.contains("time limit") && message.contains("nothing"),
+                message.contains("in time") && message.contains("nothing"),
                 "{message}"
             );
         }
         other => panic!("a refusal of the service, not {other}"),
     }
-    let during: i64 = lock
-        .query_one("SELECT count(*) FROM revisions", &[])
-        .unwrap()
-        .get(0);
-    assert_eq!(during, before, "nothing of the push was written");
-    lock.commit().unwrap();
+    assert_eq!(count(revisions), before, "nothing of the push was written");
+    assert_eq!(count(used), used_before, "nor counted against the quota");
+    owner
+        .batch_execute("SELECT pg_advisory_unlock(7414)")
+        .unwrap();
 
-    // The edit waited on the replica and goes through once the table is free.
+    // The edit waited on the replica and goes through once the lock is free, written once;
+    // the service's replica took nothing of the ended push, so a colleague's replica and a
+    // fresh join agree with aiko's.
     assert_eq!(a.sync_status().unwrap().pending, 1);
     let r = t.sync("aiko", &mut a);
     assert_eq!((r.pushed, r.refused), (1, 0));
-    let n: i64 = t
-        .db()
-        .query_one(
-            "SELECT count(*) FROM revisions WHERE author = 'aiko' AND ext_id = 'jg-002'",
-            &[],
-        )
-        .unwrap()
-        .get(0);
-    assert_eq!(n, 1, "written once");
+    assert_eq!(
+        count("SELECT count(*) FROM revisions WHERE author = 'aiko' AND ext_id = 'jg-002'"),
+        1,
+        "written once"
+    );
+    let mut m = t.join("minjun", Role::Annotator);
+    let minjun = author(&m, "minjun");
+    edit_answer(&mut m, "jg-003", "after", &minjun);
+    assert_eq!(t.sync("minjun", &mut m).pushed, 1);
+    t.sync("aiko", &mut a);
+    assert_eq!(heads(&a), heads(&m));
+    assert_eq!(
+        answer(&m, "jg-002").as_deref(),
+        Some("while the commit lock is held")
+    );
     let health = support::raw()
         .get(format!("{}/health", t.service().url))
         .send()

@@ -24,8 +24,9 @@ pub enum TemplateKind {
 /// A template that ships with Assay: read-only, a starting point for a saved one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct BuiltinTemplate {
-    /// How a run or a suggestion names it ("vague/plain", "default/short_answer",
-    /// "suggest/screening").
+    /// Its name in the list ("vague/plain", "default/short_answer", "suggest/screening"). A run
+    /// names the seeds' prompts (`vague/…`, `crag-mm/…`) by it; the defaults per answer format
+    /// and per suggestion kind are what a run or a suggestion uses when it names none.
     pub name: String,
     pub kind: TemplateKind,
     /// The answer format (prompt templates) or "suggestion".
@@ -102,6 +103,12 @@ impl Session {
         })
     }
 
+    /// Why a template cannot be saved under `name` (the store's rule), for the form to say
+    /// before it is sent.
+    pub fn why_not_template_name(&self, name: String) -> ApiResult<Option<String>> {
+        Ok(assay_core::store::why_not_template_name(&name))
+    }
+
     pub fn save_template(&self, form: TemplateForm) -> ApiResult<SavedTemplate> {
         let p = self.project()?;
         let before = p.template(&form.name, None)?.map(|t| t.version);
@@ -138,13 +145,11 @@ mod tests {
         assert!(all.iter().any(|b| b.name == "default/multiple_choice"));
         for b in &all {
             assert!(!b.body.trim().is_empty(), "{}", b.name);
-            if b.kind == TemplateKind::Prompt {
-                assert!(
-                    assay_core::store::why_not_template_name(&b.name).is_some(),
-                    "{} could be shadowed by a saved template",
-                    b.name
-                );
-            }
+            assert!(
+                assay_core::store::why_not_template_name(&b.name).is_some(),
+                "a saved template could take the name {}",
+                b.name
+            );
         }
     }
 }

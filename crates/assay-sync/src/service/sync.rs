@@ -159,10 +159,11 @@ pub fn sync_service(project: &mut Project, keyring: &Path) -> Result<SyncReport>
     let mut report = SyncReport::default();
     let pushed = push_service(&client, project, &me.name, &mut report);
     // The service refusing what this replica sends (over the day's quota, too large, too many
-    // requests) stops pushing, never pulling: the team's rows come in anyway, and the refusal
-    // is the sync's answer. The rows wait here, pending, for the next sync.
+    // requests, too busy to take it now) stops pushing, never pulling: the team's rows come in
+    // anyway, and the refusal is the sync's answer. The rows wait here, pending, for the next
+    // sync.
     let refused = match pushed {
-        Err(SyncError::Service { status, message }) if [413, 429].contains(&status) => {
+        Err(SyncError::Service { status, message }) if [413, 429, 503].contains(&status) => {
             Some(SyncError::Service { status, message })
         }
         other => {

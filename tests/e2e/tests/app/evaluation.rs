@@ -384,12 +384,19 @@ async fn templates_in_the_window(c: &Client) {
         "{question}\nAnswer the question using a single word or phrase.",
     )
     .await;
+    // The store's reason, before anything is sent; the button waits for a name it takes.
     fill(c, "[data-testid=template-name]", "vague/mine").await;
-    click(c, "[data-testid=template-save]").await;
-    wait_text(c, "[data-testid=templates-error]", |t| {
+    wait_text(c, "[data-testid=template-why-not]", |t| {
         t.contains("names a built-in template")
     })
     .await;
+    assert!(!c
+        .find(Locator::Css("[data-testid=template-save]"))
+        .await
+        .unwrap()
+        .is_enabled()
+        .await
+        .unwrap());
     fill(c, "[data-testid=template-name]", "terse").await;
     click(c, "[data-testid=template-save]").await;
     wait_text(c, "[data-testid=template-result]", |t| {

@@ -109,8 +109,9 @@ export type BoxHistograms = { size_ratio: Array<Bin>, center_distance: Array<Bin
 
 export type BuiltinTemplate = { 
 /**
- * How a run or a suggestion names it ("vague/plain", "default/short_answer",
- * "suggest/screening").
+ * Its name in the list ("vague/plain", "default/short_answer", "suggest/screening"). A run
+ * names the seeds' prompts (`vague/…`, `crag-mm/…`) by it; the defaults per answer format
+ * and per suggestion kind are what a run or a suggestion uses when it names none.
  */
 name: string, kind: TemplateKind, 
 /**
@@ -1042,6 +1043,7 @@ export const commands = {
   removeModel: (name: string): Promise<null> => invoke<null>('remove_model', { name }),
   templates: (): Promise<TemplateLibrary> => invoke<TemplateLibrary>('templates'),
   saveTemplate: (form: TemplateForm): Promise<SavedTemplate> => invoke<SavedTemplate>('save_template', { form }),
+  whyNotTemplateName: (name: string): Promise<string | null> => invoke<string | null>('why_not_template_name', { name }),
   review: (id: number, decision: ReviewDecision, comment: string | null): Promise<ItemDetail> => invoke<ItemDetail>('review', { id, decision, comment }),
   reviewQueue: (): Promise<Array<number>> => invoke<Array<number>>('review_queue'),
   signOff: (id: number, signed: boolean, note: string | null): Promise<ItemDetail> => invoke<ItemDetail>('sign_off', { id, signed, note }),

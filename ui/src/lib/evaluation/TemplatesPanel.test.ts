@@ -16,6 +16,7 @@ vi.mock('../api/client', () => ({
       builtins: [{ name: 'suggest/screening', kind: 'suggestion', format: 'suggestion', body: 'Screen {question}' }],
     }),
     saveTemplate,
+    whyNotTemplateName: async (n: string) => (n.includes('@') ? "'@' separates a template's name from its version" : null),
   },
   asApiError: (e: { message: string }) => e,
 }));
@@ -44,6 +45,11 @@ describe('TemplatesPanel', () => {
     await fireEvent.input(v.getByTestId('template-name'), { target: { value: '' } });
     expect(save.disabled).toBe(true);
     expect(v.getByTestId('template-why-not').textContent).toContain('Name the template');
+
+    // The store's reason for a name it refuses, before anything is sent.
+    await fireEvent.input(v.getByTestId('template-name'), { target: { value: 'a@b' } });
+    await vi.waitFor(() => expect(v.getByTestId('template-why-not').textContent).toContain("'@' separates"));
+    expect(save.disabled).toBe(true);
 
     // A built-in fills the body and the kind; saving sends the form and shows the label.
     await fireEvent.input(v.getByTestId('template-name'), { target: { value: 'screen-strict' } });

@@ -38,7 +38,7 @@ pub struct TemplateVersion {
 
 /// Prefixes of the built-in templates' names: a saved template under one would be shadowed by
 /// the built-in when a run names it.
-pub const BUILTIN_TEMPLATE_PREFIXES: [&str; 3] = ["crag-mm/", "vague/", "default/"];
+pub const BUILTIN_TEMPLATE_PREFIXES: [&str; 4] = ["crag-mm/", "vague/", "default/", "suggest/"];
 
 /// Why `name` cannot name a saved template, if it cannot.
 pub fn why_not_template_name(name: &str) -> Option<String> {
@@ -207,8 +207,8 @@ impl Project {
     }
 
     /// Saves a template body; an unchanged body keeps its version, a changed one is the next.
-    /// A name a run could not name it by (see `why_not_template_name`) or an empty body is
-    /// refused.
+    /// A name a run could not name it by (see `why_not_template_name`), an empty body, or a
+    /// format other than the name's earlier versions' is refused.
     pub fn save_template(&self, name: &str, format: &str, body: &str) -> Result<i64> {
         if let Some(why) = why_not_template_name(name) {
             return Err(Error::Invalid(why));
@@ -218,7 +218,16 @@ impl Project {
                 "template {name}: the body is empty"
             )));
         }
-        let version = match self.template(name, None)? {
+        let latest = self.template(name, None)?;
+        // Every version of a name is for one format (or for suggestions): a run naming it
+        // "latest" must never get a body written for something else.
+        if let Some(t) = latest.as_ref().filter(|t| t.format != format) {
+            return Err(Error::Invalid(format!(
+                "template {name} is for {}; save this one for {format} under another name",
+                t.format
+            )));
+        }
+        let version = match latest {
             Some(t) if t.body == body => return Ok(t.version),
             Some(t) => t.version + 1,
             None => 1,
@@ -272,6 +281,15 @@ mod tests {
                 .unwrap(),
             2
         );
+        for other in ["multiple_choice", "suggestion"] {
+            assert!(
+                p.save_template("terse", other, "b {question}").is_err(),
+                "{other}"
+            );
+        }
+        assert!(p
+            .save_template("suggest/screening", "suggestion", "x")
+            .is_err());
         let all = p.template_versions().unwrap();
         assert_eq!(
             all.iter()

@@ -401,11 +401,15 @@ impl Project {
         Ok(())
     }
 
-    /// Commits a page begun with `begin_pull_page`, its items' search rows with it.
+    /// Commits a page begun with `begin_pull_page`, its items' search rows with it; on any
+    /// failure the page is rolled back whole, so no transaction is left open behind an error.
     pub fn end_pull_page(&mut self) -> Result<()> {
-        crate::store::items::search::flush_full_text(&self.conn)?;
-        self.conn.execute_batch("COMMIT")?;
-        Ok(())
+        let ended = crate::store::items::search::flush_full_text(&self.conn)
+            .and_then(|()| Ok(self.conn.execute_batch("COMMIT")?));
+        if ended.is_err() {
+            self.abandon_pull_page();
+        }
+        ended
     }
 
     /// Abandons a page begun with `begin_pull_page` (an error while pulling it).
