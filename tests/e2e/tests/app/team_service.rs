@@ -164,34 +164,37 @@ async fn a_lead_manages_the_teams_members_in_the_window() {
     )
     .await;
 
-    // Revoking takes a second click on the same row; then minjun's next sync is refused.
+    // Revoking takes a second click on the same row; then minjun's next sync is refused. The
+    // role change above reloads the list, its buttons disabled until it has: Revoke is clicked
+    // once it can be, and looked up afresh each time (a reload draws new rows).
     let revoke = "[data-testid=member-revoke]";
-    minjuns_row(&c)
-        .await
-        .find(Locator::Css(revoke))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    // The button says what a second click does once the page has drawn it again.
+    until(
+        &c,
+        || "the revoke button never asked to confirm".into(),
+        || async {
+            let row = minjuns_row(&c).await;
+            let Ok(button) = row.find(Locator::Css(revoke)).await else {
+                return false;
+            };
+            if button
+                .text()
+                .await
+                .is_ok_and(|t| t.contains("End minjun's access"))
+            {
+                return true;
+            }
+            if button.is_enabled().await.unwrap_or(false) {
+                let _ = button.click().await;
+            }
+            false
+        },
+    )
+    .await;
     let confirm = minjuns_row(&c)
         .await
         .find(Locator::Css(revoke))
         .await
         .unwrap();
-    let confirm_ref = &confirm;
-    until(
-        &c,
-        || "the revoke button never asked to confirm".into(),
-        move || async move {
-            confirm_ref
-                .text()
-                .await
-                .is_ok_and(|t| t.contains("End minjun's access"))
-        },
-    )
-    .await;
     confirm.click().await.unwrap();
     let (file, ring) = (served.minjun.clone(), served.minjun_ring.clone());
     until(
