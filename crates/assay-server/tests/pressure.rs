@@ -50,63 +50,50 @@ fn a_crowd_of_requests_holds_no_more_connections_than_the_pool_and_is_told_to_co
     let mut lock = owner.transaction().unwrap();
     lock.batch_execute("LOCK TABLE revisions IN ACCESS EXCLUSIVE MODE")
         .unwrap();
-    let held: Vec<_> = (0..3)
-        .map(|_| {
-            let token = token.clone();
-            let url = t.service().url.clone();
-            std::thread::spawn(move || {
-                let res = support::raw()
-                    .post(format!("{url}/v1/pull"))
-                    .bearer_auth(token)
-                    .header("content-type", "application/json")
-                    .body(r#"{"positions":{}}"#)
-                    .send()
-                    .unwrap();
-                res.status().as_u16()
-            })
-        })
-        .collect();
-    assert!(
-        wait_until(Duration::from_secs(20), || service_sessions(&mut watch).1
-            == 3),
-        "three pulls waiting on the owner's lock: {:?}",
-        service_sessions(&mut watch)
-    );
+    std::thread::scope(|pulls| {
+        let held: Vec<_> = (0..3).map(|_| pulls.spawn(|| pull(&t, &token).0)).collect();
+        assert!(
+            wait_until(Duration::from_secs(20), || service_sessions(&mut watch).1
+                == 3),
+            "three pulls waiting on the owner's lock: {:?}",
+            service_sessions(&mut watch)
+        );
 
-    // A crowd of forty more: each is told the service is busy, none is served by a new
-    // connection, and the team database never sees more than the pool's three.
-    let most = std::sync::atomic::AtomicI64::new(0);
-    let crowd_done = std::sync::atomic::AtomicBool::new(false);
-    let answers: Vec<(u16, serde_json::Value)> = std::thread::scope(|s| {
-        let watcher = s.spawn(|| {
-            let mut db = t.db();
-            while !crowd_done.load(std::sync::atomic::Ordering::SeqCst) {
-                let (all, _) = service_sessions(&mut db);
-                most.fetch_max(all, std::sync::atomic::Ordering::SeqCst);
-            }
+        // A crowd of forty more: each is told the service is busy, none is served by a new
+        // connection, and the team database never sees more than the pool's three.
+        let most = std::sync::atomic::AtomicI64::new(0);
+        let crowd_done = std::sync::atomic::AtomicBool::new(false);
+        let answers: Vec<(u16, serde_json::Value)> = std::thread::scope(|s| {
+            let watcher = s.spawn(|| {
+                let mut db = t.db();
+                while !crowd_done.load(std::sync::atomic::Ordering::SeqCst) {
+                    let (all, _) = service_sessions(&mut db);
+                    most.fetch_max(all, std::sync::atomic::Ordering::SeqCst);
+                }
+            });
+            let crowd: Vec<_> = (0..40).map(|_| s.spawn(|| pull(&t, &token))).collect();
+            let answers = crowd.into_iter().map(|h| h.join().unwrap()).collect();
+            crowd_done.store(true, std::sync::atomic::Ordering::SeqCst);
+            watcher.join().unwrap();
+            answers
         });
-        let crowd: Vec<_> = (0..40).map(|_| s.spawn(|| pull(&t, &token))).collect();
-        let answers = crowd.into_iter().map(|h| h.join().unwrap()).collect();
-        crowd_done.store(true, std::sync::atomic::Ordering::SeqCst);
-        watcher.join().unwrap();
-        answers
-    });
-    for (status, body) in &answers {
-        assert_eq!(*status, 503, "{body}");
-        let why = body["error"].as_str().unwrap_or_default();
-        assert!(why.contains("busy") && why.contains("try again"), "{why}");
-    }
-    assert_eq!(
-        most.load(std::sync::atomic::Ordering::SeqCst),
-        3,
-        "the service's sessions never went past its pool"
-    );
+        for (status, body) in &answers {
+            assert_eq!(*status, 503, "{body}");
+            let why = body["error"].as_str().unwrap_or_default();
+            assert!(why.contains("busy") && why.contains("try again"), "{why}");
+        }
+        assert_eq!(
+            most.load(std::sync::atomic::Ordering::SeqCst),
+            3,
+            "the service's sessions never went past its pool"
+        );
 
-    // The owner lets go: the three waiting pulls are answered, and the service is whole.
-    lock.commit().unwrap();
-    for h in held {
-        assert_eq!(h.join().unwrap(), 200);
-    }
+        // The owner lets go: the three waiting pulls are answered, and the service is whole.
+        lock.commit().unwrap();
+        for h in held {
+            assert_eq!(h.join().unwrap(), 200);
+        }
+    });
     let aiko = author(&a, "aiko");
     edit_answer(&mut a, "jg-001", "after the crowd", &aiko);
     let r = t.sync("aiko", &mut a);

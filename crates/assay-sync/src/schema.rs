@@ -61,7 +61,7 @@ pub fn upgrade_to(admin_url: &str, steps: usize) -> Result<usize> {
         tx.commit()?;
         n += 1;
     }
-    if have.max(n + have) >= 11 {
+    if have + n >= 11 {
         fill_content_bytes(&mut db)?;
     }
     Ok(n)
