@@ -122,14 +122,30 @@ pub enum ImageView {
         width: u32,
         height: u32,
     },
+    /// The image resized to `frame` first, then cut to this rectangle of the frame: the GT crop
+    /// as CRAG-MM-Diagnostics' ablation makes it (`image.resize((960, 1280))`, then
+    /// `image.crop(resized_bbox)`, whose corners Pillow rounds half to even).
+    FrameCrop {
+        frame: (u32, u32),
+        x: u32,
+        y: u32,
+        width: u32,
+        height: u32,
+    },
 }
 
 /// Border thickness CRAG-MM-Diagnostics draws on the 1280-pixel-tall frame it sends.
 pub const HIGHLIGHT_THICKNESS_AT_1280: f64 = 8.0;
-/// Context kept around the target in a crop, as a fraction of the box's width (left and
-/// right) and height (top and bottom). The official code's commented-out ablation crops at the
-/// box exactly; a little context keeps a tight box's object edges visible.
-pub const CROP_MARGIN: f64 = 0.1;
+
+fn union(boxes: &[BBox]) -> Option<BBox> {
+    let first = boxes.first()?;
+    Some(boxes.iter().fold(*first, |a, b| BBox {
+        x_min: a.x_min.min(b.x_min),
+        y_min: a.y_min.min(b.y_min),
+        x_max: a.x_max.max(b.x_max),
+        y_max: a.y_max.max(b.y_max),
+    }))
+}
 
 impl ImageView {
     pub fn highlight(boxes: &[BBox]) -> Self {
@@ -138,25 +154,41 @@ impl ImageView {
         }
     }
 
-    /// The crop around the union of `boxes`, widened by [`CROP_MARGIN`] and kept inside the
-    /// image; None when the boxes do not overlap the image.
+    /// The crop at the union of `boxes` (no margin, as the official ablation crops), its
+    /// corners widened to whole pixels and kept inside the image; None when the boxes do not
+    /// overlap the image.
     pub fn crop(boxes: &[BBox], width: u32, height: u32) -> Option<Self> {
-        let first = boxes.first()?;
-        let u = boxes.iter().fold(*first, |a, b| BBox {
-            x_min: a.x_min.min(b.x_min),
-            y_min: a.y_min.min(b.y_min),
-            x_max: a.x_max.max(b.x_max),
-            y_max: a.y_max.max(b.y_max),
-        });
-        let (mx, my) = (
-            (u.x_max - u.x_min) * CROP_MARGIN,
-            (u.y_max - u.y_min) * CROP_MARGIN,
-        );
-        let x0 = (u.x_min - mx).floor().clamp(0.0, width as f64) as u32;
-        let y0 = (u.y_min - my).floor().clamp(0.0, height as f64) as u32;
-        let x1 = (u.x_max + mx).ceil().clamp(0.0, width as f64) as u32;
-        let y1 = (u.y_max + my).ceil().clamp(0.0, height as f64) as u32;
+        let u = union(boxes)?;
+        let x0 = u.x_min.floor().clamp(0.0, width as f64) as u32;
+        let y0 = u.y_min.floor().clamp(0.0, height as f64) as u32;
+        let x1 = u.x_max.ceil().clamp(0.0, width as f64) as u32;
+        let y1 = u.y_max.ceil().clamp(0.0, height as f64) as u32;
         (x1 > x0 && y1 > y0).then_some(Self::Crop {
+            x: x0,
+            y: y0,
+            width: x1 - x0,
+            height: y1 - y0,
+        })
+    }
+
+    /// The crop at the union of `boxes` of a `width` x `height` image once resized to
+    /// `frame`: each corner scaled as `convert_bbox_to_resized_format` scales it and rounded
+    /// half to even as Pillow's `crop` rounds it, kept inside the frame (Pillow would pad a
+    /// box past the edge with black). None when nothing of the frame is left.
+    pub fn crop_in_frame(
+        boxes: &[BBox],
+        width: u32,
+        height: u32,
+        frame: (u32, u32),
+    ) -> Option<Self> {
+        let u = union(boxes)?;
+        let sx = frame.0 as f64 / width.max(1) as f64;
+        let sy = frame.1 as f64 / height.max(1) as f64;
+        let at = |v: f64, s: f64, max: u32| (v * s).round_ties_even().clamp(0.0, max as f64) as u32;
+        let (x0, y0) = (at(u.x_min, sx, frame.0), at(u.y_min, sy, frame.1));
+        let (x1, y1) = (at(u.x_max, sx, frame.0), at(u.y_max, sy, frame.1));
+        (x1 > x0 && y1 > y0).then_some(Self::FrameCrop {
+            frame,
             x: x0,
             y: y0,
             width: x1 - x0,
@@ -168,7 +200,9 @@ impl ImageView {
     pub fn size(&self, width: u32, height: u32) -> (u32, u32) {
         match self {
             Self::Highlight { .. } => (width, height),
-            Self::Crop { width, height, .. } => (*width, *height),
+            Self::Crop { width, height, .. } | Self::FrameCrop { width, height, .. } => {
+                (*width, *height)
+            }
         }
     }
 
@@ -188,6 +222,13 @@ impl ImageView {
                 width,
                 height,
             } => format!("crop:{x},{y},{width},{height}"),
+            Self::FrameCrop {
+                frame,
+                x,
+                y,
+                width,
+                height,
+            } => format!("framecrop:{}x{}:{x},{y},{width},{height}", frame.0, frame.1),
         }
     }
 
@@ -210,6 +251,20 @@ impl ImageView {
                 width,
                 height,
             } => resize(img.crop_imm(*x, *y, *width, *height)),
+            Self::FrameCrop {
+                frame,
+                x,
+                y,
+                width,
+                height,
+            } => {
+                let framed = if (img.width(), img.height()) == *frame {
+                    img.clone()
+                } else {
+                    img.resize_exact(frame.0, frame.1, image::imageops::FilterType::Triangle)
+                };
+                resize(framed.crop_imm(*x, *y, *width, *height))
+            }
             Self::Highlight { boxes } => {
                 let (sx, sy) = (
                     sent.0 as f64 / img.width().max(1) as f64,
@@ -314,24 +369,56 @@ mod tests {
     }
 
     #[test]
-    fn crop_keeps_a_tenth_of_the_box_around_it_inside_the_image() {
-        let v = ImageView::crop(&[bbox(100.0, 200.0, 300.0, 300.0)], 1000, 1000).unwrap();
+    fn crop_cuts_at_the_box_inside_the_image() {
+        let v = ImageView::crop(&[bbox(100.5, 200.0, 300.0, 299.2)], 1000, 1000).unwrap();
         assert_eq!(
             v,
             ImageView::Crop {
-                x: 80,
-                y: 190,
-                width: 240,
-                height: 120
+                x: 100,
+                y: 200,
+                width: 200,
+                height: 100
             }
         );
-        // At the image's edge the margin is cut off, never padded.
-        let edge = ImageView::crop(&[bbox(0.0, 0.0, 50.0, 40.0)], 60, 40).unwrap();
-        assert_eq!(edge.size(60, 40), (55, 40));
+        // Past the image's edge the box is cut off, never padded.
+        let edge = ImageView::crop(&[bbox(-5.0, 0.0, 50.0, 48.0)], 60, 40).unwrap();
+        assert_eq!(edge.size(60, 40), (50, 40));
         assert!(ImageView::crop(&[bbox(70.0, 0.0, 90.0, 10.0)], 60, 40).is_none());
         let img = decode(&png(1000, 1000)).unwrap();
         let out = v.render(&img, (120, 60));
         assert_eq!((out.width(), out.height()), (120, 60));
+    }
+
+    #[test]
+    fn a_crop_in_the_crag_frame_rounds_its_corners_half_to_even_after_scaling() {
+        // 3024 x 4032 to 960 x 1280: x scales by 960/3024, so 643 -> 204.126..., 2854 ->
+        // 906.03...; y by 1280/4032: 1610 -> 511.11..., 2388 -> 758.09...
+        let v = ImageView::crop_in_frame(
+            &[bbox(643.0, 1610.0, 2854.0, 2388.0)],
+            3024,
+            4032,
+            (960, 1280),
+        )
+        .unwrap();
+        assert_eq!(
+            v,
+            ImageView::FrameCrop {
+                frame: (960, 1280),
+                x: 204,
+                y: 511,
+                width: 702,
+                height: 247
+            }
+        );
+        // A corner at exactly .5 goes to the even neighbour, as Python's round does.
+        let half = ImageView::crop_in_frame(&[bbox(2.5, 1.5, 5.5, 4.0)], 10, 10, (10, 10));
+        assert_eq!(
+            half.map(|v| v.key()),
+            Some("framecrop:10x10:2,2,4,2".to_string())
+        );
+        let img = decode(&png(3024, 4032)).unwrap();
+        let out = v.render(&img, (702, 247));
+        assert_eq!((out.width(), out.height()), (702, 247));
     }
 
     #[test]

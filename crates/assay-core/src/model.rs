@@ -55,7 +55,9 @@ impl EvalProtocol {
         match self {
             Self::Jammeval => &[],
             Self::HaeraeVision => &["checklist_judge"],
-            Self::CragMm => &["grounding", "identification", "soft_match"],
+            // The answer stage by the official QA judge; soft match kept as a labelled
+            // option (its column says so) for runs made before it.
+            Self::CragMm => &["grounding", "identification", "crag_qa", "soft_match"],
             Self::Vague => &["choice"],
         }
     }

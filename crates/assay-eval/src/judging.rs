@@ -128,13 +128,14 @@ pub async fn judge_run(
     let run = project.run(run_id)?;
     let variant =
         crate::prompt::Variant::parse(&run.variant).unwrap_or(crate::prompt::Variant::Original);
-    let identification = scorer == ScorerKind::Identification;
+    let exact_then_judge = scorer.exact_then_judge();
     let mut summary = JudgeSummary {
         run_id,
         ..Default::default()
     };
     let mut contents = std::collections::HashMap::new();
-    // Identification: what the exact-name rule found, which the judge's verdict completes.
+    // CRAG-MM's judged stages: what the exact-match rule found, which the judge's verdict
+    // completes.
     let mut misses = std::collections::HashMap::new();
     let mut requests = Vec::new();
     if hybrid {
@@ -156,13 +157,17 @@ pub async fn judge_run(
             misses.insert(m.item_id, rules_verdict(&m));
             contents.insert(m.item_id, m.content);
         }
-    } else if identification {
+    } else if exact_then_judge {
         for m in project.pending_misses(run_id)? {
             let pred = m.parsed.clone().unwrap_or_default();
+            let question = variant
+                .question(&m.content)
+                .map_or(m.content.question.clone(), |q| q.0.into_owned());
+            let (system, text) = scorer.miss_request(&question, &m.content, &pred);
             requests.push(JudgeAsk {
                 item_id: m.item_id,
-                system: Some(crate::scorers::identification::JUDGE_SYSTEM),
-                text: crate::scorers::identification::judge_prompt(&m.content, &pred),
+                system,
+                text,
             });
             misses.insert(m.item_id, rules_verdict(&m));
             contents.insert(m.item_id, m.content);
@@ -196,7 +201,7 @@ pub async fn judge_run(
                         let content = contents.get(&item_id).cloned().unwrap_or_default();
                         crate::scorers::hybrid::judged(local, &raw, &content, &name)
                     }
-                    Some(local) => crate::scorers::identification::judged(local, &raw, &name),
+                    Some(local) => scorer.miss_judged(local, &raw, &name),
                     None => {
                         let content = contents.get(&item_id).cloned().unwrap_or_default();
                         judge::parse_judge(scorer, &raw, &content)
@@ -257,7 +262,7 @@ pub async fn judge_run(
     if !decided.is_empty() {
         project.write_rescore(run_id, &decided)?;
     }
-    let left = if identification || hybrid {
+    let left = if exact_then_judge || hybrid {
         project.pending_misses(run_id)?.len()
     } else {
         project.pending_judgements(run_id, scorer.as_str())?.len()

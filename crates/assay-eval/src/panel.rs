@@ -14,7 +14,7 @@ use crate::cancel::CancelToken;
 use crate::error::{EvalError, Result};
 use crate::judging::{ask_judge, JudgeAsk, JudgeSummary};
 use crate::prompt::Variant;
-use crate::scorers::{identification, judge, ScoreContext, Scorer, ScorerKind};
+use crate::scorers::{judge, ScoreContext, ScorerKind};
 use assay_core::stats::{krippendorff_alpha_interval, pearson, spearman};
 use assay_core::store::PanelJudgement;
 use assay_core::Project;
@@ -31,7 +31,7 @@ pub async fn judge_panel(
 ) -> Result<Vec<(String, JudgeSummary)>> {
     if !scorer.uses_judge() {
         return Err(EvalError::Config(format!(
-            "scorer {} does not use a judge; a panel compares judge scorers (judge, checklist_judge, rating, identification)",
+            "scorer {} does not use a judge; a panel compares judge scorers (judge, checklist_judge, rating, identification, crag_qa)",
             scorer.as_str()
         )));
     }
@@ -52,12 +52,11 @@ pub async fn judge_panel(
         let mut asks = Vec::new();
         let mut pending = BTreeMap::new();
         for t in todo {
-            if scorer == ScorerKind::Identification {
-                let local = identification::IdentificationScorer.score(
-                    &t.content,
-                    &t.response,
-                    &ScoreContext::default(),
-                );
+            let question = variant
+                .question(&t.content)
+                .map_or(t.content.question.clone(), |q| q.0.into_owned());
+            if let Some(rule) = scorer.local().filter(|_| scorer.exact_then_judge()) {
+                let local = rule.score(&t.content, &t.response, &ScoreContext::default());
                 if local.evidence["needs_judge"] != true {
                     // An exact match (or an item without a name) needs no judge: recorded
                     // as such and left out of the agreement, where it would only add
@@ -70,17 +69,15 @@ pub async fn judge_panel(
                     continue;
                 }
                 let pred = local.parsed.clone().unwrap_or_default();
+                let (system, text) = scorer.miss_request(&question, &t.content, &pred);
                 asks.push(JudgeAsk {
                     item_id: t.item_id,
-                    system: Some(identification::JUDGE_SYSTEM),
-                    text: identification::judge_prompt(&t.content, &pred),
+                    system,
+                    text,
                 });
                 pending.insert(t.item_id, (t, Some(local)));
                 continue;
             }
-            let question = variant
-                .question(&t.content)
-                .map_or(t.content.question.clone(), |q| q.0.into_owned());
             let (system, text) = judge::judge_request(scorer, &question, &t.content, &t.response);
             asks.push(JudgeAsk {
                 item_id: t.item_id,
@@ -104,7 +101,7 @@ pub async fn judge_panel(
                         summary.from_cache += usize::from(from_cache);
                         summary.judged += 1;
                         let s = match local {
-                            Some(l) => identification::judged(l, &raw, name),
+                            Some(l) => scorer.miss_judged(l, &raw, name),
                             None => judge::parse_judge(scorer, &raw, &t.content),
                         };
                         if s.score.is_none() {

@@ -25,7 +25,7 @@ assay_core::named_enum! {
         /// The original question with the target box drawn on the image in green, as
         /// CRAG-MM-Diagnostics' `object_identification` tasks send it.
         Highlight = "highlight",
-        /// The original question with the image cut to the target box (and a margin):
+        /// The original question with the image cut exactly to the target box:
         /// CRAG-MM-Diagnostics' "GT crop".
         GtCrop = "gt_crop",
         /// CRAG-MM's knowledge extraction: the entity is given and no image is sent. The
@@ -180,8 +180,9 @@ pub fn builtin_template(name: &str) -> Option<String> {
 }
 
 /// The built-in template for what a scorer measures: identification asks CRAG-MM's
-/// identification task (the highlighted one when the variant highlights), grounding asks for
-/// a box whatever the item's format, the rest follow the item's answer format.
+/// identification task (the highlighted one when the variant highlights or crops), the QA
+/// judge's stage CRAG-MM's answering task, grounding asks for a box whatever the item's
+/// format, the rest follow the item's answer format.
 pub fn default_template_for(
     scorer: ScorerKind,
     format: AnswerFormat,
@@ -189,11 +190,24 @@ pub fn default_template_for(
     boxes: BoxConvention,
 ) -> String {
     match scorer {
+        // The highlight and the GT crop ask the identification task (the official ablation
+        // swaps the highlighted image for the crop, `data_loader.py`); the whole image asks
+        // the task "with original".
         ScorerKind::Identification => crag_template(
-            if variant == Variant::Highlight {
+            if matches!(variant, Variant::Highlight | Variant::GtCrop) {
                 crag::OBJECT_IDENTIFICATION
             } else {
                 crag::OBJECT_IDENTIFICATION_WITH_ORIGINAL
+            },
+            false,
+        ),
+        // The QA judge's stage asks the `whole` task, or knowledge extraction when no image
+        // is sent and the entity is given.
+        ScorerKind::CragQa => crag_template(
+            if variant == Variant::EntityGiven {
+                crag::KNOWLEDGE_EXTRACTION
+            } else {
+                crag::WHOLE
             },
             false,
         ),
@@ -304,8 +318,19 @@ pub fn render(
             .images
             .iter()
             .filter_map(|img| {
-                ImageView::crop(&boxes_of(img), img.width, img.height)
-                    .map(|v| (img.clone(), Some(v)))
+                // Under CRAG-MM's frame the crop is cut from the 960 x 1280 image, as its
+                // ablation cuts it; otherwise from the original.
+                let b = boxes_of(img);
+                match ctx.boxes {
+                    BoxConvention::CragMm => ImageView::crop_in_frame(
+                        &b,
+                        img.width,
+                        img.height,
+                        crate::scorers::grounding::CRAG_MM_SIZE,
+                    ),
+                    _ => ImageView::crop(&b, img.width, img.height),
+                }
+                .map(|v| (img.clone(), Some(v)))
             })
             .unzip(),
     };

@@ -1,7 +1,9 @@
 //! CRAG-MM-Diagnostics' stage-wise view of a version's runs: per model and variant, the
 //! accuracy of each stage measured (visual grounding, object identification, answering), all
-//! of them by referring-expression type and by size and saliency bins, with Spearman's rho
-//! against the entity's popularity and the point-biserial r against the target's saliency.
+//! of them by referring-expression type and by bins of the four visual-complexity axes (size,
+//! distance to the centre, crowdedness, saliency) and of popularity, with the point-biserial r
+//! against each axis and Spearman's rho against the entity's popularity, as the paper reports
+//! them (Figures 3 and 4).
 //!
 //! A run's stage is its scorer's: `grounding`, `identification`, anything else answers. Runs
 //! of one stage with different templates or sources are different columns, never pooled. An
@@ -53,7 +55,7 @@ impl Stage {
 pub struct StageOptions {
     pub version: Version,
     pub include_partial: bool,
-    /// Equal-size bins for size ratio and saliency (the paper uses about five).
+    /// Equal-size bins for each axis and popularity (the paper uses about five).
     pub bins: usize,
 }
 
@@ -114,7 +116,8 @@ pub struct StageRow {
     pub dataset: String,
     pub model: String,
     pub variant: String,
-    /// "all", "ref_type", "size" or "saliency".
+    /// "all", "ref_type", or a property's bins: "size", "distance", "crowdedness",
+    /// "saliency", "popularity".
     pub breakdown: String,
     pub group: String,
     /// One per column; None when the model has no runs of that column for this variant.
@@ -131,9 +134,17 @@ pub struct StageCorrelation {
     pub popularity_rho: Option<f64>,
     pub popularity_items: usize,
     /// Pearson's r between the target's saliency and the item's score: the point-biserial r
-    /// when scores are 0/1 (one run, or runs that agree).
+    /// when scores are 0/1 (one run, or runs that agree). The other axes likewise.
     pub saliency_r_pb: Option<f64>,
     pub saliency_items: usize,
+    pub size_r_pb: Option<f64>,
+    pub size_items: usize,
+    /// Distance to the centre (`calculate_distance`): the paper's r_pb is negative.
+    pub distance_r_pb: Option<f64>,
+    pub distance_items: usize,
+    /// Objects in the image (the item's crowdedness).
+    pub crowdedness_r_pb: Option<f64>,
+    pub crowdedness_items: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
@@ -148,9 +159,32 @@ pub struct StageTable {
 pub struct ItemFacts {
     pub ref_type: Option<String>,
     pub size_ratio: Option<f64>,
+    pub distance: Option<f64>,
+    pub crowdedness: Option<f64>,
     pub saliency: Option<f64>,
     pub popularity: Option<f64>,
 }
+
+/// The properties an item is binned and correlated by, in the table's order: the four axes of
+/// visual complexity, then popularity.
+pub const PROPERTIES: [&str; 5] = ["size", "distance", "crowdedness", "saliency", "popularity"];
+
+impl ItemFacts {
+    /// The value of one of [`PROPERTIES`].
+    pub fn property(&self, name: &str) -> Option<f64> {
+        match name {
+            "size" => self.size_ratio,
+            "distance" => self.distance,
+            "crowdedness" => self.crowdedness,
+            "saliency" => self.saliency,
+            "popularity" => self.popularity,
+            _ => None,
+        }
+    }
+}
+
+/// One property's correlation with the item scores and the items it was taken over.
+pub type Correlation = (Option<f64>, usize);
 
 /// Equal-size bins by rank over the items that have a value: the bin of each item and each
 /// bin's (lowest, highest) value. Ties are ordered by position, so equal values may straddle
@@ -186,26 +220,24 @@ pub fn rank_bins(values: &[Option<f64>], bins: usize) -> (Vec<Option<usize>>, Ve
     (bin_of, ranges)
 }
 
-/// Spearman's rho of popularity and point-biserial r of saliency against the item scores,
-/// over the items that have the property and a score.
-pub fn correlations(
-    scores: &[Option<f64>],
-    facts: &[ItemFacts],
-) -> ((Option<f64>, usize), (Option<f64>, usize)) {
-    let pairs = |get: &dyn Fn(&ItemFacts) -> Option<f64>| -> (Vec<f64>, Vec<f64>) {
-        scores
+/// Each of [`PROPERTIES`] against the item scores, over the items that have the property and
+/// a score: Spearman's rho for popularity, the point-biserial r (Pearson's r on 0/1 scores)
+/// for the visual axes.
+pub fn correlations(scores: &[Option<f64>], facts: &[ItemFacts]) -> [Correlation; 5] {
+    let finite = |x: Option<f64>| x.filter(|v| v.is_finite());
+    PROPERTIES.map(|name| {
+        let (xs, ys): (Vec<f64>, Vec<f64>) = scores
             .iter()
             .zip(facts)
-            .filter_map(|(s, f)| Some((get(f)?, (*s)?)))
-            .unzip()
-    };
-    let (pop, ps) = pairs(&|f| f.popularity);
-    let (sal, ss) = pairs(&|f| f.saliency);
-    let finite = |x: Option<f64>| x.filter(|v| v.is_finite());
-    (
-        (finite(spearman(&pop, &ps)), pop.len()),
-        (finite(pearson(&ss, &sal)), sal.len()),
-    )
+            .filter_map(|(s, f)| Some((f.property(name)?, (*s)?)))
+            .unzip();
+        let r = if name == "popularity" {
+            spearman(&xs, &ys)
+        } else {
+            pearson(&ys, &xs)
+        };
+        (finite(r), xs.len())
+    })
 }
 
 fn facts_of(content: &assay_core::ItemContent) -> ItemFacts {
@@ -217,6 +249,8 @@ fn facts_of(content: &assay_core::ItemContent) -> ItemFacts {
                 .map_or_else(|| "(none)".to_string(), |r| r.as_str().to_string()),
         ),
         size_ratio: m.as_ref().map(|m| m.size_ratio),
+        distance: m.as_ref().map(|m| m.center_distance),
+        crowdedness: content.crowdedness.map(f64::from),
         saliency: m.as_ref().map(|m| m.saliency),
         popularity: content.popularity.map(|p| p as f64),
     }
@@ -288,10 +322,6 @@ pub fn stage_table(
     };
     for ((ds, model, variant), by_column) in &scores {
         let facts = &facts_by_dataset[ds];
-        let size: Vec<Option<f64>> = facts.iter().map(|f| f.size_ratio).collect();
-        let sal: Vec<Option<f64>> = facts.iter().map(|f| f.saliency).collect();
-        let (size_bin, size_ranges) = rank_bins(&size, opts.bins);
-        let (sal_bin, sal_ranges) = rank_bins(&sal, opts.bins);
         let mut ref_types: Vec<String> = facts.iter().filter_map(|f| f.ref_type.clone()).collect();
         ref_types.sort();
         ref_types.dedup();
@@ -304,17 +334,19 @@ pub fn stage_table(
                 Box::new(move |i| facts[i].ref_type.as_deref() == Some(want.as_str())),
             ));
         }
-        for (name, bins, ranges) in [
-            ("size", &size_bin, &size_ranges),
-            ("saliency", &sal_bin, &sal_ranges),
-        ] {
+        for name in PROPERTIES {
+            let values: Vec<Option<f64>> = facts.iter().map(|f| f.property(name)).collect();
+            let (bins, ranges) = rank_bins(&values, opts.bins);
+            // Counts read as counts; ratios and distances to three decimals.
+            let whole = matches!(name, "crowdedness" | "popularity");
             for (b, (lo, hi)) in ranges.iter().enumerate() {
                 let bins = bins.clone();
-                groups.push((
-                    name.into(),
-                    format!("Q{} [{lo:.3}, {hi:.3}]", b + 1),
-                    Box::new(move |i| bins[i] == Some(b)),
-                ));
+                let label = if whole {
+                    format!("Q{} [{lo:.0}, {hi:.0}]", b + 1)
+                } else {
+                    format!("Q{} [{lo:.3}, {hi:.3}]", b + 1)
+                };
+                groups.push((name.into(), label, Box::new(move |i| bins[i] == Some(b))));
             }
         }
         for (breakdown, group, member) in &groups {
@@ -348,16 +380,22 @@ pub fn stage_table(
         }
         for (ci, c) in columns.iter().enumerate() {
             let Some(s) = by_column.get(c) else { continue };
-            let ((rho, pn), (rpb, sn)) = correlations(s, facts);
+            let [size, distance, crowdedness, saliency, popularity] = correlations(s, facts);
             table.correlations.push(StageCorrelation {
                 dataset: ds.clone(),
                 model: model.clone(),
                 variant: variant.clone(),
                 column: ci,
-                popularity_rho: rho,
-                popularity_items: pn,
-                saliency_r_pb: rpb,
-                saliency_items: sn,
+                popularity_rho: popularity.0,
+                popularity_items: popularity.1,
+                saliency_r_pb: saliency.0,
+                saliency_items: saliency.1,
+                size_r_pb: size.0,
+                size_items: size.1,
+                distance_r_pb: distance.0,
+                distance_items: distance.1,
+                crowdedness_r_pb: crowdedness.0,
+                crowdedness_items: crowdedness.1,
             });
         }
     }
@@ -401,6 +439,12 @@ pub fn mean_over_models(rows: &[StageCorrelation]) -> Vec<StageCorrelation> {
                 popularity_items: rs.iter().map(|r| r.popularity_items).sum(),
                 saliency_r_pb: avg(&|r| r.saliency_r_pb),
                 saliency_items: rs.iter().map(|r| r.saliency_items).sum(),
+                size_r_pb: avg(&|r| r.size_r_pb),
+                size_items: rs.iter().map(|r| r.size_items).sum(),
+                distance_r_pb: avg(&|r| r.distance_r_pb),
+                distance_items: rs.iter().map(|r| r.distance_items).sum(),
+                crowdedness_r_pb: avg(&|r| r.crowdedness_r_pb),
+                crowdedness_items: rs.iter().map(|r| r.crowdedness_items).sum(),
             }
         })
         .collect()
@@ -443,6 +487,9 @@ fn correlation_grid(t: &StageTable) -> (Vec<String>, Vec<Vec<String>>) {
         "Variant",
         "Stage",
         "Spearman ρ popularity (n)",
+        "r_pb size (n)",
+        "r_pb distance (n)",
+        "r_pb crowdedness (n)",
         "r_pb saliency (n)",
     ]
     .map(String::from)
@@ -458,6 +505,9 @@ fn correlation_grid(t: &StageTable) -> (Vec<String>, Vec<Vec<String>>) {
                 c.variant.clone(),
                 t.columns[c.column].label(),
                 f(c.popularity_rho, c.popularity_items),
+                f(c.size_r_pb, c.size_items),
+                f(c.distance_r_pb, c.distance_items),
+                f(c.crowdedness_r_pb, c.crowdedness_items),
                 f(c.saliency_r_pb, c.saliency_items),
             ]
         })

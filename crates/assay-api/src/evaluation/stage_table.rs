@@ -38,6 +38,12 @@ pub struct StageViewCorrelation {
     pub popularity_items: u64,
     pub saliency_r_pb: Option<f64>,
     pub saliency_items: u64,
+    pub size_r_pb: Option<f64>,
+    pub size_items: u64,
+    pub distance_r_pb: Option<f64>,
+    pub distance_items: u64,
+    pub crowdedness_r_pb: Option<f64>,
+    pub crowdedness_items: u64,
 }
 
 /// CRAG-MM-Diagnostics' stage table for the window, with its renderings for copying.
@@ -107,6 +113,12 @@ pub fn stage_view(project: &Project, version: &str) -> ApiResult<StageView> {
                 popularity_items: c.popularity_items as u64,
                 saliency_r_pb: c.saliency_r_pb,
                 saliency_items: c.saliency_items as u64,
+                size_r_pb: c.size_r_pb,
+                size_items: c.size_items as u64,
+                distance_r_pb: c.distance_r_pb,
+                distance_items: c.distance_items as u64,
+                crowdedness_r_pb: c.crowdedness_r_pb,
+                crowdedness_items: c.crowdedness_items as u64,
             })
             .collect(),
         columns,

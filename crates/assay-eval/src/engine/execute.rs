@@ -15,7 +15,7 @@ use crate::cancel::CancelToken;
 use crate::client::{request_body, ChatResponse};
 use crate::dispatch::{Dispatcher, Outcome};
 use crate::images::ImageEncoder;
-use crate::scorers::{identification, judge, Scored, Scorer, ScorerKind};
+use crate::scorers::{judge, Scored};
 use assay_core::Project;
 
 #[derive(Default)]
@@ -184,8 +184,8 @@ impl Shared {
         t: &Target,
         response: &str,
     ) -> std::result::Result<Scored, Option<String>> {
-        if t.scorer == ScorerKind::Identification {
-            return self.identify(t, response).await;
+        if t.scorer.exact_then_judge() {
+            return self.exact_then_judge(t, response).await;
         }
         if let Some(local) = t.scorer.local() {
             let s = local.score(&t.content, response, &t.ctx);
@@ -241,26 +241,25 @@ impl Shared {
         Ok(r.text)
     }
 
-    /// Identification: exact match first; a miss goes to the judge when the run has one.
-    async fn identify(
+    /// CRAG-MM's judged stages (identification, QA): exact match first; a miss goes to the
+    /// judge, with the stage's official prompt, when the run has one.
+    async fn exact_then_judge(
         &self,
         t: &Target,
         response: &str,
     ) -> std::result::Result<Scored, Option<String>> {
-        let local = identification::IdentificationScorer.score(&t.content, response, &t.ctx);
+        let Some(rule) = t.scorer.local() else {
+            return Err(Some(format!("scorer {} has no rule", t.scorer.as_str())));
+        };
+        let local = rule.score(&t.content, response, &t.ctx);
         let (Some(j), true) = (self.judge, local.evidence["needs_judge"] == true) else {
             return Ok(local);
         };
         let pred = local.parsed.clone().unwrap_or_default();
-        let prompt = identification::judge_prompt(&t.content, &pred);
-        let raw = self
-            .ask_judge(j, Some(identification::JUDGE_SYSTEM), &prompt, t.run_index)
-            .await?;
-        Ok(identification::judged(
-            &local,
-            &raw,
-            &self.dispatchers[j].config.name,
-        ))
+        let (system, prompt) = t.scorer.miss_request(&t.question, &t.content, &pred);
+        let raw = self.ask_judge(j, system, &prompt, t.run_index).await?;
+        Ok(t.scorer
+            .miss_judged(&local, &raw, &self.dispatchers[j].config.name))
     }
 
     pub(super) async fn run_job(self: Arc<Self>, job: Job) {

@@ -148,7 +148,7 @@ pub async fn run_eval(
     let template_label = template
         .as_ref()
         .map_or("default".to_string(), |t| t.0.clone());
-    // Identification's judge is optional and decides the near misses, so runs judged by
+    // CRAG-MM's judges (identification, QA) are optional and decide the near misses, so runs judged by
     // different judges (or none) are different measurements: the judge is in the run's key.
     // The hybrid scorer: outside a protocol, a judge given to choice or soft_match rules (or
     // to `auto`) decides the verdicts they are unsure of; the judge is in the run's key.
@@ -156,7 +156,7 @@ pub async fn run_eval(
         && judge_model.is_some()
         && req.scorer.is_none_or(crate::scorers::hybrid::decides);
     let scorer_label = match (req.scorer, &req.judge) {
-        (Some(ScorerKind::Identification), Some(j)) => format!("identification+{j}"),
+        (Some(k), Some(j)) if k.exact_then_judge() => format!("{}+{j}", k.as_str()),
         (s, Some(j)) if hybrid => format!("{}+{j}", s.map_or("auto", |s| s.as_str())),
         // JAMMEval's short answers are judged: its runs by different judges differ too.
         (None, Some(j)) if req.protocol == Some(assay_core::EvalProtocol::Jammeval) => {

@@ -3,6 +3,7 @@
 pub mod bleu;
 pub mod checklist_judge;
 pub mod choice;
+pub mod crag_qa;
 pub mod grounding;
 pub mod hybrid;
 pub mod identification;
@@ -71,8 +72,8 @@ impl ScoreContext {
         )
     }
 
-    /// The size image `img` is sent at after `view`. A crop under the CRAG-MM protocol is cut
-    /// from the 960 x 1280 frame, so it is sent at its size in that frame.
+    /// The size image `img` is sent at after `view`. A crop under CRAG-MM's frame is cut
+    /// from the 960 x 1280 image, so it is sent at its size in that frame.
     pub fn sent_size_of(
         &self,
         img: &assay_core::ItemImage,
@@ -82,6 +83,10 @@ impl ScoreContext {
             return self.sent_size(0, img);
         };
         let (w, h) = v.size(img.width, img.height);
+        // A crop cut from a resized frame is sent as it was cut.
+        if let assay_core::imaging::ImageView::FrameCrop { .. } = v {
+            return (w, h);
+        }
         if self.boxes == grounding::BoxConvention::CragMm {
             if let assay_core::imaging::ImageView::Crop { .. } = v {
                 let (fw, fh) = grounding::CRAG_MM_SIZE;
@@ -117,6 +122,9 @@ assay_core::named_enum! {
         /// CRAG-MM-Diagnostics' object identification: exact match on the entity name or an
         /// alias, else the judge (when the run has one).
         Identification = "identification",
+        /// CRAG-MM-Diagnostics' answer stage: exact match on the reference answer, else the
+        /// official QA judge (when the run has one).
+        CragQa = "crag_qa",
     }
 }
 
@@ -150,7 +158,44 @@ impl ScorerKind {
     /// Kinds that call a judge when one is given (those that need one, and identification for
     /// the replies that are not an exact match).
     pub fn uses_judge(self) -> bool {
-        self.needs_judge() || self == Self::Identification
+        self.needs_judge() || self.exact_then_judge()
+    }
+    /// CRAG-MM-Diagnostics' judged stages: an exact match decides alone, and a miss goes to
+    /// the judge with the stage's official prompt when the run has one (wrong without).
+    pub fn exact_then_judge(self) -> bool {
+        matches!(self, Self::Identification | Self::CragQa)
+    }
+    /// The judge request (system, user) for a reply the exact-match rule of an
+    /// [`exact_then_judge`](Self::exact_then_judge) kind missed: `parsed` is what the rule read,
+    /// `question` the question as asked.
+    pub fn miss_request(
+        self,
+        question: &str,
+        item: &ItemContent,
+        parsed: &str,
+    ) -> (Option<&'static str>, String) {
+        match self {
+            Self::CragQa => (
+                Some(crag_qa::JUDGE_SYSTEM),
+                crag_qa::judge_prompt(question, item, parsed),
+            ),
+            _ => (
+                Some(identification::JUDGE_SYSTEM),
+                identification::judge_prompt(item, parsed),
+            ),
+        }
+    }
+    /// The exact-match miss `local` completed by the judge's reply `raw`.
+    pub fn miss_judged(self, local: &Scored, raw: &str, judge_model: &str) -> Scored {
+        let mut s = identification::judged(local, raw, judge_model);
+        if self == Self::CragQa && s.score.is_some() {
+            s.evidence["rule"] = serde_json::json!(if s.score == Some(1.0) {
+                "judge: correct by the ground truth"
+            } else {
+                "judge: not correct"
+            });
+        }
+        s
     }
     /// The local scorer for kinds that need no model.
     pub fn local(self) -> Option<Box<dyn Scorer>> {
@@ -160,6 +205,7 @@ impl ScorerKind {
             Self::Grounding => Some(Box::new(grounding::GroundingScorer)),
             Self::Bleu => Some(Box::new(bleu::BleuScorer::default())),
             Self::Identification => Some(Box::new(identification::IdentificationScorer)),
+            Self::CragQa => Some(Box::new(crag_qa::CragQaScorer)),
             Self::Judge | Self::ChecklistJudge | Self::Rating => None,
         }
     }

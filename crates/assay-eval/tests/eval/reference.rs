@@ -24,6 +24,45 @@ fn reference() -> Option<PathBuf> {
         .then_some(dir)
 }
 
+/// The interpreter of target/reference-venv (Pillow for the crops), made once per test run,
+/// or again when the pins change.
+fn python() -> PathBuf {
+    static PY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PY.get_or_init(|| {
+        let venv = root().join("target/reference-venv");
+        let requirements = root().join("tests/reference/requirements.txt");
+        let wanted = std::fs::read_to_string(&requirements).unwrap();
+        let stamp = venv.join("assay-requirements.txt");
+        let py = venv.join("bin/python");
+        if std::fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) || !py.exists()
+        {
+            let _ = std::fs::remove_dir_all(&venv);
+            let ok = |c: &mut Command| {
+                let out = c.output().expect("python3");
+                assert!(
+                    out.status.success(),
+                    "{c:?}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            };
+            ok(Command::new("python3").args(["-m", "venv"]).arg(&venv));
+            ok(Command::new(&py)
+                .args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                    "-r",
+                ])
+                .arg(&requirements));
+            std::fs::write(&stamp, wanted).unwrap();
+        }
+        py
+    })
+    .clone()
+}
+
 /// Their functions' answers to `request` (see side_by_side.py); None without their code.
 fn theirs(request: &Value) -> Option<Value> {
     let Some(dir) = reference() else {
@@ -33,7 +72,7 @@ fn theirs(request: &Value) -> Option<Value> {
         );
         return None;
     };
-    let mut child = Command::new("python3")
+    let mut child = Command::new(python())
         .arg(root().join("tests/reference/side_by_side.py"))
         .arg(&dir)
         .stdin(Stdio::piped())
@@ -220,4 +259,167 @@ fn crag_mm_distance_to_the_centre_is_calculate_distance() {
         them["crag_distance"][2].as_f64().unwrap(),
     );
     assert_eq!(a < b, ta < tb);
+}
+
+/// The GT crop as the seed's ablation cuts it (`data_loader.py`: the 960 x 1280 frame, then
+/// `image.crop` of the scaled box): the same rectangle of the frame, corner for corner, on the
+/// paper's frames, a landscape one, corners at exactly half a pixel, and a box past the edge.
+#[test]
+fn crag_mm_gt_crop_is_the_ablations_crop_of_the_frame() {
+    use assay_core::imaging::ImageView;
+    let cases: Vec<((u32, u32), [f64; 4])> = vec![
+        ((3024, 4032), [643.0, 1610.0, 2854.0, 2388.0]),
+        ((3024, 4032), [2000.0, 100.0, 2400.0, 500.0]),
+        ((4032, 3024), [3100.0, 900.0, 3900.0, 1500.0]),
+        ((960, 1280), [2.5, 1.5, 5.5, 4.0]),
+        ((1920, 2560), [1.0, 3.0, 5.0, 7.0]),
+        ((1080, 1920), [371.5, 492.25, 575.0, 1050.75]),
+        ((512, 384), [0.0, 0.0, 512.0, 384.0]),
+    ];
+    let request: Vec<Value> = cases.iter().map(|(s, b)| json!([[s.0, s.1], b])).collect();
+    let Some(them) = theirs(&json!({ "crag_crop": request })) else {
+        return;
+    };
+    for ((size, b), want) in cases.iter().zip(them["crag_crop"].as_array().unwrap()) {
+        let bx = assay_core::BBox {
+            x_min: b[0],
+            y_min: b[1],
+            x_max: b[2],
+            y_max: b[3],
+        };
+        let ours = ImageView::crop_in_frame(&[bx], size.0, size.1, (960, 1280)).unwrap();
+        let ImageView::FrameCrop {
+            x,
+            y,
+            width,
+            height,
+            ..
+        } = ours
+        else {
+            panic!("{ours:?}")
+        };
+        assert_eq!(json!([x, y, width, height]), *want, "{size:?} {b:?}");
+    }
+}
+
+/// CRAG-MM's two judged stages as `_evaluate_response` runs them: the exact match that needs
+/// no judge, the judge's messages (system and user) character for character, and the verdict
+/// taken from the judge. The identification reply is read by `_parse_response` first.
+#[test]
+fn crag_mm_judged_stages_ask_and_decide_as_evaluate_py() {
+    use assay_eval::scorers::{ScoreContext, ScorerKind};
+    // (task, question, reference, reply, the judge's verdict)
+    let cases = [
+        (
+            "whole",
+            "who will win the game?",
+            "Lakers is favored to win the game.",
+            "lakers is favored to win the game. ",
+            false,
+        ),
+        (
+            "whole",
+            "who will win the game?",
+            "Lakers is favored to win the game.",
+            "The Lakers, most likely.",
+            true,
+        ),
+        (
+            "whole",
+            "how tall is it?",
+            "About 443 m",
+            "Sorry, I can't tell.",
+            false,
+        ),
+        (
+            "whole",
+            "is this édifice old?",
+            "Ça date de 1889 {braces}",
+            "ÇA DATE DE 1889 {BRACES}",
+            false,
+        ),
+        (
+            "knowledge_extraction",
+            "which came out first, the ford fusion or the ford focus?",
+            "The Ford Focus",
+            "Focus",
+            true,
+        ),
+        (
+            "object_identification",
+            "Is this a good car?",
+            "KIA K5",
+            "target_object: [Kia Optima]",
+            true,
+        ),
+        (
+            "object_identification",
+            "Is this a good car?",
+            "KIA K5",
+            "[kia k5]",
+            false,
+        ),
+        (
+            "object_identification_with_original",
+            "What is it?",
+            "Ford F-150",
+            "Ford F-series",
+            false,
+        ),
+    ];
+    let request: Vec<Value> = cases
+        .iter()
+        .map(|(task, q, gt, reply, verdict)| {
+            json!({"task": task, "query": q, "ground_truth": gt, "reply": reply, "verdict": verdict})
+        })
+        .collect();
+    let Some(them) = theirs(&json!({ "crag_judge": request })) else {
+        return;
+    };
+    for ((task, q, gt, reply, verdict), want) in
+        cases.iter().zip(them["crag_judge"].as_array().unwrap())
+    {
+        let (kind, item) = if task.starts_with("object_identification") {
+            let item = ItemContent {
+                entity_name: Some(gt.to_string()),
+                ..Default::default()
+            };
+            (ScorerKind::Identification, item)
+        } else {
+            let item = ItemContent {
+                answer: Some(gt.to_string()),
+                ..Default::default()
+            };
+            (ScorerKind::CragQa, item)
+        };
+        let local = kind
+            .local()
+            .unwrap()
+            .score(&item, reply, &ScoreContext::default());
+        assert_eq!(
+            local.parsed.as_deref(),
+            want["prediction"].as_str(),
+            "{task}: {reply:?}"
+        );
+        let asked = local.evidence["needs_judge"] == true;
+        assert_eq!(asked, !want["messages"].is_null(), "{task}: {reply:?}");
+        let scored = if asked {
+            let (system, user) = kind.miss_request(q, &item, local.parsed.as_deref().unwrap());
+            assert_eq!(system, want["messages"][0]["content"].as_str(), "{task}");
+            assert_eq!(want["messages"][0]["role"], "system");
+            assert_eq!(Some(user.as_str()), want["messages"][1]["content"].as_str());
+            let raw = format!(
+                "{{'explanation': '...', 'accuracy': {}}}",
+                if *verdict { "True" } else { "False" }
+            );
+            kind.miss_judged(&local, &raw, "j")
+        } else {
+            local
+        };
+        assert_eq!(
+            scored.score,
+            Some(f64::from(u8::from(want["is_correct"].as_bool().unwrap()))),
+            "{task}: {reply:?}"
+        );
+    }
 }

@@ -110,15 +110,19 @@ async fn identification_sees_the_highlight_and_the_crop_and_the_judge_decides_ne
         .filter(|(p, _)| p.contains("ford focus"))
         .collect();
     assert_eq!(ford.len(), 2);
-    let highlighted = ford
+    // Both ask the identification task ("I have highlighted the target object"): the official
+    // ablation swaps the highlighted photo for the crop and keeps the prompt.
+    assert!(ford
         .iter()
-        .find(|(p, _)| p.contains("I have highlighted the target object"))
-        .map(|(_, u)| decode(u))
+        .all(|(p, _)| p.contains("I have highlighted the target object")));
+    let images: Vec<_> = ford.iter().map(|(_, u)| decode(u)).collect();
+    let highlighted = images
+        .iter()
+        .find(|i| i.dimensions() == (768, 1024))
         .unwrap();
-    let cropped = ford
+    let cropped = images
         .iter()
-        .find(|(p, _)| !p.contains("I have highlighted"))
-        .map(|(_, u)| decode(u))
+        .find(|i| i.dimensions() != (768, 1024))
         .unwrap();
     // Highlight: the whole photo at 768 x 1024, a green line on the box's left edge
     // (x = 643 * 768/3024 = 163) and none in the box's middle.
@@ -130,12 +134,12 @@ async fn identification_sees_the_highlight_and_the_crop_and_the_judge_decides_ne
     assert!(!is_green(
         highlighted.get_pixel(((643.0 + 2854.0) / 2.0 * k) as u32, mid_y)
     ));
-    // GT crop: the box widened by a tenth each side, cut at the image's right edge:
-    // x 421..3024, y 1532..2466 = 2603 x 934, sent with its longest side at 1024.
+    // GT crop: exactly the box, as the ablation cuts it: x 643..2854, y 1610..2388 =
+    // 2211 x 778, sent with its longest side at 1024.
     assert_eq!(cropped.width(), 1024);
     assert_eq!(
         cropped.height(),
-        (934.0_f64 * 1024.0 / 2603.0).round() as u32
+        (778.0_f64 * 1024.0 / 2211.0).round() as u32
     );
     assert!(!cropped.pixels().any(is_green));
 
@@ -150,7 +154,7 @@ async fn identification_sees_the_highlight_and_the_crop_and_the_judge_decides_ne
         .unwrap();
     let t = assay_eval::trace::trace_run(&p, runs[0].id, Some(FORD)).unwrap();
     let img = &t.items[0].prompt.as_ref().unwrap()["images"][0];
-    assert_eq!(img["view"], "crop:421,1532,2603,934");
+    assert_eq!(img["view"], "crop:643,1610,2211,778");
     assert_eq!(
         img["sent_size"],
         serde_json::json!([cropped.width(), cropped.height()])
@@ -198,6 +202,13 @@ async fn identification_sees_the_highlight_and_the_crop_and_the_judge_decides_ne
             .collect();
         assert_eq!(sizes.len(), 5);
         assert!(sizes.iter().all(|r| r.cells[0].unwrap().items == 1));
+        // The distance to the centre is binned as the paper's Figure 3 bins it.
+        let distances = table
+            .rows
+            .iter()
+            .filter(|r| r.variant == variant && r.breakdown == "distance")
+            .count();
+        assert_eq!(distances, 5);
     }
     let rendered =
         assay_eval::stage_table::render_stages(&table, assay_eval::table::TableFormat::Markdown)
@@ -294,22 +305,45 @@ fn stage_statistics_match_scipy() {
     let opt = |v: &serde_json::Value| v.as_f64();
     for case in f["cases"].as_array().unwrap() {
         let scores: Vec<Option<f64>> = case["scores"].as_array().unwrap().iter().map(opt).collect();
-        let facts: Vec<ItemFacts> = case["popularity"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .zip(case["saliency"].as_array().unwrap())
-            .map(|(p, s)| ItemFacts {
-                popularity: opt(p),
-                saliency: opt(s),
+        let column = |name: &str| -> Vec<Option<f64>> {
+            case[name].as_array().unwrap().iter().map(opt).collect()
+        };
+        let (pop, sal, dist, crowd) = (
+            column("popularity"),
+            column("saliency"),
+            column("distance"),
+            column("crowdedness"),
+        );
+        let facts: Vec<ItemFacts> = (0..scores.len())
+            .map(|i| ItemFacts {
+                popularity: pop[i],
+                saliency: sal[i],
+                distance: dist[i],
+                crowdedness: crowd[i],
                 ..Default::default()
             })
             .collect();
-        let ((rho, pn), (rpb, sn)) = correlations(&scores, &facts);
-        assert!((rho.unwrap() - case["rho_popularity"].as_f64().unwrap()).abs() < 1e-9);
-        assert!((rpb.unwrap() - case["r_pb_saliency"].as_f64().unwrap()).abs() < 1e-9);
-        assert_eq!(pn as u64, case["popularity_items"].as_u64().unwrap());
-        assert_eq!(sn as u64, case["saliency_items"].as_u64().unwrap());
+        let [size, distance, crowdedness, saliency, popularity] = correlations(&scores, &facts);
+        let near = |got: Option<f64>, key: &str| {
+            let want = case[key].as_f64().unwrap();
+            assert!(
+                (got.unwrap() - want).abs() < 1e-9,
+                "{key}: {got:?} vs {want}"
+            );
+        };
+        near(popularity.0, "rho_popularity");
+        near(saliency.0, "r_pb_saliency");
+        near(distance.0, "r_pb_distance");
+        near(crowdedness.0, "r_pb_crowdedness");
+        assert_eq!(size, (None, 0), "no item has a size here");
+        for (got, key) in [
+            (popularity.1, "popularity_items"),
+            (saliency.1, "saliency_items"),
+            (distance.1, "distance_items"),
+            (crowdedness.1, "crowdedness_items"),
+        ] {
+            assert_eq!(got as u64, case[key].as_u64().unwrap(), "{key}");
+        }
         let sal: Vec<Option<f64>> = facts.iter().map(|f| f.saliency).collect();
         let (bins, _) = rank_bins(&sal, case["bins"].as_u64().unwrap() as usize);
         let want: Vec<Option<usize>> = case["bin_of"]
@@ -336,6 +370,12 @@ fn correlations_are_averaged_over_models_as_the_paper_reports_them() {
         popularity_items: 10,
         saliency_r_pb: rpb,
         saliency_items: 8,
+        size_r_pb: rpb.map(|r| -r),
+        size_items: 8,
+        distance_r_pb: None,
+        distance_items: 0,
+        crowdedness_r_pb: None,
+        crowdedness_items: 0,
     };
     let rows = vec![
         row("a", Some(0.2), Some(0.5)),
@@ -352,6 +392,8 @@ fn correlations_are_averaged_over_models_as_the_paper_reports_them() {
     assert_eq!(m.model, "mean over models (3)");
     assert!((m.popularity_rho.unwrap() - 0.3).abs() < 1e-12);
     assert!((m.saliency_r_pb.unwrap() - 0.3).abs() < 1e-12);
+    assert!((m.size_r_pb.unwrap() + 0.3).abs() < 1e-12);
+    assert_eq!(m.distance_r_pb, None, "no model has one");
     assert_eq!((m.popularity_items, m.saliency_items), (30, 24));
 }
 
@@ -455,5 +497,91 @@ async fn recorded_identification_sends_only_near_misses_to_the_judge() {
             .unwrap_err()
             .code(),
         "invalid"
+    );
+}
+
+/// The answer stage by CRAG-MM's QA judge: the model is asked the `whole` task, an exact
+/// reply (any case, outer spaces) needs no judge, every other reply goes to the judge with the
+/// official QA prompt and `Question / Ground truth / Prediction`, and the stage table puts the
+/// run in the Answer column under its judge. Under the protocol, soft match stays a labelled
+/// option in a column of its own.
+#[tokio::test]
+async fn the_answer_stage_is_decided_by_the_official_qa_judge() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = fixture_project(dir.path(), "crag-mm-diagnostics/data/test.jsonl", "crag");
+    let model = StubServer::start(StubConfig {
+        rules: vec![
+            Rule::always(
+                "ford focus",
+                Reply::Text(
+                    "  The Ford Focus, introduced in 1998, came out before the Ford Fusion, introduced in 2006. "
+                        .into(),
+                ),
+            ),
+            Rule::always("bridge", Reply::Text("It opened in 1937.".into())),
+        ],
+        default_reply: Some(Reply::Text("I am not sure.".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let judge = StubServer::start(StubConfig {
+        rules: vec![Rule::always(
+            "Prediction: It opened in 1937.",
+            Reply::Text("Grounded by the ground truth.\nanswer: True".into()),
+        )],
+        default_reply: Some(Reply::Text(
+            "It refuses (guideline 1).\nanswer: False".into(),
+        )),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "m", vec![model.url.clone()], |_| {});
+    add_model(&path, "j", vec![judge.url.clone()], |_| {});
+    let mut req = request(&["m"], 3);
+    req.datasets = vec!["crag".into()];
+    req.versions = vec![Version::Before];
+    req.variants = vec![Variant::Original];
+    req.scorer = Some(ScorerKind::CragQa);
+    req.judge = Some("j".into());
+    req.protocol = Some(assay_core::EvalProtocol::CragMm);
+    let s = eval(&path, &req).await;
+    assert_eq!(s.progress.errors, 0, "{s:?}");
+    // The model saw CRAG-MM's answering task.
+    assert!(model
+        .prompts()
+        .iter()
+        .all(|p| p.contains("truthfully answers user questions about the provided image")));
+    // Four of five replies are not exact: the judge is asked about each in each of 3 runs.
+    assert_eq!(judge.requests(), 12);
+    let asked = judge.prompts();
+    assert!(asked
+        .iter()
+        .all(|p| p.contains("1 mile is about 1.60934 km")));
+    assert!(asked.iter().any(|p| p.contains(
+        "Question: when did this bridge open to traffic?\nGround truth: the golden gate bridge opened to vehicular traffic on may 28, 1937.\nPrediction: It opened in 1937.\n"
+    )), "{asked:?}");
+    assert!(!asked
+        .iter()
+        .any(|p| p.contains("Prediction:   The Ford Focus")));
+
+    let table = stage_table(
+        &assay_core::Project::open(&path).unwrap(),
+        &["crag".into()],
+        &StageOptions {
+            version: Version::Before,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(table.columns.len(), 1);
+    assert_eq!(table.columns[0].stage, Stage::Answer);
+    assert_eq!(table.columns[0].label(), "Answer (crag_qa+j)");
+    let all = table.rows.iter().find(|r| r.breakdown == "all").unwrap();
+    // The exact reply and the judged one are right: 2 of 5.
+    assert!(
+        (all.cells[0].unwrap().accuracy - 0.4).abs() < 1e-12,
+        "{all:?}"
     );
 }

@@ -812,7 +812,7 @@ export type StageView = { version: string,
  */
 columns: Array<string>, rows: Array<StageViewRow>, correlations: Array<StageViewCorrelation>, markdown: string, csv: string, latex: string, };
 
-export type StageViewCorrelation = { dataset: string, model: string, variant: string, column: string, popularity_rho: number | null, popularity_items: number, saliency_r_pb: number | null, saliency_items: number, };
+export type StageViewCorrelation = { dataset: string, model: string, variant: string, column: string, popularity_rho: number | null, popularity_items: number, saliency_r_pb: number | null, saliency_items: number, size_r_pb: number | null, size_items: number, distance_r_pb: number | null, distance_items: number, crowdedness_r_pb: number | null, crowdedness_items: number, };
 
 export type StageViewRow = { dataset: string, model: string, variant: string, 
 /**
@@ -967,10 +967,10 @@ accuracy: number, accuracy_ci: [number, number] | null,
  */
 kappa: number | null, kappa_ci: [number, number] | null, level: number, };
 
-export type Scorer = 'choice' | 'soft_match' | 'judge' | 'checklist_judge' | 'rating' | 'grounding' | 'bleu' | 'identification';
+export type Scorer = 'choice' | 'soft_match' | 'judge' | 'checklist_judge' | 'rating' | 'grounding' | 'bleu' | 'identification' | 'crag_qa';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'parquet', 'hf', 'haerae-vision'];
 export const SCORERS_NEEDING_JUDGE: readonly Scorer[] = ['judge', 'checklist_judge', 'rating'];
-export const SCORERS_USING_JUDGE: readonly Scorer[] = ['judge', 'checklist_judge', 'rating', 'identification'];
+export const SCORERS_USING_JUDGE: readonly Scorer[] = ['judge', 'checklist_judge', 'rating', 'identification', 'crag_qa'];
 export const SUGGESTION_KINDS_DECIDING_STAGE: readonly SuggestionKind[] = ['screening', 'difficulty', 'image_dependency'];
 export const AGREEMENT_FIELDS: readonly AgreementField[] = ['op', 'ref_type', 'tags', 'phase1', 'checklist', 'box'];
 export const ROUND_PURPOSES: readonly RoundPurpose[] = ['annotate', 'review', 'audit'];
@@ -984,7 +984,7 @@ export const ROLES: readonly Role[] = ['annotator', 'auditor', 'researcher'];
 export const PHASE1_DIMENSIONS: readonly Phase1Dimension[] = ['image_relevance', 'qa_quality', 'checklist_validity', 'category', 'overall'];
 export const BOX_CONVENTIONS: readonly string[] = ['auto', 'sent-pixels', 'original-pixels', 'normalized-1', 'normalized-1000', 'qwen2.5-vl', 'qwen3-vl', 'crag-mm'];
 export const VARIANTS: readonly string[] = ['original', 'explicit', 'disambiguated', 'text_only', 'no_image', 'highlight', 'gt_crop', 'entity_given'];
-export const SCORERS: readonly Scorer[] = ['choice', 'soft_match', 'judge', 'checklist_judge', 'rating', 'grounding', 'bleu', 'identification'];
+export const SCORERS: readonly Scorer[] = ['choice', 'soft_match', 'judge', 'checklist_judge', 'rating', 'grounding', 'bleu', 'identification', 'crag_qa'];
 export const PREDICTION_FORMATS: readonly string[] = ['llm-jp-eval-mm', 'lmms-eval', 'vlmevalkit', 'vague', 'crag-mm', 'haerae-vision', 'jsonl'];
 export const BUILTIN_TEMPLATES: readonly string[] = ['vague/plain', 'vague/text_only', 'vague/zeroshot_cot', 'crag-mm/whole', 'crag-mm/visual_grounding', 'crag-mm/object_identification', 'crag-mm/object_identification_easy_query', 'crag-mm/object_identification_with_original', 'crag-mm/object_identification_image_only', 'crag-mm/knowledge_extraction'];
 export const FAILURE_TAGS: readonly string[] = ['perception', 'ocr', 'reasoning', 'knowledge', 'judge', 'annotation', 'refusal'];
@@ -994,7 +994,7 @@ export type ProtocolPreset = { runs: number; variants: readonly string[]; scorer
 export const PROTOCOL_PRESETS: Readonly<Record<string, ProtocolPreset>> = {
   'jammeval': { runs: 3, variants: ['original'], scorers: [], needs_judge: true, unparsed: 'unparsed counted wrong' },
   'haerae-vision': { runs: 3, variants: ['original', 'explicit'], scorers: ['checklist_judge'], needs_judge: true, unparsed: 'unparsed left out' },
-  'crag-mm': { runs: 3, variants: ['original', 'highlight', 'gt_crop', 'entity_given'], scorers: ['grounding', 'identification', 'soft_match'], needs_judge: false, unparsed: 'unparsed counted wrong' },
+  'crag-mm': { runs: 3, variants: ['original', 'highlight', 'gt_crop', 'entity_given'], scorers: ['grounding', 'identification', 'crag_qa', 'soft_match'], needs_judge: false, unparsed: 'unparsed counted wrong' },
   'vague': { runs: 1, variants: ['original'], scorers: ['choice'], needs_judge: false, unparsed: 'unparsed left out' },
 };
 
