@@ -16,8 +16,8 @@ use assay_core::import::{ImportReport, Progress};
 use assay_core::store::compact::CompactReport;
 use assay_core::store::{
     Agreement, AgreementField, BlindItem, BlindJudgement, Comment, Edit, Facets, Filter, Filtering,
-    FunnelStep, JudgeRatingReport, JudgeReviewEntry, NewRound, Page, PersonStats, QueryResult,
-    ReviewDecision, RoleChoice, RoundPurpose, RoundSummary, Stage, User,
+    FunnelStep, JudgeRatingReport, JudgeReviewEntry, MajorityCheck, NewRound, Page, PersonStats,
+    QueryResult, ReviewDecision, RoleChoice, RoundPurpose, RoundSummary, Stage, User,
 };
 use assay_core::{
     AnswerFormat, CriterionIssue, DistractorKind, IssueTag, ItemStatus, Phase1Dimension, RefType,

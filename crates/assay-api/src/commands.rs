@@ -65,6 +65,7 @@ macro_rules! for_each_command {
             session review_queue() -> Vec<i64>;
             session sign_off(id: i64, signed: bool, note: Option<String>) -> ItemDetail;
             session agreement(field: AgreementField, round: Option<i64>) -> Agreement;
+            session majority_check(field: AgreementField, round: Option<i64>, experts: Vec<String>, crowd: u32) -> MajorityCheck;
             session my_work() -> MyWork;
             session rounds() -> Vec<RoundSummary>;
             session create_round(round: NewRound, filter: Filter) -> Vec<RoundSummary>;

@@ -75,6 +75,26 @@ impl Session {
         Ok(self.project()?.agreement(field, None, round)?)
     }
 
+    /// CRAG-MM's annotation check: `experts`' labels against the others' majority (at least
+    /// `crowd` of them per item), with the binary kappa on "ambiguous" for referring types.
+    pub fn majority_check(
+        &self,
+        field: AgreementField,
+        round: Option<i64>,
+        experts: Vec<String>,
+        crowd: u32,
+    ) -> ApiResult<assay_core::store::MajorityCheck> {
+        let spec = assay_core::store::MajorityCheckSpec {
+            field,
+            experts,
+            crowd: crowd as usize,
+            binary: (field == AgreementField::RefType).then(|| "ambiguous".to_string()),
+            dataset_id: None,
+            round_id: round,
+        };
+        Ok(self.project()?.majority_check(&spec)?)
+    }
+
     /// Everything waiting for the current user, across rounds.
     pub fn my_work(&self) -> ApiResult<crate::types::MyWork> {
         let author = self.author()?;

@@ -492,6 +492,30 @@ fn review_queue_sign_off_and_agreement_through_the_cli() {
     assert!(!locked.status.success(), "a signed-off item is locked");
     let ag = ok_json(&p, &["agreement", "--field", "op"]);
     assert_eq!(ag["field"], "op");
+    // CRAG-MM's annotation check: the experts named against the others' majority; nobody
+    // typed an expression here, so nothing is compared and no kappa is made up.
+    let check = ok_json(
+        &p,
+        &["agreement", "--field", "ref_type", "--experts", "seoyeon"],
+    );
+    assert_eq!(
+        (check["items"].as_u64(), check["crowd"].as_u64()),
+        (Some(0), Some(3))
+    );
+    assert_eq!(check["binary_label"], "ambiguous");
+    assert!(check["kappa"].is_null());
+    let boxes = assay(
+        &p,
+        &[
+            "agreement",
+            "--field",
+            "box",
+            "--experts",
+            "seoyeon",
+            "--json",
+        ],
+    );
+    assert!(!boxes.status.success(), "boxes are not voted on");
     let out = dir.path().join("out");
     let one = ok_json(
         &p,

@@ -24,8 +24,8 @@ use assay_core::store::team::sync::{ConflictSides, SyncConflict};
 use assay_core::store::{
     Agreement, AgreementField, BlindItem, BlindJudgement, BulkAction, BulkChange, BulkReport,
     Comment, Edit, Facets, Filter, Filtering, FunnelStep, ItemExtras, JudgeRatingReport,
-    JudgeReviewEntry, NewRound, Page, PersonStats, QueryResult, ReviewDecision, RoleChoice,
-    RoundSummary, RunDetail, SavedView, Stage, User,
+    JudgeReviewEntry, MajorityCheck, NewRound, Page, PersonStats, QueryResult, ReviewDecision,
+    RoleChoice, RoundSummary, RunDetail, SavedView, Stage, User,
 };
 use assay_core::store::{Suggestion, SuggestionReport};
 use assay_core::SuggestionValue;

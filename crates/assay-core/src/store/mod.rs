@@ -56,6 +56,7 @@ pub use items::{Author, CurrentItem, Edit, ItemView, NewItem};
 pub use review::agreement::{Agreement, AgreementField, PairAgreement};
 pub use review::blind::{BlindEntry, BlindItem, BlindJudgement};
 pub use review::comments::{Comment, OpenMention};
+pub use review::majority_check::{MajorityCheck, MajorityCheckSpec};
 pub use review::rounds::{
     AssigneeProgress, NewRound, PersonStats, QueueEntry, RoundPurpose, RoundSummary,
 };

@@ -774,3 +774,97 @@ fn a_views_run_sort_does_not_travel_between_replicas() {
         .unwrap();
     assert_eq!(theirs.filter.sort, None);
 }
+
+/// CRAG-MM-Diagnostics' annotation check on referring-expression types: an expert's label
+/// against the majority of three crowd labels, an item with a tie, with two crowd labels, or
+/// with experts who disagree left out and counted. Kappa by hand on the six compared items:
+/// experts (amb, sal, in, know, sal, amb), majorities (amb, sal, in, sal, amb, amb):
+/// p_o = 4/6, p_e = (2·3 + 2·2 + 1·1 + 1·0)/36 = 11/36, kappa = 13/25; ambiguous against the
+/// rest: p_o = 5/6, p_e = 1/2, kappa = 2/3.
+#[test]
+fn experts_are_checked_against_the_crowds_majority_as_crag_mm_did() {
+    use assay_core::store::MajorityCheckSpec;
+    use assay_core::RefType::{self, *};
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import_sample(&mut p);
+    let set = |p: &mut assay_core::Project, n: usize, t: RefType, who: &Author| {
+        let id = p
+            .item_id_by_ext("jgraph-mini", &format!("jg-{n:03}"))
+            .unwrap();
+        let mut e = edit_of(p, id);
+        e.content.ref_type = Some(t);
+        // The write path asks an ambiguous expression for its disambiguated question.
+        e.content.disambiguated_question = Some("the part on the left: how long is it?".into());
+        e.base_rev = None;
+        e.note = Some("typed".into());
+        p.save_edit(id, &e, who).unwrap();
+    };
+    let kim = person(&p, "kim", Role::Auditor);
+    let lee = person(&p, "lee", Role::Auditor);
+    let crowd: Vec<Author> = ["a", "b", "c"]
+        .iter()
+        .map(|n| person(&p, n, Role::Annotator))
+        .collect();
+    let expert = [
+        Ambiguous,
+        Salient,
+        Ambiguous,
+        InImageCue,
+        KnowledgeCue,
+        Salient,
+        Ambiguous,
+        Salient,
+        Salient,
+    ];
+    let votes: [&[RefType]; 9] = [
+        &[Ambiguous, Ambiguous, Salient],
+        &[Salient, Salient, Salient],
+        &[Ambiguous, Salient, InImageCue],
+        &[InImageCue, InImageCue, Ambiguous],
+        &[KnowledgeCue, Salient, Salient],
+        &[Salient, Ambiguous, Ambiguous],
+        &[Ambiguous, Ambiguous, Ambiguous],
+        &[Salient, Salient],
+        &[Salient, Salient, Salient],
+    ];
+    for (i, (e, vs)) in expert.iter().zip(votes).enumerate() {
+        set(&mut p, i + 1, *e, &kim);
+        for (who, v) in crowd.iter().zip(vs) {
+            set(&mut p, i + 1, *v, who);
+        }
+    }
+    // A second expert agrees on item 1 and not on item 9.
+    set(&mut p, 1, Ambiguous, &lee);
+    set(&mut p, 9, Ambiguous, &lee);
+
+    let c = p
+        .majority_check(&MajorityCheckSpec::ref_types(vec![
+            "kim".into(),
+            "lee".into(),
+        ]))
+        .unwrap();
+    assert_eq!(c.items, 6);
+    assert_eq!(
+        (c.no_majority, c.too_few_crowd, c.experts_disagree),
+        (1, 1, 1)
+    );
+    assert!((c.accuracy.unwrap() - 4.0 / 6.0).abs() < 1e-12);
+    assert!((c.kappa.unwrap() - 13.0 / 25.0).abs() < 1e-12, "{c:?}");
+    assert!((c.binary_kappa.unwrap() - 2.0 / 3.0).abs() < 1e-12);
+    assert_eq!(
+        c.labels,
+        ["ambiguous", "in_image_cue", "knowledge_cue", "salient"]
+    );
+    // Rows the expert: knowledge_cue was voted salient.
+    assert_eq!(c.confusion[2], [0, 0, 0, 1]);
+    let total: u64 = c.confusion.iter().flatten().sum();
+    assert_eq!(total, 6);
+
+    // Only labels can be voted on, and experts must be named.
+    let mut spec = MajorityCheckSpec::ref_types(vec![]);
+    assert_eq!(p.majority_check(&spec).unwrap_err().code(), "invalid");
+    spec.experts = vec!["kim".into()];
+    spec.field = AgreementField::Box;
+    assert_eq!(p.majority_check(&spec).unwrap_err().code(), "invalid");
+}

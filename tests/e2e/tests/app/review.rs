@@ -375,6 +375,21 @@ async fn blind_double_annotation(c: &Client, project: &Path) {
         t.starts_with("1 items") && t.contains("e2e-annotator") && t.contains("e2e-reviewer")
     })
     .await;
+    // CRAG-MM's check: one person as the expert; the other alone is no three-person majority,
+    // so the item is left out and said so.
+    click(
+        c,
+        "[data-testid=majority-check] input[type=checkbox]:first-of-type",
+    )
+    .await;
+    wait_text(c, "[data-testid=majority-check]", |t| {
+        t.contains("1 with fewer than 3 labels")
+    })
+    .await;
+    assert_eq!(
+        wait_text(c, "[data-testid=majority-items]", |_| true).await,
+        "0"
+    );
     screenshot(c, "blind-agreement.png").await;
     show(c, "items").await;
     assert!(in_my_work(c, "adjudicate-item", "jg-006").await);

@@ -545,6 +545,44 @@ crowd?: boolean,
  */
 area?: number | null, x_min: number, y_min: number, x_max: number, y_max: number, };
 
+export type MajorityCheck = { field: AgreementField, experts: Array<string>, crowd: number, 
+/**
+ * Items compared: an expert label and a crowd majority.
+ */
+items: number, 
+/**
+ * Items with enough crowd labels but no label ahead of the others (a tie): left out.
+ */
+no_majority: number, 
+/**
+ * Items whose experts gave different labels: left out.
+ */
+experts_disagree: number, 
+/**
+ * Items an expert labelled with fewer crowd labels than `crowd`: left out.
+ */
+too_few_crowd: number, 
+/**
+ * Labels in the confusion matrix's order.
+ */
+labels: Array<string>, 
+/**
+ * Rows the experts' label, columns the crowd's majority.
+ */
+confusion: Array<Array<number>>, 
+/**
+ * Share of compared items where the majority is the experts' label.
+ */
+accuracy: number | null, 
+/**
+ * Cohen's kappa, experts against majority, over every label.
+ */
+kappa: number | null, binary_label: string | null, 
+/**
+ * Cohen's kappa on `binary_label` against every other label.
+ */
+binary_kappa: number | null, };
+
 export type ModelCheck = { ok: boolean, 
 /**
  * The model's reply, or what went wrong in plain words.
@@ -1048,6 +1086,7 @@ export const commands = {
   reviewQueue: (): Promise<Array<number>> => invoke<Array<number>>('review_queue'),
   signOff: (id: number, signed: boolean, note: string | null): Promise<ItemDetail> => invoke<ItemDetail>('sign_off', { id, signed, note }),
   agreement: (field: AgreementField, round: number | null): Promise<Agreement> => invoke<Agreement>('agreement', { field, round }),
+  majorityCheck: (field: AgreementField, round: number | null, experts: Array<string>, crowd: number): Promise<MajorityCheck> => invoke<MajorityCheck>('majority_check', { field, round, experts, crowd }),
   myWork: (): Promise<MyWork> => invoke<MyWork>('my_work'),
   rounds: (): Promise<Array<RoundSummary>> => invoke<Array<RoundSummary>>('rounds'),
   createRound: (round: NewRound, filter: Filter): Promise<Array<RoundSummary>> => invoke<Array<RoundSummary>>('create_round', { round, filter }),

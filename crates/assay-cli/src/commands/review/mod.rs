@@ -71,6 +71,16 @@ pub struct AgreementArgs {
     /// Only the items of this round.
     #[arg(long)]
     pub round: Option<String>,
+    /// CRAG-MM's annotation check instead: these people's labels (comma-separated) against
+    /// the majority vote of everyone else's, with Cohen's kappa.
+    #[arg(long, value_delimiter = ',')]
+    pub experts: Vec<String>,
+    /// Crowd labels an item needs for its majority to count (the paper's three).
+    #[arg(long, default_value_t = 3)]
+    pub crowd: usize,
+    /// The label a second kappa sets against all others (default for ref_type: ambiguous).
+    #[arg(long)]
+    pub binary: Option<String>,
 }
 
 pub fn review(ctx: &Ctx, a: ReviewArgs) -> anyhow::Result<()> {
@@ -160,6 +170,20 @@ pub fn agreement(ctx: &Ctx, a: AgreementArgs) -> anyhow::Result<()> {
         ),
         None => None,
     };
+    if !a.experts.is_empty() {
+        let spec = assay_core::store::MajorityCheckSpec {
+            field: a.field,
+            experts: a.experts.clone(),
+            crowd: a.crowd,
+            binary: a
+                .binary
+                .clone()
+                .or_else(|| (a.field == AgreementField::RefType).then(|| "ambiguous".to_string())),
+            dataset_id: ds,
+            round_id: round,
+        };
+        return majority_check(ctx, &p.majority_check(&spec)?);
+    }
     let ag = p.agreement(a.field, ds, round)?;
     if ctx.json {
         return output::json(&ag);
@@ -219,6 +243,45 @@ pub fn agreement(ctx: &Ctx, a: AgreementArgs) -> anyhow::Result<()> {
             "  Krippendorff's alpha (MASI, sets of labels: partial overlap is partial agreement): {}",
             num(ag.krippendorff_alpha_masi)
         );
+    }
+    Ok(())
+}
+
+fn majority_check(ctx: &Ctx, c: &assay_core::store::MajorityCheck) -> anyhow::Result<()> {
+    if ctx.json {
+        return output::json(c);
+    }
+    let num = |v: Option<f64>| v.map_or("n/a".into(), |k| format!("{k:.3}"));
+    println!(
+        "{}: {} against the majority of at least {} others, on {} items",
+        c.field,
+        c.experts.join(", "),
+        c.crowd,
+        c.items
+    );
+    println!(
+        "  left out: {} without a majority (a tie), {} with fewer than {} crowd labels, {} where the experts differ",
+        c.no_majority, c.too_few_crowd, c.crowd, c.experts_disagree
+    );
+    println!(
+        "  agreement {}, Cohen's kappa {}",
+        c.accuracy
+            .map_or("n/a".into(), |a| format!("{:.1} %", a * 100.0)),
+        num(c.kappa)
+    );
+    if let Some(label) = &c.binary_label {
+        println!(
+            "  Cohen's kappa, {label} against the rest: {}",
+            num(c.binary_kappa)
+        );
+    }
+    println!(
+        "  experts (rows) x majority (columns): {}",
+        c.labels.join(", ")
+    );
+    for (label, row) in c.labels.iter().zip(&c.confusion) {
+        let cells: Vec<String> = row.iter().map(u64::to_string).collect();
+        println!("    {label}: {}", cells.join(" "));
     }
     Ok(())
 }

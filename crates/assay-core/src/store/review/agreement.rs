@@ -97,7 +97,7 @@ type Rating = (Unit, String, String, Option<f64>);
 
 impl Project {
     /// (unit, person, value, number) rows for a field, before pairing.
-    fn agreement_rows(
+    pub(super) fn agreement_rows(
         &self,
         field: AgreementField,
         dataset_id: Option<i64>,

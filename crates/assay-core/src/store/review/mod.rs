@@ -6,6 +6,7 @@
 pub mod agreement;
 pub mod blind;
 pub mod comments;
+pub mod majority_check;
 pub mod rounds;
 pub mod users;
 
