@@ -283,7 +283,7 @@ pub fn generate() -> String {
     }
     // The seeds' presets as the run form fills them in (the engine checks them again).
     s.push_str(
-        "export type ProtocolPreset = { runs: number; variants: readonly string[]; scorers: readonly Scorer[]; needs_judge: boolean; unparsed: string };\n",
+        "export type ProtocolPreset = { runs: number; variants: readonly string[]; scorers: readonly Scorer[]; needs_judge: boolean; unparsed: string; sampling: string | null };\n",
     );
     s.push_str("export const PROTOCOL_PRESETS: Readonly<Record<string, ProtocolPreset>> = {\n");
     for p in assay_core::EvalProtocol::ALL {
@@ -291,13 +291,17 @@ pub fn generate() -> String {
         let variants: Vec<&str> = preset.variants.iter().map(|v| v.as_str()).collect();
         let scorers: Vec<&str> = preset.scorers.iter().map(|v| v.as_str()).collect();
         s.push_str(&format!(
-            "  '{}': {{ runs: {}, variants: [{}], scorers: [{}], needs_judge: {}, unparsed: '{}' }},\n",
+            "  '{}': {{ runs: {}, variants: [{}], scorers: [{}], needs_judge: {}, unparsed: '{}', sampling: {} }},\n",
             p.as_str(),
             preset.runs,
             quote(&variants).join(", "),
             quote(&scorers).join(", "),
             preset.needs_judge,
-            preset.unparsed.label()
+            preset.unparsed.label(),
+            preset
+                .sampling
+                .describe()
+                .map_or("null".to_string(), |d| format!("'{d}'"))
         ));
     }
     s.push_str("};\n");

@@ -41,6 +41,45 @@ impl UnparsedRule {
     }
 }
 
+/// Generation settings a seed fixes for the models it evaluates (not the judge); None leaves
+/// the model's own.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Sampling {
+    pub temperature: Option<f64>,
+    pub top_p: Option<f64>,
+    pub max_tokens: Option<u32>,
+}
+
+impl Sampling {
+    /// The model's parameters with the protocol's settings in place of its own.
+    pub fn apply(&self, params: &mut crate::model::GenParams) {
+        if let Some(t) = self.temperature {
+            params.temperature = t;
+        }
+        if let Some(p) = self.top_p {
+            params.top_p = Some(p);
+        }
+        if let Some(m) = self.max_tokens {
+            params.max_tokens = m;
+        }
+    }
+
+    /// "temperature 0.6, top-p 0.95, at most 4096 tokens"; None when it fixes nothing.
+    pub fn describe(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if let Some(t) = self.temperature {
+            parts.push(format!("temperature {t}"));
+        }
+        if let Some(p) = self.top_p {
+            parts.push(format!("top-p {p}"));
+        }
+        if let Some(m) = self.max_tokens {
+            parts.push(format!("at most {m} tokens"));
+        }
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
+}
+
 /// What a protocol fixes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Preset {
@@ -56,6 +95,8 @@ pub struct Preset {
     /// A judge model is required.
     pub needs_judge: bool,
     pub unparsed: UnparsedRule,
+    /// The seed's generation settings, sent instead of the model's own under the protocol.
+    pub sampling: Sampling,
 }
 
 /// The preset of `p`: its runs, variants and scorers as core lists them
@@ -89,6 +130,29 @@ pub fn preset(p: EvalProtocol) -> Preset {
         unparsed: match p {
             EvalProtocol::HaeraeVision | EvalProtocol::Vague => UnparsedRule::LeftOut,
             _ => UnparsedRule::CountedWrong,
+        },
+        sampling: match p {
+            // "We set the temperature to 0 for all models"; tokens "sufficient for each
+            // dataset" (the model's own).
+            EvalProtocol::Jammeval => Sampling {
+                temperature: Some(0.0),
+                ..Default::default()
+            },
+            // "temperature=0.6 …, top_p=0.95, and max_tokens=4096 across all models".
+            EvalProtocol::HaeraeVision => Sampling {
+                temperature: Some(0.6),
+                top_p: Some(0.95),
+                max_tokens: Some(4096),
+            },
+            // `vllm.SamplingParams(temperature=0.1, top_p=0.9, max_tokens=75)`, as the paper
+            // states for the generalised models.
+            EvalProtocol::CragMm => Sampling {
+                temperature: Some(0.1),
+                top_p: Some(0.9),
+                max_tokens: Some(75),
+            },
+            // The paper states none.
+            EvalProtocol::Vague => Sampling::default(),
         },
     }
 }
@@ -317,6 +381,44 @@ mod tests {
                 "identification+j",
             )
             .unwrap();
+    }
+
+    #[test]
+    fn a_protocol_sends_the_seeds_generation_settings_instead_of_the_models() {
+        let mut params = crate::model::GenParams {
+            temperature: 1.0,
+            top_p: Some(0.5),
+            max_tokens: 300,
+            seed: Some(7),
+        };
+        preset(EvalProtocol::HaeraeVision)
+            .sampling
+            .apply(&mut params);
+        assert_eq!(
+            (
+                params.temperature,
+                params.top_p,
+                params.max_tokens,
+                params.seed
+            ),
+            (0.6, Some(0.95), 4096, Some(7))
+        );
+        let mut jam = crate::model::GenParams {
+            temperature: 0.7,
+            top_p: Some(0.8),
+            max_tokens: 300,
+            seed: None,
+        };
+        preset(EvalProtocol::Jammeval).sampling.apply(&mut jam);
+        assert_eq!(
+            (jam.temperature, jam.top_p, jam.max_tokens),
+            (0.0, Some(0.8), 300)
+        );
+        assert_eq!(
+            preset(EvalProtocol::CragMm).sampling.describe().as_deref(),
+            Some("temperature 0.1, top-p 0.9, at most 75 tokens")
+        );
+        assert_eq!(preset(EvalProtocol::Vague).sampling.describe(), None);
     }
 
     #[test]

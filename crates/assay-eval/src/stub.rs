@@ -71,6 +71,8 @@ struct Shared {
     dead: std::sync::atomic::AtomicBool,
     images: AtomicUsize,
     prompts: Mutex<Vec<String>>,
+    /// The generation settings of each request: (temperature, top_p, max_tokens).
+    sampling: Mutex<Vec<(Value, Value, Value)>>,
     image_urls: Mutex<Vec<(String, String)>>,
 }
 
@@ -93,6 +95,7 @@ impl StubServer {
             dead: std::sync::atomic::AtomicBool::new(false),
             images: AtomicUsize::new(0),
             prompts: Mutex::new(Vec::new()),
+            sampling: Mutex::new(Vec::new()),
             image_urls: Mutex::new(Vec::new()),
         });
         let s = shared.clone();
@@ -137,6 +140,15 @@ impl StubServer {
     pub fn image_urls(&self) -> Vec<(String, String)> {
         self.shared
             .image_urls
+            .lock()
+            .map(|p| p.clone())
+            .unwrap_or_default()
+    }
+
+    /// (temperature, top_p, max_tokens) as each request sent them (null when left out).
+    pub fn sampling(&self) -> Vec<(Value, Value, Value)> {
+        self.shared
+            .sampling
             .lock()
             .map(|p| p.clone())
             .unwrap_or_default()
@@ -245,6 +257,13 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> {
         }
         if let Ok(mut p) = shared.prompts.lock() {
             p.push(prompt.clone());
+        }
+        if let Ok(mut p) = shared.sampling.lock() {
+            p.push((
+                req["temperature"].clone(),
+                req["top_p"].clone(),
+                req["max_tokens"].clone(),
+            ));
         }
         let reply = choose(&shared, &prompt);
         if !shared.config.latency.is_zero() {

@@ -128,11 +128,19 @@ pub async fn run_eval(
 ) -> Result<EvalSummary> {
     crate::protocol::check(req)?;
     let project = Project::open(path)?;
-    let models: Vec<StoredModel> = req
+    let mut models: Vec<StoredModel> = req
         .models
         .iter()
         .map(|m| crate::trust::model_for_requests(&project, m))
         .collect::<Result<_>>()?;
+    // A protocol sends the seed's generation settings, not the model's own; they are part
+    // of every request key, so the answers of the two are never mixed.
+    if let Some(p) = req.protocol {
+        let sampling = crate::protocol::preset(p).sampling;
+        for m in &mut models {
+            sampling.apply(&mut m.config.params);
+        }
+    }
     for m in &models {
         m.config.validate()?;
     }

@@ -548,6 +548,21 @@ async fn the_answer_stage_is_decided_by_the_official_qa_judge() {
     req.protocol = Some(assay_core::EvalProtocol::CragMm);
     let s = eval(&path, &req).await;
     assert_eq!(s.progress.errors, 0, "{s:?}");
+    // The protocol sent the paper's generation settings to the model, not the model's own
+    // (temperature 0, 1,024 tokens); the judge kept its own.
+    assert!(!model.sampling().is_empty());
+    for (t, p, m) in model.sampling() {
+        assert_eq!(
+            (t.as_f64(), p.as_f64(), m.as_u64()),
+            (Some(0.1), Some(0.9), Some(75))
+        );
+    }
+    for (t, p, m) in judge.sampling() {
+        assert_eq!(
+            (t.as_f64(), p.is_null(), m.as_u64()),
+            (Some(0.0), true, Some(1024))
+        );
+    }
     // The model saw CRAG-MM's answering task.
     assert!(model
         .prompts()

@@ -1028,12 +1028,12 @@ export const BUILTIN_TEMPLATES: readonly string[] = ['vague/plain', 'vague/text_
 export const FAILURE_TAGS: readonly string[] = ['perception', 'ocr', 'reasoning', 'knowledge', 'judge', 'annotation', 'refusal'];
 export const VERSIONS: readonly string[] = ['before', 'after'];
 export const CRITERION_ISSUES: readonly CriterionIssue[] = ['not_grounded', 'unverifiable'];
-export type ProtocolPreset = { runs: number; variants: readonly string[]; scorers: readonly Scorer[]; needs_judge: boolean; unparsed: string };
+export type ProtocolPreset = { runs: number; variants: readonly string[]; scorers: readonly Scorer[]; needs_judge: boolean; unparsed: string; sampling: string | null };
 export const PROTOCOL_PRESETS: Readonly<Record<string, ProtocolPreset>> = {
-  'jammeval': { runs: 3, variants: ['original'], scorers: [], needs_judge: true, unparsed: 'unparsed counted wrong' },
-  'haerae-vision': { runs: 3, variants: ['original', 'explicit'], scorers: ['checklist_judge'], needs_judge: true, unparsed: 'unparsed left out' },
-  'crag-mm': { runs: 3, variants: ['original', 'highlight', 'gt_crop', 'entity_given'], scorers: ['grounding', 'identification', 'crag_qa', 'soft_match'], needs_judge: false, unparsed: 'unparsed counted wrong' },
-  'vague': { runs: 1, variants: ['original'], scorers: ['choice'], needs_judge: false, unparsed: 'unparsed left out' },
+  'jammeval': { runs: 3, variants: ['original'], scorers: [], needs_judge: true, unparsed: 'unparsed counted wrong', sampling: 'temperature 0' },
+  'haerae-vision': { runs: 3, variants: ['original', 'explicit'], scorers: ['checklist_judge'], needs_judge: true, unparsed: 'unparsed left out', sampling: 'temperature 0.6, top-p 0.95, at most 4096 tokens' },
+  'crag-mm': { runs: 3, variants: ['original', 'highlight', 'gt_crop', 'entity_given'], scorers: ['grounding', 'identification', 'crag_qa', 'soft_match'], needs_judge: false, unparsed: 'unparsed counted wrong', sampling: 'temperature 0.1, top-p 0.9, at most 75 tokens' },
+  'vague': { runs: 1, variants: ['original'], scorers: ['choice'], needs_judge: false, unparsed: 'unparsed left out', sampling: null },
 };
 
 export const commands = {
