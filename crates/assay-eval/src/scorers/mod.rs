@@ -146,7 +146,10 @@ impl ScorerKind {
         match self {
             // Issue 49: elimination, "both", alternatives left open, options in other words;
             // units, clock times, shares, ordinals, restated yes/no, readings, compounds.
-            Self::Choice | Self::SoftMatch => 3,
+            Self::Choice => 3,
+            // 4: a Japanese reply that narrows the question's bare noun restates it
+            // ("部屋の電気はついています" for "電気はついていますか？").
+            Self::SoftMatch => 4,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,

@@ -4,7 +4,8 @@
 //! - English and other spaced scripts: every content word of the question is in the reply
 //!   (plural "s" and "-ing" ignored), so "The man is wearing a black hat." restates "Is the
 //!   man wearing a hat?" while "The light is off." does not restate "Is the light on?";
-//! - Japanese: every run of kanji or katakana in the reply is one of the question's, and the
+//! - Japanese: every run of kanji or katakana in the reply is one of the question's (or, joined
+//!   by の, narrows a noun the question leaves bare: "部屋の電気" for "電気"), and the
 //!   reply ends in the question's predicate (so "帽子を持っています" is not "帽子をかぶって
 //!   いますか");
 //! - English words in the question's order ("The cat is bigger than the dog" does not restate
@@ -94,10 +95,17 @@ fn latin_keys(s: &str) -> Vec<String> {
 
 /// Runs of kanji or katakana (the nouns and verb stems a Japanese sentence names).
 fn japanese_runs(s: &str) -> Vec<String> {
+    japanese_spans(s).into_iter().map(|(r, _, _)| r).collect()
+}
+
+/// Each run with the char positions it starts and ends at.
+fn japanese_spans(s: &str) -> Vec<(String, usize, usize)> {
     let mut out = Vec::new();
     let mut cur = String::new();
+    let mut start = 0;
     let mut kind = 0u8;
-    for c in s.chars() {
+    let mut n = 0;
+    for (i, c) in s.chars().enumerate() {
         let k = if is_kanji(c) {
             1
         } else if is_katakana(c) && c != 'ー' {
@@ -106,17 +114,33 @@ fn japanese_runs(s: &str) -> Vec<String> {
             0
         };
         if k != kind && !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
+            out.push((std::mem::take(&mut cur), start, i));
         }
         if k != 0 {
+            if cur.is_empty() {
+                start = i;
+            }
             cur.push(c);
         }
         kind = k;
+        n = i + 1;
     }
     if !cur.is_empty() {
-        out.push(cur);
+        out.push((cur, start, n));
     }
     out
+}
+
+/// Runs joined by の to the run after them ("部屋の電気" → ("部屋", "電気")): a modifier and
+/// the noun it narrows.
+fn japanese_modifiers(s: &str) -> Vec<(String, String)> {
+    let chars: Vec<char> = s.chars().collect();
+    let spans = japanese_spans(s);
+    spans
+        .windows(2)
+        .filter(|w| chars[w[0].2..w[1].1] == ['の'])
+        .map(|w| (w[0].0.clone(), w[1].0.clone()))
+        .collect()
 }
 
 /// The reply's last predicate, as kana after its last kanji or katakana run, up to the polite
@@ -263,8 +287,18 @@ pub fn restated_polarity(question: &str, reply: &str) -> Option<bool> {
         let rr = japanese_runs(r);
         let qp = japanese_predicate(&q);
         let rp = japanese_predicate(r);
-        // Every kanji or katakana word of the reply is the question's ("机の下に猫" adds 下).
-        let within = rr.iter().all(|k| qr.contains(k));
+        // Every kanji or katakana word of the reply is the question's ("机の下に猫" adds 下),
+        // or narrows one of its nouns that the question leaves bare ("部屋の電気" for
+        // "電気はついていますか", not "台所の電気" for "居間の電気はついていますか").
+        let q_modified: Vec<String> = japanese_modifiers(&q).into_iter().map(|m| m.1).collect();
+        let narrowing: Vec<String> = japanese_modifiers(r)
+            .into_iter()
+            .filter(|(_, noun)| qr.contains(noun) && !q_modified.contains(noun))
+            .map(|m| m.0)
+            .collect();
+        let within = rr
+            .iter()
+            .all(|k| qr.contains(k) || narrowing.contains(k));
         return (!rp.is_empty() && qp == rp && within).then_some(true);
     }
     let qk = latin_keys(&q);
@@ -344,9 +378,23 @@ mod tests {
             "강아지가 의자 위에 있습니다."
         ));
         assert!(restates("電気はついていますか？", "電気はついています。"));
-        assert!(!restates(
+        // A modifier that narrows the question's bare noun still restates it; one that
+        // replaces the question's own modifier does not.
+        assert!(restates(
             "電気はついていますか？",
             "部屋の電気はついています。"
+        ));
+        assert!(!restates(
+            "居間の電気はついていますか？",
+            "台所の電気はついています。"
+        ));
+        assert!(restates(
+            "居間の電気はついていますか？",
+            "居間の電気はついています。"
+        ));
+        assert!(!restates(
+            "電気はついていますか？",
+            "部屋の電気は消えています。"
         ));
         assert!(!restates("机の上に猫がいますか？", "机の下に猫がいます。"));
         assert!(!restates(
