@@ -122,7 +122,7 @@ async fn admit(
     let headers = req.headers().clone();
     let st = state.clone();
     let checked = blocking(move || {
-        let token = bearer(&headers)?;
+        let token = credential(&st, &headers)?;
         let mut db = st.pool.get()?;
         signed_in(&st, &mut db, &token).map(|_| ())
     })
@@ -220,10 +220,36 @@ fn bearer(headers: &HeaderMap) -> Result<String> {
     Ok(v.trim().to_string())
 }
 
-/// The member a request is from, their rate counted.
-fn signed_in(state: &AppState, db: &mut postgres::Client, token: &str) -> Result<Member> {
+/// The key the service remembers a verified credential by (never the credential itself).
+fn credential_key(token: &str) -> String {
     use sha2::Digest;
-    let key = hex::encode(sha2::Sha256::digest(token.as_bytes()));
+    hex::encode(sha2::Sha256::digest(token.as_bytes()))
+}
+
+/// The request's credential, its sign-in attempt counted before anything is spent on it: a
+/// credential the service has not verified yet takes no pool connection and no argon2 check
+/// once its ID is past the sign-in rate, and one that is not a credential's shape is refused
+/// at once. Called before a connection is taken from the pool.
+fn credential(state: &AppState, headers: &HeaderMap) -> Result<String> {
+    let token = bearer(headers)?;
+    let known = state
+        .verified
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .contains_key(&credential_key(&token));
+    if !known {
+        let (id, _) = crate::credentials::split(&token).ok_or_else(|| {
+            ServiceError::Unauthorized("this credential is not one of this team's".into())
+        })?;
+        // Counted before the argon2 check, per credential ID: guessing costs the guesser.
+        state.rate.allow(&format!("sign-in {id}"))?;
+    }
+    Ok(token)
+}
+
+/// The member a request is from, their rate counted. `token` comes through [`credential`].
+fn signed_in(state: &AppState, db: &mut postgres::Client, token: &str) -> Result<Member> {
+    let key = credential_key(token);
     let known = state
         .verified
         .lock()
@@ -248,11 +274,6 @@ fn signed_in(state: &AppState, db: &mut postgres::Client, token: &str) -> Result
             }
         },
         None => {
-            // Counted before the argon2 check, per credential ID: guessing costs the guesser.
-            let id = crate::credentials::split(token)
-                .map(|(id, _)| id.to_string())
-                .unwrap_or_default();
-            state.rate.allow(&format!("sign-in {id}"))?;
             let m = members::authenticate(db, token)?;
             if let Some((id, _)) = crate::credentials::split(token) {
                 state
@@ -292,7 +313,7 @@ async fn signed_request<T: Serialize + Send + 'static>(
     let who = Arc::new(Mutex::new(None));
     let w = who.clone();
     let r = blocking(move || {
-        let token = bearer(&headers)?;
+        let token = credential(&state, &headers)?;
         let mut db = state.pool.get()?;
         let m = signed_in(&state, &mut db, &token)?;
         *w.lock().unwrap_or_else(|p| p.into_inner()) = Some(m.name.clone());
@@ -562,7 +583,7 @@ async fn image(
     Path(hash): Path<String>,
 ) -> Response {
     let r = blocking(move || {
-        let token = bearer(&headers)?;
+        let token = credential(&state, &headers)?;
         let mut db = state.pool.get()?;
         let m = signed_in(&state, &mut db, &token)?;
         let bytes: Option<Vec<u8>> = as_member_tx(&mut db, &m, |tx| {
@@ -586,9 +607,10 @@ async fn image(
     }
 }
 
-/// A member who manages the team's members, or a refusal that says so.
-fn lead(state: &AppState, db: &mut postgres::Client, headers: &HeaderMap) -> Result<Member> {
-    let m = signed_in(state, db, &bearer(headers)?)?;
+/// A member who manages the team's members, or a refusal that says so. `token` comes
+/// through [`credential`].
+fn lead(state: &AppState, db: &mut postgres::Client, token: &str) -> Result<Member> {
+    let m = signed_in(state, db, token)?;
     if !m.lead {
         return Err(ServiceError::Forbidden(format!(
             "{} is not a lead of this team: only a lead (made by its owner) manages members",
@@ -627,8 +649,9 @@ fn role_named(role: &str) -> Result<assay_core::Role> {
 /// The team's members, their roles and open invitations: for leads.
 async fn member_list(State(state): State<Shared>, headers: HeaderMap) -> Response {
     let r = blocking(move || {
+        let token = credential(&state, &headers)?;
         let mut db = state.pool.get()?;
-        lead(&state, &mut db, &headers)?;
+        lead(&state, &mut db, &token)?;
         let list = members::list(&mut *db)?;
         Ok(list)
     })
@@ -642,8 +665,9 @@ async fn member_invite(
     body: std::result::Result<Bytes, BytesRejection>,
 ) -> Response {
     let r = blocking(move || {
+        let token = credential(&state, &headers)?;
         let mut db = state.pool.get()?;
-        let by = lead(&state, &mut db, &headers)?;
+        let by = lead(&state, &mut db, &token)?;
         let req: InviteRequest = parse(body)?;
         let role = role_named(&req.role)?;
         let days = req.days.unwrap_or(7);
@@ -674,8 +698,9 @@ async fn member_role(
     body: std::result::Result<Bytes, BytesRejection>,
 ) -> Response {
     let r = blocking(move || {
+        let token = credential(&state, &headers)?;
         let mut db = state.pool.get()?;
-        let by = lead(&state, &mut db, &headers)?;
+        let by = lead(&state, &mut db, &token)?;
         let req: RoleRequest = parse(body)?;
         not_a_lead_or_self(&mut db, &by, &req.name)?;
         members::set_role(&mut *db, &req.name, role_named(&req.role)?)?;
@@ -692,8 +717,9 @@ async fn member_revoke(
     body: std::result::Result<Bytes, BytesRejection>,
 ) -> Response {
     let r = blocking(move || {
+        let token = credential(&state, &headers)?;
         let mut db = state.pool.get()?;
-        let by = lead(&state, &mut db, &headers)?;
+        let by = lead(&state, &mut db, &token)?;
         let req: RevokeRequest = parse(body)?;
         not_a_lead_or_self(&mut db, &by, &req.name)?;
         let credentials = members::revoke(&mut *db, &req.name)?;

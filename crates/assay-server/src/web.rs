@@ -149,11 +149,12 @@ async fn blocking<T: Send + 'static>(
 
 pub async fn login(State(state): State<Arc<AppState>>, Form(form): Form<Login>) -> Response {
     let r = blocking(move || {
-        let mut db = state.pool.get()?;
-        let id = crate::credentials::split(&form.credential)
-            .map(|(id, _)| id.to_string())
-            .unwrap_or_default();
+        // Counted before a pool connection or an argon2 check is spent on the attempt.
+        let (id, _) = crate::credentials::split(&form.credential).ok_or_else(|| {
+            ServiceError::Unauthorized("this credential is not one of this team's".into())
+        })?;
         state.rate.allow(&format!("sign-in {id}"))?;
+        let mut db = state.pool.get()?;
         let m = members::authenticate(&mut *db, &form.credential)?;
         if !m.lead {
             return Err(ServiceError::Unauthorized(format!(

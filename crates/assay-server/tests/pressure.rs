@@ -177,3 +177,65 @@ fn a_push_that_runs_past_the_time_limit_is_ended_and_writes_nothing() {
         .unwrap();
     assert_eq!(health.status().as_u16(), 200);
 }
+
+/// Guessing credentials while the team is busy: a guess takes no pool connection. One that is
+/// not a credential's shape is refused at once, and one past its ID's sign-in rate is told to
+/// wait at once, even while every connection is held; neither waits for a connection (which
+/// would end in "busy" after the wait) nor crowds out a member's request.
+#[test]
+fn a_guessed_credential_takes_no_connection_from_the_pool() {
+    let t = Team::start(Limits {
+        connections: 2,
+        connection_wait: Duration::from_secs(5),
+        requests_per_minute: 30,
+        ..Default::default()
+    });
+    let _a = t.join("aiko", Role::Annotator);
+    let token = t.credential("aiko");
+    let guess = format!("{}.{}", "0123456789abcdef", "ab".repeat(24));
+    // The guesser's attempts under that ID, while the team is idle: each one is checked and
+    // refused, until the ID's rate is spent.
+    let mut refused = 0;
+    loop {
+        let (status, body) = pull(&t, &guess);
+        match status {
+            401 => refused += 1,
+            429 => break,
+            other => panic!("{other}: {body}"),
+        }
+        assert!(refused <= 30, "the sign-in rate never stopped the guesser");
+    }
+    assert_eq!(refused, 30);
+
+    let mut watch = t.db();
+    let mut owner = t.db();
+    let mut lock = owner.transaction().unwrap();
+    lock.batch_execute("LOCK TABLE revisions IN ACCESS EXCLUSIVE MODE")
+        .unwrap();
+    std::thread::scope(|s| {
+        let held: Vec<_> = (0..2).map(|_| s.spawn(|| pull(&t, &token).0)).collect();
+        assert!(
+            wait_until(Duration::from_secs(20), || service_sessions(&mut watch).1
+                == 2),
+            "two pulls holding the pool: {:?}",
+            service_sessions(&mut watch)
+        );
+        // Every connection is held: the guesses are answered without one, at once.
+        for (given, want) in [(guess.as_str(), 429), ("not-a-credential", 401)] {
+            let started = Instant::now();
+            let (status, body) = pull(&t, given);
+            assert_eq!(status, want, "{given}: {body}");
+            assert!(
+                started.elapsed() < Duration::from_secs(3),
+                "{given} waited {:?} for a connection",
+                started.elapsed()
+            );
+        }
+        lock.commit().unwrap();
+        for h in held {
+            assert_eq!(h.join().unwrap(), 200);
+        }
+    });
+    // The member herself was never held up by the guesser's rate.
+    assert_eq!(pull(&t, &token).0, 200);
+}

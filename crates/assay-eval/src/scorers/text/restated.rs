@@ -296,9 +296,7 @@ pub fn restated_polarity(question: &str, reply: &str) -> Option<bool> {
             .filter(|(_, noun)| qr.contains(noun) && !q_modified.contains(noun))
             .map(|m| m.0)
             .collect();
-        let within = rr
-            .iter()
-            .all(|k| qr.contains(k) || narrowing.contains(k));
+        let within = rr.iter().all(|k| qr.contains(k) || narrowing.contains(k));
         return (!rp.is_empty() && qp == rp && within).then_some(true);
     }
     let qk = latin_keys(&q);
