@@ -17,15 +17,85 @@ pub const APPLICATION_NAME: &str = "assay-serve";
 pub struct Pool {
     url: String,
     idle: Mutex<Vec<Client>>,
-    keep: usize,
     /// How long a request waits for a connection before it is told to come back.
     wait: Duration,
     /// How long one statement may run (the service's setting, never a client's).
     statement_timeout: Duration,
     /// Connections out at once, at most `keep`: a crowd of requests waits for one (up to
-    /// `WAIT`) instead of using up the database server's connections.
-    out: Mutex<usize>,
-    freed: std::sync::Condvar,
+    /// `wait`) instead of using up the database server's connections, first come first served.
+    gate: Gate,
+}
+
+/// At most `keep` holders at once; the others wait in the order they came, each up to its
+/// own deadline. A condition variable alone wakes whichever thread the scheduler picks, so
+/// under a crowd one request could wait out its whole time while later ones were served.
+pub struct Gate {
+    keep: usize,
+    state: Mutex<GateState>,
+    changed: std::sync::Condvar,
+}
+
+#[derive(Default)]
+struct GateState {
+    out: usize,
+    next_ticket: u64,
+    waiting: std::collections::VecDeque<u64>,
+}
+
+impl Gate {
+    pub fn new(keep: usize) -> Self {
+        Self {
+            keep: keep.max(1),
+            state: Mutex::new(GateState::default()),
+            changed: std::sync::Condvar::new(),
+        }
+    }
+
+    /// Waits (up to `wait`) for a place, behind everyone who came before; false when the
+    /// wait ran out.
+    pub fn enter(&self, wait: Duration) -> bool {
+        let deadline = std::time::Instant::now() + wait;
+        let mut g = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let me = g.next_ticket;
+        g.next_ticket += 1;
+        g.waiting.push_back(me);
+        loop {
+            if g.out < self.keep && g.waiting.front() == Some(&me) {
+                g.waiting.pop_front();
+                g.out += 1;
+                // A place may be left for the one behind.
+                self.changed.notify_all();
+                return true;
+            }
+            let now = std::time::Instant::now();
+            if now >= deadline {
+                g.waiting.retain(|t| *t != me);
+                // The one behind may now be first.
+                self.changed.notify_all();
+                return false;
+            }
+            g = self
+                .changed
+                .wait_timeout(g, deadline - now)
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+        }
+    }
+
+    pub fn leave(&self) {
+        let mut g = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        g.out = g.out.saturating_sub(1);
+        self.changed.notify_all();
+    }
+
+    /// Requests waiting for a place.
+    pub fn waiting(&self) -> usize {
+        self.state
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .waiting
+            .len()
+    }
 }
 
 /// A connection of the pool, given back when dropped.
@@ -72,11 +142,9 @@ impl Pool {
         Self {
             url: url.to_string(),
             idle: Mutex::new(Vec::new()),
-            keep: keep.max(1),
             wait,
             statement_timeout,
-            out: Mutex::new(0),
-            freed: std::sync::Condvar::new(),
+            gate: Gate::new(keep),
         }
     }
 
@@ -85,18 +153,10 @@ impl Pool {
     }
 
     pub fn get(&self) -> Result<Conn<'_>> {
-        {
-            let out = self.out.lock().unwrap_or_else(|p| p.into_inner());
-            let (mut out, timeout) = self
-                .freed
-                .wait_timeout_while(out, self.wait, |n| *n >= self.keep)
-                .unwrap_or_else(|p| p.into_inner());
-            if timeout.timed_out() && *out >= self.keep {
-                return Err(crate::ServiceError::Unavailable(
-                    "the team service is busy: try again in a moment".into(),
-                ));
-            }
-            *out += 1;
+        if !self.gate.enter(self.wait) {
+            return Err(crate::ServiceError::Unavailable(
+                "the team service is busy: try again in a moment".into(),
+            ));
         }
         let reused = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
         let client = match reused.filter(|c| !c.is_closed()) {
@@ -138,9 +198,7 @@ impl Pool {
     }
 
     fn release(&self) {
-        let mut out = self.out.lock().unwrap_or_else(|p| p.into_inner());
-        *out = out.saturating_sub(1);
-        self.freed.notify_one();
+        self.gate.leave();
     }
 }
 
@@ -165,4 +223,70 @@ pub fn as_member(tx: &mut impl GenericClient, member: &Member) -> Result<()> {
         &[&member.db_role],
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Gate;
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
+    /// Waits (polling the gate's own count, no fixed sleep) until `n` are queued.
+    fn until_waiting(g: &Gate, n: usize) {
+        let start = std::time::Instant::now();
+        while g.waiting() != n {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "never {n} waiting"
+            );
+            std::thread::yield_now();
+        }
+    }
+
+    #[test]
+    fn a_crowd_is_served_in_the_order_it_came() {
+        let gate = Arc::new(Gate::new(1));
+        assert!(gate.enter(Duration::from_secs(1)));
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let mut waiters = Vec::new();
+        for i in 0..6 {
+            let (g, o) = (gate.clone(), order.clone());
+            waiters.push(std::thread::spawn(move || {
+                assert!(g.enter(Duration::from_secs(30)), "waiter {i} timed out");
+                o.lock().unwrap().push(i);
+                g.leave();
+            }));
+            until_waiting(&gate, i + 1);
+        }
+        gate.leave();
+        for w in waiters {
+            w.join().unwrap();
+        }
+        assert_eq!(*order.lock().unwrap(), vec![0, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn one_that_gives_up_leaves_the_queue_to_those_behind_it() {
+        let gate = Arc::new(Gate::new(1));
+        assert!(gate.enter(Duration::from_secs(1)));
+        // The first in line waits a moment only; the second is served after it gives up.
+        let impatient = {
+            let g = gate.clone();
+            std::thread::spawn(move || g.enter(Duration::from_millis(50)))
+        };
+        until_waiting(&gate, 1);
+        let patient = {
+            let g = gate.clone();
+            std::thread::spawn(move || g.enter(Duration::from_secs(30)))
+        };
+        assert!(!impatient.join().unwrap(), "the wait ran out");
+        until_waiting(&gate, 1);
+        gate.leave();
+        assert!(patient.join().unwrap());
+        assert_eq!(gate.waiting(), 0);
+        // Two places: a second holder goes straight in.
+        let two = Gate::new(2);
+        assert!(two.enter(Duration::ZERO) && two.enter(Duration::ZERO));
+        assert!(!two.enter(Duration::from_millis(10)));
+    }
 }
