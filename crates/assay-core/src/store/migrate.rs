@@ -170,6 +170,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0040_unsure_verdicts",
         include_str!("../../../../migrations/0040_unsure_verdicts.sql"),
     ),
+    (
+        "0041_round_standing",
+        include_str!("../../../../migrations/0041_round_standing.sql"),
+    ),
 ];
 
 /// The statement that creates index `name`, as the last migration that creates it wrote it

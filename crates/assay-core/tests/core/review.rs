@@ -723,6 +723,63 @@ fn the_list_sorts_by_assignee_agreement_and_a_runs_score() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("needs the run"), "{err}");
+
+    // Paged and filtered, the round's columns keep the whole list's order.
+    for column in [SortColumn::Agreement, SortColumn::Assignee] {
+        for desc in [false, true] {
+            let f = sorted(column, desc, None);
+            let whole = page(&f);
+            let mut paged = Vec::new();
+            for offset in (0..12).step_by(5) {
+                paged.extend(
+                    p.query(&f, Page { offset, limit: 5 })
+                        .unwrap()
+                        .rows
+                        .into_iter()
+                        .map(|r| r.id),
+                );
+            }
+            assert_eq!(paged, whole, "{column:?} desc {desc}");
+            let some = Filter {
+                ids: vec![items[1], items[2], items[7], items[9]],
+                ..f.clone()
+            };
+            let got: Vec<i64> = p
+                .query(&some, Page::default())
+                .unwrap()
+                .rows
+                .into_iter()
+                .map(|r| r.id)
+                .collect();
+            let want: Vec<i64> = whole
+                .iter()
+                .copied()
+                .filter(|i| some.ids.contains(i))
+                .collect();
+            assert_eq!(got, want, "{column:?} desc {desc} filtered");
+        }
+    }
+
+    // A later round deals jg-001 to one person: it stands in that round now (one person: no
+    // agreement, sorted after every item that has one), its first assignee that person.
+    let jg1 = p.item_id_by_ext("jgraph-mini", "jg-001").unwrap();
+    let solo = NewRound {
+        name: "solo".into(),
+        assignees: vec!["seo".into()],
+        overlap: 0.0,
+        ..spec.clone()
+    };
+    p.create_round(&solo, &[jg1], &lead).unwrap();
+    let e = p.table_extras(&[jg1], &[]).unwrap().remove(0);
+    assert_eq!((e.assignees, e.agreement), (vec!["seo".to_string()], None));
+    let ids = |f: &Filter| -> Vec<i64> {
+        let r = p.query(f, Page::default()).unwrap();
+        r.rows.into_iter().map(|r| r.id).collect()
+    };
+    let by_agreement = ids(&sorted(SortColumn::Agreement, false, None));
+    assert_eq!(*by_agreement.last().unwrap(), jg1);
+    let by_person = ids(&sorted(SortColumn::Assignee, true, None));
+    assert_eq!(by_person[0], jg1, "seo sorts first, descending");
 }
 
 /// A view sorted by a run's score names the run by this replica's id: it travels without that
@@ -867,4 +924,67 @@ fn experts_are_checked_against_the_crowds_majority_as_crag_mm_did() {
     spec.experts = vec!["kim".into()];
     spec.field = AgreementField::Box;
     assert_eq!(p.majority_check(&spec).unwrap_err().code(), "invalid");
+}
+
+/// A project whose rounds were dealt before schema 41: opening it works out where each item
+/// stands (first assignee, agreement) from its rounds and revisions, the same values the
+/// triggers keep from then on.
+#[test]
+fn opening_a_project_from_before_schema_41_works_out_where_items_stand() {
+    let dir = tempfile::tempdir().unwrap();
+    let read = |p: &assay_core::Project| -> Vec<(i64, Option<String>, Option<String>)> {
+        let mut st = p
+            .connection()
+            .prepare("SELECT item_id, assignee, agreement FROM round_standing ORDER BY item_id")
+            .unwrap();
+        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect()
+    };
+    let kept = {
+        let mut p = new_project(dir.path());
+        import_sample(&mut p);
+        let lead = person(&p, "lead", Role::Auditor);
+        for n in ["aiko", "minjun"] {
+            person(&p, n, Role::Annotator);
+        }
+        let ds = p.dataset_by_name("jgraph-mini").unwrap().id;
+        let items: Vec<i64> = p
+            .item_ext_ids(ds)
+            .unwrap()
+            .into_iter()
+            .map(|x| x.0)
+            .collect();
+        let spec = NewRound {
+            name: "pairs".into(),
+            purpose: RoundPurpose::Annotate,
+            assignees: vec!["aiko".into(), "minjun".into()],
+            overlap: 1.0,
+            sample: None,
+            seed: 1,
+            blind: false,
+        };
+        p.create_round(&spec, &items, &lead).unwrap();
+        let aiko = person(&p, "aiko", Role::Annotator);
+        let minjun = person(&p, "minjun", Role::Annotator);
+        set_op(&mut p, "jg-001", RefinementOp::MinorEdit, &aiko);
+        set_op(&mut p, "jg-001", RefinementOp::MinorEdit, &minjun);
+        set_op(&mut p, "jg-002", RefinementOp::Remove, &aiko);
+        set_op(&mut p, "jg-002", RefinementOp::MinorEdit, &minjun);
+        let kept = read(&p);
+        assert!(kept.iter().any(|r| r.2.as_deref() == Some("agree")));
+        assert!(kept.iter().any(|r| r.2.as_deref() == Some("differ")));
+        p.connection()
+            .execute_batch(
+                "DROP TRIGGER round_standing_on_assignment;
+                 DROP TRIGGER round_standing_on_revision;
+                 DROP TABLE round_standing;
+                 PRAGMA user_version = 40;",
+            )
+            .unwrap();
+        kept
+    };
+    let p = assay_core::Project::open(dir.path().join("t.assay")).unwrap();
+    assert_eq!(read(&p), kept);
 }

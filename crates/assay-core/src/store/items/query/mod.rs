@@ -110,6 +110,14 @@ impl Project {
         if let Some(sort) = filter.sort.filter(|s| s.column.indexed()) {
             return self.query_sorted_by_index(filter, sort, page);
         }
+        if let Some(sort) = filter
+            .sort
+            .filter(|s| sort::standing_column(s.column).is_some())
+        {
+            return ReadSnapshot::run(&self.conn, "standing_sorted_page", || {
+                self.standing_sorted_page(filter, sort, page)
+            });
+        }
         if let Some(sort) = filter.sort.filter(|s| s.column == SortColumn::RunScore) {
             return ReadSnapshot::run(&self.conn, "run_sorted_page", || {
                 self.run_sorted_page(filter, sort, page)
@@ -264,6 +272,91 @@ impl Project {
             &format!(
                 "NOT EXISTS (SELECT 1 FROM run_items s WHERE s.run_id = {run}
                              AND s.item_id = items.id AND s.outcome != 'skipped')"
+            ),
+            page,
+        )
+    }
+
+    /// A page sorted by where items stand in their latest round (first assignee, agreement),
+    /// as `sorted_page` takes one: the items with a value, value by value in the sort's
+    /// direction (a few: the people, three states), each value's items in id order walking
+    /// `round_standing`'s index; then those without one in id order.
+    fn standing_sorted_page(&self, filter: &Filter, sort: Sort, page: Page) -> Result<QueryResult> {
+        let Some((col, index)) = sort::standing_column(sort.column) else {
+            return Err(crate::Error::Invalid(format!(
+                "{} is not a round's column",
+                sort.column.as_str()
+            )));
+        };
+        let (wh, params) = filter.where_clause(Skip::None);
+        let also = wh
+            .strip_prefix(" WHERE ")
+            .map_or(String::new(), |c| format!(" AND ({c})"));
+        let with = format!(
+            "FROM round_standing s INDEXED BY {index} JOIN items ON items.id = s.item_id
+             WHERE s.{col} IS NOT NULL{also}"
+        );
+        let (mut need, mut skip) = (page.limit.clamp(0, 10_000), page.offset.max(0));
+        let next_value = if sort.desc {
+            format!("SELECT max({col}) FROM round_standing WHERE {col} < ?1")
+        } else {
+            format!("SELECT min({col}) FROM round_standing WHERE {col} > ?1")
+        };
+        let mut ids: Vec<i64> = Vec::new();
+        // Past every text ascending; below none descending (NULLs are not values).
+        let mut at: Option<String> = None;
+        while need > 0 {
+            let value: Option<String> = match &at {
+                None if sort.desc => self
+                    .conn
+                    .prepare_cached(&format!(
+                        "SELECT max({col}) FROM round_standing WHERE {col} IS NOT NULL"
+                    ))?
+                    .query_row([], |r| r.get(0))?,
+                None => self
+                    .conn
+                    .prepare_cached(&format!(
+                        "SELECT min({col}) FROM round_standing WHERE {col} IS NOT NULL"
+                    ))?
+                    .query_row([], |r| r.get(0))?,
+                Some(v) => self
+                    .conn
+                    .prepare_cached(&next_value)?
+                    .query_row([v], |r| r.get(0))?,
+            };
+            let Some(value) = value else { break };
+            let mut args = params.clone();
+            args.push(Value::Text(value.clone()));
+            let got = self.page_ids(
+                &format!(
+                    "SELECT s.item_id {with} AND s.{col} = ? ORDER BY s.item_id LIMIT ? OFFSET ?"
+                ),
+                &args,
+                need,
+                skip,
+            )?;
+            if got.is_empty() && skip > 0 {
+                // The page starts past this value's items.
+                let n: i64 = self
+                    .conn
+                    .prepare_cached(&format!("SELECT count(*) {with} AND s.{col} = ?"))?
+                    .query_row(rusqlite::params_from_iter(args.iter()), |r| r.get(0))?;
+                skip -= n.min(skip);
+            } else {
+                skip = 0;
+            }
+            need -= got.len() as i64;
+            ids.extend(got);
+            at = Some(value);
+        }
+        self.two_part_page(
+            &params,
+            &wh,
+            ids,
+            &format!("SELECT count(*) {with}"),
+            &format!(
+                "NOT EXISTS (SELECT 1 FROM round_standing s
+                             WHERE s.item_id = items.id AND s.{col} IS NOT NULL)"
             ),
             page,
         )

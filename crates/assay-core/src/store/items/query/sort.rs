@@ -30,44 +30,31 @@ crate::named_enum! {
 }
 
 /// The item's latest round (SQL over `items`).
-const LATEST_ROUND: &str = "(SELECT max(l.round_id) FROM round_items l WHERE l.item_id = items.id)";
-
 /// The people the item's latest round dealt it to, one name per line (SQL over `items`): the
 /// table's "Assigned to" column.
 pub(in crate::store) fn assignees_sql() -> String {
-    format!(
-        "(SELECT group_concat(u.name, char(10))
-          FROM round_items d INDEXED BY round_items_item JOIN users u ON u.id = d.user_id
-          WHERE d.item_id = items.id AND d.round_id = {LATEST_ROUND})"
-    )
+    "(SELECT group_concat(u.name, char(10))
+      FROM round_items d INDEXED BY round_items_item JOIN users u ON u.id = d.user_id
+      WHERE d.item_id = items.id
+        AND d.round_id = (SELECT s.round_id FROM round_standing s WHERE s.item_id = items.id))"
+        .into()
 }
 
-/// The first of them by name: what the list sorts by.
-fn first_assignee_sql() -> String {
-    format!(
-        "(SELECT min(u.name) FROM round_items d INDEXED BY round_items_item
-          JOIN users u ON u.id = d.user_id
-          WHERE d.item_id = items.id AND d.round_id = {LATEST_ROUND})"
-    )
+/// The column of `round_standing` (migration 0041) a sort by a round's standing walks, and its
+/// index: the first person the item's latest round dealt it to, or whether they agree.
+pub(in crate::store) fn standing_column(
+    column: SortColumn,
+) -> Option<(&'static str, &'static str)> {
+    match column {
+        SortColumn::Assignee => Some(("assignee", "round_standing_assignee")),
+        SortColumn::Agreement => Some(("agreement", "round_standing_agreement")),
+        _ => None,
+    }
 }
 
-/// Across the people the item's latest round dealt it to (two or more): 'agree' when each
-/// recorded the same operation since, 'differ' when not, 'pending' while some have not; NULL
-/// for one person or no round (SQL over `items`). The table's column and the list's order both
-/// read this one definition. The round's people are found by the item's index: the planner
-/// took the round's key instead, reading every item of the round for each item (minutes at
-/// 100,000 items).
-pub(in crate::store) fn agreement_sql() -> String {
-    format!(
-        "(SELECT CASE WHEN count(*) < 2 THEN NULL
-                      WHEN count(j.op) < count(*) THEN 'pending'
-                      WHEN count(DISTINCT j.op) = 1 THEN 'agree' ELSE 'differ' END
-          FROM (SELECT (SELECT coalesce(r.op, '') FROM revisions r
-                        WHERE r.item_id = d.item_id AND r.author_id = d.user_id AND r.rev > d.rev
-                        ORDER BY r.rev DESC LIMIT 1) AS op
-                FROM round_items d INDEXED BY round_items_item
-                WHERE d.item_id = items.id AND d.round_id = {LATEST_ROUND}) j)"
-    )
+/// The item's agreement (SQL over `items`), as `round_standing` keeps it.
+pub(in crate::store) fn agreement_sql() -> &'static str {
+    "(SELECT s.agreement FROM round_standing s WHERE s.item_id = items.id)"
 }
 
 /// A run's result as the table shows it (over `run_items` as `s`): an error counts 0, an
@@ -180,8 +167,10 @@ impl Sort {
     /// the run a number.
     pub(in crate::store) fn expr(&self) -> String {
         match self.column {
-            SortColumn::Assignee => first_assignee_sql(),
-            SortColumn::Agreement => agreement_sql(),
+            SortColumn::Assignee => {
+                "(SELECT s.assignee FROM round_standing s WHERE s.item_id = items.id)".into()
+            }
+            SortColumn::Agreement => agreement_sql().into(),
             SortColumn::RunScore => run_score_sql(self.run.unwrap_or(0)),
             c => c.sql().to_string(),
         }
