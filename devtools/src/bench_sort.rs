@@ -15,7 +15,7 @@ pub fn sort_extras(args: &[String]) -> Result<()> {
     std::fs::create_dir_all(&dir)?;
     let data = dir.join("synthetic.jsonl");
     crate::bench::generate(&data, n)?;
-    let mut p = crate::fresh_project_from(&dir.join("sort.assay"), &data)?;
+    let p = crate::fresh_project_from(&dir.join("sort.assay"), &data)?;
     let ids: Vec<i64> = p.query_ids(&Filter::default())?;
 
     let as_author = |p: &assay_core::Project, name: &str, role: Role| -> Result<Author> {
@@ -31,19 +31,43 @@ pub fn sort_extras(args: &[String]) -> Result<()> {
     for name in people {
         as_author(&p, name, Role::Annotator)?;
     }
-    p.create_round(
-        &NewRound {
-            name: "bench".into(),
-            purpose: RoundPurpose::Annotate,
-            assignees: people.iter().map(|s| s.to_string()).collect(),
-            overlap: 1.0,
-            sample: None,
-            seed: 7,
-            blind: false,
-        },
-        &ids,
-        &lead,
+    let round = |name: &str| NewRound {
+        name: name.into(),
+        purpose: RoundPurpose::Annotate,
+        assignees: people.iter().map(|s| s.to_string()).collect(),
+        overlap: 1.0,
+        sample: None,
+        seed: 7,
+        blind: false,
+    };
+    // What standing each item in its round (migration 0041) adds to dealing one: the same
+    // round dealt on a copy of the project whose `stand` statement finds no view rows (the
+    // view's rounds emptied by a filter it cannot match), then here.
+    let path = dir.join("sort.assay");
+    drop(p);
+    let copy = dir.join("unstood.assay");
+    std::fs::copy(&path, &copy)?;
+    rusqlite::Connection::open(&copy)?.execute_batch(
+        "DROP VIEW round_standing_of;
+         CREATE VIEW round_standing_of AS SELECT NULL AS item_id, NULL AS round_id,
+                NULL AS assignee, NULL AS agreement WHERE 0;",
     )?;
+    let mut p = assay_core::Project::open(&path)?;
+    let bare = {
+        let mut c = assay_core::Project::open(&copy)?;
+        let t = std::time::Instant::now();
+        c.create_round(&round("bench"), &ids, &lead)?;
+        t.elapsed()
+    };
+    let t = std::time::Instant::now();
+    p.create_round(&round("bench"), &ids, &lead)?;
+    let kept = t.elapsed();
+    println!(
+        "dealing {n} items to two people each: {:.0} ms keeping where each stands, {:.0} ms without ({:.2}x)",
+        kept.as_secs_f64() * 1000.0,
+        bare.as_secs_f64() * 1000.0,
+        kept.as_secs_f64() / bare.as_secs_f64().max(1e-9)
+    );
     // Two people's operations on a few thousand items: the same on most, different on some.
     let edited = (n / 40).max(1);
     for (k, &id) in ids.iter().take(edited).enumerate() {

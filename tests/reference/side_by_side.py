@@ -7,6 +7,7 @@ Usage: python3 side_by_side.py REFERENCE_DIR < request.json > answer.json
 request: {"haerae_scores": [text, ...], "haerae_messages": [[question, response, checklist], ...],
           "crag_distance": [[[w, h], [x0, y0, x1, y1]], ...],
           "crag_crop": [[[w, h], [x0, y0, x1, y1]], ...],
+          "crag_grounding": [{"size": [w, h], "gt": [x0, y0, x1, y1], "reply": text}, ...],
           "crag_judge": [{"task": "whole" | "object_identification" | ..., "query": text,
                           "ground_truth": text, "reply": text, "verdict": bool}, ...]}
 The crops need Pillow (tests/reference/requirements.txt, installed by the test).
@@ -15,6 +16,7 @@ import ast
 import contextlib
 import json
 import os
+import re
 import sys
 import types
 import typing
@@ -53,7 +55,7 @@ def methods(path, class_name, names):
     if missing:
         sys.exit(f"{path}: {class_name} has no method {sorted(missing)}")
     # Annotations are evaluated at definition: `Image.Image` needs a name, not Pillow.
-    ns = {"List": typing.List, "Dict": typing.Dict, "Any": typing.Any,
+    ns = {"List": typing.List, "Dict": typing.Dict, "Any": typing.Any, "re": re,
           "Image": types.SimpleNamespace(Image=object)}
     exec(compile(ast.Module(body=wanted, type_ignores=[]), path, "exec"), ns)
     return {n: ns[n] for n in names}
@@ -82,6 +84,28 @@ def crag_judge(ref, cases):
                                              "ground_truth": case["ground_truth"]})
         out.append({"prediction": pred, "messages": sent[0] if sent else None,
                     "is_correct": bool(r["is_correct"])})
+    return out
+
+
+def crag_grounding(ref, cases):
+    """A grounding reply as the seed scores it: `_parse_response` of the visual-grounding task
+    (the first `[int, int, int, int]`, else the whole 960 x 1280 frame), the reference box
+    scaled into that frame, `calculate_iou` and `evaluate_grounding`'s IoU >= 0.5."""
+    if not cases:
+        return []
+    m = methods(os.path.join(ref, "crag-mm-diagnostics", "evaluate.py"), "ModularEvaluation",
+                ["_parse_response"])
+    ns = functions(os.path.join(ref, "crag-mm-diagnostics", "utils", "utils.py"),
+                   ["convert_bbox_to_resized_format", "calculate_iou", "evaluate_grounding"])
+    me = types.SimpleNamespace(task_type="visual_grounding")
+    frame = types.SimpleNamespace(size=(960, 1280))
+    out = []
+    for case in cases:
+        with contextlib.redirect_stdout(sys.stderr):
+            pred = m["_parse_response"](me, [case["reply"]], [frame])[0]
+        gt = ns["convert_bbox_to_resized_format"](case["gt"], tuple(case["size"]), (960, 1280))
+        out.append({"pred": pred, "iou": ns["calculate_iou"](pred, gt),
+                    "hit": bool(ns["evaluate_grounding"](pred, gt, iou_threshold=0.5))})
     return out
 
 
@@ -139,6 +163,7 @@ def main():
     out["crag_distance"] = [ns["calculate_distance"](size, box)
                             for size, box in req.get("crag_distance", [])]
     out["crag_crop"] = crag_crop(ref, req.get("crag_crop", []))
+    out["crag_grounding"] = crag_grounding(ref, req.get("crag_grounding", []))
     out["crag_judge"] = crag_judge(ref, req.get("crag_judge", []))
     json.dump(out, sys.stdout)
 

@@ -927,8 +927,8 @@ fn experts_are_checked_against_the_crowds_majority_as_crag_mm_did() {
 }
 
 /// A project whose rounds were dealt before schema 41: opening it works out where each item
-/// stands (first assignee, agreement) from its rounds and revisions, the same values the
-/// triggers keep from then on.
+/// stands (first assignee, agreement) from its rounds and revisions, the same values dealing
+/// and saving keep from then on.
 #[test]
 fn opening_a_project_from_before_schema_41_works_out_where_items_stand() {
     let dir = tempfile::tempdir().unwrap();
@@ -977,8 +977,8 @@ fn opening_a_project_from_before_schema_41_works_out_where_items_stand() {
         assert!(kept.iter().any(|r| r.2.as_deref() == Some("differ")));
         p.connection()
             .execute_batch(
-                "DROP TRIGGER round_standing_on_assignment;
-                 DROP TRIGGER round_standing_on_revision;
+                "DROP TRIGGER round_standing_on_revision;
+                 DROP VIEW round_standing_of;
                  DROP TABLE round_standing;
                  PRAGMA user_version = 40;",
             )

@@ -423,3 +423,99 @@ fn crag_mm_judged_stages_ask_and_decide_as_evaluate_py() {
         );
     }
 }
+
+/// Grounding hits as the seed scores them: the reply read by `_parse_response` (the first
+/// whole-number `[x1, y1, x2, y2]`, else the whole 960 x 1280 frame), the reference scaled into
+/// that frame, IoU >= 0.5. Assay reads the reply in the CRAG-MM convention and compares in the
+/// original's pixels: the same IoU (a per-axis scale changes no IoU) and the same hit.
+#[test]
+fn crag_mm_grounding_hits_are_evaluate_grounding_s() {
+    use assay_eval::scorers::grounding::{BoxConvention, GroundingScorer};
+    use assay_eval::scorers::{ScoreContext, Scorer};
+    let cases: Vec<((u32, u32), [f64; 4], &str)> = vec![
+        (
+            (4032, 3024),
+            [1008.0, 756.0, 2016.0, 1512.0],
+            "[240, 320, 480, 640]",
+        ),
+        (
+            (4032, 3024),
+            [1008.0, 756.0, 2016.0, 1512.0],
+            "The box is [250,330,470,650].",
+        ),
+        (
+            (3024, 4032),
+            [643.0, 1610.0, 2854.0, 2388.0],
+            "[204, 511, 906, 758]",
+        ),
+        (
+            (3024, 4032),
+            [643.0, 1610.0, 2854.0, 2388.0],
+            "Output: [204.5, 511, 906, 758]",
+        ),
+        (
+            (3024, 4032),
+            [643.0, 1610.0, 2854.0, 2388.0],
+            "I cannot find it.",
+        ),
+        ((3024, 4032), [0.0, 0.0, 3024.0, 4032.0], "no box at all"),
+        (
+            (3024, 4032),
+            [643.0, 1610.0, 2854.0, 2388.0],
+            "[100, 100, 200, 200] or [204, 511, 906, 758]",
+        ),
+        ((1000, 1000), [0.0, 0.0, 100.0, 100.0], "[0, 0, 96, 64]"),
+        ((1000, 1000), [0.0, 0.0, 100.0, 100.0], "[0, 0, 96, 63]"),
+        (
+            (512, 384),
+            [100.0, 100.0, 300.0, 200.0],
+            "(x1, y1, x2, y2) = [187, 333, 562, 667]",
+        ),
+    ];
+    let request: Vec<Value> = cases
+        .iter()
+        .map(|(s, b, r)| json!({"size": [s.0, s.1], "gt": b, "reply": r}))
+        .collect();
+    let Some(them) = theirs(&json!({ "crag_grounding": request })) else {
+        return;
+    };
+    let ctx = ScoreContext {
+        boxes: BoxConvention::CragMm,
+        max_side: None,
+    };
+    let mut hits = 0;
+    for ((size, b, reply), want) in cases.iter().zip(them["crag_grounding"].as_array().unwrap()) {
+        let item = ItemContent {
+            format: assay_core::AnswerFormat::Grounding,
+            images: vec![assay_core::ItemImage {
+                hash: "h".into(),
+                width: size.0,
+                height: size.1,
+                name: None,
+                source_id: None,
+                target_boxes: vec![assay_core::LabeledBox::plain(assay_core::BBox {
+                    x_min: b[0],
+                    y_min: b[1],
+                    x_max: b[2],
+                    y_max: b[3],
+                })],
+                person_boxes: Vec::new(),
+            }],
+            ..Default::default()
+        };
+        let s = GroundingScorer.score(&item, reply, &ctx);
+        let iou = s.evidence["iou"].as_f64().unwrap();
+        let theirs_iou = want["iou"].as_f64().unwrap();
+        assert!(
+            (iou - theirs_iou).abs() < 1e-9,
+            "{reply:?}: {iou} vs {theirs_iou}"
+        );
+        assert_eq!(
+            s.score == Some(1.0),
+            want["hit"].as_bool().unwrap(),
+            "{reply:?}"
+        );
+        hits += usize::from(s.score == Some(1.0));
+    }
+    assert!(hits >= 3, "the hits were exercised: {hits}");
+}

@@ -24,6 +24,24 @@ crate::named_enum! {
     }
 }
 
+/// Stands the items of round `round_id` in it (`round_standing`, migration 0041): their first
+/// assignee and agreement, from the one definition (`round_standing_of`), unless an item stands
+/// in a later round. Called by every path that deals a round (made here, pulled from a team) in
+/// the transaction that deals it: one statement over the round's items, where a trigger per
+/// assignment made dealing 100,000 items 3.5x slower.
+pub(in crate::store) fn stand(tx: &rusqlite::Connection, round_id: i64) -> Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO round_standing (item_id, round_id, assignee, agreement)
+         SELECT v.item_id, v.round_id, v.assignee, v.agreement
+           FROM round_standing_of v WHERE v.round_id = ?1
+             ON CONFLICT (item_id) DO UPDATE SET round_id = excluded.round_id,
+                assignee = excluded.assignee, agreement = excluded.agreement
+          WHERE excluded.round_id >= round_standing.round_id",
+    )?
+    .execute([round_id])?;
+    Ok(())
+}
+
 impl RoundPurpose {
     /// SQL for "this assignment is done", over `ri` (round_items) and `i` (items). In a blind
     /// round an assignment is done once the person's judgement is in.
@@ -312,6 +330,7 @@ impl Project {
                 insert.execute(params![round_id, ids[who], item, rev])?;
             }
         }
+        stand(&tx, round_id)?;
         tx.commit()?;
         Ok(round_id)
     }

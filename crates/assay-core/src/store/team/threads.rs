@@ -185,6 +185,7 @@ impl Project {
                 params![id, user, item_id, rev],
             )?;
         }
+        crate::store::review::rounds::stand(&tx, id)?;
         adopt_uid(&tx, "rounds", id, &r.uid, seq)?;
         tx.commit()?;
         Ok(true)
