@@ -63,7 +63,9 @@ type PathBuf = std::path::PathBuf;
 use crate::suggestions::{SuggestEstimateView, SuggestForm, SuggestStatus};
 use crate::team::{TeamMember, TeamStatus};
 use assay_core::export::{DatasetExport, ExportFormat, ExportReport};
+use assay_core::grounding::formats::files::BoxExport;
 use assay_core::store::team::sync::{ConflictSides, SyncConflict};
+use assay_core::store::BoxApplyReport;
 use assay_core::store::{BulkAction, BulkChange, BulkReport, ItemExtras, RunDetail, SavedView};
 use assay_core::store::{Suggestion, SuggestionReport};
 use assay_core::SuggestionValue;
@@ -185,11 +187,16 @@ pub fn generate() -> String {
         .filter(|k| k.decides_stage())
         .map(|k| k.as_str())
         .collect();
-    let lists: [(&str, &str, Vec<&str>); 22] = [
+    let lists: [(&str, &str, Vec<&str>); 23] = [
         (
             "EXPORT_FORMATS",
             "ExportFormat",
             ExportFormat::NAMES.to_vec(),
+        ),
+        (
+            "BOX_FORMATS",
+            "string",
+            assay_core::grounding::formats::BoxFormat::NAMES.to_vec(),
         ),
         (
             "SCORERS_NEEDING_JUDGE",

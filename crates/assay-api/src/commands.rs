@@ -103,6 +103,8 @@ macro_rules! for_each_command {
             session delete_view(name: String) -> Vec<SavedView>;
             session export_selection(target: Filter, dir: String) -> ExportReport;
             session export_dataset(dataset: String, format: ExportFormat, dir: String, signed_off_only: bool) -> DatasetExport;
+            session export_boxes(dataset: String, format: String, dir: String) -> BoxExport;
+            session import_boxes(dataset: String, format: String, path: String) -> BoxApplyReport;
             session compact_project() -> CompactReport;
             session run_detail(run: i64, only: Option<String>, offset: i64, limit: i64) -> RunDetail;
             session delete_run(run: i64) -> ();

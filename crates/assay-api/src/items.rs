@@ -93,6 +93,45 @@ impl Session {
         )?)
     }
 
+    /// A dataset's boxes in another tool's format (`assay boxes export`), written into `dir`
+    /// as `<dataset>.boxes.<format>.json[l]` (Label Studio's labelling config beside it).
+    pub fn export_boxes(
+        &self,
+        dataset: String,
+        format: String,
+        dir: String,
+    ) -> ApiResult<assay_core::grounding::formats::files::BoxExport> {
+        use assay_core::grounding::formats::files;
+        if dir.trim().is_empty() {
+            return Err(crate::ApiError::new(
+                "invalid",
+                "choose the folder to export into",
+            ));
+        }
+        let f = box_format(&format)?;
+        let out = files::file_in(std::path::Path::new(dir.trim()), &dataset, f);
+        Ok(files::export_boxes(self.project()?, &dataset, f, &out)?)
+    }
+
+    /// Boxes read from a file in another tool's format, saved to the dataset's matching
+    /// items as the current user's revisions, all or nothing (`assay boxes import`).
+    pub fn import_boxes(
+        &mut self,
+        dataset: String,
+        format: String,
+        path: String,
+    ) -> ApiResult<assay_core::store::BoxApplyReport> {
+        let f = box_format(&format)?;
+        let author = self.author()?;
+        Ok(assay_core::grounding::formats::files::import_boxes(
+            self.project_mut()?,
+            &dataset,
+            f,
+            std::path::Path::new(path.trim()),
+            &author,
+        )?)
+    }
+
     /// The table's round and run columns for the rows on screen.
     pub fn table_extras(&self, ids: Vec<i64>, runs: Vec<i64>) -> ApiResult<Vec<ItemExtras>> {
         Ok(self.project()?.table_extras(&ids, &runs)?)
@@ -133,4 +172,17 @@ impl Session {
         self.project_mut()?.restore_revision(id, rev, &author)?;
         self.item_detail(id)
     }
+}
+
+fn box_format(name: &str) -> ApiResult<assay_core::grounding::formats::BoxFormat> {
+    use assay_core::grounding::formats::BoxFormat;
+    BoxFormat::parse(name).ok_or_else(|| {
+        crate::ApiError::new(
+            "invalid",
+            format!(
+                "{name:?} is not a box format: {}",
+                BoxFormat::NAMES.join(", ")
+            ),
+        )
+    })
 }

@@ -18,9 +18,11 @@ use assay_api::types::{
 };
 use assay_api::ApiError;
 use assay_core::export::{DatasetExport, ExportFormat, ExportReport};
+use assay_core::grounding::formats::files::BoxExport;
 use assay_core::import::{ImportReport, Progress};
 use assay_core::store::compact::CompactReport;
 use assay_core::store::team::sync::{ConflictSides, SyncConflict};
+use assay_core::store::BoxApplyReport;
 use assay_core::store::{
     Agreement, AgreementField, BlindItem, BlindJudgement, BulkAction, BulkChange, BulkReport,
     Comment, Edit, Facets, Filter, Filtering, FunnelStep, ItemExtras, JudgeRatingReport,

@@ -66,31 +66,18 @@ fn format_of(s: &str) -> anyhow::Result<BoxFormat> {
 
 fn export(ctx: &Ctx, a: ExportArgs) -> anyhow::Result<()> {
     let p = ctx.open()?;
-    let ds = p.dataset_by_name(&a.dataset)?;
-    let sets = p.box_sets(ds.id)?;
-    let format = a.format;
-    std::fs::write(&a.out, formats::write(format, &sets))
-        .with_context(|| format!("writing {}", a.out.display()))?;
-    // Label Studio needs a labelling config to open the tasks, and its converter to read them.
-    let config =
-        (format == BoxFormat::LabelStudio).then(|| a.out.with_extension("label_config.xml"));
-    if let Some(path) = &config {
-        std::fs::write(path, formats::label_studio_config(&sets))
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
-    let boxes: usize = sets.iter().map(|s| s.targets.len() + s.persons.len()).sum();
+    let r = formats::files::export_boxes(&p, &a.dataset, a.format, &a.out)?;
     if ctx.json {
         return output::json(
-            &serde_json::json!({"images": sets.len(), "boxes": boxes, "label_config": config}),
+            &serde_json::json!({"images": r.images, "boxes": r.boxes, "label_config": r.label_config}),
         );
     }
     println!(
-        "wrote {boxes} boxes on {} images to {}",
-        sets.len(),
-        a.out.display()
+        "wrote {} boxes on {} images to {}",
+        r.boxes, r.images, r.path
     );
-    if let Some(path) = config {
-        println!("labelling config for Label Studio: {}", path.display());
+    if let Some(path) = r.label_config {
+        println!("labelling config for Label Studio: {path}");
     }
     Ok(())
 }
@@ -153,6 +140,7 @@ fn model_output_sets(
 fn import(ctx: &Ctx, a: ImportArgs) -> anyhow::Result<()> {
     let mut p = ctx.open()?;
     let ds = p.dataset_by_name(&a.dataset)?;
+    // The file is read (and refused, if it must be) before anyone signs in.
     let sets = if a.format == "model-output" {
         model_output_sets(&p, ds.id, &a)?
     } else {
@@ -164,9 +152,7 @@ fn import(ctx: &Ctx, a: ImportArgs) -> anyhow::Result<()> {
         role: user.role,
         round: 1,
     };
-    let file = a.file.display().to_string();
-    let note = format!("boxes from {file} ({})", a.format);
-    let report = p.apply_box_sets(ds.id, &sets, &author, &note, &file)?;
+    let report = formats::files::apply(&mut p, ds.id, &sets, &author, &a.format, &a.file)?;
     if ctx.json {
         return output::json(&report);
     }

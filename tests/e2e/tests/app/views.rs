@@ -347,6 +347,44 @@ async fn export_a_dataset_from_the_window() {
     }
     screenshot(&c, "export.png").await;
 
+    // Boxes for another tool: COCO from the CRAG sample, then read back (the same boxes: every
+    // set matches, no item changes), then a file that is not COCO, refused with its name.
+    let boxes_dir = s.project.with_file_name("boxes");
+    select(&c, "[data-testid=boxes-dataset]", "crag-mini").await;
+    select(&c, "[data-testid=boxes-format]", "coco").await;
+    fill(&c, "[data-testid=boxes-dir]", boxes_dir.to_str().unwrap()).await;
+    click(&c, "[data-testid=boxes-export]").await;
+    let exported = wait_text(&c, "[data-testid=boxes-exported]", |t| {
+        t.contains("written to")
+    })
+    .await;
+    let coco_file = boxes_dir.join("crag-mini.boxes.coco.json");
+    assert!(exported.contains(coco_file.to_str().unwrap()), "{exported}");
+    let coco: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&coco_file).unwrap()).unwrap();
+    let written = coco["annotations"].as_array().unwrap().len();
+    assert!(written > 0);
+    assert!(
+        exported.starts_with(&format!("{written} boxes on ")),
+        "{exported}"
+    );
+    fill(&c, "[data-testid=boxes-file]", coco_file.to_str().unwrap()).await;
+    click(&c, "[data-testid=boxes-import]").await;
+    let imported = wait_text(&c, "[data-testid=boxes-imported]", |t| {
+        t.contains("matched")
+    })
+    .await;
+    assert!(
+        imported.contains("; 0 items got a new revision"),
+        "{imported}"
+    );
+    let broken = boxes_dir.join("not-coco.json");
+    std::fs::write(&broken, "{\"images\": 3}").unwrap();
+    fill(&c, "[data-testid=boxes-file]", broken.to_str().unwrap()).await;
+    click(&c, "[data-testid=boxes-import]").await;
+    let refused = wait_text(&c, "[data-testid=boxes-error]", |t| !t.is_empty()).await;
+    assert!(refused.contains("not-coco.json"), "{refused}");
+
     // Compacting from the same page: the file is rewritten, and the project still opens on
     // the same items.
     click(&c, "[data-testid=compact-run]").await;

@@ -105,6 +105,35 @@ checklist: Array<number | null>,
  */
 target_box: BBox | null, note: string | null, };
 
+export type BoxApplyReport = { 
+/**
+ * Box sets that found their item and image.
+ */
+matched: number, 
+/**
+ * Items given a new revision (the others already had these boxes).
+ */
+changed: number, 
+/**
+ * Sets for an image an earlier set of the file already gave boxes (several Label Studio
+ * tasks on one image): their boxes were added to the earlier ones.
+ */
+merged: number, 
+/**
+ * Annotations whose segmentation was kept as its box only.
+ */
+segmentations_dropped: number, };
+
+export type BoxExport = { path: string, 
+/**
+ * Images with boxes, and the boxes written (targets and people).
+ */
+images: number, boxes: number, 
+/**
+ * Label Studio's labelling config beside the tasks (it needs one to open them).
+ */
+label_config: string | null, };
+
 export type BoxHistograms = { size_ratio: Array<Bin>, center_distance: Array<Bin>, saliency: Array<Bin>, };
 
 export type BuiltinTemplate = { 
@@ -1007,6 +1036,7 @@ kappa: number | null, kappa_ci: [number, number] | null, level: number, };
 
 export type Scorer = 'choice' | 'soft_match' | 'judge' | 'checklist_judge' | 'rating' | 'grounding' | 'bleu' | 'identification' | 'crag_qa';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'parquet', 'hf', 'haerae-vision'];
+export const BOX_FORMATS: readonly string[] = ['coco', 'label-studio', 'crag-mm'];
 export const SCORERS_NEEDING_JUDGE: readonly Scorer[] = ['judge', 'checklist_judge', 'rating'];
 export const SCORERS_USING_JUDGE: readonly Scorer[] = ['judge', 'checklist_judge', 'rating', 'identification', 'crag_qa'];
 export const SUGGESTION_KINDS_DECIDING_STAGE: readonly SuggestionKind[] = ['screening', 'difficulty', 'image_dependency'];
@@ -1124,6 +1154,8 @@ export const commands = {
   deleteView: (name: string): Promise<Array<SavedView>> => invoke<Array<SavedView>>('delete_view', { name }),
   exportSelection: (target: Filter, dir: string): Promise<ExportReport> => invoke<ExportReport>('export_selection', { target, dir }),
   exportDataset: (dataset: string, format: ExportFormat, dir: string, signedOffOnly: boolean): Promise<DatasetExport> => invoke<DatasetExport>('export_dataset', { dataset, format, dir, signedOffOnly }),
+  exportBoxes: (dataset: string, format: string, dir: string): Promise<BoxExport> => invoke<BoxExport>('export_boxes', { dataset, format, dir }),
+  importBoxes: (dataset: string, format: string, path: string): Promise<BoxApplyReport> => invoke<BoxApplyReport>('import_boxes', { dataset, format, path }),
   compactProject: (): Promise<CompactReport> => invoke<CompactReport>('compact_project'),
   runDetail: (run: number, only: string | null, offset: number, limit: number): Promise<RunDetail> => invoke<RunDetail>('run_detail', { run, only, offset, limit }),
   deleteRun: (run: number): Promise<null> => invoke<null>('delete_run', { run }),

@@ -11,6 +11,7 @@
 
 mod coco;
 mod crag_mm;
+pub mod files;
 mod label_studio;
 
 pub use coco::{from_coco, to_coco};
