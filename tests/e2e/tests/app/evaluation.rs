@@ -74,9 +74,10 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
     // The run list names the version of the scorer's rules behind each number; rescoring reads
     // the stored responses again (nothing is sent) and changes nothing here.
     for testid in ["run-scorer", "ba-scorer"] {
+        // jgraph-mini's short answers are scored by soft_match's rules.
         let label = format!(
             "auto v{}",
-            assay_eval::scorers::ScorerKind::Choice.version()
+            assay_eval::scorers::ScorerKind::SoftMatch.version()
         );
         let xpath = format!("//td[@data-testid='{testid}' and normalize-space()='{label}']");
         let xpath = &xpath;
@@ -139,6 +140,18 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
         },
     )
     .await;
+    // VAGUE fixes no generation settings; HAERAE-Vision's are said before anything is sent.
+    assert!(c
+        .find(Locator::Css("[data-testid=run-protocol-sampling]"))
+        .await
+        .is_err());
+    select(c, "[data-testid=run-protocol]", "haerae-vision").await;
+    wait_text(c, "[data-testid=run-protocol-sampling]", |t| {
+        t.contains("temperature 0.6, top-p 0.95, at most 4096 tokens")
+    })
+    .await;
+    // Back to the form as VAGUE's preset left it, for the run below.
+    select(c, "[data-testid=run-protocol]", "vague").await;
     select(c, "[data-testid=run-protocol]", "").await;
     screenshot(c, "evaluation.png").await;
     let sent = stub.requests();
