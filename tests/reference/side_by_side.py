@@ -79,7 +79,9 @@ def crag_judge(ref, cases):
                                    attempt_api_call=api)
         me.get_evaluation_system_prompt = types.MethodType(m["get_evaluation_system_prompt"], me)
         with contextlib.redirect_stdout(sys.stderr):
-            pred = m["_parse_response"](me, [case["reply"]], [None])[0]
+            # Every generated reply is stripped before it is parsed (`.strip()` in both
+            # generation paths of evaluate.py).
+            pred = m["_parse_response"](me, [case["reply"].strip()], [None])[0]
             r = m["_evaluate_response"](me, {"agent_response": pred, "query": case["query"],
                                              "ground_truth": case["ground_truth"]})
         out.append({"prediction": pred, "messages": sent[0] if sent else None,

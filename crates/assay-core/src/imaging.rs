@@ -258,10 +258,11 @@ impl ImageView {
                 width,
                 height,
             } => {
+                // Pillow's `resize` is bicubic by default.
                 let framed = if (img.width(), img.height()) == *frame {
                     img.clone()
                 } else {
-                    img.resize_exact(frame.0, frame.1, image::imageops::FilterType::Triangle)
+                    img.resize_exact(frame.0, frame.1, image::imageops::FilterType::CatmullRom)
                 };
                 resize(framed.crop_imm(*x, *y, *width, *height))
             }

@@ -220,6 +220,9 @@ fn bearer(headers: &HeaderMap) -> Result<String> {
     Ok(v.trim().to_string())
 }
 
+/// The rate key all sign-ins with a credential not yet verified share.
+pub(crate) const SIGN_INS: &str = "sign-in, any credential not yet verified";
+
 /// The key the service remembers a verified credential by (never the credential itself).
 fn credential_key(token: &str) -> String {
     use sha2::Digest;
@@ -241,8 +244,11 @@ fn credential(state: &AppState, headers: &HeaderMap) -> Result<String> {
         let (id, _) = crate::credentials::split(&token).ok_or_else(|| {
             ServiceError::Unauthorized("this credential is not one of this team's".into())
         })?;
-        // Counted before the argon2 check, per credential ID: guessing costs the guesser.
+        // Counted before the argon2 check, per credential ID: guessing costs the guesser;
+        // and all unverified attempts together, so a guesser who makes up a new ID each time
+        // cannot queue for the pool's connections ahead of the members either.
         state.rate.allow(&format!("sign-in {id}"))?;
+        state.rate.allow(SIGN_INS)?;
     }
     Ok(token)
 }
@@ -339,6 +345,8 @@ fn as_member_tx<T>(
 
 async fn health(State(state): State<Shared>) -> Response {
     let r = blocking(move || {
+        // Anyone may ask, so everyone's asks share one rate before a connection is taken.
+        state.rate.allow("health, anyone")?;
         let mut db = state.pool.get()?;
         let schema: String = db
             .query_one("SELECT value FROM assay_meta WHERE key = 'schema'", &[])?
@@ -364,6 +372,7 @@ async fn join(
             .map(|(id, _)| id.to_string())
             .unwrap_or_default();
         state.rate.allow(&format!("invitation {id}"))?;
+        state.rate.allow("joins, any invitation")?;
         let mut db = state.pool.get()?;
         let (member, credential) = members::redeem(&mut db, &req.invitation)?;
         Ok(Joined {

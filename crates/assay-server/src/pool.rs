@@ -54,7 +54,11 @@ impl Gate {
     /// Waits (up to `wait`) for a place, behind everyone who came before; false when the
     /// wait ran out.
     pub fn enter(&self, wait: Duration) -> bool {
-        let deadline = std::time::Instant::now() + wait;
+        // A wait too long to add is as good as forever (a year).
+        let now = std::time::Instant::now();
+        let deadline = now
+            .checked_add(wait)
+            .unwrap_or_else(|| now + Duration::from_secs(365 * 86_400));
         let mut g = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let me = g.next_ticket;
         g.next_ticket += 1;

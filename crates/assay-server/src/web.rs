@@ -154,6 +154,7 @@ pub async fn login(State(state): State<Arc<AppState>>, Form(form): Form<Login>) 
             ServiceError::Unauthorized("this credential is not one of this team's".into())
         })?;
         state.rate.allow(&format!("sign-in {id}"))?;
+        state.rate.allow(crate::api::SIGN_INS)?;
         let mut db = state.pool.get()?;
         let m = members::authenticate(&mut *db, &form.credential)?;
         if !m.lead {

@@ -179,8 +179,9 @@ fn a_push_that_runs_past_the_time_limit_is_ended_and_writes_nothing() {
 }
 
 /// Guessing credentials while the team is busy: a guess takes no pool connection. One that is
-/// not a credential's shape is refused at once, and one past its ID's sign-in rate is told to
-/// wait at once, even while every connection is held; neither waits for a connection (which
+/// not a credential's shape is refused at once, and one past its ID's sign-in rate (or past the
+/// rate all unverified sign-ins share) is told to wait at once, even while every connection is
+/// held; neither waits for a connection (which
 /// would end in "busy" after the wait) nor crowds out a member's request.
 #[test]
 fn a_guessed_credential_takes_no_connection_from_the_pool() {
@@ -205,7 +206,8 @@ fn a_guessed_credential_takes_no_connection_from_the_pool() {
         }
         assert!(refused <= 30, "the sign-in rate never stopped the guesser");
     }
-    assert_eq!(refused, 30);
+    // Within the ID's 30 a minute; the shared rate already counted aiko's own first sign-in.
+    assert!((25..=30).contains(&refused), "{refused}");
 
     let mut watch = t.db();
     let mut owner = t.db();
@@ -220,8 +222,14 @@ fn a_guessed_credential_takes_no_connection_from_the_pool() {
             "two pulls holding the pool: {:?}",
             service_sessions(&mut watch)
         );
-        // Every connection is held: the guesses are answered without one, at once.
-        for (given, want) in [(guess.as_str(), 429), ("not-a-credential", 401)] {
+        // Every connection is held: the guesses are answered without one, at once, a made-up
+        // ID of its own included (all unverified sign-ins share a rate too).
+        let fresh = format!("{}.{}", "fedcba9876543210", "cd".repeat(24));
+        for (given, want) in [
+            (guess.as_str(), 429),
+            (fresh.as_str(), 429),
+            ("not-a-credential", 401),
+        ] {
             let started = Instant::now();
             let (status, body) = pull(&t, given);
             assert_eq!(status, want, "{given}: {body}");

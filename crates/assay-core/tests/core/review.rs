@@ -918,9 +918,11 @@ fn experts_are_checked_against_the_crowds_majority_as_crag_mm_did() {
     let total: u64 = c.confusion.iter().flatten().sum();
     assert_eq!(total, 6);
 
-    // Only labels can be voted on, and experts must be named.
+    // Only labels can be voted on, and experts must be named, and be people of the project.
     let mut spec = MajorityCheckSpec::ref_types(vec![]);
     assert_eq!(p.majority_check(&spec).unwrap_err().code(), "invalid");
+    spec.experts = vec![" kim".into()];
+    assert_eq!(p.majority_check(&spec).unwrap_err().code(), "not_found");
     spec.experts = vec!["kim".into()];
     spec.field = AgreementField::Box;
     assert_eq!(p.majority_check(&spec).unwrap_err().code(), "invalid");

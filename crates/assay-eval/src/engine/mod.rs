@@ -173,7 +173,14 @@ pub async fn run_eval(
         (s, _) => s.map_or("auto", |s| s.as_str()).to_string(),
     };
 
-    let plan = plan::plan(&project, req, &models, &template_label, &scorer_label)?;
+    let plan = plan::plan(
+        &project,
+        req,
+        &models,
+        &template,
+        &template_label,
+        &scorer_label,
+    )?;
     let total = plan.total;
     let counters = Counters::default();
 

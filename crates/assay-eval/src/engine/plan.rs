@@ -99,9 +99,21 @@ pub(super) fn plan(
     project: &Project,
     req: &EvalRequest,
     models: &[StoredModel],
+    template: &Option<(String, String)>,
     template_label: &str,
     scorer_label: &str,
 ) -> Result<Plan> {
+    let request = Request {
+        project,
+        models,
+        ctxs: models
+            .iter()
+            .map(|m| Arc::new(m.config.score_context()))
+            .collect(),
+        scorer: req.scorer,
+        template,
+        protocol: req.protocol,
+    };
     let mut plan = Plan {
         run_ids: Vec::new(),
         run_models: HashMap::new(),
@@ -144,17 +156,22 @@ pub(super) fn plan(
                                 done.insert(item);
                             }
                         }
-                        project.start_run(run_id)?;
-                        let todo = members.iter().filter(|m| !done.contains(&m.id)).count();
-                        plan.total += todo;
-                        plan.targets_per_model[mi] += todo;
-                        runs.push(RunWork {
+                        let work = RunWork {
                             run_id,
                             model: mi,
                             variant: *variant,
                             run_index,
                             done,
-                        });
+                        };
+                        check_resumed(&request, &work, &members)?;
+                        project.start_run(run_id)?;
+                        let todo = members
+                            .iter()
+                            .filter(|m| !work.done.contains(&m.id))
+                            .count();
+                        plan.total += todo;
+                        plan.targets_per_model[mi] += todo;
+                        runs.push(work);
                     }
                 }
             }
@@ -310,11 +327,7 @@ impl Request<'_> {
         }
         // The built-in template follows what is measured: a grounding run over a VQA set
         // (CRAG-MM) asks for a box, an identification run for the entity's name, not the answer.
-        let body = self.template.as_ref().map_or_else(
-            || default_template_for(scorer, content.format, variant, m.config.box_convention),
-            |t| t.1.clone(),
-        );
-        let Some(prompt) = render(&body, &content, variant, ctx) else {
+        let Some(prompt) = self.prompt(run, &content, scorer) else {
             chunk.skipped.push((model, target));
             return Ok(());
         };
@@ -334,6 +347,58 @@ impl Request<'_> {
         });
         Ok(())
     }
+}
+
+impl Request<'_> {
+    /// The prompt `run` sends for an item; None when the item lacks the run's variant.
+    fn prompt(&self, run: &RunWork, content: &ItemContent, scorer: ScorerKind) -> Option<Prompt> {
+        let m = &self.models[run.model];
+        // The built-in template follows what is measured: a grounding run over a VQA set
+        // (CRAG-MM) asks for a box, an identification run for the entity's name, not the answer.
+        let body = self.template.as_ref().map_or_else(
+            || default_template_for(scorer, content.format, run.variant, m.config.box_convention),
+            |t| t.1.clone(),
+        );
+        render(&body, content, run.variant, &self.ctxs[run.model])
+    }
+}
+
+/// Refuses to resume a run whose answers were asked otherwise than this request would ask
+/// them (another template text, image view or generation setting, a protocol's settings where
+/// the model's own were sent): finishing it would put answers made two ways in one run. One
+/// answered item of the run is asked again in thought and its request key compared with the
+/// stored one. Called before the run is marked running.
+fn check_resumed(request: &Request<'_>, run: &RunWork, members: &[VersionItem]) -> Result<()> {
+    let project = request.project;
+    let Some(item) = members.iter().find(|m| run.done.contains(&m.id)) else {
+        return Ok(());
+    };
+    let Some(stored) = project.run_item_cache_key(run.run_id, item.id)? else {
+        return Ok(());
+    };
+    let Some(content) = project.contents_at(&[(item.id, item.rev)])?.pop() else {
+        return Ok(());
+    };
+    let kind = request
+        .scorer
+        .unwrap_or_else(|| crate::protocol::default_scorer(request.protocol, content.format));
+    let Some(prompt) = request.prompt(run, &content, kind) else {
+        return Ok(());
+    };
+    let m = &request.models[run.model];
+    if cache::request_key(&m.config, &prompt, run.run_index) == stored {
+        return Ok(());
+    }
+    Err(crate::error::EvalError::Config(format!(
+        "run {} ({}, {}, run {}) has answers asked otherwise than this request asks them (its \
+         prompt, images or generation settings changed since): finishing it would mix the two; \
+         delete the run (Evaluation, runs list) or save the model with these settings under \
+         another name",
+        run.run_id,
+        m.config.name,
+        run.variant.as_str(),
+        run.run_index
+    )))
 }
 
 impl Chunk {
@@ -389,7 +454,7 @@ mod tests {
             scorer: Some(ScorerKind::SoftMatch),
             ..Default::default()
         };
-        let plan = plan(&p, &req, &models, "default", "soft_match").unwrap();
+        let plan = plan(&p, &req, &models, &None, "default", "soft_match").unwrap();
         let (mut jobs, mut skipped) = (Vec::new(), 0);
         plan.stream(&p, &models, req.scorer, &None, &mut |x| {
             match x {

@@ -44,11 +44,13 @@ impl Scorer for CragQaScorer {
         let Some(truth) = reference(item) else {
             return Scored::unparsed(json!({"rule": "item has no reference answer"}));
         };
-        // `_parse_response` keeps a QA reply whole; `strip().lower()` on both sides.
-        let hit = response.trim().to_lowercase() == truth.to_lowercase();
+        // `evaluate.py` strips every generated reply and `_parse_response` keeps a QA reply
+        // whole; the match is `strip().lower()` on both sides.
+        let reply = response.trim();
+        let hit = reply.to_lowercase() == truth.to_lowercase();
         Scored {
             score: Some(hit as u8 as f64),
-            parsed: Some(response.to_string()),
+            parsed: Some(reply.to_string()),
             evidence: json!({
                 "rule": if hit { "exact match (case-insensitive)" } else { "no exact match; no judge: wrong" },
                 "reference": truth,

@@ -1071,3 +1071,51 @@ async fn a_protocol_is_recorded_with_its_runs_and_decides_how_the_table_counts()
     let err = p.ensure_run(&key).unwrap_err().to_string();
     assert!(err.contains("vague") && err.contains("crag-mm"), "{err}");
 }
+
+/// A run is never finished with answers asked another way than its first ones: once the
+/// model's generation settings change (or a protocol sends its own), asking for the same run
+/// again is refused with the run named, nothing sent; the model under another name, or the
+/// run deleted, goes ahead.
+#[tokio::test]
+async fn a_run_whose_requests_changed_is_not_resumed_with_mixed_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = project(dir.path(), 4, 0);
+    let stub = StubServer::start(StubConfig::default()).await.unwrap();
+    add_model(&path, "m", vec![stub.url.clone()], |c| {
+        c.params.temperature = 0.7
+    });
+    let req = request(&["m"], 1);
+    let first = eval(&path, &req).await;
+    assert_eq!(first.progress.errors, 0);
+    let sent = stub.requests();
+    assert!(sent > 0);
+    // The same request again: every answer is there, nothing is sent.
+    assert_eq!(eval(&path, &req).await.progress.sent, 0);
+
+    add_model(&path, "m", vec![stub.url.clone()], |c| {
+        c.params.temperature = 0.2
+    });
+    let err = run_eval(&path, &req, Arc::new(|_| {}), CancelToken::new())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("asked otherwise") && err.contains("run 1"),
+        "{err}"
+    );
+    assert_eq!(stub.requests(), sent, "nothing was sent");
+    add_model(&path, "m-cool", vec![stub.url.clone()], |c| {
+        c.params.temperature = 0.2
+    });
+    let s = eval(&path, &request(&["m-cool"], 1)).await;
+    assert_eq!(s.progress.errors, 0);
+    assert!(stub.requests() > sent, "asked with the new settings");
+    let mut p = Project::open(&path).unwrap();
+    for r in p.run_summaries().unwrap() {
+        if r.run.model == "m" {
+            p.delete_run(r.run.id).unwrap();
+        }
+    }
+    let again = eval(&path, &req).await;
+    assert_eq!(again.progress.errors, 0);
+}

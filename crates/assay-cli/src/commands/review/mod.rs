@@ -173,7 +173,12 @@ pub fn agreement(ctx: &Ctx, a: AgreementArgs) -> anyhow::Result<()> {
     if !a.experts.is_empty() {
         let spec = assay_core::store::MajorityCheckSpec {
             field: a.field,
-            experts: a.experts.clone(),
+            experts: a
+                .experts
+                .iter()
+                .map(|e| e.trim().to_string())
+                .filter(|e| !e.is_empty())
+                .collect(),
             crowd: a.crowd,
             binary: a
                 .binary

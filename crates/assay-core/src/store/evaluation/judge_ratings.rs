@@ -15,14 +15,20 @@ use crate::store::items::Author;
 use crate::store::{now, Project};
 
 /// Scorers whose decisions a judge model made.
-pub const JUDGED_SCORERS: [&str; 4] = ["judge", "checklist_judge", "rating", "identification"];
+pub const JUDGED_SCORERS: [&str; 5] = [
+    "judge",
+    "checklist_judge",
+    "rating",
+    "identification",
+    "crag_qa",
+];
 
-/// SQL over `ri` (run_items): a scored result a judge decided. Identification's exact names
-/// (and its misses when no judge was asked) were decided by the rule: their evidence lists the
-/// accepted names but names no `judge_model`.
+/// SQL over `ri` (run_items): a scored result a judge decided. CRAG-MM's exact matches (names
+/// for identification, answers for QA; and their misses when no judge was asked) were decided
+/// by the rule: their evidence says whether a judge was needed but names no `judge_model`.
 const JUDGE_DECIDED: &str = "ri.outcome = 'scored'
     AND NOT (CASE WHEN json_valid(ri.evidence)
-                  THEN json_type(ri.evidence, '$.accepted') IS NOT NULL
+                  THEN json_type(ri.evidence, '$.needs_judge') IS NOT NULL
                        AND json_type(ri.evidence, '$.judge_model') IS NULL
                   ELSE 0 END)";
 

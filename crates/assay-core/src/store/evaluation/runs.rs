@@ -434,6 +434,20 @@ impl Project {
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
+    /// The request key of a run's stored, answered result for an item (None for an error, a
+    /// skipped target or a result recorded without one).
+    pub fn run_item_cache_key(&self, run_id: i64, item_id: i64) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT cache_key FROM run_items WHERE run_id = ?1 AND item_id = ?2
+                   AND outcome NOT IN ('error', 'skipped')",
+            )?
+            .query_row(params![run_id, item_id], |r| r.get(0))
+            .optional()?
+            .flatten())
+    }
+
     /// Drops a stale result (the item changed since) so the run redoes it.
     pub fn forget_run_item(&self, run_id: i64, item_id: i64) -> Result<()> {
         self.conn.execute(

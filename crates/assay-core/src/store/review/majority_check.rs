@@ -99,9 +99,24 @@ impl Project {
         if spec.crowd < 1 {
             return Err(Error::Invalid("a crowd has at least one person".into()));
         }
+        for name in &spec.experts {
+            if self.user_by_name(name)?.is_none() {
+                return Err(Error::NotFound(format!(
+                    "no one named {name:?} works in this project"
+                )));
+            }
+        }
         let rows = self.agreement_rows(spec.field, spec.dataset_id, spec.round_id)?;
         let mut by_item: BTreeMap<i64, (Vec<String>, Vec<String>)> = BTreeMap::new();
+        // A blind judgement without a type or an operation reads "none": that person gave no
+        // label, so they neither vote nor stand as the reference.
+        let unlabelled = |label: &str| {
+            label == "none" && matches!(spec.field, AgreementField::RefType | AgreementField::Op)
+        };
         for ((item, _, _), who, label, _) in rows {
+            if unlabelled(&label) {
+                continue;
+            }
             let e = by_item.entry(item).or_default();
             if spec.experts.contains(&who) {
                 e.0.push(label);

@@ -291,9 +291,16 @@ pub fn restated_polarity(question: &str, reply: &str) -> Option<bool> {
         // or narrows one of its nouns that the question leaves bare ("部屋の電気" for
         // "電気はついていますか", not "台所の電気" for "居間の電気はついていますか").
         let q_modified: Vec<String> = japanese_modifiers(&q).into_iter().map(|m| m.1).collect();
+        // A modifier that picks other or only some of the things ("他の車", "一部の電気") is
+        // not a narrowing: the reply then says nothing of the thing asked about.
+        const NOT_NARROWING: [&str; 8] = ["他", "別", "一部", "半分", "残", "片方", "一方", "以外"];
         let narrowing: Vec<String> = japanese_modifiers(r)
             .into_iter()
-            .filter(|(_, noun)| qr.contains(noun) && !q_modified.contains(noun))
+            .filter(|(m, noun)| {
+                qr.contains(noun)
+                    && !q_modified.contains(noun)
+                    && !NOT_NARROWING.iter().any(|w| m.contains(w))
+            })
             .map(|m| m.0)
             .collect();
         let within = rr.iter().all(|k| qr.contains(k) || narrowing.contains(k));
@@ -394,6 +401,14 @@ mod tests {
             "電気はついていますか？",
             "部屋の電気は消えています。"
         ));
+        // Other or some of them: not the thing asked about.
+        for reply in [
+            "他の車は止まっています。",
+            "別の車は止まっています。",
+            "一部の車は止まっています。",
+        ] {
+            assert!(!restates("車は止まっていますか？", reply), "{reply}");
+        }
         assert!(!restates("机の上に猫がいますか？", "机の下に猫がいます。"));
         assert!(!restates(
             "Is the dog bigger than the cat?",
