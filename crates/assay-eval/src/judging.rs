@@ -249,8 +249,10 @@ pub async fn judge_run(
             }
             Err(e) => {
                 summary.errors += 1;
-                // A judge that failed leaves the rules' verdict, unsure, as it was.
-                if hybrid {
+                // A judge that failed leaves the rules' verdict, unsure, as it was; an exact
+                // match's miss stays waiting for a judge (the run is not complete), rather
+                // than becoming an error with its reading lost.
+                if hybrid || exact_then_judge {
                     Ok(())
                 } else {
                     write(project, run_id, item_id, key, scorer, Err(e), false, &name)

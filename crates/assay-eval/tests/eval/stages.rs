@@ -600,3 +600,60 @@ async fn the_answer_stage_is_decided_by_the_official_qa_judge() {
         "{all:?}"
     );
 }
+
+/// A judge that fails on a near miss leaves the exact-match rule's reading as it was, the item
+/// still waiting for a judge and the run not complete; a later pass with a judge that answers
+/// decides it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_judge_that_fails_leaves_the_miss_waiting_not_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = fixture_project(dir.path(), "crag-mm-diagnostics/data/test.jsonl", "crag");
+    let mut p = Project::open(&path).unwrap();
+    let ds = p.dataset_by_name("crag").unwrap().id;
+    let items: Vec<(i64, String)> = p.item_ext_ids(ds).unwrap();
+    let lines: Vec<String> = items
+        .iter()
+        .map(|(_, ext)| {
+            serde_json::json!({"id": ext, "prediction": "target_object: a near one"}).to_string()
+        })
+        .collect();
+    let file = dir.path().join("preds.jsonl");
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let broken = StubServer::start(StubConfig {
+        default_reply: Some(Reply::Status {
+            code: 400,
+            retry_after: None,
+        }),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "j", vec![broken.url.clone()], |c| c.max_retries = 0);
+    let mut o = recorded("other-tool", "crag");
+    o.version = assay_eval::Version::After;
+    o.scorer = Some(ScorerKind::Identification);
+    o.format = Some(assay_eval::predictions::PredictionFormat::Jsonl);
+    let r = assay_eval::predictions::import_predictions(&mut p, &file, &o).unwrap();
+    let s = judge_misses(&mut p, r.run_id).await;
+    assert_eq!(s.errors, items.len());
+    let results = p.run_results(r.run_id).unwrap();
+    assert!(
+        results
+            .iter()
+            .all(|x| x.outcome == assay_core::store::Outcome::Scored && x.score == Some(0.0)),
+        "the rule's readings stay: {results:?}"
+    );
+    assert_eq!(p.pending_misses(r.run_id).unwrap().len(), items.len());
+    assert_ne!(p.run(r.run_id).unwrap().status, "complete");
+
+    let judge = StubServer::start(StubConfig {
+        default_reply: Some(Reply::Text("answer: True".into())),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    add_model(&path, "j", vec![judge.url.clone()], |_| {});
+    let s = judge_misses(&mut p, r.run_id).await;
+    assert_eq!((s.judged, s.errors), (items.len(), 0));
+    assert_eq!(p.run(r.run_id).unwrap().status, "complete");
+}
