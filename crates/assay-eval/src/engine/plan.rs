@@ -103,17 +103,7 @@ pub(super) fn plan(
     template_label: &str,
     scorer_label: &str,
 ) -> Result<Plan> {
-    let request = Request {
-        project,
-        models,
-        ctxs: models
-            .iter()
-            .map(|m| Arc::new(m.config.score_context()))
-            .collect(),
-        scorer: req.scorer,
-        template,
-        protocol: req.protocol,
-    };
+    let request = Request::new(project, models, req.scorer, template, req.protocol);
     let mut plan = Plan {
         run_ids: Vec::new(),
         run_models: HashMap::new(),
@@ -196,17 +186,7 @@ impl Plan {
         template: &Option<(String, String)>,
         emit: &mut dyn FnMut(Planned) -> bool,
     ) -> Result<()> {
-        let request = Request {
-            project,
-            models,
-            ctxs: models
-                .iter()
-                .map(|m| Arc::new(m.config.score_context()))
-                .collect(),
-            scorer,
-            template,
-            protocol: self.protocol,
-        };
+        let request = Request::new(project, models, scorer, template, self.protocol);
         for ds in &self.datasets {
             let mut next = vec![0usize; ds.versions.len()];
             loop {
@@ -349,7 +329,27 @@ impl Request<'_> {
     }
 }
 
-impl Request<'_> {
+impl<'a> Request<'a> {
+    fn new(
+        project: &'a Project,
+        models: &'a [StoredModel],
+        scorer: Option<ScorerKind>,
+        template: &'a Option<(String, String)>,
+        protocol: Option<assay_core::EvalProtocol>,
+    ) -> Self {
+        Self {
+            project,
+            models,
+            ctxs: models
+                .iter()
+                .map(|m| Arc::new(m.config.score_context()))
+                .collect(),
+            scorer,
+            template,
+            protocol,
+        }
+    }
+
     /// The prompt `run` sends for an item; None when the item lacks the run's variant.
     fn prompt(&self, run: &RunWork, content: &ItemContent, scorer: ScorerKind) -> Option<Prompt> {
         let m = &self.models[run.model];
