@@ -33,9 +33,10 @@ pub struct AppState {
     pub pool: Pool,
     /// The service's replica; holding it is holding the right to push (one check at a time).
     pub replica: Mutex<Replica>,
-    /// Credentials verified once (SHA-256 of the token -> credential ID): argon2 is slow on
-    /// purpose, and a member's role and revocation are read afresh on every request anyway.
-    verified: Mutex<HashMap<String, String>>,
+    /// Credentials verified once (SHA-256 of the token -> credential ID and member name):
+    /// argon2 is slow on purpose, and a member's role and revocation are read afresh on every
+    /// request anyway. The name counts the member's rate before a pool connection is taken.
+    verified: Mutex<HashMap<String, (String, String)>>,
     pub limits: Limits,
     pub(crate) rate: RateLimiter,
     /// Where members reach the service, and its certificate's pin: what a join link names.
@@ -239,8 +240,12 @@ fn credential(state: &AppState, headers: &HeaderMap) -> Result<String> {
         .verified
         .lock()
         .unwrap_or_else(|p| p.into_inner())
-        .contains_key(&credential_key(&token));
-    if !known {
+        .get(&credential_key(&token))
+        .map(|(_, name)| name.clone());
+    if let Some(name) = known {
+        // A member past their rate is told so before a connection is taken for them.
+        state.rate.allow(&name)?;
+    } else {
         let (id, _) = crate::credentials::split(&token).ok_or_else(|| {
             ServiceError::Unauthorized("this credential is not one of this team's".into())
         })?;
@@ -253,7 +258,9 @@ fn credential(state: &AppState, headers: &HeaderMap) -> Result<String> {
     Ok(token)
 }
 
-/// The member a request is from, their rate counted. `token` comes through [`credential`].
+/// The member a request is from, their rate counted (here for a credential just verified,
+/// by [`credential`] before the connection for one verified before). `token` comes through
+/// [`credential`].
 fn signed_in(state: &AppState, db: &mut postgres::Client, token: &str) -> Result<Member> {
     let key = credential_key(token);
     let known = state
@@ -263,8 +270,9 @@ fn signed_in(state: &AppState, db: &mut postgres::Client, token: &str) -> Result
         .get(&key)
         .cloned();
     let member = match known {
-        Some(id) => match members::member_of_credential(db, &id) {
-            Ok(Some((_, m))) => m,
+        // Their rate was counted by `credential`, before the connection.
+        Some((id, _)) => match members::member_of_credential(db, &id) {
+            Ok(Some((_, m))) => return Ok(m),
             Ok(None) => {
                 return Err(ServiceError::Unauthorized(
                     "this credential is not one of this team's".into(),
@@ -286,7 +294,7 @@ fn signed_in(state: &AppState, db: &mut postgres::Client, token: &str) -> Result
                     .verified
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
-                    .insert(key, id.to_string());
+                    .insert(key, (id.to_string(), m.name.clone()));
             }
             m
         }

@@ -180,8 +180,8 @@ fn a_push_that_runs_past_the_time_limit_is_ended_and_writes_nothing() {
 
 /// Guessing credentials while the team is busy: a guess takes no pool connection. One that is
 /// not a credential's shape is refused at once, and one past its ID's sign-in rate (or past the
-/// rate all unverified sign-ins share) is told to wait at once, even while every connection is
-/// held; neither waits for a connection (which
+/// rate all unverified sign-ins share) is told to wait at once, as is a member past her own
+/// rate, even while every connection is held; neither waits for a connection (which
 /// would end in "busy" after the wait) nor crowds out a member's request.
 #[test]
 fn a_guessed_credential_takes_no_connection_from_the_pool() {
@@ -193,6 +193,14 @@ fn a_guessed_credential_takes_no_connection_from_the_pool() {
     });
     let _a = t.join("aiko", Role::Annotator);
     let token = t.credential("aiko");
+    // A member who spends her own rate: her requests are refused from then on.
+    let _m = t.join("minjun", Role::Annotator);
+    let busy_member = t.credential("minjun");
+    let mut spent = 0;
+    while pull(&t, &busy_member).0 != 429 {
+        spent += 1;
+        assert!(spent <= 30, "the member's rate never stopped her");
+    }
     let guess = format!("{}.{}", "0123456789abcdef", "ab".repeat(24));
     // The guesser's attempts under that ID, while the team is idle: each one is checked and
     // refused, until the ID's rate is spent.
@@ -229,6 +237,7 @@ fn a_guessed_credential_takes_no_connection_from_the_pool() {
             (guess.as_str(), 429),
             (fresh.as_str(), 429),
             ("not-a-credential", 401),
+            (busy_member.as_str(), 429),
         ] {
             let started = Instant::now();
             let (status, body) = pull(&t, given);

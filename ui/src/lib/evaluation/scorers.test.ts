@@ -5,7 +5,7 @@ import { needsJudge, usesJudge } from './scorers';
 describe('which scorers call a judge', () => {
   it('follows the generated rule, for every scorer the engine knows', () => {
     expect(SCORERS.filter((s) => needsJudge(s))).toEqual(['judge', 'checklist_judge', 'rating']);
-    expect(SCORERS.filter((s) => usesJudge(s))).toEqual(['judge', 'checklist_judge', 'rating', 'identification']);
+    expect(SCORERS.filter((s) => usesJudge(s))).toEqual(['judge', 'checklist_judge', 'rating', 'identification', 'crag_qa']);
   });
   it('reads a combined protocol by its first scorer and nothing as no judge', () => {
     expect(needsJudge('checklist_judge+soft_match')).toBe(true);
