@@ -12,6 +12,8 @@ use crate::types::{
     AppInfo, CriterionOverruled, HybridResult, ImportRequest, ItemDetail, ItemResults, MyWork,
     ProjectInfo, RescoreResult, RunListRow, SessionUser, TriageEntry,
 };
+use assay_core::import::mapping::Mapping;
+use assay_core::import::preview::ImportPreview;
 use assay_core::import::{ImportReport, Progress};
 use assay_core::store::compact::CompactReport;
 use assay_core::store::{

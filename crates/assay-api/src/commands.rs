@@ -31,6 +31,9 @@ macro_rules! for_each_command {
             session save_filter(filter: Filter) -> ();
             shell import_dataset(request: ImportRequest, on_progress: Channel<Progress>) -> ImportReport;
             shell cancel_import() -> ();
+            shell preview_import(request: ImportRequest, records: usize) -> ImportPreview;
+            session read_mapping(path: String) -> Mapping;
+            session save_mapping(path: String, mapping: Mapping) -> ();
             session stages() -> Vec<Stage>;
             session set_stages(stages: Vec<(String, String)>) -> Vec<Stage>;
             session filtering(id: i64) -> Filtering;
@@ -46,7 +49,7 @@ macro_rules! for_each_command {
             shell check_model(name: String) -> ModelCheck;
             session estimate_eval(form: EvalForm) -> EvalEstimate;
             session stage_table(version: String) -> StageView;
-            shell judge_panel(run: i64, scorer: String, judges: Vec<String>) -> PanelView;
+            shell judge_panel(run: i64, scorer: String, judges: Vec<String>, top: usize) -> PanelView;
             shell judge_unsure(run: i64, judge: String) -> HybridResult;
             shell start_eval(form: EvalForm) -> ();
             shell eval_status() -> EvalStatus;
@@ -102,8 +105,9 @@ macro_rules! for_each_command {
             session save_view(name: String, filter: Filter, columns: Vec<String>, shared: bool) -> Vec<SavedView>;
             session delete_view(name: String) -> Vec<SavedView>;
             session export_selection(target: Filter, dir: String) -> ExportReport;
-            session export_dataset(dataset: String, format: ExportFormat, dir: String, signed_off_only: bool) -> DatasetExport;
+            shell export_dataset(dataset: String, format: ExportFormat, dir: String, signed_off_only: bool, on_progress: Channel<Progress>) -> DatasetExport;
             session export_boxes(dataset: String, format: String, dir: String) -> BoxExport;
+            session import_model_boxes(dataset: String, path: String, field: String, convention: String, sent_size: Option<String>) -> BoxApplyReport;
             session import_boxes(dataset: String, format: String, path: String) -> BoxApplyReport;
             session compact_project() -> CompactReport;
             session run_detail(run: i64, only: Option<String>, offset: i64, limit: i64) -> RunDetail;

@@ -63,36 +63,6 @@ impl Session {
         Ok(self.project()?.compact()?)
     }
 
-    /// A whole dataset in one of the export formats, with its changelog, into the folder
-    /// `dir` (made if missing): what `assay export` writes.
-    pub fn export_dataset(
-        &self,
-        dataset: String,
-        format: assay_core::export::ExportFormat,
-        dir: String,
-        signed_off_only: bool,
-    ) -> ApiResult<assay_core::export::DatasetExport> {
-        if dir.trim().is_empty() {
-            return Err(crate::ApiError::new(
-                "invalid",
-                "choose the folder to export into",
-            ));
-        }
-        let scope = if signed_off_only {
-            assay_core::export::Scope::SignedOff
-        } else {
-            assay_core::export::Scope::All
-        };
-        Ok(assay_core::export::export_dataset(
-            self.project()?,
-            &dataset,
-            std::path::Path::new(&dir),
-            format,
-            scope,
-            None,
-        )?)
-    }
-
     /// A dataset's boxes in another tool's format (`assay boxes export`), written into `dir`
     /// as `<dataset>.boxes.<format>.json[l]` (Label Studio's labelling config beside it).
     pub fn export_boxes(
@@ -129,6 +99,55 @@ impl Session {
             f,
             std::path::Path::new(path.trim()),
             &author,
+        )?)
+    }
+
+    /// Boxes a model wrote (`{"id", "<field>"}` lines), read in its convention for an image
+    /// sent at `sent_size` (WxH; default its original size) and saved to the dataset's items as
+    /// the current user's revisions, all or nothing (`assay boxes import --format model-output`).
+    pub fn import_model_boxes(
+        &mut self,
+        dataset: String,
+        path: String,
+        field: String,
+        convention: String,
+        sent_size: Option<String>,
+    ) -> ApiResult<assay_core::store::BoxApplyReport> {
+        use assay_eval::model_boxes::{model_output_sets, parse_size, ModelOutput};
+        use assay_eval::scorers::grounding::BoxConvention;
+        let convention = BoxConvention::parse(&convention).ok_or_else(|| {
+            crate::ApiError::new(
+                "invalid",
+                format!(
+                    "{convention:?} is not a box convention: {}",
+                    BoxConvention::NAMES.join(", ")
+                ),
+            )
+        })?;
+        let how = ModelOutput {
+            field: Some(field.trim())
+                .filter(|f| !f.is_empty())
+                .unwrap_or("response")
+                .to_string(),
+            convention,
+            sent_size: sent_size
+                .as_deref()
+                .filter(|s| !s.trim().is_empty())
+                .map(parse_size)
+                .transpose()?,
+        };
+        let author = self.author()?;
+        let file = std::path::Path::new(path.trim());
+        let p = self.project_mut()?;
+        let ds = p.dataset_by_name(&dataset)?;
+        let sets = model_output_sets(p, ds.id, file, &how)?;
+        Ok(assay_core::grounding::formats::files::apply(
+            p,
+            ds.id,
+            &sets,
+            &author,
+            "model-output",
+            file,
         )?)
     }
 
@@ -185,4 +204,39 @@ fn box_format(name: &str) -> ApiResult<assay_core::grounding::formats::BoxFormat
             ),
         )
     })
+}
+
+/// A whole dataset in one of the export formats, with its changelog, into the folder `dir`
+/// (made if missing): what `assay export` writes. It reads the project on a connection of its
+/// own, so the window stays usable while a large set is written, and tells `progress` how far
+/// it is.
+pub fn export_from(
+    project_path: &std::path::Path,
+    dataset: &str,
+    format: assay_core::export::ExportFormat,
+    dir: &str,
+    signed_off_only: bool,
+    progress: &mut dyn FnMut(assay_core::import::Progress),
+) -> ApiResult<assay_core::export::DatasetExport> {
+    if dir.trim().is_empty() {
+        return Err(crate::ApiError::new(
+            "invalid",
+            "choose the folder to export into",
+        ));
+    }
+    let scope = if signed_off_only {
+        assay_core::export::Scope::SignedOff
+    } else {
+        assay_core::export::Scope::All
+    };
+    let project = assay_core::Project::open_reader(project_path, 5_000)?;
+    Ok(assay_core::export::export_dataset_metered(
+        &project,
+        dataset,
+        std::path::Path::new(dir.trim()),
+        format,
+        scope,
+        None,
+        progress,
+    )?)
 }

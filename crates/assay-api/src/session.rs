@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use crate::error::{ApiError, ApiResult};
 use crate::prefs::Prefs;
 use crate::types::{user_view, AppInfo, ImportRequest, ProjectInfo, SessionUser};
+use assay_core::import::preview::{self, ImportPreview};
 use assay_core::import::{import_path, mapping::Mapping, ImportOptions, ImportReport, Progress};
 use assay_core::store::{Author, Filter, User};
 use assay_core::{Project, Role};
@@ -327,23 +328,50 @@ pub fn import_into(
     cancel: &AtomicBool,
 ) -> ApiResult<ImportReport> {
     let mut p = Project::open(project_path)?;
-    let opts = ImportOptions {
+    Ok(import_path(
+        &mut p,
+        Path::new(&req.path),
+        &import_options(req),
+        progress,
+        cancel,
+    )?)
+}
+
+/// What importing `req` would make of the file's first `records` records; writes nothing.
+pub fn preview_import(req: &ImportRequest, records: usize) -> ApiResult<ImportPreview> {
+    if req.path.trim().is_empty() {
+        return Err(ApiError::new(
+            "invalid",
+            "choose a data file or an image folder",
+        ));
+    }
+    Ok(preview::preview_import(
+        Path::new(req.path.trim()),
+        &import_options(req),
+        records,
+    )?)
+}
+
+/// One reading of a request, for the preview and the import alike.
+fn import_options(req: &ImportRequest) -> ImportOptions {
+    ImportOptions {
         name: req.name.clone().filter(|n| !n.trim().is_empty()),
-        mapping: req
-            .mapping_path
-            .as_deref()
-            .map(|m| Mapping::from_file(Path::new(m)))
-            .transpose()?,
+        mapping: req.mapping.clone(),
         layout: req.layout.clone().filter(|l| !l.is_empty()),
         link_images: req.link_images,
         image_root: None,
         dry_run: req.dry_run,
-    };
-    Ok(import_path(
-        &mut p,
-        Path::new(&req.path),
-        &opts,
-        progress,
-        cancel,
-    )?)
+    }
+}
+
+impl Session {
+    /// A mapping file as `assay import --mapping` reads it (TOML, or JSON by its extension).
+    pub fn read_mapping(&self, path: String) -> ApiResult<Mapping> {
+        Ok(Mapping::from_file(Path::new(path.trim()))?)
+    }
+
+    /// Writes a mapping for `assay import --mapping`: JSON for a `.json` path, else TOML.
+    pub fn save_mapping(&self, path: String, mapping: Mapping) -> ApiResult<()> {
+        Ok(mapping.save(Path::new(path.trim()))?)
+    }
 }

@@ -38,7 +38,8 @@ pub struct ImportRequest {
     pub path: String,
     pub name: Option<String>,
     pub layout: Option<String>,
-    pub mapping_path: Option<String>,
+    /// A mapping made or loaded in the Import view; it wins over `layout`.
+    pub mapping: Option<assay_core::import::mapping::Mapping>,
     pub link_images: bool,
     pub dry_run: bool,
 }

@@ -23,7 +23,7 @@ fn session(dir: &Path) -> Session {
             .to_string(),
         name: None,
         layout: None,
-        mapping_path: None,
+        mapping: None,
         link_images: false,
         dry_run: false,
     };
@@ -207,7 +207,7 @@ async fn the_dashboard_breaks_grounding_and_distractors_down() {
                 .to_string(),
             name: None,
             layout: None,
-            mapping_path: None,
+            mapping: None,
             link_images: false,
             dry_run: false,
         };

@@ -22,7 +22,7 @@ fn import_file(project: &Path, file: &str) {
         path: file.into(),
         name: None,
         layout: None,
-        mapping_path: None,
+        mapping: None,
         link_images: false,
         dry_run: false,
     };
@@ -437,4 +437,64 @@ fn the_search_tidier_stops_when_told_and_changes_no_answer() {
     assert_eq!(search(&s, "latest999z"), vec![last]);
     assert!(search(&s, &format!("fixed{:03}z", ids.len() - 1)).is_empty());
     assert_eq!(search(&s, "extra1099q").len(), 1);
+}
+
+/// The Import view's round: a file no layout fits is previewed with the reason, mapped by hand,
+/// previewed again as items, imported with that same request, and the mapping saved and read
+/// back for `assay import --mapping`.
+#[test]
+fn a_file_is_previewed_mapped_and_imported_as_previewed() {
+    use assay_api::session::preview_import;
+    use assay_core::import::mapping::Mapping;
+    let dir = tempfile::tempdir().unwrap();
+    let s = session(dir.path(), "mapper");
+    let file = dir.path().join("poll.jsonl");
+    std::fs::write(
+        &file,
+        "{\"key\":\"p1\",\"ask\":\"Which way is north?\",\"truth\":\"up\"}\n{\"key\":\"p2\",\"ask\":\"<i>Two</i> plus two?\",\"truth\":\"4\"}\n",
+    )
+    .unwrap();
+    let mut req = ImportRequest {
+        path: file.display().to_string(),
+        name: Some("poll".into()),
+        layout: None,
+        mapping: None,
+        link_images: false,
+        dry_run: false,
+    };
+    let before = preview_import(&req, 5).unwrap();
+    assert!(before.mapping_error.is_some());
+    assert!(before.records.iter().all(|r| r.item.is_none()));
+    let empty = ImportRequest {
+        path: " ".into(),
+        ..req.clone()
+    };
+    assert_eq!(preview_import(&empty, 5).unwrap_err().code, "invalid");
+
+    req.mapping = Some(Mapping {
+        id: Some("key".into()),
+        question: Some("ask".into()),
+        answer: Some("truth".into()),
+        ..Default::default()
+    });
+    let after = preview_import(&req, 5).unwrap();
+    let previewed = after.records[1].item.clone().unwrap();
+    assert_eq!(previewed.question, "<i>Two</i> plus two?");
+
+    let project = dir.path().join("p.assay");
+    import_into(&project, &req, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let p = assay_core::Project::open(&project).unwrap();
+    let written = p.item(p.item_id_by_ext("poll", "p2").unwrap()).unwrap();
+    assert_eq!(written.content, previewed);
+
+    let saved = dir.path().join("poll.toml");
+    let mapping = req.mapping.clone().unwrap();
+    s.save_mapping(saved.display().to_string(), mapping.clone())
+        .unwrap();
+    assert_eq!(
+        s.read_mapping(saved.display().to_string()).unwrap(),
+        mapping
+    );
+    let missing = s.read_mapping(dir.path().join("nope.toml").display().to_string());
+    assert!(missing.unwrap_err().message.contains("nope.toml"));
 }

@@ -13,6 +13,7 @@ pub mod error;
 pub mod images;
 pub mod judging;
 pub mod model;
+pub mod model_boxes;
 pub mod panel;
 pub mod predictions;
 pub mod prompt;

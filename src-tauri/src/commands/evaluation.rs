@@ -18,10 +18,11 @@ pub async fn judge_panel(
     run: i64,
     scorer: String,
     judges: Vec<String>,
+    top: usize,
 ) -> Result<PanelView, ApiError> {
     let path = state.session()?.project_path()?;
     tauri::async_runtime::spawn_blocking(move || {
-        assay_api::evaluation::judge_panel_blocking(&path, run, &scorer, &judges)
+        assay_api::evaluation::judge_panel_blocking(&path, run, &scorer, &judges, top)
     })
     .await
     .map_err(|e| ApiError::new("internal", e.to_string()))?

@@ -19,6 +19,8 @@ use assay_api::types::{
 use assay_api::ApiError;
 use assay_core::export::{DatasetExport, ExportFormat, ExportReport};
 use assay_core::grounding::formats::files::BoxExport;
+use assay_core::import::mapping::Mapping;
+use assay_core::import::preview::ImportPreview;
 use assay_core::import::{ImportReport, Progress};
 use assay_core::store::compact::CompactReport;
 use assay_core::store::team::sync::{ConflictSides, SyncConflict};

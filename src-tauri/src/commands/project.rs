@@ -5,6 +5,8 @@ use crate::state::AppState;
 use assay_api::types::ImportRequest;
 use assay_api::types::ProjectInfo;
 use assay_api::ApiError;
+use assay_core::export::{DatasetExport, ExportFormat};
+use assay_core::import::preview::ImportPreview;
 use assay_core::import::{ImportReport, Progress};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -37,6 +39,50 @@ pub async fn import_dataset(
             }
         };
         assay_api::session::import_into(&path, &request, &mut progress, &cancel)
+    })
+    .await
+    .map_err(|e| ApiError::new("internal", e.to_string()))?
+}
+
+/// The file's first records as the import would make them, read off the session's lock.
+pub async fn preview_import(
+    _state: State<'_, AppState>,
+    request: ImportRequest,
+    records: usize,
+) -> Result<ImportPreview, ApiError> {
+    tauri::async_runtime::spawn_blocking(move || {
+        assay_api::session::preview_import(&request, records)
+    })
+    .await
+    .map_err(|e| ApiError::new("internal", e.to_string()))?
+}
+
+/// Exports on a blocking thread with its own connection; progress is throttled to ~10 Hz.
+pub async fn export_dataset(
+    state: State<'_, AppState>,
+    dataset: String,
+    format: ExportFormat,
+    dir: String,
+    signed_off_only: bool,
+    on_progress: Channel<Progress>,
+) -> Result<DatasetExport, ApiError> {
+    let path = state.session()?.project_path()?;
+    tauri::async_runtime::spawn_blocking(move || {
+        let mut last = Instant::now() - Duration::from_secs(1);
+        let mut progress = |p: Progress| {
+            if p.done == p.total || last.elapsed() >= Duration::from_millis(100) {
+                last = Instant::now();
+                let _ = on_progress.send(p);
+            }
+        };
+        assay_api::items::export_from(
+            &path,
+            &dataset,
+            format,
+            &dir,
+            signed_off_only,
+            &mut progress,
+        )
     })
     .await
     .map_err(|e| ApiError::new("internal", e.to_string()))?

@@ -93,6 +93,7 @@ pub fn judge_panel_blocking(
     run_id: i64,
     scorer: &str,
     judges: &[String],
+    top: usize,
 ) -> ApiResult<PanelView> {
     let kind = assay_eval::ScorerKind::parse(scorer)
         .ok_or_else(|| ApiError::new("invalid", format!("unknown scorer {scorer:?}")))?;
@@ -113,7 +114,7 @@ pub fn judge_panel_blocking(
         ))
         .map_err(eval_err)?
     };
-    let r = assay_eval::panel::panel_report(&project, run_id, kind, 50).map_err(eval_err)?;
+    let r = assay_eval::panel::panel_report(&project, run_id, kind, top).map_err(eval_err)?;
     Ok(PanelView {
         run_id,
         scorer: r.scorer,

@@ -2,15 +2,16 @@
 
 use std::path::PathBuf;
 
-use anyhow::{anyhow, Context};
+use anyhow::anyhow;
 use clap::{Args, Subcommand};
 
 use super::Ctx;
 use crate::output;
-use assay_core::grounding::formats::{self, BoxFormat, BoxSet};
+use assay_core::grounding::formats::{self, BoxFormat};
 use assay_core::store::Author;
 use assay_core::Role;
-use assay_eval::scorers::grounding::{model_box, BoxConvention};
+use assay_eval::model_boxes::{model_output_sets, parse_size, ModelOutput};
+use assay_eval::scorers::grounding::BoxConvention;
 
 #[derive(Subcommand)]
 pub enum BoxesCommand {
@@ -82,67 +83,17 @@ fn export(ctx: &Ctx, a: ExportArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn parse_size(s: &str) -> anyhow::Result<(u32, u32)> {
-    let (w, h) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| anyhow!("--sent-size is WxH, e.g. 960x1280"))?;
-    Ok((w.trim().parse()?, h.trim().parse()?))
-}
-
-/// Model-output lines: each item's first image gets the box the model wrote.
-fn model_output_sets(
-    p: &assay_core::Project,
-    dataset_id: i64,
-    a: &ImportArgs,
-) -> anyhow::Result<Vec<BoxSet>> {
-    let conv = a.convention;
-    let sent = a.sent_size.as_deref().map(parse_size).transpose()?;
-    let sizes: std::collections::HashMap<String, (u32, u32)> = p
-        .box_sets(dataset_id)?
-        .into_iter()
-        .filter(|s| s.image_index == 0)
-        .filter_map(|s| Some((s.item?, (s.width, s.height))))
-        .collect();
-    let text = std::fs::read_to_string(&a.file)
-        .with_context(|| format!("reading {}", a.file.display()))?;
-    let mut sets = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let at = format!("{}:{}", a.file.display(), i + 1);
-        let v: serde_json::Value =
-            serde_json::from_str(line).with_context(|| format!("{at}: not JSON"))?;
-        let id = match &v["id"] {
-            serde_json::Value::String(s) => s.clone(),
-            serde_json::Value::Number(n) => n.to_string(),
-            _ => anyhow::bail!("{at}: no id"),
-        };
-        let response = v[&a.field]
-            .as_str()
-            .ok_or_else(|| anyhow!("{at}: no text field {:?}", a.field))?;
-        let &(w, h) = sizes
-            .get(&id)
-            .ok_or_else(|| anyhow!("{at}: item {id:?} has no image in this dataset"))?;
-        let b = model_box(response, conv, sent.unwrap_or((w, h)), (w, h))
-            .ok_or_else(|| anyhow!("{at}: no box in {response:?}"))?;
-        sets.push(BoxSet {
-            item: Some(id),
-            width: w,
-            height: h,
-            targets: vec![assay_core::LabeledBox::plain(b)],
-            ..Default::default()
-        });
-    }
-    Ok(sets)
-}
-
 fn import(ctx: &Ctx, a: ImportArgs) -> anyhow::Result<()> {
     let mut p = ctx.open()?;
     let ds = p.dataset_by_name(&a.dataset)?;
     // The file is read (and refused, if it must be) before anyone signs in.
     let sets = if a.format == "model-output" {
-        model_output_sets(&p, ds.id, &a)?
+        let how = ModelOutput {
+            field: a.field.clone(),
+            convention: a.convention,
+            sent_size: a.sent_size.as_deref().map(parse_size).transpose()?,
+        };
+        model_output_sets(&p, ds.id, &a.file, &how)?
     } else {
         formats::read(format_of(&a.format)?, &a.file)?
     };

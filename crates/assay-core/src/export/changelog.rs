@@ -41,6 +41,15 @@ const FIELDS: &[Field] = &[
 
 /// One row per changed item: op, issue tags, and each field before and after.
 pub fn write_changelog(project: &Project, dataset: &str, path: &Path) -> Result<usize> {
+    write_changelog_metered(project, dataset, path, &mut super::Meter::silent())
+}
+
+pub(crate) fn write_changelog_metered(
+    project: &Project,
+    dataset: &str,
+    path: &Path,
+    meter: &mut super::Meter,
+) -> Result<usize> {
     let ds = project.dataset_by_name(dataset)?;
     let mut w = csv::Writer::from_path(path).map_err(|e| Error::Invalid(e.to_string()))?;
     let mut header = vec!["id".to_string(), "op".into(), "tags".into()];
@@ -51,7 +60,7 @@ pub fn write_changelog(project: &Project, dataset: &str, path: &Path) -> Result<
     w.write_record(&header)
         .map_err(|e| Error::Invalid(e.to_string()))?;
     let mut n = 0;
-    each_item(project, ds.id, super::Scope::All, &mut |it| {
+    each_item(project, ds.id, super::Scope::All, meter, &mut |it| {
         let changed = it.content != it.original || it.op.is_some_and(|o| o.as_str() != "identical");
         if it.rev == 0 || !changed {
             return Ok(());

@@ -5,10 +5,14 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{
-    export_haerae, export_hf, export_jsonl, export_parquet, refined_name, write_changelog, Scope,
-};
+use super::changelog::write_changelog_metered;
+use super::haerae::export_haerae_metered;
+use super::hf::export_hf_metered;
+use super::jsonl::export_jsonl_metered;
+use super::parquet_hf::export_parquet_metered;
+use super::{refined_name, Meter, Scope};
 use crate::error::{Error, Result};
+use crate::import::Progress;
 use crate::store::Project;
 
 crate::named_enum! {
@@ -57,6 +61,22 @@ pub fn export_dataset(
     scope: Scope,
     name: Option<&str>,
 ) -> Result<DatasetExport> {
+    export_dataset_metered(project, dataset, out, format, scope, name, &mut |_| {})
+}
+
+/// [`export_dataset`], telling `progress` how far it is: the items read (stage `items`), then
+/// the changelog's pass over them (`changelog`), of the dataset's items.
+pub fn export_dataset_metered(
+    project: &Project,
+    dataset: &str,
+    out: &Path,
+    format: ExportFormat,
+    scope: Scope,
+    name: Option<&str>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<DatasetExport> {
+    let total = project.dataset_by_name(dataset)?.item_count.max(0) as usize;
+    let mut meter = Meter::new(total, progress);
     let name = name.map_or_else(|| refined_name(dataset), str::to_string);
     let one_name = matches!(
         Path::new(&name).components().collect::<Vec<_>>().as_slice(),
@@ -69,7 +89,7 @@ pub fn export_dataset(
     }
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     if format == ExportFormat::Hf {
-        let r = export_hf(project, dataset, out, scope)?;
+        let r = export_hf_metered(project, dataset, out, scope, &mut meter)?;
         return Ok(DatasetExport {
             dataset: r.dataset,
             format,
@@ -83,17 +103,21 @@ pub fn export_dataset(
         });
     }
     let report = match format {
-        ExportFormat::Parquet => export_parquet(
+        ExportFormat::Parquet => export_parquet_metered(
             project,
             dataset,
             &out.join(format!("{name}.parquet")),
             scope,
+            &mut meter,
         )?,
-        ExportFormat::HaeraeVision => export_haerae(project, dataset, &out.join(&name), scope)?,
-        _ => export_jsonl(project, dataset, &out.join(&name), scope)?,
+        ExportFormat::HaeraeVision => {
+            export_haerae_metered(project, dataset, &out.join(&name), scope, &mut meter)?
+        }
+        _ => export_jsonl_metered(project, dataset, &out.join(&name), scope, &mut meter)?,
     };
     let changelog = out.join(format!("{name}.changelog.csv"));
-    let changed = write_changelog(project, dataset, &changelog)?;
+    meter.stage("changelog");
+    let changed = write_changelog_metered(project, dataset, &changelog, &mut meter)?;
     Ok(DatasetExport {
         dataset: report.dataset,
         format,

@@ -22,6 +22,16 @@ pub fn export_haerae(
     dir: &Path,
     scope: super::Scope,
 ) -> Result<ExportReport> {
+    export_haerae_metered(project, dataset, dir, scope, &mut super::Meter::silent())
+}
+
+pub(crate) fn export_haerae_metered(
+    project: &Project,
+    dataset: &str,
+    dir: &Path,
+    scope: super::Scope,
+    meter: &mut super::Meter,
+) -> Result<ExportReport> {
     let ds = project.dataset_by_name(dataset)?;
     let img_dir = dir.join("images");
     std::fs::create_dir_all(&img_dir).map_err(|e| Error::io(&img_dir, e))?;
@@ -36,7 +46,7 @@ pub fn export_haerae(
         .map_err(|e| Error::Invalid(e.to_string()))?;
     let mut written = HashMap::new();
     let (mut count, mut left_out) = (0, 0);
-    super::each_item(project, ds.id, scope, &mut |it| {
+    super::each_item(project, ds.id, scope, meter, &mut |it| {
         // The kept set also records why the others left: their decisions are written too.
         let f = project.filtering(it.id)?;
         for d in &f.decisions {

@@ -9,8 +9,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::changelog::write_changelog_metered;
 use super::parquet_hf::{features, HfParquetWriter, Row};
-use super::{write_changelog, Scope};
+use super::Scope;
 use crate::error::{Error, Result};
 use crate::model::{ItemContent, RefinementOp};
 use crate::store::Project;
@@ -37,6 +38,16 @@ pub struct HfReport {
 
 /// Writes the folder: both splits, README.md (the card) and changelog.csv.
 pub fn export_hf(project: &Project, dataset: &str, dir: &Path, scope: Scope) -> Result<HfReport> {
+    export_hf_metered(project, dataset, dir, scope, &mut super::Meter::silent())
+}
+
+pub(crate) fn export_hf_metered(
+    project: &Project,
+    dataset: &str,
+    dir: &Path,
+    scope: Scope,
+    meter: &mut super::Meter,
+) -> Result<HfReport> {
     let ds = project.dataset_by_name(dataset)?;
     std::fs::create_dir_all(dir.join("data")).map_err(|e| Error::io(dir, e))?;
 
@@ -50,6 +61,7 @@ pub fn export_hf(project: &Project, dataset: &str, dir: &Path, scope: Scope) -> 
     let mut ops: BTreeMap<Option<RefinementOp>, usize> = BTreeMap::new();
     let mut languages = Languages::default();
     project.each_current_item(ds.id, &mut |i| {
+        meter.tick();
         original.push(project, &Row::original(&i))?;
         if let Some(row) = Row::refined(&i).filter(|_| scope.includes(&i)) {
             refined.push(project, &row)?;
@@ -72,7 +84,8 @@ pub fn export_hf(project: &Project, dataset: &str, dir: &Path, scope: Scope) -> 
             .len();
         *split = (rows, bytes);
     }
-    let changed = write_changelog(project, dataset, &dir.join("changelog.csv"))?;
+    meter.stage("changelog");
+    let changed = write_changelog_metered(project, dataset, &dir.join("changelog.csv"), meter)?;
     let removed: Vec<&str> = removed.iter().map(String::as_str).collect();
     let summary = Summary {
         name: super::refined_name(&ds.name),

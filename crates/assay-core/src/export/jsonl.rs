@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{each_item, write_image_once, ExportReport};
+use super::{each_item, write_image_once, ExportReport, Meter};
 use crate::error::{Error, Result};
 use crate::store::{CurrentItem, Project, Version};
 
@@ -16,9 +16,19 @@ pub fn export_jsonl(
     dir: &Path,
     scope: super::Scope,
 ) -> Result<ExportReport> {
+    export_jsonl_metered(project, dataset, dir, scope, &mut Meter::silent())
+}
+
+pub(crate) fn export_jsonl_metered(
+    project: &Project,
+    dataset: &str,
+    dir: &Path,
+    scope: super::Scope,
+    meter: &mut Meter,
+) -> Result<ExportReport> {
     let ds = project.dataset_by_name(dataset)?;
     let mut w = JsonlWriter::create(dir)?;
-    each_item(project, ds.id, scope, &mut |it| w.write(project, it))?;
+    each_item(project, ds.id, scope, meter, &mut |it| w.write(project, it))?;
     w.finish(ds.name)
 }
 

@@ -12,13 +12,14 @@ mod parquet_hf;
 use serde::{Deserialize, Serialize};
 
 pub use changelog::write_changelog;
-pub use dataset::{export_dataset, DatasetExport, ExportFormat};
+pub use dataset::{export_dataset, export_dataset_metered, DatasetExport, ExportFormat};
 pub use haerae::export_haerae;
 pub use hf::{export_hf, HfReport, SPLITS as HF_SPLITS};
 pub use jsonl::{export_jsonl, export_selection};
 pub use parquet_hf::{export_parquet, ITEM_COLUMN};
 
 use crate::error::Result;
+use crate::import::Progress;
 use crate::store::{CurrentItem, Project};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -56,14 +57,69 @@ impl Scope {
     }
 }
 
-/// The items an export reads, one at a time: the dataset's current items, limited by `scope`.
+/// How far an export has read: items read of the dataset's items, in a named stage (the
+/// items, then the changelog's pass), for the app's progress bar. The CLI's meter is silent.
+pub struct Meter<'a> {
+    stage: &'static str,
+    done: usize,
+    total: usize,
+    report: Option<&'a mut dyn FnMut(Progress)>,
+}
+
+impl<'a> Meter<'a> {
+    pub fn silent() -> Self {
+        Self {
+            stage: "items",
+            done: 0,
+            total: 0,
+            report: None,
+        }
+    }
+
+    pub fn new(total: usize, report: &'a mut dyn FnMut(Progress)) -> Self {
+        Self {
+            stage: "items",
+            done: 0,
+            total,
+            report: Some(report),
+        }
+    }
+
+    /// Starts a stage over the same items, counted from 0.
+    pub(crate) fn stage(&mut self, stage: &'static str) {
+        self.stage = stage;
+        self.done = 0;
+        self.send();
+    }
+
+    pub(crate) fn tick(&mut self) {
+        self.done += 1;
+        self.send();
+    }
+
+    fn send(&mut self) {
+        let p = Progress {
+            stage: self.stage,
+            done: self.done,
+            total: self.total.max(self.done),
+        };
+        if let Some(report) = self.report.as_mut() {
+            report(p);
+        }
+    }
+}
+
+/// The items an export reads, one at a time: the dataset's current items, limited by `scope`,
+/// each counted on `meter` as it is read.
 pub(crate) fn each_item(
     project: &Project,
     dataset_id: i64,
     scope: Scope,
+    meter: &mut Meter,
     each: &mut dyn FnMut(CurrentItem) -> Result<()>,
 ) -> Result<()> {
     project.each_current_item(dataset_id, &mut |item| {
+        meter.tick();
         if scope.includes(&item) {
             each(item)
         } else {

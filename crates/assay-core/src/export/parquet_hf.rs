@@ -318,16 +318,32 @@ pub fn export_parquet(
     path: &Path,
     scope: super::Scope,
 ) -> Result<ExportReport> {
+    export_parquet_metered(project, dataset, path, scope, &mut super::Meter::silent())
+}
+
+pub(crate) fn export_parquet_metered(
+    project: &Project,
+    dataset: &str,
+    path: &Path,
+    scope: super::Scope,
+    meter: &mut super::Meter,
+) -> Result<ExportReport> {
     let ds = project.dataset_by_name(dataset)?;
     let mut w = HfParquetWriter::create(path)?;
     let mut removed = 0;
-    each_item(project, ds.id, scope, &mut |it| match Row::refined(&it) {
-        Some(row) => w.push(project, &row),
-        None => {
-            removed += 1;
-            Ok(())
-        }
-    })?;
+    each_item(
+        project,
+        ds.id,
+        scope,
+        meter,
+        &mut |it| match Row::refined(&it) {
+            Some(row) => w.push(project, &row),
+            None => {
+                removed += 1;
+                Ok(())
+            }
+        },
+    )?;
     let rows = w.rows;
     let images = w.finish()?;
     Ok(ExportReport {

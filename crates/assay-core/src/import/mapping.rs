@@ -16,6 +16,7 @@ use crate::model::{
 /// Each field is a dotted path into the record (`metadata.target_roi_bbox`); `a|b` tries `a`
 /// first, then `b`. Fields left out are not read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(default, deny_unknown_fields)]
 pub struct Mapping {
     /// Name recorded as the dataset's layout.
@@ -134,45 +135,64 @@ impl Mapping {
         }
     }
 
-    fn paths(&self) -> Vec<&str> {
+    /// Each part of an item the mapping reads, with the path it reads it from.
+    pub fn fields(&self) -> Vec<(&'static str, &str)> {
         [
-            &self.id,
-            &self.question,
-            &self.answer,
-            &self.options,
-            &self.answer_index,
-            &self.checklist,
-            &self.explicit_question,
-            &self.disambiguated_question,
-            &self.text_only_question,
-            &self.direct_request,
-            &self.ref_type,
-            &self.entity_name,
-            &self.entity_url,
-            &self.entity_aliases,
-            &self.popularity,
-            &self.crowdedness,
-            &self.category,
-            &self.source,
-            &self.images,
-            &self.target_box,
-            &self.image_size,
-            &self.person_boxes,
-            &self.vague_mcq,
-            &self.vague_ordering,
+            ("id", &self.id),
+            ("question", &self.question),
+            ("answer", &self.answer),
+            ("options", &self.options),
+            ("answer_index", &self.answer_index),
+            ("checklist", &self.checklist),
+            ("explicit_question", &self.explicit_question),
+            ("disambiguated_question", &self.disambiguated_question),
+            ("text_only_question", &self.text_only_question),
+            ("direct_request", &self.direct_request),
+            ("ref_type", &self.ref_type),
+            ("entity_name", &self.entity_name),
+            ("entity_url", &self.entity_url),
+            ("entity_aliases", &self.entity_aliases),
+            ("popularity", &self.popularity),
+            ("crowdedness", &self.crowdedness),
+            ("category", &self.category),
+            ("source", &self.source),
+            ("images", &self.images),
+            ("target_box", &self.target_box),
+            ("image_size", &self.image_size),
+            ("person_boxes", &self.person_boxes),
+            ("vague_mcq", &self.vague_mcq),
+            ("vague_ordering", &self.vague_ordering),
+            ("explode", &self.explode),
+            ("keep_if", &self.keep_if),
         ]
         .into_iter()
-        .flatten()
-        .map(String::as_str)
+        .filter_map(|(part, path)| path.as_deref().map(|p| (part, p)))
+        // `keep_if` is `field=value`: the field is what it reads.
+        .map(|(part, p)| match part {
+            "keep_if" => (part, p.split_once('=').map_or(p, |(f, _)| f.trim())),
+            _ => (part, p),
+        })
         .collect()
+    }
+
+    /// Writes the mapping where `--mapping` reads it: JSON for a `.json` path, else TOML.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let is_json = path.extension().is_some_and(|e| e == "json");
+        let text = if is_json {
+            serde_json::to_string_pretty(self).map_err(|e| Error::Invalid(e.to_string()))?
+        } else {
+            toml::to_string(self).map_err(|e| Error::Invalid(e.to_string()))?
+        };
+        std::fs::write(path, text).map_err(|e| Error::io(path, e))
     }
 
     /// Top-level keys some path names exactly; everything else is kept as metadata.
     pub fn mapped_keys(&self) -> BTreeSet<String> {
         let mut keys: BTreeSet<String> = self
-            .paths()
-            .iter()
-            .flat_map(|p| p.split(['|', '+']))
+            .fields()
+            .into_iter()
+            .filter(|(part, _)| !matches!(*part, "explode" | "keep_if"))
+            .flat_map(|(_, p)| p.split(['|', '+']))
             .filter(|alt| !alt.contains('.'))
             .map(str::to_string)
             .collect();

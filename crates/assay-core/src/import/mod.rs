@@ -6,6 +6,7 @@ pub mod images;
 mod json_array;
 pub mod layouts;
 pub mod mapping;
+pub mod preview;
 mod problem_list;
 pub mod records;
 pub mod refined;
@@ -137,16 +138,7 @@ pub(crate) struct Opened {
 
 impl Opened {
     pub(crate) fn open(path: &Path, opts: &ImportOptions) -> Result<Self> {
-        let (stream, data_dir) = if path.is_dir() {
-            (read_folder(path)?, path.to_path_buf())
-        } else {
-            let dir = path
-                .parent()
-                .map(Path::to_path_buf)
-                .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or_else(|| PathBuf::from("."));
-            (records::Stream::open(path)?, dir)
-        };
+        let (stream, data_dir) = open_stream(path)?;
         let name = opts.name.clone().unwrap_or_else(|| {
             path.file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -281,39 +273,17 @@ impl Opened {
                     continue;
                 }
             };
-            let rows = match &self.mapping {
-                Some(m) if m.explode.is_some() || m.keep_if.is_some() => match m.expand(&rec.value)
-                {
-                    Ok(vs) => {
-                        let many = vs.len() > 1 || m.explode.is_some();
-                        vs.into_iter()
-                            .enumerate()
-                            .map(|(i, value)| records::Record {
-                                location: if many {
-                                    format!("{} (entry {})", rec.location, i + 1)
-                                } else {
-                                    rec.location.clone()
-                                },
-                                value,
-                                blobs: rec.blobs.clone(),
-                            })
-                            .collect()
-                    }
-                    Err(e) => {
-                        problems.push(Problem::new(&rec.location, e));
-                        continue;
-                    }
-                },
-                _ => vec![rec],
+            let rows = match expand(self.mapping.as_ref(), rec) {
+                Ok(rows) => rows,
+                Err(p) => {
+                    problems.push(p);
+                    continue;
+                }
             };
             for rec in rows {
                 let position = n;
                 n += 1;
-                let draft = match &self.mapping {
-                    Some(m) => m.apply(&rec.value, &mapped, &mut unmapped),
-                    None => native_draft(&rec.value),
-                };
-                let draft = match draft {
+                let draft = match draft(self.mapping.as_ref(), &rec.value, &mapped, &mut unmapped) {
                     Ok(d) => d,
                     Err(errs) => {
                         problems.extend(errs.into_iter().map(|e| Problem::new(&rec.location, e)));
@@ -542,6 +512,60 @@ fn write_dataset(
         new_images: fresh,
         ..report
     })
+}
+
+/// The records one input record makes under the mapping: itself, none when `keep_if`
+/// drops it, or one per entry of the `explode` list, each located.
+fn expand(
+    mapping: Option<&Mapping>,
+    rec: records::Record,
+) -> std::result::Result<Vec<records::Record>, Problem> {
+    let Some(m) = mapping.filter(|m| m.explode.is_some() || m.keep_if.is_some()) else {
+        return Ok(vec![rec]);
+    };
+    let vs = m
+        .expand(&rec.value)
+        .map_err(|e| Problem::new(&rec.location, e))?;
+    let many = vs.len() > 1 || m.explode.is_some();
+    Ok(vs
+        .into_iter()
+        .enumerate()
+        .map(|(i, value)| records::Record {
+            location: if many {
+                format!("{} (entry {})", rec.location, i + 1)
+            } else {
+                rec.location.clone()
+            },
+            value,
+            blobs: rec.blobs.clone(),
+        })
+        .collect())
+}
+
+/// One record as an item draft, by the mapping or as Assay's own layout.
+fn draft(
+    mapping: Option<&Mapping>,
+    value: &Value,
+    mapped: &BTreeSet<String>,
+    unmapped: &mut BTreeSet<String>,
+) -> std::result::Result<Draft, Vec<String>> {
+    match mapping {
+        Some(m) => m.apply(value, mapped, unmapped),
+        None => native_draft(value),
+    }
+}
+
+/// The records of a data file or an image folder, and the folder image paths resolve against.
+fn open_stream(path: &Path) -> Result<(records::Stream, PathBuf)> {
+    if path.is_dir() {
+        return Ok((read_folder(path)?, path.to_path_buf()));
+    }
+    let dir = path
+        .parent()
+        .map(Path::to_path_buf)
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| PathBuf::from("."));
+    Ok((records::Stream::open(path)?, dir))
 }
 
 /// Where image paths resolve when `--image-root` is not given: the data file's folder, except

@@ -305,3 +305,55 @@ fn a_failed_parquet_export_leaves_the_earlier_file_whole() {
         .collect();
     assert!(left.is_empty(), "no partial file left");
 }
+
+/// An export tells how far it is, in every format: each item read is counted once, first as
+/// the items are written and then in the changelog's pass, up to the dataset's item count,
+/// never past it, and a stage never counts back.
+#[test]
+fn an_export_counts_every_item_read_in_each_stage() {
+    use assay_core::export::{export_dataset_metered, ExportFormat, Scope};
+    let dir = tempfile::tempdir().unwrap();
+    let p = edited_project(dir.path());
+    let total = p.dataset_by_name("jgraph-mini").unwrap().item_count as usize;
+    assert!(total > 3);
+    for format in [
+        ExportFormat::Jsonl,
+        ExportFormat::Parquet,
+        ExportFormat::Hf,
+        ExportFormat::HaeraeVision,
+    ] {
+        let mut seen: Vec<(&'static str, usize, usize)> = Vec::new();
+        let out = dir.path().join(format!("out-{}", format.as_str()));
+        let done = export_dataset_metered(
+            &p,
+            "jgraph-mini",
+            &out,
+            format,
+            Scope::SignedOff,
+            None,
+            &mut |pr| seen.push((pr.stage, pr.done, pr.total)),
+        )
+        .unwrap();
+        assert!(
+            seen.iter().all(|&(_, d, t)| d <= t && t == total),
+            "{format:?}: {seen:?}"
+        );
+        let stages: Vec<&str> = seen.iter().map(|s| s.0).fold(Vec::new(), |mut v, s| {
+            if v.last() != Some(&s) {
+                v.push(s);
+            }
+            v
+        });
+        assert_eq!(stages, ["items", "changelog"], "{format:?}");
+        for stage in ["items", "changelog"] {
+            let counts: Vec<usize> = seen.iter().filter(|s| s.0 == stage).map(|s| s.1).collect();
+            assert!(
+                counts.windows(2).all(|w| w[1] >= w[0]),
+                "{format:?} {stage}: {counts:?}"
+            );
+            assert_eq!(counts.last(), Some(&total), "{format:?} {stage}");
+        }
+        // Signed-off only: nothing is signed off, yet every item was read to decide that.
+        assert_eq!(done.items, 0, "{format:?}");
+    }
+}

@@ -9,6 +9,7 @@ mod filtering;
 mod formats;
 mod grounding;
 mod import;
+mod import_preview;
 mod judge_ratings;
 mod packed;
 mod query;

@@ -1,6 +1,6 @@
 //! Browsing and editing items: search, an answer corrected and its op recorded with the keyboard,
 //! undo and redo, another process's save met as a conflict, hostile text shown as text, the
-//! import dialog; after a restart the edit, its author, the view and the filter are there.
+//! way from Settings to the Import view; after a restart the edit, its author, the view and the filter are there.
 
 use std::time::Instant;
 
@@ -150,10 +150,15 @@ async fn browse_edit_and_restart() {
         t.starts_with("2 items")
     })
     .await;
+    // Settings' import button leads to the Import view.
     show(&c, "settings").await;
     click(&c, "[data-testid=import-open]").await;
-    wait_for(&c, ".modal").await;
-    screenshot(&c, "import.png").await;
+    wait_for(
+        &c,
+        "[data-testid=view-import]:not([hidden]) [data-testid=import-path]",
+    )
+    .await;
+    show(&c, "settings").await;
     c.close().await.unwrap();
 
     // --- Restart: the edit, its author and the filter persisted --------------------------

@@ -120,24 +120,22 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
         "1"
     );
 
-    // What the model was shown for cr-001 (512 x 384, box [200, 280, 310, 342]): the crop is
-    // the box and a tenth around it, 132 x 76; the highlight draws a green line on its edges.
+    // What the model was shown for cr-001 (512 x 384, box [200, 280, 310, 342]), both times
+    // with CRAG-MM's identification prompt: the GT crop cut exactly at the box, 110 x 62, as the
+    // official ablation cuts it; the highlight, the whole image with a green line on the box.
     let shown = stub.image_urls();
-    let car: Vec<_> = shown
+    let car: Vec<image::RgbImage> = shown
         .iter()
-        .filter(|(p, _)| p.contains("What brand is this car"))
+        .filter(|(p, _)| p.contains("What brand is this car") && p.contains("I have highlighted"))
+        .map(|(_, url)| decode_data_url(url))
         .collect();
-    let crop = car
-        .iter()
-        .find(|(p, _)| !p.contains("I have highlighted"))
-        .unwrap();
-    assert_eq!(decode_data_url(&crop.1).dimensions(), (132, 76));
-    let lit = car
-        .iter()
-        .find(|(p, _)| p.contains("I have highlighted"))
-        .unwrap();
+    let sizes: Vec<(u32, u32)> = car.iter().map(|i| i.dimensions()).collect();
+    assert!(sizes.contains(&(110, 62)), "no exact crop among {sizes:?}");
     // A 3-pixel line (8 at 1280 pixels, scaled) through JPEG: some pixel on it stays green.
-    let img = decode_data_url(&lit.1);
+    let img = car
+        .iter()
+        .find(|i| i.dimensions() == (512, 384))
+        .unwrap_or_else(|| panic!("no whole image among {sizes:?}"));
     let green = |x: u32, y: u32| {
         let p = img.get_pixel(x, y);
         p[1] as i32 > p[0] as i32 + 60 && p[1] as i32 > p[2] as i32 + 60
@@ -156,8 +154,8 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
             .id;
         let t = assay_eval::trace::trace_run(&p, run, Some("cr-001")).unwrap();
         let img = &t.items[0].prompt.as_ref().unwrap()["images"][0];
-        assert_eq!(img["view"], "crop:189,273,132,76");
-        assert_eq!(img["sent_size"], json!([132, 76]));
+        assert_eq!(img["view"], "crop:200,280,110,62");
+        assert_eq!(img["sent_size"], json!([110, 62]));
     }
     show(c, "items").await;
 
@@ -218,6 +216,7 @@ async fn identify_in_the_app(c: &Client, project: &Path) {
     select(c, "[data-testid=panel-scorer]", "identification").await;
     click(c, "[data-testid=panel-judge-stub-vlm]").await;
     click(c, "[data-testid=panel-judge-stub-strict]").await;
+    fill(c, "[data-testid=panel-top]", "1").await;
     let asked = stub.requests();
     click(c, "[data-testid=panel-start]").await;
     wait_text(c, "[data-testid=panel-disagreement]", |t| {

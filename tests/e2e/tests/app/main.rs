@@ -20,6 +20,7 @@ mod evaluation;
 mod filtering;
 mod grounding;
 mod identification;
+mod import;
 mod review;
 mod suggestions;
 mod team;

@@ -385,6 +385,54 @@ async fn export_a_dataset_from_the_window() {
     let refused = wait_text(&c, "[data-testid=boxes-error]", |t| !t.is_empty()).await;
     assert!(refused.contains("not-coco.json"), "{refused}");
 
+    // Boxes a model wrote, in 0-1000 coordinates: a reply with no box is refused with its file
+    // and line and nothing is saved; then cr-001's box is saved as the user's revision, mapped
+    // onto the image's own pixels.
+    let before = crate::common::fixtures::stored(&s.project, "crag-mini", "cr-001");
+    let (w, h) = (
+        before.images[0].width as f64,
+        before.images[0].height as f64,
+    );
+    let replies = boxes_dir.join("replies.jsonl");
+    std::fs::write(
+        &replies,
+        "{\"id\":\"cr-001\",\"response\":\"The car: [100, 200, 500, 600]\"}\n{\"id\":\"cr-002\",\"response\":\"I cannot tell.\"}\n",
+    )
+    .unwrap();
+    select(&c, "[data-testid=boxes-import-kind]", "model-output").await;
+    select(&c, "[data-testid=boxes-convention]", "normalized-1000").await;
+    fill(&c, "[data-testid=boxes-file]", replies.to_str().unwrap()).await;
+    click(&c, "[data-testid=boxes-import]").await;
+    wait_text(&c, "[data-testid=boxes-error]", |t| {
+        t.contains("replies.jsonl:2") && t.contains("no box")
+    })
+    .await;
+    assert_eq!(
+        crate::common::fixtures::stored(&s.project, "crag-mini", "cr-001"),
+        before,
+        "nothing is saved when one line is refused"
+    );
+    std::fs::write(
+        &replies,
+        "{\"id\":\"cr-001\",\"response\":\"The car: [100, 200, 500, 600]\"}\n",
+    )
+    .unwrap();
+    click(&c, "[data-testid=boxes-import]").await;
+    wait_text(&c, "[data-testid=boxes-imported]", |t| {
+        t.starts_with("1 box sets matched; 1 items got a new revision")
+    })
+    .await;
+    let after = crate::common::fixtures::stored(&s.project, "crag-mini", "cr-001");
+    let b = &after.images[0].target_boxes[0].bbox;
+    for (got, want) in [
+        (b.x_min, 0.1 * w),
+        (b.y_min, 0.2 * h),
+        (b.x_max, 0.5 * w),
+        (b.y_max, 0.6 * h),
+    ] {
+        assert!((got - want).abs() < 1.0, "{b:?} on {w}x{h}");
+    }
+
     // Compacting from the same page: the file is rewritten, and the project still opens on
     // the same items.
     click(&c, "[data-testid=compact-run]").await;

@@ -422,13 +422,45 @@ export type HybridResult = { run_id: number, judge: string, replies: number, uns
  */
 judge_calls_per_1000: number, };
 
+export type ImportPreview = { 
+/**
+ * The layout the import would record; `None` when it cannot be told from the fields.
+ */
+layout: string | null, 
+/**
+ * The mapping the import would use: the one given, or the layout's. `None` for Assay's
+ * own layout, which needs none, and when the layout cannot be told.
+ */
+mapping: Mapping | null, 
+/**
+ * Why no mapping could be chosen (the import would refuse with the same words).
+ */
+mapping_error: string | null, 
+/**
+ * Every layout Assay knows, to pick from.
+ */
+known_layouts: Array<string>, 
+/**
+ * How many records the file holds, as the import counts them (0 when it cannot tell
+ * without reading the whole file).
+ */
+total: number, 
+/**
+ * The top-level fields of the previewed records, in first-seen order.
+ */
+fields: Array<PreviewField>, records: Array<PreviewRecord>, };
+
 export type ImportReport = { dataset: string, dataset_id: number | null, layout: string, items: number, images: number, new_images: number, 
 /**
  * Fields no mapping entry names; kept in each item's metadata.
  */
 unmapped_fields: Array<string>, problems: Array<Problem>, dry_run: boolean, };
 
-export type ImportRequest = { path: string, name: string | null, layout: string | null, mapping_path: string | null, link_images: boolean, dry_run: boolean, };
+export type ImportRequest = { path: string, name: string | null, layout: string | null, 
+/**
+ * A mapping made or loaded in the Import view; it wins over `layout`.
+ */
+mapping: Mapping | null, link_images: boolean, dry_run: boolean, };
 
 export type IssueTag = "ambiguous" | "not_image_grounded" | "wrong_answer" | "subjective";
 
@@ -612,6 +644,71 @@ kappa: number | null, binary_label: string | null,
  */
 binary_kappa: number | null, };
 
+export type Mapping = { 
+/**
+ * Name recorded as the dataset's layout.
+ */
+layout: string | null, format: AnswerFormat | null, id: string | null, question: string | null, answer: string | null, options: string | null, 
+/**
+ * Where the correct option is given; defaults to `answer` when options exist.
+ */
+answer_index: string | null, 
+/**
+ * 0 when integer answers count from zero (CVQA), 1 when from one.
+ */
+index_base: number, checklist: string | null, explicit_question: string | null, disambiguated_question: string | null, text_only_question: string | null, direct_request: string | null, ref_type: string | null, entity_name: string | null, entity_url: string | null, 
+/**
+ * Other accepted names of the entity (a list or one string).
+ */
+entity_aliases: string | null, 
+/**
+ * Page views of the entity (an integer).
+ */
+popularity: string | null, 
+/**
+ * Number of objects in the image (an integer).
+ */
+crowdedness: string | null, category: string | null, source: string | null, 
+/**
+ * A path, a list of paths, a `{bytes, path}` struct or a list of them.
+ */
+images: string | null, 
+/**
+ * Target box(es) on the first image, [x_min, y_min, x_max, y_max] in pixels.
+ */
+target_box: string | null, 
+/**
+ * The image size the boxes were drawn on, "(w, h)"; boxes are rescaled if the file differs.
+ */
+image_size: string | null, person_boxes: string | null, 
+/**
+ * VAGUE's `mcq` object (`1_correct`, `2_fake_scene`, ...) and its display `ordering`.
+ */
+vague_mcq: string | null, vague_ordering: string | null, 
+/**
+ * Image cells hold base64 data (or a list repr of it), and a cell of at most 64
+ * characters names the row (by id) whose image it reuses: VLMEvalKit's TSV.
+ */
+inline_images: boolean, 
+/**
+ * Appended to every image path (VAGUE: `image_name` + `_annot.jpg`).
+ */
+image_suffix: string | null, 
+/**
+ * A list field whose elements become one item each, merged over the rest of the record
+ * (JA-VG-VQA-500's `qas`).
+ */
+explode: string | null, 
+/**
+ * Keep only records whose field equals a value, `Subset=('Japanese', 'Japan')`; ids of
+ * id-less records count the kept ones from 0, as the task that filters does.
+ */
+keep_if: string | null, 
+/**
+ * Fields to drop instead of keeping them in the item's metadata.
+ */
+ignore: Array<string>, };
+
 export type ModelCheck = { ok: boolean, 
 /**
  * The model's reply, or what went wrong in plain words.
@@ -726,6 +823,39 @@ export type PredictionsReport = { run_id: number, format: string, matched: numbe
  * Judge requests answered (from the cache among them), unparsed and failed.
  */
 judged: number, judged_from_cache: number, judge_unparsed: number, judge_errors: number, };
+
+export type PreviewField = { name: string, 
+/**
+ * The first non-empty value seen, as short text.
+ */
+example: string, 
+/**
+ * The parts of an item the mapping fills from this field (`question`, `images`, ...);
+ * empty when the field is kept as the item's metadata (or dropped, see `ignored`).
+ */
+read_as: Array<string>, 
+/**
+ * Named in the mapping's `ignore`: neither read nor kept.
+ */
+ignored: boolean, };
+
+export type PreviewRecord = { 
+/**
+ * File and line (or row), as a problem would name it.
+ */
+location: string, 
+/**
+ * The record as read, long texts shortened; empty when the line could not be read.
+ */
+raw: string, 
+/**
+ * The item's ID in the dataset (the record's, or its position).
+ */
+ext_id: string | null, 
+/**
+ * The item the import would write; `None` when the record has problems.
+ */
+item: ItemContent | null, problems: Array<string>, };
 
 export type Problem = { location: string, message: string, };
 
@@ -1082,6 +1212,9 @@ export const commands = {
   saveFilter: (filter: Filter): Promise<null> => invoke<null>('save_filter', { filter }),
   importDataset: (request: ImportRequest, onProgress: Channel<Progress>): Promise<ImportReport> => invoke<ImportReport>('import_dataset', { request, onProgress }),
   cancelImport: (): Promise<null> => invoke<null>('cancel_import'),
+  previewImport: (request: ImportRequest, records: number): Promise<ImportPreview> => invoke<ImportPreview>('preview_import', { request, records }),
+  readMapping: (path: string): Promise<Mapping> => invoke<Mapping>('read_mapping', { path }),
+  saveMapping: (path: string, mapping: Mapping): Promise<null> => invoke<null>('save_mapping', { path, mapping }),
   stages: (): Promise<Array<Stage>> => invoke<Array<Stage>>('stages'),
   setStages: (stages: Array<[string, string]>): Promise<Array<Stage>> => invoke<Array<Stage>>('set_stages', { stages }),
   filtering: (id: number): Promise<Filtering> => invoke<Filtering>('filtering', { id }),
@@ -1097,7 +1230,7 @@ export const commands = {
   checkModel: (name: string): Promise<ModelCheck> => invoke<ModelCheck>('check_model', { name }),
   estimateEval: (form: EvalForm): Promise<EvalEstimate> => invoke<EvalEstimate>('estimate_eval', { form }),
   stageTable: (version: string): Promise<StageView> => invoke<StageView>('stage_table', { version }),
-  judgePanel: (run: number, scorer: string, judges: Array<string>): Promise<PanelView> => invoke<PanelView>('judge_panel', { run, scorer, judges }),
+  judgePanel: (run: number, scorer: string, judges: Array<string>, top: number): Promise<PanelView> => invoke<PanelView>('judge_panel', { run, scorer, judges, top }),
   judgeUnsure: (run: number, judge: string): Promise<HybridResult> => invoke<HybridResult>('judge_unsure', { run, judge }),
   startEval: (form: EvalForm): Promise<null> => invoke<null>('start_eval', { form }),
   evalStatus: (): Promise<EvalStatus> => invoke<EvalStatus>('eval_status'),
@@ -1153,8 +1286,9 @@ export const commands = {
   saveView: (name: string, filter: Filter, columns: Array<string>, shared: boolean): Promise<Array<SavedView>> => invoke<Array<SavedView>>('save_view', { name, filter, columns, shared }),
   deleteView: (name: string): Promise<Array<SavedView>> => invoke<Array<SavedView>>('delete_view', { name }),
   exportSelection: (target: Filter, dir: string): Promise<ExportReport> => invoke<ExportReport>('export_selection', { target, dir }),
-  exportDataset: (dataset: string, format: ExportFormat, dir: string, signedOffOnly: boolean): Promise<DatasetExport> => invoke<DatasetExport>('export_dataset', { dataset, format, dir, signedOffOnly }),
+  exportDataset: (dataset: string, format: ExportFormat, dir: string, signedOffOnly: boolean, onProgress: Channel<Progress>): Promise<DatasetExport> => invoke<DatasetExport>('export_dataset', { dataset, format, dir, signedOffOnly, onProgress }),
   exportBoxes: (dataset: string, format: string, dir: string): Promise<BoxExport> => invoke<BoxExport>('export_boxes', { dataset, format, dir }),
+  importModelBoxes: (dataset: string, path: string, field: string, convention: string, sentSize: string | null): Promise<BoxApplyReport> => invoke<BoxApplyReport>('import_model_boxes', { dataset, path, field, convention, sentSize }),
   importBoxes: (dataset: string, format: string, path: string): Promise<BoxApplyReport> => invoke<BoxApplyReport>('import_boxes', { dataset, format, path }),
   compactProject: (): Promise<CompactReport> => invoke<CompactReport>('compact_project'),
   runDetail: (run: number, only: string | null, offset: number, limit: number): Promise<RunDetail> => invoke<RunDetail>('run_detail', { run, only, offset, limit }),

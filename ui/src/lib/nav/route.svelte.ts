@@ -3,7 +3,7 @@
 // kept per project). The open item rides along in the URL of whichever view opened it, so the
 // editor returns to that view when closed.
 
-export const VIEWS = ['items', 'evaluation', 'triage', 'review', 'filtering', 'team', 'models', 'settings'] as const;
+export const VIEWS = ['items', 'evaluation', 'triage', 'review', 'filtering', 'team', 'models', 'settings', 'import'] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface Route {
@@ -20,6 +20,7 @@ export const VIEW_LABELS: Record<View, string> = {
   team: 'Team',
   models: 'Models and templates',
   settings: 'Settings',
+  import: 'Import',
 };
 
 /** `#/view` or `#/view/ITEM`; anything else is the items view (an old bookmark, a typo). */
