@@ -39,6 +39,21 @@ pub struct BuiltinTemplate {
 pub struct TemplateLibrary {
     pub saved: Vec<TemplateVersion>,
     pub builtins: Vec<BuiltinTemplate>,
+    /// What each judged scorer sends its judge: fixed by the scorer (and the seed it follows),
+    /// shown so a person can read what decided a verdict.
+    pub judges: Vec<JudgePromptView>,
+}
+
+/// One judged scorer's request to its judge, with placeholders where an item's text goes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
+pub struct JudgePromptView {
+    pub scorer: String,
+    /// The scorer's rule version, which stored results record.
+    pub version: i64,
+    /// When the judge is asked.
+    pub asked: String,
+    pub system: Option<String>,
+    pub user: String,
 }
 
 /// A body to save under a name.
@@ -100,6 +115,16 @@ impl Session {
         Ok(TemplateLibrary {
             saved: self.project()?.template_versions()?,
             builtins: builtin_templates(),
+            judges: assay_eval::scorers::judge_prompts::judge_prompts()
+                .into_iter()
+                .map(|p| JudgePromptView {
+                    scorer: p.scorer.as_str().to_string(),
+                    version: p.version,
+                    asked: p.asked.to_string(),
+                    system: p.system.map(str::to_string),
+                    user: p.user,
+                })
+                .collect(),
         })
     }
 

@@ -8,6 +8,7 @@ pub mod grounding;
 pub mod hybrid;
 pub mod identification;
 pub mod judge;
+pub mod judge_prompts;
 pub mod normalize;
 pub mod soft;
 pub mod text;

@@ -446,6 +446,22 @@ async fn templates_in_the_window(c: &Client) {
     })
     .await;
     screenshot(c, "templates.png").await;
+    // The judge prompts, read-only: CRAG-MM's QA judge sends the seed's system message and
+    // asks only about the replies the exact match did not accept.
+    let qa = "[data-testid=judge-prompt][data-scorer=crag_qa]";
+    click(c, &format!("{qa} summary")).await;
+    wait_text(c, &format!("{qa} summary"), |t| {
+        t.contains("did not accept")
+    })
+    .await;
+    wait_text(c, &format!("{qa} [data-testid=judge-prompt-system]"), |t| {
+        t.starts_with("You will be given a question, a ground truth answer")
+    })
+    .await;
+    wait_text(c, &format!("{qa} [data-testid=judge-prompt-user]"), |t| {
+        t.contains("{question}") && t.contains("{response}")
+    })
+    .await;
     show(c, "evaluation").await;
     select(c, "[data-testid=run-template]", "terse@1").await;
     select(c, "[data-testid=run-template]", "").await;

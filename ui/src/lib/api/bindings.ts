@@ -446,7 +446,8 @@ known_layouts: Array<string>,
  */
 total: number, 
 /**
- * The top-level fields of the previewed records, in first-seen order.
+ * The top-level fields of the previewed records, by name (records are read as JSON
+ * objects, whose keys Assay keeps sorted).
  */
 fields: Array<PreviewField>, records: Array<PreviewRecord>, };
 
@@ -560,6 +561,16 @@ export type ItemView = { id: number, dataset_id: number, dataset: string, ext_id
 signed_off: boolean, content: ItemContent, original: ItemContent, };
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+export type JudgePromptView = { scorer: string, 
+/**
+ * The scorer's rule version, which stored results record.
+ */
+version: number, 
+/**
+ * When the judge is asked.
+ */
+asked: string, system: string | null, user: string, };
 
 export type JudgeRatingReport = { run_id: number, 
 /**
@@ -1134,7 +1145,12 @@ format: AnswerFormat, body: string, };
 
 export type TemplateKind = "prompt" | "suggestion";
 
-export type TemplateLibrary = { saved: Array<TemplateVersion>, builtins: Array<BuiltinTemplate>, };
+export type TemplateLibrary = { saved: Array<TemplateVersion>, builtins: Array<BuiltinTemplate>, 
+/**
+ * What each judged scorer sends its judge: fixed by the scorer (and the seed it follows),
+ * shown so a person can read what decided a verdict.
+ */
+judges: Array<JudgePromptView>, };
 
 export type TemplateVersion = { name: string, version: number, 
 /**

@@ -15,7 +15,7 @@ const { calls, answer } = vi.hoisted(() => {
 vi.mock('../api/client', () => ({
   api: {
     models: answer('models', []),
-    templates: answer('templates', { saved: [{ name: 'mine', version: 2, format: 'short_answer', body: 'b', created_at: '' }], builtins: [] }),
+    templates: answer('templates', { saved: [{ name: 'mine', version: 2, format: 'short_answer', body: 'b', created_at: '' }], builtins: [], judges: [] }),
     evalStatus: answer('evalStatus', { running: false, form: null }),
     dashboard: answer('dashboard', {
       rows: [{
