@@ -9,6 +9,8 @@ pub struct AppState {
     /// Shared with the thread that reads a project's facet columns beside it.
     session: Arc<Mutex<Session>>,
     pub import_cancel: Arc<AtomicBool>,
+    /// The export running beside the session, one at a time.
+    pub exports: Arc<assay_api::items::Exports>,
     /// Image requests read on their own connections, not under the session lock.
     pub images: assay_api::session::ImageReaders,
     /// The evaluation running in the background (one at a time), and its progress.
@@ -48,6 +50,7 @@ impl AppState {
         Self {
             session: Arc::new(Mutex::new(Session::new(prefs))),
             import_cancel: Arc::new(AtomicBool::new(false)),
+            exports: Default::default(),
             images: Default::default(),
             evals: Default::default(),
             suggestions: Default::default(),

@@ -206,6 +206,33 @@ fn box_format(name: &str) -> ApiResult<assay_core::grounding::formats::BoxFormat
     })
 }
 
+/// One export at a time per window: two writing the same folder would interleave their files.
+#[derive(Default)]
+pub struct Exports {
+    running: std::sync::atomic::AtomicBool,
+}
+
+impl Exports {
+    /// `f`, unless an export is running: then a refusal that says so.
+    pub fn one<T>(&self, f: impl FnOnce() -> ApiResult<T>) -> ApiResult<T> {
+        use std::sync::atomic::Ordering;
+        if self.running.swap(true, Ordering::SeqCst) {
+            return Err(crate::ApiError::new(
+                "busy",
+                "an export is running: wait for it to end",
+            ));
+        }
+        struct Done<'a>(&'a std::sync::atomic::AtomicBool);
+        impl Drop for Done<'_> {
+            fn drop(&mut self) {
+                self.0.store(false, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
+        let _done = Done(&self.running);
+        f()
+    }
+}
+
 /// A whole dataset in one of the export formats, with its changelog, into the folder `dir`
 /// (made if missing): what `assay export` writes. It reads the project on a connection of its
 /// own, so the window stays usable while a large set is written, and tells `progress` how far
@@ -239,4 +266,21 @@ pub fn export_from(
         None,
         progress,
     )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Exports;
+
+    #[test]
+    fn a_second_export_is_refused_while_one_runs_and_taken_after() {
+        let exports = Exports::default();
+        let inner = exports.one(|| exports.one(|| Ok(())));
+        assert_eq!(inner.unwrap_err().code, "busy");
+        assert!(exports.one(|| Ok(())).is_ok(), "the first one ended");
+        let failed: crate::error::ApiResult<()> =
+            exports.one(|| Err(crate::ApiError::new("invalid", "no")));
+        assert!(failed.is_err());
+        assert!(exports.one(|| Ok(())).is_ok(), "a failed export ends too");
+    }
 }

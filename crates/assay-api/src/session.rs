@@ -330,7 +330,7 @@ pub fn import_into(
     let mut p = Project::open(project_path)?;
     Ok(import_path(
         &mut p,
-        Path::new(&req.path),
+        Path::new(req.path.trim()),
         &import_options(req),
         progress,
         cancel,

@@ -7,7 +7,7 @@ use std::io::BufRead;
 use std::path::Path;
 
 use assay_core::grounding::formats::BoxSet;
-use assay_core::{Error, LabeledBox, Project};
+use assay_core::{Error, LabeledBox, Problem, Project};
 
 use crate::scorers::grounding::{model_box, BoxConvention};
 
@@ -36,8 +36,9 @@ pub fn parse_size(s: &str) -> Result<(u32, u32), Error> {
     Ok((w, h))
 }
 
-/// The box sets `file` gives the dataset's items; any line that cannot be read, names no item
-/// with an image, or holds no box is an error naming the file and line (nothing is applied).
+/// The box sets `file` gives the dataset's items. Every line that cannot be read, names no
+/// item with an image, or holds no box is listed with its file and line, and then nothing is
+/// applied.
 pub fn model_output_sets(
     p: &Project,
     dataset_id: i64,
@@ -53,42 +54,58 @@ pub fn model_output_sets(
     let reader =
         std::io::BufReader::new(std::fs::File::open(file).map_err(|e| Error::io(file, e))?);
     let mut sets = Vec::new();
+    let mut problems = Vec::new();
     for (i, line) in reader.lines().enumerate() {
         let line = line.map_err(|e| Error::io(file, e))?;
+        // A byte-order mark some editors write before the first line.
+        let line = line.trim_start_matches('\u{feff}');
         if line.trim().is_empty() {
             continue;
         }
         let at = format!("{}:{}", file.display(), i + 1);
-        let bad = |why: String| Error::Invalid(format!("{at}: {why}"));
-        let v: serde_json::Value =
-            serde_json::from_str(&line).map_err(|e| bad(format!("not JSON ({e})")))?;
-        let id = match &v["id"] {
-            serde_json::Value::String(s) => s.clone(),
-            serde_json::Value::Number(n) => n.to_string(),
-            _ => return Err(bad("no id".into())),
-        };
-        let response = v[&how.field]
-            .as_str()
-            .ok_or_else(|| bad(format!("no text field {:?}", how.field)))?;
-        let &(w, h) = sizes
-            .get(&id)
-            .ok_or_else(|| bad(format!("item {id:?} has no image in this dataset")))?;
-        let b = model_box(
-            response,
-            how.convention,
-            how.sent_size.unwrap_or((w, h)),
-            (w, h),
-        )
-        .ok_or_else(|| bad(format!("no box in {response:?}")))?;
-        sets.push(BoxSet {
-            item: Some(id),
-            width: w,
-            height: h,
-            targets: vec![LabeledBox::plain(b)],
-            ..Default::default()
-        });
+        match box_set(line, &sizes, how) {
+            Ok(set) => sets.push(set),
+            Err(why) => problems.push(Problem::new(at, why)),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Error::Import(problems));
     }
     Ok(sets)
+}
+
+/// One line's box set, or why it has none.
+fn box_set(
+    line: &str,
+    sizes: &std::collections::HashMap<String, (u32, u32)>,
+    how: &ModelOutput,
+) -> Result<BoxSet, String> {
+    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON ({e})"))?;
+    let id = match &v["id"] {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Number(n) => n.to_string(),
+        _ => return Err("no id".to_string()),
+    };
+    let response = v[&how.field]
+        .as_str()
+        .ok_or_else(|| format!("no text field {:?}", how.field))?;
+    let &(w, h) = sizes
+        .get(&id)
+        .ok_or_else(|| format!("item {id:?} has no image in this dataset"))?;
+    let b = model_box(
+        response,
+        how.convention,
+        how.sent_size.unwrap_or((w, h)),
+        (w, h),
+    )
+    .ok_or_else(|| format!("no box in {response:?}"))?;
+    Ok(BoxSet {
+        item: Some(id),
+        width: w,
+        height: h,
+        targets: vec![LabeledBox::plain(b)],
+        ..Default::default()
+    })
 }
 
 #[cfg(test)]

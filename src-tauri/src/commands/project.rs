@@ -67,22 +67,28 @@ pub async fn export_dataset(
     on_progress: Channel<Progress>,
 ) -> Result<DatasetExport, ApiError> {
     let path = state.session()?.project_path()?;
+    let exports = state.exports.clone();
     tauri::async_runtime::spawn_blocking(move || {
         let mut last = Instant::now() - Duration::from_secs(1);
+        let mut stage = "";
+        // A new stage and the end always pass; counts within a stage at most ~10 a second.
         let mut progress = |p: Progress| {
-            if p.done == p.total || last.elapsed() >= Duration::from_millis(100) {
+            if p.stage != stage || last.elapsed() >= Duration::from_millis(100) {
                 last = Instant::now();
+                stage = p.stage;
                 let _ = on_progress.send(p);
             }
         };
-        assay_api::items::export_from(
-            &path,
-            &dataset,
-            format,
-            &dir,
-            signed_off_only,
-            &mut progress,
-        )
+        exports.one(|| {
+            assay_api::items::export_from(
+                &path,
+                &dataset,
+                format,
+                &dir,
+                signed_off_only,
+                &mut progress,
+            )
+        })
     })
     .await
     .map_err(|e| ApiError::new("internal", e.to_string()))?

@@ -65,8 +65,29 @@ pub fn export_dataset(
 }
 
 /// [`export_dataset`], telling `progress` how far it is: the items read (stage `items`), then
-/// the changelog's pass over them (`changelog`), of the dataset's items.
+/// the changelog's pass over them (`changelog`), of the dataset's items, and `done` at the
+/// end. Every pass reads one snapshot, so the files and the changelog agree while others edit.
 pub fn export_dataset_metered(
+    project: &Project,
+    dataset: &str,
+    out: &Path,
+    format: ExportFormat,
+    scope: Scope,
+    name: Option<&str>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<DatasetExport> {
+    let written = project.in_read_snapshot(|| {
+        export_in_snapshot(project, dataset, out, format, scope, name, &mut *progress)
+    })?;
+    progress(Progress {
+        stage: "done",
+        done: written.items,
+        total: written.items,
+    });
+    Ok(written)
+}
+
+fn export_in_snapshot(
     project: &Project,
     dataset: &str,
     out: &Path,

@@ -139,6 +139,16 @@ pub(crate) struct Opened {
 impl Opened {
     pub(crate) fn open(path: &Path, opts: &ImportOptions) -> Result<Self> {
         let (stream, data_dir) = open_stream(path)?;
+        Self::from_stream(path, stream, &data_dir, opts)
+    }
+
+    /// The import of `stream`, records read from `path` (whose folder is `data_dir`).
+    pub(crate) fn from_stream(
+        path: &Path,
+        stream: records::Stream,
+        data_dir: &Path,
+        opts: &ImportOptions,
+    ) -> Result<Self> {
         let name = opts.name.clone().unwrap_or_else(|| {
             path.file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -164,7 +174,7 @@ impl Opened {
         let root = opts
             .image_root
             .clone()
-            .unwrap_or_else(|| default_image_root(&data_dir, &layout));
+            .unwrap_or_else(|| default_image_root(data_dir, &layout));
         let loader = ImageLoader::new(&root, opts.link_images).map_err(Error::Invalid)?;
         // Images given inline by reference to another record need every record at hand: such
         // files are read whole (they are the small published sets that use this).

@@ -73,21 +73,32 @@ pub struct PreviewRecord {
 /// layout that cannot be told is not (the fields are still shown, to map by hand).
 pub fn preview_import(path: &Path, opts: &ImportOptions, records: usize) -> Result<ImportPreview> {
     let wanted = records.clamp(1, MAX_PREVIEW_RECORDS);
-    let (stream, _) = open_stream(path)?;
+    // The file is opened and counted once; only its first records are read, and the import's
+    // own code runs on them.
+    let (stream, data_dir) = open_stream(path)?;
     let total = stream.total;
-    let raw: Vec<(String, Value)> = stream
-        .records
-        .take(wanted)
-        .filter_map(|r| r.ok().map(|r| (r.location, r.value)))
+    let head: Vec<_> = stream.records.take(wanted).collect();
+    let raw: Vec<(String, Value)> = head
+        .iter()
+        .filter_map(|r| {
+            r.as_ref()
+                .ok()
+                .map(|r| (r.location.clone(), r.value.clone()))
+        })
         .collect();
-    let (layout, mapping, mapping_error, drafted) = match Opened::open(path, opts) {
-        Ok(opened) => {
-            let layout = opened.layout.clone();
-            let mapping = opened.mapping.clone();
-            (Some(layout), mapping, None, opened.preview(wanted))
-        }
-        Err(e) => (None, None, Some(e.to_string()), Vec::new()),
+    let head = records::Stream {
+        records: Box::new(head.into_iter()),
+        total,
     };
+    let (layout, mapping, mapping_error, drafted) =
+        match Opened::from_stream(path, head, &data_dir, opts) {
+            Ok(opened) => {
+                let layout = opened.layout.clone();
+                let mapping = opened.mapping.clone();
+                (Some(layout), mapping, None, opened.preview(wanted))
+            }
+            Err(e) => (None, None, Some(e.to_string()), Vec::new()),
+        };
     let records = if drafted.is_empty() && mapping_error.is_some() {
         // Nothing drafted: the records as read, so a mapping can be made from them.
         raw.iter()
@@ -102,8 +113,21 @@ pub fn preview_import(path: &Path, opts: &ImportOptions, records: usize) -> Resu
     } else {
         drafted
     };
+    // The fields an item is made of: an `explode` list's entries merged over their record, as
+    // the import merges them.
+    let made_of: Vec<(String, Value)> = match mapping.as_ref() {
+        Some(m) if m.explode.is_some() || m.keep_if.is_some() => raw
+            .iter()
+            .flat_map(|(loc, v)| {
+                expand(Some(m), records::Record::new(loc.clone(), v.clone()))
+                    .map(|rows| rows.into_iter().map(|r| (r.location, r.value)).collect())
+                    .unwrap_or_else(|_| vec![(loc.clone(), v.clone())])
+            })
+            .collect(),
+        _ => raw,
+    };
     Ok(ImportPreview {
-        fields: fields_of(&raw, mapping.as_ref()),
+        fields: fields_of(&made_of, mapping.as_ref()),
         layout,
         mapping,
         mapping_error,
@@ -132,6 +156,7 @@ impl Opened {
             .map(Mapping::mapped_keys)
             .unwrap_or_default();
         let mut unmapped = BTreeSet::new();
+        let mut seen = super::seen_ids::SeenIds::new("");
         let mut position = 0usize;
         while out.len() < wanted {
             let Some(next) = self.records.next() else {
@@ -173,6 +198,11 @@ impl Opened {
                 let drafted = draft(self.mapping.as_ref(), &value, &mapped, &mut unmapped)
                     .and_then(|d| {
                         let ext_id = d.ext_id.clone().unwrap_or_else(|| position.to_string());
+                        if let Some(first) = seen.first_location_or_insert(&ext_id, &location) {
+                            return Err(vec![format!(
+                                "duplicate id {ext_id:?} (first at {first})"
+                            )]);
+                        }
                         resolve_images(d, &mut self.loader, &blobs).map(|item| (ext_id, item))
                     });
                 position += 1;
@@ -196,6 +226,9 @@ impl Opened {
             // The preview keeps no image bytes.
             self.loader.take_new();
         }
+        // Lines that could not be read before the first good one come first: at most as many
+        // as were asked for.
+        out.truncate(wanted);
         out
     }
 }

@@ -334,6 +334,11 @@ fn an_export_counts_every_item_read_in_each_stage() {
             &mut |pr| seen.push((pr.stage, pr.done, pr.total)),
         )
         .unwrap();
+        assert_eq!(
+            seen.pop(),
+            Some(("done", done.items, done.items)),
+            "{format:?}"
+        );
         assert!(
             seen.iter().all(|&(_, d, t)| d <= t && t == total),
             "{format:?}: {seen:?}"

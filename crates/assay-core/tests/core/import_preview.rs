@@ -187,3 +187,68 @@ fn a_saved_mapping_reads_back_as_it_was() {
     m.save(&json).unwrap();
     assert_eq!(Mapping::from_file(&json).unwrap(), m);
 }
+
+/// A record whose list becomes one item per entry (JA-VG-VQA-500's `qas`) previews as those
+/// items, located by entry, each as the import writes it; the fields shown are the entries'
+/// (what the mapping reads), not only the outer record's.
+#[test]
+fn a_list_of_questions_previews_as_one_item_per_entry() {
+    let path = formats_dir().join("llm-jp-eval-mm/datasets/ja-vg-vqa-500/test.jsonl");
+    let preview = preview_import(&path, &ImportOptions::default(), 4).unwrap();
+    assert_eq!(preview.layout.as_deref(), Some("ja-vg-vqa-500"));
+    assert_eq!(preview.records.len(), 4, "capped at the records asked for");
+    assert!(
+        preview.records[0]
+            .location
+            .ends_with("test.jsonl:1 (entry 1)"),
+        "{}",
+        preview.records[0].location
+    );
+    let field = |n: &str| preview.fields.iter().find(|f| f.name == n);
+    assert_eq!(field("question").unwrap().read_as, ["question"]);
+    assert!(field("a_objects").unwrap().ignored);
+    assert!(field("qas").is_none(), "the list itself becomes the items");
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = new_project(dir.path());
+    import(&mut p, &path, &ImportOptions::default()).unwrap();
+    for r in &preview.records {
+        let id = r.ext_id.as_deref().unwrap();
+        let written = p.item(p.item_id_by_ext("test", id).unwrap()).unwrap();
+        assert_eq!(r.item.as_ref().unwrap(), &written.content, "{id}");
+    }
+}
+
+/// A file of which no line reads (pretty-printed JSON saved as JSONL) gives at most the records
+/// asked for, each naming its line, not one per line of the file; an id seen twice is named as
+/// the import names it.
+#[test]
+fn unreadable_lines_are_capped_and_repeated_ids_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let pretty = dir.path().join("pretty.jsonl");
+    let body: String = (0..500)
+        .map(|i| format!("{{\n  \"id\": \"{i}\",\n  \"question\": \"q\"\n}}\n"))
+        .collect();
+    std::fs::write(&pretty, body).unwrap();
+    let preview = preview_import(&pretty, &ImportOptions::default(), 5).unwrap();
+    assert_eq!(preview.records.len(), 5);
+    assert!(preview
+        .records
+        .iter()
+        .all(|r| r.item.is_none() && !r.problems.is_empty()));
+    assert!(preview.records[1].location.ends_with("pretty.jsonl:2"));
+
+    let twice = dir.path().join("twice.jsonl");
+    std::fs::write(
+        &twice,
+        "{\"id\":\"a\",\"question\":\"Q1\"}\n{\"id\":\"a\",\"question\":\"Q2\"}\n",
+    )
+    .unwrap();
+    let preview = preview_import(&twice, &ImportOptions::default(), 5).unwrap();
+    assert!(preview.records[0].item.is_some());
+    let second = preview.records[1].problems.join(" ");
+    assert!(
+        second.contains("duplicate id \"a\"") && second.contains("twice.jsonl:1"),
+        "{second}"
+    );
+}

@@ -129,12 +129,18 @@ async fn import_a_file_through_the_import_view() {
 
     // Importing the same file again under the same name is refused with the store's reason,
     // and nothing is added.
+    let items = |p: &assay_core::Project| -> i64 {
+        p.connection()
+            .query_row("SELECT count(*) FROM items", [], |r| r.get(0))
+            .unwrap()
+    };
+    let count = items(&p);
     click(&c, "[data-testid=import-run]").await;
-    wait_text(&c, "[data-testid=import-error]", |t| !t.is_empty()).await;
-    let count: i64 = p
-        .connection()
-        .query_row("SELECT count(*) FROM items", [], |r| r.get(0))
-        .unwrap();
+    wait_text(&c, "[data-testid=import-error]", |t| {
+        t.contains("a dataset named \"survey\" already exists")
+    })
+    .await;
+    assert_eq!(items(&p), count, "nothing was added");
     show(&c, "items").await;
     wait_text(&c, "[data-testid=result-count]", |t| {
         t.starts_with(&format!("{count} items"))

@@ -30,7 +30,7 @@ pub(crate) fn insert(
         .optional()?;
     if exists.is_some() {
         return Err(Error::Invalid(format!(
-            "a dataset named {name:?} already exists in this project; choose another name with --name"
+            "a dataset named {name:?} already exists in this project; import it under another name"
         )));
     }
     tx.execute(

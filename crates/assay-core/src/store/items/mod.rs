@@ -562,6 +562,13 @@ impl Project {
         Ok(out)
     }
 
+    /// `f` reading one snapshot of the project: writes committed meanwhile by other
+    /// connections are not seen, so several passes over the items (an export's files and its
+    /// changelog) agree with each other.
+    pub fn in_read_snapshot<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        crate::store::items::query::ReadSnapshot::run(&self.conn, "read_snapshot", f)
+    }
+
     /// Every item of a dataset in file order, current state and original, handed to `each`
     /// one at a time: an export of a million items holds one of them, where the whole list
     /// took 6.6 GB.
