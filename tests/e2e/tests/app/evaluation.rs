@@ -153,10 +153,7 @@ async fn evaluate_in_the_app(c: &Client, project: &Path) {
     // Its checklist judge needs a judge model: Start waits and says why, beside it; nothing
     // is reported as a failure.
     wait_text(c, "[data-testid=run-why-not]", |t| t.contains("judge")).await;
-    assert!(c
-        .find(Locator::Css("[data-testid=failure]"))
-        .await
-        .is_err());
+    assert!(c.find(Locator::Css("[data-testid=failure]")).await.is_err());
     // Back to the form as VAGUE's preset left it, for the run below.
     select(c, "[data-testid=run-protocol]", "vague").await;
     select(c, "[data-testid=run-protocol]", "").await;
