@@ -76,78 +76,64 @@ pub fn export_dataset_metered(
     name: Option<&str>,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<DatasetExport> {
-    let written = project.in_read_snapshot(|| {
-        export_in_snapshot(project, dataset, out, format, scope, name, &mut *progress)
-    })?;
-    progress(Progress {
-        stage: "done",
-        done: written.items,
-        total: written.items,
-    });
-    Ok(written)
-}
-
-fn export_in_snapshot(
-    project: &Project,
-    dataset: &str,
-    out: &Path,
-    format: ExportFormat,
-    scope: Scope,
-    name: Option<&str>,
-    progress: &mut dyn FnMut(Progress),
-) -> Result<DatasetExport> {
-    let total = project.dataset_by_name(dataset)?.item_count.max(0) as usize;
-    let mut meter = Meter::new(total, progress);
-    let name = name.map_or_else(|| refined_name(dataset), str::to_string);
-    let one_name = matches!(
-        Path::new(&name).components().collect::<Vec<_>>().as_slice(),
-        [std::path::Component::Normal(_)]
-    );
-    if !one_name || name.contains(['/', '\\']) {
-        return Err(Error::Invalid(format!(
-            "{name:?} cannot name an exported set: a file name without a folder"
-        )));
-    }
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
-    if format == ExportFormat::Hf {
-        let r = export_hf_metered(project, dataset, out, scope, &mut meter)?;
-        return Ok(DatasetExport {
-            dataset: r.dataset,
-            format,
-            items: r.refined,
-            original: Some(r.original),
-            removed_left_out: r.removed,
-            images: r.images,
-            path: r.path,
-            changed: r.changed,
-            changelog: out.join("changelog.csv").display().to_string(),
-        });
-    }
-    let report = match format {
-        ExportFormat::Parquet => export_parquet_metered(
-            project,
-            dataset,
-            &out.join(format!("{name}.parquet")),
-            scope,
-            &mut meter,
-        )?,
-        ExportFormat::HaeraeVision => {
-            export_haerae_metered(project, dataset, &out.join(&name), scope, &mut meter)?
+    project.in_read_snapshot(|| {
+        let total = project.dataset_by_name(dataset)?.item_count.max(0) as usize;
+        let mut meter = Meter::new(total, progress);
+        let name = name.map_or_else(|| refined_name(dataset), str::to_string);
+        let one_name = matches!(
+            Path::new(&name).components().collect::<Vec<_>>().as_slice(),
+            [std::path::Component::Normal(_)]
+        );
+        if !one_name || name.contains(['/', '\\']) {
+            return Err(Error::Invalid(format!(
+                "{name:?} cannot name an exported set: a file name without a folder"
+            )));
         }
-        _ => export_jsonl_metered(project, dataset, &out.join(&name), scope, &mut meter)?,
-    };
-    let changelog = out.join(format!("{name}.changelog.csv"));
-    meter.stage("changelog");
-    let changed = write_changelog_metered(project, dataset, &changelog, &mut meter)?;
-    Ok(DatasetExport {
-        dataset: report.dataset,
-        format,
-        items: report.items,
-        original: None,
-        removed_left_out: report.removed_left_out,
-        images: report.images,
-        path: report.path,
-        changed,
-        changelog: changelog.display().to_string(),
+        std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+        if format == ExportFormat::Hf {
+            let r = export_hf_metered(project, dataset, out, scope, &mut meter)?;
+            let written = DatasetExport {
+                dataset: r.dataset,
+                format,
+                items: r.refined,
+                original: Some(r.original),
+                removed_left_out: r.removed,
+                images: r.images,
+                path: r.path,
+                changed: r.changed,
+                changelog: out.join("changelog.csv").display().to_string(),
+            };
+            meter.finish(written.items);
+            return Ok(written);
+        }
+        let report = match format {
+            ExportFormat::Parquet => export_parquet_metered(
+                project,
+                dataset,
+                &out.join(format!("{name}.parquet")),
+                scope,
+                &mut meter,
+            )?,
+            ExportFormat::HaeraeVision => {
+                export_haerae_metered(project, dataset, &out.join(&name), scope, &mut meter)?
+            }
+            _ => export_jsonl_metered(project, dataset, &out.join(&name), scope, &mut meter)?,
+        };
+        let changelog = out.join(format!("{name}.changelog.csv"));
+        meter.stage("changelog");
+        let changed = write_changelog_metered(project, dataset, &changelog, &mut meter)?;
+        let written = DatasetExport {
+            dataset: report.dataset,
+            format,
+            items: report.items,
+            original: None,
+            removed_left_out: report.removed_left_out,
+            images: report.images,
+            path: report.path,
+            changed,
+            changelog: changelog.display().to_string(),
+        };
+        meter.finish(written.items);
+        Ok(written)
     })
 }

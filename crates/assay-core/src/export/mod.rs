@@ -92,6 +92,14 @@ impl<'a> Meter<'a> {
         self.send();
     }
 
+    /// The end: `items` written.
+    pub(crate) fn finish(&mut self, items: usize) {
+        self.stage = "done";
+        self.done = items;
+        self.total = items;
+        self.send();
+    }
+
     pub(crate) fn tick(&mut self) {
         self.done += 1;
         self.send();
