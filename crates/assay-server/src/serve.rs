@@ -108,6 +108,17 @@ pub fn start(config: Config) -> Result<Running> {
     // The owner's login: members never see it. The schema must be this build's.
     let mut db = assay_sync::connect_admin(&config.admin_url)?;
     assay_sync::require_current_schema(&mut db)?;
+    // An upgrade stopped during its size fill left the schema current and some sizes empty:
+    // finished here, and said, rather than left to pulls that must measure those rows.
+    let filled = assay_sync::finish_size_fill(&mut db)?;
+    if filled > 0 {
+        eprintln!(
+            "{}",
+            serde_json::json!({"time": assay_core::store::now(), "event": "sizes filled",
+                               "revisions": filled,
+                               "why": "an upgrade was stopped before it filled every revision's size"})
+        );
+    }
     for (key, value) in [("service_url", url.as_str()), ("service_pin", pin.as_str())] {
         db.execute(
             "INSERT INTO assay_meta (key, value) VALUES ($1, $2)

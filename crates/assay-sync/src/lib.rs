@@ -25,8 +25,8 @@ pub use join::{items_page, join, join_with};
 pub use members::add_member;
 pub use publish::init;
 pub use schema::{
-    fill_content_bytes, require_current as require_current_schema, upgrade, upgrade_to,
-    SCHEMA as TEAM_SCHEMA,
+    fill_content_bytes, finish_size_fill, require_current as require_current_schema, upgrade,
+    upgrade_to, SCHEMA as TEAM_SCHEMA,
 };
 pub use sync::{sync, sync_stored, sync_with, SyncReport};
 

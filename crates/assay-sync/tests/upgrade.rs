@@ -235,3 +235,49 @@ fn a_team_with_generated_sizes_upgrades_on() {
     assert_eq!(size, r#"{"question": "q"}"#.len() as i32);
     cluster.stop();
 }
+
+/// An upgrade stopped while it filled the sizes leaves the schema current and some sizes empty:
+/// finishing the fill (what the service does as it starts) fills exactly those, with the
+/// content's own size, and then finds nothing to do.
+#[test]
+fn a_size_fill_that_was_stopped_is_finished() {
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let admin = create_db(&cluster, "stopped");
+    let mut owner = Client::connect(&admin, NoTls).unwrap();
+    let mut tx = owner.transaction().unwrap();
+    for step in &assay_sync::TEAM_SCHEMA[..10] {
+        tx.batch_execute(step).unwrap();
+    }
+    tx.batch_execute(
+        "INSERT INTO datasets VALUES ('d', 'qa');
+         INSERT INTO items SELECT 'd', 'e' || g, g FROM generate_series(1, 40) g;
+         INSERT INTO revisions (uid, dataset, ext_id, created_at, tags, status, content)
+         SELECT 'o' || g, 'd', 'e' || g, '', 0, 'todo', jsonb_build_object('question', repeat('q', g))
+         FROM generate_series(1, 40) g;",
+    )
+    .unwrap();
+    tx.commit().unwrap();
+    for step in &assay_sync::TEAM_SCHEMA[10..] {
+        owner.batch_execute(step).unwrap();
+    }
+    // The fill got as far as the first 15 before it was stopped.
+    owner
+        .batch_execute(
+            "UPDATE revisions SET content_bytes = octet_length(content::text)
+         WHERE uid IN (SELECT 'o' || g FROM generate_series(1, 15) g)",
+        )
+        .unwrap();
+    assay_sync::require_current_schema(&mut owner).expect("the schema says current");
+    assert_eq!(assay_sync::finish_size_fill(&mut owner).unwrap(), 25);
+    let wrong: i64 = owner
+        .query_one(
+            "SELECT count(*) FROM revisions
+             WHERE content_bytes IS DISTINCT FROM octet_length(content::text)",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(wrong, 0);
+    assert_eq!(assay_sync::finish_size_fill(&mut owner).unwrap(), 0);
+    cluster.stop();
+}
