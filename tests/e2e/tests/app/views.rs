@@ -346,6 +346,13 @@ async fn export_a_dataset_from_the_window() {
         assert!(out.join(file).is_file(), "{file} was not written");
     }
     screenshot(&c, "export.png").await;
+    // The page stays as it was left: the export's result is still there after a visit elsewhere.
+    show(&c, "items").await;
+    show(&c, "settings").await;
+    wait_text(&c, "[data-testid=export-result]", |t| {
+        t.contains("written to")
+    })
+    .await;
 
     // Boxes for another tool: COCO from the CRAG sample, then read back (the same boxes: every
     // set matches, no item changes), then a file that is not COCO, refused with its name.
