@@ -71,16 +71,36 @@ pub fn upgrade_to(admin_url: &str, steps: usize) -> Result<usize> {
 /// schema then says current while some revisions have no size. The service runs it as it
 /// starts and says how many it filled; none, after one quick look, on a team with every size.
 pub fn finish_size_fill(db: &mut impl GenericClient) -> Result<u64> {
+    // A completed fill says so in assay_meta: a start then costs one key lookup, not a scan of
+    // every revision. A team whose fill ended before the mark existed is scanned once.
+    let marked = db
+        .query_opt("SELECT 1 FROM assay_meta WHERE key = $1", &[&SIZES_FILLED])?
+        .is_some();
+    if marked {
+        return Ok(0);
+    }
     let missing: bool = db
         .query_one(
             "SELECT EXISTS (SELECT 1 FROM revisions WHERE content_bytes IS NULL)",
             &[],
         )?
         .get(0);
-    if !missing {
-        return Ok(0);
+    if missing {
+        return fill_content_bytes(db);
     }
-    fill_content_bytes(db)
+    mark_sizes_filled(db)?;
+    Ok(0)
+}
+
+/// The assay_meta key a completed size fill sets.
+const SIZES_FILLED: &str = "sizes_filled";
+
+fn mark_sizes_filled(db: &mut impl GenericClient) -> Result<()> {
+    db.execute(
+        "INSERT INTO assay_meta (key, value) VALUES ($1, 'true') ON CONFLICT (key) DO NOTHING",
+        &[&SIZES_FILLED],
+    )?;
+    Ok(())
 }
 
 /// Revisions walked per transaction when their sizes are filled.
@@ -98,6 +118,7 @@ pub fn fill_content_bytes(db: &mut impl GenericClient) -> Result<u64> {
         )?
         .get(0);
     if generated {
+        mark_sizes_filled(db)?;
         return Ok(0);
     }
     let mut after = i64::MIN;
@@ -111,6 +132,7 @@ pub fn fill_content_bytes(db: &mut impl GenericClient) -> Result<u64> {
             )?
             .get(0);
         let Some(upto) = upto else {
+            mark_sizes_filled(db)?;
             return Ok(filled);
         };
         filled += db.execute(

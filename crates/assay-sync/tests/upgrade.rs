@@ -114,22 +114,16 @@ fn an_old_team_database_is_upgraded_to_the_trust_rules() {
 #[test]
 fn content_sizes_arrive_without_rewriting_the_revisions() {
     let cluster = Cluster::start().expect("a private PostgreSQL cluster");
-    let admin = create_db(&cluster, "ten");
-    let mut owner = Client::connect(&admin, NoTls).unwrap();
-    let mut tx = owner.transaction().unwrap();
-    for step in &assay_sync::TEAM_SCHEMA[..10] {
-        tx.batch_execute(step).unwrap();
-    }
-    tx.batch_execute(
+    let (admin, mut owner) = at_step_ten(
+        &cluster,
+        "ten",
         "INSERT INTO datasets VALUES ('big', 'qa');
          INSERT INTO items SELECT 'big', 'e' || g, g FROM generate_series(1, 25000) g;
          INSERT INTO revisions (uid, dataset, ext_id, created_at, tags, status, content)
          SELECT 'o' || g, 'big', 'e' || g, '', 0, 'todo',
                 jsonb_build_object('question', repeat('q', g % 97), 'answer', 'あ' || g)
          FROM generate_series(1, 25000) g;",
-    )
-    .unwrap();
-    tx.commit().unwrap();
+    );
     let file = |db: &mut Client| -> u32 {
         db.query_one("SELECT pg_relation_filenode('revisions')::oid", &[])
             .unwrap()
@@ -211,21 +205,17 @@ fn content_sizes_arrive_without_rewriting_the_revisions() {
 #[test]
 fn a_team_with_generated_sizes_upgrades_on() {
     let cluster = Cluster::start().expect("a private PostgreSQL cluster");
-    let admin = create_db(&cluster, "eleven");
-    let mut owner = Client::connect(&admin, NoTls).unwrap();
-    let mut tx = owner.transaction().unwrap();
-    for step in &assay_sync::TEAM_SCHEMA[..10] {
-        tx.batch_execute(step).unwrap();
-    }
-    tx.batch_execute(include_str!("0011_generated_sizes.sql"))
-        .unwrap();
-    tx.batch_execute(
-        "INSERT INTO datasets VALUES ('d', 'qa'); INSERT INTO items VALUES ('d', 'e1', 1);
-         INSERT INTO revisions (uid, dataset, ext_id, created_at, tags, status, content)
-         VALUES ('o1', 'd', 'e1', '', 0, 'todo', '{\"question\": \"q\"}')",
-    )
-    .unwrap();
-    tx.commit().unwrap();
+    let (admin, mut owner) = at_step_ten(
+        &cluster,
+        "eleven",
+        concat!(
+            include_str!("0011_generated_sizes.sql"),
+            ";\n",
+            "INSERT INTO datasets VALUES ('d', 'qa'); INSERT INTO items VALUES ('d', 'e1', 1);
+             INSERT INTO revisions (uid, dataset, ext_id, created_at, tags, status, content)
+             VALUES ('o1', 'd', 'e1', '', 0, 'todo', '{\"question\": \"q\"}')"
+        ),
+    );
     assert_eq!(assay_sync::upgrade(&admin).unwrap(), 1);
     assert_eq!(assay_sync::fill_content_bytes(&mut owner).unwrap(), 0);
     let size: i32 = owner
@@ -242,21 +232,11 @@ fn a_team_with_generated_sizes_upgrades_on() {
 #[test]
 fn a_size_fill_that_was_stopped_is_finished() {
     let cluster = Cluster::start().expect("a private PostgreSQL cluster");
-    let admin = create_db(&cluster, "stopped");
-    let mut owner = Client::connect(&admin, NoTls).unwrap();
-    let mut tx = owner.transaction().unwrap();
-    for step in &assay_sync::TEAM_SCHEMA[..10] {
-        tx.batch_execute(step).unwrap();
-    }
-    tx.batch_execute(
-        "INSERT INTO datasets VALUES ('d', 'qa');
+    let (_admin, mut owner) = at_step_ten(&cluster, "stopped", "INSERT INTO datasets VALUES ('d', 'qa');
          INSERT INTO items SELECT 'd', 'e' || g, g FROM generate_series(1, 40) g;
          INSERT INTO revisions (uid, dataset, ext_id, created_at, tags, status, content)
          SELECT 'o' || g, 'd', 'e' || g, '', 0, 'todo', jsonb_build_object('question', repeat('q', g))
-         FROM generate_series(1, 40) g;",
-    )
-    .unwrap();
-    tx.commit().unwrap();
+         FROM generate_series(1, 40) g;");
     for step in &assay_sync::TEAM_SCHEMA[10..] {
         owner.batch_execute(step).unwrap();
     }
@@ -279,5 +259,31 @@ fn a_size_fill_that_was_stopped_is_finished() {
         .get(0);
     assert_eq!(wrong, 0);
     assert_eq!(assay_sync::finish_size_fill(&mut owner).unwrap(), 0);
+    let marked: bool = owner
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM assay_meta WHERE key = 'sizes_filled')",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!(
+        marked,
+        "a start after this one looks no further than the mark"
+    );
     cluster.stop();
+}
+
+/// A new database `name` at schema step 10 holding what `rows` (SQL run in the same
+/// transaction) puts there: a team made before the sizes existed. Its URL and an owner's
+/// connection.
+fn at_step_ten(cluster: &Cluster, name: &str, rows: &str) -> (String, Client) {
+    let admin = create_db(cluster, name);
+    let mut owner = Client::connect(&admin, NoTls).unwrap();
+    let mut tx = owner.transaction().unwrap();
+    for step in &assay_sync::TEAM_SCHEMA[..10] {
+        tx.batch_execute(step).unwrap();
+    }
+    tx.batch_execute(rows).unwrap();
+    tx.commit().unwrap();
+    (admin, owner)
 }

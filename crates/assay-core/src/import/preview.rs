@@ -68,6 +68,19 @@ pub struct PreviewRecord {
     pub problems: Vec<String>,
 }
 
+impl PreviewRecord {
+    /// A record that makes no item: why (when anything is wrong), and the record as read.
+    fn unread(location: String, raw: String, problems: Vec<String>) -> Self {
+        Self {
+            location,
+            raw,
+            ext_id: None,
+            item: None,
+            problems,
+        }
+    }
+}
+
 /// Previews `path` as `opts` would import it, drafting its first `records` records (at most
 /// [`MAX_PREVIEW_RECORDS`]). Writes nothing. A file that cannot be opened is an error; a
 /// layout that cannot be told is not (the fields are still shown, to map by hand).
@@ -102,13 +115,7 @@ pub fn preview_import(path: &Path, opts: &ImportOptions, records: usize) -> Resu
     let records = if drafted.is_empty() && mapping_error.is_some() {
         // Nothing drafted: the records as read, so a mapping can be made from them.
         raw.iter()
-            .map(|(location, v)| PreviewRecord {
-                location: location.clone(),
-                raw: shown(v),
-                ext_id: None,
-                item: None,
-                problems: Vec::new(),
-            })
+            .map(|(location, v)| PreviewRecord::unread(location.clone(), shown(v), Vec::new()))
             .collect()
     } else {
         drafted
@@ -142,13 +149,7 @@ impl Opened {
     fn preview(mut self, wanted: usize) -> Vec<PreviewRecord> {
         let mut out: Vec<PreviewRecord> = std::mem::take(&mut self.problems)
             .into_iter()
-            .map(|p| PreviewRecord {
-                location: p.location,
-                raw: String::new(),
-                ext_id: None,
-                item: None,
-                problems: vec![p.message],
-            })
+            .map(|p| PreviewRecord::unread(p.location, String::new(), vec![p.message]))
             .collect();
         let mapped = self
             .mapping
@@ -165,13 +166,11 @@ impl Opened {
             let rec = match next {
                 Ok(rec) => rec,
                 Err(p) => {
-                    out.push(PreviewRecord {
-                        location: p.location,
-                        raw: String::new(),
-                        ext_id: None,
-                        item: None,
-                        problems: vec![p.message],
-                    });
+                    out.push(PreviewRecord::unread(
+                        p.location,
+                        String::new(),
+                        vec![p.message],
+                    ));
                     continue;
                 }
             };
@@ -179,13 +178,7 @@ impl Opened {
             let rows = match expand(self.mapping.as_ref(), rec) {
                 Ok(rows) => rows,
                 Err(p) => {
-                    out.push(PreviewRecord {
-                        location: p.location,
-                        raw,
-                        ext_id: None,
-                        item: None,
-                        problems: vec![p.message],
-                    });
+                    out.push(PreviewRecord::unread(p.location, raw, vec![p.message]));
                     continue;
                 }
             };
@@ -214,13 +207,7 @@ impl Opened {
                         item: Some(item),
                         problems: Vec::new(),
                     },
-                    Err(problems) => PreviewRecord {
-                        location,
-                        raw: raw.clone(),
-                        ext_id: None,
-                        item: None,
-                        problems,
-                    },
+                    Err(problems) => PreviewRecord::unread(location, raw.clone(), problems),
                 });
             }
             // The preview keeps no image bytes.
