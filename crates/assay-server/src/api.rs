@@ -444,8 +444,12 @@ async fn pull(
                 .into_iter()
                 .map(|(n, r)| (n, r.as_str().to_string()))
                 .collect();
-            let rows = assay_sync::pull::read_page(db, &req.positions)?;
-            Ok(PullPage { members, rows })
+            let page = assay_sync::pull::read_page(db, &req.positions)?;
+            Ok(PullPage {
+                members,
+                last: page.as_ref().is_some_and(|p| p.last),
+                rows: page.map(|p| p.rows),
+            })
         })();
         let _ = db.batch_execute(if page.is_ok() { "COMMIT" } else { "ROLLBACK" });
         page

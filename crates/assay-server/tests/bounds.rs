@@ -69,6 +69,7 @@ fn large_rows_travel_in_pages_and_batches_of_bounded_bytes_and_none_is_lost() {
         rows.iter().all(|r| r["row"].get("Ok").is_some()),
         "no row of the page is left unread"
     );
+    assert_eq!(page["last"], false, "a page cut short says more may follow");
 
     // A replica pulls them all, over several pages, and sets none aside.
     t.sync("minjun", &mut m);
@@ -80,6 +81,41 @@ fn large_rows_travel_in_pages_and_batches_of_bounded_bytes_and_none_is_lost() {
     t.sync("seo", &mut fresh);
     assert_eq!(answer(&fresh, "jg-012"), Some(long_answer(11, 2)));
     assert_eq!(fresh.refused_rows().unwrap(), vec![]);
+}
+
+/// A replica asks for pages until one says it holds the rest: a page that holds everything
+/// after the positions asked from says so (a sync then asks once, not twice), and it is true.
+#[test]
+fn a_page_holding_everything_after_the_positions_says_it_is_the_last() {
+    let t = Team::start(Default::default());
+    let mut a = t.join("aiko", Role::Annotator);
+    let mut m = t.join("minjun", Role::Annotator);
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-001", "Osaka", &aiko);
+    edit_answer(&mut a, "jg-002", "Kyoto", &aiko);
+    t.sync("aiko", &mut a);
+
+    let pull_from = |p: &assay_core::Project| {
+        let from = assay_sync::pull::positions(p).unwrap();
+        post(
+            &t,
+            "/v1/pull",
+            Some(&t.credential("minjun")),
+            serde_json::to_vec(&serde_json::json!({ "positions": from })).unwrap(),
+        )
+    };
+    let (status, page) = pull_from(&m);
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["rows"].as_array().map(Vec::len), Some(2), "{page}");
+    assert_eq!(page["last"], true, "{page}");
+
+    t.sync("minjun", &mut m);
+    assert_eq!(answer(&m, "jg-002").as_deref(), Some("Kyoto"));
+    let (_, after) = pull_from(&m);
+    assert!(
+        after["rows"].is_null(),
+        "nothing after the last page: {after}"
+    );
 }
 
 #[test]

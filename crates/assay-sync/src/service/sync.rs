@@ -231,6 +231,9 @@ fn pull_service(client: &ServiceClient, project: &mut Project) -> Result<usize> 
         project.set_team_roles(&members)?;
         let Some(rows) = page.rows else { break };
         applied += apply_rows(project, &rows)?;
+        if page.last {
+            break;
+        }
         // A page that moves no position would be asked for again and again.
         if positions(project)? == from {
             return Err(SyncError::Invalid(

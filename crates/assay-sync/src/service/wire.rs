@@ -40,6 +40,10 @@ pub struct PullPage {
     pub members: Vec<(String, String)>,
     /// None when there is nothing after the positions asked from.
     pub rows: Option<Vec<PulledRow>>,
+    /// `rows` holds everything after the positions asked from: the replica need not ask
+    /// again. A service that does not say so is asked until it answers None.
+    #[serde(default)]
+    pub last: bool,
 }
 
 /// A refusal, as the service sends it.
