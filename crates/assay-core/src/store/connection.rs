@@ -152,9 +152,11 @@ pub(crate) fn open(path: &Path) -> Result<Connection> {
     // costs reads little (its index is a hash), and no checkpoint at all let it grow until
     // every save was slower.
     conn.pragma_update(None, "wal_autocheckpoint", 4_000)?;
-    // A pulled revision runs about twenty distinct statements; at rusqlite's default of 16
-    // cached statements each one was prepared again every time.
-    conn.set_prepared_statement_cache_capacity(128);
+    // A pulled revision runs about twenty distinct statements, and a sync (gathering what is
+    // pending, applying what is pulled, the status after) over a hundred: the write path and
+    // the team's statements are prepared once per connection (`prepare_cached`), and at
+    // rusqlite's default of 16 cached statements each one was prepared again every time.
+    conn.set_prepared_statement_cache_capacity(256);
     super::packed::register(&conn)?;
     super::items::search::register(&conn)?;
     Ok(conn)

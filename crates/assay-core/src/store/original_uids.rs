@@ -39,11 +39,11 @@ impl UidRuns {
     /// Writes the run as far as it goes (again, longer, at each call).
     pub(crate) fn flush(&self, tx: &Transaction<'_>) -> Result<()> {
         if let Some((first, last)) = self.run {
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT INTO original_uid_runs (first_id, last_id, prefix) VALUES (?1, ?2, ?3)
                  ON CONFLICT (first_id) DO UPDATE SET last_id = excluded.last_id",
-                params![first, last, self.prefix],
-            )?;
+            )?
+            .execute(params![first, last, self.prefix])?;
         }
         Ok(())
     }
@@ -51,11 +51,9 @@ impl UidRuns {
 
 /// Originals whose uid is still a run, not a row: pending like any unpushed row.
 pub(crate) fn originals_in_runs(conn: &Connection) -> Result<i64> {
-    Ok(conn.query_row(
-        "SELECT coalesce(sum(last_id - first_id + 1), 0) FROM original_uid_runs",
-        [],
-        |r| r.get(0),
-    )?)
+    Ok(conn
+        .prepare_cached("SELECT coalesce(sum(last_id - first_id + 1), 0) FROM original_uid_runs")?
+        .query_row([], |r| r.get(0))?)
 }
 
 /// An error unless every original's uid is a row: the team readers join `sync_uids`, and an
@@ -73,14 +71,16 @@ pub(crate) fn require_rows(conn: &Connection) -> Result<()> {
 /// inside the caller's transaction. Returns how many rows it wrote. A run's uids rise with its
 /// ids, so each run's reach their unique index in order without a sort.
 pub(crate) fn write_rows(conn: &Connection) -> Result<usize> {
-    let written = conn.execute(
-        "INSERT INTO sync_uids (tbl, local_id, uid, pushed)
+    let written = conn
+        .prepare_cached(
+            "INSERT INTO sync_uids (tbl, local_id, uid, pushed)
          SELECT 'revisions', v.local_id, v.uid, 0 FROM original_run_uids v
          WHERE NOT EXISTS (SELECT 1 FROM sync_uids s
                            WHERE s.tbl = 'revisions' AND s.local_id = v.local_id)",
-        [],
-    )?;
-    conn.execute("DELETE FROM original_uid_runs", [])?;
+        )?
+        .execute([])?;
+    conn.prepare_cached("DELETE FROM original_uid_runs")?
+        .execute([])?;
     Ok(written)
 }
 
@@ -146,7 +146,7 @@ mod tests {
         let prefixes: Vec<String> = {
             let mut st = p
                 .conn
-                .prepare("SELECT prefix FROM original_uid_runs ORDER BY first_id")
+                .prepare_cached("SELECT prefix FROM original_uid_runs ORDER BY first_id")
                 .unwrap();
             let rows = st.query_map([], |r| r.get(0)).unwrap();
             rows.collect::<std::result::Result<_, _>>().unwrap()
@@ -209,7 +209,7 @@ mod tests {
         }
         runs.flush(&tx).unwrap();
         let mut st = tx
-            .prepare("SELECT first_id, last_id FROM original_uid_runs ORDER BY first_id")
+            .prepare_cached("SELECT first_id, last_id FROM original_uid_runs ORDER BY first_id")
             .unwrap();
         let got: Vec<(i64, i64)> = st
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))

@@ -307,8 +307,7 @@ impl<'t> ItemWriter<'t> {
             )?,
             scan: tx.prepare("INSERT INTO item_search (id, body) VALUES (?1, ?2)")?,
             pending: Vec::new(),
-            uid_runs: crate::store::original_uids::UidRuns::new(tx.query_row(
-                "SELECT lower(hex(randomblob(8)))",
+            uid_runs: crate::store::original_uids::UidRuns::new(tx.prepare_cached("SELECT lower(hex(randomblob(8)))")?.query_row(
                 [],
                 |r| r.get(0),
             )?),
@@ -475,13 +474,12 @@ impl Project {
     pub fn item(&self, item_id: i64) -> Result<ItemView> {
         let row = self
             .conn
-            .query_row(
-                "SELECT i.id, i.dataset_id, d.name, i.ext_id, i.seq, i.rev, i.op, i.tags, i.status,
+            .prepare_cached("SELECT i.id, i.dataset_id, d.name, i.ext_id, i.seq, i.rev, i.op, i.tags, i.status,
                         i.updated_at,
                         (SELECT revision_json(content) FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev),
                         (SELECT revision_json(content) FROM revisions r WHERE r.item_id = i.id AND r.rev = 0),
                         i.signed_off
-                 FROM items i JOIN datasets d ON d.id = i.dataset_id WHERE i.id = ?1",
+                 FROM items i JOIN datasets d ON d.id = i.dataset_id WHERE i.id = ?1")?.query_row(
                 [item_id],
                 |r| {
                     Ok((
@@ -523,12 +521,11 @@ impl Project {
     /// Finds an item by dataset name and its id in the source file.
     pub fn item_id_by_ext(&self, dataset: &str, ext_id: &str) -> Result<i64> {
         self.conn
-            .query_row(
+            .prepare_cached(
                 "SELECT i.id FROM items i JOIN datasets d ON d.id = i.dataset_id
                  WHERE d.name = ?1 AND i.ext_id = ?2",
-                params![dataset, ext_id],
-                |r| r.get(0),
-            )
+            )?
+            .query_row(params![dataset, ext_id], |r| r.get(0))
             .optional()?
             .ok_or_else(|| Error::NotFound(format!("item {ext_id:?} in dataset {dataset:?}")))
     }
@@ -592,10 +589,10 @@ impl Project {
         // put every item's JSON in SQLite's sorter, 1.5 GB at a million items.
         let ids: Vec<i64> = self
             .conn
-            .prepare("SELECT id FROM items WHERE dataset_id = ?1 ORDER BY seq")?
+            .prepare_cached("SELECT id FROM items WHERE dataset_id = ?1 ORDER BY seq")?
             .query_map([dataset_id], |r| r.get(0))?
             .collect::<std::result::Result<_, _>>()?;
-        let mut st = self.conn.prepare(&format!(
+        let mut st = self.conn.prepare_cached(&format!(
             "SELECT i.id, i.ext_id, i.rev, i.op, i.tags, i.status, {}, i.signed_off,
                     (SELECT revision_json(content) FROM revisions r WHERE r.item_id = i.id AND r.rev = i.rev),
                     (SELECT revision_json(content) FROM revisions r WHERE r.item_id = i.id AND r.rev = 0)
@@ -638,7 +635,7 @@ impl Project {
     pub fn item_ext_ids(&self, dataset_id: i64) -> Result<Vec<(i64, String)>> {
         let mut st = self
             .conn
-            .prepare("SELECT id, ext_id FROM items WHERE dataset_id = ?1 ORDER BY seq")?;
+            .prepare_cached("SELECT id, ext_id FROM items WHERE dataset_id = ?1 ORDER BY seq")?;
         let rows = st.query_map([dataset_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
@@ -651,8 +648,7 @@ impl Project {
 
 /// An item's content at its current revision.
 pub(crate) fn current_content(conn: &rusqlite::Connection, item_id: i64) -> Result<ItemContent> {
-    let json: String = conn.query_row(
-        "SELECT revision_json(r.content) FROM items i JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev WHERE i.id = ?1",
+    let json: String = conn.prepare_cached("SELECT revision_json(r.content) FROM items i JOIN revisions r ON r.item_id = i.id AND r.rev = i.rev WHERE i.id = ?1")?.query_row(
         [item_id],
         |r| r.get(0),
     )?;
@@ -698,7 +694,7 @@ mod built_after {
     fn schema(p: &Project) -> Vec<(String, String, Option<String>)> {
         let mut st = p
             .conn
-            .prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
+            .prepare_cached("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
             .unwrap();
         let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)));
         rows.unwrap().collect::<Result<_, _>>().unwrap()
@@ -824,7 +820,7 @@ mod thumb_hash_tests {
             .unwrap();
         }
         let mut st = conn
-            .prepare("SELECT h, typeof(h) FROM t ORDER BY id")
+            .prepare_cached("SELECT h, typeof(h) FROM t ORDER BY id")
             .unwrap();
         let got: Vec<(Option<String>, String)> = st
             .query_map([], |r| Ok((read_thumb_hash(r, 0)?, r.get(1)?)))

@@ -52,11 +52,8 @@ impl Project {
     pub fn owner(&self) -> Result<Option<String>> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT value FROM project_meta WHERE key = 'owner'",
-                [],
-                |r| r.get(0),
-            )
+            .prepare_cached("SELECT value FROM project_meta WHERE key = 'owner'")?
+            .query_row([], |r| r.get(0))
             .optional()?)
     }
 
@@ -110,11 +107,11 @@ impl Project {
     /// Why `by` may not give people roles here, if they may not: what `set_role` refuses, so a
     /// window can show the choice disabled with the reason before anyone tries.
     pub fn why_not_assign_roles(&self, by: &str) -> Result<Option<String>> {
-        if self.conn.query_row(
-            "SELECT EXISTS (SELECT 1 FROM sync_state WHERE key = 'team')",
-            [],
-            |r| r.get::<_, bool>(0),
-        )? {
+        if self
+            .conn
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM sync_state WHERE key = 'team')")?
+            .query_row([], |r| r.get::<_, bool>(0))?
+        {
             return Ok(Some(
                 "this project is part of a team: roles come from the team's members table (Team \
                  → Members, for its lead)"
@@ -143,10 +140,9 @@ impl Project {
             return Err(Error::Forbidden("nobody changes their own role".into()));
         }
         self.ensure_user(name, role)?;
-        self.conn.execute(
-            "UPDATE users SET role = ?2 WHERE name = ?1",
-            params![name.trim(), role.as_str()],
-        )?;
+        self.conn
+            .prepare_cached("UPDATE users SET role = ?2 WHERE name = ?1")?
+            .execute(params![name.trim(), role.as_str()])?;
         self.user_by_name(name.trim())?
             .ok_or_else(|| Error::NotFound(format!("user {name}")))
     }
@@ -168,11 +164,11 @@ impl Project {
         }
         let tx = self.conn.transaction()?;
         for (name, role) in changed {
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT INTO users (name, role, created_at) VALUES (?1, ?2, ?3)
                  ON CONFLICT(name) DO UPDATE SET role = excluded.role",
-                params![name, role.as_str(), now()],
-            )?;
+            )?
+            .execute(params![name, role.as_str(), now()])?;
         }
         tx.commit()?;
         Ok(())
@@ -189,7 +185,7 @@ impl Project {
     pub fn users(&self) -> Result<Vec<User>> {
         let mut st = self
             .conn
-            .prepare("SELECT id, name, role FROM users ORDER BY name")?;
+            .prepare_cached("SELECT id, name, role FROM users ORDER BY name")?;
         let rows = st.query_map([], row_to_user)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }

@@ -39,7 +39,7 @@ impl Project {
     /// rating of a state not yet published waits for it).
     pub fn pending_judge_ratings(&self) -> Result<Vec<SyncJudgeRating>> {
         crate::store::original_uids::require_rows(&self.conn)?;
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT s.uid, sr.origin || '@' || sr.snapshot, i.ext_id, vs.uid, jr.response_key,
                     jr.rating, jr.note, u.name, jr.created_at, jr.judge_score, sr.author
              FROM sync_uids s JOIN judge_ratings jr ON jr.id = s.local_id
@@ -90,20 +90,14 @@ impl Project {
         let author = self.ensure_user(&g.author, Role::Annotator)?;
         let tx = self.conn.savepoint()?;
         let (run_id, run_author): (i64, Option<String>) = tx
-            .query_row(
-                "SELECT run_id, author FROM sync_runs WHERE origin = ?1",
-                [origin],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
+            .prepare_cached("SELECT run_id, author FROM sync_runs WHERE origin = ?1")?
+            .query_row([origin], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?
             .ok_or_else(|| Error::NotFound(format!("run {origin}")))?;
         let (item_id, rev) = revision_by_uid(&tx, &g.revision_uid)?;
         let local_key: Option<String> = tx
-            .query_row(
-                "SELECT cache_key FROM run_items WHERE run_id = ?1 AND item_id = ?2",
-                [run_id, item_id],
-                |r| r.get(0),
-            )
+            .prepare_cached("SELECT cache_key FROM run_items WHERE run_id = ?1 AND item_id = ?2")?
+            .query_row([run_id, item_id], |r| r.get(0))
             .optional()?
             .flatten();
         let key = match (&local_key, &g.response_key) {

@@ -80,7 +80,7 @@ impl Project {
             ),
             [],
         )?;
-        let mut st = self.conn.prepare(&format!(
+        let mut st = self.conn.prepare_cached(&format!(
             "SELECT r.id, s.origin, m.name, m.config, d.name, r.version, r.variant, r.run_index,
                     r.template, r.scorer, r.source, r.status, r.created_at, r.finished_at,
                     r.protocol
@@ -117,7 +117,7 @@ impl Project {
         drop(st);
         let mut out = Vec::new();
         for (run_id, mut run) in heads {
-            let mut items = self.conn.prepare(
+            let mut items = self.conn.prepare_cached(
                 "SELECT i.ext_id, s.uid, ri.cache_key, ri.outcome, ri.from_cache, ri.score,
                         ri.parsed, ri.evidence, ri.error, ri.scorer, ri.scorer_version
                  FROM run_items ri JOIN items i ON i.id = ri.item_id
@@ -142,7 +142,7 @@ impl Project {
                     })
                 })?
                 .collect::<std::result::Result<_, _>>()?;
-            let mut responses = self.conn.prepare(
+            let mut responses = self.conn.prepare_cached(
                 "SELECT cache_key, text, prompt_tokens, completion_tokens, created_at, prompt
                  FROM responses WHERE cache_key IN
                    (SELECT cache_key FROM run_items WHERE run_id = ?1 AND cache_key IS NOT NULL)",
@@ -172,20 +172,20 @@ impl Project {
         seq: i64,
         me: Option<&str>,
     ) -> Result<()> {
-        self.conn.execute(
-            "UPDATE sync_runs SET snapshot = ?2, seq = ?3, author = ?4 WHERE origin = ?1",
-            params![origin, finished_at, seq, me],
-        )?;
+        self.conn
+            .prepare_cached(
+                "UPDATE sync_runs SET snapshot = ?2, seq = ?3, author = ?4 WHERE origin = ?1",
+            )?
+            .execute(params![origin, finished_at, seq, me])?;
         Ok(())
     }
 
     /// The team refused this state of a run: it is not offered again (a later state is), and the
     /// reason is listed with the other rows not taken.
     pub fn mark_run_refused(&mut self, origin: &str, finished_at: &str, why: &str) -> Result<()> {
-        self.conn.execute(
-            "UPDATE sync_runs SET snapshot = ?2 WHERE origin = ?1",
-            params![origin, finished_at],
-        )?;
+        self.conn
+            .prepare_cached("UPDATE sync_runs SET snapshot = ?2 WHERE origin = ?1")?
+            .execute(params![origin, finished_at])?;
         self.set_aside_pulled(
             "runs",
             &format!("{origin}@{finished_at}"),
@@ -210,11 +210,8 @@ impl Project {
         }
         let tx = self.conn.savepoint()?;
         let known: Option<(i64, Option<String>, Option<String>)> = tx
-            .query_row(
-                "SELECT run_id, snapshot, author FROM sync_runs WHERE origin = ?1",
-                [&run.origin],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
+            .prepare_cached("SELECT run_id, snapshot, author FROM sync_runs WHERE origin = ?1")?
+            .query_row([&run.origin], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .optional()?;
         // None: published by the team's owner with the project.
         let author = run.author.as_deref();
@@ -231,10 +228,8 @@ impl Project {
         }
         if let Some((_, Some(snap), _)) = &known {
             if *snap == run.finished_at {
-                tx.execute(
-                    "UPDATE sync_runs SET seq = ?2 WHERE origin = ?1",
-                    params![run.origin, seq],
-                )?;
+                tx.prepare_cached("UPDATE sync_runs SET seq = ?2 WHERE origin = ?1")?
+                    .execute(params![run.origin, seq])?;
                 tx.commit()?;
                 return Ok(false);
             }
@@ -244,84 +239,85 @@ impl Project {
         // a member publishes is adopted as this machine's model, merged into it, or given its
         // runs (even with the same configuration, copied to pass for it).
         let me: Option<String> = tx
-            .query_row(
-                "SELECT value FROM sync_state WHERE key = 'member'",
-                [],
-                |r| r.get(0),
-            )
+            .prepare_cached("SELECT value FROM sync_state WHERE key = 'member'")?
+            .query_row([], |r| r.get(0))
             .optional()?;
         let model_name = match author {
             Some(who) if me.as_deref() != Some(who) => format!("{} ({who})", run.model),
             _ => run.model.clone(),
         };
-        tx.execute(
+        tx.prepare_cached(
             "INSERT OR IGNORE INTO models (name, config, created_at) VALUES (?1, ?2, ?3)",
-            params![model_name, run.model_config, now()],
-        )?;
-        let model_id: i64 = tx.query_row(
-            "SELECT id FROM models WHERE name = ?1",
-            [&model_name],
-            |r| r.get(0),
-        )?;
+        )?
+        .execute(params![model_name, run.model_config, now()])?;
+        let model_id: i64 = tx
+            .prepare_cached("SELECT id FROM models WHERE name = ?1")?
+            .query_row([&model_name], |r| r.get(0))?;
         let dataset_id: i64 = tx
-            .query_row(
-                "SELECT id FROM datasets WHERE name = ?1",
-                [&run.dataset],
-                |r| r.get(0),
-            )
+            .prepare_cached("SELECT id FROM datasets WHERE name = ?1")?
+            .query_row([&run.dataset], |r| r.get(0))
             .optional()?
             .ok_or_else(|| Error::NotFound(format!("dataset {}", run.dataset)))?;
         let run_id = match known {
             Some((id, _, _)) => {
-                tx.execute("DELETE FROM run_items WHERE run_id = ?1", [id])?;
-                tx.execute(
+                tx.prepare_cached("DELETE FROM run_items WHERE run_id = ?1")?
+                    .execute([id])?;
+                tx.prepare_cached(
                     "UPDATE runs SET status = ?2, finished_at = ?3, protocol = ?4 WHERE id = ?1",
-                    params![id, run.status, run.finished_at, run.protocol],
-                )?;
+                )?
+                .execute(params![
+                    id,
+                    run.status,
+                    run.finished_at,
+                    run.protocol
+                ])?;
                 id
             }
             None => {
                 // Someone else's run of the same model and set is one more run of it here.
-                let taken: Option<i64> = tx.query_row(
-                    "SELECT max(run_index) FROM runs WHERE model_id = ?1 AND dataset_id = ?2
+                let taken: Option<i64> = tx
+                    .prepare_cached(
+                        "SELECT max(run_index) FROM runs WHERE model_id = ?1 AND dataset_id = ?2
                        AND version = ?3 AND variant = ?4 AND template = ?5 AND scorer = ?6
                        AND run_index >= ?7",
-                    params![
-                        model_id,
-                        dataset_id,
-                        run.version,
-                        run.variant,
-                        run.template,
-                        run.scorer,
-                        run.run_index
-                    ],
-                    |r| r.get(0),
-                )?;
+                    )?
+                    .query_row(
+                        params![
+                            model_id,
+                            dataset_id,
+                            run.version,
+                            run.variant,
+                            run.template,
+                            run.scorer,
+                            run.run_index
+                        ],
+                        |r| r.get(0),
+                    )?;
                 let index = taken.map_or(run.run_index, |t| t + 1);
-                tx.execute(
+                tx.prepare_cached(
                     "INSERT INTO runs (model_id, dataset_id, version, variant, run_index, template,
                                        scorer, source, status, created_at, finished_at, protocol)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-                    params![
-                        model_id,
-                        dataset_id,
-                        run.version,
-                        run.variant,
-                        index,
-                        run.template,
-                        run.scorer,
-                        run.source,
-                        run.status,
-                        run.created_at,
-                        run.finished_at,
-                        run.protocol
-                    ],
-                )?;
+                )?
+                .execute(params![
+                    model_id,
+                    dataset_id,
+                    run.version,
+                    run.variant,
+                    index,
+                    run.template,
+                    run.scorer,
+                    run.source,
+                    run.status,
+                    run.created_at,
+                    run.finished_at,
+                    run.protocol
+                ])?;
                 let id = tx.last_insert_rowid();
-                tx.execute(
+                tx.prepare_cached(
                     "INSERT INTO sync_runs (run_id, origin, author) VALUES (?1, ?2, ?3)",
-                    params![id, run.origin, author],
-                )?;
+                )?
+                .execute(params![id, run.origin, author])?;
                 id
             }
         };
@@ -329,10 +325,9 @@ impl Project {
         // (recorded runs number their keys locally) and none is a cache key here.
         let team_key = |k: &str| format!("team:{}:{k}", author.unwrap_or("owner"));
         for r in &run.responses {
-            tx.execute(
-                "INSERT OR IGNORE INTO responses (cache_key, text, prompt_tokens, completion_tokens,
+            tx.prepare_cached("INSERT OR IGNORE INTO responses (cache_key, text, prompt_tokens, completion_tokens,
                                                   created_at, prompt)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?.execute(
                 params![
                     team_key(&r.cache_key),
                     r.text,
@@ -347,12 +342,11 @@ impl Project {
             let (item_id, item_rev) =
                 crate::store::team::sync::revision_by_uid(&tx, &it.revision_uid)?;
             let scored: Option<i64> = tx
-                .query_row(
+                .prepare_cached(
                     "SELECT i.id FROM items i JOIN datasets d ON d.id = i.dataset_id
                      WHERE d.id = ?1 AND i.ext_id = ?2",
-                    params![dataset_id, it.ext_id],
-                    |r| r.get(0),
-                )
+                )?
+                .query_row(params![dataset_id, it.ext_id], |r| r.get(0))
                 .optional()?;
             if scored != Some(item_id) {
                 return Err(Error::Invalid(format!(
@@ -360,11 +354,10 @@ impl Project {
                     run.origin, it.ext_id
                 )));
             }
-            tx.execute(
-                "INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome,
+            tx.prepare_cached("INSERT OR REPLACE INTO run_items (run_id, item_id, item_rev, cache_key, outcome,
                                                    from_cache, score, parsed, evidence, error, scorer,
                                                    scorer_version, unsure)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")?.execute(
                 params![
                     run_id,
                     item_id,
@@ -382,10 +375,8 @@ impl Project {
                 ],
             )?;
         }
-        tx.execute(
-            "UPDATE sync_runs SET snapshot = ?2, seq = ?3 WHERE origin = ?1",
-            params![run.origin, run.finished_at, seq],
-        )?;
+        tx.prepare_cached("UPDATE sync_runs SET snapshot = ?2, seq = ?3 WHERE origin = ?1")?
+            .execute(params![run.origin, run.finished_at, seq])?;
         tx.commit()?;
         Ok(true)
     }

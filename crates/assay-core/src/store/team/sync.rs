@@ -209,40 +209,40 @@ impl Project {
     pub fn sync_get(&self, key: &str) -> Result<Option<String>> {
         Ok(self
             .conn
-            .query_row("SELECT value FROM sync_state WHERE key = ?1", [key], |r| {
-                r.get(0)
-            })
+            .prepare_cached("SELECT value FROM sync_state WHERE key = ?1")?
+            .query_row([key], |r| r.get(0))
             .optional()?)
     }
 
     pub fn sync_set(&self, key: &str, value: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO sync_state (key, value) VALUES (?1, ?2)
+        self.conn
+            .prepare_cached(
+                "INSERT INTO sync_state (key, value) VALUES (?1, ?2)
              ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            params![key, value],
-        )?;
+            )?
+            .execute(params![key, value])?;
         Ok(())
     }
 
     pub fn sync_status(&self) -> Result<SyncStatus> {
         Ok(SyncStatus {
             team: self.sync_get("team")?,
-            pending: self.conn.query_row(
-                "SELECT count(*) FROM sync_uids WHERE pushed = 0",
-                [],
-                |r| r.get::<_, i64>(0),
-            )? + crate::store::original_uids::originals_in_runs(&self.conn)?,
-            conflicts: self.conn.query_row(
-                "SELECT count(*) FROM sync_conflicts WHERE resolved_by IS NULL",
-                [],
-                |r| r.get(0),
-            )?,
-            refused: self.conn.query_row(
-                "SELECT (SELECT count(*) FROM sync_uids WHERE pushed = 2)
+            pending: self
+                .conn
+                .prepare_cached("SELECT count(*) FROM sync_uids WHERE pushed = 0")?
+                .query_row([], |r| r.get::<_, i64>(0))?
+                + crate::store::original_uids::originals_in_runs(&self.conn)?,
+            conflicts: self
+                .conn
+                .prepare_cached("SELECT count(*) FROM sync_conflicts WHERE resolved_by IS NULL")?
+                .query_row([], |r| r.get(0))?,
+            refused: self
+                .conn
+                .prepare_cached(
+                    "SELECT (SELECT count(*) FROM sync_uids WHERE pushed = 2)
                       + (SELECT count(*) FROM sync_set_aside)",
-                [],
-                |r| r.get(0),
-            )?,
+                )?
+                .query_row([], |r| r.get(0))?,
             last_sync: self.sync_get("last_sync")?,
         })
     }
@@ -250,7 +250,7 @@ impl Project {
     /// Every item with its original, for publishing a project.
     pub fn sync_items(&self) -> Result<Vec<SyncItem>> {
         crate::store::original_uids::require_rows(&self.conn)?;
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT d.name, d.layout, i.ext_id, i.seq, s.uid, revision_json(r.content)
              FROM items i JOIN datasets d ON d.id = i.dataset_id
              JOIN revisions r ON r.item_id = i.id AND r.rev = 0
@@ -271,7 +271,9 @@ impl Project {
     }
 
     pub fn image_hashes(&self) -> Result<Vec<String>> {
-        let mut st = self.conn.prepare("SELECT hash FROM images ORDER BY hash")?;
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT hash FROM images ORDER BY hash")?;
         let rows = st.query_map([], |r| r.get(0))?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
@@ -286,7 +288,7 @@ impl Project {
         max_bytes: usize,
     ) -> Result<(Vec<SyncRevision>, bool)> {
         crate::store::original_uids::require_rows(&self.conn)?;
-        let mut st = self.conn.prepare(&format!(
+        let mut st = self.conn.prepare_cached(&format!(
             "{REVISION_ROW} AND s.pushed = 0 AND r.rev > 0 ORDER BY r.id LIMIT ?1"
         ))?;
         let mut rows = st.query_map([limit], revision_row)?;
@@ -305,7 +307,7 @@ impl Project {
 
     pub fn pending_reviews(&self) -> Result<Vec<SyncReview>> {
         crate::store::original_uids::require_rows(&self.conn)?;
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT s.uid, rs.uid, ms.uid, d.decision, d.comment, u.name, d.created_at
              FROM sync_uids s JOIN review_decisions d ON d.id = s.local_id
              JOIN revisions rr ON rr.item_id = d.item_id AND rr.rev = d.rev
@@ -331,7 +333,7 @@ impl Project {
 
     pub fn pending_signoffs(&self) -> Result<Vec<SyncSignoff>> {
         crate::store::original_uids::require_rows(&self.conn)?;
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT s.uid, rs.uid, g.signed, g.note, u.name, g.created_at
              FROM sync_uids s JOIN signoffs g ON g.id = s.local_id
              JOIN revisions rr ON rr.item_id = g.item_id AND rr.rev = g.rev
@@ -356,7 +358,8 @@ impl Project {
     pub fn mark_pushed(&mut self, rows: &[(String, i64)]) -> Result<()> {
         let tx = self.conn.transaction()?;
         {
-            let mut st = tx.prepare("UPDATE sync_uids SET pushed = 1, seq = ?2 WHERE uid = ?1")?;
+            let mut st =
+                tx.prepare_cached("UPDATE sync_uids SET pushed = 1, seq = ?2 WHERE uid = ?1")?;
             for (uid, seq) in rows {
                 st.execute(params![uid, seq])?;
             }
@@ -367,20 +370,18 @@ impl Project {
 
     /// Forgets every push (a publish that failed as a whole).
     pub fn reset_sync_marks(&mut self) -> Result<()> {
-        self.conn.execute(
-            "UPDATE sync_uids SET pushed = 0, seq = NULL, refusal = NULL",
-            [],
-        )?;
+        self.conn
+            .prepare_cached("UPDATE sync_uids SET pushed = 0, seq = NULL, refusal = NULL")?
+            .execute([])?;
         Ok(())
     }
 
     /// Rows the team refused: kept here, never pushed again, listed with the reason.
     pub fn mark_refused(&mut self, rows: &[(String, String)]) -> Result<()> {
         for (uid, why) in rows {
-            self.conn.execute(
-                "UPDATE sync_uids SET pushed = 2, refusal = ?2 WHERE uid = ?1",
-                params![uid, why],
-            )?;
+            self.conn
+                .prepare_cached("UPDATE sync_uids SET pushed = 2, refusal = ?2 WHERE uid = ?1")?
+                .execute(params![uid, why])?;
         }
         Ok(())
     }
@@ -428,18 +429,19 @@ impl Project {
         seq: Option<i64>,
         reason: &str,
     ) -> Result<()> {
-        self.conn.execute(
-            "INSERT OR REPLACE INTO sync_set_aside (tbl, uid, seq, reason, created_at)
+        self.conn
+            .prepare_cached(
+                "INSERT OR REPLACE INTO sync_set_aside (tbl, uid, seq, reason, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![tbl, uid, seq, reason, now()],
-        )?;
+            )?
+            .execute(params![tbl, uid, seq, reason, now()])?;
         Ok(())
     }
 
     /// Rows not taken on either side: local rows the team refused, and pulled rows set aside
     /// here (their table named "pulled TABLE"): (table, uid, reason).
     pub fn refused_rows(&self) -> Result<Vec<(String, String, String)>> {
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT tbl, uid, coalesce(refusal, '') FROM
                (SELECT tbl, uid, refusal, 0 AS side, local_id AS o FROM sync_uids WHERE pushed = 2
                 UNION ALL SELECT 'pulled ' || tbl, uid, reason, 1, seq FROM sync_set_aside)
@@ -453,10 +455,11 @@ impl Project {
     pub fn mark_all_pushed(&mut self) -> Result<()> {
         // Ratings of a judge name a run snapshot the team holds: those of runs published with
         // the project wait for the next sync, once the runs' positions are known here.
-        self.conn.execute(
-            "UPDATE sync_uids SET pushed = 1 WHERE pushed = 0 AND tbl <> 'judge_ratings'",
-            [],
-        )?;
+        self.conn
+            .prepare_cached(
+                "UPDATE sync_uids SET pushed = 1 WHERE pushed = 0 AND tbl <> 'judge_ratings'",
+            )?
+            .execute([])?;
         Ok(())
     }
 
@@ -635,11 +638,11 @@ impl Project {
             } else {
                 (head_uid, rev.uid.clone())
             };
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT INTO sync_conflicts (item_id, head_uid, other_uid, created_at)
                  VALUES (?1, ?2, ?3, ?4)",
-                params![item_id, head, other, now()],
-            )?;
+            )?
+            .execute(params![item_id, head, other, now()])?;
         }
         tx.commit()?;
         Ok(true)
@@ -707,7 +710,7 @@ impl Project {
 
     /// Conflicts no person has resolved yet.
     pub fn sync_conflicts(&self) -> Result<Vec<SyncConflict>> {
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT c.item_id, d.name, i.ext_id, c.head_uid, c.other_uid FROM sync_conflicts c
              JOIN items i ON i.id = c.item_id JOIN datasets d ON d.id = i.dataset_id
              WHERE c.resolved_by IS NULL ORDER BY c.id",
@@ -728,22 +731,20 @@ impl Project {
     pub fn conflict_sides(&self, item_id: i64) -> Result<Option<ConflictSides>> {
         let pair: Option<(String, String)> = self
             .conn
-            .query_row(
+            .prepare_cached(
                 "SELECT head_uid, other_uid FROM sync_conflicts
                  WHERE item_id = ?1 AND resolved_by IS NULL ORDER BY id LIMIT 1",
-                [item_id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
+            )?
+            .query_row([item_id], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
         let Some((head, other)) = pair else {
             return Ok(None);
         };
         let side = |uid: &str| -> Result<ConflictSide> {
             self.conn
-                .query_row(
-                    "SELECT u.name, r.created_at, r.op, r.tags, revision_json(r.content) FROM sync_uids s
+                .prepare_cached("SELECT u.name, r.created_at, r.op, r.tags, revision_json(r.content) FROM sync_uids s
                      JOIN revisions r ON r.id = s.local_id LEFT JOIN users u ON u.id = r.author_id
-                     WHERE s.tbl = 'revisions' AND s.uid = ?1",
+                     WHERE s.tbl = 'revisions' AND s.uid = ?1")?.query_row(
                     [uid],
                     |r| {
                         Ok((
@@ -790,13 +791,14 @@ impl Project {
             edit.note = Some("conflict resolved".into());
         }
         let rev = self.save_edit(item_id, &edit, author)?;
-        self.conn.execute(
-            "UPDATE sync_conflicts SET resolved_by = (SELECT s.uid FROM sync_uids s
+        self.conn
+            .prepare_cached(
+                "UPDATE sync_conflicts SET resolved_by = (SELECT s.uid FROM sync_uids s
                  JOIN revisions r ON r.id = s.local_id WHERE s.tbl = 'revisions'
                    AND r.item_id = ?1 AND r.rev = ?2)
              WHERE item_id = ?1 AND resolved_by IS NULL",
-            params![item_id, rev],
-        )?;
+            )?
+            .execute(params![item_id, rev])?;
         Ok(rev)
     }
 
@@ -810,13 +812,14 @@ impl Project {
     ) -> Result<i64> {
         let keep: Option<(String, Option<String>, i64, String)> = self
             .conn
-            .query_row(
+            .prepare_cached(
                 "SELECT revision_json(r.content), r.op, r.tags, r.status FROM sync_uids s
                  JOIN revisions r ON r.id = s.local_id
                  WHERE s.uid = ?1 AND s.tbl = 'revisions' AND r.item_id = ?2",
-                params![keep_uid, item_id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )
+            )?
+            .query_row(params![keep_uid, item_id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })
             .optional()?;
         let (content, op, tags, _status) =
             keep.ok_or_else(|| Error::NotFound(format!("revision {keep_uid} of item {item_id}")))?;

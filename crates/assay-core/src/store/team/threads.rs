@@ -50,7 +50,7 @@ pub struct SyncBlind {
 impl Project {
     pub fn pending_comments(&self) -> Result<Vec<SyncComment>> {
         crate::store::original_uids::require_rows(&self.conn)?;
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT s.uid, rs.uid, c.body, u.name, c.created_at,
                     (SELECT group_concat(mu.name, char(31)) FROM comment_mentions m
                      JOIN users mu ON mu.id = m.user_id WHERE m.comment_id = c.id)
@@ -78,7 +78,7 @@ impl Project {
 
     pub fn pending_rounds(&self) -> Result<Vec<SyncRound>> {
         crate::store::original_uids::require_rows(&self.conn)?;
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT s.uid, r.id, r.name, r.purpose, r.overlap, u.name, r.created_at, r.blind
              FROM sync_uids s JOIN rounds r ON r.id = s.local_id JOIN users u ON u.id = r.created_by
              WHERE s.tbl = 'rounds' AND s.pushed = 0 ORDER BY r.id",
@@ -100,7 +100,7 @@ impl Project {
                 ))
             })?
             .collect::<std::result::Result<_, _>>()?;
-        let mut items = self.conn.prepare(
+        let mut items = self.conn.prepare_cached(
             "SELECT u.name, s.uid FROM round_items ri JOIN users u ON u.id = ri.user_id
              JOIN revisions r ON r.item_id = ri.item_id AND r.rev = ri.rev
              JOIN sync_uids s ON s.tbl = 'revisions' AND s.local_id = r.id
@@ -124,18 +124,18 @@ impl Project {
         let author = self.ensure_user(&c.author, Role::Annotator)?;
         let tx = self.conn.savepoint()?;
         let (item_id, rev) = revision_by_uid(&tx, &c.revision_uid)?;
-        tx.execute(
+        tx.prepare_cached(
             "INSERT INTO comments (item_id, rev, body, author_id, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![item_id, rev, c.body, author.id, c.created_at],
-        )?;
+        )?
+        .execute(params![item_id, rev, c.body, author.id, c.created_at])?;
         let id = tx.last_insert_rowid();
         for name in &c.mentions {
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT OR IGNORE INTO comment_mentions (comment_id, user_id)
                  SELECT ?1, id FROM users WHERE name = ?2",
-                params![id, name],
-            )?;
+            )?
+            .execute(params![id, name])?;
         }
         adopt_uid(&tx, "comments", id, &c.uid, seq)?;
         tx.commit()?;
@@ -159,31 +159,38 @@ impl Project {
         let tx = self.conn.savepoint()?;
         // Two leads may name rounds alike on their own machines: the later keeps its maker's name.
         let taken: Option<i64> = tx
-            .query_row("SELECT id FROM rounds WHERE name = ?1", [&r.name], |x| {
-                x.get(0)
-            })
+            .prepare_cached("SELECT id FROM rounds WHERE name = ?1")?
+            .query_row([&r.name], |x| x.get(0))
             .optional()?;
         let name = match taken {
             Some(_) => format!("{} ({})", r.name, r.created_by),
             None => r.name.clone(),
         };
-        tx.execute(
+        tx.prepare_cached(
             "INSERT INTO rounds (name, purpose, overlap, created_by, created_at, blind)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![name, r.purpose, r.overlap, lead.id, r.created_at, r.blind],
-        )?;
+        )?
+        .execute(params![
+            name,
+            r.purpose,
+            r.overlap,
+            lead.id,
+            r.created_at,
+            r.blind
+        ])?;
         let id = tx.last_insert_rowid();
         for (who, rev_uid) in &r.assignments {
             let (item_id, rev) = revision_by_uid(&tx, rev_uid)?;
             let user: i64 = tx
-                .query_row("SELECT id FROM users WHERE name = ?1", [who], |x| x.get(0))
+                .prepare_cached("SELECT id FROM users WHERE name = ?1")?
+                .query_row([who], |x| x.get(0))
                 .optional()?
                 .ok_or_else(|| Error::NotFound(format!("user {who}")))?;
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT OR IGNORE INTO round_items (round_id, user_id, item_id, rev)
                  VALUES (?1, ?2, ?3, ?4)",
-                params![id, user, item_id, rev],
-            )?;
+            )?
+            .execute(params![id, user, item_id, rev])?;
         }
         crate::store::review::rounds::stand(&tx, id)?;
         adopt_uid(&tx, "rounds", id, &r.uid, seq)?;
@@ -194,7 +201,7 @@ impl Project {
     /// This replica's judgements in blind rounds not yet in the team.
     pub fn pending_blind(&self) -> Result<Vec<SyncBlind>> {
         crate::store::original_uids::require_rows(&self.conn)?;
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT s.uid, rs.uid, vs.uid, u.name, b.judgement, b.created_at
              FROM sync_uids s JOIN blind_annotations b ON b.id = s.local_id
              JOIN sync_uids rs ON rs.tbl = 'rounds' AND rs.local_id = b.round_id
@@ -230,11 +237,8 @@ impl Project {
         let author = self.ensure_user(&b.author, Role::Annotator)?;
         let tx = self.conn.savepoint()?;
         let round_id: i64 = tx
-            .query_row(
-                "SELECT local_id FROM sync_uids WHERE tbl = 'rounds' AND uid = ?1",
-                [&b.round_uid],
-                |r| r.get(0),
-            )
+            .prepare_cached("SELECT local_id FROM sync_uids WHERE tbl = 'rounds' AND uid = ?1")?
+            .query_row([&b.round_uid], |r| r.get(0))
             .optional()?
             .ok_or_else(|| Error::NotFound(format!("round {}", b.round_uid)))?;
         let (item_id, rev) = revision_by_uid(&tx, &b.revision_uid)?;

@@ -30,7 +30,7 @@ pub struct SyncSavedView {
 impl Project {
     /// Views saved (or deleted) here that the team does not have yet.
     pub fn pending_saved_views(&self) -> Result<Vec<SyncSavedView>> {
-        let mut st = self.conn.prepare(
+        let mut st = self.conn.prepare_cached(
             "SELECT s.uid, v.name, v.filter, v.columns, u.name, v.shared, v.deleted, v.created_at
              FROM sync_uids s JOIN saved_views v ON v.id = s.local_id
              JOIN users u ON u.id = v.author_id
@@ -109,9 +109,8 @@ impl Project {
         let columns: Vec<String> = serde_json::from_str(&v.columns).unwrap_or_default();
         let author = self.ensure_user(&v.author, Role::Annotator)?;
         let tx = self.conn.savepoint()?;
-        tx.execute(
-            "INSERT INTO saved_views (name, filter, columns, author_id, shared, created_at, deleted)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        tx.prepare_cached("INSERT INTO saved_views (name, filter, columns, author_id, shared, created_at, deleted)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?.execute(
             params![
                 v.name,
                 serde_json::to_string(&f).map_err(|e| Error::Invalid(e.to_string()))?,

@@ -38,11 +38,10 @@ pub(crate) fn pulled(
     created_at: &str,
 ) -> Result<i64> {
     let assigned_at: Option<i64> = conn
-        .query_row(
+        .prepare_cached(
             "SELECT rev FROM round_items WHERE round_id = ?1 AND item_id = ?2 AND user_id = ?3",
-            params![round_id, item_id, user_id],
-            |r| r.get(0),
-        )
+        )?
+        .query_row(params![round_id, item_id, user_id], |r| r.get(0))
         .optional()?;
     if assigned_at != Some(rev) {
         return Err(Error::Forbidden(
@@ -65,10 +64,10 @@ fn insert(
 ) -> Result<i64> {
     rules::check_note("note", judgement.note.as_deref())?;
     let json = serde_json::to_string(judgement).map_err(|e| Error::Invalid(e.to_string()))?;
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO blind_annotations (round_id, item_id, user_id, judgement, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![round_id, item_id, user_id, json, created_at],
-    )?;
+    )?
+    .execute(params![round_id, item_id, user_id, json, created_at])?;
     Ok(conn.last_insert_rowid())
 }

@@ -13,13 +13,10 @@ use crate::store::review::ReviewDecision;
 
 /// The user who made revision `rev` of an item (None: the import).
 fn author_of(conn: &Connection, item_id: i64, rev: i64) -> Result<Option<i64>> {
-    conn.query_row(
-        "SELECT author_id FROM revisions WHERE item_id = ?1 AND rev = ?2",
-        params![item_id, rev],
-        |r| r.get(0),
-    )
-    .optional()?
-    .ok_or_else(|| Error::NotFound(format!("revision {rev} of item {item_id}")))
+    conn.prepare_cached("SELECT author_id FROM revisions WHERE item_id = ?1 AND rev = ?2")?
+        .query_row(params![item_id, rev], |r| r.get(0))
+        .optional()?
+        .ok_or_else(|| Error::NotFound(format!("revision {rev} of item {item_id}")))
 }
 
 /// The rules on a review of revision `rev`, made here or pulled: nobody reviews their own
@@ -57,11 +54,8 @@ pub(crate) fn review(
     author: &Author,
 ) -> Result<i64> {
     let (rev, op, tags): (i64, Option<String>, i64) = conn
-        .query_row(
-            "SELECT rev, op, tags FROM items WHERE id = ?1",
-            [item_id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
+        .prepare_cached("SELECT rev, op, tags FROM items WHERE id = ?1")?
+        .query_row([item_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?
         .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
     check_review(
@@ -136,20 +130,20 @@ pub(crate) fn pulled_review(conn: &Connection, d: &DecisionRow<'_>) -> Result<i6
 }
 
 fn insert_decision(conn: &Connection, d: &DecisionRow<'_>) -> Result<i64> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO review_decisions (item_id, rev, decision, comment, author_id, created_at,
                                        made_rev)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![
-            d.item_id,
-            d.rev,
-            d.decision,
-            d.comment,
-            d.user_id,
-            d.created_at,
-            d.made_rev
-        ],
-    )?;
+    )?
+    .execute(params![
+        d.item_id,
+        d.rev,
+        d.decision,
+        d.comment,
+        d.user_id,
+        d.created_at,
+        d.made_rev
+    ])?;
     Ok(conn.last_insert_rowid())
 }
 
@@ -164,9 +158,8 @@ pub(crate) fn sign_off(
     rules::require_auditor(conn, author.user_id, "sign off or reopen an item")?;
     rules::check_note("note", note)?;
     let rev: i64 = conn
-        .query_row("SELECT rev FROM items WHERE id = ?1", [item_id], |r| {
-            r.get(0)
-        })
+        .prepare_cached("SELECT rev FROM items WHERE id = ?1")?
+        .query_row([item_id], |r| r.get(0))
         .optional()?
         .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
     insert_signoff(
@@ -193,15 +186,14 @@ pub(crate) fn sign_off_dataset(
     rules::require_auditor(conn, author.user_id, "sign off a dataset")?;
     rules::check_note("note", note)?;
     let ts = now();
-    let n = conn.execute(
-        "INSERT INTO signoffs (item_id, rev, signed, note, author_id, created_at)
+    let n = conn
+        .prepare_cached(
+            "INSERT INTO signoffs (item_id, rev, signed, note, author_id, created_at)
          SELECT id, rev, 1, ?2, ?3, ?4 FROM items WHERE dataset_id = ?1 AND signed_off = 0",
-        params![dataset_id, note, author.user_id, ts],
-    )?;
-    conn.execute(
-        "UPDATE items SET signed_off = 1 WHERE dataset_id = ?1",
-        [dataset_id],
-    )?;
+        )?
+        .execute(params![dataset_id, note, author.user_id, ts])?;
+    conn.prepare_cached("UPDATE items SET signed_off = 1 WHERE dataset_id = ?1")?
+        .execute([dataset_id])?;
     Ok(n)
 }
 
@@ -220,9 +212,9 @@ pub(crate) struct SignoffRow<'a> {
 pub(crate) fn pulled_sign_off(conn: &Connection, g: &SignoffRow<'_>) -> Result<i64> {
     rules::require_auditor(conn, g.user_id, "sign off or reopen an item")?;
     rules::check_note("note", g.note)?;
-    let head: i64 = conn.query_row("SELECT rev FROM items WHERE id = ?1", [g.item_id], |r| {
-        r.get(0)
-    })?;
+    let head: i64 = conn
+        .prepare_cached("SELECT rev FROM items WHERE id = ?1")?
+        .query_row([g.item_id], |r| r.get(0))?;
     if g.signed && head != g.rev {
         return Err(Error::Forbidden(
             "the item has a newer revision than the one signed".into(),
@@ -232,15 +224,20 @@ pub(crate) fn pulled_sign_off(conn: &Connection, g: &SignoffRow<'_>) -> Result<i
 }
 
 fn insert_signoff(conn: &Connection, g: &SignoffRow<'_>) -> Result<i64> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO signoffs (item_id, rev, signed, note, author_id, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![g.item_id, g.rev, g.signed, g.note, g.user_id, g.created_at],
-    )?;
+    )?
+    .execute(params![
+        g.item_id,
+        g.rev,
+        g.signed,
+        g.note,
+        g.user_id,
+        g.created_at
+    ])?;
     let id = conn.last_insert_rowid();
-    conn.execute(
-        "UPDATE items SET signed_off = ?2 WHERE id = ?1",
-        params![g.item_id, g.signed],
-    )?;
+    conn.prepare_cached("UPDATE items SET signed_off = ?2 WHERE id = ?1")?
+        .execute(params![g.item_id, g.signed])?;
     Ok(id)
 }

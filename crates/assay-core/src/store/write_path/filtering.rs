@@ -39,12 +39,12 @@ pub(crate) fn decision(
         DecidedBy::Run(r) => (None, Some(r)),
     };
     check_item(conn, item_id, author)?;
-    conn.query_row("SELECT 1 FROM stages WHERE id = ?1", [stage_id], |_| Ok(()))
+    conn.prepare_cached("SELECT 1 FROM stages WHERE id = ?1")?
+        .query_row([stage_id], |_| Ok(()))
         .optional()?
         .ok_or_else(|| Error::NotFound(format!("stage {stage_id}")))?;
-    conn.execute(
-        "INSERT INTO stage_decisions (item_id, stage_id, keep, reason, author_id, run_id, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    conn.prepare_cached("INSERT INTO stage_decisions (item_id, stage_id, keep, reason, author_id, run_id, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?.execute(
         params![item_id, stage_id, keep, reason, author, run, now()],
     )?;
     let id = conn.last_insert_rowid();
@@ -63,18 +63,18 @@ pub(crate) fn phase1_flag(
 ) -> Result<()> {
     rules::check_note("note", note)?;
     check_item(conn, item_id, Some(author.user_id))?;
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO phase1_flags (item_id, dimension, flagged, note, author_id, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
-            item_id,
-            dimension.as_str(),
-            flagged,
-            note,
-            author.user_id,
-            now()
-        ],
-    )?;
+    )?
+    .execute(params![
+        item_id,
+        dimension.as_str(),
+        flagged,
+        note,
+        author.user_id,
+        now()
+    ])?;
     refresh(conn, item_id)
 }
 
@@ -93,10 +93,10 @@ pub(crate) fn phase1_override(
     )?;
     rules::check_note("note", note)?;
     check_item(conn, item_id, Some(author.user_id))?;
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO phase1_overrides (item_id, keep, note, author_id, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![item_id, keep, note, author.user_id, now()],
-    )?;
+    )?
+    .execute(params![item_id, keep, note, author.user_id, now()])?;
     refresh(conn, item_id)
 }

@@ -145,12 +145,11 @@ pub(crate) fn edit(
     if let Some(from) = edit.base_rev.filter(|b| *b != base.rev) {
         if changes_item {
             let by: Option<String> = conn
-                .query_row(
+                .prepare_cached(
                     "SELECT u.name FROM revisions r LEFT JOIN users u ON u.id = r.author_id
                      WHERE r.item_id = ?1 AND r.rev = ?2",
-                    params![item_id, base.rev],
-                    |r| r.get(0),
-                )
+                )?
+                .query_row(params![item_id, base.rev], |r| r.get(0))
                 .optional()?
                 .flatten();
             return Err(Error::Conflict {

@@ -27,11 +27,8 @@ pub(crate) fn signed_off_error(item_id: i64) -> Error {
 /// The sign-off lock: an item an auditor signed off takes no change until an auditor reopens it.
 pub(crate) fn refuse_signed_off(conn: &Connection, item_id: i64) -> Result<()> {
     let signed: bool = conn
-        .query_row(
-            "SELECT signed_off FROM items WHERE id = ?1",
-            [item_id],
-            |r| r.get(0),
-        )
+        .prepare_cached("SELECT signed_off FROM items WHERE id = ?1")?
+        .query_row([item_id], |r| r.get(0))
         .optional()?
         .ok_or_else(|| Error::NotFound(format!("item {item_id}")))?;
     if signed {
@@ -98,9 +95,8 @@ pub(crate) fn wrote_work(conn: &Connection, item_id: i64, rev: i64, user_id: i64
 /// The role the store holds for this person: the caller's claim is never enough.
 pub(crate) fn stored_role(conn: &Connection, user_id: i64) -> Result<Role> {
     let role: String = conn
-        .query_row("SELECT role FROM users WHERE id = ?1", [user_id], |r| {
-            r.get(0)
-        })
+        .prepare_cached("SELECT role FROM users WHERE id = ?1")?
+        .query_row([user_id], |r| r.get(0))
         .optional()?
         .ok_or_else(|| Error::NotFound(format!("user {user_id}")))?;
     Ok(Role::parse(&role).unwrap_or(Role::Annotator))
@@ -156,11 +152,8 @@ pub(crate) fn refuse_own_revision(
     user_id: i64,
 ) -> Result<()> {
     let author: Option<i64> = conn
-        .query_row(
-            "SELECT author_id FROM revisions WHERE item_id = ?1 AND rev = ?2",
-            params![item_id, rev],
-            |r| r.get(0),
-        )
+        .prepare_cached("SELECT author_id FROM revisions WHERE item_id = ?1 AND rev = ?2")?
+        .query_row(params![item_id, rev], |r| r.get(0))
         .optional()?
         .ok_or_else(|| Error::NotFound(format!("revision {rev} of item {item_id}")))?;
     if author == Some(user_id) {
