@@ -100,20 +100,32 @@ pub(crate) fn reindex(conn: &Connection, item_id: i64, c: &ItemContent) -> Resul
 /// (profiled: `fts5SavepointMethod` → `fts5IndexMergeLevel`). A temporary table, so a row or
 /// page rolled back leaves nothing to write.
 pub(crate) fn defer_full_text(conn: &Connection) -> Result<()> {
+    // The tables stay for the connection's life and only their rows come and go: dropping and
+    // creating a table, even a temporary one, changes the schema, and SQLite then compiles
+    // every cached statement again at its next use (`sqlite3Reprepare`, 8 % of a replica's CPU
+    // at fifty annotators). A page rolled back takes its rows, and the flag, with it.
     conn.execute_batch(
         "CREATE TEMP TABLE IF NOT EXISTS search_deferred (
-             item_id INTEGER PRIMARY KEY, body TEXT NOT NULL, chars TEXT NOT NULL)",
+             item_id INTEGER PRIMARY KEY, body TEXT NOT NULL, chars TEXT NOT NULL);
+         CREATE TEMP TABLE IF NOT EXISTS search_deferring (on_ INTEGER PRIMARY KEY CHECK (on_ = 1));",
     )?;
+    conn.prepare_cached("INSERT OR IGNORE INTO temp.search_deferring (on_) VALUES (1)")?
+        .execute([])?;
     Ok(())
 }
 
 fn deferring(conn: &Connection) -> Result<bool> {
-    Ok(conn
+    let made: bool = conn
         .prepare_cached(
-            "SELECT count(*) FROM temp.sqlite_master WHERE type = 'table' AND name = 'search_deferred'",
+            "SELECT count(*) FROM temp.sqlite_master WHERE type = 'table' AND name = 'search_deferring'",
         )?
         .query_row([], |r| r.get::<_, i64>(0))?
-        > 0)
+        > 0;
+    Ok(made
+        && conn
+            .prepare_cached("SELECT count(*) FROM temp.search_deferring")?
+            .query_row([], |r| r.get::<_, i64>(0))?
+            > 0)
 }
 
 /// Writes what `defer_full_text` held, and indexes at once again after.
@@ -121,14 +133,17 @@ pub(crate) fn flush_full_text(conn: &Connection) -> Result<()> {
     if !deferring(conn)? {
         return Ok(());
     }
-    conn.execute_batch(
-        "DELETE FROM items_fts WHERE rowid IN (SELECT item_id FROM temp.search_deferred);
-         DELETE FROM items_cjk WHERE rowid IN (SELECT item_id FROM temp.search_deferred);
-         INSERT INTO items_fts (rowid, body) SELECT item_id, body FROM temp.search_deferred;
-         INSERT INTO items_cjk (rowid, chars)
-             SELECT item_id, chars FROM temp.search_deferred WHERE chars <> '';
-         DROP TABLE temp.search_deferred;",
-    )?;
+    for sql in [
+        "DELETE FROM items_fts WHERE rowid IN (SELECT item_id FROM temp.search_deferred)",
+        "DELETE FROM items_cjk WHERE rowid IN (SELECT item_id FROM temp.search_deferred)",
+        "INSERT INTO items_fts (rowid, body) SELECT item_id, body FROM temp.search_deferred",
+        "INSERT INTO items_cjk (rowid, chars)
+             SELECT item_id, chars FROM temp.search_deferred WHERE chars <> ''",
+        "DELETE FROM temp.search_deferred",
+        "DELETE FROM temp.search_deferring",
+    ] {
+        conn.prepare_cached(sql)?.execute([])?;
+    }
     Ok(())
 }
 
@@ -419,5 +434,61 @@ mod tests {
         assert!(hit(Some("Ǯx"), "ǯx"));
         assert!(!hit(None, "a"));
         assert!(!hit(Some("abc"), "z"));
+    }
+
+    /// A pull page holds its items' full-text rows until its end; a page rolled back leaves
+    /// nothing of them, and the pages after the first change no schema (which would make
+    /// SQLite compile every cached statement again).
+    #[test]
+    fn a_page_indexes_at_its_end_and_a_page_rolled_back_indexes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = crate::Project::create(dir.path().join("p.assay")).unwrap();
+        let conn = &p.conn;
+        let hits = |word: &str| -> i64 {
+            conn.query_row(
+                "SELECT count(*) FROM items_fts WHERE items_fts MATCH ?1",
+                [word],
+                |r| r.get(0),
+            )
+            .unwrap()
+        };
+        let schema = || -> (i64, i64) {
+            (
+                conn.query_row("PRAGMA schema_version", [], |r| r.get(0))
+                    .unwrap(),
+                conn.query_row("PRAGMA temp.schema_version", [], |r| r.get(0))
+                    .unwrap(),
+            )
+        };
+        let content = |q: &str| ItemContent {
+            question: q.into(),
+            ..Default::default()
+        };
+
+        conn.execute_batch("BEGIN").unwrap();
+        defer_full_text(conn).unwrap();
+        reindex(conn, 1, &content("zebra")).unwrap();
+        assert_eq!(hits("zebra"), 0, "held until the page ends");
+        conn.execute_batch("ROLLBACK").unwrap();
+        assert!(!deferring(conn).unwrap());
+        reindex(conn, 2, &content("giraffe")).unwrap();
+        assert_eq!(hits("giraffe"), 1, "indexed at once outside a page");
+
+        let mut after_first = None;
+        for (id, word) in [(3, "okapi"), (4, "tapir"), (5, "quokka")] {
+            conn.execute_batch("BEGIN").unwrap();
+            defer_full_text(conn).unwrap();
+            reindex(conn, id, &content(word)).unwrap();
+            assert_eq!(hits(word), 0, "{word} held until the page ends");
+            flush_full_text(conn).unwrap();
+            conn.execute_batch("COMMIT").unwrap();
+            assert_eq!(hits(word), 1, "{word} indexed once its page ended");
+            assert!(!deferring(conn).unwrap());
+            match after_first {
+                None => after_first = Some(schema()),
+                Some(v) => assert_eq!(schema(), v, "a page changed the schema"),
+            }
+        }
+        assert_eq!(hits("zebra"), 0);
     }
 }
