@@ -6,7 +6,7 @@ use postgres::GenericClient;
 use crate::connect::connect;
 use crate::Result;
 
-pub const SCHEMA: [&str; 12] = [
+pub const SCHEMA: [&str; 13] = [
     include_str!("../../../migrations/postgres/0001_team.sql"),
     include_str!("../../../migrations/postgres/0002_runs.sql"),
     include_str!("../../../migrations/postgres/0003_comments_rounds.sql"),
@@ -19,6 +19,7 @@ pub const SCHEMA: [&str; 12] = [
     include_str!("../../../migrations/postgres/0010_service.sql"),
     include_str!("../../../migrations/postgres/0011_quota_and_sizes.sql"),
     include_str!("../../../migrations/postgres/0012_run_protocols.sql"),
+    include_str!("../../../migrations/postgres/0013_policies_once_per_statement.sql"),
 ];
 
 /// The steps a database has applied.
