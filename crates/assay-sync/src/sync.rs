@@ -31,7 +31,7 @@ pub fn sync_with(url: &str, password: Option<&str>, project: &mut Project) -> Re
     if let Some(me) = &me {
         project.sync_set("member", me)?;
     }
-    let conflicts_before = project.sync_status()?.conflicts;
+    let conflicts_before = project.open_conflict_count()?;
     let mut report = SyncReport::default();
     let mut pushed = push_all(&mut db, project, &mut report);
     // Two members writing the same items in opposite orders can deadlock on the items' locks;
@@ -65,7 +65,7 @@ pub fn sync_with(url: &str, password: Option<&str>, project: &mut Project) -> Re
         }
     };
     report.pulled = pull(&mut db, project)?;
-    report.conflicts = (project.sync_status()?.conflicts - conflicts_before).max(0) as usize;
+    report.conflicts = (project.open_conflict_count()? - conflicts_before).max(0) as usize;
     if let Some(holder) = blocked {
         return Err(SyncError::Blocked(holder));
     }

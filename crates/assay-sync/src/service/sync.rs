@@ -11,8 +11,8 @@ use crate::service::client::ServiceClient;
 use crate::service::keyring::{Keyring, KeyringEntry};
 use crate::service::link::JoinLink;
 use crate::service::wire::{
-    InviteRequest, Invited, JoinRequest, Joined, Me, MemberInfo, PullPage, PullRequest,
-    RevokeRequest, Revoked, RoleRequest,
+    InviteRequest, Invited, JoinRequest, Joined, MemberInfo, PullPage, PullRequest, RevokeRequest,
+    Revoked, RoleRequest,
 };
 use crate::sync::{mark_runs, team_url, SyncReport};
 use crate::{FetchReport, Result, SyncError};
@@ -152,12 +152,12 @@ fn client_for(project: &Project, keyring: &Path) -> Result<(ServiceClient, Keyri
 /// Pushes what is new here through the service, then pulls what is new there. Safe to kill
 /// and run again: rows are recognised by their uid.
 pub fn sync_service(project: &mut Project, keyring: &Path) -> Result<SyncReport> {
-    let (client, _) = client_for(project, keyring)?;
-    let me: Me = client.get("/v1/me", &[])?;
-    project.sync_set("member", &me.name)?;
-    let conflicts_before = project.sync_status()?.conflicts;
+    // The member is the one this credential joined as (`client_for` holds the project to
+    // it): no request is spent asking the service again at every sync.
+    let (client, entry) = client_for(project, keyring)?;
+    let conflicts_before = project.open_conflict_count()?;
     let mut report = SyncReport::default();
-    let pushed = push_service(&client, project, &me.name, &mut report);
+    let pushed = push_service(&client, project, &entry.member, &mut report);
     // The service refusing what this replica sends (over the day's quota, too large, too many
     // requests, too busy to take it now) stops pushing, never pulling: the team's rows come in
     // anyway, and the refusal is the sync's answer. The rows wait here, pending, for the next
@@ -172,7 +172,7 @@ pub fn sync_service(project: &mut Project, keyring: &Path) -> Result<SyncReport>
         }
     };
     report.pulled = pull_service(&client, project)?;
-    report.conflicts = (project.sync_status()?.conflicts - conflicts_before).max(0) as usize;
+    report.conflicts = (project.open_conflict_count()? - conflicts_before).max(0) as usize;
     if let Some(e) = refused {
         return Err(e);
     }

@@ -224,6 +224,14 @@ impl Project {
         Ok(())
     }
 
+    /// Conflicts no person has resolved yet, counted (a sync reports how many it brought).
+    pub fn open_conflict_count(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT count(*) FROM sync_conflicts WHERE resolved_by IS NULL")?
+            .query_row([], |r| r.get(0))?)
+    }
+
     pub fn sync_status(&self) -> Result<SyncStatus> {
         Ok(SyncStatus {
             team: self.sync_get("team")?,
@@ -232,10 +240,7 @@ impl Project {
                 .prepare_cached("SELECT count(*) FROM sync_uids WHERE pushed = 0")?
                 .query_row([], |r| r.get::<_, i64>(0))?
                 + crate::store::original_uids::originals_in_runs(&self.conn)?,
-            conflicts: self
-                .conn
-                .prepare_cached("SELECT count(*) FROM sync_conflicts WHERE resolved_by IS NULL")?
-                .query_row([], |r| r.get(0))?,
+            conflicts: self.open_conflict_count()?,
             refused: self
                 .conn
                 .prepare_cached(
