@@ -225,7 +225,16 @@ pub fn team(args: &[String]) -> Result<()> {
                         let mut made = 0;
                         let mut syncs = Vec::new();
                         while Instant::now() < until {
-                            edit_share(&mut p, &who, &ids, 3, &nm, (i * 40, 40))?;
+                            // A new answer each time: an edit that changes nothing writes
+                            // nothing, and would leave nothing to push.
+                            edit_share(
+                                &mut p,
+                                &who,
+                                &ids,
+                                3,
+                                &format!("{nm} {made}"),
+                                (i * 40, 40),
+                            )?;
                             made += 3;
                             let t = Instant::now();
                             if service {
@@ -244,6 +253,17 @@ pub fn team(args: &[String]) -> Result<()> {
                 .collect()
         })?;
         let made: usize = results.iter().map(|r| r.0).sum();
+        // What the team holds is the figure: every edit made is there once, or the run failed.
+        let in_team: i64 = postgres::Client::connect(&small_admin, postgres::NoTls)?
+            .query_one(
+                "SELECT count(*) FROM revisions WHERE author = ANY($1)",
+                &[&names],
+            )?
+            .get(0);
+        anyhow::ensure!(
+            in_team == made as i64,
+            "{made} revisions made, {in_team} in the team"
+        );
         let mut syncs: Vec<f64> = results.into_iter().flat_map(|r| r.1).collect();
         syncs.sort_by(f64::total_cmp);
         let pct = |q: f64| {
@@ -253,7 +273,7 @@ pub fn team(args: &[String]) -> Result<()> {
                 .unwrap_or(0.0)
         };
         println!(
-            "sustained{}{}{}: {k} annotators saving and syncing for {secs} s: {made} revisions = {:.0} revisions/s; {} syncs, sync p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms",
+            "sustained{}{}{}: {k} annotators saving and syncing for {secs} s: {made} revisions, each in the team = {:.0} revisions/s; {} syncs, sync p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms",
             if one_lock { " (one push lock, before schema 8)" } else { "" },
             via(service),
             if rtt_ms > 0 { format!(", {rtt_ms} ms round trip") } else { String::new() },

@@ -251,10 +251,15 @@ fn write(
         ])?;
     if head {
         let c = &edit.content;
+        // The box metrics in the same statement: the facet-count and change-log triggers fire
+        // once per UPDATE naming their columns, and a second UPDATE for the metrics fired
+        // them twice for every revision saved or pulled.
+        let m = crate::grounding::metrics::of_item(c);
         conn.prepare_cached(
             "UPDATE items SET rev = ?2, format = ?3, category = ?4, op = ?5, tags = ?6, status = ?7,
                 ref_type = ?8, has_box = ?9, image_count = ?10, thumb_hash = ?11, question = ?12,
-                answer = ?13, updated_at = ?14, source = ?15
+                answer = ?13, updated_at = ?14, source = ?15, size_ratio = ?16,
+                center_distance = ?17, saliency = ?18
              WHERE id = ?1",
         )?
         .execute(params![
@@ -272,10 +277,12 @@ fn write(
                 c.question,
                 c.answer,
                 ts,
-                c.source
+                c.source,
+                m.map(|m| m.size_ratio),
+                m.map(|m| m.center_distance),
+                m.map(|m| m.saliency)
             ])?;
         crate::store::items::search::reindex(conn, item_id, c)?;
-        crate::store::grounding::boxes::write_metrics(conn, item_id, c)?;
     }
     Ok(rev)
 }
