@@ -146,7 +146,7 @@ mod tests {
         let prefixes: Vec<String> = {
             let mut st = p
                 .conn
-                .prepare_cached("SELECT prefix FROM original_uid_runs ORDER BY first_id")
+                .prepare("SELECT prefix FROM original_uid_runs ORDER BY first_id")
                 .unwrap();
             let rows = st.query_map([], |r| r.get(0)).unwrap();
             rows.collect::<std::result::Result<_, _>>().unwrap()
@@ -209,7 +209,7 @@ mod tests {
         }
         runs.flush(&tx).unwrap();
         let mut st = tx
-            .prepare_cached("SELECT first_id, last_id FROM original_uid_runs ORDER BY first_id")
+            .prepare("SELECT first_id, last_id FROM original_uid_runs ORDER BY first_id")
             .unwrap();
         let got: Vec<(i64, i64)> = st
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))

@@ -96,6 +96,9 @@ fn http_client(pin: &str) -> Result<reqwest::blocking::Client> {
         .use_preconfigured_tls(tls)
         .connect_timeout(Duration::from_secs(10))
         .timeout(Duration::from_secs(600))
+        // Under the service's 30 s before it closes an idle connection: a sync must not send
+        // on a connection the service is closing (hyper retries only what it never sent).
+        .pool_idle_timeout(Duration::from_secs(20))
         .build()
         .map_err(|e| SyncError::Tls(e.to_string()))
 }

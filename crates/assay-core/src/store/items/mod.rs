@@ -694,7 +694,7 @@ mod built_after {
     fn schema(p: &Project) -> Vec<(String, String, Option<String>)> {
         let mut st = p
             .conn
-            .prepare_cached("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
+            .prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
             .unwrap();
         let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)));
         rows.unwrap().collect::<Result<_, _>>().unwrap()
@@ -820,7 +820,7 @@ mod thumb_hash_tests {
             .unwrap();
         }
         let mut st = conn
-            .prepare_cached("SELECT h, typeof(h) FROM t ORDER BY id")
+            .prepare("SELECT h, typeof(h) FROM t ORDER BY id")
             .unwrap();
         let got: Vec<(Option<String>, String)> = st
             .query_map([], |r| Ok((read_thumb_hash(r, 0)?, r.get(1)?)))
