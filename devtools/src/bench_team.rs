@@ -58,6 +58,10 @@ pub fn team(args: &[String]) -> Result<()> {
     // Members sync through the team service (`assay serve`) instead of logging in to the
     // database.
     let service = args.iter().any(|a| a == "--service");
+    // Each member's replica as if on a machine of its own: it pushes through the service as a
+    // replica does and pulls every page the service sends, but does not apply them here, where
+    // fifty replicas applying each other's rows would be counted against the service.
+    let elsewhere = service && args.iter().any(|a| a == "--members-elsewhere");
     // The ordering before schema 8 (one push lock held for each whole push), restored in the
     // benchmark's own databases as the baseline to compare with.
     let one_lock = args.iter().any(|a| a == "--one-lock");
@@ -222,6 +226,7 @@ pub fn team(args: &[String]) -> Result<()> {
                     s.spawn(move || -> Result<(usize, Vec<f64>)> {
                         let who = author(&p, &nm)?;
                         let ids = p.query_ids(&Filter::default())?;
+                        let mut seen = assay_sync::pull::positions(&p)?;
                         let mut made = 0;
                         let mut syncs = Vec::new();
                         while Instant::now() < until {
@@ -237,7 +242,9 @@ pub fn team(args: &[String]) -> Result<()> {
                             )?;
                             made += 3;
                             let t = Instant::now();
-                            if service {
+                            if elsewhere {
+                                sync_elsewhere(&mut p, &ring, &mut seen)?;
+                            } else if service {
                                 assay_sync::service::sync_service(&mut p, &ring)?;
                             } else {
                                 assay_sync::sync(&url, &mut p)?;
@@ -275,7 +282,11 @@ pub fn team(args: &[String]) -> Result<()> {
         println!(
             "sustained{}{}{}: {k} annotators saving and syncing for {secs} s: {made} revisions, each in the team = {:.0} revisions/s; {} syncs, sync p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms",
             if one_lock { " (one push lock, before schema 8)" } else { "" },
-            via(service),
+            if elsewhere {
+                " through the service, members' replicas elsewhere (pages pulled, not applied here)"
+            } else {
+                via(service)
+            },
             if rtt_ms > 0 { format!(", {rtt_ms} ms round trip") } else { String::new() },
             made as f64 / secs as f64,
             syncs.len(),
@@ -287,6 +298,57 @@ pub fn team(args: &[String]) -> Result<()> {
     }
     cluster.stop();
     let _ = Path::new(&dir);
+    Ok(())
+}
+
+/// A sync of a member whose replica is on a machine of its own (`--members-elsewhere`): the
+/// requests and bodies of `sync_service`, the pulled pages read to their end and their positions
+/// kept, and nothing applied to the replica here (each member edits only their own share, so
+/// their edits never need a colleague's rows).
+fn sync_elsewhere(
+    p: &mut Project,
+    ring: &Path,
+    seen: &mut assay_sync::pull::Positions,
+) -> Result<()> {
+    use assay_sync::push::{Pending, Pushed};
+    use assay_sync::service::wire::{PullPage, PullRequest};
+    let team = p
+        .sync_get("team")?
+        .ok_or_else(|| anyhow::anyhow!("not a replica"))?;
+    let entry = assay_sync::service::Keyring::load(ring)?
+        .find(&team)
+        .cloned()
+        .ok_or_else(|| anyhow::anyhow!("{team} is not in the keyring"))?;
+    let client = assay_sync::service::ServiceClient::new(&entry.url, &entry.pin)?
+        .with_credential(&entry.credential);
+    loop {
+        let pending = Pending::gather(p)?;
+        if pending.is_empty() {
+            break;
+        }
+        let pushed: Pushed = client.post("/v1/push", &pending)?;
+        anyhow::ensure!(pushed.refused.is_empty(), "refused: {:?}", pushed.refused);
+        if pushed.is_empty() {
+            break;
+        }
+        p.mark_pushed(&pushed.done)?;
+    }
+    loop {
+        let page: PullPage = client.post(
+            "/v1/pull",
+            &PullRequest {
+                positions: seen.clone(),
+            },
+        )?;
+        let Some(rows) = page.rows else { break };
+        for r in &rows {
+            let at = seen.entry(r.table.clone()).or_insert(0);
+            *at = (*at).max(r.seq);
+        }
+        if page.last {
+            break;
+        }
+    }
     Ok(())
 }
 
