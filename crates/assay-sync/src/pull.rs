@@ -548,8 +548,9 @@ pub fn read_page(db: &mut Client, from: &Positions) -> Result<Option<Page>> {
         .min()
         .unwrap_or(i64::MAX);
     let next = in_applying_order(&pages, frontier);
-    let fetched: usize = pages.iter().map(|(_, rows)| rows.len()).sum();
-    let mut last = frontier == i64::MAX && next.len() == fetched;
+    // No table was cut short: every row fetched is in `next` (a decision waits only for a
+    // revision beyond a frontier), and nothing lies after them in this snapshot.
+    let mut last = frontier == i64::MAX;
     let mut out = Vec::with_capacity(next.len());
     let mut bytes = 0;
     for (k, &(_, (seq, t, r))) in next.iter().enumerate() {
