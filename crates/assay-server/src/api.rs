@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use assay_core::store::team::runs::SyncRun;
-use assay_sync::push::{Pending, Pushed, RunOutcome};
+use assay_sync::push::{Pending, RunOutcome};
 use assay_sync::service::wire::{
     Health, InviteRequest, Invited, JoinRequest, Joined, Me, PullPage, PullRequest, RevokeRequest,
     Revoked, RoleRequest,
@@ -28,11 +28,14 @@ use crate::error::{Result, ServiceError};
 use crate::limits::{Limits, RateLimiter};
 use crate::members::{self, Member};
 use crate::pool::{as_member, Conn, Pool};
+use crate::push_groups::{self, Outcome, PushQueue};
 
 pub struct AppState {
     pub pool: Pool,
     /// The service's replica; holding it is holding the right to push (one check at a time).
     pub replica: Mutex<Replica>,
+    /// The pushes waiting for the replica, which the next to get it writes as one group.
+    pub pushes: PushQueue,
     /// Credentials verified once (SHA-256 of the token -> credential ID and member name):
     /// argon2 is slow on purpose, and a member's role and revocation are read afresh on every
     /// request anyway. The name counts the member's rate before a pool connection is taken.
@@ -50,6 +53,7 @@ impl AppState {
         Self {
             pool,
             replica: Mutex::new(replica),
+            pushes: PushQueue::default(),
             verified: Mutex::new(HashMap::new()),
             rate: RateLimiter::new(limits.requests_per_minute),
             limits,
@@ -339,7 +343,7 @@ async fn signed_request<T: Serialize + Send + 'static>(
 }
 
 /// Runs `work` as `member` in one transaction of the team database, and commits it.
-fn as_member_tx<T>(
+pub(crate) fn as_member_tx<T>(
     db: &mut postgres::Client,
     member: &Member,
     work: impl FnOnce(&mut postgres::Transaction<'_>) -> Result<T>,
@@ -472,29 +476,10 @@ async fn push(
         // No connection is held while waiting for the replica: a queue of pushes must not
         // take every connection from the pulls.
         db.give_back();
-        let mut committed = false;
-        let outcome = (|| {
-            let mut replica = state.replica.lock().unwrap_or_else(|p| p.into_inner());
-            let mut db = state.pool.get()?;
-            replica.catch_up(&mut db)?;
-            let (ok, refused) = replica.check_held(m, &pending)?;
-            let written = with_retries(|| {
-                as_member_tx(&mut db, m, |tx| Ok(assay_sync::push::write_batch(tx, &ok)?))
-            });
-            let mut pushed = match written {
-                Ok(p) => {
-                    committed = true;
-                    replica.settle(p.refused.is_empty(), &p.done)?;
-                    p
-                }
-                Err(e) => {
-                    replica.settle(false, &[])?;
-                    return Err(e);
-                }
-            };
-            pushed.refused.extend(refused);
-            Ok::<Pushed, ServiceError>(pushed)
-        })();
+        let Outcome {
+            pushed: outcome,
+            committed,
+        } = push_groups::push(state, m, pending);
         refund_unless(state, m, sent, committed, &outcome);
         outcome
     })
@@ -572,7 +557,7 @@ async fn push_run(
 
 /// A write the team database ended to break a deadlock (with the owner's own sync) is tried
 /// again, a few times.
-fn with_retries<T>(mut work: impl FnMut() -> Result<T>) -> Result<T> {
+pub(crate) fn with_retries<T>(mut work: impl FnMut() -> Result<T>) -> Result<T> {
     let mut attempt = 0;
     loop {
         match work() {

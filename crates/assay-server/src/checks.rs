@@ -3,7 +3,8 @@
 //! (`Project::apply_pulled_*`), in the order a replica would pull it, and then rolled back. A
 //! row the write path refuses is refused with its reason; a row it takes is written to the team
 //! in its canonical form. The replica follows the team (`catch_up`) before and after each push,
-//! and pushes are checked one at a time, so each check sees the team as it is.
+//! and pushes are checked one at a time, so each check sees the team as it is, together with the
+//! pushes checked before it in the same group (`push_groups`), which the team takes first.
 
 use std::path::Path;
 
@@ -73,20 +74,28 @@ impl Replica {
         Ok(n)
     }
 
-    /// Checks a push batch and keeps it applied, uncommitted, until `settle`: committed when
-    /// the team took every row the check took (the next catch-up then only records their
-    /// positions), rolled back otherwise (the next catch-up pulls what the team did take).
+    /// Checks push batches, each on top of the ones before it (they are written to the team in
+    /// this order, in one transaction), and keeps them applied, uncommitted, until `settle`:
+    /// committed when the team took every row the checks took (the next catch-up then only
+    /// records their positions), rolled back otherwise (the next catch-up pulls what the team
+    /// did take). A failure of the replica itself rolls every batch back.
     pub fn check_held(
         &mut self,
-        member: &Member,
-        pending: &Pending,
-    ) -> Result<(Pending, Vec<Refusal>)> {
+        batches: &[(&Member, &Pending)],
+    ) -> Result<Vec<(Pending, Vec<Refusal>)>> {
         self.project.begin_pull_page()?;
-        let checked = self.dry_run(member, pending);
-        if checked.is_err() {
-            self.project.abandon_pull_page();
+        let mut seq = PROVISIONAL;
+        let mut checked = Vec::with_capacity(batches.len());
+        for (member, pending) in batches {
+            match self.dry_run(member, pending, &mut seq) {
+                Ok(c) => checked.push(c),
+                Err(e) => {
+                    self.project.abandon_pull_page();
+                    return Err(e);
+                }
+            }
         }
-        checked
+        Ok(checked)
     }
 
     /// Ends a held check: `taken` are the rows the team holds now with their positions (new or
@@ -118,19 +127,24 @@ impl Replica {
     /// Checks one push batch of `member`: the rows to write (canonical) and the rows refused.
     pub fn check(&mut self, member: &Member, pending: &Pending) -> Result<(Pending, Vec<Refusal>)> {
         self.project.begin_pull_page()?;
-        let checked = self.dry_run(member, pending);
+        let mut seq = PROVISIONAL;
+        let checked = self.dry_run(member, pending, &mut seq);
         self.project.abandon_pull_page();
         checked
     }
 
-    fn dry_run(&mut self, member: &Member, pending: &Pending) -> Result<(Pending, Vec<Refusal>)> {
+    fn dry_run(
+        &mut self,
+        member: &Member,
+        pending: &Pending,
+        seq: &mut i64,
+    ) -> Result<(Pending, Vec<Refusal>)> {
         let me = member.name.as_str();
         let mut ok = Pending::default();
         let mut refused: Vec<Refusal> = Vec::new();
-        let mut seq = PROVISIONAL;
         let mut next = || {
-            seq += 1;
-            seq
+            *seq += 1;
+            *seq
         };
         let mut decided = std::collections::HashSet::new();
         for r in &pending.revisions {

@@ -12,6 +12,7 @@ pub mod error;
 pub mod limits;
 pub mod members;
 pub mod pool;
+pub mod push_groups;
 pub mod serve;
 pub mod web;
 

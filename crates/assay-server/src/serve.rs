@@ -40,6 +40,7 @@ pub struct Running {
     pub pin: String,
     stop: Option<tokio::sync::watch::Sender<bool>>,
     thread: Option<std::thread::JoinHandle<()>>,
+    state: Arc<AppState>,
 }
 
 impl Running {
@@ -62,6 +63,11 @@ impl Running {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+    }
+
+    /// How many pushes wait for the service's replica (the next group).
+    pub fn pushes_waiting(&self) -> usize {
+        self.state.pushes.waiting()
     }
 
     /// A handle that asks the service to stop (for a signal handler).
@@ -153,7 +159,7 @@ pub fn start(config: Config) -> Result<Running> {
     listener
         .set_nonblocking(true)
         .map_err(|e| ServiceError::Internal(e.to_string()))?;
-    let app = router(state);
+    let app = router(state.clone());
     let thread = std::thread::Builder::new()
         .name("assay-serve".into())
         .spawn(move || {
@@ -175,6 +181,7 @@ pub fn start(config: Config) -> Result<Running> {
         pin,
         stop: Some(stop),
         thread: Some(thread),
+        state,
     })
 }
 

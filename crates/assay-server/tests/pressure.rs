@@ -256,3 +256,145 @@ fn a_guessed_credential_takes_no_connection_from_the_pool() {
     // The member herself was never held up by the guesser's rate.
     assert_eq!(pull(&t, &token).0, 200);
 }
+
+/// Pushes that wait for the replica together are checked one after another and written in one
+/// transaction of the team. When the team refuses a row the service's check took (here a rule
+/// the owner adds to the database only, so the two disagree), the pushes of the group up to that
+/// one stand and the ones after it are checked again and written on their own: nobody's honest
+/// row is lost, and every replica, the service's among them, goes on agreeing with the team.
+#[test]
+fn pushes_waiting_together_are_written_in_one_transaction_and_a_refusal_costs_only_its_row() {
+    let t = Team::start(Limits::default());
+    let mut owner = t.db();
+    owner
+        .batch_execute(
+            "CREATE FUNCTION refuse_marked() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN
+                 IF NEW.content::text LIKE '%refused by the team%' THEN
+                     RAISE EXCEPTION USING ERRCODE = 'check_violation',
+                         MESSAGE = 'refused by the team''s own rule';
+                 END IF;
+                 RETURN NEW;
+             END $$;
+             CREATE TRIGGER zz_refuse_marked BEFORE INSERT ON revisions
+                 FOR EACH ROW EXECUTE FUNCTION refuse_marked();",
+        )
+        .unwrap();
+    let names = ["xavier", "aiko", "bora", "chen"];
+    let mut p: Vec<_> = names.iter().map(|n| t.join(n, Role::Annotator)).collect();
+    let authors: Vec<_> = names.iter().zip(&p).map(|(n, q)| author(q, n)).collect();
+
+    // One round: xavier's push is held at the team's commit lock while the others queue for
+    // the replica behind it, aiko first; then the lock is let go and the queue goes as a group.
+    let round = |p: &mut Vec<assay_core::Project>, edits: &[(&str, &str)]| {
+        let mut owner = t.db();
+        owner
+            .batch_execute("SELECT pg_advisory_lock(7414)")
+            .unwrap();
+        let reports = std::thread::scope(|s| {
+            let mut handles = Vec::new();
+            for (i, (q, (item, text))) in p.iter_mut().zip(edits).enumerate() {
+                edit_answer(q, item, text, &authors[i]);
+                let name = names[i];
+                let t = &t;
+                handles.push(s.spawn(move || t.sync(name, q)));
+                let ready = || {
+                    if i == 0 {
+                        service_sessions(&mut t.db()).1 == 1
+                    } else {
+                        t.service().pushes_waiting() == i
+                    }
+                };
+                assert!(wait_until(Duration::from_secs(30), ready), "push {i} waits");
+            }
+            owner
+                .batch_execute("SELECT pg_advisory_unlock(7414)")
+                .unwrap();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap())
+                .map(|r| (r.pushed, r.refused))
+                .collect::<Vec<_>>()
+        });
+        reports
+    };
+    // Which transaction wrote each member's newest row.
+    let writer = |author: &str| -> String {
+        t.db()
+            .query_one(
+                "SELECT xmin::text FROM revisions WHERE author = $1 ORDER BY seq DESC LIMIT 1",
+                &[&author],
+            )
+            .unwrap()
+            .get(0)
+    };
+
+    // Nothing refused: the three queued pushes are one transaction, xavier's another. bora
+    // and chen both change jg-003 from the same head, so in the team chen's, written after
+    // bora's, is the item's head; so it is on every replica, theirs too.
+    let reports = round(
+        &mut p,
+        &[
+            ("jg-001", "x one"),
+            ("jg-002", "a one"),
+            ("jg-003", "b one"),
+            ("jg-003", "c one"),
+        ],
+    );
+    assert_eq!(reports, vec![(1, 0); 4]);
+    let group = writer(names[1]);
+    assert_eq!(writer(names[2]), group, "bora's push went with aiko's");
+    assert_eq!(writer(names[3]), group, "chen's push went with aiko's");
+    assert_ne!(writer(names[0]), group, "xavier's went before, alone");
+    for (i, q) in p.iter_mut().enumerate() {
+        t.sync(names[i], q);
+    }
+    let fresh = t.join("erin", Role::Annotator);
+    assert_eq!(answer(&fresh, "jg-003").as_deref(), Some("c one"));
+    for (i, q) in p.iter().enumerate() {
+        assert_eq!(heads(q), heads(&fresh), "{}", names[i]);
+    }
+
+    // aiko's row is refused by the team, at the head of the group: the others are written
+    // after it, on their own, each checked against what the team really took.
+    let reports = round(
+        &mut p,
+        &[
+            ("jg-001", "x two"),
+            ("jg-002", "refused by the team"),
+            ("jg-003", "b two"),
+            ("jg-004", "c two"),
+        ],
+    );
+    assert_eq!(reports, vec![(1, 0), (0, 1), (1, 0), (1, 0)]);
+    let count = |sql: &str| -> i64 { t.db().query_one(sql, &[]).unwrap().get(0) };
+    assert_eq!(
+        count("SELECT count(*) FROM revisions WHERE content::text LIKE '%refused by the team%'"),
+        0
+    );
+    assert_ne!(writer(names[2]), writer(names[3]), "written apart");
+
+    // The service's replica holds exactly what the team took: the next edits on top of each
+    // member's head are all taken (aiko's on another item: her refused edit stays hers to
+    // resolve), and the replicas that hold no refused edit and a fresh join agree.
+    let reports = round(
+        &mut p,
+        &[
+            ("jg-001", "x three"),
+            ("jg-005", "a three"),
+            ("jg-003", "b three"),
+            ("jg-004", "c three"),
+        ],
+    );
+    assert_eq!(reports, vec![(1, 0); 4]);
+    for (i, q) in p.iter_mut().enumerate() {
+        t.sync(names[i], q);
+    }
+    let fresh = t.join("dana", Role::Annotator);
+    for (i, q) in p.iter().enumerate().filter(|(i, _)| *i != 1) {
+        assert_eq!(heads(q), heads(&fresh), "{}", names[i]);
+    }
+    assert_eq!(answer(&fresh, "jg-002").as_deref(), Some("a one"));
+    assert_eq!(answer(&fresh, "jg-005").as_deref(), Some("a three"));
+    assert_eq!(answer(&fresh, "jg-003").as_deref(), Some("b three"));
+}

@@ -137,6 +137,45 @@ pub(crate) fn push_batch(tx: &mut Transaction<'_>, project: &mut Project) -> Res
     write_batch(tx, &pending)
 }
 
+/// Gives `pushed` the positions the team placed its rows at when their transaction committed.
+/// A member's row takes a provisional position at insert and its final one at commit (in the
+/// order written); a replica that kept the provisional one would place a colleague's row
+/// written to the same item in the same transaction (a service's group of pushes) after its
+/// own, where the team places it before. A uid found in more than one table keeps what the
+/// insert returned.
+pub fn placed(db: &mut impl postgres::GenericClient, pushed: &mut [Pushed]) -> Result<()> {
+    let uids: Vec<&str> = pushed
+        .iter()
+        .flat_map(|p| p.done.iter().map(|(u, _)| u.as_str()))
+        .collect();
+    if uids.is_empty() {
+        return Ok(());
+    }
+    let rows = db.query(
+        "SELECT uid, seq FROM revisions WHERE uid = ANY($1)
+         UNION ALL SELECT uid, seq FROM review_decisions WHERE uid = ANY($1)
+         UNION ALL SELECT uid, seq FROM signoffs WHERE uid = ANY($1)
+         UNION ALL SELECT uid, seq FROM comments WHERE uid = ANY($1)
+         UNION ALL SELECT uid, seq FROM rounds WHERE uid = ANY($1)
+         UNION ALL SELECT uid, seq FROM blind_annotations WHERE uid = ANY($1)
+         UNION ALL SELECT uid, seq FROM judge_ratings WHERE uid = ANY($1)
+         UNION ALL SELECT uid, seq FROM saved_views WHERE uid = ANY($1)",
+        &[&uids],
+    )?;
+    let mut at: std::collections::HashMap<String, Option<i64>> = Default::default();
+    for r in rows {
+        at.entry(r.get(0))
+            .and_modify(|s| *s = None)
+            .or_insert(Some(r.get(1)));
+    }
+    for (uid, seq) in pushed.iter_mut().flat_map(|p| p.done.iter_mut()) {
+        if let Some(Some(s)) = at.get(uid.as_str()) {
+            *seq = *s;
+        }
+    }
+    Ok(())
+}
+
 /// Writes one batch in the caller's transaction (as the member the transaction is for): each
 /// row in a savepoint, a row the team refuses set aside with its reason.
 pub fn write_batch(tx: &mut Transaction<'_>, pending: &Pending) -> Result<Pushed> {
