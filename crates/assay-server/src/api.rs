@@ -479,7 +479,7 @@ async fn push(
         let Outcome {
             pushed: outcome,
             committed,
-        } = push_groups::push(state, m, pending);
+        } = push_groups::push(state, m, pending, sent);
         refund_unless(state, m, sent, committed, &outcome);
         outcome
     })

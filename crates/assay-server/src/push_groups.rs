@@ -9,12 +9,17 @@
 //!
 //! A group decides nothing a lone push would not: when the team refuses a row a check took (its
 //! rules and the replica's disagree), the group is committed up to that batch and the batches
-//! after it, checked on a state the team does not hold, are pushed one at a time; when anything
-//! fails, nothing of the group is written and every batch is pushed one at a time, with the
-//! lone push's retries and errors.
+//! after it, checked on a state the team does not hold, are pushed one at a time; when the
+//! group's write fails, every batch is pushed one at a time, with the lone push's retries and
+//! errors (a write that failed after its commit is pushed again, which the team takes as
+//! already there).
+//!
+//! A push whose group is decided returns at once, woken by the group's end: it never waits for
+//! the replica again behind later pushes.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use assay_sync::push::{Pending, Pushed};
 
@@ -24,9 +29,11 @@ use crate::error::{Result, ServiceError};
 use crate::members::Member;
 use crate::pool::as_member;
 
-/// A group stops growing at this many rows (a batch bigger than that goes alone), so one
-/// member's push waits for at most this much of the others' work.
+/// A group stops growing at this many rows or bytes of request bodies (a batch bigger than that
+/// goes alone), so one member's push waits for at most this much of the others' work, and one
+/// transaction holds at most this much.
 const GROUP_ROWS: usize = 5_000;
+const GROUP_BYTES: usize = 64 << 20;
 
 /// A push's result, and whether its write committed (its charge is given back otherwise).
 pub struct Outcome {
@@ -37,6 +44,9 @@ pub struct Outcome {
 struct Ticket {
     member: Member,
     pending: Pending,
+    bytes: usize,
+    /// Taken into a group: it leaves the queue, and its group decides it.
+    taken: AtomicBool,
     outcome: Mutex<Option<Outcome>>,
 }
 
@@ -49,32 +59,60 @@ impl Ticket {
     }
 }
 
-/// The pushes waiting for the replica, oldest first.
+#[derive(Default)]
+struct Queue {
+    waiting: VecDeque<Arc<Ticket>>,
+    /// Some push is writing a group now.
+    writing: bool,
+}
+
+/// The pushes waiting for the replica, oldest first, and whether a group is being written.
 #[derive(Default)]
 pub struct PushQueue {
-    waiting: Mutex<VecDeque<Arc<Ticket>>>,
+    queue: Mutex<Queue>,
+    /// Signalled at the end of every group.
+    ended: Condvar,
+    /// Pushes decided by a transaction they shared with others, since the service started.
+    grouped: std::sync::atomic::AtomicUsize,
 }
 
 impl PushQueue {
     /// How many pushes wait for the replica.
     pub fn waiting(&self) -> usize {
-        lock(&self.waiting).len()
+        lock(&self.queue).waiting.len()
     }
 
-    /// The oldest waiting pushes, up to `GROUP_ROWS` rows (at least one push).
+    /// How many pushes were written in a transaction shared with others.
+    pub fn grouped(&self) -> usize {
+        self.grouped.load(Ordering::SeqCst)
+    }
+
+    /// The oldest waiting pushes, up to `GROUP_ROWS` rows and `GROUP_BYTES` (at least one).
     fn next_group(&self) -> Vec<Arc<Ticket>> {
-        let mut waiting = lock(&self.waiting);
+        let mut q = lock(&self.queue);
         let mut group = Vec::new();
-        let mut rows = 0;
-        while let Some(t) = waiting.front() {
-            let n = t.pending.len();
-            if !group.is_empty() && rows + n > GROUP_ROWS {
+        let (mut rows, mut bytes) = (0, 0);
+        while let Some(t) = q.waiting.front() {
+            let (n, b) = (t.pending.len(), t.bytes);
+            if !group.is_empty() && (rows + n > GROUP_ROWS || bytes + b > GROUP_BYTES) {
                 break;
             }
             rows += n;
-            group.extend(waiting.pop_front());
+            bytes += b;
+            t.taken.store(true, Ordering::SeqCst);
+            group.extend(q.waiting.pop_front());
         }
         group
+    }
+}
+
+/// Ends the writer's turn, also when its thread unwinds, and wakes every waiting push.
+struct Turn<'a>(&'a PushQueue);
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        lock(&self.0.queue).writing = false;
+        self.0.ended.notify_all();
     }
 }
 
@@ -82,23 +120,30 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Pushes `pending` as `member`, in a group with whatever else waits for the replica.
-pub fn push(state: &AppState, member: &Member, pending: Pending) -> Outcome {
+/// Pushes `pending` (a request body of `bytes`) as `member`, in a group with whatever else
+/// waits for the replica.
+pub fn push(state: &AppState, member: &Member, pending: Pending, bytes: usize) -> Outcome {
     let ticket = Arc::new(Ticket {
         member: member.clone(),
         pending,
+        bytes,
+        taken: AtomicBool::new(false),
         outcome: Mutex::new(None),
     });
-    lock(&state.pushes.waiting).push_back(ticket.clone());
-    let mut replica = lock(&state.replica);
+    let pushes = &state.pushes;
+    let mut q = lock(&pushes.queue);
+    q.waiting.push_back(ticket.clone());
     loop {
         if let Some(outcome) = ticket.take() {
             return outcome;
         }
-        let group = state.pushes.next_group();
-        if group.is_empty() {
-            // Taken by a group that never decided it (its thread panicked): written or not,
-            // the member's next sync finds out, as after a lost connection.
+        if q.writing {
+            q = pushes.ended.wait(q).unwrap_or_else(|p| p.into_inner());
+            continue;
+        }
+        if ticket.taken.load(Ordering::SeqCst) {
+            // Taken by a group that ended without deciding it (its thread panicked): written
+            // or not, the member's next sync finds out, as after a lost connection.
             return Outcome {
                 pushed: Err(ServiceError::Internal(
                     "the push was lost with the group it was checked in; sync again".into(),
@@ -106,7 +151,15 @@ pub fn push(state: &AppState, member: &Member, pending: Pending) -> Outcome {
                 committed: true,
             };
         }
-        write_group(state, &mut replica, &group);
+        q.writing = true;
+        drop(q);
+        {
+            let _turn = Turn(pushes);
+            let mut replica = lock(&state.replica);
+            let group = pushes.next_group();
+            write_group(state, &mut replica, &group);
+        }
+        q = lock(&pushes.queue);
     }
 }
 
@@ -116,7 +169,8 @@ fn write_group(state: &AppState, replica: &mut Replica, group: &[Arc<Ticket>]) {
         0
     } else {
         write_together(state, replica, group).unwrap_or_else(|e| {
-            // Nothing of it was written: each push now goes alone and meets the error itself.
+            // Each push now goes alone and meets the error itself (one the team already took,
+            // if the error came after the commit, is taken as already there).
             eprintln!(
                 "{}",
                 serde_json::json!({"time": assay_core::store::now(), "event": "group failed",
@@ -131,7 +185,8 @@ fn write_group(state: &AppState, replica: &mut Replica, group: &[Arc<Ticket>]) {
 }
 
 /// Checks and writes the group in one transaction; decides the pushes it wrote (a prefix of
-/// the group) and says how many. An error means nothing was written and nothing decided.
+/// the group) and says how many. An error decides nothing: the group was not written, or (the
+/// commit's answer or the positions' read failed) written and rolled back on the replica.
 fn write_together(state: &AppState, replica: &mut Replica, group: &[Arc<Ticket>]) -> Result<usize> {
     let mut db = state.pool.get()?;
     replica.catch_up(&mut db)?;
@@ -171,6 +226,7 @@ fn write_together(state: &AppState, replica: &mut Replica, group: &[Arc<Ticket>]
         );
     }
     let n = written.len();
+    state.pushes.grouped.fetch_add(n, Ordering::SeqCst);
     for ((t, (_, refused)), mut pushed) in group.iter().zip(checked).zip(written) {
         pushed.refused.extend(refused);
         t.decide(Outcome {

@@ -70,6 +70,11 @@ impl Running {
         self.state.pushes.waiting()
     }
 
+    /// How many pushes were written in a transaction shared with others (a group).
+    pub fn pushes_grouped(&self) -> usize {
+        self.state.pushes.grouped()
+    }
+
     /// A handle that asks the service to stop (for a signal handler).
     pub fn stopper(&self) -> Option<tokio::sync::watch::Sender<bool>> {
         self.stop.clone()

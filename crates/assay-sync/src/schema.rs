@@ -6,7 +6,7 @@ use postgres::GenericClient;
 use crate::connect::connect;
 use crate::Result;
 
-pub const SCHEMA: [&str; 13] = [
+pub const SCHEMA: [&str; 14] = [
     include_str!("../../../migrations/postgres/0001_team.sql"),
     include_str!("../../../migrations/postgres/0002_runs.sql"),
     include_str!("../../../migrations/postgres/0003_comments_rounds.sql"),
@@ -20,6 +20,7 @@ pub const SCHEMA: [&str; 13] = [
     include_str!("../../../migrations/postgres/0011_quota_and_sizes.sql"),
     include_str!("../../../migrations/postgres/0012_run_protocols.sql"),
     include_str!("../../../migrations/postgres/0013_policies_once_per_statement.sql"),
+    include_str!("../../../migrations/postgres/0014_service_positions_at_insert.sql"),
 ];
 
 /// The steps a database has applied.

@@ -62,10 +62,11 @@ fn an_old_team_database_is_upgraded_to_the_trust_rules() {
     assert!(refused.contains("assay team upgrade"), "{refused}");
     assert!(!early.path().join("r.assay").exists(), "nothing created");
 
-    // Schema 3 to 13: the trust rules, scorer versions, blind rounds and judge ratings, saved
+    // Schema 3 to 14: the trust rules, scorer versions, blind rounds and judge ratings, saved
     // views, positions at commit, who wrote the work (not its tags), the team service's members,
-    // sizes and the quota, runs' protocols, policies that ask who the member is once.
-    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 10);
+    // sizes and the quota, runs' protocols, policies that ask who the member is once, the
+    // service's positions at insert.
+    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 11);
     assert_eq!(assay_sync::upgrade(&admin).unwrap(), 0, "already current");
 
     let mut aiko = Client::connect(&url(&cluster, "aiko", "old"), NoTls).expect("still a member");
@@ -153,8 +154,9 @@ fn content_sizes_arrive_without_rewriting_the_revisions() {
         .unwrap();
     assert_eq!(n, 1, "the true size fills an empty one");
 
-    // Steps 12 and 13 (runs' protocols, policies that ask who the member is once).
-    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 2);
+    // Steps 12 to 14 (runs' protocols, policies that ask who the member is once, the
+    // service's positions at insert).
+    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 3);
     assert_eq!(file(&mut owner), before, "the revisions were not rewritten");
     let wrong: i64 = owner
         .query_one(
@@ -217,7 +219,7 @@ fn a_team_with_generated_sizes_upgrades_on() {
              VALUES ('o1', 'd', 'e1', '', 0, 'todo', '{\"question\": \"q\"}')"
         ),
     );
-    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 2, "steps 12 and 13");
+    assert_eq!(assay_sync::upgrade(&admin).unwrap(), 3, "steps 12 to 14");
     assert_eq!(assay_sync::fill_content_bytes(&mut owner).unwrap(), 0);
     let size: i32 = owner
         .query_one("SELECT content_bytes FROM revisions WHERE uid = 'o1'", &[])
