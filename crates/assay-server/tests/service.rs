@@ -710,3 +710,55 @@ fn pulled_edits_are_found_by_search_and_the_text_they_replaced_is_not() {
     assert_eq!(found(&m, "platypusowl"), ["jg-002"]);
     assert!(found(&m, "山頂").is_empty());
 }
+
+/// A member who sends a colleague's row id under her own name (as if repeating a push) is
+/// refused by the service's check, before the team is written: the write path knows whose row
+/// the id is. The colleague's row, the team and every replica are unchanged.
+#[test]
+fn a_colleagues_row_id_sent_as_ones_own_is_refused_by_the_check() {
+    let t = Team::start(Default::default());
+    let mut a = t.join("aiko", Role::Annotator);
+    let mut m = t.join("minjun", Role::Annotator);
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-005", "aiko's", &aiko);
+    let theirs = assay_sync::push::Pending::gather(&mut a).unwrap().revisions[0].clone();
+    assert_eq!(t.sync("aiko", &mut a).pushed, 1);
+    t.sync("minjun", &mut m);
+
+    let mj = author(&m, "minjun");
+    edit_answer(&mut m, "jg-006", "minjun's", &mj);
+    let mut pending = assay_sync::push::Pending::gather(&mut m).unwrap();
+    let mut claimed = pending.revisions[0].clone();
+    claimed.uid = theirs.uid.clone();
+    pending.revisions = vec![claimed];
+    let (status, body) = post(
+        &t,
+        "/v1/push",
+        Some(&t.credential("minjun")),
+        serde_json::to_vec(&pending).unwrap(),
+    );
+    assert_eq!(status, 200, "{body}");
+    let pushed: assay_sync::push::Pushed = serde_json::from_value(body).unwrap();
+    assert!(pushed.done.is_empty(), "{pushed:?}");
+    assert_eq!(pushed.refused.len(), 1, "{pushed:?}");
+    assert!(
+        pushed.refused[0]
+            .1
+            .contains("a push repeats only its own rows"),
+        "refused by the write path's check: {:?}",
+        pushed.refused
+    );
+    let mut db = t.db();
+    let author_in_team: Option<String> = db
+        .query_one(
+            "SELECT author FROM revisions WHERE uid = $1",
+            &[&theirs.uid],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(author_in_team.as_deref(), Some("aiko"));
+    t.sync("aiko", &mut a);
+    let fresh = t.join("kenji", Role::Annotator);
+    assert_eq!(heads(&fresh), heads(&a));
+    assert_eq!(answer(&fresh, "jg-005").as_deref(), Some("aiko's"));
+}

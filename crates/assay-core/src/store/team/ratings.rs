@@ -76,7 +76,7 @@ impl Project {
     /// A rating pulled from the team, on this replica's copy of the run; its response key is
     /// this replica's name for the same response when the run's result still has it.
     pub fn apply_pulled_judge_rating(&mut self, g: &SyncJudgeRating, seq: i64) -> Result<bool> {
-        if self.mark_known("judge_ratings", &g.uid, seq)? {
+        if self.mark_known("judge_ratings", &g.uid, seq, Some(&g.author))? {
             return Ok(false);
         }
         if !(1..=5).contains(&g.rating) {

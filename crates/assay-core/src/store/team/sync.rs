@@ -183,15 +183,45 @@ pub(crate) fn adopt_uid(
 
 impl Project {
     /// A pulled row this replica already has (its own, pushed earlier): record its position.
-    /// Only a row of the same table counts: a uid another table uses is not this row.
-    pub(crate) fn mark_known(&self, tbl: &str, uid: &str, seq: i64) -> Result<bool> {
-        Ok(self
+    /// Only a row of the same table counts: a uid another table uses is not this row. A row
+    /// that names another author than the one held under its uid is refused: a uid someone
+    /// else took is not a push to repeat (the team service checks each push with this).
+    pub(crate) fn mark_known(
+        &self,
+        tbl: &str,
+        uid: &str,
+        seq: i64,
+        author: Option<&str>,
+    ) -> Result<bool> {
+        let by = match tbl {
+            "rounds" => "created_by",
+            "blind_annotations" => "user_id",
+            _ => "author_id",
+        };
+        let held: Option<(bool, Option<String>)> = self
             .conn
+            .prepare_cached(&format!(
+                "SELECT t.id IS NOT NULL, u.name FROM sync_uids s
+                 LEFT JOIN {tbl} t ON t.id = s.local_id
+                 LEFT JOIN users u ON u.id = t.{by} WHERE s.tbl = ?1 AND s.uid = ?2"
+            ))?
+            .query_row(params![tbl, uid], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        let Some((present, held)) = held else {
+            return Ok(false);
+        };
+        if present && held.as_deref() != author {
+            return Err(Error::Invalid(format!(
+                "{tbl} {uid}: another member already wrote a row under this id (a push repeats \
+                 only its own rows)"
+            )));
+        }
+        self.conn
             .prepare_cached(
                 "UPDATE sync_uids SET pushed = 1, seq = ?3 WHERE uid = ?2 AND tbl = ?1",
             )?
-            .execute(params![tbl, uid, seq])?
-            > 0)
+            .execute(params![tbl, uid, seq])?;
+        Ok(true)
     }
 
     /// Records the team's positions of rows this replica holds (uid, seq), whatever position
@@ -566,7 +596,7 @@ impl Project {
     /// so every replica ends on the same one; a revision not made on the revision it competes
     /// with is a conflict for a person to resolve.
     pub fn apply_pulled_revision(&mut self, rev: &SyncRevision, seq: i64) -> Result<bool> {
-        if self.mark_known("revisions", &rev.uid, seq)? {
+        if self.mark_known("revisions", &rev.uid, seq, rev.author.as_deref())? {
             return Ok(false);
         }
         let name = rev.author.as_deref().ok_or_else(|| {
@@ -654,7 +684,7 @@ impl Project {
     }
 
     pub fn apply_pulled_review(&mut self, d: &SyncReview, seq: i64) -> Result<bool> {
-        if self.mark_known("review_decisions", &d.uid, seq)? {
+        if self.mark_known("review_decisions", &d.uid, seq, Some(&d.author))? {
             return Ok(false);
         }
         let user = self.ensure_user(&d.author, Role::Annotator)?;
@@ -692,7 +722,7 @@ impl Project {
     }
 
     pub fn apply_pulled_signoff(&mut self, g: &SyncSignoff, seq: i64) -> Result<bool> {
-        if self.mark_known("signoffs", &g.uid, seq)? {
+        if self.mark_known("signoffs", &g.uid, seq, Some(&g.author))? {
             return Ok(false);
         }
         let user = self.ensure_user(&g.author, Role::Annotator)?;

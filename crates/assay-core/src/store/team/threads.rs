@@ -118,7 +118,7 @@ impl Project {
     }
 
     pub fn apply_pulled_comment(&mut self, c: &SyncComment, seq: i64) -> Result<bool> {
-        if self.mark_known("comments", &c.uid, seq)? {
+        if self.mark_known("comments", &c.uid, seq, Some(&c.author))? {
             return Ok(false);
         }
         let author = self.ensure_user(&c.author, Role::Annotator)?;
@@ -143,7 +143,7 @@ impl Project {
     }
 
     pub fn apply_pulled_round(&mut self, r: &SyncRound, seq: i64) -> Result<bool> {
-        if self.mark_known("rounds", &r.uid, seq)? {
+        if self.mark_known("rounds", &r.uid, seq, Some(&r.created_by))? {
             return Ok(false);
         }
         let lead = self.ensure_user(&r.created_by, Role::Annotator)?;
@@ -228,7 +228,7 @@ impl Project {
     /// A judgement pulled from the team, under the write path's rules for one
     /// (`write_path::blind::pulled`).
     pub fn apply_pulled_blind(&mut self, b: &SyncBlind, seq: i64) -> Result<bool> {
-        if self.mark_known("blind_annotations", &b.uid, seq)? {
+        if self.mark_known("blind_annotations", &b.uid, seq, Some(&b.author))? {
             return Ok(false);
         }
         let judgement: crate::store::review::blind::BlindJudgement =

@@ -87,7 +87,7 @@ impl Project {
     /// A view pulled from the team, under its author's name here. Datasets this replica does
     /// not hold are left out of its filter.
     pub fn apply_pulled_saved_view(&mut self, v: &SyncSavedView, seq: i64) -> Result<bool> {
-        if self.mark_known("saved_views", &v.uid, seq)? {
+        if self.mark_known("saved_views", &v.uid, seq, Some(&v.author))? {
             return Ok(false);
         }
         let mut f: Filter = serde_json::from_str(&v.filter)
