@@ -113,4 +113,34 @@ BEGIN
     RETURN NULL;
 END $$;
 
+-- A push's locks up front: for the service writing as a member, the ones its first insert takes
+-- (so it never holds an item's lock and then waits to take the team lock exclusively, which two
+-- writers doing the same would deadlock on); for the owner, none, as before; for a member's own
+-- login, unchanged.
+CREATE OR REPLACE FUNCTION assay_lock_items(ds text[], ext text[], revs text[], whole_team boolean)
+    RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE b integer;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM members WHERE db_role = session_user::text) THEN
+        IF EXISTS (SELECT 1 FROM members WHERE db_role = assay_session_member()) THEN
+            PERFORM pg_advisory_xact_lock(7412);
+            PERFORM pg_advisory_xact_lock(7414);
+        END IF;
+        RETURN;
+    END IF;
+    IF whole_team AND assay_my_role() = 'auditor' THEN
+        PERFORM pg_advisory_xact_lock(7412);
+    ELSE
+        PERFORM pg_advisory_xact_lock_shared(7412);
+    END IF;
+    FOR b IN SELECT x.b FROM (
+                 SELECT assay_item_bucket(d, e) AS b FROM unnest(ds, ext) AS u(d, e)
+                 UNION
+                 SELECT assay_item_bucket(r.dataset, r.ext_id) FROM revisions r
+                 WHERE r.uid = ANY(revs)) x
+             ORDER BY x.b LOOP
+        PERFORM pg_advisory_xact_lock(7413, b);
+    END LOOP;
+END $$;
+
 UPDATE assay_meta SET value = '14' WHERE key = 'schema';

@@ -22,7 +22,8 @@ const PROVISIONAL: i64 = i64::MAX / 2;
 pub struct Replica {
     project: Project,
     /// The team's position counter when the replica last caught up: unchanged, nothing new
-    /// was committed since (a member's rows take their positions at commit).
+    /// was committed since (every position is drawn under the team's commit lock, held to the
+    /// end of the commit).
     seen: Option<i64>,
 }
 

@@ -106,12 +106,19 @@ impl PushQueue {
     }
 }
 
-/// Ends the writer's turn, also when its thread unwinds, and wakes every waiting push.
-struct Turn<'a>(&'a PushQueue);
+/// Ends the writer's turn, also when its thread unwinds, and wakes every waiting push. A writer
+/// that unwinds takes its own push out of the queue if no group took it: its request fails, so
+/// nothing of it may be written later.
+struct Turn<'a>(&'a PushQueue, &'a Arc<Ticket>);
 
 impl Drop for Turn<'_> {
     fn drop(&mut self) {
-        lock(&self.0.queue).writing = false;
+        let mut q = lock(&self.0.queue);
+        if std::thread::panicking() {
+            q.waiting.retain(|t| !Arc::ptr_eq(t, self.1));
+        }
+        q.writing = false;
+        drop(q);
         self.0.ended.notify_all();
     }
 }
@@ -154,7 +161,7 @@ pub fn push(state: &AppState, member: &Member, pending: Pending, bytes: usize) -
         q.writing = true;
         drop(q);
         {
-            let _turn = Turn(pushes);
+            let _turn = Turn(pushes, &ticket);
             let mut replica = lock(&state.replica);
             let group = pushes.next_group();
             write_group(state, &mut replica, &group);
