@@ -397,3 +397,42 @@ fn pushes_waiting_together_are_written_in_one_transaction_and_a_refusal_costs_on
     assert_eq!(answer(&fresh, "jg-003").as_deref(), Some("c one"));
     assert_eq!(answer(&fresh, "jg-006").as_deref(), Some("b three"));
 }
+
+/// A member of the earlier design (her own login, in a team not yet migrated) holds the team
+/// lock shared while her push is open. A push through the service waits for her without
+/// holding any item's lock, so when she goes on to lock an item the service's push writes too,
+/// she gets it at once: the two never deadlock (PostgreSQL would end one of them after a
+/// second; her half-second lock timeout would end her first).
+#[test]
+fn a_push_through_the_service_and_a_login_of_the_earlier_design_do_not_deadlock() {
+    let t = Team::start(Limits::default());
+    assay_sync::add_member(&t.admin, "hana", Role::Annotator, "pw-hana").unwrap();
+    let mut hana = Client::connect(
+        &support::common::url(&t.cluster, "hana", "team"),
+        postgres::NoTls,
+    )
+    .unwrap();
+    let mut a = t.join("aiko", Role::Annotator);
+    let aiko = author(&a, "aiko");
+    edit_answer(&mut a, "jg-002", "through the service", &aiko);
+
+    let lock = "SELECT assay_lock_items(ARRAY['jgraph-mini'], ARRAY[$1::text], '{}', false)";
+    let mut tx = hana.transaction().unwrap();
+    tx.batch_execute("SET LOCAL lock_timeout = '500ms'")
+        .unwrap();
+    tx.execute(lock, &[&"jg-001"]).unwrap();
+    let report = std::thread::scope(|s| {
+        let pushing = s.spawn(|| t.sync("aiko", &mut a));
+        assert!(
+            wait_until(Duration::from_secs(30), || service_sessions(&mut t.db()).1
+                == 1),
+            "the service's push waits for hana"
+        );
+        tx.execute(lock, &[&"jg-002"])
+            .expect("hana takes the item the service's push writes, without waiting");
+        tx.commit().unwrap();
+        pushing.join().unwrap()
+    });
+    assert_eq!((report.pushed, report.refused), (1, 0));
+    assert_eq!(answer(&a, "jg-002").as_deref(), Some("through the service"));
+}
