@@ -125,15 +125,6 @@ impl Replica {
         &self.project
     }
 
-    /// Checks one push batch of `member`: the rows to write (canonical) and the rows refused.
-    pub fn check(&mut self, member: &Member, pending: &Pending) -> Result<(Pending, Vec<Refusal>)> {
-        self.project.begin_pull_page()?;
-        let mut seq = PROVISIONAL;
-        let checked = self.dry_run(member, pending, &mut seq);
-        self.project.abandon_pull_page();
-        checked
-    }
-
     fn dry_run(
         &mut self,
         member: &Member,
