@@ -54,10 +54,15 @@ fn statement_before() -> &'static [Regex] {
     static R: OnceLock<Vec<Regex>> = OnceLock::new();
     R.get_or_init(|| {
         [
-            r"(?:final answer|correct answer|right answer|best answer|answer|correct option|correct choice|right option|best option|correct one)(?:\s+(?:to this question|to the question|here|among the options|among the choices|from the options|in this case))?\s*[*_]*\s*(?:is|would be|will be|should be|must be|=|:|-)?\s*(?:most likely|likely|probably|definitely|clearly|indeed|therefore)?\s*[*_]*\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$",
+            r#"(?:final answer|correct answer|right answer|best answer|answer|correct option|correct choice|right option|best option|correct one|correction|corrected answer)(?:\s+(?:to this question|to the question|here|among the options|among the choices|from the options|in this case))?\s*["'`]?\s*[*_]*\s*(?:is|would be|will be|should be|must be|=|:|-)?\s*(?:most likely|likely|probably|definitely|clearly|indeed|therefore)?\s*[*_]*\s*["'`]?\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$"#,
+            // Tags and fields made for parsers: <answer>D</answer>, {"answer": "C"}.
+            r#"<\s*(?:final_answer|answer|choice)\s*>\s*(?:option\s*)?[(\[]?\s*$"#,
+            // Romanised Japanese and Korean: "Kotae wa C desu", "Jeongdab-eun B-imnida".
+            r"\b(?:kotae|seikai|kaitou|kaitō)\s*(?:wa|ha)\s*$",
+            r"\b(?:jeongdap|jeongdab|dab|dap)(?:-?\s*(?:eun|un))\s*$",
             r"\\boxed\{\s*(?:\\text\{)?\s*\(?$",
-            r"(?:答え|回答|正解|解答)\s*[*_]*\s*(?:は|:)?\s*[*_]*\s*(?:選択肢)?\s*[(\[]?\s*[*_]*\s*$",
-            r"(?:정답|답변|대답|답)\s*[*_]*\s*(?:은|는|:)?\s*[*_]*\s*(?:선택지)?\s*[(\[]?\s*[*_]*\s*$",
+            r#"(?:答え|回答|正解|解答|訂正|修正後の答え)\s*["'「]?\s*[*_]*\s*(?:は|:)?\s*[*_]*\s*["'「]?\s*(?:選択肢)?\s*[(\[]?\s*[*_]*\s*$"#,
+            r#"(?:정답|답변|대답|답|정정)\s*["'「]?\s*[*_]*\s*(?:은|는|:)?\s*[*_]*\s*["'「]?\s*(?:선택지)?\s*[(\[]?\s*[*_]*\s*$"#,
         ]
         .iter()
         .map(|p| re(p))
@@ -108,6 +113,12 @@ fn hedge_between() -> &'static Regex {
 fn list_join() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| re(r"^\s*[)\]]?\s*(?:,|、|and|,\s*and|와|과|및|と|や)\s*[(\[]?\s*$"))
+}
+
+/// "AでもCでもない", "A도 C도 아니다": letters denied together by the denial after the last.
+fn neither_join() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| re(r"^\s*[)\]]?\s*(?:でも|も|도|이나)\s*[、,]?\s*[(\[]?\s*$"))
 }
 
 fn list_between() -> &'static Regex {
@@ -255,9 +266,14 @@ fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
         let after = &l[i + 1..];
         let second = |s: &str| s.chars().nth(1);
         // "C-shaped", "A's", "B’s", "I'd", "e.g.", "D.C.", "A/C unit".
+        // ... but "B-imnida", "C-desu": a romanised copula after the letter.
+        let romanised_copula = ["-imnida", "-ibnida", "-ida", "-ieyo", "-yo", "-desu", "-da"]
+            .iter()
+            .any(|w| after.starts_with(w));
         if after.starts_with(['-', '\'', '’', '.', '/'])
             && second(after).is_some_and(|x| x.is_ascii_alphabetic())
             && (!after.starts_with('/') || after[2..].starts_with(' '))
+            && !romanised_copula
         {
             continue;
         }
@@ -409,6 +425,24 @@ fn alternative(l: &str, m: &Mention) -> bool {
     !dismiss.is_match(&rest[from..])
 }
 
+/// The end of the sentence holding the last of two or more conditions ("if it's a fox … if it's
+/// a dog", "…라면 C, …라면 A", "猫なら B、犬なら A", "if … otherwise"), if the reply sets them.
+pub(crate) fn conditions_end(l: &str) -> Option<usize> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = R.get_or_init(|| {
+        re(r"\bif\b|\botherwise\b|\bif not\b|\belse\b|(?:이)?라면|다면|아니면|그렇지 않으면|なら(?:ば)?[、,\s]|ならば|だったら|であれば|でなければ|でないなら|そうでなければ")
+    });
+    let marks: Vec<usize> = r.find_iter(l).map(|m| m.end()).collect();
+    if marks.len() < 2 {
+        return None;
+    }
+    let last = *marks.last()?;
+    let end = l[last..]
+        .find(['.', '。', '!', '?', '\n'])
+        .map_or(l.len(), |i| last + i);
+    Some(end)
+}
+
 /// Where the reply's last sentence says it cannot decide between options ("can't tell which",
 /// "これ以上は絞り込めません", "어느 것인지는 알 수 없습니다"), if it does.
 pub(crate) fn undecided_end(l: &str) -> Option<usize> {
@@ -447,7 +481,7 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
         let between = &l[all[k].pos + 1..all[k + 1].pos];
         if all[k + 1].denied
             && !all[k].strong
-            && list_join().is_match(between)
+            && (list_join().is_match(between) || neither_join().is_match(between))
             && negation::denied_after(&p, all[k + 1].pos + 1).is_some()
         {
             all[k].denied = true;
@@ -499,10 +533,21 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
             return Reading::Nothing("the answer was taken back");
         }
     }
+    // "If it's a fox, C; if it's a dog, A": each letter under its own condition, and no answer
+    // after them.
+    if let Some(end) = conditions_end(&l) {
+        let mut letters: Vec<usize> = live.iter().filter(|m| m.pos < end).map(|m| m.idx).collect();
+        letters.sort_unstable();
+        letters.dedup();
+        if chosen.is_none_or(|(k, _)| live[k].pos < end) && letters.len() >= 2 {
+            return Reading::Hedged(letters);
+        }
+    }
     if let Some((k, rule)) = chosen {
         if let Some(&g) = group_of(k) {
             return Reading::Hedged(letters_of(g));
         }
+
         // "…残りはA・Bですが、これ以上は絞り込めません。": the reply ends saying it cannot decide.
         if let Some(u) = undecided_end(&l) {
             if u > live[k].pos {
@@ -605,6 +650,7 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
 fn numbered_options(s: &str, n_options: usize) -> String {
     static R: OnceLock<Regex> = OnceLock::new();
     let digits = R.get_or_init(|| re(r"(^|[^0-9])([1-9])(\s*(?:번|番))"));
+    let s = &ordinal_options(s, n_options);
     let renumbered = digits
         .replace_all(s, |c: &regex::Captures| {
             let d = c[2].as_bytes()[0] - b'0';
@@ -642,6 +688,48 @@ fn numbered_options(s: &str, n_options: usize) -> String {
         } else {
             c[0].to_string()
         }
+    })
+    .into_owned()
+}
+
+/// "The third one", "the last option", "最後のもの", "3番目の選択肢", "세 번째 보기", "마지막
+/// 보기": an option by its place in the list, written as "option C" / "選択肢C" / "선택지 C" so
+/// every rule reads it. "Last" needs a noun after it ("最後に" is "finally").
+fn ordinal_options(s: &str, n_options: usize) -> String {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = R.get_or_init(|| {
+        re(concat!(
+            r"(?i)\b(?:the\s+)?(?P<en>first|second|third|fourth|fifth|last)\s+(?:one|answer)\b",
+            r"|\b(?:the\s+)?(?P<enlast>last)\s+(?:option|choice)\b",
+            r"|(?P<ja>最初|最後|[1-5一二三四五]\s*(?:番目|つ目))\s*の\s*(?:もの|選択肢|答え|やつ|項目)",
+            r"|(?P<jan>[1-5一二三四五]\s*(?:番目|つ目))",
+            r"|(?P<ko>첫|두|세|네|다섯|[1-5])\s*번째\s*(?:보기|선택지|항목|것|답|옵션)?",
+            r"|(?P<kolast>마지막)\s*(?:보기|선택지|항목|것|답|옵션)",
+        ))
+    });
+    r.replace_all(s, |c: &regex::Captures| {
+        let (word, kind) = if let Some(m) = c.name("en").or(c.name("enlast")) {
+            (m.as_str().to_ascii_lowercase(), "option ")
+        } else if let Some(m) = c.name("ja").or(c.name("jan")) {
+            (m.as_str().to_string(), "選択肢")
+        } else if let Some(m) = c.name("ko").or(c.name("kolast")) {
+            (m.as_str().to_string(), "선택지 ")
+        } else {
+            return c[0].to_string();
+        };
+        let first = word.chars().next().unwrap_or(' ');
+        let d = match (word.as_str(), first) {
+            ("first" | "최초" | "첫" | "最初", _) | (_, '1' | '一') => 1,
+            ("second" | "두", _) | (_, '2' | '二') => 2,
+            ("third" | "세", _) | (_, '3' | '三') => 3,
+            ("fourth" | "네", _) | (_, '4' | '四') => 4,
+            ("fifth" | "다섯", _) | (_, '5' | '五') => 5,
+            _ => n_options,
+        };
+        if d == 0 || d > n_options {
+            return c[0].to_string();
+        }
+        format!("{kind}{}", (b'A' + d as u8 - 1) as char)
     })
     .into_owned()
 }
@@ -890,6 +978,41 @@ mod tests {
                 v.iter().map(|&i| letter(i)).collect::<Vec<_>>().join("")
             ),
             Reading::Nothing(_) => "-".into(),
+        }
+    }
+
+    /// Issue 49, holdout5: forms made for parsers, places in the list, romanised statements,
+    /// corrections, letters denied together and letters offered under conditions.
+    #[test]
+    fn places_tags_romanised_corrections_and_conditions() {
+        for (s, want) in [
+            (
+                "<answer>B</answer>\n<why>Not A (too small), not C.</why>",
+                "B",
+            ),
+            ("{\"answer\": \"c\", \"reason\": \"B is too dark\"}", "C"),
+            ("{\"正解\": \"Ａ\"}", "A"),
+            ("I'll go with the second one, the red car.", "B"),
+            ("The last option fits best.", "D"),
+            ("2番目の選択肢だと思います。", "B"),
+            ("最後のものが正しいです。", "D"),
+            ("최종적으로 두 번째 보기가 맞습니다.", "B"),
+            ("마지막 선택지입니다.", "D"),
+            ("Seikai wa D desu.", "D"),
+            ("Dab-eun A-ieyo.", "A"),
+            ("答え：B\nいや、違いました。訂正：C", "C"),
+            ("정답: A\n정정: D", "D"),
+            ("Correction: C", "C"),
+            ("CでもDでもないと思います。", "-"),
+            ("A도 B도 아닙니다.", "-"),
+            ("If the sign is red, C; if it's blue, then A.", "hedge AC"),
+            ("猫なら B、犬なら D です。", "hedge BD"),
+            (
+                "If it were a cat it would be B, but it is a dog. The answer is A.",
+                "A",
+            ),
+        ] {
+            assert_eq!(read(s), want, "{s}");
         }
     }
 
