@@ -31,7 +31,7 @@ use regex::Regex;
 use serde_json::json;
 
 use super::normalize::nfkc;
-use super::text::{self, corrections, negation, words};
+use super::text::{self, conditions, corrections, negation, words};
 use super::{ScoreContext, Scored, Scorer};
 use assay_core::ItemContent;
 
@@ -425,24 +425,6 @@ fn alternative(l: &str, m: &Mention) -> bool {
     !dismiss.is_match(&rest[from..])
 }
 
-/// The end of the sentence holding the last of two or more conditions ("if it's a fox … if it's
-/// a dog", "…라면 C, …라면 A", "猫なら B、犬なら A", "if … otherwise"), if the reply sets them.
-pub(crate) fn conditions_end(l: &str) -> Option<usize> {
-    static R: OnceLock<Regex> = OnceLock::new();
-    let r = R.get_or_init(|| {
-        re(r"\bif\b|\botherwise\b|\bif not\b|\belse\b|(?:이)?라면|다면|아니면|그렇지 않으면|なら(?:ば)?[、,\s]|ならば|だったら|であれば|でなければ|でないなら|そうでなければ")
-    });
-    let marks: Vec<usize> = r.find_iter(l).map(|m| m.end()).collect();
-    if marks.len() < 2 {
-        return None;
-    }
-    let last = *marks.last()?;
-    let end = l[last..]
-        .find(['.', '。', '!', '?', '\n'])
-        .map_or(l.len(), |i| last + i);
-    Some(end)
-}
-
 /// Where the reply's last sentence says it cannot decide between options ("can't tell which",
 /// "これ以上は絞り込めません", "어느 것인지는 알 수 없습니다"), if it does.
 pub(crate) fn undecided_end(l: &str) -> Option<usize> {
@@ -535,7 +517,7 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
     }
     // "If it's a fox, C; if it's a dog, A": each letter under its own condition, and no answer
     // after them.
-    if let Some(end) = conditions_end(&l) {
+    if let Some(end) = conditions::end(&l) {
         let mut letters: Vec<usize> = live.iter().filter(|m| m.pos < end).map(|m| m.idx).collect();
         letters.sort_unstable();
         letters.dedup();

@@ -147,10 +147,14 @@ impl ScorerKind {
         match self {
             // Issue 49: elimination, "both", alternatives left open, options in other words;
             // units, clock times, shares, ordinals, restated yes/no, readings, compounds.
-            Self::Choice => 3,
+            // 4 (holdout5): options by their place, answer tags and JSON fields, romanised
+            // statements, written corrections, letters denied together, conditions.
+            Self::Choice => 4,
             // 4: a Japanese reply that narrows the question's bare noun restates it
-            // ("部屋の電気はついています" for "電気はついていますか？").
-            Self::SoftMatch => 4,
+            // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
+            // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
+            // numerals, a result after an arrow; a qualifier after a name is unsure.
+            Self::SoftMatch => 5,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,

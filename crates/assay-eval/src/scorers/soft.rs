@@ -19,7 +19,9 @@
 use serde_json::json;
 
 use super::normalize::normalize;
-use super::text::{self, clock, negation, numbers, ordinals, proportion, restated, units, words};
+use super::text::{
+    self, clock, dates, negation, numbers, ordinals, proportion, restated, units, words,
+};
 use super::{ScoreContext, Scored, Scorer};
 use assay_core::ItemContent;
 
@@ -27,6 +29,11 @@ pub struct SoftMatch;
 
 /// The rule of a match at the end of a compound word: read as a kind of the reference, unsure.
 pub const COMPOUND_RULE: &str = "reference ends a compound word (a kind of it, or another thing)";
+
+/// The rule of a proper name followed by a qualifier ("Paris, Texas" for "Paris"): the place
+/// named, or another of the same name; read as a match, unsure.
+pub const QUALIFIED_RULE: &str =
+    "reference followed by a qualifier (the place named, or another of the same name)";
 
 /// The rule of a reply that offers the reference with another answer (its own outcome).
 pub const HEDGE_RULE: &str = "reference offered with another answer (a hedge)";
@@ -110,6 +117,11 @@ pub fn soft_match_asked(
     }
     let pr = text::prepare(reference);
     let pp = text::prepare(response);
+    if let Some(want) = dates::date_reference(&pr) {
+        if let Some(decided) = date_rule(&pp, &want) {
+            return decided;
+        }
+    }
     if let Some(want) = clock::time_reference(&pr) {
         return time_rule(&pp, &want);
     }
@@ -127,7 +139,20 @@ pub fn soft_match_asked(
             .first()
             .and_then(|m| units::unit_at(&pr[m.end..]))
             .map(|u| u.0);
-        return match numbers::committed_mention(&pp, q.as_deref(), want) {
+        let committed = numbers::committed_mention(&pp, q.as_deref(), want);
+        // "트럭이라면 3대, 아니면 2대": numbers offered under conditions, none answered after.
+        if let (Some((got, _)), Some(end)) = (&committed, text::conditions::end(&pp)) {
+            let mut offered: Vec<f64> = numbers::mentions(&pp[..end])
+                .iter()
+                .map(|m| m.value)
+                .collect();
+            offered.sort_by(f64::total_cmp);
+            offered.dedup();
+            if got.start < end && offered.len() >= 2 {
+                return (false, "numbers offered under conditions (a hedge)");
+            }
+        }
+        return match committed {
             Some((_, rule)) if rule == numbers::HEDGE_RULE => (false, rule),
             Some((got, rule)) => {
                 let got_unit = units::unit_at(&pp[got.end..]).map(|u| u.0);
@@ -195,6 +220,15 @@ pub fn soft_match_asked(
         let asked = question.map(text::prepare).unwrap_or_default();
         token_runs(&pp, &pr, &super::normalize::nfkc(response), &asked)
     };
+    let mut by_script = false;
+    let spans = if spans.is_empty() {
+        let needle = pr.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
+        let found = text::romanize::spans(&text::nfkc_lower(response), needle);
+        by_script = !found.is_empty();
+        found
+    } else {
+        spans
+    };
     if spans.is_empty() {
         return (false, "no match");
     }
@@ -224,7 +258,20 @@ pub fn soft_match_asked(
     if spans.iter().all(|&(s, e)| offered_with_another(&pp, s, e)) {
         return (false, HEDGE_RULE);
     }
-    if by_compound {
+    let written = super::normalize::nfkc(response);
+    let qualified = |&(_, e): &(usize, usize)| {
+        static Q: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        Q.get_or_init(|| regex::Regex::new(r"^,\s*\p{Lu}\p{Ll}+").expect("valid"))
+            .is_match(written.get(e..).unwrap_or(""))
+    };
+    if reference.trim().starts_with(char::is_uppercase) && spans.iter().all(qualified) {
+        (true, QUALIFIED_RULE)
+    } else if by_script {
+        (
+            true,
+            "response writes the reference in another script (romanised or katakana)",
+        )
+    } else if by_compound {
         (true, COMPOUND_RULE)
     } else if by_reading {
         (true, "response contains reference by its reading (IPAdic)")
@@ -291,6 +338,31 @@ fn reading_spans(pp: &str, script: &str, needle: &str, asked: &str) -> Vec<(usiz
         }
     }
     out
+}
+
+/// The reply's first date no denial governs that says which number is the month; an all-number
+/// date ("04/07", read both ways) only when the reply names no other. None when the reply
+/// names no date (the words may still match).
+fn date_rule(pp: &str, want: &dates::Date) -> Option<(bool, &'static str)> {
+    let found: Vec<dates::Date> = dates::dates(pp)
+        .into_iter()
+        .filter(|d| negation::denied(pp, d.start, d.end).is_none())
+        .collect();
+    if let Some(d) = found.iter().find(|d| d.explicit()) {
+        return Some(if d.same(want) {
+            (true, "the same date, written otherwise")
+        } else {
+            (false, "the date the response gives differs")
+        });
+    }
+    if found.is_empty() {
+        return None;
+    }
+    Some(if found.iter().any(|d| d.same(want)) {
+        (true, "the same date, in one reading of an all-number date")
+    } else {
+        (false, "the date the response gives differs")
+    })
 }
 
 /// The reply's first clock time no denial governs (after a correction, the first after it).
@@ -562,7 +634,31 @@ fn polarity(pp: &str) -> Option<bool> {
     if let Some(p) = polarity_word(toks[0].2) {
         return Some(p);
     }
+    // "…, so yes", "…, which means no": a yes or no the reply ends on.
+    if let Some(&(s, _, w)) = toks.last() {
+        let before = pp[..s].trim_end();
+        let led = [
+            "so",
+            "thus",
+            "hence",
+            "therefore",
+            "means",
+            "answer",
+            "i.e",
+            "i.e.",
+        ]
+        .iter()
+        .any(|l| before.ends_with(l) || before.ends_with(&format!("{l}:")));
+        if let Some(p) = polarity_word(w).filter(|_| led) {
+            return Some(p);
+        }
+    }
     let sentence = pp.split(['.', '。', '!', '?', '\n']).next().unwrap_or(pp);
+    // "It's not true that he isn't wearing glasses", "寝ていないわけではありません", "맑지 않은 건
+    // 아니에요": a denied denial affirms.
+    if double_negation(sentence) {
+        return Some(true);
+    }
     let negated = tokens(sentence).iter().any(|t| {
         matches!(t.2, "not" | "no" | "never" | "none" | "nothing")
             || t.2.ends_with("n't")
@@ -584,6 +680,16 @@ fn polarity(pp: &str) -> Option<bool> {
     .any(|n| sentence.contains(n));
     // A plain statement is not a "yes": only its denial answers (no).
     negated.then_some(false)
+}
+
+/// A sentence that denies a denial ("not true that … isn't", "wouldn't say it's not",
+/// "ないわけではない", "なくはない", "지 않은 건 아니다", "않았다고 보기는 어렵다").
+fn double_negation(sentence: &str) -> bool {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        regex::Regex::new(r"\b(?:not true|not the case|(?:would|could|can)(?:n'?t|n’t| not)\s+say|cannot say|not that)\b[^.!?]*(?:\bnot\b|n'?t\b|n’t\b|\bno\b|\bnever\b)|(?:ない|なかった)(?:わけ|訳|こと)(?:では|じゃ|は|も)(?:ない|なかった|ありません|ございません)|なくは(?:ない|ありません)|지\s*않(?:은|는|았던)\s*(?:건|것은|게|것이)\s*아니|(?:않|없)(?:았|었)?다고\s*(?:보기|하기|말하기)(?:는|가|도)?\s*(?:어렵|힘들)|(?:않|없)(?:은|는)\s*(?:건|것은|게)\s*아니").expect("valid")
+    })
+    .is_match(sentence)
 }
 
 /// "a cat or possibly a fox", "キツネかタヌキ", "고양이 또는 강아지": the reference joined by "or"
@@ -616,7 +722,7 @@ fn first_impression(pp: &str, s: usize, e: usize) -> bool {
         regex::Regex::new(r"(?:looks like|look like|seems like|at first|at first glance|i thought|initially)[^.!?]{0,40}$").expect("valid")
     });
     let after = AFTER.get_or_init(|| {
-        regex::Regex::new(r"^(?:\s*[,.]?\s*(?:no wait|wait,? no|actually,? no|no,? actually)|(?:の)?(?:ように|みたいに)見え(?:ますが|るが|るけど)|(?:だと|と)思いましたが|처럼 보이지만|\s*같지만|인 줄 알았는데|라고 생각했는데)").expect("valid")
+        regex::Regex::new(r"^(?:\s*[,.]?\s*(?:no wait|wait,? no|actually,? no|no,? actually)|(?:の)?(?:ように|みたいに)見え(?:ますが|るが|るけど)|(?:だと|と)思いましたが|처럼 보이지만|\s*같지만|인 줄 알았는데|라고 생각했는데|[^.!?。\n]{0,30}?(?:,|、|\bbut\b|が|けど|지만)\s*(?:to be (?:exact|precise)|more precisely|strictly speaking|正確には|厳密には|正しくは|정확히는|정확히 말하면|엄밀히 말하면))").expect("valid")
     });
     let later = LATER.get_or_init(|| {
         regex::Regex::new(r"\bbut\b|\bactually\b|\bin fact\b|実は|実際は|사실은|사실|알고 보니")
@@ -656,6 +762,9 @@ pub fn unsure_miss(
     if rule == COMPOUND_RULE {
         return Some("the reference ends a compound word: a kind of it, or another thing");
     }
+    if rule == QUALIFIED_RULE {
+        return Some("a qualifier follows the name: the place named, or another of that name");
+    }
     if ok || response.trim().is_empty() {
         return None;
     }
@@ -672,6 +781,20 @@ pub fn unsure_miss(
             s.split_whitespace().count()
         }
     };
+    // "日本語 (nihongo)" for "Japanese", {"animal": "강아지"} for "개": words in another
+    // script than the reference's, which no rule here translates.
+    let cjk = |s: &str| {
+        s.chars().any(|c| {
+            text::is_kanji(c) || text::is_hangul(c) || text::is_hiragana(c) || text::is_katakana(c)
+        })
+    };
+    let latin_word = |s: &str| {
+        s.split(|c: char| !c.is_ascii_alphabetic())
+            .any(|w| w.len() >= 3)
+    };
+    if (cjk(reference) && latin_word(response)) || (!cjk(reference) && cjk(response)) {
+        return Some("the reply writes words in another script than the reference");
+    }
     if words(reference) >= 3 && !has_answer_part {
         return Some("the reference is a phrase a reply can say in other words");
     }
@@ -710,6 +833,40 @@ impl Scorer for SoftMatch {
 #[cfg(test)]
 mod tests {
     use super::{soft_match, soft_match_asked};
+
+    /// Issue 49, holdout5: dates written otherwise, another script, denied denials, answers
+    /// under conditions, "to be exact", numerals in kana, Hangul and Roman letters, a result
+    /// after an arrow.
+    #[test]
+    fn forms_a_careful_grader_reads_as_the_same_answer() {
+        let ok = |r: &str, a: &str| soft_match(r, a).0;
+        assert!(ok("June 1, 2020", "Date: 2020-06-01"));
+        assert!(ok("6月1日", "撮影日は2020/06/01です"));
+        assert!(ok("6월 1일", "현충일 전날(6/1)이에요"));
+        assert!(!ok("June 1", "06/01, that is, the 6th of January"));
+        assert!(ok("大阪", "Osaka desu."));
+        assert!(ok("대구", "Daegu라고 적혀 있어요"));
+        assert!(ok("koala", "コアラです"));
+        assert!(ok("yes", "It's not the case that the door isn't locked."));
+        assert!(ok("はい", "食べていないわけではありません。"));
+        assert!(ok("예", "켜지지 않은 건 아니에요."));
+        assert!(!ok("no", "I couldn't say it isn't raining, so yes."));
+        assert!(!ok("4", "If the far one is a van, 5; otherwise 4."));
+        assert!(!ok("赤", "赤っぽいですが、正確にはオレンジ色です。"));
+        assert!(!ok("red", "Reddish, but to be precise it's orange."));
+        assert!(ok("3本", "さんぼんです"));
+        assert!(ok("20", "이십 명입니다."));
+        assert!(ok("2024", "The plaque reads MMXXIV."));
+        assert!(ok("15", "Three boxes of five = 15 apples."));
+        // Unsure, for a judge: a qualifier after a name, a reply in another script.
+        let (got, rule) = soft_match("Springfield", "Springfield, Illinois — the capitol dome.");
+        assert!(got && rule == super::QUALIFIED_RULE);
+        assert!(super::unsure_miss(got, rule, "Springfield", false, "").is_some());
+        let (got, rule) = soft_match("German", "ドイツ語です");
+        assert!(!got);
+        assert!(super::unsure_miss(got, rule, "German", false, "ドイツ語です").is_some());
+        assert!(super::unsure_miss(false, "no match", "Osaka", false, "Kyoto.").is_none());
+    }
 
     #[test]
     fn width_case_units_and_separators() {

@@ -6,13 +6,16 @@
 //! others; the folding keeps every character's byte length.
 
 pub mod clock;
+pub mod conditions;
 pub mod corrections;
+pub mod dates;
 pub mod negation;
 pub mod numbers;
 pub mod ordinals;
 pub mod proportion;
 pub mod readings;
 pub mod restated;
+pub mod romanize;
 pub mod sentence_reference;
 pub mod similarity;
 pub mod units;

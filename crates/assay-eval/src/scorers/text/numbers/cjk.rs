@@ -1,5 +1,5 @@
-//! Japanese numerals and counters (五, 十二, 三つ, ひとり, 4人) and Korean native numerals (다섯,
-//! 세 개, 열두 마리).
+//! Japanese numerals and counters (五, 十二, 三つ, ひとり, 4人, さんびき), Korean native numerals
+//! (다섯, 세 개, 열두 마리) and Sino-Korean ones (십이번, 만 오천 원).
 
 use super::*;
 use crate::scorers::text::{char_at, char_before, is_hangul, is_kanji};
@@ -211,6 +211,212 @@ pub(super) fn korean_mentions(p: &str) -> Vec<Mention> {
                 value,
                 start,
                 end: start + len,
+                digits: false,
+            });
+        }
+    }
+    out
+}
+
+/// Sino-Korean digits and multipliers, as the kanji [`kanji_value`] reads.
+fn sino_korean(c: char) -> Option<char> {
+    let i = "영공일이삼사오육륙칠팔구십백천만"
+        .chars()
+        .position(|d| d == c)?;
+    "〇〇一二三四五六六七八九十百千万".chars().nth(i)
+}
+
+/// Counters and units written after a Sino-Korean numeral, besides the native ones.
+const SINO_COUNTERS: &[&str] = &[
+    "번",
+    "원",
+    "층",
+    "호",
+    "년",
+    "월",
+    "일",
+    "분",
+    "초",
+    "세",
+    "회",
+    "개월",
+    "킬로",
+    "미터",
+    "도",
+    "퍼센트",
+    "점",
+    "등",
+    "위",
+    "인분",
+    "주년",
+    "호선",
+    "동",
+];
+
+/// Sino-Korean numerals: a run of 일이삼…구 with at least one of 십백천만 (a lone digit syllable is
+/// too often a word: 이 "this", 사 "company"), at a word's start, ending the word or followed by a
+/// counter or a particle; groups after 만 may follow a space ("만 오천 원").
+pub(super) fn sino_korean_mentions(p: &str) -> Vec<Mention> {
+    let mut out = Vec::new();
+    let chars: Vec<(usize, char)> = p.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (start, c) = chars[i];
+        if sino_korean(c).is_none() || (i > 0 && is_hangul(chars[i - 1].1)) {
+            i += 1;
+            continue;
+        }
+        let mut run = Vec::new();
+        let mut j = i;
+        loop {
+            while let Some(k) = chars.get(j).and_then(|(_, c)| sino_korean(*c)) {
+                run.push(k);
+                j += 1;
+            }
+            // "만 오천": a space after 만, then more of the number.
+            let spaced = run.last() == Some(&'万')
+                && chars.get(j).is_some_and(|(_, c)| *c == ' ')
+                && chars
+                    .get(j + 1)
+                    .is_some_and(|(_, c)| sino_korean(*c).is_some());
+            if !spaced {
+                break;
+            }
+            j += 1;
+        }
+        let end = chars.get(j).map_or(p.len(), |(b, _)| *b);
+        let word_end = p[end..]
+            .char_indices()
+            .find(|(_, c)| !is_hangul(*c))
+            .map_or(p.len(), |(k, _)| end + k);
+        let rest = &p[end..word_end];
+        let counted = |s: &str| {
+            SINO_COUNTERS
+                .iter()
+                .chain(KO_COUNTERS)
+                .any(|k| s.starts_with(k))
+        };
+        let next_word = p[word_end..].trim_start_matches(' ');
+        let ends_well = KO_ENDINGS.contains(&rest)
+            || counted(rest)
+            || (rest.is_empty() && p[word_end..].starts_with(' ') && counted(next_word));
+        let multiplied = run.iter().any(|c| "十百千万".contains(*c));
+        if multiplied && ends_well {
+            if let Some(v) = kanji_value(&run) {
+                out.push(Mention {
+                    value: v,
+                    start,
+                    end,
+                    digits: false,
+                });
+            }
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+/// Japanese numerals in kana, longest first ("じゅう" before "じゅっ"), with the kanji they stand
+/// for; the sound changes before a counter (いっ, ろっ, はっ, じゅっ, びゃく, ぜん) included.
+const KANA_NUMERALS: &[(&str, char)] = &[
+    ("きゅう", '九'),
+    ("じゅう", '十'),
+    ("じゅっ", '十'),
+    ("ひゃく", '百'),
+    ("びゃく", '百'),
+    ("ぴゃく", '百'),
+    ("いち", '一'),
+    ("いっ", '一'),
+    ("さん", '三'),
+    ("よん", '四'),
+    ("ろく", '六'),
+    ("ろっ", '六'),
+    ("なな", '七'),
+    ("しち", '七'),
+    ("はち", '八'),
+    ("はっ", '八'),
+    ("じっ", '十'),
+    ("せん", '千'),
+    ("ぜん", '千'),
+    ("まん", '万'),
+    ("に", '二'),
+    ("ご", '五'),
+    ("よ", '四'),
+];
+
+/// Counter readings a kana numeral must be followed by (alone, さん is a word).
+const KANA_COUNTERS: &[&str] = &[
+    "ひき",
+    "びき",
+    "ぴき",
+    "ほん",
+    "ぼん",
+    "ぽん",
+    "こ",
+    "にん",
+    "まい",
+    "だい",
+    "さつ",
+    "さい",
+    "かい",
+    "けん",
+    "ちゃく",
+    "そく",
+    "ぞく",
+    "とう",
+    "えん",
+    "ふん",
+    "ぷん",
+    "びょう",
+    "ばん",
+    "かげつ",
+    "ねん",
+    "がつ",
+    "にち",
+];
+
+/// Words that read like a numeral and a counter but are not ("にほん" is Japan, "いっぱい" a lot).
+const KANA_NOT_NUMBERS: &[&str] = &["にほん", "いっぱい", "いっさい", "いっしょ", "さんかく"];
+
+/// Japanese numerals written in kana before a counter ("さんびき", "にほん", "じゅうにまい"), at a
+/// word's start.
+pub(super) fn kana_numeral_mentions(p: &str) -> Vec<Mention> {
+    let mut out = Vec::new();
+    for (start, c) in p.char_indices() {
+        if !crate::scorers::text::is_hiragana(c)
+            || char_before(p, start).is_some_and(crate::scorers::text::is_hiragana)
+        {
+            continue;
+        }
+        if KANA_NOT_NUMBERS.iter().any(|w| p[start..].starts_with(w)) {
+            continue;
+        }
+        let mut at = start;
+        let mut run = Vec::new();
+        while let Some((w, k)) = KANA_NUMERALS.iter().find(|(w, _)| p[at..].starts_with(w)) {
+            // A counter that begins like a numeral ("にん" after "さん") ends the number.
+            if !run.is_empty() && KANA_COUNTERS.iter().any(|c| p[at..].starts_with(c)) {
+                break;
+            }
+            run.push(*k);
+            at += w.len();
+        }
+        let Some(counter) = KANA_COUNTERS.iter().find(|c| p[at..].starts_with(*c)) else {
+            continue;
+        };
+        let after = at + counter.len();
+        let ends = char_at(p, after).is_none_or(|a| {
+            !crate::scorers::text::is_hiragana(a) || "ですだがはをにのもよね".contains(a)
+        });
+        // A numeral of one kana (に, ご, よ) is too often a particle or a word's start.
+        if run.is_empty() || at - start < "いち".len() || !ends {
+            continue;
+        }
+        if let Some(v) = kanji_value(&run) {
+            out.push(Mention {
+                value: v,
+                start,
+                end: at,
                 digits: false,
             });
         }

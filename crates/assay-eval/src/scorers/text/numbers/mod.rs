@@ -41,6 +41,9 @@ pub fn mentions(p: &str) -> Vec<Mention> {
     out.extend(english_mentions(p));
     out.extend(kanji_mentions(p));
     out.extend(korean_mentions(p));
+    out.extend(sino_korean_mentions(p));
+    out.extend(kana_numeral_mentions(p));
+    out.extend(roman_mentions(p));
     for (w, v) in JA_KANA {
         for (i, _) in p.match_indices(w) {
             out.push(Mention {
@@ -52,6 +55,46 @@ pub fn mentions(p: &str) -> Vec<Mention> {
         }
     }
     super::first_of_overlaps(out, |m| (m.start, m.end))
+}
+
+/// Roman numerals of four letters or more ("MCMXCVIII", "MMXXIV"), as a year on a stone or a
+/// clock's face is written; shorter ones ("mix", "cm", "ml", "xi") are too often words or units.
+fn roman_mentions(p: &str) -> Vec<Mention> {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let r = R.get_or_init(|| {
+        regex::Regex::new(r"\b(m{0,3})(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})\b")
+            .expect("valid")
+    });
+    let value = |s: &str| {
+        let v = |c| match c {
+            'm' => 1000,
+            'd' => 500,
+            'c' => 100,
+            'l' => 50,
+            'x' => 10,
+            'v' => 5,
+            _ => 1,
+        };
+        let digits: Vec<i32> = s.chars().map(v).collect();
+        let mut total = 0;
+        for (i, d) in digits.iter().enumerate() {
+            if digits.get(i + 1).is_some_and(|n| n > d) {
+                total -= d;
+            } else {
+                total += d;
+            }
+        }
+        total
+    };
+    r.find_iter(p)
+        .filter(|m| m.len() >= 4)
+        .map(|m| Mention {
+            value: f64::from(value(m.as_str())),
+            start: m.start(),
+            end: m.end(),
+            digits: false,
+        })
+        .collect()
 }
 
 /// The value of a text that is one number and nothing else ("five", "十二", "12").
@@ -125,6 +168,21 @@ mod tests {
         assert_eq!(values("mp3 h2o"), Vec::<f64>::new());
         assert_eq!(values("the one on the left has 3"), vec![3.0]);
         assert_eq!(values("ひとりとふたつ"), vec![1.0, 2.0]);
+    }
+
+    #[test]
+    fn sino_korean_and_kana_numerals() {
+        assert_eq!(values("이십오 번 버스, 만 오천 원"), vec![25.0, 15000.0]);
+        assert_eq!(values("삼백 명이 왔어요"), vec![300.0]);
+        // 이 "this", 사람, 백화점, 만약: words, not numbers.
+        assert_eq!(values("이 사람은 백화점에 만약 갔다면"), Vec::<f64>::new());
+        assert_eq!(
+            values("さんびきです。じゅうにまい、ろっぽん"),
+            vec![3.0, 12.0, 6.0]
+        );
+        assert_eq!(values("にほんのいっぱいのさんぽ"), Vec::<f64>::new());
+        assert_eq!(values("built in MCMXCVIII, chapter XII"), vec![1998.0]);
+        assert_eq!(values("mix 2 ml of milk"), vec![2.0]);
     }
 
     #[test]

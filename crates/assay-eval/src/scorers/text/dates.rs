@@ -1,0 +1,188 @@
+//! Calendar dates written the ways people write them, read to (year, month, day) so that
+//! "2021-03-05" answers "March 5, 2021", "the 4th of July" answers "July 4", "2023/05/03"
+//! answers "5月3日" and "10/9" answers "10월 9일".
+//!
+//! A date written with its month named, or with the year first, or in 月/日 and 월/일, says which
+//! number is the month. "04/07" does not: it is read both ways (month first, as in the US, Japan
+//! and Korea, and day first), and it decides only when the reply names no other date.
+
+use std::sync::OnceLock;
+
+use regex::{Captures, Regex};
+
+/// A date found in a text (byte offsets into the prepared text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Date {
+    pub year: Option<i32>,
+    pub month: u32,
+    pub day: u32,
+    /// The other reading of an all-number date ("04/07": April 7 or 4 July).
+    pub swapped: Option<(u32, u32)>,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Date {
+    /// Whether the date says which number is the month.
+    pub fn explicit(&self) -> bool {
+        self.swapped.is_none()
+    }
+
+    /// The same day: month and day equal (in either reading of an all-number date), and the year
+    /// too when both give one.
+    pub fn same(&self, other: &Date) -> bool {
+        let years = match (self.year, other.year) {
+            (Some(a), Some(b)) => a == b,
+            _ => true,
+        };
+        let days = |d: &Date| {
+            let mut v = vec![(d.month, d.day)];
+            v.extend(d.swapped);
+            v
+        };
+        years
+            && days(self)
+                .iter()
+                .any(|md| days(other).iter().any(|o| o == md))
+    }
+}
+
+const MONTHS: &str = r"(?P<mon>january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)";
+
+fn month_number(name: &str) -> Option<u32> {
+    let names = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    names
+        .iter()
+        .position(|n| name.starts_with(n))
+        .map(|i| i as u32 + 1)
+}
+
+fn patterns() -> &'static [Regex; 5] {
+    static R: OnceLock<[Regex; 5]> = OnceLock::new();
+    R.get_or_init(|| {
+        let re = |p: &str| Regex::new(p).expect("valid");
+        [
+            // 2021-03-05, 2023/05/03, 2021.3.5
+            re(r"(?-u:\b)(?P<y>\d{4})\s*[-/.]\s*(?P<m>\d{1,2})\s*[-/.]\s*(?P<d>\d{1,2})(?-u:\b)"),
+            // 2023年5月3日, 5月3日, 2021년 10월 9일, 10월 9일
+            re(r"(?:(?P<y>\d{4})\s*(?:年|년)\s*)?(?P<m>\d{1,2})\s*(?:月|월)\s*(?P<d>\d{1,2})\s*(?:日|일)"),
+            // March 5, 2021; Jul. 4th; March the 5th
+            re(&format!(
+                r"\b{MONTHS}\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s*(?P<y>\d{{4}})\b)?"
+            )),
+            // 5 March 2021; the 4th of July
+            re(&format!(
+                r"\b(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTHS}\b\.?(?:,?\s*(?P<y>\d{{4}})\b)?"
+            )),
+            // 04/07, 10/9, 3/5/2021
+            re(r"(?-u:\b)(?P<a>\d{1,2})\s*/\s*(?P<b>\d{1,2})(?:\s*/\s*(?P<y>\d{4}))?(?-u:\b)"),
+        ]
+    })
+}
+
+fn num(c: &Captures, name: &str) -> Option<u32> {
+    c.name(name).and_then(|m| m.as_str().parse().ok())
+}
+
+fn valid(month: u32, day: u32) -> bool {
+    (1..=12).contains(&month) && (1..=31).contains(&day)
+}
+
+/// Every date in a prepared text, in order; where two readings overlap, the first pattern's.
+pub fn dates(p: &str) -> Vec<Date> {
+    let mut found = Vec::new();
+    for (k, r) in patterns().iter().enumerate() {
+        for c in r.captures_iter(p) {
+            let whole = c.get(0).expect("match");
+            let year = c.name("y").and_then(|m| m.as_str().parse().ok());
+            let date = |month: u32, day: u32, swapped: Option<(u32, u32)>| Date {
+                year,
+                month,
+                day,
+                swapped,
+                start: whole.start(),
+                end: whole.end(),
+            };
+            let read = match k {
+                0 | 1 => num(&c, "m")
+                    .zip(num(&c, "d"))
+                    .map(|(m, d)| date(m, d, None)),
+                2 | 3 => c
+                    .name("mon")
+                    .and_then(|m| month_number(m.as_str()))
+                    .zip(num(&c, "d"))
+                    .map(|(m, d)| date(m, d, None)),
+                _ => num(&c, "a").zip(num(&c, "b")).and_then(|(a, b)| {
+                    match (valid(a, b), valid(b, a)) {
+                        (true, true) if a != b => Some(date(a, b, Some((b, a)))),
+                        (true, _) => Some(date(a, b, None)),
+                        (false, true) => Some(date(b, a, None)),
+                        _ => None,
+                    }
+                }),
+            };
+            if let Some(d) = read.filter(|d| valid(d.month, d.day)) {
+                found.push(d);
+            }
+        }
+    }
+    super::first_of_overlaps(found, |d| (d.start, d.end))
+}
+
+/// A reference that is one date and nothing else ("March 5, 2021", "5月3日", "10월 9일").
+pub fn date_reference(p: &str) -> Option<Date> {
+    let t = p.trim_matches(|c: char| c.is_whitespace() || super::is_clause_mark(c));
+    let found = dates(t);
+    match found.as_slice() {
+        [d] if d.start == 0 && d.end == t.len() && d.explicit() => Some(*d),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(s: &str) -> (Option<i32>, u32, u32) {
+        let d = dates(s);
+        assert_eq!(d.len(), 1, "{s}: {d:?}");
+        (d[0].year, d[0].month, d[0].day)
+    }
+
+    #[test]
+    fn every_written_form_reads_to_the_same_day() {
+        assert_eq!(one("2021-03-05"), (Some(2021), 3, 5));
+        assert_eq!(one("taken on 2023/05/03 (a holiday)"), (Some(2023), 5, 3));
+        assert_eq!(one("2023年5月3日です"), (Some(2023), 5, 3));
+        assert_eq!(one("10월 9일이에요"), (None, 10, 9));
+        assert_eq!(one("march 5, 2021"), (Some(2021), 3, 5));
+        assert_eq!(one("on jul. 4th"), (None, 7, 4));
+        assert_eq!(one("the 4th of july"), (None, 7, 4));
+        assert_eq!(one("5 march 2021"), (Some(2021), 3, 5));
+        assert_eq!(one("it says 25/12"), (None, 12, 25));
+    }
+
+    #[test]
+    fn an_all_number_date_is_read_both_ways_unless_one_is_impossible() {
+        let d = dates("04/07");
+        assert_eq!((d[0].month, d[0].day, d[0].swapped), (4, 7, Some((7, 4))));
+        let july_4 = date_reference("july 4").expect("a date");
+        assert!(d[0].same(&july_4));
+        assert!(!dates("the 4th of april")[0].same(&july_4));
+        assert!(dates("13/13").is_empty());
+    }
+
+    #[test]
+    fn a_reference_is_a_date_only_when_it_is_nothing_else() {
+        assert!(date_reference("5月3日").is_some());
+        assert!(date_reference("march 5, 2021").is_some());
+        assert!(
+            date_reference("3/5").is_none(),
+            "an all-number reference says no order"
+        );
+        assert!(date_reference("the parade on march 5").is_none());
+        assert!(date_reference("12").is_none());
+    }
+}
