@@ -611,3 +611,70 @@ fn packed_originals(p: &Project) -> i64 {
         )
         .unwrap()
 }
+
+/// A push of several revisions goes in as one statement; when the team refuses one of them,
+/// nothing of that statement stands and each row goes in alone, so the refusal costs only its
+/// row and the others keep the batch's order.
+#[test]
+fn a_batch_the_team_refuses_one_row_of_writes_the_others_in_order() {
+    let cluster = Cluster::start().expect("a private PostgreSQL cluster");
+    let dir = tempfile::tempdir().unwrap();
+    let admin = published_team(&cluster, dir.path());
+    let um = url(&cluster, "minjun", "team");
+    let (mut m, _) = assay_sync::join(&um, &dir.path().join("m.assay")).unwrap();
+    let minjun = author(&m, "minjun");
+    let mut owner = Client::connect(&admin, NoTls).unwrap();
+    owner
+        .batch_execute(
+            "CREATE FUNCTION refuse_marked() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN
+                 IF NEW.content->>'answer' = 'refuse me' THEN
+                     RAISE EXCEPTION 'the owner refuses this answer';
+                 END IF;
+                 RETURN NEW;
+             END $$;
+             CREATE TRIGGER refuse_marked BEFORE INSERT ON revisions
+                 FOR EACH ROW EXECUTE FUNCTION refuse_marked();",
+        )
+        .unwrap();
+
+    // A clean batch of three: all taken, in the order they were made.
+    for (ext, a) in [("jg-001", "one"), ("jg-002", "two"), ("jg-003", "three")] {
+        edit_answer(&mut m, ext, a, &minjun);
+    }
+    let r = assay_sync::sync(&um, &mut m).unwrap();
+    assert_eq!((r.pushed, r.refused), (3, 0));
+    // A batch with a refused row in the middle.
+    for (ext, a) in [
+        ("jg-004", "four"),
+        ("jg-005", "refuse me"),
+        ("jg-006", "six"),
+    ] {
+        edit_answer(&mut m, ext, a, &minjun);
+    }
+    let r = assay_sync::sync(&um, &mut m).unwrap();
+    assert_eq!((r.pushed, r.refused), (2, 1), "{r:?}");
+    let rows: Vec<(String, String)> = owner
+        .query(
+            "SELECT ext_id, content->>'answer' FROM revisions WHERE author = 'minjun'
+             ORDER BY seq",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    let want: Vec<(String, String)> = [
+        ("jg-001", "one"),
+        ("jg-002", "two"),
+        ("jg-003", "three"),
+        ("jg-004", "four"),
+        ("jg-006", "six"),
+    ]
+    .iter()
+    .map(|(e, a)| (e.to_string(), a.to_string()))
+    .collect();
+    assert_eq!(rows, want);
+    assert_eq!(m.refused_rows().unwrap().len(), 1);
+    cluster.stop();
+}
