@@ -73,7 +73,7 @@ fn statement_before() -> &'static [Regex] {
 fn commitment_before() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        re(r"(?:\bi(?:'d|’d| would| will)?\s+(?:choose|pick|select|go with|say|answer|opt for|vote for)|\bi(?:'m|’m| am) going with|\bmy (?:answer|choice|pick|guess|selection|final choice)(?: is| would be)?|\bi think(?: it(?:'s|’s| is))?|\bi believe(?: it(?:'s|’s| is))?|\bi guess|\bit(?:'s|’s| is| must be| should be| would be| has to be)|\bthat(?:'s|’s| is)|\bthis is|\bso|\btherefore|\bthus|\bhence|\boverall|\bin conclusion|\bthe (?:best|most likely|correct|right) (?:option|choice|fit|match|one) (?:is|would be)|\bbest fit|\bgo(?:ing)? with|\bchoose|\bselect|\bpick|\bchange (?:my answer|it) to|\bswitch(?:ing)? to|\bsettle on|\b(?:that|which) leaves|\bleaving|\bonly|最終的に(?:は)?|結論(?:として|は)?|よって|したがって|つまり|따라서|그러므로|결론적으로|결국|\blean(?:ing)? (?:towards?|to)|\bprobably|\bmost likely|\blikely|\bwhich (?:matches|corresponds to)|\bcorresponds to|\bmatches|(?:\bactually|\bwait|\bno)[,.!]?\s*(?:no[,.!]?\s*)?(?:it(?:'s|’s| is)\s*)?)\s*[:,]?\s*[*_]*\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$")
+        re(r"(?:\bi(?:'d|’d| would| will)?\s+(?:choose|pick|select|go with|say|answer|opt for|vote for)|\bi(?:'m|’m| am) going with|\bmy (?:answer|choice|pick|guess|selection|final choice)(?: is| would be)?|\bi think(?: it(?:'s|’s| is))?|\bi believe(?: it(?:'s|’s| is))?|\bi guess|\bit(?:'s|’s| is| must be| should be| would be| has to be)|\bthat(?:'s|’s| is)|\bthis is|\bso|\btherefore|\bthus|\bhence|\boverall|\bin conclusion|\bthe (?:best|most likely|correct|right)(?: (?:option|choice|fit|match|one))? (?:is|would be)|\bbest fit|\bgo(?:ing)? with|\bchoose|\bselect|\bpick|\bchange (?:my answer|it) to|\bswitch(?:ing)? to|\bsettle on|\b(?:that|which) leaves|\bleaving|\bonly|最終的に(?:は)?|結論(?:として|は)?|よって|したがって|つまり|따라서|그러므로|결론적으로|결국|\blean(?:ing)? (?:towards?|to)|\bprobably|\bmost likely|\blikely|\bwhich (?:matches|corresponds to)|\bcorresponds to|\bmatches|(?:\bactually|\bwait|\bno)[,.!]?\s*(?:no[,.!]?\s*)?(?:it(?:'s|’s| is)\s*)?)\s*[:,]?\s*[*_]*\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$")
     })
 }
 
@@ -423,6 +423,16 @@ fn alternative(l: &str, m: &Mention) -> bool {
     }
     let from = after_m.map_or(0, |x| x.end());
     !dismiss.is_match(&rest[from..])
+}
+
+/// A reply that stops mid-sentence: it ends on a comma or a conjunction ("…ですが、", "…, but",
+/// "…하지만"), as a reply cut at the model's token limit does.
+fn cut_off(response: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        re(r"(?:[,、，]|\b(?:and|but|or|so|because|while|although)|が|けど|けれど|ので|て|하지만|는데|고|며|서)\s*$")
+    })
+    .is_match(nfkc(response).trim_end())
 }
 
 /// Where the reply's last sentence says it cannot decide between options ("can't tell which",
@@ -867,12 +877,16 @@ impl Scorer for ChoiceScorer {
         "choice"
     }
     fn score(&self, item: &ItemContent, response: &str, _ctx: &ScoreContext) -> Scored {
+        let response = text::own_turn(response);
         let n = item.options.len();
         let numbered_texts = item.options.iter().any(|o| {
             let t = nfkc(&o.text);
             t.contains("번") || t.contains('番')
         });
-        let undecided = undecided_end(&nfkc(response).to_ascii_lowercase()).is_some();
+        // A reply cut off mid-sentence ("…分かりにくいですが、") names options only while
+        // describing: without a letter, it has not answered yet.
+        let undecided =
+            undecided_end(&nfkc(response).to_ascii_lowercase()).is_some() || cut_off(response);
         let reading = match read_choice_numbered(response, n, !numbered_texts) {
             // Options named by their text in a reply that ends undecided ("3층, 4층, 5층 중 어느
             // 것인지는 … 어렵습니다") are candidates, not an answer.
@@ -993,6 +1007,7 @@ mod tests {
                 "If it were a cat it would be B, but it is a dog. The answer is A.",
                 "A",
             ),
+            ("Both A and D are partly right, but the best is D.", "D"),
         ] {
             assert_eq!(read(s), want, "{s}");
         }
@@ -1173,6 +1188,32 @@ mod scorer_tests {
         ChoiceScorer
             .score(&item(options, 1), response, &ScoreContext::default())
             .parsed
+    }
+
+    /// A reply cut off mid-sentence names an option only while describing: no answer yet.
+    #[test]
+    fn a_reply_cut_off_mid_sentence_has_not_answered() {
+        let colours = ["白", "黒", "赤", "銀"];
+        assert_eq!(
+            parsed(
+                &colours,
+                "左側には赤い車があり、右側の車は逆光で見えにくいですが、"
+            ),
+            None
+        );
+        assert_eq!(parsed(&colours, "右側の車は赤です。"), Some("C".into()));
+        let en = ["White", "Black", "Red", "Silver"];
+        assert_eq!(
+            parsed(
+                &en,
+                "The car on the left is red, and the one on the right is hard to see because"
+            ),
+            None
+        );
+        assert_eq!(
+            parsed(&en, "Answer: B, and the reason is"),
+            Some("B".into())
+        );
     }
 
     #[test]

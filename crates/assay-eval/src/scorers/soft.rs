@@ -100,6 +100,7 @@ pub fn soft_match_asked(
     reference: &str,
     response: &str,
 ) -> (bool, &'static str) {
+    let response = text::own_turn(response);
     let r = normalize(&text::fold_kana(reference));
     let p = normalize(&text::fold_kana(response));
     if r.is_empty() {
@@ -150,6 +151,17 @@ pub fn soft_match_asked(
             offered.dedup();
             if got.start < end && offered.len() >= 2 {
                 return (false, "numbers offered under conditions (a hedge)");
+            }
+        }
+        if let Some((got, _)) = &committed {
+            let ref_bound = numbers::mentions(&pr)
+                .first()
+                .is_some_and(|m| bound(&pr, m));
+            if bound(&pp, got) && !ref_bound {
+                return (
+                    false,
+                    "a bound, not the number (at least, more than, 以上, 이상)",
+                );
             }
         }
         return match committed {
@@ -218,7 +230,12 @@ pub fn soft_match_asked(
         }
     } else {
         let asked = question.map(text::prepare).unwrap_or_default();
-        token_runs(&pp, &pr, &super::normalize::nfkc(response), &asked)
+        let runs = token_runs(&pp, &pr, &super::normalize::nfkc(response), &asked);
+        if runs.is_empty() {
+            spacing_spans(&pp, &pr)
+        } else {
+            runs
+        }
     };
     let mut by_script = false;
     let spans = if spans.is_empty() {
@@ -340,6 +357,25 @@ fn reading_spans(pp: &str, script: &str, needle: &str, asked: &str) -> Vec<(usiz
     out
 }
 
+/// A number given as a bound ("at least 20", "more than 5", "20人以上", "少なくとも", "최소 3개",
+/// "10명 이상"): it says where the count starts, not the count.
+fn bound(p: &str, m: &numbers::Mention) -> bool {
+    use std::sync::OnceLock;
+    static BEFORE: OnceLock<regex::Regex> = OnceLock::new();
+    static AFTER: OnceLock<regex::Regex> = OnceLock::new();
+    let before = BEFORE.get_or_init(|| {
+        regex::Regex::new(r"(?:\bat least|\bmore than|\bover|\bfewer than|\bless than|\bat most|\bno more than|\bno fewer than|\bunder|少なくとも|最低でも|最低|최소한?|적어도)\s*$").expect("valid")
+    });
+    let after = AFTER.get_or_init(|| {
+        regex::Regex::new(r"^\s*\S{0,3}?\s*(?:以上|以下|未満|超|이상|이하|미만|넘게|넘는|남짓|\+|\bor more\b|\bor fewer\b|\bor less\b|\bplus\b)").expect("valid")
+    });
+    let mut from = m.start.saturating_sub(24);
+    while !p.is_char_boundary(from) {
+        from += 1;
+    }
+    before.is_match(&p[from..m.start]) || after.is_match(&p[m.end..])
+}
+
 /// The reply's first date no denial governs that says which number is the month; an all-number
 /// date ("04/07", read both ways) only when the reply names no other. None when the reply
 /// names no date (the words may still match).
@@ -379,9 +415,25 @@ fn time_rule(pp: &str, want: &clock::ClockTime) -> (bool, &'static str) {
         .half_known
         .then(|| times.iter().rev().find(|t| t.half_known).copied())
         .flatten();
+    let tentative = |t: &clock::ClockTime| {
+        static T: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        let r = T.get_or_init(|| {
+            regex::Regex::new(r"\b(?:maybe|perhaps|possibly|might|could)\b|もしかすると|もしかしたら|かも|수도\s*있|아마|일지도")
+                .expect("valid")
+        });
+        // A later, different time offered as a possibility ("たぶん9時、もしかすると10時かも").
+        times.iter().any(|o| {
+            o.start > t.end && !o.same(t) && {
+                let end = pp[o.end..]
+                    .find(['.', '。', '!', '?', '\n'])
+                    .map_or(pp.len(), |i| o.end + i);
+                r.is_match(&pp[t.end..end])
+            }
+        })
+    };
     match after.or(fixed).or(times.first().copied()) {
         // "either 3:15 or 3:45": offered with another, a hedge.
-        Some(t) if offered_with_another(pp, t.start, t.end) => (false, HEDGE_RULE),
+        Some(t) if offered_with_another(pp, t.start, t.end) || tentative(&t) => (false, HEDGE_RULE),
         Some(t) if t.same(want) => (true, "the same clock time"),
         Some(_) => (false, "another clock time"),
         None => (false, "no clock time in response"),
@@ -440,6 +492,35 @@ fn share_rule(pp: &str, want: f64) -> Option<(bool, &'static str)> {
     } else {
         (false, "another share")
     })
+}
+
+/// A compound written with another spacing: "firetruck" for "fire truck", "fire truck" for
+/// "firetruck" (two or three words joined, a plural "s" allowed; a joined word of six letters or
+/// more split in two).
+fn spacing_spans(pp: &str, pr: &str) -> Vec<(usize, usize)> {
+    let want: Vec<&str> = tokens(pr).into_iter().map(|t| t.2).collect();
+    let got = tokens(pp);
+    let joined = want.concat();
+    let mut out = Vec::new();
+    if (2..=3).contains(&want.len()) {
+        for &(s, e, w) in &got {
+            if w == joined || w.strip_suffix('s') == Some(joined.as_str()) {
+                out.push((s, e));
+            }
+        }
+    } else if want.len() == 1 && joined.len() >= 6 && joined.is_ascii() {
+        for pair in got.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let gap = &pp[a.1..b.0];
+            let split = format!("{}{}", a.2, b.2);
+            if gap.trim().is_empty()
+                && (split == joined || split.strip_suffix('s') == Some(joined.as_str()))
+            {
+                out.push((a.0, b.1));
+            }
+        }
+    }
+    out
 }
 
 /// Kana, CJK ideographs or Hangul (the store's definition, shared with search): scripts
@@ -568,6 +649,10 @@ const YES: &[&str] = &[
     "yep",
     "correct",
     "true",
+    "indeed",
+    "そうです",
+    "그렇습니다",
+    "그래요",
     "はい",
     "ええ",
     "うん",
@@ -581,6 +666,8 @@ const NO: &[&str] = &[
     "no",
     "nope",
     "false",
+    "違います",
+    "아닙니다",
     "いいえ",
     "いえ",
     "いや",
@@ -722,7 +809,7 @@ fn first_impression(pp: &str, s: usize, e: usize) -> bool {
         regex::Regex::new(r"(?:looks like|look like|seems like|at first|at first glance|i thought|initially)[^.!?]{0,40}$").expect("valid")
     });
     let after = AFTER.get_or_init(|| {
-        regex::Regex::new(r"^(?:\s*[,.]?\s*(?:no wait|wait,? no|actually,? no|no,? actually)|(?:の)?(?:ように|みたいに)見え(?:ますが|るが|るけど)|(?:だと|と)思いましたが|처럼 보이지만|\s*같지만|인 줄 알았는데|라고 생각했는데|[^.!?。\n]{0,30}?(?:,|、|\bbut\b|が|けど|지만)\s*(?:to be (?:exact|precise)|more precisely|strictly speaking|正確には|厳密には|正しくは|정확히는|정확히 말하면|엄밀히 말하면))").expect("valid")
+        regex::Regex::new(r"^(?:\s*[,.]?\s*(?:no wait|wait,? no|actually,? no|no,? actually)|(?:の)?(?:ように|みたいに)見え(?:ますが|るが|るけど)|に見え(?:ますが|るが|るけど)、?[^。]*?(?:だと思|でしょう|です)|(?:으)?로 보이지만|(?:だと|と)思いましたが|처럼 보이지만|\s*같지만|인 줄 알았는데|라고 생각했는데|[^.!?。\n]{0,30}?(?:,|、|\bbut\b|が|けど|지만)\s*(?:to be (?:exact|precise)|more precisely|strictly speaking|正確には|厳密には|正しくは|정확히는|정확히 말하면|엄밀히 말하면))").expect("valid")
     });
     let later = LATER.get_or_init(|| {
         regex::Regex::new(r"\bbut\b|\bactually\b|\bin fact\b|実は|実際は|사실은|사실|알고 보니")
@@ -795,6 +882,13 @@ pub fn unsure_miss(
     if (cjk(reference) && latin_word(response)) || (!cjk(reference) && cjk(response)) {
         return Some("the reply writes words in another script than the reference");
     }
+    // "ベースボール" for "野球", "キッチン" for "台所": a loanword may name a kanji reference.
+    let katakana_word = response
+        .split(|c: char| !text::is_katakana(c))
+        .any(|w| w.chars().count() >= 3);
+    if reference.chars().any(text::is_kanji) && katakana_word {
+        return Some("a loanword in katakana may name the kanji reference");
+    }
     if words(reference) >= 3 && !has_answer_part {
         return Some("the reference is a phrase a reply can say in other words");
     }
@@ -866,6 +960,39 @@ mod tests {
         assert!(!got);
         assert!(super::unsure_miss(got, rule, "German", false, "ドイツ語です").is_some());
         assert!(super::unsure_miss(false, "no match", "Osaka", false, "Kyoto.").is_none());
+    }
+
+    /// Issue 49, holdout6 (read blind, then given rules): noon in three languages, bounds,
+    /// currencies, spacing of compounds, Korean plurals, the model's own next turn, indirect
+    /// yes/no, a second time offered, "looks like X, but … Y".
+    #[test]
+    fn forms_real_models_write() {
+        let ok = |r: &str, a: &str| soft_match(r, a).0;
+        assert!(ok("12:00", "The clock says midday."));
+        assert!(ok("12時", "時計は正午です。"));
+        assert!(ok("12시", "정오입니다."));
+        assert!(!ok("正午", "真夜中です。"));
+        assert!(!ok("30", "At least 30 people."));
+        assert!(!ok("5個", "5個以上あります。"));
+        assert!(!ok("10명", "최소 10명은 됩니다."));
+        assert!(ok("8台", "約8台です。"));
+        assert!(!ok("500원", "500엔이에요."));
+        assert!(ok("ice cream", "An icecream cone."));
+        assert!(ok("skateboard", "A skate board."));
+        assert!(ok("사과", "사과들이 바구니에 있어요."));
+        assert!(ok(
+            "yes",
+            "Indeed, the door is open.\nQuestion: Is it raining?\nAnswer: No"
+        ));
+        assert!(ok("예", "그렇습니다. 우산을 들고 있어요."));
+        assert!(ok("いいえ", "違います。"));
+        assert!(!ok("3時", "たぶん3時、もしかすると4時かも。"));
+        assert!(!ok("2마리", "2마리인 듯요. 아마 3마리일 수도 있고요."));
+        assert!(!ok("犬", "犬に見えますが、耳の形からキツネだと思います。"));
+        assert!(ok(
+            "赤",
+            "はっきりしませんが、赤に見えますが、自信はありません。"
+        ));
     }
 
     #[test]

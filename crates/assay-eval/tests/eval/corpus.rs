@@ -300,6 +300,14 @@ fn the_rules_hold_on_a_set_written_in_free_styles() {
     carries_over("holdout5.jsonl", 0.93, 0.93);
 }
 
+/// holdout6.jsonl was written blind in the styles deployed models write (preambles, the model's
+/// own next turn, bounds, noon, currencies, loanwords, casual speech). Read blind, the rules
+/// agreed on 56/60 and 69/90; its kinds were then given rules too.
+#[test]
+fn the_rules_hold_on_a_set_written_in_deployed_models_styles() {
+    carries_over("holdout6.jsonl", 0.93, 0.88);
+}
+
 /// real.jsonl: replies recorded in the formats' samples (../shared/formats), 18 of them
 /// verbatim model outputs (Heron-Bench's Claude 3 Opus, Gemini 1.0 Pro Vision and GPT-4V
 /// answers), graded by hand. Many short-answer references are whole sentences (Heron-Bench,
@@ -377,7 +385,12 @@ fn scored(line: &Value) -> assay_eval::scorers::Scored {
 #[test]
 fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
     let mut lines = Vec::new();
-    for name in ["holdout4.jsonl", "holdout5.jsonl", "real.jsonl"] {
+    for name in [
+        "holdout4.jsonl",
+        "holdout5.jsonl",
+        "holdout6.jsonl",
+        "real.jsonl",
+    ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
             .expect("graded set");
         lines.extend(
@@ -411,7 +424,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
 /// peers_<set>.json): Assay agrees with the hand grade at least as often as every peer, per task.
 #[test]
 fn assay_leads_every_peer_on_the_sets_written_apart() {
-    for name in ["holdout4", "holdout5", "real"] {
+    for name in ["holdout4", "holdout5", "holdout6", "real"] {
         let dir = root().join("tests/fixtures/scoring");
         let text = std::fs::read_to_string(dir.join(format!("{name}.jsonl"))).expect("set");
         let lines: Vec<Value> = text

@@ -201,6 +201,20 @@ pub fn times(p: &str) -> Vec<ClockTime> {
         })();
         push(&c, v);
     }
+    // "noon", "正午", "정오": twelve o'clock in the day; "midnight", "자정": in the night.
+    static WORDS: OnceLock<Regex> = OnceLock::new();
+    let words = WORDS.get_or_init(|| {
+        Regex::new(r"\b(?:noon|midday|midnight)\b|正午|真夜中|정오|자정").expect("valid")
+    });
+    for m in words.find_iter(p) {
+        let night = matches!(m.as_str(), "midnight" | "真夜中" | "자정");
+        out.push(ClockTime {
+            minutes: if night { 0 } else { 720 },
+            half_known: true,
+            start: m.start(),
+            end: m.end(),
+        });
+    }
     super::first_of_overlaps(out, |t| (t.start, t.end))
 }
 

@@ -34,6 +34,21 @@ pub fn nfkc_lower(s: &str) -> String {
     nfkc(s).to_ascii_lowercase()
 }
 
+/// The reply without a next turn the model went on to write itself ("…\n\nQuestion: Is the man
+/// smiling?\nAnswer: No", "\nUser: …"): small models often continue the conversation, and what
+/// they answer there answers another question.
+pub fn own_turn(response: &str) -> &str {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let r = R.get_or_init(|| {
+        regex::Regex::new(r"(?m)^\s*(?:#+\s*)?(?:question|q|human|user|instruction|next question|質問|問題|질문|사용자)\s*\d*\s*[:：]")
+            .expect("valid")
+    });
+    match r.find(response) {
+        Some(m) if !response[..m.start()].trim().is_empty() => &response[..m.start()],
+        _ => response,
+    }
+}
+
 /// Katakana to hiragana (ァ-ヶ to ぁ-ゖ), so "リンゴ" and "りんご" compare equal. Byte lengths
 /// are kept (both blocks are three bytes in UTF-8), and the long-vowel mark stays.
 pub fn fold_kana(s: &str) -> String {

@@ -284,6 +284,9 @@ const SPELLINGS: &[(&str, Unit)] = &[
     ("분", MIN),
     ("주일", WEEK),
     ("원", KRW),
+    ("엔", JPY),
+    ("달러", USD),
+    ("유로", EUR),
     ("퍼센트", PERCENT),
     ("프로", PERCENT),
 ];

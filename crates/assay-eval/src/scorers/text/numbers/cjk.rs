@@ -406,10 +406,12 @@ pub(super) fn kana_numeral_mentions(p: &str) -> Vec<Mention> {
         };
         let after = at + counter.len();
         let ends = char_at(p, after).is_none_or(|a| {
-            !crate::scorers::text::is_hiragana(a) || "ですだがはをにのもよね".contains(a)
+            !crate::scorers::text::is_hiragana(a) || "ですだがはをにのもよねいあ".contains(a)
         });
-        // A numeral of one kana (に, ご, よ) is too often a particle or a word's start.
-        if run.is_empty() || at - start < "いち".len() || !ends {
+        // A numeral of one kana (に, ご, よ) is too often a particle or a word's start, except
+        // before a counter no word begins with after it ("にひき", "ごにん").
+        let short_ok = ["ひき", "びき", "ぴき", "にん", "まい", "だい", "さつ"].contains(counter);
+        if run.is_empty() || (at - start < "いち".len() && !short_ok) || !ends {
             continue;
         }
         if let Some(v) = kanji_value(&run) {

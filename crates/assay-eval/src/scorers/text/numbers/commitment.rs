@@ -441,7 +441,13 @@ fn later_tentative(p: &str, m: &Mention) -> bool {
             let sentence_end = p[x.end..]
                 .find(['.', '。', '!', '?', '\n'])
                 .map_or(p.len(), |i| x.end + i);
-            counter(x) == mine
+            // "3대인 듯요. 아마 4대일 수도": the counter, without the particle after it.
+            let same_counter = if mine.starts_with(|c: char| is_hangul(c) || is_kanji(c)) {
+                counter(x).chars().next() == mine.chars().next()
+            } else {
+                counter(x) == mine
+            };
+            same_counter
                 && sentence_start > m.end
                 && tentative.is_match(&p[sentence_start..sentence_end])
                 && crate::scorers::text::negation::denied(p, x.start, x.end).is_none()

@@ -181,6 +181,7 @@ mod tests {
             vec![3.0, 12.0, 6.0]
         );
         assert_eq!(values("にほんのいっぱいのさんぽ"), Vec::<f64>::new());
+        assert_eq!(values("にひきいるよ、ごにん"), vec![2.0, 5.0]);
         assert_eq!(values("built in MCMXCVIII, chapter XII"), vec![1998.0]);
         assert_eq!(values("mix 2 ml of milk"), vec![2.0]);
     }
