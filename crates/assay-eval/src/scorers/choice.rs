@@ -54,15 +54,15 @@ fn statement_before() -> &'static [Regex] {
     static R: OnceLock<Vec<Regex>> = OnceLock::new();
     R.get_or_init(|| {
         [
-            r#"(?:final answer|correct answer|right answer|best answer|answer|correct option|correct choice|right option|best option|correct one|correction|corrected answer)(?:\s+(?:to this question|to the question|here|among the options|among the choices|from the options|in this case))?\s*["'`]?\s*[*_]*\s*(?:is|would be|will be|should be|must be|=|:|-)?\s*(?:most likely|likely|probably|definitely|clearly|indeed|therefore)?\s*[*_]*\s*["'`]?\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$"#,
+            r#"(?:^|[^a-z_])(?:final[ _]answer|correct answer|right answer|best answer|answer|correct option|correct choice|right option|best option|correct one|corrected answer)(?:\s+(?:to this question|to the question|here|among the options|among the choices|from the options|in this case))?\s*["'`]?\s*[*_]*\s*(?:is|would be|will be|should be|must be|=|:|-)?\s*(?:most likely|likely|probably|definitely|clearly|indeed|therefore)?\s*[*_]*\s*["'`]?\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$"#,
             // Tags and fields made for parsers: <answer>D</answer>, {"answer": "C"}.
             r#"<\s*(?:final_answer|answer|choice)\s*>\s*(?:option\s*)?[(\[]?\s*$"#,
             // Romanised Japanese and Korean: "Kotae wa C desu", "Jeongdab-eun B-imnida".
             r"\b(?:kotae|seikai|kaitou|kaitō)\s*(?:wa|ha)\s*$",
             r"\b(?:jeongdap|jeongdab|dab|dap)(?:-?\s*(?:eun|un))\s*$",
             r"\\boxed\{\s*(?:\\text\{)?\s*\(?$",
-            r#"(?:答え|回答|正解|解答|訂正|修正後の答え)\s*["'「]?\s*[*_]*\s*(?:は|:)?\s*[*_]*\s*["'「]?\s*(?:選択肢)?\s*[(\[]?\s*[*_]*\s*$"#,
-            r#"(?:정답|답변|대답|답|정정)\s*["'「]?\s*[*_]*\s*(?:은|는|:)?\s*[*_]*\s*["'「]?\s*(?:선택지)?\s*[(\[]?\s*[*_]*\s*$"#,
+            r#"(?:答え|回答|正解|解答|修正後の答え)\s*["'「]?\s*[*_]*\s*(?:は|:)?\s*[*_]*\s*["'「]?\s*(?:選択肢)?\s*[(\[]?\s*[*_]*\s*$"#,
+            r#"(?:정답|답변|대답|(?:^|[^오])답)\s*["'「]?\s*[*_]*\s*(?:은|는|:)?\s*[*_]*\s*["'「]?\s*(?:선택지)?\s*[(\[]?\s*[*_]*\s*$"#,
         ]
         .iter()
         .map(|p| re(p))
@@ -267,7 +267,7 @@ fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
         let second = |s: &str| s.chars().nth(1);
         // "C-shaped", "A's", "B’s", "I'd", "e.g.", "D.C.", "A/C unit".
         // ... but "B-imnida", "C-desu": a romanised copula after the letter.
-        let romanised_copula = ["-imnida", "-ibnida", "-ida", "-ieyo", "-yo", "-desu", "-da"]
+        let romanised_copula = ["-imnida", "-ibnida", "-ida", "-ieyo", "-yo", "-desu"]
             .iter()
             .any(|w| after.starts_with(w));
         if after.starts_with(['-', '\'', '’', '.', '/'])
@@ -308,7 +308,21 @@ fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
         }
         let article_like = c == b'A' && followed_by_word && !A_AS_LETTER.contains(&next_word);
         let before = tail(l, i, 96);
-        let strong = statement_before().iter().any(|r| r.is_match(before));
+        // "Correction: D", "訂正：D", "정정: D" on a line of its own states the answer again;
+        // "(정정: A 보기를 … 잘못 읽었는데" corrects something else.
+        static CORRECTION: OnceLock<Regex> = OnceLock::new();
+        let line_ends = {
+            let rest = after.trim_start_matches([')', ']', '.', '。', ' ', '*', '_']);
+            rest.is_empty() || rest.starts_with('\n')
+        };
+        let correction = line_ends
+            && CORRECTION
+                .get_or_init(|| re(r"(?:\bcorrection|\bcorrected|訂正|정정)\s*[:：]\s*[(\[]?\s*$"))
+                .is_match(before);
+        // "<answer>A red umbrella", {"answer": "A cat …"}: the article, not the letter.
+        let quoted_article = article_like && before.trim_end().ends_with(['"', '\'', '>', '「']);
+        let strong = (statement_before().iter().any(|r| r.is_match(before)) && !quoted_article)
+            || correction;
         let weak = !strong
             && (commitment_before().is_match(before)
                 || commitment_after().iter().any(|r| r.is_match(after)));
@@ -464,9 +478,16 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
             s
         }
     };
-    let t = renumber(nfkc(response));
+    let (t, p) = (nfkc(response), text::prepare(response));
+    let (t, p) = if numbered {
+        let places = ordinal_places(&p, n_options);
+        (replaced(&t, &places), replaced(&p, &places))
+    } else {
+        (t, p)
+    };
+    let t = renumber(t);
     let l = t.to_ascii_lowercase();
-    let p = renumber(text::prepare(response));
+    let p = renumber(p);
     let all = mentions(&t, &l, &p, n_options);
     let mut all = all;
     for k in (0..all.len().saturating_sub(1)).rev() {
@@ -527,11 +548,12 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
     }
     // "If it's a fox, C; if it's a dog, A": each letter under its own condition, and no answer
     // after them.
-    if let Some(end) = conditions::end(&l) {
-        let mut letters: Vec<usize> = live.iter().filter(|m| m.pos < end).map(|m| m.idx).collect();
+    if let Some((first, end)) = conditions::span(&l) {
+        let under = |m: &Mention| m.pos > first && m.pos < end;
+        let mut letters: Vec<usize> = live.iter().filter(|m| under(m)).map(|m| m.idx).collect();
         letters.sort_unstable();
         letters.dedup();
-        if chosen.is_none_or(|(k, _)| live[k].pos < end) && letters.len() >= 2 {
+        if chosen.is_none_or(|(k, _)| under(&live[k])) && letters.len() >= 2 {
             return Reading::Hedged(letters);
         }
     }
@@ -642,9 +664,14 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
 fn numbered_options(s: &str, n_options: usize) -> String {
     static R: OnceLock<Regex> = OnceLock::new();
     let digits = R.get_or_init(|| re(r"(^|[^0-9])([1-9])(\s*(?:번|番))"));
-    let s = &ordinal_options(s, n_options);
     let renumbered = digits
         .replace_all(s, |c: &regex::Captures| {
+            // "左から2番目の人", "2번째": a place in the picture (an option's place is read by
+            // `ordinal_places`).
+            let end = c.get(0).map_or(0, |m| m.end());
+            if s[end..].starts_with(['目', '째']) {
+                return c[0].to_string();
+            }
             let d = c[2].as_bytes()[0] - b'0';
             let letter = if (d as usize) <= n_options {
                 ((b'A' + d - 1) as char).to_string()
@@ -684,34 +711,92 @@ fn numbered_options(s: &str, n_options: usize) -> String {
     .into_owned()
 }
 
-/// "The third one", "the last option", "最後のもの", "3番目の選択肢", "세 번째 보기", "마지막
+/// "The third one", "the last option", "最後の選択肢", "3番目です", "세 번째 보기", "마지막
 /// 보기": an option by its place in the list, written as "option C" / "選択肢C" / "선택지 C" so
-/// every rule reads it. "Last" needs a noun after it ("最後に" is "finally").
-fn ordinal_options(s: &str, n_options: usize) -> String {
+/// every rule reads it. Places of things in the picture ("左から2番目の人", "the first one is cut
+/// off", "첫 번째 답" — one's own first answer) are not options: a place names an option with an
+/// option's noun (option, choice, 選択肢, 보기, 선택지), or, with a bare "one"/もの/것, only where
+/// the reply commits to it (at its start or after "I'd pick", before です/입니다).
+///
+/// The places are found in the prepared text (`p`: lower case, kana folded) and written into
+/// both texts at the same byte offsets, so the two stay aligned.
+fn ordinal_places(p: &str, n_options: usize) -> Vec<(usize, usize, String)> {
     static R: OnceLock<Regex> = OnceLock::new();
+    static CUE: OnceLock<Regex> = OnceLock::new();
     let r = R.get_or_init(|| {
         re(concat!(
-            r"(?i)\b(?:the\s+)?(?P<en>first|second|third|fourth|fifth|last)\s+(?:one|answer)\b",
-            r"|\b(?:the\s+)?(?P<enlast>last)\s+(?:option|choice)\b",
-            r"|(?P<ja>最初|最後|[1-5一二三四五]\s*(?:番目|つ目))\s*の\s*(?:もの|選択肢|答え|やつ|項目)",
-            r"|(?P<jan>[1-5一二三四五]\s*(?:番目|つ目))",
-            r"|(?P<ko>첫|두|세|네|다섯|[1-5])\s*번째\s*(?:보기|선택지|항목|것|답|옵션)?",
-            r"|(?P<kolast>마지막)\s*(?:보기|선택지|항목|것|답|옵션)",
+            r"\b(?:the\s+)?(?P<en>first|second|third|fourth|fifth|last)\s+(?P<enn>option|choice|one)\b",
+            r"|(?P<ja>最初|最後|[1-5一二三四五]\s*(?:番目|つ目))(?:\s*の\s*(?P<jan>選択肢|選択|もの))?",
+            r"|(?P<ko>첫|두|세|네|다섯|[1-5])\s*번째(?:\s*(?P<kon>보기|선택지|항목|옵션|것))?",
+            r"|(?P<kolast>마지막)\s*(?P<kolastn>보기|선택지|항목|옵션|것)",
         ))
     });
-    r.replace_all(s, |c: &regex::Captures| {
-        let (word, kind) = if let Some(m) = c.name("en").or(c.name("enlast")) {
-            (m.as_str().to_ascii_lowercase(), "option ")
-        } else if let Some(m) = c.name("ja").or(c.name("jan")) {
+    let cue = CUE.get_or_init(|| {
+        re(r"(?:pick|choose|select|go with|going with|i'd say|i would say|answer is|answer:|it's|it is|would be)\s*$")
+    });
+    let copula = |after: &str| {
+        let a = after.trim_start();
+        [
+            "だと",
+            "だろ",
+            "だ。",
+            "だね",
+            "だよ",
+            "です",
+            "でしょう",
+            "が正解",
+            "が正しい",
+            "を選",
+            "입니다",
+            "이에요",
+            "예요",
+            "가 맞",
+            "이 맞",
+            "가 정답",
+            "이 정답",
+            "을 선택",
+            "를 선택",
+        ]
+        .iter()
+        .any(|w| a.starts_with(w))
+    };
+    let mut out = Vec::new();
+    for c in r.captures_iter(p) {
+        let whole = c.get(0).expect("match");
+        let (before, after) = (p[..whole.start()].trim_end(), &p[whole.end()..]);
+        let committed = before.is_empty() || cue.is_match(before) || copula(after);
+        let (word, kind) = if let Some(m) = c.name("en") {
+            let noun = c.name("enn").map_or("", |n| n.as_str());
+            // "the first one is cut off": a bare "one" only where the reply commits to it.
+            let described = after
+                .trim_start()
+                .starts_with(|ch: char| ch.is_ascii_alphabetic())
+                && !after.trim_start().starts_with("option");
+            if noun == "one" && (!committed || (described && !before.is_empty())) {
+                continue;
+            }
+            (m.as_str().to_string(), "option ")
+        } else if let Some(m) = c.name("ja") {
+            let noun = c.name("jan").map_or("", |n| n.as_str());
+            if (noun.is_empty() || noun == "もの") && !copula(after) {
+                continue;
+            }
             (m.as_str().to_string(), "選択肢")
         } else if let Some(m) = c.name("ko").or(c.name("kolast")) {
+            let noun = c
+                .name("kon")
+                .or(c.name("kolastn"))
+                .map_or("", |n| n.as_str());
+            if (noun.is_empty() || noun == "것") && !copula(after) {
+                continue;
+            }
             (m.as_str().to_string(), "선택지 ")
         } else {
-            return c[0].to_string();
+            continue;
         };
         let first = word.chars().next().unwrap_or(' ');
         let d = match (word.as_str(), first) {
-            ("first" | "최초" | "첫" | "最初", _) | (_, '1' | '一') => 1,
+            ("first" | "첫" | "最初", _) | (_, '1' | '一') => 1,
             ("second" | "두", _) | (_, '2' | '二') => 2,
             ("third" | "세", _) | (_, '3' | '三') => 3,
             ("fourth" | "네", _) | (_, '4' | '四') => 4,
@@ -719,11 +804,28 @@ fn ordinal_options(s: &str, n_options: usize) -> String {
             _ => n_options,
         };
         if d == 0 || d > n_options {
-            return c[0].to_string();
+            continue;
         }
-        format!("{kind}{}", (b'A' + d as u8 - 1) as char)
-    })
-    .into_owned()
+        out.push((
+            whole.start(),
+            whole.end(),
+            format!("{kind}{}", (b'A' + d as u8 - 1) as char),
+        ));
+    }
+    out
+}
+
+/// `s` with each (start, end) span replaced, the spans in order and apart.
+fn replaced(s: &str, spans: &[(usize, usize, String)]) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut at = 0;
+    for (a, b, with) in spans {
+        out.push_str(&s[at..*a]);
+        out.push_str(with);
+        at = *b;
+    }
+    out.push_str(&s[at..]);
+    out
 }
 
 /// The letter index and the rule that found it (hedges and non-answers give None).

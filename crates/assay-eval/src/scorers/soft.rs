@@ -142,14 +142,15 @@ pub fn soft_match_asked(
             .map(|u| u.0);
         let committed = numbers::committed_mention(&pp, q.as_deref(), want);
         // "트럭이라면 3대, 아니면 2대": numbers offered under conditions, none answered after.
-        if let (Some((got, _)), Some(end)) = (&committed, text::conditions::end(&pp)) {
+        if let (Some((got, _)), Some((first, end))) = (&committed, text::conditions::span(&pp)) {
             let mut offered: Vec<f64> = numbers::mentions(&pp[..end])
                 .iter()
+                .filter(|m| m.start > first)
                 .map(|m| m.value)
                 .collect();
             offered.sort_by(f64::total_cmp);
             offered.dedup();
-            if got.start < end && offered.len() >= 2 {
+            if got.start > first && got.start < end && offered.len() >= 2 {
                 return (false, "numbers offered under conditions (a hedge)");
             }
         }
@@ -238,7 +239,10 @@ pub fn soft_match_asked(
         }
     };
     let mut by_script = false;
-    let spans = if spans.is_empty() {
+    // Only in a short reply: in a longer one a word in Latin letters is too often another word
+    // ("you" is also 여우, "same" サメ) or names something else ("Kobe beef", "'Busan'행").
+    let short_reply = tokens(&pp).len() <= 6;
+    let spans = if spans.is_empty() && short_reply {
         let needle = pr.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
         let found = text::romanize::spans(&text::nfkc_lower(response), needle);
         by_script = !found.is_empty();
@@ -376,19 +380,26 @@ fn bound(p: &str, m: &numbers::Mention) -> bool {
     before.is_match(&p[from..m.start]) || after.is_match(&p[m.end..])
 }
 
-/// The reply's first date no denial governs that says which number is the month; an all-number
-/// date ("04/07", read both ways) only when the reply names no other. None when the reply
-/// names no date (the words may still match).
+/// The rule of a reply naming several dates: the last one is read, and a judge should confirm
+/// it is the one asked about ("issued on Feb 28; the concert is on March 5").
+pub const SEVERAL_DATES_RULE: &str = "several dates named: the last one read";
+
+/// The reply's date no denial governs that says which number is the month (the last, when it
+/// names several: replies lead with context and end on the answer, and the verdict is unsure);
+/// an all-number date ("04/07", read both ways) only when the reply names no other. None when
+/// the reply names no date (the words may still match).
 fn date_rule(pp: &str, want: &dates::Date) -> Option<(bool, &'static str)> {
     let found: Vec<dates::Date> = dates::dates(pp)
         .into_iter()
         .filter(|d| negation::denied(pp, d.start, d.end).is_none())
         .collect();
-    if let Some(d) = found.iter().find(|d| d.explicit()) {
-        return Some(if d.same(want) {
-            (true, "the same date, written otherwise")
-        } else {
-            (false, "the date the response gives differs")
+    let explicit: Vec<&dates::Date> = found.iter().filter(|d| d.explicit()).collect();
+    if let Some(d) = explicit.last() {
+        let several = explicit.iter().any(|o| !o.same(d));
+        return Some(match (d.same(want), several) {
+            (ok, true) => (ok, SEVERAL_DATES_RULE),
+            (true, false) => (true, "the same date, written otherwise"),
+            (false, false) => (false, "the date the response gives differs"),
         });
     }
     if found.is_empty() {
@@ -736,7 +747,9 @@ fn polarity(pp: &str) -> Option<bool> {
         ]
         .iter()
         .any(|l| before.ends_with(l) || before.ends_with(&format!("{l}:")));
-        if let Some(p) = polarity_word(w).filter(|_| led) {
+        // "Is it closed? I don't think so — so no": the reply answered a question of its own.
+        let own_question = pp[..s].contains('?');
+        if let Some(p) = polarity_word(w).filter(|_| led && !own_question) {
             return Some(p);
         }
     }
@@ -773,10 +786,17 @@ fn polarity(pp: &str) -> Option<bool> {
 /// "ないわけではない", "なくはない", "지 않은 건 아니다", "않았다고 보기는 어렵다").
 fn double_negation(sentence: &str) -> bool {
     static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    R.get_or_init(|| {
-        regex::Regex::new(r"\b(?:not true|not the case|(?:would|could|can)(?:n'?t|n’t| not)\s+say|cannot say|not that)\b[^.!?]*(?:\bnot\b|n'?t\b|n’t\b|\bno\b|\bnever\b)|(?:ない|なかった)(?:わけ|訳|こと)(?:では|じゃ|は|も)(?:ない|なかった|ありません|ございません)|なくは(?:ない|ありません)|지\s*않(?:은|는|았던)\s*(?:건|것은|게|것이)\s*아니|(?:않|없)(?:았|었)?다고\s*(?:보기|하기|말하기)(?:는|가|도)?\s*(?:어렵|힘들)|(?:않|없)(?:은|는)\s*(?:건|것은|게)\s*아니").expect("valid")
+    static CONCEDES: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    // "持っていないわけではありませんが、差してはいません": a concession; the clause after it answers.
+    let concedes = CONCEDES.get_or_init(|| {
+        regex::Regex::new(r"^\S{0,4}?(?:が|けど|けれど|지만|\s*,?\s*but\b)").expect("valid")
+    });
+    let r = R.get_or_init(|| {
+        regex::Regex::new(r"\b(?:not true|not the case|(?:would|could|can)(?:n'?t|n’t| not)\s+say|cannot say)\b[^.!?;,—–]*(?:\bnot\b|n'?t\b|n’t\b|\bno\b|\bnever\b)|(?:ない|なかった)(?:わけ|訳|こと)(?:では|じゃ|は|も)(?:ない|なかった|ありません|ございません)|なくは(?:ない|ありません)|지\s*않(?:은|는|았던)\s*(?:건|것은|게|것이)\s*아니|(?:않|없)(?:았|었)?다고\s*(?:보기|하기|말하기)(?:는|가|도)?\s*(?:어렵|힘들)|(?:않|없)(?:은|는)\s*(?:건|것은|게)\s*아니").expect("valid")
     })
-    .is_match(sentence)
+    ;
+    r.find_iter(sentence)
+        .any(|m| !concedes.is_match(&sentence[m.end()..]))
 }
 
 /// "a cat or possibly a fox", "キツネかタヌキ", "고양이 또는 강아지": the reference joined by "or"
@@ -809,7 +829,7 @@ fn first_impression(pp: &str, s: usize, e: usize) -> bool {
         regex::Regex::new(r"(?:looks like|look like|seems like|at first|at first glance|i thought|initially)[^.!?]{0,40}$").expect("valid")
     });
     let after = AFTER.get_or_init(|| {
-        regex::Regex::new(r"^(?:\s*[,.]?\s*(?:no wait|wait,? no|actually,? no|no,? actually)|(?:の)?(?:ように|みたいに)見え(?:ますが|るが|るけど)|に見え(?:ますが|るが|るけど)、?[^。]*?(?:だと思|でしょう|です)|(?:으)?로 보이지만|(?:だと|と)思いましたが|처럼 보이지만|\s*같지만|인 줄 알았는데|라고 생각했는데|[^.!?。\n]{0,30}?(?:,|、|\bbut\b|が|けど|지만)\s*(?:to be (?:exact|precise)|more precisely|strictly speaking|正確には|厳密には|正しくは|정확히는|정확히 말하면|엄밀히 말하면))").expect("valid")
+        regex::Regex::new(r"^(?:\s*[,.]?\s*(?:no wait|wait,? no|actually,? no|no,? actually)|(?:の)?(?:ように|みたいに)見え(?:ますが|るが|るけど)|に見え(?:ますが|るが|るけど)、?[^。]*?(?:だと思|でしょう|です)|(?:으)?로 보이지만|(?:だと|と)思いましたが|처럼 보이지만|\s*같지만|인 줄 알았는데|라고 생각했는데|[^.!?。\n]{0,30}?(?:\bbut\b|\bhowever\b|が、?|けど、?|지만,?)\s*(?:to be (?:exact|precise)|more precisely|strictly speaking|正確には|厳密には|正しくは|정확히는|정확히 말하면|엄밀히 말하면))").expect("valid")
     });
     let later = LATER.get_or_init(|| {
         regex::Regex::new(r"\bbut\b|\bactually\b|\bin fact\b|実は|実際は|사실은|사실|알고 보니")
@@ -851,6 +871,9 @@ pub fn unsure_miss(
     }
     if rule == QUALIFIED_RULE {
         return Some("a qualifier follows the name: the place named, or another of that name");
+    }
+    if rule == SEVERAL_DATES_RULE {
+        return Some("the reply names several dates: which one answers is a reading");
     }
     if ok || response.trim().is_empty() {
         return None;

@@ -308,6 +308,16 @@ fn the_rules_hold_on_a_set_written_in_deployed_models_styles() {
     carries_over("holdout6.jsonl", 0.93, 0.88);
 }
 
+/// adversarial.jsonl: replies a reviewer wrote, reading the rules of holdout5 as a hostile user,
+/// to make each of them misfire (a place of a thing read as an option, "if" that is no condition,
+/// a breakdown after the total, "to be exact" that narrows, romanised collisions like "you" for
+/// 여우, fractions read as dates, 천장 read as 1000). Before the rules were narrowed: 0/21 and
+/// 1/39.
+#[test]
+fn the_rules_hold_on_replies_written_to_break_them() {
+    carries_over("adversarial.jsonl", 0.95, 0.9);
+}
+
 /// real.jsonl: replies recorded in the formats' samples (../shared/formats), 18 of them
 /// verbatim model outputs (Heron-Bench's Claude 3 Opus, Gemini 1.0 Pro Vision and GPT-4V
 /// answers), graded by hand. Many short-answer references are whole sentences (Heron-Bench,

@@ -14,10 +14,10 @@ pub fn words() -> &'static Regex {
         Regex::new(concat!(
             r"\b(?:wait|actually|on second thought|correction|hmm+|reconsider(?:ing)?|re-?check(?:ing)?|rethink(?:ing)?",
             r"|looking again|counting again|(?:up)?on closer (?:look|inspection)|looking closer|look closer|a closer look",
-            r"|more carefully|more closely|to be (?:exact|precise)|more precisely|strictly speaking)\b|\bno,",
-            r"|待って|いや|いえ、|やはり|やっぱり|訂正|改めて|正確には|厳密には|正しくは|と思いましたが|と思ったが|と思ったけど|かと思いきや",
+            r"|more carefully|more closely)\b|\bno,",
+            r"|待って|いや|いえ、|やはり|やっぱり|訂正|改めて|と思いましたが|と思ったが|と思ったけど|かと思いきや",
             r"|よく見ると|かもしれませんが|かもしれないが",
-            r"|잠깐|아니|다시|정정|정확히는|정확히 말하면|엄밀히 말하면|줄 알았는데|줄 알았지만|생각했는데|자세히 보니|일 수도 있지만|일 수도 있으나",
+            r"|잠깐|아니|다시|정정|줄 알았는데|줄 알았지만|생각했는데|자세히 보니|일 수도 있지만|일 수도 있으나",
         ))
         .expect("valid pattern")
     })

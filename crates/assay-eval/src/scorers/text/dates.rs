@@ -105,6 +105,38 @@ pub fn dates(p: &str) -> Vec<Date> {
                 start: whole.start(),
                 end: whole.end(),
             };
+            // "the last 2 may be discounts": "may" names the month only with a year or "of".
+            let may_verb = k == 3
+                && c.name("mon").is_some_and(|m| m.as_str() == "may")
+                && year.is_none()
+                && !whole.as_str().contains(" of ");
+            // "roughly 1/2 of the page", "3/4ほど", "1/3 정도": a fraction, not a date.
+            let fraction = k == 4 && year.is_none() && {
+                let after = p[whole.end()..].trim_start();
+                let before = p[..whole.start()].trim_end();
+                [
+                    "of",
+                    "ほど",
+                    "程度",
+                    "くらい",
+                    "ぐらい",
+                    "정도",
+                    "가량",
+                    "쯤",
+                    "이상",
+                    "以上",
+                ]
+                .iter()
+                .any(|w| after.starts_with(w))
+                    || [
+                        "about", "roughly", "around", "nearly", "almost", "約", "약", "대략",
+                    ]
+                    .iter()
+                    .any(|w| before.ends_with(w))
+            };
+            if may_verb || fraction {
+                continue;
+            }
             let read = match k {
                 0 | 1 => num(&c, "m")
                     .zip(num(&c, "d"))
@@ -172,6 +204,10 @@ mod tests {
         assert!(d[0].same(&july_4));
         assert!(!dates("the 4th of april")[0].same(&july_4));
         assert!(dates("13/13").is_empty());
+        assert!(dates("it covers roughly 1/2 of the page").is_empty());
+        assert!(dates("カレンダーの3/4ほどが隠れて").is_empty());
+        assert!(dates("the last 2 may be discounts").is_empty());
+        assert_eq!(dates("the 2nd of may").len(), 1);
     }
 
     #[test]

@@ -246,7 +246,6 @@ const SINO_COUNTERS: &[&str] = &[
     "퍼센트",
     "점",
     "등",
-    "위",
     "인분",
     "주년",
     "호선",
@@ -297,9 +296,10 @@ pub(super) fn sino_korean_mentions(p: &str) -> Vec<Mention> {
                 .any(|k| s.starts_with(k))
         };
         let next_word = p[word_end..].trim_start_matches(' ');
-        let ends_well = KO_ENDINGS.contains(&rest)
-            || counted(rest)
-            || (rest.is_empty() && p[word_end..].starts_with(' ') && counted(next_word));
+        // A counter must follow (천사 is an angel, 천장 a ceiling, 십대 the teens): written apart
+        // after a lone 천/백/십/만 ("천 원"), attached or apart after a longer numeral ("십이번").
+        let apart = rest.is_empty() && p[word_end..].starts_with(' ') && counted(next_word);
+        let ends_well = apart || (run.len() >= 2 && counted(rest));
         let multiplied = run.iter().any(|c| "十百千万".contains(*c));
         if multiplied && ends_well {
             if let Some(v) = kanji_value(&run) {
@@ -376,7 +376,15 @@ const KANA_COUNTERS: &[&str] = &[
 ];
 
 /// Words that read like a numeral and a counter but are not ("にほん" is Japan, "いっぱい" a lot).
-const KANA_NOT_NUMBERS: &[&str] = &["にほん", "いっぱい", "いっさい", "いっしょ", "さんかく"];
+const KANA_NOT_NUMBERS: &[&str] = &[
+    "にほん",
+    "いっぱい",
+    "いっさい",
+    "いっしょ",
+    "さんかく",
+    "いちばん",
+    "いちど",
+];
 
 /// Japanese numerals written in kana before a counter ("さんびき", "にほん", "じゅうにまい"), at a
 /// word's start.

@@ -10,7 +10,7 @@ use crate::scorers::text::{is_hangul, is_kanji};
 pub(super) fn statement_marks() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"(?:→|->|⇒|=|\bequals\b|\bcomes to\b|answer|total|altogether|in all|final count|count is|so|therefore|thus|hence|overall|答え|正解|合計|全部で|計|よって|したがって|つまり|最終的|のは|정답|답은|답:|총|모두|합계|따라서|그러므로|결론|것은)").expect("valid")
+        Regex::new(r"(?:→|->|⇒|=|equals|comes to|answer|total|altogether|in all|final count|count is|so|therefore|thus|hence|overall|答え|正解|合計|全部で|計|よって|したがって|つまり|最終的|のは|정답|답은|답:|총|모두|합계|따라서|그러므로|결론|것은)").expect("valid")
     })
 }
 
@@ -279,7 +279,17 @@ pub fn committed_mention(
     }
     // The number right after the last answer statement in its sentence.
     let mut stated: Option<Mention> = None;
+    // "→ 12", "= 15": a result only when the reply writes one (a breakdown "front row → 4, back
+    // row → 3" writes several, and its parts are not the answer).
+    let result_mark = |m: &str| matches!(m, "→" | "->" | "⇒" | "=" | "equals" | "comes to");
+    let results = statement_marks()
+        .find_iter(response)
+        .filter(|m| result_mark(m.as_str()))
+        .count();
     for mark in statement_marks().find_iter(response) {
+        if result_mark(mark.as_str()) && results > 1 {
+            continue;
+        }
         let word_start =
             mark.start() == 0 || !response.as_bytes()[mark.start() - 1].is_ascii_alphabetic();
         let word_end = response
@@ -289,9 +299,10 @@ pub fn committed_mention(
         if !(word_start && word_end) {
             continue;
         }
+        // Not into a bracket opened after it: "8 cars in total (sedans = 5, …)".
         let next = cands.iter().find(|m| {
             m.start >= mark.end()
-                && !response[mark.end()..m.start].contains(['.', '。', '\n', '!', '?'])
+                && !response[mark.end()..m.start].contains(['.', '。', '\n', '!', '?', '(', '（'])
         });
         if let Some(m) = next {
             stated = Some(*m);

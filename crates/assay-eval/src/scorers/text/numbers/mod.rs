@@ -57,8 +57,9 @@ pub fn mentions(p: &str) -> Vec<Mention> {
     super::first_of_overlaps(out, |m| (m.start, m.end))
 }
 
-/// Roman numerals of four letters or more ("MCMXCVIII", "MMXXIV"), as a year on a stone or a
-/// clock's face is written; shorter ones ("mix", "cm", "ml", "xi") are too often words or units.
+/// Roman numerals of four letters or more from a thousand up ("MCMXCVIII", "MMXXIV"), as a year
+/// on a stone or a film's credits is written; shorter ones ("mix", "cm", "ml", "xi") are too
+/// often words or units, and smaller ones name a king or a sequel ("Henry VIII").
 fn roman_mentions(p: &str) -> Vec<Mention> {
     static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let r = R.get_or_init(|| {
@@ -87,7 +88,7 @@ fn roman_mentions(p: &str) -> Vec<Mention> {
         total
     };
     r.find_iter(p)
-        .filter(|m| m.len() >= 4)
+        .filter(|m| m.len() >= 4 && m.as_str().starts_with('m'))
         .map(|m| Mention {
             value: f64::from(value(m.as_str())),
             start: m.start(),
@@ -183,6 +184,9 @@ mod tests {
         assert_eq!(values("にほんのいっぱいのさんぽ"), Vec::<f64>::new());
         assert_eq!(values("にひきいるよ、ごにん"), vec![2.0, 5.0]);
         assert_eq!(values("built in MCMXCVIII, chapter XII"), vec![1998.0]);
+        assert_eq!(values("Henry VIII and his court"), Vec::<f64>::new());
+        assert_eq!(values("천장, 십대, 천사입니다, 천 원"), vec![1000.0]);
+        assert_eq!(values("いちばん奥"), Vec::<f64>::new());
         assert_eq!(values("mix 2 ml of milk"), vec![2.0]);
     }
 
