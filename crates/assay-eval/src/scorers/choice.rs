@@ -263,6 +263,10 @@ fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
         if t[..i].trim_end().ends_with('°') {
             continue;
         }
+        // "$A = \pi r^2$": a variable inside a formula, not a letter ("$\boxed{B}$" is one).
+        if t[..i].matches('$').count() % 2 == 1 && !t[..i].ends_with('{') {
+            continue;
+        }
         let after = &l[i + 1..];
         let second = |s: &str| s.chars().nth(1);
         // "C-shaped", "A's", "B’s", "I'd", "e.g.", "D.C.", "A/C unit".
@@ -828,6 +832,42 @@ fn replaced(s: &str, spans: &[(usize, usize, String)]) -> String {
     out
 }
 
+/// Whether option `i`'s own text occurs in the response as a word.
+fn text_named(item: &ItemContent, i: usize, response: &str) -> bool {
+    let p = text::prepare(response);
+    let script = text::nfkc_lower(response);
+    let needle = text::prepare(item.options[i].text.trim());
+    let needle = needle.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
+    !needle.is_empty()
+        && !words::occurrences(&p, &script, needle, &text::prepare(&item.question)).is_empty()
+}
+
+/// The end of the word naming an option's kind after it ("공유 버튼", "保存ボタン", "the Share
+/// button"), or `end` when none follows.
+fn option_kind_end(p: &str, end: usize) -> usize {
+    const KINDS: &[&str] = &[
+        " 버튼",
+        "버튼",
+        " 메뉴",
+        " 아이콘",
+        " 보기",
+        " 선택지",
+        "ぼたん",
+        "ボタン",
+        "めにゅー",
+        "あいこん",
+        " button",
+        " menu",
+        " icon",
+        " option",
+        " tab",
+    ];
+    KINDS
+        .iter()
+        .find(|k| p[end..].starts_with(*k))
+        .map_or(end, |k| end + k.len())
+}
+
 /// The letter index and the rule that found it (hedges and non-answers give None).
 pub fn extract_letter(response: &str, n_options: usize) -> Option<(usize, &'static str)> {
     match read_choice(response, n_options) {
@@ -869,7 +909,12 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
             continue;
         }
         for span in words::occurrences(&p, &script, needle, &asked) {
-            if negation::denied(&p, span.0, span.1).is_none() {
+            // "공유 버튼은 아닙니다", "the share button is not it": the option named with the
+            // kind of thing it is, then denied.
+            let kind_end = option_kind_end(&p, span.1);
+            if negation::denied(&p, span.0, span.1).is_none()
+                && negation::denied(&p, span.0, kind_end).is_none()
+            {
                 hits.push((i, span));
             }
         }
@@ -996,6 +1041,8 @@ impl Scorer for ChoiceScorer {
             Reading::Nothing(why) => match named_option(item, response) {
                 Some(reading) => reading,
                 None => match described_option(item, response) {
+                    // Its own text named and denied ("공유 버튼은 아닙니다"): not described.
+                    Some((i, _)) if text_named(item, i, response) => Reading::Nothing(why),
                     Some((i, true)) => Reading::Letter(i, DESCRIBED_RULE),
                     Some((i, false)) => Reading::Letter(i, DESCRIBED_BY_ONE_WORD),
                     None => Reading::Nothing(why),

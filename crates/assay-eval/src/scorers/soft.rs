@@ -100,7 +100,8 @@ pub fn soft_match_asked(
     reference: &str,
     response: &str,
 ) -> (bool, &'static str) {
-    let response = text::own_turn(response);
+    let response = text::latex_plain(text::own_turn(response));
+    let response = response.as_ref();
     let r = normalize(&text::fold_kana(reference));
     let p = normalize(&text::fold_kana(response));
     if r.is_empty() {
@@ -180,6 +181,18 @@ pub fn soft_match_asked(
                         }
                     }
                     _ if (got.value - want).abs() < 1e-9 => (true, rule),
+                    // "€3,5 bn" for "3.5" (a chart in billions): the figure as the reply
+                    // scaled it, when the reference names no scale.
+                    _ if numbers::scale_word(&pr) == 1.0
+                        && ((got.value / numbers::scale_word(&pp[got.start..got.end])) - want)
+                            .abs()
+                            < 1e-9 =>
+                    {
+                        (
+                            true,
+                            "the same figure, before the reply's scale (bn, million)",
+                        )
+                    }
                     _ => (false, "the number the response commits to differs"),
                 }
             }
@@ -233,7 +246,12 @@ pub fn soft_match_asked(
         let asked = question.map(text::prepare).unwrap_or_default();
         let runs = token_runs(&pp, &pr, &super::normalize::nfkc(response), &asked);
         if runs.is_empty() {
-            spacing_spans(&pp, &pr)
+            let spaced = spacing_spans(&pp, &pr);
+            if spaced.is_empty() {
+                unit_spans(&pp, &pr)
+            } else {
+                spaced
+            }
         } else {
             runs
         }
@@ -503,6 +521,40 @@ fn share_rule(pp: &str, want: f64) -> Option<(bool, &'static str)> {
     } else {
         (false, "another share")
     })
+}
+
+/// A unit named by its symbol or the reverse: "kg" for "kilograms", "°C" for "degrees Celsius"
+/// ("The y-axis is labeled \"Mass (kg)\"" answers "kilograms").
+fn unit_spans(pp: &str, pr: &str) -> Vec<(usize, usize)> {
+    let want = pr.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
+    let Some((unit, used)) = units::unit_at(want) else {
+        return Vec::new();
+    };
+    if used != want.len() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut at = 0;
+    for word in
+        pp.split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ',' || c == '"')
+    {
+        let s = at;
+        at += word.len()
+            + pp[at + word.len()..]
+                .chars()
+                .next()
+                .map_or(0, char::len_utf8);
+        let w = word.trim_end_matches(['.', ':', ';']);
+        if w.is_empty() {
+            continue;
+        }
+        if let Some((u, n)) = units::unit_at(w) {
+            if n == w.len() && u.symbol == unit.symbol {
+                out.push((s, s + w.len()));
+            }
+        }
+    }
+    out
 }
 
 /// A compound written with another spacing: "firetruck" for "fire truck", "fire truck" for
@@ -881,6 +933,22 @@ pub fn unsure_miss(
     if rule == "a yes/no reference: the reply says neither" {
         return Some("a yes/no question answered with neither");
     }
+    // "Total Carbohydrate 31 g, of which Sugars 12 g" for "12 g", "City B: 1.2M" for
+    // "1,200,000": the reference's figure is named (or scaled by a letter), but another was read.
+    if rule == "the number the response commits to differs" {
+        if let Some(want) = numbers::whole(reference)
+            .or_else(|| numbers::numeric_reference(&text::prepare(reference)))
+        {
+            let named = numbers::mentions(&text::prepare(response)).iter().any(|m| {
+                [1.0, 1e3, 1e6, 1e9]
+                    .iter()
+                    .any(|s| (m.value * s - want).abs() < 1e-9)
+            });
+            if named {
+                return Some("the reference's figure is named, but another was read as the answer");
+            }
+        }
+    }
     if rule != "no match" {
         return None;
     }
@@ -983,6 +1051,28 @@ mod tests {
         assert!(!got);
         assert!(super::unsure_miss(got, rule, "German", false, "ドイツ語です").is_some());
         assert!(super::unsure_miss(false, "no match", "Osaka", false, "Kyoto.").is_none());
+    }
+
+    /// Issue 49, holdout7 (charts, receipts, diagrams, read blind, then given rules).
+    #[test]
+    fn figures_from_charts_receipts_and_diagrams() {
+        let ok = |r: &str, a: &str| soft_match(r, a).0;
+        assert!(ok("2 km", "縮尺は1 cm＝500 mなので、4×500＝2000 mです。"));
+        assert!(ok(
+            "40°",
+            "$x = 180^\\circ - 140^\\circ = 40^\\circ$\n\n$\\boxed{40^\\circ}$"
+        ));
+        assert!(ok(
+            "12 cm²",
+            "Area $= 3 \\times 4 = 12$\n$\\boxed{12\\text{ cm}^2}$"
+        ));
+        assert!(ok("kilograms", "The x-axis is labeled \"Load (kg)\"."));
+        assert!(ok("2.5", "France: €2,5 bn"));
+        assert!(!ok("2.5", "France: €2,4 bn"));
+        assert!(ok("-5℃", "最低気温はマイナス5度です。"));
+        assert!(ok("70%", "賛成は7割です。"));
+        assert!(ok("1,500,000", "about 1.5 million"));
+        assert!(ok("8", "8 cars in total (sedans = 5, SUVs = 3)."));
     }
 
     /// Issue 49, holdout6 (read blind, then given rules): noon in three languages, bounds,

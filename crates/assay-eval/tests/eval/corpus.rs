@@ -308,6 +308,15 @@ fn the_rules_hold_on_a_set_written_in_deployed_models_styles() {
     carries_over("holdout6.jsonl", 0.93, 0.88);
 }
 
+/// holdout7.jsonl was written blind in other benchmarks' domains (charts, tables, receipts, forms,
+/// maths and science diagrams, maps, screenshots). Read blind by the rules of holdout5, holdout6
+/// and the review, the rules agreed on 39/45 and 47/75; its kinds (scale words, 万/억, decimal
+/// commas, 割, LaTeX, below zero in words, unit names) were then given rules.
+#[test]
+fn the_rules_hold_on_charts_documents_and_diagrams() {
+    carries_over("holdout7.jsonl", 0.86, 0.84);
+}
+
 /// adversarial.jsonl: replies a reviewer wrote, reading the rules of holdout5 as a hostile user,
 /// to make each of them misfire (a place of a thing read as an option, "if" that is no condition,
 /// a breakdown after the total, "to be exact" that narrows, romanised collisions like "you" for
@@ -399,6 +408,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout4.jsonl",
         "holdout5.jsonl",
         "holdout6.jsonl",
+        "holdout7.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))

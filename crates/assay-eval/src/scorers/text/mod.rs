@@ -49,6 +49,45 @@ pub fn own_turn(response: &str) -> &str {
     }
 }
 
+/// A reply's LaTeX read as plain text: `\boxed{40^\circ}` is "40°", `30\text{ cm}^2` is "30 cm2",
+/// `\frac{1}{2}` is "1/2", `\times` is "×"; the dollar signs go. Models trained on maths write
+/// their short answers this way.
+pub fn latex_plain(response: &str) -> std::borrow::Cow<'_, str> {
+    if !response.contains('\\') && !response.contains('$') {
+        return std::borrow::Cow::Borrowed(response);
+    }
+    static R: std::sync::OnceLock<Vec<(regex::Regex, &'static str)>> = std::sync::OnceLock::new();
+    let rules = R.get_or_init(|| {
+        [
+            (
+                r"\\(?:boxed|text|mathrm|textbf|mathbf|operatorname)\{([^{}]*)\}",
+                "$1",
+            ),
+            (r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", "$1/$2"),
+            (r"\^\s*\{?\\circ\}?", "°"),
+            (r"\\circ", "°"),
+            (r"\\times", "×"),
+            (r"\\cdot", "·"),
+            (r"\\pi", "π"),
+            (r"\\%", "%"),
+            (r"\\[,;!: ]", " "),
+            (r"\^\{?([23])\}?", "$1"),
+            (r"\\left|\\right|\$", ""),
+        ]
+        .iter()
+        .map(|(p, w)| (regex::Regex::new(p).expect("valid"), *w))
+        .collect()
+    });
+    let mut s = response.to_string();
+    // Nested ones (\boxed{30\text{ cm}^2}) unwrap from the inside out.
+    for _ in 0..3 {
+        for (r, with) in rules {
+            s = r.replace_all(&s, *with).into_owned();
+        }
+    }
+    std::borrow::Cow::Owned(s)
+}
+
 /// Katakana to hiragana (ァ-ヶ to ぁ-ゖ), so "リンゴ" and "りんご" compare equal. Byte lengths
 /// are kept (both blocks are three bytes in UTF-8), and the long-vowel mark stays.
 pub fn fold_kana(s: &str) -> String {

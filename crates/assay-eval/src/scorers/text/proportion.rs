@@ -55,10 +55,34 @@ fn count(w: &str) -> Option<f64> {
     numbers::whole(w)
 }
 
+/// "6割", "3割5分", "二割": tenths (割) and hundredths (分) of a whole, as Japanese writes shares.
+fn wari(p: &str) -> Vec<Share> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = R.get_or_init(|| {
+        Regex::new(r"(?P<w>\d{1,2}|[一二三四五六七八九十])\s*割(?:\s*(?P<b>\d|[一二三四五六七八九])\s*分)?")
+            .expect("valid")
+    });
+    r.captures_iter(p)
+        .filter_map(|c| {
+            let m = c.get(0)?;
+            let w = numbers::whole(&c["w"])?;
+            let b = c
+                .name("b")
+                .map_or(Some(0.0), |b| numbers::whole(b.as_str()))?;
+            Some(Share {
+                value: (w * 10.0 + b) / 100.0,
+                start: m.start(),
+                end: m.end(),
+            })
+        })
+        .filter(|s| (0.0..=1.0).contains(&s.value))
+        .collect()
+}
+
 /// Every share in a prepared text, in order.
 pub fn shares(p: &str) -> Vec<Share> {
     let [slash, percent, words, cjk, half] = patterns();
-    let mut out = Vec::new();
+    let mut out = wari(p);
     let mut push = |value: Option<f64>, start: usize, end: usize| {
         if let Some(value) = value.filter(|v| v.is_finite() && (0.0..=1.0).contains(v)) {
             out.push(Share { value, start, end });
@@ -165,6 +189,13 @@ mod tests {
             .iter()
             .map(|s| (s.value * 1000.0).round() / 1000.0)
             .collect()
+    }
+
+    #[test]
+    fn tenths_and_hundredths_in_japanese() {
+        assert_eq!(vals("6割です"), vec![0.6]);
+        assert_eq!(vals("3割5分"), vec![0.35]);
+        assert_eq!(vals("二割"), vec![0.2]);
     }
 
     #[test]

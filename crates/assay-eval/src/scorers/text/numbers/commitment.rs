@@ -10,7 +10,7 @@ use crate::scorers::text::{is_hangul, is_kanji};
 pub(super) fn statement_marks() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"(?:→|->|⇒|=|equals|comes to|answer|total|altogether|in all|final count|count is|so|therefore|thus|hence|overall|答え|正解|合計|全部で|計|よって|したがって|つまり|最終的|のは|정답|답은|답:|총|모두|합계|따라서|그러므로|결론|것은)").expect("valid")
+        Regex::new(r"(?:→|->|⇒|=|equals|comes to|므로|ので|answer|total|altogether|in all|final count|count is|so|therefore|thus|hence|overall|答え|正解|合計|全部で|計|よって|したがって|つまり|最終的|のは|정답|답은|답:|총|모두|합계|따라서|그러므로|결론|것은)").expect("valid")
     })
 }
 
@@ -240,7 +240,12 @@ pub fn committed_mention(
             !total_before().is_match(&response[..m.start])
                 && !total_after().is_match(&response[m.end..])
         })
-        .filter(|m| ref_is_year || !year_like(m))
+        // "1500 m", "2000円": a measure with its unit, not a year.
+        .filter(|m| {
+            ref_is_year
+                || !year_like(m)
+                || crate::scorers::text::units::unit_at(&response[m.end..]).is_some()
+        })
         .collect();
     // A year answers "when"; a count, an age or a duration answers the rest.
     if ref_is_year && filtered.iter().any(year_like) {
@@ -279,15 +284,19 @@ pub fn committed_mention(
     }
     // The number right after the last answer statement in its sentence.
     let mut stated: Option<Mention> = None;
-    // "→ 12", "= 15": a result only when the reply writes one (a breakdown "front row → 4, back
-    // row → 3" writes several, and its parts are not the answer).
+    // "→ 12", "= 15": a result, but not a part of a breakdown: a list item's ("- front row → 4")
+    // or one in brackets ("8 cars in total (sedans = 5, SUVs = 3)").
     let result_mark = |m: &str| matches!(m, "→" | "->" | "⇒" | "=" | "equals" | "comes to");
-    let results = statement_marks()
-        .find_iter(response)
-        .filter(|m| result_mark(m.as_str()))
-        .count();
+    let breakdown = |at: usize| {
+        let line_start = response[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line = response[line_start..at].trim_start();
+        let listed = line.starts_with(['-', '*', '・', '•', '·']);
+        let opened = response[line_start..at].rfind(['(', '（']);
+        let closed = response[line_start..at].rfind([')', '）']);
+        listed || opened.is_some_and(|o| closed.is_none_or(|c| c < o))
+    };
     for mark in statement_marks().find_iter(response) {
-        if result_mark(mark.as_str()) && results > 1 {
+        if result_mark(mark.as_str()) && breakdown(mark.start()) {
             continue;
         }
         let word_start =

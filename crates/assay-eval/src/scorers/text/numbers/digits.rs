@@ -1,4 +1,6 @@
-//! Numbers written in digits: "1,234", "3.5", "４".
+//! Numbers written in digits: "1,234", "3.5", "４", with the words and signs that scale or sign
+//! them: "1.2 million", "1.2万", "1億2000万", "1만 2천 5백", "940만", "€3,5 bn" (a decimal comma),
+//! "マイナス5", "영하 12".
 
 use super::*;
 
@@ -33,6 +35,16 @@ pub(super) fn digit_mentions(p: &str) -> Vec<Mention> {
             {
                 text.push('.');
                 i += 1;
+            } else if c == b','
+                && !text.contains('.')
+                && text.len() <= 3
+                && i == start + text.len()
+                && (start == 0 || b[start - 1] != b',')
+                && decimal_comma(&b[i + 1..])
+            {
+                // "3,5": one or two digits after the comma, then no digit and no further group.
+                text.push('.');
+                i += 1;
             } else {
                 break;
             }
@@ -43,14 +55,117 @@ pub(super) fn digit_mentions(p: &str) -> Vec<Mention> {
         let negative = start > 0
             && b[start - 1] == b'-'
             && (start == 1 || !b[start - 2].is_ascii_alphanumeric());
+        // "マイナス5度", "영하 12도", "minus 3", "−4": below zero in words or the minus sign.
+        let below_zero = !negative && {
+            let before = p[..start].trim_end();
+            [
+                "まいなす",
+                "零下",
+                "氷点下",
+                "영하",
+                "마이너스",
+                "minus",
+                "−",
+            ]
+            .iter()
+            .any(|w| before.ends_with(w))
+        };
         if let Ok(v) = text.parse::<f64>() {
+            let (v, end) = scaled(p, v, i);
             out.push(Mention {
-                value: if negative { -v } else { v },
+                value: if negative || below_zero { -v } else { v },
                 start: if negative { start - 1 } else { start },
-                end: i,
+                end,
                 digits: true,
             });
+            i = end.max(i);
         }
     }
     out
+}
+
+/// A decimal comma's tail: one or two digits, then neither a digit nor another ",d" group.
+fn decimal_comma(rest: &[u8]) -> bool {
+    let n = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+    (1..=2).contains(&n)
+        && !(rest.get(n) == Some(&b',') && rest.get(n + 1).is_some_and(u8::is_ascii_digit))
+}
+
+/// Large units written after digits: "1.2 million", "3 bn", "1.2万", "1億2000万", "1만 2천
+/// 5백", "940만". Returns the value and where the number ends. A Chinese-style unit (万, 億, 만,
+/// 억, 千, 천, 百, 백) must be attached to its digits; further groups may follow it after one space
+/// in Korean ("1만 2천").
+fn scaled(p: &str, value: f64, end: usize) -> (f64, usize) {
+    const WORDS: &[(&str, f64)] = &[
+        (" million", 1e6),
+        (" billion", 1e9),
+        (" trillion", 1e12),
+        (" thousand", 1e3),
+        (" bn", 1e9),
+        ("bn", 1e9),
+        (" mn", 1e6),
+    ];
+    for (w, m) in WORDS {
+        if let Some(rest) = p[end..].strip_prefix(w) {
+            if !rest.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                return (value * m, end + w.len());
+            }
+        }
+    }
+    let unit = |c: char| match c {
+        '億' | '억' => Some((1e8, true)),
+        '万' | '만' => Some((1e4, true)),
+        '千' | '천' => Some((1e3, false)),
+        '百' | '백' => Some((1e2, false)),
+        _ => None,
+    };
+    let Some(first) = p[end..].chars().next().and_then(unit) else {
+        return (value, end);
+    };
+    // Sections: a big unit (億, 万) closes what came before it; small ones add within a section.
+    let (mut total, mut section, mut at) = (0.0, 0.0, end);
+    let mut pending = value;
+    let mut next_unit = Some(first);
+    loop {
+        let Some((m, big)) = next_unit else {
+            section += pending;
+            break;
+        };
+        at += p[at..].chars().next().map_or(0, char::len_utf8);
+        if big {
+            total += (section + pending) * m;
+            section = 0.0;
+        } else {
+            section += pending * m;
+        }
+        pending = 0.0;
+        // "5천만": a big unit straight after a small one scales the section.
+        if let Some(u2) = p[at..].chars().next().and_then(unit).filter(|u| u.1) {
+            next_unit = Some(u2);
+            continue;
+        }
+        // Another group: digits (after one space for Korean) with a unit of its own, or the
+        // last digits of the number.
+        let rest = &p[at..];
+        let skip = usize::from(
+            rest.starts_with(' ') && rest[1..].starts_with(|c: char| c.is_ascii_digit()),
+        );
+        let digits: String = rest[skip..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        if digits.is_empty() {
+            break;
+        }
+        let after = at + skip + digits.len();
+        let u = p[after..].chars().next().and_then(unit);
+        // A last group without a unit only straight after a big unit ("1億2000万", "3万5000").
+        if u.is_none() && (skip == 1 || !big) {
+            break;
+        }
+        pending = digits.parse().unwrap_or(0.0);
+        at = after;
+        next_unit = u;
+    }
+    (total + section, at)
 }

@@ -98,6 +98,23 @@ fn roman_mentions(p: &str) -> Vec<Mention> {
         .collect()
 }
 
+/// The English scale word a number was written with ("3.5 bn", "1.2 million"), as its factor; 1
+/// for none.
+pub fn scale_word(written: &str) -> f64 {
+    let w = written.trim_end();
+    [
+        ("trillion", 1e12),
+        ("billion", 1e9),
+        ("million", 1e6),
+        ("thousand", 1e3),
+        ("bn", 1e9),
+        ("mn", 1e6),
+    ]
+    .iter()
+    .find(|(s, _)| w.ends_with(s))
+    .map_or(1.0, |(_, f)| *f)
+}
+
 /// The value of a text that is one number and nothing else ("five", "十二", "12").
 pub fn whole(s: &str) -> Option<f64> {
     let p = super::prepare(s.trim());
@@ -169,6 +186,24 @@ mod tests {
         assert_eq!(values("mp3 h2o"), Vec::<f64>::new());
         assert_eq!(values("the one on the left has 3"), vec![3.0]);
         assert_eq!(values("ひとりとふたつ"), vec![1.0, 2.0]);
+    }
+
+    /// Issue 49, holdout7 (charts, receipts, diagrams): scale words and units, decimal commas,
+    /// below zero in words.
+    #[test]
+    fn scales_decimal_commas_and_signs() {
+        assert_eq!(values("about 1.2 million visitors"), vec![1.2e6]);
+        assert_eq!(
+            values("1.2万人、1億2000万円、5千万円"),
+            vec![1.2e4, 1.2e8, 5e7]
+        );
+        assert_eq!(
+            values("1만 2천 5백 원, 940만 명, 3억 원"),
+            vec![12_500.0, 9.4e6, 3e8]
+        );
+        assert_eq!(values("€3,5 bn"), vec![3.5e9]);
+        assert_eq!(values("rows 1,5,7 and 1,500"), vec![1.0, 5.0, 7.0, 1500.0]);
+        assert_eq!(values("マイナス5度、영하 12도"), vec![-5.0, -12.0]);
     }
 
     #[test]
