@@ -263,8 +263,11 @@ fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
         if t[..i].trim_end().ends_with('°') {
             continue;
         }
-        // "$A = \pi r^2$": a variable inside a formula, not a letter ("$\boxed{B}$" is one).
-        if t[..i].matches('$').count() % 2 == 1 && !t[..i].ends_with('{') {
+        // "$A = \pi r^2$", "\( A = \pi r^2 \)": a variable a formula opens with, not a letter.
+        let opened = t[..i].trim_end();
+        if (opened.ends_with('$') || opened.ends_with("\\("))
+            && t[i + 1..].trim_start().starts_with('=')
+        {
             continue;
         }
         let after = &l[i + 1..];
@@ -842,6 +845,16 @@ fn text_named(item: &ItemContent, i: usize, response: &str) -> bool {
         && !words::occurrences(&p, &script, needle, &text::prepare(&item.question)).is_empty()
 }
 
+/// A flat denial right after an option's kind ("은 아닙니다", "ではありません"), not a soft guess
+/// ("じゃないですかね", "이 아닐까").
+fn flatly_denied(after: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        re(r"^\s*(?:(?:은|는|이|가)\s*(?:아닙니다|아니에요|아니예요|아니다|아님)(?:\s*[.。!]|\s*$)|(?:では|じゃ)(?:ありません|ない)(?:です)?(?:\s*[.。!]|\s*$))")
+    })
+    .is_match(after)
+}
+
 /// The end of the word naming an option's kind after it ("공유 버튼", "保存ボタン", "the Share
 /// button"), or `end` when none follows.
 fn option_kind_end(p: &str, end: usize) -> usize {
@@ -853,14 +866,8 @@ fn option_kind_end(p: &str, end: usize) -> usize {
         " 보기",
         " 선택지",
         "ぼたん",
-        "ボタン",
         "めにゅー",
         "あいこん",
-        " button",
-        " menu",
-        " icon",
-        " option",
-        " tab",
     ];
     KINDS
         .iter()
@@ -913,7 +920,7 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
             // kind of thing it is, then denied.
             let kind_end = option_kind_end(&p, span.1);
             if negation::denied(&p, span.0, span.1).is_none()
-                && negation::denied(&p, span.0, kind_end).is_none()
+                && !(kind_end > span.1 && flatly_denied(&p[kind_end..]))
             {
                 hits.push((i, span));
             }

@@ -533,28 +533,20 @@ fn unit_spans(pp: &str, pr: &str) -> Vec<(usize, usize)> {
     if used != want.len() {
         return Vec::new();
     }
-    let mut out = Vec::new();
-    let mut at = 0;
-    for word in
-        pp.split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ',' || c == '"')
-    {
-        let s = at;
-        at += word.len()
-            + pp[at + word.len()..]
-                .chars()
-                .next()
-                .map_or(0, char::len_utf8);
-        let w = word.trim_end_matches(['.', ':', ';']);
-        if w.is_empty() {
-            continue;
-        }
-        if let Some((u, n)) = units::unit_at(w) {
-            if n == w.len() && u.symbol == unit.symbol {
-                out.push((s, s + w.len()));
-            }
-        }
-    }
-    out
+    // Only a symbol in brackets, as an axis or a column is labelled ("Mass (kg)", "[m/s]"):
+    // "second", "foot", "meter" and "g" are words too often.
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let bracketed =
+        R.get_or_init(|| regex::Regex::new(r"[(\[]\s*([^()\[\]\s]{1,6})\s*[)\]]").expect("valid"));
+    bracketed
+        .captures_iter(pp)
+        .filter_map(|c| c.get(1))
+        .filter(|m| {
+            units::unit_at(m.as_str())
+                .is_some_and(|(u, n)| n == m.as_str().len() && u.symbol == unit.symbol)
+        })
+        .map(|m| (m.start(), m.end()))
+        .collect()
 }
 
 /// A compound written with another spacing: "firetruck" for "fire truck", "fire truck" for
@@ -1057,7 +1049,7 @@ mod tests {
     #[test]
     fn figures_from_charts_receipts_and_diagrams() {
         let ok = |r: &str, a: &str| soft_match(r, a).0;
-        assert!(ok("2 km", "縮尺は1 cm＝500 mなので、4×500＝2000 mです。"));
+        assert!(ok("0.75 km", "縮尺は1 cm＝250 mなので、3×250＝750 mです。"));
         assert!(ok(
             "40°",
             "$x = 180^\\circ - 140^\\circ = 40^\\circ$\n\n$\\boxed{40^\\circ}$"

@@ -314,7 +314,7 @@ fn the_rules_hold_on_a_set_written_in_deployed_models_styles() {
 /// commas, 割, LaTeX, below zero in words, unit names) were then given rules.
 #[test]
 fn the_rules_hold_on_charts_documents_and_diagrams() {
-    carries_over("holdout7.jsonl", 0.86, 0.84);
+    carries_over("holdout7.jsonl", 0.86, 0.82);
 }
 
 /// adversarial.jsonl: replies a reviewer wrote, reading the rules of holdout5 as a hostile user,
@@ -325,6 +325,14 @@ fn the_rules_hold_on_charts_documents_and_diagrams() {
 #[test]
 fn the_rules_hold_on_replies_written_to_break_them() {
     carries_over("adversarial.jsonl", 0.95, 0.9);
+}
+
+/// adversarial2.jsonl: a second reviewer's replies against the holdout7 rules (prices with "$",
+/// "7만" as "only 7", "minus" as a sum, "(2,5)" as a pair, 割引, "Account (kg)"-style words, a
+/// breakdown after the answer). It guards the narrowed rules.
+#[test]
+fn the_rules_hold_on_replies_written_to_break_the_number_rules() {
+    carries_over("adversarial2.jsonl", 0.75, 0.9);
 }
 
 /// real.jsonl: replies recorded in the formats' samples (../shared/formats), 18 of them

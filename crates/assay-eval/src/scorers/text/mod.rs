@@ -53,17 +53,23 @@ pub fn own_turn(response: &str) -> &str {
 /// `\frac{1}{2}` is "1/2", `\times` is "×"; the dollar signs go. Models trained on maths write
 /// their short answers this way.
 pub fn latex_plain(response: &str) -> std::borrow::Cow<'_, str> {
-    if !response.contains('\\') && !response.contains('$') {
+    if !response.contains('\\') && !response.contains("{,}") {
         return std::borrow::Cow::Borrowed(response);
     }
     static R: std::sync::OnceLock<Vec<(regex::Regex, &'static str)>> = std::sync::OnceLock::new();
     let rules = R.get_or_init(|| {
         [
+            // The dollar signs of a formula ("$\boxed{12}$"), never a price's ("US$25"): first,
+            // while the formula still has its backslashes.
+            (r"\$([^$\n]*\\[^$\n]*)\$", "$1"),
             (
                 r"\\(?:boxed|text|mathrm|textbf|mathbf|operatorname)\{([^{}]*)\}",
                 "$1",
             ),
+            // "2\frac{1}{2}": a mixed number keeps its whole part apart.
+            (r"(\d)\\[dt]?frac\{", "$1 \\frac{"),
             (r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", "$1/$2"),
+            (r"\{,\}", ","),
             (r"\^\s*\{?\\circ\}?", "°"),
             (r"\\circ", "°"),
             (r"\\times", "×"),
@@ -71,8 +77,9 @@ pub fn latex_plain(response: &str) -> std::borrow::Cow<'_, str> {
             (r"\\pi", "π"),
             (r"\\%", "%"),
             (r"\\[,;!: ]", " "),
-            (r"\^\{?([23])\}?", "$1"),
-            (r"\\left|\\right|\$", ""),
+            // "cm^2" is "cm2" (NFKC reads "cm²" so); "4^2" stays a power.
+            (r"([a-zA-Z])\^\{?([23])\}?", "$1$2"),
+            (r"\\left|\\right", ""),
         ]
         .iter()
         .map(|(p, w)| (regex::Regex::new(p).expect("valid"), *w))

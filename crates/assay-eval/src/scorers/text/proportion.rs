@@ -65,6 +65,16 @@ fn wari(p: &str) -> Vec<Share> {
     r.captures_iter(p)
         .filter_map(|c| {
             let m = c.get(0)?;
+            // "2割引" is a discount; "1割未満", "3割以上" bounds; "3〜4割" a range.
+            let after = &p[m.end()..];
+            let before = p[..m.start()].trim_end();
+            if ["引", "未満", "以上", "以下", "弱", "強", "程度"]
+                .iter()
+                .any(|w| after.starts_with(w))
+                || before.ends_with(['〜', '~', '-', '～', '–'])
+            {
+                return None;
+            }
             let w = numbers::whole(&c["w"])?;
             let b = c
                 .name("b")

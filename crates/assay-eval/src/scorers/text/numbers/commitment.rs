@@ -10,7 +10,7 @@ use crate::scorers::text::{is_hangul, is_kanji};
 pub(super) fn statement_marks() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"(?:→|->|⇒|=|equals|comes to|므로|ので|answer|total|altogether|in all|final count|count is|so|therefore|thus|hence|overall|答え|正解|合計|全部で|計|よって|したがって|つまり|最終的|のは|정답|답은|답:|총|모두|합계|따라서|그러므로|결론|것은)").expect("valid")
+        Regex::new(r"(?:→|->|⇒|=|equals|comes to|answer|total|altogether|in all|final count|count is|so|therefore|thus|hence|overall|答え|正解|合計|全部で|計|よって|したがって|つまり|最終的|のは|정답|답은|답:|총|모두|합계|따라서|그러므로|결론|것은)").expect("valid")
     })
 }
 
@@ -240,12 +240,7 @@ pub fn committed_mention(
             !total_before().is_match(&response[..m.start])
                 && !total_after().is_match(&response[m.end..])
         })
-        // "1500 m", "2000円": a measure with its unit, not a year.
-        .filter(|m| {
-            ref_is_year
-                || !year_like(m)
-                || crate::scorers::text::units::unit_at(&response[m.end..]).is_some()
-        })
+        .filter(|m| ref_is_year || !year_like(m))
         .collect();
     // A year answers "when"; a count, an age or a duration answers the rest.
     if ref_is_year && filtered.iter().any(year_like) {
@@ -287,18 +282,36 @@ pub fn committed_mention(
     // "→ 12", "= 15": a result, but not a part of a breakdown: a list item's ("- front row → 4")
     // or one in brackets ("8 cars in total (sedans = 5, SUVs = 3)").
     let result_mark = |m: &str| matches!(m, "→" | "->" | "⇒" | "=" | "equals" | "comes to");
-    let breakdown = |at: usize| {
+    let listed_at = |at: usize| {
         let line_start = response[..at].rfind('\n').map_or(0, |i| i + 1);
         let line = response[line_start..at].trim_start();
-        let listed = line.starts_with(['-', '*', '・', '•', '·']);
+        ["- ", "* ", "・", "•", "·"]
+            .iter()
+            .any(|b| line.starts_with(b))
+    };
+    // One list item with a result is the answer ("・4＋5＝9冊"); several are a breakdown.
+    let listed_results = statement_marks()
+        .find_iter(response)
+        .filter(|m| result_mark(m.as_str()) && listed_at(m.start()))
+        .count();
+    let breakdown = |at: usize| {
+        let line_start = response[..at].rfind('\n').map_or(0, |i| i + 1);
+        let listed = listed_results > 1 && listed_at(at);
         let opened = response[line_start..at].rfind(['(', '（']);
         let closed = response[line_start..at].rfind([')', '）']);
         listed || opened.is_some_and(|o| closed.is_none_or(|c| c < o))
     };
+    // An answer stated in words ("Answer: 8 cars. By type: sedans = 5", "合計は8台です。内訳：
+    // セダン＝5台") outranks the results of a breakdown written after it.
+    let worded = |m: &str| !result_mark(m);
+    let mut worded_at: Option<usize> = None;
     for mark in statement_marks().find_iter(response) {
-        if result_mark(mark.as_str()) && breakdown(mark.start()) {
+        if result_mark(mark.as_str())
+            && (breakdown(mark.start()) || worded_at.is_some_and(|w| w < mark.start()))
+        {
             continue;
         }
+
         let word_start =
             mark.start() == 0 || !response.as_bytes()[mark.start() - 1].is_ascii_alphabetic();
         let word_end = response
@@ -315,6 +328,9 @@ pub fn committed_mention(
         });
         if let Some(m) = next {
             stated = Some(*m);
+            if worded(mark.as_str()) {
+                worded_at = Some(mark.start());
+            }
         }
     }
     // "4 of them", "2 of which", "そのうち2人", "그중 2명": the part counted from a whole.

@@ -41,6 +41,7 @@ pub(super) fn digit_mentions(p: &str) -> Vec<Mention> {
                 && i == start + text.len()
                 && (start == 0 || b[start - 1] != b',')
                 && decimal_comma(&b[i + 1..])
+                && euro_context(p, start, i)
             {
                 // "3,5": one or two digits after the comma, then no digit and no further group.
                 text.push('.');
@@ -55,20 +56,21 @@ pub(super) fn digit_mentions(p: &str) -> Vec<Mention> {
         let negative = start > 0
             && b[start - 1] == b'-'
             && (start == 1 || !b[start - 2].is_ascii_alphanumeric());
-        // "マイナス5度", "영하 12도", "minus 3", "−4": below zero in words or the minus sign.
+        // "영하 12도", "零下5度": below zero in words; "マイナス5度", "minus 3°" only before a
+        // temperature ("10 minus 3", "マイナス500円" are sums); "−4": the minus sign.
         let below_zero = !negative && {
             let before = p[..start].trim_end();
-            [
-                "まいなす",
-                "零下",
-                "氷点下",
-                "영하",
-                "마이너스",
-                "minus",
-                "−",
-            ]
-            .iter()
-            .any(|w| before.ends_with(w))
+            let degrees = ["度", "도", "°", "℃"]
+                .iter()
+                .any(|u| p[i..].trim_start().starts_with(u));
+            ["零下", "氷点下", "영하"]
+                .iter()
+                .any(|w| before.ends_with(w))
+                || p[..start].ends_with('−')
+                || (degrees
+                    && ["まいなす", "마이너스", "minus"]
+                        .iter()
+                        .any(|w| before.ends_with(w)))
         };
         if let Ok(v) = text.parse::<f64>() {
             let (v, end) = scaled(p, v, i);
@@ -139,8 +141,15 @@ fn scaled(p: &str, value: f64, end: usize) -> (f64, usize) {
             section += pending * m;
         }
         pending = 0.0;
-        // "5천만": a big unit straight after a small one scales the section.
-        if let Some(u2) = p[at..].chars().next().and_then(unit).filter(|u| u.1) {
+        // "5천만", "5천 만원": a big unit straight after a small one scales the section.
+        let spaced_big = usize::from(p[at..].starts_with(' '));
+        if let Some(u2) = p[at + spaced_big..]
+            .chars()
+            .next()
+            .and_then(unit)
+            .filter(|u| u.1 && !big)
+        {
+            at += spaced_big;
             next_unit = Some(u2);
             continue;
         }
@@ -150,22 +159,74 @@ fn scaled(p: &str, value: f64, end: usize) -> (f64, usize) {
         let skip = usize::from(
             rest.starts_with(' ') && rest[1..].starts_with(|c: char| c.is_ascii_digit()),
         );
-        let digits: String = rest[skip..]
+        // Digits with thousands commas ("1万2,800円").
+        let written: String = rest[skip..]
             .chars()
-            .take_while(char::is_ascii_digit)
+            .take_while(|c| c.is_ascii_digit() || *c == ',')
             .collect();
+        let written = written.trim_end_matches(',');
+        let digits: String = written.chars().filter(char::is_ascii_digit).collect();
         if digits.is_empty() {
             break;
         }
-        let after = at + skip + digits.len();
+        let after = at + skip + written.len();
         let u = p[after..].chars().next().and_then(unit);
-        // A last group without a unit only straight after a big unit ("1億2000万", "3万5000").
-        if u.is_none() && (skip == 1 || !big) {
+        // A last group without a unit only after a big unit: straight after it ("1億2000万",
+        // "3万5000"), or after a space when a counter follows ("1만 2500원").
+        let counted_after = p[after..].starts_with(|c: char| {
+            crate::scorers::text::is_hangul(c) || crate::scorers::text::is_kanji(c)
+        });
+        if u.is_none() && (!big || (skip == 1 && !counted_after)) {
             break;
         }
         pending = digits.parse().unwrap_or(0.0);
         at = after;
         next_unit = u;
     }
+    // "7만 빨간색": 만 is also "only"; as ten thousand a counter, a figure or the end follows it.
+    let last = p[..at].chars().next_back();
+    if last == Some('만') {
+        let rest = &p[at..];
+        let word = rest.trim_start();
+        let counter = [
+            "원", "명", "개", "대", "달러", "엔", "건", "회", "km", "m", "톤", "마리", "권",
+        ]
+        .iter()
+        .any(|c| word.starts_with(c));
+        let ends =
+            word.is_empty() || word.starts_with(|c: char| !crate::scorers::text::is_hangul(c));
+        let particle = [
+            "이",
+            "을",
+            "의",
+            "에",
+            "은",
+            "입니다",
+            "이에요",
+            "정도",
+            "가량",
+        ]
+        .iter()
+        .any(|c| rest.starts_with(c));
+        if !(counter || ends || particle) {
+            return (value, end);
+        }
+    }
     (total + section, at)
+}
+
+/// A decimal comma is read only where European figures are written: after "€" or before a scale
+/// or a percent ("€3,5 bn", "3,5 %"); "(2,5)" is a pair and "7,10번" a list.
+fn euro_context(p: &str, start: usize, comma: usize) -> bool {
+    let before = p[..start].trim_end();
+    let tail: String = p[comma + 1..]
+        .chars()
+        .skip_while(char::is_ascii_digit)
+        .take(10)
+        .collect();
+    let tail = tail.trim_start();
+    before.ends_with('€')
+        || ["bn", "mn", "million", "billion", "%", "€", "eur"]
+            .iter()
+            .any(|w| tail.starts_with(w))
 }
