@@ -837,12 +837,24 @@ fn replaced(s: &str, spans: &[(usize, usize, String)]) -> String {
 
 /// Whether option `i`'s own text occurs in the response as a word.
 fn text_named(item: &ItemContent, i: usize, response: &str) -> bool {
-    let p = text::prepare(response);
-    let script = text::nfkc_lower(response);
+    let (p, script) = (text::prepare(response), text::nfkc_lower(response));
+    !option_spans(item, i, &p, &script, &text::prepare(&item.question)).is_empty()
+}
+
+/// Where option `i`'s text occurs as a word in a reply (`p` prepared, `script` NFKC lower case).
+fn option_spans(
+    item: &ItemContent,
+    i: usize,
+    p: &str,
+    script: &str,
+    asked: &str,
+) -> Vec<(usize, usize)> {
     let needle = text::prepare(item.options[i].text.trim());
     let needle = needle.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
-    !needle.is_empty()
-        && !words::occurrences(&p, &script, needle, &text::prepare(&item.question)).is_empty()
+    if needle.is_empty() {
+        return Vec::new();
+    }
+    words::occurrences(p, script, needle, asked)
 }
 
 /// A flat denial right after an option's kind ("은 아닙니다", "ではありません"), not a soft guess
@@ -909,13 +921,8 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
     let script = text::nfkc_lower(response);
     let asked = text::prepare(&item.question);
     let mut hits: Vec<(usize, (usize, usize))> = Vec::new();
-    for (i, o) in item.options.iter().enumerate() {
-        let needle = text::prepare(o.text.trim());
-        let needle = needle.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
-        if needle.is_empty() {
-            continue;
-        }
-        for span in words::occurrences(&p, &script, needle, &asked) {
+    for i in 0..item.options.len() {
+        for span in option_spans(item, i, &p, &script, &asked) {
             // "공유 버튼은 아닙니다", "the share button is not it": the option named with the
             // kind of thing it is, then denied.
             let kind_end = option_kind_end(&p, span.1);

@@ -227,7 +227,7 @@ fn sino_korean(c: char) -> Option<char> {
 }
 
 /// Counters and units written after a Sino-Korean numeral, besides the native ones.
-const SINO_COUNTERS: &[&str] = &[
+pub(super) const SINO_COUNTERS: &[&str] = &[
     "번",
     "원",
     "층",

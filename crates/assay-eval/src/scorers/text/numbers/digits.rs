@@ -188,11 +188,11 @@ fn scaled(p: &str, value: f64, end: usize) -> (f64, usize) {
     if last == Some('만') {
         let rest = &p[at..];
         let word = rest.trim_start();
-        let counter = [
-            "원", "명", "개", "대", "달러", "엔", "건", "회", "km", "m", "톤", "마리", "권",
-        ]
-        .iter()
-        .any(|c| word.starts_with(c));
+        let counter = KO_COUNTERS
+            .iter()
+            .chain(SINO_COUNTERS)
+            .chain(&["달러", "엔", "km", "m", "톤"])
+            .any(|c| word.starts_with(c));
         let ends =
             word.is_empty() || word.starts_with(|c: char| !crate::scorers::text::is_hangul(c));
         let particle = [
