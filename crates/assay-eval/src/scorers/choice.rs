@@ -996,6 +996,36 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
     }
 }
 
+/// Options that are all clock times or dates ("22:45", "6:00", "3月5日"), none named as
+/// written: the one option the reply's time or date answers when read as a short answer
+/// ("10:45 PM" for "22:45", "6時ちょうど" for "6:00", "오전 5시 10분" for "05:10").
+fn value_option(item: &ItemContent, response: &str) -> Option<Reading> {
+    let prepared: Vec<String> = item
+        .options
+        .iter()
+        .map(|o| text::prepare(&o.text))
+        .collect();
+    let all_values = !prepared.is_empty()
+        && prepared.iter().all(|o| {
+            text::clock::time_reference(o).is_some() || text::dates::date_reference(o).is_some()
+        });
+    if !all_values {
+        return None;
+    }
+    let hits: Vec<usize> = (0..item.options.len())
+        .filter(|&i| {
+            super::soft::soft_match_asked(Some(&item.question), &item.options[i].text, response).0
+        })
+        .collect();
+    match hits.as_slice() {
+        [one] => Some(Reading::Letter(*one, VALUE_RULE)),
+        [] => None,
+        _ => Some(Reading::Nothing("several options' values answered")),
+    }
+}
+
+const VALUE_RULE: &str = "an option's time or date, written another way";
+
 /// The one option a reply describes in other words ([`text::similarity`]), when its words
 /// clearly match that option's and no other's, and the reply denies nothing (a denial's scope
 /// is not traced word by word here, so a reply with one is left unread).
@@ -1052,16 +1082,18 @@ impl Scorer for ChoiceScorer {
             // Options named by their text in a reply that ends undecided ("3층, 4층, 5층 중 어느
             // 것인지는 … 어렵습니다") are candidates, not an answer.
             Reading::Nothing(why) if undecided => Reading::Nothing(why),
-            Reading::Nothing(why) => match named_option(item, response) {
-                Some(reading) => reading,
-                None => match described_option(item, response) {
-                    // Its own text named and denied ("공유 버튼은 아닙니다"): not described.
-                    Some((i, _)) if text_named(item, i, response) => Reading::Nothing(why),
-                    Some((i, true)) => Reading::Letter(i, DESCRIBED_RULE),
-                    Some((i, false)) => Reading::Letter(i, DESCRIBED_BY_ONE_WORD),
-                    None => Reading::Nothing(why),
-                },
-            },
+            Reading::Nothing(why) => {
+                match named_option(item, response).or_else(|| value_option(item, response)) {
+                    Some(reading) => reading,
+                    None => match described_option(item, response) {
+                        // Its own text named and denied ("공유 버튼은 아닙니다"): not described.
+                        Some((i, _)) if text_named(item, i, response) => Reading::Nothing(why),
+                        Some((i, true)) => Reading::Letter(i, DESCRIBED_RULE),
+                        Some((i, false)) => Reading::Letter(i, DESCRIBED_BY_ONE_WORD),
+                        None => Reading::Nothing(why),
+                    },
+                }
+            }
             r => r,
         };
         let Some(correct) = item.correct_option else {
@@ -1351,6 +1383,27 @@ mod scorer_tests {
         ChoiceScorer
             .score(&item(options, 1), response, &ScoreContext::default())
             .parsed
+    }
+
+    /// Options that are times, answered by a time written another way.
+    #[test]
+    fn an_options_time_written_another_way_names_it() {
+        let times = ["21:45", "22:15", "22:45", "23:15"];
+        let p = |r: &str| parsed(&times, r);
+        assert_eq!(p("The last departure is 10:45 PM."), Some("C".into()));
+        assert_eq!(p("始発は午後9時45分です。"), Some("A".into()));
+        assert_eq!(p("막차는 오후 11시 15분에 출발합니다."), Some("D".into()));
+        // Two times offered, or a time no option has: no letter.
+        assert_eq!(p("Either 10:15 PM or 10:45 PM."), None);
+        assert_eq!(p("It leaves at 7 in the morning."), None);
+        // Options that are not all times are not read this way.
+        assert_eq!(
+            parsed(
+                &["22:45", "never", "22:15", "soon"],
+                "It leaves at 10:45 pm"
+            ),
+            None
+        );
     }
 
     /// A reply cut off mid-sentence names an option only while describing: no answer yet.

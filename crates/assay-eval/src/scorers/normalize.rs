@@ -3,8 +3,24 @@
 
 use unicode_normalization::UnicodeNormalization;
 
+/// NFKC, except that a power of ten keeps its exponent apart: NFKC reads "10²" as "102", so
+/// "5.0×10²" would be 5.0×102; it is "5.0×10^2" here.
 pub fn nfkc(s: &str) -> String {
-    s.nfkc().collect()
+    const SUPERSCRIPTS: &str = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻";
+    if !s.contains("10") || !s.chars().any(|c| SUPERSCRIPTS.contains(c)) {
+        return s.nfkc().collect();
+    }
+    let mut marked = String::with_capacity(s.len() + 4);
+    let mut rest = s;
+    while let Some(i) = rest.find("10") {
+        marked.push_str(&rest[..i + 2]);
+        rest = &rest[i + 2..];
+        if rest.starts_with(|c: char| SUPERSCRIPTS.contains(c)) {
+            marked.push('^');
+        }
+    }
+    marked.push_str(rest);
+    marked.nfkc().collect()
 }
 
 fn is_punct(c: char) -> bool {

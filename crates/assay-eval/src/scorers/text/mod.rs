@@ -12,6 +12,7 @@ pub mod dates;
 pub mod negation;
 pub mod numbers;
 pub mod ordinals;
+pub mod pairs;
 pub mod proportion;
 pub mod readings;
 pub mod restated;
@@ -19,6 +20,7 @@ pub mod romanize;
 pub mod sentence_reference;
 pub mod similarity;
 pub mod units;
+pub mod weekdays;
 pub mod words;
 
 use super::normalize::nfkc;

@@ -137,6 +137,38 @@ pub fn denied_after(p: &str, end: usize) -> Option<&'static str> {
         .map(|(_, why)| *why)
 }
 
+/// Whether the words at `start..end` are set aside for another answer, not only denied: "not X
+/// but Y", "Not X — Y", "It's not X, it's Y", "XではなくY", "X이 아니라 Y". The reply has then
+/// answered Y; a later mention of X names the thing ("the left arrow is for the harbour"), not
+/// the answer.
+pub fn corrected(p: &str, start: usize, end: usize) -> bool {
+    static AFTER: OnceLock<Regex> = OnceLock::new();
+    static ENGLISH: OnceLock<Regex> = OnceLock::new();
+    let after = AFTER.get_or_init(|| {
+        Regex::new(r"^\s*[)）\]」』*]*\s*(?:では|じゃ|で)\s*(?:なく|なくて)\s*[、,]?\s*[^\s。.!?]|^\s*[)）\]*]*\s*(?:이|가)?\s*아니(?:라|고)\s*,?\s*\S")
+            .expect("valid")
+    });
+    let english = ENGLISH.get_or_init(|| {
+        Regex::new(r#"^\s*[)\]"'’*]*\s*(?:[,;—–]|\s-\s|\bbut\b)\s*\S"#).expect("valid")
+    });
+    if after.is_match(&p[end..]) {
+        return true;
+    }
+    // English: "not" (or "not a/the") right before it, another statement right after it.
+    let before: Vec<&str> = p[..start]
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .rev()
+        .take(2)
+        .collect();
+    let not_right_before = match before.as_slice() {
+        ["not", ..] => true,
+        [a, "not", ..] => matches!(*a, "a" | "an" | "the"),
+        _ => false,
+    };
+    not_right_before && english.is_match(&p[end..])
+}
+
 fn tentative() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
@@ -258,5 +290,29 @@ mod tests {
         assert!(d("Aは正解ではありません", "a"));
         assert!(d("A는 맞지 않습니다", "a"));
         assert!(d("B doesn't fit.", "b"));
+    }
+
+    fn c(text: &str, word: &str) -> bool {
+        let p = prepare(text);
+        let w = prepare(word);
+        p.match_indices(&w)
+            .next()
+            .is_some_and(|(i, m)| corrected(&p, i, i + m.len()))
+    }
+
+    #[test]
+    fn a_correction_sets_aside_what_it_replaces_and_a_plain_denial_does_not() {
+        assert!(c("Not left — the arrow points right.", "left"));
+        assert!(c("It's not left, it's right.", "left"));
+        assert!(c("not the bus but the train", "bus"));
+        assert!(c("金曜日ではなく木曜日です。", "金曜日"));
+        assert!(c("금요일이 아니라 목요일입니다.", "금요일"));
+        assert!(c("금요일이 아니고 목요일", "금요일"));
+        // Denied without another answer, or not right before it.
+        assert!(!c("It's not left.", "left"));
+        assert!(!c("There is no left turn here.", "left"));
+        assert!(!c("Not only the bus, but also the train.", "bus"));
+        assert!(!c("금요일이 아닙니다.", "금요일"));
+        assert!(!c("金曜日ではありません。", "金曜日"));
     }
 }

@@ -19,6 +19,10 @@ pub enum Dimension {
     Currency,
     /// A share of a whole: "%" (fractions in words are read by [`super::proportion`]).
     Proportion,
+    Pressure,
+    Frequency,
+    Voltage,
+    Energy,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -67,6 +71,7 @@ const OZ: Unit = u("oz", Mass, 28.349_523_125);
 const ML: Unit = u("ml", Volume, 0.001);
 const L: Unit = u("l", Volume, 1.0);
 const GAL: Unit = u("gal", Volume, 3.785_411_784);
+const MS: Unit = u("ms", Time, 0.001);
 const SEC: Unit = u("s", Time, 1.0);
 const MIN: Unit = u("min", Time, 60.0);
 const HOUR: Unit = u("h", Time, 3600.0);
@@ -98,6 +103,30 @@ const JPY: Unit = u("JPY", Currency, 1.0);
 const KRW: Unit = u("KRW", Currency, 1.0);
 const EUR: Unit = u("EUR", Currency, 1.0);
 const PERCENT: Unit = u("%", Proportion, 0.01);
+const M3: Unit = u("m³", Volume, 1000.0);
+const CM3: Unit = u("cm³", Volume, 0.001);
+const PA: Unit = u("Pa", Pressure, 1.0);
+const HPA: Unit = u("hPa", Pressure, 100.0);
+const KPA: Unit = u("kPa", Pressure, 1000.0);
+const MPA: Unit = u("MPa", Pressure, 1_000_000.0);
+const BAR: Unit = u("bar", Pressure, 100_000.0);
+const MBAR: Unit = u("mbar", Pressure, 100.0);
+const ATM: Unit = u("atm", Pressure, 101_325.0);
+const PSI: Unit = u("psi", Pressure, 6_894.757_293_168);
+const MMHG: Unit = u("mmHg", Pressure, 133.322_387_415);
+const HZ: Unit = u("Hz", Frequency, 1.0);
+const KHZ: Unit = u("kHz", Frequency, 1e3);
+const MHZ: Unit = u("MHz", Frequency, 1e6);
+const GHZ: Unit = u("GHz", Frequency, 1e9);
+const VOLT: Unit = u("V", Voltage, 1.0);
+const MV: Unit = u("mV", Voltage, 0.001);
+const KV: Unit = u("kV", Voltage, 1000.0);
+const JOULE: Unit = u("J", Energy, 1.0);
+const KJ: Unit = u("kJ", Energy, 1000.0);
+const CAL: Unit = u("cal", Energy, 4.184);
+const KCAL: Unit = u("kcal", Energy, 4184.0);
+const WH: Unit = u("Wh", Energy, 3600.0);
+const KWH: Unit = u("kWh", Energy, 3_600_000.0);
 
 /// Spellings, longest first where one is the start of another. ASCII spellings must end a word;
 /// Japanese and Korean ones may be followed by a particle or a copula ("2킬로미터입니다").
@@ -123,6 +152,68 @@ const SPELLINGS: &[(&str, Unit)] = &[
     ("square foot", FT2),
     ("sq ft", FT2),
     ("sq m", M2),
+    ("cubic meters", M3),
+    ("cubic metres", M3),
+    ("cubic meter", M3),
+    ("cubic metre", M3),
+    ("cubic centimeters", CM3),
+    ("cubic centimetres", CM3),
+    ("m3", M3),
+    ("cm3", CM3),
+    ("milliseconds", MS),
+    ("millisecond", MS),
+    ("msec", MS),
+    ("ms", MS),
+    ("hectopascals", HPA),
+    ("hectopascal", HPA),
+    ("kilopascals", KPA),
+    ("kilopascal", KPA),
+    ("megapascals", MPA),
+    ("megapascal", MPA),
+    ("pascals", PA),
+    ("pascal", PA),
+    ("hpa", HPA),
+    ("kpa", KPA),
+    ("mpa", MPA),
+    ("pa", PA),
+    ("mbar", MBAR),
+    ("millibars", MBAR),
+    ("millibar", MBAR),
+    ("bar", BAR),
+    ("atmospheres", ATM),
+    ("atmosphere", ATM),
+    ("atm", ATM),
+    ("psi", PSI),
+    ("mmhg", MMHG),
+    ("kilohertz", KHZ),
+    ("megahertz", MHZ),
+    ("gigahertz", GHZ),
+    ("hertz", HZ),
+    ("khz", KHZ),
+    ("mhz", MHZ),
+    ("ghz", GHZ),
+    ("hz", HZ),
+    ("millivolts", MV),
+    ("millivolt", MV),
+    ("kilovolts", KV),
+    ("kilovolt", KV),
+    ("volts", VOLT),
+    ("volt", VOLT),
+    ("mv", MV),
+    ("kv", KV),
+    ("v", VOLT),
+    ("kilojoules", KJ),
+    ("kilojoule", KJ),
+    ("joules", JOULE),
+    ("joule", JOULE),
+    ("kj", KJ),
+    ("kcal", KCAL),
+    ("kilocalories", KCAL),
+    ("calories", CAL),
+    ("calorie", CAL),
+    ("cal", CAL),
+    ("kwh", KWH),
+    ("wh", WH),
     ("km2", KM2),
     ("cm2", CM2),
     ("m2", M2),
@@ -212,6 +303,7 @@ const SPELLINGS: &[(&str, Unit)] = &[
     ("second", SEC),
     ("secs", SEC),
     ("sec", SEC),
+    ("s", SEC),
     ("minutes", MIN),
     ("minute", MIN),
     ("mins", MIN),
@@ -254,6 +346,19 @@ const SPELLINGS: &[(&str, Unit)] = &[
     ("ふぃーと", FT),
     ("いんち", INCH),
     ("平方めーとる", M2),
+    ("立方めーとる", M3),
+    ("みり秒", MS),
+    ("へくとぱすかる", HPA),
+    ("きろぱすかる", KPA),
+    ("めがぱすかる", MPA),
+    ("ぱすかる", PA),
+    ("ばーる", BAR),
+    ("気圧", ATM),
+    ("きろへるつ", KHZ),
+    ("めがへるつ", MHZ),
+    ("へるつ", HZ),
+    ("ぼると", VOLT),
+    ("きろかろりー", KCAL),
     ("平方きろめーとる", KM2),
     ("時間", HOUR),
     ("秒", SEC),
@@ -278,6 +383,19 @@ const SPELLINGS: &[(&str, Unit)] = &[
     ("피트", FT),
     ("인치", INCH),
     ("제곱미터", M2),
+    ("세제곱미터", M3),
+    ("입방미터", M3),
+    ("밀리초", MS),
+    ("헥토파스칼", HPA),
+    ("킬로파스칼", KPA),
+    ("메가파스칼", MPA),
+    ("파스칼", PA),
+    ("기압", ATM),
+    ("킬로헤르츠", KHZ),
+    ("메가헤르츠", MHZ),
+    ("헤르츠", HZ),
+    ("볼트", VOLT),
+    ("킬로칼로리", KCAL),
     ("제곱킬로미터", KM2),
     ("시간", HOUR),
     ("초", SEC),

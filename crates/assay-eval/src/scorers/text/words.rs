@@ -78,6 +78,32 @@ pub fn occurrences(hay: &str, script: &str, needle: &str, asked: &str) -> Vec<(u
         .collect()
 }
 
+/// Where a name of three characters or more occurs written with a space or a middle dot
+/// between its characters ("山田 太郎" for "山田太郎", "홍 길동" for "홍길동"), as forms and
+/// name tags write them.
+pub fn spaced_occurrences(
+    hay: &str,
+    script: &str,
+    needle: &str,
+    asked: &str,
+) -> Vec<(usize, usize)> {
+    if needle.chars().count() < 3 || needle.chars().any(|c| c.is_whitespace() || c.is_ascii()) {
+        return Vec::new();
+    }
+    let pattern: Vec<String> = needle
+        .chars()
+        .map(|c| regex::escape(&c.to_string()))
+        .collect();
+    let Ok(r) = regex::Regex::new(&pattern.join("[ 　・]?")) else {
+        return Vec::new();
+    };
+    r.find_iter(hay)
+        .map(|m| (m.start(), m.end()))
+        .filter(|&(s, e)| hay[s..e].contains([' ', '　', '・']))
+        .filter(|&(s, e)| starts_word(script, s) && ends_word(script, s, e, asked))
+        .collect()
+}
+
 /// Where the reference ends a compound word of its own script ([`ends_a_compound`]) and is
 /// found no other way: a kind of it ("富士山" is a 山) or another thing ("自転車" is no 車,
 /// "フライパン" no パン), which rules cannot tell apart, so the scorer flags the match unsure.

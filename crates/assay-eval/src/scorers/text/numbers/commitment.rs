@@ -47,6 +47,14 @@ pub(super) fn year_like(m: &Mention) -> bool {
         && m.end - m.start == 4
 }
 
+/// A figure with a unit of measure after it ("1500 ms", "2000 m") is no year; a price is not
+/// measured here ("合計1980円" may stand beside the count asked for).
+fn measured(p: &str, m: &Mention) -> bool {
+    use crate::scorers::text::units::{unit_at, Dimension};
+    unit_at(&p[m.end..])
+        .is_some_and(|(u, _)| !matches!(u.dimension, Dimension::Currency | Dimension::Proportion))
+}
+
 /// A first impression the reply takes back ("at first I thought 6", "ぱっと見6台", "처음에 6개").
 pub(super) fn retracted(p: &str, m: &Mention) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
@@ -232,6 +240,14 @@ pub fn committed_mention(
         .map(|q| mentions(q).iter().map(|m| m.value).collect())
         .unwrap_or_default();
     let ref_is_year = reference.fract() == 0.0 && (1000.0..=2999.0).contains(&reference);
+    // "How many stops? … 6 stops, with a total length of 2400 m": a count is no measurement.
+    let asks_count = question.is_some_and(|q| {
+        static C: OnceLock<Regex> = OnceLock::new();
+        C.get_or_init(|| {
+            Regex::new(r"how many|何[人個匹台本枚羽頭冊つ回]|いくつ|몇").expect("valid")
+        })
+        .is_match(q)
+    });
     let mut filtered: Vec<Mention> = kept
         .iter()
         .copied()
@@ -240,7 +256,7 @@ pub fn committed_mention(
             !total_before().is_match(&response[..m.start])
                 && !total_after().is_match(&response[m.end..])
         })
-        .filter(|m| ref_is_year || !year_like(m))
+        .filter(|m| ref_is_year || !year_like(m) || (!asks_count && measured(response, m)))
         .collect();
     // A year answers "when"; a count, an age or a duration answers the rest.
     if ref_is_year && filtered.iter().any(year_like) {
@@ -365,10 +381,72 @@ pub fn committed_mention(
             cands.retain(|m| counting.contains(m) || (!cjk && !counts_other(response, m)));
         }
     }
-    match stated {
-        Some(m) => Some((m, "the number of the last answer statement")),
-        None => Some((cands[0], "the number the reply leads with")),
+    let chosen = match stated {
+        Some(m) => (m, "the number of the last answer statement"),
+        None => (cands[0], "the number the reply leads with"),
+    };
+    if let Some(m) = question.and_then(|q| labelled(response, q, &chosen.0, &cands)) {
+        return Some((m, LABEL_RULE));
     }
+    Some(chosen)
+}
+
+pub const LABEL_RULE: &str = "the figure whose label the question names";
+
+/// "아메리카노는 HOT 4,000원, ICE 4,500원" asked the ICE price, "3쿼터 홈팀 24점, 원정팀은 19점" asked
+/// the away team's: when the figure chosen is labelled by words the question does not use, the
+/// one figure whose label uses only the question's words. A label is what stands before a
+/// figure in its clause, back to the figure before it; a label naming the answer itself
+/// ("Answer: 24") keeps its figure.
+fn labelled(p: &str, q: &str, chosen: &Mention, cands: &[Mention]) -> Option<Mention> {
+    use crate::scorers::text::similarity::content_words;
+    let all = mentions(p);
+    let label = |m: &Mention| -> &str {
+        let before = &p[..m.start];
+        let clause = before
+            .rfind(['\n', ',', '、', ';', '，', '(', '（', '。'])
+            .map_or(0, |i| {
+                i + before[i..].chars().next().map_or(1, char::len_utf8)
+            });
+        let previous = all
+            .iter()
+            .filter(|o| o.end <= m.start)
+            .map(|o| unit_end(p, o.end))
+            .max()
+            .unwrap_or(0)
+            .min(m.start);
+        &p[clause.max(previous)..m.start]
+    };
+    // A labelled figure ends its clause, with at most a short word after it ("ICE 4,500원,",
+    // "원정팀은 19점입니다.", "total $23.40."): "2 are sitting on the bench" is labelled after.
+    static ENDS: OnceLock<Regex> = OnceLock::new();
+    let ends = ENDS.get_or_init(|| {
+        Regex::new(r"^\s*[^\s,、.。;:!?()（）]{0,6}\s*(?:[,、.。;!?()（）]|$)").expect("valid")
+    });
+    let asked = content_words(q);
+    let met = |m: &Mention| {
+        if !ends.is_match(&p[unit_end(p, m.end)..]) {
+            return None;
+        }
+        let words = content_words(label(m));
+        (!words.is_empty()).then(|| words.iter().all(|w| asked.contains(w)))
+    };
+    let names_the_answer = ["answer", "答え", "正解", "정답", "답은", "답:", "final"]
+        .iter()
+        .any(|w| label(chosen).contains(w));
+    if names_the_answer || met(chosen) != Some(false) {
+        return None;
+    }
+    let qualified: Vec<Mention> = cands
+        .iter()
+        .copied()
+        .filter(|m| met(m) == Some(true))
+        .collect();
+    let first = *qualified.first()?;
+    qualified
+        .iter()
+        .all(|m| (m.value - first.value).abs() < 1e-9)
+        .then_some(first)
 }
 
 /// The rule of a reply that offers several numbers ("3 or 4"): a hedge, its own outcome.
@@ -399,7 +477,7 @@ pub(super) fn offered_range(p: &str, m: &Mention) -> bool {
     // "5 birds, maybe 6", "4 people, possibly 5", "3羽、もしかしたら4羽", "4마리, 어쩌면 5마리":
     // a second number offered in the same sentence.
     let maybe = MAYBE.get_or_init(|| {
-        Regex::new(r"^(?:\s*[^\s,、.。!?:0-9]{1,12}){0,6}?\s*[,、]?\s*(?:\(|—|-)?\s*(?:or\s+)?(?:maybe|possibly|perhaps|probably|or so|might be|could be|もしかしたら|もしかすると|あるいは|たぶん|おそらく|어쩌면|아마|아마도|혹시)\s*(?:even\s+|also\s+)?(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s)").expect("valid")
+        Regex::new(r"^\s*[,、]?(?:\s*[^\s,、.。!?:0-9]{1,12}){0,6}?\s*[,、]?\s*(?:\(|—|-)?\s*(?:or\s+)?(?:maybe|possibly|perhaps|probably|or so|might be|could be|may be|もしかしたら|もしかすると|あるいは|たぶん|おそらく|어쩌면|아마|아마도|혹시)\s*(?:even\s+|also\s+)?[$€£¥₩]?(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s)").expect("valid")
     });
     let rest = &p[m.end..];
     if or.is_match(rest) {
@@ -420,7 +498,12 @@ pub(super) fn offered_range(p: &str, m: &Mention) -> bool {
                 .unwrap_or("")
                 .to_string()
         };
-        let first_counts = word_after(rest);
+        // "$14, though it might be $17": nothing counted right after the first figure.
+        let first_counts = if rest.trim_start().starts_with([',', '、']) {
+            String::new()
+        } else {
+            word_after(rest)
+        };
         let second = mentions(rest)
             .into_iter()
             .find(|n| n.end >= x.end())

@@ -54,7 +54,38 @@ pub fn mentions(p: &str) -> Vec<Mention> {
             });
         }
     }
-    super::first_of_overlaps(out, |m| (m.start, m.end))
+    powers_of_ten(p, super::first_of_overlaps(out, |m| (m.start, m.end)))
+}
+
+/// "5.0×10^2", "85 x 10^2", "3 * 10**-3": one number, its power of ten and the exponent's
+/// figures taken into it (superscripts come here as "^2": [`crate::scorers::normalize::nfkc`]).
+fn powers_of_ten(p: &str, found: Vec<Mention>) -> Vec<Mention> {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let r = R.get_or_init(|| {
+        regex::Regex::new(r"^\s*[×x*·]\s*10\s*(?:\^|\*\*)\s*\{?\s*([-−]?\d{1,2})\s*\}?")
+            .expect("valid")
+    });
+    let mut out: Vec<Mention> = Vec::with_capacity(found.len());
+    let mut skip_to = 0;
+    for m in found {
+        if m.start < skip_to {
+            continue;
+        }
+        match r.captures(&p[m.end..]) {
+            Some(c) if m.digits => {
+                let exp: i32 = c[1].replace('−', "-").parse().unwrap_or(0);
+                let end = m.end + c.get(0).map_or(0, |g| g.end());
+                skip_to = end;
+                out.push(Mention {
+                    value: m.value * 10f64.powi(exp),
+                    end,
+                    ..m
+                });
+            }
+            _ => out.push(m),
+        }
+    }
+    out
 }
 
 /// Roman numerals of four letters or more from a thousand up ("MCMXCVIII", "MMXXIV"), as a year
@@ -139,7 +170,8 @@ pub fn numeric_reference(p: &str) -> Option<f64> {
             }
         }
     }
-    let rest = format!("{} {}", &p[..m.start], &p[m.end..]);
+    // "μL", "µg": the micro sign is a Latin unit's prefix.
+    let rest = format!("{} {}", &p[..m.start], &p[m.end..]).replace(['μ', 'µ'], "u");
     let latin: Vec<&str> = rest
         .split(|c: char| !c.is_ascii_alphabetic())
         .filter(|w| !w.is_empty())
