@@ -151,6 +151,20 @@ pub fn soft_match_asked(
             .first()
             .and_then(|m| units::unit_at(&pr[m.end..]))
             .map(|u| u.0);
+        // "2本の青い羽根ペンが置かれています。鉛筆は見当たりません。" asked how many pencils: the
+        // thing counted is said not to be there, so no count of it answers.
+        if want != 0.0 {
+            if let Some(noun) = q.as_deref().and_then(numbers::asked_noun) {
+                let found: Vec<(usize, &str)> = pp.match_indices(noun.as_str()).collect();
+                if !found.is_empty()
+                    && found
+                        .iter()
+                        .all(|(i, n)| negation::denied(&pp, *i, i + n.len()).is_some())
+                {
+                    return (false, ABSENT_RULE);
+                }
+            }
+        }
         let committed = numbers::committed_mention(&pp, q.as_deref(), want);
         // "트럭이라면 3대, 아니면 2대": numbers offered under conditions, none answered after.
         if let (Some((got, _)), Some((first, end))) = (&committed, text::conditions::span(&pp)) {
@@ -500,6 +514,7 @@ fn time_rule(pp: &str, want: &clock::ClockTime) -> (bool, &'static str) {
     }
 }
 
+const ABSENT_RULE: &str = "the reply says the thing asked about is not there";
 const CONVERTED_RULE: &str = "the reading restated in the reference's unit";
 
 /// Whether the sentence of `got` restates it as the reference's figure in the reference's unit
@@ -1436,6 +1451,23 @@ mod tests {
         assert!(ok("Baker Street", "Baker St."));
         assert!(!ok("Baker Street", "Baker Rd."));
         assert!(ok("山田太郎", "氏名欄に「山田 太郎」と記入されています。"));
+        // The thing counted said not to be there.
+        assert!(!asked(
+            "机の上には何本の鉛筆が置かれていますか？",
+            "2本",
+            "机の上には2本の青い羽根ペンが置かれています。鉛筆は見当たりません。"
+        ));
+        assert!(asked(
+            "机の上には何本の鉛筆が置かれていますか？",
+            "2本",
+            "鉛筆が2本あります。消しゴムは見当たりません。"
+        ));
+        assert!(!asked(
+            "How many pencils are on the desk?",
+            "2",
+            "There are 2 pens on the desk and no pencils."
+        ));
+        assert!(asked("How many cats are there?", "0", "There are no cats."));
         // A count asked: a measured figure is no count, and no year either way.
         assert!(asked(
             "How many stops are there?",

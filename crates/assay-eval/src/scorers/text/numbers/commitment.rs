@@ -136,12 +136,15 @@ pub(super) fn counts_other(p: &str, m: &Mention) -> bool {
 
 /// The noun a counting question asks about: "how many cats" → "cat", "車は何台" → "車",
 /// "의자는 몇 개" → "의자".
-pub(super) fn asked_noun(q: &str) -> Option<String> {
-    static R: OnceLock<[Regex; 3]> = OnceLock::new();
-    let [en, ja, ko] = R.get_or_init(|| {
+pub fn asked_noun(q: &str) -> Option<String> {
+    static R: OnceLock<[Regex; 4]> = OnceLock::new();
+    let [en, ja, ja_of, ko] = R.get_or_init(|| {
         [
             Regex::new(r"how many ([a-z]+)").expect("valid"),
             Regex::new(r"([^\s、。はがのをにで]+)(?:は|が)(?:何|いくつ|どれくらい)")
+                .expect("valid"),
+            // "何本の鉛筆が", "いくつのりんごを"
+            Regex::new(r"(?:何[^\s、。の]{0,2}|いくつ)の([^\s、。はがのをにで]+?)(?:が|は|を|も)")
                 .expect("valid"),
             Regex::new(r"([^\s]+?)(?:은|는|이|가)\s*몇").expect("valid"),
         ]
@@ -156,6 +159,7 @@ pub(super) fn asked_noun(q: &str) -> Option<String> {
         return Some(stem.to_string());
     }
     ja.captures(q)
+        .or_else(|| ja_of.captures(q))
         .or_else(|| ko.captures(q))
         .map(|c| c[1].to_string())
 }
