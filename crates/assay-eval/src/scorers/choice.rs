@@ -996,6 +996,49 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
     }
 }
 
+/// A verdict on every option, one line each ("A. … ✗", "B. … ✓", "C: X", "D: O"), exactly one
+/// of them right: that option. Lines of options without a mark, or two marked right, are not
+/// read here.
+fn marked_option(response: &str, n_options: usize) -> Option<Reading> {
+    static LINE: OnceLock<Regex> = OnceLock::new();
+    let line = LINE.get_or_init(|| {
+        Regex::new(r"^\s*[-*・•]?\s*(?:\*\*)?[(（\[]?([A-Ea-eＡ-Ｅ])(?:\*\*)?[)）\].:：]")
+            .expect("valid")
+    });
+    let mut marks: Vec<Option<bool>> = vec![None; n_options];
+    for l in response.lines() {
+        let Some(c) = line.captures(l) else { continue };
+        let letter = nfkc(&c[1]).to_ascii_uppercase();
+        let i = (letter.as_bytes()[0] - b'A') as usize;
+        if i >= n_options {
+            return None;
+        }
+        let rest = &l[c.get(0).map_or(0, |m| m.end())..];
+        let tokens: Vec<&str> = rest
+            .split(|c: char| c.is_whitespace() || "()（）[]—–-:：*".contains(c))
+            .filter(|t| !t.is_empty())
+            .collect();
+        let right = rest.contains(['✓', '✔', '☑', '⭕', '◯', '○', '〇']) || tokens.contains(&"O");
+        let wrong = rest.contains(['✗', '✘', '×', '✕', '❌', '☒']) || tokens.contains(&"X");
+        marks[i] = match (right, wrong) {
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            _ => return None,
+        };
+    }
+    if marks.iter().any(Option::is_none) {
+        return None;
+    }
+    let right: Vec<usize> = (0..n_options).filter(|&i| marks[i] == Some(true)).collect();
+    match right.as_slice() {
+        [one] => Some(Reading::Letter(
+            *one,
+            "the one option marked right in a verdict on each",
+        )),
+        _ => None,
+    }
+}
+
 /// Options that are all clock times or dates ("22:45", "6:00", "3月5日"), none named as
 /// written: the one option the reply's time or date answers when read as a short answer
 /// ("10:45 PM" for "22:45", "6時ちょうど" for "6:00", "오전 5시 10분" for "05:10").
@@ -1011,6 +1054,20 @@ fn value_option(item: &ItemContent, response: &str) -> Option<Reading> {
         });
     if !all_values {
         return None;
+    }
+    // "8時10分に出発し、10時40分に到着": several options' times named, which one answers is the
+    // question's to say; no letter.
+    let p = text::prepare(response);
+    let (times, dates) = (text::clock::times(&p), text::dates::dates(&p));
+    let named = prepared
+        .iter()
+        .filter(|o| {
+            text::clock::time_reference(o).is_some_and(|t| times.iter().any(|x| x.same(&t)))
+                || text::dates::date_reference(o).is_some_and(|d| dates.iter().any(|x| x.same(&d)))
+        })
+        .count();
+    if named > 1 {
+        return Some(Reading::Nothing("several options' times or dates named"));
     }
     let hits: Vec<usize> = (0..item.options.len())
         .filter(|&i| {
@@ -1078,7 +1135,9 @@ impl Scorer for ChoiceScorer {
         // describing: without a letter, it has not answered yet.
         let undecided =
             undecided_end(&nfkc(response).to_ascii_lowercase()).is_some() || cut_off(response);
-        let reading = match read_choice_numbered(response, n, !numbered_texts) {
+        let reading = match marked_option(response, n)
+            .unwrap_or_else(|| read_choice_numbered(response, n, !numbered_texts))
+        {
             // Options named by their text in a reply that ends undecided ("3층, 4층, 5층 중 어느
             // 것인지는 … 어렵습니다") are candidates, not an answer.
             Reading::Nothing(why) if undecided => Reading::Nothing(why),
@@ -1385,6 +1444,20 @@ mod scorer_tests {
             .parsed
     }
 
+    /// A verdict on each option, one marked right.
+    #[test]
+    fn a_verdict_on_each_option_names_the_one_marked_right() {
+        let opts = ["cat", "dog", "fox", "owl"];
+        let p = |r: &str| parsed(&opts, r);
+        assert_eq!(
+            p("A. cat — ✗\nB. dog — ✓\nC. fox — ✗\nD. owl — ✗"),
+            Some("B".into())
+        );
+        assert_eq!(p("A: X\nB: X\nC: X\nD: O"), Some("D".into()));
+        // Two marked right, or an option left without a verdict: not read this way.
+        assert_eq!(p("A: O\nB: X\nC: O\nD: X"), None);
+    }
+
     /// Options that are times, answered by a time written another way.
     #[test]
     fn an_options_time_written_another_way_names_it() {
@@ -1396,6 +1469,8 @@ mod scorer_tests {
         // Two times offered, or a time no option has: no letter.
         assert_eq!(p("Either 10:15 PM or 10:45 PM."), None);
         assert_eq!(p("It leaves at 7 in the morning."), None);
+        // Several options' times named: which one answers is the question's to say.
+        assert_eq!(p("It leaves at 9:45 PM and arrives at 11:15 PM."), None);
         // Options that are not all times are not read this way.
         assert_eq!(
             parsed(

@@ -149,8 +149,9 @@ impl ScorerKind {
             // units, clock times, shares, ordinals, restated yes/no, readings, compounds.
             // 4 (holdout5): options by their place, answer tags and JSON fields, romanised
             // statements, written corrections, letters denied together, conditions.
-            // 5 (holdout8): an option's time or date written another way.
-            Self::Choice => 5,
+            // 5 (holdout8): an option's time or date written another way. 6 (holdout9, the
+            // third review): a verdict on each option; two options' times named is no letter.
+            Self::Choice => 6,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
@@ -158,8 +159,10 @@ impl ScorerKind {
             // 6 (holdout8): "not X but Y", a final answer line, scores and sizes, weekdays,
             // powers of ten, pressure, frequency, voltage, energy and cubic units, labelled
             // figures, conversions restated, abbreviations, spaced names, a measured figure is
-            // no year.
-            Self::SoftMatch => 6,
+            // no year. 7 (holdout9, the third review): thinking blocks, mixed fractions,
+            // asides, another size of a measure, an alternative after けど, and the review's
+            // narrowings (first mention corrected, last answer line, ranges of days).
+            Self::SoftMatch => 7,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,

@@ -166,6 +166,18 @@ pub fn soft_match_asked(
             }
         }
         let committed = numbers::committed_mention(&pp, q.as_deref(), want);
+        // "大さじ2" answered "小さじ2です": the reference's measure written before its figure,
+        // and another size of the same measure there in the reply (the two words end alike).
+        if let (Some((got, _)), Some(first)) = (&committed, numbers::mentions(&pr).first()) {
+            let ref_word = word_ending_at(&pr, first.start);
+            let got_word = word_ending_at(&pp, got.start);
+            if let (Some(r), Some(g)) = (ref_word, got_word) {
+                let tail = |w: &str| w.chars().rev().take(2).collect::<String>();
+                if !g.ends_with(r) && tail(r) == tail(g) && !r.is_ascii() {
+                    return (false, "another size of the measure before the figure");
+                }
+            }
+        }
         // "트럭이라면 3대, 아니면 2대": numbers offered under conditions, none answered after.
         if let (Some((got, _)), Some((first, end))) = (&committed, text::conditions::span(&pp)) {
             let mut offered: Vec<f64> = numbers::mentions(&pp[..end])
@@ -308,12 +320,28 @@ pub fn soft_match_asked(
     let negative_reference = has_negation(reference);
     // "Not left — it points right; the left arrow is for the harbour": set aside for another
     // answer, so a later mention names the thing, not the answer.
-    if !negative_reference && spans.iter().any(|&(s, e)| negation::corrected(&pp, s, e)) {
-        return (false, CORRECTED_RULE);
+    // Only the reply's first mention: "The truck is red. The sedan is not red, though — it's
+    // silver" corrects another thing; and not when a later correction takes it up again
+    // ("オレンジ色ではなく赤…いや、やはりオレンジ色です").
+    if let Some(&(s, e)) = spans.first() {
+        let taken_up = text::corrections::last_end(&pp)
+            .is_some_and(|c| c > e && spans.iter().any(|&(x, _)| x >= c));
+        if !negative_reference && negation::corrected(&pp, s, e) && !taken_up {
+            return (false, CORRECTED_RULE);
+        }
     }
     // "… **答え：広島**": an explicit last answer line that names something else decides.
     if let Some(line) = final_answer_line(&pp) {
-        if !spans.iter().any(|&(s, _)| s >= line) {
+        // A line in another script ("정답: Seoul" for 서울) is read by no rule here.
+        let same_script = |c: char| {
+            if c.is_ascii_alphanumeric() {
+                r.chars().any(|x| x.is_ascii_alphanumeric())
+            } else {
+                c.is_alphanumeric() && !r.is_ascii()
+            }
+        };
+        let scripted = pp[line..].chars().any(same_script);
+        if scripted && !spans.iter().any(|&(s, _)| s >= line) {
             return (false, FINAL_LINE_RULE);
         }
     }
@@ -339,7 +367,10 @@ pub fn soft_match_asked(
             "reference found only as a first impression taken back",
         );
     }
-    if spans.iter().all(|&(s, e)| offered_with_another(&pp, s, e)) {
+    if spans
+        .iter()
+        .all(|&(s, e)| offered_with_another(&pp, s, e) || another_offered_after(&pp, e))
+    {
         return (false, HEDGE_RULE);
     }
     let written = super::normalize::nfkc(response);
@@ -514,6 +545,18 @@ fn time_rule(pp: &str, want: &clock::ClockTime) -> (bool, &'static str) {
     }
 }
 
+/// The word written right before `end` ("大さじ" in "大さじ2"), of two to six letters.
+fn word_ending_at(p: &str, end: usize) -> Option<&str> {
+    let before = p[..end].trim_end();
+    let start = before
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_alphabetic()))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let w = &before[start..];
+    (w.chars().count() >= 2 && w.chars().count() <= 6).then_some(w)
+}
+
 const ABSENT_RULE: &str = "the reply says the thing asked about is not there";
 const CONVERTED_RULE: &str = "the reading restated in the reference's unit";
 
@@ -530,24 +573,69 @@ fn converted_restatement(pp: &str, got: &numbers::Mention, want: f64, unit: &uni
     let end = pp[got.end..]
         .find(['.', '。', '!', '?', '\n'])
         .map_or(pp.len(), |i| got.end + i);
+    // The same unit twice is no conversion ("53 km, which is 35 km farther").
+    if units::unit_at(&pp[got.end..]).is_some_and(|(u, _)| u.symbol == unit.symbol) {
+        return false;
+    }
     numbers::mentions(&pp[..end])
         .into_iter()
         .filter(|m| m.start > got.end)
         .any(|m| {
+            let comparative = pp[m.end..end].split_whitespace().take(4).any(|w| {
+                matches!(
+                    w.trim_matches(|c: char| !c.is_alphanumeric()),
+                    "than"
+                        | "farther"
+                        | "further"
+                        | "more"
+                        | "less"
+                        | "longer"
+                        | "shorter"
+                        | "higher"
+                        | "lower"
+                        | "faster"
+                        | "slower"
+                        | "heavier"
+                        | "lighter"
+                )
+            });
             (m.value - want).abs() < 1e-9
                 && units::unit_at(&pp[m.end..]).is_some_and(|(u, _)| u.symbol == unit.symbol)
                 && r.is_match(pp[got.end..m.start].trim_end())
+                && !comparative
         })
 }
 
 /// A score or a size against the reply's first pair of its kind that no denial governs and that
 /// is not a clock time ("at 10:45 it was 2-1"); None when the reply states no such pair.
 fn pair_rule(pp: &str, want: &text::pairs::Pair) -> Option<(bool, &'static str)> {
+    use std::sync::OnceLock;
+    static FINAL: OnceLock<regex::Regex> = OnceLock::new();
     let times = clock::times(pp);
-    let got = text::pairs::pairs(pp, want.kind).into_iter().find(|p| {
-        negation::denied(pp, p.start, p.end).is_none()
-            && !times.iter().any(|t| t.start < p.end && p.start < t.end)
-    })?;
+    let found: Vec<text::pairs::Pair> = text::pairs::pairs(pp, want.kind)
+        .into_iter()
+        .filter(|p| {
+            negation::denied(pp, p.start, p.end).is_none()
+                && !times.iter().any(|t| t.start < p.end && p.start < t.end)
+        })
+        .collect();
+    // "At halftime it was 1-1 … the final score was 2-1": the pair stated as the result, or the
+    // first after a correction, before the first.
+    let fin = FINAL.get_or_init(|| {
+        regex::Regex::new(
+            r"\bfinal\b|\bended\b|\bfull[- ]time\b|最終|結果|試合終了|최종|결과|경기 종료",
+        )
+        .expect("valid")
+    });
+    let stated = found.iter().find(|p| {
+        let sentence = pp[..p.start]
+            .rfind(['.', '。', '!', '?', '\n'])
+            .map_or(0, |i| i + 1);
+        fin.is_match(&pp[sentence..p.start])
+    });
+    let corrected =
+        text::corrections::last_end(pp).and_then(|c| found.iter().find(|p| p.start >= c));
+    let got = *stated.or(corrected).or(found.first())?;
     Some(if offered_with_another(pp, got.start, got.end) {
         (false, HEDGE_RULE)
     } else if got.same(want) {
@@ -562,9 +650,13 @@ fn pair_rule(pp: &str, want: &text::pairs::Pair) -> Option<(bool, &'static str)>
 
 /// A weekday reference against the reply's first weekday no denial governs.
 fn weekday_rule(pp: &str, want: usize) -> (bool, &'static str) {
-    let got = text::weekdays::weekdays(pp)
+    let found: Vec<text::weekdays::Weekday> = text::weekdays::weekdays(pp)
         .into_iter()
-        .find(|w| negation::denied(pp, w.start, w.end).is_none());
+        .filter(|w| negation::denied(pp, w.start, w.end).is_none())
+        .collect();
+    // "月曜日…いえ、よく見ると火曜日です": the first after a correction.
+    let after = text::corrections::last_end(pp).and_then(|c| found.iter().find(|w| w.start >= c));
+    let got = after.or(found.first()).copied();
     match got {
         Some(w) if offered_with_another(pp, w.start, w.end) => (false, HEDGE_RULE),
         Some(w) if w.day == want => (true, "the same weekday (long or short form)"),
@@ -783,7 +875,6 @@ fn abbreviates(short: &str, long: &str) -> bool {
         ("pl", "place"),
         ("ct", "court"),
         ("pkwy", "parkway"),
-        ("mt", "mount"),
         ("sta", "station"),
         ("stn", "station"),
         ("univ", "university"),
@@ -993,8 +1084,18 @@ fn final_answer_line(pp: &str) -> Option<usize> {
     });
     let m = r.find_iter(pp).last()?;
     let line_end = pp[m.end()..].find('\n').map_or(pp.len(), |i| m.end() + i);
-    let named = pp[m.end()..line_end].chars().any(char::is_alphanumeric);
-    named.then_some(m.end())
+    let named = |s: &str| s.chars().any(char::is_alphanumeric);
+    // "**Final answer:**" as a heading: the answer is the next line.
+    let start = if named(&pp[m.end()..line_end]) {
+        m.end()
+    } else {
+        let next = pp[line_end..].find(|c: char| !c.is_whitespace())?;
+        line_end + next
+    };
+    let end = pp[start..].find('\n').map_or(pp.len(), |i| start + i);
+    // The reply's own last line, not a line of the image quoted in the middle ("正解：京都\nと
+    // 書き込まれています").
+    (named(&pp[start..end]) && pp[end..].trim().is_empty()).then_some(start)
 }
 
 /// "a cat or possibly a fox", "キツネかタヌキ", "고양이 또는 강아지": the reference joined by "or"
@@ -1014,6 +1115,18 @@ pub(crate) fn offered_with_another(pp: &str, s: usize, e: usize) -> bool {
         from += 1;
     }
     after.is_match(&pp[e..]) || before.is_match(&pp[from..s])
+}
+
+/// "たぶんススキだと思うけど、オギかもしれない", "아마 고양이지만, 여우일 수도 있어요": another answer
+/// offered as a possibility right after the one found.
+fn another_offered_after(pp: &str, e: usize) -> bool {
+    use std::sync::OnceLock;
+    static R: OnceLock<regex::Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        regex::Regex::new(r"^[^。.!?\n]{0,16}?(?:けど|けれど|が、|지만|는데)\s*[、,]?\s*[^。.!?\n]{0,10}?[\p{Han}\p{Katakana}\p{Hiragana}ー\p{Hangul}]+(?:かもしれ|かも知れ|かも[。、]|かも$|일\s*수도|일지도)")
+            .expect("valid")
+    })
+    .is_match(&pp[e..])
 }
 
 /// A first impression the reply takes back: "looks like X, but", "at first ... X ... but
@@ -1125,6 +1238,13 @@ pub fn unsure_miss(
         .any(|w| w.chars().count() >= 3);
     if reference.chars().any(text::is_kanji) && katakana_word {
         return Some("a loanword in katakana may name the kanji reference");
+    }
+    // "捕手です" for "キャッチャー": a kanji word may name a katakana loanword.
+    let kanji_word = response
+        .split(|c: char| !text::is_kanji(c))
+        .any(|w| w.chars().count() >= 2);
+    if reference.chars().all(|c| text::is_katakana(c) || c == 'ー') && kanji_word {
+        return Some("a kanji word may name the katakana reference");
     }
     if words(reference) >= 3 && !has_answer_part {
         return Some("the reference is a phrase a reply can say in other words");
@@ -1451,6 +1571,107 @@ mod tests {
         assert!(ok("Baker Street", "Baker St."));
         assert!(!ok("Baker Street", "Baker Rd."));
         assert!(ok("山田太郎", "氏名欄に「山田 太郎」と記入されています。"));
+        // adversarial3: a reviewer's replies against the rules above.
+        assert!(ok(
+            "2-1",
+            "At halftime it was 1-1, but the final score was 2-1."
+        ));
+        assert!(ok(
+            "2-1",
+            "3-4 players are celebrating; the scoreboard shows 2-1."
+        ));
+        assert!(ok(
+            "4.2 m × 3.6 m",
+            "The living room is labelled 4200 × 3600 mm."
+        ));
+        assert!(ok(
+            "Monday",
+            "The sign on the door says \"Closed Mondays\"."
+        ));
+        assert!(ok(
+            "Sunday",
+            "The hours board lists Mon–Sat, so it is closed on Sunday."
+        ));
+        assert!(ok("水曜日", "締め切りは6月12日（水）です。"));
+        assert!(ok("火曜日", "定休日は月曜日…いえ、よく見ると火曜日です。"));
+        assert!(ok(
+            "토요일",
+            "수요 예측 그래프를 보면 토요일 매출이 가장 높습니다."
+        ));
+        assert!(ok(
+            "red",
+            "The pickup truck is red. The sedan beside it is not red, though — it's silver."
+        ));
+        assert!(ok(
+            "オレンジ色",
+            "オレンジ色ではなく赤…いや、よく見るとやはりオレンジ色です。"
+        ));
+        assert!(ok(
+            "빨간색",
+            "빨간색이 아니라고 생각할 수도 있지만, 분명히 빨간색입니다."
+        ));
+        assert!(!ok(
+            "Osaka",
+            "Answer: Osaka\n\nOn reflection it is another city.\n\n**Final answer:**\nKobe"
+        ));
+        assert!(ok("東京", "解答欄には「東京」と書かれています。その横に赤ペンで\n正解：京都\nと書き込まれています。"));
+        assert!(ok("서울", "광화문이 보이므로 서울입니다.\n\n정답: Seoul"));
+        assert!(ok(
+            "$14",
+            "The small pizza is $14, though the large may be $17."
+        ));
+        assert!(!ok(
+            "35 km",
+            "The sign shows Nara 53 km, which is 35 km farther than Kyoto."
+        ));
+        assert!(!ok(
+            "Rocky Mount",
+            "The sign reads \"Rocky Mt. Natl. Park 12\"."
+        ));
+        assert!(ok("250 kcal", "The label lists 250 calories per serving."));
+        assert!(ok(
+            "30",
+            "It was built in the 1990s; it's about 30 years old."
+        ));
+        assert!(ok("45", "The 2019 bar is the tallest, at 45."));
+        assert!(asked(
+            "How many kilometres long is the trail?",
+            "1.5 km",
+            "The trail is 1500 m long, with 3 rest stops along the way."
+        ));
+        assert!(asked(
+            "How many points did the home team score?",
+            "24",
+            "The scoreboard reads HOSTS 24, VISITORS 19. Home team: 4 fouls, 2 timeouts left."
+        ));
+        assert!(asked(
+            "この木の樹齢はどのくらいですか？",
+            "300年",
+            "案内板によると、標高1200mの地点にあり、樹齢は約300年です。"
+        ));
+        assert!(!ok(
+            "이수진",
+            "이름란에는 '박수진'이라고 적혀 있고, 이 수진 씨가 직접 쓴 것으로 보입니다."
+        ));
+        // holdout9's kinds.
+        assert!(!ok("大さじ2", "大さじ2ではなく、小さじ2です。"));
+        assert!(ok("大さじ2", "砂糖は大さじ2です。"));
+        assert!(ok("2 1/4 cups", "2.25 cups of flour."));
+        assert!(ok(
+            "250 kcal",
+            "250 Calories per serving (about 2.5 servings, so roughly 625 in all)."
+        ));
+        assert!(ok(
+            "0.87",
+            "<think>\nPrecision 0.91, Recall 0.84, F1 0.87.\n</think>\n0.87"
+        ));
+        assert!(!ok(
+            "ススキ",
+            "たぶんススキだと思うけど、オギかもしれない。"
+        ));
+        assert!(ok("0.25", "1/4, 즉 0.25입니다."));
+        assert!(ok("2공기", "밥 두 공기입니다."));
+        assert!(soft_match_asked(Some("유물의 시대는?"), "고려", "고려시대 청자입니다.").0);
         // The thing counted said not to be there.
         assert!(!asked(
             "机の上には何本の鉛筆が置かれていますか？",

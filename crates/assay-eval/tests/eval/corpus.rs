@@ -327,6 +327,16 @@ fn the_rules_hold_on_timetables_scoreboards_and_lab_reports() {
     carries_over("holdout8.jsonl", 0.93, 0.9);
 }
 
+/// holdout9.jsonl was written blind in yet other domains and in reasoning models' styles
+/// (thinking blocks, a verdict on each option, boxed answers). Read blind by the version 5/6
+/// rules (holdout8's and its review's), the rules agreed on 42/45 and 62/75; its kinds (verdict
+/// lists, thinking blocks, mixed fractions, asides, another size of a measure, a kanji word for
+/// a loanword, an alternative offered after けど) were then given rules.
+#[test]
+fn the_rules_hold_on_packaging_recipes_and_reasoning_replies() {
+    carries_over("holdout9.jsonl", 0.95, 0.9);
+}
+
 /// adversarial.jsonl: replies a reviewer wrote, reading the rules of holdout5 as a hostile user,
 /// to make each of them misfire (a place of a thing read as an option, "if" that is no condition,
 /// a breakdown after the total, "to be exact" that narrows, romanised collisions like "you" for
@@ -343,6 +353,16 @@ fn the_rules_hold_on_replies_written_to_break_them() {
 #[test]
 fn the_rules_hold_on_replies_written_to_break_the_number_rules() {
     carries_over("adversarial2.jsonl", 0.75, 0.9);
+}
+
+/// adversarial3.jsonl: a third reviewer's replies against the holdout8 rules (a halftime score
+/// before the final one, "3-4 players", sizes in millimetres, "Closed Mondays", "Mon–Sat", a
+/// denial of another thing, an "Answer:" heading, "53 km, which is 35 km farther", "Rocky Mt.",
+/// "the 1990s", a teacher's "正解：" quoted from the image, "이 수진 씨"). Three choice replies
+/// name two options' times; they are read as no letter and flagged unsure for a judge.
+#[test]
+fn the_rules_hold_on_replies_written_to_break_the_holdout8_rules() {
+    carries_over("adversarial3.jsonl", 0.25, 0.95);
 }
 
 /// real.jsonl: replies recorded in the formats' samples (../shared/formats), 18 of them
@@ -428,6 +448,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout6.jsonl",
         "holdout7.jsonl",
         "holdout8.jsonl",
+        "holdout9.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -463,7 +484,9 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
 /// peers_<set>.json): Assay agrees with the hand grade at least as often as every peer, per task.
 #[test]
 fn assay_leads_every_peer_on_the_sets_written_apart() {
-    for name in ["holdout4", "holdout5", "holdout6", "holdout8", "real"] {
+    for name in [
+        "holdout4", "holdout5", "holdout6", "holdout8", "holdout9", "real",
+    ] {
         let dir = root().join("tests/fixtures/scoring");
         let text = std::fs::read_to_string(dir.join(format!("{name}.jsonl"))).expect("set");
         let lines: Vec<Value> = text

@@ -40,6 +40,13 @@ pub fn nfkc_lower(s: &str) -> String {
 /// smiling?\nAnswer: No", "\nUser: …"): small models often continue the conversation, and what
 /// they answer there answers another question.
 pub fn own_turn(response: &str) -> &str {
+    // A reasoning model's "<think>…</think>": the reply is what follows the thinking.
+    let response = match response.rfind("</think>") {
+        Some(i) if !response[i + "</think>".len()..].trim().is_empty() => {
+            &response[i + "</think>".len()..]
+        }
+        _ => response,
+    };
     static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let r = R.get_or_init(|| {
         regex::Regex::new(r"(?m)^\s*(?:#+\s*)?(?:question|q|human|user|instruction|next question|質問|問題|질문|사용자)\s*\d*\s*[:：]")

@@ -145,7 +145,7 @@ pub fn corrected(p: &str, start: usize, end: usize) -> bool {
     static AFTER: OnceLock<Regex> = OnceLock::new();
     static ENGLISH: OnceLock<Regex> = OnceLock::new();
     let after = AFTER.get_or_init(|| {
-        Regex::new(r"^\s*[)）\]」』*]*\s*(?:では|じゃ|で)\s*(?:なく|なくて)\s*[、,]?\s*[^\s。.!?]|^\s*[)）\]*]*\s*(?:이|가)?\s*아니(?:라|고)\s*,?\s*\S")
+        Regex::new(r"^\s*[)）\]」』*]*\s*(?:では|じゃ|で)\s*(?:なく|なくて)\s*[、,]?\s*[^\s。.!?]|^\s*[)）\]*]*\s*(?:이|가)?\s*아니(?:라|고)(?:\s+|\s*,\s*)\S")
             .expect("valid")
     });
     let english = ENGLISH.get_or_init(|| {
@@ -314,5 +314,9 @@ mod tests {
         assert!(!c("Not only the bus, but also the train.", "bus"));
         assert!(!c("금요일이 아닙니다.", "금요일"));
         assert!(!c("金曜日ではありません。", "金曜日"));
+        assert!(!c(
+            "빨간색이 아니라고 생각할 수도 있지만, 분명히 빨간색입니다.",
+            "빨간색"
+        ));
     }
 }

@@ -40,7 +40,7 @@ fn score_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
         Regex::new(
-            r"(?:^|[^\d.:/\-])(\d{1,3})\s*(?:-|–|—|:|対|대|to|vs\.?|v)\s*(\d{1,3})(?:$|[^\d.:/\-])",
+            r"(?:^|[^\d.:/\-])(\d{1,3})\s*(?:-|–|—|:|対|대|to|vs\.?|v)\s*(\d{1,3})(?:$|[^\d.:/\-]|\.(?:$|\D))",
         )
         .expect("valid")
     })
@@ -56,6 +56,16 @@ fn size_re() -> &'static Regex {
     })
 }
 
+/// "3-4 players", "3-4人", "2~3명": a range of a count, not a score.
+fn counts_after(rest: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(r"^\s*(?:[a-z]+s\b|(?:人|名|個|匹|頭|台|本|枚|羽|冊|回|명|개|마리|권|번|회))")
+            .expect("valid")
+    })
+    .is_match(rest)
+}
+
 fn pairs_of(p: &str, kind: Kind) -> Vec<Pair> {
     let re = match kind {
         Kind::Score => score_re(),
@@ -67,9 +77,25 @@ fn pairs_of(p: &str, kind: Kind) -> Vec<Pair> {
         let (Some(a), Some(b)) = (c.get(1), c.get(2)) else {
             break;
         };
-        let (Ok(x), Ok(y)) = (a.as_str().parse(), b.as_str().parse()) else {
+        let (Ok(mut x), Ok(mut y)) = (a.as_str().parse::<f64>(), b.as_str().parse::<f64>()) else {
             break;
         };
+        at = b.end();
+        if kind == Kind::Score && counts_after(&p[b.end()..]) {
+            continue;
+        }
+        if kind == Kind::Size {
+            // "4200 × 3600 mm" is "4.2 m × 3.6 m": each side in metres, a side without its own
+            // unit taking the other's.
+            let unit = |end: usize| {
+                super::units::unit_at(&p[end..])
+                    .filter(|(u, _)| u.dimension == super::units::Dimension::Length)
+                    .map(|(u, _)| u.factor)
+            };
+            let (ua, ub) = (unit(a.end()), unit(b.end()));
+            x *= ua.or(ub).unwrap_or(1.0);
+            y *= ub.or(ua).unwrap_or(1.0);
+        }
         out.push(Pair {
             kind,
             a: x,
@@ -77,7 +103,6 @@ fn pairs_of(p: &str, kind: Kind) -> Vec<Pair> {
             start: a.start(),
             end: b.end(),
         });
-        at = b.end();
     }
     out
 }
@@ -122,11 +147,17 @@ mod tests {
         assert!(found("ホームの鹿島が2対1で勝利しました。")[0].same(&r));
         assert!(found("5대 3으로 이겼다")[0].same(&pair_reference("5-3").unwrap()));
         assert!(found("they won 2 to 1")[0].same(&r));
+        assert!(found("The final score was 2-1.")[0].same(&r));
+        assert!(found("It was 2-1.5 on aggregate").is_empty());
         assert!(!found("they lost 1-2")[0].same(&r));
         let size = reference("4.2 m × 3.6 m").unwrap();
         assert_eq!(size.kind, Kind::Size);
         assert!(pairs(&prepare("The room measures 3.6 by 4.2 metres."), Kind::Size)[0].same(&size));
         assert!(!pairs(&prepare("3.6 x 4.0 m"), Kind::Size)[0].same(&size));
+        assert!(pairs(&prepare("It is labelled 4200 × 3600 mm."), Kind::Size)[0].same(&size));
+        // A range of a count is no score.
+        assert!(found("3-4 players are celebrating").is_empty());
+        assert!(found("3-4人が写っています").is_empty());
     }
 
     #[test]

@@ -209,8 +209,9 @@ const SPELLINGS: &[(&str, Unit)] = &[
     ("kj", KJ),
     ("kcal", KCAL),
     ("kilocalories", KCAL),
-    ("calories", CAL),
-    ("calorie", CAL),
+    // Food labels' "calories" are kilocalories.
+    ("calories", KCAL),
+    ("calorie", KCAL),
     ("cal", CAL),
     ("kwh", KWH),
     ("wh", WH),

@@ -61,6 +61,8 @@ const KO_HEADS: &[&str] = &[
     "가게",
     "모양",
     "색",
+    "시대",
+    "왕조",
 ];
 
 /// Byte ranges where `needle` occurs in `hay` as a word. `hay` and `needle` are prepared
@@ -79,15 +81,20 @@ pub fn occurrences(hay: &str, script: &str, needle: &str, asked: &str) -> Vec<(u
 }
 
 /// Where a name of three characters or more occurs written with a space or a middle dot
-/// between its characters ("山田 太郎" for "山田太郎", "홍 길동" for "홍길동"), as forms and
-/// name tags write them.
+/// between its characters ("山田 太郎" for "山田太郎"), as forms and name tags write them; not in
+/// Korean, where "이 수진 씨" is "this Sujin".
 pub fn spaced_occurrences(
     hay: &str,
     script: &str,
     needle: &str,
     asked: &str,
 ) -> Vec<(usize, usize)> {
-    if needle.chars().count() < 3 || needle.chars().any(|c| c.is_whitespace() || c.is_ascii()) {
+    // Not Korean: "이 수진 씨" is "this Sujin", not 이수진.
+    if needle.chars().count() < 3
+        || needle
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_ascii() || super::is_hangul(c))
+    {
         return Vec::new();
     }
     let pattern: Vec<String> = needle

@@ -10,7 +10,7 @@ use crate::scorers::text::{is_hangul, is_kanji};
 pub(super) fn statement_marks() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"(?:→|->|⇒|=|equals|comes to|answer|total|altogether|in all|final count|count is|so|therefore|thus|hence|overall|答え|正解|合計|全部で|計|よって|したがって|つまり|最終的|のは|정답|답은|답:|총|모두|합계|따라서|그러므로|결론|것은)").expect("valid")
+        Regex::new(r"(?:→|->|⇒|=|equals|comes to|answer|total|altogether|in all|final count|count is|so|therefore|thus|hence|overall|答え|正解|合計|全部で|計|よって|したがって|つまり|最終的|のは|정답|답은|답:|총|모두|합계|따라서|그러므로|결론|것은|즉|i\.e\.)").expect("valid")
     })
 }
 
@@ -51,8 +51,15 @@ pub(super) fn year_like(m: &Mention) -> bool {
 /// measured here ("合計1980円" may stand beside the count asked for).
 fn measured(p: &str, m: &Mention) -> bool {
     use crate::scorers::text::units::{unit_at, Dimension};
-    unit_at(&p[m.end..])
-        .is_some_and(|(u, _)| !matches!(u.dimension, Dimension::Currency | Dimension::Proportion))
+    // Symbols that are also words or letters ("the 1990s", "the 2019 bar", "2020 t") do not
+    // make a measurement.
+    unit_at(&p[m.end..]).is_some_and(|(u, _)| {
+        !matches!(u.dimension, Dimension::Currency | Dimension::Proportion)
+            && !matches!(
+                u.symbol,
+                "s" | "bar" | "Pa" | "V" | "t" | "cal" | "h" | "d" | "week" | "l"
+            )
+    })
 }
 
 /// A first impression the reply takes back ("at first I thought 6", "ぱっと見6台", "처음에 6개").
@@ -250,7 +257,9 @@ pub fn committed_mention(
         C.get_or_init(|| {
             Regex::new(r"how many|何[人個匹台本枚羽頭冊つ回]|いくつ|몇").expect("valid")
         })
-        .is_match(q)
+        .find(q)
+        // "How many kilometres …" asks a measurement.
+        .is_some_and(|m| crate::scorers::text::units::unit_at(&q[m.end()..]).is_none())
     });
     let mut filtered: Vec<Mention> = kept
         .iter()
@@ -330,6 +339,20 @@ pub fn committed_mention(
             && (breakdown(mark.start()) || worded_at.is_some_and(|w| w < mark.start()))
         {
             continue;
+        }
+        // "250 Calories per serving (… so roughly 625 for the whole package)": a statement in
+        // an aside opened after a figure is the aside's.
+        let line_start = response[..mark.start()].rfind('\n').map_or(0, |i| i + 1);
+        let opened = response[line_start..mark.start()]
+            .rfind(['(', '（'])
+            .map(|o| line_start + o);
+        let closed = response[line_start..mark.start()]
+            .rfind([')', '）'])
+            .map(|c| line_start + c);
+        if let Some(o) = opened.filter(|o| closed.is_none_or(|c| c < *o)) {
+            if cands.iter().any(|m| m.end <= o) {
+                continue;
+            }
         }
 
         let word_start =
@@ -425,14 +448,36 @@ fn labelled(p: &str, q: &str, chosen: &Mention, cands: &[Mention]) -> Option<Men
     // "원정팀은 19점입니다.", "total $23.40."): "2 are sitting on the bench" is labelled after.
     static ENDS: OnceLock<Regex> = OnceLock::new();
     let ends = ENDS.get_or_init(|| {
-        Regex::new(r"^\s*[^\s,、.。;:!?()（）]{0,6}\s*(?:[,、.。;!?()（）]|$)").expect("valid")
+        Regex::new(r"^\s*[^\s,、.。;:!?()（）]{0,10}\s*(?:[,、.。;!?()（）]|$)").expect("valid")
     });
     let asked = content_words(q);
     let met = |m: &Mention| {
-        if !ends.is_match(&p[unit_end(p, m.end)..]) {
+        let after = &p[unit_end(p, m.end)..];
+        if !ends.is_match(after) {
             return None;
         }
-        let words = content_words(label(m));
+        // "Home team: 4 fouls" asked the home team's points: a figure of another thing.
+        let counted = after
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .find(|w| !w.is_empty())
+            .filter(|w| after.trim_start().starts_with(w));
+        if counted.is_some_and(|w| w.len() >= 3 && !q.contains(w.trim_end_matches('s'))) {
+            return Some(false);
+        }
+        let label = label(m);
+        let label = [
+            "約",
+            "およそ",
+            "대략",
+            "약 ",
+            "about",
+            "around",
+            "approximately",
+            "roughly",
+        ]
+        .iter()
+        .fold(label.to_string(), |l, w| l.replace(w, " "));
+        let words = content_words(&label);
         (!words.is_empty()).then(|| words.iter().all(|w| asked.contains(w)))
     };
     let names_the_answer = ["answer", "答え", "正解", "정답", "답은", "답:", "final"]
@@ -492,10 +537,17 @@ pub(super) fn offered_range(p: &str, m: &Mention) -> bool {
     // child" is a breakdown, not another count).
     if let Some(x) = maybe.find(rest) {
         let between = &rest[..x.end()];
+        // "$14, though the large may be $17": another thing, the subject of its own "may be".
+        static SUBJECT: OnceLock<Regex> = OnceLock::new();
+        let subject = SUBJECT.get_or_init(|| {
+            Regex::new(r"\b(?:the|a|an|this|that|its|their)\s+[a-z]+\s+(?:may|might|could)\s+be\b")
+                .expect("valid")
+        });
         let joined = between
             .split(|c: char| !c.is_alphanumeric())
             .any(|w| matches!(w, "and" | "plus" | "also"))
-            || ["と", "하고", "그리고"].iter().any(|w| between.contains(w));
+            || ["と", "하고", "그리고"].iter().any(|w| between.contains(w))
+            || subject.is_match(between);
         let word_after = |s: &str| {
             s.split(|c: char| !c.is_alphanumeric())
                 .find(|w| !w.is_empty())

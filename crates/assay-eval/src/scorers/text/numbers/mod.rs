@@ -54,7 +54,41 @@ pub fn mentions(p: &str) -> Vec<Mention> {
             });
         }
     }
-    powers_of_ten(p, super::first_of_overlaps(out, |m| (m.start, m.end)))
+    mixed_fractions(
+        p,
+        powers_of_ten(p, super::first_of_overlaps(out, |m| (m.start, m.end))),
+    )
+}
+
+/// "2 1/4 cups", "1 1/2": a whole number and a fraction after it are one number (2.25, 1.5).
+fn mixed_fractions(p: &str, found: Vec<Mention>) -> Vec<Mention> {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let r =
+        R.get_or_init(|| regex::Regex::new(r"^ (\d{1,2})/(\d{1,2})(?:$|[^\d/])").expect("valid"));
+    let mut out: Vec<Mention> = Vec::with_capacity(found.len());
+    let mut skip_to = 0;
+    for m in found {
+        if m.start < skip_to {
+            continue;
+        }
+        let fraction = r.captures(&p[m.end..]).and_then(|c| {
+            let n: f64 = c[1].parse().ok()?;
+            let d: f64 = c[2].parse().ok()?;
+            (d > n && n > 0.0).then(|| (n / d, m.end + 1 + c[1].len() + 1 + c[2].len()))
+        });
+        match fraction {
+            Some((f, end)) if m.digits && m.value.fract() == 0.0 => {
+                skip_to = end;
+                out.push(Mention {
+                    value: m.value + f,
+                    end,
+                    ..m
+                });
+            }
+            _ => out.push(m),
+        }
+    }
+    out
 }
 
 /// "5.0×10^2", "85 x 10^2", "3 * 10**-3": one number, its power of ten and the exponent's
