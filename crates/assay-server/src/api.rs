@@ -441,9 +441,8 @@ async fn pull(
     signed_request(state, headers, move |_, m, db| {
         let req: PullRequest = parse(body)?;
         // One snapshot, as the member: row-level security hides what they may not read yet.
-        db.batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")?;
         let page = (|| -> Result<PullPage> {
-            as_member(&mut **db, m)?;
+            crate::pool::begin_as_member(db, "ISOLATION LEVEL REPEATABLE READ READ ONLY", m)?;
             let members = assay_sync::pull::read_members(&mut **db)?
                 .into_iter()
                 .map(|(n, r)| (n, r.as_str().to_string()))
