@@ -448,6 +448,9 @@ async fn pull(
                 .map(|(n, r)| (n, r.as_str().to_string()))
                 .collect();
             let page = assay_sync::pull::read_page(db, &req.positions)?;
+            if let Some(p) = &page {
+                withhold_unreadable(m, &p.rows)?;
+            }
             Ok(PullPage {
                 members,
                 last: page.as_ref().is_some_and(|p| p.last),
@@ -458,6 +461,33 @@ async fn pull(
         page
     })
     .await
+}
+
+/// The blind hold and private views, checked on each page before it is sent: a row the member
+/// may not read (a colleague's judgement before every assignee's is in, a colleague's private
+/// view) fails the whole pull, loudly, rather than reach them. The database's row-level
+/// security hides such rows first; this holds if it ever does not.
+fn withhold_unreadable(m: &Member, rows: &[assay_sync::pull::PulledRow]) -> Result<()> {
+    use assay_sync::pull::Pulled;
+    let unreadable = rows.iter().find(|r| match &r.row {
+        Ok(Pulled::Blind(b)) => !b.readable_by(&m.name),
+        Ok(Pulled::SavedView(v)) => !v.readable_by(&m.name),
+        _ => false,
+    });
+    if let Some(r) = unreadable {
+        eprintln!(
+            "{}",
+            serde_json::json!({"time": assay_core::store::now(), "event": "row withheld",
+                               "member": m.name, "table": r.table, "seq": r.seq,
+                               "why": "the database let through a row this member may not read; is row-level security on?"})
+        );
+        return Err(ServiceError::Internal(
+            "the team database returned a row you may not read; the service withheld the page \
+             (tell the team's owner: row-level security may be off)"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 async fn push(

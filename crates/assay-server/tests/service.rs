@@ -762,3 +762,88 @@ fn a_colleagues_row_id_sent_as_ones_own_is_refused_by_the_check() {
     assert_eq!(heads(&fresh), heads(&a));
     assert_eq!(answer(&fresh, "jg-005").as_deref(), Some("aiko's"));
 }
+
+/// The blind hold and private views are checked by the service on every page it sends, not
+/// only by the database: with row-level security switched off by the owner, a colleague's pull
+/// is refused whole (nothing of aiko's judgement or private view reaches minjun), while aiko,
+/// whose rows they are, still syncs.
+#[test]
+fn the_blind_hold_and_private_views_hold_in_the_service_without_row_level_security() {
+    use assay_core::store::items::query::Filter;
+    use assay_core::store::{BlindJudgement, NewRound, RoundPurpose};
+    use assay_core::RefinementOp;
+    let t = Team::start(Default::default());
+    let mut s = t.join("seo", Role::Auditor);
+    let mut a = t.join("aiko", Role::Annotator);
+    let mut m = t.join("minjun", Role::Annotator);
+    let item = |p: &assay_core::Project| p.item_id_by_ext("jgraph-mini", "jg-007").unwrap();
+    let seo = author(&s, "seo");
+    let spec = NewRound {
+        name: "blind".into(),
+        purpose: RoundPurpose::Annotate,
+        assignees: vec!["aiko".into(), "minjun".into()],
+        overlap: 1.0,
+        sample: None,
+        seed: 2,
+        blind: true,
+    };
+    let items = [item(&s)];
+    s.create_round(&spec, &items, &seo).unwrap();
+    assert_eq!(t.sync("seo", &mut s).refused, 0);
+    t.sync("aiko", &mut a);
+    let aiko = author(&a, "aiko");
+    let round = a.rounds().unwrap().into_iter().find(|r| r.blind).unwrap();
+    let judgement = BlindJudgement {
+        op: Some(RefinementOp::AnswerCorrection),
+        note: Some("aiko's secret".into()),
+        ..Default::default()
+    };
+    let at = item(&a);
+    a.record_blind(round.id, at, &judgement, &aiko).unwrap();
+    a.save_view("aiko's private view", &Filter::default(), &[], false, &aiko)
+        .unwrap();
+    assert_eq!(t.sync("aiko", &mut a).refused, 0);
+    // With the database's rules on, minjun's pull carries none of it.
+    t.sync("minjun", &mut m);
+    let minjun = author(&m, "minjun");
+    let shown = m.blind_items(item(&m), &minjun).unwrap();
+    assert!(shown.iter().all(|b| !b.open), "{shown:?}");
+
+    // The owner switches row-level security off.
+    let mut owner = t.db();
+    owner
+        .batch_execute(
+            "ALTER TABLE blind_annotations DISABLE ROW LEVEL SECURITY;
+             ALTER TABLE saved_views DISABLE ROW LEVEL SECURITY;",
+        )
+        .unwrap();
+    // A fresh join reads every row: refused as well.
+    let dir = tempfile::tempdir().unwrap();
+    assert!(join_service(
+        &t.link("kenji", Role::Annotator),
+        &dir.path().join("kenji.assay"),
+        &dir.path().join("kenji.keyring"),
+    )
+    .is_err());
+    let token = t.credential("minjun");
+    let (status, body) = post(
+        &t,
+        "/v1/pull",
+        Some(&token),
+        serde_json::to_vec(&serde_json::json!({"positions": {}})).unwrap(),
+    );
+    assert_eq!(status, 500, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("withheld"),
+        "{body}"
+    );
+    assert!(!body.to_string().contains("secret"), "{body}");
+    assert!(sync_service(&mut m, &t.keyring("minjun")).is_err());
+    assert!(m
+        .blind_items(item(&m), &minjun)
+        .unwrap()
+        .iter()
+        .all(|b| !b.open));
+    // aiko's own rows are hers to read.
+    assert_eq!(t.sync("aiko", &mut a).refused, 0);
+}

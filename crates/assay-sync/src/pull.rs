@@ -125,7 +125,7 @@ impl Table {
             // (row-level security hides it before), to its author from its own.
             Table::Blind => {
                 "SELECT coalesce(open_seq, seq) AS seq, uid, round_uid, revision_uid, author,
-                        judgement::text AS judgement, created_at
+                        judgement::text AS judgement, created_at, open_seq IS NOT NULL AS opened
                  FROM blind_annotations WHERE coalesce(open_seq, seq) > $1
                  ORDER BY coalesce(open_seq, seq) LIMIT $2"
             }
@@ -278,6 +278,7 @@ impl Table {
                 author: col(r, "author")?,
                 judgement: col(r, "judgement")?,
                 created_at: col(r, "created_at")?,
+                opened: col(r, "opened")?,
             }),
             Table::Runs => Pulled::Run(Box::new(read_run(db, r)?)),
             Table::JudgeRatings => Pulled::JudgeRating(SyncJudgeRating {

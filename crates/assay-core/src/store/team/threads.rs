@@ -45,6 +45,19 @@ pub struct SyncBlind {
     /// The judgement as JSON (`BlindJudgement`).
     pub judgement: String,
     pub created_at: String,
+    /// Every assignee's judgement of the item is in and the team drew the position it opened
+    /// at. Read from the team's page; what a push sends here is never read.
+    #[serde(default)]
+    pub opened: bool,
+}
+
+impl SyncBlind {
+    /// The blind hold on reading: a judgement is its author's alone until every assignee's is
+    /// in. The team service checks each page it sends with this, whatever the database let
+    /// through (its row-level security says the same, in depth).
+    pub fn readable_by(&self, member: &str) -> bool {
+        self.author == member || self.opened
+    }
 }
 
 impl Project {
@@ -220,6 +233,7 @@ impl Project {
                 author: r.get(3)?,
                 judgement: r.get(4)?,
                 created_at: r.get(5)?,
+                opened: false,
             })
         })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)

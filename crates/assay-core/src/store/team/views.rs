@@ -27,6 +27,14 @@ pub struct SyncSavedView {
     pub created_at: String,
 }
 
+impl SyncSavedView {
+    /// A view is its author's until shared. The team service checks each page it sends with
+    /// this (the database's row-level security says the same, in depth).
+    pub fn readable_by(&self, member: &str) -> bool {
+        self.shared || self.author == member
+    }
+}
+
 impl Project {
     /// Views saved (or deleted) here that the team does not have yet.
     pub fn pending_saved_views(&self) -> Result<Vec<SyncSavedView>> {
