@@ -297,6 +297,25 @@ fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
         {
             continue;
         }
+        // "Angle C is seventy degrees", "∠C", "각 D는 100도", "点Aから": a figure's point or
+        // angle named by a capital, not an option.
+        {
+            let before = t[..i].trim_end();
+            let word = before
+                .rsplit(|x: char| !x.is_ascii_alphabetic())
+                .next()
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            let geometric = matches!(
+                word.as_str(),
+                "angle" | "point" | "vertex" | "side" | "corner" | "segment" | "edge"
+            ) || ["∠", "각", "점", "변", "꼭짓점", "角", "点", "辺", "頂点"]
+                .iter()
+                .any(|w| before.ends_with(w));
+            if geometric {
+                continue;
+            }
+        }
         let lower = c.is_ascii_lowercase();
         let next_word: &str = after
             .strip_prefix(' ')
@@ -913,10 +932,16 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
         let hits: Vec<usize> = (0..values.len())
             .filter(|&i| values[i].is_some_and(|v| (v - got).abs() < 1e-9))
             .collect();
-        return match hits.as_slice() {
-            [one] => Some(Reading::Letter(*one, "option text")),
-            _ => Some(Reading::Nothing("no one option's number")),
-        };
+        let mut distinct: Vec<f64> = values.iter().flatten().copied().collect();
+        distinct.sort_by(f64::total_cmp);
+        distinct.dedup();
+        // "3時間前" and "3日前": options of one value in other units are read by their text.
+        if distinct.len() == values.len() {
+            return match hits.as_slice() {
+                [one] => Some(Reading::Letter(*one, "option text")),
+                _ => Some(Reading::Nothing("no one option's number")),
+            };
+        }
     }
     let script = text::nfkc_lower(response);
     let asked = text::prepare(&item.question);
@@ -1039,6 +1064,39 @@ fn marked_option(response: &str, n_options: usize) -> Option<Reading> {
     }
 }
 
+/// Options that are codes ("Gate B12", "12C", "12가 3456"), none named as written: the one
+/// option whose characters the reply writes with other spacing or case ("gate b 12", "12 가
+/// 3456").
+fn code_option(item: &ItemContent, response: &str) -> Option<Reading> {
+    let compact = |s: &str| -> String {
+        nfkc(s)
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .collect()
+    };
+    let codes: Vec<String> = item.options.iter().map(|o| compact(&o.text)).collect();
+    let is_code = |c: &String| {
+        c.chars().any(|x| x.is_ascii_digit())
+            && c.chars().any(|x| !x.is_ascii_digit())
+            && c.chars().count() <= 10
+    };
+    if codes.is_empty() || !codes.iter().all(is_code) {
+        return None;
+    }
+    let reply = compact(response);
+    let hits: Vec<usize> = (0..codes.len())
+        .filter(|&i| reply.contains(&codes[i]))
+        .collect();
+    match hits.as_slice() {
+        [one] => Some(Reading::Letter(
+            *one,
+            "an option's code written with other spacing",
+        )),
+        _ => None,
+    }
+}
+
 /// Options that are all clock times or dates ("22:45", "6:00", "3月5日"), none named as
 /// written: the one option the reply's time or date answers when read as a short answer
 /// ("10:45 PM" for "22:45", "6時ちょうど" for "6:00", "오전 5시 10분" for "05:10").
@@ -1142,7 +1200,10 @@ impl Scorer for ChoiceScorer {
             // 것인지는 … 어렵습니다") are candidates, not an answer.
             Reading::Nothing(why) if undecided => Reading::Nothing(why),
             Reading::Nothing(why) => {
-                match named_option(item, response).or_else(|| value_option(item, response)) {
+                match named_option(item, response)
+                    .or_else(|| value_option(item, response))
+                    .or_else(|| code_option(item, response))
+                {
                     Some(reading) => reading,
                     None => match described_option(item, response) {
                         // Its own text named and denied ("공유 버튼은 아닙니다"): not described.
@@ -1442,6 +1503,32 @@ mod scorer_tests {
         ChoiceScorer
             .score(&item(options, 1), response, &ScoreContext::default())
             .parsed
+    }
+
+    /// A capital naming a figure's angle or point is no option.
+    #[test]
+    fn a_figures_angle_or_point_is_no_option() {
+        let angles = ["60°", "70°", "80°", "90°"];
+        assert_eq!(
+            parsed(&angles, "Angle C is seventy degrees."),
+            Some("B".into())
+        );
+        assert_eq!(parsed(&angles, "각 D는 90도입니다."), Some("D".into()));
+        assert_eq!(
+            parsed(&["赤", "白", "青", "黒"], "赤でも白でもありません。"),
+            None
+        );
+    }
+
+    /// Codes written with other spacing or case.
+    #[test]
+    fn an_options_code_written_with_other_spacing_names_it() {
+        let gates = ["Gate B12", "Gate B21", "Gate C12", "Gate A2"];
+        assert_eq!(parsed(&gates, "gate b 12 ✈️"), Some("A".into()));
+        let plates = ["12가 3456", "12나 3456", "21가 3456", "12가 3465"];
+        assert_eq!(parsed(&plates, "12 가 3456"), Some("A".into()));
+        // Two options' codes written: no letter.
+        assert_eq!(parsed(&gates, "gate b 12 or gate b 21"), None);
     }
 
     /// A verdict on each option, one marked right.

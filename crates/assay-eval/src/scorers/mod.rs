@@ -151,7 +151,9 @@ impl ScorerKind {
             // statements, written corrections, letters denied together, conditions.
             // 5 (holdout8): an option's time or date written another way. 6 (holdout9, the
             // third review): a verdict on each option; two options' times named is no letter.
-            Self::Choice => 6,
+            // 7 (holdout10): a figure's angle or point is no option, codes spaced otherwise,
+            // one-letter typos, options of one value in several units read by their text.
+            Self::Choice => 7,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
@@ -162,7 +164,9 @@ impl ScorerKind {
             // no year. 7 (holdout9, the third review): thinking blocks, mixed fractions,
             // asides, another size of a measure, an alternative after けど, and the review's
             // narrowings (first mention corrected, last answer line, ranges of days).
-            Self::SoftMatch => 7,
+            // 8 (holdout10): footnotes, spaced thousands, "3.2K", codes ("17C", "@name"),
+            // amperes, "conventionally X, but", faux, the interjection 아니 only.
+            Self::SoftMatch => 8,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,

@@ -516,8 +516,7 @@ fn time_rule(pp: &str, want: &clock::ClockTime) -> (bool, &'static str) {
         text::corrections::last_end(pp).and_then(|c| times.iter().find(|t| t.start >= c).copied());
     // "10時を指していますが、…夜の10時、つまり22時": a reference that fixes the half of the
     // day is answered by the last time that fixes it too.
-    let fixed = want
-        .half_known
+    let fixed = (want.half_known && times.first().is_some_and(|t| !t.half_known))
         .then(|| times.iter().rev().find(|t| t.half_known).copied())
         .flatten();
     let tentative = |t: &clock::ClockTime| {
@@ -891,7 +890,18 @@ fn abbreviates(short: &str, long: &str) -> bool {
 /// A word before a noun that makes it another thing: "a hot dog" is food, "a sea lion" a seal,
 /// "a teddy bear" and "a toy car" toys. "A polar bear" stays a bear.
 fn changes_the_kind(before: &str, noun: &str) -> bool {
-    const ANY: &[&str] = &["toy", "stuffed", "plush", "fake", "teddy", "inflatable"];
+    const ANY: &[&str] = &[
+        "toy",
+        "stuffed",
+        "plush",
+        "fake",
+        "teddy",
+        "inflatable",
+        "faux",
+        "imitation",
+        "artificial",
+        "synthetic",
+    ];
     const PAIRS: &[(&str, &str)] = &[
         ("hot", "dog"),
         ("prairie", "dog"),
@@ -1105,7 +1115,7 @@ pub(crate) fn offered_with_another(pp: &str, s: usize, e: usize) -> bool {
     static AFTER: OnceLock<regex::Regex> = OnceLock::new();
     static BEFORE: OnceLock<regex::Regex> = OnceLock::new();
     let after = AFTER.get_or_init(|| {
-        regex::Regex::new(r"^(?:\s*,?\s*(?:or|or possibly|or maybe|or perhaps|and/or)\s+\S|(?:\s*,\s*[^,.;!?]{1,30}){1,4}?\s*,?\s*\bor\s+\S|(?:か|または|もしくは|あるいは)\s*[^\sでもなの。、とねよしか？?」]|\s*(?:또는|혹은|아니면)\s|(?:이나|나)\s+\S|(?:이)?인지\s+[^.。!?\n]{1,24}?인지)").expect("valid")
+        regex::Regex::new(r"^(?:\s*,?\s*(?:or|or possibly|or maybe|or perhaps|and/or)\s+\S|(?:\s*,\s*[^,.;!?]{1,30}){1,4}?\s*,?\s*\bor\s+\S|\s*(?:か|または|もしくは|あるいは)\s*[^\sでもなの。、とねよしか？?」]|\s*(?:또는|혹은|아니면)\s|(?:이나|나)\s+\S|(?:이)?인지\s+[^.。!?\n]{1,24}?인지)").expect("valid")
     });
     let before = BEFORE.get_or_init(|| {
         regex::Regex::new(r"(?:\bor|\bor possibly|\bor maybe|\beither|または|もしくは|あるいは|또는|혹은)\s*(?:a|an|the)?\s*$").expect("valid")
@@ -1137,7 +1147,7 @@ fn first_impression(pp: &str, s: usize, e: usize) -> bool {
     static AFTER: OnceLock<regex::Regex> = OnceLock::new();
     static LATER: OnceLock<regex::Regex> = OnceLock::new();
     let before = BEFORE.get_or_init(|| {
-        regex::Regex::new(r"(?:looks like|look like|seems like|at first|at first glance|i thought|initially)[^.!?]{0,40}$").expect("valid")
+        regex::Regex::new(r"(?:looks like|look like|seems like|at first|at first glance|i thought|initially|usually|normally|typically|conventionally|in general)[^.!?]{0,40}$").expect("valid")
     });
     let after = AFTER.get_or_init(|| {
         regex::Regex::new(r"^(?:\s*[,.]?\s*(?:no wait|wait,? no|actually,? no|no,? actually)|(?:の)?(?:ように|みたいに)見え(?:ますが|るが|るけど)|に見え(?:ますが|るが|るけど)、?[^。]*?(?:だと思|でしょう|です)|(?:으)?로 보이지만|(?:だと|と)思いましたが|、?\s*と言いたいところ|라고 하고 싶지만|처럼 보이지만|\s*같지만|인 줄 알았는데|라고 생각했는데|[^.!?。\n]{0,30}?(?:\bbut\b|\bhowever\b|が、?|けど、?|지만,?)\s*(?:to be (?:exact|precise)|more precisely|strictly speaking|正確には|厳密には|正しくは|정확히는|정확히 말하면|엄밀히 말하면))").expect("valid")
@@ -1194,6 +1204,30 @@ pub fn unsure_miss(
     }
     // "Total Carbohydrate 31 g, of which Sugars 12 g" for "12 g", "City B: 1.2M" for
     // "1,200,000": the reference's figure is named (or scaled by a letter), but another was read.
+    // "60%가 닳아 있어서 남은 체력은 40%" for "40%", "14時5分発、15時32分着": a share or a time of
+    // several, the reference's among them.
+    if rule == "another share" || rule == "another clock time" {
+        let p = text::prepare(response);
+        let pr = text::prepare(reference);
+        let named = match rule {
+            "another share" => proportion::share_reference(&pr).is_some_and(|want| {
+                proportion::shares(&p)
+                    .iter()
+                    .any(|s| proportion::same_share(s.value, want))
+            }),
+            _ => clock::time_reference(&pr)
+                .is_some_and(|want| clock::times(&p).iter().any(|t| t.same(&want))),
+        };
+        if named {
+            return Some("the reference's figure is named, but another was read as the answer");
+        }
+    }
+    // "One minute forty-five seconds" for "1:45": a time in words the clock reader does not read.
+    if rule == "no clock time in response"
+        && !numbers::mentions(&text::prepare(response)).is_empty()
+    {
+        return Some("the reply states figures but no clock time the rules read");
+    }
     if rule == "the number the response commits to differs" {
         if let Some(want) = numbers::whole(reference)
             .or_else(|| numbers::numeric_reference(&text::prepare(reference)))
@@ -1229,7 +1263,17 @@ pub fn unsure_miss(
         s.split(|c: char| !c.is_ascii_alphabetic())
             .any(|w| w.len() >= 3)
     };
-    if (cjk(reference) && latin_word(response)) || (!cjk(reference) && cjk(response)) {
+    // Korean against Japanese ("베이지색입니다" for "ベージュ") is another script too.
+    let hangul = |s: &str| s.chars().any(text::is_hangul);
+    let japanese = |s: &str| {
+        s.chars()
+            .any(|c| text::is_kanji(c) || text::is_hiragana(c) || text::is_katakana(c))
+    };
+    if (cjk(reference) && latin_word(response))
+        || (!cjk(reference) && cjk(response))
+        || (hangul(reference) && !hangul(response) && japanese(response))
+        || (japanese(reference) && !japanese(response) && hangul(response))
+    {
         return Some("the reply writes words in another script than the reference");
     }
     // "ベースボール" for "野球", "キッチン" for "台所": a loanword may name a kanji reference.
@@ -1672,6 +1716,37 @@ mod tests {
         assert!(ok("0.25", "1/4, 즉 0.25입니다."));
         assert!(ok("2공기", "밥 두 공기입니다."));
         assert!(soft_match_asked(Some("유물의 시대는?"), "고려", "고려시대 청자입니다.").0);
+        // holdout10's kinds.
+        assert!(ok("1,240", "1 240 likes ❤️"));
+        assert!(ok("8,450", "8 450점"));
+        assert!(ok("3.2K", "3,200"));
+        assert!(!ok("leather", "Faux leather (100% polyurethane)."));
+        assert!(!ok(
+            "oxygen",
+            "Red balls are conventionally oxygen, but here I think the red one is nitrogen."
+        ));
+        assert!(ok("14:05", "14時5分発、15時32分着です。"));
+        assert!(!ok(
+            "@yuki_0310",
+            "@yuki_0310 か @yuki_0301 のどちらかです。"
+        ));
+        assert!(ok("0.3 A", "300 mA"));
+        assert!(!ok("17C", "게이트는 17번, 탑승 시각은 08:10입니다."));
+        assert!(ok("3V", "電池1個は1.5Vで、2個直列なので全体で3Vです。"));
+        assert!(asked(
+            "삼각형의 넓이는?",
+            "24 cm²",
+            "밑변 8 cm, 높이 6 cm이므로 넓이는 24 cm²입니다. 【출처: 학습지 3번 그림】"
+        ));
+        assert!(asked(
+            "What is the perimeter?",
+            "26 cm",
+            "It is 8 cm by 5 cm, so its area is 40 cm² and its perimeter is 26 cm."
+        ));
+        assert!(ok(
+            "09:15",
+            "The departure time is 09:15.[1]\n\n[1] The 10:15 on the right is the arrival time."
+        ));
         // The thing counted said not to be there.
         assert!(!asked(
             "机の上には何本の鉛筆が置かれていますか？",

@@ -337,6 +337,16 @@ fn the_rules_hold_on_packaging_recipes_and_reasoning_replies() {
     carries_over("holdout9.jsonl", 0.95, 0.9);
 }
 
+/// holdout10.jsonl was written blind in further domains and in styles rare in test sets
+/// (footnotes, typos, full-width, spaces inside numbers, codes spaced otherwise, answers in
+/// another language). Read blind by the version 6/7 rules: 29/45 and 52/75, the lowest of
+/// any set; the kinds rules can decide were then given rules (docs/SCORING.md), and what stays
+/// (replies in another language, synonyms, paraphrased options) is flagged unsure.
+#[test]
+fn the_rules_hold_on_styles_rare_in_test_sets() {
+    carries_over("holdout10.jsonl", 0.82, 0.8);
+}
+
 /// adversarial.jsonl: replies a reviewer wrote, reading the rules of holdout5 as a hostile user,
 /// to make each of them misfire (a place of a thing read as an option, "if" that is no condition,
 /// a breakdown after the total, "to be exact" that narrows, romanised collisions like "you" for
@@ -449,6 +459,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout7.jsonl",
         "holdout8.jsonl",
         "holdout9.jsonl",
+        "holdout10.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -485,7 +496,13 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
 #[test]
 fn assay_leads_every_peer_on_the_sets_written_apart() {
     for name in [
-        "holdout4", "holdout5", "holdout6", "holdout8", "holdout9", "real",
+        "holdout4",
+        "holdout5",
+        "holdout6",
+        "holdout8",
+        "holdout9",
+        "holdout10",
+        "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");
         let text = std::fs::read_to_string(dir.join(format!("{name}.jsonl"))).expect("set");

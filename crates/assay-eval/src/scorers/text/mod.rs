@@ -52,7 +52,18 @@ pub fn own_turn(response: &str) -> &str {
         regex::Regex::new(r"(?m)^\s*(?:#+\s*)?(?:question|q|human|user|instruction|next question|質問|問題|질문|사용자)\s*\d*\s*[:：]")
             .expect("valid")
     });
-    match r.find(response) {
+    let response = match r.find(response) {
+        Some(m) if !response[..m.start()].trim().is_empty() => &response[..m.start()],
+        _ => response,
+    };
+    // Footnotes and sources after the reply ("[1] Printed under DEP …", "【出典: …】",
+    // "Sources:"): they describe where the answer came from, and name other figures.
+    static NOTES: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let notes = NOTES.get_or_init(|| {
+        regex::Regex::new(r"(?m)^\s*(?:\[\^?\d{1,2}\]:?\s|(?:sources?|references?|出典|出所|参考|출처|참고)\s*[:：]|【\s*(?:出典|出所|参考|출처|참고)|※\s*出典)")
+            .expect("valid")
+    });
+    match notes.find(response) {
         Some(m) if !response[..m.start()].trim().is_empty() => &response[..m.start()],
         _ => response,
     }

@@ -82,6 +82,10 @@ fn after_rules() -> &'static [(Regex, &'static str)] {
                 "a Japanese adjective negation follows it",
             ),
             (
+                r"^\s*でも[^。、.]{1,16}?でも(?:ない|なく|ありません|ございません)|^\s*(?:이|가)?도\s*[^.。]{1,16}?도\s*아니",
+                "denied together with another (AでもBでもない, A도 B도 아니다)",
+            ),
+            (
                 r"^\s*[)）\]*]*\s*(?:이|가|은|는|도|이라|라)?\s*(?:절대|절대로|확실히|분명히|결코|전혀)?\s*(?:아니(?:[^면]|$)|아닌|아닐|아닙|아님|아냐|없|틀|오답|정답이 아니|정답이\s*아닙|맞지 않|맞지않|옳지 않|적절하지 않)",
                 "a Korean denial follows it",
             ),

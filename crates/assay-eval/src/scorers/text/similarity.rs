@@ -58,6 +58,17 @@ fn word_match(a: &str, b: &str) -> f64 {
     if !a.is_ascii() || !b.is_ascii() {
         return 0.0;
     }
+    // "borwn" for "brown": two letters swapped, or one wrong, in a word of five letters or more.
+    if a.len() == b.len() && a.len() >= 5 {
+        let diff: Vec<usize> = (0..a.len())
+            .filter(|&i| a.as_bytes()[i] != b.as_bytes()[i])
+            .collect();
+        let swapped = matches!(diff.as_slice(), [i, j] if *j == i + 1
+            && a.as_bytes()[*i] == b.as_bytes()[*j] && a.as_bytes()[*j] == b.as_bytes()[*i]);
+        if swapped || diff.len() == 1 {
+            return 0.8;
+        }
+    }
     let (ta, tb) = (trigrams(a), trigrams(b));
     let shared = ta.iter().filter(|t| tb.contains(t)).count();
     let dice = 2.0 * shared as f64 / (ta.len() + tb.len()) as f64;

@@ -23,6 +23,7 @@ pub enum Dimension {
     Frequency,
     Voltage,
     Energy,
+    Current,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -119,6 +120,8 @@ const KHZ: Unit = u("kHz", Frequency, 1e3);
 const MHZ: Unit = u("MHz", Frequency, 1e6);
 const GHZ: Unit = u("GHz", Frequency, 1e9);
 const VOLT: Unit = u("V", Voltage, 1.0);
+const AMP: Unit = u("A", Current, 1.0);
+const MA: Unit = u("mA", Current, 0.001);
 const MV: Unit = u("mV", Voltage, 0.001);
 const KV: Unit = u("kV", Voltage, 1000.0);
 const JOULE: Unit = u("J", Energy, 1.0);
@@ -197,6 +200,13 @@ const SPELLINGS: &[(&str, Unit)] = &[
     ("millivolt", MV),
     ("kilovolts", KV),
     ("kilovolt", KV),
+    ("milliamperes", MA),
+    ("milliamps", MA),
+    ("amperes", AMP),
+    ("ampere", AMP),
+    ("amps", AMP),
+    ("ma", MA),
+    ("a", AMP),
     ("volts", VOLT),
     ("volt", VOLT),
     ("mv", MV),

@@ -10,7 +10,7 @@ use crate::scorers::text::{is_hangul, is_kanji};
 pub(super) fn statement_marks() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"(?:→|->|⇒|=|equals|comes to|answer|total|altogether|in all|final count|count is|so|therefore|thus|hence|overall|答え|正解|合計|全部で|計|よって|したがって|つまり|最終的|のは|정답|답은|답:|총|모두|합계|따라서|그러므로|결론|것은|즉|i\.e\.)").expect("valid")
+        Regex::new(r"(?:→|->|⇒|=|equals|comes to|answer|total|altogether|in all|final count|count is|so|therefore|thus|hence|overall|答え|正解|合計|全部で|計|よって|したがって|つまり|最終的|のは|정답|답은|답:|총|모두|합계|따라서|그러므로|결론|것은|즉|全体で|合わせて|i\.e\.)").expect("valid")
     })
 }
 
@@ -57,7 +57,7 @@ fn measured(p: &str, m: &Mention) -> bool {
         !matches!(u.dimension, Dimension::Currency | Dimension::Proportion)
             && !matches!(
                 u.symbol,
-                "s" | "bar" | "Pa" | "V" | "t" | "cal" | "h" | "d" | "week" | "l"
+                "s" | "bar" | "Pa" | "V" | "A" | "t" | "cal" | "h" | "d" | "week" | "l"
             )
     })
 }
@@ -435,10 +435,30 @@ fn labelled(p: &str, q: &str, chosen: &Mention, cands: &[Mention]) -> Option<Men
             .map_or(0, |i| {
                 i + before[i..].chars().next().map_or(1, char::len_utf8)
             });
+        // "밑변 8 cm, 높이 6 cm이므로 넓이는 24 cm²": a label begins after a connective too.
+        let clause = [
+            "므로",
+            "니까",
+            "ので",
+            "から",
+            " so ",
+            "therefore",
+            " thus ",
+        ]
+        .iter()
+        .filter_map(|w| before[clause..].rfind(w).map(|i| clause + i + w.len()))
+        .max()
+        .unwrap_or(clause);
+        // After the figure before it and its unit ("40 cm² and its perimeter is 26").
         let previous = all
             .iter()
             .filter(|o| o.end <= m.start)
-            .map(|o| unit_end(p, o.end))
+            .map(|o| {
+                let counter = unit_end(p, o.end);
+                let unit = crate::scorers::text::units::unit_at(&p[o.end..])
+                    .map_or(o.end, |(_, n)| o.end + n);
+                counter.max(unit)
+            })
             .max()
             .unwrap_or(0)
             .min(m.start);
@@ -448,7 +468,7 @@ fn labelled(p: &str, q: &str, chosen: &Mention, cands: &[Mention]) -> Option<Men
     // "원정팀은 19점입니다.", "total $23.40."): "2 are sitting on the bench" is labelled after.
     static ENDS: OnceLock<Regex> = OnceLock::new();
     let ends = ENDS.get_or_init(|| {
-        Regex::new(r"^\s*[^\s,、.。;:!?()（）]{0,10}\s*(?:[,、.。;!?()（）]|$)").expect("valid")
+        Regex::new(r"^\s*[^\s,、.。;:!?()（）]{0,10}\s*(?:[,、.。;!?()（）]|$|(?:and|but|while|whereas)\b)").expect("valid")
     });
     let asked = content_words(q);
     let met = |m: &Mention| {

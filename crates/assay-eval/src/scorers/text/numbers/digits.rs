@@ -22,11 +22,20 @@ pub(super) fn digit_mentions(p: &str) -> Vec<Mention> {
             if c.is_ascii_digit() {
                 text.push(c as char);
                 i += 1;
-            } else if c == b','
+            } else if (c == b','
                 && i + 3 < b.len() + 1
                 && b.get(i + 1..i + 4)
                     .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
-                && b.get(i + 4).is_none_or(|d| !d.is_ascii_digit())
+                && b.get(i + 4).is_none_or(|d| !d.is_ascii_digit()))
+                // "1 240 likes", "8 450점": thousands set apart by a space (French, SI).
+                || (c == b' '
+                    && !text.contains('.')
+                    && (1..=3).contains(&text.len())
+                    && b.get(i + 1..i + 4)
+                        .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+                    && b.get(i + 4).is_none_or(|d| {
+                        !d.is_ascii_digit() && !matches!(d, b'-' | b'.' | b',' | b':' | b'/')
+                    }))
             {
                 i += 1;
             } else if c == b'.'
@@ -106,6 +115,8 @@ fn scaled(p: &str, value: f64, end: usize) -> (f64, usize) {
         (" bn", 1e9),
         ("bn", 1e9),
         (" mn", 1e6),
+        // "3.2K likes", "12k": thousands as counters of followers and views write them.
+        ("k", 1e3),
     ];
     for (w, m) in WORDS {
         if let Some(rest) = p[end..].strip_prefix(w) {

@@ -196,6 +196,29 @@ pub fn numeric_reference(p: &str) -> Option<f64> {
     let [m] = ms.as_slice() else {
         return None;
     };
+    // "17C", "23A", "B12", "@yuki_0310": a seat, a gate, a platform, a handle; a code,
+    // compared as text.
+    let glued_letter = |s: &str| {
+        let mut c = s.chars();
+        let letter = c.next().filter(char::is_ascii_alphabetic);
+        let alone = c.next().is_none_or(|x| !x.is_ascii_alphanumeric());
+        // A seat's or gate's letter (A to F), or a letter that is no unit ("500m", "2L", "3V"
+        // are measures).
+        letter.is_some_and(|l| {
+            alone && (('a'..='f').contains(&l) || super::units::unit_at(&l.to_string()).is_none())
+        })
+    };
+    if m.digits
+        && m.value.fract() == 0.0
+        && (glued_letter(&p[m.end..])
+            || p[..m.start]
+                .chars()
+                .next_back()
+                .is_some_and(|x| x.is_ascii_alphabetic() || x == '_')
+            || p.contains(['@', '#']))
+    {
+        return None;
+    }
     // A known unit is a unit whatever its script ("20 °C", "5 km/h", "3キロメートル").
     if p[..m.start].trim().is_empty() {
         if let Some((_, len)) = super::units::unit_at(&p[m.end..]) {
