@@ -1183,7 +1183,8 @@ impl Scorer for ChoiceScorer {
         "choice"
     }
     fn score(&self, item: &ItemContent, response: &str, _ctx: &ScoreContext) -> Scored {
-        let response = text::own_turn(response);
+        let turn = text::own_turn(response);
+        let response: &str = &turn;
         let n = item.options.len();
         let numbered_texts = item.options.iter().any(|o| {
             let t = nfkc(&o.text);
@@ -1193,9 +1194,13 @@ impl Scorer for ChoiceScorer {
         // describing: without a letter, it has not answered yet.
         let undecided =
             undecided_end(&nfkc(response).to_ascii_lowercase()).is_some() || cut_off(response);
-        let reading = match marked_option(response, n)
-            .unwrap_or_else(|| read_choice_numbered(response, n, !numbered_texts))
-        {
+        // A verdict on each option decides when the reply states no letter otherwise ("… ✓ …
+        // Wait, the answer is A" states A).
+        let read = read_choice_numbered(response, n, !numbered_texts);
+        let reading = match match read {
+            Reading::Letter(..) => read,
+            other => marked_option(response, n).unwrap_or(other),
+        } {
             // Options named by their text in a reply that ends undecided ("3층, 4층, 5층 중 어느
             // 것인지는 … 어렵습니다") are candidates, not an answer.
             Reading::Nothing(why) if undecided => Reading::Nothing(why),
@@ -1541,6 +1546,11 @@ mod scorer_tests {
             Some("B".into())
         );
         assert_eq!(p("A: X\nB: X\nC: X\nD: O"), Some("D".into()));
+        // A letter stated after the list decides.
+        assert_eq!(
+            p("A. cat ✗\nB. dog ✓\nC. fox ✗\nD. owl ✗\n\nWait, looking again, the answer is A."),
+            Some("A".into())
+        );
         // Two marked right, or an option left without a verdict: not read this way.
         assert_eq!(p("A: O\nB: X\nC: O\nD: X"), None);
     }

@@ -153,7 +153,8 @@ impl ScorerKind {
             // third review): a verdict on each option; two options' times named is no letter.
             // 7 (holdout10): a figure's angle or point is no option, codes spaced otherwise,
             // one-letter typos, options of one value in several units read by their text.
-            Self::Choice => 7,
+            // 8 (the fourth review): a letter stated outranks a verdict list.
+            Self::Choice => 8,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
@@ -166,7 +167,11 @@ impl ScorerKind {
             // narrowings (first mention corrected, last answer line, ranges of days).
             // 8 (holdout10): footnotes, spaced thousands, "3.2K", codes ("17C", "@name"),
             // amperes, "conventionally X, but", faux, the interjection 아니 only.
-            Self::SoftMatch => 8,
+            // 9 (the fourth review): thinking blocks between replies, a quoted </think>, dates
+            // are no mixed fractions, shares of a whole ("2 on each side"), the subject of
+            // "may be", the absent noun only beside another thing counted, sizes 大/小/中,
+            // alternatives in kanji or katakana, 즉 alone, eras as a suffix.
+            Self::SoftMatch => 9,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,

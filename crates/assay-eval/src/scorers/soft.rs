@@ -100,7 +100,8 @@ pub fn soft_match_asked(
     reference: &str,
     response: &str,
 ) -> (bool, &'static str) {
-    let response = text::latex_plain(text::own_turn(response));
+    let turn = text::own_turn(response);
+    let response = text::latex_plain(&turn);
     let response = response.as_ref();
     let r = normalize(&text::fold_kana(reference));
     let p = normalize(&text::fold_kana(response));
@@ -156,11 +157,15 @@ pub fn soft_match_asked(
         if want != 0.0 {
             if let Some(noun) = q.as_deref().and_then(numbers::asked_noun) {
                 let found: Vec<(usize, &str)> = pp.match_indices(noun.as_str()).collect();
-                if !found.is_empty()
+                let denied = !found.is_empty()
                     && found
                         .iter()
-                        .all(|(i, n)| negation::denied(&pp, *i, i + n.len()).is_some())
-                {
+                        .all(|(i, n)| negation::denied(&pp, *i, i + n.len()).is_some());
+                // Only when the figure read counts another thing ("2本の羽根ペン", "볼펜만
+                // 3자루", "2 pens"); "2匹います。床の上には猫はいません" counts the asked one.
+                let other = numbers::committed_mention(&pp, q.as_deref(), want)
+                    .is_some_and(|(m, _)| counts_another_thing(&pp, &m, &noun));
+                if denied && other {
                     return (false, ABSENT_RULE);
                 }
             }
@@ -172,9 +177,17 @@ pub fn soft_match_asked(
             let ref_word = word_ending_at(&pr, first.start);
             let got_word = word_ending_at(&pp, got.start);
             if let (Some(r), Some(g)) = (ref_word, got_word) {
-                let tail = |w: &str| w.chars().rev().take(2).collect::<String>();
-                if !g.ends_with(r) && tail(r) == tail(g) && !r.is_ascii() {
-                    return (false, "another size of the measure before the figure");
+                // The size of the measure: 大さじ / 小さじ / 中さじ, the rest of the word alike.
+                let size = |w: &str| -> Option<(char, String)> {
+                    let w = w.trim_start_matches(|c: char| !"大小中".contains(c));
+                    let mut c = w.chars();
+                    let first = c.next().filter(|x| "大小中".contains(*x))?;
+                    Some((first, c.collect()))
+                };
+                if let (Some((a, ra)), Some((b, rb))) = (size(r), size(g)) {
+                    if a != b && ra == rb && !ra.is_empty() {
+                        return (false, "another size of the measure before the figure");
+                    }
                 }
             }
         }
@@ -326,7 +339,18 @@ pub fn soft_match_asked(
     if let Some(&(s, e)) = spans.first() {
         let taken_up = text::corrections::last_end(&pp)
             .is_some_and(|c| c > e && spans.iter().any(|&(x, _)| x >= c));
-        if !negative_reference && negation::corrected(&pp, s, e) && !taken_up {
+        // "セダンは赤ではなく銀色で、トラックが赤です": a later mention stated as the answer.
+        let affirmed = spans.iter().skip(1).any(|&(_, e)| {
+            static A: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+            A.get_or_init(|| {
+                regex::Regex::new(
+                    r#"^\s*[)）」』"'*]*\s*(?:です|でした|だ[。.]|입니다|이에요|예요|였|[.。!]|$)"#,
+                )
+                .expect("valid")
+            })
+            .is_match(&pp[e..])
+        });
+        if !negative_reference && negation::corrected(&pp, s, e) && !taken_up && !affirmed {
             return (false, CORRECTED_RULE);
         }
     }
@@ -341,7 +365,13 @@ pub fn soft_match_asked(
             }
         };
         let scripted = pp[line..].chars().any(same_script);
-        if scripted && !spans.iter().any(|&(s, _)| s >= line) {
+        // "**Answer:** Mt. Fuji" for "Mount Fuji": a line sharing a word with the reference
+        // names it another way.
+        let line_tokens = tokens(&pp[line..]);
+        let shares = tokens(&pr)
+            .iter()
+            .any(|t| t.2.chars().count() >= 3 && line_tokens.iter().any(|u| u.2 == t.2));
+        if scripted && !shares && !spans.iter().any(|&(s, _)| s >= line) {
             return (false, FINAL_LINE_RULE);
         }
     }
@@ -367,9 +397,11 @@ pub fn soft_match_asked(
             "reference found only as a first impression taken back",
         );
     }
+    // Kana as written, at the same offsets: an alternative is a noun in kanji or katakana.
+    let unfolded = text::nfkc_lower(response);
     if spans
         .iter()
-        .all(|&(s, e)| offered_with_another(&pp, s, e) || another_offered_after(&pp, e))
+        .all(|&(s, e)| offered_with_another(&pp, s, e) || another_offered_after(&unfolded, e))
     {
         return (false, HEDGE_RULE);
     }
@@ -556,6 +588,43 @@ fn word_ending_at(p: &str, end: usize) -> Option<&str> {
     (w.chars().count() >= 2 && w.chars().count() <= 6).then_some(w)
 }
 
+/// Whether the figure at `m` counts a thing named beside it that is not `noun`: a noun after
+/// it ("2本の青い羽根ペン", "2 pens") or, in Japanese and Korean, a subject right before it
+/// ("볼펜만 3자루", "ペンが2本").
+fn counts_another_thing(pp: &str, m: &numbers::Mention, noun: &str) -> bool {
+    use std::sync::OnceLock;
+    static AFTER_JA: OnceLock<regex::Regex> = OnceLock::new();
+    static BEFORE: OnceLock<regex::Regex> = OnceLock::new();
+    let after = &pp[m.end..];
+    let after_ja = AFTER_JA.get_or_init(|| {
+        regex::Regex::new(r"^[^\s、。の]{0,3}の(?:[^\s、。]{0,6}?)([\p{Han}\p{Katakana}ー]{2,}|[\p{Hiragana}ー]{3,})").expect("valid")
+    });
+    let before = BEFORE.get_or_init(|| {
+        regex::Regex::new(r"([\p{Han}\p{Katakana}ー\p{Hangul}\p{Hiragana}]{2,})(?:が|は|も|만|이|가|은|는|도)\s*$").expect("valid")
+    });
+    // The thing's own name in kana counts it too ("えんぴつが2本" for 鉛筆); a place before
+    // には, では, 에는 is no subject ("ソファの上には2匹").
+    let readings = text::readings::of(noun);
+    let named = |w: &str| {
+        !w.contains(noun)
+            && !noun.contains(w)
+            && !readings.iter().any(|r| w.ends_with(r.as_str()))
+            && !w.ends_with(['に', 'で', '에'])
+            && !w.ends_with("에서")
+    };
+    if let Some(c) = after_ja.captures(after) {
+        return named(&c[1]);
+    }
+    if let Some(c) = before.captures(&pp[..m.start]) {
+        return named(&c[1]);
+    }
+    let word = after
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .find(|w| !w.is_empty())
+        .filter(|w| after.trim_start().starts_with(w));
+    word.is_some_and(|w| w.len() >= 3 && !w.starts_with(noun) && units::unit_at(w).is_none())
+}
+
 const ABSENT_RULE: &str = "the reply says the thing asked about is not there";
 const CONVERTED_RULE: &str = "the reading restated in the reference's unit";
 
@@ -621,15 +690,15 @@ fn pair_rule(pp: &str, want: &text::pairs::Pair) -> Option<(bool, &'static str)>
     // "At halftime it was 1-1 … the final score was 2-1": the pair stated as the result, or the
     // first after a correction, before the first.
     let fin = FINAL.get_or_init(|| {
-        regex::Regex::new(
-            r"\bfinal\b|\bended\b|\bfull[- ]time\b|最終|結果|試合終了|최종|결과|경기 종료",
-        )
-        .expect("valid")
+        regex::Regex::new(r"\bfinal\b|\bended\b|\bfull[- ]time\b|最終|試合終了|최종|경기 종료")
+            .expect("valid")
     });
     let stated = found.iter().find(|p| {
         let sentence = pp[..p.start]
-            .rfind(['.', '。', '!', '?', '\n'])
-            .map_or(0, |i| i + 1);
+            .char_indices()
+            .rev()
+            .find(|(_, c)| matches!(c, '.' | '。' | '!' | '?' | '\n'))
+            .map_or(0, |(i, c)| i + c.len_utf8());
         fin.is_match(&pp[sentence..p.start])
     });
     let corrected =
@@ -1133,7 +1202,7 @@ fn another_offered_after(pp: &str, e: usize) -> bool {
     use std::sync::OnceLock;
     static R: OnceLock<regex::Regex> = OnceLock::new();
     R.get_or_init(|| {
-        regex::Regex::new(r"^[^。.!?\n]{0,16}?(?:けど|けれど|が、|지만|는데)\s*[、,]?\s*[^。.!?\n]{0,10}?[\p{Han}\p{Katakana}\p{Hiragana}ー\p{Hangul}]+(?:かもしれ|かも知れ|かも[。、]|かも$|일\s*수도|일지도)")
+        regex::Regex::new(r"^[^。.!?\n]{0,16}?(?:けど|けれど|が、|지만|는데)\s*[、,]?\s*[^。.!?\n]{0,10}?(?:[\p{Han}\p{Katakana}ー]+(?:かもしれ|かも知れ|かも[。、]|かも$)|\p{Hangul}+(?:일\s*수도|일지도))")
             .expect("valid")
     })
     .is_match(&pp[e..])
@@ -1564,6 +1633,11 @@ mod tests {
         // Scores keep their order; sizes do not.
         assert!(ok("2-1", "ホームの鹿島が2対1で勝利しました。"));
         assert!(ok("5-3", "5대 3으로 홈팀이 이겼습니다."));
+        // A sentence mark of three bytes before a pair (once a panic).
+        assert!(ok(
+            "3-1",
+            "スコアボードには「3対1」と表示されています。前半の結果は1対0でした。"
+        ));
         assert!(!ok("2-1", "They lost 1-2 at home."));
         assert!(ok(
             "4.2 m × 3.6 m",
@@ -1746,6 +1820,80 @@ mod tests {
         assert!(ok(
             "09:15",
             "The departure time is 09:15.[1]\n\n[1] The 10:15 on the right is the arrival time."
+        ));
+        // adversarial4: a fourth reviewer's replies against the holdout9 rules.
+        assert!(ok("7", "<think>\n1, 2, 3, 4, 5, 6, 7.\n</think>\nThere are 7 birds.\n<think>\nKind?\n</think>\nThey look like swallows."));
+        assert!(ok(
+            "strip_reasoning",
+            "Line 3 defines `strip_reasoning`:\n    return text.split(\"</think>\")[-1]"
+        ));
+        assert!(ok("2024", "The receipt is dated 2024 3/15 (Fri)."));
+        assert!(ok(
+            "4",
+            "There are 4 chairs, i.e. 2 on each side of the table."
+        ));
+        assert!(ok("6", "Two rows of three, i.e. 6 eggs."));
+        assert!(asked(
+            "How many points did the away team score?",
+            "19",
+            "The scoreboard reads HOME 24 pts, AWAY 19 pts."
+        ));
+        assert!(!ok(
+            "$14",
+            "The small pizza is $14, though the price may be $17."
+        ));
+        assert!(ok(
+            "$4.50",
+            "The small latte is $4.50, though the large size may be $5.25."
+        ));
+        assert!(ok(
+            "Mount Fuji",
+            "This is Mount Fuji.\n\n**Answer:** Mt. Fuji"
+        ));
+        assert!(asked(
+            "猫は何匹いますか？",
+            "2匹",
+            "ソファの上には2匹います。床の上には猫はいません。"
+        ));
+        assert!(asked(
+            "机の上には何本の鉛筆がありますか？",
+            "2本",
+            "机の上にはえんぴつが2本あります。赤鉛筆は見当たりません。"
+        ));
+        assert!(ok(
+            "大さじ2",
+            "レシピには「おさとう おおさじ2」と書いてあります。"
+        ));
+        assert!(ok(
+            "ススキ",
+            "ススキだと思いますが、逆光なので白っぽく見えているかもしれません。"
+        ));
+        assert!(ok(
+            "3-1",
+            "スコアボードには「3対1」。前半の結果は1対0でした。"
+        ));
+        assert!(ok(
+            "赤",
+            "手前のセダンは赤ではなく銀色で、奥のトラックが赤です。"
+        ));
+        assert!(asked(
+            "빵은 몇 개 남아 있습니까?",
+            "3개",
+            "빵이 3개 남아 있습니다. 옆의 즉석 코너에는 도시락 2개가 있습니다."
+        ));
+        assert!(ok("6개", "한 접시에 만두가 6개 담겨 있습니다."));
+        assert!(
+            soft_match_asked(
+                Some("어느 왕조의 유물입니까?"),
+                "조선",
+                "조선 시대에 만들어진 백자로 보입니다."
+            )
+            .0
+        );
+        assert!(!asked(
+            "연필은 몇 자루입니까?",
+            "3자루",
+            "연필은 보이지 않고, 볼펜만 3자루 있어요."
         ));
         // The thing counted said not to be there.
         assert!(!asked(

@@ -337,6 +337,15 @@ fn the_rules_hold_on_packaging_recipes_and_reasoning_replies() {
     carries_over("holdout9.jsonl", 0.95, 0.9);
 }
 
+/// adversarial4.jsonl: a fourth reviewer's replies against the holdout9 rules (thinking blocks
+/// between replies and quoted, dates read as mixed fractions, "i.e. 2 on each side", "though the
+/// price may be", the absent noun in another place, おおさじ, けど-caveats, 結果 of the first
+/// half, 즉석, 조선 시대, verdict lists copied from the image then a stated letter).
+#[test]
+fn the_rules_hold_on_replies_written_to_break_the_holdout9_rules() {
+    carries_over("adversarial4.jsonl", 0.6, 0.9);
+}
+
 /// holdout10.jsonl was written blind in further domains and in styles rare in test sets
 /// (footnotes, typos, full-width, spaces inside numbers, codes spaced otherwise, answers in
 /// another language). Read blind by the version 6/7 rules: 29/45 and 52/75, the lowest of
@@ -528,4 +537,48 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
             }
         }
     }
+}
+
+/// No reply makes a scorer panic: every graded reply of every set, cut at many places (mid
+/// character runs, mid sentence marks of three bytes, inside brackets), and each set's replies
+/// scored against the others' references. A panic here would stop a whole evaluation.
+#[test]
+fn no_reply_cut_anywhere_makes_a_scorer_panic() {
+    let dir = root().join("tests/fixtures/scoring");
+    let mut lines: Vec<Value> = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("scoring fixtures") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "jsonl") {
+            let text = std::fs::read_to_string(&path).expect("set");
+            lines.extend(
+                text.lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .map(|l| serde_json::from_str::<Value>(l).expect("graded line")),
+            );
+        }
+    }
+    assert!(lines.len() > 1500, "{} lines", lines.len());
+    let mut scored_count = 0;
+    for (k, line) in lines.iter().enumerate() {
+        let response = line["response"].as_str().unwrap_or("");
+        // Every other character boundary (and the end).
+        let cuts: Vec<usize> = response
+            .char_indices()
+            .map(|(i, _)| i)
+            .step_by(2)
+            .chain([response.len()])
+            .collect();
+        for cut in cuts {
+            let mut l = line.clone();
+            l["response"] = Value::from(&response[..cut]);
+            let _ = scored(&l);
+            scored_count += 1;
+        }
+        // Another line's reply against this line's reference and question.
+        let other = &lines[(k * 7 + 3) % lines.len()];
+        let mut l = line.clone();
+        l["response"] = other["response"].clone();
+        let _ = scored(&l);
+    }
+    assert!(scored_count > lines.len());
 }

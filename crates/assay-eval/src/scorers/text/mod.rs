@@ -39,14 +39,31 @@ pub fn nfkc_lower(s: &str) -> String {
 /// The reply without a next turn the model went on to write itself ("…\n\nQuestion: Is the man
 /// smiling?\nAnswer: No", "\nUser: …"): small models often continue the conversation, and what
 /// they answer there answers another question.
-pub fn own_turn(response: &str) -> &str {
-    // A reasoning model's "<think>…</think>": the reply is what follows the thinking.
-    let response = match response.rfind("</think>") {
-        Some(i) if !response[i + "</think>".len()..].trim().is_empty() => {
-            &response[i + "</think>".len()..]
+pub fn own_turn(response: &str) -> std::borrow::Cow<'_, str> {
+    // A reasoning model's "<think>…</think>" blocks are its thinking, not its reply; so is what
+    // comes before a "</think>" that opens a line with no "<think>" (models whose template
+    // opens the block). A "</think>" quoted mid-line ("split(\"</think>\")") is text.
+    static THINK: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let think = THINK.get_or_init(|| regex::Regex::new(r"(?s)<think>.*?</think>").expect("valid"));
+    static CLOSE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let close = CLOSE.get_or_init(|| regex::Regex::new(r"(?m)^\s*</think>").expect("valid"));
+    let mut outside = think.replace_all(response, "\n");
+    if !response.contains("<think>") {
+        if let Some(m) = close.find_iter(response).last() {
+            outside = std::borrow::Cow::Borrowed(&response[m.end()..]);
         }
-        _ => response,
-    };
+    }
+    if outside.trim().is_empty() {
+        outside = std::borrow::Cow::Borrowed(response);
+    }
+    match outside {
+        std::borrow::Cow::Borrowed(s) => std::borrow::Cow::Borrowed(after_thinking(s)),
+        std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(after_thinking(&s).to_string()),
+    }
+}
+
+/// [`own_turn`] once the thinking is gone: no next turn, no footnotes.
+fn after_thinking(response: &str) -> &str {
     static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let r = R.get_or_init(|| {
         regex::Regex::new(r"(?m)^\s*(?:#+\s*)?(?:question|q|human|user|instruction|next question|質問|問題|질문|사용자)\s*\d*\s*[:：]")

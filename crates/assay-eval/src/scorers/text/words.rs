@@ -29,6 +29,9 @@ const KO_FOLLOWERS: &[&str] = &[
 /// Administrative suffixes (부산광역시 is 부산), allowed when they end the word or take a
 /// particle (not 남대문시장, 개구리).
 const KO_ADMIN: &[&str] = &[
+    // Eras and dynasties name the same referent: "고려시대" is 고려.
+    "시대",
+    "왕조",
     "광역시",
     "특별자치시",
     "특별자치도",
@@ -61,8 +64,6 @@ const KO_HEADS: &[&str] = &[
     "가게",
     "모양",
     "색",
-    "시대",
-    "왕조",
 ];
 
 /// Byte ranges where `needle` occurs in `hay` as a word. `hay` and `needle` are prepared

@@ -10,7 +10,7 @@ use crate::scorers::text::{is_hangul, is_kanji};
 pub(super) fn statement_marks() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"(?:→|->|⇒|=|equals|comes to|answer|total|altogether|in all|final count|count is|so|therefore|thus|hence|overall|答え|正解|合計|全部で|計|よって|したがって|つまり|最終的|のは|정답|답은|답:|총|모두|합계|따라서|그러므로|결론|것은|즉|全体で|合わせて|i\.e\.)").expect("valid")
+        Regex::new(r"(?:→|->|⇒|=|equals|comes to|answer|total|altogether|in all|final count|count is|so|therefore|thus|hence|overall|答え|正解|合計|全部で|計|よって|したがって|つまり|最終的|のは|정답|답은|답:|총|모두|합계|따라서|그러므로|결론|것은|즉\s|즉,|全体で|合わせて|i\.e\.)").expect("valid")
     })
 }
 
@@ -334,6 +334,12 @@ pub fn committed_mention(
     // セダン＝5台") outranks the results of a breakdown written after it.
     let worded = |m: &str| !result_mark(m);
     let mut worded_at: Option<usize> = None;
+    // "4 chairs, i.e. 2 on each side", "so 3 each": a share of the whole, not the answer.
+    static EACH: OnceLock<Regex> = OnceLock::new();
+    let each = EACH.get_or_init(|| {
+        Regex::new(r"^\s*(?:[a-z]+\s+)?(?:on each|each|per|apiece|a side|a piece)\b|^\s*[^\s、。]{0,3}(?:ずつ|씩)")
+            .expect("valid")
+    });
     for mark in statement_marks().find_iter(response) {
         if result_mark(mark.as_str())
             && (breakdown(mark.start()) || worded_at.is_some_and(|w| w < mark.start()))
@@ -369,6 +375,7 @@ pub fn committed_mention(
             m.start >= mark.end()
                 && !response[mark.end()..m.start].contains(['.', '。', '\n', '!', '?', '(', '（'])
         });
+        let next = next.filter(|m| !each.is_match(&response[unit_end(response, m.end)..]));
         if let Some(m) = next {
             stated = Some(*m);
             if worded(mark.as_str()) {
@@ -410,7 +417,8 @@ pub fn committed_mention(
     }
     let chosen = match stated {
         Some(m) => (m, "the number of the last answer statement"),
-        None => (cands[0], "the number the reply leads with"),
+        // Every figure was an operand of a cut-off sum ("45 - 22 = 23 -"): none is committed.
+        None => (*cands.first()?, "the number the reply leads with"),
     };
     if let Some(m) = question.and_then(|q| labelled(response, q, &chosen.0, &cands)) {
         return Some((m, LABEL_RULE));
@@ -481,7 +489,7 @@ fn labelled(p: &str, q: &str, chosen: &Mention, cands: &[Mention]) -> Option<Men
             .split(|c: char| !c.is_ascii_alphabetic())
             .find(|w| !w.is_empty())
             .filter(|w| after.trim_start().starts_with(w));
-        if counted.is_some_and(|w| w.len() >= 3 && !q.contains(w.trim_end_matches('s'))) {
+        if counted.is_some_and(|w| w.len() >= 4 && !q.contains(w.trim_end_matches('s'))) {
             return Some(false);
         }
         let label = label(m);
@@ -560,14 +568,21 @@ pub(super) fn offered_range(p: &str, m: &Mention) -> bool {
         // "$14, though the large may be $17": another thing, the subject of its own "may be".
         static SUBJECT: OnceLock<Regex> = OnceLock::new();
         let subject = SUBJECT.get_or_init(|| {
-            Regex::new(r"\b(?:the|a|an|this|that|its|their)\s+[a-z]+\s+(?:may|might|could)\s+be\b")
+            Regex::new(r"\b(?:the|a|an|this|that|its|their)\s+(?:[a-z]+\s+)?([a-z]+)\s+(?:may|might|could)\s+be\b")
                 .expect("valid")
         });
         let joined = between
             .split(|c: char| !c.is_alphanumeric())
             .any(|w| matches!(w, "and" | "plus" | "also"))
             || ["と", "하고", "그리고"].iter().any(|w| between.contains(w))
-            || subject.is_match(between);
+            // "though the price may be $17" names the same figure again.
+            || subject.captures(between).is_some_and(|c| {
+                !matches!(
+                    &c[1],
+                    "price" | "cost" | "number" | "total" | "figure" | "value" | "answer"
+                        | "count" | "amount" | "one" | "reading"
+                )
+            });
         let word_after = |s: &str| {
             s.split(|c: char| !c.is_alphanumeric())
                 .find(|w| !w.is_empty())

@@ -74,7 +74,10 @@ fn mixed_fractions(p: &str, found: Vec<Mention>) -> Vec<Mention> {
         let fraction = r.captures(&p[m.end..]).and_then(|c| {
             let n: f64 = c[1].parse().ok()?;
             let d: f64 = c[2].parse().ok()?;
-            (d > n && n > 0.0).then(|| (n / d, m.end + 1 + c[1].len() + 1 + c[2].len()))
+            // Halves to sixteenths, as recipes and rulers write them; not "2024 3/15" (a date).
+            let common = [2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 16.0].contains(&d);
+            (d > n && n > 0.0 && common && m.value < 1000.0)
+                .then(|| (n / d, m.end + 1 + c[1].len() + 1 + c[2].len()))
         });
         match fraction {
             Some((f, end)) if m.digits && m.value.fract() == 0.0 => {
