@@ -1362,6 +1362,13 @@ pub fn unsure_miss(
     if words(reference) >= 3 && !has_answer_part {
         return Some("the reference is a phrase a reply can say in other words");
     }
+    // "Overcast." for "cloudy", "바닷가입니다" for "해변", "하얀색" for "흰색": a short reply naming
+    // another common word may name the same thing; a name ("Osaka" for "Tokyo") may not.
+    let common_word = reference.split_whitespace().count() == 1
+        && (cjk(reference) || reference.chars().all(|c| c.is_ascii_lowercase()));
+    if common_word && words(response) <= 3 {
+        return Some("a short reply names another common word, which may be a synonym");
+    }
     (words(response) >= 12).then_some("a long reply may state the answer in other words")
 }
 

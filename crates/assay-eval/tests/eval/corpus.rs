@@ -337,6 +337,16 @@ fn the_rules_hold_on_packaging_recipes_and_reasoning_replies() {
     carries_over("holdout9.jsonl", 0.95, 0.9);
 }
 
+/// holdout11.jsonl: everyday VQA items as the big public benchmarks have them (colours,
+/// counts, activities, signs, weather) in the plain styles deployed models answer them with,
+/// written blind and read blind by the version 8/9 rules, which no line of it shaped: 45/45 and
+/// 68/75. Its misses are synonyms ("Overcast" for cloudy, 台所 for キッチン, 하얀색 for 흰색) that
+/// only a judge reads.
+#[test]
+fn the_rules_hold_on_everyday_items_read_blind() {
+    carries_over("holdout11.jsonl", 0.97, 0.9);
+}
+
 /// adversarial4.jsonl: a fourth reviewer's replies against the holdout9 rules (thinking blocks
 /// between replies and quoted, dates read as mixed fractions, "i.e. 2 on each side", "though the
 /// price may be", the absent noun in another place, おおさじ, けど-caveats, 結果 of the first
@@ -469,6 +479,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout8.jsonl",
         "holdout9.jsonl",
         "holdout10.jsonl",
+        "holdout11.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -511,6 +522,7 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout8",
         "holdout9",
         "holdout10",
+        "holdout11",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");

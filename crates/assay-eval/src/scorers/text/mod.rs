@@ -47,6 +47,9 @@ pub fn own_turn(response: &str) -> std::borrow::Cow<'_, str> {
     let think = THINK.get_or_init(|| regex::Regex::new(r"(?s)<think>.*?</think>").expect("valid"));
     static CLOSE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let close = CLOSE.get_or_init(|| regex::Regex::new(r"(?m)^\s*</think>").expect("valid"));
+    if !response.contains("think>") {
+        return std::borrow::Cow::Borrowed(after_thinking(response));
+    }
     let mut outside = think.replace_all(response, "\n");
     if !response.contains("<think>") {
         if let Some(m) = close.find_iter(response).last() {
