@@ -442,7 +442,7 @@ async fn pull(
         let req: PullRequest = parse(body)?;
         // One snapshot, as the member: row-level security hides what they may not read yet.
         let page = (|| -> Result<PullPage> {
-            crate::pool::begin_as_member(db, "ISOLATION LEVEL REPEATABLE READ READ ONLY", m)?;
+            crate::pool::begin_read_as_member(db, m)?;
             let members = assay_sync::pull::read_members(&mut **db)?
                 .into_iter()
                 .map(|(n, r)| (n, r.as_str().to_string()))

@@ -5,7 +5,7 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use postgres::{Client, GenericClient};
+use postgres::Client;
 
 use crate::error::Result;
 use crate::members::{quote_ident, Member};
@@ -222,25 +222,74 @@ impl Drop for Pool {
 /// (In a transaction: `SET LOCAL` ends with it.)
 /// One round trip: each request sets it, so two statements cost a busy team a round trip per
 /// request (pulls and pushes of 50 members, each every few hundred milliseconds).
-pub fn as_member(tx: &mut impl GenericClient, member: &Member) -> Result<()> {
-    tx.batch_execute(&member_settings(member))?;
+/// Only in a transaction: on a bare connection `SET LOCAL` would end with its own statement and
+/// the next ones would run as the service.
+pub fn as_member(tx: &mut postgres::Transaction<'_>, member: &Member) -> Result<()> {
+    tx.batch_execute(&member_settings(member)?)?;
     Ok(())
 }
 
-/// Opens a transaction of `mode` (`ISOLATION LEVEL REPEATABLE READ READ ONLY`) that runs as
-/// `member` ([`as_member`]), in one round trip. On an error the caller rolls back.
-pub fn begin_as_member(db: &mut Client, mode: &str, member: &Member) -> Result<()> {
-    db.batch_execute(&format!("BEGIN {mode}; {}", member_settings(member)))?;
+/// Opens a read-only snapshot (repeatable read) that runs as `member` ([`as_member`]), in one
+/// round trip. On an error the caller rolls back.
+pub fn begin_read_as_member(db: &mut Client, member: &Member) -> Result<()> {
+    db.batch_execute(&format!(
+        "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; {}",
+        member_settings(member)?
+    ))?;
     Ok(())
 }
 
-fn member_settings(member: &Member) -> String {
-    // The role is the service's own name for the member (`service_role`), quoted all the same.
-    format!(
-        "SET LOCAL ROLE {}; SELECT set_config('assay.member_role', '{}', true)",
-        quote_ident(&member.db_role),
-        member.db_role.replace('\'', "''")
-    )
+/// The statements that make a transaction the member's. The role is written into the SQL, so
+/// it must be the service's own kind of name (`service_role`: letters, digits, `_`), which
+/// needs no quoting whatever the server's string settings; anything else is refused.
+fn member_settings(member: &Member) -> Result<String> {
+    let r = &member.db_role;
+    let plain = !r.is_empty()
+        && r.len() <= 63
+        && r.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    if !plain {
+        return Err(crate::error::ServiceError::Internal(format!(
+            "member {} has a database role the service did not name; ask the owner to rejoin them",
+            member.name
+        )));
+    }
+    Ok(format!(
+        "SET LOCAL ROLE {}; SELECT set_config('assay.member_role', '{r}', true)",
+        quote_ident(r)
+    ))
+}
+
+#[cfg(test)]
+mod member_tests {
+    use super::member_settings;
+    use crate::members::Member;
+
+    fn with_role(db_role: &str) -> Member {
+        Member {
+            name: "aiko".into(),
+            role: assay_core::Role::Annotator,
+            db_role: db_role.into(),
+            lead: false,
+        }
+    }
+
+    /// Only the service's own kind of role name is written into the batch.
+    #[test]
+    fn a_role_name_the_service_did_not_make_is_refused() {
+        let ok = member_settings(&with_role("assay_team_0123abcd_4567ef890123")).unwrap();
+        assert!(ok.starts_with("SET LOCAL ROLE \"assay_team_0123abcd_4567ef890123\";"));
+        for bad in [
+            "",
+            "x'; DROP TABLE revisions; --",
+            "Aiko",
+            "a\\'b",
+            "佐藤",
+            &"a".repeat(64),
+        ] {
+            assert!(member_settings(&with_role(bad)).is_err(), "{bad:?}");
+        }
+    }
 }
 
 #[cfg(test)]

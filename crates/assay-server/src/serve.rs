@@ -119,6 +119,20 @@ pub fn start(config: Config) -> Result<Running> {
     // The owner's login: members never see it. The schema must be this build's.
     let mut db = assay_sync::connect_admin(&config.admin_url)?;
     assay_sync::require_current_schema(&mut db)?;
+    // A login that is also a member's role would make every request that member to the team's
+    // row-level security (`assay_session_member`): refused before anything is served.
+    let clash: Option<String> = db
+        .query_opt(
+            "SELECT name FROM members WHERE db_role = session_user::text",
+            &[],
+        )?
+        .map(|r| r.get(0));
+    if let Some(name) = clash {
+        return Err(ServiceError::Internal(format!(
+            "the service's database login is also the database role of member {name}: \
+             serve with a login no member has (the owner's own)"
+        )));
+    }
     // An upgrade stopped during its size fill left the schema current and some sizes empty:
     // finished here, and said, rather than left to pulls that must measure those rows.
     let filled = assay_sync::finish_size_fill(&mut db)?;

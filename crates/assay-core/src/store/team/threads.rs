@@ -46,8 +46,8 @@ pub struct SyncBlind {
     pub judgement: String,
     pub created_at: String,
     /// Every assignee's judgement of the item is in and the team drew the position it opened
-    /// at. Read from the team's page; what a push sends here is never read.
-    #[serde(default)]
+    /// at. Read from the team's page only: never taken from a body a client sends.
+    #[serde(default, skip_deserializing)]
     pub opened: bool,
 }
 
