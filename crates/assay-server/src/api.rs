@@ -441,23 +441,35 @@ async fn pull(
     signed_request(state, headers, move |_, m, db| {
         let req: PullRequest = parse(body)?;
         // One snapshot, as the member: row-level security hides what they may not read yet.
-        let page = (|| -> Result<PullPage> {
-            crate::pool::begin_read_as_member(db, m)?;
-            let members = assay_sync::pull::read_members(&mut **db)?
-                .into_iter()
-                .map(|(n, r)| (n, r.as_str().to_string()))
-                .collect();
-            let page = assay_sync::pull::read_page(db, &req.positions)?;
-            if let Some(p) = &page {
-                withhold_unreadable(m, &p.rows)?;
-            }
-            Ok(PullPage {
-                members,
-                last: page.as_ref().is_some_and(|p| p.last),
-                rows: page.map(|p| p.rows),
-            })
-        })();
-        let _ = db.batch_execute(if page.is_ok() { "COMMIT" } else { "ROLLBACK" });
+        // Ended whatever happens in it, a panic too: the connection goes back to the pool
+        // outside the member's transaction.
+        let page =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Result<PullPage> {
+                crate::pool::begin_read_as_member(db, m)?;
+                let members = assay_sync::pull::read_members(&mut **db)?
+                    .into_iter()
+                    .map(|(n, r)| (n, r.as_str().to_string()))
+                    .collect();
+                let page = assay_sync::pull::read_page(db, &req.positions)?;
+                if let Some(p) = &page {
+                    withhold_unreadable(m, &p.rows)?;
+                }
+                Ok(PullPage {
+                    members,
+                    last: page.as_ref().is_some_and(|p| p.last),
+                    rows: page.map(|p| p.rows),
+                })
+            }));
+        let ended = db.batch_execute(if matches!(page, Ok(Ok(_))) {
+            "COMMIT"
+        } else {
+            "ROLLBACK"
+        });
+        let page = page.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        // A connection whose transaction could not be ended is not given to the next request.
+        if ended.is_err() {
+            db.discard();
+        }
         page
     })
     .await

@@ -129,6 +129,15 @@ impl Conn<'_> {
             self.pool.give_back(c);
         }
     }
+
+    /// Closes the connection instead of giving it back (its session is in a state the next
+    /// request must not inherit); its place in the pool is freed. Called off the async threads.
+    pub fn discard(&mut self) {
+        if let Some(c) = self.client.take() {
+            drop(c);
+            self.pool.release();
+        }
+    }
 }
 
 impl Drop for Conn<'_> {
