@@ -148,10 +148,12 @@ pub fn soft_match_asked(
     }
     if let Some(want) = numbers::numeric_reference(&pr) {
         let q = question.map(text::prepare);
-        let ref_unit = numbers::mentions(&pr)
-            .first()
+        let ref_first = numbers::mentions(&pr).first().copied();
+        let ref_unit = ref_first
             .and_then(|m| units::unit_at(&pr[m.end..]))
             .map(|u| u.0);
+        // Read once: the absent-noun, measure and unit rules below all ask about it.
+        let committed = numbers::committed_mention(&pp, q.as_deref(), want);
         // "2本の青い羽根ペンが置かれています。鉛筆は見当たりません。" asked how many pencils: the
         // thing counted is said not to be there, so no count of it answers.
         if want != 0.0 {
@@ -163,17 +165,17 @@ pub fn soft_match_asked(
                         .all(|(i, n)| negation::denied(&pp, *i, i + n.len()).is_some());
                 // Only when the figure read counts another thing ("2本の羽根ペン", "볼펜만
                 // 3자루", "2 pens"); "2匹います。床の上には猫はいません" counts the asked one.
-                let other = numbers::committed_mention(&pp, q.as_deref(), want)
-                    .is_some_and(|(m, _)| counts_another_thing(&pp, &m, &noun));
+                let other = committed
+                    .as_ref()
+                    .is_some_and(|(m, _)| counts_another_thing(&pp, m, &noun));
                 if denied && other {
                     return (false, ABSENT_RULE);
                 }
             }
         }
-        let committed = numbers::committed_mention(&pp, q.as_deref(), want);
         // "大さじ2" answered "小さじ2です": the reference's measure written before its figure,
         // and another size of the same measure there in the reply (the two words end alike).
-        if let (Some((got, _)), Some(first)) = (&committed, numbers::mentions(&pr).first()) {
+        if let (Some((got, _)), Some(first)) = (&committed, ref_first) {
             let ref_word = word_ending_at(&pr, first.start);
             let got_word = word_ending_at(&pp, got.start);
             if let (Some(r), Some(g)) = (ref_word, got_word) {

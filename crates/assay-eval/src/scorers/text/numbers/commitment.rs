@@ -420,7 +420,7 @@ pub fn committed_mention(
         // Every figure was an operand of a cut-off sum ("45 - 22 = 23 -"): none is committed.
         None => (*cands.first()?, "the number the reply leads with"),
     };
-    if let Some(m) = question.and_then(|q| labelled(response, q, &chosen.0, &cands)) {
+    if let Some(m) = question.and_then(|q| labelled(response, q, &chosen.0, &cands, &ms)) {
         return Some((m, LABEL_RULE));
     }
     Some(chosen)
@@ -433,9 +433,14 @@ pub const LABEL_RULE: &str = "the figure whose label the question names";
 /// one figure whose label uses only the question's words. A label is what stands before a
 /// figure in its clause, back to the figure before it; a label naming the answer itself
 /// ("Answer: 24") keeps its figure.
-fn labelled(p: &str, q: &str, chosen: &Mention, cands: &[Mention]) -> Option<Mention> {
+fn labelled(
+    p: &str,
+    q: &str,
+    chosen: &Mention,
+    cands: &[Mention],
+    all: &[Mention],
+) -> Option<Mention> {
     use crate::scorers::text::similarity::content_words;
-    let all = mentions(p);
     let label = |m: &Mention| -> &str {
         let before = &p[..m.start];
         let clause = before
