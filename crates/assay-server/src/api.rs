@@ -450,9 +450,9 @@ async fn pull(
                     .into_iter()
                     .map(|(n, r)| (n, r.as_str().to_string()))
                     .collect();
-                let page = assay_sync::pull::read_page(db, &req.positions)?;
-                if let Some(p) = &page {
-                    withhold_unreadable(m, &p.rows)?;
+                let mut page = assay_sync::pull::read_page(db, &req.positions)?;
+                if let Some(p) = &mut page {
+                    withhold_unreadable(m, &mut p.rows)?;
                 }
                 Ok(PullPage {
                     members,
@@ -478,26 +478,41 @@ async fn pull(
 /// The blind hold and private views, checked on each page before it is sent: a row the member
 /// may not read (a colleague's judgement before every assignee's is in, a colleague's private
 /// view) fails the whole pull, loudly, rather than reach them. The database's row-level
-/// security hides such rows first; this holds if it ever does not.
-fn withhold_unreadable(m: &Member, rows: &[assay_sync::pull::PulledRow]) -> Result<()> {
+/// security hides such rows first; this holds if it ever does not. A row of those tables that
+/// cannot be read shows nobody whose it is, so it goes out as its position alone.
+fn withhold_unreadable(m: &Member, rows: &mut [assay_sync::pull::PulledRow]) -> Result<()> {
     use assay_sync::pull::Pulled;
-    let unreadable = rows.iter().find(|r| match &r.row {
-        Ok(Pulled::Blind(b)) => !b.readable_by(&m.name),
-        Ok(Pulled::SavedView(v)) => !v.readable_by(&m.name),
-        _ => false,
-    });
-    if let Some(r) = unreadable {
+    let log = |r: &assay_sync::pull::PulledRow, event: &str, why: &str| {
         eprintln!(
             "{}",
-            serde_json::json!({"time": assay_core::store::now(), "event": "row withheld",
+            serde_json::json!({"time": assay_core::store::now(), "event": event,
                                "member": m.name, "table": r.table, "seq": r.seq,
-                               "why": "the database let through a row this member may not read; is row-level security on?"})
+                               "uid": r.uid, "why": why})
         );
-        return Err(ServiceError::Internal(
-            "the team database returned a row you may not read; the service withheld the page \
-             (tell the team's owner: row-level security may be off)"
-                .into(),
-        ));
+    };
+    for r in rows.iter_mut() {
+        let unreadable = match &r.row {
+            Ok(Pulled::Blind(b)) => !b.readable_by(&m.name),
+            Ok(Pulled::SavedView(v)) => !v.readable_by(&m.name),
+            Err(why) if r.holds_reading() => {
+                log(r, "row redacted", why);
+                *r = r.withheld();
+                false
+            }
+            _ => false,
+        };
+        if unreadable {
+            log(
+                r,
+                "row withheld",
+                "the database let through a row this member may not read; is row-level security on?",
+            );
+            return Err(ServiceError::Internal(
+                "the team database returned a row you may not read; the service withheld the \
+                 page (tell the team's owner: row-level security may be off)"
+                    .into(),
+            ));
+        }
     }
     Ok(())
 }

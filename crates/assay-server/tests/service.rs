@@ -847,3 +847,131 @@ fn the_blind_hold_and_private_views_hold_in_the_service_without_row_level_securi
     // aiko's own rows are hers to read.
     assert_eq!(t.sync("aiko", &mut a).refused, 0);
 }
+
+/// A row of a held table that the service cannot read shows nobody whose it is or what it
+/// holds: with row-level security off, a colleague's broken private view goes out as its
+/// position alone (set aside by name of the position, its uid and reason kept from him), and
+/// his sync goes on.
+#[test]
+fn a_held_row_the_service_cannot_read_goes_out_as_its_position_alone() {
+    let t = Team::start(Default::default());
+    let mut a = t.join("aiko", Role::Annotator);
+    let mut m = t.join("minjun", Role::Annotator);
+    let mut owner = t.db();
+    // Only the owner can write a row the service would never store: a list of datasets that
+    // are not names.
+    owner
+        .batch_execute(
+            "ALTER TABLE saved_views DISABLE ROW LEVEL SECURITY;
+             INSERT INTO saved_views (uid, name, filter, datasets, columns, author, shared, created_at)
+             VALUES ('aiko-secret-uid', 'aiko secret plan', '{}', '[17]', '[]', 'aiko', false, 'now');",
+        )
+        .unwrap();
+    let token = t.credential("minjun");
+    let (status, body) = post(
+        &t,
+        "/v1/pull",
+        Some(&token),
+        serde_json::to_vec(&serde_json::json!({"positions": {}})).unwrap(),
+    );
+    assert_eq!(status, 200, "{body}");
+    let text = body.to_string();
+    assert!(!text.contains("aiko-secret-uid"), "{body}");
+    assert!(!text.contains("secret plan"), "{body}");
+    assert!(text.contains("withheld-"), "{body}");
+    assert_eq!(t.sync("minjun", &mut m).refused, 0);
+    let set_aside = m.refused_rows().unwrap();
+    assert!(
+        set_aside
+            .iter()
+            .any(|(tbl, uid, _)| tbl == "pulled saved_views" && uid.starts_with("withheld-")),
+        "{set_aside:?}"
+    );
+    assert!(set_aside
+        .iter()
+        .all(|(_, uid, why)| !uid.contains("secret") && !why.contains("17")));
+    // Every other row still arrives: aiko's shared view after it reaches minjun.
+    let aiko = author(&a, "aiko");
+    a.save_view(
+        "for everyone",
+        &assay_core::store::items::query::Filter::default(),
+        &[],
+        true,
+        &aiko,
+    )
+    .unwrap();
+    assert_eq!(t.sync("aiko", &mut a).refused, 0);
+    t.sync("minjun", &mut m);
+    let minjun = author(&m, "minjun");
+    let views = m.saved_views(minjun.user_id).unwrap();
+    assert_eq!(
+        views.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(),
+        ["for everyone"]
+    );
+}
+
+/// Deleting a view that was only ever its author's tells the team nothing: its end is as
+/// private as it was, so no colleague's pull names it, while the author's other machine learns
+/// of the deletion. A shared view's end reaches everyone.
+#[test]
+fn deleting_a_private_view_publishes_nothing_of_it() {
+    use assay_core::store::items::query::Filter;
+    let t = Team::start(Default::default());
+    let mut a = t.join("aiko", Role::Annotator);
+    let mut m = t.join("minjun", Role::Annotator);
+    let aiko = author(&a, "aiko");
+    a.save_view("aiko's quiet corner", &Filter::default(), &[], false, &aiko)
+        .unwrap();
+    a.save_view("for everyone", &Filter::default(), &[], true, &aiko)
+        .unwrap();
+    assert_eq!(t.sync("aiko", &mut a).refused, 0);
+    let on = |p: &assay_core::Project, who: i64| -> Vec<String> {
+        p.saved_views(who)
+            .unwrap()
+            .into_iter()
+            .map(|v| v.name)
+            .collect()
+    };
+    a.delete_view("aiko's quiet corner", &aiko).unwrap();
+    a.delete_view("for everyone", &aiko).unwrap();
+    assert_eq!(t.sync("aiko", &mut a).refused, 0);
+
+    let token = t.credential("minjun");
+    let (status, body) = post(
+        &t,
+        "/v1/pull",
+        Some(&token),
+        serde_json::to_vec(&serde_json::json!({"positions": {}})).unwrap(),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(!body.to_string().contains("quiet corner"), "{body}");
+    assert!(body.to_string().contains("for everyone"), "{body}");
+    t.sync("minjun", &mut m);
+    let minjun = author(&m, "minjun");
+    assert!(on(&m, minjun.user_id).is_empty());
+    // aiko's pull (as her other machine would make it) has both ends.
+    let (_, mine) = post(
+        &t,
+        "/v1/pull",
+        Some(&t.credential("aiko")),
+        serde_json::to_vec(&serde_json::json!({"positions": {}})).unwrap(),
+    );
+    let ends: Vec<(&str, bool)> = mine["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["row"]["Ok"]["row"]["deleted"] == true)
+        .map(|r| {
+            (
+                r["row"]["Ok"]["row"]["name"].as_str().unwrap(),
+                r["row"]["Ok"]["row"]["shared"] == true,
+            )
+        })
+        .collect();
+    assert_eq!(
+        ends,
+        [("aiko's quiet corner", false), ("for everyone", true)],
+        "{mine}"
+    );
+    assert!(on(&a, aiko.user_id).is_empty());
+}

@@ -352,6 +352,28 @@ pub struct PulledRow {
     pub row: std::result::Result<Pulled, String>,
 }
 
+impl PulledRow {
+    /// Whether a row of this table is readable only by some members (a blind judgement until
+    /// the item opens, a view until shared): one that cannot be read cannot show whether it is.
+    pub fn holds_reading(&self) -> bool {
+        matches!(
+            Table::named(&self.table),
+            Some(Table::Blind | Table::SavedViews)
+        )
+    }
+
+    /// The row with nothing of it left but its position and table: its uid and the reason it
+    /// could not be read may name what the member may not see.
+    pub fn withheld(&self) -> PulledRow {
+        PulledRow {
+            seq: self.seq,
+            table: self.table.clone(),
+            uid: format!("withheld-{}", self.seq),
+            row: Err("the team service withheld a row it could not read".into()),
+        }
+    }
+}
+
 /// Where a replica is in each of the team's tables: the last position it has seen.
 pub type Positions = std::collections::BTreeMap<String, i64>;
 

@@ -54,7 +54,7 @@ impl Project {
         let latest = self.latest_view_row(name, author.user_id)?;
         if latest == Some((false, true)) && !shared {
             // Made private: everyone who saw it shared learns it is gone for them.
-            self.insert_deletion(name, author.user_id)?;
+            self.insert_deletion(name, author.user_id, true)?;
         }
         self.conn.execute(
             "INSERT INTO saved_views (name, filter, columns, author_id, shared, created_at)
@@ -70,14 +70,10 @@ impl Project {
 
     /// Deletes this person's view of that name (others' views are theirs).
     pub fn delete_view(&mut self, name: &str, author: &Author) -> Result<()> {
-        if self
-            .latest_view_row(name, author.user_id)?
-            .map(|(deleted, _)| deleted)
-            != Some(false)
-        {
+        let Some((false, shared)) = self.latest_view_row(name, author.user_id)? else {
             return Err(Error::NotFound(format!("your view {name:?}")));
-        }
-        self.insert_deletion(name, author.user_id)?;
+        };
+        self.insert_deletion(name, author.user_id, shared)?;
         Ok(())
     }
 
@@ -94,13 +90,14 @@ impl Project {
             .optional()?)
     }
 
-    /// A deletion holds nothing private, so it is always shared: every replica that ever
-    /// received the view receives its end.
-    fn insert_deletion(&self, name: &str, user_id: i64) -> Result<()> {
+    /// A deletion is shared when what it ends was: every replica that received the view
+    /// receives its end, and the name of a view that was only ever its author's stays theirs
+    /// (a view made private had its shared end written then).
+    fn insert_deletion(&self, name: &str, user_id: i64, shared: bool) -> Result<()> {
         self.conn.execute(
             "INSERT INTO saved_views (name, filter, columns, author_id, shared, created_at, deleted)
-             VALUES (?1, '{}', '[]', ?2, 1, ?3, 1)",
-            params![name, user_id, now()],
+             VALUES (?1, '{}', '[]', ?2, ?3, ?4, 1)",
+            params![name, user_id, shared, now()],
         )?;
         Ok(())
     }
