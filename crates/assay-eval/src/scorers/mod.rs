@@ -154,7 +154,9 @@ impl ScorerKind {
             // 7 (holdout10): a figure's angle or point is no option, codes spaced otherwise,
             // one-letter typos, options of one value in several units read by their text.
             // 8 (the fourth review): a letter stated outranks a verdict list.
-            Self::Choice => 8,
+            // 9 (holdout12): an option's figure offered with another later ("7月か8月の
+            // どちらか"), an option's text after a noun and か.
+            Self::Choice => 9,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
@@ -171,7 +173,10 @@ impl ScorerKind {
             // are no mixed fractions, shares of a whole ("2 on each side"), the subject of
             // "may be", the absent noun only beside another thing counted, sizes 大/小/中,
             // alternatives in kanji or katakana, 즉 alone, eras as a suffix.
-            Self::SoftMatch => 9,
+            // 10 (holdout12): the reference after a noun and か ("ピンクか紫"), a figure
+            // labelled by a year or by a kanji word inside the question's, a sum after its
+            // parts, the figure read offered with another later on.
+            Self::SoftMatch => 10,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,

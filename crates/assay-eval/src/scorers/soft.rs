@@ -1195,7 +1195,62 @@ pub(crate) fn offered_with_another(pp: &str, s: usize, e: usize) -> bool {
     while !pp.is_char_boundary(from) {
         from += 1;
     }
-    after.is_match(&pp[e..]) || before.is_match(&pp[from..s])
+    after.is_match(&pp[e..]) || before.is_match(&pp[from..s]) || noun_or_before(&pp[from..s])
+}
+
+/// "ピンクか紫" (kana folded, "ぴんくか"): か right after a noun, not after an adverb or a
+/// question that ends in it (確か, 何か, わずか, どこか, ですか).
+fn noun_or_before(before: &str) -> bool {
+    const NOT_NOUNS: &[&str] = &[
+        "確",
+        "何",
+        "僅",
+        "遥",
+        "静",
+        "豊",
+        "細",
+        "愚",
+        "密",
+        "仄",
+        "俄",
+        "誰",
+        "たし",
+        "なに",
+        "どこ",
+        "いつ",
+        "なぜ",
+        "ほ",
+        "わず",
+        "はる",
+        "しず",
+        "ゆた",
+        "おろ",
+        "ひそ",
+        "ほの",
+        "にわ",
+        "だれ",
+        "まさ",
+        "いくつ",
+        "どれ",
+        "いずれ",
+        "なんだ",
+        "です",
+        "ます",
+        "でしょう",
+        "だろう",
+        "どう",
+        "の",
+        "る",
+        "た",
+        "い",
+    ];
+    let Some(word) = before.strip_suffix('か') else {
+        return false;
+    };
+    word.chars()
+        .last()
+        .is_some_and(|c| text::is_kanji(c) || c == 'ー' || ('\u{3041}'..='\u{3096}').contains(&c))
+        && !NOT_NOUNS.iter().any(|n| word.ends_with(n))
 }
 
 /// "たぶんススキだと思うけど、オギかもしれない", "아마 고양이지만, 여우일 수도 있어요": another answer
@@ -1546,6 +1601,8 @@ mod tests {
         );
         assert!(!soft_match("cat", "It could be a cat or possibly a small fox.").0);
         assert!(!soft_match("キツネ", "キツネかタヌキのどちらかだと思います。").0);
+        assert!(!soft_match("紫", "ピンクか紫のどちらかに見えます。").0);
+        assert!(soft_match("紫", "確か紫だったと思います。").0);
         assert!(!soft_match("고양이", "고양이 또는 강아지로 보입니다.").0);
         assert!(soft_match("cat", "Is it a cat or a dog? It's a cat.").0);
         assert!(soft_match("3時", "午後三時ちょうどを指しています。").0);
@@ -1684,6 +1741,44 @@ mod tests {
             "How many people are sitting?",
             "2",
             "I count 5 people in total: 2 are sitting and 3 are standing."
+        ));
+        // A figure labelled by a year, or by a kanji word inside the question's (holdout12).
+        assert!(asked(
+            "折れ線グラフで、2020年の値はいくつですか？",
+            "35",
+            "2019年は40で、2020年は35に下がっています。"
+        ));
+        assert!(!asked(
+            "折れ線グラフで、2020年の値はいくつですか？",
+            "40",
+            "2019年は40で、2020年は35に下がっています。"
+        ));
+        assert!(asked(
+            "値札の税込価格はいくらですか？",
+            "1,078円",
+            "税抜980円、税込1,078円です。"
+        ));
+        assert!(!asked(
+            "値札の税抜価格はいくらですか？",
+            "1,078円",
+            "税抜980円、税込1,078円です。"
+        ));
+        // A sum after its parts, of the same thing; not a sum of other things.
+        assert!(asked(
+            "How many ducks are in the pond?",
+            "5",
+            "I count 1, 2, 3, 4 ducks in the water, plus one partly hidden behind the reeds — 5 ducks."
+        ));
+        assert!(asked(
+            "How many dogs are there?",
+            "3",
+            "There are 3 dogs and 2 cats, 5 animals in all."
+        ));
+        // The figure read, offered with another later on.
+        assert!(!asked(
+            "気温が最も高いのは何月ですか？",
+            "7月",
+            "7月と8月がほぼ同じ高さです。7月か8月のどちらかだと思います。"
         ));
         // One reading restated in the reference's unit.
         assert!(ok(

@@ -347,6 +347,16 @@ fn the_rules_hold_on_everyday_items_read_blind() {
     carries_over("holdout11.jsonl", 0.97, 0.9);
 }
 
+/// holdout12.jsonl: everyday items of other domains (charts, app screenshots, maps, receipts and
+/// price tags, sports, plants and animals, street scenes), written blind and read blind by the
+/// version 8/9 rules: 44/45 and 70/75. Two of its misses were hedges scored right ("7月か8月の
+/// どちらか", "ピンクか紫のどちらか"), now read as hedges; the others were a figure labelled by a
+/// year or by a kanji word inside the question's, and a sum after its parts.
+#[test]
+fn the_rules_hold_on_charts_receipts_and_screens_read_blind() {
+    carries_over("holdout12.jsonl", 0.97, 0.9);
+}
+
 /// adversarial4.jsonl: a fourth reviewer's replies against the holdout9 rules (thinking blocks
 /// between replies and quoted, dates read as mixed fractions, "i.e. 2 on each side", "though the
 /// price may be", the absent noun in another place, おおさじ, けど-caveats, 結果 of the first
@@ -480,6 +490,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout9.jsonl",
         "holdout10.jsonl",
         "holdout11.jsonl",
+        "holdout12.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -523,6 +534,7 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout9",
         "holdout10",
         "holdout11",
+        "holdout12",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");

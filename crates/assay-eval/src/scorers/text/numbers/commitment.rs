@@ -383,6 +383,33 @@ pub fn committed_mention(
             }
         }
     }
+    // "4 ducks in the water, plus one behind the reeds — 5 ducks": the last figure is the sum
+    // of the two before it and counts what the first counted, so those were its parts.
+    if stated.is_none() {
+        if let [.., a, b, c] = cands.as_slice() {
+            let counted = |m: &Mention| -> String {
+                let u = unit_end(response, m.end);
+                if u > m.end {
+                    return response[m.end..u].to_string();
+                }
+                response[m.end..]
+                    .split(|ch: char| !ch.is_ascii_alphabetic())
+                    .find(|w| !w.is_empty())
+                    .filter(|w| response[m.end..].trim_start().starts_with(w))
+                    .unwrap_or("")
+                    .trim_end_matches('s')
+                    .to_string()
+            };
+            if a.value > 0.0
+                && b.value > 0.0
+                && (a.value + b.value - c.value).abs() < 1e-9
+                && !counted(a).is_empty()
+                && counted(a) == counted(c)
+            {
+                stated = Some(*c);
+            }
+        }
+    }
     // "4 of them", "2 of which", "そのうち2人", "그중 2명": the part counted from a whole.
     if let Some(m) = cands.iter().rev().find(|m| partitive(response, m)) {
         if stated.is_none_or(|s| s.start < m.start) {
@@ -391,7 +418,13 @@ pub fn committed_mention(
     }
     // "3 or 4 birds", "3-4", "5匹か6匹": several numbers offered, none committed to.
     if let Some(m) = stated.or(cands.first().copied()) {
-        if offered_range(response, &m) {
+        // "7月と8月がほぼ同じ高さ…。7月か8月のどちらかだと思います。": the figure read is offered
+        // with another later on.
+        let offered_later = stated.is_none()
+            && cands
+                .iter()
+                .any(|o| o.start > m.start && o.value == m.value && offered_range(response, o));
+        if offered_later || offered_range(response, &m) {
             return Some((
                 Mention {
                     value: f64::NAN,
@@ -441,7 +474,13 @@ fn labelled(
     all: &[Mention],
 ) -> Option<Mention> {
     use crate::scorers::text::similarity::content_words;
-    let label = |m: &Mention| -> &str {
+    let figure_end = |o: &Mention| {
+        let counter = unit_end(p, o.end);
+        let unit =
+            crate::scorers::text::units::unit_at(&p[o.end..]).map_or(o.end, |(_, n)| o.end + n);
+        counter.max(unit)
+    };
+    let label = |m: &Mention| -> (usize, &str) {
         let before = &p[..m.start];
         let clause = before
             .rfind(['\n', ',', '、', ';', '，', '(', '（', '。'])
@@ -466,17 +505,28 @@ fn labelled(
         let previous = all
             .iter()
             .filter(|o| o.end <= m.start)
-            .map(|o| {
-                let counter = unit_end(p, o.end);
-                let unit = crate::scorers::text::units::unit_at(&p[o.end..])
-                    .map_or(o.end, |(_, n)| o.end + n);
-                counter.max(unit)
-            })
+            .map(figure_end)
             .max()
             .unwrap_or(0)
             .min(m.start);
-        &p[clause.max(previous)..m.start]
+        (clause, &p[clause.max(previous)..m.start])
     };
+    // "2019年は40で、2020年は35": a figure labelled by another figure of its clause, a particle
+    // between them.
+    let figure_label = |m: &Mention| -> Option<Mention> {
+        let (clause, _) = label(m);
+        let o = all
+            .iter()
+            .filter(|o| o.end <= m.start && o.start >= clause)
+            .max_by_key(|o| o.end)?;
+        let between = p.get(figure_end(o).min(m.start)..m.start)?.trim();
+        matches!(
+            between,
+            "は" | "の" | "が" | "は、" | "은" | "는" | "의" | ":" | "："
+        )
+        .then_some(*o)
+    };
+    let asked_figures: Vec<f64> = mentions(q).iter().map(|m| m.value).collect();
     // A labelled figure ends its clause, with at most a short word after it ("ICE 4,500원,",
     // "원정팀은 19점입니다.", "total $23.40."): "2 are sitting on the bench" is labelled after.
     static ENDS: OnceLock<Regex> = OnceLock::new();
@@ -489,6 +539,9 @@ fn labelled(
         if !ends.is_match(after) {
             return None;
         }
+        if let Some(o) = figure_label(m).filter(|_| !asked_figures.is_empty()) {
+            return Some(asked_figures.contains(&o.value));
+        }
         // "Home team: 4 fouls" asked the home team's points: a figure of another thing.
         let counted = after
             .split(|c: char| !c.is_ascii_alphabetic())
@@ -497,7 +550,7 @@ fn labelled(
         if counted.is_some_and(|w| w.len() >= 4 && !q.contains(w.trim_end_matches('s'))) {
             return Some(false);
         }
-        let label = label(m);
+        let (_, label) = label(m);
         let label = [
             "約",
             "およそ",
@@ -511,11 +564,18 @@ fn labelled(
         .iter()
         .fold(label.to_string(), |l, w| l.replace(w, " "));
         let words = content_words(&label);
-        (!words.is_empty()).then(|| words.iter().all(|w| asked.contains(w)))
+        // "税込" in the question's "税込価格": a word of kanji is read inside a longer one.
+        let in_question = |w: &String| {
+            asked.contains(w)
+                || (w.chars().count() >= 2
+                    && w.chars().all(crate::scorers::text::is_kanji)
+                    && asked.iter().any(|a| a.contains(w.as_str())))
+        };
+        (!words.is_empty()).then(|| words.iter().all(in_question))
     };
     let names_the_answer = ["answer", "答え", "正解", "정답", "답은", "답:", "final"]
         .iter()
-        .any(|w| label(chosen).contains(w));
+        .any(|w| label(chosen).1.contains(w));
     if names_the_answer || met(chosen) != Some(false) {
         return None;
     }
