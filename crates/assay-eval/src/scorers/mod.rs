@@ -12,6 +12,7 @@ pub mod judge_prompts;
 pub mod normalize;
 pub mod soft;
 pub mod text;
+mod value_rules;
 
 use serde::{Deserialize, Serialize};
 

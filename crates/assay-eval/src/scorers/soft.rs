@@ -22,6 +22,9 @@ use super::normalize::normalize;
 use super::text::{
     self, clock, dates, negation, numbers, ordinals, proportion, restated, units, words,
 };
+use super::value_rules::{
+    date_rule, ordinal_rule, pair_rule, share_rule, time_rule, weekday_rule, SEVERAL_DATES_RULE,
+};
 use super::{ScoreContext, Scored, Scorer};
 use assay_core::ItemContent;
 
@@ -508,76 +511,6 @@ fn bound(p: &str, m: &numbers::Mention) -> bool {
     before.is_match(&p[from..m.start]) || after.is_match(&p[m.end..])
 }
 
-/// The rule of a reply naming several dates: the last one is read, and a judge should confirm
-/// it is the one asked about ("issued on Feb 28; the concert is on March 5").
-pub const SEVERAL_DATES_RULE: &str = "several dates named: the last one read";
-
-/// The reply's date no denial governs that says which number is the month (the last, when it
-/// names several: replies lead with context and end on the answer, and the verdict is unsure);
-/// an all-number date ("04/07", read both ways) only when the reply names no other. None when
-/// the reply names no date (the words may still match).
-fn date_rule(pp: &str, want: &dates::Date) -> Option<(bool, &'static str)> {
-    let found: Vec<dates::Date> = dates::dates(pp)
-        .into_iter()
-        .filter(|d| negation::denied(pp, d.start, d.end).is_none())
-        .collect();
-    let explicit: Vec<&dates::Date> = found.iter().filter(|d| d.explicit()).collect();
-    if let Some(d) = explicit.last() {
-        let several = explicit.iter().any(|o| !o.same(d));
-        return Some(match (d.same(want), several) {
-            (ok, true) => (ok, SEVERAL_DATES_RULE),
-            (true, false) => (true, "the same date, written otherwise"),
-            (false, false) => (false, "the date the response gives differs"),
-        });
-    }
-    if found.is_empty() {
-        return None;
-    }
-    Some(if found.iter().any(|d| d.same(want)) {
-        (true, "the same date, in one reading of an all-number date")
-    } else {
-        (false, "the date the response gives differs")
-    })
-}
-
-/// The reply's first clock time no denial governs (after a correction, the first after it).
-fn time_rule(pp: &str, want: &clock::ClockTime) -> (bool, &'static str) {
-    let times: Vec<clock::ClockTime> = clock::times(pp)
-        .into_iter()
-        .filter(|t| negation::denied(pp, t.start, t.end).is_none())
-        .collect();
-    let after =
-        text::corrections::last_end(pp).and_then(|c| times.iter().find(|t| t.start >= c).copied());
-    // "10時を指していますが、…夜の10時、つまり22時": a reference that fixes the half of the
-    // day is answered by the last time that fixes it too.
-    let fixed = (want.half_known && times.first().is_some_and(|t| !t.half_known))
-        .then(|| times.iter().rev().find(|t| t.half_known).copied())
-        .flatten();
-    let tentative = |t: &clock::ClockTime| {
-        static T: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-        let r = T.get_or_init(|| {
-            regex::Regex::new(r"\b(?:maybe|perhaps|possibly|might|could)\b|もしかすると|もしかしたら|かも|수도\s*있|아마|일지도")
-                .expect("valid")
-        });
-        // A later, different time offered as a possibility ("たぶん9時、もしかすると10時かも").
-        times.iter().any(|o| {
-            o.start > t.end && !o.same(t) && {
-                let end = pp[o.end..]
-                    .find(['.', '。', '!', '?', '\n'])
-                    .map_or(pp.len(), |i| o.end + i);
-                r.is_match(&pp[t.end..end])
-            }
-        })
-    };
-    match after.or(fixed).or(times.first().copied()) {
-        // "either 3:15 or 3:45": offered with another, a hedge.
-        Some(t) if offered_with_another(pp, t.start, t.end) || tentative(&t) => (false, HEDGE_RULE),
-        Some(t) if t.same(want) => (true, "the same clock time"),
-        Some(_) => (false, "another clock time"),
-        None => (false, "no clock time in response"),
-    }
-}
-
 /// The word written right before `end` ("大さじ" in "大さじ2"), of two to six letters.
 fn word_ending_at(p: &str, end: usize) -> Option<&str> {
     let before = p[..end].trim_end();
@@ -674,119 +607,6 @@ fn converted_restatement(pp: &str, got: &numbers::Mention, want: f64, unit: &uni
                 && r.is_match(pp[got.end..m.start].trim_end())
                 && !comparative
         })
-}
-
-/// A score or a size against the reply's first pair of its kind that no denial governs and that
-/// is not a clock time ("at 10:45 it was 2-1"); None when the reply states no such pair.
-fn pair_rule(pp: &str, want: &text::pairs::Pair) -> Option<(bool, &'static str)> {
-    use std::sync::OnceLock;
-    static FINAL: OnceLock<regex::Regex> = OnceLock::new();
-    let times = clock::times(pp);
-    let found: Vec<text::pairs::Pair> = text::pairs::pairs(pp, want.kind)
-        .into_iter()
-        .filter(|p| {
-            negation::denied(pp, p.start, p.end).is_none()
-                && !times.iter().any(|t| t.start < p.end && p.start < t.end)
-        })
-        .collect();
-    // "At halftime it was 1-1 … the final score was 2-1": the pair stated as the result, or the
-    // first after a correction, before the first.
-    let fin = FINAL.get_or_init(|| {
-        regex::Regex::new(r"\bfinal\b|\bended\b|\bfull[- ]time\b|最終|試合終了|최종|경기 종료")
-            .expect("valid")
-    });
-    let stated = found.iter().find(|p| {
-        let sentence = pp[..p.start]
-            .char_indices()
-            .rev()
-            .find(|(_, c)| matches!(c, '.' | '。' | '!' | '?' | '\n'))
-            .map_or(0, |(i, c)| i + c.len_utf8());
-        fin.is_match(&pp[sentence..p.start])
-    });
-    let corrected =
-        text::corrections::last_end(pp).and_then(|c| found.iter().find(|p| p.start >= c));
-    let got = *stated.or(corrected).or(found.first())?;
-    Some(if offered_with_another(pp, got.start, got.end) {
-        (false, HEDGE_RULE)
-    } else if got.same(want) {
-        (
-            true,
-            "the same pair (a score in its order, a size in either)",
-        )
-    } else {
-        (false, "another pair (score or size)")
-    })
-}
-
-/// A weekday reference against the reply's first weekday no denial governs.
-fn weekday_rule(pp: &str, want: usize) -> (bool, &'static str) {
-    let found: Vec<text::weekdays::Weekday> = text::weekdays::weekdays(pp)
-        .into_iter()
-        .filter(|w| negation::denied(pp, w.start, w.end).is_none())
-        .collect();
-    // "月曜日…いえ、よく見ると火曜日です": the first after a correction.
-    let after = text::corrections::last_end(pp).and_then(|c| found.iter().find(|w| w.start >= c));
-    let got = after.or(found.first()).copied();
-    match got {
-        Some(w) if offered_with_another(pp, w.start, w.end) => (false, HEDGE_RULE),
-        Some(w) if w.day == want => (true, "the same weekday (long or short form)"),
-        Some(_) => (false, "another weekday"),
-        None => (false, "no weekday in response"),
-    }
-}
-
-/// The reply's first ordinal no denial governs.
-fn ordinal_rule(pp: &str, want: u32) -> (bool, &'static str) {
-    let found: Vec<ordinals::Ordinal> = ordinals::ordinals(pp)
-        .into_iter()
-        .filter(|o| negation::denied(pp, o.start, o.end).is_none())
-        .collect();
-    // The position the reply states as its answer ("finished third", "came in 2nd", "is
-    // fourth."), before one that names a thing ("the second runner from the left").
-    let stated = found.iter().find(|o| {
-        let rest = pp[o.end..].trim_start();
-        rest.is_empty()
-            || rest.starts_with(|c: char| text::is_clause_mark(c))
-            || rest.starts_with("place")
-            || pp[..o.start]
-                .trim_end()
-                .rsplit(' ')
-                .next()
-                .is_some_and(|w| {
-                    matches!(
-                        w,
-                        "finished" | "came" | "placed" | "ranked" | "in" | "is" | "was" | "at"
-                    )
-                })
-    });
-    match stated.or(found.first()).copied() {
-        Some(o) if offered_with_another(pp, o.start, o.end) => (false, HEDGE_RULE),
-        Some(o) if o.position == want => (true, "the same position (ordinal)"),
-        Some(_) => (false, "another position (ordinal)"),
-        None => (false, "no ordinal in response"),
-    }
-}
-
-/// A share reference against the reply's first share no denial governs; None when the reply
-/// states no share (a bare number then answers "50%" by the number rule).
-fn share_rule(pp: &str, want: f64) -> Option<(bool, &'static str)> {
-    let found: Vec<proportion::Share> = proportion::shares(pp)
-        .into_iter()
-        .filter(|s| negation::denied(pp, s.start, s.end).is_none())
-        .collect();
-    // A figure ("60%", "1/3") before a word ("more than half, about 60%").
-    let figure = found
-        .iter()
-        .find(|s| pp[s.start..s.end].starts_with(|c: char| c.is_ascii_digit()));
-    let s = figure.or(found.first()).copied()?;
-    if offered_with_another(pp, s.start, s.end) {
-        return Some((false, HEDGE_RULE));
-    }
-    Some(if proportion::same_share(s.value, want) {
-        (true, "the same share (fraction or percentage)")
-    } else {
-        (false, "another share")
-    })
 }
 
 /// A unit named by its symbol or the reverse: "kg" for "kilograms", "°C" for "degrees Celsius"

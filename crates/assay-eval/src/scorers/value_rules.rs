@@ -1,0 +1,257 @@
+//! The short-answer rules for a reference that is one value of a kind the text readers know (a
+//! date, a clock time, a score or size, a weekday, an ordinal, a share). Each reads the reply's
+//! values of that kind, leaves out those a denial governs, takes the one the reply commits to,
+//! and compares it; a value offered with another is a hedge. Only which value is committed to
+//! differs between kinds.
+
+use super::soft::{offered_with_another, HEDGE_RULE};
+use super::text::{self, clock, dates, negation, ordinals, pairs, proportion, weekdays};
+
+/// A value found in the reply, by where it stands.
+trait Found: Copy {
+    fn span(&self) -> (usize, usize);
+}
+
+macro_rules! found {
+    ($($t:ty),*) => {
+        $(impl Found for $t {
+            fn span(&self) -> (usize, usize) {
+                (self.start, self.end)
+            }
+        })*
+    };
+}
+found!(
+    clock::ClockTime,
+    dates::Date,
+    pairs::Pair,
+    weekdays::Weekday,
+    ordinals::Ordinal,
+    proportion::Share
+);
+
+/// The values no denial governs ("not Monday but Tuesday" keeps Tuesday).
+fn undenied<T: Found>(pp: &str, found: Vec<T>) -> Vec<T> {
+    found
+        .into_iter()
+        .filter(|v| {
+            let (s, e) = v.span();
+            negation::denied(pp, s, e).is_none()
+        })
+        .collect()
+}
+
+/// The first value after the reply's last correction ("月曜日…いえ、よく見ると火曜日です").
+fn after_correction<T: Found>(pp: &str, found: &[T]) -> Option<T> {
+    let c = text::corrections::last_end(pp)?;
+    found.iter().find(|v| v.span().0 >= c).copied()
+}
+
+/// What each verdict of a kind says.
+struct Says {
+    same: &'static str,
+    other: &'static str,
+    none: &'static str,
+}
+
+/// The verdict on the value committed to: a hedge when it is offered with another (or `hedged`
+/// says so), else whether it is the reference's.
+fn verdict<T: Found>(
+    pp: &str,
+    got: Option<T>,
+    same: impl Fn(&T) -> bool,
+    hedged: impl Fn(&T) -> bool,
+    says: Says,
+) -> (bool, &'static str) {
+    match got {
+        Some(v) if offered_with_another(pp, v.span().0, v.span().1) || hedged(&v) => {
+            (false, HEDGE_RULE)
+        }
+        Some(v) if same(&v) => (true, says.same),
+        Some(_) => (false, says.other),
+        None => (false, says.none),
+    }
+}
+
+/// The rule of a reply naming several dates: the last one is read, and a judge should confirm
+/// it is the one asked about ("issued on Feb 28; the concert is on March 5").
+pub const SEVERAL_DATES_RULE: &str = "several dates named: the last one read";
+
+/// The reply's date no denial governs that says which number is the month (the last, when it
+/// names several: replies lead with context and end on the answer, and the verdict is unsure);
+/// an all-number date ("04/07", read both ways) only when the reply names no other. None when
+/// the reply names no date (the words may still match).
+pub(super) fn date_rule(pp: &str, want: &dates::Date) -> Option<(bool, &'static str)> {
+    let found = undenied(pp, dates::dates(pp));
+    let explicit: Vec<&dates::Date> = found.iter().filter(|d| d.explicit()).collect();
+    if let Some(d) = explicit.last() {
+        let several = explicit.iter().any(|o| !o.same(d));
+        return Some(match (d.same(want), several) {
+            (ok, true) => (ok, SEVERAL_DATES_RULE),
+            (true, false) => (true, "the same date, written otherwise"),
+            (false, false) => (false, "the date the response gives differs"),
+        });
+    }
+    if found.is_empty() {
+        return None;
+    }
+    Some(if found.iter().any(|d| d.same(want)) {
+        (true, "the same date, in one reading of an all-number date")
+    } else {
+        (false, "the date the response gives differs")
+    })
+}
+
+/// The reply's first clock time no denial governs (after a correction, the first after it).
+pub(super) fn time_rule(pp: &str, want: &clock::ClockTime) -> (bool, &'static str) {
+    let times = undenied(pp, clock::times(pp));
+    // "10時を指していますが、…夜の10時、つまり22時": a reference that fixes the half of the
+    // day is answered by the last time that fixes it too.
+    let fixed = (want.half_known && times.first().is_some_and(|t| !t.half_known))
+        .then(|| times.iter().rev().find(|t| t.half_known).copied())
+        .flatten();
+    let tentative = |t: &clock::ClockTime| {
+        static T: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        let r = T.get_or_init(|| {
+            regex::Regex::new(r"\b(?:maybe|perhaps|possibly|might|could)\b|もしかすると|もしかしたら|かも|수도\s*있|아마|일지도")
+                .expect("valid")
+        });
+        // A later, different time offered as a possibility ("たぶん9時、もしかすると10時かも").
+        times.iter().any(|o| {
+            o.start > t.end && !o.same(t) && {
+                let end = pp[o.end..]
+                    .find(['.', '。', '!', '?', '\n'])
+                    .map_or(pp.len(), |i| o.end + i);
+                r.is_match(&pp[t.end..end])
+            }
+        })
+    };
+    // "either 3:15 or 3:45": offered with another, a hedge.
+    verdict(
+        pp,
+        after_correction(pp, &times)
+            .or(fixed)
+            .or(times.first().copied()),
+        |t| t.same(want),
+        tentative,
+        Says {
+            same: "the same clock time",
+            other: "another clock time",
+            none: "no clock time in response",
+        },
+    )
+}
+
+/// A score or a size against the reply's first pair of its kind that no denial governs and that
+/// is not a clock time ("at 10:45 it was 2-1"); None when the reply states no such pair.
+pub(super) fn pair_rule(pp: &str, want: &pairs::Pair) -> Option<(bool, &'static str)> {
+    use std::sync::OnceLock;
+    static FINAL: OnceLock<regex::Regex> = OnceLock::new();
+    let times = clock::times(pp);
+    let found: Vec<pairs::Pair> = undenied(pp, pairs::pairs(pp, want.kind))
+        .into_iter()
+        .filter(|p| !times.iter().any(|t| t.start < p.end && p.start < t.end))
+        .collect();
+    // "At halftime it was 1-1 … the final score was 2-1": the pair stated as the result, or the
+    // first after a correction, before the first.
+    let fin = FINAL.get_or_init(|| {
+        regex::Regex::new(r"\bfinal\b|\bended\b|\bfull[- ]time\b|最終|試合終了|최종|경기 종료")
+            .expect("valid")
+    });
+    let stated = found.iter().copied().find(|p| {
+        let sentence = pp[..p.start]
+            .char_indices()
+            .rev()
+            .find(|(_, c)| matches!(c, '.' | '。' | '!' | '?' | '\n'))
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        fin.is_match(&pp[sentence..p.start])
+    });
+    let got = stated
+        .or(after_correction(pp, &found))
+        .or(found.first().copied())?;
+    Some(verdict(
+        pp,
+        Some(got),
+        |p| p.same(want),
+        |_| false,
+        Says {
+            same: "the same pair (a score in its order, a size in either)",
+            other: "another pair (score or size)",
+            none: "",
+        },
+    ))
+}
+
+/// A weekday reference against the reply's first weekday no denial governs (after a
+/// correction, the first after it).
+pub(super) fn weekday_rule(pp: &str, want: usize) -> (bool, &'static str) {
+    let found = undenied(pp, weekdays::weekdays(pp));
+    verdict(
+        pp,
+        after_correction(pp, &found).or(found.first().copied()),
+        |w| w.day == want,
+        |_| false,
+        Says {
+            same: "the same weekday (long or short form)",
+            other: "another weekday",
+            none: "no weekday in response",
+        },
+    )
+}
+
+/// The reply's first ordinal no denial governs.
+pub(super) fn ordinal_rule(pp: &str, want: u32) -> (bool, &'static str) {
+    let found = undenied(pp, ordinals::ordinals(pp));
+    // The position the reply states as its answer ("finished third", "came in 2nd", "is
+    // fourth."), before one that names a thing ("the second runner from the left").
+    let stated = found.iter().copied().find(|o| {
+        let rest = pp[o.end..].trim_start();
+        rest.is_empty()
+            || rest.starts_with(|c: char| text::is_clause_mark(c))
+            || rest.starts_with("place")
+            || pp[..o.start]
+                .trim_end()
+                .rsplit(' ')
+                .next()
+                .is_some_and(|w| {
+                    matches!(
+                        w,
+                        "finished" | "came" | "placed" | "ranked" | "in" | "is" | "was" | "at"
+                    )
+                })
+    });
+    verdict(
+        pp,
+        stated.or(found.first().copied()),
+        |o| o.position == want,
+        |_| false,
+        Says {
+            same: "the same position (ordinal)",
+            other: "another position (ordinal)",
+            none: "no ordinal in response",
+        },
+    )
+}
+
+/// A share reference against the reply's first share no denial governs; None when the reply
+/// states no share (a bare number then answers "50%" by the number rule).
+pub(super) fn share_rule(pp: &str, want: f64) -> Option<(bool, &'static str)> {
+    let found = undenied(pp, proportion::shares(pp));
+    // A figure ("60%", "1/3") before a word ("more than half, about 60%").
+    let figure = found
+        .iter()
+        .copied()
+        .find(|s| pp[s.start..s.end].starts_with(|c: char| c.is_ascii_digit()));
+    let got = figure.or(found.first().copied())?;
+    Some(verdict(
+        pp,
+        Some(got),
+        |s| proportion::same_share(s.value, want),
+        |_| false,
+        Says {
+            same: "the same share (fraction or percentage)",
+            other: "another share",
+            none: "",
+        },
+    ))
+}
