@@ -13,7 +13,7 @@ use assay_server::pool::APPLICATION_NAME;
 use assay_sync::SyncError;
 use postgres::Client;
 use support::common::{answer, author, edit_answer};
-use support::{heads, post, wait_until, Team};
+use support::{heads, pull_from_start, wait_until, Team};
 
 /// The service's sessions in the team database: (all, those waiting for a lock).
 fn service_sessions(db: &mut Client) -> (i64, i64) {
@@ -25,11 +25,6 @@ fn service_sessions(db: &mut Client) -> (i64, i64) {
         )
         .unwrap();
     (row.get(0), row.get(1))
-}
-
-/// A pull from the start, as a member's hand-written client sends it.
-fn pull(t: &Team, token: &str) -> (u16, serde_json::Value) {
-    post(t, "/v1/pull", Some(token), br#"{"positions":{}}"#.to_vec())
 }
 
 #[test]
@@ -51,7 +46,9 @@ fn a_crowd_of_requests_holds_no_more_connections_than_the_pool_and_is_told_to_co
     lock.batch_execute("LOCK TABLE revisions IN ACCESS EXCLUSIVE MODE")
         .unwrap();
     std::thread::scope(|pulls| {
-        let held: Vec<_> = (0..3).map(|_| pulls.spawn(|| pull(&t, &token).0)).collect();
+        let held: Vec<_> = (0..3)
+            .map(|_| pulls.spawn(|| pull_from_start(&t, &token).0))
+            .collect();
         assert!(
             wait_until(Duration::from_secs(20), || service_sessions(&mut watch).1
                 == 3),
@@ -71,7 +68,9 @@ fn a_crowd_of_requests_holds_no_more_connections_than_the_pool_and_is_told_to_co
                     most.fetch_max(all, std::sync::atomic::Ordering::SeqCst);
                 }
             });
-            let crowd: Vec<_> = (0..40).map(|_| s.spawn(|| pull(&t, &token))).collect();
+            let crowd: Vec<_> = (0..40)
+                .map(|_| s.spawn(|| pull_from_start(&t, &token)))
+                .collect();
             let answers = crowd.into_iter().map(|h| h.join().unwrap()).collect();
             crowd_done.store(true, std::sync::atomic::Ordering::SeqCst);
             watcher.join().unwrap();
@@ -197,7 +196,7 @@ fn a_guessed_credential_takes_no_connection_from_the_pool() {
     let _m = t.join("minjun", Role::Annotator);
     let busy_member = t.credential("minjun");
     let mut spent = 0;
-    while pull(&t, &busy_member).0 != 429 {
+    while pull_from_start(&t, &busy_member).0 != 429 {
         spent += 1;
         assert!(spent <= 30, "the member's rate never stopped her");
     }
@@ -206,7 +205,7 @@ fn a_guessed_credential_takes_no_connection_from_the_pool() {
     // refused, until the ID's rate is spent.
     let mut refused = 0;
     loop {
-        let (status, body) = pull(&t, &guess);
+        let (status, body) = pull_from_start(&t, &guess);
         match status {
             401 => refused += 1,
             429 => break,
@@ -223,7 +222,9 @@ fn a_guessed_credential_takes_no_connection_from_the_pool() {
     lock.batch_execute("LOCK TABLE revisions IN ACCESS EXCLUSIVE MODE")
         .unwrap();
     std::thread::scope(|s| {
-        let held: Vec<_> = (0..2).map(|_| s.spawn(|| pull(&t, &token).0)).collect();
+        let held: Vec<_> = (0..2)
+            .map(|_| s.spawn(|| pull_from_start(&t, &token).0))
+            .collect();
         assert!(
             wait_until(Duration::from_secs(20), || service_sessions(&mut watch).1
                 == 2),
@@ -240,7 +241,7 @@ fn a_guessed_credential_takes_no_connection_from_the_pool() {
             (busy_member.as_str(), 429),
         ] {
             let started = Instant::now();
-            let (status, body) = pull(&t, given);
+            let (status, body) = pull_from_start(&t, given);
             assert_eq!(status, want, "{given}: {body}");
             assert!(
                 started.elapsed() < Duration::from_secs(3),
@@ -254,7 +255,7 @@ fn a_guessed_credential_takes_no_connection_from_the_pool() {
         }
     });
     // The member herself was never held up by the guesser's rate.
-    assert_eq!(pull(&t, &token).0, 200);
+    assert_eq!(pull_from_start(&t, &token).0, 200);
 }
 
 /// Pushes that wait for the replica together are checked one after another and written in one

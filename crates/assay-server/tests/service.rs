@@ -11,7 +11,7 @@ use assay_server::Config;
 use assay_sync::service::{join_service, sync_service, JoinLink};
 use postgres::{Client, NoTls};
 use support::common::{self, answer, author, edit_answer};
-use support::{has_login, heads, post, raw, Team};
+use support::{has_login, heads, post, pull_from_start, raw, Team};
 
 #[test]
 fn members_edit_review_and_sign_off_through_the_service_without_a_login() {
@@ -826,12 +826,7 @@ fn the_blind_hold_and_private_views_hold_in_the_service_without_row_level_securi
     )
     .is_err());
     let token = t.credential("minjun");
-    let (status, body) = post(
-        &t,
-        "/v1/pull",
-        Some(&token),
-        serde_json::to_vec(&serde_json::json!({"positions": {}})).unwrap(),
-    );
+    let (status, body) = pull_from_start(&t, &token);
     assert_eq!(status, 500, "{body}");
     assert!(
         body["error"].as_str().unwrap().contains("withheld"),
@@ -868,12 +863,7 @@ fn a_held_row_the_service_cannot_read_goes_out_as_its_position_alone() {
         )
         .unwrap();
     let token = t.credential("minjun");
-    let (status, body) = post(
-        &t,
-        "/v1/pull",
-        Some(&token),
-        serde_json::to_vec(&serde_json::json!({"positions": {}})).unwrap(),
-    );
+    let (status, body) = pull_from_start(&t, &token);
     assert_eq!(status, 200, "{body}");
     let text = body.to_string();
     assert!(!text.contains("aiko-secret-uid"), "{body}");
@@ -937,12 +927,7 @@ fn deleting_a_private_view_publishes_nothing_of_it() {
     assert_eq!(t.sync("aiko", &mut a).refused, 0);
 
     let token = t.credential("minjun");
-    let (status, body) = post(
-        &t,
-        "/v1/pull",
-        Some(&token),
-        serde_json::to_vec(&serde_json::json!({"positions": {}})).unwrap(),
-    );
+    let (status, body) = pull_from_start(&t, &token);
     assert_eq!(status, 200, "{body}");
     assert!(!body.to_string().contains("quiet corner"), "{body}");
     assert!(body.to_string().contains("for everyone"), "{body}");
@@ -950,12 +935,7 @@ fn deleting_a_private_view_publishes_nothing_of_it() {
     let minjun = author(&m, "minjun");
     assert!(on(&m, minjun.user_id).is_empty());
     // aiko's pull (as her other machine would make it) has both ends.
-    let (_, mine) = post(
-        &t,
-        "/v1/pull",
-        Some(&t.credential("aiko")),
-        serde_json::to_vec(&serde_json::json!({"positions": {}})).unwrap(),
-    );
+    let (_, mine) = pull_from_start(&t, &t.credential("aiko"));
     let ends: Vec<(&str, bool)> = mine["rows"]
         .as_array()
         .unwrap()

@@ -147,6 +147,11 @@ pub fn post(t: &Team, path: &str, token: Option<&str>, body: Vec<u8>) -> (u16, s
     )
 }
 
+/// A pull from the start, as a member's hand-written client sends it.
+pub fn pull_from_start(t: &Team, token: &str) -> (u16, serde_json::Value) {
+    post(t, "/v1/pull", Some(token), br#"{"positions":{}}"#.to_vec())
+}
+
 /// Every item's current revision uid and answer, by ext id: two replicas that agree on this
 /// show the same team.
 pub fn heads(p: &Project) -> Vec<(String, Option<String>, ItemStatus)> {
