@@ -155,8 +155,9 @@ impl ScorerKind {
             // 7 (holdout10): a figure's angle or point is no option, codes spaced otherwise,
             // one-letter typos, options of one value in several units read by their text.
             // 8 (the fourth review): a letter stated outranks a verdict list.
-            // 9 (holdout12): an option's figure offered with another later ("7月か8月の
-            // どちらか"), an option's text after a noun and か.
+            // 9 (holdout12, holdout13): an option's figure offered with another later
+            // ("7月か8月のどちらか"), an option's text after a noun and か, "X 아니면 Y";
+            // markdown bold is no operand, a list's dash no range.
             Self::Choice => 9,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
@@ -176,7 +177,10 @@ impl ScorerKind {
             // alternatives in kanji or katakana, 즉 alone, eras as a suffix.
             // 10 (holdout12): the reference after a noun and か ("ピンクか紫"), a figure
             // labelled by a year or by a kanji word inside the question's, a sum after its
-            // parts, the figure read offered with another later on.
+            // parts, the figure read offered with another later on; (holdout13) a game clock
+            // in minutes and seconds, "No X" for what is prohibited, floors (B1, 地下1階),
+            // 半額/반값 and a discount asked (2割引), a list's other counters, a phrase of kana
+            // and kanji by its reading, "X 아니면 Y".
             Self::SoftMatch => 10,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,

@@ -23,7 +23,8 @@ use super::text::{
     self, clock, dates, negation, numbers, ordinals, proportion, restated, units, words,
 };
 use super::value_rules::{
-    date_rule, ordinal_rule, pair_rule, share_rule, time_rule, weekday_rule, SEVERAL_DATES_RULE,
+    date_rule, floor_rule, ordinal_rule, pair_rule, share_rule, time_rule, weekday_rule,
+    SEVERAL_DATES_RULE,
 };
 use super::{ScoreContext, Scored, Scorer};
 use assay_core::ItemContent;
@@ -145,7 +146,13 @@ pub fn soft_match_asked(
         return ordinal_rule(&pp, want);
     }
     if let Some(want) = proportion::share_reference(&pr) {
-        if let Some(decided) = share_rule(&pp, want) {
+        let discount_asked = question.is_some_and(proportion::asks_discount);
+        if let Some(decided) = share_rule(&pp, want, discount_asked) {
+            return decided;
+        }
+    }
+    if let Some(want) = text::floors::floor_reference(&pr) {
+        if let Some(decided) = floor_rule(&pp, want) {
             return decided;
         }
     }
@@ -335,7 +342,8 @@ pub fn soft_match_asked(
     if spans.is_empty() {
         return (false, "no match");
     }
-    let negative_reference = has_negation(reference);
+    // "What activity is prohibited?" answered "No swimming.": the denial states the answer.
+    let negative_reference = has_negation(reference) || question.is_some_and(asks_prohibited);
     // "Not left — it points right; the left arrow is for the harbour": set aside for another
     // answer, so a later mention names the thing, not the answer.
     // Only the reply's first mention: "The truck is red. The sedan is not red, though — it's
@@ -455,7 +463,11 @@ fn reading_spans(pp: &str, script: &str, needle: &str, asked: &str) -> Vec<(usiz
             before.is_none_or(|c| !text::is_hiragana(c) || BEFORE.contains(c))
                 && after.is_none_or(|c| !text::is_hiragana(c) || AFTER.contains(c))
         };
-        return text::readings::of(needle)
+        let mut readings = text::readings::of(needle).to_vec();
+        if readings.is_empty() {
+            readings = text::readings::of_mixed(needle);
+        }
+        return readings
             .iter()
             .filter(|r| r.chars().count() >= 2)
             .flat_map(|r| words::occurrences(pp, script, r, asked))
@@ -1009,7 +1021,7 @@ pub(crate) fn offered_with_another(pp: &str, s: usize, e: usize) -> bool {
         regex::Regex::new(r"^(?:\s*,?\s*(?:or|or possibly|or maybe|or perhaps|and/or)\s+\S|(?:\s*,\s*[^,.;!?]{1,30}){1,4}?\s*,?\s*\bor\s+\S|\s*(?:か|または|もしくは|あるいは)\s*[^\sでもなの。、とねよしか？?」]|\s*(?:또는|혹은|아니면)\s|(?:이나|나)\s+\S|(?:이)?인지\s+[^.。!?\n]{1,24}?인지)").expect("valid")
     });
     let before = BEFORE.get_or_init(|| {
-        regex::Regex::new(r"(?:\bor|\bor possibly|\bor maybe|\beither|または|もしくは|あるいは|또는|혹은)\s*(?:a|an|the)?\s*$").expect("valid")
+        regex::Regex::new(r"(?:\bor|\bor possibly|\bor maybe|\beither|または|もしくは|あるいは|또는|혹은|\p{Hangul}\s+아니면)\s*(?:a|an|the)?\s*$").expect("valid")
     });
     let mut from = s.saturating_sub(24);
     while !pp.is_char_boundary(from) {
@@ -1107,6 +1119,17 @@ fn first_impression(pp: &str, s: usize, e: usize) -> bool {
         from += 1;
     }
     after.is_match(&pp[e..]) || (before.is_match(&pp[from..s]) && later.is_match(&pp[e..]))
+}
+
+/// Whether a question asks what is not allowed ("What is prohibited?", "禁止されていること",
+/// "무엇을 금지합니까"): a reply naming it denies it ("No swimming", "駐輪禁止", "흡연 금지").
+fn asks_prohibited(q: &str) -> bool {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        regex::Regex::new(r"(?i)prohibit|forbid|not (?:allowed|permitted)|banned|禁止|してはいけない|금지|하면 안")
+            .expect("valid")
+    })
+    .is_match(q)
 }
 
 /// Whether a reference is itself a denial ("No", "not sure"): then a denial in the response
@@ -1422,6 +1445,45 @@ mod tests {
         assert!(!soft_match("cat", "It could be a cat or possibly a small fox.").0);
         assert!(!soft_match("キツネ", "キツネかタヌキのどちらかだと思います。").0);
         assert!(!soft_match("紫", "ピンクか紫のどちらかに見えます。").0);
+        assert!(!soft_match("콜라", "사이다 아니면 콜라인 것 같아요.").0);
+        assert!(soft_match("また明日", "「またあした」と書かれています。").0);
+        assert!(!soft_match("また明日", "「またあさって」と書かれています。").0);
+        let asked = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a).0;
+        assert!(asked(
+            "What activity is prohibited by the sign?",
+            "swimming",
+            "No swimming."
+        ));
+        assert!(!soft_match("swimming", "No swimming.").0);
+        assert!(asked(
+            "この看板で禁止されていることは何ですか。",
+            "喫煙",
+            "喫煙禁止です。"
+        ));
+        assert!(
+            soft_match(
+                "4:12",
+                "There are 4 minutes and 12 seconds left in the quarter."
+            )
+            .0
+        );
+        assert!(soft_match("4:12", "残り4分12秒です。").0);
+        assert!(!soft_match("4:12", "There are 4 minutes and 21 seconds left.").0);
+        assert!(asked("割引率は何パーセントですか。", "20%", "2割引です。"));
+        assert!(!asked(
+            "セール価格は定価の何%ですか？",
+            "20%",
+            "2割引です。"
+        ));
+        assert!(asked(
+            "할인율은 몇 퍼센트입니까?",
+            "50%",
+            "반값 할인이에요."
+        ));
+        assert!(soft_match("지하 1층", "B1층에 있습니다.").0);
+        assert!(soft_match("B1", "地下1階です。").0);
+        assert!(!soft_match("지하 1층", "1층에 있습니다.").0);
+        assert!(!soft_match("3F", "It is on the 2nd floor, not the 3rd floor.").0);
         assert!(soft_match("紫", "確か紫だったと思います。").0);
         assert!(!soft_match("고양이", "고양이 또는 강아지로 보입니다.").0);
         assert!(soft_match("cat", "Is it a cat or a dog? It's a cat.").0);

@@ -5,7 +5,7 @@
 //! differs between kinds.
 
 use super::soft::{offered_with_another, HEDGE_RULE};
-use super::text::{self, clock, dates, negation, ordinals, pairs, proportion, weekdays};
+use super::text::{self, clock, dates, floors, negation, ordinals, pairs, proportion, weekdays};
 
 /// A value found in the reply, by where it stands.
 trait Found: Copy {
@@ -23,6 +23,7 @@ macro_rules! found {
 }
 found!(
     clock::ClockTime,
+    floors::Floor,
     dates::Date,
     pairs::Pair,
     weekdays::Weekday,
@@ -104,7 +105,11 @@ pub(super) fn date_rule(pp: &str, want: &dates::Date) -> Option<(bool, &'static 
 
 /// The reply's first clock time no denial governs (after a correction, the first after it).
 pub(super) fn time_rule(pp: &str, want: &clock::ClockTime) -> (bool, &'static str) {
-    let times = undenied(pp, clock::times(pp));
+    let mut times = undenied(pp, clock::times(pp));
+    // "4 minutes and 12 seconds left" for a game clock's "4:12".
+    if times.is_empty() && !want.half_known {
+        times = undenied(pp, clock::durations(pp));
+    }
     // "10時を指していますが、…夜の10時、つまり22時": a reference that fixes the half of the
     // day is answered by the last time that fixes it too.
     let fixed = (want.half_known && times.first().is_some_and(|t| !t.half_known))
@@ -233,10 +238,20 @@ pub(super) fn ordinal_rule(pp: &str, want: u32) -> (bool, &'static str) {
     )
 }
 
-/// A share reference against the reply's first share no denial governs; None when the reply
-/// states no share (a bare number then answers "50%" by the number rule).
-pub(super) fn share_rule(pp: &str, want: f64) -> Option<(bool, &'static str)> {
-    let found = undenied(pp, proportion::shares(pp));
+/// A share reference against the reply's first share no denial governs (a discount too, "2割引",
+/// when the question asks the discount); None when the reply states no share (a bare number then
+/// answers "50%" by the number rule).
+pub(super) fn share_rule(
+    pp: &str,
+    want: f64,
+    discount_asked: bool,
+) -> Option<(bool, &'static str)> {
+    let mut found = proportion::shares(pp);
+    if discount_asked {
+        found.extend(proportion::discounts(pp));
+        found.sort_by_key(|s| s.start);
+    }
+    let found = undenied(pp, found);
     // A figure ("60%", "1/3") before a word ("more than half, about 60%").
     let figure = found
         .iter()
@@ -251,6 +266,25 @@ pub(super) fn share_rule(pp: &str, want: f64) -> Option<(bool, &'static str)> {
         Says {
             same: "the same share (fraction or percentage)",
             other: "another share",
+            none: "",
+        },
+    ))
+}
+
+/// A floor reference against the reply's first floor no denial governs (after a correction,
+/// the first after it), in any notation ("B1층" for "지하 1층"); None when the reply names no
+/// floor (a bare figure is then read as a number).
+pub(super) fn floor_rule(pp: &str, want: i32) -> Option<(bool, &'static str)> {
+    let found = undenied(pp, floors::floors(pp));
+    let got = after_correction(pp, &found).or(found.first().copied())?;
+    Some(verdict(
+        pp,
+        Some(got),
+        |f| f.level == want,
+        |_| false,
+        Says {
+            same: "the same floor (B1, 地下1階, 지하 1층, basement 1)",
+            other: "another floor",
             none: "",
         },
     ))

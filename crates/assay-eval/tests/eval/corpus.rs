@@ -357,6 +357,17 @@ fn the_rules_hold_on_charts_receipts_and_screens_read_blind() {
     carries_over("holdout12.jsonl", 0.97, 0.9);
 }
 
+/// holdout13.jsonl: items of education and everyday-knowledge benchmarks (science and maths
+/// figures, textbook tables, TV frames, menus, notices, floors, prohibitions), written blind and
+/// read blind by the version 9/10 rules: 45/45 and 64/75. Its kinds rules can decide (a game
+/// clock in minutes and seconds, a prohibition stated as "No X", floors as B1 or 地下1階, 半額
+/// and a discount asked, markdown bold after a result, a list's counter, a phrase of kana and
+/// kanji by its reading, "X 아니면 Y") were given rules; two paraphrases remain for a judge.
+#[test]
+fn the_rules_hold_on_textbooks_menus_and_notices() {
+    carries_over("holdout13.jsonl", 0.97, 0.9);
+}
+
 /// adversarial4.jsonl: a fourth reviewer's replies against the holdout9 rules (thinking blocks
 /// between replies and quoted, dates read as mixed fractions, "i.e. 2 on each side", "though the
 /// price may be", the absent noun in another place, おおさじ, けど-caveats, 結果 of the first
@@ -491,6 +502,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout10.jsonl",
         "holdout11.jsonl",
         "holdout12.jsonl",
+        "holdout13.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -535,6 +547,7 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout10",
         "holdout11",
         "holdout12",
+        "holdout13",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");

@@ -218,6 +218,28 @@ pub fn times(p: &str) -> Vec<ClockTime> {
     super::first_of_overlaps(out, |t| (t.start, t.end))
 }
 
+/// Minutes and seconds ("4 minutes and 12 seconds", "4分12秒", "4분 12초") as a game clock or a
+/// timer shows them, "4:12": read only when a reply names no clock time.
+pub fn durations(p: &str) -> Vec<ClockTime> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = R.get_or_init(|| {
+        Regex::new(r"(?P<m>\d{1,2})\s*(?:minutes?|mins?|分|분)\s*(?:and\s+)?(?P<s>\d{1,2})\s*(?:seconds?|secs?|秒|초)")
+            .expect("valid")
+    });
+    r.captures_iter(p)
+        .filter_map(|c| {
+            let whole = c.get(0)?;
+            let (m, s) = (c["m"].parse::<u32>().ok()?, c["s"].parse::<u32>().ok()?);
+            (s < 60).then_some(ClockTime {
+                minutes: m * 60 + s,
+                half_known: false,
+                start: whole.start(),
+                end: whole.end(),
+            })
+        })
+        .collect()
+}
+
 /// A reference that is one clock time and nothing else ("3:15", "15:30", "3時15分", "3시 반").
 pub fn time_reference(p: &str) -> Option<ClockTime> {
     let ts = times(p);

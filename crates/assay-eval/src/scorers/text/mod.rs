@@ -9,6 +9,7 @@ pub mod clock;
 pub mod conditions;
 pub mod corrections;
 pub mod dates;
+pub mod floors;
 pub mod negation;
 pub mod numbers;
 pub mod ordinals;

@@ -43,7 +43,8 @@ fn patterns() -> &'static [Regex; 5] {
             // 3分の1, 三分の一, 3분의 1
             Regex::new(r"(?P<b>\d+|[一二三四五六七八九十]+)\s*(?:分の|분의)\s*(?P<a>\d+|[一二三四五六七八九十]+)").expect("valid"),
             // 半分, 半数, 절반, 반 (a word of its own)
-            Regex::new(r"半分|半数|절반|(?:^|\s)반(?:\s*(?:입|이에|이요|정도|쯤)|[.。]|$)").expect("valid"),
+            // 半額, 반값, half price, half off: a price halved, 50 % off.
+            Regex::new(r"半分|半数|半額|절반|반값|half[- ]price|half off|(?:^|\s)반(?:\s*(?:입|이에|이요|정도|쯤)|[.。]|$)").expect("valid"),
         ]
     })
 }
@@ -87,6 +88,33 @@ fn wari(p: &str) -> Vec<Share> {
         })
         .filter(|s| (0.0..=1.0).contains(&s.value))
         .collect()
+}
+
+/// "2割引", "3割引き": a discount of tenths, the share taken off, which answers a question
+/// asking the discount (not one asking the share paid, which is the rest).
+pub fn discounts(p: &str) -> Vec<Share> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = R.get_or_init(|| {
+        Regex::new(r"(?P<w>\d{1,2}|[一二三四五六七八九十])\s*割\s*引").expect("valid")
+    });
+    r.captures_iter(p)
+        .filter_map(|c| {
+            let m = c.get(0)?;
+            Some(Share {
+                value: numbers::whole(&c["w"])? / 10.0,
+                start: m.start(),
+                end: m.end(),
+            })
+        })
+        .filter(|s| (0.0..=1.0).contains(&s.value))
+        .collect()
+}
+
+/// Whether a question asks a discount ("割引率", "할인율", "What discount", "% off").
+pub fn asks_discount(q: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| Regex::new(r"割引|할인|discount|% off|percent off").expect("valid"))
+        .is_match(q)
 }
 
 /// Every share in a prepared text, in order.

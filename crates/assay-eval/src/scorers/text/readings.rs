@@ -74,6 +74,41 @@ pub fn of(surface: &str) -> &'static [String] {
         .unwrap_or(&[])
 }
 
+/// The readings of a word of kanji and kana ("また明日" → またあした, またあす): each run of
+/// kanji read by the dictionary, the kana kept. Empty when a run has no reading, or the word
+/// has no kana (a word of kanji alone is [`of`]'s).
+pub fn of_mixed(word: &str) -> Vec<String> {
+    const MOST: usize = 16;
+    let mut runs: Vec<(bool, String)> = Vec::new();
+    for c in word.chars() {
+        let k = is_kanji(c);
+        match runs.last_mut() {
+            Some((kind, run)) if *kind == k => run.push(c),
+            _ => runs.push((k, c.to_string())),
+        }
+    }
+    if runs.len() < 2 || !runs.iter().any(|(k, _)| *k) {
+        return Vec::new();
+    }
+    let mut out = vec![String::new()];
+    for (kanji, run) in runs {
+        let readings: Vec<String> = if kanji {
+            of(&run).to_vec()
+        } else {
+            vec![fold_kana(&run)]
+        };
+        if readings.is_empty() {
+            return Vec::new();
+        }
+        out = out
+            .iter()
+            .flat_map(|head| readings.iter().map(move |r| format!("{head}{r}")))
+            .take(MOST)
+            .collect();
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,5 +124,7 @@ mod tests {
         assert!(of("林檎").iter().any(|r| r == "りんご"));
         assert!(of("東京").iter().any(|r| r == "とうきょう"));
         assert!(of("ねこ").is_empty());
+        assert!(of_mixed("また明日").iter().any(|r| r == "またあした"));
+        assert!(of_mixed("明日").is_empty());
     }
 }

@@ -143,6 +143,17 @@ pub(super) fn counts_other(p: &str, m: &Mention) -> bool {
 
 /// The noun a counting question asks about: "how many cats" → "cat", "車は何台" → "車",
 /// "의자는 몇 개" → "의자".
+/// The counter a question asks a count in ("몇 명" → 명, "何人" → 人).
+fn asked_counter(q: &str) -> Option<char> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let c = R
+        .get_or_init(|| {
+            Regex::new(r"몇\s*(\p{Hangul})|何([人個匹台本枚羽頭冊回階杯])").expect("valid")
+        })
+        .captures(q)?;
+    c.get(1).or(c.get(2))?.as_str().chars().next()
+}
+
 pub fn asked_noun(q: &str) -> Option<String> {
     static R: OnceLock<[Regex; 4]> = OnceLock::new();
     let [en, ja, ja_of, ko] = R.get_or_init(|| {
@@ -301,7 +312,9 @@ pub fn committed_mention(
             .copied()
             .filter(|m| {
                 let rest = response[unit_end(response, m.end)..].trim_start();
+                // Markdown's bold ("**70度**") is no multiplication.
                 rest.starts_with(['+', '-', '−', '×', '*', '/', '÷', '=', 'x'])
+                    && !rest.starts_with("**")
             })
             .collect();
         cands.retain(|m| !operands.contains(m));
@@ -434,6 +447,17 @@ pub fn committed_mention(
             ));
         }
     }
+    // "1반: 27명 … 3반: 28명" asked "몇 명", no answer stated: a figure with another counter (반)
+    // counts none of what is asked, when some figure has the asked counter.
+    if let (None, Some(counter)) = (stated, question.and_then(asked_counter)) {
+        let counter_of = |m: &Mention| &response[m.end..unit_end(response, m.end)];
+        if cands.iter().any(|m| counter_of(m).starts_with(counter)) {
+            cands.retain(|m| {
+                let c = counter_of(m);
+                c.is_empty() || c.starts_with(counter)
+            });
+        }
+    }
     // Else the numbers that count what the question asks about, when others count other things.
     if let (None, Some(noun)) = (stated, question.and_then(asked_noun)) {
         let counting: Vec<Mention> = cands
@@ -531,7 +555,7 @@ fn labelled(
     // "원정팀은 19점입니다.", "total $23.40."): "2 are sitting on the bench" is labelled after.
     static ENDS: OnceLock<Regex> = OnceLock::new();
     let ends = ENDS.get_or_init(|| {
-        Regex::new(r"^\s*[^\s,、.。;:!?()（）]{0,10}\s*(?:[,、.。;!?()（）]|$|(?:and|but|while|whereas)\b)").expect("valid")
+        Regex::new(r"^(?:[^\S\n]*[*_]*[^\S\n]*\n|\s*[^\s,、.。;:!?()（）]{0,10}\s*(?:[,、.。;!?()（）]|$|(?:and|but|while|whereas)\b))").expect("valid")
     });
     let asked = content_words(q);
     let met = |m: &Mention| {
@@ -614,7 +638,8 @@ pub(super) fn offered_range(p: &str, m: &Mention) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     static MAYBE: OnceLock<Regex> = OnceLock::new();
     let or = R.get_or_init(|| {
-        Regex::new(r"^[^\s:：0-9.]{0,3}?\s*(?:\bor\b|\bto\b|-|–|~|〜|か|또는|혹은|아니면|이나|나)\s*(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b)").expect("valid")
+        // Not across a line: "27명\n- 2반" is a list's next item.
+        Regex::new(r"^[^\s:：0-9.]{0,3}?[^\S\n]*(?:\bor\b|\bto\b|-|–|~|〜|か|또는|혹은|아니면|이나|나)\s*(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b)").expect("valid")
     });
     // "5 birds, maybe 6", "4 people, possibly 5", "3羽、もしかしたら4羽", "4마리, 어쩌면 5마리":
     // a second number offered in the same sentence.
