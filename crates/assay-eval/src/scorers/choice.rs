@@ -511,6 +511,10 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
     } else {
         (t, p)
     };
+    // "Ｃ（55°）だと思いますが": an option's text in brackets after its letter is the letter's;
+    // the words after it speak of the letter.
+    let glosses = letter_glosses(&p, n_options);
+    let (t, p) = (replaced(&t, &glosses), replaced(&p, &glosses));
     let t = renumber(t);
     let l = t.to_ascii_lowercase();
     let p = renumber(p);
@@ -839,6 +843,25 @@ fn ordinal_places(p: &str, n_options: usize) -> Vec<(usize, usize, String)> {
         ));
     }
     out
+}
+
+/// The brackets right after a capital option letter ("C (55°)", "Ｂ（赤）"): spans to leave
+/// out.
+fn letter_glosses(p: &str, n_options: usize) -> Vec<(usize, usize, String)> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = R.get_or_init(|| re(r"(?:^|[^a-z0-9])[a-e](\s*[(（][^()（）\n]{1,24}[)）])"));
+    r.captures_iter(p)
+        .filter_map(|c| {
+            let g = c.get(1)?;
+            let letter = p[..g.start()].chars().next_back()?;
+            // "C (55°) I think": English words after it read the letter as they would alone.
+            let rest = p[g.end()..].trim_start();
+            let worded = rest.len() < p.len() - g.end()
+                && rest.starts_with(|c: char| c.is_ascii_alphabetic());
+            ((letter as usize).wrapping_sub('a' as usize) < n_options && !worded)
+                .then(|| (g.start(), g.end(), String::new()))
+        })
+        .collect()
 }
 
 /// `s` with each (start, end) span replaced, the spans in order and apart.
@@ -1328,6 +1351,13 @@ mod tests {
                 "A",
             ),
             ("Both A and D are partly right, but the best is D.", "D"),
+            // An option's text in brackets after its letter (holdout10).
+            (
+                "Ｃ（55°）だと思いますが、Ｄの可能性もあります。",
+                "hedge CD",
+            ),
+            ("I think it's C (55°), but D is also possible.", "hedge CD"),
+            ("The answer is C (55°).", "C"),
         ] {
             assert_eq!(read(s), want, "{s}");
         }

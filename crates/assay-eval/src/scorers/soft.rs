@@ -1447,6 +1447,16 @@ mod tests {
         assert!(!soft_match("紫", "ピンクか紫のどちらかに見えます。").0);
         assert!(!soft_match("콜라", "사이다 아니면 콜라인 것 같아요.").0);
         assert!(soft_match("また明日", "「またあした」と書かれています。").0);
+        // A larger count offered if more is counted (holdout10).
+        assert!(
+            !soft_match(
+                "5명",
+                "다섯 명인데, 뒤에 그림자로 보이는 사람까지 치면 여섯 명이에요."
+            )
+            .0
+        );
+        assert!(!soft_match("3人", "3人ですが、奥の人を含めると4人です。").0);
+        assert!(soft_match("5 people", "5 people, including 2 children.").0);
         assert!(!soft_match("また明日", "「またあさって」と書かれています。").0);
         let asked = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a).0;
         assert!(asked(

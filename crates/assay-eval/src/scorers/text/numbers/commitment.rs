@@ -634,6 +634,46 @@ pub(super) fn partitive(p: &str, m: &Mention) -> bool {
     after.is_match(&p[m.end..]) || before.is_match(&p[from..m.start])
 }
 
+/// What a figure counts, by its first letter or word ("명" in "다섯 명인데", "people").
+fn counted_by(p: &str, m: &Mention) -> String {
+    let after = p[m.end..].trim_start();
+    match after.chars().next() {
+        Some(c) if crate::scorers::text::is_kanji(c) || is_hangul(c) => c.to_string(),
+        _ => after
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .next()
+            .unwrap_or("")
+            .trim_end_matches('s')
+            .to_string(),
+    }
+}
+
+/// "다섯 명인데, 그림자까지 치면 여섯 명", "3人ですが、奥の人を含めると4人", "5 people; counting the
+/// one in the mirror, 6 people": a larger count of the same thing offered in the same sentence
+/// if more is counted, so the reply commits to neither.
+fn counted_again(p: &str, m: &Mention) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let incl = R.get_or_init(|| {
+        Regex::new(r"치면|포함하면|합치면|더하면|含めると|入れると|数えると|含めれば|\bif\s+(?:you\s+)?(?:count|include)\b|\bcounting\b")
+            .expect("valid")
+    });
+    let rest = &p[m.end..];
+    let end = rest.find(['.', '。', '!', '?', '\n']).unwrap_or(rest.len());
+    let Some(x) = incl.find(&rest[..end]) else {
+        return false;
+    };
+    let what = counted_by(p, m);
+    !what.is_empty()
+        && mentions(&rest[x.end()..end]).iter().any(|n| {
+            let n = Mention {
+                start: m.end + x.end() + n.start,
+                end: m.end + x.end() + n.end,
+                ..*n
+            };
+            n.value > m.value && counted_by(p, &n) == what
+        })
+}
+
 pub(super) fn offered_range(p: &str, m: &Mention) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     static MAYBE: OnceLock<Regex> = OnceLock::new();
@@ -647,7 +687,7 @@ pub(super) fn offered_range(p: &str, m: &Mention) -> bool {
         Regex::new(r"^\s*[,、]?(?:\s*[^\s,、.。!?:0-9]{1,12}){0,6}?\s*[,、]?\s*(?:\(|—|-)?\s*(?:or\s+)?(?:maybe|possibly|perhaps|probably|or so|might be|could be|may be|もしかしたら|もしかすると|あるいは|たぶん|おそらく|어쩌면|아마|아마도|혹시)\s*(?:even\s+|also\s+)?[$€£¥₩]?(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s)").expect("valid")
     });
     let rest = &p[m.end..];
-    if or.is_match(rest) {
+    if or.is_match(rest) || counted_again(p, m) {
         return true;
     }
     // The words up to "maybe" must not start another thing counted ("3 dogs and maybe 2 cats"),
