@@ -158,7 +158,10 @@ impl ScorerKind {
             // 9 (holdout12, holdout13): an option's figure offered with another later
             // ("7月か8月のどちらか"), an option's text after a noun and か, "X 아니면 Y";
             // markdown bold is no operand, a list's dash no range.
-            Self::Choice => 9,
+            // 10 (holdout10, holdout14, the fifth review): an option's text in brackets after
+            // its letter, a hiragana か only, 아니면 after a particle is a condition, a list of
+            // bare candidates is a hedge.
+            Self::Choice => 10,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
@@ -181,7 +184,13 @@ impl ScorerKind {
             // in minutes and seconds, "No X" for what is prohibited, floors (B1, 地下1階),
             // 半額/반값 and a discount asked (2割引), a list's other counters, a phrase of kana
             // and kanji by its reading, "X 아니면 Y".
-            Self::SoftMatch => 10,
+            // 11 (holdout10, holdout14, the fifth review): a larger count if more is counted,
+            // codes with a letter before digits, 억/万 scales, "A인 것 같기도 하고 B", a label
+            // exactly the question's word outranks one inside it, sums only after "plus",
+            // clocks only for time left, prohibitions by their form and the asking clause,
+            // permitted asks deny the prohibited, no floor from a height or an exit's code,
+            // 半額 as a sale's name, 名/알 as 人/개.
+            Self::SoftMatch => 11,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,

@@ -342,8 +342,13 @@ pub fn soft_match_asked(
     if spans.is_empty() {
         return (false, "no match");
     }
-    // "What activity is prohibited?" answered "No swimming.": the denial states the answer.
-    let negative_reference = has_negation(reference) || question.is_some_and(asks_prohibited);
+    let negative_reference = has_negation(reference);
+    // "What activity is prohibited?" answered "No swimming.", "駐輪禁止": the prohibition
+    // states the answer (a plain denial still denies: "Not swimming — fishing is").
+    let prohibited = question.is_some_and(asks_prohibited);
+    // "Which activity is permitted?" answered "Fishing isn't permitted either; … boating": what
+    // is said to be prohibited is denied.
+    let permitted = !prohibited && question.is_some_and(asks_permitted);
     // "Not left — it points right; the left arrow is for the harbour": set aside for another
     // answer, so a later mention names the thing, not the answer.
     // Only the reply's first mention: "The truck is red. The sedan is not red, though — it's
@@ -393,7 +398,11 @@ pub fn soft_match_asked(
     } else {
         spans
             .into_iter()
-            .filter(|&(s, e)| negation::denied(&pp, s, e).is_none())
+            .filter(|&(s, e)| {
+                let prohibition = prohibition_at(&pp, s, e);
+                (negation::denied(&pp, s, e).is_none() && !(permitted && prohibition))
+                    || (prohibited && prohibition)
+            })
             .collect()
     };
     if spans.is_empty() {
@@ -412,10 +421,9 @@ pub fn soft_match_asked(
     }
     // Kana as written, at the same offsets: an alternative is a noun in kanji or katakana.
     let unfolded = text::nfkc_lower(response);
-    if spans
-        .iter()
-        .all(|&(s, e)| offered_with_another(&pp, s, e) || another_offered_after(&unfolded, e))
-    {
+    if spans.iter().all(|&(s, e)| {
+        offered_with_another_in(&pp, Some(&unfolded), s, e) || another_offered_after(&unfolded, e)
+    }) {
         return (false, HEDGE_RULE);
     }
     let written = super::normalize::nfkc(response);
@@ -1014,38 +1022,59 @@ fn final_answer_line(pp: &str) -> Option<usize> {
 /// "a cat or possibly a fox", "キツネかタヌキ", "고양이 또는 강아지": the reference joined by "or"
 /// to another answer, so the reply commits to neither.
 pub(crate) fn offered_with_another(pp: &str, s: usize, e: usize) -> bool {
+    offered_with_another_in(pp, None, s, e)
+}
+
+/// [`offered_with_another`], given the reply without kana folding at the same offsets
+/// (`nfkc_lower`), which tells a joining か from a katakana word's last カ ("アフリカ象").
+pub(crate) fn offered_with_another_in(
+    pp: &str,
+    unfolded: Option<&str>,
+    s: usize,
+    e: usize,
+) -> bool {
     use std::sync::OnceLock;
     static AFTER: OnceLock<regex::Regex> = OnceLock::new();
     static BEFORE: OnceLock<regex::Regex> = OnceLock::new();
+    static ANIMYEON: OnceLock<regex::Regex> = OnceLock::new();
+    static COPULA: OnceLock<regex::Regex> = OnceLock::new();
     let after = AFTER.get_or_init(|| {
-        regex::Regex::new(r"^(?:\s*,?\s*(?:or|or possibly|or maybe|or perhaps|and/or)\s+\S|(?:\s*,\s*[^,.;!?]{1,30}){1,4}?\s*,?\s*\bor\s+\S|\s*(?:か|または|もしくは|あるいは)\s*[^\sでもなの。、とねよしか？?」]|\s*(?:또는|혹은|아니면)\s|(?:이나|나)\s+\S|(?:이)?인지\s+[^.。!?\n]{1,24}?인지)").expect("valid")
+        regex::Regex::new(r"^(?:\s*,?\s*(?:or|or possibly|or maybe|or perhaps|and/or)\s+\S|(?:\s*,\s*[^,.;!?]{1,30}){1,4}?\s*,?\s*\bor\s+\S|\s*(?:か|または|もしくは|あるいは)\s*[^\sでもなの。、とねよしか？?」]|\s*(?:또는|혹은|아니면)\s|(?:이나|나)\s+\S|(?:이)?인지\s+[^.。!?\n]{1,24}?인지|(?:이)?(?:인|일)\s*것\s*같기도\s*하(?:고|며|구)|(?:の|な)?(?:ような|みたいな)?気もする(?:し|けど)|(?:だ|である)?かもしれない(?:し|けど)、)").expect("valid")
     });
     let before = BEFORE.get_or_init(|| {
-        regex::Regex::new(r"(?:\bor|\bor possibly|\bor maybe|\beither|または|もしくは|あるいは|또는|혹은|\p{Hangul}\s+아니면)\s*(?:a|an|the)?\s*$").expect("valid")
+        regex::Regex::new(r"(?:\bor|\bor possibly|\bor maybe|\beither|または|もしくは|あるいは|또는|혹은)\s*(?:a|an|the)?\s*$").expect("valid")
     });
+    // "사이다 아니면 콜라", "사이다, 아니면 콜라", "…예요. 아니면 콜라일 수도": not "회원이 아니면
+    // 안내 데스크에서" (if not a member), where a particle comes before it and no copula after.
+    let animyeon = ANIMYEON.get_or_init(|| {
+        regex::Regex::new(r"(?:^|[.。!?]\s*|(?P<w>\p{Hangul})\s*,?\s+)아니면\s*$").expect("valid")
+    });
+    let copula = COPULA
+        .get_or_init(|| regex::Regex::new(r"^\s*(?:인|일|이|예|입|요|[,.。!?]|$)").expect("valid"));
     let mut from = s.saturating_sub(24);
     while !pp.is_char_boundary(from) {
         from += 1;
     }
-    after.is_match(&pp[e..]) || before.is_match(&pp[from..s]) || noun_or_before(&pp[from..s])
+    let joined_before = animyeon.captures(&pp[from..s]).is_some_and(|c| {
+        let particle = c
+            .name("w")
+            .is_some_and(|w| matches!(w.as_str(), "이" | "가"));
+        !particle || copula.is_match(&pp[e..])
+    });
+    after.is_match(&pp[e..])
+        || before.is_match(&pp[from..s])
+        || joined_before
+        || unfolded.is_some_and(|u| u.get(from..s).is_some_and(noun_or_before))
 }
 
-/// "ピンクか紫" (kana folded, "ぴんくか"): か right after a noun, not after an adverb or a
-/// question that ends in it (確か, 何か, わずか, どこか, ですか).
+/// "ピンクか紫", "ブタかイノシシ", "赤か紫": a hiragana か right after a noun (a katakana or
+/// kanji word, or kana that is no adverb or question ending in か: 確か, 何か, わずか, どこか,
+/// ですか). In the reply as written: the カ of "アフリカ象" is the word's own.
 fn noun_or_before(before: &str) -> bool {
+    const KANJI_ADVERBS: &[char] = &[
+        '確', '何', '僅', '遥', '静', '豊', '細', '愚', '密', '仄', '俄', '誰',
+    ];
     const NOT_NOUNS: &[&str] = &[
-        "確",
-        "何",
-        "僅",
-        "遥",
-        "静",
-        "豊",
-        "細",
-        "愚",
-        "密",
-        "仄",
-        "俄",
-        "誰",
         "たし",
         "なに",
         "どこ",
@@ -1079,10 +1108,14 @@ fn noun_or_before(before: &str) -> bool {
     let Some(word) = before.strip_suffix('か') else {
         return false;
     };
-    word.chars()
-        .last()
-        .is_some_and(|c| text::is_kanji(c) || c == 'ー' || ('\u{3041}'..='\u{3096}').contains(&c))
-        && !NOT_NOUNS.iter().any(|n| word.ends_with(n))
+    match word.chars().last() {
+        Some(c) if text::is_kanji(c) => !KANJI_ADVERBS.contains(&c),
+        Some(c) if ('\u{30a1}'..='\u{30fa}').contains(&c) || c == 'ー' => true,
+        Some(c) if ('\u{3041}'..='\u{3096}').contains(&c) => {
+            !NOT_NOUNS.iter().any(|n| word.ends_with(n))
+        }
+        _ => false,
+    }
 }
 
 /// "たぶんススキだと思うけど、オギかもしれない", "아마 고양이지만, 여우일 수도 있어요": another answer
@@ -1091,7 +1124,8 @@ fn another_offered_after(pp: &str, e: usize) -> bool {
     use std::sync::OnceLock;
     static R: OnceLock<regex::Regex> = OnceLock::new();
     R.get_or_init(|| {
-        regex::Regex::new(r"^[^。.!?\n]{0,16}?(?:けど|けれど|が、|지만|는데)\s*[、,]?\s*[^。.!?\n]{0,10}?(?:[\p{Han}\p{Katakana}ー]+(?:かもしれ|かも知れ|かも[。、]|かも$)|\p{Hangul}+(?:일\s*수도|일지도))")
+        // "사이다예요. 아니면 콜라일 수도 있고요": the next sentence offers another.
+        regex::Regex::new(r"^[^。.!?\n]{0,16}?(?:(?:けど|けれど|が、|지만|는데)\s*[、,]?\s*[^。.!?\n]{0,10}?(?:[\p{Han}\p{Katakana}ー]+(?:かもしれ|かも知れ|かも[。、]|かも$)|\p{Hangul}+(?:일\s*수도|일지도))|[.。!?]\s*아니면\s*[^.。!?\n]{0,16}?(?:일\s*수도|일지도|인\s*것\s*같|일\s*거))")
             .expect("valid")
     })
     .is_match(&pp[e..])
@@ -1122,14 +1156,43 @@ fn first_impression(pp: &str, s: usize, e: usize) -> bool {
 }
 
 /// Whether a question asks what is not allowed ("What is prohibited?", "禁止されていること",
-/// "무엇을 금지합니까"): a reply naming it denies it ("No swimming", "駐輪禁止", "흡연 금지").
+/// "무엇을 금지합니까"), in the clause that asks ("Swimming is prohibited here. Which activity is
+/// permitted?" asks what is allowed).
 fn asks_prohibited(q: &str) -> bool {
     static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     R.get_or_init(|| {
         regex::Regex::new(r"(?i)prohibit|forbid|not (?:allowed|permitted)|banned|禁止|してはいけない|금지|하면 안")
             .expect("valid")
     })
-    .is_match(q)
+    .is_match(text::asking_clause(q))
+}
+
+/// Whether a question asks what is allowed ("Which activity is permitted?", "できること",
+/// "허용되는").
+fn asks_permitted(q: &str) -> bool {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        regex::Regex::new(r"(?i)\b(?:permitted|allowed)\b|許可|できること|허용|가능한")
+            .expect("valid")
+    })
+    .is_match(text::asking_clause(q))
+}
+
+/// The reference named as what a sign prohibits: "No swimming", "swimming is not allowed",
+/// "駐輪禁止", "喫煙は禁止", "흡연 금지", "흡연은 금지".
+fn prohibition_at(pp: &str, s: usize, e: usize) -> bool {
+    static BEFORE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static AFTER: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let before = BEFORE.get_or_init(|| regex::Regex::new(r"\bno\s+$").expect("valid"));
+    let after = AFTER.get_or_init(|| {
+        regex::Regex::new(r"^\s*(?:は|が|を|은|는|이|가|을|를)?\s*(?:禁止|금지|(?:is|are)(?:\s+not\s+|n'?t\s+|n’t\s+)(?:allowed|permitted)|(?:is|are)\s+(?:prohibited|forbidden|banned)|(?:not\s+allowed|prohibited|forbidden|banned)\b)")
+            .expect("valid")
+    });
+    let mut from = s.saturating_sub(8);
+    while !pp.is_char_boundary(from) {
+        from += 1;
+    }
+    before.is_match(&pp[from..s]) || after.is_match(&pp[e..])
 }
 
 /// Whether a reference is itself a denial ("No", "not sure"): then a denial in the response
@@ -1466,6 +1529,21 @@ mod tests {
         ));
         assert!(!soft_match("swimming", "No swimming.").0);
         assert!(asked(
+            "What is not allowed in the park, according to the sign?",
+            "dogs",
+            "The sign at the gate says \"No dogs allowed.\""
+        ));
+        assert!(!asked(
+            "What activity is prohibited at this beach, according to the sign?",
+            "swimming",
+            "Not swimming — swimming is allowed between the flags. The sign prohibits fishing."
+        ));
+        assert!(!asked(
+            "Swimming is prohibited at this lake. According to the sign, which activity is permitted?",
+            "fishing",
+            "Fishing isn't permitted either; the sign only allows boating."
+        ));
+        assert!(asked(
             "この看板で禁止されていることは何ですか。",
             "喫煙",
             "喫煙禁止です。"
@@ -1479,6 +1557,14 @@ mod tests {
         );
         assert!(soft_match("4:12", "残り4分12秒です。").0);
         assert!(!soft_match("4:12", "There are 4 minutes and 21 seconds left.").0);
+        assert!(
+            soft_match(
+                "4:12",
+                "There are four minutes and twelve seconds left in the third quarter."
+            )
+            .0
+        );
+        assert!(!soft_match("4:12", "The last drive took 4 minutes and 12 seconds.").0);
         assert!(asked("割引率は何パーセントですか。", "20%", "2割引です。"));
         assert!(!asked(
             "セール価格は定価の何%ですか？",

@@ -246,18 +246,19 @@ pub(super) fn share_rule(
     want: f64,
     discount_asked: bool,
 ) -> Option<(bool, &'static str)> {
-    let mut found = proportion::shares(pp);
-    if discount_asked {
-        found.extend(proportion::discounts(pp));
-        found.sort_by_key(|s| s.start);
-    }
-    let found = undenied(pp, found);
-    // A figure ("60%", "1/3") before a word ("more than half, about 60%").
+    let found = undenied(pp, proportion::shares(pp));
+    // A figure ("60%", "1/3") before a word ("more than half, about 60%"), and a discount
+    // ("2割引") only after both.
     let figure = found
         .iter()
         .copied()
         .find(|s| pp[s.start..s.end].starts_with(|c: char| c.is_ascii_digit()));
-    let got = figure.or(found.first().copied())?;
+    let discount = || {
+        discount_asked
+            .then(|| undenied(pp, proportion::discounts(pp)).first().copied())
+            .flatten()
+    };
+    let got = figure.or_else(discount).or(found.first().copied())?;
     Some(verdict(
         pp,
         Some(got),

@@ -368,6 +368,25 @@ fn the_rules_hold_on_textbooks_menus_and_notices() {
     carries_over("holdout13.jsonl", 0.97, 0.9);
 }
 
+/// holdout14.jsonl: document and OCR-heavy items (forms, invoices, tickets, labels, calendars,
+/// handwriting) with yes/no and comparison questions, written blind and read blind by the
+/// version 9/10 rules of holdout13: 45/45 and 68/75. Two of its misses were scored right by
+/// mistake (an ID with a digit dropped, read as its last group; "A인 것 같기도 하고 B인 것
+/// 같기도" as A) and one a figure in 억 asked "몇 억"; the four left are flagged for a judge.
+#[test]
+fn the_rules_hold_on_documents_and_yes_no_questions_read_blind() {
+    carries_over("holdout14.jsonl", 0.97, 0.9);
+}
+
+/// adversarial5.jsonl: a fifth reviewer's replies against the holdout12/13 rules (か inside
+/// アフリカ, "회원이 아니면" as a condition, an age range after a count, a list of candidates, a
+/// label inside the question's word, a sum of groups, a drive's length, "Not swimming", a
+/// building's height, an exit's code, 半額セール as a name, 3名 and 6알 as the asked counter).
+#[test]
+fn the_rules_hold_on_replies_written_to_break_the_holdout13_rules() {
+    carries_over("adversarial5.jsonl", 0.97, 0.9);
+}
+
 /// adversarial4.jsonl: a fourth reviewer's replies against the holdout9 rules (thinking blocks
 /// between replies and quoted, dates read as mixed fractions, "i.e. 2 on each side", "though the
 /// price may be", the absent noun in another place, おおさじ, けど-caveats, 結果 of the first
@@ -503,6 +522,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout11.jsonl",
         "holdout12.jsonl",
         "holdout13.jsonl",
+        "holdout14.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -548,6 +568,7 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout11",
         "holdout12",
         "holdout13",
+        "holdout14",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");

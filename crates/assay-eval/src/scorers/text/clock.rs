@@ -218,19 +218,41 @@ pub fn times(p: &str) -> Vec<ClockTime> {
     super::first_of_overlaps(out, |t| (t.start, t.end))
 }
 
-/// Minutes and seconds ("4 minutes and 12 seconds", "4分12秒", "4분 12초") as a game clock or a
-/// timer shows them, "4:12": read only when a reply names no clock time.
+/// Minutes and seconds left ("4 minutes and 12 seconds left", "four minutes and twelve
+/// seconds remaining", "残り4分12秒", "4분 12초 남았") as a game clock or a timer shows them,
+/// "4:12": read only when a reply names no clock time, and only as what remains (a drive that
+/// "took 4 minutes and 12 seconds" is no clock's reading).
 pub fn durations(p: &str) -> Vec<ClockTime> {
     static R: OnceLock<Regex> = OnceLock::new();
+    static LEFT: OnceLock<Regex> = OnceLock::new();
     let r = R.get_or_init(|| {
-        Regex::new(r"(?P<m>\d{1,2})\s*(?:minutes?|mins?|分|분)\s*(?:and\s+)?(?P<s>\d{1,2})\s*(?:seconds?|secs?|秒|초)")
+        Regex::new(r"(?P<m>\d{1,2}|[a-z]+(?:[- ][a-z]+)?)\s*(?:minutes?|mins?|分|분)\s*(?:and\s+)?(?P<s>\d{1,2}|[a-z]+(?:[- ][a-z]+)?)\s*(?:seconds?|secs?|秒|초)")
             .expect("valid")
     });
+    let left = LEFT.get_or_init(|| {
+        Regex::new(r"\bleft\b|\bremain|\bto go\b|残り|あと|남은|남았|남아").expect("valid")
+    });
+    let sentence = |at: usize, end: usize| {
+        let from = p[..at]
+            .rfind(['.', '。', '!', '?', '\n'])
+            .map_or(0, |i| i + 1);
+        let to = p[end..]
+            .find(['.', '。', '!', '?', '\n'])
+            .map_or(p.len(), |i| end + i);
+        &p[from..to]
+    };
     r.captures_iter(p)
         .filter_map(|c| {
             let whole = c.get(0)?;
-            let (m, s) = (c["m"].parse::<u32>().ok()?, c["s"].parse::<u32>().ok()?);
-            (s < 60).then_some(ClockTime {
+            let value = |s: &str| {
+                let s = s.rsplit(' ').next().unwrap_or(s);
+                numbers::whole(s)
+                    .or_else(|| numbers::whole(&s.replace('-', " ")))
+                    .filter(|v| v.fract() == 0.0 && *v >= 0.0)
+                    .map(|v| v as u32)
+            };
+            let (m, s) = (value(&c["m"])?, value(&c["s"])?);
+            (s < 60 && left.is_match(sentence(whole.start(), whole.end()))).then_some(ClockTime {
                 minutes: m * 60 + s,
                 half_known: false,
                 start: whole.start(),

@@ -37,6 +37,35 @@ pub fn floors(p: &str) -> Vec<Floor> {
         .captures_iter(p)
         .filter_map(|c| {
             let whole = c.get(0)?;
+            // "5階建て", "5층짜리": a building's height, not a floor.
+            let rest = p[whole.end()..].trim_start();
+            if ["建", "짜리", "규모"].iter().any(|w| rest.starts_with(w)) {
+                return None;
+            }
+            // "Exit B1", "出口B1", "B1 출구": an exit's or a gate's code, when it has no floor's
+            // mark.
+            if c.name("b").is_some() && !whole.as_str().ends_with(['f', '階', '층', 'r']) {
+                let before = p[..whole.start()].trim_end();
+                let named = [
+                    "exit",
+                    "gate",
+                    "出口",
+                    "출구",
+                    "platform",
+                    "bus",
+                    "vitamin",
+                    "ビタミン",
+                    "비타민",
+                ]
+                .iter()
+                .any(|w| before.ends_with(w))
+                    || ["출구", "出口", "番出口", "exit"]
+                        .iter()
+                        .any(|w| rest.starts_with(w));
+                if named {
+                    return None;
+                }
+            }
             let (level, below) = if let Some(n) = c.name("under").or(c.name("b")) {
                 (n.as_str().parse::<i32>().ok()?, true)
             } else {
@@ -92,5 +121,17 @@ mod tests {
             .map(|f| f.level)
             .collect();
         assert_eq!(found, [-1, 3]);
+        // A building's height and an exit's code are no floors.
+        let found: Vec<i32> = floors("5階建てのビルで、レストランは3階にあります。")
+            .iter()
+            .map(|f| f.level)
+            .collect();
+        assert_eq!(found, [3]);
+        let found: Vec<i32> = floors("use exit b1 and go up; the food court is on 2f.")
+            .iter()
+            .map(|f| f.level)
+            .collect();
+        assert_eq!(found, [2]);
+        assert_eq!(floors("5층짜리 건물").len(), 0);
     }
 }

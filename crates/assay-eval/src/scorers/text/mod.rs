@@ -31,6 +31,31 @@ pub fn prepare(s: &str) -> String {
     fold_kana(&nfkc(s).to_ascii_lowercase())
 }
 
+/// The clause of a question that asks: of its last sentence, the clause holding a question word
+/// ("Swimming is prohibited here. According to the sign, which activity is permitted?" asks
+/// "which activity is permitted"; "値札の割引を適用すると、支払う金額は定価の何%" asks the share
+/// paid; "What is not allowed in the park, according to the sign?" asks what is not allowed),
+/// else its last clause.
+pub fn asking_clause(q: &str) -> &str {
+    static WH: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let wh = WH.get_or_init(|| {
+        regex::Regex::new(r"(?i)\b(?:what|which|how|who|where|when)\b|何|いくつ|どれ|どこ|いつ|誰|どの|무엇|무슨|몇|어느|어디|언제|누구|얼마")
+            .expect("valid")
+    });
+    let q = q.trim_end_matches(|c: char| c.is_whitespace() || "?？.。".contains(c));
+    let sentence = q.rfind(['.', '。', '?', '？']).map_or(q, |i| {
+        &q[i + q[i..].chars().next().map_or(1, char::len_utf8)..]
+    });
+    let clauses: Vec<&str> = sentence.split([',', '、', '，']).collect();
+    clauses
+        .iter()
+        .rev()
+        .find(|c| wh.is_match(c))
+        .or(clauses.last())
+        .copied()
+        .unwrap_or(sentence)
+}
+
 /// NFKC and ASCII lower case, without kana folding: the reply's scripts as written, with the
 /// same byte offsets as [`prepare`].
 pub fn nfkc_lower(s: &str) -> String {

@@ -114,7 +114,7 @@ pub fn discounts(p: &str) -> Vec<Share> {
 pub fn asks_discount(q: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| Regex::new(r"割引|할인|discount|% off|percent off").expect("valid"))
-        .is_match(q)
+        .is_match(super::asking_clause(q))
 }
 
 /// Every share in a prepared text, in order.
@@ -195,7 +195,27 @@ pub fn shares(p: &str) -> Vec<Share> {
         push(v.map(|(a, b)| a / b), m.start(), m.end());
     }
     for m in half.find_iter(p) {
-        push(Some(0.5), m.start(), m.end());
+        // "「半額セール」", "half-price sale": the name of a sale, not a share stated (kana
+        // folded: "せーる").
+        let named = {
+            let rest = p[m.end()..].trim_start();
+            [
+                "せーる",
+                "sale",
+                "세일",
+                "행사",
+                "いべんと",
+                "event",
+                "day",
+                "でー",
+                "こーなー",
+            ]
+            .iter()
+            .any(|w| rest.starts_with(w))
+        };
+        if !named {
+            push(Some(0.5), m.start(), m.end());
+        }
     }
     super::first_of_overlaps(out, |s| (s.start, s.end))
 }

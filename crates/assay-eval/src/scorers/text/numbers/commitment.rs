@@ -143,6 +143,17 @@ pub(super) fn counts_other(p: &str, m: &Mention) -> bool {
 
 /// The noun a counting question asks about: "how many cats" → "cat", "車は何台" → "車",
 /// "의자는 몇 개" → "의자".
+/// Counters of the same things ("3名" counts people as "3人" does; "사과 6알" as "6개").
+fn same_counter(a: char, b: char) -> bool {
+    const CLASSES: &[&[char]] = &[
+        &['人', '名'],
+        &['명', '분', '사'],
+        &['개', '알'],
+        &['個', '粒'],
+    ];
+    a == b || CLASSES.iter().any(|c| c.contains(&a) && c.contains(&b))
+}
+
 /// The counter a question asks a count in ("몇 명" → 명, "何人" → 人).
 fn asked_counter(q: &str) -> Option<char> {
     static R: OnceLock<Regex> = OnceLock::new();
@@ -413,7 +424,15 @@ pub fn committed_mention(
                     .trim_end_matches('s')
                     .to_string()
             };
-            if a.value > 0.0
+            // Only an addition said as one ("plus one", "+ 1", "もう1羽", "1마리 더"): "4 ducks
+            // swimming and one on the bank — 5 ducks" counts two groups, one of them asked.
+            let between = &response[a.end..b.start];
+            let added = is_addition(response, b)
+                || between.trim_end().ends_with("plus")
+                || between.trim_end().ends_with('+')
+                || between.contains("もう");
+            if added
+                && a.value > 0.0
                 && b.value > 0.0
                 && (a.value + b.value - c.value).abs() < 1e-9
                 && !counted(a).is_empty()
@@ -433,10 +452,17 @@ pub fn committed_mention(
     if let Some(m) = stated.or(cands.first().copied()) {
         // "7月と8月がほぼ同じ高さ…。7月か8月のどちらかだと思います。": the figure read is offered
         // with another later on.
+        // The same count of the same thing, at either end of the pair ("5脚か6脚"), not another
+        // thing's range ("5〜6歳", "4 to 5 years old").
         let offered_later = stated.is_none()
-            && cands
-                .iter()
-                .any(|o| o.start > m.start && o.value == m.value && offered_range(response, o));
+            && cands.iter().enumerate().any(|(k, o)| {
+                let pair = [Some(o), cands.get(k + 1)];
+                o.start > m.start
+                    && offered_range(response, o)
+                    && pair.iter().flatten().any(|x| {
+                        x.value == m.value && counted_by(response, x) == counted_by(response, &m)
+                    })
+            });
         if offered_later || offered_range(response, &m) {
             return Some((
                 Mention {
@@ -451,10 +477,11 @@ pub fn committed_mention(
     // counts none of what is asked, when some figure has the asked counter.
     if let (None, Some(counter)) = (stated, question.and_then(asked_counter)) {
         let counter_of = |m: &Mention| &response[m.end..unit_end(response, m.end)];
-        if cands.iter().any(|m| counter_of(m).starts_with(counter)) {
+        let asked = |c: &str| c.chars().next().is_some_and(|c| same_counter(c, counter));
+        if cands.iter().any(|m| asked(counter_of(m))) {
             cands.retain(|m| {
                 let c = counter_of(m);
-                c.is_empty() || c.starts_with(counter)
+                c.is_empty() || asked(c)
             });
         }
     }
@@ -544,9 +571,10 @@ fn labelled(
             .filter(|o| o.end <= m.start && o.start >= clause)
             .max_by_key(|o| o.end)?;
         let between = p.get(figure_end(o).min(m.start)..m.start)?.trim();
+        // Empty when the counter took the particle along ("2019년은" is one run of Hangul).
         matches!(
             between,
-            "は" | "の" | "が" | "は、" | "은" | "는" | "의" | ":" | "："
+            "" | "は" | "の" | "が" | "は、" | "은" | "는" | "의" | ":" | "："
         )
         .then_some(*o)
     };
@@ -564,7 +592,11 @@ fn labelled(
             return None;
         }
         if let Some(o) = figure_label(m).filter(|_| !asked_figures.is_empty()) {
-            return Some(asked_figures.contains(&o.value));
+            return Some(if asked_figures.contains(&o.value) {
+                2
+            } else {
+                0
+            });
         }
         // "Home team: 4 fouls" asked the home team's points: a figure of another thing.
         let counted = after
@@ -572,7 +604,7 @@ fn labelled(
             .find(|w| !w.is_empty())
             .filter(|w| after.trim_start().starts_with(w));
         if counted.is_some_and(|w| w.len() >= 4 && !q.contains(w.trim_end_matches('s'))) {
-            return Some(false);
+            return Some(0);
         }
         let (_, label) = label(m);
         let label = [
@@ -588,25 +620,39 @@ fn labelled(
         .iter()
         .fold(label.to_string(), |l, w| l.replace(w, " "));
         let words = content_words(&label);
-        // "税込" in the question's "税込価格": a word of kanji is read inside a longer one.
-        let in_question = |w: &String| {
-            asked.contains(w)
-                || (w.chars().count() >= 2
-                    && w.chars().all(crate::scorers::text::is_kanji)
-                    && asked.iter().any(|a| a.contains(w.as_str())))
+        // "税込" in the question's "税込価格": a word of kanji is read inside a longer one, but
+        // a label that is the question's word itself ("小学生" beside "学生") ranks above it.
+        let inside = |w: &String| {
+            w.chars().count() >= 2
+                && w.chars().all(crate::scorers::text::is_kanji)
+                && asked.iter().any(|a| a.contains(w.as_str()))
         };
-        (!words.is_empty()).then(|| words.iter().all(in_question))
+        (!words.is_empty()).then(|| {
+            if words.iter().all(|w| asked.contains(w)) {
+                2
+            } else if words.iter().all(|w| asked.contains(w) || inside(w)) {
+                1
+            } else {
+                0
+            }
+        })
     };
     let names_the_answer = ["answer", "答え", "正解", "정답", "답은", "답:", "final"]
         .iter()
         .any(|w| label(chosen).1.contains(w));
-    if names_the_answer || met(chosen) != Some(false) {
+    let levels: Vec<Option<u8>> = cands.iter().map(&met).collect();
+    let best = levels.iter().flatten().copied().max().unwrap_or(0);
+    let chosen_level = met(chosen);
+    // The figure read stands unless its label is another thing's, or a label names the
+    // question's words more exactly.
+    if names_the_answer || chosen_level.is_none_or(|l| l >= best.max(1)) {
         return None;
     }
     let qualified: Vec<Mention> = cands
         .iter()
-        .copied()
-        .filter(|m| met(m) == Some(true))
+        .zip(&levels)
+        .filter(|(_, l)| **l == Some(best) && best > 0)
+        .map(|(m, _)| *m)
         .collect();
     let first = *qualified.first()?;
     qualified
@@ -632,6 +678,35 @@ pub(super) fn partitive(p: &str, m: &Mention) -> bool {
         from += 1;
     }
     after.is_match(&p[m.end..]) || before.is_match(&p[from..m.start])
+}
+
+/// "- 5羽\n- 6羽": a list of items that are each a bare figure of the same thing offers them
+/// as alternatives (a breakdown labels its items: "- 1반: 27명").
+fn listed_alternatives(p: &str, m: &Mention) -> bool {
+    let line_start = p[..m.start].rfind('\n').map_or(0, |i| i + 1);
+    let bare = |line: &str| {
+        let item = line.trim_start();
+        ["- ", "* ", "・", "•"].iter().any(|b| item.starts_with(b))
+            && !item.contains([':', '：'])
+            && item.chars().filter(|c| c.is_alphabetic()).count() <= 4
+    };
+    let line_end = p[m.end..].find('\n').map_or(p.len(), |i| m.end + i);
+    if !bare(&p[line_start..line_end]) || line_end == p.len() {
+        return false;
+    }
+    let next_end = p[line_end + 1..]
+        .find('\n')
+        .map_or(p.len(), |i| line_end + 1 + i);
+    let next = &p[line_end + 1..next_end];
+    bare(next)
+        && mentions(next).first().is_some_and(|n| {
+            let n = Mention {
+                start: line_end + 1 + n.start,
+                end: line_end + 1 + n.end,
+                ..*n
+            };
+            n.value != m.value && counted_by(p, &n) == counted_by(p, m)
+        })
 }
 
 /// What a figure counts, by its first letter or word ("명" in "다섯 명인데", "people").
@@ -687,7 +762,7 @@ pub(super) fn offered_range(p: &str, m: &Mention) -> bool {
         Regex::new(r"^\s*[,、]?(?:\s*[^\s,、.。!?:0-9]{1,12}){0,6}?\s*[,、]?\s*(?:\(|—|-)?\s*(?:or\s+)?(?:maybe|possibly|perhaps|probably|or so|might be|could be|may be|もしかしたら|もしかすると|あるいは|たぶん|おそらく|어쩌면|아마|아마도|혹시)\s*(?:even\s+|also\s+)?[$€£¥₩]?(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s)").expect("valid")
     });
     let rest = &p[m.end..];
-    if or.is_match(rest) || counted_again(p, m) {
+    if or.is_match(rest) || counted_again(p, m) || listed_alternatives(p, m) {
         return true;
     }
     // The words up to "maybe" must not start another thing counted ("3 dogs and maybe 2 cats"),

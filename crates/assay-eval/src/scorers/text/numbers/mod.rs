@@ -170,6 +170,21 @@ fn roman_mentions(p: &str) -> Vec<Mention> {
 /// for none.
 pub fn scale_word(written: &str) -> f64 {
     let w = written.trim_end();
+    // "560억", "1.2万": digits and one Chinese-style unit (not "1만 2천", a sum of groups).
+    let mut chars = w.chars();
+    if let Some(f) = chars.next_back().and_then(|c| match c {
+        '億' | '억' => Some(1e8),
+        '万' | '만' => Some(1e4),
+        _ => None,
+    }) {
+        if chars
+            .as_str()
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+        {
+            return f;
+        }
+    }
     [
         ("trillion", 1e12),
         ("billion", 1e9),
@@ -211,6 +226,15 @@ pub fn numeric_reference(p: &str) -> Option<f64> {
             alone && (('a'..='f').contains(&l) || super::units::unit_at(&l.to_string()).is_none())
         })
     };
+    // "D4827-1936": two digits or more glued after a letter anywhere make the reference a code
+    // ("m2", "km3" are units' powers).
+    let coded = p
+        .as_bytes()
+        .windows(3)
+        .any(|w| w[0].is_ascii_alphabetic() && w[1].is_ascii_digit() && w[2].is_ascii_digit());
+    if coded {
+        return None;
+    }
     if m.digits
         && m.value.fract() == 0.0
         && (glued_letter(&p[m.end..])
