@@ -140,7 +140,8 @@ pub fn soft_match_asked(
         }
     }
     if let Some(want) = clock::time_reference(&pr) {
-        return time_rule(&pp, &want);
+        let q = question.map(text::prepare);
+        return time_rule(&pp, q.as_deref(), &want);
     }
     if let Some(want) = ordinals::ordinal_reference(&pr) {
         return ordinal_rule(&pp, want);
@@ -1528,6 +1529,17 @@ mod tests {
             "No swimming."
         ));
         assert!(!soft_match("swimming", "No swimming.").0);
+        // The time whose label the question names (holdout14).
+        assert!(asked(
+            "What time does the show start?",
+            "7:30 PM",
+            "According to the poster, doors open at 7 PM and the show starts at 7:30 PM."
+        ));
+        assert!(!asked(
+            "What time do the doors open?",
+            "7:30 PM",
+            "According to the poster, doors open at 7 PM and the show starts at 7:30 PM."
+        ));
         assert!(asked(
             "What is not allowed in the park, according to the sign?",
             "dogs",

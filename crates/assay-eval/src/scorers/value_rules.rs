@@ -74,6 +74,47 @@ fn verdict<T: Found>(
     }
 }
 
+/// "Doors open at 7 PM and the show starts at 7:30 PM" asked when the show starts: of several
+/// different values, the one whose label (its clause's words before it, after the value before
+/// it) shares a word with the clause that asks, when the values so labelled agree.
+fn asked_by_label<T: Found>(
+    pp: &str,
+    question: Option<&str>,
+    found: &[T],
+    same: impl Fn(&T, &T) -> bool,
+) -> Option<T> {
+    const GENERIC: &[&str] = &["what", "when", "time", "doe", "do", "which", "how", "many"];
+    let asked: Vec<String> = text::similarity::content_words(text::asking_clause(question?))
+        .into_iter()
+        .filter(|w| !GENERIC.contains(&w.as_str()))
+        .collect();
+    let first = found.first()?;
+    if asked.is_empty() || found.iter().all(|v| same(v, first)) {
+        return None;
+    }
+    let labelled: Vec<T> = found
+        .iter()
+        .copied()
+        .filter(|v| {
+            let (s, _) = v.span();
+            let clause = pp[..s]
+                .rfind([',', '.', '。', '、', ';', '\n'])
+                .map_or(0, |i| i + pp[i..].chars().next().map_or(1, char::len_utf8));
+            let previous = found
+                .iter()
+                .map(|o| o.span().1)
+                .filter(|&e| e <= s)
+                .max()
+                .unwrap_or(0);
+            text::similarity::content_words(&pp[clause.max(previous)..s])
+                .iter()
+                .any(|w| asked.contains(w))
+        })
+        .collect();
+    let one = *labelled.first()?;
+    labelled.iter().all(|v| same(v, &one)).then_some(one)
+}
+
 /// The rule of a reply naming several dates: the last one is read, and a judge should confirm
 /// it is the one asked about ("issued on Feb 28; the concert is on March 5").
 pub const SEVERAL_DATES_RULE: &str = "several dates named: the last one read";
@@ -104,7 +145,11 @@ pub(super) fn date_rule(pp: &str, want: &dates::Date) -> Option<(bool, &'static 
 }
 
 /// The reply's first clock time no denial governs (after a correction, the first after it).
-pub(super) fn time_rule(pp: &str, want: &clock::ClockTime) -> (bool, &'static str) {
+pub(super) fn time_rule(
+    pp: &str,
+    question: Option<&str>,
+    want: &clock::ClockTime,
+) -> (bool, &'static str) {
     let mut times = undenied(pp, clock::times(pp));
     // "4 minutes and 12 seconds left" for a game clock's "4:12".
     if times.is_empty() && !want.half_known {
@@ -136,6 +181,7 @@ pub(super) fn time_rule(pp: &str, want: &clock::ClockTime) -> (bool, &'static st
         pp,
         after_correction(pp, &times)
             .or(fixed)
+            .or_else(|| asked_by_label(pp, question, &times, |a, b| a.same(b)))
             .or(times.first().copied()),
         |t| t.same(want),
         tentative,
