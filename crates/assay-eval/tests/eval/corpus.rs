@@ -372,10 +372,20 @@ fn the_rules_hold_on_textbooks_menus_and_notices() {
 /// handwriting) with yes/no and comparison questions, written blind and read blind by the
 /// version 9/10 rules of holdout13: 45/45 and 68/75. Two of its misses were scored right by
 /// mistake (an ID with a digit dropped, read as its last group; "A인 것 같기도 하고 B인 것
-/// 같기도" as A) and one a figure in 억 asked "몇 억"; the four left are flagged for a judge.
+/// 같기도" as A), one a figure in 억 asked "몇 억" and one a time of several whose label the
+/// question names; the three left (yes/no answered by a comparison) are flagged for a judge.
 #[test]
 fn the_rules_hold_on_documents_and_yes_no_questions_read_blind() {
     carries_over("holdout14.jsonl", 0.97, 0.9);
+}
+
+/// holdout15.jsonl: culture and knowledge items (landmarks, dishes, festivals, artworks, eras,
+/// species, brands), written blind and read blind by the version 10/11 rules, which no line of
+/// it shaped: 45/45 and 68/75. Its misses are names in another script or spelling (Kiyomizu-dera,
+/// Hyundai, 嚴島 for 厳島, 진도개), a translated title, and a count corrected after "아,".
+#[test]
+fn the_rules_hold_on_culture_and_knowledge_items_read_blind() {
+    carries_over("holdout15.jsonl", 0.97, 0.9);
 }
 
 /// adversarial5.jsonl: a fifth reviewer's replies against the holdout12/13 rules (か inside
@@ -523,6 +533,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout12.jsonl",
         "holdout13.jsonl",
         "holdout14.jsonl",
+        "holdout15.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -569,6 +580,7 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout12",
         "holdout13",
         "holdout14",
+        "holdout15",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");
