@@ -447,7 +447,8 @@ fn alternative(l: &str, m: &Mention) -> bool {
     static AFTER: OnceLock<Regex> = OnceLock::new();
     static DISMISS: OnceLock<Regex> = OnceLock::new();
     let before = BEFORE.get_or_init(|| {
-        re(r"(?:\b(?:could|might|may|can)\s+(?:also|equally|just as well|possibly|even)\s+be|\bcould\s+be|\bmight\s+be|\bor\s+(?:maybe|possibly|perhaps)|\bpossibly|\bperhaps|\bcan(?:'t|not| not)\s+(?:rule out|exclude))\s*(?:option\s+|choice\s+)?[(\[*_]*\s*$")
+        // "B (or C)", "Ｂ（もしくはＣ）", "B(혹은 D)": an alternative in brackets too.
+        re(r"(?:\b(?:could|might|may|can)\s+(?:also|equally|just as well|possibly|even)\s+be|\bcould\s+be|\bmight\s+be|\bor\s+(?:maybe|possibly|perhaps)|\bpossibly|\bperhaps|\bcan(?:'t|not| not)\s+(?:rule out|exclude)|[(（]\s*(?:or|もしくは|または|あるいは|혹은|또는|아니면))\s*(?:option\s+|choice\s+)?[(\[*_]*\s*$")
     });
     let after = AFTER.get_or_init(|| {
         re(r"^\s*[)\]*_]*\s*(?:(?:is|seems|would be|remains|could be|might be)\s+(?:also\s+|equally\s+|still\s+|quite\s+)?(?:possible|plausible|an option|(?:a|an)\s+(?:real\s+|strong\s+|distinct\s+|genuine\s+|open\s+)?(?:possibility|option|contender)|likely too|also likely)|(?:could|might|may)\s+(?:also\s+)?(?:work|fit|be (?:right|correct))|(?:の)?可能性も|もあり得|もありえ|も考えられ|(?:일|인|이|가)?\s*(?:수도|가능성도)|도\s*(?:충분히\s*|역시\s*|또한\s*)?가능)")
@@ -850,9 +851,19 @@ fn ordinal_places(p: &str, n_options: usize) -> Vec<(usize, usize, String)> {
 fn letter_glosses(p: &str, n_options: usize) -> Vec<(usize, usize, String)> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = R.get_or_init(|| re(r"(?:^|[^a-z0-9])[a-e](\s*[(（][^()（）\n]{1,24}[)）])"));
+    // What the bracket holds restates the option; not another letter, an alternative or a
+    // correction ("B (or possibly C)", "Not A (it's C)", "B(혹은 D)").
+    static OTHER: OnceLock<Regex> = OnceLock::new();
+    let other = OTHER.get_or_init(|| {
+        re(r"(?:^|[^a-z])[a-e](?:[^a-z]|$)|\b(?:or|maybe|possibly|perhaps|not|but|it's|actually)\b|もしくは|または|あるいは|か|ではな|じゃな|혹은|또는|아니")
+    });
     r.captures_iter(p)
         .filter_map(|c| {
             let g = c.get(1)?;
+            let inner = g.as_str().trim().trim_matches(['(', ')', '（', '）']);
+            if other.is_match(inner) {
+                return None;
+            }
             let letter = p[..g.start()].chars().next_back()?;
             // "C (55°) I think": English words after it read the letter as they would alone.
             let rest = p[g.end()..].trim_start();
@@ -1358,6 +1369,16 @@ mod tests {
             ),
             ("I think it's C (55°), but D is also possible.", "hedge CD"),
             ("The answer is C (55°).", "C"),
+            // Brackets that hold an alternative, not the option's text (the sixth review).
+            (
+                "The long roofline suggests the answer is B (or possibly C).",
+                "hedge BC",
+            ),
+            (
+                "羽の模様からすると、答えはＢ（もしくはＣ）です。",
+                "hedge BC",
+            ),
+            ("간판 모양을 보면 정답은 B(혹은 D)입니다.", "hedge BD"),
         ] {
             assert_eq!(read(s), want, "{s}");
         }

@@ -160,7 +160,8 @@ impl ScorerKind {
             // markdown bold is no operand, a list's dash no range.
             // 10 (holdout10, holdout14, the fifth review): an option's text in brackets after
             // its letter, a hiragana か only, 아니면 after a particle is a condition, a list of
-            // bare candidates is a hedge.
+            // bare candidates is a hedge; (the sixth review) brackets that hold an alternative
+            // ("B (or possibly C)") are a hedge, not the option's text.
             Self::Choice => 10,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
@@ -189,7 +190,11 @@ impl ScorerKind {
             // exactly the question's word outranks one inside it, sums only after "plus",
             // clocks only for time left, prohibitions by their form and the asking clause,
             // permitted asks deny the prohibited, no floor from a height or an exit's code,
-            // 半額 as a sale's name, 名/알 as 人/개.
+            // 半額 as a sale's name, 名/알 as 人/개; (holdout14) the clock time whose label is
+            // asked; (the sixth review) the asking clause without format instructions or
+            // leading conditions, a subgroup asked is no hedge, sums said as one ("making"),
+            // "no X or Y", scales the question names, the second of two offered, time gone is
+            // no clock, labels of another counter left out.
             Self::SoftMatch => 11,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,

@@ -253,6 +253,7 @@ pub fn soft_match_asked(
                     // "€3,5 bn" for "3.5" (a chart in billions): the figure as the reply
                     // scaled it, when the reference names no scale.
                     _ if numbers::scale_word(&pr) == 1.0
+                        && numbers::scale_agrees(q.as_deref(), &pp[got.start..got.end])
                         && ((got.value / numbers::scale_word(&pp[got.start..got.end])) - want)
                             .abs()
                             < 1e-9 =>
@@ -423,7 +424,10 @@ pub fn soft_match_asked(
     // Kana as written, at the same offsets: an alternative is a noun in kanji or katakana.
     let unfolded = text::nfkc_lower(response);
     if spans.iter().all(|&(s, e)| {
-        offered_with_another_in(&pp, Some(&unfolded), s, e) || another_offered_after(&unfolded, e)
+        // "No smoking or fishing": things a sign prohibits together, not two answers.
+        !(prohibited && prohibition_at(&pp, s, e))
+            && (offered_with_another_in(&pp, Some(&unfolded), s, e)
+                || another_offered_after(&unfolded, e))
     }) {
         return (false, HEDGE_RULE);
     }
@@ -1040,18 +1044,25 @@ pub(crate) fn offered_with_another_in(
     static ANIMYEON: OnceLock<regex::Regex> = OnceLock::new();
     static COPULA: OnceLock<regex::Regex> = OnceLock::new();
     let after = AFTER.get_or_init(|| {
-        regex::Regex::new(r"^(?:\s*,?\s*(?:or|or possibly|or maybe|or perhaps|and/or)\s+\S|(?:\s*,\s*[^,.;!?]{1,30}){1,4}?\s*,?\s*\bor\s+\S|\s*(?:か|または|もしくは|あるいは)\s*[^\sでもなの。、とねよしか？?」]|\s*(?:또는|혹은|아니면)\s|(?:이나|나)\s+\S|(?:이)?인지\s+[^.。!?\n]{1,24}?인지|(?:이)?(?:인|일)\s*것\s*같기도\s*하(?:고|며|구)|(?:の|な)?(?:ような|みたいな)?気もする(?:し|けど)|(?:だ|である)?かもしれない(?:し|けど)、)").expect("valid")
+        regex::Regex::new(r"^(?:\s*,?\s*(?:or|or possibly|or maybe|or perhaps|and/or)\s+\S|(?:\s*,\s*[^,.;!?]{1,30}){1,4}?\s*,?\s*\bor\s+\S|\s*(?:か|または|もしくは|あるいは)\s*[^\sでもなの。、とねよしか？?」]|\s*(?:또는|혹은|아니면)\s|(?:이나|나)\s+\S|(?:이)?인지\s+[^.。!?\n]{1,24}?인지|(?:이)?(?:(?:인|일)\s*것\s*)?같기도\s*하(?:고|며|구)|(?:の|な)?(?:ような|みたいな)?気もする(?:し|けど)|(?:だ|である)?かもしれない(?:し|けど)、)").expect("valid")
     });
     let before = BEFORE.get_or_init(|| {
-        regex::Regex::new(r"(?:\bor|\bor possibly|\bor maybe|\beither|または|もしくは|あるいは|또는|혹은)\s*(?:a|an|the)?\s*$").expect("valid")
+        // "…のような気もするし、タヌキ", "고양이인 것 같기도 하고 여우": the second of two offered.
+        regex::Regex::new(r"(?:\bor|\bor possibly|\bor maybe|\beither|または|もしくは|あるいは|또는|혹은|気もする(?:し|けど)、?|かもしれない(?:し|けど)、?|같기도\s*하(?:고|며|구),?)\s*(?:a|an|the)?\s*$").expect("valid")
     });
     // "사이다 아니면 콜라", "사이다, 아니면 콜라", "…예요. 아니면 콜라일 수도": not "회원이 아니면
     // 안내 데스크에서" (if not a member), where a particle comes before it and no copula after.
     let animyeon = ANIMYEON.get_or_init(|| {
         regex::Regex::new(r"(?:^|[.。!?]\s*|(?P<w>\p{Hangul})\s*,?\s+)아니면\s*$").expect("valid")
     });
-    let copula = COPULA
-        .get_or_init(|| regex::Regex::new(r"^\s*(?:인|일|이|예|입|요|[,.。!?]|$)").expect("valid"));
+    // A copula or a hedge ("콜라인", "콜라일", "콜라예요", "너구리 같아요"), not the subject
+    // particle ("후문이 열려").
+    let copula = COPULA.get_or_init(|| {
+        regex::Regex::new(
+            r"^(?:인|일|예|입|이(?:에|었|야|다|고|지|라|겠)|요|\s*같|\s*[,.。!?]|\s*$)",
+        )
+        .expect("valid")
+    });
     let mut from = s.saturating_sub(24);
     while !pp.is_char_boundary(from) {
         from += 1;
@@ -1102,9 +1113,6 @@ fn noun_or_before(before: &str) -> bool {
         "だろう",
         "どう",
         "の",
-        "る",
-        "た",
-        "い",
     ];
     let Some(word) = before.strip_suffix('か') else {
         return false;
@@ -1126,7 +1134,7 @@ fn another_offered_after(pp: &str, e: usize) -> bool {
     static R: OnceLock<regex::Regex> = OnceLock::new();
     R.get_or_init(|| {
         // "사이다예요. 아니면 콜라일 수도 있고요": the next sentence offers another.
-        regex::Regex::new(r"^[^。.!?\n]{0,16}?(?:(?:けど|けれど|が、|지만|는데)\s*[、,]?\s*[^。.!?\n]{0,10}?(?:[\p{Han}\p{Katakana}ー]+(?:かもしれ|かも知れ|かも[。、]|かも$)|\p{Hangul}+(?:일\s*수도|일지도))|[.。!?]\s*아니면\s*[^.。!?\n]{0,16}?(?:일\s*수도|일지도|인\s*것\s*같|일\s*거))")
+        regex::Regex::new(r"^[^。.!?\n]{0,16}?(?:(?:けど|けれど|が、|지만|는데)\s*[、,]?\s*[^。.!?\n]{0,10}?(?:[\p{Han}\p{Katakana}ー]+(?:かもしれ|かも知れ|かも[。、]|かも$)|\p{Hangul}+(?:일\s*수도|일지도))|[.。!?]\s*아니면\s*\p{Hangul}{1,8}(?:일\s*수도|일지도|인\s*것\s*같|일\s*거))")
             .expect("valid")
     })
     .is_match(&pp[e..])
@@ -1184,12 +1192,15 @@ fn asks_permitted(q: &str) -> bool {
 fn prohibition_at(pp: &str, s: usize, e: usize) -> bool {
     static BEFORE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     static AFTER: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let before = BEFORE.get_or_init(|| regex::Regex::new(r"\bno\s+$").expect("valid"));
+    // "No smoking or fishing": each thing the "no" governs.
+    let before = BEFORE.get_or_init(|| {
+        regex::Regex::new(r"\bno\s+(?:[a-z-]+(?:\s*,\s*|\s+(?:or|and|nor)\s+))*$").expect("valid")
+    });
     let after = AFTER.get_or_init(|| {
-        regex::Regex::new(r"^\s*(?:は|が|を|은|는|이|가|을|를)?\s*(?:禁止|금지|(?:is|are)(?:\s+not\s+|n'?t\s+|n’t\s+)(?:allowed|permitted)|(?:is|are)\s+(?:prohibited|forbidden|banned)|(?:not\s+allowed|prohibited|forbidden|banned)\b)")
+        regex::Regex::new(r"^\s*(?:は|が|を|은|는|이|가|을|를)?\s*(?:(?:全面|一切|絶対|전면|절대|일절|완전히)\s*)?(?:禁止|금지|(?:is|are)(?:\s+not\s+|n'?t\s+|n’t\s+)(?:allowed|permitted)|(?:is|are)\s+(?:prohibited|forbidden|banned)|(?:not\s+allowed|prohibited|forbidden|banned)\b)")
             .expect("valid")
     });
-    let mut from = s.saturating_sub(8);
+    let mut from = s.saturating_sub(40);
     while !pp.is_char_boundary(from) {
         from += 1;
     }
@@ -1529,6 +1540,41 @@ mod tests {
             "No swimming."
         ));
         assert!(!soft_match("swimming", "No swimming.").0);
+        // The sixth review: a list of candidates, a sum said as one, things prohibited together,
+        // 아니면 after a noun ending in 이, the second of two offered, time gone.
+        assert!(!soft_match("5", "It depends on the hidden one:\n- 5 birds\n- 6 birds").0);
+        assert!(asked(
+            "How many cats are in the room?",
+            "5",
+            "There are 3 cats on the sofa and 2 on the floor, making 5 cats."
+        ));
+        assert!(asked(
+            "Besides smoking, what else does the sign prohibit?",
+            "fishing",
+            "The sign shows \"No smoking or fishing.\""
+        ));
+        assert!(!soft_match("너구리", "고양이 아니면 너구리 같아요.").0);
+        assert!(
+            !soft_match(
+                "タヌキ",
+                "キツネのような気もするし、タヌキのような気もします。"
+            )
+            .0
+        );
+        assert!(
+            !soft_match(
+                "4:12",
+                "경기 시작 후 4분 12초가 지났고, 남은 시간은 전광판에서 잘 보이지 않습니다."
+            )
+            .0
+        );
+        assert!(soft_match("4:12", "The game clock shows 4 minutes and 12 seconds.").0);
+        assert!(!asked("何千人ですか？", "45", "45万人です。"));
+        assert!(asked(
+            "How many people are sitting on the bench?",
+            "4",
+            "4 people are sitting on the bench; counting the two standing behind it, there are 6 people in the photo."
+        ));
         // The time whose label the question names (holdout14).
         assert!(asked(
             "What time does the show start?",

@@ -74,6 +74,28 @@ fn verdict<T: Found>(
     }
 }
 
+/// The value right after an explicit answer mark ("**Answer:** 7:30 PM", "答え：", "정답:").
+fn stated_answer<T: Found>(pp: &str, found: &[T]) -> Option<T> {
+    found.iter().copied().find(|v| {
+        let mut from = v.span().0.saturating_sub(16);
+        while !pp.is_char_boundary(from) {
+            from += 1;
+        }
+        let before = pp[from..v.span().0].trim_end_matches([' ', '*', '_']);
+        [
+            "answer:",
+            "answer：",
+            "答え:",
+            "答え：",
+            "正解:",
+            "정답:",
+            "답:",
+        ]
+        .iter()
+        .any(|m| before.ends_with(m))
+    })
+}
+
 /// "Doors open at 7 PM and the show starts at 7:30 PM" asked when the show starts: of several
 /// different values, the one whose label (its clause's words before it, after the value before
 /// it) shares a word with the clause that asks, when the values so labelled agree.
@@ -181,6 +203,7 @@ pub(super) fn time_rule(
         pp,
         after_correction(pp, &times)
             .or(fixed)
+            .or_else(|| stated_answer(pp, &times))
             .or_else(|| asked_by_label(pp, question, &times, |a, b| a.same(b)))
             .or(times.first().copied()),
         |t| t.same(want),
@@ -304,7 +327,13 @@ pub(super) fn share_rule(
             .then(|| undenied(pp, proportion::discounts(pp)).first().copied())
             .flatten()
     };
-    let got = figure.or_else(discount).or(found.first().copied())?;
+    // A discount asked ("割引率は") is answered by the discount before any other share ("2割引
+    // … 消費税10%").
+    let got = if discount_asked {
+        discount().or(figure).or(found.first().copied())?
+    } else {
+        figure.or(found.first().copied())?
+    };
     Some(verdict(
         pp,
         Some(got),

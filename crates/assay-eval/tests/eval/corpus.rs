@@ -388,6 +388,15 @@ fn the_rules_hold_on_culture_and_knowledge_items_read_blind() {
     carries_over("holdout15.jsonl", 0.97, 0.9);
 }
 
+/// adversarial6.jsonl: a sixth reviewer's replies against the version 10/11 rules (brackets
+/// holding an alternative, format instructions after the question, a subgroup asked, sums said
+/// as one, things prohibited together, 아니면 after a noun ending in 이, the second of two
+/// offered, time gone, scales the question names, a label of another unit).
+#[test]
+fn the_rules_hold_on_replies_written_to_break_the_holdout14_rules() {
+    carries_over("adversarial6.jsonl", 0.85, 0.95);
+}
+
 /// adversarial5.jsonl: a fifth reviewer's replies against the holdout12/13 rules (か inside
 /// アフリカ, "회원이 아니면" as a condition, an age range after a count, a list of candidates, a
 /// label inside the question's word, a sum of groups, a drive's length, "Not swimming", a

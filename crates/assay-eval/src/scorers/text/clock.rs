@@ -229,8 +229,22 @@ pub fn durations(p: &str) -> Vec<ClockTime> {
         Regex::new(r"(?P<m>\d{1,2}|[a-z]+(?:[- ][a-z]+)?)\s*(?:minutes?|mins?|分|분)\s*(?:and\s+)?(?P<s>\d{1,2}|[a-z]+(?:[- ][a-z]+)?)\s*(?:seconds?|secs?|秒|초)")
             .expect("valid")
     });
+    // Said as what remains, right after it or right before it, or as what a clock shows; not
+    // as time gone ("took", "elapsed", "지났", "経過").
     let left = LEFT.get_or_init(|| {
-        Regex::new(r"\bleft\b|\bremain|\bto go\b|残り|あと|남은|남았|남아").expect("valid")
+        Regex::new(r"\b(?:game clock|shot clock|clock|timer|scoreboard)\b|時計|タイマー|시계|타이머|전광판")
+            .expect("valid")
+    });
+    static NEAR: OnceLock<[Regex; 3]> = OnceLock::new();
+    let [after_left, before_left, gone] = NEAR.get_or_init(|| {
+        [
+            Regex::new(r"^\s*(?:left|remaining|to go|to play|が残|残って|남았|남아|남은)")
+                .expect("valid"),
+            Regex::new(r"(?:残り|あと|남은\s*시간(?:은|이)?|remaining:?|left:?)\s*$")
+                .expect("valid"),
+            Regex::new(r"\b(?:took|elapsed|passed|gone|ago|since)\b|経過|過ぎ|지났|지난|걸렸|경과")
+                .expect("valid"),
+        ]
     });
     let sentence = |at: usize, end: usize| {
         let from = p[..at]
@@ -252,7 +266,15 @@ pub fn durations(p: &str) -> Vec<ClockTime> {
                     .map(|v| v as u32)
             };
             let (m, s) = (value(&c["m"])?, value(&c["s"])?);
-            (s < 60 && left.is_match(sentence(whole.start(), whole.end()))).then_some(ClockTime {
+            let mut from = whole.start().saturating_sub(24);
+            while !p.is_char_boundary(from) {
+                from += 1;
+            }
+            let said = sentence(whole.start(), whole.end());
+            let remains = after_left.is_match(&p[whole.end()..])
+                || before_left.is_match(&p[from..whole.start()])
+                || (left.is_match(said) && !gone.is_match(said));
+            (s < 60 && remains).then_some(ClockTime {
                 minutes: m * 60 + s,
                 half_known: false,
                 start: whole.start(),

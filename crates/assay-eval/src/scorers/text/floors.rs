@@ -39,7 +39,10 @@ pub fn floors(p: &str) -> Vec<Floor> {
             let whole = c.get(0)?;
             // "5階建て", "5층짜리": a building's height, not a floor.
             let rest = p[whole.end()..].trim_start();
-            if ["建", "짜리", "규모"].iter().any(|w| rest.starts_with(w)) {
+            // "地上5階・地下1階建て": heights joined, the last one marked.
+            let joined_height = rest.starts_with(['・', '･', '/', '、'])
+                && rest.chars().take(12).collect::<String>().contains('建');
+            if ["建", "짜리", "규모"].iter().any(|w| rest.starts_with(w)) || joined_height {
                 return None;
             }
             // "Exit B1", "出口B1", "B1 출구": an exit's or a gate's code, when it has no floor's

@@ -145,12 +145,7 @@ pub(super) fn counts_other(p: &str, m: &Mention) -> bool {
 /// "의자는 몇 개" → "의자".
 /// Counters of the same things ("3名" counts people as "3人" does; "사과 6알" as "6개").
 fn same_counter(a: char, b: char) -> bool {
-    const CLASSES: &[&[char]] = &[
-        &['人', '名'],
-        &['명', '분', '사'],
-        &['개', '알'],
-        &['個', '粒'],
-    ];
+    const CLASSES: &[&[char]] = &[&['人', '名'], &['명', '사'], &['개', '알'], &['個', '粒']];
     a == b || CLASSES.iter().any(|c| c.contains(&a) && c.contains(&b))
 }
 
@@ -427,10 +422,17 @@ pub fn committed_mention(
             // Only an addition said as one ("plus one", "+ 1", "もう1羽", "1마리 더"): "4 ducks
             // swimming and one on the bank — 5 ducks" counts two groups, one of them asked.
             let between = &response[a.end..b.start];
+            // "…, making 5 cats", "合わせて5個": the total said as one.
+            static TOTAL: OnceLock<Regex> = OnceLock::new();
+            let total = TOTAL.get_or_init(|| {
+                Regex::new(r"\bmaking\b|\bmakes\b|\bfor a total\b|\bin total\b|\baltogether\b|\bin all\b|合わせて|全部で|合計|합쳐|모두 합|총")
+                    .expect("valid")
+            });
             let added = is_addition(response, b)
                 || between.trim_end().ends_with("plus")
                 || between.trim_end().ends_with('+')
-                || between.contains("もう");
+                || between.contains("もう")
+                || total.is_match(&response[b.end..c.start]);
             if added
                 && a.value > 0.0
                 && b.value > 0.0
@@ -458,12 +460,13 @@ pub fn committed_mention(
             && cands.iter().enumerate().any(|(k, o)| {
                 let pair = [Some(o), cands.get(k + 1)];
                 o.start > m.start
-                    && offered_range(response, o)
+                    && offered_range(response, o, question)
                     && pair.iter().flatten().any(|x| {
                         x.value == m.value && counted_by(response, x) == counted_by(response, &m)
                     })
+                    && !question.is_some_and(|q| labelled_apart(response, q, &m, o))
             });
-        if offered_later || offered_range(response, &m) {
+        if offered_later || offered_range(response, &m, question) {
             return Some((
                 Mention {
                     value: f64::NAN,
@@ -640,7 +643,23 @@ fn labelled(
     let names_the_answer = ["answer", "答え", "正解", "정답", "답은", "답:", "final"]
         .iter()
         .any(|w| label(chosen).1.contains(w));
-    let levels: Vec<Option<u8>> = cands.iter().map(&met).collect();
+    // Only figures of what the chosen one counts, when both have a counter ("大人330円" against
+    // "10分おき"); a Korean particle after a figure ("40이고", "35로") is no counter.
+    let counter = |m: &Mention| {
+        p[m.end..unit_end(p, m.end)].chars().next().filter(|c| {
+            crate::scorers::text::is_kanji(*c) || "원명개분시층번대권잔살년월일초점".contains(*c)
+        })
+    };
+    let levels: Vec<Option<u8>> = cands
+        .iter()
+        .map(|m| {
+            if counter(m).is_none() || counter(chosen).is_none() || counter(m) == counter(chosen) {
+                met(m)
+            } else {
+                None
+            }
+        })
+        .collect();
     let best = levels.iter().flatten().copied().max().unwrap_or(0);
     let chosen_level = met(chosen);
     // The figure read stands unless its label is another thing's, or a label names the
@@ -684,11 +703,16 @@ pub(super) fn partitive(p: &str, m: &Mention) -> bool {
 /// as alternatives (a breakdown labels its items: "- 1반: 27명").
 fn listed_alternatives(p: &str, m: &Mention) -> bool {
     let line_start = p[..m.start].rfind('\n').map_or(0, |i| i + 1);
+    // An item that is a figure and what it counts ("- 5羽", "- 6 birds"), no label before it
+    // ("- 猫 3匹") or after a colon.
     let bare = |line: &str| {
         let item = line.trim_start();
-        ["- ", "* ", "・", "•"].iter().any(|b| item.starts_with(b))
-            && !item.contains([':', '：'])
-            && item.chars().filter(|c| c.is_alphabetic()).count() <= 4
+        ["- ", "* ", "・", "•"].iter().any(|b| {
+            item.strip_prefix(b).is_some_and(|rest| {
+                rest.trim_start().starts_with(|c: char| c.is_ascii_digit())
+                    && rest.split_whitespace().count() <= 2
+            })
+        }) && !item.contains([':', '：'])
     };
     let line_end = p[m.end..].find('\n').map_or(p.len(), |i| m.end + i);
     if !bare(&p[line_start..line_end]) || line_end == p.len() {
@@ -726,7 +750,7 @@ fn counted_by(p: &str, m: &Mention) -> String {
 /// "다섯 명인데, 그림자까지 치면 여섯 명", "3人ですが、奥の人を含めると4人", "5 people; counting the
 /// one in the mirror, 6 people": a larger count of the same thing offered in the same sentence
 /// if more is counted, so the reply commits to neither.
-fn counted_again(p: &str, m: &Mention) -> bool {
+fn counted_again(p: &str, m: &Mention, question: Option<&str>) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     let incl = R.get_or_init(|| {
         Regex::new(r"치면|포함하면|합치면|더하면|含めると|入れると|数えると|含めれば|\bif\s+(?:you\s+)?(?:count|include)\b|\bcounting\b")
@@ -745,11 +769,56 @@ fn counted_again(p: &str, m: &Mention) -> bool {
                 end: m.end + x.end() + n.end,
                 ..*n
             };
-            n.value > m.value && counted_by(p, &n) == what
+            n.value > m.value
+                && counted_by(p, &n) == what
+                && !question.is_some_and(|q| asks_this_group(p, q, m, &n))
         })
 }
 
-pub(super) fn offered_range(p: &str, m: &Mention) -> bool {
+/// "手前のテーブルには椅子が6脚あります。奥のテーブルは5脚か6脚か" asked the front table's: the
+/// later pair's label (its clause before it) names something the question does not, and the
+/// figure's label names something it does; the pair is another thing's.
+fn labelled_apart(p: &str, q: &str, m: &Mention, later: &Mention) -> bool {
+    use crate::scorers::text::similarity::content_words;
+    let label = |x: &Mention| {
+        let marks = [',', '.', ';', '。', '、', '!', '?', '\n'];
+        let from = p[..x.start]
+            .rfind(marks)
+            .map_or(0, |i| i + p[i..].chars().next().map_or(1, char::len_utf8));
+        content_words(&p[from..x.start])
+    };
+    let asked = content_words(crate::scorers::text::asking_clause(q));
+    label(later).iter().any(|w| !asked.contains(w)) && label(m).iter().any(|w| asked.contains(w))
+}
+
+/// "4 people are sitting on the bench; counting the two standing, 6 people" asked how many sit,
+/// "어른은 세 명이고, 아이들까지 합치면 다섯 명" asked the adults: the question names a word of
+/// the figure's clause that the other figure's clause lacks, so the figure counts the group
+/// asked and the other a larger one; no hedge.
+fn asks_this_group(p: &str, q: &str, m: &Mention, other: &Mention) -> bool {
+    use crate::scorers::text::similarity::content_words;
+    const GENERIC: &[&str] = &["how", "many", "what", "much", "何", "몇", "いくつ", "얼마"];
+    let clause = |x: &Mention| {
+        let marks = [',', '.', ';', '。', '、', '!', '?', '\n'];
+        let from = p[..x.start]
+            .rfind(marks)
+            .map_or(0, |i| i + p[i..].chars().next().map_or(1, char::len_utf8));
+        let to = p[x.end..].find(marks).map_or(p.len(), |i| x.end + i);
+        content_words(&p[from..to])
+    };
+    let asked: Vec<String> = content_words(crate::scorers::text::asking_clause(q))
+        .into_iter()
+        .filter(|w| !GENERIC.contains(&w.as_str()))
+        .collect();
+    let others = clause(other);
+    // Not the counter itself with what follows it ("명인" of "명인데" and "명인가요").
+    let what = counted_by(p, m);
+    clause(m).iter().any(|w| {
+        asked.contains(w) && !others.contains(w) && (what.is_empty() || !w.starts_with(&what))
+    })
+}
+
+pub(super) fn offered_range(p: &str, m: &Mention, question: Option<&str>) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     static MAYBE: OnceLock<Regex> = OnceLock::new();
     let or = R.get_or_init(|| {
@@ -762,7 +831,7 @@ pub(super) fn offered_range(p: &str, m: &Mention) -> bool {
         Regex::new(r"^\s*[,、]?(?:\s*[^\s,、.。!?:0-9]{1,12}){0,6}?\s*[,、]?\s*(?:\(|—|-)?\s*(?:or\s+)?(?:maybe|possibly|perhaps|probably|or so|might be|could be|may be|もしかしたら|もしかすると|あるいは|たぶん|おそらく|어쩌면|아마|아마도|혹시)\s*(?:even\s+|also\s+)?[$€£¥₩]?(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s)").expect("valid")
     });
     let rest = &p[m.end..];
-    if or.is_match(rest) || counted_again(p, m) || listed_alternatives(p, m) {
+    if or.is_match(rest) || counted_again(p, m, question) || listed_alternatives(p, m) {
         return true;
     }
     // The words up to "maybe" must not start another thing counted ("3 dogs and maybe 2 cats"),

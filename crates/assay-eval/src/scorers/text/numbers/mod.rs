@@ -198,6 +198,32 @@ pub fn scale_word(written: &str) -> f64 {
     .map_or(1.0, |(_, f)| *f)
 }
 
+/// Whether the scale a reply writes a figure in ("45万", "3 bn") is the one the question asks in,
+/// when it names one ("何千人" asks thousands, so "45万人" is not 45 of them).
+pub fn scale_agrees(question: Option<&str>, written: &str) -> bool {
+    const SCALES: &[(&str, f64)] = &[
+        ("千", 1e3),
+        ("천", 1e3),
+        ("thousand", 1e3),
+        ("万", 1e4),
+        ("만", 1e4),
+        ("million", 1e6),
+        ("億", 1e8),
+        ("억", 1e8),
+        ("billion", 1e9),
+    ];
+    let asked: Vec<f64> = question
+        .map(|q| {
+            SCALES
+                .iter()
+                .filter(|(w, _)| q.contains(w))
+                .map(|(_, f)| *f)
+                .collect()
+        })
+        .unwrap_or_default();
+    asked.is_empty() || asked.contains(&scale_word(written))
+}
+
 /// The value of a text that is one number and nothing else ("five", "十二", "12").
 pub fn whole(s: &str) -> Option<f64> {
     let p = super::prepare(s.trim());
