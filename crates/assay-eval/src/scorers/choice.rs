@@ -231,10 +231,7 @@ struct Mention {
 
 /// The last `n` bytes before `at`, on a character boundary.
 fn tail(s: &str, at: usize, n: usize) -> &str {
-    let mut from = at.saturating_sub(n);
-    while !s.is_char_boundary(from) {
-        from += 1;
-    }
+    let from = text::char_boundary_after(s, at.saturating_sub(n));
     &s[from..at]
 }
 

@@ -529,10 +529,7 @@ fn bound(p: &str, m: &numbers::Mention) -> bool {
     let after = AFTER.get_or_init(|| {
         regex::Regex::new(r"^\s*\S{0,3}?\s*(?:以上|以下|未満|超|이상|이하|미만|넘게|넘는|남짓|\+|\bor more\b|\bor fewer\b|\bor less\b|\bplus\b)").expect("valid")
     });
-    let mut from = m.start.saturating_sub(24);
-    while !p.is_char_boundary(from) {
-        from += 1;
-    }
+    let from = text::char_boundary_after(p, m.start.saturating_sub(24));
     before.is_match(&p[from..m.start]) || after.is_match(&p[m.end..])
 }
 
@@ -1063,10 +1060,7 @@ pub(crate) fn offered_with_another_in(
         )
         .expect("valid")
     });
-    let mut from = s.saturating_sub(24);
-    while !pp.is_char_boundary(from) {
-        from += 1;
-    }
+    let from = text::char_boundary_after(pp, s.saturating_sub(24));
     let joined_before = animyeon.captures(&pp[from..s]).is_some_and(|c| {
         let particle = c
             .name("w")
@@ -1157,10 +1151,7 @@ fn first_impression(pp: &str, s: usize, e: usize) -> bool {
         regex::Regex::new(r"\bbut\b|\bactually\b|\bin fact\b|実は|実際は|사실은|사실|알고 보니")
             .expect("valid")
     });
-    let mut from = s.saturating_sub(60);
-    while !pp.is_char_boundary(from) {
-        from += 1;
-    }
+    let from = text::char_boundary_after(pp, s.saturating_sub(60));
     after.is_match(&pp[e..]) || (before.is_match(&pp[from..s]) && later.is_match(&pp[e..]))
 }
 
@@ -1200,10 +1191,7 @@ fn prohibition_at(pp: &str, s: usize, e: usize) -> bool {
         regex::Regex::new(r"^\s*(?:は|が|を|은|는|이|가|을|를)?\s*(?:(?:全面|一切|絶対|전면|절대|일절|완전히)\s*)?(?:禁止|금지|(?:is|are)(?:\s+not\s+|n'?t\s+|n’t\s+)(?:allowed|permitted)|(?:is|are)\s+(?:prohibited|forbidden|banned)|(?:not\s+allowed|prohibited|forbidden|banned)\b)")
             .expect("valid")
     });
-    let mut from = s.saturating_sub(40);
-    while !pp.is_char_boundary(from) {
-        from += 1;
-    }
+    let from = text::char_boundary_after(pp, s.saturating_sub(40));
     before.is_match(&pp[from..s]) || after.is_match(&pp[e..])
 }
 

@@ -77,10 +77,7 @@ fn verdict<T: Found>(
 /// The value right after an explicit answer mark ("**Answer:** 7:30 PM", "答え：", "정답:").
 fn stated_answer<T: Found>(pp: &str, found: &[T]) -> Option<T> {
     found.iter().copied().find(|v| {
-        let mut from = v.span().0.saturating_sub(16);
-        while !pp.is_char_boundary(from) {
-            from += 1;
-        }
+        let from = text::char_boundary_after(pp, v.span().0.saturating_sub(16));
         let before = pp[from..v.span().0].trim_end_matches([' ', '*', '_']);
         [
             "answer:",
@@ -119,9 +116,7 @@ fn asked_by_label<T: Found>(
         .copied()
         .filter(|v| {
             let (s, _) = v.span();
-            let clause = pp[..s]
-                .rfind([',', '.', '。', '、', ';', '\n'])
-                .map_or(0, |i| i + pp[i..].chars().next().map_or(1, char::len_utf8));
+            let clause = text::after_last(pp, s, &[',', '.', '。', '、', ';', '\n']);
             let previous = found
                 .iter()
                 .map(|o| o.span().1)

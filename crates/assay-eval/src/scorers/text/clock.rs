@@ -266,10 +266,7 @@ pub fn durations(p: &str) -> Vec<ClockTime> {
                     .map(|v| v as u32)
             };
             let (m, s) = (value(&c["m"])?, value(&c["s"])?);
-            let mut from = whole.start().saturating_sub(24);
-            while !p.is_char_boundary(from) {
-                from += 1;
-            }
+            let from = super::char_boundary_after(p, whole.start().saturating_sub(24));
             let said = sentence(whole.start(), whole.end());
             let remains = after_left.is_match(&p[whole.end()..])
                 || before_left.is_match(&p[from..whole.start()])

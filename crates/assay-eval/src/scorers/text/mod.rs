@@ -231,6 +231,24 @@ pub fn first_of_overlaps<T>(mut found: Vec<T>, span: impl Fn(&T) -> (usize, usiz
     kept
 }
 
+/// `at`, or the first character boundary after it: where a window reaching back a number of
+/// bytes may start in text of several scripts.
+pub fn char_boundary_after(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
+/// Where the text after the last of `marks` before `at` begins (0 when none): the start of the
+/// clause or sentence holding `at`.
+pub fn after_last(s: &str, at: usize, marks: &[char]) -> usize {
+    s[..at]
+        .rfind(marks)
+        .map_or(0, |i| i + s[i..].chars().next().map_or(1, char::len_utf8))
+}
+
 /// The character before byte offset `at`, if any.
 pub fn char_before(s: &str, at: usize) -> Option<char> {
     s[..at].chars().next_back()

@@ -195,10 +195,7 @@ pub(super) fn counts_noun(p: &str, m: &Mention, noun: &str) -> bool {
     while !p.is_char_boundary(to) {
         to -= 1;
     }
-    let mut from = m.start.saturating_sub(15);
-    while !p.is_char_boundary(from) {
-        from += 1;
-    }
+    let from = crate::scorers::text::char_boundary_after(p, m.start.saturating_sub(15));
     let after = &p[m.end..to];
     let after = after
         .split([',', '.', '、', '。', ';'])
@@ -692,10 +689,7 @@ pub(super) fn partitive(p: &str, m: &Mention) -> bool {
                 .expect("valid"),
         ]
     });
-    let mut from = m.start.saturating_sub(30);
-    while !p.is_char_boundary(from) {
-        from += 1;
-    }
+    let from = crate::scorers::text::char_boundary_after(p, m.start.saturating_sub(30));
     after.is_match(&p[m.end..]) || before.is_match(&p[from..m.start])
 }
 
@@ -782,9 +776,7 @@ fn labelled_apart(p: &str, q: &str, m: &Mention, later: &Mention) -> bool {
     use crate::scorers::text::similarity::content_words;
     let label = |x: &Mention| {
         let marks = [',', '.', ';', '。', '、', '!', '?', '\n'];
-        let from = p[..x.start]
-            .rfind(marks)
-            .map_or(0, |i| i + p[i..].chars().next().map_or(1, char::len_utf8));
+        let from = crate::scorers::text::after_last(p, x.start, &marks);
         content_words(&p[from..x.start])
     };
     let asked = content_words(crate::scorers::text::asking_clause(q));
@@ -800,9 +792,7 @@ fn asks_this_group(p: &str, q: &str, m: &Mention, other: &Mention) -> bool {
     const GENERIC: &[&str] = &["how", "many", "what", "much", "何", "몇", "いくつ", "얼마"];
     let clause = |x: &Mention| {
         let marks = [',', '.', ';', '。', '、', '!', '?', '\n'];
-        let from = p[..x.start]
-            .rfind(marks)
-            .map_or(0, |i| i + p[i..].chars().next().map_or(1, char::len_utf8));
+        let from = crate::scorers::text::after_last(p, x.start, &marks);
         let to = p[x.end..].find(marks).map_or(p.len(), |i| x.end + i);
         content_words(&p[from..to])
     };
@@ -919,9 +909,8 @@ fn later_tentative(p: &str, m: &Mention) -> bool {
         .iter()
         .filter(|x| x.start > m.end && x.value > m.value)
         .any(|x| {
-            let sentence_start = p[..x.start]
-                .rfind(['.', '。', '!', '?', '\n'])
-                .map_or(0, |i| i + p[i..].chars().next().map_or(1, char::len_utf8));
+            let sentence_start =
+                crate::scorers::text::after_last(p, x.start, &['.', '。', '!', '?', '\n']);
             let sentence_end = p[x.end..]
                 .find(['.', '。', '!', '?', '\n'])
                 .map_or(p.len(), |i| x.end + i);
