@@ -1296,7 +1296,13 @@ impl Scorer for ChoiceScorer {
                 // another way). The rules' best guess is kept for the person who checks it.
                 let leaning = described_leaning(item, response);
                 let mut evidence = json!({"rule": why, "options": n});
-                if response.split_whitespace().count() >= 2 || response.chars().count() >= 6 {
+                // "lion" for options in Hangul: a word in another script may name an option.
+                let other_script = response.trim().chars().any(|c| c.is_ascii_alphabetic())
+                    && item.options.iter().all(|o| !o.text.is_ascii());
+                if response.split_whitespace().count() >= 2
+                    || response.chars().count() >= 6
+                    || other_script
+                {
                     evidence["unsure"] = json!(match leaning {
                         Some(_) => "the reply may describe an option in other words",
                         None => "no answer the rules can read",

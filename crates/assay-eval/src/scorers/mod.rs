@@ -161,7 +161,8 @@ impl ScorerKind {
             // 10 (holdout10, holdout14, the fifth review): an option's text in brackets after
             // its letter, a hiragana か only, 아니면 after a particle is a condition, a list of
             // bare candidates is a hedge; (the sixth review) brackets that hold an alternative
-            // ("B (or possibly C)") are a hedge, not the option's text.
+            // ("B (or possibly C)") are a hedge, not the option's text; (holdout16) a reply in
+            // another script than the options is unsure.
             Self::Choice => 10,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
@@ -194,7 +195,8 @@ impl ScorerKind {
             // asked; (the sixth review) the asking clause without format instructions or
             // leading conditions, a subgroup asked is no hedge, sums said as one ("making"),
             // "no X or Y", scales the question names, the second of two offered, time gone is
-            // no clock, labels of another counter left out.
+            // no clock, labels of another counter left out; (holdout16) a bare list of three
+            // or more, a reply that only asks, か before katakana as written.
             Self::SoftMatch => 11,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,

@@ -421,6 +421,11 @@ pub fn soft_match_asked(
             "reference found only as a first impression taken back",
         );
     }
+    // "apple, banana, orange", "햄버거, 감자튀김, 콜라": a bare list of things when one was asked
+    // names them all and chooses none.
+    if bare_list(&text::nfkc_lower(response)) && !pr.contains([',', '、']) {
+        return (false, LIST_RULE);
+    }
     // Kana as written, at the same offsets: an alternative is a noun in kanji or katakana.
     let unfolded = text::nfkc_lower(response);
     if spans.iter().all(|&(s, e)| {
@@ -904,6 +909,16 @@ fn polarity(pp: &str) -> Option<bool> {
     if unsure.is_match(pp) {
         return None;
     }
+    // "창문이 열려 있습니까? 창문이 열려 있습니까?": a reply that only asks (the question repeated
+    // by a small model) answers neither way.
+    let asks_only = pp
+        .split_inclusive(['.', '。', '!', '！', '?', '？', '\n'])
+        .map(str::trim)
+        .filter(|x| x.chars().any(char::is_alphanumeric))
+        .all(|x| x.ends_with(['?', '？']));
+    if asks_only {
+        return None;
+    }
     let toks = tokens(pp);
     toks.first()?;
     // A yes or no standing as its own clause decides ("Yes.", "No, ...", "... — yes, it's on"),
@@ -1067,7 +1082,16 @@ pub(crate) fn offered_with_another_in(
             .is_some_and(|w| matches!(w.as_str(), "이" | "가"));
         !particle || copula.is_match(&pp[e..])
     });
+    // "白かシルバー": か and a word in katakana or kanji after the reference, as written.
+    let or_noun_after = unfolded.is_some_and(|u| {
+        u.get(e..)
+            .and_then(|r| r.strip_prefix('か'))
+            .is_some_and(|r| {
+                r.starts_with(|c: char| text::is_kanji(c) || ('\u{30a1}'..='\u{30fa}').contains(&c))
+            })
+    });
     after.is_match(&pp[e..])
+        || or_noun_after
         || before.is_match(&pp[from..s])
         || joined_before
         || unfolded.is_some_and(|u| u.get(from..s).is_some_and(noun_or_before))
@@ -1165,6 +1189,40 @@ fn asks_prohibited(q: &str) -> bool {
             .expect("valid")
     })
     .is_match(text::asking_clause(q))
+}
+
+const LIST_RULE: &str = "a bare list of several things, none of them chosen";
+
+/// A reply that is nothing but a list of three or more short nouns separated by commas ("apple,
+/// banana, orange", "アイスクリーム、ケーキ、クッキー", "햄버거, 감자튀김, 콜라"), no sentence around
+/// it; read as written (`nfkc_lower`), so kana that make a sentence show.
+fn bare_list(written: &str) -> bool {
+    const NOT_NOUNS: &[&str] = &[
+        "it's", "it", "is", "are", "was", "not", "no", "yes", "maybe", "probably", "but", "so",
+        "i", "and", "or", "perhaps", "possibly", "think",
+    ];
+    let body = written.trim().trim_end_matches(['.', '。', '!']);
+    let items: Vec<&str> = body.split([',', '、']).map(str::trim).collect();
+    let noun = |i: &&str| {
+        if i.is_ascii() {
+            let words: Vec<&str> = i.split_whitespace().collect();
+            (1..=2).contains(&words.len())
+                && words.iter().all(|w| {
+                    w.chars().all(|c| c.is_ascii_alphabetic() || c == '-') && !NOT_NOUNS.contains(w)
+                })
+        } else {
+            !i.is_empty()
+                && i.chars().all(|c| {
+                    text::is_kanji(c)
+                        || text::is_hangul(c)
+                        || ('\u{30a1}'..='\u{30fa}').contains(&c)
+                        || c == 'ー'
+                })
+                && !i.ends_with(['요', '다', '까', '죠', '고', '며'])
+        }
+    };
+    // Three at least: two may be a name and its place ("Tokyo, Japan").
+    items.len() >= 3 && items.iter().all(noun)
 }
 
 /// Whether a question asks what is allowed ("Which activity is permitted?", "できること",
@@ -1509,6 +1567,12 @@ mod tests {
         assert!(!soft_match("キツネ", "キツネかタヌキのどちらかだと思います。").0);
         assert!(!soft_match("紫", "ピンクか紫のどちらかに見えます。").0);
         assert!(!soft_match("콜라", "사이다 아니면 콜라인 것 같아요.").0);
+        // holdout16: small models' lists, a repeated question, か before katakana.
+        assert!(!soft_match("banana", "apple, banana, orange").0);
+        assert!(!soft_match("アイスクリーム", "アイスクリーム、ケーキ、クッキー").0);
+        assert!(soft_match("green", "green, not yellow").0);
+        assert!(!soft_match("예", "창문이 열려 있습니까? 창문이 열려 있습니까?").0);
+        assert!(!soft_match("白", "白かシルバーだと思います。").0);
         assert!(soft_match("また明日", "「またあした」と書かれています。").0);
         // A larger count offered if more is counted (holdout10).
         assert!(

@@ -388,6 +388,18 @@ fn the_rules_hold_on_culture_and_knowledge_items_read_blind() {
     carries_over("holdout15.jsonl", 0.97, 0.9);
 }
 
+/// holdout16.jsonl: standard VQA items answered in small open models' and local servers'
+/// styles (template prefixes, the question repeated, lists, replies cut off, English for a
+/// Japanese or Korean question), written blind and read blind by the rules of the sixth review:
+/// 41/45 and 62/75, the lowest blind figure of the session. Bare lists of three or more things,
+/// a repeated question with no answer and か before katakana were then given rules (66/75); what
+/// stays is a reply in another language than the reference ("red" for 赤, "lion" for 사자),
+/// flagged unsure for a judge.
+#[test]
+fn the_rules_hold_on_small_models_styles() {
+    carries_over("holdout16.jsonl", 0.9, 0.88);
+}
+
 /// adversarial6.jsonl: a sixth reviewer's replies against the version 10/11 rules (brackets
 /// holding an alternative, format instructions after the question, a subgroup asked, sums said
 /// as one, things prohibited together, 아니면 after a noun ending in 이, the second of two
@@ -543,6 +555,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout13.jsonl",
         "holdout14.jsonl",
         "holdout15.jsonl",
+        "holdout16.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -590,6 +603,7 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout13",
         "holdout14",
         "holdout15",
+        "holdout16",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");
