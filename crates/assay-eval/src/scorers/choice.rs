@@ -445,13 +445,14 @@ fn alternative(l: &str, m: &Mention) -> bool {
     static DISMISS: OnceLock<Regex> = OnceLock::new();
     let before = BEFORE.get_or_init(|| {
         // "B (or C)", "Ｂ（もしくはＣ）", "B(혹은 D)": an alternative in brackets too.
-        re(r"(?:\b(?:could|might|may|can)\s+(?:also|equally|just as well|possibly|even)\s+be|\bcould\s+be|\bmight\s+be|\bor\s+(?:maybe|possibly|perhaps)|\bpossibly|\bperhaps|\bcan(?:'t|not| not)\s+(?:rule out|exclude)|[(（]\s*(?:or|もしくは|または|あるいは|혹은|또는|아니면))\s*(?:option\s+|choice\s+)?[(\[*_]*\s*$")
+        re(r"(?:\b(?:could|might|may|can)\s+(?:also|equally|just as well|possibly|even)\s+be|\bcould\s+be|\bmight\s+be|\bor\s+(?:maybe|possibly|perhaps)|\bpossibly|\bperhaps|\bmaybe|어쩌면|아마도?|\bcan(?:'t|not| not)\s+(?:rule out|exclude)|[(（]\s*(?:or|もしくは|または|あるいは|혹은|또는|아니면))\s*(?:option\s+|choice\s+)?[(\[*_]*\s*$")
     });
     let after = AFTER.get_or_init(|| {
-        re(r"^\s*[)\]*_]*\s*(?:(?:is|seems|would be|remains|could be|might be)\s+(?:also\s+|equally\s+|still\s+|quite\s+)?(?:possible|plausible|an option|(?:a|an)\s+(?:real\s+|strong\s+|distinct\s+|genuine\s+|open\s+)?(?:possibility|option|contender)|likely too|also likely)|(?:could|might|may)\s+(?:also\s+)?(?:work|fit|be (?:right|correct))|(?:の)?可能性も|もあり得|もありえ|も考えられ|(?:일|인|이|가)?\s*(?:수도|가능성도)|도\s*(?:충분히\s*|역시\s*|또한\s*)?가능)")
+        re(r"^\s*[)\]*_]*\s*(?:(?:is|seems|would be|remains|could be|might be)\s+(?:also\s+|equally\s+|still\s+|quite\s+)?(?:possible|plausible|an option|(?:a|an)\s+(?:real\s+|strong\s+|distinct\s+|genuine\s+|open\s+)?(?:possibility|option|contender)|likely too|also likely)|(?:could|might|may)\s+(?:also\s+)?(?:work|fit|be (?:right|correct))|(?:の)?可能性も|もあり得|もありえ|も考えられ|(?:일|인|이|가)?\s*(?:수도|가능성도)|(?:일|인)지도|도\s*(?:충분히\s*|역시\s*|또한\s*)?가능)")
     });
     let dismiss = DISMISS.get_or_init(|| {
-        re(r"^[^.!?\n。]*\b(?:but|however|although|though)\b|^[^.!?\n。]*(?:が、|けど|지만)")
+        // Words after it: "C is plausible too, though." ends on the concession and keeps C.
+        re(r"^[^.!?\n。]*\b(?:but|however|although|though)\b\s*[^\s.!?。]|^[^.!?\n。]*(?:が、|けど|지만)\s*[^\s.!?。]")
     });
     let before_ok = before.is_match(tail(l, m.pos, 48));
     let rest = &l[m.pos + 1..];
@@ -959,9 +960,26 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
         .collect();
     if !values.is_empty() && values.iter().all(Option::is_some) {
         let asked = text::prepare(&item.question);
-        let got = text::numbers::committed(&p, Some(&asked), f64::NAN).map(|x| x.0)?;
+        let (mention, _) = text::numbers::committed_mention(&p, Some(&asked), f64::NAN)?;
+        let got = mention.value;
+        // "10 lb" names no option of "5 kg … 20 kg": a figure in another unit is another
+        // quantity.
+        let unit_after = |s: &str, end: usize| text::units::unit_at(&s[end..]).map(|u| u.0);
+        let got_unit = unit_after(&p, mention.end);
+        let option_unit = |i: usize| {
+            let o = text::prepare(&item.options[i].text);
+            text::numbers::mentions(&o)
+                .first()
+                .and_then(|m| unit_after(&o, m.end))
+        };
         let hits: Vec<usize> = (0..values.len())
-            .filter(|&i| values[i].is_some_and(|v| (v - got).abs() < 1e-9))
+            .filter(|&i| {
+                values[i].is_some_and(|v| (v - got).abs() < 1e-9)
+                    && match (got_unit, option_unit(i)) {
+                        (Some(a), Some(b)) => a.symbol == b.symbol,
+                        _ => true,
+                    }
+            })
             .collect();
         let mut distinct: Vec<f64> = values.iter().flatten().copied().collect();
         distinct.sort_by(f64::total_cmp);
@@ -1372,6 +1390,11 @@ mod tests {
             ),
             ("I think it's C (55°), but D is also possible.", "hedge CD"),
             ("The answer is C (55°).", "C"),
+            // The seventh review: a concession at the end keeps the alternative; bare maybe.
+            ("I think it's B. C is plausible too, though.", "hedge BC"),
+            ("Probably B, maybe C.", "hedge BC"),
+            ("B인 것 같아요. 어쩌면 C일지도 몰라요.", "hedge BC"),
+            ("C is plausible too, but I'm going with B.", "B"),
             // Brackets that hold an alternative, not the option's text (the sixth review).
             (
                 "The long roofline suggests the answer is B (or possibly C).",

@@ -162,7 +162,9 @@ impl ScorerKind {
             // its letter, a hiragana か only, 아니면 after a particle is a condition, a list of
             // bare candidates is a hedge; (the sixth review) brackets that hold an alternative
             // ("B (or possibly C)") are a hedge, not the option's text; (holdout16) a reply in
-            // another script than the options is unsure.
+            // another script than the options is unsure; (the seventh review) a concession at
+            // the end keeps an alternative, bare maybe/어쩌면/일지도, "doesn't seem right",
+            // 가능성이 낮아, a numeric option in another unit.
             Self::Choice => 10,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
@@ -196,7 +198,9 @@ impl ScorerKind {
             // leading conditions, a subgroup asked is no hedge, sums said as one ("making"),
             // "no X or Y", scales the question names, the second of two offered, time gone is
             // no clock, labels of another counter left out; (holdout16) a bare list of three
-            // or more, a reply that only asks, か before katakana as written.
+            // or more, a reply that only asks, か before katakana as written; (the seventh
+            // review) hedges, negated lists, "far from", currency signs, years and months,
+            // tsubo/pyeong, groups counted, none at all for emptiness.
             Self::SoftMatch => 11,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,

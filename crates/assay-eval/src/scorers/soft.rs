@@ -160,9 +160,11 @@ pub fn soft_match_asked(
     if let Some(want) = numbers::numeric_reference(&pr) {
         let q = question.map(text::prepare);
         let ref_first = numbers::mentions(&pr).first().copied();
-        let ref_unit = ref_first
-            .and_then(|m| units::unit_at(&pr[m.end..]))
-            .map(|u| u.0);
+        let ref_unit = ref_first.and_then(|m| {
+            units::unit_at(&pr[m.end..])
+                .map(|u| u.0)
+                .or_else(|| units::unit_before(&pr[..m.start]))
+        });
         // Read once: the absent-noun, measure and unit rules below all ask about it.
         let committed = numbers::committed_mention(&pp, q.as_deref(), want);
         // "2本の青い羽根ペンが置かれています。鉛筆は見当たりません。" asked how many pencils: the
@@ -238,7 +240,9 @@ pub fn soft_match_asked(
                 (true, CONVERTED_RULE)
             }
             Some((got, rule)) => {
-                let got_unit = units::unit_at(&pp[got.end..]).map(|u| u.0);
+                let got_unit = units::unit_at(&pp[got.end..])
+                    .map(|u| u.0)
+                    .or_else(|| units::unit_before(&pp[..got.start]));
                 match (ref_unit, got_unit) {
                     (Some(ru), Some(gu)) if ru.symbol != gu.symbol => {
                         if units::same_quantity(got.value, &gu, want, &ru) {
@@ -277,7 +281,14 @@ pub fn soft_match_asked(
     // question's fact says yes ("Is the light on?" → "The light is on.").
     if let Some(want) = polarity_word(&pr) {
         let restated = || question.and_then(|q| restated::restated_polarity(q, response));
-        return match polarity(&pp).or_else(restated) {
+        let got = if question.is_some_and(asks_emptiness) && says_none_at_all(&pp) {
+            // "消えていますか？" answered "ついている電気は一つもありません", "비어 있나요?" answered
+            // "한 대도 없어요": nothing there is what was asked, so yes.
+            Some(true)
+        } else {
+            polarity(&pp).or_else(restated)
+        };
+        return match got {
             Some(got) if got == want => (true, "a yes/no reference: the reply's polarity matches"),
             Some(_) => (false, "a yes/no reference: the reply's polarity differs"),
             None => (false, "a yes/no reference: the reply says neither"),
@@ -909,6 +920,15 @@ fn polarity(pp: &str) -> Option<bool> {
     if unsure.is_match(pp) {
         return None;
     }
+    // "Yes and no", "開いているかもしれないし、開いていないかもしれません": both ways.
+    static BOTH: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let both = BOTH.get_or_init(|| {
+        regex::Regex::new(r"\byes and no\b|\bmight or might not\b|\bmay or may not\b|かもしれないし|かも知れないし|일\s*수도\s*있고")
+            .expect("valid")
+    });
+    if both.is_match(pp) {
+        return None;
+    }
     // "창문이 열려 있습니까? 창문이 열려 있습니까?": a reply that only asks (the question repeated
     // by a small model) answers neither way.
     let asks_only = pp
@@ -1056,7 +1076,7 @@ pub(crate) fn offered_with_another_in(
     static ANIMYEON: OnceLock<regex::Regex> = OnceLock::new();
     static COPULA: OnceLock<regex::Regex> = OnceLock::new();
     let after = AFTER.get_or_init(|| {
-        regex::Regex::new(r"^(?:\s*,?\s*(?:or|or possibly|or maybe|or perhaps|and/or)\s+\S|(?:\s*,\s*[^,.;!?]{1,30}){1,4}?\s*,?\s*\bor\s+\S|\s*(?:か|または|もしくは|あるいは)\s*[^\sでもなの。、とねよしか？?」]|\s*(?:또는|혹은|아니면)\s|(?:이나|나)\s+\S|(?:이)?인지\s+[^.。!?\n]{1,24}?인지|(?:이)?(?:(?:인|일)\s*것\s*)?같기도\s*하(?:고|며|구)|(?:の|な)?(?:ような|みたいな)?気もする(?:し|けど)|(?:だ|である)?かもしれない(?:し|けど)、)").expect("valid")
+        regex::Regex::new(r"^(?:\s*,?\s*(?:or|or possibly|or maybe|or perhaps|and/or)\s+\S|(?:\s*,\s*[^,.;!?]{1,30}){1,4}?\s*,?\s*\bor\s+\S|\s*(?:か|または|もしくは|あるいは)\s*[^\sでもなの。、とねよしか？?」]|\s*(?:또는|혹은|아니면)\s|(?:이나|나)\s+\S|(?:이)?인지\s+[^.。!?\n]{1,24}?인지|(?:이)?(?:(?:인|일)\s*것\s*)?같기도\s*하(?:고|며|구)|と[^。、.]{1,12}?の(?:どちらか|いずれか|どっちか)|(?:の|な)?(?:ような|みたいな)?気もする(?:し|けど)|(?:だ|である)?かもしれない(?:し|けど)、)").expect("valid")
     });
     let before = BEFORE.get_or_init(|| {
         // "…のような気もするし、タヌキ", "고양이인 것 같기도 하고 여우": the second of two offered.
@@ -1151,8 +1171,9 @@ fn another_offered_after(pp: &str, e: usize) -> bool {
     use std::sync::OnceLock;
     static R: OnceLock<regex::Regex> = OnceLock::new();
     R.get_or_init(|| {
-        // "사이다예요. 아니면 콜라일 수도 있고요": the next sentence offers another.
-        regex::Regex::new(r"^[^。.!?\n]{0,16}?(?:(?:けど|けれど|が、|지만|는데)\s*[、,]?\s*[^。.!?\n]{0,10}?(?:[\p{Han}\p{Katakana}ー]+(?:かもしれ|かも知れ|かも[。、]|かも$)|\p{Hangul}+(?:일\s*수도|일지도))|[.。!?]\s*아니면\s*\p{Hangul}{1,8}(?:일\s*수도|일지도|인\s*것\s*같|일\s*거))")
+        // "사이다예요. 아니면 콜라일 수도 있고요": the next sentence offers another; "It could be
+        // a cat; it could also be a fox", "고양이일 수도 있고, 여우일 수도": the same sentence.
+        regex::Regex::new(r"^[^。.!?\n]{0,16}?(?:(?:けど|けれど|が、|지만|는데)\s*[、,]?\s*[^。.!?\n]{0,10}?(?:[\p{Han}\p{Katakana}ー]+(?:かもしれ|かも知れ|かも[。、]|かも$)|\p{Hangul}+(?:일\s*수도|일지도))|[.。!?]\s*아니면\s*\p{Hangul}{1,8}(?:일\s*수도|일지도|인\s*것\s*같|일\s*거)|^[^.!?\n]{0,12}?[;,]\s*(?:(?:it|that)\s+)?(?:could|might|may)\s+(?:also|just as well)\s+be\b|^(?:일|이일)\s*수도\s*있고)")
             .expect("valid")
     })
     .is_match(&pp[e..])
@@ -1223,6 +1244,28 @@ fn bare_list(written: &str) -> bool {
     };
     // Three at least: two may be a name and its place ("Tokyo, Japan").
     items.len() >= 3 && items.iter().all(noun)
+}
+
+/// Whether a yes/no question asks an emptiness or an absence ("Is the car park empty?", "電気は
+/// 消えていますか", "비어 있나요", "꺼져 있나요").
+fn asks_emptiness(q: &str) -> bool {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        regex::Regex::new(r"(?i)\b(?:empty|vacant|off|unoccupied)\b|消えて|空いて|空っぽ|からっぽ|비어|비었|꺼져|텅")
+            .expect("valid")
+    })
+    .is_match(text::asking_clause(q))
+}
+
+/// A reply saying not one of something is there ("一つもありません", "한 대도 없어요", "not a
+/// single car", "nobody").
+fn says_none_at_all(pp: &str) -> bool {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        regex::Regex::new(r"\bnot (?:a single|one)\b|\bnobody\b|\bno one\b|(?:一つ|ひとつ|一台|一人|ひとり|誰)も(?:ありません|ない|いません|いない)|(?:하나|한\s*대|한\s*명|한\s*개|아무)도\s*없")
+            .expect("valid")
+    })
+    .is_match(pp)
 }
 
 /// Whether a question asks what is allowed ("Which activity is permitted?", "できること",
@@ -1567,6 +1610,41 @@ mod tests {
         assert!(!soft_match("キツネ", "キツネかタヌキのどちらかだと思います。").0);
         assert!(!soft_match("紫", "ピンクか紫のどちらかに見えます。").0);
         assert!(!soft_match("콜라", "사이다 아니면 콜라인 것 같아요.").0);
+        // The seventh review: hedges, negations and units a grader marks wrong.
+        let asked = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a).0;
+        assert!(!soft_match("cat", "It could be a cat; it could also be a fox.").0);
+        assert!(!soft_match("pears", "They aren't apples and pears — they're peaches.").0);
+        assert!(!soft_match("白", "白や黒ではなく、シルバーです。").0);
+        assert!(!soft_match("흰색", "흰색과 검은색이 아니라 은색입니다.").0);
+        assert!(!soft_match("sunny", "Far from sunny — it's overcast.").0);
+        assert!(!soft_match("赤", "赤には見えません。どちらかといえばオレンジ色です。").0);
+        assert!(!soft_match("$4.50", "A latte costs £4.50.").0);
+        assert!(!soft_match("6 months", "The card says the puppy is 6 years old.").0);
+        assert!(!soft_match("20㎡", "20坪です。").0);
+        assert!(!soft_match("15ドル", "15ユーロです。").0);
+        assert!(
+            !soft_match(
+                "yes",
+                "Yes and no — he's holding a cap, but it isn't on his head."
+            )
+            .0
+        );
+        assert!(!asked(
+            "주차장이 비어 있나요?",
+            "아니요",
+            "주차된 차가 한 대도 없어요."
+        ));
+        assert!(!asked(
+            "무대 위에서 몇 명이 춤을 추고 있나요?",
+            "4명",
+            "네 쌍의 커플이 춤을 추고 있어요."
+        ));
+        assert!(!soft_match(
+            "5",
+            "There are 5 birds on the wire. It might be 4, though — the last shape could be a leaf."
+        )
+        .0);
+        assert!(soft_match("4.50", "A latte costs $4.50.").0);
         // holdout16: small models' lists, a repeated question, か before katakana.
         assert!(!soft_match("banana", "apple, banana, orange").0);
         assert!(!soft_match("アイスクリーム", "アイスクリーム、ケーキ、クッキー").0);

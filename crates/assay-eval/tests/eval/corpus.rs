@@ -400,6 +400,18 @@ fn the_rules_hold_on_small_models_styles() {
     carries_over("holdout16.jsonl", 0.9, 0.88);
 }
 
+/// adversarial7.jsonl: a seventh reviewer's replies, each scored right by the rules of
+/// holdout16 although a careful grader marks it wrong because of a hedge, a negation or a unit
+/// (the issue's hard line): a trailing "though", bare "maybe", 일지도; negated lists ("aren't
+/// apples and pears", 白や黒ではなく, 흰색과 검은색이 아니라); "far from"; には見えません;
+/// 이라고 하기는 어려워요; £ for $, years for months, 坪 and 평 for ㎡, ユーロ for ドル, million
+/// for bn, pairs for people, lb for kg; "yes and no"; none at all asked emptiness. 10/40 before
+/// its rules, 40/40 after.
+#[test]
+fn the_rules_hold_on_replies_wrong_by_a_hedge_a_negation_or_a_unit() {
+    carries_over("adversarial7.jsonl", 0.97, 0.97);
+}
+
 /// adversarial6.jsonl: a sixth reviewer's replies against the version 10/11 rules (brackets
 /// holding an alternative, format instructions after the question, a subgroup asked, sums said
 /// as one, things prohibited together, 아니면 after a noun ending in 이, the second of two

@@ -66,11 +66,11 @@ fn after_rules() -> &'static [(Regex, &'static str)] {
                 "a verdict after it denies it",
             ),
             (
-                r#"^\s*[)\]"'’*]*\s*(?:(?:does|do)(?:n['’]?t|\s+not)\s+(?:fit|match|apply|work|make sense)|can(?:['’]?t|not)\s+be\s+(?:right|correct|it|the\s+answer)|is\s+out\b)"#,
+                r#"^\s*[)\]"'’*]*\s*(?:(?:does|do)(?:n['’]?t|\s+not)\s+(?:fit|match|apply|work|make sense|seem (?:right|correct|likely)|look (?:right|correct))|can(?:['’]?t|not)\s+be\s+(?:right|correct|it|the\s+answer)|is\s+out\b)"#,
                 "a verdict after it denies it",
             ),
             (
-                r"^\s*[)）\]」』*]*\s*(?:では|でも|じゃ|で|とは|と|は|が|も)?\s*(?:絶対に?|決して|明らかに|全く|まったく)?\s*(?:ない|なく|なかっ|なさ|ありません|ございません|違[うい]|違いま|ちが[うい]|いない|いません|いなかっ|見当たら(?:な|ず)|見当たりません|見つかりません|不正解|誤|間違[っえ]|間違い(?:[^なあ]|$)|正しくな|正しくありません|あてはまらな|当てはまらな|当てはまりません|あてはまりません|合わな|合いません)",
+                r"^\s*[)）\]」』*]*\s*(?:では|でも|じゃ|で|とは|には|にも|と|は|が|も)?\s*(?:絶対に?|決して|明らかに|全く|まったく)?\s*(?:見え(?:ない|ません|なかっ)|考えにく|ない|なく|なかっ|なさ|ありません|ございません|違[うい]|違いま|ちが[うい]|いない|いません|いなかっ|見当たら(?:な|ず)|見当たりません|見つかりません|不正解|誤|間違[っえ]|間違い(?:[^なあ]|$)|正しくな|正しくありません|あてはまらな|当てはまらな|当てはまりません|あてはまりません|合わな|合いません)",
                 "a Japanese denial follows it",
             ),
             (
@@ -86,7 +86,7 @@ fn after_rules() -> &'static [(Regex, &'static str)] {
                 "denied together with another (AでもBでもない, A도 B도 아니다)",
             ),
             (
-                r"^\s*[)）\]*]*\s*(?:이|가|은|는|도|이라|라)?\s*(?:절대|절대로|확실히|분명히|결코|전혀)?\s*(?:아니(?:[^면]|$)|아닌|아닐|아닙|아님|아냐|없|틀|오답|보이지\s*않|안\s*보|정답이 아니|정답이\s*아닙|맞지 않|맞지않|옳지 않|적절하지 않)",
+                r"^\s*[)）\]*]*\s*(?:이|가|은|는|도|이라|라)?\s*(?:절대|절대로|확실히|분명히|결코|전혀)?\s*(?:아니(?:[^면]|$)|아닌|아닐|아닙|아님|아냐|없|틀|오답|보이지\s*않|안\s*보|(?:이)?라고\s*(?:하기|보기|말하기)(?:는|가|도)?\s*(?:어려|어렵|힘들|힘드)|가능성이\s*(?:낮|없)|정답이 아니|정답이\s*아닙|맞지 않|맞지않|옳지 않|적절하지 않)",
                 "a Korean denial follows it",
             ),
             (
@@ -125,7 +125,42 @@ pub fn denied(p: &str, start: usize, end: usize) -> Option<&'static str> {
     if negator_before(p, start) {
         return Some("a negator before it in its clause");
     }
-    denied_after(p, end)
+    denied_after(p, end).or_else(|| denied_with_next(p, end))
+}
+
+/// "白や黒ではなく", "흰색과 검은색이 아니라", "猫や犬ではありません": the first of two things a
+/// denial after the second governs together.
+fn denied_with_next(p: &str, end: usize) -> Option<&'static str> {
+    static JOIN: OnceLock<Regex> = OnceLock::new();
+    static COPULA: OnceLock<Regex> = OnceLock::new();
+    let join = JOIN.get_or_init(|| Regex::new(r"^(?:や|と|과|와|하고|랑|이나)\s*").expect("valid"));
+    // Only a denial of what the things are ("ではない", "이 아니라"), not of a verb ("猫と遊んで
+    // いない" denies the playing).
+    let copula = COPULA.get_or_init(|| {
+        Regex::new(
+            r"^\s*(?:では|じゃ)\s*(?:ない|なく|ありません|ございません)|^\s*(?:이|가)?\s*아니",
+        )
+        .expect("valid")
+    });
+    let j = join.find(&p[end..])?;
+    let from = end + j.end();
+    // The next thing: a word in one script, then that denial.
+    p[from..]
+        .char_indices()
+        .take(9)
+        .skip(1)
+        .map(|(i, _)| from + i)
+        .find(|&k| {
+            // Kana folded: "たぬき" is タヌキ.
+            p[from..k].chars().all(|c| {
+                super::is_kanji(c)
+                    || super::is_hangul(c)
+                    || super::is_katakana(c)
+                    || ('\u{3041}'..='\u{3096}').contains(&c)
+                    || c == 'ー'
+            }) && copula.is_match(&p[k..])
+        })
+        .map(|_| "denied together with the next thing (XやYではない, X과 Y이 아니라)")
 }
 
 /// Whether a denial follows the words ending at `end` ("C is wrong", "Cではなく").
@@ -202,11 +237,15 @@ fn negator_before(p: &str, start: usize) -> bool {
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '\'' || c == '’'))
         .filter(|w| !w.is_empty())
         .collect();
-    // Only the words after the last clause word belong to this clause.
+    // Only the words after the last clause word belong to this clause; an "and" or "or" right
+    // before the words joins them to the thing before ("They aren't apples and pears").
+    let last = words.len().saturating_sub(1);
     let from = words
         .iter()
-        .rposition(|w| CLAUSE_WORDS.contains(w))
-        .map(|i| i + 1)
+        .enumerate()
+        .rev()
+        .find(|(i, w)| CLAUSE_WORDS.contains(w) && !(*i == last && matches!(**w, "and" | "or")))
+        .map(|(i, _)| i + 1)
         .unwrap_or(0);
     let words = &words[from..];
     words.iter().enumerate().any(|(i, w)| {
@@ -233,6 +272,8 @@ fn negator_before(p: &str, start: usize) -> bool {
             || (matches!(w, "than" | "of")
                 && i > 0
                 && matches!(words[i - 1], "rather" | "instead" | "other"))
+            // "Far from sunny".
+            || (w == "from" && i > 0 && words[i - 1] == "far")
     })
 }
 

@@ -104,6 +104,11 @@ const JPY: Unit = u("JPY", Currency, 1.0);
 const KRW: Unit = u("KRW", Currency, 1.0);
 const EUR: Unit = u("EUR", Currency, 1.0);
 const PERCENT: Unit = u("%", Proportion, 0.01);
+const GBP: Unit = u("GBP", Currency, 1.0);
+const MONTH: Unit = u("month", Time, 2_629_800.0);
+const YEAR: Unit = u("year", Time, 31_557_600.0);
+// A tsubo (坪) or pyeong (평), the floor area Japanese and Korean listings give: 400/121 m².
+const TSUBO: Unit = u("tsubo", Area, 400.0 / 121.0);
 const M3: Unit = u("m³", Volume, 1000.0);
 const CM3: Unit = u("cm³", Volume, 0.001);
 const PA: Unit = u("Pa", Pressure, 1.0);
@@ -328,6 +333,21 @@ const SPELLINGS: &[(&str, Unit)] = &[
     ("day", DAY),
     ("weeks", WEEK),
     ("week", WEEK),
+    ("pounds sterling", GBP),
+    ("gbp", GBP),
+    ("どる", USD),
+    ("ゆーろ", EUR),
+    ("years", YEAR),
+    ("year", YEAR),
+    ("yrs", YEAR),
+    ("months", MONTH),
+    ("month", MONTH),
+    ("ヶ月", MONTH),
+    ("か月", MONTH),
+    ("ヵ月", MONTH),
+    ("개월", MONTH),
+    ("坪", TSUBO),
+    ("평", TSUBO),
     ("dollars", USD),
     ("dollar", USD),
     ("usd", USD),
@@ -419,6 +439,19 @@ const SPELLINGS: &[(&str, Unit)] = &[
     ("퍼센트", PERCENT),
     ("프로", PERCENT),
 ];
+
+/// A currency written before a figure ("$4.50", "£4.50", "€3", "¥500", "₩5,000"), the text
+/// before the number ending with its sign.
+pub fn unit_before(before: &str) -> Option<Unit> {
+    match before.trim_end().chars().next_back()? {
+        '$' => Some(USD),
+        '£' => Some(GBP),
+        '€' => Some(EUR),
+        '¥' | '￥' => Some(JPY),
+        '₩' => Some(KRW),
+        _ => None,
+    }
+}
 
 /// The unit written at the start of `rest` (the text right after a number, spaces allowed
 /// before it), and the byte length it takes up.

@@ -476,14 +476,30 @@ pub fn committed_mention(
     // "1반: 27명 … 3반: 28명" asked "몇 명", no answer stated: a figure with another counter (반)
     // counts none of what is asked, when some figure has the asked counter.
     if let (None, Some(counter)) = (stated, question.and_then(asked_counter)) {
-        let counter_of = |m: &Mention| &response[m.end..unit_end(response, m.end)];
+        // After a space too ("네 쌍의 커플"); a word in Latin letters counts in another
+        // language, not with another counter.
+        let counter_of = |m: &Mention| {
+            let c = counted_by(response, m);
+            if c.is_ascii() {
+                String::new()
+            } else {
+                c
+            }
+        };
         let asked = |c: &str| c.chars().next().is_some_and(|c| same_counter(c, counter));
-        if cands.iter().any(|m| asked(counter_of(m))) {
+        if cands.iter().any(|m| asked(&counter_of(m))) {
             cands.retain(|m| {
                 let c = counter_of(m);
-                c.is_empty() || asked(c)
+                c.is_empty() || asked(&c)
             });
         }
+        // "네 쌍의 커플" asked "몇 명": a count of pairs or groups is not a count of what is asked.
+        let groups = |c: &str| {
+            ["쌍", "조", "팀", "組", "対", "ぺあ", "세트", "せっと"]
+                .iter()
+                .any(|g| c.starts_with(g))
+        };
+        cands.retain(|m| !groups(&counter_of(m)) || asked(&counter_of(m)));
     }
     // Else the numbers that count what the question asks about, when others count other things.
     if let (None, Some(noun)) = (stated, question.and_then(asked_noun)) {
@@ -905,9 +921,48 @@ fn later_tentative(p: &str, m: &Mention) -> bool {
     }
     // Only a larger figure is another count offered ("８台になるかもしれません"); a smaller one
     // is a part of the first ("5 cars. 2 cars might be taxis.").
+    // A smaller one only as the same thing again ("5 birds. It might be 4, though").
+    static AGAIN: OnceLock<Regex> = OnceLock::new();
+    let again = AGAIN.get_or_init(|| {
+        Regex::new(
+            r"\b(?:it|that|there)\s+(?:might|may|could)\s+(?:be|also be)\s+(?:only\s+|just\s+)?$",
+        )
+        .expect("valid")
+    });
+    // "새는 다섯 마리인데, 여섯 마리일 수도 있어요": another offered in the same sentence.
+    static BUT: OnceLock<Regex> = OnceLock::new();
+    let but = BUT.get_or_init(|| {
+        Regex::new(r"인데|는데|지만|けど|けれど|が、|\bbut\b|\bthough\b").expect("valid")
+    });
+    let sentence_end_of = |x: &Mention| {
+        p[x.end..]
+            .find(['.', '。', '!', '?', '\n'])
+            .map_or(p.len(), |i| x.end + i)
+    };
+    if mentions(p).iter().any(|x| {
+        x.start > m.end
+            && x.value != m.value
+            && crate::scorers::text::after_last(p, x.start, &['.', '。', '!', '?', '\n']) < m.end
+            && but.is_match(&p[m.end..x.start])
+            && tentative.is_match(&p[x.end..sentence_end_of(x)])
+            && counter(x).chars().next() == mine.chars().next()
+    }) {
+        return true;
+    }
     mentions(p)
         .iter()
-        .filter(|x| x.start > m.end && x.value > m.value)
+        .filter(|x| {
+            x.start > m.end
+                && (x.value > m.value
+                    || (x.value != m.value
+                        && again.is_match(
+                            &p[crate::scorers::text::after_last(
+                                p,
+                                x.start,
+                                &['.', '。', '!', '?', '\n'],
+                            )..x.start],
+                        )))
+        })
         .any(|x| {
             let sentence_start =
                 crate::scorers::text::after_last(p, x.start, &['.', '。', '!', '?', '\n']);
@@ -920,7 +975,10 @@ fn later_tentative(p: &str, m: &Mention) -> bool {
             } else {
                 counter(x) == mine
             };
-            same_counter
+            // A bare figure restating "it" counts what the first one did.
+            let bare = counter(x).is_empty()
+                || matches!(counter(x).as_str(), "though" | "but" | "or" | "maybe");
+            (same_counter || (bare && x.value < m.value))
                 && sentence_start > m.end
                 && tentative.is_match(&p[sentence_start..sentence_end])
                 && crate::scorers::text::negation::denied(p, x.start, x.end).is_none()

@@ -211,6 +211,8 @@ pub fn scale_agrees(question: Option<&str>, written: &str) -> bool {
         ("億", 1e8),
         ("억", 1e8),
         ("billion", 1e9),
+        ("bn", 1e9),
+        ("mn", 1e6),
     ];
     let asked: Vec<f64> = question
         .map(|q| {
