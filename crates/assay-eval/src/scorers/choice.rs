@@ -1025,7 +1025,7 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
     let named = distinct(&hits);
     let offered: Vec<usize> = hits
         .iter()
-        .filter(|(_, (s, e))| super::soft::offered_with_another_in(&p, Some(&script), *s, *e))
+        .filter(|(_, (s, e))| text::hedges::offered_with_another_in(&p, Some(&script), *s, *e))
         .map(|h| h.0)
         .collect();
     if !offered.is_empty() {

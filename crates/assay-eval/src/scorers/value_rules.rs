@@ -4,7 +4,8 @@
 //! and compares it; a value offered with another is a hedge. Only which value is committed to
 //! differs between kinds.
 
-use super::soft::{offered_with_another, HEDGE_RULE};
+use super::soft::HEDGE_RULE;
+use super::text::hedges::offered_with_another;
 use super::text::{self, clock, dates, floors, negation, ordinals, pairs, proportion, weekdays};
 
 /// A value found in the reply, by where it stands.

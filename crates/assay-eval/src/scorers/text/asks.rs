@@ -1,0 +1,152 @@
+//! What a question asks, read from its asking clause: a prohibition ("What is prohibited?"),
+//! what is allowed, an emptiness ("Is the car park empty?"); and the reply's forms that answer
+//! them ("No swimming", "駐輪禁止", "한 대도 없어요").
+
+/// The part of a question that asks: its last sentence with a question word (not a format
+/// instruction after it: "Answer the question using a single word or phrase.", "数字だけで答えて
+/// ください"), without the conditions that open it ("値札の割引を適用すると、支払う金額は定価の何%"
+/// asks the share paid; "Swimming is prohibited here. Which activity is permitted?" asks what is
+/// allowed; "Which activity, according to the sign, is prohibited?" asks what is not).
+pub fn asking_clause(q: &str) -> &str {
+    static WH: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let wh = WH.get_or_init(|| {
+        regex::Regex::new(r"(?i)\b(?:what|which|how|who|where|when|is|are|does|do|can)\b|何|いくつ|どれ|どこ|いつ|誰|どの|ですか|ますか|무엇|무슨|몇|어느|어디|언제|누구|얼마|니까|나요")
+            .expect("valid")
+    });
+    let mut sentences: Vec<&str> = Vec::new();
+    let mut start = 0;
+    for (i, c) in q.char_indices() {
+        if ".。?？!！\n".contains(c) {
+            sentences.push(&q[start..i]);
+            start = i + c.len_utf8();
+        }
+    }
+    sentences.push(&q[start..]);
+    let sentences: Vec<&str> = sentences
+        .into_iter()
+        .filter(|x| !x.trim().is_empty())
+        .collect();
+    let Some(sentence) = sentences
+        .iter()
+        .rev()
+        .find(|x| wh.is_match(x))
+        .or(sentences.last())
+        .copied()
+    else {
+        return q;
+    };
+    // Leading conditions: "If …,", "When …,", "…すると、", "…れば、", "…하면,".
+    let mut from = 0;
+    for clause in sentence.split_inclusive([',', '、', '，']) {
+        let body = clause
+            .trim_end_matches([',', '、', '，'])
+            .trim()
+            .to_ascii_lowercase();
+        let condition = ["if ", "when ", "once "]
+            .iter()
+            .any(|w| body.starts_with(w))
+            || ["と", "ば", "たら", "なら", "면"]
+                .iter()
+                .any(|w| body.ends_with(w));
+        if !condition || from + clause.len() >= sentence.len() {
+            break;
+        }
+        from += clause.len();
+    }
+    &sentence[from..]
+}
+
+/// Whether a question asks what is not allowed ("What is prohibited?", "禁止されていること",
+/// "무엇을 금지합니까"), in the clause that asks ("Swimming is prohibited here. Which activity is
+/// permitted?" asks what is allowed).
+pub fn asks_prohibited(q: &str) -> bool {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        regex::Regex::new(r"(?i)prohibit|forbid|not (?:allowed|permitted)|banned|禁止|してはいけない|금지|하면 안")
+            .expect("valid")
+    })
+    .is_match(asking_clause(q))
+}
+
+/// Whether a yes/no question asks an emptiness or an absence ("Is the car park empty?", "電気は
+/// 消えていますか", "비어 있나요", "꺼져 있나요").
+pub fn asks_emptiness(q: &str) -> bool {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        regex::Regex::new(r"(?i)\b(?:empty|vacant|off|unoccupied)\b|消えて|空いて|空っぽ|からっぽ|비어|비었|꺼져|텅")
+            .expect("valid")
+    })
+    .is_match(asking_clause(q))
+}
+
+/// A reply saying not one of something is there ("一つもありません", "한 대도 없어요", "not a
+/// single car", "nobody").
+pub fn says_none_at_all(pp: &str) -> bool {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        regex::Regex::new(r"\bnot (?:a single|one)\b|\bnobody\b|\bno one\b|(?:一つ|ひとつ|一台|一人|ひとり|誰)も(?:ありません|ない|いません|いない)|(?:하나|한\s*대|한\s*명|한\s*개|아무)도\s*없")
+            .expect("valid")
+    })
+    .is_match(pp)
+}
+
+/// Whether a question asks what is allowed ("Which activity is permitted?", "できること",
+/// "허용되는").
+pub fn asks_permitted(q: &str) -> bool {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        regex::Regex::new(r"(?i)\b(?:permitted|allowed)\b|許可|できること|허용|가능한")
+            .expect("valid")
+    })
+    .is_match(asking_clause(q))
+}
+
+/// The reference named as what a sign prohibits: "No swimming", "swimming is not allowed",
+/// "駐輪禁止", "喫煙は禁止", "흡연 금지", "흡연은 금지".
+pub fn prohibition_at(pp: &str, s: usize, e: usize) -> bool {
+    static BEFORE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static AFTER: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    // "No smoking or fishing": each thing the "no" governs.
+    let before = BEFORE.get_or_init(|| {
+        regex::Regex::new(r"\bno\s+(?:[a-z-]+(?:\s*,\s*|\s+(?:or|and|nor)\s+))*$").expect("valid")
+    });
+    let after = AFTER.get_or_init(|| {
+        regex::Regex::new(r"^\s*(?:は|が|を|은|는|이|가|을|를)?\s*(?:(?:全面|一切|絶対|전면|절대|일절|완전히)\s*)?(?:禁止|금지|(?:is|are)(?:\s+not\s+|n'?t\s+|n’t\s+)(?:allowed|permitted)|(?:is|are)\s+(?:prohibited|forbidden|banned)|(?:not\s+allowed|prohibited|forbidden|banned)\b)")
+            .expect("valid")
+    });
+    let from = super::char_boundary_after(pp, s.saturating_sub(40));
+    before.is_match(&pp[from..s]) || after.is_match(&pp[e..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_asking_clause_leaves_out_format_instructions_and_conditions() {
+        for (q, want) in [
+            (
+                "What activity is prohibited? Answer the question using a single word or phrase.",
+                "What activity is prohibited",
+            ),
+            (
+                "Swimming is prohibited at this lake. According to the sign, which activity is permitted?",
+                " According to the sign, which activity is permitted",
+            ),
+            (
+                "値札の割引を適用すると、支払う金額は定価の何%になりますか？",
+                "支払う金額は定価の何%になりますか",
+            ),
+            (
+                "値札に書かれている割引率は何パーセントですか。数字だけで答えてください。",
+                "値札に書かれている割引率は何パーセントですか",
+            ),
+            (
+                "Which activity, according to the sign, is prohibited?",
+                "Which activity, according to the sign, is prohibited",
+            ),
+        ] {
+            assert_eq!(asking_clause(q), want, "{q}");
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Where a reply offers the answer with another, or takes it back: "a cat or possibly a fox",
+//! "キツネかタヌキ", "고양이 아니면 강아지", "…気もするし、…", a bare list of things, a first
+//! impression corrected. The short-answer scorer reads a reference found only in such places as
+//! no answer; the choice scorer reads an option's text the same way.
+
+/// "a cat or possibly a fox", "キツネかタヌキ", "고양이 또는 강아지": the reference joined by "or"
+/// to another answer, so the reply commits to neither.
+pub fn offered_with_another(pp: &str, s: usize, e: usize) -> bool {
+    offered_with_another_in(pp, None, s, e)
+}
+
+/// [`offered_with_another`], given the reply without kana folding at the same offsets
+/// (`nfkc_lower`), which tells a joining か from a katakana word's last カ ("アフリカ象").
+pub fn offered_with_another_in(pp: &str, unfolded: Option<&str>, s: usize, e: usize) -> bool {
+    use std::sync::OnceLock;
+    static AFTER: OnceLock<regex::Regex> = OnceLock::new();
+    static BEFORE: OnceLock<regex::Regex> = OnceLock::new();
+    static ANIMYEON: OnceLock<regex::Regex> = OnceLock::new();
+    static COPULA: OnceLock<regex::Regex> = OnceLock::new();
+    let after = AFTER.get_or_init(|| {
+        regex::Regex::new(r"^(?:\s*,?\s*(?:or|or possibly|or maybe|or perhaps|and/or)\s+\S|(?:\s*,\s*[^,.;!?]{1,30}){1,4}?\s*,?\s*\bor\s+\S|\s*(?:か|または|もしくは|あるいは)\s*[^\sでもなの。、とねよしか？?」]|\s*(?:또는|혹은|아니면)\s|(?:이나|나)\s+\S|(?:이)?인지\s+[^.。!?\n]{1,24}?인지|(?:이)?(?:(?:인|일)\s*것\s*)?같기도\s*하(?:고|며|구)|と[^。、.]{1,12}?の(?:どちらか|いずれか|どっちか)|(?:の|な)?(?:ような|みたいな)?気もする(?:し|けど)|(?:だ|である)?かもしれない(?:し|けど)、)").expect("valid")
+    });
+    let before = BEFORE.get_or_init(|| {
+        // "…のような気もするし、タヌキ", "고양이인 것 같기도 하고 여우": the second of two offered.
+        regex::Regex::new(r"(?:\bor|\bor possibly|\bor maybe|\beither|または|もしくは|あるいは|또는|혹은|気もする(?:し|けど)、?|かもしれない(?:し|けど)、?|같기도\s*하(?:고|며|구),?)\s*(?:a|an|the)?\s*$").expect("valid")
+    });
+    // "사이다 아니면 콜라", "사이다, 아니면 콜라", "…예요. 아니면 콜라일 수도": not "회원이 아니면
+    // 안내 데스크에서" (if not a member), where a particle comes before it and no copula after.
+    let animyeon = ANIMYEON.get_or_init(|| {
+        regex::Regex::new(r"(?:^|[.。!?]\s*|(?P<w>\p{Hangul})\s*,?\s+)아니면\s*$").expect("valid")
+    });
+    // A copula or a hedge ("콜라인", "콜라일", "콜라예요", "너구리 같아요"), not the subject
+    // particle ("후문이 열려").
+    let copula = COPULA.get_or_init(|| {
+        regex::Regex::new(
+            r"^(?:인|일|예|입|이(?:에|었|야|다|고|지|라|겠)|요|\s*같|\s*[,.。!?]|\s*$)",
+        )
+        .expect("valid")
+    });
+    let from = super::char_boundary_after(pp, s.saturating_sub(24));
+    let joined_before = animyeon.captures(&pp[from..s]).is_some_and(|c| {
+        let particle = c
+            .name("w")
+            .is_some_and(|w| matches!(w.as_str(), "이" | "가"));
+        !particle || copula.is_match(&pp[e..])
+    });
+    // "白かシルバー": か and a word in katakana or kanji after the reference, as written.
+    let or_noun_after = unfolded.is_some_and(|u| {
+        u.get(e..)
+            .and_then(|r| r.strip_prefix('か'))
+            .is_some_and(|r| {
+                r.starts_with(|c: char| {
+                    super::is_kanji(c) || ('\u{30a1}'..='\u{30fa}').contains(&c)
+                })
+            })
+    });
+    after.is_match(&pp[e..])
+        || or_noun_after
+        || before.is_match(&pp[from..s])
+        || joined_before
+        || unfolded.is_some_and(|u| u.get(from..s).is_some_and(noun_or_before))
+}
+
+/// "ピンクか紫", "ブタかイノシシ", "赤か紫": a hiragana か right after a noun (a katakana or
+/// kanji word, or kana that is no adverb or question ending in か: 確か, 何か, わずか, どこか,
+/// ですか). In the reply as written: the カ of "アフリカ象" is the word's own.
+fn noun_or_before(before: &str) -> bool {
+    const KANJI_ADVERBS: &[char] = &[
+        '確', '何', '僅', '遥', '静', '豊', '細', '愚', '密', '仄', '俄', '誰',
+    ];
+    const NOT_NOUNS: &[&str] = &[
+        "たし",
+        "なに",
+        "どこ",
+        "いつ",
+        "なぜ",
+        "ほ",
+        "わず",
+        "はる",
+        "しず",
+        "ゆた",
+        "おろ",
+        "ひそ",
+        "ほの",
+        "にわ",
+        "だれ",
+        "まさ",
+        "いくつ",
+        "どれ",
+        "いずれ",
+        "なんだ",
+        "です",
+        "ます",
+        "でしょう",
+        "だろう",
+        "どう",
+        "の",
+    ];
+    let Some(word) = before.strip_suffix('か') else {
+        return false;
+    };
+    match word.chars().last() {
+        Some(c) if super::is_kanji(c) => !KANJI_ADVERBS.contains(&c),
+        Some(c) if ('\u{30a1}'..='\u{30fa}').contains(&c) || c == 'ー' => true,
+        Some(c) if ('\u{3041}'..='\u{3096}').contains(&c) => {
+            !NOT_NOUNS.iter().any(|n| word.ends_with(n))
+        }
+        _ => false,
+    }
+}
+
+/// "たぶんススキだと思うけど、オギかもしれない", "아마 고양이지만, 여우일 수도 있어요": another answer
+/// offered as a possibility right after the one found.
+pub fn another_offered_after(pp: &str, e: usize) -> bool {
+    use std::sync::OnceLock;
+    static R: OnceLock<regex::Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        // "사이다예요. 아니면 콜라일 수도 있고요": the next sentence offers another; "It could be
+        // a cat; it could also be a fox", "고양이일 수도 있고, 여우일 수도": the same sentence.
+        regex::Regex::new(r"^[^。.!?\n]{0,16}?(?:(?:けど|けれど|が、|지만|는데)\s*[、,]?\s*[^。.!?\n]{0,10}?(?:[\p{Han}\p{Katakana}ー]+(?:かもしれ|かも知れ|かも[。、]|かも$)|\p{Hangul}+(?:일\s*수도|일지도))|[.。!?]\s*아니면\s*\p{Hangul}{1,8}(?:일\s*수도|일지도|인\s*것\s*같|일\s*거)|^[^.!?\n]{0,12}?[;,]\s*(?:(?:it|that)\s+)?(?:could|might|may)\s+(?:also|just as well)\s+be\b|^(?:일|이일)\s*수도\s*있고)")
+            .expect("valid")
+    })
+    .is_match(&pp[e..])
+}
+
+/// A first impression the reply takes back: "looks like X, but", "at first ... X ... but
+/// actually", "Xのように見えますが", "X 같지만", "X, no wait".
+pub fn first_impression(pp: &str, s: usize, e: usize) -> bool {
+    use std::sync::OnceLock;
+    static BEFORE: OnceLock<regex::Regex> = OnceLock::new();
+    static AFTER: OnceLock<regex::Regex> = OnceLock::new();
+    static LATER: OnceLock<regex::Regex> = OnceLock::new();
+    let before = BEFORE.get_or_init(|| {
+        regex::Regex::new(r"(?:looks like|look like|seems like|at first|at first glance|i thought|initially|usually|normally|typically|conventionally|in general)[^.!?]{0,40}$").expect("valid")
+    });
+    let after = AFTER.get_or_init(|| {
+        regex::Regex::new(r"^(?:\s*[,.]?\s*(?:no wait|wait,? no|actually,? no|no,? actually)|(?:の)?(?:ように|みたいに)見え(?:ますが|るが|るけど)|に見え(?:ますが|るが|るけど)、?[^。]*?(?:だと思|でしょう|です)|(?:으)?로 보이지만|(?:だと|と)思いましたが|、?\s*と言いたいところ|라고 하고 싶지만|처럼 보이지만|\s*같지만|인 줄 알았는데|라고 생각했는데|[^.!?。\n]{0,30}?(?:\bbut\b|\bhowever\b|が、?|けど、?|지만,?)\s*(?:to be (?:exact|precise)|more precisely|strictly speaking|正確には|厳密には|正しくは|정확히는|정확히 말하면|엄밀히 말하면))").expect("valid")
+    });
+    let later = LATER.get_or_init(|| {
+        regex::Regex::new(r"\bbut\b|\bactually\b|\bin fact\b|実は|実際は|사실은|사실|알고 보니")
+            .expect("valid")
+    });
+    let from = super::char_boundary_after(pp, s.saturating_sub(60));
+    after.is_match(&pp[e..]) || (before.is_match(&pp[from..s]) && later.is_match(&pp[e..]))
+}
+
+/// A reply that is nothing but a list of three or more short nouns separated by commas ("apple,
+/// banana, orange", "アイスクリーム、ケーキ、クッキー", "햄버거, 감자튀김, 콜라"), no sentence around
+/// it; read as written (`nfkc_lower`), so kana that make a sentence show.
+pub fn bare_list(written: &str) -> bool {
+    const NOT_NOUNS: &[&str] = &[
+        "it's", "it", "is", "are", "was", "not", "no", "yes", "maybe", "probably", "but", "so",
+        "i", "and", "or", "perhaps", "possibly", "think",
+    ];
+    let body = written.trim().trim_end_matches(['.', '。', '!']);
+    let items: Vec<&str> = body.split([',', '、']).map(str::trim).collect();
+    let noun = |i: &&str| {
+        if i.is_ascii() {
+            let words: Vec<&str> = i.split_whitespace().collect();
+            (1..=2).contains(&words.len())
+                && words.iter().all(|w| {
+                    w.chars().all(|c| c.is_ascii_alphabetic() || c == '-') && !NOT_NOUNS.contains(w)
+                })
+        } else {
+            !i.is_empty()
+                && i.chars().all(|c| {
+                    super::is_kanji(c)
+                        || super::is_hangul(c)
+                        || ('\u{30a1}'..='\u{30fa}').contains(&c)
+                        || c == 'ー'
+                })
+                && !i.ends_with(['요', '다', '까', '죠', '고', '며'])
+        }
+    };
+    // Three at least: two may be a name and its place ("Tokyo, Japan").
+    items.len() >= 3 && items.iter().all(noun)
+}
