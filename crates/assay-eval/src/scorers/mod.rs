@@ -200,7 +200,8 @@ impl ScorerKind {
             // no clock, labels of another counter left out; (holdout16) a bare list of three
             // or more, a reply that only asks, か before katakana as written; (the seventh
             // review) hedges, negated lists, "far from", currency signs, years and months,
-            // tsubo/pyeong, groups counted, none at all for emptiness.
+            // tsubo/pyeong, groups counted, none at all for emptiness; (holdout17)
+            // "Aか、Bかのどちらか", ので/から as a result's mark.
             Self::SoftMatch => 11,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,

@@ -1123,6 +1123,28 @@ pub fn unsure_miss(
             return Some("the reference's figure is named, but another was read as the answer");
         }
     }
+    // "자전거를 타고 있습니다" for "자전거 타기", "빨간색 줄" for "빨간 줄", "슬퍼 보여요" for
+    // "슬픔": a Korean word of the reference in another form (a verb, an adjective, a noun), which
+    // no rule conjugates.
+    if rule == "no match" && reference.chars().any(text::is_hangul) {
+        let stem = |w: &str| w.chars().take(2).collect::<String>();
+        let shares = reference
+            .split_whitespace()
+            .filter(|w| w.chars().all(text::is_hangul))
+            .any(|w| {
+                let st = if w.chars().count() <= 2 {
+                    w.chars().take(1).collect()
+                } else {
+                    stem(w)
+                };
+                response.contains(st.as_str())
+            });
+        if shares {
+            return Some(
+                "a Korean word of the reference in another form (verb, adjective or noun)",
+            );
+        }
+    }
     // "One minute forty-five seconds" for "1:45": a time in words the clock reader does not read.
     if rule == "no clock time in response"
         && !numbers::mentions(&text::prepare(response)).is_empty()

@@ -18,7 +18,7 @@ pub fn offered_with_another_in(pp: &str, unfolded: Option<&str>, s: usize, e: us
     static ANIMYEON: OnceLock<regex::Regex> = OnceLock::new();
     static COPULA: OnceLock<regex::Regex> = OnceLock::new();
     let after = AFTER.get_or_init(|| {
-        regex::Regex::new(r"^(?:\s*,?\s*(?:or|or possibly|or maybe|or perhaps|and/or)\s+\S|(?:\s*,\s*[^,.;!?]{1,30}){1,4}?\s*,?\s*\bor\s+\S|\s*(?:か|または|もしくは|あるいは)\s*[^\sでもなの。、とねよしか？?」]|\s*(?:또는|혹은|아니면)\s|(?:이나|나)\s+\S|(?:이)?인지\s+[^.。!?\n]{1,24}?인지|(?:이)?(?:(?:인|일)\s*것\s*)?같기도\s*하(?:고|며|구)|と[^。、.]{1,12}?の(?:どちらか|いずれか|どっちか)|(?:の|な)?(?:ような|みたいな)?気もする(?:し|けど)|(?:だ|である)?かもしれない(?:し|けど)、)").expect("valid")
+        regex::Regex::new(r"^(?:\s*,?\s*(?:or|or possibly|or maybe|or perhaps|and/or)\s+\S|(?:\s*,\s*[^,.;!?]{1,30}){1,4}?\s*,?\s*\bor\s+\S|\s*(?:か|または|もしくは|あるいは)\s*[^\sでもなの。、とねよしか？?」]|\s*(?:또는|혹은|아니면)\s|(?:이나|나)\s+\S|(?:이)?인지\s+[^.。!?\n]{1,24}?인지|(?:이)?(?:(?:인|일)\s*것\s*)?같기도\s*하(?:고|며|구)|と[^。、.]{1,12}?の(?:どちらか|いずれか|どっちか)|か(?:の|、)\s*(?:どちらか|いずれか|どっちか)|(?:の|な)?(?:ような|みたいな)?気もする(?:し|けど)|(?:だ|である)?かもしれない(?:し|けど)、)").expect("valid")
     });
     let before = BEFORE.get_or_init(|| {
         // "…のような気もするし、タヌキ", "고양이인 것 같기도 하고 여우": the second of two offered.

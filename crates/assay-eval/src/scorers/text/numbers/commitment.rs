@@ -10,7 +10,7 @@ use crate::scorers::text::{is_hangul, is_kanji};
 pub(super) fn statement_marks() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"(?:→|->|⇒|=|equals|comes to|answer|total|altogether|in all|final count|count is|so|therefore|thus|hence|overall|答え|正解|合計|全部で|計|よって|したがって|つまり|最終的|のは|정답|답은|답:|총|모두|합계|따라서|그러므로|결론|것은|즉\s|즉,|全体で|合わせて|i\.e\.)").expect("valid")
+        Regex::new(r"(?:→|->|⇒|=|equals|comes to|answer|total|altogether|in all|final count|count is|so|therefore|thus|hence|overall|答え|正解|合計|全部で|計|よって|したがって|つまり|最終的|のは|정답|답은|답:|총|모두|합계|따라서|그러므로|결론|것은|즉\s|즉,|全体で|合わせて|i\.e\.|ので、|から、)").expect("valid")
     })
 }
 
