@@ -201,7 +201,7 @@ impl ScorerKind {
             // or more, a reply that only asks, か before katakana as written; (the seventh
             // review) hedges, negated lists, "far from", currency signs, years and months,
             // tsubo/pyeong, groups counted, none at all for emptiness; (holdout17)
-            // "Aか、Bかのどちらか", ので/から as a result's mark.
+            // "Aか、Bかのどちらか", ので/から as a result's mark, an opening clause that answers.
             Self::SoftMatch => 11,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,

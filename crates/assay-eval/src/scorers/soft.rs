@@ -412,6 +412,14 @@ pub fn soft_match_asked(
             return (false, FINAL_LINE_RULE);
         }
     }
+    // "The closest object to the camera is the wooden bench; the bicycle is … further back"
+    // asked the nearest object: the reply's opening clause answers, restating the question, and
+    // names something else; the reference comes only after it.
+    if let Some(end) = question.and_then(|q| answering_clause_end(&pp, &text::prepare(q))) {
+        if spans.iter().all(|&(s, _)| s >= end) && !negative_reference {
+            return (false, ANSWER_CLAUSE_RULE);
+        }
+    }
     let spans: Vec<(usize, usize)> = if negative_reference {
         spans
     } else {
@@ -1037,6 +1045,28 @@ pub(crate) const CORRECTED_RULE: &str =
     "the reply sets the reference aside for another answer (not X but Y)";
 const FINAL_LINE_RULE: &str = "the reply's final answer line names something else";
 
+const ANSWER_CLAUSE_RULE: &str =
+    "the reply's opening clause answers the question with something else";
+
+/// Where the reply's opening clause ends when it states the answer in English by restating
+/// the question ("The closest object to the camera is the wooden bench;"): a clause with "is"
+/// or "are" that shares two words of the question's asking clause before it and names
+/// something after it.
+fn answering_clause_end(pp: &str, q: &str) -> Option<usize> {
+    use text::similarity::content_words;
+    let end = pp.find([';', '.', '!', '?', '\n', '—']).unwrap_or(pp.len());
+    let clause = &pp[..end];
+    let copula = [" is ", " are ", " was "]
+        .iter()
+        .filter_map(|c| clause.find(c).map(|i| (i, c.len())))
+        .min()?;
+    let asked = content_words(text::asking_clause(q));
+    let subject = content_words(&clause[..copula.0]);
+    let shared = subject.iter().filter(|w| asked.contains(w)).count();
+    let named = !content_words(&clause[copula.0 + copula.1..]).is_empty();
+    (clause.is_ascii() && shared >= 2 && named && end < pp.len()).then_some(end)
+}
+
 /// Where the text of the reply's last explicit answer line begins ("Answer: …", "**Final
 /// answer:** …", "答え：…", "정답: …"), when that line names something.
 fn final_answer_line(pp: &str) -> Option<usize> {
@@ -1402,6 +1432,17 @@ mod tests {
         assert!(!soft_match("콜라", "사이다 아니면 콜라인 것 같아요.").0);
         // The seventh review: hedges, negations and units a grader marks wrong.
         let asked = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a).0;
+        // An opening clause that answers with something else (holdout17).
+        assert!(!asked(
+            "What is the object nearest to the camera?",
+            "bicycle",
+            "The closest object to the camera is the wooden bench; the bicycle is leaning against the railing further back."
+        ));
+        assert!(asked(
+            "What is the object nearest to the camera?",
+            "bicycle",
+            "The object nearest to the camera is a red bicycle; a bench stands behind it."
+        ));
         assert!(!soft_match("cat", "It could be a cat; it could also be a fox.").0);
         assert!(!soft_match("pears", "They aren't apples and pears — they're peaches.").0);
         assert!(!soft_match("白", "白や黒ではなく、シルバーです。").0);

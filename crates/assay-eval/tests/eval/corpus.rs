@@ -403,9 +403,9 @@ fn the_rules_hold_on_small_models_styles() {
 /// holdout17.jsonl: a cross-section of benchmark items (spatial relations, comparisons, signs,
 /// counting with occlusion, arithmetic on what is shown, times, emotions, actions) in 2025-2026
 /// deployed models' styles, written blind and read blind by the rules of the seventh review:
-/// 45/45 and 67/75. "Aか、Bかのどちらか" and a result after "ので、" then got rules (69/75); what
-/// stays is synonyms and Korean words in another form (flagged unsure) and an answer sentence
-/// naming another thing before the reference ("the closest object is the bench; the bicycle …").
+/// 45/45 and 67/75. "Aか、Bかのどちらか", a result after "ので、" and an opening clause that
+/// answers with something else then got rules (70/75); what stays is synonyms and Korean words
+/// in another form, flagged unsure.
 #[test]
 fn the_rules_hold_on_a_cross_section_read_blind() {
     carries_over("holdout17.jsonl", 0.97, 0.9);
