@@ -2,6 +2,21 @@
 //! what is allowed, an emptiness ("Is the car park empty?"); and the reply's forms that answer
 //! them ("No swimming", "駐輪禁止", "한 대도 없어요").
 
+/// A regular expression built the first time it is asked about.
+struct Pattern(std::sync::OnceLock<regex::Regex>);
+
+impl Pattern {
+    const fn new() -> Self {
+        Pattern(std::sync::OnceLock::new())
+    }
+
+    fn matches(&self, pattern: &str, text: &str) -> bool {
+        self.0
+            .get_or_init(|| regex::Regex::new(pattern).expect("valid"))
+            .is_match(text)
+    }
+}
+
 /// The part of a question that asks: its last sentence with a question word (not a format
 /// instruction after it: "Answer the question using a single word or phrase.", "数字だけで答えて
 /// ください"), without the conditions that open it ("値札の割引を適用すると、支払う金額は定価の何%"
@@ -60,45 +75,38 @@ pub fn asking_clause(q: &str) -> &str {
 /// "무엇을 금지합니까"), in the clause that asks ("Swimming is prohibited here. Which activity is
 /// permitted?" asks what is allowed).
 pub fn asks_prohibited(q: &str) -> bool {
-    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    R.get_or_init(|| {
-        regex::Regex::new(r"(?i)prohibit|forbid|not (?:allowed|permitted)|banned|禁止|してはいけない|금지|하면 안")
-            .expect("valid")
-    })
-    .is_match(asking_clause(q))
+    static R: Pattern = Pattern::new();
+    R.matches(
+        r"(?i)prohibit|forbid|not (?:allowed|permitted)|banned|禁止|してはいけない|금지|하면 안",
+        asking_clause(q),
+    )
 }
 
 /// Whether a yes/no question asks an emptiness or an absence ("Is the car park empty?", "電気は
 /// 消えていますか", "비어 있나요", "꺼져 있나요").
 pub fn asks_emptiness(q: &str) -> bool {
-    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    R.get_or_init(|| {
-        regex::Regex::new(r"(?i)\b(?:empty|vacant|off|unoccupied)\b|消えて|空いて|空っぽ|からっぽ|비어|비었|꺼져|텅")
-            .expect("valid")
-    })
-    .is_match(asking_clause(q))
+    static R: Pattern = Pattern::new();
+    R.matches(
+        r"(?i)\b(?:empty|vacant|off|unoccupied)\b|消えて|空いて|空っぽ|からっぽ|비어|비었|꺼져|텅",
+        asking_clause(q),
+    )
 }
 
 /// A reply saying not one of something is there ("一つもありません", "한 대도 없어요", "not a
 /// single car", "nobody").
 pub fn says_none_at_all(pp: &str) -> bool {
-    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    R.get_or_init(|| {
-        regex::Regex::new(r"\bnot (?:a single|one)\b|\bnobody\b|\bno one\b|(?:一つ|ひとつ|一台|一人|ひとり|誰)も(?:ありません|ない|いません|いない)|(?:하나|한\s*대|한\s*명|한\s*개|아무)도\s*없")
-            .expect("valid")
-    })
-    .is_match(pp)
+    static R: Pattern = Pattern::new();
+    R.matches(r"\bnot (?:a single|one)\b|\bnobody\b|\bno one\b|(?:一つ|ひとつ|一台|一人|ひとり|誰)も(?:ありません|ない|いません|いない)|(?:하나|한\s*대|한\s*명|한\s*개|아무)도\s*없", pp)
 }
 
 /// Whether a question asks what is allowed ("Which activity is permitted?", "できること",
 /// "허용되는").
 pub fn asks_permitted(q: &str) -> bool {
-    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    R.get_or_init(|| {
-        regex::Regex::new(r"(?i)\b(?:permitted|allowed)\b|許可|できること|허용|가능한")
-            .expect("valid")
-    })
-    .is_match(asking_clause(q))
+    static R: Pattern = Pattern::new();
+    R.matches(
+        r"(?i)\b(?:permitted|allowed)\b|許可|できること|허용|가능한",
+        asking_clause(q),
+    )
 }
 
 /// The reference named as what a sign prohibits: "No swimming", "swimming is not allowed",
