@@ -302,26 +302,29 @@ pub fn soft_match_asked(
     }
     let mut by_reading = false;
     let mut by_compound = false;
+    // The reply as written (NFKC, lower case, kana not folded), at the same offsets as `pp`:
+    // read once for the word finders, the other scripts, the list and the hedge rules.
+    let unfolded = text::nfkc_lower(response);
     let spans = if is_unspaced_script(&r) {
         let needle = pr.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
         let asked = question.map(text::prepare).unwrap_or_default();
-        let script = text::nfkc_lower(response);
-        let mut spans = words::occurrences(&pp, &script, needle, &asked);
+        let script = unfolded.as_str();
+        let mut spans = words::occurrences(&pp, script, needle, &asked);
         if spans.is_empty() {
-            spans = words::spaced_occurrences(&pp, &script, needle, &asked);
+            spans = words::spaced_occurrences(&pp, script, needle, &asked);
         }
         if spans.is_empty() {
-            let read = reading_spans(&pp, &script, needle, &asked);
+            let read = reading_spans(&pp, script, needle, &asked);
             by_reading = !read.is_empty();
             if read.is_empty() {
                 // The end of a compound, as written or by its reading: unsure (below).
-                let mut ends = words::compound_ends(&pp, &script, needle, &asked);
+                let mut ends = words::compound_ends(&pp, script, needle, &asked);
                 if ends.is_empty() && needle.chars().any(text::is_kanji) {
                     for r in text::readings::of(needle)
                         .iter()
                         .filter(|r| r.chars().count() >= 2)
                     {
-                        ends.extend(words::compound_ends(&pp, &script, r, &asked));
+                        ends.extend(words::compound_ends(&pp, script, r, &asked));
                     }
                 }
                 by_compound = !ends.is_empty();
@@ -352,7 +355,7 @@ pub fn soft_match_asked(
     let short_reply = tokens(&pp).len() <= 6;
     let spans = if spans.is_empty() && short_reply {
         let needle = pr.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
-        let found = text::romanize::spans(&text::nfkc_lower(response), needle);
+        let found = text::romanize::spans(&unfolded, needle);
         by_script = !found.is_empty();
         found
     } else {
@@ -448,11 +451,10 @@ pub fn soft_match_asked(
     }
     // "apple, banana, orange", "햄버거, 감자튀김, 콜라": a bare list of things when one was asked
     // names them all and chooses none.
-    if bare_list(&text::nfkc_lower(response)) && !pr.contains([',', '、']) {
+    if bare_list(&unfolded) && !pr.contains([',', '、']) {
         return (false, LIST_RULE);
     }
     // Kana as written, at the same offsets: an alternative is a noun in kanji or katakana.
-    let unfolded = text::nfkc_lower(response);
     if spans.iter().all(|&(s, e)| {
         // "No smoking or fishing": things a sign prohibits together, not two answers.
         !(prohibited && prohibition_at(&pp, s, e))
