@@ -110,6 +110,52 @@ pub fn soft_match_asked(
     reference: &str,
     response: &str,
 ) -> (bool, &'static str) {
+    let read = read_short(question, reference, response);
+    if read.1 != NO_MATCH {
+        return read;
+    }
+    colour_in_another_form(question, reference, response).unwrap_or(read)
+}
+
+const NO_MATCH: &str = "no match";
+
+/// The rule that reads a reference's colour written in another of its forms or languages.
+pub const COLOUR_FORM_RULE: &str =
+    "the reference's colour in another form or language (basic colour terms)";
+
+/// "하얀색입니다" for "흰색", "red" for "赤", "빨간색 줄이 더 깁니다" for "빨간 줄": when the
+/// reply names the reference's colour only in another form, it is read again with that form
+/// written as the reference writes it, so every other rule (denials, hedges, other things named)
+/// still decides. Only for a question about colour, when the question is known.
+fn colour_in_another_form(
+    question: Option<&str>,
+    reference: &str,
+    response: &str,
+) -> Option<(bool, &'static str)> {
+    if question.is_some_and(|q| !text::colours::asks_colour(&super::normalize::nfkc(q))) {
+        return None;
+    }
+    let reference = super::normalize::nfkc(reference);
+    let want = text::colours::reference_colour(&reference)?;
+    let reply = super::normalize::nfkc(response);
+    let rewritten = text::colours::written_as_reference(&reference, &want, &reply)?;
+    // "The bus is yellow; the car behind it is blue": another colour named, and not denied, may
+    // be the answer; which thing each colour belongs to is not read here, so no verdict.
+    let prepared = text::prepare(&rewritten);
+    let another = text::colours::colours(&rewritten)
+        .iter()
+        .any(|f| f.colour != want.colour && negation::denied(&prepared, f.start, f.end).is_none());
+    if another {
+        return None;
+    }
+    Some(match read_short(question, &reference, &rewritten) {
+        (true, _) => (true, COLOUR_FORM_RULE),
+        miss => miss,
+    })
+}
+
+/// [`soft_match_asked`] on the reply as written.
+fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool, &'static str) {
     let turn = text::own_turn(response);
     let response = text::latex_plain(&turn);
     let response = response.as_ref();
@@ -362,7 +408,7 @@ pub fn soft_match_asked(
         spans
     };
     if spans.is_empty() {
-        return (false, "no match");
+        return (false, NO_MATCH);
     }
     let negative_reference = has_negation(reference);
     // "What activity is prohibited?" answered "No swimming.", "駐輪禁止": the prohibition
@@ -1066,7 +1112,10 @@ fn answering_clause_end(pp: &str, q: &str) -> Option<usize> {
     let subject = content_words(&clause[..copula.0]);
     let shared = subject.iter().filter(|w| asked.contains(w)).count();
     let named = !content_words(&clause[copula.0 + copula.1..]).is_empty();
-    (clause.is_ascii() && shared >= 2 && named && end < pp.len()).then_some(end)
+    // "The bowl is ceramic" for "What is the soup bowl made of?": a subject that is all the
+    // question's words restates it too.
+    let restates = shared >= 2 || (shared >= 1 && shared == subject.len());
+    (clause.is_ascii() && restates && named && end < pp.len()).then_some(end)
 }
 
 /// Where the text of the reply's last explicit answer line begins ("Answer: …", "**Final
@@ -1158,7 +1207,7 @@ pub fn unsure_miss(
     // "자전거를 타고 있습니다" for "자전거 타기", "빨간색 줄" for "빨간 줄", "슬퍼 보여요" for
     // "슬픔": a Korean word of the reference in another form (a verb, an adjective, a noun), which
     // no rule conjugates.
-    if rule == "no match" && reference.chars().any(text::is_hangul) {
+    if rule == NO_MATCH && reference.chars().any(text::is_hangul) {
         let stem = |w: &str| w.chars().take(2).collect::<String>();
         let shares = reference
             .split_whitespace()
@@ -1197,7 +1246,7 @@ pub fn unsure_miss(
             }
         }
     }
-    if rule != "no match" {
+    if rule != NO_MATCH {
         return None;
     }
     let words = |s: &str| {
@@ -2021,5 +2070,63 @@ mod tests {
             "6",
             "There are 6 stops, with a total length of 2400 m."
         ));
+    }
+
+    #[test]
+    fn a_colour_in_another_form_or_language() {
+        let asked = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a);
+        for (q, r, a) in [
+            (
+                "신호등에서 가장 가까운 차는 무슨 색인가요?",
+                "흰색",
+                "하얀색입니다.",
+            ),
+            ("傘は何色ですか？", "赤", "red"),
+            ("버스는 무슨 색입니까?", "파란색", "blue"),
+            (
+                "여자가 입고 있는 옷은 무슨 색입니까?",
+                "빨간색",
+                "the dress is red.",
+            ),
+            (
+                "빨간 줄과 파란 줄 중 어느 것이 더 긴가요?",
+                "빨간 줄",
+                "빨간색 줄이 더 깁니다.",
+            ),
+            ("What color is the car?", "white", "車は白です。"),
+            ("What colour is the umbrella?", "red", "우산은 빨갛습니다."),
+            ("空は何色ですか？", "青", "ブルーです。"),
+        ] {
+            assert_eq!(asked(q, r, a), (true, super::COLOUR_FORM_RULE), "{a}");
+        }
+        // Every other rule still reads the rewritten reply: denials, hedges, compounds, another
+        // thing's colour, a colour said to be a first impression.
+        for (q, r, a) in [
+            (
+                "What color is the bus?",
+                "파란색",
+                "It's not blue, it's green.",
+            ),
+            ("傘は何色ですか？", "赤", "Maybe red, or maybe orange."),
+            (
+                "車は何色ですか？",
+                "白",
+                "It is reddish-white... actually off-white, I think grey.",
+            ),
+            (
+                "버스는 무슨 색입니까?",
+                "파란색",
+                "The bus is yellow; the car behind it is blue.",
+            ),
+            ("What color is the dress?", "빨간색", "white-ish pink"),
+            ("신호등은 무슨 색인가요?", "빨간색", "blue-green"),
+            ("花は何色ですか？", "白", "white? No — it's pink."),
+            ("What color is the sky?", "青", "ブルーベリーの色です。"),
+        ] {
+            assert!(!asked(q, r, a).0, "{a}");
+        }
+        // A question about something else leaves the words as written ("Who won the gold
+        // medal?" is not about colour).
+        assert!(!asked("Which medal did she win?", "gold", "金色のメダルです").0);
     }
 }

@@ -22,7 +22,8 @@ pub fn offered_with_another_in(pp: &str, unfolded: Option<&str>, s: usize, e: us
     });
     let before = BEFORE.get_or_init(|| {
         // "…のような気もするし、タヌキ", "고양이인 것 같기도 하고 여우": the second of two offered.
-        regex::Regex::new(r"(?:\bor|\bor possibly|\bor maybe|\beither|または|もしくは|あるいは|또는|혹은|気もする(?:し|けど)、?|かもしれない(?:し|けど)、?|같기도\s*하(?:고|며|구),?)\s*(?:a|an|the)?\s*$").expect("valid")
+        // "They look like Adidas, but they could also be Nike": offered as a possibility too.
+        regex::Regex::new(r"(?:\bor|\bor possibly|\bor maybe|\beither|\b(?:could|might|may)\s+(?:also|just as well|equally)\s+be|または|もしくは|あるいは|또는|혹은|気もする(?:し|けど)、?|かもしれない(?:し|けど)、?|같기도\s*하(?:고|며|구),?)\s*(?:a|an|the)?\s*$").expect("valid")
     });
     // "사이다 아니면 콜라", "사이다, 아니면 콜라", "…예요. 아니면 콜라일 수도": not "회원이 아니면
     // 안내 데스크에서" (if not a member), where a particle comes before it and no copula after.
@@ -134,7 +135,7 @@ pub fn first_impression(pp: &str, s: usize, e: usize) -> bool {
         regex::Regex::new(r"(?:looks like|look like|seems like|at first|at first glance|i thought|initially|usually|normally|typically|conventionally|in general)[^.!?]{0,40}$").expect("valid")
     });
     let after = AFTER.get_or_init(|| {
-        regex::Regex::new(r"^(?:\s*[,.]?\s*(?:no wait|wait,? no|actually,? no|no,? actually)|(?:の)?(?:ように|みたいに)見え(?:ますが|るが|るけど)|に見え(?:ますが|るが|るけど)、?[^。]*?(?:だと思|でしょう|です)|(?:으)?로 보이지만|(?:だと|と)思いましたが|、?\s*と言いたいところ|라고 하고 싶지만|처럼 보이지만|\s*같지만|인 줄 알았는데|라고 생각했는데|[^.!?。\n]{0,30}?(?:\bbut\b|\bhowever\b|が、?|けど、?|지만,?)\s*(?:to be (?:exact|precise)|more precisely|strictly speaking|正確には|厳密には|正しくは|정확히는|정확히 말하면|엄밀히 말하면))").expect("valid")
+        regex::Regex::new(r"^(?:\s*[,.]?\s*(?:no wait|wait,? no|actually,? no|no,? actually)|(?:の)?(?:ように|みたいに|っぽく)見え(?:ますが|るが|るけど)|に見え(?:ますが|るが|るけど)、?[^。]*?(?:だと思|でしょう|です)|(?:으)?로 보이지만|(?:だと|と)思いましたが|、?\s*と言いたいところ|라고 하고 싶지만|처럼 보이지만|\s*같지만|인 줄 알았는데|라고 생각했는데|[^.!?。\n]{0,30}?(?:\bbut\b|\bhowever\b|が、?|けど、?|지만,?)\s*(?:to be (?:exact|precise)|more precisely|strictly speaking|正確には|厳密には|正しくは|정확히는|정확히 말하면|엄밀히 말하면))").expect("valid")
     });
     let later = LATER.get_or_init(|| {
         regex::Regex::new(r"\bbut\b|\bactually\b|\bin fact\b|実は|実際は|사실은|사실|알고 보니")

@@ -245,12 +245,14 @@ pub fn restates(question: &str, reply: &str) -> bool {
 /// something else. A negated restatement is the caller's polarity rule.
 pub fn restated_polarity(question: &str, reply: &str) -> Option<bool> {
     let q = nfkc_lower(question);
-    // Only the reply's first sentence answers.
+    // Only the reply's first statement answers: a sentence that asks states nothing, so the
+    // question repeated back ("창문이 열려 있습니까? 창문이 열려 있습니까?") restates no fact.
     let r = nfkc_lower(reply);
     let r = r
-        .split(['.', '。', '!', '！', '\n'])
-        .find(|s| !s.trim().is_empty())
-        .unwrap_or("");
+        .split_inclusive(['.', '。', '!', '！', '?', '？', '\n'])
+        .map(|s| s.trim())
+        .find(|s| s.chars().any(char::is_alphanumeric) && !s.ends_with(['?', '？']))
+        .map_or("", |s| s.trim_end_matches(['.', '。', '!', '！']));
     if q.chars().any(is_hangul) {
         // The predicate decides ("불이 켜져 있나요?" → "거실 조명이 환하게 켜져 있습니다").
         let qk = korean_keys(&q);
@@ -336,6 +338,24 @@ pub fn restated_polarity(question: &str, reply: &str) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::restates;
+
+    #[test]
+    fn a_question_repeated_back_states_nothing() {
+        assert!(!restates(
+            "창문이 열려 있습니까?",
+            "창문이 열려 있습니까? 창문이 열려 있습니까? 창문이 열려 있습니까?"
+        ));
+        assert!(!restates("Is the light on?", "Is the light on?"));
+        assert!(!restates(
+            "男性は帽子をかぶっていますか？",
+            "男性は帽子をかぶっていますか？"
+        ));
+        // A question asked back, then the fact stated: the statement answers.
+        assert!(restates(
+            "Is the light on?",
+            "Is the light on? The light is on."
+        ));
+    }
 
     #[test]
     fn a_reply_that_restates_the_question() {

@@ -216,7 +216,8 @@ fn ends_word(script: &str, s: usize, e: usize, asked: &str) -> bool {
         if !is_hangul(after) {
             let next = rest.trim_start_matches(' ');
             return !(rest.starts_with(' ')
-                && KO_HEADS.iter().filter(head).any(|h| word_is(next, h)));
+                && (KO_HEADS.iter().filter(head).any(|h| word_is(next, h))
+                    || ko_head_with_copula(next, asked)));
         }
         if KO_HEADS.iter().filter(head).any(|h| rest.starts_with(h)) {
             return false;
@@ -235,8 +236,66 @@ fn ends_word(script: &str, s: usize, e: usize, asked: &str) -> bool {
                 .iter()
                 .any(|a| rest.strip_prefix(a).is_some_and(particle));
     }
-    let _ = is_hiragana(last);
+    // "いちご大福です" is a 大福, not a いちご: a kana word followed by a kanji noun that ends
+    // the sentence is that noun's modifier (a kanji suffix the question uses is the answer's).
+    if is_hiragana(last) && script[s..e].chars().all(is_hiragana) && is_kanji(after) {
+        let rest = &script[e..];
+        let run = rest.len() - rest.trim_start_matches(is_kanji).len();
+        let noun = &rest[..run];
+        let ends = ["です", "でした", "だ", "。", "."]
+            .iter()
+            .any(|c| rest[run..].starts_with(c))
+            || rest[run..].trim().is_empty();
+        let suffix = noun
+            .chars()
+            .all(|c| JA_SUFFIXES.contains(c) || asked.contains(c));
+        return !ends || suffix;
+    }
     true
+}
+
+/// "곰 인형이에요", "사과 주스입니다": the next word is a noun that takes the copula and ends the
+/// sentence, so the reference before it is its modifier; not a counted noun ("곰 두 마리예요"),
+/// a title ("김연아 선수예요") or a word the question uses.
+fn ko_head_with_copula(next: &str, asked: &str) -> bool {
+    use std::sync::OnceLock;
+    const SAME: &[&str] = &[
+        "씨",
+        "님",
+        "선수",
+        "선생님",
+        "새끼",
+        "종류",
+        "계열",
+        "가족",
+        "무리",
+        "떼",
+        "것",
+        "거",
+        "마리",
+        "개",
+        "명",
+        "대",
+        "분",
+        "시대",
+        "왕조",
+        "지역",
+        "쪽",
+        "편",
+        "맛",
+        "색",
+    ];
+    static R: OnceLock<regex::Regex> = OnceLock::new();
+    let r = R.get_or_init(|| {
+        regex::Regex::new(
+            r"^(\p{Hangul}{1,4}?)(?:이에요|예요|입니다|이다|이야|이죠|이네요|였어요|이었어요)\s*(?:[.!?。]|$)",
+        )
+        .expect("valid")
+    });
+    r.captures(next).is_some_and(|c| {
+        let noun = &c[1];
+        !SAME.contains(&noun) && !asked.contains(noun)
+    })
 }
 
 /// Whether `s` begins with the word `w` (followed by a particle, a space or the end).
@@ -266,6 +325,8 @@ mod tests {
         assert!(found("リンゴです", "りんご"));
         assert!(found("これはねこです", "ネコ"));
         assert!(found("白色です", "白"));
+        assert!(!found("いちご大福です。", "いちご"));
+        assert!(found("いちごです。", "いちご"));
         assert!(occurrences("東京駅です", "東京駅です", "東京", "").is_empty());
         assert!(!occurrences("新宿駅です", "新宿駅です", "新宿", "この駅は何駅ですか").is_empty());
     }
@@ -280,6 +341,10 @@ mod tests {
         assert!(!found("남대문시장입니다", "남대문"));
         assert!(!found("개구리입니다", "개"));
         assert!(!found("사과 주스예요", "사과"));
+        assert!(!found("곰 인형이에요.", "곰"));
+        assert!(found("곰 두 마리예요.", "곰"));
+        assert!(found("김연아 선수입니다.", "김연아"));
+        assert!(found("곰이 앉아 있어요.", "곰"));
         assert!(found("사과 두 개", "사과"));
         assert!(!found("공 3개가 있습니다", "개"));
         assert!(!occurrences(
