@@ -1159,7 +1159,22 @@ fn value_option(item: &ItemContent, response: &str) -> Option<Reading> {
         && prepared.iter().all(|o| {
             text::clock::time_reference(o).is_some() || text::dates::date_reference(o).is_some()
         });
-    if !all_values {
+    // "하얀색이에요" for the option 흰색: options that are each one colour are read the same way.
+    let all_colours = !item.options.is_empty()
+        && item
+            .options
+            .iter()
+            .all(|o| text::colours::reference_colour(&super::normalize::nfkc(&o.text)).is_some());
+    // "上野です。" for the option うえの: options in kana only are read by their readings.
+    let all_kana = !item.options.is_empty()
+        && item.options.iter().all(|o| {
+            let t = o.text.trim();
+            !t.is_empty()
+                && t.chars()
+                    .all(|c| text::is_hiragana(c) || text::is_katakana(c) || c == 'ー')
+        })
+        && response.chars().any(text::is_kanji);
+    if !all_values && !all_colours && !all_kana {
         return None;
     }
     // "8時10分に出発し、10時40分に到着": several options' times named, which one answers is the
@@ -1188,7 +1203,7 @@ fn value_option(item: &ItemContent, response: &str) -> Option<Reading> {
     }
 }
 
-const VALUE_RULE: &str = "an option's time or date, written another way";
+const VALUE_RULE: &str = "an option's time, date, colour or kana word, written another way";
 
 /// The one option a reply describes in other words ([`text::similarity`]), when its words
 /// clearly match that option's and no other's, and the reply denies nothing (a denial's scope

@@ -812,6 +812,24 @@ fn token_runs(pp: &str, pr: &str, script: &str, asked: &str) -> Vec<(usize, usiz
     if needle.len() > 1 && matches!(needle[0], "a" | "an" | "the") {
         needle.remove(0);
     }
+    let runs = runs_of(&hay, &needle, script, asked);
+    // "She's flying a kite" for "flying kite": articles inside a phrase, on either side, are
+    // not words of it.
+    if runs.is_empty() && needle.len() > 1 {
+        let article = |w: &str| matches!(w, "a" | "an" | "the");
+        let hay: Vec<_> = hay.into_iter().filter(|t| !article(t.2)).collect();
+        let needle: Vec<&str> = needle.into_iter().filter(|w| !article(w)).collect();
+        return runs_of(&hay, &needle, script, asked);
+    }
+    runs
+}
+
+fn runs_of(
+    hay: &[(usize, usize, &str)],
+    needle: &[&str],
+    script: &str,
+    asked: &str,
+) -> Vec<(usize, usize)> {
     if needle.is_empty() || hay.len() < needle.len() {
         return Vec::new();
     }
@@ -2128,5 +2146,68 @@ mod tests {
         // A question about something else leaves the words as written ("Who won the gold
         // medal?" is not about colour).
         assert!(!asked("Which medal did she win?", "gold", "金色のメダルです").0);
+    }
+
+    #[test]
+    fn labels_sums_articles_suffixes_and_absence() {
+        let asked = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a).0;
+        // A connective on the counter ends a labelled figure's clause.
+        assert!(asked(
+            "메뉴판에서 아메리카노 가격은 얼마인가요?",
+            "3,500원",
+            "라떼가 4,000원이고 아메리카노는 3,500원입니다."
+        ));
+        assert!(!asked(
+            "메뉴판에서 라떼 가격은 얼마인가요?",
+            "3,500원",
+            "라떼가 4,000원이고 아메리카노는 3,500원입니다."
+        ));
+        // "aren't any" says nothing is there.
+        assert!(asked(
+            "How many dogs are in the living room?",
+            "0",
+            "There aren't any dogs — just a cat curled up on the windowsill."
+        ));
+        // Articles inside a phrase.
+        assert!(asked(
+            "What is the girl doing?",
+            "flying kite",
+            "She's flying a kite."
+        ));
+        assert!(!asked(
+            "What is the girl doing?",
+            "flying kite",
+            "She's flying a drone, not a kite."
+        ));
+        // A sum said after its parts, the parts counted by the same counter as the total.
+        assert!(asked(
+            "나무에 사과가 몇 개 달려 있나요?",
+            "6개",
+            "왼쪽 가지에 3개, 오른쪽 가지에 3개가 있어요. 합쳐서 여섯 개입니다."
+        ));
+        // 製: made of.
+        assert!(asked("この箸は何でできていますか？", "木", "木製です。"));
+        assert!(!asked(
+            "この箸は何でできていますか？",
+            "木",
+            "木製ではなく竹製です。"
+        ));
+    }
+}
+#[cfg(test)]
+mod scratch {
+    #[test]
+    fn scratch() {
+        for (q, r, a) in [
+            ("何色ですか？", "白", "白色ではなく黒です。"),
+            ("どこですか？", "大阪", "大阪府ではなく京都府です。"),
+            (
+                "この箸は何でできていますか？",
+                "木",
+                "木製ではなく竹製です。",
+            ),
+        ] {
+            eprintln!("{a} => {:?}", super::soft_match_asked(Some(q), r, a));
+        }
     }
 }

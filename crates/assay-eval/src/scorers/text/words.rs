@@ -17,8 +17,8 @@
 
 use super::{char_at, char_before, is_hangul, is_hiragana, is_kanji, is_katakana};
 
-/// Suffixes that name the same thing more precisely: 大阪府 is 大阪, 白色 is 白.
-const JA_SUFFIXES: &str = "都道府県市区町村郡州省色";
+/// Suffixes that name the same thing more precisely: 大阪府 is 大阪, 白色 is 白, 木製 is made of 木.
+const JA_SUFFIXES: &str = "都道府県市区町村郡州省色製";
 
 const KO_FOLLOWERS: &[&str] = &[
     "은", "는", "이", "가", "을", "를", "에", "의", "도", "만", "로", "으로", "와", "과", "랑",
@@ -78,7 +78,29 @@ pub fn occurrences(hay: &str, script: &str, needle: &str, asked: &str) -> Vec<(u
     hay.match_indices(needle)
         .map(|(i, m)| (i, i + m.len()))
         .filter(|&(s, e)| starts_word(script, s) && ends_word(script, s, e, asked))
+        .map(|(s, e)| (s, e + suffix_len(script, s, e)))
         .collect()
+}
+
+/// The length of the suffix a word found takes along (大阪府, 白色, 木製, 부산광역시), so that
+/// what follows the word, a denial or another answer ("木製ではなく竹製"), follows the match.
+fn suffix_len(script: &str, s: usize, e: usize) -> usize {
+    match (char_before(script, e).filter(|_| e > s), char_at(script, e)) {
+        (Some(last), Some(after)) if is_kanji(last) && is_kanji(after) => after.len_utf8(),
+        (Some(last), Some(_)) if is_hangul(last) => KO_ADMIN
+            .iter()
+            .filter(|a| {
+                script[e..].strip_prefix(**a).is_some_and(|r| {
+                    r.is_empty()
+                        || !r.starts_with(is_hangul)
+                        || KO_FOLLOWERS.iter().any(|f| r.starts_with(f))
+                })
+            })
+            .map(|a| a.len())
+            .max()
+            .unwrap_or(0),
+        _ => 0,
+    }
 }
 
 /// Where a name of three characters or more occurs written with a space or a middle dot

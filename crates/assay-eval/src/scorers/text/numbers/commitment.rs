@@ -403,19 +403,8 @@ pub fn committed_mention(
     // of the two before it and counts what the first counted, so those were its parts.
     if stated.is_none() {
         if let [.., a, b, c] = cands.as_slice() {
-            let counted = |m: &Mention| -> String {
-                let u = unit_end(response, m.end);
-                if u > m.end {
-                    return response[m.end..u].to_string();
-                }
-                response[m.end..]
-                    .split(|ch: char| !ch.is_ascii_alphabetic())
-                    .find(|w| !w.is_empty())
-                    .filter(|w| response[m.end..].trim_start().starts_with(w))
-                    .unwrap_or("")
-                    .trim_end_matches('s')
-                    .to_string()
-            };
+            // "3개, … 합쳐서 여섯 개": what each counts, by its counter's first letter or word.
+            let counted = |m: &Mention| counted_by(response, m);
             // Only an addition said as one ("plus one", "+ 1", "もう1羽", "1마리 더"): "4 ducks
             // swimming and one on the bank — 5 ducks" counts two groups, one of them asked.
             let between = &response[a.end..b.start];
@@ -604,7 +593,9 @@ fn labelled(
     let asked = content_words(q);
     let met = |m: &Mention| {
         let after = &p[unit_end(p, m.end)..];
-        if !ends.is_match(after) {
+        // "라떼가 4,000원이고 아메리카노는 3,500원": a connective on the counter ends the clause.
+        let joined = p[m.end..unit_end(p, m.end)].ends_with(['고', '며']);
+        if !ends.is_match(after) && !joined {
             return None;
         }
         if let Some(o) = figure_label(m).filter(|_| !asked_figures.is_empty()) {
@@ -1018,7 +1009,7 @@ pub(super) fn drop_counting_aloud(p: &str, ms: &mut Vec<Mention>, drop_unfinishe
 pub fn says_absence(p: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"\b(?:none|zero|nobody|no one|not any|n't any|no [a-z]+)\b|いない|いません|ありません|ない|なし|見当たらな|없|아무도|하나도").expect("valid")
+        Regex::new(r"\b(?:none|zero|nobody|no one|not any|[a-z]*n['’]t any|no [a-z]+)\b|いない|いません|ありません|ない|なし|見当たらな|없|아무도|하나도").expect("valid")
     })
     .is_match(p)
 }
