@@ -2187,27 +2187,13 @@ mod tests {
         ));
         // 製: made of.
         assert!(asked("この箸は何でできていますか？", "木", "木製です。"));
+        // A suffix the word takes along comes before the denial that governs it.
         assert!(!asked(
             "この箸は何でできていますか？",
             "木",
             "木製ではなく竹製です。"
         ));
-    }
-}
-#[cfg(test)]
-mod scratch {
-    #[test]
-    fn scratch() {
-        for (q, r, a) in [
-            ("何色ですか？", "白", "白色ではなく黒です。"),
-            ("どこですか？", "大阪", "大阪府ではなく京都府です。"),
-            (
-                "この箸は何でできていますか？",
-                "木",
-                "木製ではなく竹製です。",
-            ),
-        ] {
-            eprintln!("{a} => {:?}", super::soft_match_asked(Some(q), r, a));
-        }
+        assert!(!asked("何色ですか？", "白", "白色ではなく黒です。"));
+        assert!(!asked("どこですか？", "大阪", "大阪府ではなく京都府です。"));
     }
 }
