@@ -40,6 +40,56 @@ pub struct SoftMatch;
 /// The rule of a match at the end of a compound word: read as a kind of the reference, unsure.
 pub const COMPOUND_RULE: &str = "reference ends a compound word (a kind of it, or another thing)";
 
+/// The rule of a reference's word found in another form: a Korean predicate made a noun (-기,
+/// -음) as its stem and an ending ("맑아요" for "맑음"), an English adjective in -y as its verb
+/// or noun ("raining" for "rainy"), a material's adjective in -en ("wooden" for "wood"). Read as
+/// a match, unsure.
+pub const WORD_FORM_RULE: &str =
+    "the reference's word in another form (맑아요 for 맑음, raining for rainy, wooden for wood)";
+
+/// Whether a question asks what something is made of.
+fn asks_material(q: &str) -> bool {
+    let q = q.to_ascii_lowercase();
+    ["made of", "made from", "material"]
+        .iter()
+        .any(|w| q.contains(w))
+}
+
+/// A one-word English reference in another form: an adjective in -y answered by its verb or
+/// noun ("raining", "rain" for "rainy"; "snowing" for "snowy", "fog" for "foggy"), and, asked a
+/// material, a noun answered by its adjective in -en ("wooden" for "wood", "golden" for "gold").
+fn english_form_spans(pp: &str, needle: &str, material: bool) -> Vec<(usize, usize)> {
+    if needle.is_empty() || !needle.chars().all(|c| c.is_ascii_lowercase()) {
+        return Vec::new();
+    }
+    // "sunny" → "sun", "foggy" → "fog", "rainy" → "rain".
+    let base = needle.strip_suffix('y').filter(|b| b.len() >= 3).map(|b| {
+        let bytes = b.as_bytes();
+        let n = bytes.len();
+        if bytes[n - 1] == bytes[n - 2] {
+            &b[..n - 1]
+        } else {
+            b
+        }
+    });
+    let toks = tokens(pp);
+    toks.iter()
+        .enumerate()
+        .filter(|(i, t)| {
+            let w = t.2;
+            // The verb only as what something is doing ("it's raining", "it is snowing"), not
+            // as a modifier ("a winding road").
+            let predicative = *i > 0 && matches!(toks[i - 1].2, "is" | "it's" | "'s" | "are");
+            let by_base =
+                base.is_some_and(|b| w == b || (predicative && w.strip_suffix("ing") == Some(b)));
+            let by_en = material
+                && (w.strip_suffix("en") == Some(needle) || w.strip_suffix("len") == Some(needle));
+            by_base || by_en
+        })
+        .map(|(_, t)| (t.0, t.1))
+        .collect()
+}
+
 /// The rule of a proper name followed by a qualifier ("Paris, Texas" for "Paris"): the place
 /// named, or another of the same name; read as a match, unsure.
 pub const QUALIFIED_RULE: &str =
@@ -407,6 +457,20 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     } else {
         spans
     };
+    // "맑아요" for "맑음": a Korean predicate made a noun, found as its stem and an ending;
+    // "It's raining" for "rainy", "Wooden." for "wood" asked a material.
+    let mut by_form = false;
+    let spans = if spans.is_empty() {
+        let found = if r.chars().any(text::is_hangul) {
+            words::korean_form_spans(&pp, pr.trim())
+        } else {
+            english_form_spans(&pp, pr.trim(), question.is_some_and(asks_material))
+        };
+        by_form = !found.is_empty();
+        found
+    } else {
+        spans
+    };
     if spans.is_empty() {
         return (false, NO_MATCH);
     }
@@ -524,6 +588,8 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
         )
     } else if by_compound {
         (true, COMPOUND_RULE)
+    } else if by_form {
+        (true, WORD_FORM_RULE)
     } else if by_reading {
         (true, "response contains reference by its reading (IPAdic)")
     } else if is_unspaced_script(&r) {
@@ -1189,6 +1255,9 @@ pub fn unsure_miss(
 ) -> Option<&'static str> {
     if rule == COMPOUND_RULE {
         return Some("the reference ends a compound word: a kind of it, or another thing");
+    }
+    if rule == WORD_FORM_RULE {
+        return Some("the reference's word read in another form: a judge should confirm");
     }
     if rule == QUALIFIED_RULE {
         return Some("a qualifier follows the name: the place named, or another of that name");
@@ -2195,5 +2264,37 @@ mod tests {
         ));
         assert!(!asked("何色ですか？", "白", "白色ではなく黒です。"));
         assert!(!asked("どこですか？", "大阪", "大阪府ではなく京都府です。"));
+    }
+
+    #[test]
+    fn a_word_in_another_form_found_by_its_stem_or_suffix() {
+        let asked = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a);
+        assert_eq!(
+            asked(
+                "오늘 날씨는 어때 보이나요?",
+                "맑음",
+                "맑아요. 구름 한 점 없어요."
+            ),
+            (true, super::WORD_FORM_RULE)
+        );
+        assert!(
+            asked(
+                "남자는 무엇을 하고 있나요?",
+                "자전거 타기",
+                "남자는 자전거를 타고 있습니다."
+            )
+            .0
+        );
+        // Its denial still governs it, and the verdict asks a judge.
+        assert!(
+            !asked(
+                "오늘 날씨는 어때 보이나요?",
+                "맑음",
+                "맑지 않아요. 비가 와요."
+            )
+            .0
+        );
+        assert!(!asked("오늘 날씨는 어때 보이나요?", "맑음", "안 맑아요.").0);
+        assert!(super::unsure_miss(true, super::WORD_FORM_RULE, "맑음", false, "맑아요").is_some());
     }
 }

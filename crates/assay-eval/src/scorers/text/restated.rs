@@ -220,6 +220,16 @@ const OPPOSITES: &[(&str, &str)] = &[
     ("lit", "unlit"),
 ];
 
+/// The same for Korean predicates, by the first two syllables of the verb as written before
+/// 있다 ("열려 있다" / "닫혀 있다").
+const KO_OPPOSITES: &[(&str, &str)] = &[
+    ("열려", "닫혀"),
+    ("켜져", "꺼져"),
+    ("젖어", "말라"),
+    ("깨어", "잠들"),
+    ("비어", "차"),
+];
+
 fn opposite(k: &str) -> Vec<&'static str> {
     OPPOSITES
         .iter()
@@ -275,12 +285,20 @@ pub fn restated_polarity(question: &str, reply: &str) -> Option<bool> {
         };
         let qs = subjects(&q);
         let rs = subjects(r);
-        return (rk.len() >= 2
-            && qk.len() >= 2
-            && tail(&qk) == tail(&rk)
-            && ro.iter().all(|o| qo.contains(o))
-            && rs.iter().all(|x| qs.contains(x) || qo.contains(x)))
-        .then_some(true);
+        let same_things = ro.iter().all(|o| qo.contains(o))
+            && rs.iter().all(|x| qs.contains(x) || qo.contains(x));
+        if rk.len() < 2 || qk.len() < 2 || !same_things {
+            return None;
+        }
+        let (qt, rt) = (tail(&qk), tail(&rk));
+        if qt == rt {
+            return Some(true);
+        }
+        // "문이 열려 있나요?" → "닫혀 있어요": the state's opposite, with the same ending, says no.
+        let opposed = KO_OPPOSITES
+            .iter()
+            .any(|(a, b)| (qt[0] == *a && rt[0] == *b) || (qt[0] == *b && rt[0] == *a));
+        return (opposed && qt[1] == rt[1]).then_some(false);
     }
     if q.chars()
         .any(|c| is_kanji(c) || is_katakana(c) || super::is_hiragana(c))
@@ -338,6 +356,28 @@ pub fn restated_polarity(question: &str, reply: &str) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::restates;
+
+    #[test]
+    fn a_korean_state_replaced_by_its_opposite_says_no() {
+        use super::restated_polarity;
+        assert_eq!(
+            restated_polarity("가게 문이 열려 있나요?", "닫혀 있어요."),
+            Some(false)
+        );
+        assert_eq!(
+            restated_polarity("불이 켜져 있나요?", "불이 꺼져 있습니다."),
+            Some(false)
+        );
+        assert_eq!(
+            restated_polarity("가게 문이 열려 있나요?", "열려 있어요."),
+            Some(true)
+        );
+        // Another thing's state says nothing of the one asked.
+        assert_eq!(
+            restated_polarity("가게 문이 열려 있나요?", "창문이 닫혀 있어요."),
+            None
+        );
+    }
 
     #[test]
     fn a_question_repeated_back_states_nothing() {

@@ -103,6 +103,55 @@ fn suffix_len(script: &str, s: usize, e: usize) -> usize {
     }
 }
 
+/// "맑아요" for "맑음", "자전거를 타고 있습니다" for "자전거 타기": a Korean reference whose last
+/// word is a predicate made a noun (-기, -음), found as that predicate's stem beginning a word and
+/// followed by one of its endings, the reference's word before it (if any) right before, with a
+/// particle. The span is the stem's, so a denial after it ("맑지 않아요") governs it. Contracted
+/// forms (달려, 슬퍼) are not read.
+pub fn korean_form_spans(hay: &str, needle: &str) -> Vec<(usize, usize)> {
+    const ENDINGS: &[char] = &[
+        '고', '는', '아', '어', '았', '었', '습', '다', '네', '지', '게', '며', '요', '은', '던',
+        '겠',
+    ];
+    const PARTICLES: &[&str] = &[
+        "을", "를", "이", "가", "에", "으로", "로", "에서", "은", "는",
+    ];
+    let words: Vec<&str> = needle.split_whitespace().collect();
+    if words.is_empty() || words.len() > 2 || !words.iter().all(|w| w.chars().all(is_hangul)) {
+        return Vec::new();
+    }
+    let last = words[words.len() - 1];
+    let Some(stem) = last
+        .strip_suffix('기')
+        .or_else(|| last.strip_suffix('음'))
+        .filter(|st| !st.is_empty())
+    else {
+        return Vec::new();
+    };
+    hay.match_indices(stem)
+        .map(|(i, m)| (i, i + m.len()))
+        .filter(|&(s, e)| {
+            // "안 맑아요", "못 타요": the predicate negated before it.
+            let negated = ["안 ", "못 "].iter().any(|n| hay[..s].ends_with(n));
+            !char_before(hay, s).is_some_and(is_hangul)
+                && char_at(hay, e).is_some_and(|c| ENDINGS.contains(&c))
+                && !negated
+        })
+        .filter(|&(s, _)| {
+            let Some(first) = words.len().checked_sub(2).map(|k| words[k]) else {
+                return true;
+            };
+            let before = hay[..s].trim_end();
+            let bare = PARTICLES
+                .iter()
+                .find_map(|p| before.strip_suffix(p).filter(|b| b.ends_with(first)))
+                .unwrap_or(before);
+            bare.ends_with(first)
+                && !char_before(bare, bare.len() - first.len()).is_some_and(is_hangul)
+        })
+        .collect()
+}
+
 /// Where a name of three characters or more occurs written with a space or a middle dot
 /// between its characters ("山田 太郎" for "山田太郎"), as forms and name tags write them; not in
 /// Korean, where "이 수진 씨" is "this Sujin".
@@ -363,6 +412,13 @@ mod tests {
         assert!(!found("남대문시장입니다", "남대문"));
         assert!(!found("개구리입니다", "개"));
         assert!(!found("사과 주스예요", "사과"));
+        let forms = |hay: &str, needle: &str| !korean_form_spans(hay, needle).is_empty();
+        assert!(forms("맑아요. 구름 한 점 없어요.", "맑음"));
+        assert!(forms("남자는 자전거를 타고 있습니다.", "자전거 타기"));
+        assert!(forms("강변을 달리고 있어요.", "달리기"));
+        assert!(!forms("남자는 오토바이를 타고 있습니다.", "자전거 타기"));
+        assert!(!forms("타이어가 보여요.", "타기"));
+        assert!(!forms("공원에서 조깅하고 있어요.", "달리기"));
         assert!(!found("곰 인형이에요.", "곰"));
         assert!(found("곰 두 마리예요.", "곰"));
         assert!(found("김연아 선수입니다.", "김연아"));
