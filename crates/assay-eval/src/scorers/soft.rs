@@ -2209,6 +2209,22 @@ mod tests {
             ("신호등은 무슨 색인가요?", "빨간색", "blue-green"),
             ("花は何色ですか？", "白", "white? No — it's pink."),
             ("What color is the sky?", "青", "ブルーベリーの色です。"),
+            (
+                "하늘은 무슨 색입니까?",
+                "파란색",
+                "파랗지 않아요. 회색빛이에요.",
+            ),
+            (
+                "What colour is the mug?",
+                "gray",
+                "It says \"Earl Grey\" on it; the mug is mint.",
+            ),
+            ("傘は何色ですか？", "red", "赤くないです。オレンジです。"),
+            (
+                "傘は何色ですか？",
+                "red",
+                "赤っぽく見えますが、実際はマゼンタです。",
+            ),
         ] {
             assert!(!asked(q, r, a).0, "{a}");
         }

@@ -32,168 +32,266 @@ use Kind::*;
 /// One colour: the name evidence gives it and its forms by kind.
 struct Colour {
     name: &'static str,
-    forms: &'static [(Kind, &'static [&'static str])],
+    latin: &'static [&'static str],
+    japanese: &'static [&'static str],
+    ko_noun: &'static [&'static str],
+    ko_attributive: &'static [&'static str],
+    ko_stem: &'static [&'static str],
 }
 
+impl Colour {
+    fn forms(&self) -> impl Iterator<Item = (Kind, &'static str)> + '_ {
+        [
+            (Latin, self.latin),
+            (Japanese, self.japanese),
+            (KoNoun, self.ko_noun),
+            (KoAttributive, self.ko_attributive),
+            (KoStem, self.ko_stem),
+        ]
+        .into_iter()
+        .flat_map(|(k, fs)| fs.iter().map(move |f| (k, *f)))
+    }
+}
+
+const NONE: &[&str] = &[];
+
+/// The basic terms first, then colours between them that a reply names instead (navy, beige,
+/// teal, 水色, 연두): each is its own colour, so "a navy jacket" is no "black", and a reply that
+/// names one beside the reference's colour names another colour.
 const COLOURS: &[Colour] = &[
     Colour {
         name: "red",
-        forms: &[
-            (Latin, &["red"]),
-            (
-                Japanese,
-                &["赤色", "赤い", "赤", "あかいろ", "あかい", "あか", "レッド"],
-            ),
-            (
-                KoNoun,
-                &["빨간색", "빨강색", "붉은색", "빨강", "적색", "레드"],
-            ),
-            (KoAttributive, &["빨간", "붉은"]),
-            (KoStem, &["빨갛", "빨개"]),
+        latin: &["red"],
+        japanese: &[
+            "赤色",
+            "赤い",
+            "真っ赤",
+            "赤",
+            "あかいろ",
+            "まっか",
+            "レッド",
         ],
+        ko_noun: &["빨간색", "빨강색", "붉은색", "빨강", "적색", "레드"],
+        ko_attributive: &["빨간", "붉은", "새빨간"],
+        ko_stem: &["빨갛", "빨개"],
     },
     Colour {
         name: "blue",
-        forms: &[
-            (Latin, &["blue"]),
-            (
-                Japanese,
-                &["青色", "青い", "青", "あおいろ", "あおい", "あお", "ブルー"],
-            ),
-            (KoNoun, &["파란색", "파랑색", "파랑", "청색", "블루"]),
-            (KoAttributive, &["파란"]),
-            (KoStem, &["파랗", "파래"]),
+        latin: &["blue"],
+        japanese: &[
+            "青色",
+            "青い",
+            "真っ青",
+            "青",
+            "あおいろ",
+            "まっさお",
+            "ブルー",
         ],
+        ko_noun: &["파란색", "파랑색", "파랑", "청색", "블루"],
+        ko_attributive: &["파란", "새파란"],
+        ko_stem: &["파랗", "파래"],
     },
     Colour {
         name: "green",
-        forms: &[
-            (Latin, &["green"]),
-            (
-                Japanese,
-                &["緑色", "緑", "みどりいろ", "みどり", "グリーン"],
-            ),
-            (KoNoun, &["초록색", "초록", "녹색"]),
-        ],
+        latin: &["green"],
+        japanese: &["緑色", "緑", "みどりいろ", "グリーン"],
+        ko_noun: &["초록색", "초록", "녹색"],
+        ko_attributive: NONE,
+        ko_stem: NONE,
     },
     Colour {
         name: "yellow",
-        forms: &[
-            (Latin, &["yellow"]),
-            (
-                Japanese,
-                &["黄色い", "黄色", "きいろい", "きいろ", "イエロー"],
-            ),
-            (KoNoun, &["노란색", "노랑색", "노랑", "황색", "옐로"]),
-            (KoAttributive, &["노란"]),
-            (KoStem, &["노랗"]),
-        ],
+        latin: &["yellow"],
+        japanese: &["黄色い", "黄色", "きいろい", "きいろ", "イエロー"],
+        ko_noun: &["노란색", "노랑색", "노랑", "황색", "옐로"],
+        ko_attributive: &["노란", "샛노란"],
+        ko_stem: &["노랗"],
     },
     Colour {
         name: "white",
-        forms: &[
-            (Latin, &["white"]),
-            (
-                Japanese,
-                &["白色", "白い", "白", "しろいろ", "しろい", "ホワイト"],
-            ),
-            (KoNoun, &["하얀색", "흰색", "하양", "백색", "화이트"]),
-            (KoAttributive, &["하얀", "흰"]),
-            (KoStem, &["하얗", "하얘"]),
+        latin: &["white"],
+        japanese: &[
+            "白色",
+            "白い",
+            "真っ白",
+            "白",
+            "しろいろ",
+            "まっしろ",
+            "ホワイト",
         ],
+        ko_noun: &["하얀색", "흰색", "하양", "백색", "화이트"],
+        ko_attributive: &["하얀", "흰", "새하얀"],
+        ko_stem: &["하얗", "하얘"],
     },
     Colour {
         name: "black",
-        forms: &[
-            (Latin, &["black"]),
-            (
-                Japanese,
-                &["黒色", "黒い", "黒", "くろいろ", "くろい", "ブラック"],
-            ),
-            (
-                KoNoun,
-                &["검은색", "검정색", "까만색", "검정", "흑색", "블랙"],
-            ),
-            (KoAttributive, &["검은", "까만"]),
-            (KoStem, &["까맣", "까매"]),
-        ],
+        latin: &["black"],
+        japanese: &["黒色", "黒い", "真っ黒", "黒", "まっくろ", "ブラック"],
+        ko_noun: &["검은색", "검정색", "까만색", "검정", "흑색", "블랙"],
+        ko_attributive: &["검은", "까만", "새까만"],
+        ko_stem: &["까맣", "까매"],
     },
     Colour {
         name: "brown",
-        forms: &[
-            (Latin, &["brown"]),
-            (Japanese, &["茶色い", "茶色", "ちゃいろ", "ブラウン"]),
-            (KoNoun, &["갈색", "밤색", "브라운"]),
-        ],
+        latin: &["brown"],
+        japanese: &["茶色い", "茶色", "ちゃいろ", "ブラウン"],
+        ko_noun: &["갈색", "밤색", "브라운"],
+        ko_attributive: NONE,
+        ko_stem: NONE,
     },
     Colour {
         name: "gray",
-        forms: &[
-            (Latin, &["gray", "grey"]),
-            (
-                Japanese,
-                &["灰色", "はいいろ", "ねずみ色", "グレー", "グレイ"],
-            ),
-            (KoNoun, &["회색", "잿빛", "그레이"]),
-        ],
+        latin: &["gray", "grey"],
+        japanese: &["灰色", "はいいろ", "ねずみ色", "グレー", "グレイ"],
+        ko_noun: &["회색", "잿빛", "그레이"],
+        ko_attributive: NONE,
+        ko_stem: NONE,
     },
     Colour {
         name: "orange",
-        forms: &[
-            (Latin, &["orange"]),
-            (
-                Japanese,
-                &["オレンジ色", "オレンジ", "橙色", "だいだいいろ"],
-            ),
-            (KoNoun, &["주황색", "주황", "오렌지색"]),
-        ],
+        latin: &["orange"],
+        japanese: &["オレンジ色", "橙色", "だいだいいろ"],
+        ko_noun: &["주황색", "주황", "오렌지색"],
+        ko_attributive: NONE,
+        ko_stem: NONE,
     },
     Colour {
         name: "pink",
-        forms: &[
-            (Latin, &["pink"]),
-            (Japanese, &["ピンク色", "ピンク", "桃色", "ももいろ"]),
-            (KoNoun, &["분홍색", "분홍", "핑크색", "핑크"]),
-        ],
+        latin: &["pink"],
+        japanese: &["ピンク色", "ピンク", "桃色", "ももいろ"],
+        ko_noun: &["분홍색", "분홍", "핑크색", "핑크"],
+        ko_attributive: NONE,
+        ko_stem: NONE,
     },
     Colour {
         name: "purple",
-        forms: &[
-            (Latin, &["purple", "violet"]),
-            (
-                Japanese,
-                &["紫色", "紫", "むらさきいろ", "むらさき", "パープル"],
-            ),
-            (KoNoun, &["보라색", "보라", "자주색", "퍼플"]),
-        ],
+        latin: &["purple", "violet"],
+        japanese: &["紫色", "紫", "むらさきいろ", "パープル"],
+        ko_noun: &["보라색", "보라", "자주색", "퍼플"],
+        ko_attributive: NONE,
+        ko_stem: NONE,
     },
     Colour {
         name: "silver",
-        forms: &[
-            (Latin, &["silver"]),
-            (Japanese, &["銀色", "銀", "シルバー"]),
-            (KoNoun, &["은색", "은빛", "실버"]),
-        ],
+        latin: &["silver"],
+        japanese: &["銀色", "銀", "シルバー"],
+        ko_noun: &["은색", "은빛", "실버"],
+        ko_attributive: NONE,
+        ko_stem: NONE,
     },
     Colour {
         name: "gold",
-        forms: &[
-            (Latin, &["gold", "golden"]),
-            (Japanese, &["金色", "ゴールド"]),
-            (KoNoun, &["금색", "금빛", "골드"]),
+        latin: &["gold", "golden"],
+        japanese: &["金色", "ゴールド"],
+        ko_noun: &["금색", "금빛", "골드"],
+        ko_attributive: NONE,
+        ko_stem: NONE,
+    },
+    Colour {
+        name: "navy",
+        latin: &["navy"],
+        japanese: &["紺色", "紺", "ネイビー"],
+        ko_noun: &["남색", "감색", "네이비"],
+        ko_attributive: NONE,
+        ko_stem: NONE,
+    },
+    Colour {
+        name: "light blue",
+        latin: &["light blue", "sky blue", "baby blue"],
+        japanese: &["水色", "空色", "スカイブルー"],
+        ko_noun: &["하늘색", "연파랑"],
+        ko_attributive: NONE,
+        ko_stem: NONE,
+    },
+    Colour {
+        name: "teal",
+        latin: &["teal", "turquoise", "cyan", "aqua", "mint"],
+        japanese: &["青緑", "ターコイズ", "シアン"],
+        ko_noun: &["청록색", "청록", "민트색"],
+        ko_attributive: NONE,
+        ko_stem: NONE,
+    },
+    Colour {
+        name: "yellow-green",
+        latin: &["lime", "chartreuse"],
+        japanese: &["黄緑色", "黄緑", "ライム"],
+        ko_noun: &["연두색", "연두"],
+        ko_attributive: NONE,
+        ko_stem: NONE,
+    },
+    Colour {
+        name: "beige",
+        latin: &["beige", "tan", "khaki", "cream", "ivory"],
+        japanese: &["ベージュ", "クリーム色", "アイボリー", "カーキ", "肌色"],
+        ko_noun: &[
+            "베이지색",
+            "베이지",
+            "크림색",
+            "아이보리",
+            "카키색",
+            "살구색",
         ],
+        ko_attributive: NONE,
+        ko_stem: NONE,
+    },
+    Colour {
+        name: "magenta",
+        latin: &[
+            "magenta", "fuchsia", "crimson", "maroon", "burgundy", "scarlet",
+        ],
+        japanese: &["マゼンタ", "えんじ色", "深紅", "ワインレッド", "赤紫"],
+        ko_noun: &["자홍색", "자홍", "버건디", "와인색", "검붉은색", "자줏빛"],
+        ko_attributive: &["검붉은"],
+        ko_stem: NONE,
+    },
+    Colour {
+        name: "lavender",
+        latin: &["lavender", "lilac"],
+        japanese: &["ラベンダー色", "薄紫"],
+        ko_noun: &["연보라색", "연보라", "라벤더색"],
+        ko_attributive: NONE,
+        ko_stem: NONE,
     },
 ];
 
-/// What may follow a hiragana form (a particle, a copula): `しろです`, `あおが`.
+/// What may follow a hiragana form (a particle, a copula): `まっしろです`, `きいろが`.
 const JA_AFTER: &str = "でだがはをにのともやかねよ";
-/// What may come before a hiragana form: `はあか`.
+/// What may come before a hiragana form: `はきいろ`.
 const JA_BEFORE: &str = "はのがをにともや";
-/// The first syllable of what may follow a Korean noun: particles and the copula (`빨강이에요`,
-/// `흰색입니다`, `초록색과`), and `빛` (`초록빛`).
-const KO_AFTER_NOUN: &[char] = &[
-    '이', '가', '은', '는', '을', '를', '입', '예', '야', '으', '로', '의', '도', '만', '과', '와',
-    '에', '빛', '계', '인', '일',
+/// What may follow a Korean noun as the rest of its word: particles, whole (`흰색이`, `빨강과`),
+/// and the copula's beginnings (`흰색이에요`, `빨강입니다`, `하양인`), so that `백색가전`,
+/// `골드만삭스` and `파랑새` are other words.
+const KO_PARTICLES: &[&str] = &[
+    "이",
+    "가",
+    "은",
+    "는",
+    "을",
+    "를",
+    "의",
+    "도",
+    "로",
+    "으로",
+    "와",
+    "과",
+    "에",
+    "에서",
+    "이나",
+    "나",
+    "이랑",
+    "랑",
+    "처럼",
+    "보다",
+    "빛",
+    "계열",
+    "이고",
+    "이며",
+    "이라",
+    "이지만",
+];
+const KO_COPULA: &[&str] = &[
+    "이에", "예요", "에요", "입니", "이다", "이야", "야", "인", "일", "이었", "였", "이네", "네",
+    "이지", "이죠", "죠", "이었", "인데",
 ];
 /// The first syllable of a Korean colour predicate's endings: `빨갛다`, `빨갛습니다`, `빨개요`,
 /// `하얘서`, `까맣고`.
@@ -207,9 +305,50 @@ pub struct Found {
     pub start: usize,
     pub end: usize,
     pub colour: &'static str,
+    kind: Kind,
 }
 
-fn stands_alone(text: &str, kind: Kind, form: &str, s: usize, e: usize) -> bool {
+impl std::fmt::Debug for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Latin => "latin",
+            Japanese => "japanese",
+            KoNoun => "ko-noun",
+            KoAttributive => "ko-attributive",
+            KoStem => "ko-stem",
+        })
+    }
+}
+
+/// Whether the Latin word at `s..e` of `written` is part of a name: capitalised, beside another
+/// capitalised word with only a space between ("Earl Grey", "Red Bull", "White Sox").
+fn in_a_name(written: &str, s: usize, e: usize) -> bool {
+    let capital = |w: &str| w.starts_with(|c: char| c.is_ascii_uppercase());
+    if !capital(&written[s..e]) {
+        return false;
+    }
+    const QUOTES: &[char] = &['"', '\'', '“', '”', '‘', '’', '(', ')', '「', '」'];
+    let word = |w: &str| capital(w) && w.chars().all(char::is_alphabetic);
+    let word_before = written[..s].strip_suffix(' ').is_some_and(|head| {
+        let token = head.rsplit(' ').next().unwrap_or("");
+        let bare = token.trim_start_matches(QUOTES);
+        let quoted = bare.len() < token.len();
+        let rest = head[..head.len() - token.len()].trim_end();
+        // Not the sentence's first word ("Red. …", "Answer: Red"), unless a quote opens it.
+        word(bare) && (quoted || !rest.is_empty() && !rest.ends_with(['.', '!', '?', ':', '\n']))
+    });
+    let word_after = written[e..].strip_prefix(' ').is_some_and(|tail| {
+        let token = tail.split(' ').next().unwrap_or("");
+        word(
+            token
+                .trim_end_matches(QUOTES)
+                .trim_end_matches(['.', ',', ';', '!', '?']),
+        )
+    });
+    word_before || word_after
+}
+
+fn stands_alone(written: &str, text: &str, kind: Kind, form: &str, s: usize, e: usize) -> bool {
     let before = text[..s].chars().next_back();
     let after = text[e..].chars().next();
     let mut rest = text[e..].chars();
@@ -225,6 +364,7 @@ fn stands_alone(text: &str, kind: Kind, form: &str, s: usize, e: usize) -> bool 
                 && !letter(after)
                 && !joined(before, before2)
                 && !joined(after, rest.next())
+                && !in_a_name(written, s, e)
         }
         Japanese => {
             let (first, last) = (form.chars().next(), form.chars().next_back());
@@ -245,8 +385,18 @@ fn stands_alone(text: &str, kind: Kind, form: &str, s: usize, e: usize) -> bool 
             !compound && !clash_before && !clash_after
         }
         KoNoun => {
+            let word: String = text[e..].chars().take_while(|c| is_hangul(*c)).collect();
+            // "보라 씨", "보라 님": a person's name.
+            let named = [" 씨", " 님"].iter().any(|h| text[e..].starts_with(h));
+            // "회색빛이에요": the colour's light.
+            let word = word
+                .strip_prefix('빛')
+                .map_or(word.clone(), |w| w.to_string());
             !before.is_some_and(is_hangul)
-                && after.is_none_or(|c| !is_hangul(c) || KO_AFTER_NOUN.contains(&c))
+                && !named
+                && (word.is_empty()
+                    || KO_PARTICLES.contains(&word.as_str())
+                    || KO_COPULA.iter().any(|c| word.starts_with(c)))
         }
         KoAttributive => {
             !before.is_some_and(is_hangul)
@@ -266,22 +416,19 @@ pub fn colours(text: &str) -> Vec<Found> {
     let mut found: Vec<Found> = Vec::new();
     let mut forms: Vec<(&'static str, Kind, &'static str)> = COLOURS
         .iter()
-        .flat_map(|c| {
-            c.forms
-                .iter()
-                .flat_map(move |(k, fs)| fs.iter().map(move |f| (c.name, *k, *f)))
-        })
+        .flat_map(|c| c.forms().map(move |(k, f)| (c.name, k, f)))
         .collect();
     forms.sort_by_key(|f| std::cmp::Reverse(f.2.len()));
     for (name, kind, form) in forms {
         for (s, _) in lower.match_indices(form) {
             let e = s + form.len();
             let free = !found.iter().any(|f| f.start < e && s < f.end);
-            if free && stands_alone(&lower, kind, form, s, e) {
+            if free && stands_alone(text, &lower, kind, form, s, e) {
                 found.push(Found {
                     start: s,
                     end: e,
                     colour: name,
+                    kind,
                 });
             }
         }
@@ -311,12 +458,14 @@ pub fn asks_colour(question: &str) -> bool {
 }
 
 /// The reply with every other form of `want`'s colour written as the reference writes it
-/// (`하얀색입니다` → `흰색입니다` for `흰색`; `the dress is red` → `the dress is  赤 ` for `赤`),
-/// spaced apart when the reference's form is in Latin letters; None when the reply names the
-/// colour in no other form.
+/// (`하얀색입니다` → `흰색입니다` for `흰색`; `the dress is red` → `the dress is 赤` for `赤`),
+/// spaced apart only from a Latin letter beside it, so what follows still follows (`赤くない`
+/// → `redくない`); a Korean predicate's stem takes the copula before its ending (`파랗네요` →
+/// `파란색이네요`). None when the reply names the colour in no other form.
 pub fn written_as_reference(reference: &str, want: &Found, reply: &str) -> Option<String> {
     let form = &reference[want.start..want.end];
     let latin = form.is_ascii();
+    let korean = form.chars().any(is_hangul);
     let mut out = String::with_capacity(reply.len() + 8);
     let mut at = 0;
     let mut changed = false;
@@ -324,15 +473,30 @@ pub fn written_as_reference(reference: &str, want: &Found, reply: &str) -> Optio
         if f.colour != want.colour || reply[f.start..f.end].eq_ignore_ascii_case(form) {
             continue;
         }
+        // "파랗지 않아요": a stem before 지 is negated or asked, which a noun cannot carry; left as
+        // written, it answers nothing.
+        if korean && f.kind == KoStem && reply[f.end..].starts_with('지') {
+            continue;
+        }
         out.push_str(&reply[at..f.start]);
-        if latin {
+        let alnum = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+        if latin && alnum(reply[..f.start].chars().next_back()) {
             out.push(' ');
         }
         out.push_str(form);
-        if latin {
+        if latin && alnum(reply[f.end..].chars().next()) {
             out.push(' ');
         }
         at = f.end;
+        if korean && f.kind == KoStem {
+            // "빨갛습니다" → "빨간색입니다", "파랗네요" → "파란색이네요".
+            if reply[f.end..].starts_with('습') {
+                out.push('입');
+                at += '습'.len_utf8();
+            } else {
+                out.push('이');
+            }
+        }
         changed = true;
     }
     out.push_str(&reply[at..]);
@@ -378,6 +542,23 @@ mod tests {
         assert!(names("노래를 불러요").is_empty());
         assert!(names("그린 그림").is_empty());
         assert!(names("새빨간").is_empty());
+        // Names: a capitalised colour beside a capitalised word, a Korean name with 씨.
+        assert!(names("a mug of Earl Grey").is_empty());
+        assert!(names("The mug has \"Earl Grey\" printed on it").is_empty());
+        assert!(names("a Chicago White Sox cap").is_empty());
+        assert!(names("a can of Red Bull").is_empty());
+        assert_eq!(names("Red. The car is red."), ["red", "red"]);
+        assert_eq!(names("Answer: Red"), ["red"]);
+        assert!(names("보라 씨가 들고 있어요").is_empty());
+        // Korean words that begin with a colour's form.
+        assert!(names("백색가전이에요").is_empty());
+        assert!(names("골드만삭스 로고").is_empty());
+        // Hiragana inside other words.
+        assert!(names("おもしろいのは").is_empty());
+        assert!(names("あおやま歯科").is_empty());
+        // Colours between the basic ones are colours of their own.
+        assert_eq!(names("紺色のジャケット"), ["navy"]);
+        assert_eq!(names("teal"), ["teal"]);
     }
 
     #[test]
@@ -403,9 +584,27 @@ mod tests {
         let want = reference_colour("red").unwrap();
         assert_eq!(
             written_as_reference("red", &want, "빨간색입니다").as_deref(),
-            Some(" red 입니다")
+            Some("red입니다")
+        );
+        assert_eq!(
+            written_as_reference("red", &want, "it's 赤くない").as_deref(),
+            Some("it's redくない")
+        );
+        assert_eq!(
+            written_as_reference("red", &want, "It's赤").as_deref(),
+            Some("It's red")
+        );
+        let want = reference_colour("파란색").unwrap();
+        assert_eq!(
+            written_as_reference("파란색", &want, "하늘이 파랗네요").as_deref(),
+            Some("하늘이 파란색이네요")
+        );
+        assert_eq!(
+            written_as_reference("파란색", &want, "파랗습니다").as_deref(),
+            Some("파란색입니다")
         );
         // Another colour is left as written, and no rewrite is none.
+        let want = reference_colour("red").unwrap();
         assert!(written_as_reference("red", &want, "It is blue.").is_none());
     }
 

@@ -313,14 +313,30 @@ fn ends_word(script: &str, s: usize, e: usize, asked: &str) -> bool {
         let rest = &script[e..];
         let run = rest.len() - rest.trim_start_matches(is_kanji).len();
         let noun = &rest[..run];
-        let ends = ["です", "でした", "だ", "。", "."]
-            .iter()
-            .any(|c| rest[run..].starts_with(c))
-            || rest[run..].trim().is_empty();
+        // The noun then a copula, a particle or the end ("いちご大福が二つ", "いちご牛乳のようです",
+        // "もも大福でしょうか"); not a count ("りんご三個").
+        const NEXT: &[&str] = &[
+            "です",
+            "でした",
+            "でしょう",
+            "だ",
+            "。",
+            ".",
+            "のよう",
+            "みたい",
+            "が",
+            "を",
+            "は",
+            "も",
+            "に",
+            "と",
+        ];
+        let ends = NEXT.iter().any(|c| rest[run..].starts_with(c)) || rest[run..].trim().is_empty();
+        let count = noun.starts_with(|c: char| "一二三四五六七八九十百千万何数両".contains(c));
         let suffix = noun
             .chars()
             .all(|c| JA_SUFFIXES.contains(c) || asked.contains(c));
-        return !ends || suffix;
+        return !ends || suffix || count;
     }
     true
 }
@@ -335,6 +351,17 @@ fn ko_head_with_copula(next: &str, asked: &str) -> bool {
         "님",
         "선수",
         "선생님",
+        "장군",
+        "대왕",
+        "왕",
+        "대통령",
+        "교수",
+        "박사",
+        "감독",
+        "작가",
+        "경기",
+        "게임",
+        "시합",
         "새끼",
         "종류",
         "계열",
@@ -359,7 +386,7 @@ fn ko_head_with_copula(next: &str, asked: &str) -> bool {
     static R: OnceLock<regex::Regex> = OnceLock::new();
     let r = R.get_or_init(|| {
         regex::Regex::new(
-            r"^(\p{Hangul}{1,4}?)(?:이에요|예요|입니다|이다|이야|이죠|이네요|였어요|이었어요)\s*(?:[.!?。]|$)",
+            r"^(\p{Hangul}{1,4}?)(?:이에요|예요|입니다|이다|이야|이죠|이네요|였어요|이었어요)\s*(?:[.!?。~～…]|$)",
         )
         .expect("valid")
     });
@@ -397,6 +424,9 @@ mod tests {
         assert!(found("これはねこです", "ネコ"));
         assert!(found("白色です", "白"));
         assert!(!found("いちご大福です。", "いちご"));
+        assert!(!found("いちご大福が二つ入っています。", "いちご"));
+        assert!(!found("いちご牛乳のようです。", "いちご"));
+        assert!(found("りんご三個です。", "りんご"));
         assert!(found("いちごです。", "いちご"));
         assert!(occurrences("東京駅です", "東京駅です", "東京", "").is_empty());
         assert!(!occurrences("新宿駅です", "新宿駅です", "新宿", "この駅は何駅ですか").is_empty());
@@ -420,6 +450,9 @@ mod tests {
         assert!(!forms("타이어가 보여요.", "타기"));
         assert!(!forms("공원에서 조깅하고 있어요.", "달리기"));
         assert!(!found("곰 인형이에요.", "곰"));
+        assert!(!found("곰 인형이에요~", "곰"));
+        assert!(found("이순신 장군이에요.", "이순신"));
+        assert!(found("축구 경기예요.", "축구"));
         assert!(found("곰 두 마리예요.", "곰"));
         assert!(found("김연아 선수입니다.", "김연아"));
         assert!(found("곰이 앉아 있어요.", "곰"));
