@@ -165,7 +165,10 @@ impl ScorerKind {
             // another script than the options is unsure; (the seventh review) a concession at
             // the end keeps an alternative, bare maybe/어쩌면/일지도, "doesn't seem right",
             // 가능성이 낮아, a numeric option in another unit.
-            Self::Choice => 10,
+            // 11 (holdout18): options that are each one colour, or kana words, read like short
+            // answers (`하얀색이에요` for 흰색, `上野です` for うえの), the figure a connective ends
+            // (`라떼가 4,000원이고 아메리카노는 3,500원`).
+            Self::Choice => 11,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
@@ -202,7 +205,13 @@ impl ScorerKind {
             // review) hedges, negated lists, "far from", currency signs, years and months,
             // tsubo/pyeong, groups counted, none at all for emptiness; (holdout17)
             // "Aか、Bかのどちらか", ので/から as a result's mark, an opening clause that answers.
-            Self::SoftMatch => 11,
+            // 12 (holdout18, the eighth review): colour terms in their forms and languages,
+            // a question repeated back restates nothing, a kana or Korean word before another
+            // noun is its modifier, "could also be", っぽく見えますが, a subject of the
+            // question's words, 製, a suffix before its denial, articles in a phrase, "aren't
+            // any", sums by one counter notion, words in another form (unsure), opposite Korean
+            // states, ないし/틀림없/아닌가 싶 are no denials.
+            Self::SoftMatch => 12,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,
