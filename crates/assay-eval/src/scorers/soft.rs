@@ -182,11 +182,11 @@ fn colour_in_another_form(
     reference: &str,
     response: &str,
 ) -> Option<(bool, &'static str)> {
+    let reference = super::normalize::nfkc(reference);
+    let want = text::colours::reference_colour(&reference)?;
     if question.is_some_and(|q| !text::colours::asks_colour(&super::normalize::nfkc(q))) {
         return None;
     }
-    let reference = super::normalize::nfkc(reference);
-    let want = text::colours::reference_colour(&reference)?;
     let reply = super::normalize::nfkc(response);
     let rewritten = text::colours::written_as_reference(&reference, &want, &reply)?;
     // "The bus is yellow; the car behind it is blue": another colour named, and not denied, may

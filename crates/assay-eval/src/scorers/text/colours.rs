@@ -412,25 +412,37 @@ fn stands_alone(written: &str, text: &str, kind: Kind, form: &str, s: usize, e: 
 /// Every colour form standing as a word in `text` (any case, NFKC), longest first where two
 /// overlap, in text order.
 pub fn colours(text: &str) -> Vec<Found> {
+    use aho_corasick::AhoCorasick;
+    use std::sync::OnceLock;
+    type Forms = (Vec<(&'static str, Kind, &'static str)>, AhoCorasick);
+    static FORMS: OnceLock<Forms> = OnceLock::new();
+    let (forms, finder) = FORMS.get_or_init(|| {
+        let forms: Vec<_> = COLOURS
+            .iter()
+            .flat_map(|c| c.forms().map(move |(k, f)| (c.name, k, f)))
+            .collect();
+        let finder = AhoCorasick::new(forms.iter().map(|f| f.2)).expect("colour forms");
+        (forms, finder)
+    });
     let lower = text.to_ascii_lowercase();
-    let mut found: Vec<Found> = Vec::new();
-    let mut forms: Vec<(&'static str, Kind, &'static str)> = COLOURS
-        .iter()
-        .flat_map(|c| c.forms().map(move |(k, f)| (c.name, k, f)))
+    // Every occurrence of every form, the longest first (then the table's order), as a form
+    // shadows the shorter ones inside it ("赤色" before "赤").
+    let mut hits: Vec<(usize, usize, usize)> = finder
+        .find_overlapping_iter(&lower)
+        .map(|m| (m.pattern().as_usize(), m.start(), m.end()))
         .collect();
-    forms.sort_by_key(|f| std::cmp::Reverse(f.2.len()));
-    for (name, kind, form) in forms {
-        for (s, _) in lower.match_indices(form) {
-            let e = s + form.len();
-            let free = !found.iter().any(|f| f.start < e && s < f.end);
-            if free && stands_alone(text, &lower, kind, form, s, e) {
-                found.push(Found {
-                    start: s,
-                    end: e,
-                    colour: name,
-                    kind,
-                });
-            }
+    hits.sort_by_key(|&(p, s, e)| (std::cmp::Reverse(e - s), p, s));
+    let mut found: Vec<Found> = Vec::new();
+    for (p, s, e) in hits {
+        let (name, kind, form) = forms[p];
+        let free = !found.iter().any(|f| f.start < e && s < f.end);
+        if free && stands_alone(text, &lower, kind, form, s, e) {
+            found.push(Found {
+                start: s,
+                end: e,
+                colour: name,
+                kind,
+            });
         }
     }
     found.sort_by_key(|f| f.start);
