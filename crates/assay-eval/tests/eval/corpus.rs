@@ -424,6 +424,14 @@ fn the_rules_hold_on_a_day_of_benchmark_traffic() {
     carries_over("holdout18.jsonl", 0.97, 0.88);
 }
 
+/// holdout19.jsonl: document and chart understanding plus everyday scenes (ChartQA, DocVQA,
+/// OCRBench, JDocQA and KoDocVQA kinds: values off charts, receipts, tickets, forms, floors),
+/// written blind and read blind by the version 11/12 rules: 44/45 and 64/75.
+#[test]
+fn the_rules_hold_on_documents_and_charts_read_blind() {
+    carries_over("holdout19.jsonl", 0.97, 0.85);
+}
+
 /// adversarial8.jsonl: an eighth reviewer's replies against the colour forms and the modifier
 /// rules of holdout18, written from their code: a colour of another object or a shade (navy,
 /// teal, cream), a colour in a name (Earl Grey, 골드만삭스, 보라 씨), a denial or a first
@@ -607,6 +615,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout16.jsonl",
         "holdout17.jsonl",
         "holdout18.jsonl",
+        "holdout19.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -657,6 +666,7 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout16",
         "holdout17",
         "holdout18",
+        "holdout19",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");
