@@ -905,7 +905,16 @@ fn option_spans(
     if needle.is_empty() {
         return Vec::new();
     }
-    words::occurrences(p, script, needle, asked)
+    let found = words::occurrences(p, script, needle, asked);
+    // "An electric scooter" for the option "A scooter": the option's article is no word of it.
+    let bare = ["a ", "an ", "the "]
+        .iter()
+        .find_map(|a| needle.strip_prefix(a))
+        .filter(|b| !b.trim().is_empty());
+    match bare {
+        Some(b) if found.is_empty() => words::occurrences(p, script, b.trim(), asked),
+        _ => found,
+    }
 }
 
 /// A flat denial right after an option's kind ("은 아닙니다", "ではありません"), not a soft guess
@@ -1600,6 +1609,47 @@ mod scorer_tests {
         ChoiceScorer
             .score(&item(options, 1), response, &ScoreContext::default())
             .parsed
+    }
+
+    /// Options that are colours or kana words are read like short answers; an option's article
+    /// is no word of it.
+    #[test]
+    fn options_read_in_another_form() {
+        let asked = |q: &str, options: &[&str], reply: &str| {
+            let mut it = item(options, 0);
+            it.question = q.into();
+            ChoiceScorer
+                .score(&it, reply, &ScoreContext::default())
+                .parsed
+        };
+        let colours = ["흰색", "검은색", "파란색", "회색"];
+        let q = "남자가 입은 셔츠는 무슨 색인가요?";
+        assert_eq!(asked(q, &colours, "하얀색이에요."), Some("A".into()));
+        assert_eq!(
+            asked(q, &colours, "하얀색이 아니라 회색이에요."),
+            Some("D".into())
+        );
+        let en = ["White", "Black", "Red", "Silver"];
+        assert_eq!(
+            asked("What colour is the car?", &en, "車は赤いです。"),
+            Some("C".into())
+        );
+        let stations = ["しんじゅく", "しぶや", "いけぶくろ", "うえの"];
+        assert_eq!(parsed(&stations, "上野です。"), Some("D".into()));
+        let rides = ["A bicycle", "A motorcycle", "A horse", "A scooter"];
+        assert_eq!(
+            parsed(&rides, "An electric scooter — there is no seat."),
+            Some("D".into())
+        );
+        let prices = ["3,000원", "3,500원", "4,000원", "4,500원"];
+        let mut priced = item(&prices, 1);
+        priced.question = "메뉴판에서 아메리카노 가격은 얼마인가요?".into();
+        let got = ChoiceScorer.score(
+            &priced,
+            "라떼가 4,000원이고 아메리카노는 3,500원입니다.",
+            &ScoreContext::default(),
+        );
+        assert_eq!(got.parsed.as_deref(), Some("B"));
     }
 
     /// A capital naming a figure's angle or point is no option.

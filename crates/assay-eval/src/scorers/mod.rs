@@ -168,7 +168,9 @@ impl ScorerKind {
             // 11 (holdout18): options that are each one colour, or kana words, read like short
             // answers (`하얀색이에요` for 흰색, `上野です` for うえの), the figure a connective ends
             // (`라떼가 4,000원이고 아메리카노는 3,500원`).
-            Self::Choice => 11,
+            // 12 (holdout19): an option's leading article is no word of it ("An electric
+            // scooter" for "A scooter").
+            Self::Choice => 12,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
@@ -211,7 +213,13 @@ impl ScorerKind {
             // question's words, 製, a suffix before its denial, articles in a phrase, "aren't
             // any", sums by one counter notion, words in another form (unsure), opposite Korean
             // states, ないし/틀림없/아닌가 싶 are no denials.
-            Self::SoftMatch => 12,
+            // 13 (holdout19): a year after a figure labels it, a figure labelled by a year
+            // need not end its clause, 지만 and 해서 bound a label, a label sharing a question's
+            // word leans to it, time labels compared without endings, an impression's mark after
+            // its figure, a part set aside is no count, floors before ordinals and in words, a
+            // unit apart from its figure, an answer mark before a share, a name the reference
+            // spaces, a reference stated for another label.
+            Self::SoftMatch => 13,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,

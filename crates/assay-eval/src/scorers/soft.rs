@@ -245,17 +245,18 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
         let q = question.map(text::prepare);
         return time_rule(&pp, q.as_deref(), &want);
     }
+    // "Floor 4" for "4th floor": a floor reference is read as a floor first.
+    if let Some(want) = text::floors::floor_reference(&pr) {
+        if let Some(decided) = floor_rule(&pp, want) {
+            return decided;
+        }
+    }
     if let Some(want) = ordinals::ordinal_reference(&pr) {
         return ordinal_rule(&pp, want);
     }
     if let Some(want) = proportion::share_reference(&pr) {
         let discount_asked = question.is_some_and(proportion::asks_discount);
         if let Some(decided) = share_rule(&pp, want, discount_asked) {
-            return decided;
-        }
-    }
-    if let Some(want) = text::floors::floor_reference(&pr) {
-        if let Some(decided) = floor_rule(&pp, want) {
             return decided;
         }
     }
@@ -409,6 +410,11 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
         if spans.is_empty() {
             spans = words::spaced_occurrences(&pp, script, needle, &asked);
         }
+        // "佐藤花子" for "佐藤 花子": a name the reference spaces, written without the space.
+        if spans.is_empty() && needle.contains(char::is_whitespace) {
+            let joined: String = needle.split_whitespace().collect();
+            spans = words::occurrences(&pp, script, &joined, &asked);
+        }
         if spans.is_empty() {
             let read = reading_spans(&pp, script, needle, &asked);
             by_reading = !read.is_empty();
@@ -547,6 +553,11 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     };
     if spans.is_empty() {
         return (false, "reference found but a denial governs it");
+    }
+    if let Some(q) = question {
+        if spans.iter().all(|&(s, _)| labelled_as_another(&pp, q, s)) {
+            return (false, ANOTHER_LABEL_RULE);
+        }
     }
     // "It looks like a cat, but it's actually a fox", "猫のように見えますが、実はキツネです".
     let spans: Vec<(usize, usize)> = spans
@@ -1200,6 +1211,46 @@ fn answering_clause_end(pp: &str, q: &str) -> Option<usize> {
     // question's words restates it too.
     let restates = shared >= 2 || (shared >= 1 && shared == subject.len());
     (clause.is_ascii() && restates && named && end < pp.len()).then_some(end)
+}
+
+/// The rule of a reference stated for another label than the one asked.
+const ANOTHER_LABEL_RULE: &str = "the reference is stated for another label than the one asked";
+
+/// "임대인은 박서준, 임차인은 이도윤" asked the 임차인's name, "Landlord: Kim, tenant: Lee" asked the
+/// tenant: the reference stands after a label (its clause's words before it, ending in a topic
+/// or subject mark, a colon or "is") that shares no word with the asking clause, while a word of
+/// the asking clause labels another part of the reply.
+fn labelled_as_another(pp: &str, q: &str, s: usize) -> bool {
+    use text::similarity::content_words;
+    const GENERIC: &[&str] = &[
+        "name", "what", "which", "who", "이름", "무엇", "누구", "名前", "何", "誰",
+    ];
+    let asked: Vec<String> = content_words(text::asking_clause(q))
+        .into_iter()
+        .filter(|w| !GENERIC.contains(&w.as_str()))
+        .collect();
+    let clause = text::after_last(pp, s, &[',', '、', '。', '.', ';', '\n', '，', '/']);
+    let label = pp[clause..s].trim_end();
+    let marked = label.ends_with(['은', '는', '이', '가', ':', 'は', 'が'])
+        || label.ends_with(" is")
+        || label.ends_with(" was");
+    let words = content_words(label);
+    // "答えは江戸時代です": a label naming the answer itself is the one asked.
+    let answer = ["answer", "答え", "正解", "結論", "정답", "답은", "결론"]
+        .iter()
+        .any(|w| label.contains(w));
+    if asked.is_empty()
+        || !marked
+        || answer
+        || words.is_empty()
+        || words.iter().any(|w| asked.contains(w))
+    {
+        return false;
+    }
+    let elsewhere = content_words(&pp[..clause])
+        .into_iter()
+        .chain(content_words(&pp[s..]));
+    elsewhere.into_iter().any(|w| asked.contains(&w))
 }
 
 /// Where the text of the reply's last explicit answer line begins ("Answer: …", "**Final
@@ -2312,5 +2363,101 @@ mod tests {
         );
         assert!(!asked("오늘 날씨는 어때 보이나요?", "맑음", "안 맑아요.").0);
         assert!(super::unsure_miss(true, super::WORD_FORM_RULE, "맑음", false, "맑아요").is_some());
+    }
+
+    #[test]
+    fn labels_on_documents_and_charts() {
+        let asked = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a).0;
+        // A year after the figure labels it; a year before it with a particle, whatever follows.
+        let sold = "Sales rose from 450 units in 2020 to 520 units in 2021.";
+        assert!(!asked("How many units were sold in 2021?", "450", sold));
+        assert!(asked("How many units were sold in 2021?", "520", sold));
+        let tourists = "2020년에는 320만 명이었고, 2021년에는 410만 명으로 늘었습니다.";
+        assert!(!asked(
+            "2021년 관광객 수는 몇 명입니까?",
+            "320만 명",
+            tourists
+        ));
+        assert!(asked(
+            "2021년 관광객 수는 몇 명입니까?",
+            "410만 명",
+            tourists
+        ));
+        // 지만 ends a labelled figure's clause, and 해서 begins one.
+        let card =
+            "합계는 18,900원이지만 포인트 1,900원을 사용해서 카드 승인 금액은 17,000원입니다.";
+        assert!(!asked(
+            "영수증에 적힌 카드 승인 금액은 얼마입니까?",
+            "18,900원",
+            card
+        ));
+        assert!(asked(
+            "영수증에 적힌 카드 승인 금액은 얼마입니까?",
+            "17,000원",
+            card
+        ));
+        // A label sharing a word with the question leans to it.
+        assert!(asked(
+            "How much cash did the customer hand over?",
+            "$50.00",
+            "Total due was $47.85; cash tendered $50.00, change $2.15."
+        ));
+        // A time labelled by the question's words, whatever their endings.
+        assert!(asked(
+            "What time does the pharmacy close on Saturdays?",
+            "6 pm",
+            "- Mon–Fri: 8 am – 9 pm\n- Sat: 9 am – 6 pm\n- Sun: closed\n\nSo on Saturday it closes at 6 pm."
+        ));
+        // A first impression after its figure; a part set aside is no count.
+        assert!(asked(
+            "How many candles are on the birthday cake?",
+            "8",
+            "I count 9 at first, but one of them is the reflection in the cake knife — there are 8 candles."
+        ));
+        // A floor read as a floor, in words too.
+        assert!(asked(
+            "Which floor is the dentist on?",
+            "4th floor",
+            "Floor 4 (Suite 402)."
+        ));
+        assert!(!asked(
+            "Which floor is the café on?",
+            "2nd floor",
+            "The café is on the fourth floor, right above the bookstore on the 2nd floor."
+        ));
+        // A unit apart from its figure does not hide a hedge.
+        assert!(!asked(
+            "What was the average temperature in July?",
+            "24°C",
+            "The bar sits between gridlines, so it's either 24 °C or 26 °C."
+        ));
+        // An answer mark before a share.
+        assert!(!asked(
+            "「満足」と答えた人の割合は何％ですか。",
+            "62%",
+            "最初は62%と読みましたが、目盛りを確認すると65%です。\n\n最終回答：65%"
+        ));
+        // A name the reference spaces, written without the space.
+        assert!(asked(
+            "氏名欄の名前は何ですか。",
+            "佐藤 花子",
+            "佐藤花子（さとう はなこ）"
+        ));
+        // A name stated for another label than the one asked; the answer's own label is not.
+        assert!(!asked(
+            "계약서의 '임차인' 란에 적힌 이름은 무엇입니까?",
+            "박서준",
+            "임대인은 박서준, 임차인은 이도윤으로 적혀 있습니다."
+        ));
+        assert!(asked(
+            "계약서의 '임차인' 란에 적힌 이름은 무엇입니까?",
+            "이도윤",
+            "임대인은 박서준, 임차인은 이도윤으로 적혀 있습니다."
+        ));
+        assert!(asked(
+            "この城の天守が完成した時代は何ですか？",
+            "江戸時代",
+            "天守は1609年に完成しました。江戸幕府が開かれたのは1603年なので、答えは江戸時代です。"
+        ));
     }
 }

@@ -86,6 +86,8 @@ fn stated_answer<T: Found>(pp: &str, found: &[T]) -> Option<T> {
             "答え:",
             "答え：",
             "正解:",
+            "回答:",
+            "回答：",
             "정답:",
             "답:",
         ]
@@ -104,9 +106,13 @@ fn asked_by_label<T: Found>(
     same: impl Fn(&T, &T) -> bool,
 ) -> Option<T> {
     const GENERIC: &[&str] = &["what", "when", "time", "doe", "do", "which", "how", "many"];
+    // Compared without a plural's or a verb's "s" ("closes" for "close", "Saturday" for
+    // "Saturdays").
+    let bare = |w: &str| w.trim_end_matches(['s', 'e', 'y']).to_string();
     let asked: Vec<String> = text::similarity::content_words(text::asking_clause(question?))
         .into_iter()
         .filter(|w| !GENERIC.contains(&w.as_str()))
+        .map(|w| bare(&w))
         .collect();
     let first = found.first()?;
     if asked.is_empty() || found.iter().all(|v| same(v, first)) {
@@ -126,7 +132,7 @@ fn asked_by_label<T: Found>(
                 .unwrap_or(0);
             text::similarity::content_words(&pp[clause.max(previous)..s])
                 .iter()
-                .any(|w| asked.contains(w))
+                .any(|w| asked.contains(&bare(w)))
         })
         .collect();
     let one = *labelled.first()?;
@@ -325,10 +331,15 @@ pub(super) fn share_rule(
     };
     // A discount asked ("割引率は") is answered by the discount before any other share ("2割引
     // … 消費税10%").
+    // "最初は62%と読みましたが…\n最終回答：65%": a share after an answer mark first.
+    let stated = stated_answer(pp, &found);
     let got = if discount_asked {
-        discount().or(figure).or(found.first().copied())?
+        discount()
+            .or(stated)
+            .or(figure)
+            .or(found.first().copied())?
     } else {
-        figure.or(found.first().copied())?
+        stated.or(figure).or(found.first().copied())?
     };
     Some(verdict(
         pp,

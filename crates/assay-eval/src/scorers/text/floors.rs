@@ -25,7 +25,8 @@ fn pattern() -> &'static Regex {
             (?:地下|지하|basement\s+(?:level\s+)?)\s*(?P<under>\d{1,3})\s*(?:階|층|f\b|floor\b)?
             | \bb(?P<b>\d{1,3})(?:\s*(?:f\b|階|층|floor\b))?
             | (?P<n>\d{1,3})\s*(?:階|층|f\b|(?:st|nd|rd|th)\s+floor\b|\s*floor\b)
-            | \b(?:floor|level)\s+(?P<after>\d{1,3})\b",
+            | \b(?:floor|level)\s+(?P<after>\d{1,3})\b
+            | \b(?P<word>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+floor\b",
         )
         .expect("valid")
     })
@@ -71,6 +72,15 @@ pub fn floors(p: &str) -> Vec<Floor> {
             }
             let (level, below) = if let Some(n) = c.name("under").or(c.name("b")) {
                 (n.as_str().parse::<i32>().ok()?, true)
+            } else if let Some(w) = c.name("word") {
+                const WORDS: [&str; 10] = [
+                    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                    "ninth", "tenth",
+                ];
+                (
+                    WORDS.iter().position(|x| *x == w.as_str())? as i32 + 1,
+                    false,
+                )
             } else {
                 let n = c.name("n").or(c.name("after"))?;
                 (n.as_str().parse::<i32>().ok()?, false)

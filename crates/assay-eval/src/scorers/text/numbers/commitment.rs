@@ -81,10 +81,16 @@ pub(super) fn retracted(p: &str, m: &Mention) -> bool {
         })
         .max()
         .unwrap_or(clause_start);
+    // "I count 9 at first, but …": the impression's mark after the figure, in its clause.
+    static AFTER: OnceLock<Regex> = OnceLock::new();
+    let after = AFTER.get_or_init(|| {
+        Regex::new(r"^[^,.;!?\n]{0,16}?\b(?:at first|initially|at first glance)\b").expect("valid")
+    });
     R.get_or_init(|| {
         Regex::new(r"at first|initially|first glance|originally|i thought|looked like|looks like|最初|はじめ|初め|ぱっと見|一見|처음|언뜻|얼핏").expect("valid")
     })
     .is_match(&p[clause_start..m.start])
+        || after.is_match(&p[m.end..])
 }
 
 /// "한 마리도 없습니다", "一人もいません": not even one, a count of zero.
@@ -432,7 +438,14 @@ pub fn committed_mention(
     }
     // "4 of them", "2 of which", "そのうち2人", "그중 2명": the part counted from a whole.
     if let Some(m) = cands.iter().rev().find(|m| partitive(response, m)) {
-        if stated.is_none_or(|s| s.start < m.start) {
+        // "I count 9 at first, but one of them is the reflection — there are 8 candles": a
+        // later figure counting the asked noun answers, not the part set aside.
+        let counted_later = question.and_then(asked_noun).is_some_and(|noun| {
+            cands
+                .iter()
+                .any(|c| c.start > m.end && counts_noun(response, c, &noun))
+        });
+        if stated.is_none_or(|s| s.start < m.start) && !counted_later {
             stated = Some(*m);
         }
     }
@@ -501,7 +514,11 @@ pub fn committed_mention(
             // Japanese and Korean write the noun before its count: numbers that do not count
             // the asked noun count something else ("大人が3人、子どもが2人").
             let cjk = !noun.is_ascii();
-            cands.retain(|m| counting.contains(m) || (!cjk && !counts_other(response, m)));
+            // Nor a part set aside ("one of them is the reflection").
+            cands.retain(|m| {
+                counting.contains(m)
+                    || (!cjk && !counts_other(response, m) && !partitive(response, m))
+            });
         }
     }
     let chosen = match stated {
@@ -547,6 +564,9 @@ fn labelled(
         let clause = [
             "므로",
             "니까",
+            "해서 ",
+            "어서 ",
+            "아서 ",
             "ので",
             "から",
             " so ",
@@ -584,6 +604,16 @@ fn labelled(
         .then_some(*o)
     };
     let asked_figures: Vec<f64> = mentions(q).iter().map(|m| m.value).collect();
+    let year_after = |m: &Mention| -> Option<Mention> {
+        static IN: OnceLock<Regex> = OnceLock::new();
+        let r = IN.get_or_init(|| {
+            Regex::new(r"^\s*(?:[a-z]+\s+)?(?:in|for|during|as of)\s*$").expect("valid")
+        });
+        all.iter()
+            .find(|o| o.start > m.end && year_like(o))
+            .filter(|o| r.is_match(&p[figure_end(m).min(o.start)..o.start]))
+            .copied()
+    };
     // A labelled figure ends its clause, with at most a short word after it ("ICE 4,500원,",
     // "원정팀은 19점입니다.", "total $23.40."): "2 are sitting on the bench" is labelled after.
     static ENDS: OnceLock<Regex> = OnceLock::new();
@@ -594,16 +624,29 @@ fn labelled(
     let met = |m: &Mention| {
         let after = &p[unit_end(p, m.end)..];
         // "라떼가 4,000원이고 아메리카노는 3,500원": a connective on the counter ends the clause.
-        let joined = p[m.end..unit_end(p, m.end)].ends_with(['고', '며']);
-        if !ends.is_match(after) && !joined {
-            return None;
-        }
-        if let Some(o) = figure_label(m).filter(|_| !asked_figures.is_empty()) {
-            return Some(if asked_figures.contains(&o.value) {
-                2
+        let run = &p[m.end..unit_end(p, m.end)];
+        let joined = ["고", "며", "지만", "는데", "인데"]
+            .iter()
+            .any(|c| run.ends_with(c));
+        // "450 units in 2020 to 520 units in 2021": a year after the figure labels it.
+        if let Some(year) = year_after(m).filter(|_| !asked_figures.is_empty()) {
+            return Some(if asked_figures.contains(&year.value) {
+                3
             } else {
                 0
             });
+        }
+        // "2021년에는 410만 명으로 늘었습니다": a figure labelled by another figure need not end
+        // its clause.
+        if let Some(o) = figure_label(m).filter(|_| !asked_figures.is_empty()) {
+            return Some(if asked_figures.contains(&o.value) {
+                3
+            } else {
+                0
+            });
+        }
+        if !ends.is_match(after) && !joined {
+            return None;
         }
         // "Home team: 4 fouls" asked the home team's points: a figure of another thing.
         let counted = after
@@ -634,10 +677,15 @@ fn labelled(
                 && w.chars().all(crate::scorers::text::is_kanji)
                 && asked.iter().any(|a| a.contains(w.as_str()))
         };
+        // "cash tendered $50.00" asked how much cash was handed over: a label sharing a word
+        // of four letters or more with the question leans to it.
+        let shares = |w: &String| w.len() >= 4 && w.is_ascii() && asked.contains(w);
         (!words.is_empty()).then(|| {
             if words.iter().all(|w| asked.contains(w)) {
-                2
+                3
             } else if words.iter().all(|w| asked.contains(w) || inside(w)) {
+                2
+            } else if words.iter().any(shares) {
                 1
             } else {
                 0
@@ -820,7 +868,8 @@ pub(super) fn offered_range(p: &str, m: &Mention, question: Option<&str>) -> boo
     static MAYBE: OnceLock<Regex> = OnceLock::new();
     let or = R.get_or_init(|| {
         // Not across a line: "27명\n- 2반" is a list's next item.
-        Regex::new(r"^[^\s:：0-9.]{0,3}?[^\S\n]*(?:\bor\b|\bto\b|-|–|~|〜|か|또는|혹은|아니면|이나|나)\s*(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b)").expect("valid")
+        // "24 °C or 26 °C": the unit may stand apart from its figure.
+        Regex::new(r"^[^\S\n]?[^\s:：0-9.]{0,3}?[^\S\n]*(?:\bor\b|\bto\b|-|–|~|〜|か|또는|혹은|아니면|이나|나)\s*(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b)").expect("valid")
     });
     // "5 birds, maybe 6", "4 people, possibly 5", "3羽、もしかしたら4羽", "4마리, 어쩌면 5마리":
     // a second number offered in the same sentence.
