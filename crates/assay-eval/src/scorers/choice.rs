@@ -911,8 +911,24 @@ fn option_spans(
         .iter()
         .find_map(|a| needle.strip_prefix(a))
         .filter(|b| !b.trim().is_empty());
+    // Only as a whole phrase: "the dog bowl", "a horse trailer" name other things.
+    const NEXT: &[&str] = &[
+        "with", "that", "which", "who", "is", "was", "and", "on", "in", "at", "to", "from", "for",
+        "of", "has", "by", "near", "behind", "next",
+    ];
+    let whole = |&(_, e): &(usize, usize)| {
+        let rest = p[e..].trim_start();
+        let word = rest
+            .split(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or("");
+        word.is_empty() || NEXT.contains(&word)
+    };
     match bare {
-        Some(b) if found.is_empty() => words::occurrences(p, script, b.trim(), asked),
+        Some(b) if found.is_empty() => words::occurrences(p, script, b.trim(), asked)
+            .into_iter()
+            .filter(whole)
+            .collect(),
         _ => found,
     }
 }
@@ -1139,7 +1155,11 @@ fn code_option(item: &ItemContent, response: &str) -> Option<Reading> {
             && c.chars().any(|x| !x.is_ascii_digit())
             && c.chars().count() <= 10
     };
-    if codes.is_empty() || !codes.iter().all(is_code) {
+    // A denial's scope is not traced in the compacted text ("位置1は新月なので違います").
+    if codes.is_empty()
+        || !codes.iter().all(is_code)
+        || negation::has_denial(&text::prepare(response))
+    {
         return None;
     }
     let reply = compact(response);
@@ -1150,6 +1170,156 @@ fn code_option(item: &ItemContent, response: &str) -> Option<Reading> {
         [one] => Some(Reading::Letter(
             *one,
             "an option's code written with other spacing",
+        )),
+        _ => None,
+    }
+}
+
+/// The option a reply names by the marker the question lists it with ("(1) Left (2) Right …"
+/// answered "Answer: (2)", "ア 卵　イ おたまじゃくし　ウ …" answered "ウ", "① 잎 ② 줄기 ③ 뿌리"
+/// answered "③"): the whole reply, or what follows an answer mark, is one marker of the scheme
+/// the question uses for all its options, in order.
+fn question_marker_option(item: &ItemContent, response: &str) -> Option<Reading> {
+    const SCHEMES: &[&[&str]] = &[
+        &["(1)", "(2)", "(3)", "(4)", "(5)", "(6)"],
+        &["①", "②", "③", "④", "⑤", "⑥"],
+        &["ア", "イ", "ウ", "エ", "オ", "カ"],
+        &["가", "나", "다", "라", "마", "바"],
+        &["㉠", "㉡", "㉢", "㉣", "㉤", "㉥"],
+    ];
+    let n = item.options.len();
+    let q = item.question.replace('（', "(").replace('）', ")");
+    // Each marker in order, each before its option's text.
+    let scheme = SCHEMES.iter().find(|markers| {
+        n >= 2
+            && n <= markers.len()
+            && markers[..n].iter().enumerate().all(|(k, m)| {
+                q.match_indices(m).any(|(at, _)| {
+                    q[at + m.len()..]
+                        .trim_start_matches([' ', '\u{3000}', '.', ':', ')'])
+                        .starts_with(item.options[k].text.trim())
+                })
+            })
+    })?;
+    let reply = response.trim().replace('（', "(").replace('）', ")");
+    static MARK: OnceLock<Regex> = OnceLock::new();
+    let mark = MARK.get_or_init(|| {
+        re(r"(?i)(?:answer|答え|回答|正解|정답|답)\s*(?:は|은|는)?\s*[:：]?\s*\**\s*$")
+    });
+    let bare = |s: &str| {
+        s.trim_matches(|c: char| c.is_whitespace() || "*.。!".contains(c))
+            .trim_end_matches("です")
+            .trim_end_matches("입니다")
+            .trim_end_matches('번')
+            .trim()
+            .to_string()
+    };
+    let whole = bare(&reply);
+    let marked: Vec<usize> = (0..n)
+        .filter(|&k| {
+            let m = scheme[k];
+            whole == m
+                || reply.match_indices(m).any(|(at, _)| {
+                    mark.is_match(&reply[..at])
+                        && bare(reply[at + m.len()..].split('\n').next().unwrap_or("")).is_empty()
+                })
+        })
+        .collect();
+    match marked.as_slice() {
+        [one] => Some(Reading::Letter(*one, "the option's marker in the question")),
+        _ => None,
+    }
+}
+
+/// Options that differ only by a label between words they share ("Layer W" … "Layer Z",
+/// "歯車のアイコン" … "ベルのアイコン"): the reply names the option by its label, after an answer
+/// mark ("Answer: X") or, for a label of two letters or more, as a word no denial governs
+/// ("虫めがねではなく、右上の歯車マーク").
+fn label_option(item: &ItemContent, response: &str) -> Option<Reading> {
+    let texts: Vec<String> = item
+        .options
+        .iter()
+        .map(|o| o.text.trim().to_string())
+        .collect();
+    if texts.len() < 2 {
+        return None;
+    }
+    let common = |rev: bool| -> usize {
+        let chars: Vec<Vec<char>> = texts
+            .iter()
+            .map(|t| {
+                let mut c: Vec<char> = t.chars().collect();
+                if rev {
+                    c.reverse();
+                }
+                c
+            })
+            .collect();
+        let mut k = 0;
+        while chars.iter().all(|c| c.len() > k && c[k] == chars[0][k]) {
+            k += 1;
+        }
+        k
+    };
+    let (pre, suf) = (common(false), common(true));
+    // Options sharing only an article ("A dog", "A cat") are read by their text.
+    let shared: String = texts[0].chars().take(pre).collect();
+    let article = matches!(
+        shared.trim().to_ascii_lowercase().as_str(),
+        "a" | "an" | "the"
+    );
+    if (pre == 0 || article) && suf == 0 {
+        return None;
+    }
+    let labels: Vec<String> = texts
+        .iter()
+        .map(|t| {
+            let c: Vec<char> = t.chars().collect();
+            let end = c.len().saturating_sub(suf).max(pre);
+            c[pre..end].iter().collect::<String>().trim().to_string()
+        })
+        .collect();
+    if labels.iter().any(|l| l.is_empty()) {
+        return None;
+    }
+    static MARK: OnceLock<Regex> = OnceLock::new();
+    let mark = MARK.get_or_init(|| {
+        re(r"(?im)(?:answer|答え|回答|正解|정답|답)\s*[:：]\s*\**\s*(.+?)\s*\**\s*$")
+    });
+    if let Some(c) = mark.captures_iter(response).last() {
+        let said = c[1].trim_end_matches(['.', '。']).trim();
+        let hits: Vec<usize> = (0..labels.len())
+            .filter(|&k| said.eq_ignore_ascii_case(&labels[k]))
+            .collect();
+        if let [one] = hits.as_slice() {
+            return Some(Reading::Letter(
+                *one,
+                "the option's label, the words all options share aside",
+            ));
+        }
+    }
+    // A one-letter or one-kana label ("X", "イ") names nothing outside an answer mark; one
+    // kanji (家) is a word.
+    if labels
+        .iter()
+        .any(|l| l.chars().count() < 2 && !l.chars().all(text::is_kanji))
+    {
+        return None;
+    }
+    let bare = ItemContent {
+        options: labels
+            .iter()
+            .map(|l| assay_core::ChoiceOption {
+                text: l.clone(),
+                kind: None,
+            })
+            .collect(),
+        ..item.clone()
+    };
+    match named_option(&bare, response)? {
+        Reading::Letter(k, _) => Some(Reading::Letter(
+            k,
+            "the option's label, the words all options share aside",
         )),
         _ => None,
     }
@@ -1278,8 +1448,10 @@ impl Scorer for ChoiceScorer {
             // 것인지는 … 어렵습니다") are candidates, not an answer.
             Reading::Nothing(why) if undecided => Reading::Nothing(why),
             Reading::Nothing(why) => {
-                match named_option(item, response)
+                match question_marker_option(item, response)
+                    .or_else(|| named_option(item, response))
                     .or_else(|| value_option(item, response))
+                    .or_else(|| label_option(item, response))
                     .or_else(|| code_option(item, response))
                 {
                     Some(reading) => reading,
@@ -1650,6 +1822,77 @@ mod scorer_tests {
             &ScoreContext::default(),
         );
         assert_eq!(got.parsed.as_deref(), Some("B"));
+    }
+
+    /// Options named by the question's markers ((2), ①, ウ, 가) or by the label that sets them
+    /// apart from words they all share ("Answer: X" for "Layer X", 歯車マーク for 歯車のアイコン).
+    #[test]
+    fn options_by_marker_or_label() {
+        let asked = |q: &str, options: &[&str], reply: &str| {
+            let mut it = item(options, 0);
+            it.question = q.into();
+            ChoiceScorer
+                .score(&it, reply, &ScoreContext::default())
+                .parsed
+        };
+        let q =
+            "Which direction is the car moving? (1) Left (2) Right (3) Toward the camera (4) Away";
+        let o = ["Left", "Right", "Toward the camera", "Away"];
+        assert_eq!(
+            asked(
+                q,
+                &o,
+                "It goes from the left edge to the middle.\n\nAnswer: (2)"
+            ),
+            Some("B".into())
+        );
+        let q = "③にあてはまるものを ア〜エ から選びなさい。ア 卵　イ おたまじゃくし　ウ 足の生えたおたまじゃくし　エ 子ガエル";
+        let o = [
+            "卵",
+            "おたまじゃくし",
+            "足の生えたおたまじゃくし",
+            "子ガエル",
+        ];
+        assert_eq!(asked(q, &o, "ウ"), Some("C".into()));
+        let q = "물을 흡수하는 부분은 어느 것입니까? ① 잎 ② 줄기 ③ 뿌리 ④ 꽃";
+        let o = ["잎", "줄기", "뿌리", "꽃"];
+        assert_eq!(asked(q, &o, "③"), Some("C".into()));
+        assert_eq!(asked(q, &o, "정답: ③"), Some("C".into()));
+        // A marker the question does not use is no option.
+        assert_eq!(asked("Which part absorbs water?", &o, "③"), None);
+        let layers = ["Layer W", "Layer X", "Layer Y", "Layer Z"];
+        assert_eq!(
+            asked(
+                "Which labelled layer is the mantle?",
+                &layers,
+                "W is the crust, X is the mantle, Y is the outer core.\n\nAnswer: X"
+            ),
+            Some("B".into())
+        );
+        let icons = [
+            "歯車のアイコン",
+            "虫めがねのアイコン",
+            "家のアイコン",
+            "ベルのアイコン",
+        ];
+        assert_eq!(
+            asked(
+                "設定を変更するには、どのボタンを押せばよいですか。",
+                &icons,
+                "虫めがねではなく、右上の歯車マークをタップしてください。"
+            ),
+            Some("A".into())
+        );
+        // A code named and denied is no option.
+        let places = ["位置1", "位置3", "位置5", "位置7"];
+        assert_eq!(
+            asked(
+                "満月になる位置はどれですか。",
+                &places,
+                "位置1は新月なので違います。"
+            ),
+            None
+        );
     }
 
     /// A capital naming a figure's angle or point is no option.

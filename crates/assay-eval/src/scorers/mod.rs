@@ -170,7 +170,10 @@ impl ScorerKind {
             // (`라떼가 4,000원이고 아메리카노는 3,500원`).
             // 12 (holdout19): an option's leading article is no word of it ("An electric
             // scooter" for "A scooter").
-            Self::Choice => 12,
+            // 13 (holdout20, the ninth review): an option named by the question's marker
+            // ((2), ①, ウ, 가) or by the label the options do not share ("Answer: X" for
+            // "Layer X", 歯車マーク), a code named and denied, an article only as a whole phrase.
+            Self::Choice => 13,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
@@ -219,7 +222,15 @@ impl ScorerKind {
             // its figure, a part set aside is no count, floors before ordinals and in words, a
             // unit apart from its figure, an answer mark before a share, a name the reference
             // spaces, a reference stated for another label.
-            Self::SoftMatch => 13,
+            // 14 (holdout20, the ninth review): a figure of another dimension than the
+            // reference's, a decimal for a fraction, a share labelled or concluded, Sino-Korean
+            // numerals before metric units, a unit's sign before an operator, quotes before a
+            // Korean denial, する verbs denied, a screen control's kind after its name; narrowed:
+            // no label by one shared word, "in" alone before a year, a result particle and its
+            // verb end a clause, answer marks open their line, English label words as written,
+            // the part asked kept, another label only where the asked word labels, word floors
+            // after on/at/to the.
+            Self::SoftMatch => 14,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,

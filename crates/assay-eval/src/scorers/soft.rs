@@ -245,18 +245,23 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
         let q = question.map(text::prepare);
         return time_rule(&pp, q.as_deref(), &want);
     }
-    // "Floor 4" for "4th floor": a floor reference is read as a floor first.
-    if let Some(want) = text::floors::floor_reference(&pr) {
-        if let Some(decided) = floor_rule(&pp, want) {
+    // "Floor 4" for "4th floor": a floor reference is read as a floor first; a floor that
+    // differs leaves an ordinal reference to the ordinal rule ("Floor 2 has the lobby; the
+    // optician is up on the fourth").
+    let floor = text::floors::floor_reference(&pr).and_then(|want| floor_rule(&pp, want));
+    if let Some(want) = ordinals::ordinal_reference(&pr) {
+        if let Some(decided) = floor.filter(|d| d.0) {
             return decided;
         }
-    }
-    if let Some(want) = ordinals::ordinal_reference(&pr) {
         return ordinal_rule(&pp, want);
+    }
+    if let Some(decided) = floor {
+        return decided;
     }
     if let Some(want) = proportion::share_reference(&pr) {
         let discount_asked = question.is_some_and(proportion::asks_discount);
-        if let Some(decided) = share_rule(&pp, want, discount_asked) {
+        let q = question.map(text::prepare);
+        if let Some(decided) = share_rule(&pp, q.as_deref(), want, discount_asked) {
             return decided;
         }
     }
@@ -269,7 +274,32 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
                 .or_else(|| units::unit_before(&pr[..m.start]))
         });
         // Read once: the absent-noun, measure and unit rules below all ask about it.
-        let committed = numbers::committed_mention(&pp, q.as_deref(), want);
+        let mut committed = numbers::committed_mention(&pp, q.as_deref(), want);
+        // "둘레 = 18cm. 참고로 넓이는 27㎠": a figure whose unit measures another kind of quantity
+        // answers another question; the figures of the reference's kind are read without it.
+        let unit_of = |m: &numbers::Mention| {
+            units::unit_at(&pp[m.end..])
+                .map(|u| u.0)
+                .or_else(|| units::unit_before(&pp[..m.start]))
+        };
+        if let (Some(ru), Some((got, _))) = (ref_unit, &committed) {
+            if unit_of(got).is_some_and(|gu| gu.dimension != ru.dimension) {
+                let mut masked = pp.clone().into_bytes();
+                for m in numbers::mentions(&pp) {
+                    if m.digits && unit_of(&m).is_some_and(|u| u.dimension != ru.dimension) {
+                        for b in &mut masked[m.start..m.end] {
+                            if b.is_ascii_alphanumeric() {
+                                *b = b'_';
+                            }
+                        }
+                    }
+                }
+                let masked = String::from_utf8(masked).expect("ASCII replaced by ASCII");
+                if let Some(other) = numbers::committed_mention(&masked, q.as_deref(), want) {
+                    committed = Some(other);
+                }
+            }
+        }
         // "2本の青い羽根ペンが置かれています。鉛筆は見当たりません。" asked how many pencils: the
         // thing counted is said not to be there, so no count of it answers.
         if want != 0.0 {
@@ -1247,10 +1277,26 @@ fn labelled_as_another(pp: &str, q: &str, s: usize) -> bool {
     {
         return false;
     }
-    let elsewhere = content_words(&pp[..clause])
-        .into_iter()
-        .chain(content_words(&pp[s..]));
-    elsewhere.into_iter().any(|w| asked.contains(&w))
+    // The asked word elsewhere labels something itself: it ends its word with a topic or
+    // subject mark or a colon ("임차인은 이도윤", "tenant: Lee"), not a mention in brackets or in
+    // passing ("（借主の欄に記載）", "signed the agreement").
+    let labels_elsewhere = |w: &str| {
+        pp.match_indices(w).any(|(at, _)| {
+            if at >= clause && at < s {
+                return false;
+            }
+            let rest = &pp[at + w.len()..];
+            let word_end = rest
+                .char_indices()
+                .find(|(_, c)| !c.is_alphanumeric() || "はが".contains(*c))
+                .map_or(rest.len(), |(i, _)| i);
+            let (word, after) = rest.split_at(word_end);
+            word.ends_with(['은', '는', '이', '가'])
+                || after.starts_with(['は', 'が', ':', '：'])
+                || after.starts_with(" is ")
+        })
+    };
+    asked.iter().any(|w| labels_elsewhere(w))
 }
 
 /// Where the text of the reply's last explicit answer line begins ("Answer: …", "**Final
@@ -2396,11 +2442,11 @@ mod tests {
             "17,000원",
             card
         ));
-        // A label sharing a word with the question leans to it.
-        assert!(asked(
-            "How much cash did the customer hand over?",
-            "$50.00",
-            "Total due was $47.85; cash tendered $50.00, change $2.15."
+        // A label that shares one word with the question is not its label.
+        assert!(!asked(
+            "How much cash did the customer pay?",
+            "$5.00",
+            "Notes tendered $40.00, cash back $5.00."
         ));
         // A time labelled by the question's words, whatever their endings.
         assert!(asked(

@@ -92,8 +92,30 @@ fn stated_answer<T: Found>(pp: &str, found: &[T]) -> Option<T> {
             "답:",
         ]
         .iter()
-        .any(|m| before.ends_with(m))
+        .any(|m| {
+            // The mark opens its line or follows "final"/最終/최종, not a label's own words
+            // ("other answer:", 「反対」の回答：, 응답:).
+            before.strip_suffix(m).is_some_and(|prior| {
+                let prior = prior.trim_end_matches([' ', '*', '_', '#', '-']);
+                prior.is_empty()
+                    || prior.ends_with(['\n', '.', '。', '!', ')'])
+                    || ["final", "最終", "최종"].iter().any(|f| prior.ends_with(f))
+            }) && !(m.starts_with('답') && before.len() == m.len())
+        })
     })
+}
+
+/// The first value after the reply's last mark of a conclusion ("…食べられたので、残りは
+/// 4分の1", "so the answer is", "따라서"), when a value follows it.
+fn concluded<T: Found>(pp: &str, found: &[T]) -> Option<T> {
+    use std::sync::OnceLock;
+    static R: OnceLock<regex::Regex> = OnceLock::new();
+    let r = R.get_or_init(|| {
+        regex::Regex::new(r"ので、|から、|\bso\b|\btherefore\b|\bthus\b|따라서|그러므로|그래서")
+            .expect("valid")
+    });
+    let mark = r.find_iter(pp).last()?.end();
+    found.iter().copied().find(|v| v.span().0 >= mark)
 }
 
 /// "Doors open at 7 PM and the show starts at 7:30 PM" asked when the show starts: of several
@@ -106,16 +128,25 @@ fn asked_by_label<T: Found>(
     same: impl Fn(&T, &T) -> bool,
 ) -> Option<T> {
     const GENERIC: &[&str] = &["what", "when", "time", "doe", "do", "which", "how", "many"];
-    // Compared without a plural's or a verb's "s" ("closes" for "close", "Saturday" for
-    // "Saturdays").
-    let bare = |w: &str| w.trim_end_matches(['s', 'e', 'y']).to_string();
-    let asked: Vec<String> = text::similarity::content_words(text::asking_clause(question?))
+    // English words are also compared as written without a plural's or a verb's "s" ("closes"
+    // for "close", "Saturday" for "Saturdays"; not "story" for "store").
+    let raw = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| w.len() >= 4)
+            .map(|w| w.strip_suffix('s').unwrap_or(w).to_string())
+            .filter(|w| !GENERIC.contains(&w.as_str()))
+            .collect()
+    };
+    let clause = text::asking_clause(question?);
+    let asked_raw = raw(clause);
+    // Japanese and Korean words by the content-word reader; English ones only as written (its
+    // stems meet across words: "busy" and "bus").
+    let asked: Vec<String> = text::similarity::content_words(clause)
         .into_iter()
-        .filter(|w| !GENERIC.contains(&w.as_str()))
-        .map(|w| bare(&w))
+        .filter(|w| !w.is_ascii() && !GENERIC.contains(&w.as_str()))
         .collect();
     let first = found.first()?;
-    if asked.is_empty() || found.iter().all(|v| same(v, first)) {
+    if (asked.is_empty() && asked_raw.is_empty()) || found.iter().all(|v| same(v, first)) {
         return None;
     }
     let labelled: Vec<T> = found
@@ -130,9 +161,11 @@ fn asked_by_label<T: Found>(
                 .filter(|&e| e <= s)
                 .max()
                 .unwrap_or(0);
-            text::similarity::content_words(&pp[clause.max(previous)..s])
+            let label = &pp[clause.max(previous)..s];
+            text::similarity::content_words(label)
                 .iter()
-                .any(|w| asked.contains(&bare(w)))
+                .any(|w| asked.contains(w))
+                || raw(label).iter().any(|w| asked_raw.contains(w))
         })
         .collect();
     let one = *labelled.first()?;
@@ -314,6 +347,7 @@ pub(super) fn ordinal_rule(pp: &str, want: u32) -> (bool, &'static str) {
 /// answers "50%" by the number rule).
 pub(super) fn share_rule(
     pp: &str,
+    question: Option<&str>,
     want: f64,
     discount_asked: bool,
 ) -> Option<(bool, &'static str)> {
@@ -331,15 +365,22 @@ pub(super) fn share_rule(
     };
     // A discount asked ("割引率は") is answered by the discount before any other share ("2割引
     // … 消費税10%").
-    // "最初は62%と読みましたが…\n最終回答：65%": a share after an answer mark first.
-    let stated = stated_answer(pp, &found);
+    // "最初は62%と読みましたが…\n最終回答：65%": a share after an answer mark first, then the
+    // share whose label the question names ("4分の3が食べられたので、残りは4分の1").
+    let stated = stated_answer(pp, &found)
+        .or_else(|| concluded(pp, &found))
+        .or_else(|| {
+            asked_by_label(pp, question, &found, |a, b| {
+                proportion::same_share(a.value, b.value)
+            })
+        });
     let got = if discount_asked {
-        discount()
-            .or(stated)
-            .or(figure)
-            .or(found.first().copied())?
+        discount().or(stated).or(figure).or(found.first().copied())
     } else {
-        stated.or(figure).or(found.first().copied())?
+        stated.or(figure).or(found.first().copied())
+    };
+    let Some(got) = got else {
+        return decimal_share(pp, question, want);
     };
     Some(verdict(
         pp,
@@ -352,6 +393,21 @@ pub(super) fn share_rule(
             none: "",
         },
     ))
+}
+
+/// "12 of the 16 squares are blue, so … 0.75 of the grid" for "3/4": a reply that states no
+/// share answers a fraction by the decimal it commits to (a bare "75" is no share: "50%" is
+/// answered by a bare "50" through the number rule, which reads the reference as 50).
+fn decimal_share(pp: &str, question: Option<&str>, want: f64) -> Option<(bool, &'static str)> {
+    let (got, _) = text::numbers::committed_mention(pp, question, want)?;
+    let decimal = pp[got.start..got.end].contains('.');
+    (decimal && want < 1.0).then(|| {
+        if proportion::same_share(got.value, want) {
+            (true, "the same share, as a decimal")
+        } else {
+            (false, "another share, as a decimal")
+        }
+    })
 }
 
 /// A floor reference against the reply's first floor no denial governs (after a correction,

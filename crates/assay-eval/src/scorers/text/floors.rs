@@ -26,7 +26,7 @@ fn pattern() -> &'static Regex {
             | \bb(?P<b>\d{1,3})(?:\s*(?:f\b|階|층|floor\b))?
             | (?P<n>\d{1,3})\s*(?:階|층|f\b|(?:st|nd|rd|th)\s+floor\b|\s*floor\b)
             | \b(?:floor|level)\s+(?P<after>\d{1,3})\b
-            | \b(?P<word>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+floor\b",
+            | \b(?:on|at|to)\s+the\s+(?P<word>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+floor\b",
         )
         .expect("valid")
     })

@@ -78,6 +78,12 @@ fn after_rules() -> &'static [(Regex, &'static str)] {
                 "a Japanese denial follows it",
             ),
             (
+                // "「保存しない」": a する verb denied; "位置1は新月なので違います": a verdict that
+                // ends the sentence whose subject it is.
+                r"^(?:し|せ)(?:ない|ません|ず)|^\s*は[^。!?\n]{0,20}?(?:ので|から)、?\s*(?:違います|違う|不正解|誤りです)",
+                "a Japanese denial of it ends its sentence",
+            ),
+            (
                 r"^く(?:は|も)?(?:ない|なく|なかっ|ありません)",
                 "a Japanese adjective negation follows it",
             ),
@@ -86,7 +92,7 @@ fn after_rules() -> &'static [(Regex, &'static str)] {
                 "denied together with another (AでもBでもない, A도 B도 아니다)",
             ),
             (
-                r"^\s*[)）\]*]*\s*(?:이|가|은|는|도|이라|라)?\s*(?:절대|절대로|확실히|분명히|결코|전혀)?\s*(?:아니(?:[^면]|$)|아닌|아닐|아닙|아님|아냐|없|틀(?:[^림]|$)|오답|보이지\s*않|안\s*보|(?:이)?라고\s*(?:하기|보기|말하기)(?:는|가|도)?\s*(?:어려|어렵|힘들|힘드)|가능성이\s*(?:낮|없)|정답이 아니|정답이\s*아닙|맞지 않|맞지않|옳지 않|적절하지 않)",
+                r"^\s*[)）\]*'’”」』\x22]*\s*(?:이|가|은|는|도|이라|라)?\s*(?:절대|절대로|확실히|분명히|결코|전혀)?\s*(?:아니(?:[^면]|$)|아닌|아닐|아닙|아님|아냐|없|틀(?:[^림]|$)|오답|보이지\s*않|안\s*보|(?:이)?라고\s*(?:하기|보기|말하기)(?:는|가|도)?\s*(?:어려|어렵|힘들|힘드)|가능성이\s*(?:낮|없)|정답이 아니|정답이\s*아닙|맞지 않|맞지않|옳지 않|적절하지 않)",
                 "a Korean denial follows it",
             ),
             (
@@ -184,7 +190,7 @@ pub fn corrected(p: &str, start: usize, end: usize) -> bool {
     static AFTER: OnceLock<Regex> = OnceLock::new();
     static ENGLISH: OnceLock<Regex> = OnceLock::new();
     let after = AFTER.get_or_init(|| {
-        Regex::new(r"^\s*[)）\]」』*]*\s*(?:では|じゃ|で)\s*(?:なく|なくて)\s*[、,]?\s*[^\s。.!?]|^\s*[)）\]*]*\s*(?:이|가)?\s*아니(?:라|고)(?:\s+|\s*,\s*)\S")
+        Regex::new(r"^\s*[)）\]」』*]*\s*(?:では|じゃ|で)\s*(?:なく|なくて)\s*[、,]?\s*[^\s。.!?]|^\s*[)）\]*'’”」』\x22]*\s*(?:이|가)?\s*아니(?:라|고)(?:\s+|\s*,\s*)\S")
             .expect("valid")
     });
     let english = ENGLISH.get_or_init(|| {

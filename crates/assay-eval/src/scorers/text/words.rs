@@ -275,7 +275,12 @@ fn ends_word(script: &str, s: usize, e: usize, asked: &str) -> bool {
     }
     if is_kanji(last) {
         let suffix = JA_SUFFIXES.contains(after) || (is_kanji(after) && asked.contains(after));
-        return !(is_katakana(after) || (is_kanji(after) && !suffix));
+        // "ゴミ箱アイコン", "歯車マーク": a screen's control named with its kind is the control.
+        let control = ["アイコン", "マーク", "ボタン", "メニュー", "タブ", "キー"]
+            .iter()
+            .any(|k| script[e..].starts_with(k));
+        let another_word = (is_katakana(after) && !control) || (is_kanji(after) && !suffix);
+        return !another_word;
     }
     if is_katakana(last) {
         return !is_katakana(after);

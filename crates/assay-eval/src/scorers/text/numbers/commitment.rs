@@ -63,7 +63,7 @@ fn measured(p: &str, m: &Mention) -> bool {
 }
 
 /// A first impression the reply takes back ("at first I thought 6", "ぱっと見6台", "처음에 6개").
-pub(super) fn retracted(p: &str, m: &Mention) -> bool {
+pub(super) fn retracted(p: &str, m: &Mention, question: Option<&str>) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     let clause_start = p[..m.start]
         .char_indices()
@@ -90,7 +90,9 @@ pub(super) fn retracted(p: &str, m: &Mention) -> bool {
         Regex::new(r"at first|initially|first glance|originally|i thought|looked like|looks like|最初|はじめ|初め|ぱっと見|一見|처음|언뜻|얼핏").expect("valid")
     })
     .is_match(&p[clause_start..m.start])
-        || after.is_match(&p[m.end..])
+        // Not when the question asks the first figure ("How much was initially deposited?").
+        || (after.is_match(&p[m.end..])
+            && !question.is_some_and(|q| q.contains("initial") || q.contains("at first")))
 }
 
 /// "한 마리도 없습니다", "一人もいません": not even one, a count of zero.
@@ -260,7 +262,7 @@ pub fn committed_mention(
             crate::scorers::text::negation::denied(response, m.start, unit_end(response, m.end))
                 .is_none()
         })
-        .filter(|m| !retracted(response, m))
+        .filter(|m| !retracted(response, m, question))
         .collect();
     let mut kept = kept;
     drop_counting_aloud(response, &mut kept, true);
@@ -320,7 +322,10 @@ pub fn committed_mention(
             .iter()
             .copied()
             .filter(|m| {
-                let rest = response[unit_end(response, m.end)..].trim_start();
+                // "x = 180° − 145° = 35°": a unit's sign may stand between operand and operator.
+                let rest = response[unit_end(response, m.end)..]
+                    .trim_start_matches(['°', '′', '″', '%'])
+                    .trim_start();
                 // Markdown's bold ("**70度**") is no multiplication.
                 rest.starts_with(['+', '-', '−', '×', '*', '/', '÷', '=', 'x'])
                     && !rest.starts_with("**")
@@ -440,11 +445,22 @@ pub fn committed_mention(
     if let Some(m) = cands.iter().rev().find(|m| partitive(response, m)) {
         // "I count 9 at first, but one of them is the reflection — there are 8 candles": a
         // later figure counting the asked noun answers, not the part set aside.
-        let counted_later = question.and_then(asked_noun).is_some_and(|noun| {
-            cands
-                .iter()
-                .any(|c| c.start > m.end && counts_noun(response, c, &noun))
-        });
+        // Unless what the part is said to be is what the question asks ("3 of them are red"
+        // asked how many are red, "그중 4명이 모자를 썼고" asked who wears a hat).
+        let asked_words = question
+            .map(crate::scorers::text::similarity::content_words)
+            .unwrap_or_default();
+        let said =
+            crate::scorers::text::similarity::content_words(&response[unit_end(response, m.end)..])
+                .into_iter()
+                .find(|w| !matches!(w.as_str(), "them" | "which" | "whom" | "those" | "these"));
+        let asked_part = said.is_some_and(|w| asked_words.contains(&w));
+        let counted_later = !asked_part
+            && question.and_then(asked_noun).is_some_and(|noun| {
+                cands
+                    .iter()
+                    .any(|c| c.start > m.end && counts_noun(response, c, &noun))
+            });
         if stated.is_none_or(|s| s.start < m.start) && !counted_later {
             stated = Some(*m);
         }
@@ -606,9 +622,7 @@ fn labelled(
     let asked_figures: Vec<f64> = mentions(q).iter().map(|m| m.value).collect();
     let year_after = |m: &Mention| -> Option<Mention> {
         static IN: OnceLock<Regex> = OnceLock::new();
-        let r = IN.get_or_init(|| {
-            Regex::new(r"^\s*(?:[a-z]+\s+)?(?:in|for|during|as of)\s*$").expect("valid")
-        });
+        let r = IN.get_or_init(|| Regex::new(r"^\s*(?:[a-z]+\s+)?in\s*$").expect("valid"));
         all.iter()
             .find(|o| o.start > m.end && year_like(o))
             .filter(|o| r.is_match(&p[figure_end(m).min(o.start)..o.start]))
@@ -625,28 +639,31 @@ fn labelled(
         let after = &p[unit_end(p, m.end)..];
         // "라떼가 4,000원이고 아메리카노는 3,500원": a connective on the counter ends the clause.
         let run = &p[m.end..unit_end(p, m.end)];
-        let joined = ["고", "며", "지만", "는데", "인데"]
-            .iter()
-            .any(|c| run.ends_with(c));
+        let joined = ["고", "며", "지만"].iter().any(|c| run.ends_with(c));
         // "450 units in 2020 to 520 units in 2021": a year after the figure labels it.
         if let Some(year) = year_after(m).filter(|_| !asked_figures.is_empty()) {
             return Some(if asked_figures.contains(&year.value) {
-                3
+                2
             } else {
                 0
             });
         }
-        // "2021년에는 410만 명으로 늘었습니다": a figure labelled by another figure need not end
-        // its clause.
+        // "2021년에는 410만 명으로 늘었습니다", "…410万人に増えました": a result's particle and its
+        // verb end the clause too (not "50만 명 유치 목표", a target).
+        static RESULT: OnceLock<Regex> = OnceLock::new();
+        let result = RESULT.get_or_init(|| {
+            Regex::new(r"^\s*[^\sの의]{0,6}?(?:(?:으로|로)\s*(?:늘|줄|증가|감소|올랐|내려|바뀌|변했)|(?:に|へ)(?:増え|減|な[りっ]|上が|下が|達し))[^\s.。,、!]{0,10}\s*(?:[.。,、!]|$)")
+                .expect("valid")
+        });
+        if !ends.is_match(after) && !joined && !result.is_match(after) {
+            return None;
+        }
         if let Some(o) = figure_label(m).filter(|_| !asked_figures.is_empty()) {
             return Some(if asked_figures.contains(&o.value) {
-                3
+                2
             } else {
                 0
             });
-        }
-        if !ends.is_match(after) && !joined {
-            return None;
         }
         // "Home team: 4 fouls" asked the home team's points: a figure of another thing.
         let counted = after
@@ -677,15 +694,10 @@ fn labelled(
                 && w.chars().all(crate::scorers::text::is_kanji)
                 && asked.iter().any(|a| a.contains(w.as_str()))
         };
-        // "cash tendered $50.00" asked how much cash was handed over: a label sharing a word
-        // of four letters or more with the question leans to it.
-        let shares = |w: &String| w.len() >= 4 && w.is_ascii() && asked.contains(w);
         (!words.is_empty()).then(|| {
             if words.iter().all(|w| asked.contains(w)) {
-                3
-            } else if words.iter().all(|w| asked.contains(w) || inside(w)) {
                 2
-            } else if words.iter().any(shares) {
+            } else if words.iter().all(|w| asked.contains(w) || inside(w)) {
                 1
             } else {
                 0
