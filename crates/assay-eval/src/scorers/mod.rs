@@ -229,7 +229,8 @@ impl ScorerKind {
             // no label by one shared word, "in" alone before a year, a result particle and its
             // verb end a clause, answer marks open their line, English label words as written,
             // the part asked kept, another label only where the asked word labels, word floors
-            // after on/at/to the.
+            // after on/at/to the; left and right in their forms and languages, and where a
+            // movement starts is not where it goes.
             Self::SoftMatch => 14,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,

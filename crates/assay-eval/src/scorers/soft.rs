@@ -160,14 +160,44 @@ pub fn soft_match_asked(
     reference: &str,
     response: &str,
 ) -> (bool, &'static str) {
+    if let Some(decided) = direction_source_only(reference, response) {
+        return decided;
+    }
     let read = read_short(question, reference, response);
     if read.1 != NO_MATCH {
         return read;
     }
-    colour_in_another_form(question, reference, response).unwrap_or(read)
+    [Class::Colour, Class::Direction]
+        .into_iter()
+        .find_map(|class| term_in_another_form(question, reference, response, class))
+        .unwrap_or(read)
+}
+
+use text::colours::Class;
+
+/// "왼쪽에서 오른쪽으로 날아가고 있습니다" asked which way the plane flies, for "왼쪽": a direction
+/// reference named only where the movement starts, while another direction is where it goes.
+fn direction_source_only(reference: &str, response: &str) -> Option<(bool, &'static str)> {
+    use text::colours::{found, reference_term, source};
+    let reference = super::normalize::nfkc(reference);
+    let want = reference_term(&reference, Class::Direction)?;
+    let reply = super::normalize::nfkc(response);
+    let named = found(&reply, Class::Direction);
+    let (own, other): (Vec<_>, Vec<_>) = named.iter().partition(|f| f.colour == want.colour);
+    (!own.is_empty()
+        && own.iter().all(|f| source(&reply, f))
+        && other.iter().any(|f| !source(&reply, f)))
+    .then_some((
+        false,
+        "the reference is where the movement starts; another direction is where it goes",
+    ))
 }
 
 const NO_MATCH: &str = "no match";
+
+/// The rule that reads a reference's direction written in another of its forms or languages.
+pub const DIRECTION_FORM_RULE: &str =
+    "the reference's direction in another form or language (left, right)";
 
 /// The rule that reads a reference's colour written in another of its forms or languages.
 pub const COLOUR_FORM_RULE: &str =
@@ -177,14 +207,15 @@ pub const COLOUR_FORM_RULE: &str =
 /// reply names the reference's colour only in another form, it is read again with that form
 /// written as the reference writes it, so every other rule (denials, hedges, other things named)
 /// still decides. Only for a question about colour, when the question is known.
-fn colour_in_another_form(
+fn term_in_another_form(
     question: Option<&str>,
     reference: &str,
     response: &str,
+    class: Class,
 ) -> Option<(bool, &'static str)> {
     let reference = super::normalize::nfkc(reference);
-    let want = text::colours::reference_colour(&reference)?;
-    if question.is_some_and(|q| !text::colours::asks_colour(&super::normalize::nfkc(q))) {
+    let want = text::colours::reference_term(&reference, class)?;
+    if question.is_some_and(|q| !text::colours::asks(&super::normalize::nfkc(q), class)) {
         return None;
     }
     let reply = super::normalize::nfkc(response);
@@ -192,13 +223,16 @@ fn colour_in_another_form(
     // "The bus is yellow; the car behind it is blue": another colour named, and not denied, may
     // be the answer; which thing each colour belongs to is not read here, so no verdict.
     let prepared = text::prepare(&rewritten);
-    let another = text::colours::colours(&rewritten)
-        .iter()
-        .any(|f| f.colour != want.colour && negation::denied(&prepared, f.start, f.end).is_none());
+    let another = text::colours::found(&rewritten, class).iter().any(|f| {
+        f.colour != want.colour
+            && negation::denied(&prepared, f.start, f.end).is_none()
+            && !text::colours::source(&rewritten, f)
+    });
     if another {
         return None;
     }
     Some(match read_short(question, &reference, &rewritten) {
+        (true, _) if class == Class::Direction => (true, DIRECTION_FORM_RULE),
         (true, _) => (true, COLOUR_FORM_RULE),
         miss => miss,
     })
@@ -2504,6 +2538,48 @@ mod tests {
             "この城の天守が完成した時代は何ですか？",
             "江戸時代",
             "天守は1609年に完成しました。江戸幕府が開かれたのは1603年なので、答えは江戸時代です。"
+        ));
+    }
+
+    #[test]
+    fn a_direction_in_another_form_or_language() {
+        let asked = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a).0;
+        assert!(asked(
+            "In the video, which direction is the car moving?",
+            "left",
+            "Leftward."
+        ));
+        assert!(asked(
+            "動画の中で、電車はどちらの方向に進んでいますか。",
+            "右",
+            "The train is moving to the right."
+        ));
+        assert!(asked(
+            "영상에서 버스는 어느 방향으로 가고 있습니까?",
+            "오른쪽",
+            "Right — it enters from the left edge and leaves on the right."
+        ));
+        // Where the movement starts is not where it goes.
+        assert!(!asked(
+            "영상에서 비행기는 어느 쪽으로 날아가고 있습니까?",
+            "왼쪽",
+            "왼쪽에서 오른쪽으로 날아가고 있습니다."
+        ));
+        assert!(!asked(
+            "Which direction is the bus going?",
+            "left",
+            "It comes in from the left and heads right."
+        ));
+        // "right" as correct is no direction; another direction said decides nothing.
+        assert!(!asked(
+            "電車はどちらに進んでいますか。",
+            "右",
+            "That's right, it goes left."
+        ));
+        assert!(!asked(
+            "電車はどちらに進んでいますか。",
+            "右",
+            "You're right to ask."
         ));
     }
 }

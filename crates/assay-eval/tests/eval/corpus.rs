@@ -442,12 +442,13 @@ fn the_rules_hold_on_documents_and_charts_read_blind() {
 /// question's marker or by the label the options do not share, a code named and denied, a
 /// figure of another dimension, a decimal for a fraction, a share labelled or concluded,
 /// Sino-Korean numerals before metric units, a unit's sign before an operator, quotes before
-/// a Korean denial, 保存しない): 40/45 and 63/75. What stays is mostly options and replies in
-/// other words (descriptions of changes, Korean verb forms) and denials by meaning ("the
-/// radius, which looks intact", "still there").
+/// a Korean denial, 保存しない, left and right in their forms and languages, where a movement
+/// starts): 41/45 and 67/75. What stays is mostly options and replies in other words
+/// (descriptions of changes, Korean verb forms) and denials by meaning ("the radius, which
+/// looks intact", "still there").
 #[test]
 fn the_rules_hold_on_the_long_tail_read_blind() {
-    carries_over("holdout20.jsonl", 0.88, 0.84);
+    carries_over("holdout20.jsonl", 0.88, 0.88);
 }
 
 /// adversarial9.jsonl: a ninth reviewer's replies against the label rules of holdout19,

@@ -16,6 +16,9 @@ use super::{is_hangul, is_hiragana, is_kanji, is_katakana};
 enum Kind {
     /// Latin letters: a word of its own, not joined by a hyphen to another letter.
     Latin,
+    /// A direction in Latin letters: as [`Kind::Latin`], and only where a direction is said
+    /// ("to the right", "turning left", "Left."), not "That's right" or "right away".
+    LatinDirection,
     /// Japanese: no kanji on either side (a kana form: no kana of its kind either, but a
     /// particle or copula may follow a hiragana form).
     Japanese,
@@ -29,7 +32,14 @@ enum Kind {
 
 use Kind::*;
 
-/// One colour: the name evidence gives it and its forms by kind.
+/// The closed classes of words read in their forms and languages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    Colour,
+    Direction,
+}
+
+/// One colour (or direction): the name evidence gives it and its forms by kind.
 struct Colour {
     name: &'static str,
     latin: &'static [&'static str],
@@ -41,8 +51,13 @@ struct Colour {
 
 impl Colour {
     fn forms(&self) -> impl Iterator<Item = (Kind, &'static str)> + '_ {
+        let latin = if DIRECTIONS.iter().any(|d| d.name == self.name) {
+            LatinDirection
+        } else {
+            Latin
+        };
         [
-            (Latin, self.latin),
+            (latin, self.latin),
             (Japanese, self.japanese),
             (KoNoun, self.ko_noun),
             (KoAttributive, self.ko_attributive),
@@ -254,6 +269,27 @@ const COLOURS: &[Colour] = &[
     },
 ];
 
+/// Left and right, the directions a video or a scene question asks (up, down and the compass
+/// points are left out: "up" and "down" are too often other words).
+const DIRECTIONS: &[Colour] = &[
+    Colour {
+        name: "left",
+        latin: &["left", "leftward", "leftwards"],
+        japanese: &["左側", "左方向", "左", "ひだり"],
+        ko_noun: &["왼쪽", "왼편", "좌측", "좌회전"],
+        ko_attributive: NONE,
+        ko_stem: NONE,
+    },
+    Colour {
+        name: "right",
+        latin: &["right", "rightward", "rightwards"],
+        japanese: &["右側", "右方向", "右", "みぎ"],
+        ko_noun: &["오른쪽", "오른편", "우측", "우회전"],
+        ko_attributive: NONE,
+        ko_stem: NONE,
+    },
+];
+
 /// What may follow a hiragana form (a particle, a copula): `まっしろです`, `きいろが`.
 const JA_AFTER: &str = "でだがはをにのともやかねよ";
 /// What may come before a hiragana form: `はきいろ`.
@@ -306,12 +342,14 @@ pub struct Found {
     pub end: usize,
     pub colour: &'static str,
     kind: Kind,
+    pub class: Class,
 }
 
 impl std::fmt::Debug for Kind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Latin => "latin",
+            LatinDirection => "latin-direction",
             Japanese => "japanese",
             KoNoun => "ko-noun",
             KoAttributive => "ko-attributive",
@@ -353,6 +391,48 @@ fn stands_alone(written: &str, text: &str, kind: Kind, form: &str, s: usize, e: 
     let after = text[e..].chars().next();
     let mut rest = text[e..].chars();
     match kind {
+        LatinDirection => {
+            let said = text[..s]
+                .trim_end()
+                .rsplit(|c: char| !c.is_ascii_alphabetic())
+                .next()
+                .unwrap_or("");
+            let opens = text[..s].trim().is_empty()
+                || text[..s].trim_end().ends_with(['\n', '.', ':', '*', '"']);
+            let direction_said = opens
+                || matches!(
+                    said,
+                    "the"
+                        | "to"
+                        | "turn"
+                        | "turns"
+                        | "turning"
+                        | "turned"
+                        | "moving"
+                        | "going"
+                        | "heading"
+                        | "headed"
+                        | "facing"
+                        | "veers"
+                        | "veering"
+                        | "from"
+                        | "toward"
+                        | "towards"
+                        | "moves"
+                        | "goes"
+                        | "is"
+                        | "heads"
+                        | "head"
+                        | "drives"
+                        | "flies"
+                        | "walks"
+                        | "runs"
+                        | "points"
+                        | "pointing"
+                        | "leans"
+                );
+            direction_said && stands_alone(written, text, Latin, form, s, e)
+        }
         Latin => {
             let letter = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
             let joined = |c: Option<char>, next: Option<char>| {
@@ -412,18 +492,26 @@ fn stands_alone(written: &str, text: &str, kind: Kind, form: &str, s: usize, e: 
 /// Every colour form standing as a word in `text` (any case, NFKC), longest first where two
 /// overlap, in text order.
 pub fn colours(text: &str) -> Vec<Found> {
+    found(text, Class::Colour)
+}
+
+/// Every form of a word of `class` standing as a word in `text`, as [`colours`] reads colours.
+pub fn found(text: &str, class: Class) -> Vec<Found> {
     use aho_corasick::AhoCorasick;
     use std::sync::OnceLock;
     type Forms = (Vec<(&'static str, Kind, &'static str)>, AhoCorasick);
-    static FORMS: OnceLock<Forms> = OnceLock::new();
-    let (forms, finder) = FORMS.get_or_init(|| {
-        let forms: Vec<_> = COLOURS
-            .iter()
-            .flat_map(|c| c.forms().map(move |(k, f)| (c.name, k, f)))
-            .collect();
-        let finder = AhoCorasick::new(forms.iter().map(|f| f.2)).expect("colour forms");
-        (forms, finder)
+    static FORMS: OnceLock<[Forms; 2]> = OnceLock::new();
+    let tables = FORMS.get_or_init(|| {
+        [COLOURS, DIRECTIONS].map(|table| {
+            let forms: Vec<_> = table
+                .iter()
+                .flat_map(|c| c.forms().map(move |(k, f)| (c.name, k, f)))
+                .collect();
+            let finder = AhoCorasick::new(forms.iter().map(|f| f.2)).expect("forms");
+            (forms, finder)
+        })
     });
+    let (forms, finder) = &tables[class as usize];
     let lower = text.to_ascii_lowercase();
     // Every occurrence of every form, the longest first (then the table's order), as a form
     // shadows the shorter ones inside it ("赤色" before "赤").
@@ -442,6 +530,7 @@ pub fn colours(text: &str) -> Vec<Found> {
                 end: e,
                 colour: name,
                 kind,
+                class,
             });
         }
     }
@@ -451,7 +540,12 @@ pub fn colours(text: &str) -> Vec<Found> {
 
 /// The one colour a reference names (`흰색`, `赤`, `빨간 줄`, `red`), if it names exactly one.
 pub fn reference_colour(reference: &str) -> Option<Found> {
-    let found = colours(reference);
+    reference_term(reference, Class::Colour)
+}
+
+/// The one word of `class` a reference names, if it names exactly one.
+pub fn reference_term(reference: &str, class: Class) -> Option<Found> {
+    let found = found(reference, class);
     let first = *found.first()?;
     found
         .iter()
@@ -461,6 +555,30 @@ pub fn reference_colour(reference: &str) -> Option<Found> {
 
 /// Whether a question asks about colour: it says so (`colour`, `色`, `색`, `빛`) or names one
 /// (`빨간 줄과 파란 줄 중`).
+pub fn asks(question: &str, class: Class) -> bool {
+    match class {
+        Class::Colour => asks_colour(question),
+        Class::Direction => {
+            let q = question.to_ascii_lowercase();
+            [
+                "direction",
+                "which way",
+                "which side",
+                "方向",
+                "どちら",
+                "どっち",
+                "방향",
+                "어느 쪽",
+                "어느 쪽",
+            ]
+            .iter()
+            .any(|w| q.contains(w))
+                || !found(&q, Class::Direction).is_empty()
+        }
+    }
+}
+
+/// Whether a question asks about colour (see [`asks`]).
 pub fn asks_colour(question: &str) -> bool {
     let q = question.to_ascii_lowercase();
     ["color", "colour", "色", "색", "빛"]
@@ -481,8 +599,12 @@ pub fn written_as_reference(reference: &str, want: &Found, reply: &str) -> Optio
     let mut out = String::with_capacity(reply.len() + 8);
     let mut at = 0;
     let mut changed = false;
-    for f in colours(reply) {
+    for f in found(reply, want.class) {
         if f.colour != want.colour || reply[f.start..f.end].eq_ignore_ascii_case(form) {
+            continue;
+        }
+        // "from the left", "왼쪽에서", "左から": where a thing starts, not where it goes.
+        if source(reply, &f) {
             continue;
         }
         // "파랗지 않아요": a stem before 지 is negated or asked, which a noun cannot carry; left as
@@ -513,6 +635,31 @@ pub fn written_as_reference(reference: &str, want: &Found, reply: &str) -> Optio
     }
     out.push_str(&reply[at..]);
     changed.then_some(out)
+}
+
+/// Whether a direction found is where a movement starts ("from the left", "왼쪽에서",
+/// "左から"), not where it goes.
+pub fn source(text: &str, f: &Found) -> bool {
+    f.class == Class::Direction
+        && (text[..f.start]
+            .trim_end()
+            .to_ascii_lowercase()
+            .ends_with("from the")
+            || text[..f.start]
+                .trim_end()
+                .to_ascii_lowercase()
+                .ends_with("from")
+            || ["에서", "から", "より"]
+                .iter()
+                .any(|m| text[f.end..].starts_with(m))
+            || (text[f.end..].starts_with(' ')
+                && ["edge", "side"]
+                    .iter()
+                    .any(|w| text[f.end..].trim_start().starts_with(w))
+                && text[..f.start]
+                    .trim_end()
+                    .to_ascii_lowercase()
+                    .ends_with("from the")))
 }
 
 #[cfg(test)]
