@@ -163,6 +163,9 @@ pub fn soft_match_asked(
     if let Some(decided) = direction_source_only(reference, response) {
         return decided;
     }
+    if let Some(decided) = question.and_then(|q| colour_of_another_thing(q, reference, response)) {
+        return decided;
+    }
     let read = read_short(question, reference, response);
     if read.1 != NO_MATCH {
         return read;
@@ -174,6 +177,48 @@ pub fn soft_match_asked(
 }
 
 use text::colours::Class;
+
+/// "He's wearing blue jeans and a plain white shirt." asked the shirt's colour, for "blue": the
+/// reference's colour goes with another thing while another colour goes with the thing the
+/// question names (English, the colour right before its noun).
+fn colour_of_another_thing(
+    question: &str,
+    reference: &str,
+    response: &str,
+) -> Option<(bool, &'static str)> {
+    use text::colours::{colours, reference_colour};
+    let want = reference_colour(&super::normalize::nfkc(reference))?;
+    let reply = super::normalize::nfkc(response).to_ascii_lowercase();
+    if !reply.is_ascii() {
+        return None;
+    }
+    let asked: Vec<String> = question
+        .to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| w.len() >= 3)
+        .map(|w| w.trim_end_matches('s').to_string())
+        .collect();
+    let noun_after = |end: usize| {
+        reply[end..]
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .find(|w| !w.is_empty())
+            .map(|w| w.trim_end_matches('s').to_string())
+            .filter(|_| reply[end..].starts_with(' '))
+    };
+    let found = colours(&reply);
+    let own_elsewhere = found.iter().filter(|f| f.colour == want.colour).all(|f| {
+        noun_after(f.end).is_some_and(|n| {
+            !asked.contains(&n) && !["one", "colour", "color"].contains(&n.as_str())
+        })
+    });
+    let other_on_asked = found
+        .iter()
+        .any(|f| f.colour != want.colour && noun_after(f.end).is_some_and(|n| asked.contains(&n)));
+    (found.iter().any(|f| f.colour == want.colour) && own_elsewhere && other_on_asked).then_some((
+        false,
+        "the reference's colour goes with another thing than the one asked",
+    ))
+}
 
 /// "왼쪽에서 오른쪽으로 날아가고 있습니다" asked which way the plane flies, for "왼쪽": a direction
 /// reference named only where the movement starts, while another direction is where it goes.
@@ -2558,6 +2603,23 @@ mod tests {
             "영상에서 버스는 어느 방향으로 가고 있습니까?",
             "오른쪽",
             "Right — it enters from the left edge and leaves on the right."
+        ));
+        // A colour that goes with another thing than the one asked.
+        assert!(!asked(
+            "What colour is the man's shirt?",
+            "blue",
+            "He's wearing blue jeans and a plain white shirt."
+        ));
+        assert!(asked(
+            "What colour is the man's shirt?",
+            "blue",
+            "He's wearing a blue shirt and white sneakers."
+        ));
+        // A first impression in Japanese, taken back.
+        assert!(!asked(
+            "皿に盛られている料理は何ですか？",
+            "カレー",
+            "一見カレーに見えます。しかし具は牛肉の薄切りです。カレーではなく、ハヤシライスです。"
         ));
         // Where the movement starts is not where it goes.
         assert!(!asked(

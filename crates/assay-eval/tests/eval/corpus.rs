@@ -451,6 +451,17 @@ fn the_rules_hold_on_the_long_tail_read_blind() {
     carries_over("holdout20.jsonl", 0.88, 0.88);
 }
 
+/// holdout21.jsonl: a mixed sample across all common VQA kinds, with the reply styles spread as
+/// a model pool produces them (a third terse, a third one or two sentences, a sixth reasoning,
+/// a sixth markdown, JSON, LaTeX, another language, refusals), written blind and read blind by
+/// the final rules of the session (choice 13, soft_match 14): 43/45 and 68/75. A colour given
+/// to another thing than the one asked and a Japanese first impression (一見…に見えます) then
+/// got rules: 43/45 and 70/75.
+#[test]
+fn the_rules_hold_on_a_mixed_sample_read_blind() {
+    carries_over("holdout21.jsonl", 0.95, 0.93);
+}
+
 /// adversarial9.jsonl: a ninth reviewer's replies against the label rules of holdout19,
 /// written from their code: labels sharing one word, years after a figure that do not label
 /// it, answer marks inside labels, floors named in passing, parts set aside that answer,
@@ -650,6 +661,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout18.jsonl",
         "holdout19.jsonl",
         "holdout20.jsonl",
+        "holdout21.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -702,6 +714,7 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout18",
         "holdout19",
         "holdout20",
+        "holdout21",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");

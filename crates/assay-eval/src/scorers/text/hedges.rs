@@ -132,13 +132,13 @@ pub fn first_impression(pp: &str, s: usize, e: usize) -> bool {
     static AFTER: OnceLock<regex::Regex> = OnceLock::new();
     static LATER: OnceLock<regex::Regex> = OnceLock::new();
     let before = BEFORE.get_or_init(|| {
-        regex::Regex::new(r"(?:looks like|look like|seems like|at first|at first glance|i thought|initially|usually|normally|typically|conventionally|in general)[^.!?]{0,40}$").expect("valid")
+        regex::Regex::new(r"(?:looks like|look like|seems like|at first|at first glance|i thought|initially|usually|normally|typically|conventionally|in general)[^.!?]{0,40}$|(?:一見|ぱっと見|見た目は|언뜻 보면|얼핏 보면)[^。.!?]{0,12}$").expect("valid")
     });
     let after = AFTER.get_or_init(|| {
         regex::Regex::new(r"^(?:\s*[,.]?\s*(?:no wait|wait,? no|actually,? no|no,? actually)|(?:の)?(?:ように|みたいに|っぽく)見え(?:ますが|るが|るけど)|に見え(?:ますが|るが|るけど)、?[^。]*?(?:だと思|でしょう|です)|(?:으)?로 보이지만|(?:だと|と)思いましたが|、?\s*と言いたいところ|라고 하고 싶지만|처럼 보이지만|\s*같지만|인 줄 알았는데|라고 생각했는데|[^.!?。\n]{0,30}?(?:\bbut\b|\bhowever\b|が、?|けど、?|지만,?)\s*(?:to be (?:exact|precise)|more precisely|strictly speaking|正確には|厳密には|正しくは|정확히는|정확히 말하면|엄밀히 말하면))").expect("valid")
     });
     let later = LATER.get_or_init(|| {
-        regex::Regex::new(r"\bbut\b|\bactually\b|\bin fact\b|実は|実際は|사실은|사실|알고 보니")
+        regex::Regex::new(r"\bbut\b|\bactually\b|\bin fact\b|実は|実際は|しかし|ではなく|사실은|사실|알고 보니|하지만|그러나|아니라")
             .expect("valid")
     });
     let from = super::char_boundary_after(pp, s.saturating_sub(60));
