@@ -917,6 +917,9 @@ fn option_spans(
         "of", "has", "by", "near", "behind", "next",
     ];
     let whole = |&(_, e): &(usize, usize)| {
+        if p[e..].starts_with('-') {
+            return false;
+        }
         let rest = p[e..].trim_start();
         let word = rest
             .split(|c: char| !c.is_alphanumeric())
@@ -1201,6 +1204,11 @@ fn question_marker_option(item: &ItemContent, response: &str) -> Option<Reading>
                 })
             })
     })?;
+    // A reply that corrects itself ("Answer: (1) … actually it's (2)") is read by the other
+    // rules, which take the last answer.
+    if text::corrections::last_end(&text::prepare(response)).is_some() {
+        return None;
+    }
     let reply = response.trim().replace('（', "(").replace('）', ")");
     static MARK: OnceLock<Regex> = OnceLock::new();
     let mark = MARK.get_or_init(|| {
@@ -1283,10 +1291,13 @@ fn label_option(item: &ItemContent, response: &str) -> Option<Reading> {
         return None;
     }
     static MARK: OnceLock<Regex> = OnceLock::new();
+    // The mark opens its line ("Answer: X", "**Final answer:** X"), not "a frequent wrong
+    // answer:"; a reply that corrects itself is read by the other rules.
     let mark = MARK.get_or_init(|| {
-        re(r"(?im)(?:answer|答え|回答|正解|정답|답)\s*[:：]\s*\**\s*(.+?)\s*\**\s*$")
+        re(r"(?im)^[\s*#>_-]*(?:final answer|answer|答え|回答|正解|최종 답|정답|답)\s*[*_]*\s*[:：]\s*\**\s*(.+?)\s*\**\s*$")
     });
-    if let Some(c) = mark.captures_iter(response).last() {
+    let corrected = text::corrections::last_end(&text::prepare(response)).is_some();
+    if let Some(c) = mark.captures_iter(response).last().filter(|_| !corrected) {
         let said = c[1].trim_end_matches(['.', '。']).trim();
         let hits: Vec<usize> = (0..labels.len())
             .filter(|&k| said.eq_ignore_ascii_case(&labels[k]))
@@ -1298,12 +1309,13 @@ fn label_option(item: &ItemContent, response: &str) -> Option<Reading> {
             ));
         }
     }
-    // A one-letter or one-kana label ("X", "イ") names nothing outside an answer mark; one
-    // kanji (家) is a word.
-    if labels
-        .iter()
-        .any(|l| l.chars().count() < 2 && !l.chars().all(text::is_kanji))
-    {
+    // Outside an answer mark only labels of kanji or katakana name an option (歯車, 家): a
+    // Latin or hiragana label is too often part of another word or name ("East Asian", 開封なし).
+    // One kana ("イ" of 回路イ) is read only after an answer mark too.
+    if !labels.iter().all(|l| {
+        l.chars().any(text::is_kanji)
+            || (l.chars().count() >= 2 && l.chars().any(text::is_katakana))
+    }) {
         return None;
     }
     let bare = ItemContent {

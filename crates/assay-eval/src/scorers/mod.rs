@@ -173,7 +173,9 @@ impl ScorerKind {
             // 13 (holdout20, the ninth review): an option named by the question's marker
             // ((2), ①, ウ, 가) or by the label the options do not share ("Answer: X" for
             // "Layer X", 歯車マーク), a code named and denied, an article only as a whole phrase.
-            Self::Choice => 13,
+            // 14 (the tenth review): markers and labels give way to a self-correction, answer
+            // marks open their line, labels need a kanji or two katakana, no hyphenated noun.
+            Self::Choice => 14,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
@@ -231,7 +233,12 @@ impl ScorerKind {
             // the part asked kept, another label only where the asked word labels, word floors
             // after on/at/to the; left and right in their forms and languages, and where a
             // movement starts is not where it goes.
-            Self::SoftMatch => 14,
+            // 15 (holdout21, the tenth review): a colour given to another thing than the one
+            // asked, 一見…に見えます, a masked figure must be a result, decimals with a unit
+            // measure, a conclusion only breaks a tie between labels, more sources of a
+            // movement, a question asking where from, "you're right", しないと, 違う at a
+            // sentence's end, 아닐 리가 없다.
+            Self::SoftMatch => 15,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,

@@ -160,7 +160,7 @@ pub fn soft_match_asked(
     reference: &str,
     response: &str,
 ) -> (bool, &'static str) {
-    if let Some(decided) = direction_source_only(reference, response) {
+    if let Some(decided) = direction_source_only(question, reference, response) {
         return decided;
     }
     if let Some(decided) = question.and_then(|q| colour_of_another_thing(q, reference, response)) {
@@ -222,20 +222,55 @@ fn colour_of_another_thing(
 
 /// "왼쪽에서 오른쪽으로 날아가고 있습니다" asked which way the plane flies, for "왼쪽": a direction
 /// reference named only where the movement starts, while another direction is where it goes.
-fn direction_source_only(reference: &str, response: &str) -> Option<(bool, &'static str)> {
+fn direction_source_only(
+    question: Option<&str>,
+    reference: &str,
+    response: &str,
+) -> Option<(bool, &'static str)> {
     use text::colours::{found, reference_term, source};
     let reference = super::normalize::nfkc(reference);
     let want = reference_term(&reference, Class::Direction)?;
+    // "Which way is the wind blowing from?": where it starts is what is asked.
+    let asks_from = question.is_some_and(|q| {
+        let q = q.to_ascii_lowercase();
+        [
+            "from",
+            "どこから",
+            "どちらから",
+            "どっちから",
+            "方から",
+            "어디에서",
+            "어디서",
+            "쪽에서",
+            "방향에서",
+        ]
+        .iter()
+        .any(|w| q.contains(w))
+    });
+    if asks_from {
+        return None;
+    }
     let reply = super::normalize::nfkc(response);
     let named = found(&reply, Class::Direction);
     let (own, other): (Vec<_>, Vec<_>) = named.iter().partition(|f| f.colour == want.colour);
-    (!own.is_empty()
-        && own.iter().all(|f| source(&reply, f))
-        && other.iter().any(|f| !source(&reply, f)))
-    .then_some((
-        false,
-        "the reference is where the movement starts; another direction is where it goes",
-    ))
+    let goes_otherwise = other.iter().any(|f| !source(&reply, f));
+    // "You're right that it points left": the reference's word said as no direction.
+    let used_otherwise = own.is_empty() && {
+        // "You're right that it points left", "That's right": correct, not a direction.
+        let lower = reply.to_ascii_lowercase();
+        let idiom =
+            regex::Regex::new(r"\b(?:you're|you are|that's|that is|quite|exactly|all)\s+right\b")
+                .expect("valid");
+        reference.eq_ignore_ascii_case("right")
+            && lower.contains("right")
+            && idiom.find_iter(&lower).count() == lower.matches("right").count()
+    };
+    ((own.iter().all(|f| source(&reply, f)) && !own.is_empty() || used_otherwise)
+        && goes_otherwise)
+        .then_some((
+            false,
+            "the reference is where the movement starts, or no direction; another direction is where it goes",
+        ))
 }
 
 const NO_MATCH: &str = "no match";
@@ -374,7 +409,15 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
                     }
                 }
                 let masked = String::from_utf8(masked).expect("ASCII replaced by ASCII");
-                if let Some(other) = numbers::committed_mention(&masked, q.as_deref(), want) {
+                // Only a figure the reply states as a result ("둘레 = … = 18cm"): a reply that
+                // answers in another unit ("Answer: 3 hours") keeps its answer.
+                let result = |m: &numbers::Mention| {
+                    let before = pp[..m.start].trim_end();
+                    before.ends_with('=') || before.ends_with('→')
+                };
+                if let Some(other) = numbers::committed_mention(&masked, q.as_deref(), want)
+                    .filter(|(m, _)| result(m))
+                {
                     committed = Some(other);
                 }
             }

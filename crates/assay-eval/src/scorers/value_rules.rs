@@ -169,7 +169,12 @@ fn asked_by_label<T: Found>(
         })
         .collect();
     let one = *labelled.first()?;
-    labelled.iter().all(|v| same(v, &one)).then_some(one)
+    if labelled.iter().all(|v| same(v, &one)) {
+        return Some(one);
+    }
+    // Labelled values that differ ("全体の4分の3が食べられたので、残りは4分の1"): the one
+    // after the reply's last mark of a conclusion, when only it comes after.
+    concluded(pp, &labelled)
 }
 
 /// The rule of a reply naming several dates: the last one is read, and a judge should confirm
@@ -367,13 +372,11 @@ pub(super) fn share_rule(
     // … 消費税10%").
     // "最初は62%と読みましたが…\n最終回答：65%": a share after an answer mark first, then the
     // share whose label the question names ("4分の3が食べられたので、残りは4分の1").
-    let stated = stated_answer(pp, &found)
-        .or_else(|| concluded(pp, &found))
-        .or_else(|| {
-            asked_by_label(pp, question, &found, |a, b| {
-                proportion::same_share(a.value, b.value)
-            })
-        });
+    let stated = stated_answer(pp, &found).or_else(|| {
+        asked_by_label(pp, question, &found, |a, b| {
+            proportion::same_share(a.value, b.value)
+        })
+    });
     let got = if discount_asked {
         discount().or(stated).or(figure).or(found.first().copied())
     } else {
@@ -400,7 +403,12 @@ pub(super) fn share_rule(
 /// answered by a bare "50" through the number rule, which reads the reference as 50).
 fn decimal_share(pp: &str, question: Option<&str>, want: f64) -> Option<(bool, &'static str)> {
     let (got, _) = text::numbers::committed_mention(pp, question, want)?;
-    let decimal = pp[got.start..got.end].contains('.');
+    // A decimal with a unit measures something ("radius 0.75 cm", "0.25리터").
+    let decimal = pp[got.start..got.end].contains('.')
+        && text::units::unit_at(&pp[got.end..]).is_none()
+        && !pp[got.end..]
+            .trim_start()
+            .starts_with(|c: char| text::is_hangul(c) || text::is_kanji(c));
     (decimal && want < 1.0).then(|| {
         if proportion::same_share(got.value, want) {
             (true, "the same share, as a decimal")

@@ -462,6 +462,23 @@ fn the_rules_hold_on_a_mixed_sample_read_blind() {
     carries_over("holdout21.jsonl", 0.95, 0.93);
 }
 
+/// adversarial10.jsonl: a tenth reviewer's replies against the rules of holdout20 and the
+/// direction forms, written from their code: "right" meaning correct or directly, a direction
+/// of another thing, sources the source reader missed, question markers and labels before a
+/// self-correction or inside names, a figure of another dimension that is the answer, decimals
+/// that measure something, shares concluded for another thing. 0/40 read by the rules it
+/// targeted; 21/40 after the narrowings (markers and labels give way to a correction, answer
+/// marks open their line, labels need a kanji or two katakana, hyphenated nouns are not whole
+/// phrases, a masked figure must be a result, decimals with a unit measure, a conclusion only
+/// breaks a tie between labels, sources after 끝/の方, a question asking where from, "you're
+/// right", しないと, 違う only at a sentence's end, 아닐 리가 없다). What stays is mostly a
+/// direction or a figure of another thing than the one asked, which no rule here ties to its
+/// thing.
+#[test]
+fn the_rules_hold_against_the_tenth_review() {
+    carries_over("adversarial10.jsonl", 0.25, 0.59);
+}
+
 /// adversarial9.jsonl: a ninth reviewer's replies against the label rules of holdout19,
 /// written from their code: labels sharing one word, years after a figure that do not label
 /// it, answer marks inside labels, floors named in passing, parts set aside that answer,

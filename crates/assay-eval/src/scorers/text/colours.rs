@@ -397,8 +397,10 @@ fn stands_alone(written: &str, text: &str, kind: Kind, form: &str, s: usize, e: 
                 .rsplit(|c: char| !c.is_ascii_alphabetic())
                 .next()
                 .unwrap_or("");
-            let opens = text[..s].trim().is_empty()
-                || text[..s].trim_end().ends_with(['\n', '.', ':', '*', '"']);
+            // "Right, so looking at …": a filler that opens the reply is no direction.
+            let opens = (text[..s].trim().is_empty()
+                || text[..s].trim_end().ends_with(['\n', '.', ':', '*', '"']))
+                && !text[e..].starts_with(',');
             let direction_said = opens
                 || matches!(
                     said,
@@ -640,26 +642,22 @@ pub fn written_as_reference(reference: &str, want: &Found, reply: &str) -> Optio
 /// Whether a direction found is where a movement starts ("from the left", "왼쪽에서",
 /// "左から"), not where it goes.
 pub fn source(text: &str, f: &Found) -> bool {
+    use std::sync::OnceLock;
+    static BEFORE: OnceLock<regex::Regex> = OnceLock::new();
+    static AFTER: OnceLock<regex::Regex> = OnceLock::new();
+    let before = BEFORE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)\b(?:from|starting (?:at|from)|starts (?:at|from)|begins (?:at|on))(?: the)?\s*$",
+        )
+        .expect("valid")
+    });
+    // "左の方から", "왼쪽 끝에서", "左側より".
+    let after = AFTER.get_or_init(|| {
+        regex::Regex::new(r"^(?:の方|の端|側|端)?(?:から|より)|^\s*(?:끝|편|쪽)?에서")
+            .expect("valid")
+    });
     f.class == Class::Direction
-        && (text[..f.start]
-            .trim_end()
-            .to_ascii_lowercase()
-            .ends_with("from the")
-            || text[..f.start]
-                .trim_end()
-                .to_ascii_lowercase()
-                .ends_with("from")
-            || ["에서", "から", "より"]
-                .iter()
-                .any(|m| text[f.end..].starts_with(m))
-            || (text[f.end..].starts_with(' ')
-                && ["edge", "side"]
-                    .iter()
-                    .any(|w| text[f.end..].trim_start().starts_with(w))
-                && text[..f.start]
-                    .trim_end()
-                    .to_ascii_lowercase()
-                    .ends_with("from the")))
+        && (before.is_match(&text[..f.start]) || after.is_match(&text[f.end..]))
 }
 
 #[cfg(test)]
