@@ -86,7 +86,7 @@ fn commitment_after() -> &'static [Regex] {
             r"^\s*[)\]]?\s*[*_]*\s*(?:が|は|の方が)?\s*(?:正解|正しい|答え|最も|適切|妥当|当てはま|一番|近い)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:を選|です|だと思|でしょう|だと考え|だ[。.]|だろう|にします|にする|とします|とする|に決め|に修正|に変更|で間違いな|で間違いあり|に違いな|で確定|でした)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:이|가|은|는)?\s*(?:더\s*)?(?:정답|맞|옳|적절|가장)",
-            r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:입니다|이에요|예요|이요|요|네요|이네요|군요|일 것|일것|를 선택|을 선택|라고 생각|이라고 생각|로 보입|인 것 같)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:입니다|이에요|예요|이요|요|네요|이네요|군요|일 것|일것|를 선택|을 선택|라고 생각|이라고 생각|로 보입|인 것 같|같아)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:으로|로)\s*(?:하겠|할게|할께|정하|정정|고르|선택|바꾸|변경|수정)",
         ]
         .iter()
@@ -1084,12 +1084,56 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
         .any(|w| opening.starts_with(w))
         || opening
             .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            // "May" the option (a month) is no modal.
+            .filter(|w| {
+                !item
+                    .options
+                    .iter()
+                    .any(|o| o.text.trim().eq_ignore_ascii_case(w))
+            })
             .any(|w| {
                 matches!(
                     w,
                     "would" | "could" | "might" | "may" | "if" | "than" | "unlike"
                 )
             });
+    // "June has the tallest bar, just above May.": the option the sentence opens with, the
+    // others named only as what it is compared with.
+    if let Some(&(first, (s0, _))) = last.iter().min_by_key(|h| h.1 .0) {
+        let opens = p[last_start..s0].trim().is_empty();
+        let compared = |s: usize| {
+            let before = &p[text::char_boundary_after(&p, s.saturating_sub(16))..s];
+            [
+                "above",
+                "below",
+                "than",
+                "over",
+                "behind",
+                "ahead of",
+                "after",
+                "before",
+                "compared to",
+                "compared with",
+                "beats",
+                "beating",
+                "followed by",
+            ]
+            .iter()
+            .any(|w| before.contains(w))
+        };
+        let others: Vec<_> = last.iter().filter(|h| h.0 != first).collect();
+        if opens
+            && !others.is_empty()
+            && others.iter().all(|h| compared(h.1 .0))
+            && !p[last_start..].contains(['?', '？'])
+            && !tentative
+        {
+            return Some(Reading::Letter(
+                first,
+                "the option the sentence opens with, the others only compared with it",
+            ));
+        }
+    }
     match distinct(&last).as_slice() {
         [one] if !p[last_start..].contains(['?', '？']) && !tentative => {
             Some(Reading::Letter(*one, "option text in the last sentence"))
@@ -1795,17 +1839,19 @@ mod scorer_tests {
             .parsed
     }
 
+    /// The letter read for `reply` to `options` asked by `q`.
+    fn asked(q: &str, options: &[&str], reply: &str) -> Option<String> {
+        let mut it = item(options, 0);
+        it.question = q.into();
+        ChoiceScorer
+            .score(&it, reply, &ScoreContext::default())
+            .parsed
+    }
+
     /// Options that are colours or kana words are read like short answers; an option's article
     /// is no word of it.
     #[test]
     fn options_read_in_another_form() {
-        let asked = |q: &str, options: &[&str], reply: &str| {
-            let mut it = item(options, 0);
-            it.question = q.into();
-            ChoiceScorer
-                .score(&it, reply, &ScoreContext::default())
-                .parsed
-        };
         let colours = ["흰색", "검은색", "파란색", "회색"];
         let q = "남자가 입은 셔츠는 무슨 색인가요?";
         assert_eq!(asked(q, &colours, "하얀색이에요."), Some("A".into()));
@@ -1840,13 +1886,6 @@ mod scorer_tests {
     /// apart from words they all share ("Answer: X" for "Layer X", 歯車マーク for 歯車のアイコン).
     #[test]
     fn options_by_marker_or_label() {
-        let asked = |q: &str, options: &[&str], reply: &str| {
-            let mut it = item(options, 0);
-            it.question = q.into();
-            ChoiceScorer
-                .score(&it, reply, &ScoreContext::default())
-                .parsed
-        };
         let q =
             "Which direction is the car moving? (1) Left (2) Right (3) Toward the camera (4) Away";
         let o = ["Left", "Right", "Toward the camera", "Away"];
@@ -1904,6 +1943,32 @@ mod scorer_tests {
                 "位置1は新月なので違います。"
             ),
             None
+        );
+    }
+
+    /// Several options named: the one the sentence opens with when the others are only what it
+    /// is compared with ("May" the option is no modal); a lower-case letter with 번 and 같아요.
+    #[test]
+    fn the_option_a_comparison_opens_with() {
+        let months = ["March", "April", "May", "June"];
+        let q = "Which month had the highest sales?";
+        assert_eq!(
+            asked(q, &months, "June has the tallest bar, just above May."),
+            Some("D".into())
+        );
+        // Offered together, neither is chosen.
+        assert_ne!(
+            asked(q, &months, "June or May, they look equal."),
+            Some("D".into())
+        );
+        assert_eq!(
+            asked(q, &months, "May has a tall bar and June a taller one."),
+            None
+        );
+        let acts = ["자고 있다", "공을 물고 있다", "짖고 있다", "먹고 있다"];
+        assert_eq!(
+            asked("개는 무엇을 하고 있습니까?", &acts, "b번 같아요"),
+            Some("B".into())
         );
     }
 

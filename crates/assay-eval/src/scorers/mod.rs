@@ -175,7 +175,9 @@ impl ScorerKind {
             // "Layer X", 歯車マーク), a code named and denied, an article only as a whole phrase.
             // 14 (the tenth review): markers and labels give way to a self-correction, answer
             // marks open their line, labels need a kanji or two katakana, no hyphenated noun.
-            Self::Choice => 14,
+            // 15 (holdout21): the option a comparison opens with ("June has the tallest bar,
+            // just above May"), an option that is a modal's word is no modal, "b번 같아요".
+            Self::Choice => 15,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
