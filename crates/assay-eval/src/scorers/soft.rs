@@ -221,7 +221,8 @@ fn colour_of_another_thing(
 }
 
 /// "왼쪽에서 오른쪽으로 날아가고 있습니다" asked which way the plane flies, for "왼쪽": a direction
-/// reference named only where the movement starts, while another direction is where it goes.
+/// reference named only where the movement starts (or, for "right", only as "you're right"),
+/// while another direction is where it goes; not when the question asks where from.
 fn direction_source_only(
     question: Option<&str>,
     reference: &str,
@@ -254,13 +255,14 @@ fn direction_source_only(
     let named = found(&reply, Class::Direction);
     let (own, other): (Vec<_>, Vec<_>) = named.iter().partition(|f| f.colour == want.colour);
     let goes_otherwise = other.iter().any(|f| !source(&reply, f));
-    // "You're right that it points left": the reference's word said as no direction.
+    // "You're right that it points left", "That's right": correct, not a direction.
     let used_otherwise = own.is_empty() && {
-        // "You're right that it points left", "That's right": correct, not a direction.
-        let lower = reply.to_ascii_lowercase();
-        let idiom =
+        static IDIOM: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        let idiom = IDIOM.get_or_init(|| {
             regex::Regex::new(r"\b(?:you're|you are|that's|that is|quite|exactly|all)\s+right\b")
-                .expect("valid");
+                .expect("valid")
+        });
+        let lower = reply.to_ascii_lowercase();
         reference.eq_ignore_ascii_case("right")
             && lower.contains("right")
             && idiom.find_iter(&lower).count() == lower.matches("right").count()
