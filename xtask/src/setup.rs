@@ -36,6 +36,9 @@ pub const APT_PACKAGES: &[&str] = &[
     // Japanese readings (kanji to kana) for the short-answer scorer: IPAdic's noun lists
     // (crates/assay-eval/src/scorers/text/readings.rs).
     "mecab-ipadic",
+    // Korean readings (Hanja to Hangul) for the same scorer: libhangul's Hanja table
+    // (crates/assay-eval/src/scorers/text/hanja.rs).
+    "libhangul-data",
 ];
 
 fn missing_apt() -> Vec<&'static str> {

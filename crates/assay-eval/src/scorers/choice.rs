@@ -681,7 +681,11 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
         match found.len() {
             0 => {}
             1 => return Reading::Letter(found[0], rule),
-            _ if hedge_cue().is_match(&l) => return Reading::Hedged(found),
+            // Candidates listed and then left undecided ("- Ｂ 鮭 - Ｃ ツナマヨ どちらとも判断
+            // できません") are offered, as with "or".
+            _ if hedge_cue().is_match(&l) || undecided_end(&l).is_some() => {
+                return Reading::Hedged(found)
+            }
             _ => return Reading::Nothing("several letters at one level"),
         }
     }

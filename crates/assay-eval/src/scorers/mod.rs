@@ -177,7 +177,9 @@ impl ScorerKind {
             // marks open their line, labels need a kanji or two katakana, no hyphenated noun.
             // 15 (holdout21): the option a comparison opens with ("June has the tallest bar,
             // just above May"), an option that is a modal's word is no modal, "b번 같아요".
-            Self::Choice => 15,
+            // 16 (holdout22): options listed and then left undecided are a hedge; "but" is no
+            // content word of a description.
+            Self::Choice => 16,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
@@ -240,7 +242,10 @@ impl ScorerKind {
             // measure, a conclusion only breaks a tie between labels, more sources of a
             // movement, a question asking where from, "you're right", しないと, 違う at a
             // sentence's end, 아닐 리가 없다.
-            Self::SoftMatch => 15,
+            // 16 (holdout22): Japanese era dates, Hanja read in Hangul (libhangul's table), a
+            // Korean premise (이므로) before the answer, a time of the opposite event, a yes led
+            // by "but", landmarks named after their city, how a thing is sold.
+            Self::SoftMatch => 16,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,

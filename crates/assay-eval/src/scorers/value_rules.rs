@@ -206,6 +206,10 @@ pub(super) fn date_rule(pp: &str, want: &dates::Date) -> Option<(bool, &'static 
     })
 }
 
+/// The rule of a clock time whose label names the opposite of the event asked about.
+pub const OPPOSITE_EVENT_RULE: &str =
+    "a time of the opposite event (closing for opening, arriving for leaving)";
+
 /// The reply's first clock time no denial governs (after a correction, the first after it).
 pub(super) fn time_rule(
     pp: &str,
@@ -238,14 +242,22 @@ pub(super) fn time_rule(
             }
         })
     };
+    let chosen = after_correction(pp, &times)
+        .or(fixed)
+        .or_else(|| stated_answer(pp, &times))
+        .or_else(|| asked_by_label(pp, question, &times, |a, b| a.same(b)))
+        .or(times.first().copied());
+    // "the store closes at 8:00 PM" asked when it opens: the time of another event.
+    if let (Some(t), Some(q)) = (chosen, question) {
+        let label = &pp[text::after_last(pp, t.span().0, &['.', '。', '\n', ';'])..t.span().0];
+        if text::asks::names_opposite_event(q, label) {
+            return (false, OPPOSITE_EVENT_RULE);
+        }
+    }
     // "either 3:15 or 3:45": offered with another, a hedge.
     verdict(
         pp,
-        after_correction(pp, &times)
-            .or(fixed)
-            .or_else(|| stated_answer(pp, &times))
-            .or_else(|| asked_by_label(pp, question, &times, |a, b| a.same(b)))
-            .or(times.first().copied()),
+        chosen,
         |t| t.same(want),
         tentative,
         Says {

@@ -462,6 +462,19 @@ fn the_rules_hold_on_a_mixed_sample_read_blind() {
     carries_over("holdout21.jsonl", 0.97, 0.93);
 }
 
+/// holdout22.jsonl: Japanese- and Korean-first benchmark items (signs, food, trains, festivals,
+/// school exams, forms, prices in 円 and 원, dates in 令和, counters) and English everyday items,
+/// in the styles of models tuned for those languages (keigo, 반말, romaji, Hanja, a final
+/// 答え/정답 line, corrections in mid-reply), written blind and read blind by the version 15/15
+/// rules: 45/45 and 68/75. Its rule-decidable kinds then got rules (Japanese era dates, Hanja
+/// read in Hangul by libhangul's table, a Korean premise (이므로) before the answer, a time of the
+/// opposite event, a yes led by "but", landmarks named after their city, how a thing is sold
+/// labelling no other thing): 45/45 and 75/75.
+#[test]
+fn the_rules_hold_on_japanese_and_korean_first_items_read_blind() {
+    carries_over("holdout22.jsonl", 0.97, 0.90);
+}
+
 /// adversarial10.jsonl: a tenth reviewer's replies against the rules of holdout20 and the
 /// direction forms, written from their code: "right" meaning correct or directly, a direction
 /// of another thing, sources the source reader missed, question markers and labels before a
@@ -679,6 +692,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout19.jsonl",
         "holdout20.jsonl",
         "holdout21.jsonl",
+        "holdout22.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -732,6 +746,7 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout19",
         "holdout20",
         "holdout21",
+        "holdout22",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");

@@ -1,6 +1,7 @@
 //! What a question asks, read from its asking clause: a prohibition ("What is prohibited?"),
 //! what is allowed, an emptiness ("Is the car park empty?"); and the reply's forms that answer
-//! them ("No swimming", "駐輪禁止", "한 대도 없어요").
+//! them ("No swimming", "駐輪禁止", "한 대도 없어요"); whether a value's label names the opposite
+//! of the event asked ("closes at 8:00 PM" for when the store opens).
 
 /// A regular expression built the first time it is asked about.
 struct Pattern(std::sync::OnceLock<regex::Regex>);
@@ -126,9 +127,72 @@ pub fn prohibition_at(pp: &str, s: usize, e: usize) -> bool {
     before.is_match(&pp[from..s]) || after.is_match(&pp[e..])
 }
 
+/// Events that come in opposite pairs (opening and closing, starting and ending, leaving and
+/// arriving), each side as its words are written in English, Japanese and Korean.
+const OPPOSITE_EVENTS: &[(&str, &str)] = &[
+    (r"\bopen", r"\bclos"),
+    (
+        r"\b(?:start|begin|began|commenc|kick)",
+        r"\b(?:end(?:s|ed|ing)?\b|finish|over\b|conclud)",
+    ),
+    (r"\b(?:depart|leav)", r"\barriv"),
+    (
+        r"開店|開館|開場|開園|オープン|開(?:き|く|け)",
+        r"閉店|閉館|閉場|閉園|閉ま|閉め|クローズ",
+    ),
+    (r"開始|始ま|始め|スタート", r"終了|終わ|おわ"),
+    (r"出発|発車", r"到着|着き|着く"),
+    (
+        r"오픈|개점|개장|개관|여는|열어|열리",
+        r"마감|폐점|폐장|폐관|닫",
+    ),
+    (r"시작", r"종료|끝"),
+    (r"출발", r"도착"),
+];
+
+/// Whether `label` (the words before a value in a reply) names the opposite of the event the
+/// question asks about, and not that event itself: "closes at 8:00 PM" for "What time does the
+/// store open?".
+pub fn names_opposite_event(question: &str, label: &str) -> bool {
+    use regex::Regex;
+    static R: std::sync::OnceLock<Vec<(Regex, Regex)>> = std::sync::OnceLock::new();
+    let pairs = R.get_or_init(|| {
+        OPPOSITE_EVENTS
+            .iter()
+            .map(|(a, b)| (Regex::new(a).expect("valid"), Regex::new(b).expect("valid")))
+            .collect()
+    });
+    let q = asking_clause(question).to_lowercase();
+    let label = label.to_lowercase();
+    pairs.iter().any(|(a, b)| {
+        let one_way = |x: &Regex, y: &Regex| {
+            x.is_match(&q) && !y.is_match(&q) && y.is_match(&label) && !x.is_match(&label)
+        };
+        one_way(a, b) || one_way(b, a)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_label_of_the_opposite_event_is_told_from_the_asked_one() {
+        let q = "What time does the store open?";
+        assert!(names_opposite_event(q, "the store closes at "));
+        assert!(!names_opposite_event(q, "the store opens at "));
+        assert!(!names_opposite_event(q, "it opens at 8 and closes at "));
+        assert!(names_opposite_event("何時に閉店しますか？", "開店は"));
+        assert!(names_opposite_event("몇 시에 출발하나요?", "도착 시간은 "));
+        assert!(!names_opposite_event(
+            "What time is it?",
+            "the store closes at "
+        ));
+        assert!(!names_opposite_event(
+            "When does the game start?",
+            "the weekend game starts at "
+        ));
+    }
 
     #[test]
     fn the_asking_clause_leaves_out_format_instructions_and_conditions() {

@@ -66,8 +66,8 @@ fn patterns() -> &'static [Regex; 5] {
         [
             // 2021-03-05, 2023/05/03, 2021.3.5
             re(r"(?-u:\b)(?P<y>\d{4})\s*[-/.]\s*(?P<m>\d{1,2})\s*[-/.]\s*(?P<d>\d{1,2})(?-u:\b)"),
-            // 2023年5月3日, 5月3日, 2021년 10월 9일, 10월 9일
-            re(r"(?:(?P<y>\d{4})\s*(?:年|년)\s*)?(?P<m>\d{1,2})\s*(?:月|월)\s*(?P<d>\d{1,2})\s*(?:日|일)"),
+            // 2023年5月3日, 令和5年4月1日, 5月3日, 2021년 10월 9일, 10월 9일
+            re(r"(?:(?:(?P<y>\d{4})|(?P<era>明治|大正|昭和|平成|令和)\s*(?P<ey>\d{1,2}|元))\s*(?:年|년)\s*)?(?P<m>\d{1,2})\s*(?:月|월)\s*(?P<d>\d{1,2})\s*(?:日|일)"),
             // March 5, 2021; Jul. 4th; March the 5th
             re(&format!(
                 r"\b{MONTHS}\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s*(?P<y>\d{{4}})\b)?"
@@ -80,6 +80,26 @@ fn patterns() -> &'static [Regex; 5] {
             re(r"(?-u:\b)(?P<a>\d{1,2})\s*/\s*(?P<b>\d{1,2})(?:\s*/\s*(?P<y>\d{4}))?(?-u:\b)"),
         ]
     })
+}
+
+/// The year a date gives: written out, or in a Japanese era (令和5年 is 2023; its first year is
+/// 元年).
+fn year(c: &Captures) -> Option<i32> {
+    if let Some(y) = c.name("y") {
+        return y.as_str().parse().ok();
+    }
+    let before_first = match c.name("era")?.as_str() {
+        "明治" => 1867,
+        "大正" => 1911,
+        "昭和" => 1925,
+        "平成" => 1988,
+        _ => 2018,
+    };
+    let n = match c.name("ey")?.as_str() {
+        "元" => 1,
+        n => n.parse().ok()?,
+    };
+    Some(before_first + n)
 }
 
 fn num(c: &Captures, name: &str) -> Option<u32> {
@@ -96,7 +116,7 @@ pub fn dates(p: &str) -> Vec<Date> {
     for (k, r) in patterns().iter().enumerate() {
         for c in r.captures_iter(p) {
             let whole = c.get(0).expect("match");
-            let year = c.name("y").and_then(|m| m.as_str().parse().ok());
+            let year = year(&c);
             let date = |month: u32, day: u32, swapped: Option<(u32, u32)>| Date {
                 year,
                 month,
@@ -189,6 +209,9 @@ mod tests {
         assert_eq!(one("taken on 2023/05/03 (a holiday)"), (Some(2023), 5, 3));
         assert_eq!(one("2023年5月3日です"), (Some(2023), 5, 3));
         assert_eq!(one("10월 9일이에요"), (None, 10, 9));
+        assert_eq!(one("発行日:令和5年4月1日"), (Some(2023), 4, 1));
+        assert_eq!(one("平成元年1月8日"), (Some(1989), 1, 8));
+        assert_eq!(one("昭和64年1月7日"), (Some(1989), 1, 7));
         assert_eq!(one("march 5, 2021"), (Some(2021), 3, 5));
         assert_eq!(one("on jul. 4th"), (None, 7, 4));
         assert_eq!(one("the 4th of july"), (None, 7, 4));

@@ -13,6 +13,7 @@ pub mod conditions;
 pub mod corrections;
 pub mod dates;
 pub mod floors;
+pub mod hanja;
 pub mod hedges;
 pub mod negation;
 pub mod numbers;

@@ -18,6 +18,7 @@ const STOP: &[&str] = &[
     "very", "quite", "looks", "look", "like", "seems", "appears", "image", "picture", "photo",
     "shows", "shown", "while", "down", "up", "out", "outside", "inside", "here", "think", "would",
     "say", "probably", "maybe", "just", "also", "not", "no", "doing", "being", "has", "have",
+    "but",
 ];
 
 fn stem(w: &str) -> String {

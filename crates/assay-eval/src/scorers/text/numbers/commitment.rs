@@ -333,6 +333,17 @@ pub fn committed_mention(
             .collect();
         cands.retain(|m| !operands.contains(m));
     }
+    // "3² + 4² = 25이므로 빗변은 5 cm": a figure a Korean connective makes the premise of a
+    // later figure is a step, not the answer (not "3명입니다. 전체 7명이므로 나머지 4명은", where
+    // the answer came first and stays).
+    let premise = |m: &Mention| {
+        let run = &response[m.end..unit_end(response, m.end)];
+        (run.ends_with("므로") || run.ends_with("니까")) && cands.iter().any(|o| o.start > m.end)
+    };
+    let premises: Vec<Mention> = cands.iter().copied().filter(premise).collect();
+    if premises.len() < cands.len() {
+        cands.retain(|m| !premises.contains(m));
+    }
     // The number right after the last answer statement in its sentence.
     let mut stated: Option<Mention> = None;
     // "→ 12", "= 15": a result, but not a part of a breakdown: a list item's ("- front row → 4")
@@ -639,7 +650,9 @@ fn labelled(
         let after = &p[unit_end(p, m.end)..];
         // "라떼가 4,000원이고 아메리카노는 3,500원": a connective on the counter ends the clause.
         let run = &p[m.end..unit_end(p, m.end)];
-        let joined = ["고", "며", "지만"].iter().any(|c| run.ends_with(c));
+        let joined = ["고", "며", "지만", "므로", "니까"]
+            .iter()
+            .any(|c| run.ends_with(c));
         // "450 units in 2020 to 520 units in 2021": a year after the figure labels it.
         if let Some(year) = year_after(m).filter(|_| !asked_figures.is_empty()) {
             return Some(if asked_figures.contains(&year.value) {
@@ -683,6 +696,12 @@ fn labelled(
             "around",
             "approximately",
             "roughly",
+            // "the sandwich on its own is $5.50": how it is sold, not another thing.
+            "on its own",
+            "by itself",
+            "alone",
+            "単品",
+            "단품",
         ]
         .iter()
         .fold(label.to_string(), |l, w| l.replace(w, " "));

@@ -1,0 +1,142 @@
+//! Korean readings of Hanja: which Hangul a word written in Hanja is read as ("崇禮門" → 숭례문,
+//! "大韓民國" → 대한민국), so that a reply quoting a signboard in Hanja answers a reference in
+//! Hangul.
+//!
+//! No dictionary is written here: the readings come from libhangul's Hanja table (the one
+//! Korean input methods use), as the Debian package `libhangul-data` installs it
+//! (`/usr/share/libhangul/hanja/hanja.txt`, lines of `hangul:hanja:meaning`), or from the file
+//! `ASSAY_HANJA_FILE` names. Words are read as the table lists them; a word it does not list
+//! is read a character at a time. The table is read once per process, and only when a
+//! comparison needs a reading. Without it nothing is read and the scorer's evidence says so.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use super::{is_hangul, is_kanji};
+
+/// Where the table is looked for.
+pub fn table_file() -> PathBuf {
+    std::env::var_os("ASSAY_HANJA_FILE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/share/libhangul/hanja/hanja.txt"))
+}
+
+type Table = HashMap<String, Vec<String>>;
+
+fn load(path: &std::path::Path) -> Option<Table> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut table: Table = HashMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let mut fields = line.splitn(3, ':');
+        let (Some(hangul), Some(hanja)) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        // One syllable per character, and nothing else (the table also lists symbols).
+        if hanja.is_empty()
+            || !hanja.chars().all(is_kanji)
+            || !hangul.chars().all(is_hangul)
+            || hangul.chars().count() != hanja.chars().count()
+        {
+            continue;
+        }
+        let entry = table.entry(hanja.to_string()).or_default();
+        if !entry.iter().any(|r| r == hangul) {
+            entry.push(hangul.to_string());
+        }
+    }
+    (!table.is_empty()).then_some(table)
+}
+
+fn table() -> Option<&'static Table> {
+    static T: OnceLock<Option<Table>> = OnceLock::new();
+    T.get_or_init(|| load(&table_file())).as_ref()
+}
+
+/// Whether the table could be read.
+pub fn available() -> bool {
+    table().is_some()
+}
+
+/// The Hangul readings of a word of Hanja: the word's own entry, else each character's
+/// readings in turn (at most 16 in all). Empty when a character has none or without the table.
+pub fn readings(word: &str) -> Vec<String> {
+    const MOST: usize = 16;
+    let Some(t) = table() else {
+        return Vec::new();
+    };
+    if let Some(r) = t.get(word) {
+        return r.clone();
+    }
+    let mut out = vec![String::new()];
+    for c in word.chars() {
+        let Some(rs) = t.get(c.encode_utf8(&mut [0; 4]) as &str) else {
+            return Vec::new();
+        };
+        out = out
+            .iter()
+            .flat_map(|head| rs.iter().map(move |r| format!("{head}{r}")))
+            .take(MOST)
+            .collect();
+    }
+    out
+}
+
+/// The reply with each run of two or more Hanja read as `reference` written in Hangul, where
+/// one of the run's readings is it ("현판에는 '崇禮門'이라고" → "현판에는 '숭례문'이라고"); None
+/// when no run reads so.
+pub fn written_as_reference(reference: &str, reply: &str) -> Option<String> {
+    let want: String = reference.chars().filter(|c| !c.is_whitespace()).collect();
+    if want.is_empty() || !want.chars().all(is_hangul) || !reply.chars().any(is_kanji) {
+        return None;
+    }
+    let mut out = String::with_capacity(reply.len());
+    let mut run = String::new();
+    let mut changed = false;
+    let mut flush = |run: &mut String, out: &mut String| {
+        if run.chars().count() >= 2 && readings(run).contains(&want) {
+            out.push_str(&want);
+            changed = true;
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
+    };
+    for c in reply.chars() {
+        if is_kanji(c) {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    changed.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hanja_words_read_in_hangul_when_the_table_is_installed() {
+        assert!(
+            available(),
+            "no Hanja table at {:?}: install libhangul-data (the test command does)",
+            table_file()
+        );
+        assert!(readings("崇禮門").iter().any(|r| r == "숭례문"));
+        assert!(readings("大韓民國").iter().any(|r| r == "대한민국"));
+        assert!(readings("門").iter().any(|r| r == "문"));
+        assert!(readings("abc").is_empty());
+        assert_eq!(
+            written_as_reference("숭례문", "현판에는 '崇禮門'이라고 적혀 있습니다.").as_deref(),
+            Some("현판에는 '숭례문'이라고 적혀 있습니다.")
+        );
+        assert_eq!(
+            written_as_reference("광화문", "'崇禮門'이라고 적혀 있습니다."),
+            None
+        );
+        assert_eq!(written_as_reference("숭례문", "숭례문입니다."), None);
+    }
+}
