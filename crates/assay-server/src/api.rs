@@ -613,17 +613,31 @@ async fn push_run(
 
 /// A write the team database ended to break a deadlock (with the owner's own sync) is tried
 /// again, a few times.
-pub(crate) fn with_retries<T>(mut work: impl FnMut() -> Result<T>) -> Result<T> {
+pub(crate) fn with_retries<T>(work: impl FnMut() -> Result<T>) -> Result<T> {
+    retrying(work, is_deadlock)
+}
+
+/// Runs `work` again, a few times and a little later each time, while its error is one `again`
+/// says may pass.
+pub(crate) fn retrying<T, E>(
+    mut work: impl FnMut() -> std::result::Result<T, E>,
+    again: impl Fn(&E) -> bool,
+) -> std::result::Result<T, E> {
     let mut attempt = 0;
     loop {
         match work() {
-            Err(ServiceError::Internal(why)) if attempt < 4 && why.contains("deadlock") => {
+            Err(e) if attempt < 4 && again(&e) => {
                 attempt += 1;
                 std::thread::sleep(std::time::Duration::from_millis(20 * attempt));
             }
             other => return other,
         }
     }
+}
+
+/// The team database ended the write to break a deadlock: nothing of it was written.
+pub(crate) fn is_deadlock(e: &ServiceError) -> bool {
+    matches!(e, ServiceError::Internal(why) if why.contains("deadlock"))
 }
 
 async fn image_list(State(state): State<Shared>, headers: HeaderMap) -> Response {

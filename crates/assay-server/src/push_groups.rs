@@ -23,7 +23,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use assay_sync::push::{Pending, Pushed};
 
-use crate::api::{as_member_tx, with_retries, AppState};
+use crate::api::{is_deadlock, retrying, AppState};
 use crate::checks::Replica;
 use crate::error::{Result, ServiceError};
 use crate::members::Member;
@@ -170,35 +170,59 @@ pub fn push(state: &AppState, member: &Member, pending: Pending, bytes: usize) -
     }
 }
 
-/// Decides every push of `group`.
+/// Decides every push of `group`: together when it holds several, then each that the group did
+/// not decide on its own (a group of one, with retries when the team database ends its write to
+/// break a deadlock).
 fn write_group(state: &AppState, replica: &mut Replica, group: &[Arc<Ticket>]) {
-    let decided = if group.len() == 1 {
-        0
-    } else {
-        write_together(state, replica, group).unwrap_or_else(|e| {
+    let mut decided = 0;
+    if group.len() > 1 {
+        match write_checked(state, replica, group) {
+            Ok(n) => decided = n,
             // Each push now goes alone and meets the error itself (one the team already took,
             // if the error came after the commit, is taken as already there).
-            eprintln!(
+            Err(failed) => eprintln!(
                 "{}",
                 serde_json::json!({"time": assay_core::store::now(), "event": "group failed",
-                                   "pushes": group.len(), "error": e.to_string()})
-            );
-            0
-        })
-    };
+                                   "pushes": group.len(), "error": failed.error.to_string()})
+            ),
+        }
+    }
     for t in &group[decided..] {
-        t.decide(push_alone(state, replica, &t.member, &t.pending));
+        let alone = std::slice::from_ref(t);
+        let written = retrying(
+            || write_checked(state, replica, alone),
+            |f| !f.committed && is_deadlock(&f.error),
+        );
+        if let Err(Failed { error, committed }) = written {
+            t.decide(Outcome {
+                pushed: Err(error),
+                committed,
+            });
+        }
     }
 }
 
-/// Checks and writes the group in one transaction; decides the pushes it wrote (a prefix of
-/// the group) and says how many. An error decides nothing: the group was not written, or (the
-/// commit's answer or the positions' read failed) written and rolled back on the replica.
-fn write_together(state: &AppState, replica: &mut Replica, group: &[Arc<Ticket>]) -> Result<usize> {
-    let mut db = state.pool.get()?;
-    replica.catch_up(&mut db)?;
+/// A write that decided nothing, and whether the team database had committed it.
+struct Failed {
+    error: ServiceError,
+    committed: bool,
+}
+
+/// Catches up, checks and writes `group` in one transaction; decides the pushes it wrote (a
+/// prefix of the group) and says how many. A failure decides nothing: the group was not
+/// written, or (the positions' read failed after the commit) written and rolled back on the
+/// replica, which the failure says.
+fn write_checked(
+    state: &AppState,
+    replica: &mut Replica,
+    group: &[Arc<Ticket>],
+) -> std::result::Result<usize, Failed> {
+    let mut committed = false;
+    let failed = |error: ServiceError, committed: bool| Failed { error, committed };
+    let mut db = state.pool.get().map_err(|e| failed(e, false))?;
+    replica.catch_up(&mut db).map_err(|e| failed(e, false))?;
     let batches: Vec<(&Member, &Pending)> = group.iter().map(|t| (&t.member, &t.pending)).collect();
-    let checked = replica.check_held(&batches)?;
+    let checked = replica.check_held(&batches).map_err(|e| failed(e, false))?;
     let written = (|| -> Result<Vec<Pushed>> {
         let mut tx = db.transaction()?;
         let mut written = Vec::with_capacity(group.len());
@@ -212,14 +236,15 @@ fn write_together(state: &AppState, replica: &mut Replica, group: &[Arc<Ticket>]
             }
         }
         tx.commit()?;
+        committed = true;
         assay_sync::push::placed(&mut *db, &mut written)?;
         Ok(written)
     })();
     let written = match written {
         Ok(w) => w,
         Err(e) => {
-            replica.settle(false, &[])?;
-            return Err(e);
+            let settled = replica.settle(false, &[]);
+            return Err(failed(settled.err().unwrap_or(e), committed));
         }
     };
     let whole = written.len() == group.len() && written.iter().all(|p| p.refused.is_empty());
@@ -233,7 +258,9 @@ fn write_together(state: &AppState, replica: &mut Replica, group: &[Arc<Ticket>]
         );
     }
     let n = written.len();
-    state.pushes.grouped.fetch_add(n, Ordering::SeqCst);
+    if group.len() > 1 {
+        state.pushes.grouped.fetch_add(n, Ordering::SeqCst);
+    }
     for ((t, (_, refused)), mut pushed) in group.iter().zip(checked).zip(written) {
         pushed.refused.extend(refused);
         t.decide(Outcome {
@@ -242,38 +269,4 @@ fn write_together(state: &AppState, replica: &mut Replica, group: &[Arc<Ticket>]
         });
     }
     Ok(n)
-}
-
-/// One push on its own: caught up, checked, written, settled.
-fn push_alone(state: &AppState, replica: &mut Replica, m: &Member, pending: &Pending) -> Outcome {
-    let mut committed = false;
-    let pushed = (|| {
-        let mut db = state.pool.get()?;
-        replica.catch_up(&mut db)?;
-        let (ok, refused) = replica
-            .check_held(&[(m, pending)])?
-            .pop()
-            .ok_or_else(|| ServiceError::Internal("a check without an outcome".into()))?;
-        let written = with_retries(|| {
-            as_member_tx(&mut db, m, |tx| Ok(assay_sync::push::write_batch(tx, &ok)?))
-        });
-        let mut pushed = match written {
-            Ok(mut p) => {
-                committed = true;
-                if let Err(e) = assay_sync::push::placed(&mut *db, std::slice::from_mut(&mut p)) {
-                    replica.settle(false, &[])?;
-                    return Err(e.into());
-                }
-                replica.settle(p.refused.is_empty(), &p.done)?;
-                p
-            }
-            Err(e) => {
-                replica.settle(false, &[])?;
-                return Err(e);
-            }
-        };
-        pushed.refused.extend(refused);
-        Ok(pushed)
-    })();
-    Outcome { pushed, committed }
 }
