@@ -479,7 +479,7 @@ fn cut_off(response: &str) -> bool {
 pub(crate) fn undecided_end(l: &str) -> Option<usize> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = R.get_or_init(|| {
-        re(r"(?:can(?:'t|’t|not| not)\s+(?:tell|say|determine|decide|narrow (?:it|this|them) down)\s+(?:for sure\s+)?(?:which(?:\s+(?:one|of|is|it|option|answer|letter)\b|\s*[.!?]|$)|between)|(?:hard|difficult|impossible)\s+to\s+(?:tell|say|determine|decide)\s+which(?:\s+(?:one|of|is|it|option|answer|letter)\b|\s*[.!?]|$)|not\s+(?:sure|certain)\s+which(?:\s+(?:one|of|is|it|option|answer|letter)\b|\s*[.!?]|$)|can(?:'t|’t|not| not)\s+narrow|絞り込め(?:ません|ない)|どちらか(?:は)?(?:判断|わかり|分かり|決め)(?:でき|られ|かね)?(?:ません|ない)|どちらとも言え|判断(?:でき|し)(?:ません|かね)|断定(?:でき|は)(?:ません|できません)|(?:어느|어떤)\s*(?:것|쪽)인지[^.!?\n]*(?:알\s*수\s*없|어렵|모르)|단정(?:하기|하긴|할\s*수)[^.!?\n]*(?:어렵|없)|판단(?:하기|하긴)[^.!?\n]*어렵)")
+        re(r"(?:can(?:'t|’t|not| not)\s+(?:tell|say|determine|decide|choose|pick|narrow (?:it|this|them) down)\s+(?:for sure\s+)?(?:which(?:\s+(?:one|of|is|it|option|answer|letter)\b|\s*[.!?]|$)|between)|(?:hard|difficult|impossible)\s+to\s+(?:tell|say|determine|decide)\s+which(?:\s+(?:one|of|is|it|option|answer|letter)\b|\s*[.!?]|$)|not\s+(?:sure|certain)\s+which(?:\s+(?:one|of|is|it|option|answer|letter)\b|\s*[.!?]|$)|can(?:'t|’t|not| not)\s+narrow|絞り込め(?:ません|ない)|どちらか(?:は)?(?:判断|わかり|分かり|決め)(?:でき|られ|かね)?(?:ません|ない)|どちらとも言え|判断(?:でき|し)(?:ません|かね)|断定(?:でき|は)(?:ません|できません)|(?:어느|어떤)\s*(?:것|쪽)인지[^.!?\n]*(?:알\s*수\s*없|어렵|모르)|단정(?:하기|하긴|할\s*수)[^.!?\n]*(?:어렵|없)|판단(?:하기|하긴)[^.!?\n]*어렵)")
     });
     let trimmed = l.trim_end_matches(|c: char| c.is_whitespace() || ".。!！".contains(c));
     let last_start = trimmed.rfind(['.', '。', '!', '！', '\n']).map_or(0, |i| {
@@ -599,6 +599,10 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
                 offered.dedup();
                 return if offered.len() >= 2 {
                     Reading::Hedged(offered)
+                } else if rule == "answer statement" {
+                    // "答えはＢです。ただし、品種までは判断できません。": one letter stated as the
+                    // answer; the doubt is about something else.
+                    Reading::Letter(live[k].idx, rule)
                 } else {
                     Reading::Nothing("the reply says it cannot decide")
                 };

@@ -140,7 +140,12 @@ const COMPOUND_HEADS: &[&str] = &[
     "hall",
     "market",
     "building",
-    // Landmarks named after their city ("London Eye", "Brandenburg Gate", "Red Square").
+];
+
+/// Heads of landmarks named after their city ("London Eye", "Kyoto Imperial Palace"): a second
+/// name only when capitalised right after the reference, at most one capitalised word between
+/// ("Sydney. Harbour Bridge" names Sydney; "cardboard, square-shaped" is cardboard).
+const LANDMARK_HEADS: &[&str] = &[
     "eye",
     "gate",
     "square",
@@ -151,6 +156,30 @@ const COMPOUND_HEADS: &[&str] = &[
     "harbour",
     "harbor",
 ];
+
+/// Whether the words from `hay[j]` on name a landmark: capitalised, only spaces before each,
+/// ending on a landmark's head within two words, and no such head asked for.
+fn landmark_after(hay: &[(usize, usize, &str)], j: usize, script: &str, asked: &str) -> bool {
+    let Some(mut prev_end) = j.checked_sub(1).and_then(|p| hay.get(p)).map(|t| t.1) else {
+        return false;
+    };
+    for &(s, e, w) in hay.iter().skip(j).take(2) {
+        let spaced = script
+            .get(prev_end..s)
+            .is_some_and(|g| !g.is_empty() && g.trim().is_empty());
+        let capital = script
+            .get(s..)
+            .is_some_and(|t| t.starts_with(|c: char| c.is_ascii_uppercase()));
+        if !spaced || !capital {
+            return false;
+        }
+        if LANDMARK_HEADS.contains(&w) {
+            return !asked.contains(w);
+        }
+        prev_end = e;
+    }
+    false
+}
 
 /// References that describe rather than name (colours, sizes, sides, materials): followed by
 /// any noun they still say what was asked ("a red stop sign" is red).
@@ -1111,6 +1140,7 @@ fn runs_of(
                     .get(i + needle.len())
                     .is_none_or(|next| !COMPOUND_HEADS.contains(&next.2) || asked.contains(next.2))
         })
+        .filter(|&i| needle.len() > 1 || !landmark_after(hay, i + 1, script, asked))
         // "New York" is not York: a capitalised place prefix written before a one-word name.
         .filter(|&i| {
             needle.len() > 1
@@ -1283,10 +1313,11 @@ fn polarity(pp: &str) -> Option<bool> {
     toks.first()?;
     // A yes or no standing as its own clause decides ("Yes.", "No, ...", "... — yes, it's on"),
     // not a "no" inside a phrase ("no pedestrians").
-    // A conjunction may lead it ("I don't see a car, but yes, a bicycle is …").
+    // A contrast may lead it ("I don't see a car, but yes, a bicycle is …"; not "and indeed",
+    // which concedes a side point).
     let alone = |&(s, e, _): &(usize, usize, &str)| {
         let mut before = pp[..s].trim_end();
-        if let Some(b) = ["but", "and", "so"]
+        if let Some(b) = ["but", "though"]
             .iter()
             .find_map(|c| before.strip_suffix(c))
             .filter(|b| b.is_empty() || b.ends_with(|c: char| !c.is_alphanumeric()))
@@ -1812,6 +1843,15 @@ mod tests {
         assert!(!soft_match("York", "New York.").0);
         assert!(!soft_match("London", "That's the London Eye on the South Bank.").0);
         assert!(soft_match("London", "It's London; that's the Eye on the South Bank.").0);
+        assert!(!soft_match("Kyoto", "This is the Kyoto Imperial Palace.").0);
+        assert!(
+            soft_match(
+                "Sydney",
+                "Sydney. Harbour Bridge and the Opera House are in view."
+            )
+            .0
+        );
+        assert!(soft_match("cardboard", "Cardboard, square-shaped and taped shut.").0);
         assert!(soft_match("no", "He isn't wearing glasses, but he does have a hat.").0);
         assert!(soft_match("아니요", "깨끗하지 않아요.").0);
         assert!(!soft_match("yes", "He is wearing a red hat.").0);

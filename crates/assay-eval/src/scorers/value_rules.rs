@@ -247,10 +247,18 @@ pub(super) fn time_rule(
         .or_else(|| stated_answer(pp, &times))
         .or_else(|| asked_by_label(pp, question, &times, |a, b| a.same(b)))
         .or(times.first().copied());
-    // "the store closes at 8:00 PM" asked when it opens: the time of another event.
+    // "the store closes at 8:00 PM" asked when it opens: the time of another event, named in
+    // the time's clause before it or right after it ("夜9時閉店").
     if let (Some(t), Some(q)) = (chosen, question) {
-        let label = &pp[text::after_last(pp, t.span().0, &['.', '。', '\n', ';'])..t.span().0];
-        if text::asks::names_opposite_event(q, label) {
+        let (s, e) = t.span();
+        let marks = ['.', '。', '\n', ';', ',', '、'];
+        let after = pp[e..].find(marks).map_or(pp.len(), |i| e + i);
+        let label = format!(
+            "{}{}",
+            &pp[text::after_last(pp, s, &marks)..s],
+            &pp[e..after]
+        );
+        if text::asks::names_opposite_event(q, &label) {
             return (false, OPPOSITE_EVENT_RULE);
         }
     }

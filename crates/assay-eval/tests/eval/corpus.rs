@@ -492,6 +492,18 @@ fn the_rules_hold_against_the_tenth_review() {
     carries_over("adversarial10.jsonl", 0.25, 0.59);
 }
 
+/// adversarial11.jsonl: an eleventh reviewer's replies against holdout22's rules, written from
+/// their code (30 attacks, 10 guards): eras in romaji, Hangul or with the Western year in
+/// brackets, spaced Hanja and a second Hanja name left unread, a count the reply goes on from
+/// after 이므로, "closely", "how late is it open", 営業開始, a label after the time, "and
+/// indeed", landmarks two words on or after a full stop, "alone" and 単品 asked, a letter stated
+/// before a doubt about something else. 12/40 read by those rules, 37/40 after they were
+/// narrowed; what stays are kanji numerals in a date, an era year alone and simplified Hanja.
+#[test]
+fn the_rules_hold_against_the_eleventh_review() {
+    carries_over("adversarial11.jsonl", 0.97, 0.88);
+}
+
 /// adversarial9.jsonl: a ninth reviewer's replies against the label rules of holdout19,
 /// written from their code: labels sharing one word, years after a figure that do not label
 /// it, answer marks inside labels, floors named in passing, parts set aside that answer,

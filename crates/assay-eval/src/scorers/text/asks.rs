@@ -130,20 +130,20 @@ pub fn prohibition_at(pp: &str, s: usize, e: usize) -> bool {
 /// Events that come in opposite pairs (opening and closing, starting and ending, leaving and
 /// arriving), each side as its words are written in English, Japanese and Korean.
 const OPPOSITE_EVENTS: &[(&str, &str)] = &[
-    (r"\bopen", r"\bclos"),
+    (r"\bopen", r"\bclos(?:e|es|ed|ing)\b"),
     (
         r"\b(?:start|begin|began|commenc|kick)",
         r"\b(?:end(?:s|ed|ing)?\b|finish|over\b|conclud)",
     ),
     (r"\b(?:depart|leav)", r"\barriv"),
     (
-        r"開店|開館|開場|開園|オープン|開(?:き|く|け)",
-        r"閉店|閉館|閉場|閉園|閉ま|閉め|クローズ",
+        r"開店|開館|開場|開園|営業開始|オープン|おーぷん|開(?:き|く|け)",
+        r"閉店|閉館|閉場|閉園|閉ま|閉め|クローズ|くろーず",
     ),
     (r"開始|始ま|始め|スタート", r"終了|終わ|おわ"),
     (r"出発|発車", r"到着|着き|着く"),
     (
-        r"오픈|개점|개장|개관|여는|열어|열리",
+        r"오픈|개점|개장|개관|여는|여나|엽니|열어|열리",
         r"마감|폐점|폐장|폐관|닫",
     ),
     (r"시작", r"종료|끝"),
@@ -162,7 +162,16 @@ pub fn names_opposite_event(question: &str, label: &str) -> bool {
             .map(|(a, b)| (Regex::new(a).expect("valid"), Regex::new(b).expect("valid")))
             .collect()
     });
+    // "How late is it open?", "何時まで", "몇 시까지" ask when it closes.
+    static UNTIL: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let until = UNTIL.get_or_init(|| {
+        Regex::new(r"(?i)\bhow late\b|\buntil (?:what time|when)\b|\btill when\b|まで|까지")
+            .expect("valid")
+    });
     let q = asking_clause(question).to_lowercase();
+    if until.is_match(&q) {
+        return false;
+    }
     let label = label.to_lowercase();
     pairs.iter().any(|(a, b)| {
         let one_way = |x: &Regex, y: &Regex| {

@@ -67,7 +67,7 @@ fn patterns() -> &'static [Regex; 5] {
             // 2021-03-05, 2023/05/03, 2021.3.5
             re(r"(?-u:\b)(?P<y>\d{4})\s*[-/.]\s*(?P<m>\d{1,2})\s*[-/.]\s*(?P<d>\d{1,2})(?-u:\b)"),
             // 2023年5月3日, 令和5年4月1日, 5月3日, 2021년 10월 9일, 10월 9일
-            re(r"(?:(?:(?P<y>\d{4})|(?P<era>明治|大正|昭和|平成|令和)\s*(?P<ey>\d{1,2}|元))\s*(?:年|년)\s*)?(?P<m>\d{1,2})\s*(?:月|월)\s*(?P<d>\d{1,2})\s*(?:日|일)"),
+            re(r"(?:(?:(?P<y>\d{4})|(?P<era>明治|大正|昭和|平成|令和)\s*(?P<ey>\d{1,2}|元)(?:\s*\(\s*\d{4}\s*\))?)\s*(?:年|년)\s*)?(?P<m>\d{1,2})\s*(?:月|월)\s*(?P<d>\d{1,2})\s*(?:日|일)"),
             // March 5, 2021; Jul. 4th; March the 5th
             re(&format!(
                 r"\b{MONTHS}\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s*(?P<y>\d{{4}})\b)?"
@@ -88,18 +88,36 @@ fn year(c: &Captures) -> Option<i32> {
     if let Some(y) = c.name("y") {
         return y.as_str().parse().ok();
     }
-    let before_first = match c.name("era")?.as_str() {
-        "明治" => 1867,
-        "大正" => 1911,
-        "昭和" => 1925,
-        "平成" => 1988,
-        _ => 2018,
+    era_year(c.name("era")?.as_str(), c.name("ey")?.as_str())
+}
+
+/// The Western year of year `n` of a Japanese era, the era named in kanji, romaji or Hangul.
+fn era_year(era: &str, n: &str) -> Option<i32> {
+    let before_first = match era {
+        "明治" | "meiji" | "메이지" => 1867,
+        "大正" | "taisho" | "taishō" | "다이쇼" => 1911,
+        "昭和" | "showa" | "shōwa" | "쇼와" => 1925,
+        "平成" | "heisei" | "헤이세이" => 1988,
+        "令和" | "reiwa" | "레이와" => 2018,
+        _ => return None,
     };
-    let n = match c.name("ey")?.as_str() {
+    let n: i32 = match n {
         "元" => 1,
         n => n.parse().ok()?,
     };
     Some(before_first + n)
+}
+
+/// "Reiwa 6, April 1", "레이와 6년 4월 1일": an era's year written just before a date without
+/// one.
+fn era_before(p: &str, start: usize) -> Option<i32> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = R.get_or_init(|| {
+        Regex::new(r"(?P<era>reiwa|heisei|sh[oō]wa|taish[oō]|meiji|레이와|헤이세이|쇼와|다이쇼|메이지|令和|平成|昭和|大正|明治)\s*(?P<n>\d{1,2}|元)\s*(?:년|年|,)?\s*$").expect("valid")
+    });
+    let from = super::char_boundary_after(p, start.saturating_sub(32));
+    let c = r.captures(&p[from..start])?;
+    era_year(&c["era"], &c["n"])
 }
 
 fn num(c: &Captures, name: &str) -> Option<u32> {
@@ -116,7 +134,7 @@ pub fn dates(p: &str) -> Vec<Date> {
     for (k, r) in patterns().iter().enumerate() {
         for c in r.captures_iter(p) {
             let whole = c.get(0).expect("match");
-            let year = year(&c);
+            let year = year(&c).or_else(|| era_before(p, c.get(0).map_or(0, |m| m.start())));
             let date = |month: u32, day: u32, swapped: Option<(u32, u32)>| Date {
                 year,
                 month,
@@ -212,6 +230,9 @@ mod tests {
         assert_eq!(one("発行日:令和5年4月1日"), (Some(2023), 4, 1));
         assert_eq!(one("平成元年1月8日"), (Some(1989), 1, 8));
         assert_eq!(one("昭和64年1月7日"), (Some(1989), 1, 7));
+        assert_eq!(one("令和6(2024)年4月1日"), (Some(2024), 4, 1));
+        assert_eq!(one("it's dated reiwa 6, april 1."), (Some(2024), 4, 1));
+        assert_eq!(one("레이와 6년 4월 1일로 적혀"), (Some(2024), 4, 1));
         assert_eq!(one("march 5, 2021"), (Some(2021), 3, 5));
         assert_eq!(one("on jul. 4th"), (None, 7, 4));
         assert_eq!(one("the 4th of july"), (None, 7, 4));

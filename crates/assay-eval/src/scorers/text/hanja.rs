@@ -82,36 +82,46 @@ pub fn readings(word: &str) -> Vec<String> {
     out
 }
 
-/// The reply with each run of two or more Hanja read as `reference` written in Hangul, where
-/// one of the run's readings is it ("현판에는 '崇禮門'이라고" → "현판에는 '숭례문'이라고"); None
-/// when no run reads so.
+/// The reply with each run of two or more Hanja (spaced or not: "崇 禮 門" on a vertical board)
+/// read as `reference` written in Hangul, where one of the run's readings is it ("현판에는
+/// '崇禮門'이라고" → "현판에는 '숭례문'이라고"); None when no run reads so, or when another run of
+/// Hanja stays unread, since it may be the answer ("정식 명칭은 '崇禮門'이지만 … '興仁之門'").
 pub fn written_as_reference(reference: &str, reply: &str) -> Option<String> {
     let want: String = reference.chars().filter(|c| !c.is_whitespace()).collect();
     if want.is_empty() || !want.chars().all(is_hangul) || !reply.chars().any(is_kanji) {
         return None;
     }
     let mut out = String::with_capacity(reply.len());
+    // The run's Hanja, and the run as written (with the spaces between them).
     let mut run = String::new();
-    let mut changed = false;
-    let mut flush = |run: &mut String, out: &mut String| {
-        if run.chars().count() >= 2 && readings(run).contains(&want) {
+    let mut written = String::new();
+    let (mut changed, mut other) = (false, false);
+    let mut flush = |run: &mut String, written: &mut String, out: &mut String| {
+        let read = readings(run).contains(&want);
+        if run.chars().count() >= 2 && read {
             out.push_str(&want);
             changed = true;
         } else {
-            out.push_str(run);
+            other |= run.chars().count() >= 2;
+            out.push_str(written);
         }
         run.clear();
+        written.clear();
     };
-    for c in reply.chars() {
+    let chars: Vec<char> = reply.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
         if is_kanji(c) {
             run.push(c);
+            written.push(c);
+        } else if c == ' ' && !run.is_empty() && chars.get(i + 1).is_some_and(|&n| is_kanji(n)) {
+            written.push(c);
         } else {
-            flush(&mut run, &mut out);
+            flush(&mut run, &mut written, &mut out);
             out.push(c);
         }
     }
-    flush(&mut run, &mut out);
-    changed.then_some(out)
+    flush(&mut run, &mut written, &mut out);
+    (changed && !other).then_some(out)
 }
 
 #[cfg(test)]
@@ -138,5 +148,13 @@ mod tests {
             None
         );
         assert_eq!(written_as_reference("숭례문", "숭례문입니다."), None);
+        assert_eq!(
+            written_as_reference("숭례문", "세로로 '崇 禮 門' 세 글자").as_deref(),
+            Some("세로로 '숭례문' 세 글자")
+        );
+        assert_eq!(
+            written_as_reference("숭례문", "정식 명칭은 '崇禮門'이지만 현판에는 '興仁之門'"),
+            None
+        );
     }
 }

@@ -333,12 +333,18 @@ pub fn committed_mention(
             .collect();
         cands.retain(|m| !operands.contains(m));
     }
-    // "3² + 4² = 25이므로 빗변은 5 cm": a figure a Korean connective makes the premise of a
-    // later figure is a step, not the answer (not "3명입니다. 전체 7명이므로 나머지 4명은", where
-    // the answer came first and stays).
+    // "3² + 4² = 25이므로 빗변은 5 cm", "= 25이기 때문에": a calculation's result that a Korean
+    // connective makes the premise of a later figure is a step, not the answer (not "사과는
+    // 3개이므로, … 1개가 남습니다", a count the reply goes on from).
     let premise = |m: &Mention| {
         let run = &response[m.end..unit_end(response, m.end)];
-        (run.ends_with("므로") || run.ends_with("니까")) && cands.iter().any(|o| o.start > m.end)
+        let because = run.ends_with('기')
+            && response[m.end + run.len()..]
+                .trim_start()
+                .starts_with("때문");
+        (run.ends_with("므로") || run.ends_with("니까") || because)
+            && is_result(m)
+            && cands.iter().any(|o| o.start > m.end)
     };
     let premises: Vec<Mention> = cands.iter().copied().filter(premise).collect();
     if premises.len() < cands.len() {
@@ -696,14 +702,15 @@ fn labelled(
             "around",
             "approximately",
             "roughly",
-            // "the sandwich on its own is $5.50": how it is sold, not another thing.
+            // "the sandwich on its own is $5.50": how it is sold, not another thing (unless
+            // the question asks that: "単品はいくら").
             "on its own",
             "by itself",
-            "alone",
             "単品",
             "단품",
         ]
         .iter()
+        .filter(|w| !q.contains(*w))
         .fold(label.to_string(), |l, w| l.replace(w, " "));
         let words = content_words(&label);
         // "税込" in the question's "税込価格": a word of kanji is read inside a longer one, but
