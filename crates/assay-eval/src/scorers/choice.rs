@@ -322,7 +322,17 @@ fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
                     .unwrap_or("")
             })
             .unwrap_or("");
-        let followed_by_word = !next_word.is_empty();
+        // "A 20-dollar bill", "A $20 bill": a figure written into a noun phrase follows an
+        // article too.
+        let figure_phrase = after.strip_prefix(' ').is_some_and(|r| {
+            let digits = r.trim_start_matches(['$', '£', '€', '¥']);
+            let rest = digits.trim_start_matches(|x: char| x.is_ascii_digit() || x == '.');
+            rest.len() < digits.len()
+                && (rest.starts_with('-')
+                    && rest[1..].starts_with(|x: char| x.is_ascii_alphabetic())
+                    || digits.len() < r.len() && rest.starts_with(' '))
+        });
+        let followed_by_word = !next_word.is_empty() || figure_phrase;
         if (c == b'i' || c == b'I') && (followed_by_word || after.starts_with('\'')) {
             continue;
         }
@@ -1074,6 +1084,31 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
     }
     if let [one] = named.as_slice() {
         return Some(Reading::Letter(*one, "option text"));
+    }
+    // "불이 들어온 곳은 '쾌속'입니다. '표준' 바로 옆에 있어요", "三毛かな？いや、…茶トラです": of
+    // several named, the one option a sentence states as what it is (the copula right after
+    // it), when only one is.
+    let copula = |e: usize| {
+        let rest = p[e..].trim_start_matches(['\'', '"', '」', '』', '’', '”', ' ']);
+        [
+            "입니다",
+            "이에요",
+            "예요",
+            "이야",
+            "です",
+            "でございます",
+            "だよ",
+        ]
+        .iter()
+        .any(|c| rest.starts_with(c))
+    };
+    let stated: Vec<(usize, (usize, usize))> = hits
+        .iter()
+        .copied()
+        .filter(|(_, (_, e))| copula(*e))
+        .collect();
+    if let [one] = distinct(&stated).as_slice() {
+        return Some(Reading::Letter(*one, "the one option stated with a copula"));
     }
     // Several named: the last sentence decides when it names one and is not a question.
     let last_start = p
@@ -1878,6 +1913,45 @@ mod scorer_tests {
         assert_eq!(
             parsed(&rides, "An electric scooter — there is no seat."),
             Some("D".into())
+        );
+        // holdout23: an article before a figure's phrase; the one option stated with a copula;
+        // an option said to be what it is not.
+        let bills = ["A $5 bill", "A $10 bill", "A $20 bill", "A $50 bill"];
+        assert_eq!(
+            parsed(
+                &bills,
+                "A 20-dollar bill. There's a large 20 in the corner."
+            ),
+            Some("C".into())
+        );
+        let courses = ["표준", "쾌속", "울/섬세", "이불"];
+        assert_eq!(
+            parsed(
+                &courses,
+                "불이 들어온 곳은 '쾌속'입니다. '표준' 바로 옆에 있어요."
+            ),
+            Some("B".into())
+        );
+        let cats = ["白", "黒", "茶トラ", "三毛"];
+        assert_eq!(
+            parsed(
+                &cats,
+                "三毛かな？いや、黒い部分がまったくないので、茶トラです。"
+            ),
+            Some("C".into())
+        );
+        let errors = [
+            "用紙がありません",
+            "インク不足",
+            "紙詰まりが発生しました",
+            "接続できません",
+        ];
+        assert_eq!(
+            parsed(
+                &errors,
+                "「紙詰まりが発生しました」と表示されています。「用紙がありません」という表示ではありません。"
+            ),
+            Some("C".into())
         );
         let prices = ["3,000원", "3,500원", "4,000원", "4,500원"];
         let mut priced = item(&prices, 1);

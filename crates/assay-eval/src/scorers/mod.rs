@@ -177,8 +177,9 @@ impl ScorerKind {
             // marks open their line, labels need a kanji or two katakana, no hyphenated noun.
             // 15 (holdout21): the option a comparison opens with ("June has the tallest bar,
             // just above May"), an option that is a modal's word is no modal, "b번 같아요".
-            // 16 (holdout22): options listed and then left undecided are a hedge; "but" is no
-            // content word of a description.
+            // 16 (holdout22, holdout23): options listed and then left undecided are a hedge;
+            // "but" is no content word of a description; the one option stated with a copula;
+            // an article before a figure's phrase ("A 20-dollar bill").
             Self::Choice => 16,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
@@ -244,7 +245,9 @@ impl ScorerKind {
             // sentence's end, 아닐 리가 없다.
             // 16 (holdout22): Japanese era dates, Hanja read in Hangul (libhangul's table), a
             // Korean premise (이므로) before the answer, a time of the opposite event, a yes led
-            // by "but", landmarks named after their city, how a thing is sold.
+            // by "but", landmarks named after their city, how a thing is sold; (holdout23) a
+            // month of a year, a total as the sum of every figure before it, a figure before a
+            // hyphenated noun, a head or 行き before a Japanese denial, 模様, side streets.
             Self::SoftMatch => 16,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,

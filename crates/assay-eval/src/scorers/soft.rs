@@ -29,8 +29,8 @@ use super::text::{
     self, clock, dates, negation, numbers, ordinals, proportion, restated, units, words,
 };
 use super::value_rules::{
-    date_rule, floor_rule, ordinal_rule, pair_rule, share_rule, time_rule, weekday_rule,
-    SEVERAL_DATES_RULE,
+    date_rule, floor_rule, month_of_year_rule, ordinal_rule, pair_rule, share_rule, time_rule,
+    weekday_rule, SEVERAL_DATES_RULE,
 };
 use super::{ScoreContext, Scored, Scorer};
 use assay_core::ItemContent;
@@ -412,6 +412,11 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     }
     if let Some(want) = dates::date_reference(&pr) {
         if let Some(decided) = date_rule(&pp, &want) {
+            return decided;
+        }
+    }
+    if let Some(want) = dates::month_of_year_reference(&pr) {
+        if let Some(decided) = month_of_year_rule(&pp, &want) {
             return decided;
         }
     }
@@ -1425,7 +1430,23 @@ fn answering_clause_end(pp: &str, q: &str) -> Option<usize> {
         .iter()
         .filter_map(|c| clause.find(c).map(|i| (i, c.len())))
         .min()?;
-    let asked = content_words(text::asking_clause(q));
+    // The alternatives a question offers ("the left or the right?") are candidate answers,
+    // not words that restate it: "The one on the right is plain white" describes one of them.
+    let asking = text::asking_clause(q).to_lowercase();
+    let words: Vec<&str> = asking
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && !matches!(*w, "the" | "a" | "an"))
+        .collect();
+    let offered: Vec<String> = words
+        .windows(3)
+        .filter(|w| w[1] == "or")
+        .flat_map(|w| [w[0], w[2]])
+        .flat_map(content_words)
+        .collect();
+    let asked: Vec<String> = content_words(&asking)
+        .into_iter()
+        .filter(|w| !offered.contains(w))
+        .collect();
     let subject = content_words(&clause[..copula.0]);
     let shared = subject.iter().filter(|w| asked.contains(w)).count();
     let named = !content_words(&clause[copula.0 + copula.1..]).is_empty();
@@ -1879,6 +1900,12 @@ mod tests {
         assert!(!soft_match("콜라", "사이다 아니면 콜라인 것 같아요.").0);
         // The seventh review: hedges, negations and units a grader marks wrong.
         let asked = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a).0;
+        // Not one describing an alternative the question offers (holdout23).
+        assert!(asked(
+            "Which shirt is the striped one, the left or the right?",
+            "left",
+            "The one on the right is plain white; the striped one is on the left."
+        ));
         // An opening clause that answers with something else (holdout17).
         assert!(!asked(
             "What is the object nearest to the camera?",
@@ -2227,6 +2254,28 @@ mod tests {
             "현판에 적힌 글자는 무엇입니까?",
             "숭례문",
             "현판에는 '崇禮門'이 아니라 '光化門'이라고 적혀 있습니다."
+        ));
+        // A month of a year, written otherwise; a code beside it is none (holdout23).
+        assert!(asked(
+            "When does this medicine expire?",
+            "08/2026",
+            "The box says EXP 2026-08, so August 2026. The lot number next to it is 0826A."
+        ));
+        assert!(!asked(
+            "When does this medicine expire?",
+            "08/2026",
+            "The box says EXP 2026-09, so September 2026."
+        ));
+        // A total said as the sum of every figure before it, each in one currency (holdout23).
+        assert!(asked(
+            "How much money is this altogether?",
+            "35 dollars",
+            "There are three bills: a $20, a $10 and a $5. That makes $35 in total."
+        ));
+        assert!(!asked(
+            "How much money is this altogether?",
+            "35 dollars",
+            "There are three bills: a $20, a $10 and a $5. That makes $38 in total."
         ));
         // How a thing is sold labels no other thing (holdout22).
         assert!(!asked(

@@ -26,6 +26,7 @@ found!(
     clock::ClockTime,
     floors::Floor,
     dates::Date,
+    dates::MonthOfYear,
     pairs::Pair,
     weekdays::Weekday,
     ordinals::Ordinal,
@@ -209,6 +210,27 @@ pub(super) fn date_rule(pp: &str, want: &dates::Date) -> Option<(bool, &'static 
 /// The rule of a clock time whose label names the opposite of the event asked about.
 pub const OPPOSITE_EVENT_RULE: &str =
     "a time of the opposite event (closing for opening, arriving for leaving)";
+
+/// The month of a year the reply commits to (after a correction, the first after it; else the
+/// last, as replies end on the answer: "EXP 2026-08, so August 2026"), against the reference's.
+pub(super) fn month_of_year_rule(
+    pp: &str,
+    want: &dates::MonthOfYear,
+) -> Option<(bool, &'static str)> {
+    let found = undenied(pp, dates::months_of_year(pp));
+    let got = after_correction(pp, &found).or(found.last().copied())?;
+    Some(verdict(
+        pp,
+        Some(got),
+        |m| m.year == want.year && m.month == want.month,
+        |m| found.iter().any(|o| o.year != m.year || o.month != m.month),
+        Says {
+            same: "the same month of the same year",
+            other: "another month or year",
+            none: "no month of a year in response",
+        },
+    ))
+}
 
 /// The reply's first clock time no denial governs (after a correction, the first after it).
 pub(super) fn time_rule(

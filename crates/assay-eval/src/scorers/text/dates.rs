@@ -201,6 +201,82 @@ pub fn dates(p: &str) -> Vec<Date> {
     super::first_of_overlaps(found, |d| (d.start, d.end))
 }
 
+/// A month of a year without its day ("08/2026", "2026-08", "August 2026", "2026年8月",
+/// "2026년 8월"), as expiry dates and cards are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MonthOfYear {
+    pub year: i32,
+    pub month: u32,
+    pub start: usize,
+    pub end: usize,
+}
+
+fn month_patterns() -> &'static [Regex; 4] {
+    static R: OnceLock<[Regex; 4]> = OnceLock::new();
+    R.get_or_init(|| {
+        let re = |p: &str| Regex::new(p).expect("valid");
+        [
+            re(r"(?-u:\b)(?P<m>\d{1,2})\s*[-/.]\s*(?P<y>\d{4})(?-u:\b)"),
+            re(r"(?-u:\b)(?P<y>\d{4})\s*[-/.]\s*(?P<m>\d{1,2})(?-u:\b)"),
+            re(&format!(r"\b{MONTHS}\.?,?\s+(?:of\s+)?(?P<y>\d{{4}})\b")),
+            re(r"(?P<y>\d{4})\s*(?:年|년)\s*(?P<m>\d{1,2})\s*(?:月|월)"),
+        ]
+    })
+}
+
+/// Every month of a year in a prepared text that is not part of a whole date, in order.
+pub fn months_of_year(p: &str) -> Vec<MonthOfYear> {
+    let days = dates(p);
+    let mut found = Vec::new();
+    for r in month_patterns() {
+        for c in r.captures_iter(p) {
+            let whole = c.get(0).expect("match");
+            let (start, end) = (whole.start(), whole.end());
+            // "2026-08-15", "2026年8月15日": a day follows, so it is a date.
+            let rest = p[end..].trim_start();
+            let day_follows = rest.starts_with(|ch: char| "-/.".contains(ch))
+                && rest[1..]
+                    .trim_start()
+                    .starts_with(|ch: char| ch.is_ascii_digit())
+                || regex_day().is_match(rest);
+            if day_follows || days.iter().any(|d| d.start < end && start < d.end) {
+                continue;
+            }
+            let month = c
+                .name("m")
+                .and_then(|m| m.as_str().parse().ok())
+                .or_else(|| c.name("mon").and_then(|m| month_number(m.as_str())));
+            let year = c.name("y").and_then(|y| y.as_str().parse().ok());
+            if let (Some(month), Some(year)) = (month, year) {
+                if (1..=12).contains(&month) {
+                    found.push(MonthOfYear {
+                        year,
+                        month,
+                        start,
+                        end,
+                    });
+                }
+            }
+        }
+    }
+    found.sort_by_key(|m| m.start);
+    super::first_of_overlaps(found, |m| (m.start, m.end))
+}
+
+fn regex_day() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| Regex::new(r"^\d{1,2}\s*(?:日|일)").expect("valid"))
+}
+
+/// A reference that is one month of a year and nothing else ("08/2026", "2026年8月").
+pub fn month_of_year_reference(p: &str) -> Option<MonthOfYear> {
+    let t = p.trim_matches(|c: char| c.is_whitespace() || super::is_clause_mark(c));
+    match months_of_year(t).as_slice() {
+        [m] if m.start == 0 && m.end == t.len() => Some(*m),
+        _ => None,
+    }
+}
+
 /// A reference that is one date and nothing else ("March 5, 2021", "5月3日", "10월 9일").
 pub fn date_reference(p: &str) -> Option<Date> {
     let t = p.trim_matches(|c: char| c.is_whitespace() || super::is_clause_mark(c));
@@ -252,6 +328,27 @@ mod tests {
         assert!(dates("カレンダーの3/4ほどが隠れて").is_empty());
         assert!(dates("the last 2 may be discounts").is_empty());
         assert_eq!(dates("the 2nd of may").len(), 1);
+    }
+
+    #[test]
+    fn a_month_of_a_year_is_read_in_every_form_and_not_inside_a_date() {
+        let one = |s: &str| {
+            let m = months_of_year(s);
+            assert_eq!(m.len(), 1, "{s}: {m:?}");
+            (m[0].year, m[0].month)
+        };
+        assert_eq!(
+            one("exp 2026-08, so august 2026".split(',').next().unwrap()),
+            (2026, 8)
+        );
+        assert_eq!(one("so august 2026"), (2026, 8));
+        assert_eq!(one("08/2026"), (2026, 8));
+        assert_eq!(one("使用期限は2026年8月です"), (2026, 8));
+        assert_eq!(one("2026년 8월까지"), (2026, 8));
+        assert!(months_of_year("2026-08-15").is_empty());
+        assert!(months_of_year("2026年8月15日").is_empty());
+        assert!(month_of_year_reference("08/2026").is_some());
+        assert!(month_of_year_reference("2026").is_none());
     }
 
     #[test]

@@ -162,7 +162,8 @@ fn asked_counter(q: &str) -> Option<char> {
     static R: OnceLock<Regex> = OnceLock::new();
     let c = R
         .get_or_init(|| {
-            Regex::new(r"몇\s*(\p{Hangul})|何([人個匹台本枚羽頭冊回階杯])").expect("valid")
+            Regex::new(r"몇\s*(\p{Hangul})|何([人個匹台本枚羽頭冊回階杯錠粒袋箱缶足着件通軒])")
+                .expect("valid")
         })
         .captures(q)?;
     c.get(1).or(c.get(2))?.as_str().chars().next()
@@ -455,6 +456,49 @@ pub fn committed_mention(
                 && counted(a) == counted(c)
             {
                 stated = Some(*c);
+            }
+        }
+    }
+    // "a $20, a $10 and a $5. That makes $35 in total": the last figure, said as the total, is
+    // the sum of every figure before it, each counting the same thing (one counter, or one
+    // currency's sign before each).
+    if stated.is_none() {
+        if let [parts @ .., last] = cands.as_slice() {
+            static TOTAL: OnceLock<Regex> = OnceLock::new();
+            let total = TOTAL.get_or_init(|| {
+                Regex::new(r"\bmak(?:es|ing)\b|\bin total\b|\btotal(?:s|ling|ing)?\b|\baltogether\b|\bin all\b|合わせて|全部で|合計|합쳐|모두 합|총")
+                    .expect("valid")
+            });
+            let sign = |m: &Mention| {
+                response[..m.start]
+                    .trim_end()
+                    .chars()
+                    .next_back()
+                    .filter(|c| "$£€¥₩".contains(*c))
+            };
+            // A currency's sign says what a figure counts; the words after it may not ("$35 in
+            // total").
+            let kind = |m: &Mention| match sign(m) {
+                Some(c) => (Some(c), String::new()),
+                None => (None, counted_by(response, m)),
+            };
+            let sentence_end = response[last.end..]
+                .find(['.', '。', '\n'])
+                .map_or(response.len(), |i| last.end + i);
+            let said_total = parts.last().is_some_and(|p| {
+                total.is_match(&response[p.end..last.start])
+                    || total.is_match(&response[last.end..sentence_end])
+            });
+            // Only the figures of the same kind ("three bills: a $20, …" counts the bills).
+            let same: Vec<&Mention> = parts.iter().filter(|m| kind(m) == kind(last)).collect();
+            let sum: f64 = same.iter().map(|m| m.value).sum();
+            if same.len() >= 2
+                && said_total
+                && same.iter().all(|m| m.value > 0.0)
+                && (kind(last).0.is_some() || !kind(last).1.is_empty())
+                && (sum - last.value).abs() < 1e-9
+            {
+                stated = Some(*last);
             }
         }
     }

@@ -41,7 +41,22 @@ pub(super) fn en_value(w: &str) -> Option<f64> {
 
 /// English number words: "twenty-one", "one hundred and five", "a dozen", "none".
 pub(super) fn english_mentions(p: &str) -> Vec<Mention> {
-    let words: Vec<(usize, &str)> = word_spans(p);
+    // "a twenty-dollar bill", "a three-story house": the number before a hyphenated noun (not
+    // "one-way", "one-sided").
+    let number_part = |x: &str| en_value(x).is_some() || matches!(x, "hundred" | "thousand");
+    let words: Vec<(usize, &str)> = word_spans(p)
+        .into_iter()
+        .map(|(s, w)| {
+            let parts: Vec<&str> = w.split('-').collect();
+            let lead = parts.iter().take_while(|x| number_part(x)).count();
+            if lead > 0 && lead < parts.len() && parts[0] != "one" {
+                let len = parts[..lead].iter().map(|x| x.len()).sum::<usize>() + lead - 1;
+                (s, &w[..len])
+            } else {
+                (s, w)
+            }
+        })
+        .collect();
     let mut out = Vec::new();
     let mut i = 0;
     while i < words.len() {
