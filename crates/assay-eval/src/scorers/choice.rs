@@ -325,12 +325,17 @@ fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
         // "A 20-dollar bill", "A $20 bill": a figure written into a noun phrase follows an
         // article too.
         let figure_phrase = after.strip_prefix(' ').is_some_and(|r| {
-            let digits = r.trim_start_matches(['$', '£', '€', '¥']);
-            let rest = digits.trim_start_matches(|x: char| x.is_ascii_digit() || x == '.');
+            let digits = r.trim_start_matches(['$', '£', '€', '¥', '₩']);
+            let rest =
+                digits.trim_start_matches(|x: char| x.is_ascii_digit() || x == '.' || x == ',');
+            let currency = ["dollar", "euro", "pound", "yen", "won", "cent"]
+                .iter()
+                .any(|c| rest.trim_start().to_ascii_lowercase().starts_with(c));
             rest.len() < digits.len()
                 && (rest.starts_with('-')
                     && rest[1..].starts_with(|x: char| x.is_ascii_alphabetic())
-                    || digits.len() < r.len() && rest.starts_with(' '))
+                    || digits.len() < r.len() && rest.starts_with(' ')
+                    || rest.starts_with(' ') && currency)
         });
         let followed_by_word = !next_word.is_empty() || figure_phrase;
         if (c == b'i' || c == b'I') && (followed_by_word || after.starts_with('\'')) {
@@ -489,7 +494,7 @@ fn cut_off(response: &str) -> bool {
 pub(crate) fn undecided_end(l: &str) -> Option<usize> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = R.get_or_init(|| {
-        re(r"(?:can(?:'t|’t|not| not)\s+(?:tell|say|determine|decide|choose|pick|narrow (?:it|this|them) down)\s+(?:for sure\s+)?(?:which(?:\s+(?:one|of|is|it|option|answer|letter)\b|\s*[.!?]|$)|between)|(?:hard|difficult|impossible)\s+to\s+(?:tell|say|determine|decide)\s+which(?:\s+(?:one|of|is|it|option|answer|letter)\b|\s*[.!?]|$)|not\s+(?:sure|certain)\s+which(?:\s+(?:one|of|is|it|option|answer|letter)\b|\s*[.!?]|$)|can(?:'t|’t|not| not)\s+narrow|絞り込め(?:ません|ない)|どちらか(?:は)?(?:判断|わかり|分かり|決め)(?:でき|られ|かね)?(?:ません|ない)|どちらとも言え|判断(?:でき|し)(?:ません|かね)|断定(?:でき|は)(?:ません|できません)|(?:어느|어떤)\s*(?:것|쪽)인지[^.!?\n]*(?:알\s*수\s*없|어렵|모르)|단정(?:하기|하긴|할\s*수)[^.!?\n]*(?:어렵|없)|판단(?:하기|하긴)[^.!?\n]*어렵)")
+        re(r"(?:can(?:'t|’t|not| not)\s+(?:tell|say|determine|decide|choose|pick|narrow (?:it|this|them) down)\s+(?:for sure\s+)?(?:which(?:\s+(?:one|of|is|it|option|answer|letter)\b|\s*[.!?]|$)|between)|(?:hard|difficult|impossible)\s+to\s+(?:tell|say|determine|decide)\s+which(?:\s+(?:one|of|is|it|option|answer|letter)\b|\s*[.!?]|$)|not\s+(?:sure|certain)\s+which(?:\s+(?:one|of|is|it|option|answer|letter)\b|\s*[.!?]|$)|can(?:'t|’t|not| not)\s+narrow|絞り込め(?:ません|ない)|どちらか(?:は)?(?:判断|わかり|分かり|決め)(?:でき|られ|かね)?(?:ません|ない)|どちらとも言(?:え|い切れ)|判断(?:でき|し)(?:ません|かね)|断定(?:でき|は)(?:ません|できません)|(?:어느|어떤)\s*(?:것|쪽)인지[^.!?\n]*(?:알\s*수\s*없|어렵|모르)|단정(?:하기|하긴|할\s*수)[^.!?\n]*(?:어렵|없)|판단(?:하기|하긴)[^.!?\n]*어렵)")
     });
     let trimmed = l.trim_end_matches(|c: char| c.is_whitespace() || ".。!！".contains(c));
     let last_start = trimmed.rfind(['.', '。', '!', '！', '\n']).map_or(0, |i| {
@@ -1088,6 +1093,8 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
     // "불이 들어온 곳은 '쾌속'입니다. '표준' 바로 옆에 있어요", "三毛かな？いや、…茶トラです": of
     // several named, the one option a sentence states as what it is (the copula right after
     // it), when only one is.
+    // A guess that it is ("パン屋だと思います") states it too, so a first impression before it
+    // is not the one; a question ("カフェですか？") states nothing.
     let copula = |e: usize| {
         let rest = p[e..].trim_start_matches(['\'', '"', '」', '』', '’', '”', ' ']);
         [
@@ -1098,17 +1105,25 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
             "です",
             "でございます",
             "だよ",
+            "だと思",
+            "と思",
         ]
         .iter()
-        .any(|c| rest.starts_with(c))
+        .any(|c| {
+            rest.strip_prefix(c)
+                .is_some_and(|r| !r.starts_with(['か', '?']))
+        })
     };
     let stated: Vec<(usize, (usize, usize))> = hits
         .iter()
         .copied()
         .filter(|(_, (_, e))| copula(*e))
         .collect();
+    // Not in a reply that ends undecided ("…どちらとも言い切れません").
     if let [one] = distinct(&stated).as_slice() {
-        return Some(Reading::Letter(*one, "the one option stated with a copula"));
+        if undecided_end(&p).is_none() {
+            return Some(Reading::Letter(*one, "the one option stated with a copula"));
+        }
     }
     // Several named: the last sentence decides when it names one and is not a question.
     let last_start = p

@@ -223,7 +223,8 @@ pub(super) fn month_of_year_rule(
         pp,
         Some(got),
         |m| m.year == want.year && m.month == want.month,
-        |m| found.iter().any(|o| o.year != m.year || o.month != m.month),
+        // Another month named is context ("MFG 02/2024, EXP 08/2026") unless offered with it.
+        |_| false,
         Says {
             same: "the same month of the same year",
             other: "another month or year",

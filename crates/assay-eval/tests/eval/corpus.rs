@@ -522,6 +522,18 @@ fn the_rules_hold_against_the_eleventh_review() {
     carries_over("adversarial11.jsonl", 0.97, 0.88);
 }
 
+/// adversarial12.jsonl: a twelfth reviewer's replies against holdout23's rules, written from
+/// their code (30 attacks, 10 guards): a month of the year beside another (made, expires), a
+/// full stop read as a day's separator, eras and two-digit years before 年/년, totals when one
+/// item is asked, a total before a later figure, hyphenated nouns that are no units, 以外, 花柄
+/// asked what is on the table, a spaced side street, 枚/着 and 本/缶, an alternative said to be
+/// what is asked, a first impression or a question stated with a copula, an article before "20
+/// dollar" or "¥1,000". 11/40 read by those rules, 36/40 after they were narrowed.
+#[test]
+fn the_rules_hold_against_the_twelfth_review() {
+    carries_over("adversarial12.jsonl", 0.80, 0.93);
+}
+
 /// adversarial9.jsonl: a ninth reviewer's replies against the label rules of holdout19,
 /// written from their code: labels sharing one word, years after a figure that do not label
 /// it, answer marks inside labels, floors named in passing, parts set aside that answer,

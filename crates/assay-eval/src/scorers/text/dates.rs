@@ -219,7 +219,9 @@ fn month_patterns() -> &'static [Regex; 4] {
             re(r"(?-u:\b)(?P<m>\d{1,2})\s*[-/.]\s*(?P<y>\d{4})(?-u:\b)"),
             re(r"(?-u:\b)(?P<y>\d{4})\s*[-/.]\s*(?P<m>\d{1,2})(?-u:\b)"),
             re(&format!(r"\b{MONTHS}\.?,?\s+(?:of\s+)?(?P<y>\d{{4}})\b")),
-            re(r"(?P<y>\d{4})\s*(?:年|년)\s*(?P<m>\d{1,2})\s*(?:月|월)"),
+            // "2026年8月", "令和8年8月", "26년 8월" (a two-digit year before 年 or 년 is this
+            // century's).
+            re(r"(?:(?P<y>\d{4}|\d{2})|(?P<era>明治|大正|昭和|平成|令和)\s*(?P<ey>\d{1,2}|元))\s*(?:年|년)\s*(?P<m>\d{1,2})\s*(?:月|월)"),
         ]
     })
 }
@@ -232,13 +234,12 @@ pub fn months_of_year(p: &str) -> Vec<MonthOfYear> {
         for c in r.captures_iter(p) {
             let whole = c.get(0).expect("match");
             let (start, end) = (whole.start(), whole.end());
-            // "2026-08-15", "2026年8月15日": a day follows, so it is a date.
-            let rest = p[end..].trim_start();
+            // "2026-08-15", "2026年8月15日": a day follows, so it is a date (not "08/2026. 10
+            // of the tablets").
+            let rest = &p[end..];
             let day_follows = rest.starts_with(|ch: char| "-/.".contains(ch))
-                && rest[1..]
-                    .trim_start()
-                    .starts_with(|ch: char| ch.is_ascii_digit())
-                || regex_day().is_match(rest);
+                && rest[1..].starts_with(|ch: char| ch.is_ascii_digit())
+                || regex_day().is_match(rest.trim_start());
             if day_follows || days.iter().any(|d| d.start < end && start < d.end) {
                 continue;
             }
@@ -246,7 +247,16 @@ pub fn months_of_year(p: &str) -> Vec<MonthOfYear> {
                 .name("m")
                 .and_then(|m| m.as_str().parse().ok())
                 .or_else(|| c.name("mon").and_then(|m| month_number(m.as_str())));
-            let year = c.name("y").and_then(|y| y.as_str().parse().ok());
+            let year = match c.name("y") {
+                Some(y) if y.as_str().len() == 2 => {
+                    y.as_str().parse::<i32>().ok().map(|y| 2000 + y)
+                }
+                Some(y) => y.as_str().parse().ok(),
+                None => c
+                    .name("era")
+                    .zip(c.name("ey"))
+                    .and_then(|(e, n)| era_year(e.as_str(), n.as_str())),
+            };
             if let (Some(month), Some(year)) = (month, year) {
                 if (1..=12).contains(&month) {
                     found.push(MonthOfYear {
@@ -345,6 +355,9 @@ mod tests {
         assert_eq!(one("08/2026"), (2026, 8));
         assert_eq!(one("使用期限は2026年8月です"), (2026, 8));
         assert_eq!(one("2026년 8월까지"), (2026, 8));
+        assert_eq!(one("사용기한 26년 8월"), (2026, 8));
+        assert_eq!(one("使用期限:令和8年8月"), (2026, 8));
+        assert_eq!(one("exp 08/2026. 10 of the 12 tablets"), (2026, 8));
         assert!(months_of_year("2026-08-15").is_empty());
         assert!(months_of_year("2026年8月15日").is_empty());
         assert!(month_of_year_reference("08/2026").is_some());

@@ -175,6 +175,10 @@ fn denied_with_next(p: &str, end: usize) -> Option<&'static str> {
 /// Whether a denial follows the words ending at `end` ("C is wrong", "Cではなく").
 pub fn denied_after(p: &str, end: usize) -> Option<&'static str> {
     let rest = &p[end..];
+    // "ツナ以外ない", "A以外には考えにくい": nothing but it, so it.
+    if rest.trim_start().starts_with("以外") {
+        return None;
+    }
     // "Cではないか", "猫ではないでしょうか": a polite way of saying it is.
     if tentative().is_match(rest) {
         return None;
@@ -334,6 +338,7 @@ mod tests {
             "用紙がありません"
         ));
         assert!(!d("ツナ缶です。サバではありません。", "ツナ"));
+        assert!(!d("ツナ以外には考えにくいです。", "ツナ"));
         assert!(d("赤くないです", "赤"));
         assert!(d("猫はいません", "猫"));
         assert!(d("Bとは違います", "b"));

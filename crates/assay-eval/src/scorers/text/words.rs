@@ -274,8 +274,10 @@ fn ends_word(script: &str, s: usize, e: usize, asked: &str) -> bool {
         return !after.is_ascii_alphanumeric();
     }
     if is_kanji(last) {
-        // "水玉模様", "水玉柄": a pattern named with the word for pattern.
-        let pattern = ["模様", "柄"].iter().any(|k| script[e..].starts_with(k));
+        // "水玉模様", "水玉柄" asked a pattern: a pattern named with the word for pattern (not
+        // "花柄のテーブルクロス" asked what is on the table).
+        let pattern = ["模様", "柄"].iter().any(|k| script[e..].starts_with(k))
+            && ["模様", "柄"].iter().any(|k| asked.contains(k));
         let suffix =
             JA_SUFFIXES.contains(after) || (is_kanji(after) && asked.contains(after)) || pattern;
         // "ゴミ箱アイコン", "歯車マーク": a screen's control named with its kind is the control.
@@ -293,11 +295,11 @@ fn ends_word(script: &str, s: usize, e: usize, asked: &str) -> bool {
         // A head noun the question itself uses ("무슨 역입니까?" → "서울역") is the answer's form.
         let head = |h: &&&str| !asked.contains(**h);
         // "세종대로23길": a side street numbered off the road is another road.
-        let side_street = rest.trim_start_matches(|c: char| c.is_ascii_digit()).len() < rest.len()
-            && {
-                let r = rest.trim_start_matches(|c: char| c.is_ascii_digit());
-                r.starts_with('길') || r.starts_with("번길")
-            };
+        let numbered = rest.trim_start();
+        let side_street = numbered.starts_with(|c: char| c.is_ascii_digit()) && {
+            let r = numbered.trim_start_matches(|c: char| c.is_ascii_digit());
+            r.starts_with('길') || r.starts_with("번길")
+        };
         if side_street {
             return false;
         }
@@ -436,7 +438,15 @@ mod tests {
         assert!(found("答えは東京です", "東京"));
         assert!(!found("京都大学です", "京都"));
         assert!(!found("東京タワーです", "東京"));
-        assert!(found("白地に紺のドット柄、いわゆる水玉模様です。", "水玉"));
+        assert!(!found("白地に紺のドット柄、いわゆる水玉模様です。", "水玉"));
+        assert!(!occurrences(
+            &prepare("いわゆる水玉模様です。"),
+            &nfkc_lower("いわゆる水玉模様です。"),
+            &prepare("水玉"),
+            &prepare("このスカートの柄は何ですか？")
+        )
+        .is_empty());
+        assert!(!found("세종대로 23길이라고 적혀 있어요", "세종대로"));
         assert!(!found("道路名は세종대로23길です", "세종대로"));
         assert!(found("세종대로에 있어요", "세종대로"));
         assert!(!found("リンゴジュースです", "りんご"));

@@ -153,7 +153,15 @@ pub(super) fn counts_other(p: &str, m: &Mention) -> bool {
 /// "의자는 몇 개" → "의자".
 /// Counters of the same things ("3名" counts people as "3人" does; "사과 6알" as "6개").
 fn same_counter(a: char, b: char) -> bool {
-    const CLASSES: &[&[char]] = &[&['人', '名'], &['명', '사'], &['개', '알'], &['個', '粒']];
+    const CLASSES: &[&[char]] = &[
+        &['人', '名'],
+        &['명', '사'],
+        &['개', '알'],
+        &['個', '粒'],
+        // Clothes by the piece or the garment, cans by the can or the bottle.
+        &['枚', '着'],
+        &['本', '缶'],
+    ];
     a == b || CLASSES.iter().any(|c| c.contains(&a) && c.contains(&b))
 }
 
@@ -459,47 +467,56 @@ pub fn committed_mention(
             }
         }
     }
-    // "a $20, a $10 and a $5. That makes $35 in total": the last figure, said as the total, is
-    // the sum of every figure before it, each counting the same thing (one counter, or one
-    // currency's sign before each).
-    if stated.is_none() {
-        if let [parts @ .., last] = cands.as_slice() {
-            static TOTAL: OnceLock<Regex> = OnceLock::new();
-            let total = TOTAL.get_or_init(|| {
-                Regex::new(r"\bmak(?:es|ing)\b|\bin total\b|\btotal(?:s|ling|ing)?\b|\baltogether\b|\bin all\b|合わせて|全部で|合計|합쳐|모두 합|총")
-                    .expect("valid")
-            });
-            let sign = |m: &Mention| {
-                response[..m.start]
-                    .trim_end()
-                    .chars()
-                    .next_back()
-                    .filter(|c| "$£€¥₩".contains(*c))
-            };
-            // A currency's sign says what a figure counts; the words after it may not ("$35 in
-            // total").
-            let kind = |m: &Mention| match sign(m) {
-                Some(c) => (Some(c), String::new()),
-                None => (None, counted_by(response, m)),
-            };
+    // "a $20, a $10 and a $5. That makes $35 in total", asked how much there is altogether: a
+    // figure said as the total that is the sum of every figure before it counting the same
+    // thing (one counter, or one currency's sign before each). Only when the question asks a
+    // total ("The burger is $8 and the fries $4 — $12 in total" asked the burger).
+    static TOTAL: OnceLock<Regex> = OnceLock::new();
+    let total = TOTAL.get_or_init(|| {
+        Regex::new(r"\bmak(?:es|ing)\b|\bin total\b|\btotal(?:s|ling|ing)?\b|\baltogether\b|\bin all\b|合わせて|全部で|合計|합쳐|모두 합|총|전부|다 합")
+            .expect("valid")
+    });
+    if stated.is_none() && question.is_some_and(|q| total.is_match(q)) {
+        let sign = |m: &Mention| {
+            response[..m.start]
+                .trim_end()
+                .chars()
+                .next_back()
+                .filter(|c| "$£€¥₩".contains(*c))
+        };
+        // A currency's sign says what a figure counts; the words after it may not ("$35 in
+        // total").
+        let kind = |m: &Mention| match sign(m) {
+            Some(c) => (Some(c), String::new()),
+            None => (None, counted_by(response, m)),
+        };
+        let said_total = |k: usize| {
+            let last = &cands[k];
             let sentence_end = response[last.end..]
                 .find(['.', '。', '\n'])
                 .map_or(response.len(), |i| last.end + i);
-            let said_total = parts.last().is_some_and(|p| {
-                total.is_match(&response[p.end..last.start])
-                    || total.is_match(&response[last.end..sentence_end])
-            });
+            total.is_match(&response[cands[k - 1].end..last.start])
+                || total.is_match(&response[last.end..sentence_end])
+        };
+        let sum_of_before = |k: usize| {
+            let last = &cands[k];
             // Only the figures of the same kind ("three bills: a $20, …" counts the bills).
-            let same: Vec<&Mention> = parts.iter().filter(|m| kind(m) == kind(last)).collect();
+            let same: Vec<&Mention> = cands[..k]
+                .iter()
+                .filter(|m| kind(m) == kind(last))
+                .collect();
             let sum: f64 = same.iter().map(|m| m.value).sum();
-            if same.len() >= 2
-                && said_total
+            same.len() >= 2
                 && same.iter().all(|m| m.value > 0.0)
                 && (kind(last).0.is_some() || !kind(last).1.is_empty())
                 && (sum - last.value).abs() < 1e-9
-            {
-                stated = Some(*last);
-            }
+        };
+        // Not necessarily the last figure ("… makes $35 in total. The 2 coins next to them …").
+        if let Some(k) = (2..cands.len())
+            .rev()
+            .find(|&k| said_total(k) && sum_of_before(k))
+        {
+            stated = Some(cands[k]);
         }
     }
     // "4 of them", "2 of which", "そのうち2人", "그중 2명": the part counted from a whole.

@@ -41,15 +41,47 @@ pub(super) fn en_value(w: &str) -> Option<f64> {
 
 /// English number words: "twenty-one", "one hundred and five", "a dozen", "none".
 pub(super) fn english_mentions(p: &str) -> Vec<Mention> {
-    // "a twenty-dollar bill", "a three-story house": the number before a hyphenated noun (not
-    // "one-way", "one-sided").
+    // "a twenty-dollar bill", "a three-hour drive": the number before a hyphenated unit (not
+    // "one-way", nor "a two-tier cake with 6 candles", "a four-wheel-drive pickup").
+    const UNITS: &[&str] = &[
+        "dollar",
+        "cent",
+        "euro",
+        "pound",
+        "yen",
+        "won",
+        "peso",
+        "year",
+        "month",
+        "week",
+        "day",
+        "hour",
+        "minute",
+        "second",
+        "mile",
+        "meter",
+        "metre",
+        "kilometer",
+        "kilometre",
+        "foot",
+        "inch",
+        "gallon",
+        "liter",
+        "litre",
+        "percent",
+        "person",
+        "story",
+        "storey",
+        "page",
+    ];
     let number_part = |x: &str| en_value(x).is_some() || matches!(x, "hundred" | "thousand");
     let words: Vec<(usize, &str)> = word_spans(p)
         .into_iter()
         .map(|(s, w)| {
             let parts: Vec<&str> = w.split('-').collect();
             let lead = parts.iter().take_while(|x| number_part(x)).count();
-            if lead > 0 && lead < parts.len() && parts[0] != "one" {
+            let unit = parts.get(lead).is_some_and(|u| UNITS.contains(u));
+            if lead > 0 && lead < parts.len() && parts[0] != "one" && unit {
                 let len = parts[..lead].iter().map(|x| x.len()).sum::<usize>() + lead - 1;
                 (s, &w[..len])
             } else {
