@@ -577,7 +577,7 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
                 if later.is_some() {
                     "commitment after a correction"
                 } else {
-                    "answer statement"
+                    ANSWER_STATEMENT
                 },
             ))
         }
@@ -614,7 +614,7 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
                 offered.dedup();
                 return if offered.len() >= 2 {
                     Reading::Hedged(offered)
-                } else if rule == "answer statement" {
+                } else if rule == ANSWER_STATEMENT {
                     // "答えはＢです。ただし、品種までは判断できません。": one letter stated as the
                     // answer; the doubt is about something else.
                     Reading::Letter(live[k].idx, rule)
@@ -786,32 +786,7 @@ fn ordinal_places(p: &str, n_options: usize) -> Vec<(usize, usize, String)> {
     let cue = CUE.get_or_init(|| {
         re(r"(?:pick|choose|select|go with|going with|i'd say|i would say|answer is|answer:|it's|it is|would be)\s*$")
     });
-    let copula = |after: &str| {
-        let a = after.trim_start();
-        [
-            "だと",
-            "だろ",
-            "だ。",
-            "だね",
-            "だよ",
-            "です",
-            "でしょう",
-            "が正解",
-            "が正しい",
-            "を選",
-            "입니다",
-            "이에요",
-            "예요",
-            "가 맞",
-            "이 맞",
-            "가 정답",
-            "이 정답",
-            "을 선택",
-            "를 선택",
-        ]
-        .iter()
-        .any(|w| a.starts_with(w))
-    };
+    let copula = |after: &str| stated_as_answer(after);
     let mut out = Vec::new();
     for c in r.captures_iter(p) {
         let whole = c.get(0).expect("match");
@@ -969,6 +944,42 @@ fn flatly_denied(after: &str) -> bool {
     .is_match(after)
 }
 
+/// Whether the words right after a named option (or an option's place: "2番目") state it as
+/// the answer: a copula ("です", "입니다"; a guess, "だと思います", states it too, so a first
+/// impression before it is not the one), a verdict ("が正解", "이 맞") or a choice ("を選ぶ");
+/// not a question ("カフェですか？", "だろうか").
+fn stated_as_answer(after: &str) -> bool {
+    const STATING: &[&str] = &[
+        "だと",
+        "だろ",
+        "だ。",
+        "だね",
+        "だよ",
+        "です",
+        "でございます",
+        "でしょう",
+        "と思",
+        "が正解",
+        "が正しい",
+        "を選",
+        "입니다",
+        "이에요",
+        "예요",
+        "이야",
+        "가 맞",
+        "이 맞",
+        "가 정답",
+        "이 정답",
+        "을 선택",
+        "를 선택",
+    ];
+    let a = after.trim_start_matches(['\'', '"', '」', '』', '’', '”', ' ']);
+    STATING.iter().any(|w| {
+        a.strip_prefix(w)
+            .is_some_and(|r| !r.starts_with(['か', '?']))
+    })
+}
+
 /// The end of the word naming an option's kind after it ("공유 버튼", "保存ボタン", "the Share
 /// button"), or `end` when none follows.
 fn option_kind_end(p: &str, end: usize) -> usize {
@@ -1093,27 +1104,7 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
     // "불이 들어온 곳은 '쾌속'입니다. '표준' 바로 옆에 있어요", "三毛かな？いや、…茶トラです": of
     // several named, the one option a sentence states as what it is (the copula right after
     // it), when only one is.
-    // A guess that it is ("パン屋だと思います") states it too, so a first impression before it
-    // is not the one; a question ("カフェですか？") states nothing.
-    let copula = |e: usize| {
-        let rest = p[e..].trim_start_matches(['\'', '"', '」', '』', '’', '”', ' ']);
-        [
-            "입니다",
-            "이에요",
-            "예요",
-            "이야",
-            "です",
-            "でございます",
-            "だよ",
-            "だと思",
-            "と思",
-        ]
-        .iter()
-        .any(|c| {
-            rest.strip_prefix(c)
-                .is_some_and(|r| !r.starts_with(['か', '?']))
-        })
-    };
+    let copula = |e: usize| stated_as_answer(&p[e..]);
     let stated: Vec<(usize, (usize, usize))> = hits
         .iter()
         .copied()
@@ -1527,6 +1518,7 @@ fn described_leaning(item: &ItemContent, response: &str) -> Option<(usize, f64)>
 }
 
 const DESCRIBED_RULE: &str = "an option described in other words";
+const ANSWER_STATEMENT: &str = "answer statement";
 const DESCRIBED_BY_ONE_WORD: &str = "an option described in other words (one word of it met)";
 
 fn letter(i: usize) -> String {

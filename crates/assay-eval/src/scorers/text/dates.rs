@@ -82,11 +82,12 @@ fn patterns() -> &'static [Regex; 5] {
     })
 }
 
-/// The year a date gives: written out, or in a Japanese era (令和5年 is 2023; its first year is
-/// 元年).
+/// The year a date gives: written out (two digits before 年/년 are this century's: "26년 8월"),
+/// or in a Japanese era (令和5年 is 2023; its first year is 元年).
 fn year(c: &Captures) -> Option<i32> {
     if let Some(y) = c.name("y") {
-        return y.as_str().parse().ok();
+        let y: i32 = y.as_str().parse().ok()?;
+        return Some(if y < 100 { 2000 + y } else { y });
     }
     era_year(c.name("era")?.as_str(), c.name("ey")?.as_str())
 }
@@ -247,16 +248,7 @@ pub fn months_of_year(p: &str) -> Vec<MonthOfYear> {
                 .name("m")
                 .and_then(|m| m.as_str().parse().ok())
                 .or_else(|| c.name("mon").and_then(|m| month_number(m.as_str())));
-            let year = match c.name("y") {
-                Some(y) if y.as_str().len() == 2 => {
-                    y.as_str().parse::<i32>().ok().map(|y| 2000 + y)
-                }
-                Some(y) => y.as_str().parse().ok(),
-                None => c
-                    .name("era")
-                    .zip(c.name("ey"))
-                    .and_then(|(e, n)| era_year(e.as_str(), n.as_str())),
-            };
+            let year = year(&c);
             if let (Some(month), Some(year)) = (month, year) {
                 if (1..=12).contains(&month) {
                     found.push(MonthOfYear {

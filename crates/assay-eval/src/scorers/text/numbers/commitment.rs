@@ -14,6 +14,16 @@ pub(super) fn statement_marks() -> &'static Regex {
     })
 }
 
+/// Words that say a figure is a total ("making 5 cats", "$35 in total", "合わせて", "합쳐서"), or
+/// that a question asks one ("altogether", 合計, 전부).
+fn total_words() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(r"\bmak(?:es|ing)\b|\bin total\b|\btotal(?:s|ling|ing)?\b|\baltogether\b|\bin all\b|合わせて|全部で|合計|합쳐|모두 합|총|전부|다 합")
+            .expect("valid")
+    })
+}
+
 pub(super) fn total_before() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
@@ -446,11 +456,7 @@ pub fn committed_mention(
             // swimming and one on the bank — 5 ducks" counts two groups, one of them asked.
             let between = &response[a.end..b.start];
             // "…, making 5 cats", "合わせて5個": the total said as one.
-            static TOTAL: OnceLock<Regex> = OnceLock::new();
-            let total = TOTAL.get_or_init(|| {
-                Regex::new(r"\bmaking\b|\bmakes\b|\bfor a total\b|\bin total\b|\baltogether\b|\bin all\b|合わせて|全部で|合計|합쳐|모두 합|총")
-                    .expect("valid")
-            });
+            let total = total_words();
             let added = is_addition(response, b)
                 || between.trim_end().ends_with("plus")
                 || between.trim_end().ends_with('+')
@@ -471,11 +477,7 @@ pub fn committed_mention(
     // figure said as the total that is the sum of every figure before it counting the same
     // thing (one counter, or one currency's sign before each). Only when the question asks a
     // total ("The burger is $8 and the fries $4 — $12 in total" asked the burger).
-    static TOTAL: OnceLock<Regex> = OnceLock::new();
-    let total = TOTAL.get_or_init(|| {
-        Regex::new(r"\bmak(?:es|ing)\b|\bin total\b|\btotal(?:s|ling|ing)?\b|\baltogether\b|\bin all\b|合わせて|全部で|合計|합쳐|모두 합|총|전부|다 합")
-            .expect("valid")
-    });
+    let total = total_words();
     if stated.is_none() && question.is_some_and(|q| total.is_match(q)) {
         let sign = |m: &Mention| {
             response[..m.start]

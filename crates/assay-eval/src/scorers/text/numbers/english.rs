@@ -78,6 +78,9 @@ pub(super) fn english_mentions(p: &str) -> Vec<Mention> {
     let words: Vec<(usize, &str)> = word_spans(p)
         .into_iter()
         .map(|(s, w)| {
+            if !w.contains('-') {
+                return (s, w);
+            }
             let parts: Vec<&str> = w.split('-').collect();
             let lead = parts.iter().take_while(|x| number_part(x)).count();
             let unit = parts.get(lead).is_some_and(|u| UNITS.contains(u));
