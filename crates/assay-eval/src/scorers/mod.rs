@@ -180,7 +180,9 @@ impl ScorerKind {
             // 16 (holdout22, holdout23): options listed and then left undecided are a hedge;
             // "but" is no content word of a description; the one option stated with a copula;
             // an article before a figure's phrase ("A 20-dollar bill").
-            Self::Choice => 16,
+            // 17 (holdout25): "Final: C" after a self-correction; a decimal comma before a
+            // unit in an option's figure; a last sentence that is only a figure.
+            Self::Choice => 17,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
@@ -248,7 +250,14 @@ impl ScorerKind {
             // by "but", landmarks named after their city, how a thing is sold; (holdout23) a
             // month of a year, a total as the sum of every figure before it, a figure before a
             // hyphenated noun, a head or 行き before a Japanese denial, 模様, side streets.
-            Self::SoftMatch => 16,
+            // 17 (holdout24, holdout25, adversarial11): a year of a Japanese era and dates in
+            // kanji numerals, 두음법칙 on a Hanja reading, the answer field of JSON or YAML, a
+            // bracketed citation is no figure, a decade, a conclusion below a table, a question
+            // back asking which is meant, a possessive, a final answer after a sentence, a
+            // decimal comma before a unit, "4時15分前", "one and a half", a correction to the
+            // opposite side or after the opening clause, a last sentence that is only a figure,
+            // the labelled line the question names.
+            Self::SoftMatch => 17,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,

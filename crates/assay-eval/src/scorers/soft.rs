@@ -29,8 +29,8 @@ use super::text::{
     self, clock, dates, negation, numbers, ordinals, proportion, restated, units, words,
 };
 use super::value_rules::{
-    date_rule, floor_rule, month_of_year_rule, ordinal_rule, pair_rule, share_rule, time_rule,
-    weekday_rule, SEVERAL_DATES_RULE,
+    date_rule, decade_rule, floor_rule, month_of_year_rule, ordinal_rule, pair_rule, share_rule,
+    time_rule, weekday_rule, SEVERAL_DATES_RULE,
 };
 use super::{ScoreContext, Scored, Scorer};
 use assay_core::ItemContent;
@@ -199,11 +199,35 @@ pub fn soft_match_asked(
     reference: &str,
     response: &str,
 ) -> (bool, &'static str) {
+    // '{"rejected_candidates": ["Starbucks"], "answer": "Tim Hortons"}': the answer field is
+    // the reply; the other fields are its working.
+    if let Some(answer) = text::structured::answer_field(&text::own_turn(response)) {
+        if answer.trim().is_empty() {
+            return (false, EMPTY_FIELD_RULE);
+        }
+        return match soft_match_asked(question, reference, &answer) {
+            (true, _) => (true, STRUCTURED_RULE),
+            miss => miss,
+        };
+    }
+    // "…어느 분을 말씀하시는지 알려 주시면": an answer about each of several, and a question back.
+    if text::hedges::asks_which_is_meant(&text::prepare(&text::own_turn(response))) {
+        return (false, CLARIFY_RULE);
+    }
     if let Some(decided) = direction_source_only(question, reference, response) {
         return decided;
     }
     if let Some(decided) = question.and_then(|q| colour_of_another_thing(q, reference, response)) {
         return decided;
+    }
+    // A markdown table, then the reply's conclusion below it ("| 塩ラーメン | 900円 |…\n\n
+    // 1,000円以下は3品です。"): the table is the working, and the conclusion answers when it names
+    // a value of its own.
+    if let Some(after) = text::after_table(response) {
+        let read = read_short(question, reference, after);
+        if !matches!(read.1, NO_MATCH | NO_NUMBER) {
+            return read;
+        }
     }
     let read = read_short(question, reference, response);
     if read.1 != NO_MATCH {
@@ -215,6 +239,11 @@ pub fn soft_match_asked(
         .or_else(|| hanja_in_hangul(question, reference, response))
         .unwrap_or(read)
 }
+
+/// The rule that reads structured output by its answer field.
+pub const STRUCTURED_RULE: &str = "the answer field of the reply's JSON or YAML names it";
+const EMPTY_FIELD_RULE: &str = "the answer field of the reply's JSON or YAML is empty";
+const CLARIFY_RULE: &str = "the reply asks which of several things is meant";
 
 /// The rule that reads a Hangul reference written in Hanja.
 pub const HANJA_RULE: &str = "the reference written in Hanja (read by libhangul's Hanja table)";
@@ -334,6 +363,7 @@ fn direction_source_only(
 }
 
 const NO_MATCH: &str = "no match";
+const NO_NUMBER: &str = "no number in response";
 
 /// The rule that reads a reference's direction written in another of its forms or languages.
 pub const DIRECTION_FORM_RULE: &str =
@@ -412,6 +442,11 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     }
     if let Some(want) = dates::date_reference(&pr) {
         if let Some(decided) = date_rule(&pp, &want) {
+            return decided;
+        }
+    }
+    if let Some(want) = dates::decade_reference(&pr) {
+        if let Some(decided) = decade_rule(&pp, &want) {
             return decided;
         }
     }
@@ -593,7 +628,7 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
             None if want == 0.0 && numbers::says_absence(&pp) => {
                 (true, "says nothing is there, for a count of zero")
             }
-            None => (false, "no number in response"),
+            None => (false, NO_NUMBER),
         };
     }
     // A yes/no reference is answered by the reply's polarity, never by the word "no"
@@ -727,6 +762,12 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
             return (false, CORRECTED_RULE);
         }
     }
+    // "猫は箱の中にいます。……よく見ると、猫は箱の外に": corrected to the opposite.
+    if let Some(other) = text::corrections::opposite(&pr) {
+        if text::corrections::corrected_to(&pp, &spans, other) {
+            return (false, CORRECTED_RULE);
+        }
+    }
     // "… **答え：広島**": an explicit last answer line that names something else decides.
     if let Some(line) = final_answer_line(&pp) {
         // A line in another script ("정답: Seoul" for 서울) is read by no rule here.
@@ -752,7 +793,11 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     // asked the nearest object: the reply's opening clause answers, restating the question, and
     // names something else; the reference comes only after it.
     if let Some(end) = question.and_then(|q| answering_clause_end(&pp, &text::prepare(q))) {
-        if spans.iter().all(|&(s, _)| s >= end) && !negative_reference {
+        // "The bus is closer. No wait — … so the car is closer": a correction takes the
+        // opening clause back.
+        let taken_back = text::corrections::last_end(&pp)
+            .is_some_and(|c| c >= end && spans.iter().any(|&(s, _)| s >= c));
+        if spans.iter().all(|&(s, _)| s >= end) && !negative_reference && !taken_back {
             return (false, ANSWER_CLAUSE_RULE);
         }
     }
@@ -1134,7 +1179,11 @@ fn runs_of(
             || abbreviates(n, h)
             || (is_last
                 && n.len() >= 3
-                && (h.strip_suffix('s') == Some(n) || h.strip_suffix("es") == Some(n)))
+                && (h.strip_suffix('s') == Some(n)
+                    || h.strip_suffix("es") == Some(n)
+                    // "the badge is Toyota's": the possessive names it.
+                    || h.strip_suffix("'s") == Some(n)
+                    || h.strip_suffix("’s") == Some(n)))
     };
     (0..=hay.len() - needle.len())
         .filter(|&i| (0..needle.len()).all(|k| same(hay[i + k].2, needle[k], k == last)))
@@ -1527,7 +1576,9 @@ fn final_answer_line(pp: &str) -> Option<usize> {
     use std::sync::OnceLock;
     static R: OnceLock<regex::Regex> = OnceLock::new();
     let r = R.get_or_init(|| {
-        regex::Regex::new(r"(?m)^[\s*#>_-]*(?:final answer|answer|答え|回答|正解|최종 답|정답|답)\s*[*_]*\s*[:：]")
+        // At a line's start, or after the sentence before it ("… to the right of the door.
+        // Final answer: right.").
+        regex::Regex::new(r"(?m)(?:^|[.。!?！？]\s*)[\s*#>_-]*(?:final answer|answer|答え|回答|正解|최종 답|정답|답)\s*[*_]*\s*[:：]")
             .expect("valid")
     });
     let m = r.find_iter(pp).last()?;
@@ -1586,6 +1637,9 @@ pub fn unsure_miss(
     }
     if ok || response.trim().is_empty() {
         return None;
+    }
+    if rule == CLARIFY_RULE {
+        return Some("the reply asks which thing is meant: whether it answered is a reading");
     }
     if rule == "a yes/no reference: the reply says neither" {
         return Some("a yes/no question answered with neither");

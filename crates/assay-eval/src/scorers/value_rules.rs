@@ -27,6 +27,7 @@ found!(
     floors::Floor,
     dates::Date,
     dates::MonthOfYear,
+    dates::Decade,
     pairs::Pair,
     weekdays::Weekday,
     ordinals::Ordinal,
@@ -229,6 +230,26 @@ pub(super) fn month_of_year_rule(
             same: "the same month of the same year",
             other: "another month or year",
             none: "no month of a year in response",
+        },
+    ))
+}
+
+/// The decade a reply states ("a Model T from the 1920s"): after a correction, or after an
+/// answer mark, else its first; None when it names no decade (a year is read as a number).
+pub(super) fn decade_rule(pp: &str, want: &dates::Decade) -> Option<(bool, &'static str)> {
+    let found = undenied(pp, dates::decades(pp));
+    let got = after_correction(pp, &found)
+        .or_else(|| stated_answer(pp, &found))
+        .or(found.first().copied())?;
+    Some(verdict(
+        pp,
+        Some(got),
+        |d| d.year == want.year,
+        |_| false,
+        Says {
+            same: "the same decade",
+            other: "another decade",
+            none: "no decade in response",
         },
     ))
 }

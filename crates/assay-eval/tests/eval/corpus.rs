@@ -493,6 +493,33 @@ fn the_rules_hold_on_everyday_photos_read_blind() {
     carries_over("holdout23.jsonl", 0.93, 0.92);
 }
 
+/// holdout24.jsonl: egocentric and retrieval items (CRAG-MM: brands, prices, years, calories),
+/// ambiguous referents (VAGUE) and Japanese and Korean exam and culture items, answered in the
+/// styles of retrieval assistants and agent pipelines (citations and source lists, markdown
+/// tables, tool traces, JSON and YAML, answer tags, confidences, abstentions, premise
+/// corrections), written blind and read blind by the version 16/16 rules and the era years:
+/// 45/45 and 65/75. Its rule-decidable kinds then got rules (the answer field of structured
+/// output, a bracketed citation is no figure, a decade, a conclusion below a table, a question
+/// back asking which is meant, a possessive): 45/45 and 74/75.
+#[test]
+fn the_rules_hold_on_retrieval_and_agent_replies_read_blind() {
+    carries_over("holdout24.jsonl", 0.97, 0.96);
+}
+
+/// holdout25.jsonl: grounding, spatial and measuring items (RefCOCO-style referents, rulers,
+/// gauges, clocks, scale bars, counts in a region) answered in the styles of small, quantised
+/// and specialist models (loops, cut-off replies, boxes and grounding tokens, romanised
+/// answers, decimal commas, odd unit spellings, readings between ticks, self-contradictions),
+/// written blind and read blind by the same rules as holdout24: 42/45 and 63/75. Its
+/// rule-decidable kinds then got rules ("Final:" and a final answer after a sentence, a decimal
+/// comma before a unit, "4時15分前", "one and a half", a correction to the opposite side, a
+/// correction after the opening clause, a last sentence that is only a figure, the labelled
+/// line the question names): 45/45 and 73/75.
+#[test]
+fn the_rules_hold_on_grounding_and_measuring_replies_read_blind() {
+    carries_over("holdout25.jsonl", 0.97, 0.96);
+}
+
 /// adversarial10.jsonl: a tenth reviewer's replies against the rules of holdout20 and the
 /// direction forms, written from their code: "right" meaning correct or directly, a direction
 /// of another thing, sources the source reader missed, question markers and labels before a
@@ -516,10 +543,11 @@ fn the_rules_hold_against_the_tenth_review() {
 /// after 이므로, "closely", "how late is it open", 営業開始, a label after the time, "and
 /// indeed", landmarks two words on or after a full stop, "alone" and 単品 asked, a letter stated
 /// before a doubt about something else. 12/40 read by those rules, 37/40 after they were
-/// narrowed; what stays are kanji numerals in a date, an era year alone and simplified Hanja.
+/// narrowed; kanji numerals in a date, an era year alone and a simplified Hanja read by the
+/// initial-sound rule (丽水 → 여수) then made it 40/40.
 #[test]
 fn the_rules_hold_against_the_eleventh_review() {
-    carries_over("adversarial11.jsonl", 0.97, 0.88);
+    carries_over("adversarial11.jsonl", 0.97, 0.97);
 }
 
 /// adversarial12.jsonl: a twelfth reviewer's replies against holdout23's rules, written from
@@ -736,6 +764,8 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout21.jsonl",
         "holdout22.jsonl",
         "holdout23.jsonl",
+        "holdout24.jsonl",
+        "holdout25.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -791,6 +821,8 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout21",
         "holdout22",
         "holdout23",
+        "holdout24",
+        "holdout25",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");

@@ -53,7 +53,7 @@ fn patterns() -> &'static [Regex; 4] {
             ))
             .expect("valid"),
             // 3時15分, 午後3時半, 3시 30분, 오후 3시 반, 三時
-            Regex::new(r"(?P<ap>午前|午後|오전|오후)?\s*(?P<h>\d{1,2}|[一二三四五六七八九十]{1,3}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|열한|열두)\s*(?:時|시)\s*(?:(?P<m>\d{1,2}|[一二三四五六七八九十]{1,3}|[일이삼사오육칠팔구십]{1,3})\s*(?:分|분)|(?P<half>半|반))?")
+            Regex::new(r"(?P<ap>午前|午後|오전|오후)?\s*(?P<h>\d{1,2}|[一二三四五六七八九十]{1,3}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|열한|열두)\s*(?:時|시)\s*(?:(?P<m>\d{1,2}|[一二三四五六七八九十]{1,3}|[일이삼사오육칠팔구십]{1,3})\s*(?:分|분)(?:\s*(?P<before>前|전))?|(?P<half>半|반))?")
                 .expect("valid"),
         ]
     })
@@ -197,7 +197,13 @@ pub fn times(p: &str) -> Vec<ClockTime> {
                 (None, Some(_)) => 30,
                 (None, None) => 0,
             };
-            with_half(h, m, c.name("ap").map(|x| x.as_str()))
+            let ap = c.name("ap").map(|x| x.as_str());
+            // "4時15分前", "4시 15분 전": a quarter to four (not "4時15分前後", about 4:15).
+            if c.name("before").is_some() && !p[end..].starts_with('後') {
+                let h = if h == 1 { 12 } else { h.checked_sub(1)? };
+                return with_half(h, 60u32.checked_sub(m)?, ap);
+            }
+            with_half(h, m, ap)
         })();
         push(&c, v);
     }
@@ -312,6 +318,9 @@ mod tests {
         assert_eq!(mins("3시 반입니다"), vec![210]);
         assert_eq!(mins("午後3時15分"), vec![915]);
         assert_eq!(mins("a quarter to four"), vec![225]);
+        assert_eq!(mins("4時15分前です"), vec![225]);
+        assert_eq!(mins("4시 15분 전"), vec![225]);
+        assert_eq!(mins("4時15分前後"), vec![255]);
         assert_eq!(mins("A quarter to eight."), vec![465]);
         assert_eq!(mins("three thirty"), vec![210]);
         assert_eq!(mins("오후 두 시 십 분"), vec![850]);

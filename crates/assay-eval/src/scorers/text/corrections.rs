@@ -36,6 +36,65 @@ pub fn last_end(text: &str) -> Option<usize> {
     words().find_iter(text).last().map(|m| m.end())
 }
 
+/// Places and states that come in opposite pairs: a reply that corrects itself to the other one
+/// takes back the first ("猫は箱の中にいます。……よく見ると、猫は箱の外に").
+const OPPOSITES: &[(&str, &str)] = &[
+    ("left", "right"),
+    ("top", "bottom"),
+    ("above", "below"),
+    ("inside", "outside"),
+    ("in front", "behind"),
+    ("front", "back"),
+    ("up", "down"),
+    ("open", "closed"),
+    ("on", "off"),
+    ("左", "右"),
+    ("上", "下"),
+    ("中", "外"),
+    ("内側", "外側"),
+    ("前", "後ろ"),
+    ("왼쪽", "오른쪽"),
+    ("위", "아래"),
+    ("안", "밖"),
+    ("앞", "뒤"),
+];
+
+/// The opposite of a reference that is one side of a pair ("left" → "right", "中" → "外").
+pub fn opposite(reference: &str) -> Option<&'static str> {
+    let r = reference.trim();
+    OPPOSITES.iter().find_map(|&(a, b)| {
+        if r == a {
+            Some(b)
+        } else if r == b {
+            Some(a)
+        } else {
+            None
+        }
+    })
+}
+
+/// Whether the reply, after its last correction, names `other` (a whole word in English) and
+/// every mention of the reference (`spans`) came before that correction.
+pub fn corrected_to(pp: &str, spans: &[(usize, usize)], other: &str) -> bool {
+    let Some(c) = last_end(pp) else {
+        return false;
+    };
+    if spans.iter().any(|&(s, _)| s >= c) {
+        return false;
+    }
+    let after = &pp[c..];
+    if other.is_ascii() {
+        after.match_indices(other).any(|(i, _)| {
+            let b = after.as_bytes();
+            let before_ok = i == 0 || !b[i - 1].is_ascii_alphanumeric();
+            let end = i + other.len();
+            before_ok && b.get(end).is_none_or(|x| !x.is_ascii_alphanumeric())
+        })
+    } else {
+        after.contains(other)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,5 +122,22 @@ mod tests {
             assert!(!any_in(t), "{t}");
         }
         assert_eq!(last_end("3, wait, 4. actually 5"), Some(20));
+    }
+
+    #[test]
+    fn a_correction_to_the_opposite_takes_the_first_back() {
+        assert_eq!(opposite("中"), Some("外"));
+        assert_eq!(opposite("right"), Some("left"));
+        assert_eq!(opposite("red"), None);
+        let p = "猫は箱の中にいます。……よく見ると、猫は箱の外にいて";
+        let s = p.find('中').unwrap();
+        assert!(corrected_to(p, &[(s, s + 3)], "外"));
+        let p = "it is on the left. actually, looking closer, it leans on the wall, left side";
+        assert!(!corrected_to(p, &[(12, 16), (69, 73)], "right"));
+        let p = "left. wait, the rightmost one? no, left";
+        assert!(
+            !corrected_to(p, &[(0, 4)], "right"),
+            "rightmost is another word"
+        );
     }
 }

@@ -59,6 +59,9 @@ fn month_number(name: &str) -> Option<u32> {
         .map(|i| i as u32 + 1)
 }
 
+/// A month's or a day's figure in kanji numerals (一 to 三十一).
+const K: &str = "[一二三四五六七八九十]{1,3}";
+
 fn patterns() -> &'static [Regex; 5] {
     static R: OnceLock<[Regex; 5]> = OnceLock::new();
     R.get_or_init(|| {
@@ -67,7 +70,7 @@ fn patterns() -> &'static [Regex; 5] {
             // 2021-03-05, 2023/05/03, 2021.3.5
             re(r"(?-u:\b)(?P<y>\d{4})\s*[-/.]\s*(?P<m>\d{1,2})\s*[-/.]\s*(?P<d>\d{1,2})(?-u:\b)"),
             // 2023年5月3日, 令和5年4月1日, 5月3日, 2021년 10월 9일, 10월 9일
-            re(r"(?:(?:(?P<y>\d{4})|(?P<era>明治|大正|昭和|平成|令和)\s*(?P<ey>\d{1,2}|元)(?:\s*\(\s*\d{4}\s*\))?)\s*(?:年|년)\s*)?(?P<m>\d{1,2})\s*(?:月|월)\s*(?P<d>\d{1,2})\s*(?:日|일)"),
+            re(&format!(r"(?:(?:(?P<y>\d{{4}}|[〇一二三四五六七八九]{{4}})|(?P<era>明治|大正|昭和|平成|令和)\s*(?P<ey>\d{{1,2}}|元|{K})(?:\s*\(\s*\d{{4}}\s*\))?)\s*(?:年|년)\s*)?(?P<m>\d{{1,2}}|{K})\s*(?:月|월)\s*(?P<d>\d{{1,2}}|{K})\s*(?:日|일)")),
             // March 5, 2021; Jul. 4th; March the 5th
             re(&format!(
                 r"\b{MONTHS}\.?\s+(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s*(?P<y>\d{{4}})\b)?"
@@ -86,14 +89,15 @@ fn patterns() -> &'static [Regex; 5] {
 /// or in a Japanese era (令和5年 is 2023; its first year is 元年).
 fn year(c: &Captures) -> Option<i32> {
     if let Some(y) = c.name("y") {
-        let y: i32 = y.as_str().parse().ok()?;
+        let y = number(y.as_str())?;
         return Some(if y < 100 { 2000 + y } else { y });
     }
     era_year(c.name("era")?.as_str(), c.name("ey")?.as_str())
 }
 
-/// The Western year of year `n` of a Japanese era, the era named in kanji, romaji or Hangul.
-fn era_year(era: &str, n: &str) -> Option<i32> {
+/// The Western year of year `n` of a Japanese era, the era named in kanji, romaji or Hangul, the
+/// year in digits, in kanji numerals or as 元 (the first).
+pub fn era_year(era: &str, n: &str) -> Option<i32> {
     let before_first = match era {
         "明治" | "meiji" | "메이지" => 1867,
         "大正" | "taisho" | "taishō" | "다이쇼" => 1911,
@@ -104,9 +108,9 @@ fn era_year(era: &str, n: &str) -> Option<i32> {
     };
     let n: i32 = match n {
         "元" => 1,
-        n => n.parse().ok()?,
+        n => number(n)?,
     };
-    Some(before_first + n)
+    (n >= 1).then_some(before_first + n)
 }
 
 /// "Reiwa 6, April 1", "레이와 6년 4월 1일": an era's year written just before a date without
@@ -121,8 +125,18 @@ fn era_before(p: &str, start: usize) -> Option<i32> {
     era_year(&c["era"], &c["n"])
 }
 
+/// A date's figure in digits or in kanji numerals (令和五年四月一日, 二〇二四年).
+fn number(s: &str) -> Option<i32> {
+    s.parse().ok().or_else(|| {
+        let run: Vec<char> = s.chars().collect();
+        super::numbers::kanji_number(&run).map(|v| v as i32)
+    })
+}
+
 fn num(c: &Captures, name: &str) -> Option<u32> {
-    c.name(name).and_then(|m| m.as_str().parse().ok())
+    c.name(name)
+        .and_then(|m| number(m.as_str()))
+        .and_then(|n| u32::try_from(n).ok())
 }
 
 fn valid(month: u32, day: u32) -> bool {
@@ -222,7 +236,7 @@ fn month_patterns() -> &'static [Regex; 4] {
             re(&format!(r"\b{MONTHS}\.?,?\s+(?:of\s+)?(?P<y>\d{{4}})\b")),
             // "2026年8月", "令和8年8月", "26년 8월" (a two-digit year before 年 or 년 is this
             // century's).
-            re(r"(?:(?P<y>\d{4}|\d{2})|(?P<era>明治|大正|昭和|平成|令和)\s*(?P<ey>\d{1,2}|元))\s*(?:年|년)\s*(?P<m>\d{1,2})\s*(?:月|월)"),
+            re(&format!(r"(?:(?P<y>\d{{4}}|\d{{2}})|(?P<era>明治|大正|昭和|平成|令和)\s*(?P<ey>\d{{1,2}}|元|{K}))\s*(?:年|년)\s*(?P<m>\d{{1,2}}|{K})\s*(?:月|월)")),
         ]
     })
 }
@@ -244,10 +258,8 @@ pub fn months_of_year(p: &str) -> Vec<MonthOfYear> {
             if day_follows || days.iter().any(|d| d.start < end && start < d.end) {
                 continue;
             }
-            let month = c
-                .name("m")
-                .and_then(|m| m.as_str().parse().ok())
-                .or_else(|| c.name("mon").and_then(|m| month_number(m.as_str())));
+            let month =
+                num(&c, "m").or_else(|| c.name("mon").and_then(|m| month_number(m.as_str())));
             let year = year(&c);
             if let (Some(month), Some(year)) = (month, year) {
                 if (1..=12).contains(&month) {
@@ -289,6 +301,42 @@ pub fn date_reference(p: &str) -> Option<Date> {
     }
 }
 
+/// A decade ("the 1920s", "1920's", "1920年代", "1920년대").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decade {
+    pub year: i32,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Every decade in a prepared text, in order.
+pub fn decades(p: &str) -> Vec<Decade> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = R.get_or_init(|| {
+        Regex::new(r"(?-u:\b)(?P<y>\d{3}0)(?:\s*['’]?s(?-u:\b)|\s*年代|\s*년대)").expect("valid")
+    });
+    r.captures_iter(p)
+        .filter_map(|c| {
+            let whole = c.get(0)?;
+            Some(Decade {
+                year: c["y"].parse().ok()?,
+                start: whole.start(),
+                end: whole.end(),
+            })
+        })
+        .collect()
+}
+
+/// A reference that is one decade and nothing else ("1920s", "the 1920s", "1920年代").
+pub fn decade_reference(p: &str) -> Option<Decade> {
+    let t = p.trim_matches(|c: char| c.is_whitespace() || super::is_clause_mark(c));
+    let t = t.strip_prefix("the ").unwrap_or(t);
+    match decades(t).as_slice() {
+        [d] if d.start == 0 && d.end == t.len() => Some(*d),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,6 +357,9 @@ mod tests {
         assert_eq!(one("平成元年1月8日"), (Some(1989), 1, 8));
         assert_eq!(one("昭和64年1月7日"), (Some(1989), 1, 7));
         assert_eq!(one("令和6(2024)年4月1日"), (Some(2024), 4, 1));
+        assert_eq!(one("令和五年四月一日に発行"), (Some(2023), 4, 1));
+        assert_eq!(one("二〇二四年十二月二十五日"), (Some(2024), 12, 25));
+        assert_eq!(one("平成元年一月八日"), (Some(1989), 1, 8));
         assert_eq!(one("it's dated reiwa 6, april 1."), (Some(2024), 4, 1));
         assert_eq!(one("레이와 6년 4월 1일로 적혀"), (Some(2024), 4, 1));
         assert_eq!(one("march 5, 2021"), (Some(2021), 3, 5));
@@ -349,11 +400,27 @@ mod tests {
         assert_eq!(one("2026년 8월까지"), (2026, 8));
         assert_eq!(one("사용기한 26년 8월"), (2026, 8));
         assert_eq!(one("使用期限:令和8年8月"), (2026, 8));
+        assert_eq!(one("使用期限:令和八年八月"), (2026, 8));
         assert_eq!(one("exp 08/2026. 10 of the 12 tablets"), (2026, 8));
         assert!(months_of_year("2026-08-15").is_empty());
         assert!(months_of_year("2026年8月15日").is_empty());
         assert!(month_of_year_reference("08/2026").is_some());
         assert!(month_of_year_reference("2026").is_none());
+    }
+
+    #[test]
+    fn decades_in_three_languages() {
+        let years = |s: &str| decades(s).iter().map(|d| d.year).collect::<Vec<_>>();
+        assert_eq!(
+            years("a model t from the 1920s, or the 1930's"),
+            vec![1920, 1930]
+        );
+        assert_eq!(years("1950年代後半と1960년대"), vec![1950, 1960]);
+        assert_eq!(years("built in 1925, 1920 seats"), Vec::<i32>::new());
+        assert!(decade_reference("the 1920s").is_some());
+        assert!(decade_reference("1920年代").is_some());
+        assert!(decade_reference("1920").is_none());
+        assert!(decade_reference("1920s cars").is_none());
     }
 
     #[test]

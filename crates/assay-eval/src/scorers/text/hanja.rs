@@ -69,9 +69,21 @@ pub fn readings(word: &str) -> Vec<String> {
         return r.clone();
     }
     let mut out = vec![String::new()];
-    for c in word.chars() {
+    for (i, c) in word.chars().enumerate() {
         let Some(rs) = t.get(c.encode_utf8(&mut [0; 4]) as &str) else {
             return Vec::new();
+        };
+        // A word's first syllable follows the initial-sound rule (두음법칙): 丽水, which the
+        // table lists only a character at a time (丽 is 려), is 여수.
+        let first;
+        let rs = if i == 0 {
+            first = rs
+                .iter()
+                .flat_map(|r| std::iter::once(r.clone()).chain(initial_sound_rule(r)))
+                .collect::<Vec<_>>();
+            &first
+        } else {
+            rs
         };
         out = out
             .iter()
@@ -80,6 +92,29 @@ pub fn readings(word: &str) -> Vec<String> {
             .collect();
     }
     out
+}
+
+/// A syllable as it is said at the start of a word (두음법칙): ㄹ becomes ㅇ before ㅣ and the
+/// y-vowels (려 → 여, 리 → 이) and ㄴ elsewhere (로 → 노); ㄴ becomes ㅇ before them (녀 → 여).
+/// None when the rule does not change it.
+fn initial_sound_rule(syllable: &str) -> Option<String> {
+    const RIEUL: u32 = 5;
+    const NIEUN: u32 = 2;
+    const IEUNG: u32 = 11;
+    // ㅑ ㅕ ㅖ ㅛ ㅠ ㅣ, as indices of the medial vowel.
+    const Y_VOWELS: [u32; 6] = [2, 6, 7, 12, 17, 20];
+    let mut chars = syllable.chars();
+    let first = chars.next()? as u32;
+    let code = first.checked_sub(0xAC00).filter(|c| *c < 11172)?;
+    let (initial, medial, last) = (code / 588, (code % 588) / 28, code % 28);
+    let y = Y_VOWELS.contains(&medial);
+    let initial = match (initial, y) {
+        (RIEUL, true) | (NIEUN, true) => IEUNG,
+        (RIEUL, false) => NIEUN,
+        _ => return None,
+    };
+    let read = char::from_u32(0xAC00 + initial * 588 + medial * 28 + last)?;
+    Some(std::iter::once(read).chain(chars).collect())
 }
 
 /// The reply with each run of two or more Hanja (spaced or not: "崇 禮 門" on a vertical board)
@@ -139,6 +174,20 @@ mod tests {
         assert!(readings("大韓民國").iter().any(|r| r == "대한민국"));
         assert!(readings("門").iter().any(|r| r == "문"));
         assert!(readings("abc").is_empty());
+        assert!(
+            readings("丽水").iter().any(|r| r == "여수"),
+            "丽 is 려, 여 first"
+        );
+        assert!(
+            !readings("水丽").iter().any(|r| r == "수여"),
+            "only a first syllable"
+        );
+        assert_eq!(initial_sound_rule("려").as_deref(), Some("여"));
+        assert_eq!(initial_sound_rule("로").as_deref(), Some("노"));
+        assert_eq!(initial_sound_rule("녀").as_deref(), Some("여"));
+        assert_eq!(initial_sound_rule("량").as_deref(), Some("양"));
+        assert_eq!(initial_sound_rule("나"), None);
+        assert_eq!(initial_sound_rule("a"), None);
         assert_eq!(
             written_as_reference("숭례문", "현판에는 '崇禮門'이라고 적혀 있습니다.").as_deref(),
             Some("현판에는 '숭례문'이라고 적혀 있습니다.")

@@ -176,3 +176,42 @@ pub fn bare_list(written: &str) -> bool {
     // Three at least: two may be a name and its place ("Tokyo, Japan").
     items.len() >= 3 && items.iter().all(noun)
 }
+
+/// Whether the reply ends by asking which of several things the question means ("Which woman
+/// do you mean?", "どちらの方のことでしょうか", "어느 분을 말씀하시는지 알려 주시면"): it answers
+/// about each and commits to none, as a hedge does.
+pub fn asks_which_is_meant(pp: &str) -> bool {
+    use std::sync::OnceLock;
+    static R: OnceLock<regex::Regex> = OnceLock::new();
+    let r = R.get_or_init(|| {
+        regex::Regex::new(r"(?:\bwhich (?:one|person|people|man|woman|child|boy|girl|player|car|of (?:them|the \w+))\s+(?:do|did|are|were) you (?:mean|meant|referring to|asking about|asking)|\b(?:could|can) you (?:clarify|specify|tell me) which|\blet me know which (?:one|person|man|woman)|(?:どちら|どの|どなた)の?(?:方|人|こと|ほう)?[^。？?]{0,12}(?:のこと|を指して|をお尋ね|について)[^。？?]{0,12}(?:でしょうか|ですか|か？|教えて)|(?:어느|어떤|누구)\s*(?:분|쪽|사람|것)?[을를]?\s*(?:말씀하시는지|말씀하신|가리키시는지|물어보시는지|묻는지))").expect("valid")
+    });
+    let tail_from = super::char_boundary_after(pp, pp.len().saturating_sub(160));
+    r.is_match(&pp[tail_from..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scorers::text::prepare;
+
+    #[test]
+    fn a_reply_that_asks_which_is_meant_commits_to_none() {
+        for t in [
+            "The woman on the left holds an umbrella and the one on the right an ice cream. Which woman do you mean?",
+            "Two people are there. Could you clarify which person you are asking about?",
+            "左の方は傘、右の方はアイスを持っています。どちらの方のことでしょうか？",
+            "왼쪽 여자는 우산을, 오른쪽 여자는 아이스크림을 들고 있습니다. 어느 분을 말씀하시는지 알려 주시면 더 자세히 설명드릴게요.",
+        ] {
+            assert!(asks_which_is_meant(&prepare(t)), "{t}");
+        }
+        for t in [
+            "She is holding an ice cream.",
+            "Which one is closer? The car is.",
+            "どちらも持っていません。",
+            "어느 쪽이든 상관없이 우산입니다.",
+        ] {
+            assert!(!asks_which_is_meant(&prepare(t)), "{t}");
+        }
+    }
+}

@@ -25,11 +25,29 @@ pub mod restated;
 pub mod romanize;
 pub mod sentence_reference;
 pub mod similarity;
+pub mod structured;
 pub mod units;
 pub mod weekdays;
 pub mod words;
 
 use super::normalize::nfkc;
+
+/// The text after a markdown table (two or more lines that open with "|"), when text follows
+/// it.
+pub fn after_table(response: &str) -> Option<&str> {
+    let mut rows = 0;
+    let mut end = None;
+    let mut at = 0;
+    for line in response.split_inclusive('\n') {
+        at += line.len();
+        if line.trim_start().starts_with('|') {
+            rows += 1;
+            end = Some(at);
+        }
+    }
+    let rest = &response[end?..];
+    (rows >= 2 && rest.chars().any(char::is_alphanumeric)).then_some(rest)
+}
 
 /// NFKC, ASCII lower case, katakana folded to hiragana: the form every rule reads.
 pub fn prepare(s: &str) -> String {

@@ -33,7 +33,10 @@ pub(super) fn total_before() -> &'static Regex {
 
 pub(super) fn total_after() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    R.get_or_init(|| Regex::new(r"^\s*\S{0,3}?\s*(?:中|のうち|の中|중|가운데)").expect("valid"))
+    // On the same line: "병 4개\n가운데 선반" is a list's next line, not "among the 4".
+    R.get_or_init(|| {
+        Regex::new(r"^[^\S\n]*\S{0,3}?[^\S\n]*(?:中|のうち|の中|중|가운데)").expect("valid")
+    })
 }
 
 /// The end of a number's counter or unit written straight after it ("4개가", "4人"), so that
@@ -48,6 +51,68 @@ pub(super) fn unit_end(p: &str, end: usize) -> usize {
         }
     }
     e
+}
+
+/// The first figure on the one line of two or more labelled lines ("label: …") whose label the
+/// question names.
+fn labelled_line(p: &str, question: &str, cands: &[Mention]) -> Option<Mention> {
+    let mut labelled = Vec::new();
+    let mut at = 0;
+    for line in p.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let Some((label, _)) = line.split_once([':', '：']) else {
+            continue;
+        };
+        let label = label
+            .trim()
+            .trim_start_matches(['-', '*', '・', '•', '#', ' ']);
+        let label = label.trim_matches(['*', '_', ' ']);
+        if label.chars().count() >= 2 {
+            labelled.push((label, start, at));
+        }
+    }
+    if labelled.len() < 2 {
+        return None;
+    }
+    let named: Vec<&(&str, usize, usize)> = labelled
+        .iter()
+        .filter(|(l, _, _)| question.contains(l))
+        .collect();
+    let [(_, start, end)] = named.as_slice() else {
+        return None;
+    };
+    cands
+        .iter()
+        .find(|m| m.start >= *start && m.end <= *end)
+        .copied()
+}
+
+/// Whether a figure is the reply's whole last sentence: after a sentence's end (and perhaps
+/// "about", 約, 약), followed only by its unit or counter, a copula and punctuation.
+fn alone_at_end(p: &str, m: &Mention) -> bool {
+    static REST: OnceLock<Regex> = OnceLock::new();
+    let rest = REST.get_or_init(|| {
+        Regex::new(r"^\s*(?:[a-z°/]+\.?\s*){0,2}(?:です|だ|でした)?\s*[.。!！*)）]*\s*$")
+            .expect("valid")
+    });
+    let before = p[..m.start].trim_end();
+    let before = [
+        "about",
+        "approximately",
+        "around",
+        "roughly",
+        "約",
+        "およそ",
+        "약",
+        "대략",
+    ]
+    .iter()
+    .find_map(|w| before.strip_suffix(w))
+    .unwrap_or(before)
+    .trim_end_matches([' ', '*']);
+    let opens = before.ends_with(['.', '。', '!', '?', '！', '？', '\n']);
+    opens && rest.is_match(&p[unit_end(p, m.end)..])
 }
 
 pub(super) fn year_like(m: &Mention) -> bool {
@@ -519,6 +584,21 @@ pub fn committed_mention(
             .find(|&k| said_total(k) && sum_of_before(k))
         {
             stated = Some(cands[k]);
+        }
+    }
+    // "맨 위 선반: 병 4개\n가운데 선반: 병 2개", asked about the top shelf: of a breakdown's
+    // labelled lines, the one whose label the question names.
+    if stated.is_none() {
+        if let Some(q) = question {
+            stated = labelled_line(response, q, &cands);
+        }
+    }
+    // "… its tip ends between 12 and 13, about halfway. 12,5 cm.", "3 on the wire and one more
+    // on the roof. 4 birds.": a last sentence that is only a figure (with its unit or counter
+    // and a copula) states the answer.
+    if stated.is_none() && cands.len() > 1 {
+        if let Some(last) = cands.last().filter(|m| alone_at_end(response, m)) {
+            stated = Some(*last);
         }
     }
     // "4 of them", "2 of which", "そのうち2人", "그중 2명": the part counted from a whole.

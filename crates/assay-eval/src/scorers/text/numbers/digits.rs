@@ -236,7 +236,40 @@ fn euro_context(p: &str, start: usize, comma: usize) -> bool {
         .take(10)
         .collect();
     let tail = tail.trim_start();
+    // "12,5 cm", "3,5 kg", "약 5,5 ㎝": a measure is written with a decimal comma where figures
+    // are European; a list of measures is not written "3,5 cm".
+    const MEASURES: &[&str] = &[
+        "cm",
+        "mm",
+        "km",
+        "kg",
+        "mg",
+        "ml",
+        "m",
+        "g",
+        "l",
+        "kmh",
+        "km/h",
+        "mph",
+        "°",
+        "度",
+        "도",
+        "せんち",
+        "きろ",
+        "みり",
+        "めーとる",
+        "센티",
+        "킬로",
+        "밀리",
+        "미터",
+        "리터",
+    ];
+    let measure = MEASURES.iter().any(|w| {
+        tail.strip_prefix(w)
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphabetic()))
+    });
     before.ends_with('€')
+        || measure
         || ["bn", "mn", "million", "billion", "%", "€", "eur"]
             .iter()
             .any(|w| tail.starts_with(w))

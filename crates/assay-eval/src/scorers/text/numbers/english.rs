@@ -173,8 +173,19 @@ pub(super) fn english_mentions(p: &str) -> Vec<Mention> {
                 break;
             }
         }
+        // "one and a half kilometres", "two and a quarter cups".
+        let mut fraction = 0.0;
+        if let [(_, "and"), (_, "a"), (s, part @ ("half" | "quarter")), ..] =
+            words[j.min(words.len())..]
+        {
+            if p[end..s].split_whitespace().collect::<Vec<_>>() == ["and", "a"] {
+                fraction = if part == "half" { 0.5 } else { 0.25 };
+                end = s + part.len();
+                j += 3;
+            }
+        }
         out.push(Mention {
-            value: total + current,
+            value: total + current + fraction,
             start,
             end,
             digits: false,

@@ -54,10 +54,67 @@ pub fn mentions(p: &str) -> Vec<Mention> {
             });
         }
     }
+    let out = without_citations(p, era_years(p, out));
     mixed_fractions(
         p,
         powers_of_ten(p, super::first_of_overlaps(out, |m| (m.start, m.end))),
     )
+}
+
+/// "…の塔です[1][2]", "出典[5]によると", "According to [3], …", "Sources: [1] …": a bracketed
+/// figure cites a source and is no number of the reply. Not one after ":" or "=" ("Answer: [5]")
+/// nor a reply that is nothing else.
+fn without_citations(p: &str, mut found: Vec<Mention>) -> Vec<Mention> {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let r = R.get_or_init(|| {
+        regex::Regex::new(r"\[\s*\d{1,2}(?:\s*[,，、]\s*\d{1,2}){0,3}\s*\]").expect("valid")
+    });
+    if !p.contains('[') {
+        return found;
+    }
+    for m in r.find_iter(p) {
+        let before = p[..m.start()].trim_end();
+        let answered = before.ends_with([':', '：', '=']);
+        let alone = before.is_empty() && p[m.end()..].trim().is_empty();
+        if answered || alone {
+            continue;
+        }
+        found.retain(|x| x.end <= m.start() || x.start >= m.end());
+    }
+    found
+}
+
+/// A kanji numeral run's value (十二 = 12, 二〇二四 = 2024), for the date reader.
+pub fn kanji_number(run: &[char]) -> Option<f64> {
+    kanji_value(run)
+}
+
+/// "令和2年", "平成元年", "Reiwa 6年", "레이와 6년", "令和6(2024)年": a year of a Japanese era is
+/// one number, its Western year (2020, 1989, 2024), so that it answers "2020年"; the era's own
+/// figure is not a number of the reply.
+fn era_years(p: &str, mut found: Vec<Mention>) -> Vec<Mention> {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let r = R.get_or_init(|| {
+        regex::Regex::new(r"(?P<era>令和|平成|昭和|大正|明治|reiwa|heisei|sh[oō]wa|taish[oō]|meiji|레이와|헤이세이|쇼와|다이쇼|메이지)\s*(?P<n>\d{1,2}|元|[一二三四五六七八九十]{1,3})\s*(?:\(\s*\d{4}\s*\)\s*)?(?P<y>年|년)")
+            .expect("valid")
+    });
+    for c in r.captures_iter(p) {
+        let Some(year) = super::dates::era_year(&c["era"], &c["n"]) else {
+            continue;
+        };
+        let (start, end) = (
+            c.get(0).map_or(0, |m| m.start()),
+            c.name("y").map_or(0, |m| m.start()),
+        );
+        found.retain(|m| m.end <= start || m.start >= end);
+        found.push(Mention {
+            value: year as f64,
+            start,
+            end,
+            digits: true,
+        });
+    }
+    found
 }
 
 /// "2 1/4 cups", "1 1/2": a whole number and a fraction after it are one number (2.25, 1.5).
@@ -320,6 +377,11 @@ mod tests {
             vec![21.0, 105.0]
         );
         assert_eq!(values("this is a twenty-dollar bill"), vec![20.0]);
+        assert_eq!(
+            values("approximately one and a half kilometres, two and a quarter cups"),
+            vec![1.5, 2.25]
+        );
+        assert_eq!(values("one and a dog"), vec![1.0]);
         assert_eq!(values("a one-way street"), Vec::<f64>::new());
         assert_eq!(values("a two-tier cake with 6 candles"), vec![6.0]);
         assert_eq!(values("五人と十二匹と三つ"), vec![5.0, 12.0, 3.0]);
@@ -333,6 +395,51 @@ mod tests {
         assert_eq!(values("mp3 h2o"), Vec::<f64>::new());
         assert_eq!(values("the one on the left has 3"), vec![3.0]);
         assert_eq!(values("ひとりとふたつ"), vec![1.0, 2.0]);
+    }
+
+    #[test]
+    fn the_labelled_line_the_question_names_and_a_last_bare_figure() {
+        let q = Some("맨 위 선반에 있는 병은 몇 개입니까?");
+        let r = "맨 위 선반: 병 4개\n가운데 선반: 병 2개\n아래 선반: 병 6개";
+        assert_eq!(pick(r, q, 4.0), Some(4.0));
+        let q = Some("How many bottles are on the bottom shelf?");
+        let r = "- Top shelf: 4 bottles\n- Bottom shelf: 6 bottles";
+        assert_eq!(pick(r, q, 6.0), Some(6.0));
+        let r = "I see 3 on the wire and one more on the roof. 4 birds.";
+        assert_eq!(pick(r, Some("How many birds?"), 4.0), Some(4.0));
+        let r = "I see 3 on the wire. The roof has 4 birds.";
+        assert_eq!(pick(r, Some("How many birds?"), 4.0), Some(3.0));
+    }
+
+    #[test]
+    fn a_bracketed_figure_that_cites_a_source_is_no_number() {
+        assert_eq!(
+            values("出典[5]によると、この塔は三重塔です。"),
+            Vec::<f64>::new()
+        );
+        assert_eq!(
+            values("three floors [5] plus a basement [2, 3]."),
+            vec![3.0]
+        );
+        assert_eq!(values("[3]에 따르면 이 석탑은 5층"), vec![5.0]);
+        assert_eq!(values("Answer: [5]"), vec![5.0]);
+        assert_eq!(values("[5]"), vec![5.0]);
+        assert_eq!(values("box [0.42, 0.31]"), vec![0.42, 0.31]);
+    }
+
+    #[test]
+    fn a_year_of_a_japanese_era_is_its_western_year() {
+        assert_eq!(values("令和2年です"), vec![2020.0]);
+        assert_eq!(values("平成元年に建てられた"), vec![1989.0]);
+        assert_eq!(values("昭和三十年、5人"), vec![1955.0, 5.0]);
+        assert_eq!(values("令和6(2024)年"), vec![2024.0]);
+        assert_eq!(values("Reiwa 6年 and 레이와 6년"), vec![2024.0, 2024.0]);
+        assert_eq!(
+            values("令和0年"),
+            vec![0.0],
+            "no era year 0: the figure stays"
+        );
+        assert!(pick("令和2年です。", Some("何年？"), 2020.0) == Some(2020.0));
     }
 
     /// Issue 49, holdout7 (charts, receipts, diagrams): scale words and units, decimal commas,
@@ -350,6 +457,11 @@ mod tests {
         );
         assert_eq!(values("€3,5 bn"), vec![3.5e9]);
         assert_eq!(values("rows 1,5,7 and 1,500"), vec![1.0, 5.0, 7.0, 1500.0]);
+        assert_eq!(
+            values("12,5 cm, 約3,5 cm, 약 5,5 ㎝, 2,5kg"),
+            vec![12.5, 3.5, 5.5, 2.5]
+        );
+        assert_eq!(values("1,5 mice and 3,5 many"), vec![1.0, 5.0, 3.0, 5.0]);
         assert_eq!(values("マイナス5度、영하 12도"), vec![-5.0, -12.0]);
     }
 
