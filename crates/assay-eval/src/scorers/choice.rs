@@ -55,8 +55,9 @@ fn statement_before() -> &'static [Regex] {
     R.get_or_init(|| {
         [
             r#"(?:^|[^a-z_])(?:final[ _]answer|correct answer|right answer|best answer|answer|correct option|correct choice|right option|best option|correct one|corrected answer)(?:\s+(?:to this question|to the question|here|among the options|among the choices|from the options|in this case))?\s*["'`]?\s*[*_]*\s*(?:is|would be|will be|should be|must be|=|:|-)?\s*(?:most likely|likely|probably|definitely|clearly|indeed|therefore)?\s*[*_]*\s*["'`]?\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$"#,
-            // "Final: C" after a self-correction.
-            r"\bfinal\s*[*_]*\s*[:：]\s*[*_]*\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$",
+            // "Final: C" after a self-correction, opening its sentence (not "The scoreboard
+            // reads FINAL: A's 5").
+            r"(?:^|[.!?。！？\n]\s*)[*_]*final\s*[*_]*\s*[:：]\s*[*_]*\s*(?:option|choice)?\s*[(\[]?\s*[*_]*\s*$",
             // Tags and fields made for parsers: <answer>D</answer>, {"answer": "C"}.
             r#"<\s*(?:final_answer|answer|choice)\s*>\s*(?:option\s*)?[(\[]?\s*$"#,
             // Romanised Japanese and Korean: "Kotae wa C desu", "Jeongdab-eun B-imnida".

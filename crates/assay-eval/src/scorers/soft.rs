@@ -210,10 +210,6 @@ pub fn soft_match_asked(
             miss => miss,
         };
     }
-    // "…어느 분을 말씀하시는지 알려 주시면": an answer about each of several, and a question back.
-    if text::hedges::asks_which_is_meant(&text::prepare(&text::own_turn(response))) {
-        return (false, CLARIFY_RULE);
-    }
     if let Some(decided) = direction_source_only(question, reference, response) {
         return decided;
     }
@@ -223,7 +219,7 @@ pub fn soft_match_asked(
     // A markdown table, then the reply's conclusion below it ("| 塩ラーメン | 900円 |…\n\n
     // 1,000円以下は3品です。"): the table is the working, and the conclusion answers when it names
     // a value of its own.
-    if let Some(after) = text::after_table(response) {
+    if let Some(after) = text::after_table(response).filter(|a| concludes(a, question)) {
         let read = read_short(question, reference, after);
         if !matches!(read.1, NO_MATCH | NO_NUMBER) {
             return read;
@@ -238,6 +234,34 @@ pub fn soft_match_asked(
         .find_map(|class| term_in_another_form(question, reference, response, class))
         .or_else(|| hanja_in_hangul(question, reference, response))
         .unwrap_or(read)
+}
+
+/// Whether the text below a table concludes what was asked: it shares a word with the
+/// question ("1,000円以下は3品です" asked 1,000円以下のラーメンは何品) or says it is the answer;
+/// not a footnote ("※2024年4月時点の価格です", "All prices include 10% sales tax").
+fn concludes(after: &str, question: Option<&str>) -> bool {
+    let t = after.trim_start();
+    if t.starts_with(['※', '*', '注']) || t.to_ascii_lowercase().starts_with("note") {
+        return false;
+    }
+    let said = text::similarity::content_words(t);
+    let asked = question
+        .map(text::similarity::content_words)
+        .unwrap_or_default();
+    said.iter().any(|w| asked.contains(w))
+        || [
+            "answer",
+            "so ",
+            "total",
+            "答え",
+            "合計",
+            "つまり",
+            "정답",
+            "따라서",
+            "총",
+        ]
+        .iter()
+        .any(|w| t.to_lowercase().contains(w))
 }
 
 /// The rule that reads structured output by its answer field.
@@ -430,6 +454,10 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     }
     let pr = text::prepare(reference);
     let pp = text::prepare(response);
+    // "…어느 분을 말씀하시는지 알려 주시면": an answer about each of several, and a question back.
+    if text::hedges::asks_which_is_meant(&pp) {
+        return (false, CLARIFY_RULE);
+    }
     if clock::time_reference(&pr).is_none() {
         if let Some(want) = text::pairs::pair_reference(&pr) {
             if let Some(decided) = pair_rule(&pp, &want) {
@@ -446,7 +474,8 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
         }
     }
     if let Some(want) = dates::decade_reference(&pr) {
-        if let Some(decided) = decade_rule(&pp, &want) {
+        let q = question.map(text::prepare);
+        if let Some(decided) = decade_rule(&pp, q.as_deref(), &want) {
             return decided;
         }
     }
@@ -769,7 +798,18 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
         }
     }
     // "… **答え：広島**": an explicit last answer line that names something else decides.
-    if let Some(line) = final_answer_line(&pp) {
+    // After a sentence on its line ("… next to the door. Final answer: bike."), the mark
+    // decides against the reference only when the reply took something back before it or the
+    // line names the reference's opposite; a synonym there restates.
+    let final_line = final_answer_line(&pp).filter(|&(line, opens)| {
+        opens
+            || text::corrections::last_end(&pp[..line]).is_some()
+            || text::corrections::opposite(&pr).is_some_and(|o| {
+                tokens(&pp[line..]).iter().any(|t| t.2 == o)
+                    || (!o.is_ascii() && pp[line..].contains(o))
+            })
+    });
+    if let Some((line, _)) = final_line {
         // A line in another script ("정답: Seoul" for 서울) is read by no rule here.
         let same_script = |c: char| {
             if c.is_ascii_alphanumeric() {
@@ -795,8 +835,26 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     if let Some(end) = question.and_then(|q| answering_clause_end(&pp, &text::prepare(q))) {
         // "The bus is closer. No wait — … so the car is closer": a correction takes the
         // opening clause back.
-        let taken_back = text::corrections::last_end(&pp)
-            .is_some_and(|c| c >= end && spans.iter().any(|&(s, _)| s >= c));
+        // Only when what follows the correction concludes or states the reference ("…, so the
+        // car is closer", "…車です"), not a check of another thing ("いや、念のためバスの位置も
+        // 確認すると、バスは車のさらに後ろに").
+        let taken_back = text::corrections::last_end(&pp).is_some_and(|c| {
+            static SO: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+            let so = SO.get_or_init(|| {
+                regex::Regex::new(
+                    r"\bso\b|\btherefore\b|\bthus\b|つまり|ので|から、|따라서|그러므로|그래서|결국",
+                )
+                .expect("valid")
+            });
+            c >= end
+                && spans.iter().any(|&(s, e)| {
+                    s >= c
+                        && (so.is_match(&pp[c..s])
+                            || ["です", "だ", "입니다", "이에요", "예요"]
+                                .iter()
+                                .any(|w| pp[e..].trim_start().starts_with(w)))
+                })
+        });
         if spans.iter().all(|&(s, _)| s >= end) && !negative_reference && !taken_back {
             return (false, ANSWER_CLAUSE_RULE);
         }
@@ -1144,6 +1202,11 @@ fn tokens(p: &str) -> Vec<(usize, usize, &str)> {
     out
 }
 
+/// "Toyota's" for "toyota".
+fn possessive(h: &str, n: &str) -> bool {
+    h.strip_suffix("'s") == Some(n) || h.strip_suffix("’s") == Some(n)
+}
+
 /// Where the reference's tokens occur as a run of whole tokens in the response.
 fn token_runs(pp: &str, pr: &str, script: &str, asked: &str) -> Vec<(usize, usize)> {
     let hay = tokens(pp);
@@ -1181,12 +1244,21 @@ fn runs_of(
                 && n.len() >= 3
                 && (h.strip_suffix('s') == Some(n)
                     || h.strip_suffix("es") == Some(n)
-                    // "the badge is Toyota's": the possessive names it.
-                    || h.strip_suffix("'s") == Some(n)
-                    || h.strip_suffix("’s") == Some(n)))
+                    || possessive(h, n)))
     };
     (0..=hay.len() - needle.len())
         .filter(|&i| (0..needle.len()).all(|k| same(hay[i + k].2, needle[k], k == last)))
+        // "the badge is Toyota's, and …" names Toyota; "Seoul's neighbouring port city" names
+        // another thing: a possessive names its word only at its clause's end.
+        .filter(|&i| {
+            let (_, e, h) = hay[i + last];
+            !possessive(h, needle[last])
+                || hay.get(i + needle.len()).is_none_or(|next| {
+                    script
+                        .get(e..next.0)
+                        .is_some_and(|gap| gap.contains([',', '.', ';', '!', '?', '—']))
+                })
+        })
         .filter(|&i| {
             needle.len() > 1
                 || DESCRIBING.contains(&needle[0])
@@ -1572,7 +1644,7 @@ fn labelled_as_another(pp: &str, q: &str, s: usize) -> bool {
 
 /// Where the text of the reply's last explicit answer line begins ("Answer: …", "**Final
 /// answer:** …", "答え：…", "정답: …"), when that line names something.
-fn final_answer_line(pp: &str) -> Option<usize> {
+fn final_answer_line(pp: &str) -> Option<(usize, bool)> {
     use std::sync::OnceLock;
     static R: OnceLock<regex::Regex> = OnceLock::new();
     let r = R.get_or_init(|| {
@@ -1582,6 +1654,9 @@ fn final_answer_line(pp: &str) -> Option<usize> {
             .expect("valid")
     });
     let m = r.find_iter(pp).last()?;
+    let opens_line = pp[..m.start()].trim_end_matches([' ', '\t']).is_empty()
+        || pp[..m.start()].ends_with('\n')
+        || pp[m.start()..m.end()].contains('\n');
     let line_end = pp[m.end()..].find('\n').map_or(pp.len(), |i| m.end() + i);
     let named = |s: &str| s.chars().any(char::is_alphanumeric);
     // "**Final answer:**" as a heading: the answer is the next line.
@@ -1594,7 +1669,7 @@ fn final_answer_line(pp: &str) -> Option<usize> {
     let end = pp[start..].find('\n').map_or(pp.len(), |i| start + i);
     // The reply's own last line, not a line of the image quoted in the middle ("正解：京都\nと
     // 書き込まれています").
-    (named(&pp[start..end]) && pp[end..].trim().is_empty()).then_some(start)
+    (named(&pp[start..end]) && pp[end..].trim().is_empty()).then_some((start, opens_line))
 }
 
 const LIST_RULE: &str = "a bare list of several things, none of them chosen";

@@ -236,11 +236,34 @@ pub(super) fn month_of_year_rule(
 
 /// The decade a reply states ("a Model T from the 1920s"): after a correction, or after an
 /// answer mark, else its first; None when it names no decade (a year is read as a number).
-pub(super) fn decade_rule(pp: &str, want: &dates::Decade) -> Option<(bool, &'static str)> {
+pub(super) fn decade_rule(
+    pp: &str,
+    question: Option<&str>,
+    want: &dates::Decade,
+) -> Option<(bool, &'static str)> {
     let found = undenied(pp, dates::decades(pp));
-    let got = after_correction(pp, &found)
-        .or_else(|| stated_answer(pp, &found))
-        .or(found.first().copied())?;
+    // "The print looks 1970s, but the car is a 1920s Ford" asked the car's decade: of different
+    // decades, the one whose clause names what the question asks about (not one a correction
+    // about another thing brings: "…1980년대 제품입니다. 아, 다시 보니 옆에 있는 TV는 1990년대").
+    let asked = question
+        .map(text::similarity::content_words)
+        .unwrap_or_default();
+    let about_asked = |d: &dates::Decade| {
+        let from = pp[..d.start]
+            .rfind(['.', '。', ',', '、', '\n', ';'])
+            .map_or(0, |i| i + pp[i..].chars().next().map_or(1, char::len_utf8));
+        text::similarity::content_words(&pp[from..d.start])
+            .iter()
+            .any(|w| asked.contains(w))
+    };
+    let named: Vec<dates::Decade> = found.iter().copied().filter(about_asked).collect();
+    let got = match named.as_slice() {
+        [one] if found.iter().any(|d| d.year != one.year) => Some(*one),
+        _ => None,
+    }
+    .or_else(|| after_correction(pp, &found))
+    .or_else(|| stated_answer(pp, &found))
+    .or(found.first().copied())?;
     Some(verdict(
         pp,
         Some(got),

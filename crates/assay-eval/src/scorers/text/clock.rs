@@ -199,7 +199,7 @@ pub fn times(p: &str) -> Vec<ClockTime> {
             };
             let ap = c.name("ap").map(|x| x.as_str());
             // "4時15分前", "4시 15분 전": a quarter to four (not "4時15分前後", about 4:15).
-            if c.name("before").is_some() && !p[end..].starts_with('後') {
+            if c.name("before").is_some() && !p[end..].starts_with(['後', '후']) {
                 let h = if h == 1 { 12 } else { h.checked_sub(1)? };
                 return with_half(h, 60u32.checked_sub(m)?, ap);
             }
@@ -255,7 +255,7 @@ pub fn durations(p: &str) -> Vec<ClockTime> {
     let sentence = |at: usize, end: usize| {
         let from = p[..at]
             .rfind(['.', '。', '!', '?', '\n'])
-            .map_or(0, |i| i + 1);
+            .map_or(0, |i| i + p[i..].chars().next().map_or(1, char::len_utf8));
         let to = p[end..]
             .find(['.', '。', '!', '?', '\n'])
             .map_or(p.len(), |i| end + i);
@@ -321,6 +321,7 @@ mod tests {
         assert_eq!(mins("4時15分前です"), vec![225]);
         assert_eq!(mins("4시 15분 전"), vec![225]);
         assert_eq!(mins("4時15分前後"), vec![255]);
+        assert_eq!(mins("4시 15분 전후에"), vec![255]);
         assert_eq!(mins("A quarter to eight."), vec![465]);
         assert_eq!(mins("three thirty"), vec![210]);
         assert_eq!(mins("오후 두 시 십 분"), vec![850]);
@@ -342,5 +343,14 @@ mod tests {
         let t = times(&prepare("3:30 am"))[0];
         assert!(!r.same(&t));
         assert!(time_reference(&prepare("3 dogs")).is_none());
+    }
+
+    #[test]
+    fn a_sentence_after_a_wide_full_stop_is_read_whole() {
+        // The sentence before a duration ended in "。", three bytes wide: no panic.
+        let p = prepare("1分12秒です。シュートは1分10秒に放たれています。");
+        assert!(durations(&p).is_empty());
+        let p = prepare("試合は続いています。残り4分12秒です。");
+        assert_eq!(durations(&p).len(), 1);
     }
 }

@@ -84,14 +84,34 @@ pub fn corrected_to(pp: &str, spans: &[(usize, usize)], other: &str) -> bool {
     }
     let after = &pp[c..];
     if other.is_ascii() {
+        // "I have this right", "that's right": correct, not a side.
+        static IDIOM: OnceLock<Regex> = OnceLock::new();
+        let idiom = IDIOM.get_or_init(|| {
+            Regex::new(r"(?:\b(?:this|that|it|you're|that's|all|quite|exactly)\s+right\b|\bright\s+(?:now|away)\b)")
+                .expect("valid")
+        });
         after.match_indices(other).any(|(i, _)| {
             let b = after.as_bytes();
             let before_ok = i == 0 || !b[i - 1].is_ascii_alphanumeric();
             let end = i + other.len();
-            before_ok && b.get(end).is_none_or(|x| !x.is_ascii_alphanumeric())
+            before_ok
+                && b.get(end).is_none_or(|x| !x.is_ascii_alphanumeric())
+                && !idiom
+                    .find_iter(after)
+                    .any(|m| m.start() <= i && end <= m.end())
         })
     } else {
-        after.contains(other)
+        // A word of its own: 外 after の or に (not 下 in 靴下), 밖 after a space (not the
+        // particle 밖에 in "한 마리밖에").
+        after
+            .match_indices(other)
+            .any(|(i, _)| match after[..i].chars().next_back() {
+                None => true,
+                Some(b) if super::is_hangul(b) => false,
+                Some(b) if super::is_kanji(b) || super::is_katakana(b) => false,
+                Some(b) if super::is_hiragana(b) => "のにがはをとで".contains(b),
+                Some(_) => true,
+            })
     }
 }
 
@@ -134,6 +154,16 @@ mod tests {
         assert!(corrected_to(p, &[(s, s + 3)], "外"));
         let p = "it is on the left. actually, looking closer, it leans on the wall, left side";
         assert!(!corrected_to(p, &[(12, 16), (69, 73)], "right"));
+        let p = "机の上にあります。よく見ると、靴下でした";
+        assert!(!corrected_to(p, &[(6, 9)], "下"));
+        let p = "机の上にあります。よく見ると、机の下でした";
+        assert!(corrected_to(p, &[(6, 9)], "下"));
+        let p = "상자 안에 있어요. 다시 보니 한 마리밖에 없네요";
+        assert!(!corrected_to(p, &[(7, 10)], "밖"));
+        let p = "상자 안에 있어요. 다시 보니 상자 밖에 있네요";
+        assert!(corrected_to(p, &[(7, 10)], "밖"));
+        let p = "it sits to the left. hmm, let me check that i have this right… yes.";
+        assert!(!corrected_to(p, &[(15, 19)], "right"));
         let p = "left. wait, the rightmost one? no, left";
         assert!(
             !corrected_to(p, &[(0, 4)], "right"),

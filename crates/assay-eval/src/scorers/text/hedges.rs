@@ -183,11 +183,25 @@ pub fn bare_list(written: &str) -> bool {
 pub fn asks_which_is_meant(pp: &str) -> bool {
     use std::sync::OnceLock;
     static R: OnceLock<regex::Regex> = OnceLock::new();
+    // Which person or thing of several, not which part or what else ("傘のどの部分について",
+    // "다른 소지품도 궁금하시면 어떤 것을"): an offer to say more follows an answer.
     let r = R.get_or_init(|| {
-        regex::Regex::new(r"(?:\bwhich (?:one|person|people|man|woman|child|boy|girl|player|car|of (?:them|the \w+))\s+(?:do|did|are|were) you (?:mean|meant|referring to|asking about|asking)|\b(?:could|can) you (?:clarify|specify|tell me) which|\blet me know which (?:one|person|man|woman)|(?:どちら|どの|どなた)の?(?:方|人|こと|ほう)?[^。？?]{0,12}(?:のこと|を指して|をお尋ね|について)[^。？?]{0,12}(?:でしょうか|ですか|か？|教えて)|(?:어느|어떤|누구)\s*(?:분|쪽|사람|것)?[을를]?\s*(?:말씀하시는지|말씀하신|가리키시는지|물어보시는지|묻는지))").expect("valid")
+        regex::Regex::new(r"(?:\bwhich (?:one|person|people|man|woman|child|boy|girl|player|car|of (?:them|the \w+))\s+(?:do|did|are|were) you (?:mean|meant|referring to|asking about|asking)|\b(?:could|can) you (?:clarify|specify|tell me) which (?:one|person|man|woman|of)|\blet me know which (?:one|person|man|woman)|(?:どちらの|どの)(?:方|人|男性|女性|子)[^。？?]{0,12}(?:のこと|を指して|をお尋ね)|どなたのこと|どちらのこと|(?:어느|누구)\s*(?:분|쪽|사람)?[을를]?\s*(?:말씀하시는지|말씀하신|가리키시는지|물어보시는지|묻는지))").expect("valid")
     });
     let tail_from = super::char_boundary_after(pp, pp.len().saturating_sub(160));
-    r.is_match(&pp[tail_from..])
+    r.find_iter(&pp[tail_from..]).any(|m| {
+        let at = tail_from + m.start();
+        let line = &pp[pp[..at].rfind('\n').map_or(0, |i| i + 1)..at];
+        // Quoted ("the speech bubble says: \"Which one do you mean?\""): the image's words.
+        let quoted = line.matches('"').count() % 2 == 1
+            || line.matches(['“', '「', '『']).count() > line.matches(['”', '」', '』']).count();
+        // "…궁금하시면 어느 쪽을", "if you mean": an offer on a condition.
+        let before = &line[super::char_boundary_after(line, line.len().saturating_sub(24))..];
+        let conditional = ["면 ", "면", "ば", "if you", "なら"]
+            .iter()
+            .any(|c| before.trim_end().ends_with(c));
+        !quoted && !conditional
+    })
 }
 
 #[cfg(test)]
@@ -206,6 +220,9 @@ mod tests {
             assert!(asks_which_is_meant(&prepare(t)), "{t}");
         }
         for t in [
+            "The boy's speech bubble says: \"Which one do you mean?\"",
+            "男性は右手に黒い傘を持っています。傘のどの部分について知りたいか教えていただければ、さらに詳しくお答えします。",
+            "남자는 오른손에 검은 우산을 들고 있습니다. 우산 말고 다른 소지품도 궁금하시면 어떤 것을 말씀하시는지 알려 주세요.",
             "She is holding an ice cream.",
             "Which one is closer? The car is.",
             "どちらも持っていません。",

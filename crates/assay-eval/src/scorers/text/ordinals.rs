@@ -40,6 +40,32 @@ pub struct Ordinal {
     pub end: usize,
 }
 
+/// The things benchmarks number in a row: images of a multi-image item, frames and clips of a
+/// video, panels of a comic ("Image 2", "the second image", "2枚目", "최初の画像", "이미지 1",
+/// "2번 이미지").
+const NUMBERED: &str = r"image|picture|photo|frame|clip|video|panel|figure|画像|写真|フレーム|이미지|사진|그림|영상|프레임|장면";
+
+fn numbered_patterns() -> &'static [Regex; 3] {
+    static R: OnceLock<[Regex; 3]> = OnceLock::new();
+    R.get_or_init(|| {
+        [
+            // "image 2", "frame #7", "이미지 1", "画像2"
+            Regex::new(&format!(r"(?:\b|^)(?:{NUMBERED})\s*#?\s*(?P<n>\d{{1,2}})(?-u:\b)"))
+                .expect("valid"),
+            // "2番目の画像" is read as 番目; "2枚目", "3本目", "2回目"; "2번 이미지"
+            Regex::new(&format!(
+                r"(?P<n>\d{{1,2}}|[一二三四五六七八九十]{{1,3}})\s*(?:枚|本|個|回|コマ)目|(?P<k>\d{{1,2}})\s*번\s*(?:{NUMBERED})"
+            ))
+            .expect("valid"),
+            // "最初の画像", "最後の写真", "마지막 이미지"
+            Regex::new(&format!(
+                r"(?P<first>最初|一番目)の(?:{NUMBERED})|(?P<last>最後)の(?:{NUMBERED})|(?P<klast>마지막)\s*(?:{NUMBERED})"
+            ))
+            .expect("valid"),
+        ]
+    })
+}
+
 fn patterns() -> &'static [Regex; 3] {
     static R: OnceLock<[Regex; 3]> = OnceLock::new();
     R.get_or_init(|| {
@@ -121,8 +147,36 @@ pub fn ordinals(p: &str) -> Vec<Ordinal> {
             });
         }
     }
-    out.sort_by_key(|o| o.start);
-    out
+    let [named, counted, ends] = numbered_patterns();
+    for c in named.captures_iter(p).chain(counted.captures_iter(p)) {
+        let m = c.get(0).expect("whole match");
+        let n = ["n", "k"]
+            .iter()
+            .find_map(|g| c.name(g))
+            .and_then(|g| value(g.as_str()));
+        if let Some(n) = n {
+            out.push(Ordinal {
+                position: n,
+                start: m.start(),
+                end: m.end(),
+            });
+        }
+    }
+    for c in ends.captures_iter(p) {
+        let m = c.get(0).expect("whole match");
+        out.push(Ordinal {
+            position: if c.name("first").is_some() { 1 } else { 0 },
+            start: m.start(),
+            end: m.end(),
+        });
+    }
+    // "Image 1: 4 people": a label of a line, not an answer.
+    out.retain(|o| {
+        !p[o.end..]
+            .trim_start_matches([' ', '*'])
+            .starts_with([':', '：'])
+    });
+    super::first_of_overlaps(out, |o| (o.start, o.end))
 }
 
 /// A reference that is one ordinal, with at most a short noun ("3rd", "fourth", "2nd place",
@@ -167,6 +221,21 @@ mod tests {
             None
         );
         assert_eq!(ordinal_reference(&prepare("Tokyo")), None);
+        assert_eq!(ordinal_reference(&prepare("Image 1")), Some(1));
+        assert_eq!(ordinal_reference(&prepare("the second image")), Some(2));
+        assert_eq!(ordinal_reference(&prepare("1枚目")), Some(1));
+        assert_eq!(ordinal_reference(&prepare("첫 번째 이미지")), Some(1));
+        assert_eq!(pos("最初の画像です。2枚目には犬はいません。"), vec![1, 2]);
+        assert_eq!(pos("2번 이미지입니다. 이미지 1에는"), vec![2, 1]);
+        assert_eq!(
+            pos("Image 1: 4 people.\nImage 2: 7 people.\n\nImage 2 has more."),
+            vec![2]
+        );
+        assert_eq!(
+            pos("The seventh frame. In frame 6 it's still falling."),
+            vec![7, 6]
+        );
+        assert_eq!(pos("3 images of 2 cats"), Vec::<u32>::new());
         assert_eq!(ordinal_reference(&prepare("1 second")), None);
         assert_eq!(
             pos("At first glance it leads, but it finished third."),

@@ -5,6 +5,8 @@
 
 /// The keys that hold the answer, in the order they are preferred.
 const ANSWER_KEYS: &[&str] = &[
+    "corrected_answer",
+    "revised_answer",
     "final_answer",
     "answer",
     "final",
@@ -38,14 +40,21 @@ pub fn answer_field(response: &str) -> Option<String> {
         };
         let lower: Vec<(String, &serde_json::Value)> =
             map.iter().map(|(k, v)| (k.to_lowercase(), v)).collect();
-        let value = ANSWER_KEYS
+        let field = |k: &str| lower.iter().find(|(key, _)| key == k).map(|(_, v)| *v);
+        let value = ANSWER_KEYS.iter().find_map(|k| field(k))?;
+        // {"answer": 12.5, "unit": "cm"}: the figure in its unit.
+        let unit = ["unit", "units", "単位", "단위"]
             .iter()
-            .find_map(|k| lower.iter().find(|(key, _)| key == k).map(|(_, v)| *v))?;
+            .find_map(|k| field(k))
+            .and_then(|u| u.as_str());
         return Some(match value {
             serde_json::Value::String(s) => s.clone(),
             serde_json::Value::Null => String::new(),
             serde_json::Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
-            serde_json::Value::Number(n) => n.to_string(),
+            serde_json::Value::Number(n) => match unit {
+                Some(u) => format!("{n} {u}"),
+                None => n.to_string(),
+            },
             // A list or an object under "answer" is not one answer.
             _ => return None,
         });
@@ -53,8 +62,9 @@ pub fn answer_field(response: &str) -> Option<String> {
     yaml_answer(body)
 }
 
-/// "answer: no\nevidence: …": every line a `key: value` (or a list item under a key), one key
-/// an answer key with its value on the same line.
+/// "answer: no\nevidence: …": every line a `key: value` with a key written as YAML keys are
+/// (`snake_case` ASCII; "정답: 3대\n검토: …" is prose with labels), or a list item under a key,
+/// one key an answer key with its value on the same line.
 fn yaml_answer(body: &str) -> Option<String> {
     let lines: Vec<&str> = body.lines().filter(|l| !l.trim().is_empty()).collect();
     if lines.len() < 2 {
@@ -67,7 +77,9 @@ fn yaml_answer(body: &str) -> Option<String> {
         }
         let (key, value) = line.split_once(':')?;
         let key = key.trim().to_lowercase();
-        if key.is_empty() || key.contains(char::is_whitespace) {
+        let yaml_key = key.starts_with(|c: char| c.is_ascii_lowercase())
+            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !yaml_key {
             return None;
         }
         fields.push((key, value.trim()));
@@ -113,6 +125,19 @@ mod tests {
         // Not structured output: prose, a list answer, no answer key, one line.
         assert_eq!(answer_field("The answer: no. It is closed."), None);
         assert_eq!(answer_field(r#"{"answer": ["a", "b"]}"#), None);
+        assert_eq!(
+            answer_field(r#"{"answer": "Starbucks", "corrected_answer": "Tim Hortons"}"#)
+                .as_deref(),
+            Some("Tim Hortons")
+        );
+        assert_eq!(
+            answer_field(r#"{"answer": 12.5, "unit": "cm"}"#).as_deref(),
+            Some("12.5 cm")
+        );
+        assert_eq!(
+            answer_field("정답: 3대\n검토: 다시 세어 보니 총 4대입니다."),
+            None
+        );
         assert_eq!(answer_field(r#"{"brand": "Sony"}"#), None);
         assert_eq!(answer_field("answer: no"), None);
         assert_eq!(

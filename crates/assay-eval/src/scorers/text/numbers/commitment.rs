@@ -35,7 +35,9 @@ pub(super) fn total_after() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     // On the same line: "병 4개\n가운데 선반" is a list's next line, not "among the 4".
     R.get_or_init(|| {
-        Regex::new(r"^[^\S\n]*\S{0,3}?[^\S\n]*(?:中|のうち|の中|중|가운데)").expect("valid")
+        // Nor after a comma: "병 4개, 가운데 칸에 2개" is the next place.
+        Regex::new(r"^[^\S\n]*[^\s,、，.。]{0,3}?[^\S\n]*(?:中|のうち|の中|중|가운데)")
+            .expect("valid")
     })
 }
 
@@ -53,15 +55,31 @@ pub(super) fn unit_end(p: &str, end: usize) -> usize {
     e
 }
 
-/// The first figure on the one line of two or more labelled lines ("label: …") whose label the
-/// question names.
+/// Whether a question asks the year of a Japanese era ("令和何年", "레이와 몇 년", "which
+/// year of Reiwa").
+fn asks_era_year(q: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(r"(?:令和|平成|昭和|大正|明治|레이와|헤이세이|쇼와|다이쇼|메이지|reiwa|heisei|sh[oō]wa)\s*(?:何|몇|what)|(?:what|which) year of (?:reiwa|heisei|sh[oō]wa)|元号|연호")
+            .expect("valid")
+    })
+    .is_match(q)
+}
+
+/// The first figure on the one line of two or more labelled lines ("label: …", or a table's
+/// rows) whose label the question names.
 fn labelled_line(p: &str, question: &str, cands: &[Mention]) -> Option<Mention> {
     let mut labelled = Vec::new();
     let mut at = 0;
     for line in p.split_inclusive('\n') {
         let start = at;
         at += line.len();
-        let Some((label, _)) = line.split_once([':', '：']) else {
+        // A table's row is labelled by its first cell ("| カツ丼 | 900円 |").
+        let row = line
+            .trim_start()
+            .strip_prefix('|')
+            .and_then(|r| r.split('|').next());
+        let Some(label) = row.or_else(|| line.split_once([':', '：']).map(|(l, _)| l)) else {
             continue;
         };
         let label = label
@@ -75,17 +93,37 @@ fn labelled_line(p: &str, question: &str, cands: &[Mention]) -> Option<Mention> 
     if labelled.len() < 2 {
         return None;
     }
+    // Named as itself, not as the place another is next to ("맨 위 선반 바로 아래 칸").
+    let related = |after: &str| {
+        let after = after.trim_start();
+        [
+            "바로", "아래", "밑", "위", "옆", "다음", "below", "above", "under", "next", "beside",
+            "の下", "の上", "の隣", "の横", "の次", "の右", "の左",
+        ]
+        .iter()
+        .any(|w| after.starts_with(w))
+    };
     let named: Vec<&(&str, usize, usize)> = labelled
         .iter()
-        .filter(|(l, _, _)| question.contains(l))
+        .filter(|(l, _, _)| {
+            question
+                .match_indices(l)
+                .any(|(i, _)| !related(&question[i + l.len()..]))
+        })
         .collect();
     let [(_, start, end)] = named.as_slice() else {
         return None;
     };
-    cands
+    let on_line: Vec<&Mention> = cands
         .iter()
-        .find(|m| m.start >= *start && m.end <= *end)
-        .copied()
+        .filter(|m| m.start >= *start && m.end <= *end)
+        .collect();
+    // "ワイン2本とジュース3本（計5本）": the line's total, when it says one.
+    let total = on_line.iter().find(|m| {
+        let from = super::super::char_boundary_after(p, m.start.saturating_sub(9));
+        statement_marks().is_match(&p[from..m.start])
+    });
+    total.or(on_line.first()).map(|m| **m)
 }
 
 /// Whether a figure is the reply's whole last sentence: after a sentence's end (and perhaps
@@ -329,11 +367,16 @@ pub fn committed_mention(
     question: Option<&str>,
     reference: f64,
 ) -> Option<(Mention, &'static str)> {
+    // "令和何年ですか？" answered "令和2年": the era's own year is asked, not the Western one.
+    let era_asked = question.is_some_and(asks_era_year);
     let ms: Vec<Mention> = mentions(response)
         .into_iter()
         .map(|m| {
             if not_even(response, &m) {
                 Mention { value: 0.0, ..m }
+            } else if era_asked {
+                super::era_figure(&response[m.start..m.end])
+                    .map_or(m, |v| Mention { value: v, ..m })
             } else {
                 m
             }
@@ -596,8 +639,15 @@ pub fn committed_mention(
     // "… its tip ends between 12 and 13, about halfway. 12,5 cm.", "3 on the wire and one more
     // on the roof. 4 birds.": a last sentence that is only a figure (with its unit or counter
     // and a copula) states the answer.
+    // Not a measure after a count was asked ("4羽のカモ … 約2m。" asked how many ducks).
     if stated.is_none() && cands.len() > 1 {
-        if let Some(last) = cands.last().filter(|m| alone_at_end(response, m)) {
+        let measure = |m: &&Mention| {
+            asks_count && crate::scorers::text::units::unit_at(&response[m.end..]).is_some()
+        };
+        if let Some(last) = cands
+            .last()
+            .filter(|m| alone_at_end(response, m) && !measure(m))
+        {
             stated = Some(*last);
         }
     }

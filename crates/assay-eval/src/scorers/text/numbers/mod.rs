@@ -54,7 +54,11 @@ pub fn mentions(p: &str) -> Vec<Mention> {
             });
         }
     }
-    let out = without_citations(p, era_years(p, out));
+    let mut out = without_citations(p, era_years(p, out));
+    // "completed in the 1920s": a decade is no year (the decade reader reads it).
+    for d in super::dates::decades(p) {
+        out.retain(|m| m.end <= d.start || m.start >= d.end);
+    }
     mixed_fractions(
         p,
         powers_of_ten(p, super::first_of_overlaps(out, |m| (m.start, m.end))),
@@ -74,7 +78,11 @@ fn without_citations(p: &str, mut found: Vec<Mention>) -> Vec<Mention> {
     }
     for m in r.find_iter(p) {
         let before = p[..m.start()].trim_end();
-        let answered = before.ends_with([':', '：', '=']);
+        // "Answer: [5]", "정답은 [7]개입니다", "the count is [7]": stated as the answer.
+        let answered = before.ends_with([':', '：', '=', '은', '는', 'は', 'が'])
+            || [" is", " are", " was", " be"]
+                .iter()
+                .any(|w| before.ends_with(w));
         let alone = before.is_empty() && p[m.end()..].trim().is_empty();
         if answered || alone {
             continue;
@@ -82,6 +90,24 @@ fn without_citations(p: &str, mut found: Vec<Mention>) -> Vec<Mention> {
         found.retain(|x| x.end <= m.start() || x.start >= m.end());
     }
     found
+}
+
+/// The era's own figure of a year of a Japanese era as [`mentions`] reads it ("令和2" → 2,
+/// "平成元" → 1); None for any other span.
+pub(super) fn era_figure(span: &str) -> Option<f64> {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let r = R.get_or_init(|| {
+        regex::Regex::new(r"^(?:令和|平成|昭和|大正|明治|reiwa|heisei|sh[oō]wa|taish[oō]|meiji|레이와|헤이세이|쇼와|다이쇼|메이지)\s*(?P<n>\d{1,2}|元|[一二三四五六七八九十]{1,3})")
+            .expect("valid")
+    });
+    let n = r.captures(span)?.name("n")?.as_str();
+    match n {
+        "元" => Some(1.0),
+        n => n
+            .parse()
+            .ok()
+            .or_else(|| kanji_value(&n.chars().collect::<Vec<_>>())),
+    }
 }
 
 /// A kanji numeral run's value (十二 = 12, 二〇二四 = 2024), for the date reader.
@@ -405,6 +431,15 @@ mod tests {
         let q = Some("How many bottles are on the bottom shelf?");
         let r = "- Top shelf: 4 bottles\n- Bottom shelf: 6 bottles";
         assert_eq!(pick(r, q, 6.0), Some(6.0));
+        let q = Some("一番上の棚には瓶が何本ありますか？");
+        let r = "・一番上の棚：ワイン2本とジュース3本（計5本）\n・真ん中の棚：ワイン4本\n・一番下の棚：空です";
+        assert_eq!(pick(r, q, 5.0), Some(5.0));
+        let q = Some("맨 위 칸의 병은 몇 개인가요?");
+        let r = "맨 위 칸에 병 4개, 가운데 칸에 2개, 맨 아래 칸에 3개가 있습니다.";
+        assert_eq!(pick(r, q, 4.0), Some(4.0));
+        let q = Some("この店のカツ丼はいくらですか？");
+        let r = "| メニュー | 価格 |\n|---|---|\n| 親子丼 | 800円 |\n| カツ丼 | 900円 |\n| 天丼 | 1,000円 |\n\n※2024年4月時点の価格です。";
+        assert_eq!(pick(r, q, 900.0), Some(900.0));
         let r = "I see 3 on the wire and one more on the roof. 4 birds.";
         assert_eq!(pick(r, Some("How many birds?"), 4.0), Some(4.0));
         let r = "I see 3 on the wire. The roof has 4 birds.";
@@ -423,6 +458,7 @@ mod tests {
         );
         assert_eq!(values("[3]에 따르면 이 석탑은 5층"), vec![5.0]);
         assert_eq!(values("Answer: [5]"), vec![5.0]);
+        assert_eq!(values("정답은 [7]개입니다."), vec![7.0]);
         assert_eq!(values("[5]"), vec![5.0]);
         assert_eq!(values("box [0.42, 0.31]"), vec![0.42, 0.31]);
     }
@@ -440,6 +476,18 @@ mod tests {
             "no era year 0: the figure stays"
         );
         assert!(pick("令和2年です。", Some("何年？"), 2020.0) == Some(2020.0));
+        assert_eq!(
+            pick("令和2年です。", Some("令和何年ですか？"), 2.0),
+            Some(2.0)
+        );
+        assert_eq!(
+            pick(
+                "레이와 2년이라고 새겨져 있습니다.",
+                Some("연도는 레이와 몇 년인가요?"),
+                2.0
+            ),
+            Some(2.0)
+        );
     }
 
     /// Issue 49, holdout7 (charts, receipts, diagrams): scale words and units, decimal commas,
