@@ -1003,6 +1003,41 @@ fn option_kind_end(p: &str, end: usize) -> usize {
         .map_or(end, |k| end + k.len())
 }
 
+fn numbered_option(item: &ItemContent, p: &str) -> Option<Reading> {
+    let places: Vec<Option<u32>> = item
+        .options
+        .iter()
+        .map(|o| {
+            let t = text::prepare(&o.text);
+            let items = text::ordinals::numbered_items(&t);
+            match items.as_slice() {
+                [one] => text::ordinals::ordinal_reference(&t).filter(|n| *n == one.position),
+                _ => None,
+            }
+        })
+        .collect();
+    if places.iter().flatten().count() < 2 {
+        return None;
+    }
+    let found: Vec<text::ordinals::Ordinal> = text::ordinals::numbered_items(p)
+        .into_iter()
+        .filter(|o| text::negation::denied(p, o.start, o.end).is_none())
+        .collect();
+    let correction = text::corrections::last_end(p);
+    let conclusion = text::numbers::conclusion_end(p);
+    let got = correction
+        .or(conclusion)
+        .and_then(|c| found.iter().find(|o| o.start >= c))
+        .or(found.first())?;
+    let hits: Vec<usize> = (0..places.len())
+        .filter(|&i| places[i] == Some(got.position))
+        .collect();
+    match hits.as_slice() {
+        [one] => Some(Reading::Letter(*one, "option text")),
+        _ => None,
+    }
+}
+
 /// The letter index and the rule that found it (hedges and non-answers give None).
 pub fn extract_letter(response: &str, n_options: usize) -> Option<(usize, &'static str)> {
     match read_choice(response, n_options) {
@@ -1056,6 +1091,11 @@ fn named_option(item: &ItemContent, response: &str) -> Option<Reading> {
                 _ => Some(Reading::Nothing("no one option's number")),
             };
         }
+    }
+    // Options that name images or frames by place ("The first image", "Frame 4", "두 번째
+    // 이미지"): the place the reply concludes on, else the first it names ("Image 2 has more.").
+    if let Some(reading) = numbered_option(item, &p) {
+        return Some(reading);
     }
     let script = text::nfkc_lower(response);
     let asked = text::prepare(&item.question);

@@ -29,8 +29,8 @@ use super::text::{
     self, clock, dates, negation, numbers, ordinals, proportion, restated, units, words,
 };
 use super::value_rules::{
-    date_rule, decade_rule, floor_rule, month_of_year_rule, ordinal_rule, pair_rule, share_rule,
-    time_rule, weekday_rule, SEVERAL_DATES_RULE,
+    date_rule, decade_rule, floor_rule, minutes_rule, month_of_year_rule, ordinal_rule, pair_rule,
+    place_rule, share_rule, time_rule, weekday_rule, SEVERAL_DATES_RULE,
 };
 use super::{ScoreContext, Scored, Scorer};
 use assay_core::ItemContent;
@@ -484,8 +484,21 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
             return decided;
         }
     }
+    // "01:12" asked when in the video, answered "00:01:12" or "1分12秒": a place in the video.
+    let q = question.map(text::prepare);
+    if let Some(want) = text::timestamps::place_reference(&pr, q.as_deref(), &pp) {
+        if let Some(decided) = place_rule(&pp, q.as_deref(), want) {
+            return decided;
+        }
+    }
+    if let Some(want) = text::timestamps::minutes_reference(&pr)
+        .filter(|_| q.as_deref().is_some_and(text::timestamps::asks_video_place))
+    {
+        if let Some(decided) = minutes_rule(&pp, want) {
+            return decided;
+        }
+    }
     if let Some(want) = clock::time_reference(&pr) {
-        let q = question.map(text::prepare);
         return time_rule(&pp, q.as_deref(), &want);
     }
     // "Floor 4" for "4th floor": a floor reference is read as a floor first; a floor that
@@ -500,6 +513,17 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     }
     if let Some(decided) = floor {
         return decided;
+    }
+    // "In which frame does the glass hit the floor?" for "7", answered "The seventh frame": a
+    // place asked is answered by an ordinal.
+    if let Some(want) = question
+        .filter(|q| ordinals::asks_position(&text::prepare(q)))
+        .and_then(|_| text::numbers::numeric_reference(&pr))
+        .filter(|v| v.fract() == 0.0 && (1.0..=100.0).contains(v))
+    {
+        if !ordinals::ordinals(&pp).is_empty() {
+            return ordinal_rule(&pp, want as u32);
+        }
     }
     if let Some(want) = proportion::share_reference(&pr) {
         let discount_asked = question.is_some_and(proportion::asks_discount);
@@ -1687,6 +1711,75 @@ fn has_negation(s: &str) -> bool {
         .any(|n| p.contains(n))
 }
 
+/// Why a verdict rests on a reading the rules cannot be sure of, where [`unsure_miss`] found no
+/// reason: a match in a reply about several images or frames, or naming the reference's
+/// opposite too, or narrating a sequence asked about by its order; a miss of a Japanese verb
+/// written in another form.
+pub fn unsure_reading(
+    question: &str,
+    reference: &str,
+    response: &str,
+    ok: bool,
+) -> Option<&'static str> {
+    // The reply is prepared only when a reason may apply: this runs on every verdict.
+    let prepared = std::cell::OnceCell::new();
+    let pp = || prepared.get_or_init(|| text::prepare(&text::own_turn(response)));
+    let pr = text::prepare(reference);
+    if ok {
+        static ITEM: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        let item = ITEM.get_or_init(|| {
+            regex::Regex::new(r"(?i)image|picture|photo|frame|clip|video|panel|画像|写真|フレーム|枚目|이미지|사진|그림|영상|프레임")
+                .expect("valid")
+        });
+        let items = if item.is_match(response) {
+            text::ordinals::numbered_items(pp())
+        } else {
+            Vec::new()
+        };
+        if items
+            .iter()
+            .any(|o| items.iter().any(|x| x.position != o.position))
+        {
+            return Some("the reply speaks of several images or frames: which one it answers about is a reading");
+        }
+        if let Some(other) = text::corrections::opposite(pr.trim()) {
+            let named = if other.is_ascii() {
+                tokens(pp()).iter().any(|t| t.2 == other)
+            } else {
+                pp().contains(other)
+            };
+            if named {
+                return Some("the reply names the reference's opposite too");
+            }
+        }
+        static ORDER: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        let order = ORDER.get_or_init(|| {
+            regex::Regex::new(r"\b(?:after|before|next|first|then|finally)\b|次に|その後|最後に|まず|の後|の前|다음|그다음|먼저|마지막|후에|전에")
+                .expect("valid")
+        });
+        if order.is_match(&text::prepare(question)) && order.find_iter(pp()).count() >= 2 {
+            return Some("the reply narrates a sequence: which event answers is a reading");
+        }
+        return None;
+    }
+    // "溶けている" answered "溶けて水になっています": a Japanese verb in another form.
+    let stem = [
+        "ている",
+        "ています",
+        "ていた",
+        "でいる",
+        "ました",
+        "った",
+        "た",
+        "る",
+    ]
+    .iter()
+    .find_map(|e| pr.trim().strip_suffix(e))
+    .filter(|s| s.chars().count() >= 2 && s.chars().any(text::is_kanji));
+    stem.filter(|s| pp().contains(s))
+        .map(|_| "a Japanese verb of the reference in another form: a judge should confirm")
+}
+
 /// Why a miss is one the rules cannot be sure of, if it is: the reference is a phrase or a
 /// sentence that a reply can state in other words, a long reply may state the answer in words
 /// the rules do not match, or a yes/no question got a reply with no polarity. A short reply that
@@ -1858,7 +1951,9 @@ impl Scorer for SoftMatch {
             "normalised_reference": normalize(&reference),
             "answer_part": answer_part,
         });
-        if let Some(why) = unsure_miss(ok, rule, &reference, answer_part.is_some(), response) {
+        let why = unsure_miss(ok, rule, &reference, answer_part.is_some(), response)
+            .or_else(|| unsure_reading(&item.question, &reference, response, ok));
+        if let Some(why) = why {
             evidence["unsure"] = json!(why);
             evidence["needs_judge"] = json!(true);
         }

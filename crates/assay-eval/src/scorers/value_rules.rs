@@ -6,7 +6,9 @@
 
 use super::soft::HEDGE_RULE;
 use super::text::hedges::offered_with_another;
-use super::text::{self, clock, dates, floors, negation, ordinals, pairs, proportion, weekdays};
+use super::text::{
+    self, clock, dates, floors, negation, ordinals, pairs, proportion, timestamps, weekdays,
+};
 
 /// A value found in the reply, by where it stands.
 trait Found: Copy {
@@ -28,6 +30,7 @@ found!(
     dates::Date,
     dates::MonthOfYear,
     dates::Decade,
+    timestamps::Place,
     pairs::Pair,
     weekdays::Weekday,
     ordinals::Ordinal,
@@ -110,13 +113,7 @@ fn stated_answer<T: Found>(pp: &str, found: &[T]) -> Option<T> {
 /// The first value after the reply's last mark of a conclusion ("…食べられたので、残りは
 /// 4分の1", "so the answer is", "따라서"), when a value follows it.
 fn concluded<T: Found>(pp: &str, found: &[T]) -> Option<T> {
-    use std::sync::OnceLock;
-    static R: OnceLock<regex::Regex> = OnceLock::new();
-    let r = R.get_or_init(|| {
-        regex::Regex::new(r"ので、|から、|\bso\b|\btherefore\b|\bthus\b|따라서|그러므로|그래서")
-            .expect("valid")
-    });
-    let mark = r.find_iter(pp).last()?.end();
+    let mark = text::numbers::conclusion_end(pp)?;
     found.iter().copied().find(|v| v.span().0 >= mark)
 }
 
@@ -277,6 +274,62 @@ pub(super) fn decade_rule(
     ))
 }
 
+/// A place in a video ("01:12") against the place the reply states ("00:01:12", "1分12秒"):
+/// after a correction, after an answer mark or a conclusion, else its first. A range answers
+/// only a question asking roughly, and only when it is narrow (ten seconds at most) and holds
+/// the place. None when the reply names no place.
+pub(super) fn place_rule(
+    pp: &str,
+    question: Option<&str>,
+    want: u32,
+) -> Option<(bool, &'static str)> {
+    let found = undenied(pp, timestamps::places(pp));
+    let got = after_correction(pp, &found)
+        .or_else(|| stated_answer(pp, &found))
+        .or_else(|| concluded(pp, &found))
+        .or(found.first().copied())?;
+    let roughly = question.is_some_and(timestamps::asks_roughly);
+    if got.from != got.to {
+        let holds = got.from <= want && want <= got.to;
+        return Some(if roughly && holds && got.to - got.from <= 10 {
+            (
+                true,
+                "a narrow range of places in the video around the reference",
+            )
+        } else if holds {
+            (false, HEDGE_RULE)
+        } else {
+            (false, "a range of places in the video beside the reference")
+        });
+    }
+    Some(verdict(
+        pp,
+        Some(got),
+        |p| p.from == want,
+        |_| false,
+        Says {
+            same: "the same place in the video",
+            other: "another place in the video",
+            none: "no place in the video in response",
+        },
+    ))
+}
+
+/// "2분" asked roughly how many minutes into a video, answered "약 1분 58초": a place read to
+/// the nearest minute. None when the reply names no place with seconds.
+pub(super) fn minutes_rule(pp: &str, want: u32) -> Option<(bool, &'static str)> {
+    let found = undenied(pp, timestamps::places(pp));
+    let got = after_correction(pp, &found)
+        .or_else(|| concluded(pp, &found))
+        .or(found.first().copied())
+        .filter(|p| p.from == p.to && p.from % 60 != 0)?;
+    Some(if (got.from + 30) / 60 == want {
+        (true, "the place in the video, to the nearest minute asked")
+    } else {
+        (false, "another minute of the video")
+    })
+}
+
 /// The reply's first clock time no denial governs (after a correction, the first after it).
 pub(super) fn time_rule(
     pp: &str,
@@ -405,25 +458,34 @@ pub(super) fn ordinal_rule(pp: &str, want: u32) -> (bool, &'static str) {
     let found = undenied(pp, ordinals::ordinals(pp));
     // The position the reply states as its answer ("finished third", "came in 2nd", "is
     // fourth."), before one that names a thing ("the second runner from the left").
+    // Not "in frame 6", where an image or a frame is where something is seen.
+    let items = ordinals::numbered_items(pp);
     let stated = found.iter().copied().find(|o| {
         let rest = pp[o.end..].trim_start();
         rest.is_empty()
             || rest.starts_with(|c: char| text::is_clause_mark(c))
             || rest.starts_with("place")
-            || pp[..o.start]
-                .trim_end()
-                .rsplit(' ')
-                .next()
-                .is_some_and(|w| {
-                    matches!(
-                        w,
-                        "finished" | "came" | "placed" | "ranked" | "in" | "is" | "was" | "at"
-                    )
-                })
+            || !items.contains(o)
+                && pp[..o.start]
+                    .trim_end()
+                    .rsplit(' ')
+                    .next()
+                    .is_some_and(|w| {
+                        matches!(
+                            w,
+                            "finished" | "came" | "placed" | "ranked" | "in" | "is" | "was" | "at"
+                        )
+                    })
     });
+    // "이미지 1에는 8명, 이미지 2에는 5명이 있습니다. 따라서 이미지 1입니다.": a conclusion or a
+    // correction decides.
+    let got = after_correction(pp, &found)
+        .or_else(|| concluded(pp, &found))
+        .or(stated)
+        .or(found.first().copied());
     verdict(
         pp,
-        stated.or(found.first().copied()),
+        got,
         |o| o.position == want,
         |_| false,
         Says {

@@ -520,6 +520,22 @@ fn the_rules_hold_on_grounding_and_measuring_replies_read_blind() {
     carries_over("holdout25.jsonl", 0.97, 0.96);
 }
 
+/// holdout26.jsonl: video and multi-image items (Video-MME, MVBench, NExT-QA, MMIU, BLINK and
+/// Mantis kinds: order of events, counts of events, places in a video, durations, which image,
+/// differences) answered in the styles of video and multi-image models (narration, frame by
+/// frame, places written every way, ranges, segments summed, caveats about sampled frames),
+/// written blind and read blind by the version 17 rules after the thirteenth review: 40/45 and
+/// 45/75. Its rule-decidable kinds then got rules (a place in a video read to seconds and a
+/// narrow range around it when roughly asked, minutes to the nearest asked, images and frames
+/// named by place, a figure about another image than the one asked, the figures of a clock or
+/// a place are no duration, half a minute): 43/45 and 65/75. What stays is mostly an event
+/// named for the wrong time or image (which no rule ties to its time), synonyms of actions and a
+/// Korean option in another verb form.
+#[test]
+fn the_rules_hold_on_video_and_multi_image_replies_read_blind() {
+    carries_over("holdout26.jsonl", 0.95, 0.86);
+}
+
 /// adversarial10.jsonl: a tenth reviewer's replies against the rules of holdout20 and the
 /// direction forms, written from their code: "right" meaning correct or directly, a direction
 /// of another thing, sources the source reader missed, question markers and labels before a
@@ -560,6 +576,20 @@ fn the_rules_hold_against_the_eleventh_review() {
 #[test]
 fn the_rules_hold_against_the_twelfth_review() {
     carries_over("adversarial12.jsonl", 0.80, 0.93);
+}
+
+/// adversarial13.jsonl: a thirteenth reviewer's replies against the version 17 rules of
+/// holdout24 and holdout25, written from their code (30 attacks, 10 guards): an answer field
+/// overturned by a corrected one, a figure's unit in its own field, labelled prose read as YAML,
+/// a quoted or offered question back, a footnote below a table, decades of other things, a
+/// decade for a year, a possessive naming another place, "right" as correct, 靴下 and 밖에, a
+/// final line naming a synonym, "FINAL:" on a scoreboard, the era's own year asked, a measure
+/// as a last bare figure, a bracketed answer, a line's total, a label only a neighbour of the
+/// one asked, 가운데 after a comma, 전후. 12/40 read by those rules, 37/40 after they were
+/// narrowed.
+#[test]
+fn the_rules_hold_against_the_thirteenth_review() {
+    carries_over("adversarial13.jsonl", 0.75, 0.94);
 }
 
 /// adversarial9.jsonl: a ninth reviewer's replies against the label rules of holdout19,
@@ -766,6 +796,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout23.jsonl",
         "holdout24.jsonl",
         "holdout25.jsonl",
+        "holdout26.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -823,6 +854,7 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout23",
         "holdout24",
         "holdout25",
+        "holdout26",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");

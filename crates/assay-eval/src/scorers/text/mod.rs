@@ -26,6 +26,7 @@ pub mod romanize;
 pub mod sentence_reference;
 pub mod similarity;
 pub mod structured;
+pub mod timestamps;
 pub mod units;
 pub mod weekdays;
 pub mod words;

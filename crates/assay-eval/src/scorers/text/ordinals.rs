@@ -43,7 +43,7 @@ pub struct Ordinal {
 /// The things benchmarks number in a row: images of a multi-image item, frames and clips of a
 /// video, panels of a comic ("Image 2", "the second image", "2枚目", "최初の画像", "이미지 1",
 /// "2번 이미지").
-const NUMBERED: &str = r"image|picture|photo|frame|clip|video|panel|figure|画像|写真|フレーム|이미지|사진|그림|영상|프레임|장면";
+const NUMBERED: &str = r"image|picture|photo|frame|clip|video|panel|figure|画像|写真|フレーム|ふれーむ|이미지|사진|그림|영상|프레임|장면";
 
 fn numbered_patterns() -> &'static [Regex; 3] {
     static R: OnceLock<[Regex; 3]> = OnceLock::new();
@@ -54,7 +54,7 @@ fn numbered_patterns() -> &'static [Regex; 3] {
                 .expect("valid"),
             // "2番目の画像" is read as 番目; "2枚目", "3本目", "2回目"; "2번 이미지"
             Regex::new(&format!(
-                r"(?P<n>\d{{1,2}}|[一二三四五六七八九十]{{1,3}})\s*(?:枚|本|個|回|コマ)目|(?P<k>\d{{1,2}})\s*번\s*(?:{NUMBERED})"
+                r"(?P<n>\d{{1,2}}|[一二三四五六七八九十]{{1,3}})\s*(?:枚|本|個|回|コマ|こま)目|(?P<k>\d{{1,2}})\s*번\s*(?:{NUMBERED})"
             ))
             .expect("valid"),
             // "最初の画像", "最後の写真", "마지막 이미지"
@@ -179,6 +179,37 @@ pub fn ordinals(p: &str) -> Vec<Ordinal> {
     super::first_of_overlaps(out, |o| (o.start, o.end))
 }
 
+/// Whether a question asks a place in a row ("In which frame …", "何番目", "몇 번째", "which
+/// image"), so that a figure answers it as an ordinal.
+pub fn asks_position(q: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(&format!(
+            r"\b(?:which|what) (?:{NUMBERED}|position|place)\b|何(?:番目|枚目|位)|몇\s*번\s*째|몇\s*등"
+        ))
+        .expect("valid")
+    })
+    .is_match(q)
+}
+
+/// The numbered things ([`NUMBERED`]) a text names by their place: "the first image", "Image
+/// 2", "2枚目", "最初の画像", "七番目のフレーム", "두 번째 이미지", "이미지 1", "2번 이미지".
+pub fn numbered_items(p: &str) -> Vec<Ordinal> {
+    static ITEM: OnceLock<Regex> = OnceLock::new();
+    let item = ITEM.get_or_init(|| Regex::new(&format!(r"(?:{NUMBERED})")).expect("valid"));
+    static AFTER: OnceLock<Regex> = OnceLock::new();
+    let after =
+        AFTER.get_or_init(|| Regex::new(&format!(r"^\s*(?:の)?\s*(?:{NUMBERED})")).expect("valid"));
+    ordinals(p)
+        .into_iter()
+        .filter(|o| {
+            (item.is_match(&p[o.start..o.end]) || after.is_match(&p[o.end..]))
+                // "2枚目" counts sheets: an image of a multi-image item.
+                || p[o.start..o.end].ends_with("枚目")
+        })
+        .collect()
+}
+
 /// A reference that is one ordinal, with at most a short noun ("3rd", "fourth", "2nd place",
 /// "4th floor", "3番目", "두 번째").
 pub fn ordinal_reference(p: &str) -> Option<u32> {
@@ -236,6 +267,18 @@ mod tests {
             vec![7, 6]
         );
         assert_eq!(pos("3 images of 2 cats"), Vec::<u32>::new());
+        let items = |s: &str| {
+            numbered_items(&prepare(s))
+                .iter()
+                .map(|o| o.position)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            items("The first image shows 3 people; the second image shows 5. She came third."),
+            vec![1, 2]
+        );
+        assert_eq!(items("七番目のフレームです。1枚目には"), vec![7, 1]);
+        assert_eq!(items("두 번째 이미지에는 5명, 세 번째 줄"), vec![2]);
         assert_eq!(ordinal_reference(&prepare("1 second")), None);
         assert_eq!(
             pos("At first glance it leads, but it finished third."),

@@ -55,6 +55,27 @@ pub(super) fn unit_end(p: &str, end: usize) -> usize {
     e
 }
 
+/// The clause a figure stands in: from the clause mark before it to the one after it (a comma
+/// between digits is part of a figure).
+fn clause_around(p: &str, m: &Mention) -> (usize, usize) {
+    let mark = |i: usize, c: char| {
+        matches!(c, '.' | '。' | ',' | '、' | ';' | '\n' | '!' | '?' | '，')
+            && !(matches!(c, ',' | '.')
+                && p[..i].ends_with(|d: char| d.is_ascii_digit())
+                && p[i + 1..].starts_with(|d: char| d.is_ascii_digit()))
+    };
+    let from = p[..m.start]
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| mark(i, c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let to = p[m.end..]
+        .char_indices()
+        .find(|&(i, c)| mark(m.end + i, c))
+        .map_or(p.len(), |(i, _)| m.end + i);
+    (from, to)
+}
+
 /// Whether a question asks the year of a Japanese era ("令和何年", "레이와 몇 년", "which
 /// year of Reiwa").
 fn asks_era_year(q: &str) -> bool {
@@ -392,6 +413,40 @@ pub fn committed_mention(
         .filter(|m| !retracted(response, m, question))
         .collect();
     let mut kept = kept;
+    // "0:15에 빨간불이 되고 0:45에 … 30초입니다" asked how long: the figures of a clock or a
+    // video's places are no count or duration, when the reply gives one besides.
+    {
+        static TIME: OnceLock<Regex> = OnceLock::new();
+        let time = TIME.get_or_init(|| {
+            Regex::new(r"(?-u:\b)\d{1,2}:\d{2}(?::\d{2})?(?-u:\b)").expect("valid")
+        });
+        let spans: Vec<(usize, usize)> = time
+            .find_iter(response)
+            .map(|m| (m.start(), m.end()))
+            .collect();
+        let inside = |m: &Mention| spans.iter().any(|&(s, e)| m.start >= s && m.end <= e);
+        if !spans.is_empty() && kept.iter().any(|m| !inside(m)) {
+            kept.retain(|m| !inside(m));
+        }
+    }
+    // "How many people are in the second image?" answered "The first image shows 3 people. The
+    // second image shows 5": a figure whose clause names another image (or frame) than the one
+    // asked answers about that one.
+    if let Some(q) = question {
+        let asked = crate::scorers::text::ordinals::numbered_items(q);
+        if !asked.is_empty() {
+            let items = crate::scorers::text::ordinals::numbered_items(response);
+            kept.retain(|m| {
+                let (from, to) = clause_around(response, m);
+                let named: Vec<u32> = items
+                    .iter()
+                    .filter(|o| o.start >= from && o.end <= to)
+                    .map(|o| o.position)
+                    .collect();
+                named.is_empty() || named.iter().any(|n| asked.iter().any(|a| a.position == *n))
+            });
+        }
+    }
     drop_counting_aloud(response, &mut kept, true);
     if kept.is_empty() {
         return None;

@@ -93,6 +93,43 @@ pub(super) fn english_mentions(p: &str) -> Vec<Mention> {
         })
         .collect();
     let mut out = Vec::new();
+    // "half a minute", "half an hour": a half of the unit after it.
+    for k in 0..words.len().saturating_sub(2) {
+        let (s, w) = words[k];
+        let (a_at, a) = words[k + 1];
+        let unit = words[k + 2].1.trim_end_matches('s');
+        if w == "half"
+            && matches!(a, "a" | "an")
+            && matches!(
+                unit,
+                "minute"
+                    | "hour"
+                    | "day"
+                    | "second"
+                    | "mile"
+                    | "kilometre"
+                    | "kilometer"
+                    | "meter"
+                    | "metre"
+                    | "litre"
+                    | "liter"
+                    | "dozen"
+            )
+        {
+            // "half a dozen" is six, the dozen taken into it.
+            let end = if unit == "dozen" {
+                words[k + 2].0 + words[k + 2].1.len()
+            } else {
+                a_at + a.len()
+            };
+            out.push(Mention {
+                value: if unit == "dozen" { 6.0 } else { 0.5 },
+                start: s,
+                end,
+                digits: false,
+            });
+        }
+    }
     let mut i = 0;
     while i < words.len() {
         let (start, w) = words[i];

@@ -110,6 +110,16 @@ pub(super) fn era_figure(span: &str) -> Option<f64> {
     }
 }
 
+/// Where the reply's last mark of a conclusion ends ("so", "therefore", ので、, 따라서).
+pub fn conclusion_end(pp: &str) -> Option<usize> {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let r = R.get_or_init(|| {
+        regex::Regex::new(r"ので、|から、|\bso\b|\btherefore\b|\bthus\b|따라서|그러므로|그래서")
+            .expect("valid")
+    });
+    r.find_iter(pp).last().map(|m| m.end())
+}
+
 /// A kanji numeral run's value (十二 = 12, 二〇二四 = 2024), for the date reader.
 pub fn kanji_number(run: &[char]) -> Option<f64> {
     kanji_value(run)
@@ -408,6 +418,8 @@ mod tests {
             vec![1.5, 2.25]
         );
         assert_eq!(values("one and a dog"), vec![1.0]);
+        assert_eq!(values("it stays red for half a minute"), vec![0.5]);
+        assert_eq!(values("half a dozen eggs"), vec![6.0]);
         assert_eq!(values("a one-way street"), Vec::<f64>::new());
         assert_eq!(values("a two-tier cake with 6 candles"), vec![6.0]);
         assert_eq!(values("五人と十二匹と三つ"), vec![5.0, 12.0, 3.0]);
@@ -440,6 +452,16 @@ mod tests {
         let q = Some("この店のカツ丼はいくらですか？");
         let r = "| メニュー | 価格 |\n|---|---|\n| 親子丼 | 800円 |\n| カツ丼 | 900円 |\n| 天丼 | 1,000円 |\n\n※2024年4月時点の価格です。";
         assert_eq!(pick(r, q, 900.0), Some(900.0));
+        let q = Some("How many people are in the second image?");
+        let r = "The first image shows 3 people sitting at a picnic table. The second image shows 5 people standing by the lake.";
+        assert_eq!(pick(r, q, 3.0), Some(5.0));
+        let r = "There are 5 people in the second image, compared with 3 in the first image.";
+        assert_eq!(pick(r, q, 5.0), Some(5.0));
+        let q = Some("2枚目の画像には何人写っていますか？");
+        assert_eq!(pick("1枚目の画像には3人が写っています。", q, 3.0), None);
+        let q = Some("신호등이 빨간불인 시간은 얼마나 됩니까?");
+        let r = "0:15에 빨간불이 되고 0:45에 초록불로 바뀌니까 30초입니다.";
+        assert_eq!(pick(r, q, 30.0), Some(30.0));
         let r = "I see 3 on the wire and one more on the roof. 4 birds.";
         assert_eq!(pick(r, Some("How many birds?"), 4.0), Some(4.0));
         let r = "I see 3 on the wire. The roof has 4 birds.";
