@@ -638,6 +638,26 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
                 );
             }
         }
+        // "The image does not show any apples on the plate — only two oranges and a banana"
+        // asked how many apples: the asked thing said to be absent is a count of zero, whatever
+        // else is counted.
+        if want == 0.0 {
+            if let Some(noun) = question
+                .map(text::prepare)
+                .as_deref()
+                .and_then(numbers::asked_noun)
+            {
+                let sentence = pp
+                    .split(['.', '。', '!', '?', '\n', '—'])
+                    .find(|s| s.contains(&noun));
+                if sentence.is_some_and(numbers::says_absence) {
+                    return (
+                        true,
+                        "says the asked thing is not there, for a count of zero",
+                    );
+                }
+            }
+        }
         return match committed {
             Some((_, rule)) if rule == numbers::HEDGE_RULE => (false, rule),
             // "50 on the mph scale, which corresponds to 80 km/h": one reading, restated in the
@@ -688,13 +708,20 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     // somewhere in it ("Yes. ... no pedestrians are visible"); a reply that restates the
     // question's fact says yes ("Is the light on?" → "The light is on.").
     if let Some(want) = polarity_word(&pr) {
-        let restated = || question.and_then(|q| restated::restated_polarity(q, response));
+        // "They look different …, but measured end to end they are the same length",
+        // "…長く見えますが、実際には同じ長さです": the clause after a contrast restates too.
+        let restated = || {
+            question.and_then(|q| {
+                restated::restated_polarity(q, response)
+                    .or_else(|| restated::restated_polarity(q, after_contrast(response)?))
+            })
+        };
         let got = if question.is_some_and(asks_emptiness) && says_none_at_all(&pp) {
             // "消えていますか？" answered "ついている電気は一つもありません", "비어 있나요?" answered
             // "한 대도 없어요": nothing there is what was asked, so yes.
             Some(true)
         } else {
-            polarity(&pp).or_else(restated)
+            polarity(&pp, question).or_else(restated)
         };
         return match got {
             Some(got) if got == want => (true, "a yes/no reference: the reply's polarity matches"),
@@ -1432,10 +1459,10 @@ fn polarity_word(pr: &str) -> Option<bool> {
 /// A reply's answer to a yes/no question: its first word if that is yes or no, else "no" when
 /// its first sentence is negated ("He isn't wearing glasses", "깨끗하지 않아요"); a plain
 /// statement answers neither.
-fn polarity(pp: &str) -> Option<bool> {
+fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
     static UNSURE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let unsure = UNSURE.get_or_init(|| {
-        regex::Regex::new(r"\b(?:not sure|unsure|(?:don'?t|do not|doesn'?t) know|can'?t tell|cannot tell|can'?t determine|cannot determine|unable to (?:tell|determine|see|say)|unclear|hard to (?:tell|say))\b|わかりません|分かりません|わからな|分からな|判断でき|모르|알 수 없").expect("valid")
+        regex::Regex::new(r"\b(?:not sure|unsure|(?:don'?t|do not|doesn'?t) know|can'?t (?:\w+ )?tell|cannot (?:\w+ )?tell|can'?t determine|cannot determine|(?:cannot|can'?t) be determined|unable to (?:tell|determine|see|say)|unclear|hard to (?:tell|say))\b|わかりません|分かりません|わからな|分からな|判断でき|お答えできません|答えられません|回答できません|確認できません|모르|알 수 없|판단할 수 없|판단하기 어렵|확인할 수 없|답변드리기 어렵").expect("valid")
     });
     if unsure.is_match(pp) {
         return None;
@@ -1459,8 +1486,96 @@ fn polarity(pp: &str) -> Option<bool> {
     if asks_only {
         return None;
     }
+    // "Yes, there's a clock. Wait — … a decorative plate. So no.", "いいえ、ありません。…いや、
+    // 訂正します。左端に小さな置き時計があります。", "네, 있습니다. 아, 다시 보니 … 케이크는
+    // 없습니다.": after a correction, what the reply says then answers.
+    if let Some(c) = text::corrections::last_end(pp).filter(|&c| c < pp.len()) {
+        let before = &pp[..c];
+        let after = &pp[c..];
+        let first = polarity_plain(before);
+        // A "no" taken back by saying the thing asked about is there (not another thing: "No
+        // cat. Hmm, there's a dog though.").
+        let asked = question
+            .map(text::similarity::content_words)
+            .unwrap_or_default();
+        // The thing, not the verb of being ("있습" of 있습니까 and 있습니다).
+        let names_asked = text::similarity::content_words(after)
+            .iter()
+            .any(|w| asked.contains(w) && !w.starts_with(['있', '없', '아', '이']));
+        // Likewise a "yes" taken back by a denial of it ("… 케이크는 없습니다").
+        let denied = after
+            .split(['.', '。', '!', '?', '\n'])
+            .any(|s| polarity_plain(s) == Some(false));
+        let then = polarity_plain(after)
+            .or_else(|| (first == Some(false) && exists(after) && names_asked).then_some(true))
+            .or_else(|| (first == Some(true) && denied && names_asked).then_some(false));
+        if let Some(p) = then {
+            return Some(p);
+        }
+    }
+    // "There is no bicycle, but there is a motorcycle" asked about the motorcycle: the denial
+    // is of another thing; the clause that names the asked thing says it is there.
+    if let (Some(q), Some(rest)) = (question, after_contrast(pp)) {
+        let asked = text::similarity::content_words(q);
+        let names = |s: &str| {
+            text::similarity::content_words(s)
+                .iter()
+                .any(|w| asked.contains(w))
+        };
+        let head = &pp[..pp.len() - rest.len()];
+        if polarity_plain(head) == Some(false) && !names(head) && names(rest) && exists(rest) {
+            return Some(true);
+        }
+    }
+    polarity_plain(pp)
+}
+
+/// The reply's last clause after a contrast ("…, but …", "…が、実際には…", "…지만, 실제로는 …").
+fn after_contrast(response: &str) -> Option<&str> {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let r = R.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)\bbut\b|\bhowever\b|が、|けど、|しかし|実際には|지만|실제로는|하지만",
+        )
+        .expect("valid")
+    });
+    let m = r.find_iter(response).last()?;
+    Some(&response[m.end()..])
+}
+
+/// "あります", "있긴 한데", "There's a stop sign": a clause that says the thing is there.
+fn exists(s: &str) -> bool {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        regex::Regex::new(r"\bthere(?:'s| is| are)\b|あります|います|ございます|있습니다|있어요|있네요|있긴|있다고|있어")
+            .expect("valid")
+    })
+    .is_match(s)
+}
+
+/// [`polarity`] without a correction.
+fn polarity_plain(pp: &str) -> Option<bool> {
     let toks = tokens(pp);
     toks.first()?;
+    // "~80% likely yes", "probably no", "80%くらいの確率で、あります", "80% 정도 확률로 있다고
+    // 봅니다": a likelihood stated is a commitment.
+    static LIKELY: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let likely = LIKELY.get_or_init(|| {
+        regex::Regex::new(r"^\W*(?:(?:\d{1,3}\s*%|most|very|quite)\s*)?(?:likely|probably)\s+(?P<en>yes|no)\b|^[^。.、,]{0,16}確率で[、,]?\s*(?P<ja>あります|います|ありません|いません)|^[^.,]{0,16}확률로\s*(?P<ko>있|없)")
+            .expect("valid")
+    });
+    if let Some(c) = likely.captures(pp) {
+        return Some(match (c.name("en"), c.name("ja"), c.name("ko")) {
+            (Some(w), _, _) => w.as_str() == "yes",
+            (_, Some(w), _) => w.as_str().starts_with("あります") || w.as_str() == "います",
+            (_, _, Some(w)) => w.as_str() == "있",
+            _ => return None,
+        });
+    }
+    // "있긴 한데, 멀리 있어서 …": there is, with a caveat.
+    if pp.trim_start().starts_with("있긴") || pp.trim_start().starts_with("あるには") {
+        return Some(true);
+    }
     // A yes or no standing as its own clause decides ("Yes.", "No, ...", "... — yes, it's on"),
     // not a "no" inside a phrase ("no pedestrians").
     // A contrast may lead it ("I don't see a car, but yes, a bicycle is …"; not "and indeed",
@@ -1549,7 +1664,7 @@ fn double_negation(sentence: &str) -> bool {
         regex::Regex::new(r"^\S{0,4}?(?:が|けど|けれど|지만|\s*,?\s*but\b)").expect("valid")
     });
     let r = R.get_or_init(|| {
-        regex::Regex::new(r"\b(?:not true|not the case|(?:would|could|can)(?:n'?t|n’t| not)\s+say|cannot say)\b[^.!?;,—–]*(?:\bnot\b|n'?t\b|n’t\b|\bno\b|\bnever\b)|(?:ない|なかった)(?:わけ|訳|こと)(?:では|じゃ|は|も)(?:ない|なかった|ありません|ございません)|なくは(?:ない|ありません)|지\s*않(?:은|는|았던)\s*(?:건|것은|게|것이)\s*아니|(?:않|없)(?:았|었)?다고\s*(?:보기|하기|말하기)(?:는|가|도)?\s*(?:어렵|힘들)|(?:않|없)(?:은|는)\s*(?:건|것은|게)\s*아니").expect("valid")
+        regex::Regex::new(r"\b(?:not true|not the case|(?:would|could|can)(?:n'?t|n’t| not)\s+say|cannot say)\b[^.!?;,—–]*(?:\bnot\b|n'?t\b|n’t\b|\bno\b|\bnever\b)|(?:ない|なかった)(?:わけ|訳|こと)(?:では|じゃ|は|も)(?:ない|なかった|ありません|ございません)|なくは(?:ない|ありません)|지\s*않(?:은|는|았던)\s*(?:건|것은|게|것이)\s*아니|(?:않|없)(?:았|었)?다고\s*(?:보기|하기|말하기)(?:는|가|도)?\s*(?:어렵|힘들)|(?:않|없)(?:은|는)\s*(?:건|것은|게)\s*아니|(?:で|じゃ)?ないとは(?:言え|いえ)(?:ない|ません)|아니라고(?:는|도)?\s*(?:할|말할)\s*수\s*없").expect("valid")
     })
     ;
     r.find_iter(sentence)

@@ -1155,7 +1155,7 @@ pub(super) fn offered_range(p: &str, m: &Mention, question: Option<&str>) -> boo
     let or = R.get_or_init(|| {
         // Not across a line: "27명\n- 2반" is a list's next item.
         // "24 °C or 26 °C": the unit may stand apart from its figure.
-        Regex::new(r"^[^\S\n]?[^\s:：0-9.]{0,3}?[^\S\n]*(?:\bor\b|\bto\b|-|–|~|〜|か|또는|혹은|아니면|이나|나)\s*(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b)").expect("valid")
+        Regex::new(r"^[^\S\n]?[^\s:：0-9.]{0,3}?[^\S\n]*(?:\bor\b|\bto\b|-|–|~|〜|か|또는|혹은|아니면|이나|나)\s*(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s)").expect("valid")
     });
     // "5 birds, maybe 6", "4 people, possibly 5", "3羽、もしかしたら4羽", "4마리, 어쩌면 5마리":
     // a second number offered in the same sentence.
@@ -1344,7 +1344,7 @@ pub(super) fn drop_counting_aloud(p: &str, ms: &mut Vec<Mention>, drop_unfinishe
 pub fn says_absence(p: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"\b(?:none|zero|nobody|no one|not any|[a-z]*n['’]t any|no [a-z]+)\b|いない|いません|ありません|ない|なし|見当たらな|없|아무도|하나도").expect("valid")
+        Regex::new(r"\b(?:none|zero|nobody|no one|not any|[a-z]*n['’]t any|no [a-z]+|(?:not|[a-z]*n['’]t)\s+(?:[a-z]+\s+){1,2}any)\b|いない|いません|ありません|ない|なし|見当たらな|없|아무도|하나도").expect("valid")
     })
     .is_match(p)
 }
