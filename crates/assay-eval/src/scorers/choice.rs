@@ -1023,12 +1023,61 @@ fn numbered_option(item: &ItemContent, p: &str) -> Option<Reading> {
         .into_iter()
         .filter(|o| text::negation::denied(p, o.start, o.end).is_none())
         .collect();
+    // "첫 번째 이미지인지 두 번째 이미지인지 확실하지 않습니다": several offered, none chosen.
+    let places_named = |o: &text::ordinals::Ordinal| places.contains(&Some(o.position));
+    let offered: Vec<usize> = (0..places.len())
+        .filter(|&i| found.iter().any(|o| places[i] == Some(o.position)))
+        .collect();
+    if offered.len() >= 2
+        && found.iter().any(|o| {
+            places_named(o)
+                && text::hedges::offered_with_another(p, o.start, text::ordinals::item_end(p, o))
+        })
+    {
+        return Some(Reading::Hedged(offered));
+    }
+    // The place named in the sentence that answers what was asked ("Image 2 has more.",
+    // "2枚目の方が人が多いです") before one a conclusion about something else names ("1枚目は
+    // 早朝に撮影されたようなので、1枚目の通りは…").
+    let asked = text::similarity::content_words(&item.question);
+    let sentence_of = |o: &text::ordinals::Ordinal| {
+        let from = p[..o.start]
+            .rfind(['.', '。', '!', '?', '\n'])
+            .map_or(0, |i| i + p[i..].chars().next().map_or(1, char::len_utf8));
+        let to = p[o.end..]
+            .find(['.', '。', '!', '?', '\n'])
+            .map_or(p.len(), |i| o.end + i);
+        (from, to)
+    };
+    let answering: Vec<&text::ordinals::Ordinal> = found
+        .iter()
+        .filter(|o| {
+            let (from, to) = sentence_of(o);
+            let others = found
+                .iter()
+                .filter(|x| x.start >= from && x.end <= to && x.position != o.position)
+                .count();
+            // The item's own noun ("이미지", "image") is no word of what was asked.
+            let said = format!(
+                "{}{}",
+                &p[from..o.start],
+                &p[text::ordinals::item_end(p, o)..to]
+            );
+            others == 0
+                && text::similarity::content_words(&said)
+                    .iter()
+                    .any(|w| asked.contains(w))
+        })
+        .collect();
     let correction = text::corrections::last_end(p);
     let conclusion = text::numbers::conclusion_end(p);
-    let got = correction
-        .or(conclusion)
-        .and_then(|c| found.iter().find(|o| o.start >= c))
-        .or(found.first())?;
+    let got = match answering.as_slice() {
+        [one, rest @ ..] if rest.iter().all(|o| o.position == one.position) => Some(*one),
+        _ => None,
+    }
+    .or_else(|| correction.and_then(|c| found.iter().find(|o| o.start >= c)))
+    .or_else(|| conclusion.and_then(|c| found.iter().find(|o| o.start >= c)))
+    .or(found.first())?;
     let hits: Vec<usize> = (0..places.len())
         .filter(|&i| places[i] == Some(got.position))
         .collect();

@@ -521,8 +521,13 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
         .and_then(|_| text::numbers::numeric_reference(&pr))
         .filter(|v| v.fract() == 0.0 && (1.0..=100.0).contains(v))
     {
+        // Only a match decides: "2です。1枚目に写っているのは犬です。" answers with the figure,
+        // and "60 fps, the second-highest setting" names a place of another thing.
         if !ordinals::ordinals(&pp).is_empty() {
-            return ordinal_rule(&pp, want as u32);
+            let read = ordinal_rule(&pp, want as u32);
+            if read.0 {
+                return read;
+            }
         }
     }
     if let Some(want) = proportion::share_reference(&pr) {

@@ -284,8 +284,11 @@ pub(super) fn place_rule(
     want: u32,
 ) -> Option<(bool, &'static str)> {
     let found = undenied(pp, timestamps::places(pp));
+    // "Dark clouds gather from 0:40 to 0:48, and the rain itself starts at 1:10" asked when
+    // the rain starts: the place whose label the question names.
     let got = after_correction(pp, &found)
         .or_else(|| stated_answer(pp, &found))
+        .or_else(|| asked_by_label(pp, question, &found, |a, b| a == b))
         .or_else(|| concluded(pp, &found))
         .or(found.first().copied())?;
     let roughly = question.is_some_and(timestamps::asks_roughly);
@@ -319,6 +322,11 @@ pub(super) fn place_rule(
 /// the nearest minute. None when the reply names no place with seconds.
 pub(super) fn minutes_rule(pp: &str, want: u32) -> Option<(bool, &'static str)> {
     let found = undenied(pp, timestamps::places(pp));
+    // "…comes at 1:42, where the host says to bake it for 25 minutes": whole minutes stated
+    // are the number rule's.
+    if found.iter().any(|p| p.from == p.to && p.from % 60 == 0) {
+        return None;
+    }
     let got = after_correction(pp, &found)
         .or_else(|| concluded(pp, &found))
         .or(found.first().copied())

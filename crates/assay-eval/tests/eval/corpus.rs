@@ -536,6 +536,20 @@ fn the_rules_hold_on_video_and_multi_image_replies_read_blind() {
     carries_over("holdout26.jsonl", 0.95, 0.86);
 }
 
+/// holdout27.jsonl: hallucination and perception checks (POPE, HallusionBench, AMBER, MME and
+/// MMStar kinds: existence and attribute yes/no, counts, illusions, edited images, charts, false
+/// premises) answered by models prone to hallucination and by calibrated assistants (hedges,
+/// "no X but a Y", double negatives, a yes taken back, likelihoods, refusals, premise
+/// corrections), written blind and read blind by the rules of holdout26: 41/45 and 48/75. Its
+/// rule-decidable kinds then got rules (a yes or no taken back after a correction, cannot be
+/// determined and refusals answer neither, a stated likelihood, 있긴 한데, denied denials in
+/// Japanese and Korean, a restatement after a contrast, no X but a Y, the asked thing absent is
+/// zero, "correcting to B"): 42/45 and 70/75.
+#[test]
+fn the_rules_hold_on_hallucination_and_perception_checks_read_blind() {
+    carries_over("holdout27.jsonl", 0.93, 0.93);
+}
+
 /// adversarial10.jsonl: a tenth reviewer's replies against the rules of holdout20 and the
 /// direction forms, written from their code: "right" meaning correct or directly, a direction
 /// of another thing, sources the source reader missed, question markers and labels before a
@@ -590,6 +604,18 @@ fn the_rules_hold_against_the_twelfth_review() {
 #[test]
 fn the_rules_hold_against_the_thirteenth_review() {
     carries_over("adversarial13.jsonl", 0.75, 0.94);
+}
+
+/// adversarial14.jsonl: a fourteenth reviewer's replies against holdout26's rules, written from
+/// their code (30 attacks, 10 guards): clock questions read as places in a video, a video's
+/// length before the place, "1 min 12 s", two places joined by "and", a range about another
+/// event, "around" and 약 in other words, minutes stated beside a place, images compared with,
+/// scores and timers written d:dd, a frame rate asked, a bare figure beside an image named, a
+/// conclusion about another image, images offered as a hedge. 10/40 read by those rules, 34/40
+/// after they were narrowed.
+#[test]
+fn the_rules_hold_against_the_fourteenth_review() {
+    carries_over("adversarial14.jsonl", 0.97, 0.82);
 }
 
 /// adversarial9.jsonl: a ninth reviewer's replies against the label rules of holdout19,
@@ -797,6 +823,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout24.jsonl",
         "holdout25.jsonl",
         "holdout26.jsonl",
+        "holdout27.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -855,6 +882,7 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout24",
         "holdout25",
         "holdout26",
+        "holdout27",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");

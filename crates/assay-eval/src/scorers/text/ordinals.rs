@@ -179,6 +179,15 @@ pub fn ordinals(p: &str) -> Vec<Ordinal> {
     super::first_of_overlaps(out, |o| (o.start, o.end))
 }
 
+/// Where a numbered item's words end: after the noun that follows its ordinal ("첫 번째 이미지",
+/// "the second image"), or at the ordinal.
+pub fn item_end(p: &str, o: &Ordinal) -> usize {
+    static AFTER: OnceLock<Regex> = OnceLock::new();
+    let after =
+        AFTER.get_or_init(|| Regex::new(&format!(r"^\s*(?:の)?\s*(?:{NUMBERED})")).expect("valid"));
+    after.find(&p[o.end..]).map_or(o.end, |m| o.end + m.end())
+}
+
 /// Whether a question asks a place in a row ("In which frame …", "何番目", "몇 번째", "which
 /// image"), so that a figure answers it as an ordinal.
 pub fn asks_position(q: &str) -> bool {

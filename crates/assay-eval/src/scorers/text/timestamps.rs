@@ -24,7 +24,7 @@ const WORD_NUMBER: &str = r"\d{1,4}|(?:twenty|thirty|forty|fifty)(?:[- ](?:one|t
 
 fn one_pattern() -> String {
     format!(
-        r"(?:(?P<h>\d{{1,2}}):(?P<hm>\d{{2}}):(?P<hs>\d{{2}})|(?P<m>\d{{1,3}}):(?P<s>\d{{2}})|(?:(?P<wm>{WORD_NUMBER})\s*(?:minutes?|mins?|分|분)\s*(?:and\s+)?)?(?P<ws>{WORD_NUMBER})\s*(?:-?\s*seconds?(?:\s+mark)?|secs?|秒|초)|(?P<om>{WORD_NUMBER})\s*(?:minutes?|mins?|分|분)(?:\s*(?:into|in|mark|後|쯤|경))?)"
+        r"(?:(?P<h>\d{{1,2}}):(?P<hm>\d{{2}}):(?P<hs>\d{{2}})|(?P<m>\d{{1,3}}):(?P<s>\d{{2}})|(?:(?P<wm>{WORD_NUMBER})\s*(?:minutes?|mins?|分|분)\s*(?:and\s+)?)?(?P<ws>{WORD_NUMBER})\s*(?:-?\s*seconds?(?:\s+mark)?|secs?|s(?-u:\b)|秒|초)|(?P<om>{WORD_NUMBER})\s*(?:minutes?|mins?|分|분)(?:\s*(?:into|in|mark|後|쯤|경))?)"
     )
 }
 
@@ -32,8 +32,11 @@ fn patterns() -> &'static (Regex, Regex) {
     static R: OnceLock<(Regex, Regex)> = OnceLock::new();
     R.get_or_init(|| {
         let one = one_pattern();
+        // "between 0:38 and 0:45", "1:20-1:25", "0:35에서 0:40"; not "at 1:09 and 1:12 is
+        // when …", two places.
         let range = format!(
-            r"(?:between\s+)?(?P<a>{a})\s*(?:-|–|—|~|〜|to|and|から|에서|부터)\s*(?P<b>{b})",
+            r"(?:between\s+(?P<a1>{a1})\s*and|(?P<a>{a})\s*(?:-|–|—|~|〜|to|から|에서|부터))\s*(?P<b>{b})",
+            a1 = one.replace("?P<", "?P<a1_"),
             a = one.replace("?P<", "?P<a_"),
             b = one.replace("?P<", "?P<b_"),
         );
@@ -76,7 +79,8 @@ pub fn places(p: &str) -> Vec<Place> {
     let mut out = Vec::new();
     for c in range.captures_iter(p) {
         let whole = c.get(0).expect("match");
-        if let (Some(a), Some(b)) = (seconds(&c, "a_"), seconds(&c, "b_")) {
+        let a = seconds(&c, "a_").or_else(|| seconds(&c, "a1_"));
+        if let (Some(a), Some(b)) = (a, seconds(&c, "b_")) {
             if a <= b {
                 out.push(Place {
                     from: a,
@@ -87,8 +91,24 @@ pub fn places(p: &str) -> Vec<Place> {
             }
         }
     }
+    for m in p.match_indices("half a minute") {
+        out.push(Place {
+            from: 30,
+            to: 30,
+            start: m.0,
+            end: m.0 + m.1.len(),
+        });
+    }
     for c in one.captures_iter(p) {
         let whole = c.get(0).expect("match");
+        // "The video is 2:30 long": its length, no place in it.
+        let rest = p[whole.end()..].trim_start();
+        if ["long", "in length", "in total", "の長さ", "길이"]
+            .iter()
+            .any(|w| rest.starts_with(w))
+        {
+            continue;
+        }
         if let Some(s) = seconds(&c, "") {
             out.push(Place {
                 from: s,
@@ -126,14 +146,16 @@ pub fn place_reference(pr: &str, question: Option<&str>, reply: &str) -> Option<
     // "오전 9시 30분", "6時58分", "7:50 pm": the reply reads a clock.
     static HOUR: OnceLock<Regex> = OnceLock::new();
     let hour = HOUR.get_or_init(|| {
-        Regex::new(r"\d\s*(?:時|시)|午前|午後|오전|오후|(?-u:\b)(?:a\.?m|p\.?m)(?-u:\b)|o'clock")
+        Regex::new(r"\d\s*(?:時|시)|(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|열한|열두)\s*시\s|午前|午後|오전|오후|(?-u:\b)(?:a\.?m|p\.?m)(?-u:\b)|o'clock")
             .expect("valid")
     });
     let asks_clock = question.is_some_and(|q| clock.is_match(q)) || hour.is_match(reply);
-    let video = question.is_some_and(asks_video_place)
-        || m == 0
-        || c.get(1).is_some()
-        || (question.is_some() && !asks_clock && (padded || seconds.is_match(reply)));
+    // A clock read or a time of day asked decides first ("It shows 12:15 a.m." for "00:15").
+    let video = !asks_clock
+        && (question.is_some_and(asks_video_place)
+            || m == 0
+            || c.get(1).is_some()
+            || (question.is_some() && (padded || seconds.is_match(reply))));
     (video && s < 60).then_some(h * 3600 + m * 60 + s)
 }
 
@@ -148,7 +170,7 @@ pub fn minutes_reference(pr: &str) -> Option<u32> {
 pub fn asks_video_place(q: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"video|clip|footage|mm:ss|second|動画|映像|何分何秒|何秒|영상|동영상|몇 분 몇 초|몇 초|시점")
+        Regex::new(r"video|clip|footage|mm:ss|\bseconds\b|\bsecond mark|what second|exact second|動画|映像|何分何秒|何秒|영상|동영상|몇 분 몇 초|몇 초|시점")
             .expect("valid")
     })
     .is_match(q)
@@ -159,9 +181,8 @@ pub fn asks_video_place(q: &str) -> bool {
 pub fn asks_roughly(q: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(
-            r"rough|about|around|approximately|おおよそ|およそ|だいたい|大体|頃|ごろ|대략|쯤|약",
-        )
+        // Not "turn around", 약국, 子供の頃.
+        Regex::new(r"\broughly\b|\babout when\b|\baround when\b|\bapproximately\b|\bapprox\b|\bestimate|おおよそ|およそ|だいたい|大体|いつ頃|いつごろ|대략|쯤|(?:^|\s)약\s")
         .expect("valid")
     })
     .is_match(q)
@@ -191,6 +212,19 @@ mod tests {
         assert_eq!(read("1:20〜1:25あたりです。"), vec![(80, 85)]);
         assert_eq!(read("0:35에서 0:40 사이입니다."), vec![(35, 40)]);
         assert_eq!(read("about two minutes in"), vec![(120, 120)]);
+        assert_eq!(read("At 1 min 12 s."), vec![(72, 72)]);
+        assert_eq!(read("Half a minute in"), vec![(30, 30)]);
+        assert_eq!(
+            read("The video is 2:30 long; the goal comes at 1:12."),
+            vec![(72, 72)]
+        );
+        assert_eq!(
+            read("struck at 1:09 and 1:12 is when"),
+            vec![(69, 69), (72, 72)]
+        );
+        assert_eq!(read("Between 0:38 and 0:45."), vec![(38, 45)]);
+        assert!(!asks_roughly("when does the man turn around?"));
+        assert!(asks_roughly("roughly when does the dog jump?"));
     }
 
     #[test]
@@ -217,6 +251,14 @@ mod tests {
             None
         );
         assert_eq!(at("06:58", "大田に着くのは？", "6時58分に着きます"), None);
+        assert_eq!(
+            at("00:15", "What time does the clock show?", "12:15 a.m."),
+            None
+        );
+        assert_eq!(
+            at("10:30", "영상 속 시계는 몇 시를 가리키나요?", "10시 30분"),
+            None
+        );
         assert_eq!(at("3:15 pm", "video", ""), None);
     }
 }

@@ -425,7 +425,13 @@ pub fn committed_mention(
             .map(|m| (m.start(), m.end()))
             .collect();
         let inside = |m: &Mention| spans.iter().any(|&(s, e)| m.start >= s && m.end <= e);
-        if !spans.is_empty() && kept.iter().any(|m| !inside(m)) {
+        // Only when the figure left is a duration ("30초", "half a minute"): "Kiel won 28:25,
+        // with 9 goals", "タイマーは5:00で、出力は600W" keep theirs.
+        let timed = |m: &Mention| {
+            crate::scorers::text::units::unit_at(&response[m.end..])
+                .is_some_and(|(u, _)| u.dimension == crate::scorers::text::units::Dimension::Time)
+        };
+        if !spans.is_empty() && kept.iter().any(|m| !inside(m) && timed(m)) {
             kept.retain(|m| !inside(m));
         }
     }
@@ -436,11 +442,24 @@ pub fn committed_mention(
         let asked = crate::scorers::text::ordinals::numbered_items(q);
         if !asked.is_empty() {
             let items = crate::scorers::text::ordinals::numbered_items(response);
+            // The image a clause is about opens it ("The first image shows 3", "1枚目には"), and
+            // is not compared with ("1枚目と同じく5人", "첫 번째 이미지보다 2명 많은 5명") nor a
+            // thing inside the asked one ("in front of the first picture on the wall").
+            static COMPARED: OnceLock<Regex> = OnceLock::new();
+            let compared = COMPARED.get_or_init(|| {
+                Regex::new(r"^\s*(?:と同じ|より|보다|와 같|과 같|처럼|than|like)").expect("valid")
+            });
             kept.retain(|m| {
                 let (from, to) = clause_around(response, m);
                 let named: Vec<u32> = items
                     .iter()
                     .filter(|o| o.start >= from && o.end <= to)
+                    .filter(|o| {
+                        let lead = response[from..o.start].trim();
+                        let opens = lead.is_empty()
+                            || ["the", "in the", "in", "on the", "for the"].contains(&lead);
+                        opens && !compared.is_match(&response[o.end..])
+                    })
                     .map(|o| o.position)
                     .collect();
                 named.is_empty() || named.iter().any(|n| asked.iter().any(|a| a.position == *n))
