@@ -90,7 +90,7 @@ fn commitment_after() -> &'static [Regex] {
             r"^\s*[)\]]?\s*[*_]*\s*(?:を選|です|だと思|でしょう|だと考え|だ[。.]|だろう|にします|にする|とします|とする|に決め|に修正|に変更|で間違いな|で間違いあり|に違いな|で確定|でした)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:이|가|은|는)?\s*(?:더\s*)?(?:정답|맞|옳|적절|가장)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:입니다|이에요|예요|이요|요|네요|이네요|군요|일 것|일것|를 선택|을 선택|라고 생각|이라고 생각|로 보입|인 것 같|같아)",
-            r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:으로|로)\s*(?:하겠|할게|할께|정하|정정|고르|선택|바꾸|변경|수정)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:으로|로)\s*(?:하겠|할게|할께|정하|정정|고르|고칩|고치|선택|바꾸|바꿉|변경|수정)",
         ]
         .iter()
         .map(|p| re(p))
@@ -1041,9 +1041,7 @@ fn numbered_option(item: &ItemContent, p: &str) -> Option<Reading> {
     // 早朝に撮影されたようなので、1枚目の通りは…").
     let asked = text::similarity::content_words(&item.question);
     let sentence_of = |o: &text::ordinals::Ordinal| {
-        let from = p[..o.start]
-            .rfind(['.', '。', '!', '?', '\n'])
-            .map_or(0, |i| i + p[i..].chars().next().map_or(1, char::len_utf8));
+        let from = text::after_last(p, o.start, &['.', '。', '!', '?', '\n']);
         let to = p[o.end..]
             .find(['.', '。', '!', '?', '\n'])
             .map_or(p.len(), |i| o.end + i);
@@ -1638,6 +1636,40 @@ impl Scorer for ChoiceScorer {
         // A verdict on each option decides when the reply states no letter otherwise ("… ✓ …
         // Wait, the answer is A" states A).
         let read = read_choice_numbered(response, n, !numbered_texts);
+        // "最初はカインチュア（A）かと思いましたが、…トムヤムクンです": a letter taken back by a
+        // correction, and another option named by its text after it.
+        let read = match read {
+            Reading::Letter(i, _) => {
+                let p = text::prepare(response);
+                // Not a note on the question ("One small correction: A says 'bus' …", "(정정:
+                // …)"): a first thought taken back ("…かと思いましたが", "wait", "actually").
+                text::corrections::words()
+                    .find_iter(&p)
+                    .last()
+                    .filter(|m| {
+                        !["correction", "정정", "訂正"]
+                            .iter()
+                            .any(|w| m.as_str().contains(w))
+                    })
+                    .map(|m| m.end())
+                    .and_then(|c| {
+                        // The prepared text reads the same after preparing again.
+                        let after = &p[c..];
+                        // Only when no letter follows the correction ("A? Wait, actually B" reads B).
+                        if !matches!(read_choice(after, n), Reading::Nothing(_)) {
+                            return None;
+                        }
+                        match named_option(item, after) {
+                            Some(Reading::Letter(j, _)) if j != i => {
+                                Some(Reading::Letter(j, "option text after a correction"))
+                            }
+                            _ => None,
+                        }
+                    })
+                    .unwrap_or(read)
+            }
+            other => other,
+        };
         let reading = match match read {
             Reading::Letter(..) => read,
             other => marked_option(response, n).unwrap_or(other),

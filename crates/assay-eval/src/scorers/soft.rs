@@ -233,7 +233,97 @@ pub fn soft_match_asked(
         .into_iter()
         .find_map(|class| term_in_another_form(question, reference, response, class))
         .or_else(|| hanja_in_hangul(question, reference, response))
+        .or_else(|| without_admin_suffix(question, reference, response))
+        .or_else(|| name_part(question, reference, response))
         .unwrap_or(read)
+}
+
+/// The rule that reads a place without its administrative suffix.
+pub const ADMIN_SUFFIX_RULE: &str = "the place named without its administrative suffix";
+
+/// "兵庫です" for "兵庫県", "경기예요" for "경기도": a prefecture, a city or a province named without
+/// the suffix that says what kind of place it is (not 北海道, whose 道 is part of the name).
+fn without_admin_suffix(
+    question: Option<&str>,
+    reference: &str,
+    response: &str,
+) -> Option<(bool, &'static str)> {
+    let r = reference.trim();
+    let stem = [
+        "県",
+        "府",
+        "都",
+        "市",
+        "특별시",
+        "광역시",
+        "특별자치도",
+        "도",
+    ]
+    .iter()
+    .find_map(|s| r.strip_suffix(s))
+    .filter(|s| {
+        s.chars().count() >= 2 && s.chars().all(|c| text::is_kanji(c) || text::is_hangul(c))
+    })?;
+    match read_short(question, stem, response) {
+        (true, _) => Some((true, ADMIN_SUFFIX_RULE)),
+        _ => None,
+    }
+}
+
+/// The rule that reads a person's name by its last part.
+pub const NAME_PART_RULE: &str = "the last part of the reference's name (a family name)";
+
+/// "Eiffel." for "Gustave Eiffel", "가우디입니다" for "안토니 가우디", "コルビュジエ" for "ル・コルビ
+/// ュジエ": a name of several parts answered by its last, unless another first part stands before
+/// it ("Paloma Picasso" for "Pablo Picasso"). A judge should confirm it names the same one.
+fn name_part(
+    question: Option<&str>,
+    reference: &str,
+    response: &str,
+) -> Option<(bool, &'static str)> {
+    let parts: Vec<&str> = reference
+        .split(|c: char| c.is_whitespace() || "・·･".contains(c))
+        .filter(|p| !p.is_empty())
+        .collect();
+    let [first, .., last] = parts.as_slice() else {
+        return None;
+    };
+    // Only a person asked for ("York" is no answer for "New York").
+    static WHO: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let who = WHO.get_or_init(|| {
+        regex::Regex::new(r"(?i)\bwho(?:m|se)?\b|\b(?:designed|painted|invented|founded|built|wrote|sculpted|composed)\b|誰|だれ|どなた|作者|画家|設計者|発明|누구|누가|작가|화가|설계자|발명")
+            .expect("valid")
+    });
+    if !question.is_some_and(|q| who.is_match(q)) {
+        return None;
+    }
+    let named = |w: &str| {
+        w.chars()
+            .next()
+            .is_some_and(|c| c.is_uppercase() || !c.is_ascii())
+    };
+    let long_enough = if last.is_ascii() {
+        last.len() >= 4
+    } else {
+        last.chars().count() >= 2
+    };
+    if !long_enough || !parts.iter().all(|p| named(p)) {
+        return None;
+    }
+    if !read_short(question, last, response).0 {
+        return None;
+    }
+    // Another given name right before the family name names another person.
+    let words: Vec<&str> = response
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let other_first = words.windows(2).any(|w| {
+        w[1].eq_ignore_ascii_case(last)
+            && w[0].chars().next().is_some_and(char::is_uppercase)
+            && !w[0].eq_ignore_ascii_case(first)
+    });
+    (!other_first).then_some((true, NAME_PART_RULE))
 }
 
 /// Whether the text below a table concludes what was asked: it shares a word with the
@@ -1292,10 +1382,13 @@ fn runs_of(
         return Vec::new();
     }
     let last = needle.len() - 1;
-    let same = |h: &str, n: &str, is_last: bool| {
+    let same = |h: &str, n: &str, k: usize| {
+        let is_last = k == last;
         h == n
             || abbreviates(h, n)
             || abbreviates(n, h)
+            // "Mt. Fuji" is Mount Fuji; "Rocky Mt." is a mountain, not the town Rocky Mount.
+            || (k == 0 && needle.len() > 1 && h == "mt" && n == "mount")
             || (is_last
                 && n.len() >= 3
                 && (h.strip_suffix('s') == Some(n)
@@ -1303,7 +1396,7 @@ fn runs_of(
                     || possessive(h, n)))
     };
     (0..=hay.len() - needle.len())
-        .filter(|&i| (0..needle.len()).all(|k| same(hay[i + k].2, needle[k], k == last)))
+        .filter(|&i| (0..needle.len()).all(|k| same(hay[i + k].2, needle[k], k)))
         // "the badge is Toyota's, and …" names Toyota; "Seoul's neighbouring port city" names
         // another thing: a possessive names its word only at its clause's end.
         .filter(|&i| {
@@ -1363,6 +1456,11 @@ fn abbreviates(short: &str, long: &str) -> bool {
         ("dept", "department"),
         ("intl", "international"),
         ("natl", "national"),
+        ("mtn", "mountain"),
+        ("ft", "fort"),
+        ("pt", "point"),
+        ("is", "island"),
+        ("lk", "lake"),
     ];
     ABBREVIATIONS.contains(&(short, long))
 }
@@ -1846,12 +1944,7 @@ pub fn unsure_reading(
     let pp = || prepared.get_or_init(|| text::prepare(&text::own_turn(response)));
     let pr = text::prepare(reference);
     if ok {
-        static ITEM: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-        let item = ITEM.get_or_init(|| {
-            regex::Regex::new(r"(?i)image|picture|photo|frame|clip|video|panel|画像|写真|フレーム|枚目|이미지|사진|그림|영상|프레임")
-                .expect("valid")
-        });
-        let items = if item.is_match(response) {
+        let items = if text::ordinals::names_item_kind(response) || response.contains("枚目") {
             text::ordinals::numbered_items(pp())
         } else {
             Vec::new()
@@ -1874,10 +1967,10 @@ pub fn unsure_reading(
         }
         static ORDER: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
         let order = ORDER.get_or_init(|| {
-            regex::Regex::new(r"\b(?:after|before|next|first|then|finally)\b|次に|その後|最後に|まず|の後|の前|다음|그다음|먼저|마지막|후에|전에")
+            regex::Regex::new(r"(?i)\b(?:after|before|next|first|then|finally)\b|次に|その後|最後に|まず|の後|の前|다음|그다음|먼저|마지막|후에|전에")
                 .expect("valid")
         });
-        if order.is_match(&text::prepare(question)) && order.find_iter(pp()).count() >= 2 {
+        if order.is_match(question) && order.find_iter(pp()).count() >= 2 {
             return Some("the reply narrates a sequence: which event answers is a reading");
         }
         return None;
@@ -1916,6 +2009,11 @@ pub fn unsure_miss(
     }
     if rule == WORD_FORM_RULE {
         return Some("the reference's word read in another form: a judge should confirm");
+    }
+    if rule == NAME_PART_RULE {
+        return Some(
+            "a part of the reference's name: a judge should confirm it names the same one",
+        );
     }
     if rule == QUALIFIED_RULE {
         return Some("a qualifier follows the name: the place named, or another of that name");

@@ -246,9 +246,7 @@ pub(super) fn decade_rule(
         .map(text::similarity::content_words)
         .unwrap_or_default();
     let about_asked = |d: &dates::Decade| {
-        let from = pp[..d.start]
-            .rfind(['.', '。', ',', '、', '\n', ';'])
-            .map_or(0, |i| i + pp[i..].chars().next().map_or(1, char::len_utf8));
+        let from = text::after_last(pp, d.start, &['.', '。', ',', '、', '\n', ';']);
         text::similarity::content_words(&pp[from..d.start])
             .iter()
             .any(|w| asked.contains(w))

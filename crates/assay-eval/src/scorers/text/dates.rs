@@ -311,6 +311,13 @@ pub struct Decade {
 
 /// Every decade in a prepared text, in order.
 pub fn decades(p: &str) -> Vec<Decade> {
+    // Every number reading asks this: most texts hold no decade at all.
+    if !["0s", "0's", "0’s", "0 s", "年代", "년대"]
+        .iter()
+        .any(|w| p.contains(w))
+    {
+        return Vec::new();
+    }
     static R: OnceLock<Regex> = OnceLock::new();
     let r = R.get_or_init(|| {
         Regex::new(r"(?-u:\b)(?P<y>\d{3}0)(?:\s*['’]?s(?-u:\b)|\s*年代|\s*년대)").expect("valid")

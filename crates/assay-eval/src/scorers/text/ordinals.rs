@@ -179,6 +179,17 @@ pub fn ordinals(p: &str) -> Vec<Ordinal> {
     super::first_of_overlaps(out, |o| (o.start, o.end))
 }
 
+fn item_kind() -> &'static Regex {
+    static ITEM: OnceLock<Regex> = OnceLock::new();
+    ITEM.get_or_init(|| Regex::new(&format!(r"(?i)(?:{NUMBERED})")).expect("valid"))
+}
+
+/// Whether a text names a kind of thing benchmarks number ("image", "frame", "画像", "이미지"):
+/// a cheap test before the numbered items are read.
+pub fn names_item_kind(p: &str) -> bool {
+    item_kind().is_match(p)
+}
+
 /// Where a numbered item's words end: after the noun that follows its ordinal ("첫 번째 이미지",
 /// "the second image"), or at the ordinal.
 pub fn item_end(p: &str, o: &Ordinal) -> usize {
@@ -204,8 +215,10 @@ pub fn asks_position(q: &str) -> bool {
 /// The numbered things ([`NUMBERED`]) a text names by their place: "the first image", "Image
 /// 2", "2枚目", "最初の画像", "七番目のフレーム", "두 번째 이미지", "이미지 1", "2번 이미지".
 pub fn numbered_items(p: &str) -> Vec<Ordinal> {
-    static ITEM: OnceLock<Regex> = OnceLock::new();
-    let item = ITEM.get_or_init(|| Regex::new(&format!(r"(?:{NUMBERED})")).expect("valid"));
+    if !names_item_kind(p) && !p.contains("枚目") {
+        return Vec::new();
+    }
+    let item = item_kind();
     static AFTER: OnceLock<Regex> = OnceLock::new();
     let after =
         AFTER.get_or_init(|| Regex::new(&format!(r"^\s*(?:の)?\s*(?:{NUMBERED})")).expect("valid"));

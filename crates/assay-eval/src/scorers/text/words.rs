@@ -23,7 +23,8 @@ const JA_SUFFIXES: &str = "都道府県市区町村郡州省色製";
 const KO_FOLLOWERS: &[&str] = &[
     "은", "는", "이", "가", "을", "를", "에", "의", "도", "만", "로", "으로", "와", "과", "랑",
     "하고", "께", "보다", "처럼", "까지", "부터", "요", "입", "인", "일", "예", "였", "라", "다",
-    "야", "고", "며", "나", "지", "에서", "에게", "한테", "같", "들",
+    "야", "고", "며", "나", "지", "에서", "에게", "한테", "같", "들", "님", "씨", "선생", "박사",
+    "장군",
 ];
 
 /// Administrative suffixes (부산광역시 is 부산), allowed when they end the word or take a
@@ -278,8 +279,14 @@ fn ends_word(script: &str, s: usize, e: usize, asked: &str) -> bool {
         // "花柄のテーブルクロス" asked what is on the table).
         let pattern = ["模様", "柄"].iter().any(|k| script[e..].starts_with(k))
             && ["模様", "柄"].iter().any(|k| asked.contains(k));
-        let suffix =
-            JA_SUFFIXES.contains(after) || (is_kanji(after) && asked.contains(after)) || pattern;
+        // "野口英世博士", "夏目漱石先生": a title after a name.
+        let title = ["博士", "先生", "教授", "氏", "様", "殿"]
+            .iter()
+            .any(|t| script[e..].starts_with(t));
+        let suffix = JA_SUFFIXES.contains(after)
+            || (is_kanji(after) && asked.contains(after))
+            || pattern
+            || title;
         // "ゴミ箱アイコン", "歯車マーク": a screen's control named with its kind is the control.
         let control = ["アイコン", "マーク", "ボタン", "メニュー", "タブ", "キー"]
             .iter()

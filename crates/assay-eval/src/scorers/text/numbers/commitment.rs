@@ -415,7 +415,7 @@ pub fn committed_mention(
     let mut kept = kept;
     // "0:15에 빨간불이 되고 0:45에 … 30초입니다" asked how long: the figures of a clock or a
     // video's places are no count or duration, when the reply gives one besides.
-    {
+    if response.contains(':') {
         static TIME: OnceLock<Regex> = OnceLock::new();
         let time = TIME.get_or_init(|| {
             Regex::new(r"(?-u:\b)\d{1,2}:\d{2}(?::\d{2})?(?-u:\b)").expect("valid")
