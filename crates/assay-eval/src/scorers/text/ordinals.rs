@@ -97,15 +97,25 @@ fn value(w: &str) -> Option<u32> {
 pub fn ordinals(p: &str) -> Vec<Ordinal> {
     let [digits, words, cjk] = patterns();
     let mut out = Vec::new();
-    for c in digits.captures_iter(p) {
+    let mut push = |c: &regex::Captures, position: Option<u32>| {
         let m = c.get(0).expect("whole match");
-        if let Ok(n) = c["n"].parse() {
+        if let Some(position) = position {
             out.push(Ordinal {
-                position: n,
+                position,
                 start: m.start(),
                 end: m.end(),
             });
         }
+    };
+    // The first of a match's groups that holds a figure, read.
+    let group = |c: &regex::Captures, names: &[&str]| {
+        names
+            .iter()
+            .find_map(|g| c.name(g))
+            .and_then(|g| value(g.as_str()))
+    };
+    for c in digits.captures_iter(p) {
+        push(&c, c["n"].parse().ok());
     }
     for c in words.captures_iter(p) {
         let m = c.get(0).expect("whole match");
@@ -125,50 +135,21 @@ pub fn ordinals(p: &str) -> Vec<Ordinal> {
         if not_a_position {
             continue;
         }
-        if let Some((_, n)) = WORDS.iter().find(|(w, _)| *w == m.as_str()) {
-            out.push(Ordinal {
-                position: *n,
-                start: m.start(),
-                end: m.end(),
-            });
-        }
+        let n = WORDS
+            .iter()
+            .find(|(w, _)| *w == m.as_str())
+            .map(|(_, n)| *n);
+        push(&c, n);
     }
     for c in cjk.captures_iter(p) {
-        let m = c.get(0).expect("whole match");
-        let n = ["a", "b", "c", "d", "e", "f"]
-            .iter()
-            .find_map(|g| c.name(g))
-            .and_then(|g| value(g.as_str()));
-        if let Some(n) = n {
-            out.push(Ordinal {
-                position: n,
-                start: m.start(),
-                end: m.end(),
-            });
-        }
+        push(&c, group(&c, &["a", "b", "c", "d", "e", "f"]));
     }
     let [named, counted, ends] = numbered_patterns();
     for c in named.captures_iter(p).chain(counted.captures_iter(p)) {
-        let m = c.get(0).expect("whole match");
-        let n = ["n", "k"]
-            .iter()
-            .find_map(|g| c.name(g))
-            .and_then(|g| value(g.as_str()));
-        if let Some(n) = n {
-            out.push(Ordinal {
-                position: n,
-                start: m.start(),
-                end: m.end(),
-            });
-        }
+        push(&c, group(&c, &["n", "k"]));
     }
     for c in ends.captures_iter(p) {
-        let m = c.get(0).expect("whole match");
-        out.push(Ordinal {
-            position: if c.name("first").is_some() { 1 } else { 0 },
-            start: m.start(),
-            end: m.end(),
-        });
+        push(&c, Some(if c.name("first").is_some() { 1 } else { 0 }));
     }
     // "Image 1: 4 people": a label of a line, not an answer.
     out.retain(|o| {
