@@ -1639,7 +1639,9 @@ impl Scorer for ChoiceScorer {
         // "最初はカインチュア（A）かと思いましたが、…トムヤムクンです": a letter taken back by a
         // correction, and another option named by its text after it.
         let read = match read {
-            Reading::Letter(i, _) => {
+            // Every reply with a letter passes here: the reply is prepared only when it holds a
+            // correction at all.
+            Reading::Letter(i, _) if text::corrections::any_in(&response.to_ascii_lowercase()) => {
                 let p = text::prepare(response);
                 // Not a note on the question ("One small correction: A says 'bus' …", "(정정:
                 // …)"): a first thought taken back ("…かと思いましたが", "wait", "actually").

@@ -95,6 +95,18 @@ fn year(c: &Captures) -> Option<i32> {
     era_year(c.name("era")?.as_str(), c.name("ey")?.as_str())
 }
 
+/// The Japanese eras by name, in kanji, romaji and Hangul: one list for every reader of era
+/// years (the Western year of each is [`era_year`]'s).
+pub const ERA_NAMES: &str = "令和|平成|昭和|大正|明治|reiwa|heisei|sh[oō]wa|taish[oō]|meiji|레이와|헤이세이|쇼와|다이쇼|메이지";
+
+/// An era's own year as written: digits, kanji numerals or 元 (the first).
+pub fn era_number(n: &str) -> Option<i32> {
+    match n {
+        "元" => Some(1),
+        n => number(n),
+    }
+}
+
 /// The Western year of year `n` of a Japanese era, the era named in kanji, romaji or Hangul, the
 /// year in digits, in kanji numerals or as 元 (the first).
 pub fn era_year(era: &str, n: &str) -> Option<i32> {
@@ -106,10 +118,7 @@ pub fn era_year(era: &str, n: &str) -> Option<i32> {
         "令和" | "reiwa" | "레이와" => 2018,
         _ => return None,
     };
-    let n: i32 = match n {
-        "元" => 1,
-        n => number(n)?,
-    };
+    let n = era_number(n)?;
     (n >= 1).then_some(before_first + n)
 }
 
@@ -118,7 +127,10 @@ pub fn era_year(era: &str, n: &str) -> Option<i32> {
 fn era_before(p: &str, start: usize) -> Option<i32> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = R.get_or_init(|| {
-        Regex::new(r"(?P<era>reiwa|heisei|sh[oō]wa|taish[oō]|meiji|레이와|헤이세이|쇼와|다이쇼|메이지|令和|平成|昭和|大正|明治)\s*(?P<n>\d{1,2}|元)\s*(?:년|年|,)?\s*$").expect("valid")
+        Regex::new(&format!(
+            r"(?P<era>{ERA_NAMES})\s*(?P<n>\d{{1,2}}|元)\s*(?:년|年|,)?\s*$"
+        ))
+        .expect("valid")
     });
     let from = super::char_boundary_after(p, start.saturating_sub(32));
     let c = r.captures(&p[from..start])?;

@@ -81,8 +81,11 @@ fn clause_around(p: &str, m: &Mention) -> (usize, usize) {
 fn asks_era_year(q: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
-        Regex::new(r"(?:令和|平成|昭和|大正|明治|레이와|헤이세이|쇼와|다이쇼|메이지|reiwa|heisei|sh[oō]wa)\s*(?:何|몇|what)|(?:what|which) year of (?:reiwa|heisei|sh[oō]wa)|元号|연호")
-            .expect("valid")
+        let eras = crate::scorers::text::dates::ERA_NAMES;
+        Regex::new(&format!(
+            r"(?:{eras})\s*(?:何|몇|what)|(?:what|which) year of (?:{eras})|元号|연호"
+        ))
+        .expect("valid")
     })
     .is_match(q)
 }

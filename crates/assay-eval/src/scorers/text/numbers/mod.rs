@@ -97,17 +97,14 @@ fn without_citations(p: &str, mut found: Vec<Mention>) -> Vec<Mention> {
 pub(super) fn era_figure(span: &str) -> Option<f64> {
     static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let r = R.get_or_init(|| {
-        regex::Regex::new(r"^(?:令和|平成|昭和|大正|明治|reiwa|heisei|sh[oō]wa|taish[oō]|meiji|레이와|헤이세이|쇼와|다이쇼|메이지)\s*(?P<n>\d{1,2}|元|[一二三四五六七八九十]{1,3})")
-            .expect("valid")
+        let eras = super::dates::ERA_NAMES;
+        regex::Regex::new(&format!(
+            r"^(?:{eras})\s*(?P<n>\d{{1,2}}|元|[一二三四五六七八九十]{{1,3}})"
+        ))
+        .expect("valid")
     });
     let n = r.captures(span)?.name("n")?.as_str();
-    match n {
-        "元" => Some(1.0),
-        n => n
-            .parse()
-            .ok()
-            .or_else(|| kanji_value(&n.chars().collect::<Vec<_>>())),
-    }
+    super::dates::era_number(n).map(f64::from)
 }
 
 /// Where the reply's last mark of a conclusion ends ("so", "therefore", ので、, 따라서).
@@ -131,7 +128,8 @@ pub fn kanji_number(run: &[char]) -> Option<f64> {
 fn era_years(p: &str, mut found: Vec<Mention>) -> Vec<Mention> {
     static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let r = R.get_or_init(|| {
-        regex::Regex::new(r"(?P<era>令和|平成|昭和|大正|明治|reiwa|heisei|sh[oō]wa|taish[oō]|meiji|레이와|헤이세이|쇼와|다이쇼|메이지)\s*(?P<n>\d{1,2}|元|[一二三四五六七八九十]{1,3})\s*(?:\(\s*\d{4}\s*\)\s*)?(?P<y>年|년)")
+        let eras = super::dates::ERA_NAMES;
+        regex::Regex::new(&format!(r"(?P<era>{eras})\s*(?P<n>\d{{1,2}}|元|[一二三四五六七八九十]{{1,3}})\s*(?:\(\s*\d{{4}}\s*\)\s*)?(?P<y>年|년)"))
             .expect("valid")
     });
     for c in r.captures_iter(p) {
