@@ -364,7 +364,16 @@ fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
         let quoted_article = article_like && before.trim_end().ends_with(['"', '\'', '>', '「']);
         let strong = (statement_before().iter().any(|r| r.is_match(before)) && !quoted_article)
             || correction;
+        // "B로 고치려다가 … 처음 답이 맞습니다", "Bに変えようとしましたが": a change meant and
+        // not made.
+        static ABANDONED: OnceLock<Regex> = OnceLock::new();
+        let abandoned = ABANDONED
+            .get_or_init(|| {
+                re(r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:(?:으로|로)\s*\S{0,4}?(?:려다|려고\s*했|려고\s*하다)|に\S{0,4}?(?:ようと|かけ)(?:し|思い|まし))")
+            })
+            .is_match(after);
         let weak = !strong
+            && !abandoned
             && (commitment_before().is_match(before)
                 || commitment_after().iter().any(|r| r.is_match(after)));
         // A negator earlier in a statement's clause ("Without more context the best answer is
@@ -1028,14 +1037,31 @@ fn numbered_option(item: &ItemContent, p: &str) -> Option<Reading> {
     let offered: Vec<usize> = (0..places.len())
         .filter(|&i| found.iter().any(|o| places[i] == Some(o.position)))
         .collect();
-    if offered.len() >= 2
-        && found.iter().any(|o| {
-            places_named(o)
-                && text::hedges::offered_with_another(p, o.start, text::ordinals::item_end(p, o))
+    // "…인지 …인지 헷갈릴 수 있지만, … 두 번째 이미지가 밤 사진입니다": a doubt conceded, then
+    // one place after the contrast.
+    let decided_after = |end: usize| {
+        text::contrast_end(p).filter(|&c| c >= end).is_some_and(|c| {
+            let later: Vec<u32> = found
+                .iter()
+                .filter(|o| o.start >= c)
+                .map(|o| o.position)
+                .collect();
+            !later.is_empty() && later.iter().all(|&x| x == later[0])
         })
-    {
-        return Some(Reading::Hedged(offered));
-    }
+    };
+    let hedge_end = found.iter().find_map(|o| {
+        let end = text::ordinals::item_end(p, o);
+        (places_named(o) && text::hedges::offered_with_another(p, o.start, end)).then_some(end)
+    });
+    let conceded = match hedge_end {
+        Some(end) if offered.len() >= 2 && !decided_after(end) => {
+            return Some(Reading::Hedged(offered));
+        }
+        Some(end) if offered.len() >= 2 => text::contrast_end(p)
+            .filter(|&c| c >= end)
+            .and_then(|c| found.iter().find(|o| o.start >= c)),
+        _ => None,
+    };
     // The place named in the sentence that answers what was asked ("Image 2 has more.",
     // "2枚目の方が人が多いです") before one a conclusion about something else names ("1枚目は
     // 早朝に撮影されたようなので、1枚目の通りは…").
@@ -1069,10 +1095,27 @@ fn numbered_option(item: &ItemContent, p: &str) -> Option<Reading> {
         .collect();
     let correction = text::corrections::last_end(p);
     let conclusion = text::numbers::conclusion_end(p);
-    let got = match answering.as_slice() {
+    // "So it's image 2.", "なので2枚目です": a conclusion that is the place alone states the
+    // answer, ahead of a sentence that describes another image in the question's words.
+    static BARE_BEFORE: OnceLock<Regex> = OnceLock::new();
+    static BARE_AFTER: OnceLock<Regex> = OnceLock::new();
+    let bare_before = BARE_BEFORE.get_or_init(|| {
+        re(r"^[\s,、:]*(?:(?:it|that)(?:'s|’s| is| must be)|the answer is|answer is)?[\s,、:]*(?:the\s+)?$")
+    });
+    let bare_after = BARE_AFTER.get_or_init(|| {
+        re(r"^\s*(?:です|でしょう|だ|입니다|이에요|예요|이다|이죠|일 것입니다)?\s*[.!。！]?\s*$")
+    });
+    let concluded = conclusion.and_then(|c| {
+        let o = found.iter().find(|o| o.start >= c)?;
+        let (_, to) = sentence_of(o);
+        (bare_before.is_match(&p[c..o.start])
+            && bare_after.is_match(&p[text::ordinals::item_end(p, o)..to]))
+        .then_some(o)
+    });
+    let got = concluded.or(conceded).or_else(|| match answering.as_slice() {
         [one, rest @ ..] if rest.iter().all(|o| o.position == one.position) => Some(*one),
         _ => None,
-    }
+    })
     .or_else(|| correction.and_then(|c| found.iter().find(|o| o.start >= c)))
     .or_else(|| conclusion.and_then(|c| found.iter().find(|o| o.start >= c)))
     .or(found.first())?;
@@ -1645,18 +1688,24 @@ impl Scorer for ChoiceScorer {
                 let p = text::prepare(response);
                 // Not a note on the question ("One small correction: A says 'bus' …", "(정정:
                 // …)"): a first thought taken back ("…かと思いましたが", "wait", "actually").
-                text::corrections::words()
-                    .find_iter(&p)
+                text::corrections::found(&p)
                     .last()
                     .filter(|m| {
                         !["correction", "정정", "訂正"]
                             .iter()
                             .any(|w| m.as_str().contains(w))
                     })
-                    .map(|m| m.end())
-                    .and_then(|c| {
+                    .and_then(|m| {
                         // The prepared text reads the same after preparing again.
-                        let after = &p[c..];
+                        let after = &p[m.end()..];
+                        // A closer look that only adds a detail ("Looking more closely, the
+                        // roof also has white stripes", "자세히 보니 옆에 햄스터 우리도
+                        // 보이네요") takes nothing back: it corrects only with a denial.
+                        if text::corrections::observes(m.as_str())
+                            && !text::negation::has_denial(after)
+                        {
+                            return None;
+                        }
                         // Only when no letter follows the correction ("A? Wait, actually B" reads B).
                         if !matches!(read_choice(after, n), Reading::Nothing(_)) {
                             return None;

@@ -1635,15 +1635,7 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
 
 /// The reply's last clause after a contrast ("…, but …", "…が、実際には…", "…지만, 실제로는 …").
 fn after_contrast(response: &str) -> Option<&str> {
-    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let r = R.get_or_init(|| {
-        regex::Regex::new(
-            r"(?i)\bbut\b|\bhowever\b|が、|けど、|しかし|実際には|지만|실제로는|하지만",
-        )
-        .expect("valid")
-    });
-    let m = r.find_iter(response).last()?;
-    Some(&response[m.end()..])
+    text::contrast_end(response).map(|e| &response[e..])
 }
 
 /// "あります", "있긴 한데", "There's a stop sign": a clause that says the thing is there.

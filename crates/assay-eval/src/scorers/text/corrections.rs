@@ -15,7 +15,8 @@ pub fn words() -> &'static Regex {
             r"\b(?:wait|actually|on second thought|correction|hmm+|reconsider(?:ing)?|re-?check(?:ing)?|rethink(?:ing)?",
             r"|looking again|counting again|(?:up)?on closer (?:look|inspection)|looking closer|look closer|a closer look",
             r"|more carefully|more closely)\b|\bno,",
-            r"|待って|いや|いえ、|やはり|やっぱり|訂正|改めて|と思いましたが|と思ったが|と思ったけど|かと思いきや",
+            // いや and いえ as words of their own, not inside タイヤ (folded to たいや) or とはいえ.
+            r"|待って|(?:^|[^ぁ-ゖァ-ヺー一-鿿])(?:いや|いいえ、|いえ、)|やはり|やっぱり|訂正|改めて|と思いましたが|と思ったが|と思ったけど|かと思いきや",
             r"|よく見ると|かもしれませんが|かもしれないが",
             // "아니, 4개", "아니요", "X가 아니라 Y": the interjection and "not X but", not 아니면
             // ("or else") or 아니라고 ("that it is not");
@@ -26,14 +27,34 @@ pub fn words() -> &'static Regex {
     })
 }
 
+/// The corrections in `text`: the words of [`words`], but not "actually" inside a clause ("it's
+/// actually a real cat"), where it stresses what is said instead of taking it back.
+pub fn found(text: &str) -> impl Iterator<Item = regex::Match<'_>> {
+    words().find_iter(text).filter(move |m| {
+        m.as_str() != "actually"
+            || !text[..m.start()]
+                .trim_end()
+                .ends_with(|c: char| c.is_ascii_alphabetic() || c == '\'' || c == '’')
+    })
+}
+
+/// Whether a correction word is a closer look ("on closer inspection", "よく見ると", "다시
+/// 보니"), which may take the answer back or only add a detail, rather than a word that takes
+/// back ("wait", "いや", "줄 알았는데").
+pub fn observes(word: &str) -> bool {
+    ["look", "clos", "careful", "inspect", "よく見", "改めて", "보니", "보면", "다시 세어", "다시 확인"]
+        .iter()
+        .any(|w| word.contains(w))
+}
+
 /// Whether `span` holds a correction.
 pub fn any_in(span: &str) -> bool {
-    words().is_match(span)
+    found(span).next().is_some()
 }
 
 /// Where the last correction in `text` ends.
 pub fn last_end(text: &str) -> Option<usize> {
-    words().find_iter(text).last().map(|m| m.end())
+    found(text).last().map(|m| m.end())
 }
 
 /// Places and states that come in opposite pairs: a reply that corrects itself to the other one
@@ -130,6 +151,9 @@ mod tests {
             "いや、4つです",
             "3개인 줄 알았는데 4개",
             "아니, 4개",
+            "3. actually, 4",
+            "4つ、いや5つ",
+            "4つ、いいえ、5つ",
         ] {
             assert!(any_in(t), "{t}");
         }
@@ -138,6 +162,9 @@ mod tests {
             "it awaits",
             "factually, 3",
             "no answer: 3",
+            "yes — it's actually a real cat",
+            "大きなたいやが4つ",
+            "とはいえ、バスです",
         ] {
             assert!(!any_in(t), "{t}");
         }

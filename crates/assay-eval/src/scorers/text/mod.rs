@@ -211,6 +211,18 @@ pub fn char_boundary_after(s: &str, at: usize) -> usize {
     at
 }
 
+/// Where the text's last contrast ends ("…, but …", "…が、実際には…", "…지만, …").
+pub fn contrast_end(s: &str) -> Option<usize> {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let r = R.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)\bbut\b|\bhowever\b|が、|けど、|しかし|実際には|지만|실제로는|하지만",
+        )
+        .expect("valid")
+    });
+    r.find_iter(s).last().map(|m| m.end())
+}
+
 /// Where the text after the last of `marks` before `at` begins (0 when none): the start of the
 /// clause or sentence holding `at`.
 pub fn after_last(s: &str, at: usize, marks: &[char]) -> usize {

@@ -111,7 +111,7 @@ pub(super) fn era_figure(span: &str) -> Option<f64> {
 pub fn conclusion_end(pp: &str) -> Option<usize> {
     static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let r = R.get_or_init(|| {
-        regex::Regex::new(r"ので、|から、|\bso\b|\btherefore\b|\bthus\b|따라서|그러므로|그래서")
+        regex::Regex::new(r"ので、|から、|(?:^|[。.!?！？\s])(?:なので|だから|つまり|したがって)[、,]?|\bso\b|\btherefore\b|\bthus\b|따라서|그러므로|그래서")
             .expect("valid")
     });
     r.find_iter(pp).last().map(|m| m.end())
