@@ -807,8 +807,13 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
         // "…長く見えますが、実際には同じ長さです": the clause after a contrast restates too.
         let restated = || {
             question.and_then(|q| {
-                restated::restated_polarity(q, response)
-                    .or_else(|| restated::restated_polarity(q, after_contrast(response)?))
+                restated::restated_polarity(q, response).or_else(|| {
+                    // "하지만 안내문에 따르면 평일엔 가게가 열려 있어요": what a notice says or
+                    // what is usual is not what the picture shows.
+                    after_contrast(response)
+                        .filter(|r| !text::hedges::reported_or_usual(r))
+                        .and_then(|r| restated::restated_polarity(q, r))
+                })
             })
         };
         let got = if question.is_some_and(asks_emptiness) && says_none_at_all(&pp) {
@@ -1567,13 +1572,30 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
     let unsure = UNSURE.get_or_init(|| {
         regex::Regex::new(r"\b(?:not sure|unsure|(?:don'?t|do not|doesn'?t) know|can'?t (?:\w+ )?tell|cannot (?:\w+ )?tell|can'?t determine|cannot determine|(?:cannot|can'?t) be determined|unable to (?:tell|determine|see|say)|unclear|hard to (?:tell|say))\b|わかりません|分かりません|わからな|分からな|判断でき|お答えできません|答えられません|回答できません|確認できません|모르|알 수 없|판단할 수 없|판단하기 어렵|확인할 수 없|답변드리기 어렵").expect("valid")
     });
-    if unsure.is_match(pp) {
-        return None;
+    // "はい。ただ、傘の色は暗くて確認できません": a detail the reply cannot make out, after a
+    // yes or no it gave, takes nothing back.
+    static CAVEAT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let caveat = CAVEAT.get_or_init(|| {
+        regex::Regex::new(r"\b(?:but|though|however|although)\b|ただ|ただし|けど|が、|다만|하지만|그런데|지만")
+            .expect("valid")
+    });
+    if let Some(m) = unsure.find(pp) {
+        let head = &pp[..m.start()];
+        let answered_first = caveat.find_iter(head).last().is_some_and(|c| {
+            let first = &head[..c.start()];
+            tokens(first)
+                .first()
+                .is_some_and(|t| polarity_word(t.2).is_some())
+                && !unsure.is_match(first)
+        });
+        if !answered_first {
+            return None;
+        }
     }
     // "Yes and no", "開いているかもしれないし、開いていないかもしれません": both ways.
     static BOTH: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let both = BOTH.get_or_init(|| {
-        regex::Regex::new(r"\byes and no\b|\bmight or might not\b|\bmay or may not\b|かもしれないし|かも知れないし|일\s*수도\s*있고")
+        regex::Regex::new(r"\byes and no\b|\bmight or might not\b|\bmay or may not\b|かもしれないし|かも知れないし|일\s*수도\s*있고|\b(?:likely|probably)\s+yes\b[^.!?]*\b(?:likely|probably)\s+no\b|\b(?:likely|probably)\s+no\b[^.!?]*\b(?:likely|probably)\s+yes\b|\bfifty[- ]fifty\b|\b50\s*/\s*50\b|\b50\s*%\s*(?:chance|likely|probability)|五分五分|반반")
             .expect("valid")
     });
     if both.is_match(pp) {
@@ -1601,6 +1623,9 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
         let asked = question
             .map(text::similarity::content_words)
             .unwrap_or_default();
+        // "Hmm, there's a dog on a poster, but that's just a picture": what a contrast then
+        // dismisses is not taken back; the clause after the contrast decides.
+        let after = after_contrast(after).unwrap_or(after);
         // The thing, not the verb of being ("있습" of 있습니까 and 있습니다).
         let names_asked = text::similarity::content_words(after)
             .iter()
@@ -1625,8 +1650,22 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
                 .iter()
                 .any(|w| asked.contains(w))
         };
+        // The asked thing as the question names it, each word of it ("a blue car" asked about a
+        // red car is another thing), not the picture it is in or the verb of being.
+        let names_all = |s: &str| {
+            let said = text::similarity::content_words(s);
+            asked
+                .iter()
+                .filter(|w| !text::similarity::is_scene_word(w) && !w.starts_with(['있', '없']))
+                .all(|w| said.contains(w))
+        };
         let head = &pp[..pp.len() - rest.len()];
-        if polarity_plain(head) == Some(false) && !names(head) && names(rest) && exists(rest) {
+        if polarity_plain(head) == Some(false)
+            && !names(head)
+            && names(rest)
+            && names_all(rest)
+            && exists(rest)
+        {
             return Some(true);
         }
     }
@@ -1668,8 +1707,12 @@ fn polarity_plain(pp: &str) -> Option<bool> {
         });
     }
     // "있긴 한데, 멀리 있어서 …": there is, with a caveat.
+    // "있긴 했는데, … 이미 떠나서 없어요": there was, and the clause after says it is gone.
     if pp.trim_start().starts_with("있긴") || pp.trim_start().starts_with("あるには") {
-        return Some(true);
+        let rest = pp
+            .find([',', '、', '.', '。'])
+            .map_or("", |i| &pp[i + 1..]);
+        return Some(polarity_plain(rest) != Some(false));
     }
     // A yes or no standing as its own clause decides ("Yes.", "No, ...", "... — yes, it's on"),
     // not a "no" inside a phrase ("no pedestrians").
@@ -1744,9 +1787,34 @@ fn polarity_plain(pp: &str) -> Option<bool> {
         "違う",
     ]
     .iter()
-    .any(|n| sentence.contains(n));
+    .any(|n| {
+        sentence
+            .match_indices(n)
+            .any(|(i, _)| !attributive(&sentence[i + n.len()..], n))
+    });
     // A plain statement is not a "yes": only its denial answers (no).
     negated.then_some(false)
+}
+
+/// Whether a Japanese or Korean negation, followed by `rest`, modifies a noun ("フレームのない
+/// 眼鏡", "테가 없는 안경") instead of ending the clause: it denies a part of the thing, not the
+/// thing asked about. A dependent noun ("ないこと", "없는 것 같아요") still ends the clause.
+fn attributive(rest: &str, negation: &str) -> bool {
+    let Some(c) = rest.chars().next() else {
+        return false;
+    };
+    match negation {
+        "ない" => (text::is_kanji(c) || text::is_katakana(c)) && !rest.starts_with(['事', '様']),
+        "없" | "않" => ["는 ", "은 "].iter().any(|m| {
+            rest.strip_prefix(m).is_some_and(|n| {
+                n.starts_with(|c: char| text::is_hangul(c))
+                    && !["것", "거", "듯", "편", "걸", "게", "데", "모양"]
+                        .iter()
+                        .any(|d| n.starts_with(d))
+            })
+        }),
+        _ => false,
+    }
 }
 
 /// A sentence that denies a denial ("not true that … isn't", "wouldn't say it's not",
@@ -1756,7 +1824,8 @@ fn double_negation(sentence: &str) -> bool {
     static CONCEDES: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     // "持っていないわけではありませんが、差してはいません": a concession; the clause after it answers.
     let concedes = CONCEDES.get_or_init(|| {
-        regex::Regex::new(r"^\S{0,4}?(?:が|けど|けれど|지만|\s*,?\s*but\b)").expect("valid")
+        // "降らないとは言えない空模様ですが、": the clause it ends may run on to its が.
+        regex::Regex::new(r"^(?:\S{0,4}?(?:が|けど|けれど|지만|\s*,?\s*but\b)|[^。、,.!?]{0,10}?(?:ですが|だが|が、|けど|けれど))").expect("valid")
     });
     let r = R.get_or_init(|| {
         regex::Regex::new(r"\b(?:not true|not the case|(?:would|could|can)(?:n'?t|n’t| not)\s+say|cannot say)\b[^.!?;,—–]*(?:\bnot\b|n'?t\b|n’t\b|\bno\b|\bnever\b)|(?:ない|なかった)(?:わけ|訳|こと)(?:では|じゃ|は|も)(?:ない|なかった|ありません|ございません)|なくは(?:ない|ありません)|지\s*않(?:은|는|았던)\s*(?:건|것은|게|것이)\s*아니|(?:않|없)(?:았|었)?다고\s*(?:보기|하기|말하기)(?:는|가|도)?\s*(?:어렵|힘들)|(?:않|없)(?:은|는)\s*(?:건|것은|게)\s*아니|(?:で|じゃ)?ないとは(?:言え|いえ)(?:ない|ません)|아니라고(?:는|도)?\s*(?:할|말할)\s*수\s*없").expect("valid")
