@@ -289,12 +289,7 @@ fn name_part(
         return None;
     };
     // Only a person asked for ("York" is no answer for "New York").
-    static WHO: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let who = WHO.get_or_init(|| {
-        regex::Regex::new(r"(?i)\bwho(?:m|se)?\b|\b(?:designed|painted|invented|founded|built|wrote|sculpted|composed)\b|誰|だれ|どなた|作者|画家|設計者|発明|누구|누가|작가|화가|설계자|발명")
-            .expect("valid")
-    });
-    if !question.is_some_and(|q| who.is_match(q)) {
+    if !question.is_some_and(text::asks::asks_person) {
         return None;
     }
     let named = |w: &str| {
@@ -313,17 +308,62 @@ fn name_part(
     if !read_short(question, last, response).0 {
         return None;
     }
-    // Another given name right before the family name names another person.
-    let words: Vec<&str> = response
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
+    // Each mention of the family name, as a word, with the word joined right before it and the
+    // word right after it (joined by a space or a ・ only: "**Answer:** Eiffel" has no word
+    // before its name).
+    let lower = response.to_lowercase();
+    let needle = last.to_lowercase();
+    let mentions: Vec<(Option<&str>, Option<&str>)> = lower
+        .match_indices(&needle)
+        .filter(|&(i, _)| {
+            !last.is_ascii()
+                || (!lower[..i].ends_with(char::is_alphanumeric)
+                    && !lower[i + needle.len()..].starts_with(char::is_alphanumeric))
+        })
+        .filter_map(|(i, _)| {
+            // Lower case keeps the offsets of the names compared here (Latin, kana, Hangul).
+            let (head, tail) = (response.get(..i)?, response.get(i + needle.len()..)?);
+            let gap_start = head.trim_end_matches([' ', '・', '·']).len();
+            let before = (head[gap_start..].chars().count() == 1)
+                .then(|| {
+                    let h = &head[..gap_start];
+                    let start = h
+                        .rfind(|c: char| !c.is_alphanumeric() && c != '\'')
+                        .map_or(0, |k| k + h[k..].chars().next().map_or(1, char::len_utf8));
+                    &h[start..]
+                })
+                .filter(|w| !w.is_empty());
+            let after = tail.strip_prefix(' ').map(|t| {
+                t.split(|c: char| !c.is_alphanumeric()).next().unwrap_or("")
+            });
+            Some((before, after))
+        })
         .collect();
-    let other_first = words.windows(2).any(|w| {
-        w[1].eq_ignore_ascii_case(last)
-            && w[0].chars().next().is_some_and(char::is_uppercase)
-            && !w[0].eq_ignore_ascii_case(first)
-    });
-    (!other_first).then_some((true, NAME_PART_RULE))
+    // Another given name right before the family name names another person ("Paloma
+    // Picasso", "カール・フィリップ・エマヌエル・バッハ", "얀 브뤼헐"); a Korean word that says what
+    // the person is ("화가 브뤼헐") does not.
+    let given = |w: &str| {
+        let Some(c) = w.chars().next() else {
+            return false;
+        };
+        if w.eq_ignore_ascii_case(first) || parts.contains(&w) {
+            return false;
+        }
+        if c.is_ascii() {
+            c.is_uppercase()
+        } else if text::is_hangul(c) {
+            !w.ends_with(['가', '자', '사', '님', '는', '은', '이', '의', '를', '을', '로'])
+        } else {
+            text::is_katakana(c)
+        }
+    };
+    let other_first = mentions.iter().any(|(b, _)| b.is_some_and(given));
+    // A name that goes on ("Bank of America" is no family name "Bank").
+    let goes_on = |a: &Option<&str>| {
+        a.is_some_and(|w| w == "of" || w.chars().next().is_some_and(char::is_uppercase))
+    };
+    let all_go_on = !mentions.is_empty() && mentions.iter().all(|(_, a)| goes_on(a));
+    (!other_first && !all_go_on).then_some((true, NAME_PART_RULE))
 }
 
 /// Whether the text below a table concludes what was asked: it shares a word with the
@@ -742,10 +782,11 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
                 .as_deref()
                 .and_then(numbers::asked_noun)
             {
-                let sentence = pp
-                    .split(['.', '。', '!', '?', '\n', '—'])
-                    .find(|s| s.contains(&noun));
-                if sentence.is_some_and(numbers::says_absence) {
+                // The clause that names the asked thing, as a word ("no pencils" says nothing
+                // of pens; "バナナはありませんが、りんごは2個" nothing of apples).
+                if numbers::clauses(&pp).any(|c| {
+                    text::words::names_word(c, &noun) && numbers::says_absence(c)
+                }) {
                     return (
                         true,
                         "says the asked thing is not there, for a count of zero",

@@ -72,6 +72,17 @@ pub fn asking_clause(q: &str) -> &str {
     &sentence[from..]
 }
 
+/// Whether a question asks for a person ("Who designed …", "Whose portrait", "作曲家は誰",
+/// "누가 그렸나요"), so that a family name or a title after a name can answer it.
+pub fn asks_person(q: &str) -> bool {
+    static WHO: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    WHO.get_or_init(|| {
+        regex::Regex::new(r"(?i)\bwho(?:m|se)?\b|\b(?:designed|painted|invented|founded|built|wrote|sculpted|composed)\b|誰|だれ|どなた|人物|作者|画家|作曲家|設計者|発明|누구|누가|인물|작가|화가|작곡가|설계자|발명")
+            .expect("valid")
+    })
+    .is_match(q)
+}
+
 /// Whether a question asks what is not allowed ("What is prohibited?", "禁止されていること",
 /// "무엇을 금지합니까"), in the clause that asks ("Swimming is prohibited here. Which activity is
 /// permitted?" asks what is allowed).

@@ -20,6 +20,9 @@ use super::{char_at, char_before, is_hangul, is_hiragana, is_kanji, is_katakana}
 /// Suffixes that name the same thing more precisely: 大阪府 is 大阪, 白色 is 白, 木製 is made of 木.
 const JA_SUFFIXES: &str = "都道府県市区町村郡州省色製";
 
+/// The titles among [`KO_FOLLOWERS`], which follow a person's name.
+const KO_TITLES: &[&str] = &["님", "씨", "선생", "박사", "장군"];
+
 const KO_FOLLOWERS: &[&str] = &[
     "은", "는", "이", "가", "을", "를", "에", "의", "도", "만", "로", "으로", "와", "과", "랑",
     "하고", "께", "보다", "처럼", "까지", "부터", "요", "입", "인", "일", "예", "였", "라", "다",
@@ -72,6 +75,36 @@ const KO_HEADS: &[&str] = &[
 ///
 /// `asked` is the question (prepared, or empty): a kanji suffix it uses itself is part of the
 /// answer's form ("この駅は何駅ですか" → "新宿駅" names 新宿).
+/// Whether `hay` names `noun`: in English as a whole word or its plural ("pen", "pens", not
+/// "pencils"); in Japanese and Korean anywhere, before its particle.
+pub fn names_word(hay: &str, noun: &str) -> bool {
+    if !noun.is_ascii() {
+        return hay.contains(noun);
+    }
+    hay.match_indices(noun).any(|(i, _)| {
+        let before_ok = !hay[..i].ends_with(|c: char| c.is_alphanumeric());
+        let rest = &hay[i + noun.len()..];
+        let rest = rest
+            .strip_prefix("es")
+            .or_else(|| rest.strip_prefix('s'))
+            .unwrap_or(rest);
+        before_ok && !rest.starts_with(|c: char| c.is_alphanumeric())
+    })
+}
+
+#[cfg(test)]
+mod names_word_tests {
+    #[test]
+    fn a_noun_as_a_word_or_its_plural() {
+        assert!(super::names_word("no pens here", "pen"));
+        assert!(super::names_word("not a single pen.", "pen"));
+        assert!(!super::names_word("3 pencils", "pen"));
+        assert!(!super::names_word("a happen", "pen"));
+        assert!(super::names_word("boxes", "box"));
+        assert!(super::names_word("りんごはありません", "りんご"));
+    }
+}
+
 pub fn occurrences(hay: &str, script: &str, needle: &str, asked: &str) -> Vec<(usize, usize)> {
     if needle.is_empty() {
         return Vec::new();
@@ -280,9 +313,11 @@ fn ends_word(script: &str, s: usize, e: usize, asked: &str) -> bool {
         let pattern = ["模様", "柄"].iter().any(|k| script[e..].starts_with(k))
             && ["模様", "柄"].iter().any(|k| asked.contains(k));
         // "野口英世博士", "夏目漱石先生": a title after a name.
+        // Only when a person is asked: 大仏殿 is a hall, not 大仏 with a title.
         let title = ["博士", "先生", "教授", "氏", "様", "殿"]
             .iter()
-            .any(|t| script[e..].starts_with(t));
+            .any(|t| script[e..].starts_with(t))
+            && super::asks::asks_person(asked);
         let suffix = JA_SUFFIXES.contains(after)
             || (is_kanji(after) && asked.contains(after))
             || pattern
@@ -319,10 +354,15 @@ fn ends_word(script: &str, s: usize, e: usize, asked: &str) -> bool {
         if KO_HEADS.iter().filter(head).any(|h| rest.starts_with(h)) {
             return false;
         }
+        // A title ("님", "씨") only when a person is asked: 호박씨 is a seed.
+        let person = super::asks::asks_person(asked);
         let particle = |r: &str| {
             r.is_empty()
                 || !r.starts_with(is_hangul)
-                || KO_FOLLOWERS.iter().any(|f| r.starts_with(f))
+                || KO_FOLLOWERS
+                    .iter()
+                    .filter(|f| person || !KO_TITLES.contains(f))
+                    .any(|f| r.starts_with(f))
         };
         return particle(rest)
             || KO_HEADS

@@ -1363,6 +1363,16 @@ pub(super) fn drop_counting_aloud(p: &str, ms: &mut Vec<Mention>, drop_unfinishe
 }
 
 /// A reply that says nothing is there ("none", "there are no dogs", "いません", "없습니다").
+/// The clauses of a text: its sentences cut again at commas, semicolons, dashes, "and", "but"
+/// and a Japanese or Korean contrast.
+pub fn clauses(p: &str) -> impl Iterator<Item = &str> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(r"[.。!?！？\n—;；,、]|\band\b|\bbut\b|が、|けど|지만").expect("valid")
+    })
+    .split(p)
+}
+
 pub fn says_absence(p: &str) -> bool {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
