@@ -264,6 +264,24 @@ fn without_admin_suffix(
     .filter(|s| {
         s.chars().count() >= 2 && s.chars().all(|c| text::is_kanji(c) || text::is_hangul(c))
     })?;
+    // "축구 경기 사진이라 … 알 수 없습니다": a reply that cannot tell names no place, and a
+    // stem that modifies the noun after it ("경기 사진", a match's photo) is another word.
+    if cannot_tell(&text::prepare(response)) {
+        return None;
+    }
+    let standing = response.match_indices(stem).any(|(i, _)| {
+        let rest = &response[i + stem.len()..];
+        let Some(next) = rest.strip_prefix(' ') else {
+            return true;
+        };
+        !next.starts_with(text::is_hangul)
+            || ["지역", "지방", "쪽", "일대", "북부", "남부", "동부", "서부", "내"]
+                .iter()
+                .any(|p| next.starts_with(p))
+    });
+    if !standing {
+        return None;
+    }
     match read_short(question, stem, response) {
         (true, _) => Some((true, ADMIN_SUFFIX_RULE)),
         _ => None,
@@ -655,7 +673,13 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
         // and "60 fps, the second-highest setting" names a place of another thing.
         if !ordinals::ordinals(&pp).is_empty() {
             let read = ordinal_rule(&pp, want as u32);
-            if read.0 {
+            // "in the third frame, 2 seconds after …": a figure with a unit measures; it is no
+            // place, so the ordinal answers.
+            let measured = || {
+                numbers::committed_mention(&pp, None, want)
+                    .is_some_and(|(m, _)| units::unit_at(&pp[m.end..]).is_some())
+            };
+            if read.0 || measured() {
                 return read;
             }
         }
@@ -1443,6 +1467,14 @@ fn runs_of(
     };
     (0..=hay.len() - needle.len())
         .filter(|&i| (0..needle.len()).all(|k| same(hay[i + k].2, needle[k], k)))
+        // "Vancouver Is." is the island; "Vancouver is shown" is the verb: an abbreviation that
+        // is also a word of its own counts only with its full stop.
+        .filter(|&i| {
+            (0..needle.len()).all(|k| {
+                let (_, e, h) = hay[i + k];
+                h == needle[k] || h != "is" || script.get(e..).is_some_and(|r| r.starts_with('.'))
+            })
+        })
         // "the badge is Toyota's, and …" names Toyota; "Seoul's neighbouring port city" names
         // another thing: a possessive names its word only at its clause's end.
         .filter(|&i| {
@@ -1605,14 +1637,24 @@ fn polarity_word(pr: &str) -> Option<bool> {
     }
 }
 
+/// Words that say the reply cannot tell.
+fn unsure_words() -> &'static regex::Regex {
+    static UNSURE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    UNSURE.get_or_init(|| {
+        regex::Regex::new(r"\b(?:not sure|unsure|(?:don'?t|do not|doesn'?t) know|can'?t (?:\w+ )?tell|cannot (?:\w+ )?tell|can'?t determine|cannot determine|(?:cannot|can'?t) be determined|unable to (?:tell|determine|see|say)|unclear|hard to (?:tell|say))\b|わかりません|分かりません|わからな|分からな|判断でき|お答えできません|答えられません|回答できません|確認できません|모르|알 수 없|판단할 수 없|판단하기 어렵|확인할 수 없|답변드리기 어렵").expect("valid")
+    })
+}
+
+/// Whether the reply (prepared) says it cannot tell ("not sure", "わかりません", "알 수 없").
+fn cannot_tell(pp: &str) -> bool {
+    unsure_words().is_match(pp)
+}
+
 /// A reply's answer to a yes/no question: its first word if that is yes or no, else "no" when
 /// its first sentence is negated ("He isn't wearing glasses", "깨끗하지 않아요"); a plain
 /// statement answers neither.
 fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
-    static UNSURE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let unsure = UNSURE.get_or_init(|| {
-        regex::Regex::new(r"\b(?:not sure|unsure|(?:don'?t|do not|doesn'?t) know|can'?t (?:\w+ )?tell|cannot (?:\w+ )?tell|can'?t determine|cannot determine|(?:cannot|can'?t) be determined|unable to (?:tell|determine|see|say)|unclear|hard to (?:tell|say))\b|わかりません|分かりません|わからな|分からな|判断でき|お答えできません|答えられません|回答できません|確認できません|모르|알 수 없|판단할 수 없|판단하기 어렵|확인할 수 없|답변드리기 어렵").expect("valid")
-    });
+    let unsure = unsure_words();
     // "はい。ただ、傘の色は暗くて確認できません": a detail the reply cannot make out, after a
     // yes or no it gave, takes nothing back.
     static CAVEAT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();

@@ -133,7 +133,8 @@ pub fn place_reference(pr: &str, question: Option<&str>, reply: &str) -> Option<
     let (m, s): (u32, u32) = (c[2].parse().ok()?, c[3].parse().ok()?);
     static CLOCK: OnceLock<Regex> = OnceLock::new();
     let clock = CLOCK.get_or_init(|| {
-        Regex::new(r"clock|what time|time of day|o'clock|何時|時計|時刻|몇 시|시계|시각|a\.?m|p\.?m|left|remain|timer|scoreboard|残り|タイマー|たいまー|남은|남았|타이머|전광판")
+        // "am" and "pm" as words of their own, not inside "team" or "upmost".
+        Regex::new(r"(?i)clock|what time|time of day|o'clock|何時|時計|時刻|몇 시|시계|시각|(?:^|[^a-z])(?:a\.?m|p\.?m)(?:\.|\b)|\bleft\b|\bremain|timer|scoreboard|残り|タイマー|たいまー|남은|남았|타이머|전광판")
             .expect("valid")
     });
     static SECONDS: OnceLock<Regex> = OnceLock::new();
@@ -254,6 +255,15 @@ mod tests {
         assert_eq!(
             at("00:15", "What time does the clock show?", "12:15 a.m."),
             None
+        );
+        // "team" holds no "am": the question asks a place in the video.
+        assert_eq!(
+            at(
+                "00:45",
+                "when in the video does the home team score?",
+                "at the 45-second mark."
+            ),
+            Some(45)
         );
         assert_eq!(
             at("10:30", "영상 속 시계는 몇 시를 가리키나요?", "10시 30분"),
