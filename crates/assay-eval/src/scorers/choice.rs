@@ -1040,14 +1040,16 @@ fn numbered_option(item: &ItemContent, p: &str) -> Option<Reading> {
     // "…인지 …인지 헷갈릴 수 있지만, … 두 번째 이미지가 밤 사진입니다": a doubt conceded, then
     // one place after the contrast.
     let decided_after = |end: usize| {
-        text::contrast_end(p).filter(|&c| c >= end).is_some_and(|c| {
-            let later: Vec<u32> = found
-                .iter()
-                .filter(|o| o.start >= c)
-                .map(|o| o.position)
-                .collect();
-            !later.is_empty() && later.iter().all(|&x| x == later[0])
-        })
+        text::contrast_end(p)
+            .filter(|&c| c >= end)
+            .is_some_and(|c| {
+                let later: Vec<u32> = found
+                    .iter()
+                    .filter(|o| o.start >= c)
+                    .map(|o| o.position)
+                    .collect();
+                !later.is_empty() && later.iter().all(|&x| x == later[0])
+            })
     };
     let hedge_end = found.iter().find_map(|o| {
         let end = text::ordinals::item_end(p, o);
@@ -1112,13 +1114,15 @@ fn numbered_option(item: &ItemContent, p: &str) -> Option<Reading> {
             && bare_after.is_match(&p[text::ordinals::item_end(p, o)..to]))
         .then_some(o)
     });
-    let got = concluded.or(conceded).or_else(|| match answering.as_slice() {
-        [one, rest @ ..] if rest.iter().all(|o| o.position == one.position) => Some(*one),
-        _ => None,
-    })
-    .or_else(|| correction.and_then(|c| found.iter().find(|o| o.start >= c)))
-    .or_else(|| conclusion.and_then(|c| found.iter().find(|o| o.start >= c)))
-    .or(found.first())?;
+    let got = concluded
+        .or(conceded)
+        .or_else(|| match answering.as_slice() {
+            [one, rest @ ..] if rest.iter().all(|o| o.position == one.position) => Some(*one),
+            _ => None,
+        })
+        .or_else(|| correction.and_then(|c| found.iter().find(|o| o.start >= c)))
+        .or_else(|| conclusion.and_then(|c| found.iter().find(|o| o.start >= c)))
+        .or(found.first())?;
     let hits: Vec<usize> = (0..places.len())
         .filter(|&i| places[i] == Some(got.position))
         .collect();
@@ -2345,6 +2349,75 @@ mod scorer_tests {
         assert_eq!(
             (hedge.outcome(), hedge.parsed.as_deref()),
             ("hedged", Some("B|D"))
+        );
+    }
+
+    /// Issue 49, adversarial15: the correction and numbered-image readers attacked from their
+    /// code, and narrowed.
+    #[test]
+    fn the_fifteenth_reviews_kinds() {
+        let colours = ["Red", "Blue", "Green", "White"];
+        // A closer look that adds a detail keeps the letter; one that denies it corrects.
+        assert_eq!(
+            asked(
+                "What colour is the bus?",
+                &colours,
+                "A. Red. On closer inspection, the door has green trim."
+            )
+            .as_deref(),
+            Some("A")
+        );
+        assert_eq!(
+            asked(
+                "What colour is the bus?",
+                &colours,
+                "A. Red. On closer inspection, it isn't red at all but green."
+            )
+            .as_deref(),
+            Some("C")
+        );
+        // いや inside a katakana word is no correction.
+        let ja = ["自転車", "バイク", "自動車", "バス"];
+        assert_eq!(
+            asked(
+                "乗り物は何ですか？",
+                &ja,
+                "答えはBです。タイヤが二つで、バスより小さいです。"
+            )
+            .as_deref(),
+            Some("B")
+        );
+        // A change meant and not made.
+        let ko = ["빨간색", "노란색", "초록색", "파란색"];
+        assert_eq!(
+            asked(
+                "무슨 색인가요?",
+                &ko,
+                "정답은 A입니다. D로 바꾸려다가 다시 보니 처음 답이 맞아요."
+            )
+            .as_deref(),
+            Some("A")
+        );
+        // A conclusion that is the image alone, and a doubt conceded before one image.
+        let images = [
+            "The first image",
+            "The second image",
+            "Both images",
+            "Neither image",
+        ];
+        assert_eq!(
+            asked(
+                "Which image shows snow?",
+                &images,
+                "Image 2 shows green grass in the park. So it's image 1."
+            )
+            .as_deref(),
+            Some("A")
+        );
+        let ko_images = ["첫 번째 이미지", "두 번째 이미지", "둘 다", "둘 다 아니다"];
+        assert_eq!(
+            asked("어느 이미지에 눈이 왔나요?", &ko_images, "첫 번째 이미지인지 두 번째 이미지인지 헷갈리지만, 지붕이 하얀 첫 번째 이미지입니다.").as_deref(),
+            Some("A")
         );
     }
 }

@@ -182,7 +182,10 @@ impl ScorerKind {
             // an article before a figure's phrase ("A 20-dollar bill").
             // 17 (holdout25): "Final: C" after a self-correction; a decimal comma before a
             // unit in an option's figure; a last sentence that is only a figure.
-            Self::Choice => 17,
+            // 18 (adversarial15): a closer look corrects only with a denial, いや as a word,
+            // a change meant and not made, a conclusion that is an image alone, a doubt
+            // conceded before one image.
+            Self::Choice => 18,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
@@ -257,7 +260,11 @@ impl ScorerKind {
             // decimal comma before a unit, "4時15分前", "one and a half", a correction to the
             // opposite side or after the opening clause, a last sentence that is only a figure,
             // the labelled line the question names.
-            Self::SoftMatch => 17,
+            // 18 (adversarial15): "actually" inside a clause, details not made out after an
+            // answer, both sides likely, a dismissal after a correction, a negation modifying a
+            // noun, the zero count's clause and word, a family name that ends its name, titles
+            // only for a person, "Is." with its stop, a measured figure is no place.
+            Self::SoftMatch => 18,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,

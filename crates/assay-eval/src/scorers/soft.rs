@@ -275,9 +275,11 @@ fn without_admin_suffix(
             return true;
         };
         !next.starts_with(text::is_hangul)
-            || ["지역", "지방", "쪽", "일대", "북부", "남부", "동부", "서부", "내"]
-                .iter()
-                .any(|p| next.starts_with(p))
+            || [
+                "지역", "지방", "쪽", "일대", "북부", "남부", "동부", "서부", "내",
+            ]
+            .iter()
+            .any(|p| next.starts_with(p))
     });
     if !standing {
         return None;
@@ -351,9 +353,9 @@ fn name_part(
                     &h[start..]
                 })
                 .filter(|w| !w.is_empty());
-            let after = tail.strip_prefix(' ').map(|t| {
-                t.split(|c: char| !c.is_alphanumeric()).next().unwrap_or("")
-            });
+            let after = tail
+                .strip_prefix(' ')
+                .map(|t| t.split(|c: char| !c.is_alphanumeric()).next().unwrap_or(""));
             Some((before, after))
         })
         .collect();
@@ -370,7 +372,9 @@ fn name_part(
         if c.is_ascii() {
             c.is_uppercase()
         } else if text::is_hangul(c) {
-            !w.ends_with(['가', '자', '사', '님', '는', '은', '이', '의', '를', '을', '로'])
+            !w.ends_with([
+                '가', '자', '사', '님', '는', '은', '이', '의', '를', '을', '로',
+            ])
         } else {
             text::is_katakana(c)
         }
@@ -808,9 +812,9 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
             {
                 // The clause that names the asked thing, as a word ("no pencils" says nothing
                 // of pens; "バナナはありませんが、りんごは2個" nothing of apples).
-                if numbers::clauses(&pp).any(|c| {
-                    text::words::names_word(c, &noun) && numbers::says_absence(c)
-                }) {
+                if numbers::clauses(&pp)
+                    .any(|c| text::words::names_word(c, &noun) && numbers::says_absence(c))
+                {
                     return (
                         true,
                         "says the asked thing is not there, for a count of zero",
@@ -1659,8 +1663,10 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
     // yes or no it gave, takes nothing back.
     static CAVEAT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let caveat = CAVEAT.get_or_init(|| {
-        regex::Regex::new(r"\b(?:but|though|however|although)\b|ただ|ただし|けど|が、|다만|하지만|그런데|지만")
-            .expect("valid")
+        regex::Regex::new(
+            r"\b(?:but|though|however|although)\b|ただ|ただし|けど|が、|다만|하지만|그런데|지만",
+        )
+        .expect("valid")
     });
     if let Some(m) = unsure.find(pp) {
         let head = &pp[..m.start()];
@@ -1792,9 +1798,7 @@ fn polarity_plain(pp: &str) -> Option<bool> {
     // "있긴 한데, 멀리 있어서 …": there is, with a caveat.
     // "있긴 했는데, … 이미 떠나서 없어요": there was, and the clause after says it is gone.
     if pp.trim_start().starts_with("있긴") || pp.trim_start().starts_with("あるには") {
-        let rest = pp
-            .find([',', '、', '.', '。'])
-            .map_or("", |i| &pp[i + 1..]);
+        let rest = pp.find([',', '、', '.', '。']).map_or("", |i| &pp[i + 1..]);
         return Some(polarity_plain(rest) != Some(false));
     }
     // A yes or no standing as its own clause decides ("Yes.", "No, ...", "... — yes, it's on"),
@@ -3478,6 +3482,150 @@ mod tests {
             "電車はどちらに進んでいますか。",
             "右",
             "You're right to ask."
+        ));
+    }
+
+    /// Issue 49, adversarial15: the yes/no, count, name and place rules of holdout27 and
+    /// holdout28, attacked from their code, and narrowed.
+    #[test]
+    fn the_fifteenth_reviews_kinds() {
+        let ok = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a).0;
+        // "actually" inside a clause stresses; a closer look that dismisses takes nothing back.
+        assert!(ok(
+            "Is the dog real?",
+            "yes",
+            "Yes, it is actually a real dog, not a statue."
+        ));
+        assert!(ok(
+            "Is there a cat on the sofa?",
+            "no",
+            "No. Hmm, there's a cat on a cushion print, but that's only a pattern."
+        ));
+        assert!(ok(
+            "Is the cat real?",
+            "no",
+            "Yes... actually, no: it is a toy."
+        ));
+        // Both sides given as equally likely answer neither.
+        assert!(!ok(
+            "Is the gate open?",
+            "yes",
+            "Probably yes, though probably no if it rains."
+        ));
+        assert!(!ok("Is the gate open?", "no", "It's fifty-fifty."));
+        // Another thing said to be there is not the asked one.
+        assert!(ok(
+            "Is there a green bus?",
+            "no",
+            "I don't see one, but there is a yellow bus at the stop."
+        ));
+        // A negation that modifies a noun denies a part of the thing.
+        assert!(ok(
+            "帽子をかぶっていますか？",
+            "はい",
+            "はい。よく見ると、つばのない帽子です。"
+        ));
+        assert!(ok(
+            "모자를 쓰고 있나요?",
+            "네",
+            "네. 다시 보니 챙이 없는 모자예요."
+        ));
+        // A detail not made out after an answer.
+        assert!(ok(
+            "女性はかばんを持っていますか？",
+            "はい",
+            "はい。ただ、かばんの柄は確認できません。"
+        ));
+        assert!(!ok(
+            "女性はかばんを持っていますか？",
+            "はい",
+            "確認できません。"
+        ));
+        // There was, and it is gone.
+        assert!(ok(
+            "마지막 장면에 사람이 있나요?",
+            "아니요",
+            "있긴 했는데, 마지막에는 나가서 없어요."
+        ));
+        assert!(ok(
+            "사진에 개가 있나요?",
+            "네",
+            "있긴 한데, 멀리 있어서 작게 보여요."
+        ));
+        // What a notice says or what is usual is not what is seen.
+        assert!(!ok(
+            "Is the museum open?",
+            "yes",
+            "The doors are shut right now. However, according to the sign the museum is open on weekdays."
+        ));
+        // The asked thing said absent, in its own clause and as a word.
+        assert!(!ok(
+            "How many cups are on the tray?",
+            "0",
+            "There are 2 cups and no cupcakes."
+        ));
+        assert!(ok(
+            "How many cups are on the tray?",
+            "0",
+            "There are no cups, only 2 plates."
+        ));
+        assert!(!ok(
+            "皿の上にみかんは何個ありますか？",
+            "0",
+            "ぶどうはありませんが、みかんは3個あります。"
+        ));
+        assert!(!ok(
+            "접시에 귤은 몇 개 있나요?",
+            "0",
+            "포도는 없고, 귤은 3개 있어요."
+        ));
+        // A family name: not one that goes on, nor after another given name, nor across a label.
+        assert!(!ok(
+            "Whose logo is on the truck?",
+            "Deutsche Post",
+            "The Post Office Ltd logo."
+        ));
+        assert!(ok("Who painted this?", "Claude Monet", "Answer: Monet"));
+        assert!(!ok(
+            "Who composed this?",
+            "Wolfgang Amadeus Mozart",
+            "Leopold Mozart."
+        ));
+        assert!(!ok(
+            "誰の作品ですか？",
+            "ピーテル・ブリューゲル",
+            "ヤン・ブリューゲルです。"
+        ));
+        // Titles only when a person is asked.
+        assert!(!ok("中央にあるものは何ですか？", "観音", "観音殿です。"));
+        assert!(!ok(
+            "그릇에 담긴 것은 무엇인가요?",
+            "수박",
+            "수박씨가 가득해요."
+        ));
+        assert!(ok("누구의 초상화인가요?", "세종", "세종님입니다."));
+        // An abbreviation that is also a word, only with its full stop.
+        assert!(!ok(
+            "What place is this?",
+            "Vancouver Island",
+            "Vancouver is on the left."
+        ));
+        // A measured figure is no place.
+        assert!(!ok(
+            "In which frame does the ball land?",
+            "3",
+            "It lands in the fifth frame, 3 seconds after the kick."
+        ));
+        // A place without its suffix: not in a reply that cannot tell, nor modifying a noun.
+        assert!(!ok(
+            "어느 도에서 찍었나요?",
+            "충청도",
+            "충청 사투리 간판은 보이지만 지역은 알 수 없습니다."
+        ));
+        assert!(!ok(
+            "어느 도에서 찍었나요?",
+            "경기도",
+            "야구 경기 장면입니다."
         ));
     }
 }

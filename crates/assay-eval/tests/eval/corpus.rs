@@ -632,6 +632,19 @@ fn the_rules_hold_against_the_fourteenth_review() {
     carries_over("adversarial14.jsonl", 0.97, 0.82);
 }
 
+/// adversarial15.jsonl: a fifteenth reviewer's replies against holdout27 and holdout28's rules,
+/// written from their code (30 attacks, 10 guards): "actually" and "hmm" as corrections of a
+/// yes or no, both sides given as likely, 있긴 했는데 … 없어요, "pen" inside "pencils", another
+/// thing said absent, a family name for a company, a label before a name, 축구 경기 for 경기도,
+/// 大仏殿 and 호박씨 as titles, "is" for "island", "am" inside "team", タイヤ folded to hold
+/// いや, a closer look that adds a detail, the answering sentence ahead of a conclusion, a
+/// change meant and not made, a doubt conceded. 11/40 read by those rules, 39/40 after they
+/// were narrowed.
+#[test]
+fn the_rules_hold_against_the_fifteenth_review() {
+    carries_over("adversarial15.jsonl", 1.0, 0.96);
+}
+
 /// adversarial9.jsonl: a ninth reviewer's replies against the label rules of holdout19,
 /// written from their code: labels sharing one word, years after a figure that do not label
 /// it, answer marks inside labels, floors named in passing, parts set aside that answer,

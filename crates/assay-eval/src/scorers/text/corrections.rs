@@ -42,9 +42,20 @@ pub fn found(text: &str) -> impl Iterator<Item = regex::Match<'_>> {
 /// 보니"), which may take the answer back or only add a detail, rather than a word that takes
 /// back ("wait", "いや", "줄 알았는데").
 pub fn observes(word: &str) -> bool {
-    ["look", "clos", "careful", "inspect", "よく見", "改めて", "보니", "보면", "다시 세어", "다시 확인"]
-        .iter()
-        .any(|w| word.contains(w))
+    [
+        "look",
+        "clos",
+        "careful",
+        "inspect",
+        "よく見",
+        "改めて",
+        "보니",
+        "보면",
+        "다시 세어",
+        "다시 확인",
+    ]
+    .iter()
+    .any(|w| word.contains(w))
 }
 
 /// Whether `span` holds a correction.

@@ -204,6 +204,17 @@ pub fn asks_which_is_meant(pp: &str) -> bool {
     })
 }
 
+/// Whether a clause says what is reported or usual rather than what is seen ("according to the
+/// sign", "案内によると", "안내문에 따르면", "usually", "平日は", "평일엔").
+pub fn reported_or_usual(clause: &str) -> bool {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        regex::Regex::new(r"(?i)\baccording to\b|\b(?:usually|normally|typically|generally)\b|\bon (?:weekdays|weekends)\b|によると|によれば|普段|通常|いつもは|平日|週末|에 따르면|에 의하면|평소|보통|평일|주말")
+            .expect("valid")
+    })
+    .is_match(clause)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,15 +242,4 @@ mod tests {
             assert!(!asks_which_is_meant(&prepare(t)), "{t}");
         }
     }
-}
-
-/// Whether a clause says what is reported or usual rather than what is seen ("according to the
-/// sign", "案内によると", "안내문에 따르면", "usually", "平日は", "평일엔").
-pub fn reported_or_usual(clause: &str) -> bool {
-    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    R.get_or_init(|| {
-        regex::Regex::new(r"(?i)\baccording to\b|\b(?:usually|normally|typically|generally)\b|\bon (?:weekdays|weekends)\b|によると|によれば|普段|通常|いつもは|平日|週末|에 따르면|에 의하면|평소|보통|평일|주말")
-            .expect("valid")
-    })
-    .is_match(clause)
 }

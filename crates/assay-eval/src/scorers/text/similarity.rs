@@ -127,12 +127,21 @@ pub fn content_words(s: &str) -> Vec<String> {
 /// itself ("photo", "写真", "사진"), not a thing in it.
 pub fn is_scene_word(w: &str) -> bool {
     [
-        "photo", "photograph", "picture", "image", "video", "scene", "frame", "clip",
+        "photo",
+        "photograph",
+        "picture",
+        "image",
+        "video",
+        "scene",
+        "frame",
+        "clip",
     ]
     .iter()
     .any(|s| stem(s) == w)
-        || ["写真", "画像", "映像", "動画", "場面", "사진", "이미", "영상", "장면", "그림", "화면"]
-            .contains(&w)
+        || [
+            "写真", "画像", "映像", "動画", "場面", "사진", "이미", "영상", "장면", "그림", "화면",
+        ]
+        .contains(&w)
 }
 
 /// Similarity of the reply to one option's text, in [0, 1].

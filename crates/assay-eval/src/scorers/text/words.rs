@@ -92,19 +92,6 @@ pub fn names_word(hay: &str, noun: &str) -> bool {
     })
 }
 
-#[cfg(test)]
-mod names_word_tests {
-    #[test]
-    fn a_noun_as_a_word_or_its_plural() {
-        assert!(super::names_word("no pens here", "pen"));
-        assert!(super::names_word("not a single pen.", "pen"));
-        assert!(!super::names_word("3 pencils", "pen"));
-        assert!(!super::names_word("a happen", "pen"));
-        assert!(super::names_word("boxes", "box"));
-        assert!(super::names_word("りんごはありません", "りんご"));
-    }
-}
-
 pub fn occurrences(hay: &str, script: &str, needle: &str, asked: &str) -> Vec<(usize, usize)> {
     if needle.is_empty() {
         return Vec::new();
@@ -542,5 +529,18 @@ mod tests {
             "이 역은 무슨 역입니까"
         )
         .is_empty());
+    }
+}
+
+#[cfg(test)]
+mod names_word_tests {
+    #[test]
+    fn a_noun_as_a_word_or_its_plural() {
+        assert!(super::names_word("no pens here", "pen"));
+        assert!(super::names_word("not a single pen.", "pen"));
+        assert!(!super::names_word("3 pencils", "pen"));
+        assert!(!super::names_word("a happen", "pen"));
+        assert!(super::names_word("boxes", "box"));
+        assert!(super::names_word("りんごはありません", "りんご"));
     }
 }

@@ -22,9 +22,7 @@ mod digits;
 mod english;
 
 use cjk::*;
-pub use commitment::{
-    asked_noun, clauses, committed, committed_mention, says_absence, HEDGE_RULE,
-};
+pub use commitment::{asked_noun, clauses, committed, committed_mention, says_absence, HEDGE_RULE};
 use digits::*;
 use english::*;
 
