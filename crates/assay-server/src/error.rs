@@ -22,6 +22,11 @@ pub enum ServiceError {
     /// written, and the same request can be sent again.
     #[error("{0}")]
     Unavailable(String),
+    /// A lock of the team was held by another session for longer than the service waits: a
+    /// session of the earlier design (a member's own login) in a team not yet migrated.
+    /// Nothing was written.
+    #[error("{0}")]
+    Locked(String),
     /// The team database or the service's replica failed: nothing was written.
     #[error("the team service failed: {0}")]
     Internal(String),
@@ -32,9 +37,16 @@ impl From<postgres::Error> for ServiceError {
         use postgres::error::SqlState;
         // The service's own statement and lock timeouts: the request took too long, not a
         // failure of the team.
+        if e.code() == Some(&SqlState::LOCK_NOT_AVAILABLE) {
+            return ServiceError::Locked(
+                "another session holds a lock of the team and did not free it in time, so \
+                 nothing of this request was written (nor counted against the day's quota): try \
+                 again in a moment"
+                    .into(),
+            );
+        }
         let timed_out = [
             SqlState::QUERY_CANCELED,
-            SqlState::LOCK_NOT_AVAILABLE,
             SqlState::IDLE_IN_TRANSACTION_SESSION_TIMEOUT,
             SqlState::TOO_MANY_CONNECTIONS,
             SqlState::CANNOT_CONNECT_NOW,
@@ -79,7 +91,9 @@ impl ServiceError {
             ServiceError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ServiceError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ServiceError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
-            ServiceError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ServiceError::Unavailable(_) | ServiceError::Locked(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ServiceError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

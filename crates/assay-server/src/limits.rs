@@ -33,6 +33,10 @@ pub struct Limits {
     /// How long one statement of a request may run. Set by the service on its own connections;
     /// no member holds a login that could raise it.
     pub statement_timeout: Duration,
+    /// How long a session of the earlier design (a member's own login, in a team not yet
+    /// migrated) may sit idle holding a lock of the team before a push that waits for it ends
+    /// that session: the team's `assay_break_stale_lock`, as the direct sync does.
+    pub stale_lock: Duration,
 }
 
 /// Bytes of a uid, a dataset or item id, or a person's name.
@@ -53,6 +57,7 @@ impl Default for Limits {
             connections: 64,
             connection_wait: Duration::from_secs(15),
             statement_timeout: Duration::from_secs(30),
+            stale_lock: Duration::from_secs(30),
         }
     }
 }

@@ -194,8 +194,10 @@ impl Pool {
             "SET statement_timeout = {}; SET idle_in_transaction_session_timeout = 60000;
              SET lock_timeout = {}; SET application_name = '{APPLICATION_NAME}'",
             self.statement_timeout.as_millis().max(1),
-            // A lock waited for is one statement's time at most.
-            self.statement_timeout
+            // A lock waited for is half a statement's time at most, so that a wait ends as a
+            // lock's (which a push can break when an idle login of the earlier design holds
+            // it) before it ends as a slow statement.
+            (self.statement_timeout / 2)
                 .min(Duration::from_secs(20))
                 .as_millis()
                 .max(1)

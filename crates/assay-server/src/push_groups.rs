@@ -189,10 +189,41 @@ fn write_group(state: &AppState, replica: &mut Replica, group: &[Arc<Ticket>]) {
     }
     for t in &group[decided..] {
         let alone = std::slice::from_ref(t);
-        let written = retrying(
+        let mut written = retrying(
             || write_checked(state, replica, alone),
             |f| !f.committed && is_deadlock(&f.error),
         );
+        // A login of the earlier design (a team not yet migrated) left idle holding a lock of
+        // the team loses its session and the push is tried once more; a lock still held is
+        // refused with who holds it.
+        if matches!(&written, Err(f) if !f.committed && matches!(f.error, ServiceError::Locked(_)))
+        {
+            if let Ok(broken) = break_stale_locks(state, &t.member) {
+                if !broken.is_empty() {
+                    written = write_checked(state, replica, alone);
+                }
+            }
+        }
+        if let Err(Failed {
+            error: ServiceError::Locked(_),
+            committed: false,
+        }) = &written
+        {
+            let who = state
+                .pool
+                .get()
+                .map(|mut db| assay_sync::lock_holders(&mut db))
+                .unwrap_or_else(|_| "another session".into());
+            written = Err(Failed {
+                error: ServiceError::Locked(format!(
+                    "{who} holds a lock of the team and did not free it in time, so nothing of \
+                     this push was written (nor counted against the day's quota): try again in a \
+                     moment (a member's own login of the team's earlier design is ended by its \
+                     owner's `assay team migrate`)"
+                )),
+                committed: false,
+            });
+        }
         if let Err(Failed { error, committed }) = written {
             t.decide(Outcome {
                 pushed: Err(error),
@@ -200,6 +231,28 @@ fn write_group(state: &AppState, replica: &mut Replica, group: &[Arc<Ticket>]) {
             });
         }
     }
+}
+
+/// Ends the sessions of the earlier design's logins that sat idle holding a lock of the team
+/// for longer than the service's `stale_lock` (the team's `assay_break_stale_lock`, which
+/// reaches member logins only, never the service's own sessions); says whose.
+fn break_stale_locks(state: &AppState, member: &Member) -> Result<String> {
+    let mut db = state.pool.get()?;
+    let mut tx = db.transaction()?;
+    as_member(&mut tx, member)?;
+    let secs = i32::try_from(state.limits.stale_lock.as_secs().max(1)).unwrap_or(i32::MAX);
+    let broken: String = tx
+        .query_one("SELECT assay_break_stale_lock($1)", &[&secs])?
+        .get(0);
+    tx.commit()?;
+    if !broken.is_empty() {
+        eprintln!(
+            "{}",
+            serde_json::json!({"time": assay_core::store::now(), "event": "stale lock broken",
+                               "sessions": broken})
+        );
+    }
+    Ok(broken)
 }
 
 /// A write that decided nothing, and whether the team database had committed it.

@@ -414,6 +414,63 @@ fn a_team_of_logins_is_migrated_to_the_service() {
     assert!(!has_login(&mut db, "aiko"));
 }
 
+/// A team not yet migrated: a member's own login that takes an item's lock and leaves its
+/// transaction idle loses its session to the next push through the service; one that keeps
+/// its session busy holding the lock is named in the refusal, and nothing is written.
+#[test]
+fn a_login_of_the_earlier_design_holding_a_lock_does_not_stall_the_service() {
+    let t = Team::start(assay_server::limits::Limits {
+        statement_timeout: Duration::from_secs(2),
+        stale_lock: Duration::from_secs(1),
+        ..Default::default()
+    });
+    assay_sync::add_member(&t.admin, "kenji", Role::Annotator, "pw-kenji").unwrap();
+    let mut a = t.join("aiko", Role::Annotator);
+    let aiko = author(&a, "aiko");
+    let legacy = common::url(&t.cluster, "kenji", "team");
+    let hold = |k: &mut Client| {
+        k.batch_execute("BEGIN").unwrap();
+        k.execute(
+            "SELECT assay_lock_items(
+                 ARRAY(SELECT dataset FROM revisions WHERE ext_id = 'jg-005' LIMIT 1),
+                 ARRAY['jg-005'], '{}', false)",
+            &[],
+        )
+        .unwrap();
+    };
+
+    let mut idle = Client::connect(&legacy, NoTls).expect("a login of the earlier design");
+    hold(&mut idle);
+    edit_answer(&mut a, "jg-005", "while kenji sits on it", &aiko);
+    assert_eq!(t.sync("aiko", &mut a).pushed, 1, "the idle session's lock was broken");
+    assert!(idle.simple_query("SELECT 1").is_err(), "kenji's idle session was ended");
+    let mut db = t.db();
+    let text: String = db
+        .query_one(
+            "SELECT content::text FROM revisions WHERE ext_id = 'jg-005' ORDER BY seq DESC LIMIT 1",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!(text.contains("while kenji sits on it"), "{text}");
+
+    // A session kept busy while it holds the lock is not ended: the push is refused, naming it.
+    let mut busy = Client::connect(&legacy, NoTls).unwrap();
+    hold(&mut busy);
+    let sleeper = std::thread::spawn(move || {
+        let _ = busy.simple_query("SELECT pg_sleep(5)");
+        busy
+    });
+    edit_answer(&mut a, "jg-005", "while kenji works on it", &aiko);
+    let e = sync_service(&mut a, &t.keyring("aiko"))
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("kenji") && e.contains("migrate"), "{e}");
+    drop(sleeper.join().unwrap());
+    assert_eq!(t.sync("aiko", &mut a).pushed, 1, "the edit waited, and goes once the lock is free");
+}
+
 #[test]
 fn a_lead_manages_members_and_nobody_else_can() {
     let t = Team::start(Default::default());

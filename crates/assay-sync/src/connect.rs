@@ -132,7 +132,7 @@ pub(crate) fn is_deadlock(e: &postgres::Error) -> bool {
 /// Who holds the team's locks (the team lock, an item's, the commit lock): the member behind
 /// each session that has one, those idle in their transaction first (the likely reason a push
 /// waited), else every holder.
-pub(crate) fn lock_holders(db: &mut Client) -> String {
+pub fn lock_holders(db: &mut Client) -> String {
     let who = db.query(
         "WITH h AS (
              SELECT DISTINCT coalesce(m.name, a.usename::text, 'an unknown session') AS who,

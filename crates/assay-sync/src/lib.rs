@@ -19,7 +19,7 @@ pub mod service;
 mod sync;
 mod tls;
 
-pub use connect::{check_connection, connect as connect_admin, redact};
+pub use connect::{check_connection, connect as connect_admin, lock_holders, redact};
 pub use images::{fetch_image, fetch_images, fetch_images_at, FetchReport, ImageSource};
 pub use join::{items_page, join, join_with};
 pub use members::add_member;
