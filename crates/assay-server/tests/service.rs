@@ -442,8 +442,15 @@ fn a_login_of_the_earlier_design_holding_a_lock_does_not_stall_the_service() {
     let mut idle = Client::connect(&legacy, NoTls).expect("a login of the earlier design");
     hold(&mut idle);
     edit_answer(&mut a, "jg-005", "while kenji sits on it", &aiko);
-    assert_eq!(t.sync("aiko", &mut a).pushed, 1, "the idle session's lock was broken");
-    assert!(idle.simple_query("SELECT 1").is_err(), "kenji's idle session was ended");
+    assert_eq!(
+        t.sync("aiko", &mut a).pushed,
+        1,
+        "the idle session's lock was broken"
+    );
+    assert!(
+        idle.simple_query("SELECT 1").is_err(),
+        "kenji's idle session was ended"
+    );
     let mut db = t.db();
     let text: String = db
         .query_one(
@@ -468,7 +475,11 @@ fn a_login_of_the_earlier_design_holding_a_lock_does_not_stall_the_service() {
         .to_string();
     assert!(e.contains("kenji") && e.contains("migrate"), "{e}");
     drop(sleeper.join().unwrap());
-    assert_eq!(t.sync("aiko", &mut a).pushed, 1, "the edit waited, and goes once the lock is free");
+    assert_eq!(
+        t.sync("aiko", &mut a).pushed,
+        1,
+        "the edit waited, and goes once the lock is free"
+    );
 }
 
 #[test]
