@@ -316,6 +316,10 @@ fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
                 continue;
             }
         }
+        // "A = πr^2", "V = IR": a quantity named in a formula, not an option.
+        if after.trim_start().starts_with('=') && !after.trim_start().starts_with("==") {
+            continue;
+        }
         let lower = c.is_ascii_lowercase();
         let next_word: &str = after
             .strip_prefix(' ')

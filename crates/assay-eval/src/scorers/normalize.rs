@@ -6,6 +6,8 @@ use unicode_normalization::UnicodeNormalization;
 /// NFKC, except that a power of ten keeps its exponent apart: NFKC reads "10²" as "102", so
 /// "5.0×10²" would be 5.0×102; it is "5.0×10^2" here.
 pub fn nfkc(s: &str) -> String {
+    // LaTeX as the text it typesets, and the minus sign as "-" (NFKC keeps U+2212).
+    let s: &str = &super::text::maths::plain(s);
     const SUPERSCRIPTS: &str = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻";
     if !s.contains("10") || !s.chars().any(|c| SUPERSCRIPTS.contains(c)) {
         return s.nfkc().collect();

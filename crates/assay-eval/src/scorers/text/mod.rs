@@ -15,6 +15,7 @@ pub mod dates;
 pub mod floors;
 pub mod hanja;
 pub mod hedges;
+pub mod maths;
 pub mod negation;
 pub mod numbers;
 pub mod ordinals;

@@ -24,6 +24,9 @@ pub enum Dimension {
     Voltage,
     Energy,
     Current,
+    Force,
+    Power,
+    Resistance,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -135,6 +138,12 @@ const CAL: Unit = u("cal", Energy, 4.184);
 const KCAL: Unit = u("kcal", Energy, 4184.0);
 const WH: Unit = u("Wh", Energy, 3600.0);
 const KWH: Unit = u("kWh", Energy, 3_600_000.0);
+const NEWTON: Unit = u("N", Force, 1.0);
+const KN: Unit = u("kN", Force, 1000.0);
+const WATT: Unit = u("W", Power, 1.0);
+const KW: Unit = u("kW", Power, 1000.0);
+const OHM: Unit = u("Ω", Resistance, 1.0);
+const KOHM: Unit = u("kΩ", Resistance, 1000.0);
 
 /// Spellings, longest first where one is the start of another. ASCII spellings must end a word;
 /// Japanese and Korean ones may be followed by a particle or a copula ("2킬로미터입니다").
@@ -217,6 +226,30 @@ const SPELLINGS: &[(&str, Unit)] = &[
     ("mv", MV),
     ("kv", KV),
     ("v", VOLT),
+    // Physics items: force, power, resistance, and the joule's symbol.
+    ("kilonewtons", KN),
+    ("kilonewton", KN),
+    ("newtons", NEWTON),
+    ("newton", NEWTON),
+    ("kn", KN),
+    ("n", NEWTON),
+    ("ニュートン", NEWTON),
+    ("뉴턴", NEWTON),
+    ("kilowatts", KW),
+    ("kilowatt", KW),
+    ("watts", WATT),
+    ("watt", WATT),
+    ("kw", KW),
+    ("w", WATT),
+    ("ワット", WATT),
+    ("와트", WATT),
+    ("ohms", OHM),
+    ("ohm", OHM),
+    ("kΩ", KOHM),
+    ("Ω", OHM),
+    ("オーム", OHM),
+    ("j", JOULE),
+    ("ジュール", JOULE),
     ("kilojoules", KJ),
     ("kilojoule", KJ),
     ("joules", JOULE),

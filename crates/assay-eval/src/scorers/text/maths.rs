@@ -1,0 +1,410 @@
+//! Replies to maths and science items: LaTeX read as the plain text it typesets (`\frac{3}{4}`
+//! is `3/4`, `\sqrt{5}` is `√5`, `1.0\times10^{-10}` is `1.0×10^-10`), the minus sign `−` as
+//! `-`, equations compared by their terms (`2x − y + 1 = 0` is `y = 2x + 1`), and an angle in
+//! radians against a reference in degrees (`π/3` for `60°`).
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+/// The text with its LaTeX written as plain text and `−` (U+2212) as `-`. `\boxed{…}` stays,
+/// since it marks the final answer. Dollar signs go only around mathematics (`$y = 2x + 1$`,
+/// `$12$`), never a price (`$35 and $40`).
+pub fn plain(s: &str) -> Cow<'_, str> {
+    let latex = s.contains('\\') || s.contains('$');
+    if !latex && !s.contains('−') {
+        return Cow::Borrowed(s);
+    }
+    let mut t = s.replace('−', "-");
+    if latex {
+        t = without_latex(&t);
+    }
+    Cow::Owned(t)
+}
+
+fn without_latex(s: &str) -> String {
+    static FRAC: OnceLock<Regex> = OnceLock::new();
+    static SQRT: OnceLock<Regex> = OnceLock::new();
+    static WORDS: OnceLock<Regex> = OnceLock::new();
+    static SCRIPT: OnceLock<Regex> = OnceLock::new();
+    static DOLLARS: OnceLock<Regex> = OnceLock::new();
+    let frac = FRAC
+        .get_or_init(|| Regex::new(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}").expect("valid"));
+    let sqrt = SQRT.get_or_init(|| Regex::new(r"\\sqrt\s*\{([^{}]*)\}").expect("valid"));
+    let words = WORDS.get_or_init(|| {
+        Regex::new(
+            r"\\(?:text|mathrm|textbf|mathbf|operatorname|mbox|textrm|mathit)\s*\{([^{}]*)\}",
+        )
+        .expect("valid")
+    });
+    let script = SCRIPT.get_or_init(|| Regex::new(r"([\^_])\{([^{}]*)\}").expect("valid"));
+    let dollars = DOLLARS.get_or_init(|| Regex::new(r"\$\$?([^$]*)\$\$?").expect("valid"));
+    let grouped = |x: &str| {
+        let x = x.trim();
+        if x.chars()
+            .all(|c| c.is_alphanumeric() || c == '.' || c == '√' || c == 'π')
+        {
+            x.to_string()
+        } else {
+            format!("({x})")
+        }
+    };
+    let mut t = s.to_string();
+    // Innermost first: a fraction inside a root, a root inside a fraction.
+    for _ in 0..4 {
+        let next = frac
+            .replace_all(&t, |c: &regex::Captures| {
+                format!("{}/{}", grouped(&c[1]), grouped(&c[2]))
+            })
+            .into_owned();
+        let next = sqrt
+            .replace_all(&next, |c: &regex::Captures| format!("√{}", grouped(&c[1])))
+            .into_owned();
+        let next = words.replace_all(&next, "$1").into_owned();
+        let next = script
+            .replace_all(&next, |c: &regex::Captures| {
+                if c[2].trim() == "\\circ" {
+                    "°".to_string()
+                } else {
+                    format!("{}{}", &c[1], c[2].trim())
+                }
+            })
+            .into_owned();
+        if next == t {
+            break;
+        }
+        t = next;
+    }
+    const SYMBOLS: &[(&str, &str)] = &[
+        ("^\\circ", "°"),
+        ("\\circ", "°"),
+        ("\\times", "×"),
+        ("\\cdot", "·"),
+        ("\\div", "÷"),
+        ("\\pi", "π"),
+        ("\\theta", "θ"),
+        ("\\pm", "±"),
+        ("\\leq", "≤"),
+        ("\\geq", "≥"),
+        ("\\le", "≤"),
+        ("\\ge", "≥"),
+        ("\\neq", "≠"),
+        ("\\ne", "≠"),
+        ("\\approx", "≈"),
+        ("\\infty", "∞"),
+        ("\\rightarrow", "→"),
+        ("\\to", "→"),
+        ("\\%", "%"),
+        ("\\left", ""),
+        ("\\right", ""),
+        ("\\displaystyle", ""),
+        ("\\quad", " "),
+        ("\\,", " "),
+        ("\\;", " "),
+        ("\\!", ""),
+        ("\\(", ""),
+        ("\\)", ""),
+        ("\\[", ""),
+        ("\\]", ""),
+    ];
+    for (from, to) in SYMBOLS {
+        if t.contains(from) {
+            // A command's name ends at a letter's end: "\to" is not the start of "\top".
+            let mut out = String::with_capacity(t.len());
+            let mut rest = t.as_str();
+            while let Some(i) = rest.find(from) {
+                let after = &rest[i + from.len()..];
+                let whole = !from.ends_with(|c: char| c.is_ascii_alphabetic())
+                    || !after.starts_with(|c: char| c.is_ascii_alphabetic());
+                out.push_str(&rest[..i]);
+                out.push_str(if whole { to } else { from });
+                rest = after;
+            }
+            out.push_str(rest);
+            t = out;
+        }
+    }
+    // "$y = 2x + 1$", "$12$": mathematics, not a price. A price is a dollar sign before a
+    // figure with no closing sign after its words ("$35 and $40" holds no mathematics).
+    dollars
+        .replace_all(&t, |c: &regex::Captures| {
+            let inner = &c[1];
+            let maths = inner.contains(['\\', '^', '_', '=', '{', '}', '√', '×', 'π', '°'])
+                || (!inner.is_empty() && !inner.contains(char::is_whitespace));
+            if maths {
+                inner.to_string()
+            } else {
+                c[0].to_string()
+            }
+        })
+        .into_owned()
+}
+
+/// An equation's terms moved to one side and scaled so that its first term's coefficient is
+/// 1: two equations with the same terms state the same relation (`y = 2x + 1`, `2x - y + 1 =
+/// 0`, `y-1=2x`). Terms are products of single-letter variables with powers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Equation {
+    terms: BTreeMap<String, f64>,
+}
+
+impl Equation {
+    /// The variables it names, in order ("xy").
+    pub fn variables(&self) -> String {
+        let mut v: Vec<char> = self
+            .terms
+            .keys()
+            .flat_map(|k| k.chars().filter(char::is_ascii_alphabetic))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v.into_iter().collect()
+    }
+
+    pub fn same(&self, other: &Equation) -> bool {
+        self.terms.len() == other.terms.len()
+            && self.terms.iter().all(|(k, a)| {
+                other
+                    .terms
+                    .get(k)
+                    .is_some_and(|b| (a - b).abs() <= 1e-9 * a.abs().max(1.0))
+            })
+    }
+}
+
+/// Reads `s` (prepared: lower case, `-` for minus) as one equation of polynomial terms, or
+/// None when it is not one (two `=`, words, brackets).
+pub fn equation(s: &str) -> Option<Equation> {
+    let (l, r) = s.split_once('=')?;
+    // Words are no products of variables ("the answer = 5").
+    let word = s
+        .as_bytes()
+        .windows(3)
+        .any(|w| w.iter().all(u8::is_ascii_alphabetic));
+    if r.contains('=') || word {
+        return None;
+    }
+    let mut terms = BTreeMap::new();
+    side(l, 1.0, &mut terms)?;
+    side(r, -1.0, &mut terms)?;
+    terms.retain(|_, c: &mut f64| c.abs() > 1e-12);
+    // A variable must be named: "2 + 3 = 5" is arithmetic, not an equation to compare.
+    if !terms.keys().any(|k| !k.is_empty()) {
+        return None;
+    }
+    // Scale by the first variable term (in the terms' order), so that its coefficient is 1.
+    let lead = terms.iter().find(|(k, _)| !k.is_empty()).map(|(_, c)| *c)?;
+    for c in terms.values_mut() {
+        *c /= lead;
+    }
+    Some(Equation { terms })
+}
+
+/// Adds one side's terms, times `sign`, into `terms`.
+fn side(s: &str, sign: f64, terms: &mut BTreeMap<String, f64>) -> Option<()> {
+    let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    if s.is_empty() {
+        return None;
+    }
+    let mut i = 0;
+    let b = s.as_bytes();
+    while i < b.len() {
+        let mut k = sign;
+        while i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            if b[i] == b'-' {
+                k = -k;
+            }
+            i += 1;
+        }
+        let start = i;
+        while i < b.len() && b[i] != b'+' && b[i] != b'-' {
+            i += 1;
+        }
+        let (coef, key) = term(&s[start..i])?;
+        *terms.entry(key).or_insert(0.0) += k * coef;
+    }
+    Some(())
+}
+
+/// One term: a coefficient (`2`, `0.5`, `3/4`, `1/2x` as ½x) and variables with powers (`x`,
+/// `x^2`, `x²`, `xy`).
+fn term(t: &str) -> Option<(f64, String)> {
+    if t.is_empty() {
+        return None;
+    }
+    let digits_end = t
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_digit() || c == '.' || c == '/' || c == '*' || c == '×'))
+        .map_or(t.len(), |(i, _)| i);
+    let (num, vars) = t.split_at(digits_end);
+    let num = num.trim_end_matches(['*', '×']);
+    let coef = if num.is_empty() {
+        1.0
+    } else if let Some((a, b)) = num.split_once('/') {
+        let (a, b): (f64, f64) = (a.parse().ok()?, b.parse().ok()?);
+        if b == 0.0 {
+            return None;
+        }
+        a / b
+    } else {
+        num.parse().ok()?
+    };
+    let mut powers: BTreeMap<char, u32> = BTreeMap::new();
+    let mut chars = vars.chars().peekable();
+    while let Some(c) = chars.next() {
+        let v = match c {
+            'a'..='z' => c,
+            '*' | '×' | '·' => continue,
+            _ => return None,
+        };
+        let mut p = 1;
+        match chars.peek() {
+            Some('^') => {
+                chars.next();
+                let d = chars.next()?.to_digit(10)?;
+                p = d;
+            }
+            Some('²') => {
+                chars.next();
+                p = 2;
+            }
+            Some('³') => {
+                chars.next();
+                p = 3;
+            }
+            _ => {}
+        }
+        *powers.entry(v).or_insert(0) += p;
+    }
+    let key = powers
+        .iter()
+        .map(|(v, p)| {
+            if *p == 1 {
+                v.to_string()
+            } else {
+                format!("{v}^{p}")
+            }
+        })
+        .collect::<String>();
+    Some((coef, key))
+}
+
+/// The equations a reply states, in order: each `=` with the mathematics on either side of it
+/// (single letters, figures, operators; a word of two letters or more ends it), read by
+/// [`equation`]. "the line is y = 2x + 1." gives `y = 2x + 1`.
+pub fn equations_in(p: &str) -> Vec<Equation> {
+    let mathematical = |w: &str| {
+        !w.is_empty()
+            && w.chars().all(|c| {
+                c.is_ascii_digit() || c.is_ascii_lowercase() || "+-*/^=.²³×·()".contains(c)
+            })
+            && !w
+                .as_bytes()
+                .windows(2)
+                .any(|x| x[0].is_ascii_lowercase() && x[1].is_ascii_lowercase())
+    };
+    let mut out = Vec::new();
+    for line in p.split(['\n', ',', ';', ':', '。', '、', '，']) {
+        let words: Vec<&str> = line
+            .split_whitespace()
+            .map(|w| w.trim_end_matches(['.', '!', '?']))
+            .collect();
+        for (i, w) in words.iter().enumerate() {
+            if !w.contains('=') {
+                continue;
+            }
+            let mut from = i;
+            while from > 0 && mathematical(words[from - 1]) && !words[from - 1].contains('=') {
+                from -= 1;
+            }
+            let mut to = i + 1;
+            while to < words.len() && mathematical(words[to]) && !words[to].contains('=') {
+                to += 1;
+            }
+            if !mathematical(w) {
+                continue;
+            }
+            if let Some(e) = equation(&words[from..to].concat()) {
+                out.push(e);
+            }
+        }
+    }
+    out
+}
+
+/// A reference in degrees ("60°", "45 degrees", "45度", "45도").
+pub fn degrees_reference(pr: &str) -> Option<f64> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = R.get_or_init(|| {
+        Regex::new(r"^\s*(\d+(?:\.\d+)?)\s*(?:°|degrees?|deg|度|도)\s*$").expect("valid")
+    });
+    r.captures(pr)?[1].parse().ok()
+}
+
+/// The angles a reply states in radians as multiples of π ("π/3", "2π/3", "θ = π/6 rad"), in
+/// degrees, in order.
+pub fn radians_in_degrees(p: &str) -> Vec<f64> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r =
+        R.get_or_init(|| Regex::new(r"(?:^|[^0-9./])(\d*)\s*π\s*(?:/\s*(\d+))?").expect("valid"));
+    r.captures_iter(p)
+        .filter_map(|c| {
+            let k: f64 = match c.get(1).map(|m| m.as_str()) {
+                Some("") | None => 1.0,
+                Some(d) => d.parse().ok()?,
+            };
+            let n: f64 = c.get(2).map_or(Some(1.0), |m| m.as_str().parse().ok())?;
+            (n != 0.0).then_some(180.0 * k / n)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latex_is_read_as_the_text_it_typesets() {
+        assert_eq!(plain(r"**答え：$\sqrt{5}$**"), "**答え：√5**");
+        assert_eq!(plain(r"$1.0\times10^{-10}$ m"), "1.0×10^-10 m");
+        assert_eq!(plain(r"\( x = \frac{3}{4} \)"), " x = 3/4 ");
+        assert_eq!(plain(r"$\frac{\sqrt{3}}{2}$"), "√3/2");
+        assert_eq!(plain(r"\dfrac{x+1}{2}"), "(x+1)/2");
+        assert_eq!(plain(r"$45^\circ$"), "45°");
+        assert_eq!(plain(r"$\boxed{12}$"), r"\boxed{12}");
+        assert_eq!(plain("the slope is −6/3 = −2"), "the slope is -6/3 = -2");
+        // Prices keep their signs.
+        assert_eq!(plain("$35 and $40"), "$35 and $40");
+        assert_eq!(plain("plain text"), "plain text");
+    }
+
+    #[test]
+    fn equations_with_the_same_terms_are_the_same() {
+        let e = |s: &str| equation(s).unwrap();
+        assert!(e("y = 2x + 1").same(&e("2x - y + 1 = 0")));
+        assert!(e("y=2x+1").same(&e("y - 1 = 2x")));
+        assert!(!e("y = 2x + 1").same(&e("y = 2x - 1")));
+        assert!(e("y = x^2 - 4x + 3").same(&e("y = x² - 4x + 3")));
+        assert!(e("y = 1/2x + 3").same(&e("2y = x + 6")));
+        assert!(equation("2 + 3 = 5").is_none());
+        assert!(equation("the answer = 5").is_none());
+        assert_eq!(e("2x - y + 1 = 0").variables(), "xy");
+        let found =
+            equations_in("slope: (7 - 3)/(3 - 1) = 2. so b = 1.\nthe line is 2x - y + 1 = 0.");
+        assert!(found.iter().any(|f| f.same(&e("y = 2x + 1"))));
+        assert!(equations_in("therefore the line is y = 2x + 1.")
+            .last()
+            .is_some_and(|f| f.same(&e("y = 2x + 1"))));
+    }
+
+    #[test]
+    fn radians_against_degrees() {
+        assert_eq!(degrees_reference("60°"), Some(60.0));
+        assert_eq!(degrees_reference("45 degrees"), Some(45.0));
+        assert_eq!(radians_in_degrees("θ = π/3 です"), vec![60.0]);
+        assert_eq!(radians_in_degrees("2π/3 rad"), vec![120.0]);
+        assert!(radians_in_degrees("4π cm²")[0] == 720.0);
+    }
+}
