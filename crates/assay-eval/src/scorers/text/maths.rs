@@ -51,7 +51,25 @@ fn without_latex(s: &str) -> String {
             format!("({x})")
         }
     };
-    let mut t = s.to_string();
+    static MIXED: OnceLock<Regex> = OnceLock::new();
+    static UNIT_POWER: OnceLock<Regex> = OnceLock::new();
+    // "2\frac{1}{2}": a mixed number keeps its whole part apart; "12{,}5": a decimal comma.
+    let mixed = MIXED.get_or_init(|| Regex::new(r"(\d)\\([dt]?frac)\b").expect("valid"));
+    // "$y = 2x + 1$", "$12$": mathematics, not a price. A price is a dollar sign before a
+    // figure with no closing sign after its words ("$35 and $40" holds no mathematics).
+    let s = dollars.replace_all(s, |c: &regex::Captures| {
+        let inner = &c[1];
+        let maths = inner.contains(['\\', '^', '_', '=', '{', '}', '√', '×', 'π', '°'])
+            || (!inner.is_empty() && !inner.contains(char::is_whitespace));
+        if maths {
+            inner.to_string()
+        } else {
+            c[0].to_string()
+        }
+    });
+    let mut t = mixed
+        .replace_all(&s.replace("{,}", ","), "$1 \\$2")
+        .into_owned();
     // Innermost first: a fraction inside a root, a root inside a fraction.
     for _ in 0..4 {
         let next = frac
@@ -126,20 +144,11 @@ fn without_latex(s: &str) -> String {
             t = out;
         }
     }
-    // "$y = 2x + 1$", "$12$": mathematics, not a price. A price is a dollar sign before a
-    // figure with no closing sign after its words ("$35 and $40" holds no mathematics).
-    dollars
-        .replace_all(&t, |c: &regex::Captures| {
-            let inner = &c[1];
-            let maths = inner.contains(['\\', '^', '_', '=', '{', '}', '√', '×', 'π', '°'])
-                || (!inner.is_empty() && !inner.contains(char::is_whitespace));
-            if maths {
-                inner.to_string()
-            } else {
-                c[0].to_string()
-            }
-        })
-        .into_owned()
+    // "cm^2" is "cm2", as NFKC reads "cm²"; "x^2" stays a power.
+    let unit_power = UNIT_POWER.get_or_init(|| {
+        Regex::new(r"\b(mm|cm|km|m|in|ft|yd|mi)\s*\^\s*([23])\b").expect("valid")
+    });
+    unit_power.replace_all(&t, "$1$2").into_owned()
 }
 
 /// An equation's terms moved to one side and scaled so that its first term's coefficient is
@@ -378,6 +387,10 @@ mod tests {
         // Prices keep their signs.
         assert_eq!(plain("$35 and $40"), "$35 and $40");
         assert_eq!(plain("plain text"), "plain text");
+        assert_eq!(plain(r"$2\frac{1}{2}$"), "2 1/2");
+        assert_eq!(plain(r"30\text{ cm}^2"), "30 cm2");
+        assert_eq!(plain(r"12{,}5\,\%"), "12,5 %");
+        assert_eq!(plain(r"$x^{2}$"), "x^2");
     }
 
     #[test]

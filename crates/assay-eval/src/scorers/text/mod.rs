@@ -115,50 +115,18 @@ fn after_thinking(response: &str) -> &str {
     }
 }
 
-/// A reply's LaTeX read as plain text: `\boxed{40^\circ}` is "40°", `30\text{ cm}^2` is "30 cm2",
-/// `\frac{1}{2}` is "1/2", `\times` is "×"; the dollar signs go. Models trained on maths write
+/// A reply's LaTeX read as plain text ([`maths::plain`]), and its `\boxed{…}` unwrapped:
+/// `\boxed{40^\circ}` is "40°", `30\text{ cm}^2` is "30 cm2". Models trained on maths write
 /// their short answers this way.
 pub fn latex_plain(response: &str) -> std::borrow::Cow<'_, str> {
-    if !response.contains('\\') && !response.contains("{,}") {
-        return std::borrow::Cow::Borrowed(response);
+    let plain = maths::plain(response);
+    if !plain.contains("\\boxed") {
+        return plain;
     }
-    static R: std::sync::OnceLock<Vec<(regex::Regex, &'static str)>> = std::sync::OnceLock::new();
-    let rules = R.get_or_init(|| {
-        [
-            // The dollar signs of a formula ("$\boxed{12}$"), never a price's ("US$25"): first,
-            // while the formula still has its backslashes.
-            (r"\$([^$\n]*\\[^$\n]*)\$", "$1"),
-            (
-                r"\\(?:boxed|text|mathrm|textbf|mathbf|operatorname)\{([^{}]*)\}",
-                "$1",
-            ),
-            // "2\frac{1}{2}": a mixed number keeps its whole part apart.
-            (r"(\d)\\[dt]?frac\{", "$1 \\frac{"),
-            (r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", "$1/$2"),
-            (r"\{,\}", ","),
-            (r"\^\s*\{?\\circ\}?", "°"),
-            (r"\\circ", "°"),
-            (r"\\times", "×"),
-            (r"\\cdot", "·"),
-            (r"\\pi", "π"),
-            (r"\\%", "%"),
-            (r"\\[,;!: ]", " "),
-            // "cm^2" is "cm2" (NFKC reads "cm²" so); "4^2" stays a power.
-            (r"([a-zA-Z])\^\{?([23])\}?", "$1$2"),
-            (r"\\left|\\right", ""),
-        ]
-        .iter()
-        .map(|(p, w)| (regex::Regex::new(p).expect("valid"), *w))
-        .collect()
-    });
-    let mut s = response.to_string();
-    // Nested ones (\boxed{30\text{ cm}^2}) unwrap from the inside out.
-    for _ in 0..3 {
-        for (r, with) in rules {
-            s = r.replace_all(&s, *with).into_owned();
-        }
-    }
-    std::borrow::Cow::Owned(s)
+    static BOXED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let boxed = BOXED
+        .get_or_init(|| regex::Regex::new(r"\\boxed\s*\{([^{}]*)\}").expect("valid"));
+    std::borrow::Cow::Owned(boxed.replace_all(&plain, "$1").into_owned())
 }
 
 /// Katakana to hiragana (ァ-ヶ to ぁ-ゖ), so "リンゴ" and "りんご" compare equal. Byte lengths
