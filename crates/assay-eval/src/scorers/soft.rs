@@ -238,6 +238,55 @@ pub fn soft_match_asked(
         .unwrap_or(read)
 }
 
+/// An equation, a point or an angle in degrees as a reference (`y = 2x + 1`, `(1, -3)`, `60°`):
+/// the reply's last equation in the same variables, its last point, or its angle in radians
+/// when it states none in degrees (`2x - y + 1 = 0`, `(-1, -3)`, `θ = π/3`).
+fn maths_rule(pr: &str, pp: &str) -> Option<(bool, &'static str)> {
+    use text::maths;
+    if pr.contains('=') {
+        let want = maths::equation(pr)?;
+        let vars = want.variables();
+        let stated = maths::equations_in(pp);
+        let last = stated.iter().rev().find(|e| e.variables() == vars)?;
+        return Some(if last.same(&want) {
+            (true, "the same equation, its terms moved or scaled")
+        } else {
+            (
+                false,
+                "the reply's last equation in the reference's variables differs",
+            )
+        });
+    }
+    if let Some(want) = maths::point(pr) {
+        let last = *maths::points_in(pp).last()?;
+        let same = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        return Some(if same(last.0, want.0) && same(last.1, want.1) {
+            (true, "the same point")
+        } else {
+            (
+                false,
+                "the reply's last point differs (a sign or a coordinate)",
+            )
+        });
+    }
+    if let Some(want) = maths::degrees_reference(pr) {
+        static DEGREES: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        let degrees = DEGREES.get_or_init(|| {
+            regex::Regex::new(r"°|\bdeg(?:rees?)?\b|\d\s*(?:度|도)").expect("valid")
+        });
+        if degrees.is_match(pp) {
+            return None;
+        }
+        let last = *maths::radians_in_degrees(pp).last()?;
+        return Some(if (last - want).abs() < 1e-6 {
+            (true, "the same angle, in radians")
+        } else {
+            (false, "another angle, in radians")
+        });
+    }
+    None
+}
+
 /// The rule that reads a place without its administrative suffix.
 pub const ADMIN_SUFFIX_RULE: &str = "the place named without its administrative suffix";
 
@@ -609,6 +658,9 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     // "…어느 분을 말씀하시는지 알려 주시면": an answer about each of several, and a question back.
     if text::hedges::asks_which_is_meant(&pp) {
         return (false, CLARIFY_RULE);
+    }
+    if let Some(decided) = maths_rule(&pr, &pp) {
+        return decided;
     }
     if clock::time_reference(&pr).is_none() {
         if let Some(want) = text::pairs::pair_reference(&pr) {

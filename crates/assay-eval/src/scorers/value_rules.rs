@@ -540,6 +540,18 @@ pub(super) fn share_rule(
     let Some(got) = got else {
         return decimal_share(pp, question, want);
     };
+    // "I'd say 3/8 or 1/2": two shares offered, neither chosen.
+    let offered = found.iter().any(|s| {
+        text::hedges::offered_with_another(pp, s.start, s.end)
+            && found.iter().any(|t| {
+                t.start > s.end
+                    && t.start - s.end <= 24
+                    && !proportion::same_share(t.value, s.value)
+            })
+    });
+    if offered {
+        return Some((false, text::numbers::HEDGE_RULE));
+    }
     Some(verdict(
         pp,
         Some(got),

@@ -145,9 +145,8 @@ fn without_latex(s: &str) -> String {
         }
     }
     // "cm^2" is "cm2", as NFKC reads "cm²"; "x^2" stays a power.
-    let unit_power = UNIT_POWER.get_or_init(|| {
-        Regex::new(r"\b(mm|cm|km|m|in|ft|yd|mi)\s*\^\s*([23])\b").expect("valid")
-    });
+    let unit_power = UNIT_POWER
+        .get_or_init(|| Regex::new(r"\b(mm|cm|km|m|in|ft|yd|mi)\s*\^\s*([23])\b").expect("valid"));
     unit_power.replace_all(&t, "$1$2").into_owned()
 }
 
@@ -343,6 +342,25 @@ pub fn equations_in(p: &str) -> Vec<Equation> {
     out
 }
 
+/// A reference that is one point ("(1, -3)", "(2,5)").
+pub fn point(pr: &str) -> Option<(f64, f64)> {
+    match points_in(pr).as_slice() {
+        [one] if pr.trim().starts_with('(') && pr.trim().ends_with(')') => Some(*one),
+        _ => None,
+    }
+}
+
+/// The points a text states ("(−1, −3)" after [`plain`], "( 2 , 5 )"), in order.
+pub fn points_in(p: &str) -> Vec<(f64, f64)> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = R.get_or_init(|| {
+        Regex::new(r"\(\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\)").expect("valid")
+    });
+    r.captures_iter(p)
+        .filter_map(|c| Some((c[1].parse().ok()?, c[2].parse().ok()?)))
+        .collect()
+}
+
 /// A reference in degrees ("60°", "45 degrees", "45度", "45도").
 pub fn degrees_reference(pr: &str) -> Option<f64> {
     static R: OnceLock<Regex> = OnceLock::new();
@@ -410,6 +428,16 @@ mod tests {
         assert!(equations_in("therefore the line is y = 2x + 1.")
             .last()
             .is_some_and(|f| f.same(&e("y = 2x + 1"))));
+    }
+
+    #[test]
+    fn points_with_their_signs() {
+        assert_eq!(point("(1, -3)"), Some((1.0, -3.0)));
+        assert_eq!(point("1, -3"), None);
+        assert_eq!(
+            points_in(&plain("꼭짓점은 (−1, −3)입니다.")),
+            vec![(-1.0, -3.0)]
+        );
     }
 
     #[test]

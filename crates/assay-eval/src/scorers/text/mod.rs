@@ -124,8 +124,7 @@ pub fn latex_plain(response: &str) -> std::borrow::Cow<'_, str> {
         return plain;
     }
     static BOXED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let boxed = BOXED
-        .get_or_init(|| regex::Regex::new(r"\\boxed\s*\{([^{}]*)\}").expect("valid"));
+    let boxed = BOXED.get_or_init(|| regex::Regex::new(r"\\boxed\s*\{([^{}]*)\}").expect("valid"));
     std::borrow::Cow::Owned(boxed.replace_all(&plain, "$1").into_owned())
 }
 
