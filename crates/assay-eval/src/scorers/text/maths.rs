@@ -14,12 +14,24 @@ use regex::Regex;
 /// `$12$`), never a price (`$35 and $40`).
 pub fn plain(s: &str) -> Cow<'_, str> {
     let latex = s.contains('\\') || s.contains('$');
-    if !latex && !s.contains('−') {
+    // "3.0e8", "6.0e-7": a figure in E notation, as calculators and code print it.
+    let e_notation = s.as_bytes().windows(3).any(|w| {
+        w[0].is_ascii_digit()
+            && (w[1] == b'e' || w[1] == b'E')
+            && (w[2].is_ascii_digit() || w[2] == b'-')
+    });
+    if !latex && !e_notation && !s.contains('−') {
         return Cow::Borrowed(s);
     }
     let mut t = s.replace('−', "-");
     if latex {
         t = without_latex(&t);
+    }
+    if e_notation {
+        static E: OnceLock<Regex> = OnceLock::new();
+        let e =
+            E.get_or_init(|| Regex::new(r"\b(\d+(?:\.\d+)?)[eE]([-+]?\d{1,3})\b").expect("valid"));
+        t = e.replace_all(&t, "$1×10^$2").into_owned();
     }
     Cow::Owned(t)
 }
@@ -405,6 +417,11 @@ mod tests {
         // Prices keep their signs.
         assert_eq!(plain("$35 and $40"), "$35 and $40");
         assert_eq!(plain("plain text"), "plain text");
+        assert_eq!(
+            plain("f = 3.0e8 / 6.0e-7 = 5e14 Hz"),
+            "f = 3.0×10^8 / 6.0×10^-7 = 5×10^14 Hz"
+        );
+        assert_eq!(plain("model 3e8x and 1e"), "model 3e8x and 1e");
         assert_eq!(plain(r"$2\frac{1}{2}$"), "2 1/2");
         assert_eq!(plain(r"30\text{ cm}^2"), "30 cm2");
         assert_eq!(plain(r"12{,}5\,\%"), "12,5 %");

@@ -227,6 +227,13 @@ const SPELLINGS: &[(&str, Unit)] = &[
     ("kv", KV),
     ("v", VOLT),
     // Physics items: force, power, resistance, and the joule's symbol.
+    // A newton in its base units, as a derivation ends ("F = ma = 8 kg·m/s²").
+    ("kg·m/s2", NEWTON),
+    ("kg⋅m/s2", NEWTON),
+    ("kg*m/s2", NEWTON),
+    ("kg m/s2", NEWTON),
+    ("kg·m/s^2", NEWTON),
+    ("kg m/s^2", NEWTON),
     ("kilonewtons", KN),
     ("kilonewton", KN),
     ("newtons", NEWTON),
