@@ -87,7 +87,7 @@ fn commitment_after() -> &'static [Regex] {
             r"^\s*[)\]]?\s*[*_]*\s*(?:is|seems|looks|appears|would be|must be|should be)\s+(?:the\s+)?(?:correct|right|best|(?:more|most)\s+(?:likely|accurate|appropriate|suitable|plausible)|answer|true|accurate|appropriate)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:fits|matches)\s+(?:best|the)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:が|は|の方が)?\s*(?:正解|正しい|答え|最も|適切|妥当|当てはま|一番|近い)",
-            r"^\s*[)\]]?\s*[*_]*\s*(?:を選|です|だと思|でしょう|だと考え|だ[。.]|だろう|にします|にする|とします|とする|に決め|に修正|に変更|で間違いな|で間違いあり|に違いな|で確定|でした)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:を選|です|だと思|でしょう|だと考え|だ[。.]|だろう|にします|にする|にしよう|とします|とする|に決め|に修正|に変更|で間違いな|で間違いあり|に違いな|で確定|でした)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:이|가|은|는)?\s*(?:더\s*)?(?:정답|맞|옳|적절|가장)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:입니다|이에요|예요|이요|요|네요|이네요|군요|일 것|일것|를 선택|을 선택|라고 생각|이라고 생각|로 보입|인 것 같|같아)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:으로|로)\s*(?:하겠|할게|할께|정하|정정|고르|고칩|고치|선택|바꾸|바꿉|변경|수정)",
@@ -373,7 +373,7 @@ fn mentions(t: &str, l: &str, p: &str, n_options: usize) -> Vec<Mention> {
         static ABANDONED: OnceLock<Regex> = OnceLock::new();
         let abandoned = ABANDONED
             .get_or_init(|| {
-                re(r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:(?:으로|로)\s*\S{0,4}?(?:려다|려고\s*했|려고\s*하다)|に\S{0,4}?(?:ようと|かけ)(?:し|思い|まし))")
+                re(r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:(?:으로|로)\s*\S{0,4}?(?:려다|려고\s*했|려고\s*하다)|に\S{0,4}?(?:ようと(?:しました|した|思いました|思った)|かけました|かけた)(?:が|けど|けれど))")
             })
             .is_match(after);
         let weak = !strong
@@ -1041,6 +1041,14 @@ fn numbered_option(item: &ItemContent, p: &str) -> Option<Reading> {
     let offered: Vec<usize> = (0..places.len())
         .filter(|&i| found.iter().any(|o| places[i] == Some(o.position)))
         .collect();
+    let asked = text::similarity::content_words(&item.question);
+    let sentence_of = |o: &text::ordinals::Ordinal| {
+        let from = text::after_last(p, o.start, &['.', '。', '!', '?', '\n']);
+        let to = p[o.end..]
+            .find(['.', '。', '!', '?', '\n'])
+            .map_or(p.len(), |i| o.end + i);
+        (from, to)
+    };
     // "…인지 …인지 헷갈릴 수 있지만, … 두 번째 이미지가 밤 사진입니다": a doubt conceded, then
     // one place after the contrast.
     let decided_after = |end: usize| {
@@ -1063,22 +1071,30 @@ fn numbered_option(item: &ItemContent, p: &str) -> Option<Reading> {
         Some(end) if offered.len() >= 2 && !decided_after(end) => {
             return Some(Reading::Hedged(offered));
         }
+        // The clause after the contrast answers what was asked ("…가로등이 켜져 있는 두 번째
+        // 이미지가 밤 사진입니다"), not only describes ("but the second image has more colour").
         Some(end) if offered.len() >= 2 => text::contrast_end(p)
             .filter(|&c| c >= end)
-            .and_then(|c| found.iter().find(|o| o.start >= c)),
+            .and_then(|c| found.iter().find(|o| o.start >= c))
+            .filter(|o| {
+                let (_, to) = sentence_of(o);
+                let said = format!(
+                    "{}{}",
+                    &p[text::contrast_end(p).unwrap_or(o.start)..o.start],
+                    &p[text::ordinals::item_end(p, o)..to]
+                );
+                text::similarity::content_words(&said)
+                    .iter()
+                    .any(|w| asked.contains(w))
+            }),
         _ => None,
     };
+    if hedge_end.is_some() && offered.len() >= 2 && conceded.is_none() {
+        return Some(Reading::Hedged(offered));
+    }
     // The place named in the sentence that answers what was asked ("Image 2 has more.",
     // "2枚目の方が人が多いです") before one a conclusion about something else names ("1枚目は
     // 早朝に撮影されたようなので、1枚目の通りは…").
-    let asked = text::similarity::content_words(&item.question);
-    let sentence_of = |o: &text::ordinals::Ordinal| {
-        let from = text::after_last(p, o.start, &['.', '。', '!', '?', '\n']);
-        let to = p[o.end..]
-            .find(['.', '。', '!', '?', '\n'])
-            .map_or(p.len(), |i| o.end + i);
-        (from, to)
-    };
     let answering: Vec<&text::ordinals::Ordinal> = found
         .iter()
         .filter(|o| {
@@ -1111,13 +1127,16 @@ fn numbered_option(item: &ItemContent, p: &str) -> Option<Reading> {
     let bare_after = BARE_AFTER.get_or_init(|| {
         re(r"^\s*(?:です|でしょう|だ|입니다|이에요|예요|이다|이죠|일 것입니다)?\s*[.!。！]?\s*$")
     });
-    let concluded = conclusion.and_then(|c| {
-        let o = found.iter().find(|o| o.start >= c)?;
-        let (_, to) = sentence_of(o);
-        (bare_before.is_match(&p[c..o.start])
-            && bare_after.is_match(&p[text::ordinals::item_end(p, o)..to]))
-        .then_some(o)
-    });
+    // Not one a correction then takes back ("なので2枚目です。……いや、…1枚目").
+    let concluded = conclusion
+        .filter(|&c| correction.is_none_or(|k| k < c))
+        .and_then(|c| {
+            let o = found.iter().find(|o| o.start >= c)?;
+            let (_, to) = sentence_of(o);
+            (bare_before.is_match(&p[c..o.start])
+                && bare_after.is_match(&p[text::ordinals::item_end(p, o)..to]))
+            .then_some(o)
+        });
     let got = concluded
         .or(conceded)
         .or_else(|| match answering.as_slice() {
@@ -1708,10 +1727,19 @@ impl Scorer for ChoiceScorer {
                         let after = &p[m.end()..];
                         // A closer look that only adds a detail ("Looking more closely, the
                         // roof also has white stripes", "자세히 보니 옆에 햄스터 우리도
-                        // 보이네요") takes nothing back: it corrects only with a denial.
-                        if text::corrections::observes(m.as_str())
-                            && !text::negation::has_denial(after)
-                        {
+                        // 보이네요") takes nothing back: without a word that takes back
+                        // ("wait", "잠깐,"), it corrects only by denying the first answer.
+                        let takes_back = text::corrections::found(&p).any(|x| {
+                            !text::corrections::observes(x.as_str())
+                                && !["correction", "정정", "訂正"]
+                                    .iter()
+                                    .any(|w| x.as_str().contains(w))
+                        });
+                        let first = text::prepare(&item.options[i].text);
+                        let denies_first = text::negation::has_denial(after)
+                            && (after.contains(first.as_str())
+                                || !matches!(read_choice(after, n), Reading::Nothing(_)));
+                        if text::corrections::observes(m.as_str()) && !takes_back && !denies_first {
                             return None;
                         }
                         // Only when no letter follows the correction ("A? Wait, actually B" reads B).

@@ -319,6 +319,15 @@ fn without_admin_suffix(
         return None;
     }
     let standing = response.match_indices(stem).any(|(i, _)| {
+        // "야구 경기가": a noun before it (no particle ends it) makes a compound of it.
+        let modifier = response[..i].strip_suffix(' ').is_some_and(|h| {
+            h.chars()
+                .next_back()
+                .is_some_and(|c| text::is_hangul(c) && !"은는이가을를에도의로와과서".contains(c))
+        });
+        if modifier {
+            return false;
+        }
         let rest = &response[i + stem.len()..];
         let Some(next) = rest.strip_prefix(' ') else {
             return true;
@@ -395,7 +404,16 @@ fn name_part(
             let gap_start = head.trim_end_matches([' ', '・', '·']).len();
             let before = (head[gap_start..].chars().count() == 1)
                 .then(|| {
+                    // An initial ("C. P. E. Bach") is a word before the name too.
                     let h = &head[..gap_start];
+                    let h = h
+                        .strip_suffix('.')
+                        .filter(|x| {
+                            let mut c = x.chars().rev();
+                            c.next().is_some_and(|l| l.is_ascii_uppercase())
+                                && c.next().is_none_or(|b| !b.is_alphanumeric())
+                        })
+                        .unwrap_or(h);
                     let start = h
                         .rfind(|c: char| !c.is_alphanumeric() && c != '\'')
                         .map_or(0, |k| k + h[k..].chars().next().map_or(1, char::len_utf8));
@@ -416,6 +434,10 @@ fn name_part(
             return false;
         };
         if w.eq_ignore_ascii_case(first) || parts.contains(&w) {
+            return false;
+        }
+        // "J. S. Bach" for "Johann Sebastian Bach": the initials of its own given names.
+        if w.chars().count() == 1 && parts.iter().any(|p| p.starts_with(w)) {
             return false;
         }
         if c.is_ascii() {
@@ -1703,7 +1725,19 @@ fn unsure_words() -> &'static regex::Regex {
 
 /// Whether the reply (prepared) says it cannot tell ("not sure", "わかりません", "알 수 없").
 fn cannot_tell(pp: &str) -> bool {
-    unsure_words().is_match(pp)
+    // "兵庫だと思います。ただ、どの市かまではわかりません": a detail not made out after an
+    // answer given.
+    static CAVEAT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let caveat = CAVEAT.get_or_init(|| {
+        regex::Regex::new(r"\b(?:but|though|however)\b|ただ|ただし|けど|が、|다만|하지만|그런데")
+            .expect("valid")
+    });
+    unsure_words().find(pp).is_some_and(|m| {
+        caveat
+            .find_iter(&pp[..m.start()])
+            .last()
+            .is_none_or(|c| !pp[..c.start()].chars().any(char::is_alphanumeric))
+    })
 }
 
 /// A reply's answer to a yes/no question: its first word if that is yes or no, else "no" when
@@ -1722,12 +1756,20 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
     });
     if let Some(m) = unsure.find(pp) {
         let head = &pp[..m.start()];
+        // "But honestly, I can't tell either way": a doubt of the answer itself.
+        static ALL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        let all = ALL.get_or_init(|| {
+            regex::Regex::new(r"\b(?:either way|for (?:sure|certain)|whether|one way or the other)\b|どちらとも|どちらか|本当に|어느 쪽|확실")
+                .expect("valid")
+        });
         let answered_first = caveat.find_iter(head).last().is_some_and(|c| {
             let first = &head[..c.start()];
+            let doubt = &pp[c.end()..text::char_boundary_after(pp, (m.end() + 24).min(pp.len()))];
             tokens(first)
                 .first()
                 .is_some_and(|t| polarity_word(t.2).is_some())
                 && !unsure.is_match(first)
+                && !all.is_match(doubt)
         });
         if !answered_first {
             return None;
@@ -1736,7 +1778,7 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
     // "Yes and no", "開いているかもしれないし、開いていないかもしれません": both ways.
     static BOTH: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let both = BOTH.get_or_init(|| {
-        regex::Regex::new(r"\byes and no\b|\bmight or might not\b|\bmay or may not\b|かもしれないし|かも知れないし|일\s*수도\s*있고|\b(?:likely|probably)\s+yes\b[^.!?]*\b(?:likely|probably)\s+no\b|\b(?:likely|probably)\s+no\b[^.!?]*\b(?:likely|probably)\s+yes\b|\bfifty[- ]fifty\b|\b50\s*/\s*50\b|\b50\s*%\s*(?:chance|likely|probability)|五分五分|반반")
+        regex::Regex::new(r"\byes and no\b|\bmight or might not\b|\bmay or may not\b|かもしれないし|かも知れないし|일\s*수도\s*있고|\b(?:likely|probably)\s+yes\b[^.!?]*\b(?:likely|probably)\s+no\b|\b(?:likely|probably)\s+no\b[^.!?]*\b(?:likely|probably)\s+yes\b|\bfifty[- ]fifty\b|\b50\s*/\s*50\b|\b50\s*%\s*(?:chance|likely|probability)|五分五分|반반(?:이|입|정도)")
             .expect("valid")
     });
     if both.is_match(pp) {
@@ -1766,15 +1808,27 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
             .unwrap_or_default();
         // "Hmm, there's a dog on a poster, but that's just a picture": what a contrast then
         // dismisses is not taken back; the clause after the contrast decides.
-        let after = after_contrast(after).unwrap_or(after);
+        static DISMISS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        let dismiss = DISMISS.get_or_init(|| {
+            regex::Regex::new(r"\bjust (?:a|an|the)\b|\bonly (?:a|an)\b|\bmerely\b|ただの|にすぎ|に過ぎ|일 뿐|일뿐|에 불과")
+                .expect("valid")
+        });
+        let after = after_contrast(after)
+            .filter(|t| dismiss.is_match(t))
+            .unwrap_or(after);
         // The thing, not the verb of being ("있습" of 있습니까 and 있습니다).
         let names_asked = text::similarity::content_words(after)
             .iter()
             .any(|w| asked.contains(w) && !w.starts_with(['있', '없', '아', '이']));
         // Likewise a "yes" taken back by a denial of it ("… 케이크는 없습니다").
-        let denied = after
-            .split(['.', '。', '!', '?', '\n'])
-            .any(|s| polarity_plain(s) == Some(false));
+        // The denial names the asked thing ("ぬいぐるみではありません" asked whether the cat is
+        // real denies another thing).
+        let denied = after.split(['.', '。', '!', '?', '\n']).any(|s| {
+            polarity_plain(s) == Some(false)
+                && text::similarity::content_words(s)
+                    .iter()
+                    .any(|w| asked.contains(w) && !w.starts_with(['있', '없', '아', '이']))
+        });
         let then = polarity_plain(after)
             .or_else(|| (first == Some(false) && exists(after) && names_asked).then_some(true))
             .or_else(|| (first == Some(true) && denied && names_asked).then_some(false));
@@ -1784,7 +1838,12 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
     }
     // "There is no bicycle, but there is a motorcycle" asked about the motorcycle: the denial
     // is of another thing; the clause that names the asked thing says it is there.
-    if let (Some(q), Some(rest)) = (question, after_contrast(pp)) {
+    // Only a question of being there ("Is there …?", "猫はいますか", "있나요"), not of a state
+    // ("この道路は濡れていますか？" answered "…が、道路は乾いています").
+    if let (Some(q), Some(rest)) = (
+        question.filter(|q| text::asks::asks_existence(q)),
+        after_contrast(pp),
+    ) {
         let asked = text::similarity::content_words(q);
         let names = |s: &str| {
             text::similarity::content_words(s)
@@ -1795,10 +1854,7 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
         // red car is another thing), not the picture it is in or the verb of being.
         let names_all = |s: &str| {
             let said = text::similarity::content_words(s);
-            asked
-                .iter()
-                .filter(|w| !text::similarity::is_scene_word(w) && !w.starts_with(['있', '없']))
-                .all(|w| said.contains(w))
+            modifiers_named(q, &said)
         };
         let head = &pp[..pp.len() - rest.len()];
         if polarity_plain(head) == Some(false)
@@ -1816,6 +1872,23 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
 /// The reply's last clause after a contrast ("…, but …", "…が、実際には…", "…지만, 실제로는 …").
 fn after_contrast(response: &str) -> Option<&str> {
     text::contrast_end(response).map(|e| &response[e..])
+}
+
+/// Whether the words `said` hold, for each word of the question they name, the word written
+/// right before it in the question when that modifies it ("red" of "a red car", "빨간" of
+/// "빨간 차가"): a blue car is not the red one asked about; "on the beach" is a place, not a
+/// modifier.
+fn modifiers_named(question: &str, said: &[String]) -> bool {
+    let words: Vec<Option<String>> = question
+        .split_whitespace()
+        .map(|w| text::similarity::content_words(w).into_iter().next())
+        .collect();
+    words.windows(2).all(|w| match (&w[0], &w[1]) {
+        (Some(m), Some(n)) if said.contains(n) => {
+            text::similarity::is_scene_word(m) || m.starts_with(['있', '없']) || said.contains(m)
+        }
+        _ => true,
+    })
 }
 
 /// "あります", "있긴 한데", "There's a stop sign": a clause that says the thing is there.
@@ -1851,7 +1924,19 @@ fn polarity_plain(pp: &str) -> Option<bool> {
     // "있긴 했는데, … 이미 떠나서 없어요": there was, and the clause after says it is gone.
     if pp.trim_start().starts_with("있긴") || pp.trim_start().starts_with("あるには") {
         let rest = pp.find([',', '、', '.', '。']).map_or("", |i| &pp[i + 1..]);
-        return Some(polarity_plain(rest) != Some(false));
+        // Only a denial of being there ("없어요", "もうありません"), not of being seen well
+        // ("잘 보이지 않아요").
+        let gone = [
+            "없",
+            "ありません",
+            "いません",
+            "もうない",
+            "いなくな",
+            "なくな",
+        ]
+        .iter()
+        .any(|g| rest.contains(g));
+        return Some(!(gone && polarity_plain(rest) == Some(false)));
     }
     // A yes or no standing as its own clause decides ("Yes.", "No, ...", "... — yes, it's on"),
     // not a "no" inside a phrase ("no pedestrians").
@@ -1927,9 +2012,13 @@ fn polarity_plain(pp: &str) -> Option<bool> {
     ]
     .iter()
     .any(|n| {
-        sentence
-            .match_indices(n)
-            .any(|(i, _)| !attributive(&sentence[i + n.len()..], n))
+        sentence.match_indices(n).any(|(i, _)| {
+            let noun_before = *n == "ない" && sentence[..i].ends_with(['の', 'が']);
+            !attributive(
+                &sentence[i + n.len()..],
+                if noun_before { "のない" } else { n },
+            )
+        })
     });
     // A plain statement is not a "yes": only its denial answers (no).
     negated.then_some(false)
@@ -1943,8 +2032,13 @@ fn attributive(rest: &str, negation: &str) -> bool {
         return false;
     };
     match negation {
-        "ない" => (text::is_kanji(c) || text::is_katakana(c)) && !rest.starts_with(['事', '様']),
-        "없" | "않" => ["는 ", "은 "].iter().any(|m| {
+        // After a noun and の or が only ("フレームのない眼鏡", "縁がない眼鏡"); a verb's denial before a noun
+        // ("眼鏡をかけていない男性") still answers.
+        "ない" => false,
+        "のない" => {
+            (text::is_kanji(c) || text::is_katakana(c)) && !rest.starts_with(['事', '様'])
+        }
+        "없" => ["는 ", "은 "].iter().any(|m| {
             rest.strip_prefix(m).is_some_and(|n| {
                 n.starts_with(|c: char| text::is_hangul(c))
                     && !["것", "거", "듯", "편", "걸", "게", "데", "모양"]
@@ -1964,7 +2058,7 @@ fn double_negation(sentence: &str) -> bool {
     // "持っていないわけではありませんが、差してはいません": a concession; the clause after it answers.
     let concedes = CONCEDES.get_or_init(|| {
         // "降らないとは言えない空模様ですが、": the clause it ends may run on to its が.
-        regex::Regex::new(r"^(?:\S{0,4}?(?:が|けど|けれど|지만|\s*,?\s*but\b)|[^。、,.!?]{0,10}?(?:ですが|だが|が、|けど|けれど))").expect("valid")
+        regex::Regex::new(r"^(?:\S{0,4}?(?:が|けど|けれど|지만|\s*,?\s*but\b)|(?:[^。、,.!?と]|と[^思考])?[^。、,.!?と]{0,9}?(?:ですが|だが|が、|けど|けれど))").expect("valid")
     });
     let r = R.get_or_init(|| {
         regex::Regex::new(r"\b(?:not true|not the case|(?:would|could|can)(?:n'?t|n’t| not)\s+say|cannot say)\b[^.!?;,—–]*(?:\bnot\b|n'?t\b|n’t\b|\bno\b|\bnever\b)|(?:ない|なかった)(?:わけ|訳|こと)(?:では|じゃ|は|も)(?:ない|なかった|ありません|ございません)|なくは(?:ない|ありません)|지\s*않(?:은|는|았던)\s*(?:건|것은|게|것이)\s*아니|(?:않|없)(?:았|었)?다고\s*(?:보기|하기|말하기)(?:는|가|도)?\s*(?:어렵|힘들)|(?:않|없)(?:은|는)\s*(?:건|것은|게)\s*아니|(?:で|じゃ)?ないとは(?:言え|いえ)(?:ない|ません)|아니라고(?:는|도)?\s*(?:할|말할)\s*수\s*없").expect("valid")

@@ -76,8 +76,31 @@ pub fn asking_clause(q: &str) -> &str {
 /// "누가 그렸나요"), so that a family name or a title after a name can answer it.
 pub fn asks_person(q: &str) -> bool {
     static WHO: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    WHO.get_or_init(|| {
-        regex::Regex::new(r"(?i)\bwho(?:m|se)?\b|\b(?:designed|painted|invented|founded|built|wrote|sculpted|composed)\b|誰|だれ|どなた|人物|作者|画家|作曲家|設計者|発明|누구|누가|인물|작가|화가|작곡가|설계자|발명")
+    static MADE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static PLACE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let who = WHO.get_or_init(|| {
+        regex::Regex::new(r"(?i)\bwho(?:m|se)?\b|誰|だれ|どなた|作者|画家|作曲家|設計者|누구|누가|작가|화가|작곡가|설계자")
+            .expect("valid")
+    });
+    // "Which architect designed …": a verb of making asks its maker, unless the question asks
+    // where or when ("In which city was this cathedral built?").
+    let made = MADE.get_or_init(|| {
+        regex::Regex::new(r"(?i)\b(?:designed|painted|invented|founded|built|wrote|sculpted|composed)\b|発明|발명")
+            .expect("valid")
+    });
+    let place = PLACE.get_or_init(|| {
+        regex::Regex::new(r"(?i)\b(?:where|when|which (?:city|country|town|place|year|century|state|region))\b|\bwhat (?:year|city|country)\b|どこ|いつ|어디|언제")
+            .expect("valid")
+    });
+    who.is_match(q) || (made.is_match(q) && !place.is_match(q))
+}
+
+/// Whether a yes/no question asks whether a thing is there ("Is there a dog?", "猫はいますか",
+/// "차가 있나요"), not a state of it ("濡れていますか", "열려 있나요").
+pub fn asks_existence(q: &str) -> bool {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        regex::Regex::new(r"(?i)\b(?:is|are) there\b|\bdo you see\b|\bcan you see\b|(?:^|[^てで])(?:います|あります|いる|ある)(?:か|\?|？)|(?:이|가|은|는)\s*있(?:나요|습니까|어요|니)")
             .expect("valid")
     })
     .is_match(q)

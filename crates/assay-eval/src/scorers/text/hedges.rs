@@ -207,6 +207,15 @@ pub fn asks_which_is_meant(pp: &str) -> bool {
 /// Whether a clause says what is reported or usual rather than what is seen ("according to the
 /// sign", "案内によると", "안내문에 따르면", "usually", "平日は", "평일엔").
 pub fn reported_or_usual(clause: &str) -> bool {
+    // "평소처럼 … 열려 있어요", "as usual", "いつものように": now, as it usually is.
+    static AS_USUAL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let as_usual = AS_USUAL.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)\bas usual\b|평소(?:처럼|와\s*같이|대로)|いつも(?:の|どおり|通り)(?:ように)?",
+        )
+        .expect("valid")
+    });
+    let clause: &str = &as_usual.replace_all(clause, " ");
     static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     R.get_or_init(|| {
         regex::Regex::new(r"(?i)\baccording to\b|\b(?:usually|normally|typically|generally)\b|\bon (?:weekdays|weekends)\b|によると|によれば|普段|通常|いつもは|平日|週末|에 따르면|에 의하면|평소|보통|평일|주말")

@@ -184,7 +184,8 @@ pub fn contrast_end(s: &str) -> Option<usize> {
     static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let r = R.get_or_init(|| {
         regex::Regex::new(
-            r"(?i)\bbut\b|\bhowever\b|が、|けど、|しかし|実際には|지만|실제로는|하지만",
+            // 지만 as a verb's ending ("있지만,"), not inside 이미지만 ("only the image").
+            r"(?i)\bbut\b|\bhowever\b|が、|けど、|しかし|実際には|지만(?:[,\s]|$)|실제로는|하지만",
         )
         .expect("valid")
     });

@@ -134,7 +134,7 @@ pub fn place_reference(pr: &str, question: Option<&str>, reply: &str) -> Option<
     static CLOCK: OnceLock<Regex> = OnceLock::new();
     let clock = CLOCK.get_or_init(|| {
         // "am" and "pm" as words of their own, not inside "team" or "upmost".
-        Regex::new(r"(?i)clock|what time|time of day|o'clock|何時|時計|時刻|몇 시|시계|시각|(?:^|[^a-z])(?:a\.?m|p\.?m)(?:\.|\b)|\bleft\b|\bremain|timer|scoreboard|残り|タイマー|たいまー|남은|남았|타이머|전광판")
+        Regex::new(r"(?i)clock|what time|time of day|o'clock|何時|時計|時刻|몇 시|시계|시각|\d\s*(?:a\.?m|p\.?m)(?:\.|\b)|\bleft\b|\bremain|timer|scoreboard|残り|タイマー|たいまー|남은|남았|타이머|전광판")
             .expect("valid")
     });
     static SECONDS: OnceLock<Regex> = OnceLock::new();
@@ -256,7 +256,15 @@ mod tests {
             at("00:15", "What time does the clock show?", "12:15 a.m."),
             None
         );
-        // "team" holds no "am": the question asks a place in the video.
+        // "team" and "am I" hold no time of day: the question asks a place in the video.
+        assert_eq!(
+            at(
+                "00:45",
+                "when in the video am i holding the cup?",
+                "at the 45-second mark."
+            ),
+            Some(45)
+        );
         assert_eq!(
             at(
                 "00:45",

@@ -26,8 +26,8 @@ const KO_TITLES: &[&str] = &["님", "씨", "선생", "박사", "장군"];
 const KO_FOLLOWERS: &[&str] = &[
     "은", "는", "이", "가", "을", "를", "에", "의", "도", "만", "로", "으로", "와", "과", "랑",
     "하고", "께", "보다", "처럼", "까지", "부터", "요", "입", "인", "일", "예", "였", "라", "다",
-    "야", "고", "며", "나", "지", "에서", "에게", "한테", "같", "들", "님", "씨", "선생", "박사",
-    "장군",
+    "야", "고", "며", "나", "지", "네요", "에서", "에게", "한테", "같", "들", "님", "씨", "선생",
+    "박사", "장군",
 ];
 
 /// Administrative suffixes (부산광역시 is 부산), allowed when they end the word or take a
@@ -79,7 +79,19 @@ const KO_HEADS: &[&str] = &[
 /// "pencils"); in Japanese and Korean anywhere, before its particle.
 pub fn names_word(hay: &str, noun: &str) -> bool {
     if !noun.is_ascii() {
-        return hay.contains(noun);
+        // A kana noun ends before a particle, not inside a longer word ("かっぷ" is not named
+        // by "かっぷけーき": katakana folded to hiragana looks like a particle after it).
+        let kana = noun
+            .chars()
+            .all(|c| is_hiragana(c) || is_katakana(c) || c == 'ー');
+        return hay.match_indices(noun).any(|(i, _)| {
+            let next = hay[i + noun.len()..].chars().next();
+            !kana
+                || next.is_none_or(|c| {
+                    !(is_hiragana(c) || is_katakana(c) || c == 'ー')
+                        || "はがをにものでとやへ".contains(c)
+                })
+        });
     }
     hay.match_indices(noun).any(|(i, _)| {
         let before_ok = !hay[..i].ends_with(|c: char| c.is_alphanumeric());
@@ -542,5 +554,7 @@ mod names_word_tests {
         assert!(!super::names_word("a happen", "pen"));
         assert!(super::names_word("boxes", "box"));
         assert!(super::names_word("りんごはありません", "りんご"));
+        assert!(!super::names_word("かっぷけーきはありません", "かっぷ"));
+        assert!(super::names_word("かっぷは3個", "かっぷ"));
     }
 }

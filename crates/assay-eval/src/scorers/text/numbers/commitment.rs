@@ -1374,6 +1374,16 @@ pub fn clauses(p: &str) -> impl Iterator<Item = &str> {
 }
 
 pub fn says_absence(p: &str) -> bool {
+    // "2개밖에 없어요", "2個しかありません": only so many, not none.
+    if p.contains("밖에 없") || p.contains("しかな") || p.contains("しかありません") {
+        static ONLY: OnceLock<Regex> = OnceLock::new();
+        let only = ONLY.get_or_init(|| {
+            Regex::new(r"밖에\s*없\S*|しか(?:ない|なかった|ありません|ございません)")
+                .expect("valid")
+        });
+        let rest = only.replace_all(p, "");
+        return says_absence(&rest);
+    }
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
         Regex::new(r"\b(?:none|zero|nobody|no one|not any|[a-z]*n['’]t any|no [a-z]+|(?:not|[a-z]*n['’]t)\s+(?:[a-z]+\s+){1,2}any)\b|いない|いません|ありません|ない|なし|見当たらな|없|아무도|하나도").expect("valid")
