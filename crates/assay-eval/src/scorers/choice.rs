@@ -599,6 +599,28 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
         }
         None => live.iter().rposition(weak_ok).map(|k| (k, "commitment")),
     };
+    // "CかD…いいえ、Dはさなぎなので、Cの成虫です", "B일 수도 있을까요? … 아니요, … C.": a hedge
+    // or an alternative taken back by a correction, and one letter after it (after its
+    // conclusion, when the correction speaks of another letter first).
+    if let Some(c) = corrections::last_end(&l) {
+        let open = groups.iter().any(|&(_, b)| live[b].pos < c)
+            || live.iter().any(|m| m.pos < c && alternative(&l, m));
+        let one_after = |from: usize| {
+            let after: Vec<&Mention> = live.iter().filter(|m| m.pos >= from).collect();
+            match after.as_slice() {
+                [first, rest @ ..] if rest.iter().all(|m| m.idx == first.idx) => Some(first.idx),
+                _ => None,
+            }
+        };
+        let settled = one_after(c).or_else(|| {
+            crate::scorers::text::numbers::conclusion_end(&l)
+                .filter(|&e| e > c)
+                .and_then(one_after)
+        });
+        if let Some(idx) = settled.filter(|_| open && !withdrawal().is_match(&l[c..])) {
+            return Reading::Letter(idx, "commitment after a correction");
+        }
+    }
     if let Some((k, _)) = chosen {
         // "The answer is B. Hmm, no, that's not right either": taken back, nothing in its place.
         let after = &l[live[k].pos + 1..];
@@ -1067,6 +1089,16 @@ fn numbered_option(item: &ItemContent, p: &str) -> Option<Reading> {
         let end = text::ordinals::item_end(p, o);
         (places_named(o) && text::hedges::offered_with_another(p, o.start, end)).then_some(end)
     });
+    // "So it's image 2.", "なので2枚目です": a conclusion that is the place alone states the
+    // answer, ahead of a sentence that describes another image in the question's words.
+    static BARE_BEFORE: OnceLock<Regex> = OnceLock::new();
+    static BARE_AFTER: OnceLock<Regex> = OnceLock::new();
+    let bare_before = BARE_BEFORE.get_or_init(|| {
+        re(r"^[\s,、:]*(?:(?:it|that)(?:'s|’s| is| must be)|the answer is|answer is)?[\s,、:]*(?:the\s+)?$")
+    });
+    let bare_after = BARE_AFTER.get_or_init(|| {
+        re(r"^\s*(?:です|でしょう|だ|입니다|이에요|예요|이다|이죠|일 것입니다)?\s*[.!。！]?\s*$")
+    });
     let conceded = match hedge_end {
         Some(end) if offered.len() >= 2 && !decided_after(end) => {
             return Some(Reading::Hedged(offered));
@@ -1083,9 +1115,11 @@ fn numbered_option(item: &ItemContent, p: &str) -> Option<Reading> {
                     &p[text::contrast_end(p).unwrap_or(o.start)..o.start],
                     &p[text::ordinals::item_end(p, o)..to]
                 );
+                // Or it names the place as the answer ("… 첫 번째 이미지입니다").
                 text::similarity::content_words(&said)
                     .iter()
                     .any(|w| asked.contains(w))
+                    || bare_after.is_match(&p[text::ordinals::item_end(p, o)..to])
             }),
         _ => None,
     };
@@ -1117,16 +1151,6 @@ fn numbered_option(item: &ItemContent, p: &str) -> Option<Reading> {
         .collect();
     let correction = text::corrections::last_end(p);
     let conclusion = text::numbers::conclusion_end(p);
-    // "So it's image 2.", "なので2枚目です": a conclusion that is the place alone states the
-    // answer, ahead of a sentence that describes another image in the question's words.
-    static BARE_BEFORE: OnceLock<Regex> = OnceLock::new();
-    static BARE_AFTER: OnceLock<Regex> = OnceLock::new();
-    let bare_before = BARE_BEFORE.get_or_init(|| {
-        re(r"^[\s,、:]*(?:(?:it|that)(?:'s|’s| is| must be)|the answer is|answer is)?[\s,、:]*(?:the\s+)?$")
-    });
-    let bare_after = BARE_AFTER.get_or_init(|| {
-        re(r"^\s*(?:です|でしょう|だ|입니다|이에요|예요|이다|이죠|일 것입니다)?\s*[.!。！]?\s*$")
-    });
     // Not one a correction then takes back ("なので2枚目です。……いや、…1枚目").
     let concluded = conclusion
         .filter(|&c| correction.is_none_or(|k| k < c))
@@ -1711,7 +1735,11 @@ impl Scorer for ChoiceScorer {
         let read = match read {
             // Every reply with a letter passes here: the reply is prepared only when it holds a
             // correction at all.
-            Reading::Letter(i, _) if text::corrections::any_in(&response.to_ascii_lowercase()) => {
+            // Not a letter already read after the correction ("… 아니요, … 3이 맞습니다. C.").
+            Reading::Letter(i, rule)
+                if rule != "commitment after a correction"
+                    && text::corrections::any_in(&response.to_ascii_lowercase()) =>
+            {
                 let p = text::prepare(response);
                 // Not a note on the question ("One small correction: A says 'bus' …", "(정정:
                 // …)"): a first thought taken back ("…かと思いましたが", "wait", "actually").

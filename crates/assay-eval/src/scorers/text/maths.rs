@@ -20,10 +20,17 @@ pub fn plain(s: &str) -> Cow<'_, str> {
             && (w[1] == b'e' || w[1] == b'E')
             && (w[2].is_ascii_digit() || w[2] == b'-')
     });
-    if !latex && !e_notation && !s.contains('−') {
+    // "#### 500 s": the final-answer line of GSM8K and the maths models trained on it.
+    let hashes = s.contains("####");
+    if !latex && !e_notation && !hashes && !s.contains('−') {
         return Cow::Borrowed(s);
     }
     let mut t = s.replace('−', "-");
+    if hashes {
+        static FINAL: OnceLock<Regex> = OnceLock::new();
+        let fin = FINAL.get_or_init(|| Regex::new(r"(?m)^[ \t]*####[ \t]*").expect("valid"));
+        t = fin.replace_all(&t, "Final answer: ").into_owned();
+    }
     if latex {
         t = without_latex(&t);
     }
@@ -417,6 +424,10 @@ mod tests {
         // Prices keep their signs.
         assert_eq!(plain("$35 and $40"), "$35 and $40");
         assert_eq!(plain("plain text"), "plain text");
+        assert_eq!(
+            plain("= 500 s.\n\n#### 500 s"),
+            "= 500 s.\n\nFinal answer: 500 s"
+        );
         assert_eq!(
             plain("f = 3.0e8 / 6.0e-7 = 5e14 Hz"),
             "f = 3.0×10^8 / 6.0×10^-7 = 5×10^14 Hz"
