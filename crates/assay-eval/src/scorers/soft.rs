@@ -1123,6 +1123,14 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
             return (false, FINAL_LINE_RULE);
         }
     }
+    // "알 → 애벌레 → 번데기 → 어른벌레 순서이므로 어른벌레입니다", "…, so it's a moth.": the reply
+    // ends concluding with something else; the reference was a step on the way.
+    if let Some(start) = concluded_thing(&pp) {
+        let thing = &pp[start..];
+        if spans.iter().all(|&(s, _)| s < start) && !thing.contains(pr.trim()) {
+            return (false, CONCLUDED_OTHER_RULE);
+        }
+    }
     // "The closest object to the camera is the wooden bench; the bicycle is … further back"
     // asked the nearest object: the reply's opening clause answers, restating the question, and
     // names something else; the reference comes only after it.
@@ -2209,6 +2217,23 @@ fn final_answer_line(pp: &str) -> Option<(usize, bool)> {
 }
 
 const LIST_RULE: &str = "a bare list of several things, none of them chosen";
+
+const CONCLUDED_OTHER_RULE: &str = "the reply concludes with something else";
+
+/// Where the thing begins that the reply's last sentence concludes with, when that sentence is
+/// a conclusion mark and the thing with a copula alone ("…순서이므로 어른벌레입니다.", "…なので、
+/// 成虫です。", "…, so it's a moth."): a short name, nothing else said after it.
+fn concluded_thing(pp: &str) -> Option<usize> {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let r = R.get_or_init(|| {
+        regex::Regex::new(r"(?:\bso,?\s+(?:it(?:'s| is)|the answer is)\s+(?:an?\s+|the\s+)?|\btherefore,?\s+(?:it(?:'s| is)|the answer is)\s+(?:an?\s+|the\s+)?|なので、?|ので、|므로\s|따라서\s|그러므로\s|그래서\s)(?P<thing>[^\s.,。、!?]{1,12}?)(?:입니다|이에요|예요|이다|です|だ)?\s*[.。!]?\s*$")
+            .expect("valid")
+    });
+    let c = r.captures(pp.trim_end())?;
+    let thing = c.name("thing")?;
+    // Only a name: no figure (the number rules read those) and no word of being.
+    (!thing.as_str().chars().any(|c| c.is_ascii_digit())).then_some(thing.start())
+}
 
 /// Whether a reference is itself a denial ("No", "not sure"): then a denial in the response
 /// is what matches.
