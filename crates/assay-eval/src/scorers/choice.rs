@@ -2480,4 +2480,79 @@ mod scorer_tests {
             Some("A")
         );
     }
+
+    /// Issue 49, holdout29 and adversarial16: maths options, hedges taken back, closer looks
+    /// and conceded doubts.
+    #[test]
+    fn maths_options_and_the_sixteenth_reviews_kinds() {
+        let lines = ["y = x + 2", "y = 3x − 2", "y = 3x + 2", "y = 2x + 3"];
+        assert_eq!(
+            asked(
+                "Which equation?",
+                &lines,
+                "Slope 3, intercept 2: so $y = 3x + 2$."
+            )
+            .as_deref(),
+            Some("C")
+        );
+        let roots = ["√2", "2", "√3", "3"];
+        assert_eq!(
+            asked("斜辺は？", &roots, r"**答え：$\sqrt{3}$**").as_deref(),
+            Some("C")
+        );
+        let stages = ["卵", "幼虫", "成虫", "さなぎ"];
+        assert_eq!(
+            asked(
+                "幼虫の次は？",
+                &stages,
+                "BかD…いいえ、Bは幼虫そのものなので、Dのさなぎです。"
+            )
+            .as_deref(),
+            Some("D")
+        );
+        let animals = ["고양이", "토끼", "강아지", "햄스터"];
+        assert_eq!(
+            asked(
+                "동물은?",
+                &animals,
+                "정답은 C(강아지)입니다. 산책 중에 잠깐 고양이가 보일 뿐이에요."
+            )
+            .as_deref(),
+            Some("C")
+        );
+        assert_eq!(
+            asked(
+                "동물은?",
+                &animals,
+                "정답은 A(고양이)입니다. 잠깐, 다시 보니 귀가 길어서 토끼네요."
+            )
+            .as_deref(),
+            Some("B")
+        );
+        let colours = ["Red", "Blue", "Green", "White"];
+        assert_eq!(
+            asked("What colour is the car?", &colours, "B. Blue. Looking more closely, there are white stripes, but that doesn't change my answer.").as_deref(),
+            Some("B")
+        );
+        let images = [
+            "The first image",
+            "The second image",
+            "Both images",
+            "Neither image",
+        ];
+        assert_eq!(
+            asked("Which image was taken at night?", &images, "It's hard to say whether it's the first image or the second image, but the second image has a bluer sky.").as_deref(),
+            Some("A|B")
+        );
+        let ja = ["自転車", "バイク", "自動車", "バス"];
+        assert_eq!(
+            asked(
+                "乗り物は？",
+                &ja,
+                "AとBで迷いましたが、エンジンが見えるのでBにしようと思います。"
+            )
+            .as_deref(),
+            Some("B")
+        );
+    }
 }

@@ -3799,4 +3799,140 @@ mod tests {
             "야구 경기 장면입니다."
         ));
     }
+
+    /// Issue 49, holdout29: visual maths and science replies (LaTeX, signs, equations, points,
+    /// radians, powers of ten, units of force and energy, shares offered together, a
+    /// conclusion naming another stage).
+    #[test]
+    fn maths_and_science_replies() {
+        let ok = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a).0;
+        assert!(ok("What is the slope?", "-3", "Rise over run: −9/3 = −3."));
+        assert!(!ok("What is the slope?", "-3", "Rise over run: 9/3 = 3."));
+        assert!(ok(
+            "Which line is it?",
+            "y = 3x - 2",
+            "In standard form: 3x − y − 2 = 0."
+        ));
+        assert!(!ok(
+            "Which line is it?",
+            "y = 3x - 2",
+            "So the line is $y = 3x + 2$."
+        ));
+        assert!(ok(
+            "Where is the vertex?",
+            "(2, -1)",
+            "The vertex is at (2, −1)."
+        ));
+        assert!(!ok(
+            "Where is the vertex?",
+            "(2, -1)",
+            "The vertex is at (−2, −1)."
+        ));
+        assert!(ok("中心角は何度ですか？", "45°", "θ = π/4 です。"));
+        assert!(!ok("中心角は何度ですか？", "45°", "θ = π/3 です。"));
+        assert!(ok("What is the wavelength?", "2.0×10^-6 m", "λ = 2e-6 m"));
+        assert!(ok(
+            "What is the force?",
+            "6 N",
+            "F = ma = 3 × 2 = 6 kg·m/s²"
+        ));
+        assert!(!ok("운동 에너지는?", "50 J", "운동 에너지 = 50 N"));
+        assert!(ok(
+            "How long does it take?",
+            "40 s",
+            "t = d/v = 40 s\n\n#### 40 s"
+        ));
+        assert!(!ok(
+            "What is the probability?",
+            "1/4",
+            "It is 1/4, or maybe 1/3. I'd say 1/4 or 1/3."
+        ));
+        assert!(ok("面積は？", "3/4", r"答えは $\frac{3}{4}$ です。"));
+        assert!(!ok(
+            "올챙이 다음 단계는?",
+            "개구리",
+            "알 → 올챙이 → 개구리 순서이므로 성체입니다."
+        ));
+    }
+
+    /// Issue 49, adversarial16: the narrowings of adversarial15, attacked from their code.
+    #[test]
+    fn the_sixteenth_reviews_kinds() {
+        let ok = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a).0;
+        assert!(ok(
+            "Is there a dog on the bed?",
+            "no",
+            "Yes, a dog. Looking at it again, though, it's actually a pile of towels, so there's no dog."
+        ));
+        assert!(!ok(
+            "Is the door open?",
+            "yes",
+            "Yes, it seems open. But I can't tell for sure."
+        ));
+        assert!(ok(
+            "Is there a bird on the fence?",
+            "yes",
+            "No cats, but there is a bird sitting on the wire."
+        ));
+        assert!(!ok(
+            "Who composed this?",
+            "Johann Sebastian Bach",
+            "That's J. C. Bach, his son."
+        ));
+        assert!(ok(
+            "Who composed this?",
+            "Johann Sebastian Bach",
+            "J. S. Bach."
+        ));
+        assert!(!ok(
+            "In which city was this bridge built?",
+            "New York",
+            "York, in England."
+        ));
+        assert!(ok(
+            "女性は帽子をかぶっていますか？",
+            "はい",
+            "はい。イヤリングは髪に隠れて見えません。"
+        ));
+        assert!(ok(
+            "この犬は本物ですか？",
+            "はい",
+            "はい。やっぱり本物の犬ですね。置物ではありません。"
+        ));
+        assert!(ok(
+            "この男性は帽子をかぶっていますか？",
+            "いいえ",
+            "帽子をかぶっていない男性が立っています。"
+        ));
+        assert!(!ok(
+            "皿にパンは何個ありますか？",
+            "0",
+            "パンは2個あります。パンケーキはありません。"
+        ));
+        assert!(ok(
+            "どの都道府県ですか？",
+            "京都府",
+            "金閣寺なので京都だと思います。ただ、どの区かまではわかりません。"
+        ));
+        assert!(ok(
+            "사진에 간판이 있나요?",
+            "네",
+            "네, 있어요. '반반 피자'라고 적혀 있어요."
+        ));
+        assert!(ok(
+            "사진에 자전거가 있나요?",
+            "네",
+            "있긴 한데, 멀리 있어서 잘 안 보여요."
+        ));
+        assert!(!ok(
+            "책상에 연필은 몇 개 있나요?",
+            "0",
+            "연필은 3개밖에 없어요."
+        ));
+        assert!(!ok(
+            "어느 도에서 찍었나요?",
+            "경기도",
+            "축구 경기가 열리는 상암이라 서울로 보여요."
+        ));
+    }
 }

