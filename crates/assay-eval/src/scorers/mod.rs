@@ -185,7 +185,11 @@ impl ScorerKind {
             // 18 (adversarial15): a closer look corrects only with a denial, いや as a word,
             // a change meant and not made, a conclusion that is an image alone, a doubt
             // conceded before one image.
-            Self::Choice => 18,
+            // 19 (holdout29, adversarial16): LaTeX read once, a formula's quantity is no
+            // option, a hedge taken back by a correction, "####", 잠깐/いや as interjections, a
+            // closer look denies the first answer, a conceded doubt answered in the question's
+            // words.
+            Self::Choice => 19,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
@@ -264,7 +268,11 @@ impl ScorerKind {
             // answer, both sides likely, a dismissal after a correction, a negation modifying a
             // noun, the zero count's clause and word, a family name that ends its name, titles
             // only for a person, "Is." with its stop, a measured figure is no place.
-            Self::SoftMatch => 18,
+            // 19 (holdout29, adversarial16): LaTeX, the minus sign and E notation read once,
+            // equations by their terms, points, radians against degrees, force, power and
+            // resistance, shares offered together, a conclusion naming another thing; and the
+            // sixteenth review's narrowings.
+            Self::SoftMatch => 19,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,
