@@ -602,7 +602,11 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
     // "CかD…いいえ、Dはさなぎなので、Cの成虫です", "B일 수도 있을까요? … 아니요, … C.": a hedge
     // or an alternative taken back by a correction, and one letter after it (after its
     // conclusion, when the correction speaks of another letter first).
-    if let Some(c) = corrections::last_end(&l) {
+    // Several letters at least (one letter is neither a hedge nor an alternative).
+    if let Some(c) = (live.len() >= 2)
+        .then(|| corrections::last_end(&l))
+        .flatten()
+    {
         let open = groups.iter().any(|&(_, b)| live[b].pos < c)
             || live.iter().any(|m| m.pos < c && alternative(&l, m));
         let one_after = |from: usize| {

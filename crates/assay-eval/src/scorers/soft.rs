@@ -257,7 +257,12 @@ fn maths_rule(pr: &str, pp: &str) -> Option<(bool, &'static str)> {
             )
         });
     }
-    if let Some(want) = maths::point(pr) {
+    if let Some(want) = pr
+        .trim_start()
+        .starts_with('(')
+        .then(|| maths::point(pr))
+        .flatten()
+    {
         let last = *maths::points_in(pp).last()?;
         let same = |a: f64, b: f64| (a - b).abs() < 1e-9;
         return Some(if same(last.0, want.0) && same(last.1, want.1) {
@@ -269,7 +274,9 @@ fn maths_rule(pr: &str, pp: &str) -> Option<(bool, &'static str)> {
             )
         });
     }
-    if let Some(want) = maths::degrees_reference(pr) {
+    let degrees_like =
+        pr.contains('°') || pr.contains("deg") || pr.contains('度') || pr.contains('도');
+    if let Some(want) = degrees_like.then(|| maths::degrees_reference(pr)).flatten() {
         static DEGREES: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
         let degrees = DEGREES.get_or_init(|| {
             regex::Regex::new(r"°|\bdeg(?:rees?)?\b|\d\s*(?:度|도)").expect("valid")
@@ -2229,6 +2236,21 @@ fn concluded_thing(pp: &str) -> Option<usize> {
         regex::Regex::new(r"(?:\bso,?\s+(?:it(?:'s| is)|the answer is)\s+(?:an?\s+|the\s+)?|\btherefore,?\s+(?:it(?:'s| is)|the answer is)\s+(?:an?\s+|the\s+)?|なので、?|ので、|므로\s|따라서\s|그러므로\s|그래서\s)(?P<thing>[^\s.,。、!?]{1,12}?)(?:입니다|이에요|예요|이다|です|だ)?\s*[.。!]?\s*$")
             .expect("valid")
     });
+    // Most replies hold no mark of a conclusion: the pattern is not run on them.
+    let marked = [
+        "so",
+        "therefore",
+        "ので",
+        "므로",
+        "따라서",
+        "그러므로",
+        "그래서",
+    ]
+    .iter()
+    .any(|m| pp.contains(m));
+    if !marked {
+        return None;
+    }
     let c = r.captures(pp.trim_end())?;
     let thing = c.name("thing")?;
     // Only a name: no figure (the number rules read those) and no word of being.
