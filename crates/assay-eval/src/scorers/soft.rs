@@ -1738,15 +1738,22 @@ fn unsure_words() -> &'static regex::Regex {
     })
 }
 
+/// Words that open a caveat after an answer ("but", "ただ", "다만", "하지만").
+fn caveat_words() -> &'static regex::Regex {
+    static CAVEAT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    CAVEAT.get_or_init(|| {
+        regex::Regex::new(
+            r"\b(?:but|though|however|although)\b|ただ|ただし|けど|が、|다만|하지만|그런데|지만",
+        )
+        .expect("valid")
+    })
+}
+
 /// Whether the reply (prepared) says it cannot tell ("not sure", "わかりません", "알 수 없").
 fn cannot_tell(pp: &str) -> bool {
     // "兵庫だと思います。ただ、どの市かまではわかりません": a detail not made out after an
     // answer given.
-    static CAVEAT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let caveat = CAVEAT.get_or_init(|| {
-        regex::Regex::new(r"\b(?:but|though|however)\b|ただ|ただし|けど|が、|다만|하지만|그런데")
-            .expect("valid")
-    });
+    let caveat = caveat_words();
     unsure_words().find(pp).is_some_and(|m| {
         caveat
             .find_iter(&pp[..m.start()])
@@ -1762,13 +1769,7 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
     let unsure = unsure_words();
     // "はい。ただ、傘の色は暗くて確認できません": a detail the reply cannot make out, after a
     // yes or no it gave, takes nothing back.
-    static CAVEAT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let caveat = CAVEAT.get_or_init(|| {
-        regex::Regex::new(
-            r"\b(?:but|though|however|although)\b|ただ|ただし|けど|が、|다만|하지만|그런데|지만",
-        )
-        .expect("valid")
-    });
+    let caveat = caveat_words();
     if let Some(m) = unsure.find(pp) {
         let head = &pp[..m.start()];
         // "But honestly, I can't tell either way": a doubt of the answer itself.
