@@ -1767,11 +1767,14 @@ impl Scorer for ChoiceScorer {
                                     .iter()
                                     .any(|w| x.as_str().contains(w))
                         });
-                        let first = text::prepare(&item.options[i].text);
-                        let denies_first = text::negation::has_denial(after)
-                            && (after.contains(first.as_str())
-                                || !matches!(read_choice(after, n), Reading::Nothing(_)));
-                        if text::corrections::observes(m.as_str()) && !takes_back && !denies_first {
+                        // Read only for a closer look: most corrections take back.
+                        let denies_first = || {
+                            text::negation::has_denial(after)
+                                && (after.contains(text::prepare(&item.options[i].text).as_str())
+                                    || !matches!(read_choice(after, n), Reading::Nothing(_)))
+                        };
+                        if text::corrections::observes(m.as_str()) && !takes_back && !denies_first()
+                        {
                             return None;
                         }
                         // Only when no letter follows the correction ("A? Wait, actually B" reads B).

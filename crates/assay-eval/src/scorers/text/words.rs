@@ -354,14 +354,13 @@ fn ends_word(script: &str, s: usize, e: usize, asked: &str) -> bool {
             return false;
         }
         // A title ("님", "씨") only when a person is asked: 호박씨 is a seed.
-        let person = super::asks::asks_person(asked);
+        // The question is read only when a title follows (most words end otherwise).
         let particle = |r: &str| {
             r.is_empty()
                 || !r.starts_with(is_hangul)
-                || KO_FOLLOWERS
-                    .iter()
-                    .filter(|f| person || !KO_TITLES.contains(f))
-                    .any(|f| r.starts_with(f))
+                || KO_FOLLOWERS.iter().any(|f| {
+                    r.starts_with(f) && (!KO_TITLES.contains(f) || super::asks::asks_person(asked))
+                })
         };
         return particle(rest)
             || KO_HEADS
