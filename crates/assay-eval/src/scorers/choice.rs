@@ -87,7 +87,7 @@ fn commitment_after() -> &'static [Regex] {
             r"^\s*[)\]]?\s*[*_]*\s*(?:is|seems|looks|appears|would be|must be|should be)\s+(?:the\s+)?(?:correct|right|best|(?:more|most)\s+(?:likely|accurate|appropriate|suitable|plausible)|answer|true|accurate|appropriate)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:fits|matches)\s+(?:best|the)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:が|は|の方が)?\s*(?:正解|正しい|答え|最も|適切|妥当|当てはま|一番|近い)",
-            r"^\s*[)\]]?\s*[*_]*\s*(?:を選|です|だと思|でしょう|だと考え|だ[。.]|だろう|にします|にする|にしよう|とします|とする|に決め|に修正|に変更|で間違いな|で間違いあり|に違いな|で確定|でした)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:を選|です|だと思|でしょう|だと考え|だ[。.]|だろう|にします|にする|にしよう(?:[^か]|$)|にしました|とします|とする|に決め|に修正|に変更|で間違いな|で間違いあり|に違いな|で確定|でした)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:이|가|은|는)?\s*(?:더\s*)?(?:정답|맞|옳|적절|가장)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:입니다|이에요|예요|이요|요|네요|이네요|군요|일 것|일것|를 선택|을 선택|라고 생각|이라고 생각|로 보입|인 것 같|같아)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:으로|로)\s*(?:하겠|할게|할께|정하|정정|고르|고칩|고치|선택|바꾸|바꿉|변경|수정)",
@@ -1409,6 +1409,9 @@ fn marked_option(response: &str, n_options: usize) -> Option<Reading> {
             _ => return None,
         };
     }
+    if marks.iter().all(Option::is_none) {
+        marks = marks_in_a_line(response, n_options)?;
+    }
     if marks.iter().any(Option::is_none) {
         return None;
     }
@@ -1420,6 +1423,27 @@ fn marked_option(response: &str, n_options: usize) -> Option<Reading> {
         )),
         _ => None,
     }
+}
+
+/// The exam style of one line, "A＝×、B＝○、C＝×、D＝×": each letter with its mark after "=" or
+/// ":". Every letter marked once, or nothing.
+fn marks_in_a_line(response: &str, n_options: usize) -> Option<Vec<Option<bool>>> {
+    static MARK: OnceLock<Regex> = OnceLock::new();
+    let mark = MARK.get_or_init(|| {
+        Regex::new(
+            r"(?:^|[\s、,;；：:])[(（]?([A-Ea-eＡ-Ｅ])[)）]?\s*[=＝:：]\s*([○◯〇⭕✓✔×✗✘✕❌])",
+        )
+        .expect("valid")
+    });
+    let mut marks: Vec<Option<bool>> = vec![None; n_options];
+    for c in mark.captures_iter(response) {
+        let i = (nfkc(&c[1]).to_ascii_uppercase().as_bytes()[0] - b'A') as usize;
+        if i >= n_options || marks[i].is_some() {
+            return None;
+        }
+        marks[i] = Some("○◯〇⭕✓✔".contains(&c[2]));
+    }
+    Some(marks)
 }
 
 /// Options that are codes ("Gate B12", "12C", "12가 3456"), none named as written: the one
@@ -2557,6 +2581,73 @@ mod scorer_tests {
                 "乗り物は？",
                 &ja,
                 "AとBで迷いましたが、エンジンが見えるのでBにしようと思います。"
+            )
+            .as_deref(),
+            Some("B")
+        );
+    }
+
+    /// Issue 49, adversarial17: the version 19 narrowings, attacked from their code.
+    #[test]
+    fn the_seventeenth_reviews_kinds() {
+        let seasons = ["Spring", "Summer", "Autumn", "Winter"];
+        // "Hmm" is a pause, not a correction: the doubt of C leaves the hedge open.
+        assert_eq!(
+            asked("Which season?", &seasons, "It's either B or C. Hmm, C feels like a stretch — most of the trees are still fully green.").as_deref(),
+            Some("B|C")
+        );
+        let colours = ["Red", "Blue", "Green", "White"];
+        assert_eq!(
+            asked("What colour is the car?", &colours, "Hmm, let me look at the body panels. The answer is B (Blue). Looking more closely, the roof also has white racing stripes.").as_deref(),
+            Some("B")
+        );
+        let trees = ["イチョウ", "カエデ", "サクラ", "マツ"];
+        // "にしようか迷いましたが" weighs B; "にしました" commits to D.
+        assert_eq!(
+            asked(
+                "木の種類は？",
+                &trees,
+                "Bにしようか迷いましたが、葉が針のように細いのでDにしました。"
+            )
+            .as_deref(),
+            Some("D")
+        );
+        let insects = [
+            "クモの仲間である",
+            "脚が6本ある",
+            "さなぎにならない",
+            "水中で生活する",
+        ];
+        assert_eq!(
+            asked(
+                "正しい説明は？",
+                &insects,
+                "各選択肢の正誤：A＝×、B＝○、C＝×、D＝×"
+            )
+            .as_deref(),
+            Some("B")
+        );
+        // Two marked right, or a letter left unmarked, is no verdict on each.
+        assert_eq!(
+            asked("正しい説明は？", &insects, "A＝×、B＝○、C＝○、D＝×").as_deref(),
+            None
+        );
+        let vehicles = ["自転車", "バイク", "自動車", "バス"];
+        assert_eq!(
+            asked(
+                "乗り物は？",
+                &vehicles,
+                "答えはAです。いやまてよ、エンジンが付いているからBだ。"
+            )
+            .as_deref(),
+            Some("B")
+        );
+        let animals = ["고양이", "토끼", "강아지", "햄스터"];
+        assert_eq!(
+            asked(
+                "동물은?",
+                &animals,
+                "정답은 A입니다. 잠깐 생각해 보니 귀가 길쭉하니 B가 맞네요."
             )
             .as_deref(),
             Some("B")

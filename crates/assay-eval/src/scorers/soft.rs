@@ -971,7 +971,13 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
             // "한 대도 없어요": nothing there is what was asked, so yes.
             Some(true)
         } else {
-            polarity(&pp, question).or_else(restated)
+            // "A small effusion cannot be excluded": a fact restated under a doubt of it
+            // answers neither.
+            polarity(&pp, question).or_else(|| {
+                (!cannot_tell(&pp))
+                    .then(|| restated().or_else(|| question.and_then(|q| finding_named(&pp, q))))
+                    .flatten()
+            })
         };
         return match got {
             Some(got) if got == want => (true, "a yes/no reference: the reply's polarity matches"),
@@ -1371,12 +1377,12 @@ const CONVERTED_RULE: &str = "the reading restated in the reference's unit";
 
 /// Whether the sentence of `got` restates it as the reference's figure in the reference's unit
 /// after a phrase that says the two are one reading ("corresponds to", "which is", "i.e.",
-/// "に相当", "에 해당").
+/// "に相当", "에 해당") or in brackets ("48 km/h (30 mph)").
 fn converted_restatement(pp: &str, got: &numbers::Mention, want: f64, unit: &units::Unit) -> bool {
     use std::sync::OnceLock;
     static R: OnceLock<regex::Regex> = OnceLock::new();
     let r = R.get_or_init(|| {
-        regex::Regex::new(r"\b(?:corresponds? to|corresponding to|equivalent to|equals|which is|that is|i\.e\.|or about|translates to)\s*(?:about|roughly|approximately|around)?\s*$|(?:に相当|つまり|すなわち|에 해당|즉)\s*[^\s。]{0,4}$")
+        regex::Regex::new(r"\b(?:corresponds? to|corresponding to|equivalent to|equals|which is|that is|i\.e\.|or about|translates to)\s*(?:about|roughly|approximately|around)?\s*$|(?:に相当|つまり|すなわち|에 해당|즉)\s*[^\s。]{0,4}$|\(\s*(?:about|roughly|approximately|around|≈|~|約|약)?\s*$")
             .expect("valid")
     });
     let end = pp[got.end..]
@@ -1734,7 +1740,7 @@ fn polarity_word(pr: &str) -> Option<bool> {
 fn unsure_words() -> &'static regex::Regex {
     static UNSURE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     UNSURE.get_or_init(|| {
-        regex::Regex::new(r"\b(?:not sure|unsure|(?:don'?t|do not|doesn'?t) know|can'?t (?:\w+ )?tell|cannot (?:\w+ )?tell|can'?t determine|cannot determine|(?:cannot|can'?t) be determined|unable to (?:tell|determine|see|say)|unclear|hard to (?:tell|say))\b|わかりません|分かりません|わからな|分からな|判断でき|お答えできません|答えられません|回答できません|確認できません|모르|알 수 없|판단할 수 없|판단하기 어렵|확인할 수 없|답변드리기 어렵").expect("valid")
+        regex::Regex::new(r"\b(?:not sure|unsure|(?:don'?t|do not|doesn'?t) know|can'?t (?:\w+ )?tell|cannot (?:\w+ )?tell|can'?t determine|cannot determine|(?:cannot|can'?t) be determined|unable to (?:tell|determine|see|say)|unclear|hard to (?:tell|say)|(?:cannot|can'?t|could not|couldn'?t) (?:be )?(?:excluded?|ruled? out)|not (?:be )?(?:excluded|ruled out))\b|否定でき[なま]|否定はでき|除外でき[なま]|除外はでき|断定でき[なま]|断定はでき|言い切れ[なま]|배제할 수(?:는)? 없|배제하기 어렵|단정할 수(?:는)? 없|단정하기 어렵|わかりません|分かりません|わからな|分からな|判断でき|お答えできません|答えられません|回答できません|確認できません|모르|알 수 없|판단할 수 없|판단하기 어렵|확인할 수 없|답변드리기 어렵").expect("valid")
     })
 }
 
@@ -1883,6 +1889,51 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
         }
     }
     polarity_plain(pp)
+}
+
+/// A report's finding on the thing an existence question asks about ("Is there evidence of
+/// pneumothorax?" → "Lungs are clear. No evidence of pneumothorax.", "골절이 있습니까?" → "…
+/// 골절선이 보입니다"): the sentences that name every word of the asked thing, when they all
+/// deny it or all say it is seen.
+fn finding_named(pp: &str, question: &str) -> Option<bool> {
+    if !text::asks::asks_existence(question) {
+        return None;
+    }
+    static SEEN: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let seen = SEEN.get_or_init(|| {
+        regex::Regex::new(r"(?:is|are) (?:seen|noted|present|identified|visible|observed)|認め(?:ます|られます)|見られます|보입니다|보이네요|보여요|관찰됩니다|관찰돼요")
+            .expect("valid")
+    });
+    // The thing, not the verb of being ("있습" of 있습니까, "あります").
+    let asked: Vec<String> = text::similarity::content_words(question)
+        .into_iter()
+        .filter(|w| !w.starts_with(['있', '없']))
+        .collect();
+    if asked.is_empty() {
+        return None;
+    }
+    let mut said = None;
+    for s in pp.split(['.', '。', '!', '?', '\n']) {
+        let words = text::similarity::content_words(s);
+        let names = asked.iter().all(|a| {
+            words
+                .iter()
+                .any(|w| w == a || (w.starts_with(a.as_str()) && !a.is_ascii()))
+        });
+        if !names {
+            continue;
+        }
+        let p = match polarity_plain(s) {
+            Some(p) => p,
+            None if seen.is_match(s) || exists(s) => true,
+            None => continue,
+        };
+        if said.is_some_and(|x| x != p) {
+            return None;
+        }
+        said = Some(p);
+    }
+    said
 }
 
 /// The reply's last clause after a contrast ("…, but …", "…が、実際には…", "…지만, 실제로는 …").
@@ -3957,5 +4008,70 @@ mod tests {
             "경기도",
             "축구 경기가 열리는 상암이라 서울로 보여요."
         ));
+    }
+
+    /// Issue 49, holdout30: specialist items (radiology reports, driving scenes, instruments).
+    #[test]
+    fn specialist_reports_units_and_lights() {
+        let ok = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a).0;
+        // A finding that cannot be excluded is a doubt, not a yes or a no.
+        assert!(!ok(
+            "Is there a pleural effusion?",
+            "yes",
+            "A small left pleural effusion cannot be excluded; recommend a lateral view."
+        ));
+        assert!(!ok(
+            "気胸はありますか？",
+            "いいえ",
+            "気胸は否定できません。追加撮影をお勧めします。"
+        ));
+        assert!(!ok(
+            "종양이 있습니까?",
+            "아니요",
+            "종양을 배제할 수 없습니다."
+        ));
+        assert!(!ok(
+            "결함이 있습니까?",
+            "아니요",
+            "결함이 없다고 단정할 수는 없습니다."
+        ));
+        // A report's finding that names the asked thing answers it.
+        assert!(ok(
+            "Is there evidence of pneumothorax?",
+            "no",
+            "FINDINGS: Lungs are clear. No evidence of pneumothorax. Heart size is normal."
+        ));
+        assert!(!ok(
+            "Is there evidence of pneumothorax?",
+            "yes",
+            "FINDINGS: Lungs are clear. No evidence of pneumothorax. Heart size is normal."
+        ));
+        assert!(ok(
+            "골절이 있습니까?",
+            "예",
+            "우측 요골 원위부에 피질의 단절과 골절선이 보입니다."
+        ));
+        // Another thing seen is no finding on the asked one.
+        assert!(!ok(
+            "골절이 있습니까?",
+            "예",
+            "우측 요골 원위부에 부종이 보입니다."
+        ));
+        // A temperature's scale named before the figure, a conversion in brackets.
+        assert!(ok("温度は？", "20℃", "目盛りは華氏68度を指しています。"));
+        assert!(!ok("温度は？", "20℃", "目盛りは摂氏68度を指しています。"));
+        assert!(ok(
+            "What is the speed?",
+            "30 mph",
+            "The ego car is travelling at roughly 48 km/h (30 mph)."
+        ));
+        assert!(!ok(
+            "What is the speed?",
+            "30 mph",
+            "The ego car is travelling at roughly 60 km/h (40 mph)."
+        ));
+        // A traffic light's colour by its Korean name.
+        assert!(ok("신호등은 무슨 색입니까?", "초록색", "초록불입니다."));
+        assert!(!ok("신호등은 무슨 색입니까?", "초록색", "빨간불입니다."));
     }
 }

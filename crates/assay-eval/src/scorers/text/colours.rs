@@ -86,7 +86,15 @@ const COLOURS: &[Colour] = &[
             "まっか",
             "レッド",
         ],
-        ko_noun: &["빨간색", "빨강색", "붉은색", "빨강", "적색", "레드"],
+        ko_noun: &[
+            "빨간색",
+            "빨강색",
+            "붉은색",
+            "빨강",
+            "적색",
+            "레드",
+            "빨간불",
+        ],
         ko_attributive: &["빨간", "붉은", "새빨간"],
         ko_stem: &["빨갛", "빨개"],
     },
@@ -110,7 +118,7 @@ const COLOURS: &[Colour] = &[
         name: "green",
         latin: &["green"],
         japanese: &["緑色", "緑", "みどりいろ", "グリーン"],
-        ko_noun: &["초록색", "초록", "녹색"],
+        ko_noun: &["초록색", "초록", "녹색", "초록불", "녹색불"],
         ko_attributive: NONE,
         ko_stem: NONE,
     },
@@ -118,7 +126,7 @@ const COLOURS: &[Colour] = &[
         name: "yellow",
         latin: &["yellow"],
         japanese: &["黄色い", "黄色", "きいろい", "きいろ", "イエロー"],
-        ko_noun: &["노란색", "노랑색", "노랑", "황색", "옐로"],
+        ko_noun: &["노란색", "노랑색", "노랑", "황색", "옐로", "노란불"],
         ko_attributive: &["노란", "샛노란"],
         ko_stem: &["노랗"],
     },
@@ -166,7 +174,7 @@ const COLOURS: &[Colour] = &[
         name: "orange",
         latin: &["orange"],
         japanese: &["オレンジ色", "橙色", "だいだいいろ"],
-        ko_noun: &["주황색", "주황", "오렌지색"],
+        ko_noun: &["주황색", "주황", "오렌지색", "주황불"],
         ko_attributive: NONE,
         ko_stem: NONE,
     },
@@ -677,6 +685,9 @@ mod tests {
         assert_eq!(names("흰색이에요"), ["white"]);
         assert_eq!(names("빨간색 줄이 더 깁니다"), ["red"]);
         assert_eq!(names("빨간 줄"), ["red"]);
+        // A traffic light's colour: 빨간불 is the red light.
+        assert_eq!(names("초록불입니다"), ["green"]);
+        assert_eq!(names("신호가 빨간불이고"), ["red"]);
         assert_eq!(names("우산은 빨갛습니다"), ["red"]);
         assert_eq!(names("하늘이 파래요"), ["blue"]);
         assert_eq!(names("灰色とグレー"), ["gray", "gray"]);

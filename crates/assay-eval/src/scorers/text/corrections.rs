@@ -12,18 +12,18 @@ pub fn words() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
         Regex::new(concat!(
-            r"\b(?:wait|actually|on second thought|correction|hmm+|reconsider(?:ing)?|re-?check(?:ing)?|rethink(?:ing)?",
+            r"\b(?:wait|actually|on second thought|correction|reconsider(?:ing)?|re-?check(?:ing)?|rethink(?:ing)?",
             r"|looking (?:at (?:it|this|that|them) )?again|at second glance|counting again|(?:up)?on closer (?:look|inspection)|looking closer|look closer|a closer look",
             r"|more carefully|more closely)\b|\bno,",
             // いや and いえ as words of their own, not inside タイヤ (folded to たいや) or とはいえ.
             // The interjection いや before a mark or a taking back (not イヤホン, folded to いやほん).
-            r"|待って|(?:^|[^ぁ-ゖァ-ヺー一-鿿])(?:いや(?:[、,。…！!\s0-9一-鿿]|いや|ちが)|いいえ、|いえ、)|やはり|やっぱり|訂正|改めて|と思いましたが|と思ったが|と思ったけど|かと思いきや",
+            r"|待って|待てよ|まてよ|(?:^|[^ぁ-ゖァ-ヺー一-鿿])(?:いや(?:[、,。…！!\s0-9一-鿿]|いや|ちが|まて)|いいえ、|いえ、)|やはり|やっぱり|訂正|改めて|と思いましたが|と思ったが|と思ったけど|かと思いきや",
             r"|よく見ると|かもしれませんが|かもしれないが",
             // "아니, 4개", "아니요", "X가 아니라 Y": the interjection and "not X but", not 아니면
             // ("or else") or 아니라고 ("that it is not");
             // "다시 보니" ("looking again"), not any 다시 ("again").
             // 잠깐 as "wait" ("잠깐, …", "잠깐만요"), not the adverb "briefly" (잠깐 고양이가 지나갈).
-            r"|잠깐(?:만요|만)?\s*[,，.!…]|(?:^|[\s.,!?…])아니(?:요)?(?:[,，!…]|\s)|아니(?:라|고)[\s,]|다시 보니|다시 보면|다시 세어|다시 확인|정정|줄 알았는데|줄 알았지만|생각했는데|자세히 보니|일 수도 있지만|일 수도 있으나",
+            r"|잠깐(?:만요|만)?\s*[,，.!…]|잠깐\s*생각해\s*보니|(?:^|[\s.,!?…])아니(?:요)?(?:[,，!…]|\s)|아니(?:라|고)[\s,]|다시 보니|다시 보면|다시 세어|다시 확인|정정|줄 알았는데|줄 알았지만|생각했는데|자세히 보니|일 수도 있지만|일 수도 있으나",
         ))
         .expect("valid pattern")
     })

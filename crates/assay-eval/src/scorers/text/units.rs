@@ -483,7 +483,19 @@ const SPELLINGS: &[(&str, Unit)] = &[
 /// A currency written before a figure ("$4.50", "£4.50", "€3", "¥500", "₩5,000"), the text
 /// before the number ending with its sign.
 pub fn unit_before(before: &str) -> Option<Unit> {
-    match before.trim_end().chars().next_back()? {
+    let before = before.trim_end();
+    // "華氏68度", "섭씨 20도": the scale named before the figure.
+    for (scale, unit) in [
+        ("華氏", FAHRENHEIT),
+        ("摂氏", CELSIUS),
+        ("화씨", FAHRENHEIT),
+        ("섭씨", CELSIUS),
+    ] {
+        if before.ends_with(scale) {
+            return Some(unit);
+        }
+    }
+    match before.chars().next_back()? {
         '$' => Some(USD),
         '£' => Some(GBP),
         '€' => Some(EUR),
@@ -593,6 +605,11 @@ mod tests {
         assert_eq!(at("分の1"), None);
         assert_eq!(at(" km/h"), Some("km/h"));
         assert_eq!(at("%"), Some("%"));
+        let before = |s: &str| unit_before(s).map(|u| u.symbol);
+        assert_eq!(before("目盛りは華氏"), Some("°F"));
+        assert_eq!(before("섭씨 "), Some("°C"));
+        assert_eq!(before("가격은 $"), Some("USD"));
+        assert_eq!(before("氏"), None);
     }
 
     #[test]
