@@ -747,6 +747,16 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
             _ if hedge_cue().is_match(&l) || undecided_end(&l).is_some() => {
                 return Reading::Hedged(found)
             }
+            // "- B\n- D": a markdown list of candidate letters, each the first thing on its
+            // bulleted line, offers them without choosing.
+            _ if live.iter().filter(|m| found.contains(&m.idx)).all(|m| {
+                let line_start = t[..m.pos].rfind('\n').map_or(0, |x| x + 1);
+                let head = t[line_start..m.pos].trim();
+                ["-", "*", "•", "・", "- **", "* **"].contains(&head)
+            }) =>
+            {
+                return Reading::Hedged(found)
+            }
             _ => return Reading::Nothing("several letters at one level"),
         }
     }
@@ -2585,6 +2595,22 @@ mod scorer_tests {
             .as_deref(),
             Some("B")
         );
+    }
+
+    /// A markdown list of candidate letters offers them, as "or" does (holdout30).
+    #[test]
+    fn a_bulleted_list_of_letters_is_a_hedge() {
+        let organs = ["Spleen", "Liver", "Pancreas", "Right kidney"];
+        assert_eq!(
+            asked("Which organ?", &organs, "It could be hepatic or arise from the right kidney.\n\n- B\n- D\n\nCorrelation is recommended.").as_deref(),
+            Some("B|D")
+        );
+        assert_eq!(
+            asked("Which organ?", &organs, "- **B**\n- **D**").as_deref(),
+            Some("B|D")
+        );
+        // One letter in a list is the answer.
+        assert_eq!(asked("Which organ?", &organs, "- B").as_deref(), Some("B"));
     }
 
     /// Issue 49, adversarial17: the version 19 narrowings, attacked from their code.

@@ -225,6 +225,12 @@ pub fn soft_match_asked(
             return read;
         }
     }
+    if let Some(decided) = [Class::Colour, Class::Direction]
+        .into_iter()
+        .find_map(|class| term_after_appearance(question, reference, response, class))
+    {
+        return decided;
+    }
     let read = read_short(question, reference, response);
     if read.1 != NO_MATCH {
         return read;
@@ -246,8 +252,12 @@ fn maths_rule(pr: &str, pp: &str) -> Option<(bool, &'static str)> {
     if pr.contains('=') {
         let want = maths::equation(pr)?;
         let vars = want.variables();
-        let stated = maths::equations_in(pp);
-        let last = stated.iter().rev().find(|e| e.variables() == vars)?;
+        let last = maths::answered_last(pp, |s| {
+            maths::equations_in(s)
+                .into_iter()
+                .filter(|e| e.variables() == vars)
+                .collect()
+        })?;
         return Some(if last.same(&want) {
             (true, "the same equation, its terms moved or scaled")
         } else {
@@ -263,7 +273,7 @@ fn maths_rule(pr: &str, pp: &str) -> Option<(bool, &'static str)> {
         .then(|| maths::point(pr))
         .flatten()
     {
-        let last = *maths::points_in(pp).last()?;
+        let last = maths::answered_last(pp, maths::points_in)?;
         let same = |a: f64, b: f64| (a - b).abs() < 1e-9;
         return Some(if same(last.0, want.0) && same(last.1, want.1) {
             (true, "the same point")
@@ -272,6 +282,19 @@ fn maths_rule(pr: &str, pp: &str) -> Option<(bool, &'static str)> {
                 false,
                 "the reply's last point differs (a sign or a coordinate)",
             )
+        });
+    }
+    // "4π" against "π/4": a multiple of π compared as one, not as its figure.
+    if pr.contains('π') {
+        let want = maths::radians_in_degrees(pr);
+        let [want] = want.as_slice() else {
+            return None;
+        };
+        let last = maths::last_radians(pp)?;
+        return Some(if (last - want).abs() < 1e-6 {
+            (true, "the same multiple of π")
+        } else {
+            (false, "another multiple of π")
         });
     }
     let degrees_like =
@@ -284,7 +307,7 @@ fn maths_rule(pr: &str, pp: &str) -> Option<(bool, &'static str)> {
         if degrees.is_match(pp) {
             return None;
         }
-        let last = *maths::radians_in_degrees(pp).last()?;
+        let last = maths::last_radians(pp)?;
         return Some(if (last - want).abs() < 1e-6 {
             (true, "the same angle, in radians")
         } else {
@@ -292,6 +315,33 @@ fn maths_rule(pr: &str, pp: &str) -> Option<(bool, &'static str)> {
         });
     }
     None
+}
+
+/// "32J" answered "32C", "I-35W" answered "I-35E": a reference of a figure with one letter glued
+/// after it (a seat, a route, or a figure with a one-letter unit), answered only with the same
+/// figure glued to another letter. Such a letter is a code's, whether or not the reference's
+/// letter is also a unit's symbol.
+fn another_code_letter(pr: &str, pp: &str) -> bool {
+    static CODE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let code = CODE.get_or_init(|| {
+        regex::Regex::new(r"(?:^|[^a-z0-9.])([a-z]*-?)(\d+)([a-z])(?:[^a-z0-9]|$)").expect("valid")
+    });
+    let Some(want) = code
+        .captures(pr.trim())
+        .filter(|c| c.get(0).map(|m| m.len()) >= Some(pr.trim().len()))
+    else {
+        return false;
+    };
+    let mut other = false;
+    for c in code.captures_iter(pp) {
+        if c[1] == want[1] && c[2] == want[2] {
+            if c[3] == want[3] {
+                return false;
+            }
+            other = true;
+        }
+    }
+    other
 }
 
 /// The rule that reads a place without its administrative suffix.
@@ -326,11 +376,12 @@ fn without_admin_suffix(
         return None;
     }
     let standing = response.match_indices(stem).any(|(i, _)| {
-        // "야구 경기가": a noun before it (no particle ends it) makes a compound of it.
+        // "야구 경기가": a noun before it (no particle ends it) makes a compound of it; an
+        // adnominal ("근교인 경기 지역") only describes it.
         let modifier = response[..i].strip_suffix(' ').is_some_and(|h| {
-            h.chars()
-                .next_back()
-                .is_some_and(|c| text::is_hangul(c) && !"은는이가을를에도의로와과서".contains(c))
+            h.chars().next_back().is_some_and(|c| {
+                text::is_hangul(c) && !"은는이가을를에도의로와과서인한된던".contains(c)
+            })
         });
         if modifier {
             return false;
@@ -662,6 +713,56 @@ fn term_in_another_form(
     })
 }
 
+/// "画像上は左側に見えますが、これは患者の右側です", "黄色から赤に変わるところですが、現在点灯
+/// しているのは黄色です", "It looks orange, but it is actually red": a colour or direction given
+/// only as how the thing looks or what it turns into, then a contrast and what it is. The clause
+/// after the contrast answers, when it names one term of the class and the clause before it
+/// speaks of appearance or change.
+fn term_after_appearance(
+    question: Option<&str>,
+    reference: &str,
+    response: &str,
+    class: Class,
+) -> Option<(bool, &'static str)> {
+    let q = super::normalize::nfkc(question?);
+    if !text::colours::asks(&q, class) {
+        return None;
+    }
+    let reference = super::normalize::nfkc(reference);
+    let want = text::colours::reference_term(&reference, class)?;
+    let reply = super::normalize::nfkc(response);
+    let cut = text::contrast_end(&reply)?;
+    static SEEMS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let seems = SEEMS.get_or_init(|| {
+        regex::Regex::new(r"(?i)(?:looks?|appears?|seems?|turning|changing)|見え|見ると|変わ|보이지만|보이는데|보이나|바뀌")
+            .expect("valid")
+    });
+    if !seems.is_match(&reply[..cut]) {
+        return None;
+    }
+    let after = &reply[cut..];
+    let prepared = text::prepare(after);
+    let named: Vec<&'static str> = text::colours::found(after, class)
+        .iter()
+        .filter(|f| negation::denied(&prepared, f.start, f.end).is_none())
+        .map(|f| f.colour)
+        .collect();
+    let [one] = named.as_slice() else {
+        return None;
+    };
+    Some(if *one == want.colour {
+        (
+            true,
+            "the clause after a contrast with how it looks names the reference",
+        )
+    } else {
+        (
+            false,
+            "the clause after a contrast with how it looks names another",
+        )
+    })
+}
+
 /// [`soft_match_asked`] on the reply as written.
 fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool, &'static str) {
     let turn = text::own_turn(response);
@@ -690,6 +791,9 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     }
     if let Some(decided) = maths_rule(&pr, &pp) {
         return decided;
+    }
+    if another_code_letter(&pr, &pp) {
+        return (false, "another code: the letter after the figure differs");
     }
     if clock::time_reference(&pr).is_none() {
         if let Some(want) = text::pairs::pair_reference(&pr) {
@@ -1140,7 +1244,16 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     // ends concluding with something else; the reference was a step on the way.
     if let Some(start) = concluded_thing(&pp) {
         let thing = &pp[start..];
-        if spans.iter().all(|&(s, _)| s < start) && !thing.contains(pr.trim()) {
+        // "…, so it's raining": an inference about the scene, no thing named; "…ので、サクラです"
+        // for 桜: the same thing in another script.
+        let inference = thing
+            .trim_end_matches(|c: char| !c.is_alphanumeric())
+            .ends_with("ing");
+        if spans.iter().all(|&(s, _)| s < start)
+            && !thing.contains(pr.trim())
+            && !inference
+            && !read_short(question, reference, thing).0
+        {
             return (false, CONCLUDED_OTHER_RULE);
         }
     }
@@ -1781,17 +1894,29 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
         // "But honestly, I can't tell either way": a doubt of the answer itself.
         static ALL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
         let all = ALL.get_or_init(|| {
-            regex::Regex::new(r"\b(?:either way|for (?:sure|certain)|whether|one way or the other)\b|どちらとも|どちらか|本当に|어느 쪽|확실")
+            regex::Regex::new(r"\b(?:either way|for (?:sure|certain)|one way or the other)\b|どちらとも|どちらか|本当に|어느 쪽|확실")
                 .expect("valid")
         });
         let answered_first = caveat.find_iter(head).last().is_some_and(|c| {
             let first = &head[..c.start()];
             let doubt = &pp[c.end()..text::char_boundary_after(pp, (m.end() + 24).min(pp.len()))];
+            // "I can't tell whether he is wearing one" doubts the answer; "… whether it's a
+            // smartwatch or an ordinary one" only a detail of the thing.
+            let asked = question
+                .map(text::similarity::content_words)
+                .unwrap_or_default();
+            let whether = doubt.split_once("whether").is_some_and(|(_, w)| {
+                w.contains("or not")
+                    || text::similarity::content_words(w)
+                        .iter()
+                        .any(|x| asked.contains(x))
+            });
             tokens(first)
                 .first()
                 .is_some_and(|t| polarity_word(t.2).is_some())
                 && !unsure.is_match(first)
                 && !all.is_match(doubt)
+                && !whether
         });
         if !answered_first {
             return None;
@@ -1845,11 +1970,17 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
         // Likewise a "yes" taken back by a denial of it ("… 케이크는 없습니다").
         // The denial names the asked thing ("ぬいぐるみではありません" asked whether the cat is
         // real denies another thing).
+        // A bare denial ("없어요.", "ありません。", "No.") denies the thing asked about too.
         let denied = after.split(['.', '。', '!', '?', '\n']).any(|s| {
+            let words = text::similarity::content_words(s);
             polarity_plain(s) == Some(false)
-                && text::similarity::content_words(s)
+                && (words
                     .iter()
                     .any(|w| asked.contains(w) && !w.starts_with(['있', '없', '아', '이']))
+                    || words.iter().all(|w| {
+                        w.starts_with(['있', '없', '아'])
+                            || ["no", "not", "none"].contains(&w.as_str())
+                    }))
         });
         let then = polarity_plain(after)
             .or_else(|| (first == Some(false) && exists(after) && names_asked).then_some(true))
@@ -1946,9 +2077,15 @@ fn after_contrast(response: &str) -> Option<&str> {
 /// "빨간 차가"): a blue car is not the red one asked about; "on the beach" is a place, not a
 /// modifier.
 fn modifiers_named(question: &str, said: &[String]) -> bool {
+    // A participle ("a person riding a bicycle") is no noun a word before it modifies.
     let words: Vec<Option<String>> = question
         .split_whitespace()
-        .map(|w| text::similarity::content_words(w).into_iter().next())
+        .map(|w| {
+            let participle = w.len() > 5 && w.trim_end_matches(['?', '.', ',']).ends_with("ing");
+            (!participle)
+                .then(|| text::similarity::content_words(w).into_iter().next())
+                .flatten()
+        })
         .collect();
     words.windows(2).all(|w| match (&w[0], &w[1]) {
         (Some(m), Some(n)) if said.contains(n) => {
@@ -1991,6 +2128,13 @@ fn polarity_plain(pp: &str) -> Option<bool> {
     // "있긴 했는데, … 이미 떠나서 없어요": there was, and the clause after says it is gone.
     if pp.trim_start().starts_with("있긴") || pp.trim_start().starts_with("あるには") {
         let rest = pp.find([',', '、', '.', '。']).map_or("", |i| &pp[i + 1..]);
+        // "앉을 수는 없어요": what cannot be done with it, not its absence.
+        static CANNOT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        let cannot = CANNOT.get_or_init(|| {
+            regex::Regex::new(r"수\s*(?:는|가|도)?\s*없\S*|ことはでき(?:ない|ません)")
+                .expect("valid")
+        });
+        let rest = &*cannot.replace_all(rest, "");
         // Only a denial of being there ("없어요", "もうありません"), not of being seen well
         // ("잘 보이지 않아요").
         let gone = [
@@ -2201,9 +2345,10 @@ fn labelled_as_another(pp: &str, q: &str, s: usize) -> bool {
     const GENERIC: &[&str] = &[
         "name", "what", "which", "who", "이름", "무엇", "누구", "名前", "何", "誰",
     ];
+    // Not one kanji alone ("最" of "最も考えられる"): it is part of other words ("最終的な").
     let asked: Vec<String> = content_words(text::asking_clause(q))
         .into_iter()
-        .filter(|w| !GENERIC.contains(&w.as_str()))
+        .filter(|w| !GENERIC.contains(&w.as_str()) && (w.is_ascii() || w.chars().count() > 1))
         .collect();
     let clause = text::after_last(pp, s, &[',', '、', '。', '.', ';', '\n', '，', '/']);
     let label = pp[clause..s].trim_end();
@@ -4010,6 +4155,111 @@ mod tests {
         ));
     }
 
+    /// Issue 49, adversarial17: the version 19 narrowings, attacked from their code.
+    #[test]
+    fn the_seventeenth_reviews_kinds() {
+        let ok = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a).0;
+        // The concluded equation or point answers, not an aside after it; a revision after a
+        // correction does, brackets multiplied out.
+        assert!(ok("What is the equation of line l?", "y = 2x + 1", "Slope = (5 − 1)/(2 − 0) = 2 and the intercept is 1, so line l is y = 2x + 1. The line perpendicular to it through the origin would be y = −0.5x."));
+        assert!(!ok("直線の式は？", "y = 2x - 5", "傾きは2、y切片は−5なので、y = 2x − 5 です。……いや、待ってください。y切片は−3でした。したがって y + 1 = 2(x − 1) です。"));
+        assert!(ok("直線の式は？", "y = 2x - 3", "傾きは2、y切片は−5なので、y = 2x − 5 です。……いや、待ってください。y切片は−3でした。したがって y + 1 = 2(x − 1) です。"));
+        assert!(ok("꼭짓점의 좌표는?", "(2, -1)", "y = (x − 2)² − 1이므로 꼭짓점은 (2, −1)입니다. 참고로 y절편은 (0, 3)이고, x절편은 (1, 0)과 (3, 0)입니다."));
+        // "####" headings are no final answer; only the last line's is.
+        assert!(ok("How many apples?", "7", "#### Step 1: Count the red apples\nThere are 4 red apples.\n\n#### Step 2: Count the green apples\nThere are 3 green apples.\n\n4 + 3 = 7 apples."));
+        // A code's letter: I-35E is not I-35W, seat 32C not 32J; a joule is still a joule.
+        assert!(!ok(
+            "Which interstate?",
+            "I-35W",
+            "I-35E, heading north toward Denton."
+        ));
+        assert!(ok("Which interstate?", "I-35W", "I-35W, heading north."));
+        assert!(!ok("座席番号は？", "32J", "32Cです。窓側の席のようです。"));
+        assert!(ok(
+            "운동 에너지는?",
+            "50 J",
+            "운동 에너지 = 1/2 × 4 × 25 = 50 J입니다."
+        ));
+        // A multiple of π against another; a figure after the π working answers.
+        assert!(!ok(
+            "주기는?",
+            "4π",
+            "그래프가 π/4마다 반복되므로, 주기는 π/4입니다."
+        ));
+        assert!(ok("주기는?", "4π", "주기는 4π입니다."));
+        assert!(ok(
+            "中心角は何度ですか？",
+            "60°",
+            "円周は12π、弧の長さは2πです。x/360 = 2π/12π より、x = 60 です。"
+        ));
+        // Two shares weighed, then one chosen after a contrast.
+        assert!(ok(
+            "どれだけですか？",
+            "1/4",
+            "3分の1か4分の1か迷いましたが、8つ中2つなので、4分の1です。"
+        ));
+        assert!(!ok(
+            "どれだけですか？",
+            "1/4",
+            "3分の1か4分の1だと思います。"
+        ));
+        // Prices between Japanese words keep their dollar signs.
+        assert!(!ok(
+            "値段は？",
+            "£3.20",
+            "スモールラテは$3.20、ラージラテは$3.90です。"
+        ));
+        // Only one: not none.
+        assert!(!ok("猫は何匹いますか？", "0", "猫は1匹しかいません。"));
+        // A conclusion that infers, or names the thing in another script.
+        assert!(ok(
+            "What is the woman holding?",
+            "umbrella",
+            "She's holding a black umbrella, and the pavement is wet, so it's raining."
+        ));
+        assert!(ok(
+            "花は何ですか？",
+            "桜",
+            "ピンク色の桜の花が満開です。花びらの先に切れ込みがあるので、サクラです。"
+        ));
+        // A company is no person; a relative "where" asks no place.
+        assert!(!ok(
+            "Which company built this ship?",
+            "Mitsubishi Heavy Industries",
+            "It was built by Kawasaki Heavy Industries at its Kobe shipyard."
+        ));
+        assert!(ok(
+            "Which artist painted this view of the mountain near the town where he was born?",
+            "Paul Cézanne",
+            "Cézanne — it's one of his Mont Sainte-Victoire paintings."
+        ));
+        // Yes/no: a doubt of a detail, a participle, a bare question, what cannot be done, a
+        // bare denial after a correction.
+        assert!(ok("Is the man wearing a watch?", "yes", "Yes, on his left wrist — but I can't tell whether it's a smartwatch or an ordinary one."));
+        assert!(!ok(
+            "Is the man wearing a watch?",
+            "yes",
+            "Yes — but I can't tell whether he is wearing a watch at all."
+        ));
+        assert!(ok("Is there a person riding a bicycle?", "yes", "Not in the foreground, but there's a girl riding a bicycle across the bridge in the background."));
+        assert!(ok(
+            "사진에 강아지 있나요?",
+            "네",
+            "고양이는 없지만, 강아지는 한 마리 있어요."
+        ));
+        assert!(ok(
+            "공원에 벤치가 있나요?",
+            "네",
+            "있긴 한데, 페인트칠 중이라 앉을 수는 없어요."
+        ));
+        assert!(ok("소파 위에 고양이가 있나요?", "아니요", "네, 소파 위에 고양이가 있어요. 아, 다시 보니 소파 위에 있는 건 회색 쿠션이네요. 없어요."));
+        assert!(ok(
+            "이 사진은 어느 도에서 찍었나요?",
+            "경기도",
+            "수원 화성이 보이는 걸 보니 서울 근교인 경기 지역입니다."
+        ));
+    }
+
     /// Issue 49, holdout30: specialist items (radiology reports, driving scenes, instruments).
     #[test]
     fn specialist_reports_units_and_lights() {
@@ -4069,6 +4319,35 @@ mod tests {
             "What is the speed?",
             "30 mph",
             "The ego car is travelling at roughly 60 km/h (40 mph)."
+        ));
+        // How it looks, a contrast, then what it is.
+        assert!(ok(
+            "病変は左右どちらにありますか？",
+            "右",
+            "画像上は左側に見えますが、これは患者の右側です。"
+        ));
+        assert!(!ok(
+            "信号機は何色ですか？",
+            "赤",
+            "黄色から赤に変わるところですが、現在点灯しているのは黄色です。"
+        ));
+        assert!(ok(
+            "What colour is the car?",
+            "red",
+            "It looks orange in this light, but it is actually red."
+        ));
+        // A Sino-Korean noun made a verb, unless the verb is denied.
+        assert!(ok(
+            "자차는 무엇을 해야 합니까?",
+            "정지",
+            "보행자가 있으므로 정지선 앞에서 정지해야 합니다."
+        ));
+        assert!(!ok("표정은?", "행복", "행복해 보이지 않아요. 울상이에요."));
+        // A disclaimer before one diagnosis; one kanji of the question is no label.
+        assert!(ok(
+            "この所見から最も考えられる診断は何ですか？",
+            "肺炎",
+            "私は医師ではありませんが、浸潤影は肺炎を示唆します。最終的な判断は放射線科医にご相談ください。"
         ));
         // A traffic light's colour by its Korean name.
         assert!(ok("신호등은 무슨 색입니까?", "초록색", "초록불입니다."));

@@ -541,17 +541,31 @@ pub(super) fn share_rule(
         return decimal_share(pp, question, want);
     };
     // "I'd say 3/8 or 1/2": two shares offered, neither chosen.
-    let offered = found.iter().any(|s| {
+    let offered = found.iter().find_map(|s| {
         text::hedges::offered_with_another(pp, s.start, s.end)
-            && found.iter().any(|t| {
-                t.start > s.end
-                    && t.start - s.end <= 24
-                    && !proportion::same_share(t.value, s.value)
+            .then(|| {
+                found.iter().find(|t| {
+                    t.start > s.end
+                        && t.start - s.end <= 24
+                        && !proportion::same_share(t.value, s.value)
+                })
             })
+            .flatten()
     });
-    if offered {
-        return Some((false, text::numbers::HEDGE_RULE));
-    }
+    // "3分の1か4分の1か迷いましたが、…4分の1です": the two weighed, then a contrast and the
+    // share chosen after it.
+    let got = match offered {
+        Some(pair) => {
+            let later = &pp[pair.end..];
+            let chosen = text::contrast_end(later)
+                .and_then(|c| found.iter().rfind(|x| x.start >= pair.end + c).copied());
+            match chosen {
+                Some(last) => last,
+                None => return Some((false, text::numbers::HEDGE_RULE)),
+            }
+        }
+        None => got,
+    };
     Some(verdict(
         pp,
         Some(got),

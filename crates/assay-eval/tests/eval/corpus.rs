@@ -579,6 +579,23 @@ fn the_rules_hold_on_maths_and_science_replies_read_blind() {
     carries_over("holdout29.jsonl", 0.97, 0.94);
 }
 
+/// holdout30.jsonl: specialist items (VQA-RAD, PathVQA and SLAKE radiology and pathology,
+/// RSVQA satellite images, DriveLM and nuScenes-QA driving scenes, industrial inspection and
+/// instruments, in Japanese and Korean too) answered in clinical-report and driving-policy
+/// styles (findings and impressions, "cannot be excluded", negated findings, patient against
+/// image sides, conversions in brackets, 華氏, disclaimers), written blind and read blind by
+/// the version 19 rules with the seventeenth review's choice narrowings: 44/45 and 55/75 (best
+/// peer 16/45 and 32/75), with four clinical doubts scored right. Its rule-decidable kinds then
+/// got rules (doubts that answer neither, findings that name the asked thing, scales before a
+/// figure, conversions in brackets, traffic-light colours, how it looks against what it is, a
+/// bulleted list of letters, a noun made a verb): 45/45 and 68/75. What stays is restated
+/// findings in other words (hepatomegaly, 亀裂 for 欠陥), synonyms of actions (止まる for 停止)
+/// and a modifier naming the reference (좌회전 차로), for a judge.
+#[test]
+fn the_rules_hold_on_specialist_replies_read_blind() {
+    carries_over("holdout30.jsonl", 0.97, 0.90);
+}
+
 /// adversarial10.jsonl: a tenth reviewer's replies against the rules of holdout20 and the
 /// direction forms, written from their code: "right" meaning correct or directly, a direction
 /// of another thing, sources the source reader missed, question markers and labels before a
@@ -672,6 +689,20 @@ fn the_rules_hold_against_the_fifteenth_review() {
 #[test]
 fn the_rules_hold_against_the_sixteenth_review() {
     carries_over("adversarial16.jsonl", 1.0, 0.96);
+}
+
+/// adversarial17.jsonl: a seventeenth reviewer's replies against the version 19 rules, written
+/// from their code (30 attacks, 10 guards): an aside after the equation or point, "####"
+/// headings, one-letter units against codes (I-35W, 32J), a π reference, dollar pairs in
+/// Japanese, しかいません, a conclusion that infers or names the thing in another script, a
+/// company "built", a relative "where", "whether" about a detail, "person riding", 있나요
+/// without a particle, 앉을 수는 없어요, a bare 없어요 after a correction, 근교인 경기, "Hmm" as a
+/// correction, にしようか, A＝×/B＝○, いやまてよ, 잠깐 생각해 보니. 11/40 read by those rules,
+/// 38/40 after they were narrowed (left: a verb's relative clause before the asked noun,
+/// 手をつけていないケーキ, and an official name in another script, 숭례문 for 남대문).
+#[test]
+fn the_rules_hold_against_the_seventeenth_review() {
+    carries_over("adversarial17.jsonl", 1.0, 0.93);
 }
 
 /// adversarial9.jsonl: a ninth reviewer's replies against the label rules of holdout19,
@@ -882,6 +913,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout27.jsonl",
         "holdout28.jsonl",
         "holdout29.jsonl",
+        "holdout30.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -943,6 +975,7 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout27",
         "holdout28",
         "holdout29",
+        "holdout30",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");

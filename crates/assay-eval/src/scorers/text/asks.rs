@@ -79,17 +79,19 @@ pub fn asks_person(q: &str) -> bool {
     static MADE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     static PLACE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let who = WHO.get_or_init(|| {
-        regex::Regex::new(r"(?i)\bwho(?:m|se)?\b|誰|だれ|どなた|作者|画家|作曲家|設計者|누구|누가|작가|화가|작곡가|설계자")
+        regex::Regex::new(r"(?i)\bwho(?:m|se)?\b|\b(?:which|what) (?:artist|painter|architect|composer|author|writer|sculptor|designer|inventor|scientist|photographer)\b|誰|だれ|どなた|作者|画家|作曲家|設計者|누구|누가|작가|화가|작곡가|설계자")
             .expect("valid")
     });
     // "Which architect designed …": a verb of making asks its maker, unless the question asks
-    // where or when ("In which city was this cathedral built?").
+    // where or when ("In which city was this cathedral built?") or a maker that is no person
+    // ("Which company built this ship?"). A relative "where" ("the town where he was born") asks
+    // no place: only a "where" or "when" that opens the question does.
     let made = MADE.get_or_init(|| {
         regex::Regex::new(r"(?i)\b(?:designed|painted|invented|founded|built|wrote|sculpted|composed)\b|発明|발명")
             .expect("valid")
     });
     let place = PLACE.get_or_init(|| {
-        regex::Regex::new(r"(?i)\b(?:where|when|which (?:city|country|town|place|year|century|state|region))\b|\bwhat (?:year|city|country)\b|どこ|いつ|어디|언제")
+        regex::Regex::new(r"(?i)^\W*(?:(?:in|at|from|on|by|since|until)\s+)?(?:where|when)\b|\b(?:which|what) (?:city|country|town|place|year|century|state|region|company|companies|firm|manufacturer|maker|brand|shipyard|studio|automaker|carmaker|team|organi[sz]ation)\b|どこ|いつ|会社|メーカー|어디|언제|회사|업체")
             .expect("valid")
     });
     who.is_match(q) || (made.is_match(q) && !place.is_match(q))
@@ -104,6 +106,21 @@ pub fn asks_existence(q: &str) -> bool {
             .expect("valid")
     })
     .is_match(q)
+        || bare_korean_noun_before_being(q)
+}
+
+/// "사진에 강아지 있나요?": a noun with its particle dropped, as casual Korean asks, before 있나요;
+/// not a verb's connective form ("열려 있나요", "켜져 있나요"), which asks a state.
+fn bare_korean_noun_before_being(q: &str) -> bool {
+    ["있나요", "있습니까", "있니"].iter().any(|being| {
+        q.match_indices(being).any(|(i, _)| {
+            q[..i].strip_suffix(' ').is_some_and(|before| {
+                before.chars().next_back().is_some_and(|c| {
+                    super::is_hangul(c) && !"어아여려워와해돼져쳐겨놔둬혀줘서펴내워".contains(c)
+                })
+            })
+        })
+    })
 }
 
 /// Whether a question asks what is not allowed ("What is prohibited?", "禁止されていること",

@@ -29,7 +29,14 @@ pub fn plain(s: &str) -> Cow<'_, str> {
     if hashes {
         static FINAL: OnceLock<Regex> = OnceLock::new();
         let fin = FINAL.get_or_init(|| Regex::new(r"(?m)^[ \t]*####[ \t]*").expect("valid"));
-        t = fin.replace_all(&t, "Final answer: ").into_owned();
+        // Only as the reply's last line: "#### Step 1: …" lines before it are markdown headings.
+        let last_line = t.trim_end().rfind('\n').map_or(0, |i| i + 1);
+        let (head, last) = t.split_at(last_line);
+        t = format!(
+            "{}{}",
+            fin.replace_all(head, ""),
+            fin.replace_all(last, "Final answer: ")
+        );
     }
     if latex {
         t = without_latex(&t);
@@ -78,8 +85,15 @@ fn without_latex(s: &str) -> String {
     // figure with no closing sign after its words ("$35 and $40" holds no mathematics).
     let s = dollars.replace_all(s, |c: &regex::Captures| {
         let inner = &c[1];
+        // "$3.20、ラージラテは$3.90": Japanese or Korean words between two prices.
+        let words = inner.chars().any(|c| {
+            super::is_kanji(c)
+                || super::is_hiragana(c)
+                || super::is_katakana(c)
+                || super::is_hangul(c)
+        });
         let maths = inner.contains(['\\', '^', '_', '=', '{', '}', '√', '×', 'π', '°'])
-            || (!inner.is_empty() && !inner.contains(char::is_whitespace));
+            || (!inner.is_empty() && !inner.contains(char::is_whitespace) && !words);
         if maths {
             inner.to_string()
         } else {
@@ -214,8 +228,8 @@ pub fn equation(s: &str) -> Option<Equation> {
         return None;
     }
     let mut terms = BTreeMap::new();
-    side(l, 1.0, &mut terms)?;
-    side(r, -1.0, &mut terms)?;
+    side(&expanded(l)?, 1.0, &mut terms)?;
+    side(&expanded(r)?, -1.0, &mut terms)?;
     terms.retain(|_, c: &mut f64| c.abs() > 1e-12);
     // A variable must be named: "2 + 3 = 5" is arithmetic, not an equation to compare.
     if !terms.keys().any(|k| !k.is_empty()) {
@@ -227,6 +241,66 @@ pub fn equation(s: &str) -> Option<Equation> {
         *c /= lead;
     }
     Some(Equation { terms })
+}
+
+/// `s` with each bracket times a factor multiplied out ("y + 1 = 2(x - 1)" → "y + 1 = +2x-2"),
+/// or None for a bracket raised to a power or that holds no terms.
+fn expanded(s: &str) -> Option<String> {
+    if !s.contains('(') {
+        return Some(s.to_string());
+    }
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = R.get_or_init(|| {
+        Regex::new(r"([+-]?)\s*(\d*\.?\d*)\s*\*?\s*\(([^()]*)\)\s*(\^|²|³)?").expect("valid")
+    });
+    let mut fine = true;
+    let out = r.replace_all(s, |c: &regex::Captures| {
+        let sign = if &c[1] == "-" { -1.0 } else { 1.0 };
+        let factor: Option<f64> = if c[2].is_empty() {
+            Some(1.0)
+        } else {
+            c[2].parse().ok()
+        };
+        let mut terms = BTreeMap::new();
+        match factor {
+            Some(k) if c.get(4).is_none() && side(&c[3], sign * k, &mut terms).is_some() => terms
+                .iter()
+                .map(|(key, coef)| format!("{coef:+}{key}"))
+                .collect::<String>(),
+            _ => {
+                fine = false;
+                String::new()
+            }
+        }
+    });
+    (fine && !out.contains(['(', ')'])).then(|| out.into_owned())
+}
+
+/// The last of what `read` finds in the sentences of `p` that a reply answers with: after its
+/// last correction, the last in a sentence that concludes ("so", "したがって", "므로", "答え")
+/// when one does, else the last ("…이므로 꼭짓점은 (2, −1)입니다. 참고로 … (3, 0)" answers
+/// (2, −1); "so line l is y = 2x + 1. The perpendicular would be y = −0.5x" answers the first).
+pub fn answered_last<T>(p: &str, read: impl Fn(&str) -> Vec<T>) -> Option<T> {
+    static SENTENCE: OnceLock<Regex> = OnceLock::new();
+    static CONCLUDES: OnceLock<Regex> = OnceLock::new();
+    let sentence = SENTENCE.get_or_init(|| Regex::new(r"[。\n!?]|\.(?:\s|$)").expect("valid"));
+    let concludes = CONCLUDES.get_or_init(|| {
+        Regex::new(r"\b(?:so|therefore|thus|hence|answer)\b|したがって|よって|なので|ので|答え|따라서|그러므로|므로|정답|답\s*[은:]")
+            .expect("valid")
+    });
+    let from = super::corrections::last_end(p)
+        .filter(|&c| !read(&p[c..]).is_empty())
+        .map_or(0, |c| super::after_last(p, c, &['。', '\n', '.']));
+    let mut last = None;
+    let mut concluded = None;
+    for s in sentence.split(&p[from..]) {
+        let Some(x) = read(s).pop() else { continue };
+        if concludes.is_match(s) {
+            concluded = Some(read(s).pop()?);
+        }
+        last = Some(x);
+    }
+    concluded.or(last)
 }
 
 /// Adds one side's terms, times `sign`, into `terms`.
@@ -392,6 +466,18 @@ pub fn degrees_reference(pr: &str) -> Option<f64> {
 /// The angles a reply states in radians as multiples of π ("π/3", "2π/3", "θ = π/6 rad"), in
 /// degrees, in order.
 pub fn radians_in_degrees(p: &str) -> Vec<f64> {
+    radians_at(p).into_iter().map(|(_, d)| d).collect()
+}
+
+/// The last multiple of π the reply states, in degrees, when no figure follows it: a reply that
+/// goes on to a figure ("x/360 = 2π/12π より x = 60", "9π ≒ 28.26") answers with that figure.
+pub fn last_radians(p: &str) -> Option<f64> {
+    let (end, degrees) = *radians_at(p).last()?;
+    (!p[end..].contains(|c: char| c.is_ascii_digit())).then_some(degrees)
+}
+
+/// Each multiple of π in `p` with where it ends, in degrees.
+fn radians_at(p: &str) -> Vec<(usize, f64)> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r =
         R.get_or_init(|| Regex::new(r"(?:^|[^0-9./])(\d*)\s*π\s*(?:/\s*(\d+))?").expect("valid"));
@@ -402,7 +488,8 @@ pub fn radians_in_degrees(p: &str) -> Vec<f64> {
                 Some(d) => d.parse().ok()?,
             };
             let n: f64 = c.get(2).map_or(Some(1.0), |m| m.as_str().parse().ok())?;
-            (n != 0.0).then_some(180.0 * k / n)
+            let end = c.get(0).map_or(0, |m| m.end());
+            (n != 0.0).then_some((end, 180.0 * k / n))
         })
         .collect()
 }
@@ -423,10 +510,18 @@ mod tests {
         assert_eq!(plain("the slope is −6/3 = −2"), "the slope is -6/3 = -2");
         // Prices keep their signs.
         assert_eq!(plain("$35 and $40"), "$35 and $40");
+        assert_eq!(
+            plain("スモールは$3.20、ラージは$3.90です"),
+            "スモールは$3.20、ラージは$3.90です"
+        );
         assert_eq!(plain("plain text"), "plain text");
         assert_eq!(
             plain("= 500 s.\n\n#### 500 s"),
             "= 500 s.\n\nFinal answer: 500 s"
+        );
+        assert_eq!(
+            plain("#### Step 1\n4 red.\n#### Step 2\n3 green.\n\n4 + 3 = 7 apples."),
+            "Step 1\n4 red.\nStep 2\n3 green.\n\n4 + 3 = 7 apples."
         );
         assert_eq!(
             plain("f = 3.0e8 / 6.0e-7 = 5e14 Hz"),

@@ -28,7 +28,25 @@ const KO_FOLLOWERS: &[&str] = &[
     "하고", "께", "보다", "처럼", "까지", "부터", "요", "입", "인", "일", "예", "였", "라", "다",
     "야", "고", "며", "나", "지", "네요", "에서", "에게", "한테", "같", "들", "님", "씨", "선생",
     "박사", "장군",
+    // A Sino-Korean noun made a verb (정지해야 합니다, 정지합니다 for 정지): see
+    // [`KO_VERB_MAKERS`].
+    "하", "해", "했", "함", "합",
 ];
+
+/// The followers of [`KO_FOLLOWERS`] that make a noun a verb: the verb must not be denied in its
+/// clause ("행복해 보이지 않아요" is not 행복).
+const KO_VERB_MAKERS: &[&str] = &["하", "해", "했", "함", "합"];
+
+/// Whether a Korean clause beginning at `rest` denies its verb ("않", "못", "없", "아니").
+fn ko_clause_denied(rest: &str) -> bool {
+    let clause = rest
+        .split(['.', ',', '!', '?', '\n', '。'])
+        .next()
+        .unwrap_or("");
+    ["않", "못", "없", "아니", "안 "]
+        .iter()
+        .any(|n| clause.contains(n))
+}
 
 /// Administrative suffixes (부산광역시 is 부산), allowed when they end the word or take a
 /// particle (not 남대문시장, 개구리).
@@ -359,7 +377,9 @@ fn ends_word(script: &str, s: usize, e: usize, asked: &str) -> bool {
             r.is_empty()
                 || !r.starts_with(is_hangul)
                 || KO_FOLLOWERS.iter().any(|f| {
-                    r.starts_with(f) && (!KO_TITLES.contains(f) || super::asks::asks_person(asked))
+                    r.starts_with(f)
+                        && (!KO_TITLES.contains(f) || super::asks::asks_person(asked))
+                        && (!KO_VERB_MAKERS.contains(f) || !ko_clause_denied(r))
                 })
         };
         return particle(rest)

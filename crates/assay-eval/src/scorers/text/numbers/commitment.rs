@@ -1362,7 +1362,6 @@ pub(super) fn drop_counting_aloud(p: &str, ms: &mut Vec<Mention>, drop_unfinishe
     }
 }
 
-/// A reply that says nothing is there ("none", "there are no dogs", "いません", "없습니다").
 /// The clauses of a text: its sentences cut again at commas, semicolons, dashes, "and", "but"
 /// and a Japanese or Korean contrast.
 pub fn clauses(p: &str) -> impl Iterator<Item = &str> {
@@ -1373,16 +1372,25 @@ pub fn clauses(p: &str) -> impl Iterator<Item = &str> {
     .split(p)
 }
 
+/// A reply that says nothing is there ("none", "there are no dogs", "いません", "없습니다").
 pub fn says_absence(p: &str) -> bool {
-    // "2개밖에 없어요", "2個しかありません": only so many, not none.
-    if p.contains("밖에 없") || p.contains("しかな") || p.contains("しかありません") {
+    // "2개밖에 없어요", "2個しかありません", "1匹しかいません": only so many, not none.
+    if p.contains("밖에 없")
+        || p.contains("しかな")
+        || p.contains("しかありません")
+        || p.contains("しかいな")
+        || p.contains("しかいません")
+    {
         static ONLY: OnceLock<Regex> = OnceLock::new();
         let only = ONLY.get_or_init(|| {
-            Regex::new(r"밖에\s*없\S*|しか(?:ない|なかった|ありません|ございません)")
+            Regex::new(r"밖에\s*없\S*|しか(?:ない|なかった|なく|ありません|ございません|いない|いなかった|いなく|いません)")
                 .expect("valid")
         });
         let rest = only.replace_all(p, "");
-        return says_absence(&rest);
+        // Only while something was cut: a form the pattern misses must not recurse for ever.
+        if rest.len() < p.len() {
+            return says_absence(&rest);
+        }
     }
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
