@@ -189,7 +189,10 @@ impl ScorerKind {
             // option, a hedge taken back by a correction, "####", 잠깐/いや as interjections, a
             // closer look denies the first answer, a conceded doubt answered in the question's
             // words.
-            Self::Choice => 19,
+            // 20 (adversarial17, holdout30): "Hmm" is no correction, いやまてよ and 잠깐 생각해
+            // 보니 are, にしようか weighs and にしました commits, an exam line of marks (A＝×、
+            // B＝○), a bulleted list of letters is a hedge.
+            Self::Choice => 20,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
@@ -272,7 +275,12 @@ impl ScorerKind {
             // equations by their terms, points, radians against degrees, force, power and
             // resistance, shares offered together, a conclusion naming another thing; and the
             // sixteenth review's narrowings.
-            Self::SoftMatch => 19,
+            // 20 (holdout30, adversarial17): clinical doubts answer neither, a finding naming
+            // the asked thing answers, 華氏/섭씨 before a figure, conversions in brackets,
+            // traffic-light colours, how it looks against what it is, a Korean noun made a
+            // verb, concluded equations and points, code letters, multiples of π; and the
+            // seventeenth review's narrowings.
+            Self::SoftMatch => 20,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,
