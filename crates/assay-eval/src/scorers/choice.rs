@@ -87,7 +87,7 @@ fn commitment_after() -> &'static [Regex] {
             r"^\s*[)\]]?\s*[*_]*\s*(?:is|seems|looks|appears|would be|must be|should be)\s+(?:the\s+)?(?:correct|right|best|(?:more|most)\s+(?:likely|accurate|appropriate|suitable|plausible)|answer|true|accurate|appropriate)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:fits|matches)\s+(?:best|the)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:が|は|の方が)?\s*(?:正解|正しい|答え|最も|適切|妥当|当てはま|一番|近い)",
-            r"^\s*[)\]]?\s*[*_]*\s*(?:を選|です|だと思|でしょう|だと考え|だ[。.]|だろう|にします|にする|にしよう(?:[^か]|$)|にしました|とします|とする|に決め|に修正|に変更|で間違いな|で間違いあり|に違いな|で確定|でした)",
+            r"^\s*[)\]]?\s*[*_]*\s*(?:を選|です|だと思|でしょう|だと考え|だ[。.]|だろう|にします|にする|にしよう(?:[^か]|$|かと思)|にしました|に変えます|に変更します|とします|とする|に決め|に修正|に変更|で間違いな|で間違いあり|に違いな|で確定|でした)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:이|가|은|는)?\s*(?:더\s*)?(?:정답|맞|옳|적절|가장)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:입니다|이에요|예요|이요|요|네요|이네요|군요|일 것|일것|를 선택|을 선택|라고 생각|이라고 생각|로 보입|인 것 같|같아)",
             r"^\s*[)\]]?\s*[*_]*\s*(?:번)?\s*(?:으로|로)\s*(?:하겠|할게|할께|정하|정정|고르|고칩|고치|선택|바꾸|바꿉|변경|수정)",
@@ -609,10 +609,22 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
     {
         let open = groups.iter().any(|&(_, b)| live[b].pos < c)
             || live.iter().any(|m| m.pos < c && alternative(&l, m));
+        // "잠깐 생각해 보니 D라면 …", "…Dなら…": a letter supposed, not settled on.
+        let supposed = |m: &Mention| {
+            let rest = l[m.pos + 1..].trim_start_matches([')', ' ', '*']);
+            ["라면", "이라면", "면 ", "なら", "だったら", "であれば"]
+                .iter()
+                .any(|c| rest.starts_with(c))
+                || l[..m.pos].trim_end().ends_with(" if")
+        };
         let one_after = |from: usize| {
             let after: Vec<&Mention> = live.iter().filter(|m| m.pos >= from).collect();
             match after.as_slice() {
-                [first, rest @ ..] if rest.iter().all(|m| m.idx == first.idx) => Some(first.idx),
+                [first, rest @ ..]
+                    if rest.iter().all(|m| m.idx == first.idx) && !supposed(first) =>
+                {
+                    Some(first.idx)
+                }
                 _ => None,
             }
         };
@@ -1419,7 +1431,12 @@ fn marked_option(response: &str, n_options: usize) -> Option<Reading> {
             _ => return None,
         };
     }
+    // Not when the reply then leaves it open ("…、B＝○、…です。ただ、BかDかは判断できません").
     if marks.iter().all(Option::is_none) {
+        let l = response.to_lowercase();
+        if hedge_cue().is_match(&l) || undecided_end(&l).is_some() {
+            return None;
+        }
         marks = marks_in_a_line(response, n_options)?;
     }
     if marks.iter().any(Option::is_none) {
@@ -2594,6 +2611,48 @@ mod scorer_tests {
             )
             .as_deref(),
             Some("B")
+        );
+    }
+
+    /// Issue 49, adversarial18: this session's choice narrowings, attacked from their code.
+    #[test]
+    fn the_eighteenth_reviews_kinds() {
+        let seasons = ["Spring", "Summer", "Autumn", "Winter"];
+        assert_eq!(
+            asked(
+                "Which season?",
+                &seasons,
+                "The answer is C. Hmm, no — most of the trees are still fully green, so it's B."
+            )
+            .as_deref(),
+            Some("B")
+        );
+        let trees = ["イチョウ", "カエデ", "サクラ", "マツ"];
+        assert_eq!(
+            asked(
+                "木は？",
+                &trees,
+                "最初はBにしましたが、葉が針のように細いのでDに変えます。"
+            )
+            .as_deref(),
+            Some("D")
+        );
+        assert_eq!(
+            asked(
+                "木は？",
+                &trees,
+                "BとDで迷いましたが、葉が針のように細いのでDにしようかと思います。"
+            )
+            .as_deref(),
+            Some("D")
+        );
+        assert_eq!(
+            asked("木は？", &trees, "ひとまず各選択肢を判定すると、A＝×、B＝○、C＝×、D＝×です。ただ、Dの可能性も捨てきれず、BかDかは画像からは判断できません。").as_deref(),
+            Some("B|D")
+        );
+        assert_eq!(
+            asked("나무는?", &trees, "B 아니면 D예요. 잠깐 생각해 보니 D라면 잎이 바늘처럼 가늘어야 하는데, 사진에서는 잎 모양이 잘 안 보이네요.").as_deref(),
+            Some("B|D")
         );
     }
 

@@ -191,7 +191,8 @@ impl ScorerKind {
             // words.
             // 20 (adversarial17, holdout30): "Hmm" is no correction, いやまてよ and 잠깐 생각해
             // 보니 are, にしようか weighs and にしました commits, an exam line of marks (A＝×、
-            // B＝○), a bulleted list of letters is a hedge.
+            // B＝○), a bulleted list of letters is a hedge; and the eighteenth review's
+            // narrowings ("Hmm, no —", に変えます, a supposed D라면).
             Self::Choice => 20,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
@@ -279,7 +280,7 @@ impl ScorerKind {
             // the asked thing answers, 華氏/섭씨 before a figure, conversions in brackets,
             // traffic-light colours, how it looks against what it is, a Korean noun made a
             // verb, concluded equations and points, code letters, multiples of π; and the
-            // seventeenth review's narrowings.
+            // seventeenth and eighteenth reviews' narrowings.
             Self::SoftMatch => 20,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,

@@ -334,10 +334,11 @@ fn another_code_letter(pr: &str, pp: &str) -> bool {
     };
     let mut other = false;
     for c in code.captures_iter(pp) {
+        // "Interstate 35W … I-35E": the reference's figure and letter, whatever the prefix.
+        if c[2] == want[2] && c[3] == want[3] {
+            return false;
+        }
         if c[1] == want[1] && c[2] == want[2] {
-            if c[3] == want[3] {
-                return false;
-            }
             other = true;
         }
     }
@@ -734,13 +735,23 @@ fn term_after_appearance(
     let cut = text::contrast_end(&reply)?;
     static SEEMS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let seems = SEEMS.get_or_init(|| {
-        regex::Regex::new(r"(?i)(?:looks?|appears?|seems?|turning|changing)|見え|見ると|変わ|보이지만|보이는데|보이나|바뀌")
+        regex::Regex::new(r"(?i)\b(?:looks?|appears?|seems?|turning|changing)\b|見え|見ると|変わ|보이지만|보이는데|보이나|바뀌")
             .expect("valid")
     });
     if !seems.is_match(&reply[..cut]) {
         return None;
     }
     let after = &reply[cut..];
+    // What it is, said of the same thing ("it is actually red", "これは患者の右側", "現在点灯して
+    // いるのは黄色"), not of another ("the steering wheels are on the left", "아직 빨간 트럭이").
+    static SAME: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let same = SAME.get_or_init(|| {
+        regex::Regex::new(r"(?i)^(?:it|it's|it’s|this|that|they|they're|actually|in fact|in reality|really)\b|^(?:これ|それ|あれ|実際|本当|現在|今は|今、|実は)|^(?:이것|그것|이건|그건|실제로|사실|지금|현재)")
+            .expect("valid")
+    });
+    if !same.is_match(after.trim_start_matches([' ', ',', '、', '，'])) {
+        return None;
+    }
     let prepared = text::prepare(after);
     let named: Vec<&'static str> = text::colours::found(after, class)
         .iter()
@@ -1246,9 +1257,9 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
         let thing = &pp[start..];
         // "…, so it's raining": an inference about the scene, no thing named; "…ので、サクラです"
         // for 桜: the same thing in another script.
-        let inference = thing
-            .trim_end_matches(|c: char| !c.is_alphanumeric())
-            .ends_with("ing");
+        // A name ending so ("so it's Beijing") is written with a capital.
+        let word = thing.trim_end_matches(|c: char| !c.is_alphanumeric());
+        let inference = word.ends_with("ing") && response.contains(word);
         if spans.iter().all(|&(s, _)| s < start)
             && !thing.contains(pr.trim())
             && !inference
@@ -1495,7 +1506,7 @@ fn converted_restatement(pp: &str, got: &numbers::Mention, want: f64, unit: &uni
     use std::sync::OnceLock;
     static R: OnceLock<regex::Regex> = OnceLock::new();
     let r = R.get_or_init(|| {
-        regex::Regex::new(r"\b(?:corresponds? to|corresponding to|equivalent to|equals|which is|that is|i\.e\.|or about|translates to)\s*(?:about|roughly|approximately|around)?\s*$|(?:に相当|つまり|すなわち|에 해당|즉)\s*[^\s。]{0,4}$|\(\s*(?:about|roughly|approximately|around|≈|~|約|약)?\s*$")
+        regex::Regex::new(r"\b(?:corresponds? to|corresponding to|equivalent to|equals|which is|that is|i\.e\.|or about|translates to)\s*(?:about|roughly|approximately|around)?\s*$|(?:に相当|つまり|すなわち|에 해당|즉)\s*[^\s。]{0,4}$")
             .expect("valid")
     });
     let end = pp[got.end..]
@@ -1527,9 +1538,26 @@ fn converted_restatement(pp: &str, got: &numbers::Mention, want: f64, unit: &uni
                         | "lighter"
                 )
             });
+            // "48 km/h (30 mph)": in brackets right after the figure's own unit, not after
+            // other words ("faster than the posted limit (30 mph)").
+            let between = &pp[got.end..m.start];
+            let bracketed = units::unit_at(between).is_some_and(|(_, len)| {
+                let rest = between[len..].trim();
+                [
+                    "(",
+                    "(about",
+                    "(approximately",
+                    "(roughly",
+                    "(約",
+                    "(약",
+                    "(≈",
+                    "(~",
+                ]
+                .contains(&rest)
+            });
             (m.value - want).abs() < 1e-9
                 && units::unit_at(&pp[m.end..]).is_some_and(|(u, _)| u.symbol == unit.symbol)
-                && r.is_match(pp[got.end..m.start].trim_end())
+                && (r.is_match(between.trim_end()) || bracketed)
                 && !comparative
         })
 }
@@ -1905,12 +1933,21 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
             let asked = question
                 .map(text::similarity::content_words)
                 .unwrap_or_default();
-            let whether = doubt.split_once("whether").is_some_and(|(_, w)| {
-                w.contains("or not")
-                    || text::similarity::content_words(w)
-                        .iter()
-                        .any(|x| asked.contains(x))
-            });
+            // "whether the watch is digital or analog": alternatives of a detail, even when
+            // the thing is named.
+            // The rest of the doubt's sentence, not only the window.
+            let sentence_end = pp[m.end()..]
+                .find(['.', '。', '!', '?', '\n'])
+                .map_or(pp.len(), |i| m.end() + i);
+            let whether = pp[c.end()..sentence_end]
+                .split_once("whether")
+                .is_some_and(|(_, w)| {
+                    w.contains("or not")
+                        || (!w.contains(" or ")
+                            && text::similarity::content_words(w)
+                                .iter()
+                                .any(|x| asked.contains(x)))
+                });
             tokens(first)
                 .first()
                 .is_some_and(|t| polarity_word(t.2).is_some())
@@ -1918,7 +1955,36 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
                 && !all.is_match(doubt)
                 && !whether
         });
-        if !answered_first {
+        // "気胸は認めません。…少量の胸水は否定できません": a doubt of another finding, in a
+        // sentence that does not name the asked thing, after a sentence that answers.
+        let doubt_start = text::after_last(pp, m.start(), &['.', '。', '\n', '!', '?']);
+        let asked: Vec<String> = question
+            .map(text::similarity::content_words)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|w| !w.starts_with(['있', '없']))
+            .collect();
+        let doubt_words = text::similarity::content_words(&pp[doubt_start..m.end()]);
+        // Only a doubt that names what it doubts ("X cannot be excluded", "Xは否定できません"),
+        // not "I can't tell either way".
+        let names_its_object = [
+            "exclud",
+            "rule",
+            "否定",
+            "除外",
+            "断定",
+            "言い切",
+            "배제",
+            "단정",
+        ]
+        .iter()
+        .any(|w| m.as_str().contains(w));
+        let of_another = doubt_start > 0
+            && names_its_object
+            && !asked.is_empty()
+            && !asked.iter().any(|w| doubt_words.contains(w))
+            && polarity_plain(&pp[..doubt_start]).is_some();
+        if !answered_first && !of_another {
             return None;
         }
     }
@@ -1970,17 +2036,21 @@ fn polarity(pp: &str, question: Option<&str>) -> Option<bool> {
         // Likewise a "yes" taken back by a denial of it ("… 케이크는 없습니다").
         // The denial names the asked thing ("ぬいぐるみではありません" asked whether the cat is
         // real denies another thing).
-        // A bare denial ("없어요.", "ありません。", "No.") denies the thing asked about too.
-        let denied = after.split(['.', '。', '!', '?', '\n']).any(|s| {
+        // A bare denial ("없어요.", "ありません。", "No.") denies the thing asked about too,
+        // unless it answers a question the reply asks itself ("혹시 강아지도 있을까요? 없어요.").
+        let sentences: Vec<&str> = after.split_inclusive(['.', '。', '!', '?', '\n']).collect();
+        let denied = sentences.iter().enumerate().any(|(i, s)| {
             let words = text::similarity::content_words(s);
+            let answers_own = i > 0 && sentences[i - 1].trim_end().ends_with(['?', '？']);
             polarity_plain(s) == Some(false)
                 && (words
                     .iter()
                     .any(|w| asked.contains(w) && !w.starts_with(['있', '없', '아', '이']))
-                    || words.iter().all(|w| {
-                        w.starts_with(['있', '없', '아'])
-                            || ["no", "not", "none"].contains(&w.as_str())
-                    }))
+                    || (!answers_own
+                        && words.iter().all(|w| {
+                            w.starts_with(['있', '없', '아'])
+                                || ["no", "not", "none"].contains(&w.as_str())
+                        })))
         });
         let then = polarity_plain(after)
             .or_else(|| (first == Some(false) && exists(after) && names_asked).then_some(true))
@@ -2032,7 +2102,7 @@ fn finding_named(pp: &str, question: &str) -> Option<bool> {
     }
     static SEEN: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let seen = SEEN.get_or_init(|| {
-        regex::Regex::new(r"(?:is|are) (?:seen|noted|present|identified|visible|observed)|認め(?:ます|られます)|見られます|보입니다|보이네요|보여요|관찰됩니다|관찰돼요")
+        regex::Regex::new(r"\b(?:is|are) (?:seen|noted|present|identified|visible|observed)\b|認め(?:ます|られます)|見られます|보입니다|보이네요|보여요|관찰됩니다|관찰돼요")
             .expect("valid")
     });
     // The thing, not the verb of being ("있습" of 있습니까, "あります").
@@ -2046,11 +2116,8 @@ fn finding_named(pp: &str, question: &str) -> Option<bool> {
     let mut said = None;
     for s in pp.split(['.', '。', '!', '?', '\n']) {
         let words = text::similarity::content_words(s);
-        let names = asked.iter().all(|a| {
-            words
-                .iter()
-                .any(|w| w == a || (w.starts_with(a.as_str()) && !a.is_ascii()))
-        });
+        // Word for word: "気胸様の透亮像" is something like a pneumothorax, not one.
+        let names = asked.iter().all(|a| words.contains(a));
         if !names {
             continue;
         }
@@ -2077,19 +2144,29 @@ fn after_contrast(response: &str) -> Option<&str> {
 /// "빨간 차가"): a blue car is not the red one asked about; "on the beach" is a place, not a
 /// modifier.
 fn modifiers_named(question: &str, said: &[String]) -> bool {
-    // A participle ("a person riding a bicycle") is no noun a word before it modifies.
     let words: Vec<Option<String>> = question
         .split_whitespace()
-        .map(|w| {
-            let participle = w.len() > 5 && w.trim_end_matches(['?', '.', ',']).ends_with("ing");
-            (!participle)
-                .then(|| text::similarity::content_words(w).into_iter().next())
-                .flatten()
-        })
+        .map(|w| text::similarity::content_words(w).into_iter().next())
         .collect();
+    // "a person riding a bicycle": any one person is a person (a girl riding one is), while "a
+    // man wearing a hat" is not answered by a woman wearing one.
+    let anyone = |m: &str| {
+        [
+            "person", "someone", "anyone", "somebody", "anybody", "people", "人", "사람",
+        ]
+        .iter()
+        .any(|p| {
+            text::similarity::content_words(p)
+                .first()
+                .is_some_and(|s| s == m)
+        })
+    };
     words.windows(2).all(|w| match (&w[0], &w[1]) {
         (Some(m), Some(n)) if said.contains(n) => {
-            text::similarity::is_scene_word(m) || m.starts_with(['있', '없']) || said.contains(m)
+            text::similarity::is_scene_word(m)
+                || anyone(m)
+                || m.starts_with(['있', '없'])
+                || said.contains(m)
         }
         _ => true,
     })
@@ -2128,13 +2205,21 @@ fn polarity_plain(pp: &str) -> Option<bool> {
     // "있긴 했는데, … 이미 떠나서 없어요": there was, and the clause after says it is gone.
     if pp.trim_start().starts_with("있긴") || pp.trim_start().starts_with("あるには") {
         let rest = pp.find([',', '、', '.', '。']).map_or("", |i| &pp[i + 1..]);
-        // "앉을 수는 없어요": what cannot be done with it, not its absence.
+        // "앉을 수는 없어요": what cannot be done with it, not its absence; but "더 이상 볼 수
+        // 없어요" (can no longer be seen) is.
         static CANNOT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
         let cannot = CANNOT.get_or_init(|| {
-            regex::Regex::new(r"수\s*(?:는|가|도)?\s*없\S*|ことはでき(?:ない|ません)")
+            regex::Regex::new(r"(\S*)\s*수\s*(?:는|가|도)?\s*없\S*|ことはでき(?:ない|ません)")
                 .expect("valid")
         });
-        let rest = &*cannot.replace_all(rest, "");
+        let rest = &*cannot.replace_all(rest, |c: &regex::Captures| {
+            let verb = c.get(1).map_or("", |v| v.as_str());
+            if ["볼", "보일", "찾을", "확인할"].contains(&verb) {
+                c[0].to_string()
+            } else {
+                String::new()
+            }
+        });
         // Only a denial of being there ("없어요", "もうありません"), not of being seen well
         // ("잘 보이지 않아요").
         let gone = [
@@ -2345,10 +2430,9 @@ fn labelled_as_another(pp: &str, q: &str, s: usize) -> bool {
     const GENERIC: &[&str] = &[
         "name", "what", "which", "who", "이름", "무엇", "누구", "名前", "何", "誰",
     ];
-    // Not one kanji alone ("最" of "最も考えられる"): it is part of other words ("最終的な").
     let asked: Vec<String> = content_words(text::asking_clause(q))
         .into_iter()
-        .filter(|w| !GENERIC.contains(&w.as_str()) && (w.is_ascii() || w.chars().count() > 1))
+        .filter(|w| !GENERIC.contains(&w.as_str()))
         .collect();
     let clause = text::after_last(pp, s, &[',', '、', '。', '.', ';', '\n', '，', '/']);
     let label = pp[clause..s].trim_end();
@@ -2374,6 +2458,14 @@ fn labelled_as_another(pp: &str, q: &str, s: usize) -> bool {
     let labels_elsewhere = |w: &str| {
         pp.match_indices(w).any(|(at, _)| {
             if at >= clause && at < s {
+                return false;
+            }
+            // A kanji word as a whole run, not inside a longer one ("最" of "最終的な"; "兄は"
+            // is 兄).
+            let inside = text::is_kanji(w.chars().next().unwrap_or(' '))
+                && (text::char_before(pp, at).is_some_and(text::is_kanji)
+                    || text::char_at(pp, at + w.len()).is_some_and(text::is_kanji));
+            if inside {
                 return false;
             }
             let rest = &pp[at + w.len()..];
@@ -4257,6 +4349,100 @@ mod tests {
             "이 사진은 어느 도에서 찍었나요?",
             "경기도",
             "수원 화성이 보이는 걸 보니 서울 근교인 경기 지역입니다."
+        ));
+    }
+
+    /// Issue 49, adversarial18: this session's narrowings, attacked from their code.
+    #[test]
+    fn the_eighteenth_reviews_kinds() {
+        let ok = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a).0;
+        assert!(ok(
+            "Which interstate?",
+            "I-35W",
+            "Interstate 35W toward Fort Worth — the right lanes continue as I-35E to Dallas."
+        ));
+        // The π after the conclusion mark answers; a bracket after it is no figure answered.
+        assert!(!ok("What is the period?", "2π", "The curve repeats every π units, so its period is π — half the 2π period of the basic sine curve."));
+        assert!(ok(
+            "中心角は何度ですか？",
+            "60°",
+            "中心角は π/3 ラジアンです（円全体の 1/6 にあたります）。"
+        ));
+        assert!(!ok("Which city is this?", "Shanghai", "Shanghai has a similar skyline, but the CCTV Headquarters is visible, so it's Beijing."));
+        assert!(ok("Is the man wearing a watch?", "yes", "Yes, he's wearing a watch on his left wrist, but I can't tell whether the watch is digital or analog."));
+        assert!(!ok(
+            "Is there a man wearing a hat?",
+            "yes",
+            "Not in this photo, but there's a woman wearing a hat."
+        ));
+        assert!(!ok(
+            "Can you tell where this covered bridge was built?",
+            "West Virginia",
+            "It was built in Virginia, near the Blue Ridge Mountains."
+        ));
+        assert!(!ok("How much of the pizza has been eaten?", "3/4", "It looks like 1/3 or 1/4 at first, but 2 of the 8 slices are missing, so 1/4 of the pizza has been eaten and 3/4 remains."));
+        assert!(!ok(
+            "What is the car's speed?",
+            "30 mph",
+            "The speedometer reads about 60 km/h, faster than the posted limit (30 mph)."
+        ));
+        assert!(!ok("Where is P?", "(2, -3)", "P is the reflection of A(2, 3) across the x-axis, so it would be (2, −3). But reading the grid directly, P sits at (3, −3)."));
+        assert!(ok("x軸との交点は？", "(3, 0)", "y切片は (0, 6) なので、この直線は点 (0, 6) を通ります。y = 0 を代入すると −2x + 6 = 0 より x = 3 となり、x軸との交点は (3, 0) です。"));
+        assert!(ok(
+            "直線の式は？",
+            "y = (1/2)x + 4",
+            "点傾き形を使うと、y − 5 = (1/2)(x − 2) です。"
+        ));
+        assert!(ok(
+            "気胸はありますか？",
+            "いいえ",
+            "気胸は認めません。左の肋骨横隔膜角がやや鈍で、少量の胸水は否定できません。"
+        ));
+        assert!(!ok(
+            "気胸はありますか？",
+            "はい",
+            "右肺尖部に気胸様の透亮像を認めますが、皮膚のひだによるアーチファクトと考えます。"
+        ));
+        assert!(!ok(
+            "兄の名前は何ですか？",
+            "太郎",
+            "名札によると、兄は次郎、弟は太郎です。"
+        ));
+        assert!(ok(
+            "犬は何匹いますか？",
+            "0",
+            "この写真には猫しかいません。"
+        ));
+        assert!(!ok(
+            "신호등은 무슨 색입니까?",
+            "빨간색",
+            "신호가 막 초록색으로 바뀌었지만, 아직 빨간 트럭이 교차로를 지나가고 있어요."
+        ));
+        assert!(!ok(
+            "아이가 자고 있나요?",
+            "예",
+            "아이가 자고 있는 것처럼 보여요. 그런데 자세히 보면 눈을 뜨고 있어요."
+        ));
+        assert!(!ok(
+            "사슴이 있나요?",
+            "예",
+            "있긴 했는데, 마지막 장면에서는 더 이상 볼 수 없어요."
+        ));
+        assert!(!ok("소파 위에 고양이가 있나요?", "아니요", "네, 소파 위에 고양이가 있어요. 다시 보니 고양이 옆에 리모컨도 보이네요. 혹시 강아지도 있을까요? 없어요."));
+        assert!(!ok(
+            "자차는 무엇을 해야 합니까?",
+            "정지",
+            "신호가 초록불이므로 정지하지 말고 그대로 진행해야 합니다."
+        ));
+        assert!(!ok(
+            "이 동물은 무엇인가요?",
+            "말",
+            "당나귀입니다. 간단히 말하면, 귀가 길고 몸집이 작은 것이 당나귀의 특징이에요."
+        ));
+        assert!(ok(
+            "Is there a pleural effusion?",
+            "yes",
+            "FINDINGS: Heart size is normal. A small right pleural effusion is noted."
         ));
     }
 

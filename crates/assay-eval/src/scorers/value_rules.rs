@@ -558,9 +558,9 @@ pub(super) fn share_rule(
         Some(pair) => {
             let later = &pp[pair.end..];
             let chosen = text::contrast_end(later)
-                .and_then(|c| found.iter().rfind(|x| x.start >= pair.end + c).copied());
+                .and_then(|c| found.iter().find(|x| x.start >= pair.end + c).copied());
             match chosen {
-                Some(last) => last,
+                Some(chosen) => chosen,
                 None => return Some((false, text::numbers::HEDGE_RULE)),
             }
         }

@@ -705,6 +705,21 @@ fn the_rules_hold_against_the_seventeenth_review() {
     carries_over("adversarial17.jsonl", 1.0, 0.93);
 }
 
+/// adversarial18.jsonl: an eighteenth reviewer's replies against this round's narrowings (the
+/// seventeenth review's and holdout30's), written from their code (30 attacks, 10 guards):
+/// "Hmm, no —", に変えます, にしようかと思います, marks then undecided, a supposed D라면, a
+/// route's figure under another prefix, an aside's π, a figure in brackets after π, "so it's
+/// Beijing", "whether … or …", a woman wearing a hat, an indirect "where", the share eaten and
+/// the share left, a limit in brackets, a point after "but", an earlier premise, "(1/2)(x − 2)",
+/// another finding's doubt, 気胸様, 兄は, 猫しかいません, a change of another thing, 자고 있나요,
+/// 볼 수 없어요, a bare 없어요 after the reply's own question, 정지하지 말고, 말하면. 10/40 read by
+/// those rules, 38/40 after they were narrowed (left: letters under "Ruled out:" headings, and
+/// both sides named after a contrast of appearance, flagged unsure).
+#[test]
+fn the_rules_hold_against_the_eighteenth_review() {
+    carries_over("adversarial18.jsonl", 0.88, 0.96);
+}
+
 /// adversarial9.jsonl: a ninth reviewer's replies against the label rules of holdout19,
 /// written from their code: labels sharing one word, years after a figure that do not label
 /// it, answer marks inside labels, floors named in passing, parts set aside that answer,

@@ -85,13 +85,14 @@ pub fn asks_person(q: &str) -> bool {
     // "Which architect designed …": a verb of making asks its maker, unless the question asks
     // where or when ("In which city was this cathedral built?") or a maker that is no person
     // ("Which company built this ship?"). A relative "where" ("the town where he was born") asks
-    // no place: only a "where" or "when" that opens the question does.
+    // no place: only a "where" or "when" that opens the question, or an indirect one ("Can you
+    // tell where it was built?"), does.
     let made = MADE.get_or_init(|| {
         regex::Regex::new(r"(?i)\b(?:designed|painted|invented|founded|built|wrote|sculpted|composed)\b|発明|발명")
             .expect("valid")
     });
     let place = PLACE.get_or_init(|| {
-        regex::Regex::new(r"(?i)^\W*(?:(?:in|at|from|on|by|since|until)\s+)?(?:where|when)\b|\b(?:which|what) (?:city|country|town|place|year|century|state|region|company|companies|firm|manufacturer|maker|brand|shipyard|studio|automaker|carmaker|team|organi[sz]ation)\b|どこ|いつ|会社|メーカー|어디|언제|회사|업체")
+        regex::Regex::new(r"(?i)^\W*(?:(?:in|at|from|on|by|since|until)\s+)?(?:where|when)\b|\b(?:tell|know|say|guess|identify|see)(?: me| us)? (?:where|when)\b|\b(?:which|what) (?:city|country|town|place|year|century|state|region|company|companies|firm|manufacturer|maker|brand|shipyard|studio|automaker|carmaker|team|organi[sz]ation)\b|どこ|いつ|会社|メーカー|어디|언제|회사|업체")
             .expect("valid")
     });
     who.is_match(q) || (made.is_match(q) && !place.is_match(q))
@@ -110,13 +111,13 @@ pub fn asks_existence(q: &str) -> bool {
 }
 
 /// "사진에 강아지 있나요?": a noun with its particle dropped, as casual Korean asks, before 있나요;
-/// not a verb's connective form ("열려 있나요", "켜져 있나요"), which asks a state.
+/// not a verb's connective form ("열려 있나요", "켜져 있나요", "자고 있나요"), which asks a state.
 fn bare_korean_noun_before_being(q: &str) -> bool {
     ["있나요", "있습니까", "있니"].iter().any(|being| {
         q.match_indices(being).any(|(i, _)| {
             q[..i].strip_suffix(' ').is_some_and(|before| {
                 before.chars().next_back().is_some_and(|c| {
-                    super::is_hangul(c) && !"어아여려워와해돼져쳐겨놔둬혀줘서펴내워".contains(c)
+                    super::is_hangul(c) && !"어아여려워와해돼져쳐겨놔둬혀줘서펴내워고".contains(c)
                 })
             })
         })

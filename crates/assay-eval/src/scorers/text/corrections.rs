@@ -14,7 +14,7 @@ pub fn words() -> &'static Regex {
         Regex::new(concat!(
             r"\b(?:wait|actually|on second thought|correction|reconsider(?:ing)?|re-?check(?:ing)?|rethink(?:ing)?",
             r"|looking (?:at (?:it|this|that|them) )?again|at second glance|counting again|(?:up)?on closer (?:look|inspection)|looking closer|look closer|a closer look",
-            r"|more carefully|more closely)\b|\bno,",
+            r"|more carefully|more closely)\b|\bno(?:,|\s*[—–]\s)",
             // いや and いえ as words of their own, not inside タイヤ (folded to たいや) or とはいえ.
             // The interjection いや before a mark or a taking back (not イヤホン, folded to いやほん).
             r"|待って|待てよ|まてよ|(?:^|[^ぁ-ゖァ-ヺー一-鿿])(?:いや(?:[、,。…！!\s0-9一-鿿]|いや|ちが|まて)|いいえ、|いえ、)|やはり|やっぱり|訂正|改めて|と思いましたが|と思ったが|と思ったけど|かと思いきや",

@@ -249,17 +249,26 @@ fn expanded(s: &str) -> Option<String> {
     if !s.contains('(') {
         return Some(s.to_string());
     }
+    // "(1/2)(x - 2)", "(1/2)x": a fraction in brackets is a factor.
+    static FRACTION: OnceLock<Regex> = OnceLock::new();
+    let fraction = FRACTION.get_or_init(|| Regex::new(r"\((\d+(?:\.\d+)?/\d+)\)").expect("valid"));
+    let s = &*fraction.replace_all(s, "$1");
     static R: OnceLock<Regex> = OnceLock::new();
     let r = R.get_or_init(|| {
-        Regex::new(r"([+-]?)\s*(\d*\.?\d*)\s*\*?\s*\(([^()]*)\)\s*(\^|²|³)?").expect("valid")
+        Regex::new(r"([+-]?)\s*(\d*\.?\d*(?:/\d+)?)\s*\*?\s*\(([^()]*)\)\s*(\^|²|³)?")
+            .expect("valid")
     });
     let mut fine = true;
     let out = r.replace_all(s, |c: &regex::Captures| {
         let sign = if &c[1] == "-" { -1.0 } else { 1.0 };
-        let factor: Option<f64> = if c[2].is_empty() {
-            Some(1.0)
-        } else {
-            c[2].parse().ok()
+        let factor: Option<f64> = match c[2].split_once('/') {
+            _ if c[2].is_empty() => Some(1.0),
+            Some((a, b)) => a
+                .parse::<f64>()
+                .ok()
+                .zip(b.parse::<f64>().ok().filter(|b| *b != 0.0))
+                .map(|(a, b)| a / b),
+            None => c[2].parse().ok(),
         };
         let mut terms = BTreeMap::new();
         match factor {
@@ -277,30 +286,35 @@ fn expanded(s: &str) -> Option<String> {
 }
 
 /// The last of what `read` finds in the sentences of `p` that a reply answers with: after its
-/// last correction, the last in a sentence that concludes ("so", "したがって", "므로", "答え")
-/// when one does, else the last ("…이므로 꼭짓점은 (2, −1)입니다. 참고로 … (3, 0)" answers
-/// (2, −1); "so line l is y = 2x + 1. The perpendicular would be y = −0.5x" answers the first).
+/// last correction or contrast when one follows there ("…いや、待って…したがって y + 1 = 2(x −
+/// 1)", "…so it would be (2, −3). But reading the grid, P sits at (3, −3)"), the last outside
+/// an aside or a hypothetical ("…꼭짓점은 (2, −1)입니다. 참고로 … (3, 0)"; "so line l is y = 2x +
+/// 1. The perpendicular would be y = −0.5x"), else the last.
 pub fn answered_last<T>(p: &str, read: impl Fn(&str) -> Vec<T>) -> Option<T> {
     static SENTENCE: OnceLock<Regex> = OnceLock::new();
-    static CONCLUDES: OnceLock<Regex> = OnceLock::new();
+    static ASIDE: OnceLock<Regex> = OnceLock::new();
     let sentence = SENTENCE.get_or_init(|| Regex::new(r"[。\n!?]|\.(?:\s|$)").expect("valid"));
-    let concludes = CONCLUDES.get_or_init(|| {
-        Regex::new(r"\b(?:so|therefore|thus|hence|answer)\b|したがって|よって|なので|ので|答え|따라서|그러므로|므로|정답|답\s*[은:]")
+    let aside = ASIDE.get_or_init(|| {
+        Regex::new(r"^\s*(?:for reference|by the way|incidentally|note that|also|참고로|덧붙여|ちなみに|なお|また)|\bwould (?:be|have)\b")
             .expect("valid")
     });
-    let from = super::corrections::last_end(p)
+    let from = [super::corrections::last_end(p), super::contrast_end(p)]
+        .into_iter()
+        .flatten()
         .filter(|&c| !read(&p[c..]).is_empty())
+        .max()
         .map_or(0, |c| super::after_last(p, c, &['。', '\n', '.']));
     let mut last = None;
-    let mut concluded = None;
+    let mut aside_last = None;
     for s in sentence.split(&p[from..]) {
         let Some(x) = read(s).pop() else { continue };
-        if concludes.is_match(s) {
-            concluded = Some(read(s).pop()?);
+        if aside.is_match(s) {
+            aside_last = Some(x);
+        } else {
+            last = Some(x);
         }
-        last = Some(x);
     }
-    concluded.or(last)
+    last.or(aside_last)
 }
 
 /// Adds one side's terms, times `sign`, into `terms`.
@@ -466,30 +480,52 @@ pub fn degrees_reference(pr: &str) -> Option<f64> {
 /// The angles a reply states in radians as multiples of π ("π/3", "2π/3", "θ = π/6 rad"), in
 /// degrees, in order.
 pub fn radians_in_degrees(p: &str) -> Vec<f64> {
-    radians_at(p).into_iter().map(|(_, d)| d).collect()
+    radians_at(p).into_iter().map(|(_, _, d)| d).collect()
 }
 
-/// The last multiple of π the reply states, in degrees, when no figure follows it: a reply that
-/// goes on to a figure ("x/360 = 2π/12π より x = 60", "9π ≒ 28.26") answers with that figure.
+/// The multiple of π a reply answers with, in degrees: the first after its last conclusion mark
+/// ("…반복되므로, 주기는 π/4입니다", "so its period is π — half the 2π period"), else its last;
+/// none when a figure follows it outside brackets ("x/360 = 2π/12π より x = 60", "9π ≒ 28.26":
+/// the figure answers; "π/3 ラジアン（円全体の 1/6）" is still π/3).
 pub fn last_radians(p: &str) -> Option<f64> {
-    let (end, degrees) = *radians_at(p).last()?;
-    (!p[end..].contains(|c: char| c.is_ascii_digit())).then_some(degrees)
+    static BRACKETS: OnceLock<Regex> = OnceLock::new();
+    let brackets = BRACKETS.get_or_init(|| Regex::new(r"\([^()]*\)|（[^（）]*）").expect("valid"));
+    let all = radians_at(p);
+    let mark = concludes().find_iter(p).last().map(|m| m.end());
+    let &(_, end, degrees) = mark
+        .and_then(|m| all.iter().find(|r| r.0 >= m))
+        .or(all.last())?;
+    let tail = brackets.replace_all(&p[end..], "");
+    let tail = radians().replace_all(&tail, "");
+    (!tail.contains(|c: char| c.is_ascii_digit())).then_some(degrees)
 }
 
-/// Each multiple of π in `p` with where it ends, in degrees.
-fn radians_at(p: &str) -> Vec<(usize, f64)> {
+fn radians() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r =
-        R.get_or_init(|| Regex::new(r"(?:^|[^0-9./])(\d*)\s*π\s*(?:/\s*(\d+))?").expect("valid"));
-    r.captures_iter(p)
+    R.get_or_init(|| Regex::new(r"(?:^|[^0-9./])(\d*)\s*π\s*(?:/\s*(\d+))?").expect("valid"))
+}
+
+/// Words that conclude ("so", "したがって", "므로", "答え").
+fn concludes() -> &'static Regex {
+    static CONCLUDES: OnceLock<Regex> = OnceLock::new();
+    CONCLUDES.get_or_init(|| {
+        Regex::new(r"\b(?:so|therefore|thus|hence|answer)\b|したがって|よって|なので|ので|答え|따라서|그러므로|므로|정답|답\s*[은:]")
+            .expect("valid")
+    })
+}
+
+/// Each multiple of π in `p` with where it starts and ends, in degrees.
+fn radians_at(p: &str) -> Vec<(usize, usize, f64)> {
+    radians()
+        .captures_iter(p)
         .filter_map(|c| {
             let k: f64 = match c.get(1).map(|m| m.as_str()) {
                 Some("") | None => 1.0,
                 Some(d) => d.parse().ok()?,
             };
             let n: f64 = c.get(2).map_or(Some(1.0), |m| m.as_str().parse().ok())?;
-            let end = c.get(0).map_or(0, |m| m.end());
-            (n != 0.0).then_some((end, 180.0 * k / n))
+            let whole = c.get(0)?;
+            (n != 0.0).then_some((whole.start(), whole.end(), 180.0 * k / n))
         })
         .collect()
 }

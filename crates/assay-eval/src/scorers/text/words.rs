@@ -34,7 +34,8 @@ const KO_FOLLOWERS: &[&str] = &[
 ];
 
 /// The followers of [`KO_FOLLOWERS`] that make a noun a verb: the verb must not be denied in its
-/// clause ("행복해 보이지 않아요" is not 행복).
+/// clause ("행복해 보이지 않아요" is not 행복, "정지하지 말고" not 정지), and the noun is of two
+/// syllables or more (말 is not in 말하면).
 const KO_VERB_MAKERS: &[&str] = &["하", "해", "했", "함", "합"];
 
 /// Whether a Korean clause beginning at `rest` denies its verb ("않", "못", "없", "아니").
@@ -43,9 +44,19 @@ fn ko_clause_denied(rest: &str) -> bool {
         .split(['.', ',', '!', '?', '\n', '。'])
         .next()
         .unwrap_or("");
-    ["않", "못", "없", "아니", "안 "]
-        .iter()
-        .any(|n| clause.contains(n))
+    [
+        "않",
+        "못",
+        "없",
+        "아니",
+        "안 ",
+        "말고",
+        "말아",
+        "마세요",
+        "마십시오",
+    ]
+    .iter()
+    .any(|n| clause.contains(n))
 }
 
 /// Administrative suffixes (부산광역시 is 부산), allowed when they end the word or take a
@@ -379,7 +390,8 @@ fn ends_word(script: &str, s: usize, e: usize, asked: &str) -> bool {
                 || KO_FOLLOWERS.iter().any(|f| {
                     r.starts_with(f)
                         && (!KO_TITLES.contains(f) || super::asks::asks_person(asked))
-                        && (!KO_VERB_MAKERS.contains(f) || !ko_clause_denied(r))
+                        && (!KO_VERB_MAKERS.contains(f)
+                            || (script[s..e].chars().count() >= 2 && !ko_clause_denied(r)))
                 })
         };
         return particle(rest)

@@ -1374,7 +1374,8 @@ pub fn clauses(p: &str) -> impl Iterator<Item = &str> {
 
 /// A reply that says nothing is there ("none", "there are no dogs", "いません", "없습니다").
 pub fn says_absence(p: &str) -> bool {
-    // "2개밖에 없어요", "2個しかありません", "1匹しかいません": only so many, not none.
+    // "2개밖에 없어요", "2個しかありません", "1匹しかいません": only so many, not none ("猫しか
+    // いません", only cats, is none of another thing).
     if p.contains("밖에 없")
         || p.contains("しかな")
         || p.contains("しかありません")
@@ -1383,7 +1384,7 @@ pub fn says_absence(p: &str) -> bool {
     {
         static ONLY: OnceLock<Regex> = OnceLock::new();
         let only = ONLY.get_or_init(|| {
-            Regex::new(r"밖에\s*없\S*|しか(?:ない|なかった|なく|ありません|ございません|いない|いなかった|いなく|いません)")
+            Regex::new(r"(?:[0-9一二三四五六七八九十百]|ひと|ふた|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)[^\s。、.,]{0,4}?(?:밖에\s*없\S*|しか(?:ない|なかった|なく|ありません|ございません|いない|いなかった|いなく|いません))")
                 .expect("valid")
         });
         let rest = only.replace_all(p, "");
