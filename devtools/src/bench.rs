@@ -1350,6 +1350,38 @@ async fn bare_client(url: &str, n: usize, conc: usize) -> Result<f64> {
 
 /// The before/after table over recorded runs: `n` items (1 % removed after refinement),
 /// 3 models x 3 runs x 2 versions, with and without the paired bootstrap.
+/// The short-answer scorer on the replies `bench-table` records (a reference `a{i}`, half the
+/// replies right, half `x`), N times: the scoring part of recording, alone. Its instruction
+/// count under callgrind (`valgrind --tool=callgrind target/release/assay-devtools bench-score
+/// 5000`, less the count for 1000, over 4000) compares two builds without this machine's noise.
+pub fn score(args: &[String]) -> Result<()> {
+    use assay_eval::scorers::{ScoreContext, Scorer};
+    let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let t = Instant::now();
+    let mut right = 0usize;
+    for i in 0..n {
+        let item = assay_core::ItemContent {
+            question: format!("q{i}?"),
+            answer: Some(format!("a{i}")),
+            format: assay_core::AnswerFormat::ShortAnswer,
+            ..Default::default()
+        };
+        let reply = if i % 2 == 0 {
+            format!("a{i}")
+        } else {
+            "x".into()
+        };
+        let s = assay_eval::scorers::soft::SoftMatch.score(&item, &reply, &ScoreContext::default());
+        right += usize::from(s.score == Some(1.0));
+    }
+    anyhow::ensure!(right == n.div_ceil(2), "{right} of {n} scored right");
+    println!(
+        "scored {n} short answers in {:.2} s",
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 pub fn table(args: &[String]) -> Result<()> {
     use assay_eval::predictions::{import_predictions, PredictionImport};
     use assay_eval::table::{before_after_table, TableOptions};

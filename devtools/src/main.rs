@@ -100,12 +100,13 @@ fn main() -> Result<()> {
         Some("bench-sort") => bench_sort::sort_extras(rest),
         Some("bench-engine") => bench::engine(rest),
         Some("bench-table") => bench::table(rest),
+        Some("bench-score") => bench::score(rest),
         Some("bench-whatif") => bench::whatif(rest),
         Some("bench-memory") => bench::memory(rest),
         Some("bench-project") => bench::project(rest),
         Some("bench-team") => bench_team::team(rest),
         _ => {
-            eprintln!("usage: assay-devtools <sample|sample-project|bench-store|bench-engine|bench-table|bench-whatif|bench-memory|bench-project|bench-team> [args]");
+            eprintln!("usage: assay-devtools <sample|sample-project|bench-store|bench-engine|bench-table|bench-score|bench-whatif|bench-memory|bench-project|bench-team> [args]");
             std::process::exit(2)
         }
     }

@@ -8,7 +8,7 @@
 //! bench  engine overhead against the stub (and browsing during a 64-way run), the
 //!        before/after table at 100,000 items, the live what-if at 1,600 x 12 x 3, then the
 //!        store at 100,000 items (release build)
-//! bench-store, bench-engine, bench-table, bench-whatif, bench-memory, bench-team  one of them
+//! bench-store, bench-engine, bench-table, bench-score, bench-whatif, bench-memory, bench-team  one of them
 //! bench-open [N]  the release app opening N generated items (default 1,000,000): first page,
 //!        jumps through the list, wheel scrolling (WebDriver, under Xvfb)
 //! sample regenerate assets/sample (images and data files)

@@ -225,10 +225,7 @@ pub fn soft_match_asked(
             return read;
         }
     }
-    if let Some(decided) = [Class::Colour, Class::Direction]
-        .into_iter()
-        .find_map(|class| term_after_appearance(question, reference, response, class))
-    {
+    if let Some(decided) = term_after_appearance(question, reference, response) {
         return decided;
     }
     let read = read_short(question, reference, response);
@@ -723,14 +720,16 @@ fn term_after_appearance(
     question: Option<&str>,
     reference: &str,
     response: &str,
-    class: Class,
 ) -> Option<(bool, &'static str)> {
+    // The cheapest tests first: this runs on every short answer.
+    let reference = super::normalize::nfkc(reference);
+    let (class, want) = [Class::Colour, Class::Direction]
+        .into_iter()
+        .find_map(|class| Some((class, text::colours::reference_term(&reference, class)?)))?;
     let q = super::normalize::nfkc(question?);
     if !text::colours::asks(&q, class) {
         return None;
     }
-    let reference = super::normalize::nfkc(reference);
-    let want = text::colours::reference_term(&reference, class)?;
     let reply = super::normalize::nfkc(response);
     let cut = text::contrast_end(&reply)?;
     static SEEMS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
@@ -4412,6 +4411,12 @@ mod tests {
             "犬は何匹いますか？",
             "0",
             "この写真には猫しかいません。"
+        ));
+        // A form the "only" pattern misses ends, not loops.
+        assert!(!ok(
+            "猫は何匹いますか？",
+            "0",
+            "猫は1匹しかなくて、寝ています。"
         ));
         assert!(!ok(
             "신호등은 무슨 색입니까?",

@@ -297,15 +297,53 @@ fn regex_day() -> &'static Regex {
 /// A reference that is one month of a year and nothing else ("08/2026", "2026年8月").
 pub fn month_of_year_reference(p: &str) -> Option<MonthOfYear> {
     let t = p.trim_matches(|c: char| c.is_whitespace() || super::is_clause_mark(c));
+    if !could_be_date(t) {
+        return None;
+    }
     match months_of_year(t).as_slice() {
         [m] if m.start == 0 && m.end == t.len() => Some(*m),
         _ => None,
     }
 }
 
+/// Whether a reference may be a date or a month of a year at all: two runs of digits, one of six
+/// or eight ("20210305"), a month's or an era's word, or a date's kanji or Hangul. Every
+/// reference is asked, most are not dates, and the date patterns are many.
+fn could_be_date(t: &str) -> bool {
+    if !t.is_ascii() {
+        return true;
+    }
+    let (mut runs, mut run, mut long) = (0, 0, false);
+    for b in t.bytes().chain(std::iter::once(b' ')) {
+        if b.is_ascii_digit() {
+            run += 1;
+        } else if run > 0 {
+            runs += 1;
+            long |= run == 6 || run == 8;
+            run = 0;
+        }
+    }
+    if runs >= 2 || long {
+        return true;
+    }
+    let b = t.as_bytes();
+    const WORDS: [&[u8]; 17] = [
+        b"jan", b"feb", b"mar", b"apr", b"may", b"jun", b"jul", b"aug", b"sep", b"oct", b"nov",
+        b"dec", b"reiwa", b"heisei", b"showa", b"taisho", b"meiji",
+    ];
+    b.windows(3).any(|w| {
+        WORDS
+            .iter()
+            .any(|m| m.len() >= 3 && w.eq_ignore_ascii_case(&m[..3]))
+    })
+}
+
 /// A reference that is one date and nothing else ("March 5, 2021", "5月3日", "10월 9일").
 pub fn date_reference(p: &str) -> Option<Date> {
     let t = p.trim_matches(|c: char| c.is_whitespace() || super::is_clause_mark(c));
+    if !could_be_date(t) {
+        return None;
+    }
     let found = dates(t);
     match found.as_slice() {
         [d] if d.start == 0 && d.end == t.len() && d.explicit() => Some(*d),
@@ -364,6 +402,23 @@ mod tests {
         let d = dates(s);
         assert_eq!(d.len(), 1, "{s}: {d:?}");
         (d[0].year, d[0].month, d[0].day)
+    }
+
+    #[test]
+    fn only_a_text_that_may_be_a_date_is_read_for_one() {
+        for t in [
+            "2021-03-05",
+            "20210305",
+            "March 5",
+            "令和3年",
+            "3월",
+            "5 dec",
+        ] {
+            assert!(could_be_date(t), "{t}");
+        }
+        for t in ["a123", "x", "42", "the red car"] {
+            assert!(!could_be_date(t), "{t}");
+        }
     }
 
     #[test]

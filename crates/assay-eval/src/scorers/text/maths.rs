@@ -13,6 +13,14 @@ use regex::Regex;
 /// since it marks the final answer. Dollar signs go only around mathematics (`$y = 2x + 1$`,
 /// `$12$`), never a price (`$35 and $40`).
 pub fn plain(s: &str) -> Cow<'_, str> {
+    // Every text any reader sees passes here (`normalize::nfkc`), most of them short and with
+    // none of these bytes: one pass over the bytes decides that ('\xE2' opens "−").
+    if !s
+        .bytes()
+        .any(|b| matches!(b, b'\\' | b'$' | b'#' | b'e' | b'E' | 0xE2))
+    {
+        return Cow::Borrowed(s);
+    }
     let latex = s.contains('\\') || s.contains('$');
     // "3.0e8", "6.0e-7": a figure in E notation, as calculators and code print it.
     let e_notation = s.as_bytes().windows(3).any(|w| {
