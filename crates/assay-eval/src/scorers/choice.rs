@@ -629,7 +629,7 @@ pub fn read_choice_numbered(response: &str, n_options: usize, numbered: bool) ->
             }
         };
         let settled = one_after(c).or_else(|| {
-            crate::scorers::text::numbers::conclusion_end(&l)
+            crate::scorers::text::conclusions::last_end(&l)
                 .filter(|&e| e > c)
                 .and_then(one_after)
         });
@@ -1176,7 +1176,7 @@ fn numbered_option(item: &ItemContent, p: &str) -> Option<Reading> {
         })
         .collect();
     let correction = text::corrections::last_end(p);
-    let conclusion = text::numbers::conclusion_end(p);
+    let conclusion = text::conclusions::last_end(p);
     // Not one a correction then takes back ("なので2枚目です。……いや、…1枚目").
     let concluded = conclusion
         .filter(|&c| correction.is_none_or(|k| k < c))

@@ -281,37 +281,39 @@ fn maths_rule(pr: &str, pp: &str) -> Option<(bool, &'static str)> {
             )
         });
     }
-    // "4π" against "π/4": a multiple of π compared as one, not as its figure.
-    if pr.contains('π') {
-        let want = maths::radians_in_degrees(pr);
-        let [want] = want.as_slice() else {
+    // "4π" against "π/4", "60°" against "θ = π/3": an angle compared by its value, a multiple
+    // of π as one number and not as its figure.
+    let (want, same, other) = if pr.contains('π') {
+        let [want] = maths::radians_in_degrees(pr)[..] else {
             return None;
         };
-        let last = maths::last_radians(pp)?;
-        return Some(if (last - want).abs() < 1e-6 {
-            (true, "the same multiple of π")
-        } else {
-            (false, "another multiple of π")
-        });
-    }
-    let degrees_like =
-        pr.contains('°') || pr.contains("deg") || pr.contains('度') || pr.contains('도');
-    if let Some(want) = degrees_like.then(|| maths::degrees_reference(pr)).flatten() {
+        (want, "the same multiple of π", "another multiple of π")
+    } else {
+        let degrees_like =
+            pr.contains('°') || pr.contains("deg") || pr.contains('度') || pr.contains('도');
+        let want = degrees_like
+            .then(|| maths::degrees_reference(pr))
+            .flatten()?;
         static DEGREES: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
         let degrees = DEGREES.get_or_init(|| {
             regex::Regex::new(r"°|\bdeg(?:rees?)?\b|\d\s*(?:度|도)").expect("valid")
         });
+        // A reply that states an angle in degrees is read by the number rules.
         if degrees.is_match(pp) {
             return None;
         }
-        let last = maths::last_radians(pp)?;
-        return Some(if (last - want).abs() < 1e-6 {
-            (true, "the same angle, in radians")
-        } else {
-            (false, "another angle, in radians")
-        });
-    }
-    None
+        (
+            want,
+            "the same angle, in radians",
+            "another angle, in radians",
+        )
+    };
+    let last = maths::last_radians(pp)?;
+    Some(if (last - want).abs() < 1e-6 {
+        (true, same)
+    } else {
+        (false, other)
+    })
 }
 
 /// "32J" answered "32C", "I-35W" answered "I-35E": a reference of a figure with one letter glued
@@ -319,6 +321,14 @@ fn maths_rule(pr: &str, pp: &str) -> Option<(bool, &'static str)> {
 /// figure glued to another letter. Such a letter is a code's, whether or not the reference's
 /// letter is also a unit's symbol.
 fn another_code_letter(pr: &str, pp: &str) -> bool {
+    // Most references hold no figure with a letter glued after it.
+    if !pr
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0].is_ascii_digit() && w[1].is_ascii_alphabetic())
+    {
+        return false;
+    }
     static CODE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let code = CODE.get_or_init(|| {
         regex::Regex::new(r"(?:^|[^a-z0-9.])([a-z]*-?)(\d+)([a-z])(?:[^a-z0-9]|$)").expect("valid")
@@ -1277,17 +1287,10 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
         // car is closer", "…車です"), not a check of another thing ("いや、念のためバスの位置も
         // 確認すると、バスは車のさらに後ろに").
         let taken_back = text::corrections::last_end(&pp).is_some_and(|c| {
-            static SO: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-            let so = SO.get_or_init(|| {
-                regex::Regex::new(
-                    r"\bso\b|\btherefore\b|\bthus\b|つまり|ので|から、|따라서|그러므로|그래서|결국",
-                )
-                .expect("valid")
-            });
             c >= end
                 && spans.iter().any(|&(s, e)| {
                     s >= c
-                        && (so.is_match(&pp[c..s])
+                        && (text::conclusions::all(&pp[c..s]).next().is_some()
                             || ["です", "だ", "입니다", "이에요", "예요"]
                                 .iter()
                                 .any(|w| pp[e..].trim_start().starts_with(w)))
@@ -2521,22 +2524,12 @@ const CONCLUDED_OTHER_RULE: &str = "the reply concludes with something else";
 fn concluded_thing(pp: &str) -> Option<usize> {
     static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let r = R.get_or_init(|| {
-        regex::Regex::new(r"(?:\bso,?\s+(?:it(?:'s| is)|the answer is)\s+(?:an?\s+|the\s+)?|\btherefore,?\s+(?:it(?:'s| is)|the answer is)\s+(?:an?\s+|the\s+)?|なので、?|ので、|므로\s|따라서\s|그러므로\s|그래서\s)(?P<thing>[^\s.,。、!?]{1,12}?)(?:입니다|이에요|예요|이다|です|だ)?\s*[.。!]?\s*$")
+        let (english, cjk) = text::conclusions::english_and_cjk();
+        regex::Regex::new(&format!(r"(?:(?:{english}),?\s+(?:it(?:'s| is)|the answer is)\s+(?:an?\s+|the\s+)?|(?:{cjk})[、,]?\s*)(?P<thing>[^\s.,。、!?]{{1,12}}?)(?:입니다|이에요|예요|이다|です|だ)?\s*[.。!]?\s*$"))
             .expect("valid")
     });
     // Most replies hold no mark of a conclusion: the pattern is not run on them.
-    let marked = [
-        "so",
-        "therefore",
-        "ので",
-        "므로",
-        "따라서",
-        "그러므로",
-        "그래서",
-    ]
-    .iter()
-    .any(|m| pp.contains(m));
-    if !marked {
+    if !text::conclusions::any(pp) {
         return None;
     }
     let c = r.captures(pp.trim_end())?;

@@ -113,7 +113,7 @@ fn stated_answer<T: Found>(pp: &str, found: &[T]) -> Option<T> {
 /// The first value after the reply's last mark of a conclusion ("…食べられたので、残りは
 /// 4分の1", "so the answer is", "따라서"), when a value follows it.
 fn concluded<T: Found>(pp: &str, found: &[T]) -> Option<T> {
-    let mark = text::numbers::conclusion_end(pp)?;
+    let mark = text::conclusions::last_end(pp)?;
     found.iter().copied().find(|v| v.span().0 >= mark)
 }
 

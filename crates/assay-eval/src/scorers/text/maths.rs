@@ -513,12 +513,15 @@ fn radians() -> &'static Regex {
     R.get_or_init(|| Regex::new(r"(?:^|[^0-9./])(\d*)\s*π\s*(?:/\s*(\d+))?").expect("valid"))
 }
 
-/// Words that conclude ("so", "したがって", "므로", "答え").
+/// Words that conclude, and the labels of an answer ("answer", "答え", "정답").
 fn concludes() -> &'static Regex {
     static CONCLUDES: OnceLock<Regex> = OnceLock::new();
     CONCLUDES.get_or_init(|| {
-        Regex::new(r"\b(?:so|therefore|thus|hence|answer)\b|したがって|よって|なので|ので|答え|따라서|그러므로|므로|정답|답\s*[은:]")
-            .expect("valid")
+        Regex::new(&format!(
+            r"{}|\banswer\b|答え|정답|답\s*[은:]",
+            super::conclusions::alternation()
+        ))
+        .expect("valid")
     })
 }
 

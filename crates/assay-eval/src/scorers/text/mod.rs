@@ -9,6 +9,7 @@ pub mod asks;
 pub use asks::asking_clause;
 pub mod clock;
 pub mod colours;
+pub mod conclusions;
 pub mod conditions;
 pub mod corrections;
 pub mod dates;

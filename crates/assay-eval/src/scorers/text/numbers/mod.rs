@@ -107,16 +107,6 @@ pub(super) fn era_figure(span: &str) -> Option<f64> {
     super::dates::era_number(n).map(f64::from)
 }
 
-/// Where the reply's last mark of a conclusion ends ("so", "therefore", ので、, 따라서).
-pub fn conclusion_end(pp: &str) -> Option<usize> {
-    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let r = R.get_or_init(|| {
-        regex::Regex::new(r"ので、|から、|(?:^|[。.!?！？\s])(?:なので|だから|つまり|したがって)[、,]?|\bso\b|\btherefore\b|\bthus\b|따라서|그러므로|그래서")
-            .expect("valid")
-    });
-    r.find_iter(pp).last().map(|m| m.end())
-}
-
 /// A kanji numeral run's value (十二 = 12, 二〇二四 = 2024), for the date reader.
 pub fn kanji_number(run: &[char]) -> Option<f64> {
     kanji_value(run)
