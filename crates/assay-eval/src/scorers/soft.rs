@@ -809,6 +809,17 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     if text::hedges::asks_which_is_meant(&pp) {
         return (false, CLARIFY_RULE);
     }
+    // VizWiz's "unanswerable": a reply that declines, making no guess, is the answer.
+    if text::declines::unanswerable_reference(&pr) {
+        return if text::declines::declines(&pp) {
+            (true, UNANSWERABLE_RULE)
+        } else {
+            (
+                false,
+                "an answer or a guess where the image answers nothing",
+            )
+        };
+    }
     if let Some(decided) = maths_rule(&pr, &pp) {
         return decided;
     }
@@ -2514,6 +2525,10 @@ fn final_answer_line(pp: &str) -> Option<(usize, bool)> {
     (named(&pp[start..end]) && pp[end..].trim().is_empty()).then_some((start, opens_line))
 }
 
+/// The rule that accepts a decline for a question the image cannot answer.
+pub const UNANSWERABLE_RULE: &str =
+    "the question cannot be answered from the image, and the reply declines without guessing";
+
 const LIST_RULE: &str = "a bare list of several things, none of them chosen";
 
 const CONCLUDED_OTHER_RULE: &str = "the reply concludes with something else";
@@ -2534,8 +2549,13 @@ fn concluded_thing(pp: &str) -> Option<usize> {
     }
     let c = r.captures(pp.trim_end())?;
     let thing = c.name("thing")?;
+    // "日本サイズだから、海外だとMくらいかな": what holds only under a condition ("if abroad") is
+    // not what the reply concludes about the thing asked.
+    let conditional = ["だと", "なら", "たら", "라면", "이면"]
+        .iter()
+        .any(|w| thing.as_str().contains(w));
     // Only a name: no figure (the number rules read those) and no word of being.
-    (!thing.as_str().chars().any(|c| c.is_ascii_digit())).then_some(thing.start())
+    (!conditional && !thing.as_str().chars().any(|c| c.is_ascii_digit())).then_some(thing.start())
 }
 
 /// Whether a reference is itself a denial ("No", "not sure"): then a denial in the response

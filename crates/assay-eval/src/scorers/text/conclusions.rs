@@ -85,7 +85,10 @@ mod tests {
         let p = "a is wrong, so b. therefore c";
         assert_eq!(last_end(p), Some(p.find("therefore").unwrap() + 9));
         let p = "赤いので、答えはりんごです";
-        assert_eq!(last_end(p), Some(p.find("ので、").unwrap() + "ので、".len()));
+        assert_eq!(
+            last_end(p),
+            Some(p.find("ので、").unwrap() + "ので、".len())
+        );
         let p = "날개가 있으므로 새입니다";
         assert_eq!(last_end(p), Some(p.find("므로").unwrap() + "므로".len()));
     }

@@ -13,6 +13,7 @@ pub mod conclusions;
 pub mod conditions;
 pub mod corrections;
 pub mod dates;
+pub mod declines;
 pub mod floors;
 pub mod hanja;
 pub mod hedges;

@@ -5,7 +5,7 @@ use super::*;
 use crate::scorers::text::{char_at, char_before, is_hangul, is_kanji};
 
 /// Japanese counters (and units) that may follow a numeral.
-pub(super) const JA_COUNTERS: &str = "段号頁周缶膳錠束人匹頭羽個本枚台冊歳才回件杯着足軒階名分秒時日月年度円倍割点位体機隻粒輪脚組種色列行文字箇ヶ週曲品通棟戸基冊両席";
+pub(super) const JA_COUNTERS: &str = "段号頁周缶膳錠束人匹頭羽個本枚台冊歳才回件杯着足軒階名分秒時日月年度円倍割点位体機隻粒輪脚組種色列行文字箇ヶ週曲品通棟戸基冊両席袋箱包瓶玉株巻";
 
 /// Korean counters that may follow a native numeral.
 pub(super) const KO_COUNTERS: &[&str] = &[
@@ -36,6 +36,9 @@ pub(super) const KO_COUNTERS: &[&str] = &[
     "병",
     "통",
     "봉지",
+    "팩",
+    "상자",
+    "박스",
     "알",
     "분",
     "시간",

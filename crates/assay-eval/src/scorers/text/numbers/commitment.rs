@@ -752,6 +752,14 @@ pub fn committed_mention(
             stated = Some(*m);
         }
     }
+    // "열 팩이에요. 한 팩에 100매씩, 총 1,000매입니다" asked "몇 팩", "6 PAIRS, so 12 socks"
+    // asked how many pairs: a figure read as the answer that counts another thing (매, socks)
+    // gives way to the figures that count what is asked, when they agree.
+    if let Some(s) = stated.or(cands.first().copied()) {
+        if let Some(m) = question.and_then(|q| counted_as_asked(response, q, &s, &cands)) {
+            stated = Some(m);
+        }
+    }
     // "3 or 4 birds", "3-4", "5匹か6匹": several numbers offered, none committed to.
     if let Some(m) = stated.or(cands.first().copied()) {
         // "7月と8月がほぼ同じ高さ…。7月か8月のどちらかだと思います。": the figure read is offered
@@ -1088,6 +1096,67 @@ fn listed_alternatives(p: &str, m: &Mention) -> bool {
             };
             n.value != m.value && counted_by(p, &n) == counted_by(p, m)
         })
+}
+
+/// The figure that counts what the question asks ("몇 팩" → "열 팩", "how many pairs" → "6
+/// pairs"), when the figure read counts another thing with a counter or noun of its own and
+/// every figure counting the asked thing has one value. A figure "per" the asked thing ("한
+/// 팩에 100매씩", "1袋あたり") counts the other thing.
+fn counted_as_asked(p: &str, q: &str, read: &Mention, cands: &[Mention]) -> Option<Mention> {
+    let per = |m: &Mention| {
+        let gap = p[m.end..].len() - p[m.end..].trim_start().len();
+        let end = unit_end(p, m.end + gap);
+        let run = &p[m.end..end];
+        let rest = &p[end..];
+        run.ends_with('에')
+            || run.ends_with('당')
+            || run.ends_with('씩')
+            || ["あたり", "につき", "ごと", "ずつ", " each", " per", " apiece"]
+                .iter()
+                .any(|w| rest.starts_with(w))
+    };
+    let counter = asked_counter(q);
+    let noun = asked_noun(q).filter(|n| n.is_ascii());
+    let counts_asked = |c: &str| match (counter, &noun) {
+        (Some(k), _) => c.chars().next().is_some_and(|f| same_counter(f, k)),
+        (None, Some(n)) => c == n.as_str(),
+        _ => false,
+    };
+    let said = counted_by(p, read);
+    // An English word after a figure counts it only as a noun on the same line ("12 socks",
+    // not "12\n\nThe carton", "2 are sitting", "3 of them").
+    let noun_follows = p[read.end..]
+        .trim_start_matches([' ', '"', '\''])
+        .starts_with(|c: char| c.is_ascii_alphabetic());
+    let function_word = !said.is_empty()
+        && said.is_ascii()
+        && (!noun_follows
+            || matches!(
+                said.as_str(),
+                "are" | "were" | "is" | "wa" | "of" | "or" | "to" | "and" | "in" | "on" | "at"
+                    | "the" | "a" | "more" | "fewer" | "total" | "each" | "per" | "out" | "from"
+            ));
+    if function_word || partitive(p, read) {
+        return None;
+    }
+    // A counter in the reply's language, or a range that counts nothing ("fits sizes 6-12").
+    let other = (!said.is_empty()
+        && !counts_asked(&said)
+        && (counter.is_some() != said.is_ascii()))
+        || (said.is_empty() && offered_range(p, read, Some(q)));
+    // "4 or 5 people": the figure read is offered with one that counts what is asked.
+    let offered_with_asked = cands.iter().any(|m| {
+        m.start > read.end && m.start <= read.end + 8 && counts_asked(&counted_by(p, m))
+    });
+    if !other || offered_with_asked {
+        return None;
+    }
+    let asked: Vec<&Mention> = cands
+        .iter()
+        .filter(|m| counts_asked(&counted_by(p, m)) && !per(m))
+        .collect();
+    let first = **asked.first()?;
+    asked.iter().all(|m| m.value == first.value).then_some(first)
 }
 
 /// What a figure counts, by its first letter or word ("명" in "다섯 명인데", "people").
