@@ -823,6 +823,9 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     if let Some(decided) = maths_rule(&pr, &pp) {
         return decided;
     }
+    if mixed_with_another(&pr, &pp) {
+        return (false, MIX_RULE);
+    }
     if another_code_letter(&pr, &pp) {
         return (false, "another code: the letter after the figure differs");
     }
@@ -1181,6 +1184,17 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     let spans = if spans.is_empty() && short_reply {
         let needle = pr.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
         let found = text::romanize::spans(&unfolded, needle);
+        by_script = !found.is_empty();
+        found
+    } else {
+        spans
+    };
+    // "Golden Retriever." for ゴールデン・レトリバー: a loanword in the letters it came from, in a
+    // reply of any length when its skeleton is long.
+    let spans = if spans.is_empty() {
+        let needle = pr.trim_matches(|c: char| c.is_whitespace() || text::is_clause_mark(c));
+        let found =
+            text::romanize::loanword_spans(&unfolded, needle, if short_reply { 3 } else { 5 });
         by_script = !found.is_empty();
         found
     } else {
@@ -1835,6 +1849,9 @@ fn changes_the_kind(before: &str, noun: &str) -> bool {
         ("mountain", "lion"),
         ("ant", "lion"),
         ("french", "fries"),
+        ("vegan", "leather"),
+        ("vegan", "fur"),
+        ("vegan", "suede"),
     ];
     ANY.contains(&before) || PAIRS.iter().any(|(b, n)| *b == before && *n == noun)
 }
@@ -2523,6 +2540,37 @@ fn final_answer_line(pp: &str) -> Option<(usize, bool)> {
     // The reply's own last line, not a line of the image quoted in the middle ("正解：京都\nと
     // 書き込まれています").
     (named(&pp[start..end]) && pp[end..].trim().is_empty()).then_some((start, opens_line))
+}
+
+const MIX_RULE: &str = "a mix or cross of the reference with another, not the reference";
+
+/// "말티즈와 푸들 믹스인 말티푸", "a Poodle and Maltese mix", "柴犬ミックス": every time the reply
+/// names the reference, it names one parent of a mix or cross.
+fn mixed_with_another(pr: &str, pp: &str) -> bool {
+    static MIX: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let mix = MIX.get_or_init(|| {
+        regex::Regex::new(r"^(?:[-\s]|\s*(?:and|&|x|×|/)\s*[^\s.,]+\s*|와\s*\S+\s*|과\s*\S+\s*|と\S+の)?(?:mix|cross|hybrid|믹스|みっくす|雑種|교배|잡종)")
+            .expect("valid")
+    });
+    let r = pr.trim();
+    if r.is_empty()
+        || ![
+            "mix",
+            "cross",
+            "hybrid",
+            "믹스",
+            "みっくす",
+            "雑種",
+            "교배",
+            "잡종",
+        ]
+        .iter()
+        .any(|w| pp.contains(w))
+    {
+        return false;
+    }
+    let mut named = pp.match_indices(r).peekable();
+    named.peek().is_some() && named.all(|(i, _)| mix.is_match(&pp[i + r.len()..]))
 }
 
 /// The rule that accepts a decline for a question the image cannot answer.

@@ -392,9 +392,152 @@ pub fn spans(script: &str, reference: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// The consonants of a romanised Japanese or Korean word, as a loanword's skeleton: the
+/// vowels that katakana and Hangul add between consonants ("naiki", "riteuribeo") dropped, and
+/// the letters that the two scripts cannot tell apart made one (l and r, b and v, d and t).
+fn skeleton_of_romanised(s: &str) -> String {
+    let mut k = s.to_string();
+    for (from, to) in [
+        ("tsu", "t"),
+        ("shi", "s"),
+        ("chi", "t"),
+        ("sh", "s"),
+        ("ch", "t"),
+        ("j", "s"),
+    ] {
+        k = k.replace(from, to);
+    }
+    consonants(&k)
+}
+
+/// The skeletons of an English word or phrase ("Golden Retriever" → the consonants that
+/// ゴールデン・レトリバー keeps), the spellings of one sound ("ph", "ck", a soft "c") read as
+/// katakana hears them: with a silent r after a vowel dropped ("retriever" → レトリバー) and
+/// kept (ラブラドール).
+fn skeletons_of_english(s: &str) -> [String; 2] {
+    let mut k: String = s
+        .chars()
+        .filter(|c| c.is_ascii_alphabetic())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    for (from, to) in [
+        ("ph", "f"),
+        ("th", "s"),
+        ("sh", "s"),
+        ("ch", "t"),
+        ("ck", "k"),
+        ("gh", ""),
+        ("qu", "k"),
+        ("x", "ks"),
+        ("ce", "se"),
+        ("ci", "si"),
+        ("cy", "sy"),
+        ("c", "k"),
+    ] {
+        k = k.replace(from, to);
+    }
+    let kept_r = consonants(&k);
+    let vowel = |c: char| "aeiouy".contains(c);
+    let chars: Vec<char> = k.chars().collect();
+    let kept: String = chars
+        .iter()
+        .enumerate()
+        .filter(|&(i, &c)| {
+            // "retriever", "corner": an r after a vowel, before a consonant or the end.
+            !(c == 'r'
+                && i > 0
+                && vowel(chars[i - 1])
+                && chars.get(i + 1).is_none_or(|n| !vowel(*n)))
+        })
+        .map(|(_, c)| *c)
+        .collect();
+    [consonants(&kept), kept_r]
+}
+
+fn consonants(k: &str) -> String {
+    let mut out = String::new();
+    for c in k.chars() {
+        let c = match c {
+            'a' | 'e' | 'i' | 'o' | 'u' | 'y' | 'w' | 'h' => continue,
+            'g' | 'q' => 'k',
+            'd' => 't',
+            'b' | 'v' => 'p',
+            'r' => 'l',
+            'z' | 'j' => 's',
+            c if c.is_ascii_alphabetic() => c,
+            _ => continue,
+        };
+        if !out.ends_with(c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Spans of `script` (the reply, NFKC and lower case) that write a katakana or Hangul
+/// reference (a loanword, a brand) in English letters, one to three words ("Golden Retriever"
+/// for ゴールデン・レトリバー), when their skeletons agree and hold at least `min` consonants: a
+/// shorter skeleton is too often another word.
+pub fn loanword_spans(script: &str, reference: &str, min: usize) -> Vec<(usize, usize)> {
+    let r: String = reference
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '・' | '･' | '·' | '-'))
+        .collect();
+    let romanised = if !r.is_empty() && r.chars().all(is_hangul) {
+        hangul(&r)
+    } else if !r.is_empty() && r.chars().all(|c| is_hiragana(c) || is_katakana(c)) {
+        kana(&r)
+    } else {
+        return Vec::new();
+    };
+    let want = skeleton_of_romanised(&romanised);
+    if want.chars().count() < min {
+        return Vec::new();
+    }
+    let mut words = Vec::new();
+    let mut at = 0;
+    for w in script.split(|c: char| !c.is_ascii_alphabetic()) {
+        if !w.is_empty() {
+            words.push((at, at + w.len()));
+        }
+        at += w.len()
+            + script[at + w.len()..]
+                .chars()
+                .next()
+                .map_or(0, char::len_utf8);
+    }
+    let mut out = Vec::new();
+    for i in 0..words.len() {
+        for j in i..words.len().min(i + 3) {
+            // Only words next to each other, with a space or a hyphen between.
+            if j > i && !matches!(&script[words[j - 1].1..words[j].0], " " | "-") {
+                break;
+            }
+            let (s, e) = (words[i].0, words[j].1);
+            if skeletons_of_english(&script[s..e]).contains(&want) {
+                out.push((s, e));
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn loanwords_match_their_english_spelling_by_the_consonants() {
+        let found = |script: &str, r: &str| !loanword_spans(script, r, 3).is_empty();
+        assert!(found(
+            "golden retriever. the coat…",
+            "ゴールデン・レトリバー"
+        ));
+        assert!(found("it is a golden retriever", "골든 리트리버"));
+        assert!(found("a labrador", "ラブラドール"));
+        assert!(!found("a labrador retriever", "ゴールデン・レトリバー"));
+        assert!(!found("nike", "나이키"), "two consonants are too few");
+    }
 
     #[test]
     fn hangul_and_kana_romanise_by_their_tables() {

@@ -135,6 +135,43 @@ fn labelled_line(p: &str, question: &str, cands: &[Mention]) -> Option<Mention> 
                 .any(|(i, _)| !related(&question[i + l.len()..]))
         })
         .collect();
+    // "- 정가: 19,900원\n- 쿠폰 할인: -1,990원\n- **최종가: 17,910원**" asked the price after the
+    // coupon: with no label named, the one line labelled final, when the question asks what
+    // comes after something or is final.
+    let finals: Vec<&(&str, usize, usize)> = labelled
+        .iter()
+        .filter(|(l, _, _)| {
+            let l = l.to_lowercase();
+            [
+                "final",
+                "最終",
+                "최종",
+                "割引後",
+                "할인 후",
+                "할인가",
+                "sale price",
+            ]
+            .iter()
+            .any(|w| l.contains(w))
+        })
+        .collect();
+    let asks_final = [
+        "after",
+        "final",
+        "sale",
+        "後",
+        "最終",
+        "후",
+        "최종",
+        "할인가",
+    ]
+    .iter()
+    .any(|w| question.to_lowercase().contains(w));
+    let named = if named.is_empty() && asks_final && finals.len() == 1 {
+        finals
+    } else {
+        named
+    };
     let [(_, start, end)] = named.as_slice() else {
         return None;
     };
@@ -414,6 +451,7 @@ pub fn committed_mention(
                 .is_none()
         })
         .filter(|m| !retracted(response, m, question))
+        .filter(|m| !variant_suffix(response, m))
         .collect();
     let mut kept = kept;
     // "0:15에 빨간불이 되고 0:45에 … 30초입니다" asked how long: the figures of a clock or a
@@ -1056,7 +1094,8 @@ pub(super) fn partitive(p: &str, m: &Mention) -> bool {
     let [after, before] = R.get_or_init(|| {
         [
             Regex::new(r"^\s+of\s+(?:them|those|these|which|whom)\b").expect("valid"),
-            Regex::new(r"(?:そのうち|うち|その中で|그중|그 중|그중에|이 중)\s*[^\s、。,.]{0,8}$")
+            // "그중 첫 페이지에는 20개": a few words may say which part.
+            Regex::new(r"(?:そのうち|うち|その中で|그중|그 중|그중에|이 중)\s*(?:[^\s、。,.]{1,8}\s+){0,2}[^\s、。,.]{0,8}$")
                 .expect("valid"),
         ]
     });
@@ -1111,9 +1150,17 @@ fn counted_as_asked(p: &str, q: &str, read: &Mention, cands: &[Mention]) -> Opti
         run.ends_with('에')
             || run.ends_with('당')
             || run.ends_with('씩')
-            || ["あたり", "につき", "ごと", "ずつ", " each", " per", " apiece"]
-                .iter()
-                .any(|w| rest.starts_with(w))
+            || [
+                "あたり",
+                "につき",
+                "ごと",
+                "ずつ",
+                " each",
+                " per",
+                " apiece",
+            ]
+            .iter()
+            .any(|w| rest.starts_with(w))
     };
     let counter = asked_counter(q);
     let noun = asked_noun(q).filter(|n| n.is_ascii());
@@ -1133,21 +1180,38 @@ fn counted_as_asked(p: &str, q: &str, read: &Mention, cands: &[Mention]) -> Opti
         && (!noun_follows
             || matches!(
                 said.as_str(),
-                "are" | "were" | "is" | "wa" | "of" | "or" | "to" | "and" | "in" | "on" | "at"
-                    | "the" | "a" | "more" | "fewer" | "total" | "each" | "per" | "out" | "from"
+                "are"
+                    | "were"
+                    | "is"
+                    | "wa"
+                    | "of"
+                    | "or"
+                    | "to"
+                    | "and"
+                    | "in"
+                    | "on"
+                    | "at"
+                    | "the"
+                    | "a"
+                    | "more"
+                    | "fewer"
+                    | "total"
+                    | "each"
+                    | "per"
+                    | "out"
+                    | "from"
             ));
     if function_word || partitive(p, read) {
         return None;
     }
     // A counter in the reply's language, or a range that counts nothing ("fits sizes 6-12").
-    let other = (!said.is_empty()
-        && !counts_asked(&said)
-        && (counter.is_some() != said.is_ascii()))
-        || (said.is_empty() && offered_range(p, read, Some(q)));
+    let other =
+        (!said.is_empty() && !counts_asked(&said) && (counter.is_some() != said.is_ascii()))
+            || (said.is_empty() && offered_range(p, read, Some(q)));
     // "4 or 5 people": the figure read is offered with one that counts what is asked.
-    let offered_with_asked = cands.iter().any(|m| {
-        m.start > read.end && m.start <= read.end + 8 && counts_asked(&counted_by(p, m))
-    });
+    let offered_with_asked = cands
+        .iter()
+        .any(|m| m.start > read.end && m.start <= read.end + 8 && counts_asked(&counted_by(p, m)));
     if !other || offered_with_asked {
         return None;
     }
@@ -1156,7 +1220,18 @@ fn counted_as_asked(p: &str, q: &str, read: &Mention, cands: &[Mention]) -> Opti
         .filter(|m| counts_asked(&counted_by(p, m)) && !per(m))
         .collect();
     let first = **asked.first()?;
-    asked.iter().all(|m| m.value == first.value).then_some(first)
+    asked
+        .iter()
+        .all(|m| m.value == first.value)
+        .then_some(first)
+}
+
+/// "777-300ER", "A350-900XWB": a figure after a hyphen glued to a figure, with letters glued
+/// after it, names a variant of the model before it; it is no second number.
+fn variant_suffix(p: &str, m: &Mention) -> bool {
+    let before = p[..m.start].strip_suffix('-');
+    before.is_some_and(|b| b.ends_with(|c: char| c.is_ascii_digit()))
+        && p[m.end..].starts_with(|c: char| c.is_ascii_alphabetic())
 }
 
 /// What a figure counts, by its first letter or word ("명" in "다섯 명인데", "people").
@@ -1254,7 +1329,13 @@ pub(super) fn offered_range(p: &str, m: &Mention, question: Option<&str>) -> boo
         Regex::new(r"^\s*[,、]?(?:\s*[^\s,、.。!?:0-9]{1,12}){0,6}?\s*[,、]?\s*(?:\(|—|-)?\s*(?:or\s+)?(?:maybe|possibly|perhaps|probably|or so|might be|could be|may be|もしかしたら|もしかすると|あるいは|たぶん|おそらく|어쩌면|아마|아마도|혹시)\s*(?:even\s+|also\s+)?[$€£¥₩]?(?:[0-9一二三四五六七八九十]|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s)").expect("valid")
     });
     let rest = &p[m.end..];
-    if or.is_match(rest) || counted_again(p, m, question) || listed_alternatives(p, m) {
+    // "777-300ER": a model and its variant, no range.
+    let variant = rest.strip_prefix('-').is_some_and(|r| {
+        let digits = r.len() - r.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        digits > 0 && r[digits..].starts_with(|c: char| c.is_ascii_alphabetic())
+    });
+    if (or.is_match(rest) && !variant) || counted_again(p, m, question) || listed_alternatives(p, m)
+    {
         return true;
     }
     // The words up to "maybe" must not start another thing counted ("3 dogs and maybe 2 cats"),
