@@ -92,7 +92,8 @@ fn asks_era_year(q: &str) -> bool {
 
 /// The first figure on the one line of two or more labelled lines ("label: …", or a table's
 /// rows) whose label the question names.
-fn labelled_line(p: &str, question: &str, cands: &[Mention]) -> Option<Mention> {
+/// With it, whether that label says the line is final ("최종가", "sale price").
+fn labelled_line(p: &str, question: &str, cands: &[Mention]) -> Option<(Mention, bool)> {
     let mut labelled = Vec::new();
     let mut at = 0;
     for line in p.split_inclusive('\n') {
@@ -103,12 +104,25 @@ fn labelled_line(p: &str, question: &str, cands: &[Mention]) -> Option<Mention> 
             .trim_start()
             .strip_prefix('|')
             .and_then(|r| r.split('|').next());
-        let Some(label) = row.or_else(|| line.split_once([':', '：']).map(|(l, _)| l)) else {
+        // "✔️ 정가 29,900원", "👉 최종 할인가 19,900원": a bulleted line without a colon is
+        // labelled by its words before its first figure.
+        let bulleted = || {
+            let t = line.trim_start();
+            t.starts_with(|c: char| !c.is_alphanumeric() && !c.is_whitespace() && !"$€£¥₩(（\"'「*".contains(c))
+                .then(|| t.split(|c: char| c.is_ascii_digit()).next())
+                .flatten()
+                .filter(|l| l.len() < t.len())
+                .map(|l| l.trim_end().trim_end_matches(['$', '€', '£', '¥', '₩', '-', '−', '+']))
+        };
+        let Some(label) = row
+            .or_else(|| line.split_once([':', '：']).map(|(l, _)| l))
+            .or_else(bulleted)
+        else {
             continue;
         };
         let label = label
             .trim()
-            .trim_start_matches(['-', '*', '・', '•', '#', ' ']);
+            .trim_start_matches(|c: char| !c.is_alphanumeric());
         let label = label.trim_matches(['*', '_', ' ']);
         if label.chars().count() >= 2 {
             labelled.push((label, start, at));
@@ -167,14 +181,20 @@ fn labelled_line(p: &str, question: &str, cands: &[Mention]) -> Option<Mention> 
     ]
     .iter()
     .any(|w| question.to_lowercase().contains(w));
+    // "the sale price after the 30% discount" names two labels; the final one answers.
+    let named_finals: Vec<&(&str, usize, usize)> =
+        named.iter().copied().filter(|l| finals.contains(l)).collect();
     let named = if named.is_empty() && asks_final && finals.len() == 1 {
-        finals
+        finals.clone()
+    } else if named.len() > 1 && named_finals.len() == 1 {
+        named_finals
     } else {
         named
     };
-    let [(_, start, end)] = named.as_slice() else {
+    let [line @ (_, start, end)] = named.as_slice() else {
         return None;
     };
+    let last = finals.contains(line);
     let on_line: Vec<&Mention> = cands
         .iter()
         .filter(|m| m.start >= *start && m.end <= *end)
@@ -184,7 +204,7 @@ fn labelled_line(p: &str, question: &str, cands: &[Mention]) -> Option<Mention> 
         let from = super::super::char_boundary_after(p, m.start.saturating_sub(9));
         statement_marks().is_match(&p[from..m.start])
     });
-    total.or(on_line.first()).map(|m| **m)
+    total.or(on_line.first()).map(|m| (**m, last))
 }
 
 /// Whether a figure is the reply's whole last sentence: after a sentence's end (and perhaps
@@ -746,9 +766,12 @@ pub fn committed_mention(
     }
     // "맨 위 선반: 병 4개\n가운데 선반: 병 2개", asked about the top shelf: of a breakdown's
     // labelled lines, the one whose label the question names.
-    if stated.is_none() {
-        if let Some(q) = question {
-            stated = labelled_line(response, q, &cands);
+    // A result read off another line of the breakdown ("- Discount: 30% → $24.00 off") gives way
+    // to the final line the question names ("- **Sale price: $56.00**").
+    if let Some((m, last)) = question.and_then(|q| labelled_line(response, q, &cands)) {
+        let line_of = |at: usize| response[..at].rfind('\n').map_or(0, |i| i + 1);
+        if stated.is_none() || (last && stated.is_some_and(|s| line_of(s.start) != line_of(m.start))) {
+            stated = Some(m);
         }
     }
     // "… its tip ends between 12 and 13, about halfway. 12,5 cm.", "3 on the wire and one more
@@ -814,7 +837,24 @@ pub fn committed_mention(
                     })
                     && !question.is_some_and(|q| labelled_apart(response, q, &m, o))
             });
-        if offered_later || offered_range(response, &m, question) {
+        // "포장에 '4+1'이라고 적혀 있어요. 4개 아니면 5개인데 … 모르겠어요" asked "몇 개": after the
+        // figure read, which counts nothing asked, two figures of the asked counter offered as
+        // alternatives.
+        let asked_counter_of = |x: &Mention| {
+            let k = question.and_then(asked_counter);
+            counted_by(response, x)
+                .chars()
+                .next()
+                .is_some_and(|c| k.is_some_and(|k| same_counter(c, k)))
+        };
+        let hedged_after = !asked_counter_of(&m)
+            && cands.iter().enumerate().any(|(k, o)| {
+                o.start > m.end
+                    && asked_counter_of(o)
+                    && cands.get(k + 1).is_some_and(asked_counter_of)
+                    && offered_range(response, o, question)
+            });
+        if offered_later || hedged_after || offered_range(response, &m, question) {
             return Some((
                 Mention {
                     value: f64::NAN,
