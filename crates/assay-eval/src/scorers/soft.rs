@@ -1356,6 +1356,16 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
             "reference found only as a first impression taken back",
         );
     }
+    // "검색창에는 '무선 이어폰 케이스'가 입력되어 있어요" asked the query entered: text read off
+    // the image is answered whole, and a quote that says more than the reference is other text.
+    if question.is_some_and(asks_text) && spans.iter().all(|&(s, e)| quoted_with_more(&pp, s, e)) {
+        return (false, QUOTED_MORE_RULE);
+    }
+    // "Possible matches:\n• Amanita muscaria: 48%\n• Amanita jacksonii: 31%\n\nI can't confirm the
+    // species": the reference only among listed candidates, and the reply declines to choose.
+    if candidates_declined(&pp, &spans) {
+        return (false, CANDIDATES_DECLINED_RULE);
+    }
     // "apple, banana, orange", "햄버거, 감자튀김, 콜라": a bare list of things when one was asked
     // names them all and chooses none.
     if bare_list(&unfolded) && !pr.contains([',', '、']) {
@@ -2578,6 +2588,88 @@ pub const UNANSWERABLE_RULE: &str =
     "the question cannot be answered from the image, and the reply declines without guessing";
 
 const LIST_RULE: &str = "a bare list of several things, none of them chosen";
+
+const QUOTED_MORE_RULE: &str = "the text quoted as read says more than the reference";
+
+/// Whether a question asks for text written in the image (a query entered, what a sign or a
+/// button says, a title).
+fn asks_text(question: &str) -> bool {
+    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        regex::Regex::new(r"(?i)\b(?:say|says|said|written|text|read|reads|query|typed|entered|title|caption|heading)\b|書かれ|書いて|入力|文字|文言|検索語|検索ワード|タイトル|見出し|쓰여|적혀|입력|검색어|문구|글자|제목")
+            .expect("valid")
+    })
+    .is_match(question)
+}
+
+/// Whether the span lies inside a quote ('…', "…", 「…」, “…”) that holds a word more than it.
+fn quoted_with_more(pp: &str, s: usize, e: usize) -> bool {
+    let pairs = [
+        ('\'', '\''),
+        ('"', '"'),
+        ('「', '」'),
+        ('『', '』'),
+        ('“', '”'),
+        ('‘', '’'),
+    ];
+    pairs.iter().any(|&(open, close)| {
+        let Some(o) = pp[..s].rfind(open) else {
+            return false;
+        };
+        // Not a quote closed before the span starts.
+        if pp[o + open.len_utf8()..s].contains(close) {
+            return false;
+        }
+        let Some(c) = pp[e..].find(close).map(|i| e + i) else {
+            return false;
+        };
+        // An apostrophe ("it's", "sign's") is no quote mark: a quote opens after a word ends
+        // and closes before the next begins.
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+        if open == '\'' && (word(pp[..o].chars().next_back()) || word(pp[c + 1..].chars().next())) {
+            return false;
+        }
+        // "「小麦粉（国内製造）」": an aside in brackets says nothing more of the text.
+        static ASIDE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        let aside =
+            ASIDE.get_or_init(|| regex::Regex::new(r"\([^()]*\)|（[^（）]*）").expect("valid"));
+        let inside = aside.replace_all(&pp[o + open.len_utf8()..c], "");
+        let inside = inside.trim();
+        let span = pp[s..e].trim();
+        inside.len() > span.len()
+            && inside.chars().filter(|c| c.is_alphanumeric()).count()
+                > span.chars().filter(|c| c.is_alphanumeric()).count() + 1
+    })
+}
+
+const CANDIDATES_DECLINED_RULE: &str =
+    "the reference only among listed candidates, and the reply declines to choose";
+
+/// Whether every span lies on a list's item (two or more lines opened by a bullet or a
+/// number) and the text outside the list declines without a guess.
+fn candidates_declined(pp: &str, spans: &[(usize, usize)]) -> bool {
+    let mut items = Vec::new();
+    let mut outside = String::new();
+    let mut at = 0;
+    for line in pp.split_inclusive('\n') {
+        let t = line.trim_start();
+        let bullet = t.starts_with(['-', '*', '•', '・', '·'])
+            || t.split_once(['.', ')']).is_some_and(|(n, _)| {
+                !n.is_empty() && n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit())
+            });
+        if bullet {
+            items.push((at, at + line.len()));
+        } else {
+            outside.push_str(line);
+        }
+        at += line.len();
+    }
+    items.len() >= 2
+        && spans
+            .iter()
+            .all(|&(s, e)| items.iter().any(|&(a, b)| a <= s && e <= b))
+        && text::declines::declines(&outside)
+}
 
 const CONCLUDED_OTHER_RULE: &str = "the reply concludes with something else";
 

@@ -37,8 +37,8 @@ fn declining() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
         Regex::new(concat!(
-            r"\b(?:not sure|(?:don'?t|do not) know|can'?t (?:\w+ )?(?:tell|see|read|make out|identify|determine)",
-            r"|cannot (?:\w+ )?(?:tell|see|read|make out|identify|determine)|unable to (?:tell|see|read|make out|identify|determine)",
+            r"\b(?:not sure|(?:don'?t|do not) know|can'?t (?:\w+ )?(?:tell|see|read|make out|identify|determine|confirm|verify)",
+            r"|cannot (?:\w+ )?(?:tell|see|read|make out|identify|determine|confirm|verify)|unable to (?:tell|see|read|make out|identify|determine|confirm|verify)",
             r"|(?:is|are)(?:n'?t| not) (?:visible|readable|legible|in (?:the )?(?:frame|view|shot|picture|photo|image))",
             r"|not (?:visible|readable|legible)|unreadable|illegible|out of (?:the )?frame|too (?:blurry|dark))\b",
             r"|わかりません|分かりません|わからな|分からな|判断でき|読めな|読めま?せん|読み取れ[なま]|見えな|見えません",

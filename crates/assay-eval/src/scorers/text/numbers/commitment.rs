@@ -108,11 +108,16 @@ fn labelled_line(p: &str, question: &str, cands: &[Mention]) -> Option<(Mention,
         // labelled by its words before its first figure.
         let bulleted = || {
             let t = line.trim_start();
-            t.starts_with(|c: char| !c.is_alphanumeric() && !c.is_whitespace() && !"$€£¥₩(（\"'「*".contains(c))
-                .then(|| t.split(|c: char| c.is_ascii_digit()).next())
-                .flatten()
-                .filter(|l| l.len() < t.len())
-                .map(|l| l.trim_end().trim_end_matches(['$', '€', '£', '¥', '₩', '-', '−', '+']))
+            t.starts_with(|c: char| {
+                !c.is_alphanumeric() && !c.is_whitespace() && !"$€£¥₩(（\"'「*".contains(c)
+            })
+            .then(|| t.split(|c: char| c.is_ascii_digit()).next())
+            .flatten()
+            .filter(|l| l.len() < t.len())
+            .map(|l| {
+                l.trim_end()
+                    .trim_end_matches(['$', '€', '£', '¥', '₩', '-', '−', '+'])
+            })
         };
         let Some(label) = row
             .or_else(|| line.split_once([':', '：']).map(|(l, _)| l))
@@ -182,8 +187,11 @@ fn labelled_line(p: &str, question: &str, cands: &[Mention]) -> Option<(Mention,
     .iter()
     .any(|w| question.to_lowercase().contains(w));
     // "the sale price after the 30% discount" names two labels; the final one answers.
-    let named_finals: Vec<&(&str, usize, usize)> =
-        named.iter().copied().filter(|l| finals.contains(l)).collect();
+    let named_finals: Vec<&(&str, usize, usize)> = named
+        .iter()
+        .copied()
+        .filter(|l| finals.contains(l))
+        .collect();
     let named = if named.is_empty() && asks_final && finals.len() == 1 {
         finals.clone()
     } else if named.len() > 1 && named_finals.len() == 1 {
@@ -770,7 +778,9 @@ pub fn committed_mention(
     // to the final line the question names ("- **Sale price: $56.00**").
     if let Some((m, last)) = question.and_then(|q| labelled_line(response, q, &cands)) {
         let line_of = |at: usize| response[..at].rfind('\n').map_or(0, |i| i + 1);
-        if stated.is_none() || (last && stated.is_some_and(|s| line_of(s.start) != line_of(m.start))) {
+        if stated.is_none()
+            || (last && stated.is_some_and(|s| line_of(s.start) != line_of(m.start)))
+        {
             stated = Some(m);
         }
     }
