@@ -193,7 +193,9 @@ impl ScorerKind {
             // 보니 are, にしようか weighs and にしました commits, an exam line of marks (A＝×、
             // B＝○), a bulleted list of letters is a hedge; and the eighteenth review's
             // narrowings ("Hmm, no —", に変えます, a supposed D라면).
-            Self::Choice => 20,
+            // 21 (holdout31): the numbers read as the short answers' version 21 (a sale price's
+            // final line, two figures of the asked counter offered after another).
+            Self::Choice => 21,
             // 4: a Japanese reply that narrows the question's bare noun restates it
             // ("部屋の電気はついています" for "電気はついていますか？"). 5 (holdout5): dates, other
             // scripts, denied denials, conditions, "to be exact", kana, Sino-Korean and Roman
@@ -281,7 +283,11 @@ impl ScorerKind {
             // traffic-light colours, how it looks against what it is, a Korean noun made a
             // verb, concluded equations and points, code letters, multiples of π; and the
             // seventeenth and eighteenth reviews' narrowings.
-            Self::SoftMatch => 20,
+            // 21 (holdout31): "unanswerable" answered by a decline without a guess, the figure
+            // counting the asked thing, a breakdown's final line, a model's variant, mixes and
+            // vegan leather, loanwords by their consonants, quoted text said whole, candidates
+            // declined, a conclusion under a condition; one list of conclusion words.
+            Self::SoftMatch => 21,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,
             _ => 1,

@@ -4697,4 +4697,133 @@ mod tests {
         assert!(ok("신호등은 무슨 색입니까?", "초록색", "초록불입니다."));
         assert!(!ok("신호등은 무슨 색입니까?", "초록색", "빨간불입니다."));
     }
+
+    /// Issue 49, holdout31: accessibility photos, GUI agents, shopping pages, species.
+    #[test]
+    fn accessibility_shopping_and_species_replies() {
+        let ok = |q: &str, r: &str, a: &str| soft_match_asked(Some(q), r, a).0;
+        // "Unanswerable" is answered by a decline, and not by a guess.
+        let label = "What does this label say?";
+        assert!(ok(
+            label,
+            "unanswerable",
+            "Sorry, the label isn't in the frame. Try again."
+        ));
+        assert!(!ok(
+            label,
+            "unanswerable",
+            "It's blurry, but it looks like Tylenol."
+        ));
+        assert!(!ok(
+            label,
+            "Tylenol",
+            "Sorry, the label isn't in the frame."
+        ));
+        assert!(ok(
+            "약 이름이 뭐예요?",
+            "답변 불가",
+            "글자를 읽을 수 없어요. 다시 찍어 주세요."
+        ));
+        // The figure that counts what is asked, not another thing's.
+        let packs = "이 묶음 상품에 물티슈가 몇 팩 들어 있나요?";
+        assert!(ok(
+            packs,
+            "10",
+            "열 팩이에요. 한 팩에 100매씩, 총 1,000매입니다."
+        ));
+        assert!(!ok(
+            packs,
+            "1000",
+            "열 팩이에요. 한 팩에 100매씩, 총 1,000매입니다."
+        ));
+        let pairs = "How many pairs of socks come in the pack?";
+        assert!(ok(
+            pairs,
+            "6",
+            "The package says \"6 PAIRS\", so 12 socks in total."
+        ));
+        assert!(!ok("How many people?", "5", "There are 4 or 5 people."));
+        assert!(ok(
+            "何袋入っていますか？",
+            "20",
+            "「二十袋入」と書かれています。"
+        ));
+        // A breakdown's final line.
+        let coupon = "쿠폰 적용 후 가격은 얼마인가요?";
+        let lines = "- 정가: 19,900원\n- 쿠폰 10% 할인: -1,990원\n- **최종가: 17,910원**";
+        assert!(ok(coupon, "17,910원", lines));
+        assert!(!ok(coupon, "19,900원", lines));
+        // A model and its variant, not a range.
+        assert!(ok(
+            "What aircraft is this?",
+            "Boeing 777",
+            "A Boeing 777-300ER."
+        ));
+        assert!(!ok(
+            "What aircraft is this?",
+            "Boeing 787",
+            "A Boeing 777-300ER."
+        ));
+        // A mix is not its parent breed; vegan leather is not leather.
+        assert!(!ok("What breed?", "poodle", "A Poodle and Maltese mix."));
+        assert!(!ok(
+            "이 강아지의 품종은?",
+            "푸들",
+            "말티즈와 푸들 믹스인 말티푸로 보여요."
+        ));
+        assert!(ok("What breed?", "poodle", "A standard poodle."));
+        assert!(!ok(
+            "What material?",
+            "leather",
+            "It's vegan leather (polyurethane)."
+        ));
+        // A loanword in the letters it came from.
+        assert!(ok(
+            "犬種は？",
+            "ゴールデン・レトリバー",
+            "Golden Retriever. Its coat is golden."
+        ));
+        assert!(!ok(
+            "犬種は？",
+            "ゴールデン・レトリバー",
+            "Labrador Retriever."
+        ));
+        // Text read off the image is said whole.
+        let query = "검색창에 입력된 검색어는 무엇인가요?";
+        assert!(!ok(
+            query,
+            "무선 이어폰",
+            "검색창에는 '무선 이어폰 케이스'가 입력되어 있어요."
+        ));
+        assert!(ok(
+            query,
+            "무선 이어폰",
+            "검색창에는 '무선 이어폰'이 입력되어 있어요."
+        ));
+        assert!(ok(
+            "What does the sign say?",
+            "STOP",
+            "The sign's text is STOP, it's red."
+        ));
+        // Candidates listed and none confirmed.
+        let mushroom = "What species of mushroom is this?";
+        let listed =
+            "Possible matches:\n• Amanita muscaria (fly agaric): 48%\n• Amanita jacksonii: 31%\n\n";
+        assert!(!ok(
+            mushroom,
+            "fly agaric",
+            &format!("{listed}I can't confirm the species.")
+        ));
+        assert!(ok(
+            mushroom,
+            "fly agaric",
+            &format!("{listed}It's most likely the fly agaric.")
+        ));
+        // A conclusion under a condition is not the reply's.
+        assert!(ok(
+            "このTシャツのサイズは？",
+            "L",
+            "タグはLだよ。日本サイズだから、海外だとMくらいかな。"
+        ));
+    }
 }

