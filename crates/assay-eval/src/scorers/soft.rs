@@ -228,6 +228,10 @@ pub fn soft_match_asked(
     if let Some(decided) = term_after_appearance(question, reference, response) {
         return decided;
     }
+    if let Some(decided) = question.and_then(|q| colour_only_as_possibility(q, reference, response))
+    {
+        return decided;
+    }
     let read = read_short(question, reference, response);
     if read.1 != NO_MATCH {
         return read;
@@ -706,10 +710,21 @@ fn term_in_another_form(
     // "The bus is yellow; the car behind it is blue": another colour named, and not denied, may
     // be the answer; which thing each colour belongs to is not read here, so no verdict.
     let prepared = text::prepare(&rewritten);
-    let another = text::colours::found(&rewritten, class).iter().any(|f| {
+    let found = text::colours::found(&rewritten, class);
+    // "검정이야. 근데 방이 어두워서 진한 남색일 수도 있으니까…": after the colour given, a caveat
+    // that another is possible keeps the answer (a hedge that still commits).
+    let caveat_possible = |f: &text::colours::Found| {
+        let first = found.iter().find(|g| g.colour == want.colour);
+        let possible = possible_after(&prepared, f.end);
+        first
+            .is_some_and(|g| g.end <= f.start && caveat_words().is_match(&prepared[g.end..f.start]))
+            && possible
+    };
+    let another = found.iter().any(|f| {
         f.colour != want.colour
             && negation::denied(&prepared, f.start, f.end).is_none()
             && !text::colours::source(&rewritten, f)
+            && !caveat_possible(f)
     });
     if another {
         return None;
@@ -1925,12 +1940,64 @@ fn unsure_words() -> &'static regex::Regex {
     })
 }
 
+/// Whether the words right after `end`, in its sentence, say the thing is only possible.
+fn possible_after(pp: &str, end: usize) -> bool {
+    let to = text::char_boundary_after(pp, (end + 30).min(pp.len()));
+    regex_possible().is_match(&pp[end..to])
+}
+
+/// "검정이야. 근데 … 진한 남색일 수도 있으니까" asked the colour, for 남색: another colour given,
+/// and the reference only as a possibility in a caveat after it.
+fn colour_only_as_possibility(
+    question: &str,
+    reference: &str,
+    response: &str,
+) -> Option<(bool, &'static str)> {
+    let nfkc = super::normalize::nfkc;
+    if !text::colours::asks(&nfkc(question), Class::Colour) {
+        return None;
+    }
+    let reference = nfkc(reference);
+    let want = text::colours::reference_term(&reference, Class::Colour)?;
+    let reply = nfkc(response);
+    let prepared = text::prepare(&reply);
+    let found = text::colours::found(&reply, Class::Colour);
+    let first = found
+        .iter()
+        .find(|f| negation::denied(&prepared, f.start, f.end).is_none())?;
+    if first.colour == want.colour {
+        return None;
+    }
+    let mut named = found.iter().filter(|f| f.colour == want.colour).peekable();
+    let only_possible = named.peek().is_some()
+        && named.all(|f| {
+            f.start >= first.end
+                && caveat_words().is_match(&prepared[first.end..f.start])
+                && possible_after(&prepared, f.end)
+        });
+    only_possible.then_some((
+        false,
+        "another colour given; the reference only as a possibility after a caveat",
+    ))
+}
+
+/// Words that say a thing is only possible ("might be", "かもしれ", "수도 있").
+fn regex_possible() -> &'static regex::Regex {
+    static POSSIBLE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    POSSIBLE.get_or_init(|| {
+        regex::Regex::new(
+            r"^[^.。!?\n]*?(?:\b(?:might|could|may)\b|かもしれ|可能性|수도 있|가능성)",
+        )
+        .expect("valid")
+    })
+}
+
 /// Words that open a caveat after an answer ("but", "ただ", "다만", "하지만").
 fn caveat_words() -> &'static regex::Regex {
     static CAVEAT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     CAVEAT.get_or_init(|| {
         regex::Regex::new(
-            r"\b(?:but|though|however|although)\b|ただ|ただし|けど|が、|다만|하지만|그런데|지만",
+            r"\b(?:but|though|however|although)\b|ただ|ただし|けど|が、|다만|하지만|그런데|근데|지만",
         )
         .expect("valid")
     })
@@ -4819,6 +4886,12 @@ mod tests {
             "fly agaric",
             &format!("{listed}It's most likely the fly agaric.")
         ));
+        // A colour given, then a caveat that another is possible.
+        let trousers = "이 바지 무슨 색이야?";
+        let caveat = "검정이야. 근데 방이 좀 어두워서 진한 남색일 수도 있으니까, 다시 찍어 봐.";
+        assert!(ok(trousers, "검은색", caveat));
+        assert!(!ok(trousers, "남색", caveat));
+        assert!(!ok(trousers, "검은색", "검정이나 남색이야."));
         // A conclusion under a condition is not the reply's.
         assert!(ok(
             "このTシャツのサイズは？",
