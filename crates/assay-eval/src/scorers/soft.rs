@@ -826,7 +826,7 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     }
     // VizWiz's "unanswerable": a reply that declines, making no guess, is the answer.
     if text::declines::unanswerable_reference(&pr) {
-        return if text::declines::declines(&pp) {
+        return if text::declines::declines(&pp, question) {
             (true, UNANSWERABLE_RULE)
         } else {
             (
@@ -838,7 +838,7 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     if let Some(decided) = maths_rule(&pr, &pp) {
         return decided;
     }
-    if mixed_with_another(&pr, &pp) {
+    if question.is_some_and(asks_breed) && mixed_with_another(&pr, &pp) {
         return (false, MIX_RULE);
     }
     if another_code_letter(&pr, &pp) {
@@ -2621,12 +2621,23 @@ fn final_answer_line(pp: &str) -> Option<(usize, bool)> {
 
 const MIX_RULE: &str = "a mix or cross of the reference with another, not the reference";
 
+/// Whether a question asks a breed or a species (where a mix is another answer; "seafood mix"
+/// is seafood).
+fn asks_breed(question: &str) -> bool {
+    let q = question.to_lowercase();
+    [
+        "breed", "species", "犬種", "猫種", "品種", "품종", "견종", "묘종",
+    ]
+    .iter()
+    .any(|w| q.contains(w))
+}
+
 /// "말티즈와 푸들 믹스인 말티푸", "a Poodle and Maltese mix", "柴犬ミックス": every time the reply
 /// names the reference, it names one parent of a mix or cross.
 fn mixed_with_another(pr: &str, pp: &str) -> bool {
     static MIX: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let mix = MIX.get_or_init(|| {
-        regex::Regex::new(r"^(?:[-\s]|\s*(?:and|&|x|×|/)\s*[^\s.,]+\s*|와\s*\S+\s*|과\s*\S+\s*|と\S+の)?(?:mix|cross|hybrid|믹스|みっくす|雑種|교배|잡종)")
+        regex::Regex::new(r"^(?:[-\s]|\s*(?:and|&|x|×|/)\s*[^\s.,]+\s*|와\s*\S+\s*|과\s*\S+\s*|と\S+の)?(?:(?:mix|cross|hybrid)(?:[^a-z]|$)|믹스|みっくす|雑種|교배|잡종)")
             .expect("valid")
     });
     let r = pr.trim();
@@ -2658,15 +2669,35 @@ const LIST_RULE: &str = "a bare list of several things, none of them chosen";
 
 const QUOTED_MORE_RULE: &str = "the text quoted as read says more than the reference";
 
-/// Whether a question asks for text written in the image (a query entered, what a sign or a
-/// button says, a title).
+/// Whether a question asks for the text written in the image itself (a query entered, what a
+/// sign or a button says), not a name read off it ("the city name on the sign", a title, a
+/// brand), which a quote may give with more.
 fn asks_text(question: &str) -> bool {
     static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    R.get_or_init(|| {
-        regex::Regex::new(r"(?i)\b(?:say|says|said|written|text|read|reads|query|typed|entered|title|caption|heading)\b|書かれ|書いて|入力|文字|文言|検索語|検索ワード|タイトル|見出し|쓰여|적혀|입력|검색어|문구|글자|제목")
-            .expect("valid")
-    })
-    .is_match(question)
+    let q = question.to_lowercase();
+    let named = [
+        "name",
+        "title",
+        "brand",
+        "city",
+        "이름",
+        "제목",
+        "브랜드",
+        "도시",
+        "名前",
+        "名",
+        "タイトル",
+        "ブランド",
+        "都市",
+    ]
+    .iter()
+    .any(|w| q.contains(w));
+    !named
+        && R.get_or_init(|| {
+            regex::Regex::new(r"(?i)\b(?:say|says|said|written|text|read|reads|query|typed|entered)\b|書かれ|書いて|入力|文字|文言|検索語|検索ワード|쓰여|적혀|입력|검색어|문구|글자")
+                .expect("valid")
+        })
+        .is_match(question)
 }
 
 /// Whether the span lies inside a quote ('…', "…", 「…」, “…”) that holds a word more than it.
@@ -2693,7 +2724,10 @@ fn quoted_with_more(pp: &str, s: usize, e: usize) -> bool {
         // An apostrophe ("it's", "sign's") is no quote mark: a quote opens after a word ends
         // and closes before the next begins.
         let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
-        if open == '\'' && (word(pp[..o].chars().next_back()) || word(pp[c + 1..].chars().next())) {
+        // Nor is an inch mark (55" Samsung).
+        if matches!(open, '\'' | '"')
+            && (word(pp[..o].chars().next_back()) || word(pp[c + 1..].chars().next()))
+        {
             return false;
         }
         // "「小麦粉（国内製造）」": an aside in brackets says nothing more of the text.
@@ -2713,7 +2747,9 @@ const CANDIDATES_DECLINED_RULE: &str =
     "the reference only among listed candidates, and the reply declines to choose";
 
 /// Whether every span lies on a list's item (two or more lines opened by a bullet or a
-/// number) and the text outside the list declines without a guess.
+/// number) as a candidate, not as a labelled field ("- Breed: Beagle", "- 犬種：柴犬"), and the
+/// text outside the list declines without a guess (any decline: the list holds the answer's
+/// candidates, and a labelled field is no candidate).
 fn candidates_declined(pp: &str, spans: &[(usize, usize)]) -> bool {
     let mut items = Vec::new();
     let mut outside = String::new();
@@ -2731,11 +2767,14 @@ fn candidates_declined(pp: &str, spans: &[(usize, usize)]) -> bool {
         }
         at += line.len();
     }
-    items.len() >= 2
-        && spans
+    let candidate = |s: usize, e: usize| {
+        items
             .iter()
-            .all(|&(s, e)| items.iter().any(|&(a, b)| a <= s && e <= b))
-        && text::declines::declines(&outside)
+            .any(|&(a, b)| a <= s && e <= b && !pp[a..s].trim_end().ends_with([':', '：']))
+    };
+    items.len() >= 2
+        && spans.iter().all(|&(s, e)| candidate(s, e))
+        && text::declines::declines(&outside, None)
 }
 
 const CONCLUDED_OTHER_RULE: &str = "the reply concludes with something else";
@@ -2744,25 +2783,45 @@ const CONCLUDED_OTHER_RULE: &str = "the reply concludes with something else";
 /// a conclusion mark and the thing with a copula alone ("…순서이므로 어른벌레입니다.", "…なので、
 /// 成虫です。", "…, so it's a moth."): a short name, nothing else said after it.
 fn concluded_thing(pp: &str) -> Option<usize> {
-    static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let r = R.get_or_init(|| {
-        let (english, cjk) = text::conclusions::english_and_cjk();
-        regex::Regex::new(&format!(r"(?:(?:{english}),?\s+(?:it(?:'s| is)|the answer is)\s+(?:an?\s+|the\s+)?|(?:{cjk})[、,]?\s*)(?P<thing>[^\s.,。、!?]{{1,12}}?)(?:입니다|이에요|예요|이다|です|だ)?\s*[.。!]?\s*$"))
-            .expect("valid")
+    static R: std::sync::OnceLock<[regex::Regex; 2]> = std::sync::OnceLock::new();
+    let [english, cjk] = R.get_or_init(|| {
+        let thing =
+            r"(?P<thing>[^\s.,。、!?]{1,12}?)(?:입니다|이에요|예요|이다|です|だ)?\s*[.。!]?\s*$";
+        [
+            regex::Regex::new(&format!(
+                r"^,?\s+(?:it(?:'s| is)|the answer is)\s+(?:an?\s+|the\s+)?{thing}"
+            ))
+            .expect("valid"),
+            regex::Regex::new(&format!(r"^[、,]?\s*{thing}")).expect("valid"),
+        ]
     });
-    // Most replies hold no mark of a conclusion: the pattern is not run on them.
+    // Most replies hold no mark of a conclusion: the patterns are not run on them.
     if !text::conclusions::any(pp) {
         return None;
     }
-    let c = r.captures(pp.trim_end())?;
+    let pp = pp.trim_end();
+    let (start, end) = text::conclusions::all(pp).last()?;
+    let r = if pp[start..end].is_ascii() {
+        english
+    } else {
+        cjk
+    };
+    let c = r.captures(&pp[end..])?;
     let thing = c.name("thing")?;
+    let word = thing.as_str();
     // "日本サイズだから、海外だとMくらいかな": what holds only under a condition ("if abroad") is
-    // not what the reply concludes about the thing asked.
+    // not what the reply concludes about the thing asked; "라면" alone is ramen.
     let conditional = ["だと", "なら", "たら", "라면", "이면"]
         .iter()
-        .any(|w| thing.as_str().contains(w));
+        .any(|w| word.find(w).is_some_and(|i| i > 0));
+    // "결국 포기했네요", "…と言いましたね": a verb that ends the reply, not a thing.
+    let verb = ['요', '다', '네'].iter().any(|e| word.ends_with(*e))
+        || ["ます", "ました", "ね", "よ"]
+            .iter()
+            .any(|e| word.ends_with(e));
     // Only a name: no figure (the number rules read those) and no word of being.
-    (!conditional && !thing.as_str().chars().any(|c| c.is_ascii_digit())).then_some(thing.start())
+    (!conditional && !verb && !word.chars().any(|c| c.is_ascii_digit()))
+        .then_some(end + thing.start())
 }
 
 /// Whether a reference is itself a denial ("No", "not sure"): then a denial in the response

@@ -60,11 +60,17 @@ fn marks() -> &'static Regex {
     R.get_or_init(|| Regex::new(alternation()).expect("valid"))
 }
 
-/// Each mark in a prepared text, as (start, end); "によって" ("depending on") is not one.
+/// Each mark in a prepared text, as (start, end). "によって" ("depending on"), "に従って"
+/// ("following") are no marks, and the Japanese adverbs open a clause: "排水口のつまり" is a clog.
 pub fn all(pp: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     marks()
         .find_iter(pp)
-        .filter(|m| !(m.as_str() == "よって" && pp[..m.start()].ends_with('に')))
+        .filter(|m| {
+            let before = pp[..m.start()].chars().next_back();
+            let adverb = matches!(m.as_str(), "したがって" | "従って" | "よって" | "つまり");
+            !adverb
+                || before.is_none_or(|c| c.is_whitespace() || "。、,.!?！？」）)…:：".contains(c))
+        })
         .map(|m| (m.start(), m.end()))
 }
 
@@ -99,5 +105,8 @@ mod tests {
         assert_eq!(last_end("光の当たり方によって色が違う"), None);
         assert_eq!(last_end("駅から歩いて5分"), None);
         assert_eq!(last_end("月別のでーたになっています"), None);
+        assert_eq!(last_end("原因は排水口のつまりのようです"), None);
+        assert_eq!(last_end("この表示に従って避難します"), None);
+        assert!(last_end("つまり、猫です").is_some());
     }
 }

@@ -454,6 +454,44 @@ fn skeletons_of_english(s: &str) -> [String; 2] {
     [consonants(&kept), kept_r]
 }
 
+/// Vowel groups of a word: its syllables, roughly.
+fn vowel_groups(s: &str) -> usize {
+    let mut n = 0;
+    let mut in_vowel = false;
+    for c in s.chars() {
+        let v = "aeiouy".contains(c.to_ascii_lowercase());
+        if v && !in_vowel {
+            n += 1;
+        }
+        in_vowel = v;
+    }
+    n
+}
+
+/// The syllables of an English word, a silent final "e" not one ("bike").
+fn syllables_of_english(s: &str) -> usize {
+    let w: String = s
+        .chars()
+        .filter(|c| c.is_ascii_alphabetic())
+        .collect::<String>()
+        .to_lowercase();
+    let silent =
+        w.len() > 2 && w.ends_with('e') && !"aeiouy".contains(&w[w.len() - 2..w.len() - 1]);
+    vowel_groups(&w) - usize::from(silent && vowel_groups(&w) > 1)
+}
+
+/// The syllables of a romanised word, the vowel katakana and Hangul add after a final
+/// consonant not one ("tenisu", "teniseu").
+fn syllables_of_romanised(s: &str) -> usize {
+    let n = vowel_groups(s);
+    let epenthetic = [
+        "su", "seu", "ku", "keu", "to", "teu", "do", "deu", "gu", "geu", "pu", "peu",
+    ]
+    .iter()
+    .any(|e| s.ends_with(e));
+    n - usize::from(epenthetic && n > 1)
+}
+
 fn consonants(k: &str) -> String {
     let mut out = String::new();
     for c in k.chars() {
@@ -491,6 +529,9 @@ pub fn loanword_spans(script: &str, reference: &str, min: usize) -> Vec<(usize, 
         return Vec::new();
     };
     let want = skeleton_of_romanised(&romanised);
+    // Three consonants only with the same syllables ("tennis" for テニス, not "pink" for
+    // パンケーキ) and no r that katakana would drop ("dark" is not 트럭).
+    let three = want.chars().count() == 3;
     if want.chars().count() < min {
         return Vec::new();
     }
@@ -514,7 +555,15 @@ pub fn loanword_spans(script: &str, reference: &str, min: usize) -> Vec<(usize, 
                 break;
             }
             let (s, e) = (words[i].0, words[j].1);
-            if skeletons_of_english(&script[s..e]).contains(&want) {
+            let english = &script[s..e];
+            let [dropped, kept] = skeletons_of_english(english);
+            let same = if three {
+                dropped == want
+                    && syllables_of_english(english) == syllables_of_romanised(&romanised)
+            } else {
+                dropped == want || kept == want
+            };
+            if same {
                 out.push((s, e));
             }
         }
@@ -537,6 +586,10 @@ mod tests {
         assert!(found("a labrador", "ラブラドール"));
         assert!(!found("a labrador retriever", "ゴールデン・レトリバー"));
         assert!(!found("nike", "나이키"), "two consonants are too few");
+        assert!(found("tennis", "テニス"));
+        assert!(found("tennis", "테니스"));
+        assert!(!found("pink macarons", "パンケーキ"));
+        assert!(!found("a dark suv", "트럭"));
     }
 
     #[test]

@@ -174,18 +174,26 @@ fn labelled_line(p: &str, question: &str, cands: &[Mention]) -> Option<(Mention,
             .any(|w| l.contains(w))
         })
         .collect();
-    let asks_final = [
-        "after",
-        "final",
-        "sale",
-        "後",
-        "最終",
-        "후",
-        "최종",
-        "할인가",
+    // Not a price before the sale ("before the sale", "할인가가 적용되기 전의 정가").
+    let q = question.to_lowercase();
+    let before = [
+        "before", "original", "regular", "前", "定価", "전의", "전 ", "정가",
     ]
     .iter()
-    .any(|w| question.to_lowercase().contains(w));
+    .any(|w| q.contains(w));
+    let asks_final = !before
+        && [
+            "after",
+            "final",
+            "sale",
+            "後",
+            "最終",
+            "후",
+            "최종",
+            "할인가",
+        ]
+        .iter()
+        .any(|w| q.contains(w));
     // "the sale price after the 30% discount" names two labels; the final one answers.
     let named_finals: Vec<&(&str, usize, usize)> = named
         .iter()
@@ -194,7 +202,7 @@ fn labelled_line(p: &str, question: &str, cands: &[Mention]) -> Option<(Mention,
         .collect();
     let named = if named.is_empty() && asks_final && finals.len() == 1 {
         finals.clone()
-    } else if named.len() > 1 && named_finals.len() == 1 {
+    } else if named.len() > 1 && named_finals.len() == 1 && !before {
         named_finals
     } else {
         named
@@ -358,6 +366,8 @@ fn same_counter(a: char, b: char) -> bool {
     const CLASSES: &[&[char]] = &[
         &['人', '名'],
         &['명', '사'],
+        // Animals by the head, large or small.
+        &['匹', '頭'],
         &['개', '알'],
         &['個', '粒'],
         // Clothes by the piece or the garment, cans by the can or the bottle.
@@ -819,7 +829,18 @@ pub fn committed_mention(
                     .iter()
                     .any(|c| c.start > m.end && counts_noun(response, c, &noun))
             });
-        if stated.is_none_or(|s| s.start < m.start) && !counted_later {
+        // "우유는 모두 여섯 개 있어요. 그중 두 팩은 초코우유예요" asked how many: a whole said as
+        // all there is answers, when what the part is said to be is not asked.
+        let whole_said = !asked_part
+            && cands.iter().any(|w| {
+                let from =
+                    crate::scorers::text::char_boundary_after(response, w.start.saturating_sub(12));
+                w.end <= m.start
+                    && ["모두", "총", "all", "in total", "全部で", "合計", "全部"]
+                        .iter()
+                        .any(|t| response[from..w.start].contains(t))
+            });
+        if stated.is_none_or(|s| s.start < m.start) && !counted_later && !whole_said {
             stated = Some(*m);
         }
     }
@@ -857,7 +878,9 @@ pub fn committed_mention(
                 .next()
                 .is_some_and(|c| k.is_some_and(|k| same_counter(c, k)))
         };
-        let hedged_after = !asked_counter_of(&m)
+        // Not after a figure that answers with a copula ("모두 여섯이에요. 벤치에 앉은 사람은 두
+        // 명이나 세 명"): only one that counts nothing ('4+1').
+        let hedged_after = counted_by(response, &m).is_empty()
             && cands.iter().enumerate().any(|(k, o)| {
                 o.start > m.end
                     && asked_counter_of(o)
@@ -1017,7 +1040,16 @@ fn labelled(
     let ends = ENDS.get_or_init(|| {
         Regex::new(r"^(?:[^\S\n]*[*_]*[^\S\n]*\n|\s*[^\s,、.。;:!?()（）]{0,10}\s*(?:[,、.。;!?()（）]|$|(?:and|but|while|whereas)\b))").expect("valid")
     });
-    let asked = content_words(q);
+    // "the price before the sale": what comes after "before" is what the asked thing is not
+    // yet, so it labels no figure ("Sale price: $84").
+    let not_yet = q
+        .split_once("before ")
+        .map(|(_, after)| content_words(after))
+        .unwrap_or_default();
+    let asked: Vec<String> = content_words(q)
+        .into_iter()
+        .filter(|w| !not_yet.contains(w))
+        .collect();
     let met = |m: &Mention| {
         let after = &p[unit_end(p, m.end)..];
         // "라떼가 4,000원이고 아메리카노는 3,500원": a connective on the counter ends the clause.
@@ -1219,7 +1251,35 @@ fn counted_as_asked(p: &str, q: &str, read: &Mention, cands: &[Mention]) -> Opti
         (None, Some(n)) => c == n.as_str(),
         _ => false,
     };
-    let said = counted_by(p, read);
+    // "세 분" counts people, honoured; "20분" minutes.
+    let counter_of = |m: &Mention| {
+        let c = counted_by(p, m);
+        if c == "분" && !m.digits {
+            "명".to_string()
+        } else {
+            c
+        }
+    };
+    let said = counter_of(read);
+    // "Answer: 3 children": a figure the reply labels its answer stays, whatever it counts in
+    // other words; and "여섯 개", "六個": the general counter counts anything.
+    let labelled_answer = {
+        let before = p[..read.start].trim_end();
+        [
+            "answer:",
+            "answer is",
+            "答え:",
+            "答えは",
+            "정답:",
+            "정답은",
+            "답:",
+        ]
+        .iter()
+        .any(|w| before.ends_with(w))
+    };
+    if labelled_answer || matches!(said.as_str(), "개" | "個" | "つ") {
+        return None;
+    }
     // An English word after a figure counts it only as a noun on the same line ("12 socks",
     // not "12\n\nThe carton", "2 are sitting", "3 of them").
     let noun_follows = p[read.end..]
@@ -1265,9 +1325,10 @@ fn counted_as_asked(p: &str, q: &str, read: &Mention, cands: &[Mention]) -> Opti
     if !other || offered_with_asked {
         return None;
     }
+    // Not a part of the whole read ("그중 두 팩은 초코우유").
     let asked: Vec<&Mention> = cands
         .iter()
-        .filter(|m| counts_asked(&counted_by(p, m)) && !per(m))
+        .filter(|m| counts_asked(&counter_of(m)) && !per(m) && !partitive(p, m))
         .collect();
     let first = **asked.first()?;
     asked
@@ -1282,6 +1343,8 @@ fn variant_suffix(p: &str, m: &Mention) -> bool {
     let before = p[..m.start].strip_suffix('-');
     before.is_some_and(|b| b.ends_with(|c: char| c.is_ascii_digit()))
         && p[m.end..].starts_with(|c: char| c.is_ascii_alphabetic())
+        // "10-12min": a range with its unit.
+        && crate::scorers::text::units::unit_at(&p[m.end..]).is_none()
 }
 
 /// What a figure counts, by its first letter or word ("명" in "다섯 명인데", "people").
@@ -1382,7 +1445,9 @@ pub(super) fn offered_range(p: &str, m: &Mention, question: Option<&str>) -> boo
     // "777-300ER": a model and its variant, no range.
     let variant = rest.strip_prefix('-').is_some_and(|r| {
         let digits = r.len() - r.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        digits > 0 && r[digits..].starts_with(|c: char| c.is_ascii_alphabetic())
+        digits > 0
+            && r[digits..].starts_with(|c: char| c.is_ascii_alphabetic())
+            && crate::scorers::text::units::unit_at(&r[digits..]).is_none()
     });
     if (or.is_match(rest) && !variant) || counted_again(p, m, question) || listed_alternatives(p, m)
     {
