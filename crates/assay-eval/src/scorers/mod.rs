@@ -286,7 +286,8 @@ impl ScorerKind {
             // 21 (holdout31): "unanswerable" answered by a decline without a guess, the figure
             // counting the asked thing, a breakdown's final line, a model's variant, mixes and
             // vegan leather, loanwords by their consonants, quoted text said whole, candidates
-            // declined, a conclusion under a condition; one list of conclusion words.
+            // declined, a conclusion under a condition; one list of conclusion words; and the
+            // nineteenth review's narrowings.
             Self::SoftMatch => 21,
             // The checklist judge: HAERAE-Vision's official prompt and `<score>` reading.
             Self::ChecklistJudge => 2,

@@ -4951,6 +4951,62 @@ mod tests {
         assert!(ok(trousers, "검은색", caveat));
         assert!(!ok(trousers, "남색", caveat));
         assert!(!ok(trousers, "검은색", "검정이나 남색이야."));
+        // The nineteenth review's narrowings.
+        let chips = "What flavor are these chips?";
+        assert!(!ok(
+            chips,
+            "unanswerable",
+            "These are Pringles, Sour Cream & Onion. The expiration date isn't visible, though."
+        ));
+        assert!(!ok(
+            "What medicine is this?",
+            "unanswerable",
+            "I can't read the label. If I had to guess, I'd say it's ibuprofen."
+        ));
+        assert!(ok(
+            "What color is the bowl?",
+            "red",
+            "It's a red mixing bowl."
+        ));
+        let beagle = "- Breed: Beagle\n- Coat: tricolor\n\nI can't tell how old the dog is.";
+        assert!(ok("What breed is the dog?", "beagle", beagle));
+        assert!(ok(
+            "What brand name is written on the TV?",
+            "Samsung",
+            "It's a 55\" Samsung TV — the sticker says \"4K UHD\"."
+        ));
+        assert!(ok(
+            "男性が修理しているものは何ですか？",
+            "トイレ",
+            "トイレを修理しています。原因は排水口のつまりのようです。"
+        ));
+        assert!(ok(
+            "상자 안에 있는 동물은?",
+            "고양이",
+            "고양이예요. 결국 포기했네요."
+        ));
+        assert!(!ok(
+            "그릇에 담긴 음식은 무엇인가요?",
+            "짬뽕",
+            "짬뽕과 비슷하지만, 면이 꼬불꼬불해요. 그래서 라면입니다."
+        ));
+        assert!(ok(
+            "How many kids are on the slide?",
+            "3",
+            "Answer: 3 children. One kid is at the top."
+        ));
+        assert!(ok(
+            "어르신은 몇 명인가요?",
+            "3",
+            "어르신은 모두 세 분이에요. 그 옆에 아이 한 명이 서 있어요."
+        ));
+        assert!(ok(
+            "우유는 몇 팩 있나요?",
+            "6",
+            "우유는 모두 여섯 개 있어요. 그중 두 팩은 초코우유예요."
+        ));
+        assert!(!ok("お皿の食べ物は？", "パンケーキ", "Pink macarons."));
+        assert!(ok("何のスポーツ？", "テニス", "Tennis."));
         // A conclusion under a condition is not the reply's.
         assert!(ok(
             "このTシャツのサイズは？",

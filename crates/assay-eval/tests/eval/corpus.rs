@@ -602,11 +602,11 @@ fn the_rules_hold_on_specialist_replies_read_blind() {
 /// assistants and naturalist apps listing candidates with confidences; written blind and read
 /// blind by the version 20 rules after the conclusion words were made one list: 42/45 and
 /// 53/75 (best peer 10/45 and 36/75). Its rule-decidable kinds then got rules ("unanswerable"
-/// answered by a decline, the figure counting the asked thing, the final line of a
-/// breakdown, a model's variant, mixes, loanwords by their consonants, quoted text said whole,
-/// candidates declined): 45/45 and 68/75. What stays is a scientific name for a common one,
-/// a cultivar for its tree, a brand of two consonants (Nike for 나이키), a colour with a caveat,
-/// a verb phrase paraphrased, and a twelve-pack.
+/// answered by a decline, the figure counting the asked thing, the final line of a breakdown,
+/// a model's variant, mixes, loanwords by their consonants, quoted text said whole, candidates
+/// declined, a colour with a caveat): 45/45 and 68/75, 70/75 after the nineteenth review.
+/// What stays is a scientific name for a common one, a cultivar for its tree, a brand of two
+/// consonants (Nike for 나이키), a verb phrase paraphrased, and a twelve-pack.
 #[test]
 fn the_rules_hold_on_accessibility_gui_shopping_and_species_replies_read_blind() {
     carries_over("holdout31.jsonl", 0.97, 0.90);
@@ -734,6 +734,19 @@ fn the_rules_hold_against_the_seventeenth_review() {
 #[test]
 fn the_rules_hold_against_the_eighteenth_review() {
     carries_over("adversarial18.jsonl", 0.88, 0.96);
+}
+
+/// adversarial19.jsonl: a nineteenth reviewer's replies against holdout31's rules, written
+/// from their code (30 attacks, 10 guards): declines of a detail after an answer, guesses the
+/// guess words missed ("If I had to guess", 多分), declines they missed (判読できません, "can’t",
+/// 안 보입니다), a mixing bowl, seafood mix, a profile's fields beside a decline, an inch mark,
+/// a title quoted with its author, つまり as a clog, に従って, によって, 결국 with a verb, 라면 as
+/// ramen, "Answer: 3 children", 세 분, 2頭, a part of a whole said as all, a price before the
+/// sale, "10-12min", "pink" for パンケーキ and "dark" for 트럭. 10/40 read by those rules, 39/40
+/// after they were narrowed (left: シーフードミックス for シーフード, a katakana compound).
+#[test]
+fn the_rules_hold_against_the_nineteenth_review() {
+    carries_over("adversarial19.jsonl", 1.0, 0.97);
 }
 
 /// adversarial9.jsonl: a ninth reviewer's replies against the label rules of holdout19,

@@ -831,7 +831,23 @@ pub fn committed_mention(
             });
         // "우유는 모두 여섯 개 있어요. 그중 두 팩은 초코우유예요" asked how many: a whole said as
         // all there is answers, when what the part is said to be is not asked.
+        // Unless the part is labelled as asked ("그중 첫 페이지에는 20개" asked the first page).
+        let clause_start = response[..m.start]
+            .rfind([',', '、', '.', '。'])
+            .map_or(0, |i| {
+                i + response[i..].chars().next().map_or(1, char::len_utf8)
+            });
+        let stem = |w: &str| w.chars().take(2).collect::<String>();
+        let label_asked =
+            crate::scorers::text::similarity::content_words(&response[clause_start..m.start])
+                .iter()
+                .any(|w| {
+                    w.chars().count() >= 2
+                        && !matches!(w.as_str(), "그중" | "그중에" | "그중에서")
+                        && asked_words.iter().any(|q| stem(q) == stem(w))
+                });
         let whole_said = !asked_part
+            && !label_asked
             && cands.iter().any(|w| {
                 let from =
                     crate::scorers::text::char_boundary_after(response, w.start.saturating_sub(12));
