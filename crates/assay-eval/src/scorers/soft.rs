@@ -1954,11 +1954,12 @@ fn colour_only_as_possibility(
     response: &str,
 ) -> Option<(bool, &'static str)> {
     let nfkc = super::normalize::nfkc;
+    // The reference first: most are no colour, and asking the question costs more.
+    let reference = nfkc(reference);
+    let want = text::colours::reference_term(&reference, Class::Colour)?;
     if !text::colours::asks(&nfkc(question), Class::Colour) {
         return None;
     }
-    let reference = nfkc(reference);
-    let want = text::colours::reference_term(&reference, Class::Colour)?;
     let reply = nfkc(response);
     let prepared = text::prepare(&reply);
     let found = text::colours::found(&reply, Class::Colour);
