@@ -2268,6 +2268,64 @@ mod scorer_tests {
         assert_eq!(got.parsed.as_deref(), Some("B"));
     }
 
+    /// holdout31 and the nineteenth review: options that are prices or counts read by the
+    /// breakdown's final line, before the sale, and a hedge of the asked counter.
+    #[test]
+    fn priced_and_counted_options() {
+        let read = |question: &str, options: &[&str], reply: &str| {
+            let mut it = item(options, 0);
+            it.question = question.into();
+            ChoiceScorer
+                .score(&it, reply, &ScoreContext::default())
+                .parsed
+        };
+        let jacket = ["$56.00", "$59.50", "$63.00", "$80.00"];
+        assert_eq!(
+            read(
+                "What is the sale price of the jacket after the 30% discount?",
+                &jacket,
+                "- Original price: $80.00\n- Discount: 30% → $24.00 off\n- **Sale price: $56.00**\n\nThat's $3.50 less than the other store ($59.50)."
+            ),
+            Some("A".into())
+        );
+        let before = ["$120", "$84", "$36", "$96"];
+        assert_eq!(
+            read(
+                "What was the jacket's price before the sale?",
+                &before,
+                "Regular price: $120\nSale price: $84 (30% off)\n\nBefore the sale, the jacket cost $120."
+            ),
+            Some("A".into())
+        );
+        let won = ["19,900원", "24,900원", "29,900원", "39,800원"];
+        assert_eq!(
+            read(
+                "이 상품의 할인가는 얼마인가요?",
+                &won,
+                "✔️ 정가 29,900원\n✔️ 쿠폰 할인 -10,000원\n👉 최종 할인가 19,900원"
+            ),
+            Some("A".into())
+        );
+        let packs = ["4개", "5개", "8개", "10개"];
+        assert_eq!(
+            read(
+                "이 묶음 상품에 라면이 몇 개 들어 있나요?",
+                &packs,
+                "포장에 '4+1'이라고 적혀 있어요. 4개 아니면 5개인데, 사진으로는 잘 모르겠어요."
+            ),
+            None
+        );
+        let dogs = ["1匹", "2匹", "3匹", "4匹"];
+        assert_eq!(
+            read(
+                "写真に犬は何匹いますか？",
+                &dogs,
+                "大型犬が2頭います。赤い首輪の子が1匹、青い首輪の子が1匹です。"
+            ),
+            Some("B".into())
+        );
+    }
+
     /// Options named by the question's markers ((2), ①, ウ, 가) or by the label that sets them
     /// apart from words they all share ("Answer: X" for "Layer X", 歯車マーク for 歯車のアイコン).
     #[test]
