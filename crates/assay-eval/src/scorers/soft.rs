@@ -3052,6 +3052,15 @@ pub fn unsure_miss(
     if words(reference) >= 3 && !has_answer_part {
         return Some("the reference is a phrase a reply can say in other words");
     }
+    // "ひとつ前の画面（…）に戻ります" for "前の画面に戻る": every kanji word of a Japanese phrase
+    // named, with words between them or a verb in another form.
+    let kanji_runs: Vec<&str> = reference
+        .split(|c: char| !text::is_kanji(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    if kanji_runs.len() >= 2 && kanji_runs.iter().all(|w| response.contains(w)) {
+        return Some("every kanji word of the reference is named, apart or in another form");
+    }
     // "Overcast." for "cloudy", "바닷가입니다" for "해변", "하얀색" for "흰색": a short reply naming
     // another common word may name the same thing; a name ("Osaka" for "Tokyo") may not.
     let common_word = reference.split_whitespace().count() == 1
@@ -3129,6 +3138,16 @@ mod tests {
         assert!(!got);
         assert!(super::unsure_miss(got, rule, "German", false, "ドイツ語です").is_some());
         assert!(super::unsure_miss(false, "no match", "Osaka", false, "Kyoto.").is_none());
+        // Every kanji word of a Japanese phrase named apart: unsure.
+        let back = "入力内容が破棄され、ひとつ前の画面（配送先の入力画面）に戻ります。";
+        let (got, rule) = soft_match("前の画面に戻る", back);
+        assert!(!got);
+        assert!(super::unsure_miss(got, rule, "前の画面に戻る", false, back).is_some());
+        let why = super::unsure_miss(false, rule, "前の画面に戻る", false, "次の画面に進みます。");
+        assert_ne!(
+            why,
+            Some("every kanji word of the reference is named, apart or in another form")
+        );
     }
 
     /// Issue 49, holdout7 (charts, receipts, diagrams, read blind, then given rules).
