@@ -838,7 +838,8 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     if let Some(decided) = maths_rule(&pr, &pp) {
         return decided;
     }
-    if question.is_some_and(asks_breed) && mixed_with_another(&pr, &pp) {
+    // The reply's cheap test first: most name no mix.
+    if mixed_with_another(&pr, &pp) && question.is_some_and(asks_breed) {
         return (false, MIX_RULE);
     }
     if another_code_letter(&pr, &pp) {
@@ -1373,7 +1374,7 @@ fn read_short(question: Option<&str>, reference: &str, response: &str) -> (bool,
     }
     // "검색창에는 '무선 이어폰 케이스'가 입력되어 있어요" asked the query entered: text read off
     // the image is answered whole, and a quote that says more than the reference is other text.
-    if question.is_some_and(asks_text) && spans.iter().all(|&(s, e)| quoted_with_more(&pp, s, e)) {
+    if spans.iter().all(|&(s, e)| quoted_with_more(&pp, s, e)) && question.is_some_and(asks_text) {
         return (false, QUOTED_MORE_RULE);
     }
     // "Possible matches:\n• Amanita muscaria: 48%\n• Amanita jacksonii: 31%\n\nI can't confirm the
@@ -2752,6 +2753,10 @@ const CANDIDATES_DECLINED_RULE: &str =
 /// text outside the list declines without a guess (any decline: the list holds the answer's
 /// candidates, and a labelled field is no candidate).
 fn candidates_declined(pp: &str, spans: &[(usize, usize)]) -> bool {
+    // A list needs two lines: most replies are one.
+    if !pp.contains('\n') {
+        return false;
+    }
     let mut items = Vec::new();
     let mut outside = String::new();
     let mut at = 0;

@@ -40,16 +40,6 @@ pub fn alternation() -> &'static str {
     })
 }
 
-/// The English marks alone, then the Japanese and Korean ones, as two alternations: English
-/// needs a copula after its mark before a bare thing counts as concluded ("so, it's a moth"),
-/// Japanese and Korean do not ("なので、成虫です").
-pub fn english_and_cjk() -> (String, String) {
-    (
-        ENGLISH.map(|w| format!(r"\b{w}\b")).join("|"),
-        CJK.join("|"),
-    )
-}
-
 /// Whether a prepared text holds any mark at all: a cheap test before a rule runs its regex.
 pub fn any(pp: &str) -> bool {
     ENGLISH.iter().chain(CJK.iter()).any(|w| pp.contains(w))
